@@ -1,0 +1,126 @@
+# comb build.  `make` builds build/rel/comb; `make test` installs missing
+# Debian packages, builds with ASan+UBSan and runs every test; `make demo`
+# runs the quick start on an embedded warehouse.  See README.md.
+
+MODE ?= rel
+B := build/$(MODE)
+GEN := build/gen
+
+CC ?= gcc
+WARN := -Wall -Wextra -Werror -Wno-missing-field-initializers
+BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -g $(WARN) -Isrc -I$(GEN)/src -MMD -MP
+ifeq ($(MODE),test)
+  SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+  MODE_CFLAGS := -O1 $(SAN) -DCOMB_TEST_BUILD
+  MODE_LDFLAGS := $(SAN)
+else
+  MODE_CFLAGS := -O2
+  MODE_LDFLAGS :=
+endif
+CFLAGS_ALL := $(BASE_CFLAGS) $(MODE_CFLAGS) $(CFLAGS)
+LIBS := -lprotobuf-c -lz -lsnappy -lzstd -llz4 -lsqlite3 -ledit -lm
+
+# Layers, lowest first; a layer's archive may only use the ones before it.
+LAYERS := common fs orc acid metastore sql cli
+
+PROTO := src/orc/orc_proto.proto
+PROTO_C := $(GEN)/src/orc/orc_proto.pb-c.c
+PROTO_H := $(GEN)/src/orc/orc_proto.pb-c.h
+
+layer_srcs = $(wildcard src/$(1)/*.c)
+layer_objs = $(patsubst src/%.c,$(B)/obj/%.o,$(call layer_srcs,$(1)))
+
+ORC_EXTRA := $(if $(wildcard $(PROTO)),$(B)/obj/gen/orc_proto.pb-c.o)
+
+LIB_common := $(B)/libcomb_common.a
+LIB_fs := $(B)/libcomb_fs.a
+LIB_orc := $(B)/libcomb_orc.a
+LIB_acid := $(B)/libcomb_acid.a
+LIB_metastore := $(B)/libcomb_metastore.a
+LIB_sql := $(B)/libcomb_sql.a
+LIB_cli := $(B)/libcomb_cli.a
+
+# Archives a layer links against (itself and everything below it).
+DEPS_common := $(LIB_common)
+DEPS_fs := $(LIB_fs) $(DEPS_common)
+DEPS_orc := $(LIB_orc) $(DEPS_fs)
+DEPS_acid := $(LIB_acid) $(DEPS_orc)
+DEPS_metastore := $(LIB_metastore) $(DEPS_fs)
+DEPS_sql := $(LIB_sql) $(LIB_acid) $(LIB_metastore) $(DEPS_orc)
+DEPS_cli := $(LIB_cli) $(DEPS_sql)
+
+.PHONY: all deps test demo bench clean check-layers
+all: $(B)/comb
+
+deps:
+	@tools/deps.sh
+
+$(PROTO_C) $(PROTO_H): $(PROTO)
+	@mkdir -p $(GEN)/src
+	protoc-c --c_out=$(GEN)/src --proto_path=src src/orc/orc_proto.proto
+
+# generated code is not ours to warn about
+$(B)/obj/gen/orc_proto.pb-c.o: $(PROTO_C)
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -g $(MODE_CFLAGS) -I$(GEN)/src -c $< -o $@
+
+$(B)/obj/%.o: src/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -c $< -o $@
+
+# orc sources include the generated protobuf header
+$(call layer_objs,orc): $(if $(wildcard $(PROTO)),$(PROTO_H))
+
+define layer_rule
+$$(LIB_$(1)): $$(call layer_objs,$(1)) $$(if $$(filter orc,$(1)),$$(ORC_EXTRA))
+	@mkdir -p $$(dir $$@)
+	rm -f $$@ && ar rcs $$@ $$^
+endef
+$(foreach L,$(LAYERS),$(eval $(call layer_rule,$(L))))
+
+$(B)/comb: $(DEPS_cli)
+	$(CC) $(MODE_LDFLAGS) -o $@ $(B)/obj/cli/main.o $(DEPS_cli) $(LIBS)
+
+# ---------------------------------------------------------------- unit tests
+UNIT_LAYERS := $(notdir $(wildcard tests/unit/*))
+UNIT_LAYERS := $(filter $(LAYERS),$(UNIT_LAYERS))
+UNIT_BINS := $(foreach L,$(UNIT_LAYERS),$(B)/tests/unit_$(L))
+
+$(B)/tests/obj/%.o: tests/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Itests/unit -c $< -o $@
+
+define unit_rule
+$(B)/tests/unit_$(1): $$(patsubst tests/%.c,$(B)/tests/obj/%.o,$$(wildcard tests/unit/$(1)/*.c) tests/unit/unit.c) $$(DEPS_$(1)) $$(DEPS_fs)
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(MODE_LDFLAGS) -o $$@ $$(filter %.o,$$^) $$(DEPS_$(1)) $$(DEPS_fs) $$(LIBS)
+endef
+$(foreach L,$(UNIT_LAYERS),$(eval $(call unit_rule,$(L))))
+
+BENCH_BINS := $(patsubst bench/%.c,$(B)/bench/%,$(wildcard bench/*.c))
+$(B)/bench/%: bench/%.c $(DEPS_sql)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -o $@ $< $(DEPS_sql) $(LIBS)
+
+unit: $(UNIT_BINS)
+bench-bins: $(BENCH_BINS)
+
+test: deps
+	@$(MAKE) --no-print-directory MODE=test check-layers build/test/comb unit
+	@tests/run.sh build/test
+
+demo: deps
+	@$(MAKE) --no-print-directory MODE=rel all
+	@examples/quickstart.sh build/rel/comb
+
+bench: deps
+	@$(MAKE) --no-print-directory MODE=rel all bench-bins
+	@for b in build/rel/bench/*; do echo "== $$b"; $$b; done
+
+check-layers:
+	@tools/check_layers.sh
+
+clean:
+	rm -rf build
+
+-include $(shell find build -name '*.d' 2>/dev/null)

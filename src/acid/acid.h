@@ -1,0 +1,200 @@
+/*
+ * acid.h - Hive full-ACID (v2) tables on disk: the contract of the acid/
+ * layer.  See ../shared/docs/hive-acid-storage.md for every rule cited here.
+ *
+ *  - bucket property codec (BucketCodec V1)
+ *  - directory and file names (base_, delta_, delete_delta_, bucket_N)
+ *  - directory state under a snapshot (AcidUtils.getAcidState)
+ *  - the reader: merge on read (base + deltas minus delete events)
+ *  - the writer: Hive's record updater (split update)
+ *  - bucketing of rows by Hive's hash
+ *
+ * acid/ calls orc/, fs/ and common/, never metastore/ or sql/: the caller
+ * passes in the snapshot (CombWriteIdList / CombTxnList) it got from the
+ * metastore.
+ */
+#ifndef COMB_ACID_H
+#define COMB_ACID_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "common/arena.h"
+#include "common/batch.h"
+#include "common/err.h"
+#include "common/txnlist.h"
+
+/* ------------------------------------------------------------ bucket codec */
+
+/* encode_v1(bucket, stmt) = 1<<29 | bucket<<16 | stmt (stmt < 0 -> 0).
+ * COMB_EINVALID when bucket or stmt is outside 0..4095. */
+int acid_bucket_encode(int bucket, int stmt, int32_t *prop, CombErr *err);
+/* Writer (bucket) id and statement id of an encoded property; V0 values are
+ * the bucket itself.  COMB_ECORRUPT for an unknown codec version. */
+int acid_bucket_decode(int32_t prop, int *bucket, int *stmt, CombErr *err);
+
+/* ------------------------------------------------------------------- names */
+
+typedef enum AcidDirKind {
+    ACID_DIR_BASE,
+    ACID_DIR_DELTA,
+    ACID_DIR_DELETE_DELTA
+} AcidDirKind;
+
+typedef struct AcidParsedDir {
+    AcidDirKind kind;
+    int64_t min_wid;         /* base: the base's write id */
+    int64_t max_wid;         /* base: same as min_wid */
+    int stmt;                /* statement id, -1 when the name has none */
+    int64_t visibility_txn;  /* _vN suffix, 0 when none */
+    const char *name;        /* directory name (borrowed) */
+} AcidParsedDir;
+
+/* Parse a directory name; false if it is not a base/delta/delete_delta. */
+bool acid_dir_parse(const char *name, AcidParsedDir *out);
+
+/* "delta_0000005_0000005_0000", "delete_delta_...", "base_0000005"
+ * (stmt < 0: no statement suffix). In arena memory. */
+char *acid_dir_name(CombArena *a, AcidDirKind kind, int64_t min_wid,
+                    int64_t max_wid, int stmt);
+
+/* "bucket_00003" in arena memory. */
+char *acid_bucket_file_name(CombArena *a, int bucket);
+
+/* Parse "bucket_N[_attempt]"; false if the name is not a bucket file
+ * (names ending in _flush_length are not). */
+bool acid_bucket_file_parse(const char *name, int *bucket);
+
+/* ---------------------------------------------------------- directory state */
+
+typedef struct AcidDirState {
+    const AcidParsedDir *base;     /* chosen base, NULL if none */
+    int n_deltas;                  /* kept insert deltas, in read order */
+    AcidParsedDir *deltas;
+    int n_delete_deltas;           /* kept delete deltas, in read order */
+    AcidParsedDir *delete_deltas;
+    int n_obsolete;                /* directory names shadowed by others */
+    char **obsolete;
+    int n_aborted;                 /* directories of aborted write ids */
+    char **aborted;
+    int n_originals;               /* original (non-ACID) files, sorted */
+    char **originals;              /* paths relative to the table dir */
+} AcidDirState;
+
+/* Classify the children of `dir` as Hive 4's getAcidState does under the
+ * write-id list `wil` and (optionally, for _v suffixes) the txn list
+ * `txns`.  Hidden names (leading '_' or '.') are skipped.  Files in `dir`
+ * count as originals only when named like Hive's originals (NNNNNN_N,
+ * NNNNNN_N_copy_K) or bucket files; other files are ignored.  All output in
+ * arena a.  A missing directory is an empty state. */
+int acid_dir_state_get(const char *dir, const CombWriteIdList *wil,
+                       const CombTxnList *txns, CombArena *a,
+                       AcidDirState *out, CombErr *err);
+
+/* ----------------------------------------------------------------- schema */
+
+/* The user columns of a table, in table order. */
+typedef struct AcidSchema {
+    int n_cols;
+    const char *const *names;      /* lower case */
+    const CombTypeKind *kinds;
+} AcidSchema;
+
+/* ----------------------------------------------------------------- reader */
+
+typedef struct AcidReader AcidReader;
+
+typedef struct AcidReaderOptions {
+    const bool *project;   /* per user column: decode it; NULL = all */
+    bool want_row_id;      /* fill the three ROW__ID columns */
+} AcidReaderOptions;
+
+/*
+ * Open a merge-on-read scan of the table (or partition) directory `dir`
+ * under snapshot `wil` (and `txns` for visibility suffixes, may be NULL).
+ * Reads the chosen base, the kept insert deltas and originals, and drops
+ * every row that has a valid delete event in a kept delete delta, and
+ * every row whose currentTransaction is not valid (streaming deltas).
+ * File columns are matched to the schema by name (ACID files) and missing
+ * columns read as NULL.  Delete events are held in memory (sorted keys),
+ * rows stream through one batch at a time.
+ */
+int acid_reader_open(const char *dir, const AcidSchema *schema,
+                     const CombWriteIdList *wil, const CombTxnList *txns,
+                     const AcidReaderOptions *opt, AcidReader **out,
+                     CombErr *err);
+void acid_reader_close(AcidReader *r);  /* NULL ok */
+
+/* Batch layout of the reader's output: the schema's user columns (index
+ * 0..n_cols-1), then ACID_COL_WRITEID, ACID_COL_BUCKET, ACID_COL_ROWID
+ * relative to n_cols (bigint, int, bigint). */
+#define ACID_COL_WRITEID 0
+#define ACID_COL_BUCKET 1
+#define ACID_COL_ROWID 2
+int acid_reader_batch_init(const AcidReader *r, CombBatch *b);
+
+/*
+ * Next batch: b->n_rows > 0 with deleted/invisible rows removed through the
+ * selection vector (b->use_sel); b->n_rows == 0 at the end.  A batch may
+ * have zero live rows and still not be the end.  Strings are valid until the
+ * next call.  Unprojected columns are all NULL.
+ */
+int acid_reader_next(AcidReader *r, CombBatch *b, CombErr *err);
+
+/* Directories and files the scan uses (for tests and EXPLAIN). */
+const AcidDirState *acid_reader_dir_state(const AcidReader *r);
+
+/* ----------------------------------------------------------------- writer */
+
+typedef struct AcidWriter AcidWriter;
+
+typedef struct AcidWriteStats {
+    int64_t n_inserted;
+    int64_t n_deleted;
+    int n_files;
+} AcidWriteStats;
+
+/*
+ * A record updater for one (table dir, write id, statement id).  Inserted
+ * rows go to delta_W_W_SSSS/bucket_N, delete events to
+ * delete_delta_W_W_SSSS/bucket_M where M is the writer id in the deleted
+ * row's bucket property.  Directories and files are created as rows
+ * arrive; nothing is created for an empty side.  Files are written straight
+ * to their final names: they stay invisible until the caller commits the
+ * write id in the metastore.  compression: an OrcCompression value.
+ */
+int acid_writer_open(const char *dir, const AcidSchema *schema,
+                     int64_t write_id, int stmt_id, int compression,
+                     AcidWriter **out, CombErr *err);
+
+/* Append the live rows (selection honoured) of `rows`, whose columns
+ * 0..n_cols-1 are the user columns in table order.  buckets[row] gives the
+ * bucket of each row (indexed by physical row number); NULL = bucket 0. */
+int acid_writer_insert(AcidWriter *w, const CombBatch *rows,
+                       const int *buckets, CombErr *err);
+
+/* Record a delete event for the row with ROW__ID (owid, bucket_prop,
+ * row_id).  Events are sorted before they are written. */
+int acid_writer_delete(AcidWriter *w, int64_t owid, int32_t bucket_prop,
+                       int64_t row_id, CombErr *err);
+
+/* Close all files (with hive.acid.key.index, hive.acid.stats,
+ * hive.acid.version=2), write _orc_acid_version ("2") in every directory
+ * created, fsync files and directories.  Frees w, even on error (then the
+ * created directories are removed). */
+int acid_writer_commit_files(AcidWriter *w, AcidWriteStats *stats,
+                             CombErr *err);
+
+/* Remove everything the writer created; frees w.  NULL ok. */
+void acid_writer_abort(AcidWriter *w);
+
+/* ---------------------------------------------------------------- bucketing */
+
+/* Bucket of row `row` of b for CLUSTERED BY columns cluster_cols (indexes
+ * into b->cols) with bucketing version 2 (Murmur3).  Kinds supported:
+ * boolean, tinyint, smallint, int, bigint, float, double, string, varchar,
+ * char, date.  n_buckets > 0. */
+int acid_bucket_of_row(const CombBatch *b, int row, const int *cluster_cols,
+                       int n_cluster_cols, int n_buckets);
+
+#endif

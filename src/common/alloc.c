@@ -1,0 +1,105 @@
+/*
+ * alloc.c - accounting wrappers over malloc.
+ *
+ * Each block carries a 16-byte header with its size so that frees can be
+ * counted; 16 keeps the payload aligned for any scalar type.
+ */
+#include "common/alloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define HDR 16
+
+static struct {
+    int64_t live;
+    int64_t peak;
+    int64_t fail_countdown;
+} alloc_state;
+
+static int alloc_should_fail(void)
+{
+    if (alloc_state.fail_countdown <= 0)
+        return 0;
+    return --alloc_state.fail_countdown == 0;
+}
+
+static void alloc_count(int64_t delta)
+{
+    alloc_state.live += delta;
+    if (alloc_state.live > alloc_state.peak)
+        alloc_state.peak = alloc_state.live;
+}
+
+void *comb_malloc(size_t n)
+{
+    unsigned char *p;
+    if (alloc_should_fail())
+        return NULL;
+    p = malloc(n + HDR);
+    if (!p)
+        return NULL;
+    memcpy(p, &n, sizeof n);
+    alloc_count((int64_t)n);
+    return p + HDR;
+}
+
+void *comb_calloc(size_t count, size_t size)
+{
+    void *p;
+    if (size && count > SIZE_MAX / size)
+        return NULL;
+    p = comb_malloc(count * size);
+    if (p)
+        memset(p, 0, count * size);
+    return p;
+}
+
+void *comb_realloc(void *old, size_t n)
+{
+    unsigned char *base;
+    size_t old_n;
+    if (!old)
+        return comb_malloc(n);
+    if (alloc_should_fail())
+        return NULL;
+    base = (unsigned char *)old - HDR;
+    memcpy(&old_n, base, sizeof old_n);
+    base = realloc(base, n + HDR);
+    if (!base)
+        return NULL;
+    memcpy(base, &n, sizeof n);
+    alloc_count((int64_t)n - (int64_t)old_n);
+    return base + HDR;
+}
+
+void comb_free(void *p)
+{
+    unsigned char *base;
+    size_t n;
+    if (!p)
+        return;
+    base = (unsigned char *)p - HDR;
+    memcpy(&n, base, sizeof n);
+    alloc_count(-(int64_t)n);
+    free(base);
+}
+
+char *comb_strndup(const char *s, size_t n)
+{
+    char *d = comb_malloc(n + 1);
+    if (!d)
+        return NULL;
+    memcpy(d, s, n);
+    d[n] = '\0';
+    return d;
+}
+
+char *comb_strdup(const char *s)
+{
+    return comb_strndup(s, strlen(s));
+}
+
+int64_t comb_alloc_live_bytes(void) { return alloc_state.live; }
+int64_t comb_alloc_peak_bytes(void) { return alloc_state.peak; }
+void comb_alloc_fail_after(int64_t countdown) { alloc_state.fail_countdown = countdown; }

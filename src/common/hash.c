@@ -1,0 +1,134 @@
+/*
+ * hash.c - Hive's Murmur3 variant and per-type bucketing hashes
+ * (hive-acid-storage.md section 7).
+ */
+#include "common/hash.h"
+
+#include <string.h>
+
+#define MURMUR_SEED 104729u
+
+static uint32_t rotl32(uint32_t x, int r)
+{
+    return (x << r) | (x >> (32 - r));
+}
+
+static uint32_t murmur_mix_k(uint32_t k)
+{
+    k *= 0xcc9e2d51u;
+    k = rotl32(k, 15);
+    k *= 0x1b873593u;
+    return k;
+}
+
+int32_t comb_hive_murmur3(const void *data, size_t len)
+{
+    const unsigned char *p = data;
+    uint32_t h = MURMUR_SEED, k;
+    size_t n_blocks = len / 4, i;
+
+    for (i = 0; i < n_blocks; i++) {
+        const unsigned char *b = p + i * 4;
+        k = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
+            (uint32_t)b[3] << 24;
+        h ^= murmur_mix_k(k);
+        h = rotl32(h, 13);
+        h = h * 5 + 0xe6546b64u;
+    }
+    /* Hive combines the tail bytes sign-extended (Java byte arithmetic) */
+    k = 0;
+    p += n_blocks * 4;
+    switch (len & 3) {
+    case 3:
+        k ^= (uint32_t)((int32_t)(int8_t)p[2] << 16);
+        /* fall through */
+    case 2:
+        k ^= (uint32_t)((int32_t)(int8_t)p[1] << 8);
+        /* fall through */
+    case 1:
+        k ^= (uint32_t)(int32_t)(int8_t)p[0];
+        h ^= murmur_mix_k(k);
+    }
+    h ^= (uint32_t)len;
+    h ^= h >> 16;
+    h *= 0x85ebca6bu;
+    h ^= h >> 13;
+    h *= 0xc2b2ae35u;
+    h ^= h >> 16;
+    return (int32_t)h;
+}
+
+static void put_be(unsigned char *out, uint64_t v, int n)
+{
+    for (int i = n - 1; i >= 0; i--) {
+        out[i] = (unsigned char)(v & 0xff);
+        v >>= 8;
+    }
+}
+
+int32_t comb_hive_hash_int(int32_t v)
+{
+    unsigned char b[4];
+    put_be(b, (uint32_t)v, 4);
+    return comb_hive_murmur3(b, 4);
+}
+
+int32_t comb_hive_hash_smallint(int16_t v)
+{
+    unsigned char b[2];
+    put_be(b, (uint16_t)v, 2);
+    return comb_hive_murmur3(b, 2);
+}
+
+int32_t comb_hive_hash_bigint(int64_t v)
+{
+    unsigned char b[8];
+    put_be(b, (uint64_t)v, 8);
+    return comb_hive_murmur3(b, 8);
+}
+
+int32_t comb_hive_hash_double(double v)
+{
+    /* Java: doubleToLongBits (canonical NaN), then the long is widened back
+     * to a double and those 8 IEEE bytes are hashed */
+    int64_t bits;
+    double widened;
+    uint64_t out;
+    unsigned char b[8];
+    if (v != v) {
+        bits = 0x7ff8000000000000LL;
+    } else {
+        memcpy(&bits, &v, 8);
+    }
+    widened = (double)bits;
+    memcpy(&out, &widened, 8);
+    put_be(b, out, 8);
+    return comb_hive_murmur3(b, 8);
+}
+
+int32_t comb_hive_hash_float(float v)
+{
+    int32_t bits;
+    float widened;
+    uint32_t out;
+    unsigned char b[4];
+    if (v != v) {
+        bits = 0x7fc00000;
+    } else {
+        memcpy(&bits, &v, 4);
+    }
+    widened = (float)bits;
+    memcpy(&out, &widened, 4);
+    put_be(b, out, 4);
+    return comb_hive_murmur3(b, 4);
+}
+
+int32_t comb_hive_hash_string(const char *s, size_t len)
+{
+    return comb_hive_murmur3(s, len);
+}
+
+int32_t comb_hive_hash_boolean(int v)
+{
+    return v ? 1 : 0;
+}

@@ -1,0 +1,209 @@
+/*
+ * orc.h - ORC v1 (file version 0.12) reader and writer: the contract of the
+ * orc/ layer.  orc/ knows nothing of ACID; it reads and writes plain ORC
+ * files whose columns travel in CombBatch vectors.
+ *
+ * Columns are addressed by ORC column id: the root type is id 0 and ids
+ * follow a pre-order walk of the type tree.  A batch exchanged with this
+ * layer has one vector per column id (b->n_cols == number of columns), so
+ * for struct<a:int,b:struct<c:string>> cols[0] is the root struct, cols[1]
+ * a, cols[2] b, cols[3] c.  A struct vector carries only its null mask.
+ * Where a struct is NULL in a row, all of its descendants are NULL in that
+ * row too (the reader guarantees it; the writer ignores the descendants'
+ * values there, as ORC stores no child values under a NULL struct).
+ *
+ * Ownership: OrcType trees live in the arena they were built in (the
+ * reader's for orc_reader_schema).  Handles are freed by *_close / *_abort.
+ * Nothing here is thread-safe; one handle, one thread.
+ */
+#ifndef COMB_ORC_H
+#define COMB_ORC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "common/arena.h"
+#include "common/batch.h"
+#include "common/buf.h"
+#include "common/err.h"
+
+/* ------------------------------------------------------------------ types */
+
+typedef struct OrcType {
+    CombTypeKind kind;          /* same numbering as ORC's Type.Kind */
+    int id;                     /* column id (pre-order), set by assign_ids */
+    int max_id;                 /* largest column id in this subtree */
+    int n_children;
+    struct OrcType **children;  /* struct fields / list element / map k,v */
+    char **field_names;         /* struct only: one per child */
+    uint32_t max_length;        /* varchar / char */
+    uint32_t precision, scale;  /* decimal */
+} OrcType;
+
+/* A new type node in arena a (NULL when out of memory). */
+OrcType *orc_type_new(CombArena *a, CombTypeKind kind);
+/* Append a named field to a struct node.  0 or COMB_ENOMEM. */
+int orc_type_add_field(CombArena *a, OrcType *st, const char *name,
+                       OrcType *child);
+/* Number the tree in pre-order starting at root (id 0); returns the number
+ * of columns. */
+int orc_type_assign_ids(OrcType *root);
+/* ORC's string form: "struct<a:int,b:string>", "bigint", ... */
+int orc_type_to_string(const OrcType *t, CombBuf *out);
+/* The node with column id `id`, or NULL. */
+const OrcType *orc_type_find(const OrcType *root, int id);
+/* Column kinds indexed by column id (kinds must hold root->max_id+1). */
+void orc_type_kinds(const OrcType *root, CombTypeKind *kinds);
+
+typedef enum OrcCompression {
+    ORC_COMP_NONE = 0,
+    ORC_COMP_ZLIB = 1,
+    ORC_COMP_SNAPPY = 2,
+    ORC_COMP_LZO = 3,
+    ORC_COMP_LZ4 = 4,
+    ORC_COMP_ZSTD = 5
+} OrcCompression;
+
+const char *orc_compression_name(OrcCompression c); /* "ZLIB", ... */
+
+/* ----------------------------------------------------------------- writer */
+
+typedef struct OrcWriter OrcWriter;
+
+typedef struct OrcWriterOptions {
+    OrcCompression compression;      /* default ORC_COMP_ZLIB */
+    uint64_t compression_block_size; /* default 256 KiB */
+    uint64_t stripe_size;            /* buffered bytes that trigger a stripe
+                                        flush; default 64 MiB */
+    /* Called just before a stripe is written, after its last row was
+     * added (also for the final stripe, inside orc_writer_finish).  The
+     * ACID writer records its key index here.  May be NULL. */
+    int (*on_stripe)(void *ctx, uint64_t stripe_rows, CombErr *err);
+    void *ctx;
+} OrcWriterOptions;
+
+/* Defaults as documented above. */
+void orc_writer_options_default(OrcWriterOptions *opt);
+
+/* Create `path` (truncating) for a file of type `schema` (ids assigned by
+ * the writer; the tree is copied).  Supported column kinds for writing:
+ * boolean, tinyint, smallint, int, bigint, float, double, string, varchar,
+ * char, binary, date, struct.  Others: COMB_EUNSUPPORTED. */
+int orc_writer_open(const char *path, const OrcType *schema,
+                    const OrcWriterOptions *opt, OrcWriter **out,
+                    CombErr *err);
+
+/* Append the first b->n_rows rows of b (selection ignored); b->cols is
+ * indexed by column id and must have one vector per column. */
+int orc_writer_write(OrcWriter *w, const CombBatch *b, CombErr *err);
+
+/* Rows added so far. */
+uint64_t orc_writer_rows(const OrcWriter *w);
+
+/* Flush the pending stripe (calls on_stripe if it has rows).  After this
+ * only orc_writer_set_metadata and orc_writer_close are allowed. */
+int orc_writer_finish(OrcWriter *w, CombErr *err);
+
+/* Add (or replace) a user metadata entry written in the footer. */
+int orc_writer_set_metadata(OrcWriter *w, const char *key, const void *val,
+                            size_t len, CombErr *err);
+
+/* Finish if not done, write footer and postscript, fsync, close, free w.
+ * On error the file is removed and w freed as well. */
+int orc_writer_close(OrcWriter *w, CombErr *err);
+
+/* Close and remove the file without finishing it; frees w.  NULL ok. */
+void orc_writer_abort(OrcWriter *w);
+
+/* ----------------------------------------------------------------- reader */
+
+typedef struct OrcReader OrcReader;
+
+typedef struct OrcStripeInfo {
+    uint64_t offset;
+    uint64_t index_length;
+    uint64_t data_length;
+    uint64_t footer_length;
+    uint64_t n_rows;
+} OrcStripeInfo;
+
+typedef struct OrcColumnStats {
+    uint64_t n_values;          /* non-null values */
+    bool has_null;
+    bool has_int;  int64_t int_min, int_max;   /* integer kinds, date */
+    bool has_sum;  int64_t int_sum;            /* absent on overflow */
+    bool has_double; double dbl_min, dbl_max, dbl_sum;
+    bool has_string; CombStr str_min, str_max; int64_t str_sum_len;
+    bool has_bucket; uint64_t true_count;      /* boolean */
+} OrcColumnStats;
+
+/* Open and validate the file tail (postscript, footer, metadata).  A
+ * truncated or malformed file gives COMB_ECORRUPT with the path. */
+int orc_reader_open(const char *path, OrcReader **out, CombErr *err);
+void orc_reader_close(OrcReader *r);  /* NULL ok */
+
+const OrcType *orc_reader_schema(const OrcReader *r);
+int orc_reader_n_columns(const OrcReader *r);
+uint64_t orc_reader_n_rows(const OrcReader *r);
+OrcCompression orc_reader_compression(const OrcReader *r);
+uint64_t orc_reader_compression_block_size(const OrcReader *r);
+uint32_t orc_reader_row_index_stride(const OrcReader *r);
+/* "0.12" etc. and the footer writer id / writer version. */
+const char *orc_reader_file_version(const OrcReader *r);
+uint32_t orc_reader_writer_version(const OrcReader *r);
+uint64_t orc_reader_file_length(const OrcReader *r);
+
+int orc_reader_n_stripes(const OrcReader *r);
+int orc_reader_stripe_info(const OrcReader *r, int stripe, OrcStripeInfo *out);
+
+/* User metadata.  Values are borrowed from the reader. */
+int orc_reader_n_metadata(const OrcReader *r);
+void orc_reader_metadata_at(const OrcReader *r, int i, const char **key,
+                            const void **val, size_t *len);
+/* true if key is present. */
+bool orc_reader_metadata(const OrcReader *r, const char *key,
+                         const void **val, size_t *len);
+
+/* File-level statistics of one column (borrowed strings). */
+int orc_reader_column_stats(const OrcReader *r, int column,
+                            OrcColumnStats *out);
+/* Stripe-level statistics (from the file's Metadata section); COMB_ENOTFOUND
+ * if the file has none. */
+int orc_reader_stripe_stats(OrcReader *r, int stripe, int column,
+                            OrcColumnStats *out, CombErr *err);
+
+/* Encoding of each column in a stripe: names "DIRECT", "DIRECT_V2",
+ * "DICTIONARY", "DICTIONARY_V2" and dictionary sizes, written to the
+ * arrays (n = number of columns). */
+int orc_reader_stripe_encodings(OrcReader *r, int stripe, const char **kinds,
+                                uint32_t *dict_sizes, CombErr *err);
+
+/* Choose the columns to decode (include[id], NULL = all).  Ancestors of an
+ * included column are included automatically.  Must be called before the
+ * first orc_reader_next.  Excluded columns are left untouched in batches. */
+int orc_reader_select(OrcReader *r, const bool *include, CombErr *err);
+
+/* Allocate a batch with one vector per column id of this file. */
+int orc_reader_batch_init(const OrcReader *r, CombBatch *b, int capacity);
+
+/* Decode the next rows into b (b from orc_reader_batch_init or with the
+ * same column layout): b->n_rows = rows decoded, 0 at end of file.  A batch
+ * never spans two stripes.  String pointers stay valid until the next
+ * orc_reader_next or orc_reader_close.  Unsupported column kinds that are
+ * selected give COMB_EUNSUPPORTED; bad bytes give COMB_ECORRUPT. */
+int orc_reader_next(OrcReader *r, CombBatch *b, CombErr *err);
+
+/* Row number (0-based, file-wide) of the first row the next call returns. */
+uint64_t orc_reader_row_number(const OrcReader *r);
+
+/* ------------------------------------------------------------------- dump */
+
+/* Print the file like `orcfiledump`: file version, rows, compression,
+ * type, stripes with their streams and encodings, column statistics and
+ * user metadata; with `rows` instead one JSON object per row (ORC's
+ * orc-contents format: {"a": 1, "b": "x"}).  Returns an rc; on error
+ * nothing further is printed. */
+int orc_dump(const char *path, bool rows, FILE *out, CombErr *err);
+
+#endif

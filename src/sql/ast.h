@@ -1,0 +1,235 @@
+/*
+ * ast.h - the parse tree of HiveQL statements: what the parser produces and
+ * the binder consumes.  The parse tree is unresolved (names are strings) and
+ * is a different type from the bound tree (bind.h).
+ *
+ * Ownership: every node and string lives in the arena handed to the parser;
+ * freeing the arena frees the tree.  Identifiers are lower-cased by the
+ * parser (Hive is case-insensitive for names); string literal values are
+ * unescaped.  Positions are 1-based line and column within the statement
+ * text handed to sql_parse_statement.
+ */
+#ifndef COMB_SQL_AST_H
+#define COMB_SQL_AST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "common/arena.h"
+#include "common/batch.h"
+#include "common/err.h"
+
+typedef struct AstPos {
+    int line;
+    int col;
+} AstPos;
+
+/* A type as written: INT, VARCHAR(10), DECIMAL(10,2), ... */
+typedef struct AstTypeName {
+    CombTypeKind kind;
+    int p1;          /* varchar/char length, decimal precision; -1 unset */
+    int p2;          /* decimal scale; -1 unset */
+    AstPos pos;
+} AstTypeName;
+
+typedef enum AstExprKind {
+    AST_LIT_INT,      /* ival (fits int64; type INT if it fits int32) */
+    AST_LIT_DOUBLE,   /* dval; text keeps the literal as written */
+    AST_LIT_STRING,   /* sval */
+    AST_LIT_BOOL,     /* bval */
+    AST_LIT_NULL,
+    AST_COLREF,       /* [qualifier.]name; ROW__ID is a colref named row__id */
+    AST_FIELD,        /* left.name: struct field access, e.g. row__id.writeid */
+    AST_STAR,         /* * or qualifier.* (select list, count(*)) */
+    AST_UNARY,        /* op (AST_OP_NEG, AST_OP_NOT, AST_OP_PLUS) left */
+    AST_BINARY,       /* left op right */
+    AST_IS_NULL,      /* left IS [NOT] NULL (negated) */
+    AST_BETWEEN,      /* left [NOT] BETWEEN right AND third */
+    AST_IN,           /* left [NOT] IN (args) */
+    AST_LIKE,         /* left [NOT] LIKE right */
+    AST_FUNC,         /* name(args) / name(DISTINCT args) / name(*) */
+    AST_CAST,         /* CAST(left AS cast_type) */
+    AST_CASE          /* CASE [left] WHEN args[2i] THEN args[2i+1] ...
+                         [ELSE right] END */
+} AstExprKind;
+
+typedef enum AstOp {
+    AST_OP_NONE = 0,
+    AST_OP_OR, AST_OP_AND, AST_OP_NOT,
+    AST_OP_EQ, AST_OP_NE, AST_OP_LT, AST_OP_LE, AST_OP_GT, AST_OP_GE,
+    AST_OP_EQ_NS,            /* <=> null-safe equality */
+    AST_OP_ADD, AST_OP_SUB, AST_OP_MUL, AST_OP_DIV, AST_OP_MOD,
+    AST_OP_DIV_INT,          /* DIV */
+    AST_OP_NEG, AST_OP_PLUS,
+    AST_OP_CONCAT            /* || */
+} AstOp;
+
+typedef struct AstExpr {
+    AstExprKind kind;
+    AstPos pos;
+    AstOp op;
+    int64_t ival;
+    double dval;
+    bool bval;
+    char *sval;              /* string literal value */
+    char *qualifier;         /* colref/star qualifier, NULL if none */
+    char *name;              /* colref / field / function name */
+    struct AstExpr *left;
+    struct AstExpr *right;
+    struct AstExpr *third;
+    bool negated;            /* NOT BETWEEN / NOT IN / NOT LIKE / IS NOT */
+    bool distinct;           /* func(DISTINCT ...) */
+    bool star_arg;           /* func(*) */
+    int n_args;
+    struct AstExpr **args;
+    AstTypeName cast_type;
+    char *text;              /* the expression's source text (for headers) */
+} AstExpr;
+
+/* A possibly qualified object name: [db.]name. */
+typedef struct AstName {
+    char *db;                /* NULL when unqualified */
+    char *name;
+    AstPos pos;
+} AstName;
+
+typedef struct AstColumnDef {
+    char *name;
+    AstTypeName type;
+    char *comment;           /* NULL if none */
+    AstPos pos;
+} AstColumnDef;
+
+typedef struct AstProperty {
+    char *key;
+    char *value;
+} AstProperty;
+
+typedef struct AstSelectItem {
+    AstExpr *expr;           /* AST_STAR for * and t.* */
+    char *alias;             /* NULL if none */
+} AstSelectItem;
+
+typedef struct AstOrderItem {
+    AstExpr *expr;
+    bool desc;
+    int nulls;               /* 0 default, 1 NULLS FIRST, 2 NULLS LAST */
+} AstOrderItem;
+
+typedef struct AstSelect {
+    bool distinct;
+    int n_items;
+    AstSelectItem *items;
+    bool has_from;
+    AstName from;
+    char *from_alias;        /* NULL if none */
+    AstExpr *where;          /* NULL if none */
+    int n_group_by;
+    AstExpr **group_by;
+    AstExpr *having;
+    int n_order_by;
+    AstOrderItem *order_by;
+    int64_t limit;           /* -1 if none */
+} AstSelect;
+
+typedef struct AstAssignment {
+    char *column;
+    AstPos pos;
+    AstExpr *value;
+} AstAssignment;
+
+typedef enum AstStmtKind {
+    AST_CREATE_DATABASE,
+    AST_DROP_DATABASE,
+    AST_USE,
+    AST_CREATE_TABLE,
+    AST_DROP_TABLE,
+    AST_SHOW_DATABASES,
+    AST_SHOW_TABLES,
+    AST_DESCRIBE,
+    AST_INSERT,
+    AST_SELECT,
+    AST_UPDATE,
+    AST_DELETE,
+    AST_SET
+} AstStmtKind;
+
+typedef struct AstStmt {
+    AstStmtKind kind;
+    AstPos pos;
+    const char *text;        /* the statement's source text (no ';') */
+
+    /* CREATE/DROP DATABASE, USE, SHOW TABLES IN: name.name = database;
+     * CREATE/DROP TABLE, DESCRIBE, INSERT, UPDATE, DELETE: the table */
+    AstName name;
+    bool if_not_exists;      /* CREATE ... IF NOT EXISTS */
+    bool if_exists;          /* DROP ... IF EXISTS */
+    bool cascade;            /* DROP DATABASE ... CASCADE */
+    bool purge;              /* DROP TABLE ... PURGE */
+    char *comment;           /* CREATE DATABASE/TABLE ... COMMENT */
+    char *location;          /* ... LOCATION '...' */
+    char *like_pattern;      /* SHOW DATABASES/TABLES LIKE '...' */
+    bool show_in;            /* SHOW TABLES IN/FROM db was given */
+    bool describe_extended;  /* DESCRIBE EXTENDED|FORMATTED */
+    bool describe_formatted;
+
+    /* CREATE TABLE */
+    bool external;
+    bool temporary;
+    int n_columns;
+    AstColumnDef *columns;
+    int n_partition_cols;    /* PARTITIONED BY (...) */
+    AstColumnDef *partition_cols;
+    int n_cluster_cols;      /* CLUSTERED BY (...) INTO n BUCKETS */
+    char **cluster_cols;
+    AstPos cluster_pos;
+    int n_sort_cols;         /* SORTED BY (...) */
+    char **sort_cols;
+    int64_t n_buckets;       /* -1 if not bucketed */
+    char *stored_as;         /* "orc", "textfile", ... lower case; NULL */
+    int n_props;             /* TBLPROPERTIES */
+    AstProperty *props;
+
+    /* INSERT: INTO/OVERWRITE [TABLE] name [(cols)] VALUES rows | select */
+    bool overwrite;
+    int n_insert_cols;       /* 0 = all columns in table order */
+    char **insert_cols;
+    AstPos *insert_col_pos;
+    int n_rows;              /* VALUES rows */
+    int *row_widths;         /* values per row */
+    AstExpr ***rows;         /* rows[i][j] */
+    AstSelect *select;       /* INSERT ... SELECT and plain SELECT */
+
+    /* UPDATE */
+    int n_assignments;
+    AstAssignment *assignments;
+    AstExpr *where;          /* UPDATE / DELETE */
+
+    /* SET: key NULL = "set" alone (list all); value NULL = "set key" */
+    char *set_key;
+    char *set_value;
+    bool set_verbose;        /* SET -v */
+} AstStmt;
+
+/*
+ * Statement splitting: find the end of the next complete statement in
+ * text[0..len).  Skips -- and slash-star comments and quoted strings.
+ * Returns true and sets *end to the index just past the terminating ';'
+ * when a whole statement is present; false when more input is needed.
+ */
+bool sql_next_statement(const char *text, size_t len, size_t *end);
+
+/* True when text holds nothing but white space, comments and ';'. */
+bool sql_is_blank(const char *text, size_t len);
+
+/*
+ * Parse one statement (with or without its trailing ';').  On a syntax
+ * error returns COMB_ESYNTAX with a message of the form
+ *   "ParseException line L:C <what was expected> near '<token>'"
+ * (the token is '<EOF>' at the end of input).  Unsupported but valid
+ * HiveQL gives COMB_EUNSUPPORTED with line:column.
+ */
+int sql_parse_statement(const char *text, CombArena *arena, AstStmt **out,
+                        CombErr *err);
+
+#endif

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Run every test against a build directory (default build/test) and end
+# with the line "N passed, N failed".
+#   unit tests:        $BUILD/tests/unit_<layer>   (one line per test)
+#   SQL golden tests:  tests/sql/**/*.sql vs .out  (tests/sqltest.sh)
+#   integration tests: tests/integration/*.sh      (crash, concurrency, ...)
+# A sanitizer report makes the binary exit non-zero, which fails the test.
+set -u
+cd "$(dirname "$0")/.."
+BUILD=${1:-build/test}
+export COMB=$PWD/$BUILD/comb
+export COMB_TESTDATA=${COMB_TESTDATA:-$PWD/../shared/testdata}
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+passed=0
+failed=0
+failures=()
+
+count_unit() {
+    local bin=$1 out rc p f
+    out=$("$bin" 2>&1); rc=$?
+    echo "$out" | grep -E '^(ok|not ok) - ' | sed "s|^|[$(basename "$bin")] |"
+    echo "$out" | grep -vE '^(ok|not ok) - |^[0-9]+ passed, [0-9]+ failed$' | sed 's/^/    /'
+    p=$(echo "$out" | grep -cE '^ok - ')
+    f=$(echo "$out" | grep -cE '^not ok - ')
+    if ((rc != 0 && f == 0)); then
+        f=1; failures+=("$(basename "$bin") exited $rc")
+    fi
+    while read -r name; do failures+=("$(basename "$bin"): $name"); done \
+        < <(echo "$out" | sed -n 's/^not ok - //p')
+    passed=$((passed + p)); failed=$((failed + f))
+}
+
+run_one() {  # name, command...
+    local name=$1 out rc
+    shift
+    out=$("$@" 2>&1); rc=$?
+    if ((rc == 0)); then
+        echo "ok - $name"; passed=$((passed + 1))
+    else
+        echo "not ok - $name"; echo "$out" | sed 's/^/    /' | head -60
+        failed=$((failed + 1)); failures+=("$name")
+    fi
+}
+
+for bin in "$BUILD"/tests/unit_*; do
+    [[ -x $bin ]] && count_unit "$bin"
+done
+while IFS= read -r t; do
+    run_one "sql ${t#tests/sql/}" tests/sqltest.sh "$t"
+done < <(find tests/sql -name '*.sql' | sort)
+for t in tests/integration/*.sh; do
+    [[ -f $t ]] && run_one "integration $(basename "$t")" bash "$t"
+done
+
+if ((failed)); then
+    echo "failures:"; printf '  %s\n' "${failures[@]}"
+fi
+echo "$passed passed, $failed failed"
+((failed == 0))

@@ -1,0 +1,91 @@
+/*
+ * unit.c - runner for the tests registered with TEST().
+ */
+#include "unit.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "fs/fs.h"
+
+#define MAX_TESTS 2048
+
+static struct {
+    const char *name[MAX_TESTS];
+    UnitFn fn[MAX_TESTS];
+    int n;
+    int failed_now;
+    char tmp_root[256];
+    char tmp_cur[512];
+    int tmp_seq;
+} unit;
+
+void unit_register(const char *name, UnitFn fn)
+{
+    if (unit.n == MAX_TESTS) {
+        fprintf(stderr, "too many tests\n");
+        exit(2);
+    }
+    unit.name[unit.n] = name;
+    unit.fn[unit.n] = fn;
+    unit.n++;
+}
+
+void unit_fail(const char *file, int line, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stdout, "    %s:%d: ", file, line);
+    va_start(ap, fmt);
+    vfprintf(stdout, fmt, ap);
+    va_end(ap);
+    fputc('\n', stdout);
+    unit.failed_now = 1;
+}
+
+int unit_failed_now(void) { return unit.failed_now; }
+
+const char *unit_testdata(void)
+{
+    const char *d = getenv("COMB_TESTDATA");
+    return d ? d : "../shared/testdata";
+}
+
+const char *unit_tmpdir(void)
+{
+    CombErr err;
+    snprintf(unit.tmp_cur, sizeof unit.tmp_cur, "%s/t%d", unit.tmp_root,
+             ++unit.tmp_seq);
+    fs_remove_tree(unit.tmp_cur, &err);
+    if (fs_mkdirs(unit.tmp_cur, &err)) {
+        fprintf(stderr, "%s\n", err.msg);
+        exit(2);
+    }
+    return unit.tmp_cur;
+}
+
+int main(int argc, char **argv)
+{
+    int passed = 0, failed = 0;
+    CombErr err;
+    const char *base = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+    snprintf(unit.tmp_root, sizeof unit.tmp_root, "%s/comb-unit-%d", base,
+             (int)getpid());
+    for (int i = 0; i < unit.n; i++) {
+        if (argc > 1 && !strstr(unit.name[i], argv[1]))
+            continue;
+        unit.failed_now = 0;
+        unit.fn[i]();
+        if (unit.failed_now) {
+            printf("not ok - %s\n", unit.name[i]);
+            failed++;
+        } else {
+            printf("ok - %s\n", unit.name[i]);
+            passed++;
+        }
+        fflush(stdout);
+    }
+    fs_remove_tree(unit.tmp_root, &err);
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Install the Debian packages comb builds against, if any is missing.
+# Runs apt-get directly as root, through sudo otherwise.
+set -euo pipefail
+pkgs=(gcc make pkg-config protobuf-c-compiler libprotobuf-c-dev zlib1g-dev
+      libsnappy-dev libzstd-dev liblz4-dev libsqlite3-dev libedit-dev)
+missing=()
+for p in "${pkgs[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \
+        || missing+=("$p")
+done
+((${#missing[@]} == 0)) && exit 0
+echo "installing missing packages: ${missing[*]}"
+sudo=""
+if [[ $(id -u) -ne 0 ]]; then sudo="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq "${missing[@]}"
