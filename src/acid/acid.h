@@ -58,6 +58,11 @@ bool acid_dir_parse(const char *name, AcidParsedDir *out);
 char *acid_dir_name(CombArena *a, AcidDirKind kind, int64_t min_wid,
                     int64_t max_wid, int stmt);
 
+/* (Addition.) acid_dir_name with a visibility suffix "_v%07d" when
+ * visibility_txn > 0 (compaction output, hive-acid-storage.md 3). */
+char *acid_dir_name_vis(CombArena *a, AcidDirKind kind, int64_t min_wid,
+                        int64_t max_wid, int stmt, int64_t visibility_txn);
+
 /* "bucket_00003" in arena memory. */
 char *acid_bucket_file_name(CombArena *a, int bucket);
 
@@ -90,6 +95,24 @@ typedef struct AcidDirState {
 int acid_dir_state_get(const char *dir, const CombWriteIdList *wil,
                        const CombTxnList *txns, CombArena *a,
                        AcidDirState *out, CombErr *err);
+
+/* (Addition.) Options of acid_dir_state_get_opts. */
+typedef struct AcidDirStateOptions {
+    /* wil is a compactor list (hive-acid-storage.md 5.2): a write-id range
+     * counts as valid only when it lies entirely at or below the high
+     * watermark, otherwise as not valid at all. */
+    bool compactor;
+} AcidDirStateOptions;
+
+/* (Addition.) acid_dir_state_get with options (opt NULL = defaults, which
+ * is what acid_dir_state_get does).  With a base chosen, the original
+ * files are listed in `obsolete` after the directories (Hive does the
+ * same, for the cleaner).  A snapshot that needs history a compaction
+ * erased ("not enough history", 4.3) gives COMB_ETXN. */
+int acid_dir_state_get_opts(const char *dir, const CombWriteIdList *wil,
+                            const CombTxnList *txns,
+                            const AcidDirStateOptions *opt, CombArena *a,
+                            AcidDirState *out, CombErr *err);
 
 /* ----------------------------------------------------------------- schema */
 
@@ -167,6 +190,30 @@ int acid_writer_open(const char *dir, const AcidSchema *schema,
                      int64_t write_id, int stmt_id, int compression,
                      AcidWriter **out, CombErr *err);
 
+/* (Addition.) Options of acid_writer_open_opts. */
+typedef struct AcidWriterOptions {
+    /* INSERT OVERWRITE: write base_W instead of delta_W_W_S (deletes are
+     * refused); with no rows at all an empty bucket_00000 is left in the
+     * base, as Hive does (hive-acid-storage.md 1.4, 6.2). */
+    bool base;
+    /* Bytes buffered per file before a stripe is flushed; 0 = 8 MiB for
+     * deltas (Hive's delta writers divide the ORC default by
+     * orc.base.delta.ratio = 8, section 8), the ORC default for a base. */
+    uint64_t stripe_size;
+    /* Per user column: the length of a char/varchar column (the ORC type
+     * records it); NULL or 0 = unknown, the column is then typed string. */
+    const uint32_t *char_lengths;
+} AcidWriterOptions;
+
+/* (Addition.) acid_writer_open with options (opt NULL = acid_writer_open).
+ * Only flat columns of the kinds the ORC writer supports are accepted
+ * (COMB_EUNSUPPORTED otherwise); an existing target directory gives
+ * COMB_EEXISTS (one writer per write id and statement). */
+int acid_writer_open_opts(const char *dir, const AcidSchema *schema,
+                          int64_t write_id, int stmt_id, int compression,
+                          const AcidWriterOptions *opt, AcidWriter **out,
+                          CombErr *err);
+
 /* Append the live rows (selection honoured) of `rows`, whose columns
  * 0..n_cols-1 are the user columns in table order.  buckets[row] gives the
  * bucket of each row (indexed by physical row number); NULL = bucket 0. */
@@ -196,5 +243,10 @@ void acid_writer_abort(AcidWriter *w);
  * char, date.  n_buckets > 0. */
 int acid_bucket_of_row(const CombBatch *b, int row, const int *cluster_cols,
                        int n_cluster_cols, int n_buckets);
+
+/* (Addition.) true if acid_bucket_of_row hashes values of this kind;
+ * other kinds would contribute 0, so callers reject them as CLUSTERED BY
+ * columns. */
+bool acid_bucket_kind_supported(CombTypeKind kind);
 
 #endif

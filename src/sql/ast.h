@@ -13,11 +13,16 @@
 #define COMB_SQL_AST_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "common/arena.h"
 #include "common/batch.h"
 #include "common/err.h"
+
+/* Deepest expression tree the parser builds (AstExpr.height): recursive
+ * walks over a parsed expression need no depth checks of their own. */
+#define AST_MAX_DEPTH 1000
 
 typedef struct AstPos {
     int line;
@@ -46,7 +51,8 @@ typedef enum AstExprKind {
     AST_IS_NULL,      /* left IS [NOT] NULL (negated) */
     AST_BETWEEN,      /* left [NOT] BETWEEN right AND third */
     AST_IN,           /* left [NOT] IN (args) */
-    AST_LIKE,         /* left [NOT] LIKE right */
+    AST_LIKE,         /* left [NOT] LIKE|RLIKE|REGEXP right; op is
+                         AST_OP_LIKE or AST_OP_RLIKE (REGEXP too) */
     AST_FUNC,         /* name(args) / name(DISTINCT args) / name(*) */
     AST_CAST,         /* CAST(left AS cast_type) */
     AST_CASE          /* CASE [left] WHEN args[2i] THEN args[2i+1] ...
@@ -61,17 +67,22 @@ typedef enum AstOp {
     AST_OP_ADD, AST_OP_SUB, AST_OP_MUL, AST_OP_DIV, AST_OP_MOD,
     AST_OP_DIV_INT,          /* DIV */
     AST_OP_NEG, AST_OP_PLUS,
-    AST_OP_CONCAT            /* || */
+    AST_OP_CONCAT,           /* || */
+    AST_OP_LIKE, AST_OP_RLIKE  /* the op of an AST_LIKE node */
 } AstOp;
 
 typedef struct AstExpr {
     AstExprKind kind;
-    AstPos pos;
+    AstPos pos;              /* operator token for binary, IS, BETWEEN, IN,
+                                LIKE; otherwise the node's first token */
     AstOp op;
     int64_t ival;
     double dval;
     bool bval;
-    char *sval;              /* string literal value */
+    char *sval;              /* string literal value, NUL-terminated */
+    size_t sval_len;         /* its bytes: \0 escapes may put NULs inside */
+    char lit_suffix;         /* number suffix as written: 'L' 'S' 'Y', 'B'
+                                for BD; 0 none (10BD is AST_LIT_INT) */
     char *qualifier;         /* colref/star qualifier, NULL if none */
     char *name;              /* colref / field / function name */
     struct AstExpr *left;
@@ -84,6 +95,7 @@ typedef struct AstExpr {
     struct AstExpr **args;
     AstTypeName cast_type;
     char *text;              /* the expression's source text (for headers) */
+    int height;              /* 1 for a leaf; <= AST_MAX_DEPTH */
 } AstExpr;
 
 /* A possibly qualified object name: [db.]name. */
@@ -185,8 +197,11 @@ typedef struct AstStmt {
     AstPos cluster_pos;
     int n_sort_cols;         /* SORTED BY (...) */
     char **sort_cols;
+    bool *sort_desc;         /* per sort column: DESC given */
     int64_t n_buckets;       /* -1 if not bucketed */
     char *stored_as;         /* "orc", "textfile", ... lower case; NULL */
+    char *field_delim;       /* ROW FORMAT DELIMITED FIELDS TERMINATED BY */
+    char *line_delim;        /* ... LINES TERMINATED BY; NULL if not given */
     int n_props;             /* TBLPROPERTIES */
     AstProperty *props;
 
@@ -226,8 +241,9 @@ bool sql_is_blank(const char *text, size_t len);
  * Parse one statement (with or without its trailing ';').  On a syntax
  * error returns COMB_ESYNTAX with a message of the form
  *   "ParseException line L:C <what was expected> near '<token>'"
- * (the token is '<EOF>' at the end of input).  Unsupported but valid
- * HiveQL gives COMB_EUNSUPPORTED with line:column.
+ * (the token is '<EOF>' at the end of input).  As in Hive's messages, L
+ * counts from 1 and C from 0 (so C is AstPos.col - 1).  Unsupported but
+ * valid HiveQL gives COMB_EUNSUPPORTED: "line L:C <what> is not supported".
  */
 int sql_parse_statement(const char *text, CombArena *arena, AstStmt **out,
                         CombErr *err);

@@ -1,0 +1,120 @@
+/*
+ * bucket.c - the bucket property codec (BucketCodec V1, §2 of
+ * hive-acid-storage.md) and the bucket a row of a bucketed table goes to
+ * (bucketing version 2, §7).
+ */
+#include "acid/acid_int.h"
+
+#include "common/hash.h"
+
+/* §2: bits 31..29 hold the codec version. */
+#define CODEC_VERSION_SHIFT 29
+#define CODEC_V1 1
+#define V1_BUCKET_MASK 0x0FFF0000u
+#define V1_BUCKET_SHIFT 16
+#define V1_STMT_MASK 0x00000FFFu
+
+int acid_bucket_encode(int bucket, int stmt, int32_t *prop, CombErr *err)
+{
+    if (stmt < 0)
+        stmt = 0; /* §2: a delta without statement id encodes 0 */
+    if (bucket < 0 || bucket > ACID_MAX_BUCKET)
+        return comb_err(err, COMB_EINVALID,
+                        "bucket id %d outside 0..%d", bucket, ACID_MAX_BUCKET);
+    if (stmt > ACID_MAX_STMT)
+        return comb_err(err, COMB_EINVALID,
+                        "statement id %d outside 0..%d", stmt, ACID_MAX_STMT);
+    *prop = (int32_t)((uint32_t)CODEC_V1 << CODEC_VERSION_SHIFT |
+                      (uint32_t)bucket << V1_BUCKET_SHIFT | (uint32_t)stmt);
+    return COMB_OK;
+}
+
+int acid_bucket_decode(int32_t prop, int *bucket, int *stmt, CombErr *err)
+{
+    uint32_t u = (uint32_t)prop;
+    uint32_t version = (u >> CODEC_VERSION_SHIFT) & 7u;
+    if (version == 0) {
+        /* V0 (pre-3.0 data): the whole value is the bucket id */
+        *bucket = prop;
+        *stmt = 0;
+        return COMB_OK;
+    }
+    if (version != CODEC_V1)
+        return comb_err(err, COMB_ECORRUPT,
+                        "bucket property %d has unknown codec version %u",
+                        (int)prop, (unsigned)version);
+    *bucket = (int)((u & V1_BUCKET_MASK) >> V1_BUCKET_SHIFT);
+    *stmt = (int)(u & V1_STMT_MASK);
+    return COMB_OK;
+}
+
+bool acid_bucket_kind_supported(CombTypeKind kind)
+{
+    switch (kind) {
+    case COMB_T_BOOLEAN:
+    case COMB_T_TINYINT:
+    case COMB_T_SMALLINT:
+    case COMB_T_INT:
+    case COMB_T_BIGINT:
+    case COMB_T_FLOAT:
+    case COMB_T_DOUBLE:
+    case COMB_T_STRING:
+    case COMB_T_VARCHAR:
+    case COMB_T_CHAR:
+    case COMB_T_DATE:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* §7.1: CHAR values hash without their trailing pad spaces. */
+static uint32_t char_unpadded_len(const CombStr *s)
+{
+    uint32_t len = s->len;
+    while (len > 0 && s->ptr[len - 1] == ' ')
+        len--;
+    return len;
+}
+
+/* h(value) of one non-NULL cell under bucketing version 2 (§7.1). */
+static int32_t hash_cell_v2(const CombVector *v, int row)
+{
+    switch (v->kind) {
+    case COMB_T_BOOLEAN:
+        return comb_hive_hash_boolean(v->i64[row] != 0);
+    case COMB_T_TINYINT:
+        return (int32_t)(int8_t)v->i64[row]; /* the value itself */
+    case COMB_T_SMALLINT:
+        return comb_hive_hash_smallint((int16_t)v->i64[row]);
+    case COMB_T_INT:
+    case COMB_T_DATE: /* days since epoch as a 4-byte int */
+        return comb_hive_hash_int((int32_t)v->i64[row]);
+    case COMB_T_BIGINT:
+        return comb_hive_hash_bigint(v->i64[row]);
+    case COMB_T_FLOAT:
+        return comb_hive_hash_float((float)v->f64[row]);
+    case COMB_T_DOUBLE:
+        return comb_hive_hash_double(v->f64[row]);
+    case COMB_T_STRING:
+    case COMB_T_VARCHAR:
+        return comb_hive_hash_string(v->str[row].ptr, v->str[row].len);
+    case COMB_T_CHAR:
+        return comb_hive_hash_string(v->str[row].ptr,
+                                     char_unpadded_len(&v->str[row]));
+    default:
+        return 0; /* unsupported kinds: see acid_bucket_kind_supported */
+    }
+}
+
+int acid_bucket_of_row(const CombBatch *b, int row, const int *cluster_cols,
+                       int n_cluster_cols, int n_buckets)
+{
+    int32_t hash = 0;
+    for (int i = 0; i < n_cluster_cols; i++) {
+        const CombVector *v = &b->cols[cluster_cols[i]];
+        int32_t h = comb_vec_is_null(v, row) ? 0 : hash_cell_v2(v, row);
+        hash = comb_hive_hash_combine(hash, h);
+    }
+    return n_buckets > 0 ? comb_hive_bucket(hash, n_buckets) : 0;
+}

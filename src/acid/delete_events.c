@@ -1,0 +1,212 @@
+/*
+ * delete_events.c - the delete-event set: sorted (originalTransaction,
+ * bucket, rowId) keys (§6.1 of hive-acid-storage.md) loaded from delete
+ * delta files and probed while data rows stream by; the writer uses the
+ * same array to sort the events it writes.
+ *
+ * Keys take 24 bytes each; the reader holds the events of one bucket at a
+ * time, the writer those of one statement (both as Hive does, §6.4).
+ */
+#include "acid/acid_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/alloc.h"
+
+void acid_delete_set_init(AcidDeleteSet *s)
+{
+    memset(s, 0, sizeof *s);
+}
+
+void acid_delete_set_free(AcidDeleteSet *s)
+{
+    comb_free(s->keys);
+    memset(s, 0, sizeof *s);
+}
+
+int acid_delete_set_add(AcidDeleteSet *s, const AcidKey *k, CombErr *err)
+{
+    if (s->n == s->cap) {
+        size_t cap = s->cap ? s->cap * 2 : 1024;
+        AcidKey *keys = comb_realloc(s->keys, cap * sizeof *keys);
+        if (!keys)
+            return comb_err_nomem(err);
+        s->keys = keys;
+        s->cap = cap;
+    }
+    s->keys[s->n++] = *k;
+    return COMB_OK;
+}
+
+static int cmp_key(const void *a, const void *b)
+{
+    return acid_key_cmp(a, b);
+}
+
+static int cmp_writer_key(const void *pa, const void *pb)
+{
+    const AcidKey *a = pa, *b = pb;
+    if (a->writer != b->writer)
+        return a->writer < b->writer ? -1 : 1;
+    return acid_key_cmp(a, b);
+}
+
+/* Drop adjacent duplicates of a sorted array: one delete per row. */
+static void dedupe(AcidDeleteSet *s)
+{
+    size_t out = 0;
+    for (size_t i = 0; i < s->n; i++)
+        if (out == 0 || acid_key_cmp(&s->keys[out - 1], &s->keys[i]) != 0)
+            s->keys[out++] = s->keys[i];
+    s->n = out;
+}
+
+void acid_delete_set_sort(AcidDeleteSet *s)
+{
+    if (s->n > 1)
+        qsort(s->keys, s->n, sizeof *s->keys, cmp_key);
+    dedupe(s);
+}
+
+void acid_delete_set_sort_by_writer(AcidDeleteSet *s)
+{
+    if (s->n > 1)
+        qsort(s->keys, s->n, sizeof *s->keys, cmp_writer_key);
+    dedupe(s); /* equal keys have equal writers, so they are adjacent */
+}
+
+/* First index in [lo, hi) whose key is >= k. */
+static size_t lower_bound(const AcidDeleteSet *s, size_t lo, size_t hi,
+                          const AcidKey *k)
+{
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (acid_key_cmp(&s->keys[mid], k) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Move the cursor to the first key >= k, galloping from its position so a
+ * sorted stream of probes costs O(log gap) each. */
+static size_t gallop(const AcidDeleteSet *s, size_t pos, const AcidKey *k)
+{
+    size_t step = 1, hi;
+    if (pos >= s->n || acid_key_cmp(&s->keys[pos], k) >= 0)
+        return pos;
+    while (pos + step < s->n && acid_key_cmp(&s->keys[pos + step], k) < 0) {
+        pos += step;
+        step *= 2;
+    }
+    hi = pos + step < s->n ? pos + step + 1 : s->n;
+    return lower_bound(s, pos + 1, hi, k);
+}
+
+bool acid_delete_set_contains(const AcidDeleteSet *s, AcidDeleteCursor *c,
+                              const AcidKey *k)
+{
+    if (s->n == 0)
+        return false;
+    if (!c->started || acid_key_cmp(k, &c->last) < 0)
+        c->pos = lower_bound(s, 0, s->n, k);
+    else
+        c->pos = gallop(s, c->pos, k);
+    c->last = *k;
+    c->started = true;
+    return c->pos < s->n && acid_key_cmp(&s->keys[c->pos], k) == 0;
+}
+
+/* The metadata columns of one event; they are never NULL (§1.1). */
+static int event_key(const CombBatch *b, int row, const char *path,
+                     AcidKey *k, int64_t *current, CombErr *err)
+{
+    for (int c = ACID_ORC_OWID; c <= ACID_ORC_CURRENT; c++)
+        if (comb_vec_is_null(&b->cols[c], row))
+            return COMB_CORRUPT(err, path, "NULL in an ACID metadata column");
+    k->owid = b->cols[ACID_ORC_OWID].i64[row];
+    k->bucket = (int32_t)b->cols[ACID_ORC_BUCKET].i64[row];
+    k->row_id = b->cols[ACID_ORC_ROWID].i64[row];
+    *current = b->cols[ACID_ORC_CURRENT].i64[row];
+    return COMB_OK;
+}
+
+/* Add the valid events of one decoded batch (§6.3 rule 2, §6.4 step 2). */
+static int add_batch_events(AcidDeleteSet *s, const CombBatch *b,
+                            const char *path, const CombWriteIdList *wil,
+                            int writer, CombErr *err)
+{
+    for (int row = 0; row < b->n_rows; row++) {
+        AcidKey k;
+        int64_t current;
+        int stmt, rc = event_key(b, row, path, &k, &current, err);
+        if (rc)
+            return rc;
+        if (!comb_idlist_is_valid(&wil->ids, current))
+            continue;
+        if (acid_bucket_decode(k.bucket, &k.writer, &stmt, err))
+            return comb_err_prefix(err, "'%s': ", path);
+        if (k.writer != writer)
+            return comb_err(err, COMB_ECORRUPT,
+                            "corrupt file '%s': delete event with bucket "
+                            "property %d (writer %d) in the file of bucket %d",
+                            path, (int)k.bucket, k.writer, writer);
+        if ((rc = acid_delete_set_add(s, &k, err)))
+            return rc;
+    }
+    return COMB_OK;
+}
+
+/* Decode only the five metadata columns: the `row` of a delete event is
+ * NULL and Hive 4 ignores its type (§1.3). */
+static int select_metadata(OrcReader *r, CombArena *a, CombErr *err)
+{
+    int n = orc_reader_n_columns(r);
+    bool *include = comb_arena_calloc(a, (size_t)n * sizeof *include);
+    if (!include)
+        return comb_err_nomem(err);
+    for (int c = ACID_ORC_OWID; c <= ACID_ORC_CURRENT; c++)
+        include[c] = true;
+    return orc_reader_select(r, include, err);
+}
+
+int acid_delete_set_load(AcidDeleteSet *s, const char *path,
+                         const CombWriteIdList *wil, int writer,
+                         CombErr *err)
+{
+    OrcReader *r = NULL;
+    CombBatch b;
+    CombArena tmp;
+    bool batch_ok = false;
+    int rc;
+    comb_arena_init(&tmp, 1024);
+    rc = orc_reader_open(path, &r, err);
+    if (rc)
+        goto done;
+    if (!acid_schema_is_acid(orc_reader_schema(r))) {
+        rc = COMB_CORRUPT(err, path, "delete delta file without the ACID "
+                                     "schema");
+        goto done;
+    }
+    if ((rc = select_metadata(r, &tmp, err)))
+        goto done;
+    if ((rc = orc_reader_batch_init(r, &b, COMB_BATCH_SIZE))) {
+        rc = comb_err_nomem(err);
+        goto done;
+    }
+    batch_ok = true;
+    for (;;) {
+        if ((rc = orc_reader_next(r, &b, err)) || b.n_rows == 0)
+            break;
+        if ((rc = add_batch_events(s, &b, path, wil, writer, err)))
+            break;
+    }
+done:
+    if (batch_ok)
+        comb_batch_free(&b);
+    orc_reader_close(r);
+    comb_arena_free(&tmp);
+    return rc;
+}

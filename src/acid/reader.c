@@ -1,0 +1,659 @@
+/*
+ * reader.c - merge on read (§6 of hive-acid-storage.md): stream the rows of
+ * the chosen base, the kept insert deltas and the original files of a table
+ * directory, dropping rows whose currentTransaction is not valid and rows
+ * that a valid delete event of a kept delete delta names.
+ *
+ * Data files are read grouped by bucket (their file-name number).  Before
+ * the first file of bucket N, the events of every kept delete delta's
+ * bucket_N file are loaded into a sorted key array (§6.3 pairs data file
+ * bucket_N with delete files bucket_N); rows probe it with a forward
+ * cursor, as every ACID file is sorted by key (§6.1).  One ORC reader and
+ * one batch are live at a time, so memory is bounded by the delete events
+ * of one bucket, not by the table.
+ *
+ * Which files a directory holds: in base/delta directories the files named
+ * bucket_N[_attempt] (attempt ids as Hive 4 writes them) and, for LOAD DATA
+ * output, original names (NNN_N[_copy_K]); other names (e.g. Impala's
+ * streaming.orc) are not read, as Hive only reads bucket files there.
+ * Whether a file is ACID is decided by its schema (Hive 4, §1.1), so an
+ * ACID file at the table root (some engines' test tables) reads as ACID.
+ */
+#include "acid/acid_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/alloc.h"
+#include "fs/fs.h"
+
+/* A data file the scan reads. */
+typedef struct ScanFile {
+    const char *path;      /* full path, reader arena */
+    int bucket;            /* number in the file name */
+    int group;             /* directory: synthetic rowIds count per group */
+    int seq;               /* position in read order before bucket grouping */
+    int64_t synth_wid;     /* writeId of synthetic ROW__IDs (§3 originals) */
+    int synth_stmt;        /* statement of synthetic bucket properties */
+    bool must_be_acid;     /* delta_x_y with x != y is always ACID (4.3) */
+    bool all_valid;        /* every write id of the directory is valid */
+} ScanFile;
+
+/* A delete file of a kept delete delta. */
+typedef struct DeleteFile {
+    const char *path;
+    int bucket;
+    int seq;
+} DeleteFile;
+
+/* Group number of the original files at the table root; base and deltas
+ * follow. */
+#define GROUP_ROOT 0
+#define GROUP_BASE 1
+#define GROUP_FIRST_DELTA 2
+
+struct AcidReader {
+    CombArena arena;           /* everything below that is not a handle */
+    AcidSchema schema;         /* copy of the caller's */
+    CombWriteIdList wil;       /* copy: ids heap-owned, table in arena */
+    CombIdList txn_copy;       /* copy of the txn list, if given */
+    bool *project;             /* per user column */
+    bool want_row_id;
+    int capacity;              /* rows per batch */
+    AcidDirState state;
+    ScanFile *files;           /* read order: bucket, then seq */
+    int n_files;
+    int next_file;             /* index of the next file to open */
+    DeleteFile *dfiles;        /* sorted by bucket, then seq */
+    int n_dfiles;
+    AcidDeleteSet deletes;     /* valid events of deletes_bucket */
+    int deletes_bucket;        /* -1: nothing loaded */
+    AcidDeleteCursor cursor;
+
+    /* the open file */
+    OrcReader *orc;            /* NULL between files */
+    CombBatch obatch;          /* ORC layout of the open file */
+    bool have_obatch;
+    const ScanFile *cur;
+    bool cur_acid;             /* ACID schema (else original format) */
+    bool cur_meta;             /* ACID metadata columns decoded */
+    int *col_ids;              /* per user column: file column id or -1 */
+    int32_t synth_prop;        /* bucket property of synthetic ROW__IDs */
+    int64_t synth_base;        /* synthetic rowId of the file's first row */
+    int offset_group;          /* running rowId offset of (group, bucket) */
+    int offset_bucket;
+    int64_t next_offset;
+    CombErr failure;           /* code != 0: the scan failed, for good */
+};
+
+/* ------------------------------------------------------------ file lists */
+
+typedef struct FileLists {
+    ScanFile *files;
+    int n_files, cap_files;
+    DeleteFile *dfiles;
+    int n_dfiles, cap_dfiles;
+} FileLists;
+
+static void *grow(CombArena *a, void *v, int n, int *cap, size_t elem)
+{
+    int new_cap;
+    void *nv;
+    if (n < *cap)
+        return v;
+    new_cap = *cap ? *cap * 2 : 16;
+    nv = comb_arena_alloc(a, (size_t)new_cap * elem);
+    if (nv && n)
+        memcpy(nv, v, (size_t)n * elem);
+    if (nv)
+        *cap = new_cap;
+    return nv;
+}
+
+static int push_file(AcidReader *r, FileLists *l, const ScanFile *f,
+                     CombErr *err)
+{
+    ScanFile *v = grow(&r->arena, l->files, l->n_files, &l->cap_files,
+                       sizeof *v);
+    if (!v)
+        return comb_err_nomem(err);
+    l->files = v;
+    v[l->n_files] = *f;
+    v[l->n_files].seq = l->n_files;
+    l->n_files++;
+    return COMB_OK;
+}
+
+static int push_delete_file(AcidReader *r, FileLists *l, const char *path,
+                            int bucket, CombErr *err)
+{
+    DeleteFile *v = grow(&r->arena, l->dfiles, l->n_dfiles, &l->cap_dfiles,
+                         sizeof *v);
+    if (!v)
+        return comb_err_nomem(err);
+    l->dfiles = v;
+    v[l->n_dfiles] = (DeleteFile){path, bucket, l->n_dfiles};
+    l->n_dfiles++;
+    return COMB_OK;
+}
+
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+/* §3: original files at the root read with writeId 0, statement 0. */
+static int list_originals(AcidReader *r, const char *dir, FileLists *l,
+                          CombErr *err)
+{
+    for (int i = 0; i < r->state.n_originals; i++) {
+        ScanFile f = {0};
+        f.path = fs_join(&r->arena, dir, r->state.originals[i]);
+        if (!f.path)
+            return comb_err_nomem(err);
+        if (!acid_data_file_parse(base_name(f.path), &f.bucket))
+            return COMB_INTERNAL(err, "original file name not parsable");
+        f.group = GROUP_ROOT;
+        int rc = push_file(r, l, &f, err);
+        if (rc)
+            return rc;
+    }
+    return COMB_OK;
+}
+
+/* The data files of one base or insert delta directory; `proto` carries
+ * what all of them share. */
+static int list_dir_files(AcidReader *r, const char *dir,
+                          const AcidParsedDir *d, const ScanFile *proto,
+                          FileLists *l, CombErr *err)
+{
+    char *path = fs_join(&r->arena, dir, d->name), **names;
+    int n, rc;
+    if (!path)
+        return comb_err_nomem(err);
+    if ((rc = fs_list_dir(path, &r->arena, &names, &n, err)))
+        return rc;
+    for (int i = 0; i < n; i++) {
+        ScanFile f = *proto;
+        if (acid_name_is_hidden(names[i]) ||
+            !acid_data_file_parse(names[i], &f.bucket))
+            continue;
+        f.path = fs_join(&r->arena, path, names[i]);
+        if (!f.path)
+            return comb_err_nomem(err);
+        if (fs_is_dir(f.path))
+            continue;
+        if ((rc = push_file(r, l, &f, err)))
+            return rc;
+    }
+    return COMB_OK;
+}
+
+/* §3: files in base_W carry writeId W, in delta_min_max[_S] min/S. */
+static int list_acid_dirs(AcidReader *r, const char *dir, FileLists *l,
+                          CombErr *err)
+{
+    int rc;
+    if (r->state.base) {
+        ScanFile proto = {0};
+        proto.group = GROUP_BASE;
+        proto.synth_wid = r->state.base->max_wid;
+        proto.all_valid = true;
+        if ((rc = list_dir_files(r, dir, r->state.base, &proto, l, err)))
+            return rc;
+    }
+    for (int i = 0; i < r->state.n_deltas; i++) {
+        const AcidParsedDir *d = &r->state.deltas[i];
+        ScanFile proto = {0};
+        proto.group = GROUP_FIRST_DELTA + i;
+        proto.synth_wid = d->min_wid;
+        proto.synth_stmt = d->stmt < 0 ? 0 : d->stmt;
+        proto.must_be_acid = d->min_wid != d->max_wid;
+        proto.all_valid = comb_idlist_range_valid(&r->wil.ids, d->min_wid,
+                                                  d->max_wid) ==
+                          COMB_RANGE_ALL;
+        if ((rc = list_dir_files(r, dir, d, &proto, l, err)))
+            return rc;
+    }
+    return COMB_OK;
+}
+
+static int list_delete_files(AcidReader *r, const char *dir, FileLists *l,
+                             CombErr *err)
+{
+    for (int i = 0; i < r->state.n_delete_deltas; i++) {
+        const char *name = r->state.delete_deltas[i].name;
+        char *path = fs_join(&r->arena, dir, name), **names;
+        int n, rc;
+        if (!path)
+            return comb_err_nomem(err);
+        if ((rc = fs_list_dir(path, &r->arena, &names, &n, err)))
+            return rc;
+        for (int j = 0; j < n; j++) {
+            int bucket;
+            char *file;
+            if (!acid_bucket_file_parse(names[j], &bucket))
+                continue;
+            if (!(file = fs_join(&r->arena, path, names[j])))
+                return comb_err_nomem(err);
+            if ((rc = push_delete_file(r, l, file, bucket, err)))
+                return rc;
+        }
+    }
+    return COMB_OK;
+}
+
+static int cmp_scan_file(const void *pa, const void *pb)
+{
+    const ScanFile *a = pa, *b = pb;
+    if (a->bucket != b->bucket)
+        return a->bucket < b->bucket ? -1 : 1;
+    return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+static int cmp_delete_file(const void *pa, const void *pb)
+{
+    const DeleteFile *a = pa, *b = pb;
+    if (a->bucket != b->bucket)
+        return a->bucket < b->bucket ? -1 : 1;
+    return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+/* All files of the scan, grouped by bucket, each group in read order:
+ * originals (path order), base, deltas (4.2 order). */
+static int build_file_lists(AcidReader *r, const char *dir, CombErr *err)
+{
+    FileLists l = {0};
+    int rc;
+    if ((rc = list_originals(r, dir, &l, err)) ||
+        (rc = list_acid_dirs(r, dir, &l, err)) ||
+        (rc = list_delete_files(r, dir, &l, err)))
+        return rc;
+    if (l.n_files > 1)
+        qsort(l.files, (size_t)l.n_files, sizeof *l.files, cmp_scan_file);
+    if (l.n_dfiles > 1)
+        qsort(l.dfiles, (size_t)l.n_dfiles, sizeof *l.dfiles,
+              cmp_delete_file);
+    r->files = l.files;
+    r->n_files = l.n_files;
+    r->dfiles = l.dfiles;
+    r->n_dfiles = l.n_dfiles;
+    return COMB_OK;
+}
+
+/* ------------------------------------------------------------ open/close */
+
+static int copy_schema(AcidReader *r, const AcidSchema *src, CombErr *err)
+{
+    int n = src->n_cols;
+    const char **names = comb_arena_alloc(&r->arena,
+                                          (size_t)(n ? n : 1) * sizeof *names);
+    CombTypeKind *kinds = comb_arena_alloc(&r->arena,
+                                           (size_t)(n ? n : 1) * sizeof *kinds);
+    if (!names || !kinds)
+        return comb_err_nomem(err);
+    for (int i = 0; i < n; i++) {
+        names[i] = comb_arena_strdup(&r->arena, src->names[i]);
+        if (!names[i])
+            return comb_err_nomem(err);
+        kinds[i] = src->kinds[i];
+    }
+    r->schema.n_cols = n;
+    r->schema.names = names;
+    r->schema.kinds = kinds;
+    return COMB_OK;
+}
+
+/* The snapshot may be freed by the caller while the scan runs. */
+static int copy_snapshot(AcidReader *r, const CombWriteIdList *wil,
+                         const CombTxnList *txns, CombErr *err)
+{
+    if (wil->table &&
+        !(r->wil.table = comb_arena_strdup(&r->arena, wil->table)))
+        return comb_err_nomem(err);
+    if (comb_idlist_copy(&r->wil.ids, &wil->ids))
+        return comb_err_nomem(err);
+    if (txns && comb_idlist_copy(&r->txn_copy, txns))
+        return comb_err_nomem(err);
+    return COMB_OK;
+}
+
+static int copy_options(AcidReader *r, const AcidReaderOptions *opt,
+                        CombErr *err)
+{
+    int n = r->schema.n_cols;
+    r->project = comb_arena_alloc(&r->arena, (size_t)(n ? n : 1));
+    r->col_ids = comb_arena_alloc(&r->arena,
+                                  (size_t)(n ? n : 1) * sizeof *r->col_ids);
+    if (!r->project || !r->col_ids)
+        return comb_err_nomem(err);
+    for (int i = 0; i < n; i++)
+        r->project[i] = !opt || !opt->project || opt->project[i];
+    r->want_row_id = opt && opt->want_row_id;
+    return COMB_OK;
+}
+
+int acid_reader_open(const char *dir, const AcidSchema *schema,
+                     const CombWriteIdList *wil, const CombTxnList *txns,
+                     const AcidReaderOptions *opt, AcidReader **out,
+                     CombErr *err)
+{
+    AcidReader *r = comb_calloc(1, sizeof *r);
+    int rc;
+    *out = NULL;
+    if (!r)
+        return comb_err_nomem(err);
+    comb_arena_init(&r->arena, 16 * 1024);
+    acid_delete_set_init(&r->deletes);
+    r->deletes_bucket = -1;
+    r->offset_group = -1;
+    r->capacity = COMB_BATCH_SIZE;
+    if ((rc = copy_schema(r, schema, err)) ||
+        (rc = copy_snapshot(r, wil, txns, err)) ||
+        (rc = copy_options(r, opt, err)) ||
+        (rc = acid_dir_state_get(dir, &r->wil, txns ? &r->txn_copy : NULL,
+                                 &r->arena, &r->state, err)) ||
+        (rc = build_file_lists(r, dir, err))) {
+        acid_reader_close(r);
+        return rc;
+    }
+    *out = r;
+    return COMB_OK;
+}
+
+static void close_file(AcidReader *r)
+{
+    if (r->have_obatch)
+        comb_batch_free(&r->obatch);
+    r->have_obatch = false;
+    orc_reader_close(r->orc);
+    r->orc = NULL;
+    r->cur = NULL;
+}
+
+void acid_reader_close(AcidReader *r)
+{
+    if (!r)
+        return;
+    close_file(r);
+    acid_delete_set_free(&r->deletes);
+    comb_idlist_free(&r->wil.ids);
+    comb_idlist_free(&r->txn_copy);
+    comb_arena_free(&r->arena);
+    comb_free(r);
+}
+
+const AcidDirState *acid_reader_dir_state(const AcidReader *r)
+{
+    return &r->state;
+}
+
+int acid_reader_batch_init(const AcidReader *r, CombBatch *b)
+{
+    int n = r->schema.n_cols;
+    CombTypeKind *kinds = comb_malloc((size_t)(n + 3) * sizeof *kinds);
+    int rc;
+    if (!kinds)
+        return COMB_ENOMEM;
+    memcpy(kinds, r->schema.kinds, (size_t)n * sizeof *kinds);
+    kinds[n + ACID_COL_WRITEID] = COMB_T_BIGINT;
+    kinds[n + ACID_COL_BUCKET] = COMB_T_INT;
+    kinds[n + ACID_COL_ROWID] = COMB_T_BIGINT;
+    rc = comb_batch_init(b, n + 3, kinds, r->capacity);
+    comb_free(kinds);
+    return rc;
+}
+
+/* ------------------------------------------------------- per-bucket deletes */
+
+/* §6.3: the delete files that apply to data files of bucket N are the
+ * bucket_N files of the kept delete deltas. */
+static int load_deletes(AcidReader *r, int bucket, CombErr *err)
+{
+    if (r->deletes_bucket == bucket)
+        return COMB_OK;
+    acid_delete_set_clear(&r->deletes);
+    r->deletes_bucket = -1;
+    for (int i = 0; i < r->n_dfiles; i++) {
+        int rc;
+        if (r->dfiles[i].bucket != bucket)
+            continue;
+        rc = acid_delete_set_load(&r->deletes, r->dfiles[i].path, &r->wil,
+                                  bucket, err);
+        if (rc)
+            return rc;
+    }
+    acid_delete_set_sort(&r->deletes);
+    r->deletes_bucket = bucket;
+    return COMB_OK;
+}
+
+/* ---------------------------------------------------------- opening a file */
+
+static void include_subtree(const OrcType *root, int id, bool *include)
+{
+    const OrcType *t = orc_type_find(root, id);
+    if (!t)
+        return;
+    for (int c = t->id; c <= t->max_id; c++)
+        include[c] = true;
+}
+
+/* Decode the projected user columns and, when needed, the metadata. */
+static int select_columns(AcidReader *r, CombErr *err)
+{
+    const OrcType *root = orc_reader_schema(r->orc);
+    int n = orc_reader_n_columns(r->orc), rc;
+    bool *include = comb_calloc((size_t)n, sizeof *include);
+    if (!include)
+        return comb_err_nomem(err);
+    include[0] = true;
+    for (int i = 0; i < r->schema.n_cols; i++)
+        if (r->project[i] && r->col_ids[i] >= 0)
+            include_subtree(root, r->col_ids[i], include);
+    if (r->cur_meta)
+        for (int c = ACID_ORC_OWID; c <= ACID_ORC_CURRENT; c++)
+            include[c] = true;
+    rc = orc_reader_select(r->orc, include, err);
+    comb_free(include);
+    return rc;
+}
+
+/* §3: synthetic ROW__IDs of an original file: rowIds run on across the
+ * files of one bucket in one directory, in path order. */
+static int start_synthetic_ids(AcidReader *r, CombErr *err)
+{
+    const ScanFile *f = r->cur;
+    if (r->offset_group != f->group || r->offset_bucket != f->bucket) {
+        r->offset_group = f->group;
+        r->offset_bucket = f->bucket;
+        r->next_offset = 0;
+    }
+    r->synth_base = r->next_offset;
+    r->next_offset += (int64_t)orc_reader_n_rows(r->orc);
+    if (acid_bucket_encode(f->bucket, f->synth_stmt, &r->synth_prop, err)) {
+        if (r->want_row_id || r->deletes.n > 0)
+            return comb_err_prefix(err, "original file '%s': ", f->path);
+        r->synth_prop = 0; /* no row id is ever looked at */
+    }
+    return COMB_OK;
+}
+
+static int open_file(AcidReader *r, const ScanFile *f, CombErr *err)
+{
+    const OrcType *root, *row;
+    int rc;
+    if ((rc = load_deletes(r, f->bucket, err)))
+        return rc;
+    if ((rc = orc_reader_open(f->path, &r->orc, err)))
+        return rc;
+    r->cur = f;
+    root = orc_reader_schema(r->orc);
+    r->cur_acid = acid_schema_is_acid(root);
+    if (f->must_be_acid && !r->cur_acid)
+        return COMB_CORRUPT(err, f->path, "file of a multi-write-id delta "
+                                          "without the ACID schema");
+    row = r->cur_acid ? root->children[5] : root;
+    if ((rc = acid_map_columns(row, &r->schema, f->path, r->col_ids, err)))
+        return rc;
+    /* §6.4 step 4: the metadata may be skipped when nothing needs it */
+    r->cur_meta = r->cur_acid &&
+                  (r->want_row_id || r->deletes.n > 0 || !f->all_valid);
+    if ((rc = select_columns(r, err)))
+        return rc;
+    if (orc_reader_batch_init(r->orc, &r->obatch, r->capacity))
+        return comb_err_nomem(err);
+    r->have_obatch = true;
+    acid_delete_cursor_reset(&r->cursor);
+    if (!r->cur_acid)
+        return start_synthetic_ids(r, err);
+    return COMB_OK;
+}
+
+/* ------------------------------------------------------------ batch fill */
+
+static void set_all_null(CombVector *v, int n)
+{
+    memset(v->nulls, 1, (size_t)n);
+    v->has_nulls = true;
+}
+
+static void copy_vector(CombVector *dst, const CombVector *src, int n)
+{
+    dst->has_nulls = src->has_nulls;
+    if (src->has_nulls)
+        memcpy(dst->nulls, src->nulls, (size_t)n);
+    if (dst->i64 && src->i64)
+        memcpy(dst->i64, src->i64, (size_t)n * sizeof *dst->i64);
+    else if (dst->f64 && src->f64)
+        memcpy(dst->f64, src->f64, (size_t)n * sizeof *dst->f64);
+    else if (dst->str && src->str)
+        memcpy(dst->str, src->str, (size_t)n * sizeof *dst->str);
+}
+
+static void fill_user_columns(AcidReader *r, CombBatch *b, int n)
+{
+    for (int i = 0; i < r->schema.n_cols; i++) {
+        if (r->project[i] && r->col_ids[i] >= 0)
+            copy_vector(&b->cols[i], &r->obatch.cols[r->col_ids[i]], n);
+        else
+            set_all_null(&b->cols[i], n);
+    }
+}
+
+/* The ROW__ID and currentTransaction of row `row` of the ORC batch. */
+static int row_key(AcidReader *r, int row, uint64_t first_row, AcidKey *k,
+                   int64_t *current, CombErr *err)
+{
+    const CombBatch *ob = &r->obatch;
+    if (!r->cur_acid) {
+        k->owid = r->cur->synth_wid;
+        k->bucket = r->synth_prop;
+        k->row_id = r->synth_base + (int64_t)first_row + row;
+        *current = k->owid; /* §3: implied currentTransaction */
+        return COMB_OK;
+    }
+    for (int c = ACID_ORC_OWID; c <= ACID_ORC_CURRENT; c++)
+        if (comb_vec_is_null(&ob->cols[c], row))
+            return COMB_CORRUPT(err, r->cur->path,
+                                "NULL in an ACID metadata column");
+    k->owid = ob->cols[ACID_ORC_OWID].i64[row];
+    k->bucket = (int32_t)ob->cols[ACID_ORC_BUCKET].i64[row];
+    k->row_id = ob->cols[ACID_ORC_ROWID].i64[row];
+    *current = ob->cols[ACID_ORC_CURRENT].i64[row];
+    return COMB_OK;
+}
+
+/* §6.3: keep a row iff its event is valid and no valid delete names it;
+ * live rows go to the selection vector. */
+static int filter_rows(AcidReader *r, CombBatch *b, int n,
+                       uint64_t first_row, CombErr *err)
+{
+    int base = r->schema.n_cols, n_sel = 0;
+    CombVector *wid = &b->cols[base + ACID_COL_WRITEID];
+    CombVector *bkt = &b->cols[base + ACID_COL_BUCKET];
+    CombVector *rid = &b->cols[base + ACID_COL_ROWID];
+    for (int row = 0; row < n; row++) {
+        AcidKey k;
+        int64_t current;
+        int rc = row_key(r, row, first_row, &k, &current, err);
+        if (rc)
+            return rc;
+        if (r->want_row_id) {
+            wid->i64[row] = k.owid;
+            bkt->i64[row] = k.bucket;
+            rid->i64[row] = k.row_id;
+        }
+        if (!comb_idlist_is_valid(&r->wil.ids, current) ||
+            acid_delete_set_contains(&r->deletes, &r->cursor, &k))
+            continue;
+        b->sel[n_sel++] = (uint16_t)row;
+    }
+    if (n_sel < n) {
+        b->use_sel = true;
+        b->n_sel = n_sel;
+    }
+    return COMB_OK;
+}
+
+static int fill_batch(AcidReader *r, CombBatch *b, uint64_t first_row,
+                      CombErr *err)
+{
+    int n = r->obatch.n_rows, base = r->schema.n_cols;
+    b->n_rows = n;
+    fill_user_columns(r, b, n);
+    for (int c = 0; c < 3; c++)
+        if (!r->want_row_id)
+            set_all_null(&b->cols[base + c], n);
+    if (!r->cur_acid || r->cur_meta)
+        return filter_rows(r, b, n, first_row, err);
+    return COMB_OK; /* valid directory, no deletes, no ROW__ID wanted */
+}
+
+/* A failed scan keeps failing: skipping the bad file would return a
+ * wrong answer that looks right. */
+static int scan_failed(AcidReader *r, int rc, CombErr *err)
+{
+    close_file(r);
+    if (err)
+        r->failure = *err;
+    r->failure.code = rc;
+    return rc;
+}
+
+static int next_rows(AcidReader *r, CombBatch *b, CombErr *err)
+{
+    int rc;
+    for (;;) {
+        uint64_t first_row;
+        if (!r->orc) {
+            if (r->next_file == r->n_files)
+                return COMB_OK; /* end: n_rows == 0 */
+            if ((rc = open_file(r, &r->files[r->next_file++], err)))
+                return rc;
+        }
+        first_row = orc_reader_row_number(r->orc);
+        if ((rc = orc_reader_next(r->orc, &r->obatch, err)))
+            return rc;
+        if (r->obatch.n_rows > 0)
+            return fill_batch(r, b, first_row, err);
+        close_file(r);
+    }
+}
+
+int acid_reader_next(AcidReader *r, CombBatch *b, CombErr *err)
+{
+    int rc;
+    if (r->failure.code) {
+        if (err)
+            *err = r->failure;
+        return r->failure.code;
+    }
+    if (b->n_cols != r->schema.n_cols + 3 || b->capacity < r->capacity)
+        return comb_err(err, COMB_EINVALID,
+                        "batch not made by acid_reader_batch_init");
+    comb_batch_reset(b);
+    rc = next_rows(r, b, err);
+    return rc ? scan_failed(r, rc, err) : COMB_OK;
+}

@@ -1,0 +1,674 @@
+/*
+ * writer.c - the record updater (§6.2 and §8 of hive-acid-storage.md):
+ * inserted rows stream into delta_W_W_S/bucket_N (or base_W/bucket_N for
+ * INSERT OVERWRITE), delete events are collected, sorted and written to
+ * delete_delta_W_W_S/bucket_M at commit.
+ *
+ * Durability order at commit: every ORC file is finished with its ACID
+ * metadata (§1.4) and fsynced by orc_writer_close, then _orc_acid_version
+ * (§1.5) is written and fsynced in every created directory, then each
+ * created directory and finally the table directory are fsynced.  Only
+ * then may the caller commit the write id in the metastore.
+ */
+#include "acid/acid_int.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/alloc.h"
+#include "common/buf.h"
+#include "fs/fs.h"
+
+#define ACID_VERSION_FILE "_orc_acid_version"
+#define ACID_VERSION "2"
+#define KEY_INDEX_KEY "hive.acid.key.index"
+#define STATS_KEY "hive.acid.stats"
+#define VERSION_KEY "hive.acid.version"
+#define DELTA_STRIPE_SIZE (8u << 20)
+
+/* One insert file bucket_N: its rows are (0, W, prop, rowId, W, row) with
+ * rowId = 0, 1, 2... (§6.2). */
+typedef struct InsertFile {
+    OrcWriter *orc;
+    int64_t write_id;
+    int32_t prop;            /* encode_v1(N, S) */
+    int64_t next_row_id;     /* rowId of the next row */
+    int64_t stripe_first;    /* rowId of the first row of the open stripe */
+    CombBuf key_index;       /* §1.4: "owid,bucket,rowId;" per stripe */
+} InsertFile;
+
+/* One delete file bucket_M while it is written. */
+typedef struct DeleteFile {
+    const AcidKey *events;   /* this file's events, sorted (§6.1) */
+    size_t stripe_first;     /* index of the first event of the stripe */
+    CombBuf key_index;
+} DeleteFile;
+
+/* A directory the writer made (removed again on abort). */
+typedef struct MadeDir {
+    char *path;
+    bool made;
+} MadeDir;
+
+struct AcidWriter {
+    CombArena arena;           /* paths, schema copy, ORC types */
+    char *dir;                 /* table (or partition) directory */
+    AcidSchema schema;         /* copy of the caller's */
+    int64_t write_id;
+    int stmt;                  /* -1: directory names without statement */
+    int compression;           /* OrcCompression */
+    bool base;                 /* INSERT OVERWRITE into base_W */
+    uint64_t stripe_size;
+    OrcType *file_type;        /* §1.1 ACID schema */
+    OrcType *row_type;         /* the row struct alone (empty base file) */
+    MadeDir insert_dir;        /* delta_W_W_S or base_W */
+    MadeDir delete_dir;        /* delete_delta_W_W_S */
+    InsertFile *files[ACID_MAX_BUCKET + 1]; /* by bucket, opened lazily */
+    CombBatch stage;           /* ORC layout: ids 0..6 then user columns */
+    uint32_t *order;           /* scratch: (bucket << 16 | row), heap */
+    int order_cap;
+    AcidDeleteSet deletes;     /* events, sorted at commit */
+    int64_t n_inserted;
+    int n_files;
+};
+
+/* ------------------------------------------------------------------ open */
+
+/* Kinds the ORC writer stores in a flat row (orc.h). */
+static bool writable_kind(CombTypeKind k)
+{
+    return comb_type_is_int(k) || comb_type_is_float(k) ||
+           comb_type_is_str(k);
+}
+
+static int copy_schema(AcidWriter *w, const AcidSchema *src, CombErr *err)
+{
+    int n = src->n_cols;
+    const char **names = comb_arena_alloc(&w->arena,
+                                          (size_t)(n ? n : 1) * sizeof *names);
+    CombTypeKind *kinds = comb_arena_alloc(&w->arena,
+                                           (size_t)(n ? n : 1) * sizeof *kinds);
+    if (!names || !kinds)
+        return comb_err_nomem(err);
+    for (int i = 0; i < n; i++) {
+        if (!writable_kind(src->kinds[i]))
+            return comb_err(err, COMB_EUNSUPPORTED,
+                            "cannot write column '%s' of type %s to an ACID "
+                            "table", src->names[i],
+                            comb_type_name(src->kinds[i]));
+        if (!(names[i] = comb_arena_strdup(&w->arena, src->names[i])))
+            return comb_err_nomem(err);
+        kinds[i] = src->kinds[i];
+    }
+    w->schema.n_cols = n;
+    w->schema.names = names;
+    w->schema.kinds = kinds;
+    return COMB_OK;
+}
+
+/* The staging batch that carries rows to the ORC writers, one vector per
+ * ORC column id of the ACID type. */
+static int init_stage(AcidWriter *w, CombErr *err)
+{
+    int n = ACID_ORC_FIRST_USER + w->schema.n_cols;
+    CombTypeKind *kinds = comb_arena_alloc(&w->arena, (size_t)n * sizeof *kinds);
+    if (!kinds)
+        return comb_err_nomem(err);
+    orc_type_kinds(w->file_type, kinds);
+    if (comb_batch_init(&w->stage, n, kinds, COMB_BATCH_SIZE))
+        return comb_err_nomem(err);
+    return COMB_OK;
+}
+
+static int dir_paths(AcidWriter *w, CombErr *err)
+{
+    char *ins = acid_dir_name(&w->arena,
+                              w->base ? ACID_DIR_BASE : ACID_DIR_DELTA,
+                              w->write_id, w->write_id, w->stmt);
+    char *del = acid_dir_name(&w->arena, ACID_DIR_DELETE_DELTA, w->write_id,
+                              w->write_id, w->stmt);
+    if (!ins || !del)
+        return comb_err_nomem(err);
+    w->insert_dir.path = fs_join(&w->arena, w->dir, ins);
+    w->delete_dir.path = fs_join(&w->arena, w->dir, del);
+    if (!w->insert_dir.path || !w->delete_dir.path)
+        return comb_err_nomem(err);
+    return COMB_OK;
+}
+
+static int check_args(int64_t write_id, int stmt_id, int compression,
+                      CombErr *err)
+{
+    if (write_id <= 0)
+        return comb_err(err, COMB_EINVALID, "write id %" PRId64
+                        " is not positive", write_id);
+    if (stmt_id < -1 || stmt_id > ACID_MAX_STMT)
+        return comb_err(err, COMB_EINVALID, "statement id %d outside -1..%d",
+                        stmt_id, ACID_MAX_STMT);
+    if (compression < ORC_COMP_NONE || compression > ORC_COMP_ZSTD)
+        return comb_err(err, COMB_EINVALID, "unknown compression %d",
+                        compression);
+    return COMB_OK;
+}
+
+int acid_writer_open_opts(const char *dir, const AcidSchema *schema,
+                          int64_t write_id, int stmt_id, int compression,
+                          const AcidWriterOptions *opt, AcidWriter **out,
+                          CombErr *err)
+{
+    AcidWriter *w;
+    const uint32_t *lengths = opt ? opt->char_lengths : NULL;
+    int rc;
+    *out = NULL;
+    if ((rc = check_args(write_id, stmt_id, compression, err)))
+        return rc;
+    if (!(w = comb_calloc(1, sizeof *w)))
+        return comb_err_nomem(err);
+    comb_arena_init(&w->arena, 16 * 1024);
+    acid_delete_set_init(&w->deletes);
+    w->write_id = write_id;
+    w->stmt = stmt_id;
+    w->compression = compression;
+    w->base = opt && opt->base;
+    w->stripe_size = opt && opt->stripe_size ? opt->stripe_size
+                     : w->base ? 0 : DELTA_STRIPE_SIZE;
+    if (!(w->dir = comb_arena_strdup(&w->arena, dir)))
+        rc = comb_err_nomem(err);
+    if (rc || (rc = copy_schema(w, schema, err)) ||
+        (rc = acid_file_type(&w->arena, &w->schema, lengths, &w->file_type,
+                             err)) ||
+        (rc = acid_row_type(&w->arena, &w->schema, lengths, &w->row_type,
+                            err)) ||
+        (rc = init_stage(w, err)) || (rc = dir_paths(w, err))) {
+        acid_writer_abort(w);
+        return rc;
+    }
+    *out = w;
+    return COMB_OK;
+}
+
+int acid_writer_open(const char *dir, const AcidSchema *schema,
+                     int64_t write_id, int stmt_id, int compression,
+                     AcidWriter **out, CombErr *err)
+{
+    return acid_writer_open_opts(dir, schema, write_id, stmt_id, compression,
+                                 NULL, out, err);
+}
+
+/* §8: one new directory per (write id, statement), made on first use so
+ * no empty directory is ever left; an existing one belongs to another
+ * writer. */
+static int make_dir(MadeDir *d, CombErr *err)
+{
+    if (d->made)
+        return COMB_OK;
+    if (fs_exists(d->path))
+        return comb_err(err, COMB_EEXISTS,
+                        "ACID directory '%s' exists already", d->path);
+    if (fs_mkdirs(d->path, err))
+        return err->code;
+    d->made = true;
+    return COMB_OK;
+}
+
+/* ---------------------------------------------------------- ORC writers */
+
+static int append_key(CombBuf *index, int64_t owid, int32_t prop,
+                      int64_t row_id, CombErr *err)
+{
+    if (comb_buf_printf(index, "%" PRId64 ",%d,%" PRId64 ";", owid,
+                        (int)prop, row_id))
+        return comb_err_nomem(err);
+    return COMB_OK;
+}
+
+/* §1.4: the key index entry of a stripe is the key of its last row. */
+static int insert_on_stripe(void *ctx, uint64_t stripe_rows, CombErr *err)
+{
+    InsertFile *f = ctx;
+    int64_t last = f->stripe_first + (int64_t)stripe_rows - 1;
+    f->stripe_first += (int64_t)stripe_rows;
+    return append_key(&f->key_index, f->write_id, f->prop, last, err);
+}
+
+static int delete_on_stripe(void *ctx, uint64_t stripe_rows, CombErr *err)
+{
+    DeleteFile *f = ctx;
+    const AcidKey *last = &f->events[f->stripe_first + stripe_rows - 1];
+    f->stripe_first += stripe_rows;
+    return append_key(&f->key_index, last->owid, last->bucket, last->row_id,
+                      err);
+}
+
+static int open_orc(AcidWriter *w, const char *dir, int bucket,
+                    const OrcType *type,
+                    int (*on_stripe)(void *, uint64_t, CombErr *), void *ctx,
+                    OrcWriter **out, CombErr *err)
+{
+    OrcWriterOptions o;
+    char *name = acid_bucket_file_name(&w->arena, bucket);
+    char *path = name ? fs_join(&w->arena, dir, name) : NULL;
+    if (!path)
+        return comb_err_nomem(err);
+    orc_writer_options_default(&o);
+    o.compression = (OrcCompression)w->compression;
+    if (w->stripe_size)
+        o.stripe_size = w->stripe_size;
+    o.on_stripe = on_stripe;
+    o.ctx = ctx;
+    return orc_writer_open(path, type, &o, out, err);
+}
+
+/* §1.4 metadata, then footer and fsync (orc_writer_close). */
+static int close_orc(OrcWriter *orc, const CombBuf *key_index, const char *stats,
+                     bool with_version, CombErr *err)
+{
+    static const char empty[1] = "";
+    int rc;
+    if ((rc = orc_writer_finish(orc, err)) ||
+        (rc = orc_writer_set_metadata(orc, KEY_INDEX_KEY,
+                                      key_index->len ? (const void *)key_index->data
+                                                     : (const void *)empty,
+                                      key_index->len, err)) ||
+        (rc = orc_writer_set_metadata(orc, STATS_KEY, stats, strlen(stats),
+                                      err)) ||
+        (with_version &&
+         (rc = orc_writer_set_metadata(orc, VERSION_KEY, ACID_VERSION,
+                                       strlen(ACID_VERSION), err)))) {
+        orc_writer_abort(orc);
+        return rc;
+    }
+    return orc_writer_close(orc, err);
+}
+
+static void free_insert_file(InsertFile *f)
+{
+    comb_buf_free(&f->key_index);
+    comb_free(f);
+}
+
+static int insert_file_get(AcidWriter *w, int bucket, InsertFile **out,
+                           CombErr *err)
+{
+    InsertFile *f = w->files[bucket];
+    int rc;
+    if (f) {
+        *out = f;
+        return COMB_OK;
+    }
+    if ((rc = make_dir(&w->insert_dir, err)))
+        return rc;
+    if (!(f = comb_calloc(1, sizeof *f)))
+        return comb_err_nomem(err);
+    f->write_id = w->write_id;
+    if ((rc = acid_bucket_encode(bucket, w->stmt, &f->prop, err)) ||
+        (rc = open_orc(w, w->insert_dir.path, bucket, w->file_type,
+                       insert_on_stripe, f, &f->orc, err))) {
+        free_insert_file(f);
+        return rc;
+    }
+    w->files[bucket] = f;
+    *out = f;
+    return COMB_OK;
+}
+
+/* ---------------------------------------------------------------- insert */
+
+/* Set the metadata and row-struct columns of n staged rows (§6.2). */
+static void stage_insert_meta(AcidWriter *w, InsertFile *f, int n)
+{
+    CombBatch *s = &w->stage;
+    for (int j = 0; j < n; j++) {
+        s->cols[ACID_ORC_OPERATION].i64[j] = ACID_OP_INSERT;
+        s->cols[ACID_ORC_OWID].i64[j] = w->write_id;
+        s->cols[ACID_ORC_BUCKET].i64[j] = f->prop;
+        s->cols[ACID_ORC_ROWID].i64[j] = f->next_row_id++;
+        s->cols[ACID_ORC_CURRENT].i64[j] = w->write_id;
+    }
+}
+
+/* Copy the cells of `rows` (physical row numbers) of src into dst[0..n). */
+static void gather_column(CombVector *dst, const CombVector *src,
+                          const uint32_t *order, int n)
+{
+    bool any_null = false;
+    for (int j = 0; j < n && !any_null; j++)
+        any_null = comb_vec_is_null(src, (int)(order[j] & 0xFFFF));
+    dst->has_nulls = false;
+    if (any_null) {
+        comb_vec_nulls_materialize(dst, n);
+        for (int j = 0; j < n; j++)
+            dst->nulls[j] = comb_vec_is_null(src, (int)(order[j] & 0xFFFF));
+    }
+    for (int j = 0; j < n; j++) {
+        int row = (int)(order[j] & 0xFFFF);
+        if (dst->i64)
+            dst->i64[j] = src->i64[row];
+        else if (dst->f64)
+            dst->f64[j] = src->f64[row];
+        else if (dst->str)
+            dst->str[j] = src->str[row];
+    }
+}
+
+/* Rows order[0..n) all go to bucket file f. */
+static int write_run(AcidWriter *w, InsertFile *f, const CombBatch *rows,
+                     const uint32_t *order, int n, CombErr *err)
+{
+    CombBatch *s = &w->stage;
+    comb_batch_reset(s);
+    stage_insert_meta(w, f, n);
+    for (int i = 0; i < w->schema.n_cols; i++)
+        gather_column(&s->cols[ACID_ORC_FIRST_USER + i], &rows->cols[i],
+                      order, n);
+    s->n_rows = n;
+    return orc_writer_write(f->orc, s, err);
+}
+
+/* The caller's columns must carry the payload our kinds read. */
+static int check_rows(const AcidWriter *w, const CombBatch *rows,
+                      CombErr *err)
+{
+    if (rows->n_cols < w->schema.n_cols)
+        return comb_err(err, COMB_EINVALID, "batch has %d columns, table %d",
+                        rows->n_cols, w->schema.n_cols);
+    if (rows->n_rows > 0xFFFF + 1)
+        return comb_err(err, COMB_EINVALID, "batch of %d rows is too large",
+                        rows->n_rows);
+    for (int i = 0; i < w->schema.n_cols; i++) {
+        const CombVector *v = &rows->cols[i];
+        CombTypeKind k = w->schema.kinds[i];
+        bool ok = comb_type_is_int(k)     ? v->i64 != NULL
+                  : comb_type_is_float(k) ? v->f64 != NULL
+                                          : v->str != NULL;
+        if (!ok)
+            return comb_err(err, COMB_EINVALID,
+                            "column '%s': batch vector of kind %s, table "
+                            "type %s", w->schema.names[i],
+                            comb_type_name(v->kind), comb_type_name(k));
+    }
+    return COMB_OK;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Sort the live rows by (bucket, row): each bucket's rows stay in input
+ * order, so rowIds follow the order rows arrive in. */
+static int order_rows(const CombBatch *rows, const int *buckets,
+                      uint32_t *order, int n_live, CombErr *err)
+{
+    for (int i = 0; i < n_live; i++) {
+        int row = comb_batch_row(rows, i);
+        int bucket = buckets ? buckets[row] : 0;
+        if (bucket < 0 || bucket > ACID_MAX_BUCKET)
+            return comb_err(err, COMB_EINVALID, "bucket %d outside 0..%d",
+                            bucket, ACID_MAX_BUCKET);
+        order[i] = (uint32_t)bucket << 16 | (uint32_t)row;
+    }
+    qsort(order, (size_t)n_live, sizeof *order, cmp_u32);
+    return COMB_OK;
+}
+
+/* Write order[0..n) (sorted by bucket) one bucket run at a time, in
+ * pieces that fit the staging batch. */
+static int write_runs(AcidWriter *w, const CombBatch *rows,
+                      const uint32_t *order, int n, CombErr *err)
+{
+    int start = 0;
+    while (start < n) {
+        int bucket = (int)(order[start] >> 16), end = start, rc;
+        InsertFile *f;
+        while (end < n && (int)(order[end] >> 16) == bucket &&
+               end - start < w->stage.capacity)
+            end++;
+        if ((rc = insert_file_get(w, bucket, &f, err)) ||
+            (rc = write_run(w, f, rows, order + start, end - start, err)))
+            return rc;
+        start = end;
+    }
+    return COMB_OK;
+}
+
+static int reserve_order(AcidWriter *w, int n, CombErr *err)
+{
+    uint32_t *v;
+    if (n <= w->order_cap)
+        return COMB_OK;
+    if (!(v = comb_realloc(w->order, (size_t)n * sizeof *v)))
+        return comb_err_nomem(err);
+    w->order = v;
+    w->order_cap = n;
+    return COMB_OK;
+}
+
+int acid_writer_insert(AcidWriter *w, const CombBatch *rows,
+                       const int *buckets, CombErr *err)
+{
+    int n_live = comb_batch_live(rows), rc;
+    if (n_live == 0)
+        return COMB_OK;
+    if ((rc = check_rows(w, rows, err)) ||
+        (rc = reserve_order(w, n_live, err)) ||
+        (rc = order_rows(rows, buckets, w->order, n_live, err)) ||
+        (rc = write_runs(w, rows, w->order, n_live, err)))
+        return rc;
+    w->n_inserted += n_live;
+    return COMB_OK;
+}
+
+/* ---------------------------------------------------------------- delete */
+
+int acid_writer_delete(AcidWriter *w, int64_t owid, int32_t bucket_prop,
+                       int64_t row_id, CombErr *err)
+{
+    AcidKey k = {owid, row_id, bucket_prop, 0};
+    int stmt, rc;
+    if (w->base)
+        return comb_err(err, COMB_EINVALID,
+                        "delete events cannot go to an INSERT OVERWRITE base");
+    if ((rc = acid_bucket_decode(bucket_prop, &k.writer, &stmt, err)))
+        return rc;
+    if (k.writer < 0 || k.writer > ACID_MAX_BUCKET)
+        return comb_err(err, COMB_EINVALID, "bucket property %d names "
+                        "bucket %d outside 0..%d", (int)bucket_prop, k.writer,
+                        ACID_MAX_BUCKET);
+    return acid_delete_set_add(&w->deletes, &k, err);
+}
+
+/* Stage events[0..n): (2, owid, prop, rowId, W, NULL) (§6.2). */
+static void stage_delete_events(AcidWriter *w, const AcidKey *events, int n)
+{
+    CombBatch *s = &w->stage;
+    comb_batch_reset(s);
+    for (int j = 0; j < n; j++) {
+        s->cols[ACID_ORC_OPERATION].i64[j] = ACID_OP_DELETE;
+        s->cols[ACID_ORC_OWID].i64[j] = events[j].owid;
+        s->cols[ACID_ORC_BUCKET].i64[j] = events[j].bucket;
+        s->cols[ACID_ORC_ROWID].i64[j] = events[j].row_id;
+        s->cols[ACID_ORC_CURRENT].i64[j] = w->write_id;
+    }
+    /* §1.3: `row` is a struct-level NULL, so are all its descendants */
+    for (int c = ACID_ORC_ROW; c < s->n_cols; c++) {
+        memset(s->cols[c].nulls, 1, (size_t)n);
+        s->cols[c].has_nulls = true;
+    }
+    s->n_rows = n;
+}
+
+/* delete_delta_W_W_S/bucket_M for the events[0..n) of writer M. */
+static int write_delete_file(AcidWriter *w, const AcidKey *events, size_t n,
+                             CombErr *err)
+{
+    DeleteFile f = {events, 0, COMB_BUF_INIT};
+    OrcWriter *orc;
+    char stats[64];
+    int rc;
+    if ((rc = open_orc(w, w->delete_dir.path, events[0].writer, w->file_type,
+                       delete_on_stripe, &f, &orc, err)))
+        goto done;
+    for (size_t done_n = 0; done_n < n;) {
+        size_t chunk = n - done_n;
+        if (chunk > (size_t)w->stage.capacity)
+            chunk = (size_t)w->stage.capacity;
+        stage_delete_events(w, events + done_n, (int)chunk);
+        if ((rc = orc_writer_write(orc, &w->stage, err))) {
+            orc_writer_abort(orc);
+            goto done;
+        }
+        done_n += chunk;
+    }
+    snprintf(stats, sizeof stats, "0,0,%zu", n); /* §1.4: deletes */
+    rc = close_orc(orc, &f.key_index, stats, true, err);
+done:
+    comb_buf_free(&f.key_index);
+    return rc;
+}
+
+/* Sort all events (§6.1, grouped by writer id) and write one file per
+ * writer id. */
+static int write_deletes(AcidWriter *w, CombErr *err)
+{
+    AcidDeleteSet *d = &w->deletes;
+    size_t start = 0;
+    int rc;
+    if (d->n == 0)
+        return COMB_OK;
+    acid_delete_set_sort_by_writer(d);
+    if ((rc = make_dir(&w->delete_dir, err)))
+        return rc;
+    while (start < d->n) {
+        size_t end = start;
+        while (end < d->n && d->keys[end].writer == d->keys[start].writer)
+            end++;
+        if ((rc = write_delete_file(w, d->keys + start, end - start, err)))
+            return rc;
+        w->n_files++;
+        start = end;
+    }
+    return COMB_OK;
+}
+
+/* ---------------------------------------------------------------- commit */
+
+static int close_inserts(AcidWriter *w, CombErr *err)
+{
+    int rc = COMB_OK;
+    for (int b = 0; b <= ACID_MAX_BUCKET; b++) {
+        InsertFile *f = w->files[b];
+        char stats[64];
+        if (!f)
+            continue;
+        w->files[b] = NULL;
+        snprintf(stats, sizeof stats, "%" PRId64 ",0,0", f->next_row_id);
+        if (!rc) {
+            rc = close_orc(f->orc, &f->key_index, stats, true, err);
+            if (!rc)
+                w->n_files++;
+        } else {
+            orc_writer_abort(f->orc);
+        }
+        free_insert_file(f);
+    }
+    return rc;
+}
+
+/* §1.4, §6.2: INSERT OVERWRITE with no rows still leaves an empty
+ * bucket_00000 in the base (row schema, empty key index, no version). */
+static int write_empty_base(AcidWriter *w, CombErr *err)
+{
+    CombBuf empty = COMB_BUF_INIT;
+    OrcWriter *orc;
+    int rc;
+    if ((rc = make_dir(&w->insert_dir, err)) ||
+        (rc = open_orc(w, w->insert_dir.path, 0, w->row_type, NULL, NULL,
+                       &orc, err)) ||
+        (rc = close_orc(orc, &empty, "0,0,0", false, err)))
+        return rc;
+    w->n_files++;
+    return COMB_OK;
+}
+
+/* §1.5 version file, then directory fsyncs (durability order above). */
+static int sync_dirs(AcidWriter *w, CombErr *err)
+{
+    MadeDir *dirs[2] = {&w->insert_dir, &w->delete_dir};
+    int rc;
+    for (int i = 0; i < 2; i++) {
+        char *path;
+        if (!dirs[i]->made)
+            continue;
+        if (!(path = fs_join(&w->arena, dirs[i]->path, ACID_VERSION_FILE)))
+            return comb_err_nomem(err);
+        if ((rc = fs_write_file(path, ACID_VERSION, strlen(ACID_VERSION),
+                                err)) ||
+            (rc = fs_fsync_dir(dirs[i]->path, err)))
+            return rc;
+    }
+    if (w->insert_dir.made || w->delete_dir.made)
+        return fs_fsync_dir(w->dir, err);
+    return COMB_OK;
+}
+
+static void writer_free(AcidWriter *w)
+{
+    for (int b = 0; b <= ACID_MAX_BUCKET; b++)
+        if (w->files[b]) {
+            orc_writer_abort(w->files[b]->orc);
+            free_insert_file(w->files[b]);
+        }
+    comb_batch_free(&w->stage);
+    comb_free(w->order);
+    acid_delete_set_free(&w->deletes);
+    comb_arena_free(&w->arena);
+    comb_free(w);
+}
+
+int acid_writer_commit_files(AcidWriter *w, AcidWriteStats *stats,
+                             CombErr *err)
+{
+    bool any_insert = w->n_inserted > 0;
+    int rc;
+    if (stats)
+        memset(stats, 0, sizeof *stats);
+    rc = close_inserts(w, err);
+    if (!rc && w->base && !any_insert)
+        rc = write_empty_base(w, err);
+    if (!rc)
+        rc = write_deletes(w, err);
+    if (!rc)
+        rc = sync_dirs(w, err);
+    if (rc) {
+        acid_writer_abort(w);
+        return rc;
+    }
+    if (stats) {
+        stats->n_inserted = w->n_inserted;
+        stats->n_deleted = (int64_t)w->deletes.n;
+        stats->n_files = w->n_files;
+    }
+    writer_free(w);
+    return COMB_OK;
+}
+
+void acid_writer_abort(AcidWriter *w)
+{
+    CombErr ignored;
+    if (!w)
+        return;
+    for (int b = 0; b <= ACID_MAX_BUCKET; b++)
+        if (w->files[b]) {
+            orc_writer_abort(w->files[b]->orc);
+            free_insert_file(w->files[b]);
+            w->files[b] = NULL;
+        }
+    if (w->insert_dir.made)
+        fs_remove_tree(w->insert_dir.path, &ignored);
+    if (w->delete_dir.made)
+        fs_remove_tree(w->delete_dir.path, &ignored);
+    writer_free(w);
+}

@@ -1,0 +1,312 @@
+/*
+ * main.c - the `comb` command: a Hive CLI / beeline style shell over an
+ * embedded warehouse, and `comb orcfiledump`.
+ *
+ *   comb [--warehouse DIR] [-e 'SQL;...'] [-f FILE] [--hivevar k=v]...
+ *        [--hiveconf k=v]... [--outputformat table|tsv|csv] [-v] [--silent]
+ *   comb orcfiledump [-d] PATH...
+ *
+ * With neither -e nor -f statements come from standard input and each runs
+ * as soon as its ';' arrives; on a terminal with line editing and history.
+ * In -e / -f mode the first failing statement stops the run with exit
+ * status 1.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/print.h"
+#include "cli/shell.h"
+#include "common/alloc.h"
+#include "common/buf.h"
+#include "orc/orc.h"
+#include "sql/ast.h"
+#include "sql/session.h"
+
+typedef struct CliOptions {
+    const char *warehouse;
+    const char *exec;         /* -e */
+    const char *file;         /* -f */
+    CliFormat format;
+    bool verbose;
+    bool silent;
+} CliOptions;
+
+static void usage(FILE *out)
+{
+    fputs("usage: comb [--warehouse DIR] [-e 'SQL;...'] [-f FILE]\n"
+          "            [--hivevar k=v]... [--hiveconf k=v]...\n"
+          "            [--outputformat table|tsv|csv] [-v] [--silent]\n"
+          "       comb orcfiledump [-d] PATH...\n"
+          "Without -e or -f, statements are read from standard input.\n"
+          "The warehouse defaults to ./warehouse.\n", out);
+}
+
+static int split_kv(const char *arg, char **key, const char **val)
+{
+    const char *eq = strchr(arg, '=');
+    if (!eq || eq == arg)
+        return -1;
+    *key = comb_strndup(arg, (size_t)(eq - arg));
+    *val = eq + 1;
+    return *key ? 0 : -1;
+}
+
+static int apply_setting(SqlSession *s, const char *arg, bool is_var)
+{
+    char *key;
+    const char *val;
+    CombErr err;
+    int rc;
+    if (split_kv(arg, &key, &val)) {
+        fprintf(stderr, "comb: expected key=value, got '%s'\n", arg);
+        return 2;
+    }
+    rc = is_var ? sql_session_set_var(s, key, val, &err)
+                : sql_session_set_conf(s, key, val, &err);
+    comb_free(key);
+    if (rc) {
+        fprintf(stderr, "Error: %s\n", err.msg);
+        return 1;
+    }
+    return 0;
+}
+
+/* Echo a statement (-v) without the white space around it. */
+static void echo_statement(FILE *out, const char *stmt)
+{
+    size_t n = strlen(stmt);
+    while (*stmt == ' ' || *stmt == '\n' || *stmt == '\t' || *stmt == '\r') {
+        stmt++;
+        n--;
+    }
+    while (n > 0 && (stmt[n - 1] == ' ' || stmt[n - 1] == '\n' ||
+                     stmt[n - 1] == '\t' || stmt[n - 1] == '\r'))
+        n--;
+    fprintf(out, "%.*s\n", (int)n, stmt);
+}
+
+/* Run every complete statement in buf[0..len); returns bytes consumed.
+ * *failed is set when a statement fails; stop_on_error ends the loop. */
+size_t cli_run_buffer(CliContext *cx, const char *buf, size_t len,
+                      bool stop_on_error, bool *failed)
+{
+    size_t done = 0, end;
+    while (done < len && sql_next_statement(buf + done, len - done, &end)) {
+        char *stmt = comb_strndup(buf + done, end);
+        CombErr err;
+        SqlSink sink = cli_printer_sink(cx->printer);
+        done += end;
+        if (!stmt) {
+            fprintf(stderr, "Error: out of memory\n");
+            *failed = true;
+            return done;
+        }
+        if (sql_is_blank(stmt, strlen(stmt))) {
+            comb_free(stmt);
+            continue;
+        }
+        if (cx->verbose)
+            echo_statement(cx->printer->out, stmt);
+        if (sql_session_execute(cx->session, stmt, &sink, &err)) {
+            fflush(cx->printer->out);
+            fprintf(stderr, "Error: %s\n", err.msg);
+            *failed = true;
+        }
+        fflush(cx->printer->out);
+        comb_free(stmt);
+        if (*failed && stop_on_error)
+            return len;
+    }
+    return done;
+}
+
+/* Input ended inside a statement (no ';', or an unterminated string or
+ * comment): run what is there as one statement, as the Hive CLI does, so
+ * the user sees the parse error instead of silence. */
+void cli_run_remainder(CliContext *cx, const char *text, size_t len,
+                       bool *failed)
+{
+    char *stmt;
+    CombErr err;
+    SqlSink sink = cli_printer_sink(cx->printer);
+    if (sql_is_blank(text, len))
+        return;
+    if (!(stmt = comb_strndup(text, len))) {
+        *failed = true;
+        return;
+    }
+    if (cx->verbose)
+        echo_statement(cx->printer->out, stmt);
+    if (sql_session_execute(cx->session, stmt, &sink, &err)) {
+        fflush(cx->printer->out);
+        fprintf(stderr, "Error: %s\n", err.msg);
+        *failed = true;
+    }
+    fflush(cx->printer->out);
+    comb_free(stmt);
+}
+
+/* Run a whole script; a trailing statement without ';' runs too. */
+static int run_script(CliContext *cx, const char *text)
+{
+    size_t len = strlen(text), used;
+    bool failed = false;
+    used = cli_run_buffer(cx, text, len, true, &failed);
+    if (!failed && used < len)
+        cli_run_remainder(cx, text + used, len - used, &failed);
+    return failed ? 1 : 0;
+}
+
+static char *read_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    CombBuf b = COMB_BUF_INIT;
+    char chunk[65536];
+    size_t n;
+    if (!f) {
+        fprintf(stderr, "comb: cannot open '%s': %s\n", path, strerror(errno));
+        return NULL;
+    }
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        if (comb_buf_append(&b, chunk, n)) {
+            fclose(f);
+            comb_buf_free(&b);
+            return NULL;
+        }
+    fclose(f);
+    if (comb_buf_append_byte(&b, '\0')) {
+        comb_buf_free(&b);
+        return NULL;
+    }
+    return (char *)b.data;
+}
+
+static int orcfiledump_main(int argc, char **argv)
+{
+    bool rows = false;
+    int rc = 0, first = 1;
+    CombErr err;
+    if (argc > 1 && !strcmp(argv[1], "-d")) {
+        rows = true;
+        first = 2;
+    }
+    if (first >= argc) {
+        fputs("usage: comb orcfiledump [-d] PATH...\n", stderr);
+        return 2;
+    }
+    for (int i = first; i < argc; i++) {
+        if (orc_dump(argv[i], rows, stdout, &err)) {
+            fflush(stdout);
+            fprintf(stderr, "Error: %s\n", err.msg);
+            rc = 1;
+        }
+    }
+    return rc;
+}
+
+enum { OPT_WAREHOUSE = 1000, OPT_HIVEVAR, OPT_HIVECONF, OPT_FORMAT, OPT_SILENT };
+
+static int parse_options(int argc, char **argv, CliOptions *o, char ***vars,
+                         int *n_vars, char ***confs, int *n_confs)
+{
+    static const struct option longopts[] = {
+        {"warehouse", required_argument, NULL, OPT_WAREHOUSE},
+        {"hivevar", required_argument, NULL, OPT_HIVEVAR},
+        {"hiveconf", required_argument, NULL, OPT_HIVECONF},
+        {"outputformat", required_argument, NULL, OPT_FORMAT},
+        {"silent", no_argument, NULL, OPT_SILENT},
+        {"verbose", no_argument, NULL, 'v'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    int ch;
+    while ((ch = getopt_long(argc, argv, "e:f:vhS", longopts, NULL)) != -1) {
+        switch (ch) {
+        case OPT_WAREHOUSE: o->warehouse = optarg; break;
+        case 'e': o->exec = optarg; break;
+        case 'f': o->file = optarg; break;
+        case 'v': o->verbose = true; break;
+        case 'S':
+        case OPT_SILENT: o->silent = true; break;
+        case OPT_HIVEVAR: (*vars)[(*n_vars)++] = optarg; break;
+        case OPT_HIVECONF: (*confs)[(*n_confs)++] = optarg; break;
+        case OPT_FORMAT:
+            if (cli_format_parse(optarg, &o->format)) {
+                fprintf(stderr, "comb: unknown output format '%s'\n", optarg);
+                return 2;
+            }
+            break;
+        case 'h': usage(stdout); return -1;
+        default: usage(stderr); return 2;
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "comb: unexpected argument '%s'\n", argv[optind]);
+        usage(stderr);
+        return 2;
+    }
+    if (o->exec && o->file) {
+        fputs("comb: -e and -f cannot be used together\n", stderr);
+        return 2;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    CliOptions o = {"warehouse", NULL, NULL, CLI_FORMAT_TABLE, false, false};
+    SqlSessionOptions so = {0};
+    SqlSession *s = NULL;
+    CliPrinter printer;
+    CliContext cx;
+    CombErr err;
+    char **vars = comb_calloc((size_t)argc + 1, sizeof *vars);
+    char **confs = comb_calloc((size_t)argc + 1, sizeof *confs);
+    int n_vars = 0, n_confs = 0, rc;
+
+    if (argc > 1 && !strcmp(argv[1], "orcfiledump")) {
+        comb_free(vars);
+        comb_free(confs);
+        return orcfiledump_main(argc - 1, argv + 1);
+    }
+    if (!vars || !confs)
+        return 1;
+    rc = parse_options(argc, argv, &o, &vars, &n_vars, &confs, &n_confs);
+    if (rc) {
+        comb_free(vars);
+        comb_free(confs);
+        return rc < 0 ? 0 : rc;
+    }
+    so.warehouse = o.warehouse;
+    if (sql_session_open(&so, &s, &err)) {
+        fprintf(stderr, "Error: %s\n", err.msg);
+        comb_free(vars);
+        comb_free(confs);
+        return 1;
+    }
+    for (int i = 0; i < n_vars && !rc; i++)
+        rc = apply_setting(s, vars[i], true);
+    for (int i = 0; i < n_confs && !rc; i++)
+        rc = apply_setting(s, confs[i], false);
+    comb_free(vars);
+    comb_free(confs);
+    cli_printer_init(&printer, o.format, stdout);
+    cx = (CliContext){s, &printer, o.verbose};
+    if (!rc) {
+        if (o.exec) {
+            rc = run_script(&cx, o.exec);
+        } else if (o.file) {
+            char *text = read_file(o.file);
+            rc = text ? run_script(&cx, text) : 1;
+            comb_free(text);
+        } else {
+            rc = cli_shell_run(&cx, isatty(STDIN_FILENO) && !o.silent);
+        }
+    }
+    cli_printer_free(&printer);
+    sql_session_close(s);
+    return rc;
+}

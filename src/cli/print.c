@@ -1,0 +1,206 @@
+/*
+ * print.c - formatting result batches as a bordered table, tsv or csv.
+ */
+#include "cli/print.h"
+
+#include <string.h>
+
+#include "common/alloc.h"
+#include "sql/value.h"
+
+int cli_format_parse(const char *name, CliFormat *out)
+{
+    if (!strcmp(name, "table"))
+        *out = CLI_FORMAT_TABLE;
+    else if (!strcmp(name, "tsv") || !strcmp(name, "tsv2"))
+        *out = CLI_FORMAT_TSV;
+    else if (!strcmp(name, "csv") || !strcmp(name, "csv2"))
+        *out = CLI_FORMAT_CSV;
+    else
+        return COMB_EINVALID;
+    return COMB_OK;
+}
+
+void cli_printer_init(CliPrinter *p, CliFormat format, FILE *out)
+{
+    memset(p, 0, sizeof *p);
+    p->format = format;
+    p->out = out;
+    comb_arena_init(&p->arena, 64 * 1024);
+}
+
+static void printer_reset(CliPrinter *p)
+{
+    comb_free(p->rows);
+    p->rows = NULL;
+    p->n_rows = p->cap = 0;
+    p->n_cols = 0;
+    comb_arena_reset(&p->arena);
+}
+
+void cli_printer_free(CliPrinter *p)
+{
+    printer_reset(p);
+    comb_arena_free(&p->arena);
+}
+
+/* One value as text in the printer's arena. */
+static char *value_text(CliPrinter *p, const CombVector *v, CombTypeKind kind,
+                        int row)
+{
+    char buf[64];
+    if (comb_vec_is_null(v, row) || kind == COMB_T_NULL)
+        return "NULL";
+    if (comb_type_is_str(kind))
+        return comb_arena_strndup(&p->arena, v->str[row].ptr, v->str[row].len);
+    sql_format_scalar(kind, v, row, buf, sizeof buf);
+    return comb_arena_strdup(&p->arena, buf);
+}
+
+static void write_csv_field(FILE *out, const char *s)
+{
+    if (!strpbrk(s, ",\"\n\r")) {
+        fputs(s, out);
+        return;
+    }
+    fputc('"', out);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', out);
+        fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+static void write_delimited(CliPrinter *p, char *const *fields)
+{
+    for (int j = 0; j < p->n_cols; j++) {
+        if (j)
+            fputc(p->format == CLI_FORMAT_CSV ? ',' : '\t', p->out);
+        if (p->format == CLI_FORMAT_CSV)
+            write_csv_field(p->out, fields[j]);
+        else
+            fputs(fields[j], p->out);
+    }
+    fputc('\n', p->out);
+}
+
+static int printer_begin(void *ctx, int n_cols, const char *const *names,
+                         const CombTypeKind *kinds, CombErr *err)
+{
+    CliPrinter *p = ctx;
+    printer_reset(p);
+    p->n_cols = n_cols;
+    p->kinds = comb_arena_alloc(&p->arena, (size_t)(n_cols + 1) * sizeof *p->kinds);
+    p->header = comb_arena_alloc(&p->arena, (size_t)(n_cols + 1) * sizeof *p->header);
+    if (!p->kinds || !p->header)
+        return comb_err_nomem(err);
+    for (int j = 0; j < n_cols; j++) {
+        p->kinds[j] = kinds[j];
+        p->header[j] = comb_arena_strdup(&p->arena, names[j]);
+        if (!p->header[j])
+            return comb_err_nomem(err);
+    }
+    if (p->format != CLI_FORMAT_TABLE)
+        write_delimited(p, p->header);
+    return COMB_OK;
+}
+
+static int buffer_row(CliPrinter *p, char **fields, CombErr *err)
+{
+    if (p->n_rows == p->cap) {
+        int64_t cap = p->cap ? p->cap * 2 : 256;
+        char ***rows = comb_realloc(p->rows, (size_t)cap * sizeof *rows);
+        if (!rows)
+            return comb_err_nomem(err);
+        p->rows = rows;
+        p->cap = cap;
+    }
+    p->rows[p->n_rows++] = fields;
+    return COMB_OK;
+}
+
+static int printer_batch(void *ctx, const CombBatch *b, CombErr *err)
+{
+    CliPrinter *p = ctx;
+    char *stack_fields[256];
+    for (int i = 0; i < comb_batch_live(b); i++) {
+        int row = comb_batch_row(b, i);
+        char **fields = p->format == CLI_FORMAT_TABLE
+                            ? comb_arena_alloc(&p->arena, (size_t)(p->n_cols + 1) * sizeof(char *))
+                            : stack_fields;
+        if (!fields || p->n_cols > 256)
+            return comb_err_nomem(err);
+        for (int j = 0; j < p->n_cols; j++)
+            if (!(fields[j] = value_text(p, &b->cols[j], p->kinds[j], row)))
+                return comb_err_nomem(err);
+        if (p->format == CLI_FORMAT_TABLE) {
+            int rc = buffer_row(p, fields, err);
+            if (rc)
+                return rc;
+        } else {
+            write_delimited(p, fields);
+        }
+    }
+    if (p->format != CLI_FORMAT_TABLE)
+        comb_arena_reset(&p->arena); /* rows are out; keep memory flat */
+    return COMB_OK;
+}
+
+static void table_rule(CliPrinter *p, const size_t *width)
+{
+    fputc('+', p->out);
+    for (int j = 0; j < p->n_cols; j++) {
+        for (size_t k = 0; k < width[j] + 2; k++)
+            fputc('-', p->out);
+        fputc('+', p->out);
+    }
+    fputc('\n', p->out);
+}
+
+static void table_line(CliPrinter *p, char *const *fields, const size_t *width)
+{
+    fputc('|', p->out);
+    for (int j = 0; j < p->n_cols; j++)
+        fprintf(p->out, " %-*s |", (int)width[j], fields[j]);
+    fputc('\n', p->out);
+}
+
+static int printer_end(void *ctx, CombErr *err)
+{
+    CliPrinter *p = ctx;
+    size_t *width;
+    if (p->format != CLI_FORMAT_TABLE)
+        return COMB_OK;
+    width = comb_arena_calloc(&p->arena, (size_t)(p->n_cols + 1) * sizeof *width);
+    if (!width)
+        return comb_err_nomem(err);
+    for (int j = 0; j < p->n_cols; j++) {
+        width[j] = strlen(p->header[j]);
+        for (int64_t r = 0; r < p->n_rows; r++)
+            if (strlen(p->rows[r][j]) > width[j])
+                width[j] = strlen(p->rows[r][j]);
+    }
+    table_rule(p, width);
+    table_line(p, p->header, width);
+    table_rule(p, width);
+    for (int64_t r = 0; r < p->n_rows; r++)
+        table_line(p, p->rows[r], width);
+    table_rule(p, width);
+    printer_reset(p);
+    return COMB_OK;
+}
+
+static int printer_info(void *ctx, const char *line, CombErr *err)
+{
+    CliPrinter *p = ctx;
+    (void)err;
+    fprintf(p->out, "%s\n", line ? line : "");
+    return COMB_OK;
+}
+
+SqlSink cli_printer_sink(CliPrinter *p)
+{
+    SqlSink s = {p, printer_begin, printer_batch, printer_end, printer_info};
+    return s;
+}

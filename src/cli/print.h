@@ -1,0 +1,40 @@
+/*
+ * print.h - result printers for the shell: a bordered table (as beeline
+ * prints), tsv and csv.  A printer is a SqlSink; NULL prints as NULL.
+ */
+#ifndef COMB_CLI_PRINT_H
+#define COMB_CLI_PRINT_H
+
+#include <stdio.h>
+
+#include "common/arena.h"
+#include "sql/session.h"
+
+typedef enum CliFormat {
+    CLI_FORMAT_TABLE,
+    CLI_FORMAT_TSV,
+    CLI_FORMAT_CSV
+} CliFormat;
+
+typedef struct CliPrinter {
+    CliFormat format;
+    FILE *out;
+    /* state of the current result */
+    int n_cols;
+    CombTypeKind *kinds;
+    char **header;
+    char ***rows;       /* table format buffers rows to size the columns */
+    int64_t n_rows;
+    int64_t cap;
+    CombArena arena;
+} CliPrinter;
+
+/* Parse "table", "tsv", "csv" (also beeline's "tsv2", "csv2"). */
+int cli_format_parse(const char *name, CliFormat *out);
+
+void cli_printer_init(CliPrinter *p, CliFormat format, FILE *out);
+void cli_printer_free(CliPrinter *p);
+/* A sink that prints through p. */
+SqlSink cli_printer_sink(CliPrinter *p);
+
+#endif

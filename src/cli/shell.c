@@ -1,0 +1,99 @@
+/*
+ * shell.c - the read loop over standard input.
+ */
+#include "cli/shell.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <editline/readline.h>
+
+#include "common/alloc.h"
+#include "common/buf.h"
+#include "sql/ast.h"
+
+/* Drop the consumed prefix of b. */
+static void buf_consume(CombBuf *b, size_t used)
+{
+    memmove(b->data, b->data + used, b->len - used);
+    b->len -= used;
+}
+
+static int feed_line(CliContext *cx, CombBuf *b, const char *line, bool *failed)
+{
+    size_t used;
+    if (comb_buf_append_str(b, line) || comb_buf_append_byte(b, '\n'))
+        return -1;
+    used = cli_run_buffer(cx, (const char *)b->data, b->len, false, failed);
+    buf_consume(b, used);
+    return 0;
+}
+
+static char *history_path(void)
+{
+    const char *home = getenv("HOME");
+    char *p;
+    if (!home)
+        return NULL;
+    p = comb_malloc(strlen(home) + 32);
+    if (p)
+        sprintf(p, "%s/.comb_history", home);
+    return p;
+}
+
+static int run_interactive(CliContext *cx, CombBuf *b, bool *failed)
+{
+    char *hist = history_path();
+    char *line;
+    if (hist)
+        read_history(hist);
+    while ((line = readline(sql_is_blank((const char *)b->data, b->len)
+                                ? "comb> " : "    > ")) != NULL) {
+        if (*line)
+            add_history(line);
+        /* readline's lines come from libedit's malloc */
+        int stop = feed_line(cx, b, line, failed);
+        free(line);
+        if (stop)
+            break;
+    }
+    if (hist) {
+        write_history(hist);
+        comb_free(hist);
+    }
+    putchar('\n');
+    return 0;
+}
+
+static int run_piped(CliContext *cx, CombBuf *b, bool *failed)
+{
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    while ((n = getline(&line, &cap, stdin)) >= 0) {
+        if (n > 0 && line[n - 1] == '\n')
+            line[n - 1] = '\0';
+        if (feed_line(cx, b, line, failed))
+            break;
+    }
+    free(line);
+    return 0;
+}
+
+int cli_shell_run(CliContext *cx, bool interactive)
+{
+    CombBuf b = COMB_BUF_INIT;
+    bool failed = false;
+    if (comb_buf_reserve(&b, 1))
+        return 1;
+    b.data[0] = '\0';
+    if (interactive)
+        run_interactive(cx, &b, &failed);
+    else
+        run_piped(cx, &b, &failed);
+    /* a final statement without ';' still runs, as in the Hive CLI */
+    cli_run_remainder(cx, (const char *)b.data, b.len, &failed);
+    comb_buf_free(&b);
+    return failed ? 1 : 0;
+}

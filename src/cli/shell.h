@@ -1,0 +1,32 @@
+/*
+ * shell.h - reading statements from standard input: an interactive shell
+ * with line editing and history (libedit) on a terminal, plain line
+ * reading otherwise.  Each statement runs as soon as its ';' arrives.
+ */
+#ifndef COMB_CLI_SHELL_H
+#define COMB_CLI_SHELL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cli/print.h"
+#include "sql/session.h"
+
+typedef struct CliContext {
+    SqlSession *session;
+    CliPrinter *printer;
+    bool verbose;          /* echo each statement before running it */
+} CliContext;
+
+/* Run the complete statements of buf; returns bytes consumed (main.c). */
+size_t cli_run_buffer(CliContext *cx, const char *buf, size_t len,
+                      bool stop_on_error, bool *failed);
+
+/* Run leftover text at end of input as one statement (main.c). */
+void cli_run_remainder(CliContext *cx, const char *text, size_t len,
+                       bool *failed);
+
+/* Read and run until end of input; 0, or 1 if any statement failed. */
+int cli_shell_run(CliContext *cx, bool interactive);
+
+#endif

@@ -1,0 +1,597 @@
+/*
+ * ms.c - the backend-independent face of the metastore: every ms_* call
+ * checks its arguments, lower-cases names the way Hive stores them, and
+ * dispatches to the handle's MsBackendOps.  Also the shared pieces every
+ * backend uses (ms_int.h): Hive's error texts, state letters and default
+ * locations.  No SQL here; that belongs to the backends.
+ */
+#include "metastore/ms_int.h"
+#include "common/alloc.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+/* ---------------------------------------------------------- properties */
+
+const char *ms_table_prop(const MsTable *t, const char *key)
+{
+    if (!t || !key)
+        return NULL;
+    for (int i = 0; i < t->n_props; i++)
+        if (t->props[i].key && strcmp(t->props[i].key, key) == 0)
+            return t->props[i].value;
+    return NULL;
+}
+
+bool ms_table_is_transactional(const MsTable *t)
+{
+    /* Hive accepts the key in lower or upper case, the value in any case. */
+    const char *v = ms_table_prop(t, "transactional");
+    if (!v)
+        v = ms_table_prop(t, "TRANSACTIONAL");
+    return v && strcasecmp(v, "true") == 0;
+}
+
+/* --------------------------------------------------------- error texts */
+
+int ms_err_no_db(CombErr *err, const char *db)
+{
+    return comb_err(err, COMB_ENOTFOUND, "Database does not exist: %s", db);
+}
+
+int ms_err_no_table(CombErr *err, const char *db, const char *table)
+{
+    return comb_err(err, COMB_ENOTFOUND, "Table not found '%s.%s'", db,
+                    table);
+}
+
+int ms_err_db_exists(CombErr *err, const char *db)
+{
+    return comb_err(err, COMB_EEXISTS, "Database %s already exists", db);
+}
+
+int ms_err_table_exists(CombErr *err, const char *db, const char *table)
+{
+    return comb_err(err, COMB_EEXISTS, "Table already exists: %s.%s", db,
+                    table);
+}
+
+int ms_err_db_not_empty(CombErr *err, const char *db)
+{
+    return comb_err(err, COMB_EINVALID,
+                    "Database %s is not empty. One or more tables exist.",
+                    db);
+}
+
+int ms_err_txn_not_open(CombErr *err, int64_t txnid, bool found, int state)
+{
+    long long t = (long long)txnid;
+    if (!found)
+        return comb_err(err, COMB_ETXN, "No such transaction txnid:%lld", t);
+    if (state == MS_TXN_ABORTED)
+        return comb_err(err, COMB_ETXN, "Transaction txnid:%lld already aborted",
+                        t);
+    if (state == MS_TXN_COMMITTED)
+        return comb_err(err, COMB_ETXN,
+                        "Transaction txnid:%lld is already committed.", t);
+    return COMB_INTERNAL(err, "txn reported not open while open");
+}
+
+int ms_err_writeid_refused(CombErr *err, const char *db, const char *table)
+{
+    return comb_err(err, COMB_ETXN,
+                    "Write ID allocation failed on %s.%s as not all input "
+                    "txns in open state or read-only",
+                    db, table);
+}
+
+bool ms_txn_state_parse(int letter, MsTxnState *out)
+{
+    switch (letter) {
+    case MS_TXN_OPEN:
+    case MS_TXN_ABORTED:
+    case MS_TXN_COMMITTED:
+        *out = (MsTxnState)letter;
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* --------------------------------------------------- default locations */
+
+static char *path_printf(const char *a, const char *b, const char *suffix)
+{
+    size_t n = strlen(a) + strlen(b) + strlen(suffix) + 2;
+    char *p = comb_malloc(n);
+    if (p)
+        snprintf(p, n, "%s/%s%s", a, b, suffix);
+    return p;
+}
+
+char *ms_db_default_location(const char *warehouse, const char *db)
+{
+    /* Hive: the default database is the warehouse root, others <db>.db. */
+    if (strcmp(db, MS_DEFAULT_DB) == 0)
+        return comb_strdup(warehouse);
+    return path_printf(warehouse, db, ".db");
+}
+
+char *ms_table_default_location(const char *db_location, const char *table)
+{
+    return path_printf(db_location, table, "");
+}
+
+/* ----------------------------------------------------------- names */
+
+/* A lower-cased db or table name in caller storage: lookups need no
+ * allocation. */
+typedef struct MsName {
+    char s[MS_NAME_MAX + 1];
+} MsName;
+
+static char ascii_lower(char c)
+{
+    return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+}
+
+static bool name_char_ok(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+           (c >= '0' && c <= '9') || c == '_';
+}
+
+/* Lower-case a name.  Too long is refused rather than truncated, so that
+ * a lookup can never hit a different object. */
+static int name_lower(MsName *out, const char *in, const char *what,
+                      CombErr *err)
+{
+    size_t n;
+    if (!in || !*in)
+        return comb_err(err, COMB_EINVALID, "%s name is empty", what);
+    n = strlen(in);
+    if (n > MS_NAME_MAX)
+        return comb_err(err, COMB_EINVALID,
+                        "%s name is longer than %d characters: '%.40s...'",
+                        what, MS_NAME_MAX, in);
+    for (size_t i = 0; i < n; i++)
+        out->s[i] = ascii_lower(in[i]);
+    out->s[n] = '\0';
+    return COMB_OK;
+}
+
+/* Names of new objects follow Hive's rule: letters, digits, underscore.
+ * They become directory names, so nothing else may slip through. */
+static int name_check_new(const char *name, const char *kind,
+                          CombErr *err)
+{
+    for (const char *p = name; *p; p++)
+        if (!name_char_ok(*p))
+            return comb_err(err, COMB_EINVALID, "%s is not a valid %s", name,
+                            kind);
+    return COMB_OK;
+}
+
+static char *arena_lower(CombArena *a, const char *s)
+{
+    char *copy = comb_arena_strdup(a, s);
+    if (copy)
+        for (char *p = copy; *p; p++)
+            *p = ascii_lower(*p);
+    return copy;
+}
+
+/* ------------------------------------------------- argument checks */
+
+static int check_handle(const Ms *ms, CombErr *err)
+{
+    comb_err_clear(err);
+    if (!ms || !ms->ops || !ms->impl)
+        return comb_err(err, COMB_EINVALID, "metastore handle is NULL");
+    return COMB_OK;
+}
+
+static int check_out(const void *p, const char *what, CombErr *err)
+{
+    if (!p)
+        return comb_err(err, COMB_EINVALID, "metastore call without %s",
+                        what);
+    return COMB_OK;
+}
+
+/* Both names of a table lookup, lower-cased. */
+static int table_names(const char *db, const char *name, MsName *ldb,
+                       MsName *lname, CombErr *err)
+{
+    int rc = name_lower(ldb, db, "database", err);
+    if (!rc)
+        rc = name_lower(lname, name, "table", err);
+    return rc;
+}
+
+static int check_txnid(int64_t txnid, CombErr *err)
+{
+    if (txnid <= 0)
+        return comb_err(err, COMB_EINVALID, "invalid txnid:%lld",
+                        (long long)txnid);
+    return COMB_OK;
+}
+
+/* --------------------------------------------- table normalisation */
+
+static int check_count(int n, const void *arr, const char *what,
+                       CombErr *err)
+{
+    if (n < 0 || (n > 0 && !arr))
+        return comb_err(err, COMB_EINVALID, "table has %d %s but no array",
+                        n, what);
+    return COMB_OK;
+}
+
+static int cols_normalize(const MsTable *in, CombArena *a, MsTable *out,
+                          CombErr *err)
+{
+    if (in->n_cols == 0)
+        return COMB_OK;
+    out->cols = comb_arena_alloc(a, (size_t)in->n_cols * sizeof *out->cols);
+    if (!out->cols)
+        return comb_err_nomem(err);
+    for (int i = 0; i < in->n_cols; i++) {
+        const MsColumn *c = &in->cols[i];
+        if (!c->name || !*c->name || !c->type || !*c->type)
+            return comb_err(err, COMB_EINVALID,
+                            "column %d of %s has no name or type", i + 1,
+                            out->name);
+        out->cols[i].name = arena_lower(a, c->name);
+        out->cols[i].type = arena_lower(a, c->type);
+        out->cols[i].comment = c->comment;
+        if (!out->cols[i].name || !out->cols[i].type)
+            return comb_err_nomem(err);
+        for (int j = 0; j < i; j++)
+            if (strcmp(out->cols[j].name, out->cols[i].name) == 0)
+                return comb_err(err, COMB_EINVALID,
+                                "Duplicate column name: %s",
+                                out->cols[i].name);
+    }
+    return COMB_OK;
+}
+
+static bool has_column(const MsTable *t, const char *name)
+{
+    for (int i = 0; i < t->n_cols; i++)
+        if (strcmp(t->cols[i].name, name) == 0)
+            return true;
+    return false;
+}
+
+static int buckets_normalize(const MsTable *in, CombArena *a, MsTable *out,
+                             CombErr *err)
+{
+    /* A zeroed MsTable means "not bucketed"; store Hive's -1. */
+    if (out->n_buckets <= 0)
+        out->n_buckets = -1;
+    if (in->n_bucket_cols == 0)
+        return COMB_OK;
+    if (out->n_buckets < 0)
+        return comb_err(err, COMB_EINVALID,
+                        "table %s has bucket columns but no bucket count",
+                        out->name);
+    out->bucket_cols =
+        comb_arena_alloc(a, (size_t)in->n_bucket_cols * sizeof(char *));
+    if (!out->bucket_cols)
+        return comb_err_nomem(err);
+    for (int i = 0; i < in->n_bucket_cols; i++) {
+        if (!in->bucket_cols[i])
+            return comb_err(err, COMB_EINVALID, "bucket column %d is NULL",
+                            i + 1);
+        out->bucket_cols[i] = arena_lower(a, in->bucket_cols[i]);
+        if (!out->bucket_cols[i])
+            return comb_err_nomem(err);
+        if (!has_column(out, out->bucket_cols[i]))
+            return comb_err(err, COMB_EINVALID,
+                            "bucket column %s is not a column of %s",
+                            out->bucket_cols[i], out->name);
+    }
+    return COMB_OK;
+}
+
+static int props_check(const MsTable *t, CombErr *err)
+{
+    for (int i = 0; i < t->n_props; i++)
+        if (!t->props[i].key || !*t->props[i].key)
+            return comb_err(err, COMB_EINVALID,
+                            "property %d of %s has no key", i + 1, t->name);
+    return COMB_OK;
+}
+
+/* Copy `in` into `out` (strings in `a`) the way it is stored: lower-case
+ * names, valid table name, consistent columns and buckets. */
+static int table_normalize(const MsTable *in, CombArena *a, MsTable *out,
+                           CombErr *err)
+{
+    MsName db, name;
+    int rc = table_names(in->db, in->name, &db, &name, err);
+    if (!rc)
+        rc = name_check_new(name.s, "object name", err);
+    if (!rc)
+        rc = check_count(in->n_cols, in->cols, "columns", err);
+    if (!rc)
+        rc = check_count(in->n_bucket_cols, in->bucket_cols,
+                         "bucket columns", err);
+    if (!rc)
+        rc = check_count(in->n_props, in->props, "properties", err);
+    if (rc)
+        return rc;
+    *out = *in;
+    out->db = comb_arena_strdup(a, db.s);
+    out->name = comb_arena_strdup(a, name.s);
+    if (!out->table_type)
+        out->table_type = "MANAGED_TABLE";
+    if (!out->db || !out->name)
+        return comb_err_nomem(err);
+    rc = cols_normalize(in, a, out, err);
+    if (!rc)
+        rc = buckets_normalize(in, a, out, err);
+    if (!rc)
+        rc = props_check(out, err);
+    return rc;
+}
+
+/* ------------------------------------------------------------ dispatch */
+
+void ms_close(Ms *ms)
+{
+    if (!ms)
+        return;
+    if (ms->ops && ms->ops->close)
+        ms->ops->close(ms->impl);
+    comb_free(ms);
+}
+
+int ms_db_create(Ms *ms, const MsDatabase *db, bool if_not_exists,
+                 CombErr *err)
+{
+    MsDatabase copy;
+    MsName name;
+    int rc = check_handle(ms, err);
+    if (!rc)
+        rc = check_out(db, "database", err);
+    if (!rc)
+        rc = name_lower(&name, db->name, "database", err);
+    if (!rc)
+        rc = name_check_new(name.s, "database name", err);
+    if (rc)
+        return rc;
+    copy = *db;
+    copy.name = name.s;
+    return ms->ops->db_create(ms->impl, &copy, if_not_exists, err);
+}
+
+int ms_db_drop(Ms *ms, const char *name, bool if_exists, bool cascade,
+               CombErr *err)
+{
+    MsName lname;
+    int rc = check_handle(ms, err);
+    if (!rc)
+        rc = name_lower(&lname, name, "database", err);
+    if (rc)
+        return rc;
+    if (strcmp(lname.s, MS_DEFAULT_DB) == 0)
+        return comb_err(err, COMB_EINVALID, "Can not drop default database");
+    return ms->ops->db_drop(ms->impl, lname.s, if_exists, cascade, err);
+}
+
+int ms_db_get(Ms *ms, const char *name, CombArena *a, MsDatabase **out,
+              CombErr *err)
+{
+    MsName lname;
+    int rc = check_handle(ms, err);
+    if (!rc)
+        rc = check_out(a, "arena", err);
+    if (!rc)
+        rc = check_out(out, "result pointer", err);
+    if (!rc)
+        rc = name_lower(&lname, name, "database", err);
+    if (rc)
+        return rc;
+    *out = NULL;
+    return ms->ops->db_get(ms->impl, lname.s, a, out, err);
+}
+
+int ms_db_list(Ms *ms, CombArena *a, char ***names, int *n, CombErr *err)
+{
+    int rc = check_handle(ms, err);
+    if (!rc)
+        rc = check_out(a, "arena", err);
+    if (!rc)
+        rc = check_out(names, "result pointer", err);
+    if (!rc)
+        rc = check_out(n, "result count", err);
+    if (rc)
+        return rc;
+    *names = NULL;
+    *n = 0;
+    return ms->ops->db_list(ms->impl, a, names, n, err);
+}
+
+int ms_table_create(Ms *ms, const MsTable *t, bool if_not_exists,
+                    CombErr *err)
+{
+    CombArena scratch;
+    MsTable copy;
+    int rc = check_handle(ms, err);
+    if (!rc)
+        rc = check_out(t, "table", err);
+    if (rc)
+        return rc;
+    comb_arena_init(&scratch, 4096);
+    rc = table_normalize(t, &scratch, &copy, err);
+    if (!rc)
+        rc = ms->ops->table_create(ms->impl, &copy, if_not_exists, err);
+    comb_arena_free(&scratch);
+    return rc;
+}
+
+int ms_table_drop(Ms *ms, const char *db, const char *name, bool if_exists,
+                  CombErr *err)
+{
+    MsName ldb, lname;
+    int rc = check_handle(ms, err);
+    if (!rc)
+        rc = table_names(db, name, &ldb, &lname, err);
+    if (rc)
+        return rc;
+    return ms->ops->table_drop(ms->impl, ldb.s, lname.s, if_exists, err);
+}
+
+int ms_table_get(Ms *ms, const char *db, const char *name, CombArena *a,
+                 MsTable **out, CombErr *err)
+{
+    MsName ldb, lname;
+    int rc = check_handle(ms, err);
+    if (!rc)
+        rc = check_out(a, "arena", err);
+    if (!rc)
+        rc = check_out(out, "result pointer", err);
+    if (!rc)
+        rc = table_names(db, name, &ldb, &lname, err);
+    if (rc)
+        return rc;
+    *out = NULL;
+    return ms->ops->table_get(ms->impl, ldb.s, lname.s, a, out, err);
+}
+
+int ms_table_list(Ms *ms, const char *db, CombArena *a, char ***names,
+                  int *n, CombErr *err)
+{
+    MsName ldb;
+    int rc = check_handle(ms, err);
+    if (!rc)
+        rc = check_out(a, "arena", err);
+    if (!rc)
+        rc = check_out(names, "result pointer", err);
+    if (!rc)
+        rc = check_out(n, "result count", err);
+    if (!rc)
+        rc = name_lower(&ldb, db, "database", err);
+    if (rc)
+        return rc;
+    *names = NULL;
+    *n = 0;
+    return ms->ops->table_list(ms->impl, ldb.s, a, names, n, err);
+}
+
+int ms_txn_open(Ms *ms, const char *user, const char *host, int64_t *txnid,
+                CombErr *err)
+{
+    int rc = check_handle(ms, err);
+    if (!rc)
+        rc = check_out(txnid, "result pointer", err);
+    if (rc)
+        return rc;
+    *txnid = 0;
+    return ms->ops->txn_open(ms->impl, user ? user : "", host ? host : "",
+                             txnid, err);
+}
+
+int ms_txn_commit(Ms *ms, int64_t txnid, CombErr *err)
+{
+    int rc = check_handle(ms, err);
+    if (!rc)
+        rc = check_txnid(txnid, err);
+    if (rc)
+        return rc;
+    return ms->ops->txn_commit(ms->impl, txnid, err);
+}
+
+int ms_txn_abort(Ms *ms, int64_t txnid, CombErr *err)
+{
+    int rc = check_handle(ms, err);
+    if (!rc)
+        rc = check_txnid(txnid, err);
+    if (rc)
+        return rc;
+    return ms->ops->txn_abort(ms->impl, txnid, err);
+}
+
+int ms_txn_state(Ms *ms, int64_t txnid, MsTxnState *state, CombErr *err)
+{
+    int rc = check_handle(ms, err);
+    if (!rc)
+        rc = check_out(state, "result pointer", err);
+    if (!rc)
+        rc = check_txnid(txnid, err);
+    if (rc)
+        return rc;
+    return ms->ops->txn_state(ms->impl, txnid, state, err);
+}
+
+int ms_txn_snapshot(Ms *ms, int64_t txnid, CombTxnList *out, CombErr *err)
+{
+    int rc = check_handle(ms, err);
+    if (!rc)
+        rc = check_out(out, "result list", err);
+    if (rc)
+        return rc;
+    memset(out, 0, sizeof *out);
+    if (txnid < 0)
+        return check_txnid(txnid, err);
+    return ms->ops->txn_snapshot(ms->impl, txnid, out, err);
+}
+
+int ms_writeid_allocate(Ms *ms, int64_t txnid, const char *db,
+                        const char *table, int64_t *writeid, CombErr *err)
+{
+    MsName ldb, ltable;
+    int rc = check_handle(ms, err);
+    if (!rc)
+        rc = check_out(writeid, "result pointer", err);
+    if (!rc)
+        rc = check_txnid(txnid, err);
+    if (!rc)
+        rc = table_names(db, table, &ldb, &ltable, err);
+    if (rc)
+        return rc;
+    *writeid = 0;
+    return ms->ops->writeid_allocate(ms->impl, txnid, ldb.s, ltable.s,
+                                     writeid, err);
+}
+
+int ms_writeid_list(Ms *ms, const CombTxnList *txns, const char *db,
+                    const char *table, CombWriteIdList *out, CombErr *err)
+{
+    MsName ldb, ltable;
+    int rc = check_handle(ms, err);
+    if (!rc)
+        rc = check_out(out, "result list", err);
+    if (rc)
+        return rc;
+    memset(out, 0, sizeof *out);
+    rc = check_out(txns, "txn snapshot", err);
+    if (!rc)
+        rc = table_names(db, table, &ldb, &ltable, err);
+    if (rc)
+        return rc;
+    return ms->ops->writeid_list(ms->impl, txns, ldb.s, ltable.s, out, err);
+}
+
+int ms_txn_add_component(Ms *ms, int64_t txnid, const char *db,
+                         const char *table, const char *partition,
+                         MsOpType op, int64_t writeid, CombErr *err)
+{
+    MsName ldb, ltable;
+    int rc = check_handle(ms, err);
+    if (!rc)
+        rc = check_txnid(txnid, err);
+    if (!rc)
+        rc = table_names(db, table, &ldb, &ltable, err);
+    if (rc)
+        return rc;
+    if (op != MS_OP_INSERT && op != MS_OP_UPDATE && op != MS_OP_DELETE)
+        return comb_err(err, COMB_EINVALID,
+                        "invalid operation type %d for txnid:%lld", (int)op,
+                        (long long)txnid);
+    return ms->ops->txn_add_component(ms->impl, txnid, ldb.s, ltable.s,
+                                      partition, op, writeid, err);
+}

@@ -1,0 +1,98 @@
+/*
+ * ms_int.h - private to src/metastore/.  What the backend-independent part
+ * (ms.c, ms_snapshot.c) shares with the backends (ms_sqlite.c, later
+ * ms_pg.c): naming limits, Hive's error texts, default locations, and the
+ * client-side halves of Hive's snapshot algorithms, which turn the raw rows
+ * a backend reads into valid-id lists.  Keeping these here means every
+ * backend reports the same errors and computes the same snapshots; a
+ * backend only has to fetch rows.
+ *
+ * Backends may assume what ms.c guarantees before calling an op: the handle
+ * and out-pointers are non-NULL, db/table/column names are lower case and
+ * (for creates) valid, and counts are consistent with their arrays.
+ */
+#ifndef COMB_MS_INT_H
+#define COMB_MS_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "metastore/ms.h"
+
+/* Longest database or table name, as Hive's identifier limit. */
+#define MS_NAME_MAX 128
+
+/* Hive's TXN_TYPE values that comb uses. */
+#define MS_TXN_TYPE_DEFAULT 0
+#define MS_TXN_TYPE_READ_ONLY 2
+
+/* The database that always exists and cannot be dropped. */
+#define MS_DEFAULT_DB "default"
+
+/* Table property that holds the table comment (Hive keeps it there). */
+#define MS_COMMENT_PROP "comment"
+
+/* ------------------------------------------------------- error texts */
+
+/* COMB_ENOTFOUND "Database does not exist: <db>". */
+int ms_err_no_db(CombErr *err, const char *db);
+/* COMB_ENOTFOUND "Table not found '<db>.<table>'". */
+int ms_err_no_table(CombErr *err, const char *db, const char *table);
+/* COMB_EEXISTS "Database <db> already exists". */
+int ms_err_db_exists(CombErr *err, const char *db);
+/* COMB_EEXISTS "Table already exists: <db>.<table>". */
+int ms_err_table_exists(CombErr *err, const char *db, const char *table);
+/* COMB_EINVALID "Database <db> is not empty. One or more tables exist.". */
+int ms_err_db_not_empty(CombErr *err, const char *db);
+/* COMB_ETXN for a txn that an operation needs open: "No such transaction
+ * txnid:<t>" when !found, else the already-aborted / already-committed
+ * text for `state`. */
+int ms_err_txn_not_open(CombErr *err, int64_t txnid, bool found, int state);
+/* COMB_ETXN: Hive's allocateTableWriteIds refusal. */
+int ms_err_writeid_refused(CombErr *err, const char *db, const char *table);
+
+/* Map a TXN_STATE letter; false if the row holds something else. */
+bool ms_txn_state_parse(int letter, MsTxnState *out);
+
+/* ------------------------------------------------- default locations */
+
+/* <warehouse>/<db>.db, or the warehouse itself for "default"; heap string
+ * (comb_free), NULL when out of memory. */
+char *ms_db_default_location(const char *warehouse, const char *db);
+/* <db_location>/<table>; heap string (comb_free), NULL when out of memory. */
+char *ms_table_default_location(const char *db_location, const char *table);
+
+/* ------------------------------------------------------- snapshots */
+
+/* A TXNS row that is not committed, as a backend reads it. */
+typedef struct MsTxnRow {
+    int64_t txnid;
+    char state;             /* MS_TXN_OPEN or MS_TXN_ABORTED */
+} MsTxnRow;
+
+/* A TXN_TO_WRITE_ID row of one table. */
+typedef struct MsWriteRow {
+    int64_t txnid;
+    int64_t writeid;
+} MsWriteRow;
+
+/* Hive's ValidReadTxnList as the client builds it from getOpenTxns:
+ * `hwm` is the highest txn id ever allocated, `rows` every open or aborted
+ * txn in ascending id order.  With current > 0 the list is cut at the
+ * current txn (hwm = min(current, hwm), exceptions only below current) so
+ * that the txn sees its own writes.  `out` is overwritten; free it with
+ * comb_idlist_free. */
+int ms_snapshot_build(int64_t hwm, const MsTxnRow *rows, int n_rows,
+                      int64_t current, CombTxnList *out, CombErr *err);
+
+/* Hive's getValidWriteIds for one table: `write_hwm` is the write-id high
+ * watermark the backend found (max write id of a txn <= txns->hwm, else
+ * NWI_NEXT - 1, else 0) and `rows` the table's TXN_TO_WRITE_ID rows with
+ * write id <= write_hwm in ascending write-id order.  `out` is overwritten;
+ * free it with comb_writeidlist_free. */
+int ms_writeids_build(const CombTxnList *txns, const char *db,
+                      const char *table, int64_t write_hwm,
+                      const MsWriteRow *rows, int n_rows,
+                      CombWriteIdList *out, CombErr *err);
+
+#endif

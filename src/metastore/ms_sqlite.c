@@ -1,0 +1,1563 @@
+/*
+ * ms_sqlite.c - the embedded metastore backend: one SQLite database file in
+ * WAL mode that every comb process on the machine shares.  All of comb's
+ * SQLite SQL lives in this file: the schema (SCHEMA_SQL) and the statement
+ * table (sq_sql[]).  Statements are prepared once per handle and cached;
+ * values are always bound, never spliced into SQL text.
+ *
+ * Concurrency: SQLite admits one writer at a time.  Every operation that
+ * writes starts with BEGIN IMMEDIATE, which takes the write lock up front
+ * (waiting in SQLite's busy handler up to SQ_BUSY_TIMEOUT_MS), so that a
+ * read-modify-write such as the NEXT_TXN_ID increment cannot interleave
+ * with another process and never fails on a lock upgrade.  Operations that
+ * read several times use a deferred transaction, which in WAL mode sees one
+ * consistent snapshot without blocking the writer.  synchronous=FULL syncs
+ * the WAL at every commit: once ms_txn_commit returns, the commit survives
+ * a crash.
+ *
+ * A handle (one connection) is used by one thread at a time.
+ */
+#include "metastore/ms_int.h"
+#include "common/alloc.h"
+#include "common/buf.h"
+
+#include <sqlite3.h>
+#include <stdio.h>
+#include <string.h>
+
+#define SQ_BUSY_TIMEOUT_MS 30000
+
+/* Bump with every schema change; ms_open_sqlite refuses other versions. */
+#define SQ_SCHEMA_VERSION "1"
+
+/* Times come from the database clock, as in Hive. */
+#define SQ_NOW_MS "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)"
+#define SQ_NOW_S "CAST(strftime('%s', 'now') AS INTEGER)"
+
+/* ------------------------------------------------------------- schema */
+
+/* Hive's metastore tables and column names (3.1/4.0 derby schema, no
+ * catalog column).  Simplified catalog: the storage descriptor (SDS),
+ * serde (SERDES) and column descriptor (CDS) are folded into TBLS, so
+ * COLUMNS_V2 and BUCKETING_COLS hang off TBL_ID.  The table comment is the
+ * TABLE_PARAMS row 'comment', as in Hive.  Every statement is idempotent:
+ * several processes may run this at once on a fresh file. */
+static const char SCHEMA_SQL[] =
+    "CREATE TABLE IF NOT EXISTS VERSION ("
+    "  VER_ID INTEGER PRIMARY KEY,"
+    "  SCHEMA_VERSION VARCHAR(127) NOT NULL,"
+    "  VERSION_COMMENT VARCHAR(255));"
+    "INSERT OR IGNORE INTO VERSION VALUES (1, '" SQ_SCHEMA_VERSION "',"
+    "  'comb metastore (Hive 3.x transaction tables)');"
+
+    /* ---- catalog */
+    "CREATE TABLE IF NOT EXISTS DBS ("
+    "  DB_ID INTEGER PRIMARY KEY,"
+    "  NAME VARCHAR(128) NOT NULL UNIQUE,"
+    "  \"DESC\" VARCHAR(4000),"
+    "  DB_LOCATION_URI VARCHAR(4000) NOT NULL,"
+    "  OWNER_NAME VARCHAR(128),"
+    "  OWNER_TYPE VARCHAR(10),"
+    "  CREATE_TIME INTEGER);"
+    "CREATE TABLE IF NOT EXISTS TBLS ("
+    "  TBL_ID INTEGER PRIMARY KEY,"
+    "  DB_ID INTEGER NOT NULL REFERENCES DBS (DB_ID),"
+    "  TBL_NAME VARCHAR(256) NOT NULL,"
+    "  TBL_TYPE VARCHAR(128) NOT NULL,"
+    "  OWNER VARCHAR(767),"
+    "  CREATE_TIME INTEGER NOT NULL,"
+    "  LAST_ACCESS_TIME INTEGER NOT NULL DEFAULT 0,"
+    "  LOCATION VARCHAR(4000) NOT NULL,"     /* SDS */
+    "  INPUT_FORMAT VARCHAR(4000),"          /* SDS */
+    "  OUTPUT_FORMAT VARCHAR(4000),"         /* SDS */
+    "  NUM_BUCKETS INTEGER NOT NULL DEFAULT -1," /* SDS */
+    "  SLIB VARCHAR(4000),"                  /* SERDES */
+    "  UNIQUE (DB_ID, TBL_NAME));"
+    "CREATE TABLE IF NOT EXISTS COLUMNS_V2 ("
+    "  TBL_ID INTEGER NOT NULL REFERENCES TBLS (TBL_ID),"
+    "  COLUMN_NAME VARCHAR(767) NOT NULL,"
+    "  TYPE_NAME TEXT NOT NULL,"
+    "  COMMENT VARCHAR(4000),"
+    "  INTEGER_IDX INTEGER NOT NULL,"
+    "  PRIMARY KEY (TBL_ID, COLUMN_NAME));"
+    "CREATE TABLE IF NOT EXISTS TABLE_PARAMS ("
+    "  TBL_ID INTEGER NOT NULL REFERENCES TBLS (TBL_ID),"
+    "  PARAM_KEY VARCHAR(256) NOT NULL,"
+    "  PARAM_VALUE TEXT,"
+    "  PRIMARY KEY (TBL_ID, PARAM_KEY));"
+    "CREATE TABLE IF NOT EXISTS BUCKETING_COLS ("
+    "  TBL_ID INTEGER NOT NULL REFERENCES TBLS (TBL_ID),"
+    "  BUCKET_COL_NAME VARCHAR(256) NOT NULL,"
+    "  INTEGER_IDX INTEGER NOT NULL,"
+    "  PRIMARY KEY (TBL_ID, INTEGER_IDX));"
+
+    /* ---- transactions (3.x id allocation through NEXT_TXN_ID) */
+    "CREATE TABLE IF NOT EXISTS TXNS ("
+    "  TXN_ID BIGINT PRIMARY KEY,"
+    "  TXN_STATE CHAR(1) NOT NULL,"
+    "  TXN_STARTED BIGINT NOT NULL,"
+    "  TXN_LAST_HEARTBEAT BIGINT NOT NULL,"
+    "  TXN_USER VARCHAR(128) NOT NULL,"
+    "  TXN_HOST VARCHAR(128) NOT NULL,"
+    "  TXN_AGENT_INFO VARCHAR(128),"
+    "  TXN_META_INFO VARCHAR(128),"
+    "  TXN_HEARTBEAT_COUNT INTEGER,"
+    "  TXN_TYPE INTEGER);"
+    /* committed rows stay, so snapshots look up the few others by state */
+    "CREATE INDEX IF NOT EXISTS TXNS_STATE_IDX ON TXNS (TXN_STATE, TXN_ID);"
+    "CREATE TABLE IF NOT EXISTS NEXT_TXN_ID (NTXN_NEXT BIGINT NOT NULL);"
+    "INSERT INTO NEXT_TXN_ID SELECT 1"
+    "  WHERE NOT EXISTS (SELECT 1 FROM NEXT_TXN_ID);"
+    "CREATE TABLE IF NOT EXISTS TXN_COMPONENTS ("
+    "  TC_TXNID BIGINT NOT NULL REFERENCES TXNS (TXN_ID),"
+    "  TC_DATABASE VARCHAR(128) NOT NULL,"
+    "  TC_TABLE VARCHAR(256),"
+    "  TC_PARTITION VARCHAR(767),"
+    "  TC_OPERATION_TYPE CHAR(1) NOT NULL,"
+    "  TC_WRITEID BIGINT);"
+    "CREATE INDEX IF NOT EXISTS TC_TXNID_INDEX ON TXN_COMPONENTS (TC_TXNID);"
+    "CREATE TABLE IF NOT EXISTS COMPLETED_TXN_COMPONENTS ("
+    "  CTC_TXNID BIGINT NOT NULL,"
+    "  CTC_DATABASE VARCHAR(128) NOT NULL,"
+    "  CTC_TABLE VARCHAR(256),"
+    "  CTC_PARTITION VARCHAR(767),"
+    "  CTC_TIMESTAMP BIGINT NOT NULL DEFAULT (" SQ_NOW_MS "),"
+    "  CTC_WRITEID BIGINT,"
+    "  CTC_UPDATE_DELETE CHAR(1) NOT NULL);"
+    "CREATE INDEX IF NOT EXISTS COMPLETED_TXN_COMPONENTS_IDX"
+    "  ON COMPLETED_TXN_COMPONENTS (CTC_DATABASE, CTC_TABLE, CTC_PARTITION);"
+    "CREATE TABLE IF NOT EXISTS TXN_TO_WRITE_ID ("
+    "  T2W_TXNID BIGINT NOT NULL,"
+    "  T2W_DATABASE VARCHAR(128) NOT NULL,"
+    "  T2W_TABLE VARCHAR(256) NOT NULL,"
+    "  T2W_WRITEID BIGINT NOT NULL);"
+    "CREATE UNIQUE INDEX IF NOT EXISTS TBL_TO_TXN_ID_IDX"
+    "  ON TXN_TO_WRITE_ID (T2W_DATABASE, T2W_TABLE, T2W_TXNID);"
+    "CREATE UNIQUE INDEX IF NOT EXISTS TBL_TO_WRITE_ID_IDX"
+    "  ON TXN_TO_WRITE_ID (T2W_DATABASE, T2W_TABLE, T2W_WRITEID);"
+    "CREATE TABLE IF NOT EXISTS NEXT_WRITE_ID ("
+    "  NWI_DATABASE VARCHAR(128) NOT NULL,"
+    "  NWI_TABLE VARCHAR(256) NOT NULL,"
+    "  NWI_NEXT BIGINT NOT NULL);"
+    "CREATE UNIQUE INDEX IF NOT EXISTS NEXT_WRITE_ID_IDX"
+    "  ON NEXT_WRITE_ID (NWI_DATABASE, NWI_TABLE);"
+    "CREATE TABLE IF NOT EXISTS WRITE_SET ("
+    "  WS_DATABASE VARCHAR(128) NOT NULL,"
+    "  WS_TABLE VARCHAR(256) NOT NULL,"
+    "  WS_PARTITION VARCHAR(767),"
+    "  WS_TXNID BIGINT NOT NULL,"
+    "  WS_COMMIT_ID BIGINT NOT NULL,"
+    "  WS_OPERATION_TYPE CHAR(1) NOT NULL);"
+
+    /* ---- locks */
+    "CREATE TABLE IF NOT EXISTS HIVE_LOCKS ("
+    "  HL_LOCK_EXT_ID BIGINT NOT NULL,"
+    "  HL_LOCK_INT_ID BIGINT NOT NULL,"
+    "  HL_TXNID BIGINT NOT NULL,"
+    "  HL_DB VARCHAR(128) NOT NULL,"
+    "  HL_TABLE VARCHAR(256),"
+    "  HL_PARTITION VARCHAR(767),"
+    "  HL_LOCK_STATE CHAR(1) NOT NULL,"
+    "  HL_LOCK_TYPE CHAR(1) NOT NULL,"
+    "  HL_LAST_HEARTBEAT BIGINT NOT NULL,"
+    "  HL_ACQUIRED_AT BIGINT,"
+    "  HL_USER VARCHAR(128) NOT NULL,"
+    "  HL_HOST VARCHAR(128) NOT NULL,"
+    "  HL_HEARTBEAT_COUNT INTEGER,"
+    "  HL_AGENT_INFO VARCHAR(128),"
+    "  HL_BLOCKEDBY_EXT_ID BIGINT,"
+    "  HL_BLOCKEDBY_INT_ID BIGINT,"
+    "  PRIMARY KEY (HL_LOCK_EXT_ID, HL_LOCK_INT_ID));"
+    "CREATE INDEX IF NOT EXISTS HL_TXNID_INDEX ON HIVE_LOCKS (HL_TXNID);"
+    "CREATE TABLE IF NOT EXISTS NEXT_LOCK_ID (NL_NEXT BIGINT NOT NULL);"
+    "INSERT INTO NEXT_LOCK_ID SELECT 1"
+    "  WHERE NOT EXISTS (SELECT 1 FROM NEXT_LOCK_ID);"
+
+    /* ---- compaction (4.x columns included for the compactor to come) */
+    "CREATE TABLE IF NOT EXISTS COMPACTION_QUEUE ("
+    "  CQ_ID BIGINT PRIMARY KEY,"
+    "  CQ_DATABASE VARCHAR(128) NOT NULL,"
+    "  CQ_TABLE VARCHAR(256) NOT NULL,"
+    "  CQ_PARTITION VARCHAR(767),"
+    "  CQ_STATE CHAR(1) NOT NULL,"
+    "  CQ_TYPE CHAR(1) NOT NULL,"
+    "  CQ_TBLPROPERTIES VARCHAR(2048),"
+    "  CQ_WORKER_ID VARCHAR(128),"
+    "  CQ_ENQUEUE_TIME BIGINT,"
+    "  CQ_START BIGINT,"
+    "  CQ_RUN_AS VARCHAR(128),"
+    "  CQ_HIGHEST_WRITE_ID BIGINT,"
+    "  CQ_META_INFO BLOB,"
+    "  CQ_HADOOP_JOB_ID VARCHAR(32),"
+    "  CQ_ERROR_MESSAGE TEXT,"
+    "  CQ_NEXT_TXN_ID BIGINT,"
+    "  CQ_TXN_ID BIGINT,"
+    "  CQ_COMMIT_TIME BIGINT,"
+    "  CQ_INITIATOR_ID VARCHAR(128),"
+    "  CQ_INITIATOR_VERSION VARCHAR(128),"
+    "  CQ_WORKER_VERSION VARCHAR(128),"
+    "  CQ_CLEANER_START BIGINT,"
+    "  CQ_RETRY_RETENTION BIGINT NOT NULL DEFAULT 0,"
+    "  CQ_POOL_NAME VARCHAR(128),"
+    "  CQ_NUMBER_OF_BUCKETS INTEGER,"
+    "  CQ_ORDER_BY VARCHAR(4000));"
+    "CREATE TABLE IF NOT EXISTS COMPLETED_COMPACTIONS ("
+    "  CC_ID BIGINT PRIMARY KEY,"
+    "  CC_DATABASE VARCHAR(128) NOT NULL,"
+    "  CC_TABLE VARCHAR(256) NOT NULL,"
+    "  CC_PARTITION VARCHAR(767),"
+    "  CC_STATE CHAR(1) NOT NULL,"
+    "  CC_TYPE CHAR(1) NOT NULL,"
+    "  CC_TBLPROPERTIES VARCHAR(2048),"
+    "  CC_WORKER_ID VARCHAR(128),"
+    "  CC_ENQUEUE_TIME BIGINT,"
+    "  CC_START BIGINT,"
+    "  CC_END BIGINT,"
+    "  CC_RUN_AS VARCHAR(128),"
+    "  CC_HIGHEST_WRITE_ID BIGINT,"
+    "  CC_META_INFO BLOB,"
+    "  CC_HADOOP_JOB_ID VARCHAR(32),"
+    "  CC_ERROR_MESSAGE TEXT,"
+    "  CC_NEXT_TXN_ID BIGINT,"
+    "  CC_TXN_ID BIGINT,"
+    "  CC_COMMIT_TIME BIGINT,"
+    "  CC_INITIATOR_ID VARCHAR(128),"
+    "  CC_INITIATOR_VERSION VARCHAR(128),"
+    "  CC_WORKER_VERSION VARCHAR(128),"
+    "  CC_POOL_NAME VARCHAR(128),"
+    "  CC_NUMBER_OF_BUCKETS INTEGER,"
+    "  CC_ORDER_BY VARCHAR(4000));"
+    "CREATE TABLE IF NOT EXISTS NEXT_COMPACTION_QUEUE_ID ("
+    "  NCQ_NEXT BIGINT NOT NULL);"
+    "INSERT INTO NEXT_COMPACTION_QUEUE_ID SELECT 1"
+    "  WHERE NOT EXISTS (SELECT 1 FROM NEXT_COMPACTION_QUEUE_ID);";
+
+/* --------------------------------------------------------- statements */
+
+typedef enum SqId {
+    SQ_BEGIN,
+    SQ_BEGIN_IMMEDIATE,
+    SQ_COMMIT,
+    SQ_ROLLBACK,
+    SQ_JOURNAL_WAL,
+    SQ_SCHEMA_PRESENT,
+    SQ_VERSION_GET,
+    /* catalog */
+    SQ_DB_INSERT,
+    SQ_DB_GET,
+    SQ_DB_LIST,
+    SQ_DB_HAS_TABLES,
+    SQ_DB_DELETE,
+    SQ_TABLE_INSERT,
+    SQ_COLUMN_INSERT,
+    SQ_PARAM_INSERT,
+    SQ_BUCKET_INSERT,
+    SQ_TABLE_GET,
+    SQ_TABLE_EXISTS,
+    SQ_COLUMNS_GET,
+    SQ_PARAMS_GET,
+    SQ_BUCKETS_GET,
+    SQ_TABLE_LIST,
+    /* dropping tables: (?1 db, ?2 table or NULL for all of the db) */
+    SQ_DROP_COLUMNS,
+    SQ_DROP_PARAMS,
+    SQ_DROP_BUCKETS,
+    SQ_DROP_TBLS,
+    SQ_DROP_TXN_COMPONENTS,
+    SQ_DROP_COMPLETED_COMPONENTS,
+    SQ_DROP_TXN_TO_WRITE_ID,
+    SQ_DROP_NEXT_WRITE_ID,
+    SQ_DROP_WRITE_SET,
+    SQ_DROP_COMPACTION_QUEUE,
+    SQ_DROP_COMPLETED_COMPACTIONS,
+    /* transactions */
+    SQ_NEXT_TXN_GET,
+    SQ_NEXT_TXN_SET,
+    SQ_TXN_INSERT,
+    SQ_TXN_GET,
+    SQ_TXN_SET_STATE,
+    SQ_TXN_NOT_COMMITTED,
+    SQ_TC_COMPLETE,
+    SQ_TC_DELETE,
+    SQ_TC_INSERT,
+    SQ_LOCKS_DELETE,
+    /* write ids */
+    SQ_T2W_GET,
+    SQ_T2W_INSERT,
+    SQ_T2W_MAX_UNDER,
+    SQ_T2W_UPTO,
+    SQ_NWI_GET,
+    SQ_NWI_SET,
+    SQ_N_STATEMENTS
+} SqId;
+
+/* ?2 IS NULL selects every table of the database ?1 (DROP DATABASE
+ * CASCADE); otherwise the one table ?2. */
+#define SQ_TBL_IDS_OF                                                  \
+    "(SELECT t.TBL_ID FROM TBLS t JOIN DBS d ON d.DB_ID = t.DB_ID"     \
+    " WHERE d.NAME = ?1 AND (?2 IS NULL OR t.TBL_NAME = ?2))"
+
+static const char *const sq_sql[SQ_N_STATEMENTS] = {
+    [SQ_BEGIN] = "BEGIN",
+    [SQ_BEGIN_IMMEDIATE] = "BEGIN IMMEDIATE",
+    [SQ_COMMIT] = "COMMIT",
+    [SQ_ROLLBACK] = "ROLLBACK",
+    [SQ_JOURNAL_WAL] = "PRAGMA journal_mode = WAL",
+    [SQ_SCHEMA_PRESENT] =
+        "SELECT count(*) FROM sqlite_master"
+        " WHERE type = 'table' AND name = 'VERSION'",
+    [SQ_VERSION_GET] = "SELECT SCHEMA_VERSION FROM VERSION WHERE VER_ID = 1",
+
+    [SQ_DB_INSERT] =
+        "INSERT OR IGNORE INTO DBS (NAME, \"DESC\", DB_LOCATION_URI,"
+        " OWNER_NAME, OWNER_TYPE, CREATE_TIME)"
+        " VALUES (?1, ?2, ?3, ?4, ?5, " SQ_NOW_S ")",
+    [SQ_DB_GET] =
+        "SELECT DB_ID, NAME, DB_LOCATION_URI, \"DESC\", OWNER_NAME"
+        " FROM DBS WHERE NAME = ?1",
+    [SQ_DB_LIST] = "SELECT NAME FROM DBS ORDER BY NAME",
+    [SQ_DB_HAS_TABLES] =
+        "SELECT EXISTS (SELECT 1 FROM TBLS t JOIN DBS d ON d.DB_ID = t.DB_ID"
+        " WHERE d.NAME = ?1)",
+    [SQ_DB_DELETE] = "DELETE FROM DBS WHERE NAME = ?1",
+    [SQ_TABLE_INSERT] =
+        "INSERT OR IGNORE INTO TBLS (DB_ID, TBL_NAME, TBL_TYPE, OWNER,"
+        " CREATE_TIME, LOCATION, INPUT_FORMAT, OUTPUT_FORMAT, NUM_BUCKETS,"
+        " SLIB)"
+        " VALUES (?1, ?2, ?3, ?4, COALESCE(?5, " SQ_NOW_S "), ?6, ?7, ?8,"
+        " ?9, ?10)"
+        " RETURNING TBL_ID",
+    [SQ_COLUMN_INSERT] =
+        "INSERT INTO COLUMNS_V2 (TBL_ID, COLUMN_NAME, TYPE_NAME, COMMENT,"
+        " INTEGER_IDX) VALUES (?1, ?2, ?3, ?4, ?5)",
+    /* TBLPROPERTIES is a map: a repeated key keeps the last value */
+    [SQ_PARAM_INSERT] =
+        "INSERT OR REPLACE INTO TABLE_PARAMS (TBL_ID, PARAM_KEY, PARAM_VALUE)"
+        " VALUES (?1, ?2, ?3)",
+    [SQ_BUCKET_INSERT] =
+        "INSERT INTO BUCKETING_COLS (TBL_ID, BUCKET_COL_NAME, INTEGER_IDX)"
+        " VALUES (?1, ?2, ?3)",
+    [SQ_TABLE_GET] =
+        "SELECT t.TBL_ID, t.TBL_TYPE, t.OWNER, t.CREATE_TIME, t.LOCATION,"
+        " t.INPUT_FORMAT, t.OUTPUT_FORMAT, t.SLIB, t.NUM_BUCKETS"
+        " FROM TBLS t JOIN DBS d ON d.DB_ID = t.DB_ID"
+        " WHERE d.NAME = ?1 AND t.TBL_NAME = ?2",
+    [SQ_TABLE_EXISTS] =
+        "SELECT EXISTS (SELECT 1 FROM TBLS t JOIN DBS d ON d.DB_ID = t.DB_ID"
+        " WHERE d.NAME = ?1 AND t.TBL_NAME = ?2)",
+    [SQ_COLUMNS_GET] =
+        "SELECT COLUMN_NAME, TYPE_NAME, COMMENT FROM COLUMNS_V2"
+        " WHERE TBL_ID = ?1 ORDER BY INTEGER_IDX",
+    [SQ_PARAMS_GET] =
+        "SELECT PARAM_KEY, PARAM_VALUE FROM TABLE_PARAMS"
+        " WHERE TBL_ID = ?1 ORDER BY PARAM_KEY",
+    [SQ_BUCKETS_GET] =
+        "SELECT BUCKET_COL_NAME FROM BUCKETING_COLS"
+        " WHERE TBL_ID = ?1 ORDER BY INTEGER_IDX",
+    [SQ_TABLE_LIST] =
+        "SELECT t.TBL_NAME FROM TBLS t JOIN DBS d ON d.DB_ID = t.DB_ID"
+        " WHERE d.NAME = ?1 ORDER BY t.TBL_NAME",
+
+    [SQ_DROP_COLUMNS] =
+        "DELETE FROM COLUMNS_V2 WHERE TBL_ID IN " SQ_TBL_IDS_OF,
+    [SQ_DROP_PARAMS] =
+        "DELETE FROM TABLE_PARAMS WHERE TBL_ID IN " SQ_TBL_IDS_OF,
+    [SQ_DROP_BUCKETS] =
+        "DELETE FROM BUCKETING_COLS WHERE TBL_ID IN " SQ_TBL_IDS_OF,
+    [SQ_DROP_TBLS] = "DELETE FROM TBLS WHERE TBL_ID IN " SQ_TBL_IDS_OF,
+    [SQ_DROP_TXN_COMPONENTS] =
+        "DELETE FROM TXN_COMPONENTS WHERE TC_DATABASE = ?1"
+        " AND (?2 IS NULL OR TC_TABLE = ?2)",
+    [SQ_DROP_COMPLETED_COMPONENTS] =
+        "DELETE FROM COMPLETED_TXN_COMPONENTS WHERE CTC_DATABASE = ?1"
+        " AND (?2 IS NULL OR CTC_TABLE = ?2)",
+    [SQ_DROP_TXN_TO_WRITE_ID] =
+        "DELETE FROM TXN_TO_WRITE_ID WHERE T2W_DATABASE = ?1"
+        " AND (?2 IS NULL OR T2W_TABLE = ?2)",
+    [SQ_DROP_NEXT_WRITE_ID] =
+        "DELETE FROM NEXT_WRITE_ID WHERE NWI_DATABASE = ?1"
+        " AND (?2 IS NULL OR NWI_TABLE = ?2)",
+    [SQ_DROP_WRITE_SET] =
+        "DELETE FROM WRITE_SET WHERE WS_DATABASE = ?1"
+        " AND (?2 IS NULL OR WS_TABLE = ?2)",
+    [SQ_DROP_COMPACTION_QUEUE] =
+        "DELETE FROM COMPACTION_QUEUE WHERE CQ_DATABASE = ?1"
+        " AND (?2 IS NULL OR CQ_TABLE = ?2)",
+    [SQ_DROP_COMPLETED_COMPACTIONS] =
+        "DELETE FROM COMPLETED_COMPACTIONS WHERE CC_DATABASE = ?1"
+        " AND (?2 IS NULL OR CC_TABLE = ?2)",
+
+    [SQ_NEXT_TXN_GET] = "SELECT NTXN_NEXT FROM NEXT_TXN_ID",
+    [SQ_NEXT_TXN_SET] = "UPDATE NEXT_TXN_ID SET NTXN_NEXT = ?1",
+    [SQ_TXN_INSERT] =
+        "INSERT INTO TXNS (TXN_ID, TXN_STATE, TXN_STARTED, TXN_LAST_HEARTBEAT,"
+        " TXN_USER, TXN_HOST, TXN_HEARTBEAT_COUNT, TXN_TYPE)"
+        " VALUES (?1, 'o', " SQ_NOW_MS ", " SQ_NOW_MS ", ?2, ?3, 0, ?4)",
+    [SQ_TXN_GET] = "SELECT TXN_STATE, TXN_TYPE FROM TXNS WHERE TXN_ID = ?1",
+    [SQ_TXN_SET_STATE] =
+        "UPDATE TXNS SET TXN_STATE = ?2 WHERE TXN_ID = ?1 AND TXN_STATE = 'o'",
+    [SQ_TXN_NOT_COMMITTED] =
+        "SELECT TXN_ID, TXN_STATE FROM TXNS WHERE TXN_STATE IN ('o', 'a')"
+        " ORDER BY TXN_ID",
+    /* 'Y' on every row when the txn updated or deleted anything */
+    [SQ_TC_COMPLETE] =
+        "INSERT INTO COMPLETED_TXN_COMPONENTS (CTC_TXNID, CTC_DATABASE,"
+        " CTC_TABLE, CTC_PARTITION, CTC_TIMESTAMP, CTC_WRITEID,"
+        " CTC_UPDATE_DELETE)"
+        " SELECT TC_TXNID, TC_DATABASE, TC_TABLE, TC_PARTITION, " SQ_NOW_MS
+        ", TC_WRITEID,"
+        " CASE WHEN EXISTS (SELECT 1 FROM TXN_COMPONENTS"
+        "   WHERE TC_TXNID = ?1 AND TC_OPERATION_TYPE IN ('u', 'd'))"
+        "  THEN 'Y' ELSE 'N' END"
+        " FROM TXN_COMPONENTS WHERE TC_TXNID = ?1 AND TC_OPERATION_TYPE <> 'c'",
+    [SQ_TC_DELETE] = "DELETE FROM TXN_COMPONENTS WHERE TC_TXNID = ?1",
+    /* a multi-statement txn reports the same write more than once */
+    [SQ_TC_INSERT] =
+        "INSERT INTO TXN_COMPONENTS (TC_TXNID, TC_DATABASE, TC_TABLE,"
+        " TC_PARTITION, TC_OPERATION_TYPE, TC_WRITEID)"
+        " SELECT ?1, ?2, ?3, ?4, ?5, ?6 WHERE NOT EXISTS (SELECT 1"
+        "  FROM TXN_COMPONENTS WHERE TC_TXNID = ?1 AND TC_DATABASE = ?2"
+        "  AND TC_TABLE IS ?3 AND TC_PARTITION IS ?4"
+        "  AND TC_OPERATION_TYPE = ?5 AND TC_WRITEID IS ?6)",
+    [SQ_LOCKS_DELETE] = "DELETE FROM HIVE_LOCKS WHERE HL_TXNID = ?1",
+
+    [SQ_T2W_GET] =
+        "SELECT T2W_WRITEID FROM TXN_TO_WRITE_ID"
+        " WHERE T2W_DATABASE = ?1 AND T2W_TABLE = ?2 AND T2W_TXNID = ?3",
+    [SQ_T2W_INSERT] =
+        "INSERT INTO TXN_TO_WRITE_ID (T2W_TXNID, T2W_DATABASE, T2W_TABLE,"
+        " T2W_WRITEID) VALUES (?3, ?1, ?2, ?4)",
+    [SQ_T2W_MAX_UNDER] =
+        "SELECT MAX(T2W_WRITEID) FROM TXN_TO_WRITE_ID"
+        " WHERE T2W_DATABASE = ?1 AND T2W_TABLE = ?2 AND T2W_TXNID <= ?3",
+    [SQ_T2W_UPTO] =
+        "SELECT T2W_TXNID, T2W_WRITEID FROM TXN_TO_WRITE_ID"
+        " WHERE T2W_DATABASE = ?1 AND T2W_TABLE = ?2 AND T2W_WRITEID <= ?3"
+        " ORDER BY T2W_WRITEID",
+    [SQ_NWI_GET] =
+        "SELECT NWI_NEXT FROM NEXT_WRITE_ID"
+        " WHERE NWI_DATABASE = ?1 AND NWI_TABLE = ?2",
+    [SQ_NWI_SET] =
+        "INSERT INTO NEXT_WRITE_ID (NWI_DATABASE, NWI_TABLE, NWI_NEXT)"
+        " VALUES (?1, ?2, ?3) ON CONFLICT (NWI_DATABASE, NWI_TABLE)"
+        " DO UPDATE SET NWI_NEXT = excluded.NWI_NEXT",
+};
+
+/* What dropping a table (or, with a NULL table, every table of a database)
+ * deletes, children before parents: the catalog rows, then the
+ * transaction bookkeeping, so that a table re-created under the same name
+ * starts again at write id 1. */
+static const SqId sq_drop_steps[] = {
+    SQ_DROP_COLUMNS,
+    SQ_DROP_PARAMS,
+    SQ_DROP_BUCKETS,
+    SQ_DROP_TBLS,
+    SQ_DROP_TXN_COMPONENTS,
+    SQ_DROP_COMPLETED_COMPONENTS,
+    SQ_DROP_TXN_TO_WRITE_ID,
+    SQ_DROP_NEXT_WRITE_ID,
+    SQ_DROP_WRITE_SET,
+    SQ_DROP_COMPACTION_QUEUE,
+    SQ_DROP_COMPLETED_COMPACTIONS,
+};
+
+/* ------------------------------------------------------------ handle */
+
+typedef struct MsSqlite {
+    sqlite3 *db;                          /* the connection */
+    char *path;                           /* database file, for messages */
+    char *warehouse;                      /* root for default db locations */
+    sqlite3_stmt *stmt[SQ_N_STATEMENTS];  /* prepared on first use */
+} MsSqlite;
+
+/* ------------------------------------------------- statement helpers */
+
+/* One bound parameter; build with SQ_INT / SQ_TEXT / SQ_NULL so that the
+ * C type is converted at the call site, not guessed from varargs. */
+typedef struct SqArg {
+    enum { SQ_ARG_NULL, SQ_ARG_INT, SQ_ARG_TEXT } kind;
+    int64_t num;
+    const char *text;       /* NULL binds SQL NULL */
+} SqArg;
+
+#define SQ_INT(v) ((SqArg){SQ_ARG_INT, (int64_t)(v), NULL})
+#define SQ_TEXT(s) ((SqArg){SQ_ARG_TEXT, 0, (s)})
+#define SQ_NULL ((SqArg){SQ_ARG_NULL, 0, NULL})
+/* Expands to the (args, n_args) pair the helpers take. */
+#define SQ_ARGS(...)                                                    \
+    (const SqArg[]){__VA_ARGS__},                                       \
+        (int)(sizeof((SqArg[]){__VA_ARGS__}) / sizeof(SqArg))
+#define SQ_NO_ARGS NULL, 0
+
+/* Turn the connection's last error into COMB_EMETASTORE.  `what` says
+ * what was running (usually the SQL text). */
+static int sq_fail(MsSqlite *h, const char *what, CombErr *err)
+{
+    int code = sqlite3_errcode(h->db);
+    const char *hint = "";
+    if (code == SQLITE_BUSY || code == SQLITE_LOCKED)
+        hint = " (another process held the metastore longer than the "
+               "busy timeout)";
+    return comb_err(err, COMB_EMETASTORE, "metastore '%s': %.80s: %s%s",
+                    h->path, what, sqlite3_errmsg(h->db), hint);
+}
+
+/* Make a statement reusable; bound text pointers are dropped with it. */
+static void sq_release(sqlite3_stmt *st)
+{
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+}
+
+static int sq_bind(sqlite3_stmt *st, int idx, const SqArg *arg)
+{
+    switch (arg->kind) {
+    case SQ_ARG_INT:
+        return sqlite3_bind_int64(st, idx, arg->num);
+    case SQ_ARG_TEXT:
+        if (arg->text)
+            return sqlite3_bind_text(st, idx, arg->text, -1, SQLITE_STATIC);
+        return sqlite3_bind_null(st, idx);
+    default:
+        return sqlite3_bind_null(st, idx);
+    }
+}
+
+/* The cached statement `id` with its parameters bound, ready to step. */
+static int sq_prepare(MsSqlite *h, SqId id, const SqArg *args, int n_args,
+                      sqlite3_stmt **out, CombErr *err)
+{
+    sqlite3_stmt *st = h->stmt[id];
+    if (!st) {
+        if (sqlite3_prepare_v3(h->db, sq_sql[id], -1,
+                               SQLITE_PREPARE_PERSISTENT, &st,
+                               NULL) != SQLITE_OK)
+            return sq_fail(h, sq_sql[id], err);
+        h->stmt[id] = st;
+    }
+    for (int i = 0; i < n_args; i++) {
+        if (sq_bind(st, i + 1, &args[i]) != SQLITE_OK) {
+            int rc = sq_fail(h, sq_sql[id], err);
+            sq_release(st);
+            return rc;
+        }
+    }
+    *out = st;
+    return COMB_OK;
+}
+
+/* Step once: *row says whether a row is ready.  A finished or failed
+ * statement is released, so callers only release when they stop early. */
+static int sq_step(MsSqlite *h, sqlite3_stmt *st, bool *row, CombErr *err)
+{
+    int src = sqlite3_step(st);
+    int rc = COMB_OK;
+    *row = src == SQLITE_ROW;
+    if (src == SQLITE_ROW)
+        return COMB_OK;
+    if (src != SQLITE_DONE)
+        rc = sq_fail(h, sqlite3_sql(st), err);
+    sq_release(st);
+    return rc;
+}
+
+/* Run a statement to completion, ignoring any rows. */
+static int sq_exec(MsSqlite *h, SqId id, const SqArg *args, int n_args,
+                   CombErr *err)
+{
+    sqlite3_stmt *st;
+    bool row = true;
+    int rc = sq_prepare(h, id, args, n_args, &st, err);
+    while (!rc && row)
+        rc = sq_step(h, st, &row, err);
+    return rc;
+}
+
+/* First column of the first row as an integer; *found is false when there
+ * is no row or the value is NULL. */
+static int sq_query_int(MsSqlite *h, SqId id, const SqArg *args, int n_args,
+                        int64_t *out, bool *found, CombErr *err)
+{
+    sqlite3_stmt *st;
+    bool row;
+    int rc = sq_prepare(h, id, args, n_args, &st, err);
+    *found = false;
+    if (rc || (rc = sq_step(h, st, &row, err)) || !row)
+        return rc;
+    if (sqlite3_column_type(st, 0) != SQLITE_NULL) {
+        *out = sqlite3_column_int64(st, 0);
+        *found = true;
+    }
+    sq_release(st);
+    return COMB_OK;
+}
+
+/* Column `col` of the current row copied into the arena (NULL stays
+ * NULL).  *nomem is set when the copy fails. */
+static char *sq_col_text(sqlite3_stmt *st, int col, CombArena *a,
+                         bool *nomem)
+{
+    const unsigned char *s = sqlite3_column_text(st, col);
+    char *copy;
+    if (!s)
+        return NULL;
+    copy = comb_arena_strndup(a, (const char *)s,
+                              (size_t)sqlite3_column_bytes(st, col));
+    if (!copy)
+        *nomem = true;
+    return copy;
+}
+
+/* Every row of a query as text, row-major in cells[row * n_cols + col],
+ * all in the arena. */
+static int sq_fetch_texts(MsSqlite *h, SqId id, const SqArg *args,
+                          int n_args, int n_cols, CombArena *a,
+                          char ***cells, int *n_rows, CombErr *err)
+{
+    CombBuf buf = COMB_BUF_INIT;
+    sqlite3_stmt *st;
+    bool row, nomem = false;
+    int rc = sq_prepare(h, id, args, n_args, &st, err);
+    *cells = NULL;
+    *n_rows = 0;
+    while (!rc && !(rc = sq_step(h, st, &row, err)) && row) {
+        for (int c = 0; c < n_cols && !nomem; c++) {
+            char *cell = sq_col_text(st, c, a, &nomem);
+            nomem = nomem || comb_buf_append(&buf, &cell, sizeof cell);
+        }
+        if (nomem) {
+            sq_release(st);
+            rc = comb_err_nomem(err);
+        }
+        (*n_rows)++;
+    }
+    if (!rc && buf.len > 0) {
+        *cells = comb_arena_alloc(a, buf.len);
+        if (*cells)
+            memcpy(*cells, buf.data, buf.len);
+        else
+            rc = comb_err_nomem(err);
+    }
+    comb_buf_free(&buf);
+    if (rc)
+        *n_rows = 0;
+    return rc;
+}
+
+/* ------------------------------------------------------ transactions */
+
+static int sq_begin(MsSqlite *h, bool write, CombErr *err)
+{
+    return sq_exec(h, write ? SQ_BEGIN_IMMEDIATE : SQ_BEGIN, SQ_NO_ARGS,
+                   err);
+}
+
+/* End the transaction sq_begin started: commit when rc is COMB_OK, else
+ * roll back and keep the caller's error.  Returns the final rc. */
+static int sq_end(MsSqlite *h, int rc, CombErr *err)
+{
+    CombErr ignored;
+    sqlite3_stmt *st = NULL;
+    /* a statement left mid-result would keep the transaction's locks */
+    while ((st = sqlite3_next_stmt(h->db, st)))
+        if (sqlite3_stmt_busy(st))
+            sq_release(st);
+    if (!rc)
+        rc = sq_exec(h, SQ_COMMIT, SQ_NO_ARGS, err);
+    if (rc && !sqlite3_get_autocommit(h->db))
+        sq_exec(h, SQ_ROLLBACK, SQ_NO_ARGS, &ignored);
+    return rc;
+}
+
+/* ------------------------------------------------------------ catalog */
+
+static int mss_db_create(void *impl, const MsDatabase *db, bool if_not_exists,
+                         CombErr *err)
+{
+    MsSqlite *h = impl;
+    char *location = NULL;
+    int rc;
+    if (!db->location &&
+        !(location = ms_db_default_location(h->warehouse, db->name)))
+        return comb_err_nomem(err);
+    rc = sq_begin(h, true, err);
+    if (!rc) {
+        rc = sq_exec(h, SQ_DB_INSERT,
+                     SQ_ARGS(SQ_TEXT(db->name), SQ_TEXT(db->comment),
+                             SQ_TEXT(location ? location : db->location),
+                             SQ_TEXT(db->owner),
+                             SQ_TEXT(db->owner ? "USER" : NULL)),
+                     err);
+        /* OR IGNORE touched nothing: the name is taken */
+        if (!rc && sqlite3_changes(h->db) == 0 && !if_not_exists)
+            rc = ms_err_db_exists(err, db->name);
+        rc = sq_end(h, rc, err);
+    }
+    comb_free(location);
+    return rc;
+}
+
+/* Delete the table `table` of db, or all its tables when table is NULL,
+ * with everything that hangs off them. */
+static int drop_tables(MsSqlite *h, const char *db, const char *table,
+                       CombErr *err)
+{
+    int rc = COMB_OK;
+    for (size_t i = 0; !rc && i < sizeof sq_drop_steps / sizeof *sq_drop_steps;
+         i++)
+        rc = sq_exec(h, sq_drop_steps[i],
+                     SQ_ARGS(SQ_TEXT(db), SQ_TEXT(table)), err);
+    return rc;
+}
+
+static int db_drop_body(MsSqlite *h, const char *name, bool if_exists,
+                        bool cascade, CombErr *err)
+{
+    int64_t id, has_tables = 0;
+    bool found;
+    int rc = sq_query_int(h, SQ_DB_GET, SQ_ARGS(SQ_TEXT(name)), &id, &found,
+                          err);
+    if (rc)
+        return rc;
+    if (!found)
+        return if_exists ? COMB_OK : ms_err_no_db(err, name);
+    rc = sq_query_int(h, SQ_DB_HAS_TABLES, SQ_ARGS(SQ_TEXT(name)),
+                      &has_tables, &found, err);
+    if (rc)
+        return rc;
+    if (has_tables && !cascade)
+        return ms_err_db_not_empty(err, name);
+    rc = drop_tables(h, name, NULL, err);
+    if (!rc)
+        rc = sq_exec(h, SQ_DB_DELETE, SQ_ARGS(SQ_TEXT(name)), err);
+    return rc;
+}
+
+static int mss_db_drop(void *impl, const char *name, bool if_exists,
+                       bool cascade, CombErr *err)
+{
+    MsSqlite *h = impl;
+    int rc = sq_begin(h, true, err);
+    if (!rc)
+        rc = sq_end(h, db_drop_body(h, name, if_exists, cascade, err), err);
+    return rc;
+}
+
+/* The DBS row of `name` into the arena; *found is false when absent.
+ * `id` may be NULL. */
+static int db_fetch(MsSqlite *h, const char *name, CombArena *a, int64_t *id,
+                    MsDatabase **out, bool *found, CombErr *err)
+{
+    MsDatabase *d;
+    sqlite3_stmt *st;
+    bool nomem = false;
+    int rc = sq_prepare(h, SQ_DB_GET, SQ_ARGS(SQ_TEXT(name)), &st, err);
+    if (rc || (rc = sq_step(h, st, found, err)) || !*found)
+        return rc;
+    d = comb_arena_calloc(a, sizeof *d);
+    if (d) {
+        d->name = sq_col_text(st, 1, a, &nomem);
+        d->location = sq_col_text(st, 2, a, &nomem);
+        d->comment = sq_col_text(st, 3, a, &nomem);
+        d->owner = sq_col_text(st, 4, a, &nomem);
+    }
+    if (id)
+        *id = sqlite3_column_int64(st, 0);
+    sq_release(st);
+    if (!d || nomem)
+        return comb_err_nomem(err);
+    *out = d;
+    return COMB_OK;
+}
+
+static int mss_db_get(void *impl, const char *name, CombArena *a,
+                      MsDatabase **out, CombErr *err)
+{
+    bool found;
+    int rc = db_fetch(impl, name, a, NULL, out, &found, err);
+    if (!rc && !found)
+        rc = ms_err_no_db(err, name);
+    return rc;
+}
+
+static int mss_db_list(void *impl, CombArena *a, char ***names, int *n,
+                       CombErr *err)
+{
+    return sq_fetch_texts(impl, SQ_DB_LIST, SQ_NO_ARGS, 1, a, names, n, err);
+}
+
+static int table_insert_children(MsSqlite *h, int64_t tbl_id,
+                                 const MsTable *t, CombErr *err)
+{
+    int rc = COMB_OK;
+    for (int i = 0; !rc && i < t->n_cols; i++)
+        rc = sq_exec(h, SQ_COLUMN_INSERT,
+                     SQ_ARGS(SQ_INT(tbl_id), SQ_TEXT(t->cols[i].name),
+                             SQ_TEXT(t->cols[i].type),
+                             SQ_TEXT(t->cols[i].comment), SQ_INT(i)),
+                     err);
+    for (int i = 0; !rc && i < t->n_props; i++)
+        rc = sq_exec(h, SQ_PARAM_INSERT,
+                     SQ_ARGS(SQ_INT(tbl_id), SQ_TEXT(t->props[i].key),
+                             SQ_TEXT(t->props[i].value)),
+                     err);
+    /* after the properties: an explicit comment wins over a 'comment' one */
+    if (!rc && t->comment)
+        rc = sq_exec(h, SQ_PARAM_INSERT,
+                     SQ_ARGS(SQ_INT(tbl_id), SQ_TEXT(MS_COMMENT_PROP),
+                             SQ_TEXT(t->comment)),
+                     err);
+    for (int i = 0; !rc && i < t->n_bucket_cols; i++)
+        rc = sq_exec(h, SQ_BUCKET_INSERT,
+                     SQ_ARGS(SQ_INT(tbl_id), SQ_TEXT(t->bucket_cols[i]),
+                             SQ_INT(i)),
+                     err);
+    return rc;
+}
+
+static int table_create_body(MsSqlite *h, const MsTable *t,
+                             bool if_not_exists, CombErr *err)
+{
+    CombArena scratch;
+    MsDatabase *db = NULL;
+    char *location = NULL;
+    int64_t db_id = 0, tbl_id = 0;
+    bool found;
+    int rc;
+    comb_arena_init(&scratch, 1024);
+    rc = db_fetch(h, t->db, &scratch, &db_id, &db, &found, err);
+    if (!rc && !found)
+        rc = ms_err_no_db(err, t->db);
+    if (!rc && !t->location &&
+        !(location = ms_table_default_location(db->location, t->name)))
+        rc = comb_err_nomem(err);
+    if (!rc)
+        rc = sq_query_int(
+            h, SQ_TABLE_INSERT,
+            SQ_ARGS(SQ_INT(db_id), SQ_TEXT(t->name), SQ_TEXT(t->table_type),
+                    SQ_TEXT(t->owner),
+                    t->create_time > 0 ? SQ_INT(t->create_time) : SQ_NULL,
+                    SQ_TEXT(location ? location : t->location),
+                    SQ_TEXT(t->input_format), SQ_TEXT(t->output_format),
+                    SQ_INT(t->n_buckets), SQ_TEXT(t->serde)),
+            &tbl_id, &found, err);
+    /* no row back: OR IGNORE met an existing table of that name */
+    if (!rc && !found && !if_not_exists)
+        rc = ms_err_table_exists(err, t->db, t->name);
+    if (!rc && found)
+        rc = table_insert_children(h, tbl_id, t, err);
+    comb_free(location);
+    comb_arena_free(&scratch);
+    return rc;
+}
+
+static int mss_table_create(void *impl, const MsTable *t, bool if_not_exists,
+                            CombErr *err)
+{
+    MsSqlite *h = impl;
+    int rc = sq_begin(h, true, err);
+    if (!rc)
+        rc = sq_end(h, table_create_body(h, t, if_not_exists, err), err);
+    return rc;
+}
+
+static int table_drop_body(MsSqlite *h, const char *db, const char *name,
+                           bool if_exists, CombErr *err)
+{
+    int64_t exists = 0;
+    bool found;
+    int rc = sq_query_int(h, SQ_TABLE_EXISTS,
+                          SQ_ARGS(SQ_TEXT(db), SQ_TEXT(name)), &exists,
+                          &found, err);
+    if (rc)
+        return rc;
+    if (!exists)
+        return if_exists ? COMB_OK : ms_err_no_table(err, db, name);
+    return drop_tables(h, db, name, err);
+}
+
+static int mss_table_drop(void *impl, const char *db, const char *name,
+                          bool if_exists, CombErr *err)
+{
+    MsSqlite *h = impl;
+    int rc = sq_begin(h, true, err);
+    if (!rc)
+        rc = sq_end(h, table_drop_body(h, db, name, if_exists, err), err);
+    return rc;
+}
+
+/* The TBLS row of db.name into t; *tbl_id for the child queries. */
+static int table_get_main(MsSqlite *h, const char *db, const char *name,
+                          CombArena *a, MsTable *t, int64_t *tbl_id,
+                          CombErr *err)
+{
+    sqlite3_stmt *st;
+    bool row, nomem = false;
+    int rc = sq_prepare(h, SQ_TABLE_GET, SQ_ARGS(SQ_TEXT(db), SQ_TEXT(name)),
+                        &st, err);
+    if (rc || (rc = sq_step(h, st, &row, err)))
+        return rc;
+    if (!row)
+        return ms_err_no_table(err, db, name);
+    *tbl_id = sqlite3_column_int64(st, 0);
+    t->table_type = sq_col_text(st, 1, a, &nomem);
+    t->owner = sq_col_text(st, 2, a, &nomem);
+    t->create_time = sqlite3_column_int64(st, 3);
+    t->location = sq_col_text(st, 4, a, &nomem);
+    t->input_format = sq_col_text(st, 5, a, &nomem);
+    t->output_format = sq_col_text(st, 6, a, &nomem);
+    t->serde = sq_col_text(st, 7, a, &nomem);
+    t->n_buckets = sqlite3_column_int(st, 8);
+    sq_release(st);
+    t->db = comb_arena_strdup(a, db);
+    t->name = comb_arena_strdup(a, name);
+    if (nomem || !t->db || !t->name)
+        return comb_err_nomem(err);
+    return COMB_OK;
+}
+
+static int table_get_columns(MsSqlite *h, int64_t tbl_id, CombArena *a,
+                             MsTable *t, CombErr *err)
+{
+    char **cells;
+    int n;
+    int rc = sq_fetch_texts(h, SQ_COLUMNS_GET, SQ_ARGS(SQ_INT(tbl_id)), 3, a,
+                            &cells, &n, err);
+    if (rc || n == 0)
+        return rc;
+    t->cols = comb_arena_alloc(a, (size_t)n * sizeof *t->cols);
+    if (!t->cols)
+        return comb_err_nomem(err);
+    for (int i = 0; i < n; i++)
+        t->cols[i] = (MsColumn){cells[3 * i], cells[3 * i + 1],
+                                cells[3 * i + 2]};
+    t->n_cols = n;
+    return COMB_OK;
+}
+
+/* TABLE_PARAMS minus 'comment', which becomes t->comment. */
+static int table_get_props(MsSqlite *h, int64_t tbl_id, CombArena *a,
+                           MsTable *t, CombErr *err)
+{
+    char **cells;
+    int n;
+    int rc = sq_fetch_texts(h, SQ_PARAMS_GET, SQ_ARGS(SQ_INT(tbl_id)), 2, a,
+                            &cells, &n, err);
+    if (rc || n == 0)
+        return rc;
+    t->props = comb_arena_alloc(a, (size_t)n * sizeof *t->props);
+    if (!t->props)
+        return comb_err_nomem(err);
+    for (int i = 0; i < n; i++) {
+        if (strcmp(cells[2 * i], MS_COMMENT_PROP) == 0)
+            t->comment = cells[2 * i + 1];
+        else
+            t->props[t->n_props++] = (MsProperty){cells[2 * i],
+                                                  cells[2 * i + 1]};
+    }
+    return COMB_OK;
+}
+
+static int table_get_body(MsSqlite *h, const char *db, const char *name,
+                          CombArena *a, MsTable **out, CombErr *err)
+{
+    MsTable *t = comb_arena_calloc(a, sizeof *t);
+    int64_t tbl_id = 0;
+    int rc;
+    if (!t)
+        return comb_err_nomem(err);
+    rc = table_get_main(h, db, name, a, t, &tbl_id, err);
+    if (!rc)
+        rc = table_get_columns(h, tbl_id, a, t, err);
+    if (!rc)
+        rc = table_get_props(h, tbl_id, a, t, err);
+    if (!rc)
+        rc = sq_fetch_texts(h, SQ_BUCKETS_GET, SQ_ARGS(SQ_INT(tbl_id)), 1, a,
+                            &t->bucket_cols, &t->n_bucket_cols, err);
+    if (!rc)
+        *out = t;
+    return rc;
+}
+
+static int mss_table_get(void *impl, const char *db, const char *name,
+                         CombArena *a, MsTable **out, CombErr *err)
+{
+    MsSqlite *h = impl;
+    int rc = sq_begin(h, false, err);
+    if (!rc)
+        rc = sq_end(h, table_get_body(h, db, name, a, out, err), err);
+    return rc;
+}
+
+static int table_list_body(MsSqlite *h, const char *db, CombArena *a,
+                           char ***names, int *n, CombErr *err)
+{
+    int64_t id;
+    bool found;
+    int rc = sq_query_int(h, SQ_DB_GET, SQ_ARGS(SQ_TEXT(db)), &id, &found,
+                          err);
+    if (!rc && !found)
+        rc = ms_err_no_db(err, db);
+    if (!rc)
+        rc = sq_fetch_texts(h, SQ_TABLE_LIST, SQ_ARGS(SQ_TEXT(db)), 1, a,
+                            names, n, err);
+    return rc;
+}
+
+static int mss_table_list(void *impl, const char *db, CombArena *a,
+                          char ***names, int *n, CombErr *err)
+{
+    MsSqlite *h = impl;
+    int rc = sq_begin(h, false, err);
+    if (!rc)
+        rc = sq_end(h, table_list_body(h, db, a, names, n, err), err);
+    return rc;
+}
+
+/* ------------------------------------------------------- transactions */
+
+/* State and type of a txn; *found is false for an unknown id.  A state
+ * letter outside o/a/c is a damaged row, reported, never trusted. */
+static int txn_lookup(MsSqlite *h, int64_t txnid, bool *found,
+                      MsTxnState *state, int *type, CombErr *err)
+{
+    sqlite3_stmt *st;
+    const unsigned char *letter;
+    bool ok;
+    int rc = sq_prepare(h, SQ_TXN_GET, SQ_ARGS(SQ_INT(txnid)), &st, err);
+    if (rc || (rc = sq_step(h, st, found, err)) || !*found)
+        return rc;
+    letter = sqlite3_column_text(st, 0);
+    ok = letter && ms_txn_state_parse(letter[0], state);
+    if (type)
+        *type = sqlite3_column_int(st, 1);
+    sq_release(st);
+    if (!ok)
+        return comb_err(err, COMB_EMETASTORE,
+                        "metastore '%s': TXNS row of txnid:%lld has an "
+                        "invalid TXN_STATE",
+                        h->path, (long long)txnid);
+    return COMB_OK;
+}
+
+static int txn_open_body(MsSqlite *h, const char *user, const char *host,
+                         int64_t *txnid, CombErr *err)
+{
+    int64_t next = 0;
+    bool found;
+    int rc = sq_query_int(h, SQ_NEXT_TXN_GET, SQ_NO_ARGS, &next, &found,
+                          err);
+    if (!rc && (!found || next <= 0))
+        rc = comb_err(err, COMB_EMETASTORE,
+                      "metastore '%s': NEXT_TXN_ID has no valid row",
+                      h->path);
+    if (!rc)
+        rc = sq_exec(h, SQ_NEXT_TXN_SET, SQ_ARGS(SQ_INT(next + 1)), err);
+    if (!rc)
+        rc = sq_exec(h, SQ_TXN_INSERT,
+                     SQ_ARGS(SQ_INT(next), SQ_TEXT(user), SQ_TEXT(host),
+                             SQ_INT(MS_TXN_TYPE_DEFAULT)),
+                     err);
+    if (!rc)
+        *txnid = next;
+    return rc;
+}
+
+static int mss_txn_open(void *impl, const char *user, const char *host,
+                        int64_t *txnid, CombErr *err)
+{
+    MsSqlite *h = impl;
+    int rc = sq_begin(h, true, err);
+    if (!rc)
+        rc = sq_end(h, txn_open_body(h, user, host, txnid, err), err);
+    return rc;
+}
+
+static int txn_commit_body(MsSqlite *h, int64_t txnid, CombErr *err)
+{
+    MsTxnState state = MS_TXN_OPEN;
+    bool found;
+    int rc = txn_lookup(h, txnid, &found, &state, NULL, err);
+    if (rc)
+        return rc;
+    if (found && state == MS_TXN_COMMITTED)
+        return COMB_OK; /* a retried commit */
+    if (!found || state != MS_TXN_OPEN)
+        return ms_err_txn_not_open(err, txnid, found, state);
+    rc = sq_exec(h, SQ_TC_COMPLETE, SQ_ARGS(SQ_INT(txnid)), err);
+    if (!rc)
+        rc = sq_exec(h, SQ_TC_DELETE, SQ_ARGS(SQ_INT(txnid)), err);
+    if (!rc)
+        rc = sq_exec(h, SQ_LOCKS_DELETE, SQ_ARGS(SQ_INT(txnid)), err);
+    if (!rc)
+        rc = sq_exec(h, SQ_TXN_SET_STATE,
+                     SQ_ARGS(SQ_INT(txnid), SQ_TEXT("c")), err);
+    return rc;
+}
+
+static int mss_txn_commit(void *impl, int64_t txnid, CombErr *err)
+{
+    MsSqlite *h = impl;
+    int rc = sq_begin(h, true, err);
+    if (!rc)
+        rc = sq_end(h, txn_commit_body(h, txnid, err), err);
+    return rc;
+}
+
+/* TXN_COMPONENTS stay: they are how the compactor finds aborted data. */
+static int txn_abort_body(MsSqlite *h, int64_t txnid, CombErr *err)
+{
+    int rc = sq_exec(h, SQ_TXN_SET_STATE,
+                     SQ_ARGS(SQ_INT(txnid), SQ_TEXT("a")), err);
+    if (!rc && sqlite3_changes(h->db) > 0)
+        rc = sq_exec(h, SQ_LOCKS_DELETE, SQ_ARGS(SQ_INT(txnid)), err);
+    return rc;
+}
+
+static int mss_txn_abort(void *impl, int64_t txnid, CombErr *err)
+{
+    MsSqlite *h = impl;
+    int rc = sq_begin(h, true, err);
+    if (!rc)
+        rc = sq_end(h, txn_abort_body(h, txnid, err), err);
+    return rc;
+}
+
+static int mss_txn_state(void *impl, int64_t txnid, MsTxnState *state,
+                         CombErr *err)
+{
+    MsSqlite *h = impl;
+    bool found;
+    int rc = txn_lookup(h, txnid, &found, state, NULL, err);
+    if (!rc && !found)
+        rc = comb_err(err, COMB_ENOTFOUND, "No such transaction txnid:%lld",
+                      (long long)txnid);
+    return rc;
+}
+
+/* Open and aborted txns, ascending, into a heap array (comb_free). */
+static int txn_fetch_not_committed(MsSqlite *h, MsTxnRow **rows,
+                                   int *n_rows, CombErr *err)
+{
+    CombBuf buf = COMB_BUF_INIT;
+    sqlite3_stmt *st;
+    bool row;
+    int rc = sq_prepare(h, SQ_TXN_NOT_COMMITTED, SQ_NO_ARGS, &st, err);
+    while (!rc && !(rc = sq_step(h, st, &row, err)) && row) {
+        const unsigned char *letter = sqlite3_column_text(st, 1);
+        MsTxnRow r = {sqlite3_column_int64(st, 0),
+                      letter ? (char)letter[0] : '?'};
+        if (comb_buf_append(&buf, &r, sizeof r)) {
+            sq_release(st);
+            rc = comb_err_nomem(err);
+        }
+    }
+    if (rc) {
+        comb_buf_free(&buf);
+        return rc;
+    }
+    *rows = (MsTxnRow *)buf.data;
+    *n_rows = (int)(buf.len / sizeof **rows);
+    return COMB_OK;
+}
+
+static int txn_snapshot_body(MsSqlite *h, int64_t txnid, CombTxnList *out,
+                             CombErr *err)
+{
+    MsTxnRow *rows = NULL;
+    int64_t next = 0;
+    int n_rows = 0;
+    bool found;
+    int rc = sq_query_int(h, SQ_NEXT_TXN_GET, SQ_NO_ARGS, &next, &found,
+                          err);
+    if (!rc && (!found || next <= 0))
+        rc = comb_err(err, COMB_EMETASTORE,
+                      "metastore '%s': NEXT_TXN_ID has no valid row",
+                      h->path);
+    if (!rc)
+        rc = txn_fetch_not_committed(h, &rows, &n_rows, err);
+    if (!rc)
+        rc = ms_snapshot_build(next - 1, rows, n_rows, txnid, out, err);
+    comb_free(rows);
+    return rc;
+}
+
+static int mss_txn_snapshot(void *impl, int64_t txnid, CombTxnList *out,
+                            CombErr *err)
+{
+    MsSqlite *h = impl;
+    int rc = sq_begin(h, false, err);
+    if (!rc)
+        rc = sq_end(h, txn_snapshot_body(h, txnid, out, err), err);
+    if (rc)
+        comb_idlist_free(out);
+    return rc;
+}
+
+static int txn_add_component_body(MsSqlite *h, int64_t txnid,
+                                  const char *db, const char *table,
+                                  const char *partition, MsOpType op,
+                                  int64_t writeid, CombErr *err)
+{
+    const char letter[2] = {(char)op, '\0'};
+    MsTxnState state = MS_TXN_OPEN;
+    bool found;
+    int rc = txn_lookup(h, txnid, &found, &state, NULL, err);
+    if (!rc && (!found || state != MS_TXN_OPEN))
+        rc = ms_err_txn_not_open(err, txnid, found, state);
+    if (!rc)
+        rc = sq_exec(h, SQ_TC_INSERT,
+                     SQ_ARGS(SQ_INT(txnid), SQ_TEXT(db), SQ_TEXT(table),
+                             SQ_TEXT(partition), SQ_TEXT(letter),
+                             SQ_INT(writeid)),
+                     err);
+    return rc;
+}
+
+static int mss_txn_add_component(void *impl, int64_t txnid, const char *db,
+                                 const char *table, const char *partition,
+                                 MsOpType op, int64_t writeid, CombErr *err)
+{
+    MsSqlite *h = impl;
+    int rc = sq_begin(h, true, err);
+    if (!rc)
+        rc = sq_end(h,
+                    txn_add_component_body(h, txnid, db, table, partition,
+                                           op, writeid, err),
+                    err);
+    return rc;
+}
+
+/* ----------------------------------------------------------- write ids */
+
+static int writeid_allocate_body(MsSqlite *h, int64_t txnid, const char *db,
+                                 const char *table, int64_t *writeid,
+                                 CombErr *err)
+{
+    MsTxnState state = MS_TXN_OPEN;
+    int64_t next = 1;
+    int type = MS_TXN_TYPE_DEFAULT;
+    bool found;
+    int rc = txn_lookup(h, txnid, &found, &state, &type, err);
+    if (!rc && (!found || state != MS_TXN_OPEN ||
+                type == MS_TXN_TYPE_READ_ONLY))
+        rc = ms_err_writeid_refused(err, db, table);
+    /* one write id per txn and table: a second call returns the first */
+    if (!rc)
+        rc = sq_query_int(h, SQ_T2W_GET,
+                          SQ_ARGS(SQ_TEXT(db), SQ_TEXT(table), SQ_INT(txnid)),
+                          writeid, &found, err);
+    if (rc || found)
+        return rc;
+    rc = sq_query_int(h, SQ_NWI_GET, SQ_ARGS(SQ_TEXT(db), SQ_TEXT(table)),
+                      &next, &found, err);
+    if (!rc && !found)
+        next = 1;
+    if (!rc)
+        rc = sq_exec(h, SQ_NWI_SET,
+                     SQ_ARGS(SQ_TEXT(db), SQ_TEXT(table), SQ_INT(next + 1)),
+                     err);
+    if (!rc)
+        rc = sq_exec(h, SQ_T2W_INSERT,
+                     SQ_ARGS(SQ_TEXT(db), SQ_TEXT(table), SQ_INT(txnid),
+                             SQ_INT(next)),
+                     err);
+    if (!rc)
+        *writeid = next;
+    return rc;
+}
+
+static int mss_writeid_allocate(void *impl, int64_t txnid, const char *db,
+                                const char *table, int64_t *writeid,
+                                CombErr *err)
+{
+    MsSqlite *h = impl;
+    int rc = sq_begin(h, true, err);
+    if (!rc)
+        rc = sq_end(h,
+                    writeid_allocate_body(h, txnid, db, table, writeid, err),
+                    err);
+    return rc;
+}
+
+/* Hive's write-id high watermark: the newest write id of a txn the
+ * snapshot could know, else the table's last allocated id, else 0. */
+static int writeid_hwm(MsSqlite *h, const CombTxnList *txns, const char *db,
+                       const char *table, int64_t *hwm, CombErr *err)
+{
+    bool found;
+    int rc = sq_query_int(h, SQ_T2W_MAX_UNDER,
+                          SQ_ARGS(SQ_TEXT(db), SQ_TEXT(table),
+                                  SQ_INT(txns->hwm)),
+                          hwm, &found, err);
+    if (rc || (found && *hwm > 0))
+        return rc;
+    rc = sq_query_int(h, SQ_NWI_GET, SQ_ARGS(SQ_TEXT(db), SQ_TEXT(table)),
+                      hwm, &found, err);
+    if (!rc)
+        *hwm = found ? *hwm - 1 : 0;
+    return rc;
+}
+
+/* TXN_TO_WRITE_ID rows of the table up to `hwm`, ascending by write id,
+ * into a heap array (comb_free). */
+static int writeid_fetch_rows(MsSqlite *h, const char *db, const char *table,
+                              int64_t hwm, MsWriteRow **rows, int *n_rows,
+                              CombErr *err)
+{
+    CombBuf buf = COMB_BUF_INIT;
+    sqlite3_stmt *st;
+    bool row;
+    int rc = sq_prepare(h, SQ_T2W_UPTO,
+                        SQ_ARGS(SQ_TEXT(db), SQ_TEXT(table), SQ_INT(hwm)),
+                        &st, err);
+    while (!rc && !(rc = sq_step(h, st, &row, err)) && row) {
+        MsWriteRow r = {sqlite3_column_int64(st, 0),
+                        sqlite3_column_int64(st, 1)};
+        if (comb_buf_append(&buf, &r, sizeof r)) {
+            sq_release(st);
+            rc = comb_err_nomem(err);
+        }
+    }
+    if (rc) {
+        comb_buf_free(&buf);
+        return rc;
+    }
+    *rows = (MsWriteRow *)buf.data;
+    *n_rows = (int)(buf.len / sizeof **rows);
+    return COMB_OK;
+}
+
+static int writeid_list_body(MsSqlite *h, const CombTxnList *txns,
+                             const char *db, const char *table,
+                             CombWriteIdList *out, CombErr *err)
+{
+    MsWriteRow *rows = NULL;
+    int64_t hwm = 0;
+    int n_rows = 0;
+    int rc = writeid_hwm(h, txns, db, table, &hwm, err);
+    if (!rc)
+        rc = writeid_fetch_rows(h, db, table, hwm, &rows, &n_rows, err);
+    if (!rc)
+        rc = ms_writeids_build(txns, db, table, hwm, rows, n_rows, out, err);
+    comb_free(rows);
+    return rc;
+}
+
+static int mss_writeid_list(void *impl, const CombTxnList *txns,
+                            const char *db, const char *table,
+                            CombWriteIdList *out, CombErr *err)
+{
+    MsSqlite *h = impl;
+    int rc = sq_begin(h, false, err);
+    if (!rc)
+        rc = sq_end(h, writeid_list_body(h, txns, db, table, out, err), err);
+    if (rc)
+        comb_writeidlist_free(out);
+    return rc;
+}
+
+/* ---------------------------------------------------------- open/close */
+
+static void mss_close(void *impl)
+{
+    MsSqlite *h = impl;
+    if (!h)
+        return;
+    for (int i = 0; i < SQ_N_STATEMENTS; i++)
+        sqlite3_finalize(h->stmt[i]);
+    sqlite3_close_v2(h->db);
+    comb_free(h->path);
+    comb_free(h->warehouse);
+    comb_free(h);
+}
+
+/* Switch the file to WAL.  On a fresh file several processes may try at
+ * once; the switch needs an exclusive lock that SQLite will not wait for
+ * (waiting while holding a shared lock could deadlock), so back off and
+ * retry here, within the same time budget as the busy timeout.  Returns
+ * the resulting mode in *mode_out ("wal", or "memory" for :memory:). */
+static int sq_enable_wal(MsSqlite *h, char *mode_out, size_t cap,
+                         CombErr *err)
+{
+    sqlite3_stmt *st;
+    int waited = 0, pause = 1;
+    int rc = sq_prepare(h, SQ_JOURNAL_WAL, SQ_NO_ARGS, &st, err);
+    if (rc)
+        return rc;
+    for (;;) {
+        int src = sqlite3_step(st);
+        if (src == SQLITE_ROW) {
+            const unsigned char *mode = sqlite3_column_text(st, 0);
+            snprintf(mode_out, cap, "%s", mode ? (const char *)mode : "");
+            sq_release(st);
+            return COMB_OK;
+        }
+        if (src != SQLITE_BUSY || waited >= SQ_BUSY_TIMEOUT_MS) {
+            rc = sq_fail(h, sq_sql[SQ_JOURNAL_WAL], err);
+            sq_release(st);
+            return rc;
+        }
+        sqlite3_reset(st);
+        sqlite3_sleep(pause);
+        waited += pause;
+        pause = pause < 50 ? pause * 2 : 50;
+    }
+}
+
+/* Connection settings, per connection except WAL (which the file keeps). */
+static int sq_configure(MsSqlite *h, CombErr *err)
+{
+    char mode[16];
+    int rc;
+    sqlite3_busy_timeout(h->db, SQ_BUSY_TIMEOUT_MS);
+    if (sqlite3_exec(h->db,
+                     "PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON",
+                     NULL, NULL, NULL) != SQLITE_OK)
+        return sq_fail(h, "setting connection pragmas", err);
+    if ((rc = sq_enable_wal(h, mode, sizeof mode, err)))
+        return rc;
+    /* an in-memory database cannot do WAL, and needs no sharing */
+    if (strcmp(mode, "wal") != 0 && strcmp(mode, "memory") != 0)
+        return comb_err(err, COMB_EMETASTORE,
+                        "metastore '%s': cannot switch to WAL journal mode "
+                        "(got '%s'; is the file system local?)",
+                        h->path, mode);
+    return COMB_OK;
+}
+
+static int schema_create_body(MsSqlite *h, CombErr *err)
+{
+    int rc;
+    if (sqlite3_exec(h->db, SCHEMA_SQL, NULL, NULL, NULL) != SQLITE_OK)
+        return sq_fail(h, "creating the schema", err);
+    rc = sq_exec(h, SQ_DB_INSERT,
+                 SQ_ARGS(SQ_TEXT(MS_DEFAULT_DB),
+                         SQ_TEXT("Default Hive database"),
+                         SQ_TEXT(h->warehouse), SQ_TEXT("public"),
+                         SQ_TEXT("ROLE")),
+                 err);
+    return rc;
+}
+
+/* The VERSION row, or *found = false on a file without the schema. */
+static int schema_version(MsSqlite *h, CombArena *a, char **version,
+                          bool *found, CombErr *err)
+{
+    char **cells;
+    int64_t present = 0;
+    bool counted;
+    int n = 0;
+    int rc = sq_query_int(h, SQ_SCHEMA_PRESENT, SQ_NO_ARGS, &present,
+                          &counted, err);
+    *found = false;
+    if (rc || !present)
+        return rc;
+    rc = sq_fetch_texts(h, SQ_VERSION_GET, SQ_NO_ARGS, 1, a, &cells, &n, err);
+    if (!rc && (n != 1 || !cells[0]))
+        rc = comb_err(err, COMB_EMETASTORE,
+                      "metastore '%s': VERSION table has no version row",
+                      h->path);
+    if (!rc) {
+        *version = cells[0];
+        *found = true;
+    }
+    return rc;
+}
+
+/* Create the schema unless present, then insist on our version.  Several
+ * processes may get here at once on a fresh file: the creation runs under
+ * BEGIN IMMEDIATE and every statement in it is idempotent. */
+static int schema_ensure(MsSqlite *h, CombErr *err)
+{
+    CombArena a;
+    char *version = NULL;
+    bool found = false;
+    int rc;
+    comb_arena_init(&a, 256);
+    rc = schema_version(h, &a, &version, &found, err);
+    if (!rc && !found && !(rc = sq_begin(h, true, err)))
+        rc = sq_end(h, schema_create_body(h, err), err);
+    if (!rc && !found)
+        rc = schema_version(h, &a, &version, &found, err);
+    if (!rc && !found)
+        rc = comb_err(err, COMB_EMETASTORE,
+                      "metastore '%s': schema missing after creation",
+                      h->path);
+    if (!rc && strcmp(version, SQ_SCHEMA_VERSION) != 0)
+        rc = comb_err(err, COMB_EMETASTORE,
+                      "metastore '%s' has schema version '%s' but this comb "
+                      "uses version '%s'; use a matching comb or migrate the "
+                      "metastore",
+                      h->path, version, SQ_SCHEMA_VERSION);
+    comb_arena_free(&a);
+    return rc;
+}
+
+static const MsBackendOps ms_sqlite_ops = {
+    .name = "sqlite",
+    .close = mss_close,
+    .db_create = mss_db_create,
+    .db_drop = mss_db_drop,
+    .db_get = mss_db_get,
+    .db_list = mss_db_list,
+    .table_create = mss_table_create,
+    .table_drop = mss_table_drop,
+    .table_get = mss_table_get,
+    .table_list = mss_table_list,
+    .txn_open = mss_txn_open,
+    .txn_commit = mss_txn_commit,
+    .txn_abort = mss_txn_abort,
+    .txn_state = mss_txn_state,
+    .txn_snapshot = mss_txn_snapshot,
+    .writeid_allocate = mss_writeid_allocate,
+    .writeid_list = mss_writeid_list,
+    .txn_add_component = mss_txn_add_component,
+};
+
+static int sq_connect(MsSqlite *h, CombErr *err)
+{
+    int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+                SQLITE_OPEN_NOMUTEX;
+    if (sqlite3_open_v2(h->path, &h->db, flags, NULL) != SQLITE_OK) {
+        int rc = h->db ? sq_fail(h, "opening", err)
+                       : comb_err_nomem(err);
+        return rc;
+    }
+    return sq_configure(h, err);
+}
+
+int ms_open_sqlite(const char *path, const char *warehouse_dir, Ms **out,
+                   CombErr *err)
+{
+    MsSqlite *h;
+    int rc;
+    comb_err_clear(err);
+    if (!out)
+        return comb_err(err, COMB_EINVALID, "ms_open_sqlite without result");
+    *out = NULL;
+    if (!path || !*path || !warehouse_dir || !*warehouse_dir)
+        return comb_err(err, COMB_EINVALID,
+                        "metastore needs a database path and a warehouse "
+                        "directory");
+    h = comb_calloc(1, sizeof *h);
+    if (!h)
+        return comb_err_nomem(err);
+    h->path = comb_strdup(path);
+    h->warehouse = comb_strdup(warehouse_dir);
+    if (!h->path || !h->warehouse)
+        rc = comb_err_nomem(err);
+    else
+        rc = sq_connect(h, err);
+    if (!rc)
+        rc = schema_ensure(h, err);
+    if (!rc && !(*out = comb_malloc(sizeof **out)))
+        rc = comb_err_nomem(err);
+    if (rc) {
+        mss_close(h);
+        return rc;
+    }
+    (*out)->ops = &ms_sqlite_ops;
+    (*out)->impl = h;
+    return COMB_OK;
+}

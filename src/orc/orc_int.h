@@ -1,0 +1,334 @@
+/*
+ * orc_int.h - private helpers shared by the files of the orc/ layer:
+ * protobuf glue, compression codecs, run-length decoders and encoders,
+ * column statistics accumulators, type-tree conversion and the stripe
+ * footer access the dump needs.  Nothing here is part of the contract.
+ */
+#ifndef COMB_ORC_INT_H
+#define COMB_ORC_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/arena.h"
+#include "common/buf.h"
+#include "common/err.h"
+#include "orc/orc.h"
+#include "orc/orc_proto.pb-c.h"
+
+#define ORC_MAGIC "ORC"
+#define ORC_MAGIC_LEN 3
+/* Type trees deeper than this are refused (they only come from garbage). */
+#define ORC_MAX_DEPTH 100
+/* A chunk header holds a 23-bit length. */
+#define ORC_MAX_CHUNK ((1u << 23) - 1)
+/* RLE v2 runs hold at most 512 values. */
+#define ORC_RLE2_MAX 512
+
+/* Writer identity written in the footer: 1 is the ORC C++ id, the id the
+ * spec gives a non-Java writer of the reference family; writer version 6
+ * (ORC-135) says statistics and encodings are all current. */
+#define ORC_WRITER_ID 1
+#define ORC_WRITER_VERSION 6
+
+/* protobuf-c allocations go through comb's allocator. */
+extern ProtobufCAllocator orc_pb_alloc;
+
+static inline uint64_t orc_zigzag_enc(int64_t v)
+{
+    return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+}
+
+static inline int64_t orc_zigzag_dec(uint64_t u)
+{
+    return (int64_t)(u >> 1) ^ -(int64_t)(u & 1);
+}
+
+/* ------------------------------------------------------------ compression */
+
+/* Reusable compressor/decompressor state (zlib streams, scratch). */
+typedef struct OrcCodec OrcCodec;
+
+int orc_codec_new(OrcCompression c, OrcCodec **out, CombErr *err);
+void orc_codec_free(OrcCodec *c);
+/* Whether comb can decode/encode this compression kind. */
+bool orc_compression_supported(OrcCompression c);
+
+/* Undo ORC's chunked compression of src into out (cleared first).  With
+ * ORC_COMP_NONE the bytes are copied.  `what` names the stream in errors. */
+int orc_codec_decompress(OrcCodec *c, uint64_t block_size,
+                         const uint8_t *src, size_t len, CombBuf *out,
+                         const char *path, const char *what, CombErr *err);
+/* Append src to out in ORC's chunked compressed form. */
+int orc_codec_compress(OrcCodec *c, uint64_t block_size, const uint8_t *src,
+                       size_t len, CombBuf *out, CombErr *err);
+
+/* ---------------------------------------------------- decoders (reading) */
+
+/* A cursor over one decompressed stream; path/column/stream name the
+ * place in error messages. */
+typedef struct OrcIn {
+    const uint8_t *p;
+    size_t len;
+    size_t pos;
+    const char *path;
+    int column;
+    const char *stream;
+} OrcIn;
+
+void orc_in_init(OrcIn *in, const uint8_t *p, size_t len, const char *path,
+                 int column, const char *stream);
+/* COMB_ECORRUPT naming the stream and the problem. */
+int orc_in_corrupt(const OrcIn *in, const char *what, CombErr *err);
+int orc_in_varint(OrcIn *in, uint64_t *out, CombErr *err);
+/* Take n raw bytes; *p points into the stream. */
+int orc_in_take(OrcIn *in, size_t n, const uint8_t **p, CombErr *err);
+
+typedef struct OrcByteDec {
+    OrcIn in;
+    size_t left;        /* values left in the current run or literal group */
+    bool repeat;
+    uint8_t value;
+} OrcByteDec;
+
+typedef struct OrcBoolDec {
+    OrcByteDec bytes;
+    uint8_t cur;
+    int bits_left;
+} OrcBoolDec;
+
+typedef struct OrcIntDec {
+    OrcIn in;
+    bool is_signed;
+    bool v2;
+    size_t n, pos;      /* decoded values buffered in buf[pos..n) */
+    int64_t buf[ORC_RLE2_MAX];
+} OrcIntDec;
+
+void orc_byte_dec_init(OrcByteDec *d, const OrcIn *in);
+int orc_byte_dec_next(OrcByteDec *d, uint8_t *out, size_t n, CombErr *err);
+void orc_bool_dec_init(OrcBoolDec *d, const OrcIn *in);
+/* n values of 0 or 1. */
+int orc_bool_dec_next(OrcBoolDec *d, uint8_t *out, size_t n, CombErr *err);
+void orc_int_dec_init(OrcIntDec *d, const OrcIn *in, bool is_signed, bool v2);
+int orc_int_dec_next(OrcIntDec *d, int64_t *out, size_t n, CombErr *err);
+
+/* ---------------------------------------------------- encoders (writing) */
+
+typedef struct OrcByteEnc {
+    CombBuf *out;
+    int n_lit;
+    int run_len;
+    uint8_t run_val;
+    uint8_t lit[128];
+} OrcByteEnc;
+
+typedef struct OrcBoolEnc {
+    OrcByteEnc bytes;
+    uint8_t cur;
+    int n_bits;
+} OrcBoolEnc;
+
+typedef struct OrcIntEnc {
+    CombBuf *out;
+    bool is_signed;
+    int n;
+    int64_t vals[ORC_RLE2_MAX];
+} OrcIntEnc;
+
+void orc_byte_enc_init(OrcByteEnc *e, CombBuf *out);
+int orc_byte_enc_add(OrcByteEnc *e, uint8_t v);
+int orc_byte_enc_flush(OrcByteEnc *e);
+void orc_bool_enc_init(OrcBoolEnc *e, CombBuf *out);
+int orc_bool_enc_add(OrcBoolEnc *e, bool v);
+int orc_bool_enc_flush(OrcBoolEnc *e);
+/* Integer RLE v2 (DIRECT_V2 columns). */
+void orc_int_enc_init(OrcIntEnc *e, CombBuf *out, bool is_signed);
+int orc_int_enc_add(OrcIntEnc *e, int64_t v);
+int orc_int_enc_flush(OrcIntEnc *e);
+/* Encode one group of values with a chosen sub-encoding; used by the
+ * encoder and by tests that need a specific form (0..3 = SHORT_REPEAT,
+ * DIRECT, PATCHED_BASE, DELTA).  COMB_EINVALID when the values do not fit
+ * that form. */
+int orc_rle2_write_as(CombBuf *out, bool is_signed, int form,
+                      const int64_t *v, int n);
+
+int orc_varint_put(CombBuf *out, uint64_t v);
+
+/* ------------------------------------------------------------- statistics */
+
+typedef struct OrcStatsAcc {
+    CombTypeKind kind;
+    uint64_t n_values;
+    bool has_null;
+    bool sum_ok;            /* integer sum has not overflowed */
+    int64_t imin, imax, isum;
+    double dmin, dmax, dsum;
+    CombBuf smin, smax;     /* string min/max, valid when n_values > 0 */
+    int64_t len_sum;        /* string / binary total length */
+    uint64_t true_count;
+} OrcStatsAcc;
+
+void orc_stats_init(OrcStatsAcc *s, CombTypeKind kind);
+void orc_stats_reset(OrcStatsAcc *s);
+void orc_stats_free(OrcStatsAcc *s);
+int orc_stats_add_str(OrcStatsAcc *s, const char *p, uint32_t len);
+int orc_stats_merge(OrcStatsAcc *dst, const OrcStatsAcc *src);
+/* Fill a protobuf message; nested messages come from arena a. */
+int orc_stats_to_proto(const OrcStatsAcc *s, Orc__Proto__ColumnStatistics *pb,
+                       CombArena *a);
+void orc_stats_from_proto(const Orc__Proto__ColumnStatistics *pb,
+                          OrcColumnStats *out);
+
+static inline void orc_stats_add_int(OrcStatsAcc *s, int64_t v)
+{
+    if (s->n_values == 0) {
+        s->imin = s->imax = v;
+    } else {
+        if (v < s->imin)
+            s->imin = v;
+        if (v > s->imax)
+            s->imax = v;
+    }
+    if (s->sum_ok && __builtin_add_overflow(s->isum, v, &s->isum))
+        s->sum_ok = false;
+    s->n_values++;
+}
+
+static inline void orc_stats_add_double(OrcStatsAcc *s, double v)
+{
+    if (s->n_values == 0) {
+        s->dmin = s->dmax = v;
+    } else {
+        if (v < s->dmin)
+            s->dmin = v;
+        if (v > s->dmax)
+            s->dmax = v;
+    }
+    s->dsum += v;
+    s->n_values++;
+}
+
+/* ------------------------------------------------------------------ types */
+
+/* Build the tree from the footer's flat type list (validated: pre-order
+ * ids, child counts, field names, depth). */
+int orc_type_from_proto(CombArena *a, Orc__Proto__Type **types, size_t n,
+                        OrcType **out, const char *path, CombErr *err);
+/* Flatten a numbered tree into footer types (arena memory). */
+int orc_type_to_proto(CombArena *a, const OrcType *root,
+                      Orc__Proto__Type ***out, size_t *n);
+/* Deep copy into arena a. */
+OrcType *orc_type_copy(CombArena *a, const OrcType *t);
+/* Whether the reader decodes / the writer encodes this kind. */
+bool orc_kind_readable(CombTypeKind k);
+bool orc_kind_writable(CombTypeKind k);
+
+/* ------------------------------------------------- reader internals (dump) */
+
+/* Unpacked stripe footer of stripe i; free with orc_stripe_footer_free. */
+int orc_reader_stripe_footer(OrcReader *r, int stripe,
+                             Orc__Proto__StripeFooter **out, CombErr *err);
+void orc_stripe_footer_free(Orc__Proto__StripeFooter *sf);
+const Orc__Proto__Footer *orc_reader_footer(const OrcReader *r);
+const char *orc_reader_path(const OrcReader *r);
+/* Names of ORC enums for messages and the dump. */
+const char *orc_stream_kind_name(int kind);
+const char *orc_encoding_name(int kind);
+
+/* ------------------------------------------------------- reader internals */
+
+/* Stream kinds a column reader keeps: PRESENT..SECONDARY. */
+#define ORC_N_SLOTS 6
+
+typedef struct OrcStreamBuf {
+    CombBuf raw;          /* bytes as stored in the file */
+    CombBuf dec;          /* decompressed (unused without compression) */
+    const uint8_t *p;     /* the decoded stream */
+    size_t len;
+    bool found;           /* listed in this stripe's footer */
+} OrcStreamBuf;
+
+typedef struct OrcColRead {
+    const OrcType *type;
+    int enc;              /* ColumnEncoding kind in the current stripe */
+    uint32_t dict_size;
+    bool has_present;
+    OrcStreamBuf s[ORC_N_SLOTS];
+    OrcBoolDec present;
+    OrcBoolDec bools;
+    OrcByteDec bytes;
+    OrcIntDec ints;       /* DATA: integers, dates, dictionary indexes */
+    OrcIntDec lens;       /* LENGTH of direct strings */
+    OrcIn data;           /* raw DATA: floats, string bytes */
+    CombStr *dict;        /* dictionary entries of the current stripe */
+    size_t dict_cap;
+} OrcColRead;
+
+struct OrcReader {
+    char *path;
+    int fd;
+    uint64_t file_len;
+    CombArena arena;
+    Orc__Proto__PostScript *ps;
+    Orc__Proto__Footer *footer;
+    Orc__Proto__Metadata *meta;   /* loaded on first use */
+    uint64_t meta_off, meta_len;
+    uint64_t stripes_end;         /* where the metadata section starts */
+    OrcCompression comp;
+    uint64_t block;
+    uint64_t n_rows;
+    char version[32];
+    OrcType *schema;
+    int n_cols;
+    const OrcType **by_id;
+    OrcCodec *codec;
+    bool *selected;
+    bool started;
+    OrcColRead *cols;             /* n_cols, NULL until the first read */
+    int stripe;                   /* stripe being read, -1 before */
+    uint64_t stripe_left;         /* rows left in it */
+    uint64_t row;
+    uint8_t *scratch8;
+    int64_t *scratch64;
+    int scratch_cap;
+};
+
+/* Read `len` bytes at `off` and undo the file's compression into out. */
+int orc_reader_read_section(OrcReader *r, uint64_t off, uint64_t len,
+                            OrcStreamBuf *sb, const char *what, CombErr *err);
+void orc_reader_cols_free(OrcReader *r);
+
+/* ------------------------------------------------------- writer internals */
+
+typedef struct OrcColWrite {
+    const OrcType *type;
+    CombBuf present_buf, data_buf, length_buf;
+    OrcBoolEnc present;
+    OrcBoolEnc bools;
+    OrcByteEnc bytes;
+    OrcIntEnc ints;       /* DATA of integers and dates */
+    OrcIntEnc lens;       /* LENGTH of strings */
+    OrcStatsAcc stripe_stats, file_stats;
+    uint8_t *mask;        /* struct only: nulls handed to the children */
+    int mask_cap;
+} OrcColWrite;
+
+/* Set up / release the encoders of one column. */
+void orc_colwrite_init(OrcColWrite *c, const OrcType *t);
+void orc_colwrite_free(OrcColWrite *c);
+/* Encode rows [0, n) of the column (and its subtree) from batch b;
+ * parent[i] = 1 where an enclosing struct is NULL (NULL: none is). */
+int orc_colwrite_rows(OrcColWrite *cols, const OrcType *t, const CombBatch *b,
+                      int n, const uint8_t *parent, CombErr *err);
+/* Flush the encoders at a stripe end. */
+int orc_colwrite_flush(OrcColWrite *c);
+/* Bytes buffered for the stripe. */
+size_t orc_colwrite_size(const OrcColWrite *c);
+/* Forget the stripe's streams and statistics (after merging them). */
+void orc_colwrite_reset(OrcColWrite *c);
+/* The column's encoding kind as written. */
+int orc_colwrite_encoding(const OrcColWrite *c);
+
+#endif

@@ -1,0 +1,42 @@
+/*
+ * proto.c - glue to protobuf-c: an allocator that routes its memory
+ * through comb's accounting allocator, and the names of ORC's enums.
+ */
+#include "orc/orc_int.h"
+#include "common/alloc.h"
+
+static void *pb_alloc(void *data, size_t size)
+{
+    (void)data;
+    return comb_malloc(size ? size : 1);
+}
+
+static void pb_free(void *data, void *p)
+{
+    (void)data;
+    comb_free(p);
+}
+
+ProtobufCAllocator orc_pb_alloc = {pb_alloc, pb_free, NULL};
+
+const char *orc_stream_kind_name(int kind)
+{
+    static const char *const names[] = {
+        "PRESENT", "DATA", "LENGTH", "DICTIONARY_DATA", "DICTIONARY_COUNT",
+        "SECONDARY", "ROW_INDEX", "BLOOM_FILTER", "BLOOM_FILTER_UTF8",
+        "ENCRYPTED_INDEX", "ENCRYPTED_DATA"};
+    if (kind >= 0 && kind < (int)(sizeof names / sizeof names[0]))
+        return names[kind];
+    if (kind == 100)
+        return "STRIPE_STATISTICS";
+    if (kind == 101)
+        return "FILE_STATISTICS";
+    return "UNKNOWN";
+}
+
+const char *orc_encoding_name(int kind)
+{
+    static const char *const names[] = {"DIRECT", "DICTIONARY", "DIRECT_V2",
+                                        "DICTIONARY_V2"};
+    return kind >= 0 && kind < 4 ? names[kind] : "UNKNOWN";
+}

@@ -1,0 +1,488 @@
+/*
+ * reader.c - opening an ORC file: the tail (postscript, footer, metadata
+ * section) is read and checked before anything trusts it, so a truncated
+ * or garbage file ends in COMB_ECORRUPT naming the path.  Also the
+ * accessors over the footer: schema, stripes, user metadata, statistics,
+ * stripe encodings and column selection.  Decoding rows is colread.c.
+ */
+#include "orc/orc_int.h"
+#include "common/alloc.h"
+#include "fs/fs.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Bytes read from the end of the file in one go, enough for most tails. */
+#define ORC_TAIL_GUESS 16384
+/* Decompressed chunks larger than this are refused as implausible. */
+#define ORC_MAX_BLOCK (64u << 20)
+#define ORC_DEFAULT_BLOCK 262144
+
+static int corrupt(const OrcReader *r, const char *what, CombErr *err)
+{
+    return comb_err(err, COMB_ECORRUPT, "corrupt file '%s': %s", r->path,
+                    what);
+}
+
+int orc_reader_read_section(OrcReader *r, uint64_t off, uint64_t len,
+                            OrcStreamBuf *sb, const char *what, CombErr *err)
+{
+    if (off > r->file_len || len > r->file_len - off)
+        return comb_err(err, COMB_ECORRUPT,
+                        "corrupt file '%s': %s (%llu bytes at %llu) lies "
+                        "past the end of the file", r->path, what,
+                        (unsigned long long)len, (unsigned long long)off);
+    comb_buf_clear(&sb->raw);
+    if (comb_buf_reserve(&sb->raw, (size_t)len))
+        return comb_err_nomem(err);
+    int rc = fs_pread_all(r->fd, sb->raw.data, (size_t)len, off, r->path,
+                          err);
+    if (rc)
+        return rc;
+    sb->raw.len = (size_t)len;
+    if (r->comp == ORC_COMP_NONE) {
+        sb->p = sb->raw.data;
+        sb->len = sb->raw.len;
+        return COMB_OK;
+    }
+    rc = orc_codec_decompress(r->codec, r->block, sb->raw.data, sb->raw.len,
+                              &sb->dec, r->path, what, err);
+    sb->p = sb->dec.data;
+    sb->len = sb->dec.len;
+    return rc;
+}
+
+/* Unpack a message from a section of the file. */
+static int read_message(OrcReader *r, uint64_t off, uint64_t len,
+                        const ProtobufCMessageDescriptor *desc,
+                        ProtobufCMessage **out, const char *what, CombErr *err)
+{
+    OrcStreamBuf sb;
+    memset(&sb, 0, sizeof sb);
+    int rc = orc_reader_read_section(r, off, len, &sb, what, err);
+    if (rc == COMB_OK) {
+        *out = protobuf_c_message_unpack(desc, &orc_pb_alloc, sb.len, sb.p);
+        if (!*out)
+            rc = comb_err(err, COMB_ECORRUPT,
+                          "corrupt file '%s': %s does not parse", r->path,
+                          what);
+    }
+    comb_buf_free(&sb.raw);
+    comb_buf_free(&sb.dec);
+    return rc;
+}
+
+/* ------------------------------------------------------------ postscript */
+
+static int check_version(OrcReader *r, CombErr *err)
+{
+    const Orc__Proto__PostScript *ps = r->ps;
+    uint32_t major = ps->n_version >= 1 ? ps->version[0] : 0;
+    uint32_t minor = ps->n_version >= 2 ? ps->version[1] : 11;
+    snprintf(r->version, sizeof r->version, "%u.%u", major, minor);
+    if (major >= 2)
+        return comb_err(err, COMB_EUNSUPPORTED,
+                        "ORC file '%s' was written by a future ORC version "
+                        "%s; this reader knows 0.11 and 0.12", r->path,
+                        r->version);
+    return COMB_OK;
+}
+
+static int check_magic(OrcReader *r, CombErr *err)
+{
+    char head[ORC_MAGIC_LEN];
+    if (r->ps->magic) {
+        if (strcmp(r->ps->magic, ORC_MAGIC) != 0)
+            return corrupt(r, "postscript magic is not \"ORC\"", err);
+        return COMB_OK;
+    }
+    /* the earliest writers left the magic out of the postscript */
+    int rc = fs_pread_all(r->fd, head, sizeof head, 0, r->path, err);
+    if (rc)
+        return rc;
+    if (memcmp(head, ORC_MAGIC, ORC_MAGIC_LEN) != 0)
+        return corrupt(r, "not an ORC file (no \"ORC\" magic)", err);
+    return COMB_OK;
+}
+
+static int check_compression(OrcReader *r, CombErr *err)
+{
+    const Orc__Proto__PostScript *ps = r->ps;
+    int kind = ps->has_compression ? (int)ps->compression : 0;
+    if (kind < 0 || kind > ORC_COMP_ZSTD)
+        return corrupt(r, "unknown compression kind in postscript", err);
+    r->comp = (OrcCompression)kind;
+    if (!orc_compression_supported(r->comp))
+        return comb_err(err, COMB_EUNSUPPORTED,
+                        "ORC file '%s' uses %s compression, which is not "
+                        "supported", r->path, orc_compression_name(r->comp));
+    r->block = ps->has_compressionblocksize ? ps->compressionblocksize
+                                            : ORC_DEFAULT_BLOCK;
+    if (r->comp != ORC_COMP_NONE && (r->block == 0 || r->block > ORC_MAX_BLOCK))
+        return corrupt(r, "implausible compression block size", err);
+    return orc_codec_new(r->comp, &r->codec, err);
+}
+
+/* Parse the postscript from the last bytes of the file; sets the tail
+ * length (postscript + its length byte). */
+static int read_postscript(OrcReader *r, uint64_t *ps_total, CombErr *err)
+{
+    uint8_t tail[256];
+    uint64_t n = r->file_len < sizeof tail ? r->file_len : sizeof tail;
+    int rc = fs_pread_all(r->fd, tail, (size_t)n, r->file_len - n, r->path,
+                          err);
+    if (rc)
+        return rc;
+    size_t ps_len = tail[n - 1];
+    if (ps_len == 0 || ps_len + 1 > n)
+        return corrupt(r, "bad postscript length (not an ORC file?)", err);
+    r->ps = orc__proto__post_script__unpack(&orc_pb_alloc, ps_len,
+                                            tail + n - 1 - ps_len);
+    if (!r->ps)
+        return corrupt(r, "postscript does not parse (not an ORC file?)",
+                       err);
+    *ps_total = ps_len + 1;
+    if ((rc = check_magic(r, err)) || (rc = check_version(r, err)))
+        return rc;
+    return check_compression(r, err);
+}
+
+/* ---------------------------------------------------------------- footer */
+
+static int check_stripes(OrcReader *r, CombErr *err)
+{
+    const Orc__Proto__Footer *f = r->footer;
+    uint64_t rows = 0;
+    for (size_t i = 0; i < f->n_stripes; i++) {
+        const Orc__Proto__StripeInformation *s = f->stripes[i];
+        uint64_t end = s->offset, len;
+        if (__builtin_add_overflow(s->indexlength, s->datalength, &len) ||
+            __builtin_add_overflow(len, s->footerlength, &len) ||
+            __builtin_add_overflow(end, len, &end) ||
+            end > r->stripes_end || s->offset < ORC_MAGIC_LEN) {
+            char what[128];
+            snprintf(what, sizeof what,
+                     "stripe %zu lies outside the data section", i);
+            return corrupt(r, what, err);
+        }
+        if (s->footerlength == 0)
+            return corrupt(r, "a stripe has an empty stripe footer", err);
+        if (__builtin_add_overflow(rows, s->numberofrows, &rows))
+            return corrupt(r, "stripe row counts overflow", err);
+    }
+    if (f->has_numberofrows && f->numberofrows != rows)
+        return corrupt(r, "footer row count differs from its stripes' sum",
+                       err);
+    r->n_rows = rows;
+    return COMB_OK;
+}
+
+static int build_schema(OrcReader *r, CombErr *err)
+{
+    int rc = orc_type_from_proto(&r->arena, r->footer->types,
+                                 r->footer->n_types, &r->schema, r->path,
+                                 err);
+    if (rc)
+        return rc;
+    r->n_cols = r->schema->max_id + 1;
+    r->by_id = comb_arena_calloc(&r->arena,
+                                 (size_t)r->n_cols * sizeof *r->by_id);
+    r->selected = comb_arena_calloc(&r->arena, (size_t)r->n_cols);
+    if (!r->by_id || !r->selected)
+        return comb_err_nomem(err);
+    for (int i = 0; i < r->n_cols; i++) {
+        r->by_id[i] = orc_type_find(r->schema, i);
+        r->selected[i] = true;
+    }
+    return COMB_OK;
+}
+
+static int read_footer(OrcReader *r, uint64_t ps_total, CombErr *err)
+{
+    const Orc__Proto__PostScript *ps = r->ps;
+    uint64_t flen = ps->has_footerlength ? ps->footerlength : 0;
+    uint64_t mlen = ps->has_metadatalength ? ps->metadatalength : 0;
+    uint64_t tail = ps_total;
+    if (flen == 0)
+        return corrupt(r, "postscript gives no footer length", err);
+    if (__builtin_add_overflow(tail, flen, &tail) ||
+        __builtin_add_overflow(tail, mlen, &tail) || tail > r->file_len)
+        return corrupt(r, "footer and metadata lengths exceed the file "
+                          "(truncated file?)", err);
+    uint64_t foot_off = r->file_len - ps_total - flen;
+    r->meta_len = mlen;
+    r->meta_off = foot_off - mlen;
+    r->stripes_end = r->meta_off;
+    int rc = read_message(r, foot_off, flen, &orc__proto__footer__descriptor,
+                          (ProtobufCMessage **)&r->footer, "file footer", err);
+    if (rc || (rc = build_schema(r, err)) || (rc = check_stripes(r, err)))
+        return rc;
+    for (size_t i = 0; i < r->footer->n_metadata; i++)
+        if (!r->footer->metadata[i]->name)
+            return corrupt(r, "user metadata entry without a name", err);
+    return COMB_OK;
+}
+
+int orc_reader_open(const char *path, OrcReader **out, CombErr *err)
+{
+    struct stat st;
+    uint64_t ps_total = 0;
+    int rc;
+    OrcReader *r = comb_calloc(1, sizeof *r);
+    *out = NULL;
+    if (!r)
+        return comb_err_nomem(err);
+    comb_arena_init(&r->arena, 16 * 1024);
+    r->stripe = -1;
+    r->fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (!(r->path = comb_strdup(path))) {
+        rc = comb_err_nomem(err);
+    } else if (r->fd < 0 || fstat(r->fd, &st) != 0) {
+        rc = comb_err(err, COMB_EIO, "cannot open ORC file '%s': %m", path);
+    } else if ((r->file_len = (uint64_t)st.st_size) < ORC_MAGIC_LEN + 1) {
+        rc = corrupt(r, r->file_len ? "too short to be an ORC file"
+                                    : "empty file (0 bytes), not an ORC file",
+                     err);
+    } else if (!(rc = read_postscript(r, &ps_total, err))) {
+        rc = read_footer(r, ps_total, err);
+    }
+    if (rc) {
+        orc_reader_close(r);
+        return rc;
+    }
+    *out = r;
+    return COMB_OK;
+}
+
+void orc_reader_close(OrcReader *r)
+{
+    if (!r)
+        return;
+    orc_reader_cols_free(r);
+    if (r->fd >= 0)
+        close(r->fd);
+    if (r->ps)
+        protobuf_c_message_free_unpacked(&r->ps->base, &orc_pb_alloc);
+    if (r->footer)
+        protobuf_c_message_free_unpacked(&r->footer->base, &orc_pb_alloc);
+    if (r->meta)
+        protobuf_c_message_free_unpacked(&r->meta->base, &orc_pb_alloc);
+    orc_codec_free(r->codec);
+    comb_arena_free(&r->arena);
+    comb_free(r->path);
+    comb_free(r);
+}
+
+/* ------------------------------------------------------------- accessors */
+
+const OrcType *orc_reader_schema(const OrcReader *r) { return r->schema; }
+int orc_reader_n_columns(const OrcReader *r) { return r->n_cols; }
+uint64_t orc_reader_n_rows(const OrcReader *r) { return r->n_rows; }
+OrcCompression orc_reader_compression(const OrcReader *r) { return r->comp; }
+uint64_t orc_reader_compression_block_size(const OrcReader *r)
+{
+    return r->block;
+}
+const char *orc_reader_file_version(const OrcReader *r) { return r->version; }
+uint64_t orc_reader_file_length(const OrcReader *r) { return r->file_len; }
+uint64_t orc_reader_row_number(const OrcReader *r) { return r->row; }
+const Orc__Proto__Footer *orc_reader_footer(const OrcReader *r)
+{
+    return r->footer;
+}
+const char *orc_reader_path(const OrcReader *r) { return r->path; }
+
+uint32_t orc_reader_row_index_stride(const OrcReader *r)
+{
+    return r->footer->has_rowindexstride ? r->footer->rowindexstride : 0;
+}
+
+uint32_t orc_reader_writer_version(const OrcReader *r)
+{
+    return r->ps->has_writerversion ? r->ps->writerversion : 0;
+}
+
+int orc_reader_n_stripes(const OrcReader *r)
+{
+    return (int)r->footer->n_stripes;
+}
+
+int orc_reader_stripe_info(const OrcReader *r, int stripe, OrcStripeInfo *out)
+{
+    if (stripe < 0 || (size_t)stripe >= r->footer->n_stripes)
+        return COMB_ENOTFOUND;
+    const Orc__Proto__StripeInformation *s = r->footer->stripes[stripe];
+    out->offset = s->offset;
+    out->index_length = s->indexlength;
+    out->data_length = s->datalength;
+    out->footer_length = s->footerlength;
+    out->n_rows = s->numberofrows;
+    return COMB_OK;
+}
+
+int orc_reader_n_metadata(const OrcReader *r)
+{
+    return (int)r->footer->n_metadata;
+}
+
+void orc_reader_metadata_at(const OrcReader *r, int i, const char **key,
+                            const void **val, size_t *len)
+{
+    const Orc__Proto__UserMetadataItem *m = r->footer->metadata[i];
+    *key = m->name;
+    *val = m->value.data ? (const void *)m->value.data : (const void *)"";
+    *len = m->value.len;
+}
+
+bool orc_reader_metadata(const OrcReader *r, const char *key,
+                         const void **val, size_t *len)
+{
+    for (size_t i = 0; i < r->footer->n_metadata; i++)
+        if (strcmp(r->footer->metadata[i]->name, key) == 0) {
+            const char *k;
+            orc_reader_metadata_at(r, (int)i, &k, val, len);
+            return true;
+        }
+    return false;
+}
+
+int orc_reader_column_stats(const OrcReader *r, int column,
+                            OrcColumnStats *out)
+{
+    if (column < 0 || (size_t)column >= r->footer->n_statistics)
+        return COMB_ENOTFOUND;
+    orc_stats_from_proto(r->footer->statistics[column], out);
+    return COMB_OK;
+}
+
+static int load_metadata(OrcReader *r, CombErr *err)
+{
+    if (r->meta)
+        return COMB_OK;
+    if (r->meta_len == 0)
+        return comb_err(err, COMB_ENOTFOUND,
+                        "ORC file '%s' has no stripe statistics", r->path);
+    return read_message(r, r->meta_off, r->meta_len,
+                        &orc__proto__metadata__descriptor,
+                        (ProtobufCMessage **)&r->meta, "metadata section",
+                        err);
+}
+
+int orc_reader_stripe_stats(OrcReader *r, int stripe, int column,
+                            OrcColumnStats *out, CombErr *err)
+{
+    int rc = load_metadata(r, err);
+    if (rc)
+        return rc;
+    if (stripe < 0 || (size_t)stripe >= r->meta->n_stripestats)
+        return comb_err(err, COMB_ENOTFOUND,
+                        "ORC file '%s' has no statistics for stripe %d",
+                        r->path, stripe);
+    const Orc__Proto__StripeStatistics *ss = r->meta->stripestats[stripe];
+    if (column < 0 || (size_t)column >= ss->n_colstats)
+        return comb_err(err, COMB_ENOTFOUND,
+                        "ORC file '%s' has no statistics for column %d of "
+                        "stripe %d", r->path, column, stripe);
+    orc_stats_from_proto(ss->colstats[column], out);
+    return COMB_OK;
+}
+
+/* ------------------------------------------------------- stripe footers */
+
+int orc_reader_stripe_footer(OrcReader *r, int stripe,
+                             Orc__Proto__StripeFooter **out, CombErr *err)
+{
+    OrcStripeInfo si;
+    char what[64];
+    if (orc_reader_stripe_info(r, stripe, &si))
+        return comb_err(err, COMB_EINVALID, "ORC file '%s' has no stripe %d",
+                        r->path, stripe);
+    snprintf(what, sizeof what, "stripe %d footer", stripe);
+    int rc = read_message(r, si.offset + si.index_length + si.data_length,
+                          si.footer_length,
+                          &orc__proto__stripe_footer__descriptor,
+                          (ProtobufCMessage **)out, what, err);
+    if (rc)
+        return rc;
+    if ((*out)->n_columns != (size_t)r->n_cols) {
+        rc = comb_err(err, COMB_ECORRUPT,
+                      "corrupt file '%s': stripe %d footer has %zu column "
+                      "encodings, %d expected", r->path, stripe,
+                      (*out)->n_columns, r->n_cols);
+        orc_stripe_footer_free(*out);
+        *out = NULL;
+    }
+    return rc;
+}
+
+void orc_stripe_footer_free(Orc__Proto__StripeFooter *sf)
+{
+    if (sf)
+        protobuf_c_message_free_unpacked(&sf->base, &orc_pb_alloc);
+}
+
+int orc_reader_stripe_encodings(OrcReader *r, int stripe, const char **kinds,
+                                uint32_t *dict_sizes, CombErr *err)
+{
+    Orc__Proto__StripeFooter *sf;
+    int rc = orc_reader_stripe_footer(r, stripe, &sf, err);
+    if (rc)
+        return rc;
+    for (int i = 0; i < r->n_cols; i++) {
+        const Orc__Proto__ColumnEncoding *e = sf->columns[i];
+        kinds[i] = orc_encoding_name(e->has_kind ? (int)e->kind : 0);
+        dict_sizes[i] = e->has_dictionarysize ? e->dictionarysize : 0;
+    }
+    orc_stripe_footer_free(sf);
+    return COMB_OK;
+}
+
+/* ------------------------------------------------------------- selection */
+
+static void select_up(OrcReader *r, const OrcType *t, int id)
+{
+    /* walk from the root toward id, marking every node on the way */
+    while (t) {
+        r->selected[t->id] = true;
+        const OrcType *next = NULL;
+        for (int i = 0; i < t->n_children && !next; i++)
+            if (id >= t->children[i]->id && id <= t->children[i]->max_id)
+                next = t->children[i];
+        t = next;
+    }
+}
+
+int orc_reader_select(OrcReader *r, const bool *include, CombErr *err)
+{
+    if (r->started)
+        return comb_err(err, COMB_EINVALID,
+                        "ORC reader of '%s': columns must be selected before "
+                        "the first read", r->path);
+    for (int i = 0; i < r->n_cols; i++)
+        r->selected[i] = include == NULL;
+    if (include)
+        for (int i = 0; i < r->n_cols; i++)
+            if (include[i])
+                select_up(r, r->schema, i);
+    for (int i = 0; i < r->n_cols; i++)
+        if (r->selected[i] && !orc_kind_readable(r->by_id[i]->kind))
+            return comb_err(err, COMB_EUNSUPPORTED,
+                            "ORC file '%s': column %d of type %s cannot be "
+                            "read yet", r->path, i,
+                            comb_type_name(r->by_id[i]->kind));
+    return COMB_OK;
+}
+
+int orc_reader_batch_init(const OrcReader *r, CombBatch *b, int capacity)
+{
+    CombTypeKind *kinds = comb_malloc((size_t)r->n_cols * sizeof *kinds);
+    if (!kinds)
+        return COMB_ENOMEM;
+    orc_type_kinds(r->schema, kinds);
+    int rc = comb_batch_init(b, r->n_cols, kinds, capacity);
+    comb_free(kinds);
+    return rc;
+}

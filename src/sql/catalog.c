@@ -1,0 +1,126 @@
+/*
+ * catalog.c - resolving table names to SqlTable (typed columns, bucketing)
+ * through the metastore, and the write-id list of a table under the
+ * statement's snapshot.
+ */
+#include "sql/sql_int.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+static const struct {
+    const char *name;
+    CombTypeKind kind;
+} type_names[] = {
+    {"boolean", COMB_T_BOOLEAN}, {"tinyint", COMB_T_TINYINT},
+    {"smallint", COMB_T_SMALLINT}, {"int", COMB_T_INT},
+    {"integer", COMB_T_INT}, {"bigint", COMB_T_BIGINT},
+    {"float", COMB_T_FLOAT}, {"double", COMB_T_DOUBLE},
+    {"string", COMB_T_STRING}, {"varchar", COMB_T_VARCHAR},
+    {"char", COMB_T_CHAR}, {"binary", COMB_T_BINARY},
+    {"date", COMB_T_DATE}, {"timestamp", COMB_T_TIMESTAMP},
+    {"decimal", COMB_T_DECIMAL},
+};
+
+int sql_type_from_string(const char *s, CombTypeKind *out)
+{
+    size_t n = 0;
+    while (s[n] && (isalpha((unsigned char)s[n]) || s[n] == '_'))
+        n++;
+    for (size_t i = 0; i < sizeof type_names / sizeof type_names[0]; i++) {
+        if (strlen(type_names[i].name) == n &&
+            strncasecmp(s, type_names[i].name, n) == 0) {
+            *out = type_names[i].kind;
+            return COMB_OK;
+        }
+    }
+    return COMB_EUNSUPPORTED;
+}
+
+int sql_table_column(const SqlTable *t, const char *name)
+{
+    for (int i = 0; i < t->n_cols; i++)
+        if (strcasecmp(t->names[i], name) == 0)
+            return i;
+    return -1;
+}
+
+static int table_fill_columns(SqlStmtCtx *c, SqlTable *t, CombErr *err)
+{
+    MsTable *m = t->ms;
+    t->n_cols = m->n_cols;
+    t->names = comb_arena_alloc(c->arena, (size_t)(m->n_cols + 1) * sizeof *t->names);
+    t->kinds = comb_arena_alloc(c->arena, (size_t)(m->n_cols + 1) * sizeof *t->kinds);
+    if (!t->names || !t->kinds)
+        return comb_err_nomem(err);
+    for (int i = 0; i < m->n_cols; i++) {
+        t->names[i] = m->cols[i].name;
+        if (sql_type_from_string(m->cols[i].type, &t->kinds[i]))
+            return comb_err(err, COMB_EUNSUPPORTED,
+                            "column '%s' of table %s has type '%s', which is "
+                            "not supported yet", m->cols[i].name,
+                            t->qualified, m->cols[i].type);
+    }
+    return COMB_OK;
+}
+
+static int table_fill_bucketing(SqlStmtCtx *c, SqlTable *t, CombErr *err)
+{
+    MsTable *m = t->ms;
+    t->n_buckets = m->n_buckets;
+    t->n_cluster = m->n_bucket_cols;
+    t->cluster_idx = comb_arena_alloc(c->arena, (size_t)(m->n_bucket_cols + 1) * sizeof(int));
+    if (!t->cluster_idx)
+        return comb_err_nomem(err);
+    for (int i = 0; i < m->n_bucket_cols; i++) {
+        t->cluster_idx[i] = sql_table_column(t, m->bucket_cols[i]);
+        if (t->cluster_idx[i] < 0)
+            return comb_err(err, COMB_ECORRUPT,
+                            "table %s is clustered by unknown column '%s'",
+                            t->qualified, m->bucket_cols[i]);
+    }
+    return COMB_OK;
+}
+
+int sql_table_resolve(SqlStmtCtx *c, const AstName *name, SqlTable **out,
+                      CombErr *err)
+{
+    const char *db = name->db ? name->db : c->s->db;
+    SqlTable *t = comb_arena_calloc(c->arena, sizeof *t);
+    CombErr ms_err;
+    int rc;
+    if (!t)
+        return comb_err_nomem(err);
+    rc = ms_table_get(c->s->ms, db, name->name, c->arena, &t->ms, &ms_err);
+    if (rc == COMB_ENOTFOUND) {
+        if (name->db)
+            return sql_err_at(err, COMB_ENOTFOUND, 10001, name->pos,
+                              "Table not found '%s.%s'", db, name->name);
+        return sql_err_at(err, COMB_ENOTFOUND, 10001, name->pos,
+                          "Table not found '%s'", name->name);
+    }
+    if (rc) {
+        *err = ms_err;
+        return rc;
+    }
+    t->qualified = comb_arena_printf(c->arena, "%s.%s", t->ms->db, t->ms->name);
+    if (!t->qualified)
+        return comb_err_nomem(err);
+    t->transactional = ms_table_is_transactional(t->ms);
+    if ((rc = table_fill_columns(c, t, err)) ||
+        (rc = table_fill_bucketing(c, t, err)))
+        return rc;
+    *out = t;
+    return COMB_OK;
+}
+
+int sql_table_writeids(SqlStmtCtx *c, const SqlTable *t, CombWriteIdList *out,
+                       CombErr *err)
+{
+    int rc = sql_txn_begin(c, err);
+    if (rc)
+        return rc;
+    return ms_writeid_list(c->s->ms, &c->snapshot, t->ms->db, t->ms->name, out,
+                           err);
+}

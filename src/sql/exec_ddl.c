@@ -1,0 +1,578 @@
+/*
+ * exec_ddl.c - catalog statements: CREATE/DROP DATABASE, USE, CREATE/DROP
+ * TABLE, SHOW DATABASES/TABLES, DESCRIBE, and SET.  Metastore first, files
+ * second: a table's directory is created after its catalog row and removed
+ * after the row is gone, so a failure never leaves a visible half-table.
+ */
+#include "sql/sql_int.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "common/alloc.h"
+#include "common/buf.h"
+#include "fs/fs.h"
+#include "sql/rowstore.h"
+#include "sql/value.h"
+
+/* ------------------------------------------------------------- output */
+
+typedef struct TextResult {
+    SqlRowStore rs;
+    int n_cols;
+} TextResult;
+
+static int text_begin(TextResult *tr, int n_cols)
+{
+    CombTypeKind kinds[8];
+    for (int i = 0; i < n_cols; i++)
+        kinds[i] = COMB_T_STRING;
+    tr->n_cols = n_cols;
+    return sql_rows_init(&tr->rs, n_cols, kinds);
+}
+
+/* Append one row of n_cols strings (NULL pointer = SQL NULL). */
+static int text_row(TextResult *tr, const char *const *vals, CombErr *err)
+{
+    SqlDatum *row;
+    int rc = sql_rows_add(&tr->rs, &row, err);
+    if (rc)
+        return rc;
+    for (int i = 0; i < tr->n_cols; i++) {
+        char *p;
+        if (!vals[i])
+            continue;
+        p = comb_arena_strdup(&tr->rs.arena, vals[i]);
+        if (!p)
+            return comb_err_nomem(err);
+        row[i].null = false;
+        row[i].s = (CombStr){p, (uint32_t)strlen(p)};
+    }
+    return COMB_OK;
+}
+
+static int text_emit(SqlStmtCtx *c, TextResult *tr, const char *const *names,
+                     CombErr *err)
+{
+    const SqlSink *sink = c->sink;
+    int rc = COMB_OK;
+    if (sink->begin)
+        rc = sink->begin(sink->ctx, tr->n_cols, names, tr->rs.kinds, err);
+    if (!rc)
+        rc = sql_rows_emit(&tr->rs, tr->n_cols, -1, sink, err);
+    if (!rc && sink->end)
+        rc = sink->end(sink->ctx, err);
+    sql_rows_free(&tr->rs);
+    return rc;
+}
+
+/* Hive's SHOW ... LIKE pattern: '*' any run, '|' alternatives, no case. */
+static bool show_pattern_match(const char *pat, const char *name)
+{
+    char alt[256];
+    const char *p = pat;
+    if (!pat)
+        return true;
+    while (*p) {
+        size_t n = strcspn(p, "|");
+        CombStr s = {name, (uint32_t)strlen(name)};
+        CombStr like;
+        size_t k = 0;
+        for (size_t i = 0; i < n && k + 2 < sizeof alt; i++)
+            alt[k++] = (char)(p[i] == '*' ? '%' : tolower((unsigned char)p[i]));
+        alt[k] = '\0';
+        like = (CombStr){alt, (uint32_t)k};
+        char lower[256];
+        size_t m = strlen(name) < sizeof lower - 1 ? strlen(name) : sizeof lower - 1;
+        for (size_t i = 0; i < m; i++)
+            lower[i] = (char)tolower((unsigned char)name[i]);
+        s = (CombStr){lower, (uint32_t)m};
+        if (sql_like_match(s, like))
+            return true;
+        p += n;
+        if (*p == '|')
+            p++;
+    }
+    return false;
+}
+
+/* ----------------------------------------------------------- databases */
+
+static int db_missing(const AstName *n, CombErr *err)
+{
+    return sql_err_at(err, COMB_ENOTFOUND, 10072, n->pos,
+                      "Database does not exist: %s", n->name);
+}
+
+static int exec_create_database(SqlStmtCtx *c, CombErr *err)
+{
+    const AstStmt *st = c->stmt;
+    MsDatabase db = {0};
+    int rc;
+    db.name = st->name.name;
+    db.comment = st->comment;
+    db.owner = c->s->user;
+    db.location = st->location ? st->location
+                               : comb_arena_printf(c->arena, "%s/%s.db",
+                                                   c->s->warehouse, st->name.name);
+    if (!db.location)
+        return comb_err_nomem(err);
+    rc = ms_db_create(c->s->ms, &db, st->if_not_exists, err);
+    if (rc == COMB_EEXISTS)
+        return sql_err_at(err, rc, 10242, st->name.pos,
+                          "Database %s already exists", st->name.name);
+    if (rc)
+        return rc;
+    return fs_mkdirs(db.location, err);
+}
+
+static int drop_table_files(SqlStmtCtx *c, MsTable *t, CombErr *err)
+{
+    (void)c;
+    if (strcmp(t->table_type, "EXTERNAL_TABLE") == 0)
+        return COMB_OK;
+    return fs_remove_tree(t->location, err);
+}
+
+static int drop_all_tables(SqlStmtCtx *c, const char *db, CombErr *err)
+{
+    char **names;
+    int n, rc;
+    if ((rc = ms_table_list(c->s->ms, db, c->arena, &names, &n, err)))
+        return rc;
+    for (int i = 0; i < n; i++) {
+        MsTable *t;
+        if ((rc = ms_table_get(c->s->ms, db, names[i], c->arena, &t, err)) ||
+            (rc = ms_table_drop(c->s->ms, db, names[i], false, err)) ||
+            (rc = drop_table_files(c, t, err)))
+            return rc;
+    }
+    return COMB_OK;
+}
+
+static int exec_drop_database(SqlStmtCtx *c, CombErr *err)
+{
+    const AstStmt *st = c->stmt;
+    MsDatabase *db;
+    int rc = ms_db_get(c->s->ms, st->name.name, c->arena, &db, err);
+    if (rc == COMB_ENOTFOUND)
+        return st->if_exists ? COMB_OK : db_missing(&st->name, err);
+    if (rc)
+        return rc;
+    if (strcmp(db->name, "default") == 0)
+        return sql_err_at(err, COMB_EINVALID, 0, st->name.pos,
+                          "Can not drop default database");
+    if (st->cascade && (rc = drop_all_tables(c, db->name, err)))
+        return rc;
+    rc = ms_db_drop(c->s->ms, db->name, false, false, err);
+    if (rc == COMB_EINVALID)
+        return sql_err_at(err, rc, 10060, st->name.pos,
+                          "Database %s is not empty. One or more tables exist.",
+                          db->name);
+    if (rc)
+        return rc;
+    if (strcmp(c->s->db, db->name) == 0) {
+        char *d = comb_strdup("default");
+        if (!d)
+            return comb_err_nomem(err);
+        comb_free(c->s->db);
+        c->s->db = d;
+    }
+    return fs_remove_tree(db->location, err);
+}
+
+static int exec_use(SqlStmtCtx *c, CombErr *err)
+{
+    const AstStmt *st = c->stmt;
+    MsDatabase *db;
+    char *name;
+    int rc = ms_db_get(c->s->ms, st->name.name, c->arena, &db, err);
+    if (rc == COMB_ENOTFOUND)
+        return db_missing(&st->name, err);
+    if (rc)
+        return rc;
+    if (!(name = comb_strdup(db->name)))
+        return comb_err_nomem(err);
+    comb_free(c->s->db);
+    c->s->db = name;
+    return COMB_OK;
+}
+
+static int exec_show_databases(SqlStmtCtx *c, CombErr *err)
+{
+    static const char *const names[] = {"database_name"};
+    TextResult tr;
+    char **dbs;
+    int n, rc;
+    if ((rc = ms_db_list(c->s->ms, c->arena, &dbs, &n, err)))
+        return rc;
+    if (text_begin(&tr, 1))
+        return comb_err_nomem(err);
+    for (int i = 0; i < n && !rc; i++)
+        if (show_pattern_match(c->stmt->like_pattern, dbs[i]))
+            rc = text_row(&tr, (const char *const *)&dbs[i], err);
+    if (rc) {
+        sql_rows_free(&tr.rs);
+        return rc;
+    }
+    return text_emit(c, &tr, names, err);
+}
+
+static int exec_show_tables(SqlStmtCtx *c, CombErr *err)
+{
+    static const char *const names[] = {"tab_name"};
+    const AstStmt *st = c->stmt;
+    const char *db = st->show_in ? st->name.name : c->s->db;
+    MsDatabase *d;
+    TextResult tr;
+    char **tables;
+    int n, rc = ms_db_get(c->s->ms, db, c->arena, &d, err);
+    if (rc == COMB_ENOTFOUND)
+        return sql_err_at(err, rc, 10072, st->name.pos,
+                          "Database does not exist: %s", db);
+    if (rc || (rc = ms_table_list(c->s->ms, db, c->arena, &tables, &n, err)))
+        return rc;
+    if (text_begin(&tr, 1))
+        return comb_err_nomem(err);
+    for (int i = 0; i < n && !rc; i++)
+        if (show_pattern_match(st->like_pattern, tables[i]))
+            rc = text_row(&tr, (const char *const *)&tables[i], err);
+    if (rc) {
+        sql_rows_free(&tr.rs);
+        return rc;
+    }
+    return text_emit(c, &tr, names, err);
+}
+
+/* --------------------------------------------------------------- tables */
+
+static int check_column_type(const AstColumnDef *col, CombErr *err)
+{
+    switch (col->type.kind) {
+    case COMB_T_BOOLEAN: case COMB_T_TINYINT: case COMB_T_SMALLINT:
+    case COMB_T_INT: case COMB_T_BIGINT: case COMB_T_FLOAT:
+    case COMB_T_DOUBLE: case COMB_T_STRING: case COMB_T_VARCHAR:
+    case COMB_T_CHAR:
+        return COMB_OK;
+    default:
+        return sql_err_at(err, COMB_EUNSUPPORTED, 0, col->type.pos,
+                          "column '%s': type %s is not supported yet", col->name,
+                          comb_type_name(col->type.kind));
+    }
+}
+
+static char *type_string(CombArena *a, const AstTypeName *t)
+{
+    if ((t->kind == COMB_T_VARCHAR || t->kind == COMB_T_CHAR) && t->p1 >= 0)
+        return comb_arena_printf(a, "%s(%d)", comb_type_name(t->kind), t->p1);
+    return comb_arena_strdup(a, comb_type_name(t->kind));
+}
+
+static int build_columns(SqlStmtCtx *c, MsTable *t, CombErr *err)
+{
+    const AstStmt *st = c->stmt;
+    t->n_cols = st->n_columns;
+    t->cols = comb_arena_calloc(c->arena, (size_t)(st->n_columns + 1) * sizeof *t->cols);
+    if (!t->cols)
+        return comb_err_nomem(err);
+    for (int i = 0; i < st->n_columns; i++) {
+        const AstColumnDef *cd = &st->columns[i];
+        int rc = check_column_type(cd, err);
+        if (rc)
+            return rc;
+        for (int j = 0; j < i; j++)
+            if (strcmp(st->columns[j].name, cd->name) == 0)
+                return sql_err_at(err, COMB_ESEMANTIC, 10036, cd->pos,
+                                  "Duplicate column name: %s", cd->name);
+        t->cols[i].name = cd->name;
+        t->cols[i].comment = cd->comment;
+        t->cols[i].type = type_string(c->arena, &cd->type);
+        if (!t->cols[i].type)
+            return comb_err_nomem(err);
+    }
+    return COMB_OK;
+}
+
+static int build_bucketing(SqlStmtCtx *c, MsTable *t, CombErr *err)
+{
+    const AstStmt *st = c->stmt;
+    t->n_buckets = -1;
+    if (st->n_buckets < 0)
+        return COMB_OK;
+    if (st->n_buckets < 1 || st->n_buckets > 4096)
+        return sql_err_at(err, COMB_ESEMANTIC, 0, st->cluster_pos,
+                          "number of buckets must be between 1 and 4096");
+    for (int i = 0; i < st->n_cluster_cols; i++) {
+        bool found = false;
+        for (int j = 0; j < st->n_columns; j++)
+            found |= strcmp(st->columns[j].name, st->cluster_cols[i]) == 0;
+        if (!found)
+            return sql_err_at(err, COMB_ESEMANTIC, 10002, st->cluster_pos,
+                              "Invalid column reference '%s' in CLUSTERED BY",
+                              st->cluster_cols[i]);
+    }
+    t->n_buckets = (int)st->n_buckets;
+    t->n_bucket_cols = st->n_cluster_cols;
+    t->bucket_cols = st->cluster_cols;
+    return COMB_OK;
+}
+
+static const char *prop_value(const AstStmt *st, const char *key)
+{
+    const char *v = NULL;
+    for (int i = 0; i < st->n_props; i++)
+        if (strcasecmp(st->props[i].key, key) == 0)
+            v = st->props[i].value;
+    return v;
+}
+
+/* Hive's TransactionalValidationListener rules, and hive.create.as.acid. */
+static int build_acid_properties(SqlStmtCtx *c, MsTable *t, CombErr *err)
+{
+    const AstStmt *st = c->stmt;
+    const char *tx = prop_value(st, "transactional");
+    const char *as_acid = sql_session_get_conf(c->s, "hive.create.as.acid");
+    bool acid;
+    int n = 0;
+    if (tx && strcasecmp(tx, "true") != 0 && strcasecmp(tx, "false") != 0)
+        return sql_err_at(err, COMB_ESEMANTIC, 0, st->name.pos,
+                          "'transactional' property of TBLPROPERTIES may only "
+                          "have value 'true': %s.%s", t->db, t->name);
+    acid = tx ? strcasecmp(tx, "true") == 0
+              : !st->external && !(as_acid && strcasecmp(as_acid, "false") == 0) &&
+                    (!st->stored_as || strcmp(st->stored_as, "orc") == 0);
+    if (acid && st->external)
+        return sql_err_at(err, COMB_ESEMANTIC, 0, st->name.pos,
+                          "%s.%s cannot be declared transactional because it's "
+                          "an external table", t->db, t->name);
+    if (acid && st->stored_as && strcmp(st->stored_as, "orc") != 0)
+        return sql_err_at(err, COMB_ESEMANTIC, 0, st->name.pos,
+                          "The table must be stored using an ACID compliant "
+                          "format (such as ORC): %s.%s", t->db, t->name);
+    if (acid && st->n_sort_cols > 0)
+        return sql_err_at(err, COMB_ESEMANTIC, 0, st->name.pos,
+                          "Table %s.%s cannot support full ACID functionality "
+                          "since it is sorted.", t->db, t->name);
+    t->props = comb_arena_calloc(c->arena, (size_t)(st->n_props + 3) * sizeof *t->props);
+    if (!t->props)
+        return comb_err_nomem(err);
+    for (int i = 0; i < st->n_props; i++)
+        if (strcasecmp(st->props[i].key, "transactional") != 0)
+            t->props[n++] = (MsProperty){st->props[i].key, st->props[i].value};
+    t->props[n++] = (MsProperty){"transactional", acid ? "true" : "false"};
+    if (!prop_value(st, "bucketing_version"))
+        t->props[n++] = (MsProperty){"bucketing_version", "2"};
+    t->n_props = n;
+    return COMB_OK;
+}
+
+static int table_location(SqlStmtCtx *c, const char *db, const char *name,
+                          char **out, CombErr *err)
+{
+    MsDatabase *d;
+    int rc = ms_db_get(c->s->ms, db, c->arena, &d, err);
+    if (rc == COMB_ENOTFOUND)
+        return sql_err_at(err, rc, 10072, c->stmt->name.pos,
+                          "Database does not exist: %s", db);
+    if (rc)
+        return rc;
+    *out = comb_arena_printf(c->arena, "%s/%s", d->location, name);
+    return *out ? COMB_OK : comb_err_nomem(err);
+}
+
+static int exec_create_table(SqlStmtCtx *c, CombErr *err)
+{
+    const AstStmt *st = c->stmt;
+    MsTable t = {0};
+    int rc;
+    if (st->n_partition_cols > 0)
+        return sql_err_at(err, COMB_EUNSUPPORTED, 0, st->partition_cols[0].pos,
+                          "partitioned tables are not supported yet");
+    if (st->temporary)
+        return sql_err_at(err, COMB_EUNSUPPORTED, 0, st->pos,
+                          "temporary tables are not supported yet");
+    t.db = st->name.db ? st->name.db : c->s->db;
+    t.name = st->name.name;
+    t.owner = c->s->user;
+    t.comment = st->comment;
+    t.create_time = (int64_t)time(NULL);
+    t.table_type = st->external ? "EXTERNAL_TABLE" : "MANAGED_TABLE";
+    t.input_format = "org.apache.hadoop.hive.ql.io.orc.OrcInputFormat";
+    t.output_format = "org.apache.hadoop.hive.ql.io.orc.OrcOutputFormat";
+    t.serde = "org.apache.hadoop.hive.ql.io.orc.OrcSerde";
+    if ((rc = build_columns(c, &t, err)) || (rc = build_bucketing(c, &t, err)) ||
+        (rc = build_acid_properties(c, &t, err)))
+        return rc;
+    if (st->location)
+        t.location = st->location;
+    else if ((rc = table_location(c, t.db, t.name, &t.location, err)))
+        return rc;
+    rc = ms_table_create(c->s->ms, &t, st->if_not_exists, err);
+    if (rc == COMB_EEXISTS)
+        return sql_err_at(err, rc, 10073, st->name.pos,
+                          "Table already exists: %s.%s", t.db, t.name);
+    if (rc == COMB_ENOTFOUND)
+        return sql_err_at(err, rc, 10072, st->name.pos,
+                          "Database does not exist: %s", t.db);
+    if (rc)
+        return rc;
+    if ((rc = fs_mkdirs(t.location, err))) {
+        CombErr ignore;
+        ms_table_drop(c->s->ms, t.db, t.name, true, &ignore);
+    }
+    return rc;
+}
+
+static int exec_drop_table(SqlStmtCtx *c, CombErr *err)
+{
+    const AstStmt *st = c->stmt;
+    const char *db = st->name.db ? st->name.db : c->s->db;
+    MsTable *t;
+    int rc = ms_table_get(c->s->ms, db, st->name.name, c->arena, &t, err);
+    if (rc == COMB_ENOTFOUND) {
+        if (st->if_exists)
+            return COMB_OK;
+        return sql_err_at(err, rc, 10001, st->name.pos, "Table not found '%s'",
+                          st->name.name);
+    }
+    if (rc || (rc = ms_table_drop(c->s->ms, db, st->name.name, false, err)))
+        return rc;
+    return drop_table_files(c, t, err);
+}
+
+/* DESCRIBE [FORMATTED]: col_name, data_type, comment (+ table details). */
+static int describe_details(TextResult *tr, const MsTable *t, CombErr *err)
+{
+    char created[64], buckets[32];
+    time_t ct = (time_t)t->create_time;
+    struct tm tm;
+    const char *rows[][3] = {
+        {"", NULL, NULL},
+        {"# Detailed Table Information", NULL, NULL},
+        {"Database:", t->db, NULL},
+        {"OwnerType:", "USER", NULL},
+        {"Owner:", t->owner, NULL},
+        {"CreateTime:", created, NULL},
+        {"Location:", t->location, NULL},
+        {"Table Type:", t->table_type, NULL},
+        {"Table Parameters:", NULL, NULL},
+    };
+    int rc = COMB_OK;
+    gmtime_r(&ct, &tm);
+    strftime(created, sizeof created, "%a %b %d %H:%M:%S UTC %Y", &tm);
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0] && !rc; i++)
+        rc = text_row(tr, rows[i], err);
+    for (int i = 0; i < t->n_props && !rc; i++) {
+        const char *r[3] = {"", t->props[i].key, t->props[i].value};
+        rc = text_row(tr, r, err);
+    }
+    snprintf(buckets, sizeof buckets, "%d", t->n_buckets);
+    const char *storage[][3] = {
+        {"", NULL, NULL},
+        {"# Storage Information", NULL, NULL},
+        {"SerDe Library:", t->serde, NULL},
+        {"InputFormat:", t->input_format, NULL},
+        {"OutputFormat:", t->output_format, NULL},
+        {"Num Buckets:", buckets, NULL},
+    };
+    for (size_t i = 0; i < sizeof storage / sizeof storage[0] && !rc; i++)
+        rc = text_row(tr, storage[i], err);
+    if (!rc && t->n_bucket_cols > 0) {
+        CombBuf b = COMB_BUF_INIT;
+        comb_buf_append_byte(&b, '[');
+        for (int i = 0; i < t->n_bucket_cols; i++)
+            comb_buf_printf(&b, "%s%s", i ? ", " : "", t->bucket_cols[i]);
+        comb_buf_append_str(&b, "]");
+        comb_buf_append_byte(&b, '\0');
+        const char *r[3] = {"Bucket Columns:", b.data ? (char *)b.data : "[]", NULL};
+        rc = text_row(tr, r, err);
+        comb_buf_free(&b);
+    }
+    return rc;
+}
+
+static int exec_describe(SqlStmtCtx *c, CombErr *err)
+{
+    static const char *const names[] = {"col_name", "data_type", "comment"};
+    SqlTable *t;
+    TextResult tr;
+    int rc;
+    if ((rc = sql_table_resolve(c, &c->stmt->name, &t, err)))
+        return rc;
+    if (text_begin(&tr, 3))
+        return comb_err_nomem(err);
+    if (c->stmt->describe_formatted) {
+        const char *hdr[3] = {"# col_name", "data_type", "comment"};
+        rc = text_row(&tr, hdr, err);
+    }
+    for (int i = 0; i < t->ms->n_cols && !rc; i++) {
+        const MsColumn *col = &t->ms->cols[i];
+        const char *r[3] = {col->name, col->type, col->comment ? col->comment : ""};
+        rc = text_row(&tr, r, err);
+    }
+    if (!rc && (c->stmt->describe_formatted || c->stmt->describe_extended))
+        rc = describe_details(&tr, t->ms, err);
+    if (rc) {
+        sql_rows_free(&tr.rs);
+        return rc;
+    }
+    return text_emit(c, &tr, names, err);
+}
+
+int sql_exec_ddl(SqlStmtCtx *c, CombErr *err)
+{
+    switch (c->stmt->kind) {
+    case AST_CREATE_DATABASE: return exec_create_database(c, err);
+    case AST_DROP_DATABASE: return exec_drop_database(c, err);
+    case AST_USE: return exec_use(c, err);
+    case AST_CREATE_TABLE: return exec_create_table(c, err);
+    case AST_DROP_TABLE: return exec_drop_table(c, err);
+    case AST_SHOW_DATABASES: return exec_show_databases(c, err);
+    case AST_SHOW_TABLES: return exec_show_tables(c, err);
+    case AST_DESCRIBE: return exec_describe(c, err);
+    default: return COMB_INTERNAL(err, "statement kind not handled");
+    }
+}
+
+/* ------------------------------------------------------------------ SET */
+
+static int set_info(SqlStmtCtx *c, const char *line, CombErr *err)
+{
+    return c->sink->info ? c->sink->info(c->sink->ctx, line, err) : COMB_OK;
+}
+
+int sql_exec_set(SqlStmtCtx *c, CombErr *err)
+{
+    const AstStmt *st = c->stmt;
+    SqlSession *s = c->s;
+    const char *key = st->set_key;
+    int rc = COMB_OK;
+    if (!key) {
+        for (int i = 0; i < s->vars.n && !rc; i++)
+            rc = set_info(c, comb_arena_printf(c->arena, "hivevar:%s=%s",
+                                               s->vars.items[i].key,
+                                               s->vars.items[i].value), err);
+        for (int i = 0; i < s->conf.n && !rc; i++)
+            rc = set_info(c, comb_arena_printf(c->arena, "%s=%s",
+                                               s->conf.items[i].key,
+                                               s->conf.items[i].value), err);
+        return rc;
+    }
+    if (!st->set_value) {
+        const char *v = strncmp(key, "hivevar:", 8) == 0 ? NULL : sql_session_get_conf(s, key);
+        for (int i = 0; strncmp(key, "hivevar:", 8) == 0 && i < s->vars.n; i++)
+            if (strcmp(s->vars.items[i].key, key + 8) == 0)
+                v = s->vars.items[i].value;
+        return set_info(c, v ? comb_arena_printf(c->arena, "%s=%s", key, v)
+                             : comb_arena_printf(c->arena, "%s is undefined", key),
+                        err);
+    }
+    if (strncmp(key, "hivevar:", 8) == 0)
+        return sql_session_set_var(s, key + 8, st->set_value, err);
+    if (strncmp(key, "hiveconf:", 9) == 0)
+        key += 9;
+    return sql_session_set_conf(s, key, st->set_value, err);
+}

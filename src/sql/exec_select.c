@@ -1,0 +1,969 @@
+/*
+ * exec_select.c - SELECT: plan (expand *, bind items, WHERE, GROUP BY,
+ * ORDER BY, LIMIT) and run.
+ *
+ * Without aggregation or ORDER BY, batches stream from the scan through the
+ * projection to the sink with no copy (the output batch shares the
+ * expression vectors and the scan's selection).  ORDER BY materializes
+ * rows in a row store and sorts them (ascending NULLS LAST, descending
+ * NULLS FIRST, as Hive 4); GROUP BY / aggregates hash the groups.
+ */
+#include "sql/sql_int.h"
+
+#include <string.h>
+#include <strings.h>
+
+#include "common/alloc.h"
+#include "sql/rowstore.h"
+
+typedef enum AggFn { AGG_COUNT, AGG_SUM, AGG_MIN, AGG_MAX, AGG_AVG } AggFn;
+
+typedef struct AggSpec {
+    AggFn fn;
+    BoundExpr *arg;          /* NULL for count(*) */
+    CombTypeKind type;       /* result type */
+} AggSpec;
+
+typedef struct AggState {
+    int64_t count;
+    int64_t isum;
+    double dsum;
+    SqlDatum best;           /* min / max */
+} AggState;
+
+struct SqlSelectPlan {
+    const AstSelect *ast;
+    SqlTable *t;             /* NULL without FROM */
+    SqlScope sc;
+    int n_out;               /* visible output columns */
+    int n_cols;              /* n_out + hidden ORDER BY columns */
+    const char **names;
+    const char **texts;      /* source text of each output's expression */
+    CombTypeKind *kinds;
+    BoundExpr **exprs;       /* per column; NULL for aggregate outputs */
+    BoundExpr *where;
+    bool aggregate;
+    int n_group;
+    BoundExpr **group;
+    int n_agg;
+    AggSpec *aggs;
+    int *out_src;            /* aggregate mode: >= 0 group idx, < 0 -agg-1 */
+    int n_keys;
+    SqlSortKey *keys;
+    int64_t limit;
+    bool need_rowid;
+    SqlScan scan;
+    bool scan_open;
+};
+
+/* ------------------------------------------------------------- planning */
+
+static int plan_grow(SqlStmtCtx *c, SqlSelectPlan *p, int extra, CombErr *err)
+{
+    int n = p->n_cols + extra;
+    const char **names = comb_arena_calloc(c->arena, (size_t)n * sizeof *names);
+    const char **texts = comb_arena_calloc(c->arena, (size_t)n * sizeof *texts);
+    CombTypeKind *kinds = comb_arena_calloc(c->arena, (size_t)n * sizeof *kinds);
+    BoundExpr **exprs = comb_arena_calloc(c->arena, (size_t)n * sizeof *exprs);
+    int *src = comb_arena_calloc(c->arena, (size_t)n * sizeof *src);
+    if (!names || !texts || !kinds || !exprs || !src)
+        return comb_err_nomem(err);
+    if (p->n_cols) {
+        memcpy(names, p->names, (size_t)p->n_cols * sizeof *names);
+        memcpy(texts, p->texts, (size_t)p->n_cols * sizeof *texts);
+        memcpy(kinds, p->kinds, (size_t)p->n_cols * sizeof *kinds);
+        memcpy(exprs, p->exprs, (size_t)p->n_cols * sizeof *exprs);
+        memcpy(src, p->out_src, (size_t)p->n_cols * sizeof *src);
+    }
+    p->names = names;
+    p->texts = texts;
+    p->kinds = kinds;
+    p->exprs = exprs;
+    p->out_src = src;
+    return COMB_OK;
+}
+
+static int add_column(SqlStmtCtx *c, SqlSelectPlan *p, const char *name,
+                      BoundExpr *e, CombTypeKind kind, CombErr *err)
+{
+    int rc = plan_grow(c, p, 1, err);
+    if (rc)
+        return rc;
+    p->names[p->n_cols] = name;
+    p->exprs[p->n_cols] = e;
+    p->kinds[p->n_cols] = kind;
+    p->n_cols++;
+    return COMB_OK;
+}
+
+static int expand_star(SqlStmtCtx *c, SqlSelectPlan *p, const AstExpr *star,
+                       CombErr *err)
+{
+    if (!p->t)
+        return sql_err_at(err, COMB_ESEMANTIC, 0, star->pos,
+                          "'*' needs a FROM clause");
+    if (star->qualifier && strcasecmp(star->qualifier, p->sc.alias) != 0)
+        return sql_err_at(err, COMB_ESEMANTIC, 10004, star->pos,
+                          "Invalid table alias '%s'", star->qualifier);
+    for (int i = 0; i < p->t->n_cols; i++) {
+        BoundExpr *e = comb_arena_calloc(c->arena, sizeof *e);
+        char *name = comb_arena_printf(c->arena, "%s.%s", p->sc.alias,
+                                       p->t->names[i]);
+        int rc;
+        if (!e || !name)
+            return comb_err_nomem(err);
+        e->kind = BX_COL;
+        e->type = p->t->kinds[i];
+        e->col = i;
+        e->pos = star->pos;
+        if ((rc = add_column(c, p, name, e, e->type, err)))
+            return rc;
+    }
+    return COMB_OK;
+}
+
+static const char *item_name(SqlStmtCtx *c, const AstSelectItem *it, int idx)
+{
+    if (it->alias)
+        return it->alias;
+    if (it->expr->kind == AST_COLREF)
+        return it->expr->name;
+    if (it->expr->kind == AST_FIELD)
+        return it->expr->name;
+    return comb_arena_printf(c->arena, "_c%d", idx);
+}
+
+static bool expr_has_aggregate(const AstExpr *e)
+{
+    if (!e)
+        return false;
+    if (e->kind == AST_FUNC && sql_is_aggregate(e->name))
+        return true;
+    for (int i = 0; i < e->n_args; i++)
+        if (expr_has_aggregate(e->args[i]))
+            return true;
+    return expr_has_aggregate(e->left) || expr_has_aggregate(e->right) ||
+           expr_has_aggregate(e->third);
+}
+
+static int bind_aggregate(SqlStmtCtx *c, SqlSelectPlan *p, const AstExpr *e,
+                          int *agg_idx, CombErr *err)
+{
+    static const struct { const char *name; AggFn fn; } fns[] = {
+        {"count", AGG_COUNT}, {"sum", AGG_SUM}, {"min", AGG_MIN},
+        {"max", AGG_MAX}, {"avg", AGG_AVG}};
+    AggSpec a = {0};
+    AggSpec *grown;
+    int rc;
+    for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++)
+        if (strcmp(fns[i].name, e->name) == 0)
+            a.fn = fns[i].fn;
+    if (e->distinct)
+        return sql_err_at(err, COMB_EUNSUPPORTED, 0, e->pos,
+                          "%s(DISTINCT ...) is not supported yet", e->name);
+    if (e->star_arg && a.fn != AGG_COUNT)
+        return sql_err_at(err, COMB_ESEMANTIC, 10015, e->pos,
+                          "'*' is only allowed in count(*)");
+    if (!e->star_arg && e->n_args != 1)
+        return sql_err_at(err, COMB_ESEMANTIC, 10015, e->pos,
+                          "Arguments length mismatch for '%s'", e->name);
+    if (!e->star_arg) {
+        if (expr_has_aggregate(e->args[0]))
+            return sql_err_at(err, COMB_ESEMANTIC, 10128, e->pos,
+                              "Not yet supported place for UDAF '%s'", e->name);
+        if ((rc = sql_bind_expr(c, &p->sc, e->args[0], &a.arg, err)))
+            return rc;
+    }
+    if (a.arg && (a.fn == AGG_SUM || a.fn == AGG_AVG) &&
+        (comb_type_is_str(a.arg->type) || a.arg->type == COMB_T_BOOLEAN))
+        return sql_err_at(err, COMB_ESEMANTIC, 10014, e->pos,
+                          "Wrong arguments for '%s': expected a number",
+                          e->name);
+    switch (a.fn) {
+    case AGG_COUNT: a.type = COMB_T_BIGINT; break;
+    case AGG_AVG: a.type = COMB_T_DOUBLE; break;
+    case AGG_SUM:
+        a.type = comb_type_is_float(a.arg->type) ? COMB_T_DOUBLE : COMB_T_BIGINT;
+        break;
+    default:
+        a.type = a.arg->type == COMB_T_NULL ? COMB_T_STRING : a.arg->type;
+        break;
+    }
+    grown = comb_arena_alloc(c->arena, (size_t)(p->n_agg + 1) * sizeof *grown);
+    if (!grown)
+        return comb_err_nomem(err);
+    if (p->n_agg)
+        memcpy(grown, p->aggs, (size_t)p->n_agg * sizeof *grown);
+    grown[p->n_agg] = a;
+    p->aggs = grown;
+    *agg_idx = p->n_agg++;
+    return COMB_OK;
+}
+
+/* In aggregate mode a plain item must be one of the GROUP BY expressions. */
+static int match_group_expr(const SqlSelectPlan *p, const AstExpr *e)
+{
+    for (int g = 0; g < p->ast->n_group_by; g++) {
+        const AstExpr *ge = p->ast->group_by[g];
+        if (ge->text && e->text && strcasecmp(ge->text, e->text) == 0)
+            return g;
+        if (ge->kind == AST_COLREF && e->kind == AST_COLREF &&
+            strcmp(ge->name, e->name) == 0)
+            return g;
+    }
+    return -1;
+}
+
+static int plan_item_column(SqlStmtCtx *c, SqlSelectPlan *p,
+                            const AstSelectItem *it, int idx, CombErr *err);
+
+static int plan_item(SqlStmtCtx *c, SqlSelectPlan *p, const AstSelectItem *it,
+                     int idx, CombErr *err)
+{
+    int rc = plan_item_column(c, p, it, idx, err);
+    if (!rc)
+        p->texts[p->n_cols - 1] = it->expr->text;
+    return rc;
+}
+
+static int plan_item_column(SqlStmtCtx *c, SqlSelectPlan *p,
+                            const AstSelectItem *it, int idx, CombErr *err)
+{
+    const char *name = item_name(c, it, idx);
+    BoundExpr *e = NULL;
+    int rc;
+    if (!name)
+        return comb_err_nomem(err);
+    if (p->aggregate) {
+        int src;
+        if (it->expr->kind == AST_FUNC && sql_is_aggregate(it->expr->name)) {
+            int a;
+            if ((rc = bind_aggregate(c, p, it->expr, &a, err)))
+                return rc;
+            src = -a - 1;
+            if ((rc = add_column(c, p, name, NULL, p->aggs[a].type, err)))
+                return rc;
+        } else {
+            int g = match_group_expr(p, it->expr);
+            if (g < 0)
+                return sql_err_at(err, COMB_ESEMANTIC, 10025, it->expr->pos,
+                                  "Expression not in GROUP BY key '%s'",
+                                  it->expr->text ? it->expr->text : name);
+            src = g;
+            if ((rc = add_column(c, p, name, NULL, p->group[g]->type, err)))
+                return rc;
+        }
+        p->out_src[p->n_cols - 1] = src;
+        return COMB_OK;
+    }
+    if ((rc = sql_bind_expr(c, &p->sc, it->expr, &e, err)))
+        return rc;
+    return add_column(c, p, name, e, e->type, err);
+}
+
+static int plan_group_by(SqlStmtCtx *c, SqlSelectPlan *p, CombErr *err)
+{
+    const AstSelect *s = p->ast;
+    p->n_group = s->n_group_by;
+    p->group = comb_arena_calloc(c->arena, (size_t)(s->n_group_by + 1) * sizeof *p->group);
+    if (!p->group)
+        return comb_err_nomem(err);
+    for (int g = 0; g < s->n_group_by; g++) {
+        int rc;
+        if (expr_has_aggregate(s->group_by[g]))
+            return sql_err_at(err, COMB_ESEMANTIC, 10128, s->group_by[g]->pos,
+                              "Not yet supported place for UDAF in GROUP BY");
+        if ((rc = sql_bind_expr(c, &p->sc, s->group_by[g], &p->group[g], err)))
+            return rc;
+    }
+    return COMB_OK;
+}
+
+/* ORDER BY item -> output column: an output name/alias, or (without
+ * aggregation) a hidden extra column computed from the input. */
+static int plan_order_item(SqlStmtCtx *c, SqlSelectPlan *p,
+                           const AstOrderItem *o, SqlSortKey *key,
+                           CombErr *err)
+{
+    BoundExpr *e;
+    int rc;
+    key->desc = o->desc;
+    key->nulls_first = o->nulls == 1 || (o->nulls == 0 && o->desc);
+    key->col = -1;
+    for (int j = 0; j < p->n_out; j++) {
+        const char *n = p->names[j], *dot = strchr(n, '.');
+        if (o->expr->kind == AST_COLREF &&
+            (strcasecmp(n, o->expr->name) == 0 ||
+             (dot && strcasecmp(dot + 1, o->expr->name) == 0))) {
+            key->col = j;
+            return COMB_OK;
+        }
+        if (o->expr->text && p->texts[j] &&
+            strcasecmp(p->texts[j], o->expr->text) == 0) {
+            key->col = j;
+            return COMB_OK;
+        }
+    }
+    if (p->aggregate)
+        return sql_err_at(err, COMB_ESEMANTIC, 10004, o->expr->pos,
+                          "ORDER BY of an aggregate query must name an output "
+                          "column");
+    if ((rc = sql_bind_expr(c, &p->sc, o->expr, &e, err)) ||
+        (rc = add_column(c, p, "", e, e->type, err)))
+        return rc;
+    key->col = p->n_cols - 1;
+    return COMB_OK;
+}
+
+static int plan_order_by(SqlStmtCtx *c, SqlSelectPlan *p, CombErr *err)
+{
+    const AstSelect *s = p->ast;
+    p->n_keys = s->n_order_by;
+    p->keys = comb_arena_calloc(c->arena, (size_t)(s->n_order_by + 1) * sizeof *p->keys);
+    if (!p->keys)
+        return comb_err_nomem(err);
+    for (int k = 0; k < s->n_order_by; k++) {
+        int rc = plan_order_item(c, p, &s->order_by[k], &p->keys[k], err);
+        if (rc)
+            return rc;
+    }
+    return COMB_OK;
+}
+
+static int plan_from(SqlStmtCtx *c, SqlSelectPlan *p, CombErr *err)
+{
+    const AstSelect *s = p->ast;
+    int rc;
+    p->sc = (SqlScope){NULL, NULL, -1};
+    if (!s->has_from)
+        return COMB_OK;
+    if ((rc = sql_table_resolve(c, &s->from, &p->t, err)))
+        return rc;
+    p->sc.table = p->t;
+    p->sc.alias = s->from_alias ? s->from_alias : p->t->ms->name;
+    p->sc.rowid_col = p->t->n_cols;
+    return COMB_OK;
+}
+
+static int plan_where(SqlStmtCtx *c, SqlSelectPlan *p, CombErr *err)
+{
+    const AstSelect *s = p->ast;
+    int rc;
+    if (!s->where)
+        return COMB_OK;
+    if (expr_has_aggregate(s->where))
+        return sql_err_at(err, COMB_ESEMANTIC, 10128, s->where->pos,
+                          "Not yet supported place for UDAF in WHERE");
+    if ((rc = sql_bind_expr(c, &p->sc, s->where, &p->where, err)))
+        return rc;
+    if (p->where->type != COMB_T_BOOLEAN && p->where->type != COMB_T_NULL)
+        return sql_err_at(err, COMB_ESEMANTIC, 10014, p->where->pos,
+                          "WHERE clause must be a boolean expression");
+    return COMB_OK;
+}
+
+static bool plan_uses_rowid(const BoundExpr *e, int rowid_col)
+{
+    if (!e)
+        return false;
+    if ((e->kind == BX_COL && rowid_col >= 0 && e->col >= rowid_col) ||
+        e->kind == BX_ROWID)
+        return true;
+    for (int i = 0; i < e->n_args; i++)
+        if (plan_uses_rowid(e->args[i], rowid_col))
+            return true;
+    return plan_uses_rowid(e->a, rowid_col) || plan_uses_rowid(e->b, rowid_col) ||
+           plan_uses_rowid(e->c, rowid_col);
+}
+
+static void plan_rowid_need(SqlSelectPlan *p)
+{
+    int rc = p->sc.rowid_col;
+    p->need_rowid = plan_uses_rowid(p->where, rc);
+    for (int j = 0; j < p->n_cols; j++)
+        p->need_rowid |= plan_uses_rowid(p->exprs[j], rc);
+    for (int g = 0; g < p->n_group; g++)
+        p->need_rowid |= plan_uses_rowid(p->group[g], rc);
+    for (int a = 0; a < p->n_agg; a++)
+        p->need_rowid |= plan_uses_rowid(p->aggs[a].arg, rc);
+}
+
+int sql_select_plan(SqlStmtCtx *c, const AstSelect *s, SqlSelectPlan **out,
+                    CombErr *err)
+{
+    SqlSelectPlan *p = comb_arena_calloc(c->arena, sizeof *p);
+    int rc;
+    if (!p)
+        return comb_err_nomem(err);
+    p->ast = s;
+    p->limit = s->limit;
+    if (s->distinct)
+        return sql_err_at(err, COMB_EUNSUPPORTED, 0, s->n_items ? s->items[0].expr->pos : c->stmt->pos,
+                          "SELECT DISTINCT is not supported yet (use GROUP BY)");
+    if ((rc = plan_from(c, p, err)) || (rc = plan_where(c, p, err)))
+        return rc;
+    p->aggregate = s->n_group_by > 0;
+    for (int i = 0; i < s->n_items; i++)
+        p->aggregate |= expr_has_aggregate(s->items[i].expr);
+    if (p->aggregate && (rc = plan_group_by(c, p, err)))
+        return rc;
+    for (int i = 0; i < s->n_items; i++) {
+        const AstSelectItem *it = &s->items[i];
+        if (it->expr->kind == AST_STAR && !p->aggregate)
+            rc = expand_star(c, p, it->expr, err);
+        else if (it->expr->kind == AST_STAR)
+            rc = sql_err_at(err, COMB_ESEMANTIC, 10025, it->expr->pos,
+                            "'*' cannot be used with GROUP BY or aggregates");
+        else if (p->aggregate && expr_has_aggregate(it->expr) &&
+                 !(it->expr->kind == AST_FUNC && sql_is_aggregate(it->expr->name)))
+            rc = sql_err_at(err, COMB_EUNSUPPORTED, 0, it->expr->pos,
+                            "expressions around aggregates are not supported yet");
+        else
+            rc = plan_item(c, p, it, i, err);
+        if (rc)
+            return rc;
+    }
+    p->n_out = p->n_cols;
+    if (s->having)
+        return sql_err_at(err, COMB_EUNSUPPORTED, 0, s->having->pos,
+                          "HAVING is not supported yet");
+    if ((rc = plan_order_by(c, p, err)))
+        return rc;
+    plan_rowid_need(p);
+    *out = p;
+    return COMB_OK;
+}
+
+void sql_select_output(const SqlSelectPlan *p, int *n_out,
+                       const char *const **names, const CombTypeKind **kinds)
+{
+    *n_out = p->n_out;
+    *names = p->names;
+    *kinds = p->kinds;
+}
+
+bool sql_select_streams(const SqlSelectPlan *p)
+{
+    return !p->aggregate && p->n_keys == 0;
+}
+
+int sql_select_coerce(SqlStmtCtx *c, SqlSelectPlan *p, const int *map,
+                      const SqlTable *t, CombErr *err)
+{
+    for (int j = 0; j < p->n_out; j++) {
+        int col = map[j], rc;
+        if ((rc = sql_bind_coerce(c, p->exprs[j], t->kinds[col], t->names[col],
+                                  &p->exprs[j], err)))
+            return rc;
+        p->kinds[j] = t->kinds[col];
+    }
+    return COMB_OK;
+}
+
+/* ------------------------------------------------------------- execution */
+
+static int prepare_all(SqlStmtCtx *c, SqlSelectPlan *p, CombErr *err)
+{
+    int rc;
+    for (int j = 0; j < p->n_cols; j++)
+        if ((rc = sql_expr_prepare(p->exprs[j], c->arena, COMB_BATCH_SIZE, err)))
+            return rc;
+    for (int g = 0; g < p->n_group; g++)
+        if ((rc = sql_expr_prepare(p->group[g], c->arena, COMB_BATCH_SIZE, err)))
+            return rc;
+    for (int a = 0; a < p->n_agg; a++)
+        if ((rc = sql_expr_prepare(p->aggs[a].arg, c->arena, COMB_BATCH_SIZE, err)))
+            return rc;
+    return COMB_OK;
+}
+
+int sql_select_open(SqlStmtCtx *c, SqlSelectPlan *p, CombErr *err)
+{
+    int rc;
+    if (p->t) {
+        bool *project = comb_arena_calloc(c->arena, (size_t)p->t->n_cols + 1);
+        if (!project)
+            return comb_err_nomem(err);
+        /* decode every column: cheap to get right; projection pushdown of
+         * unused columns is a later optimisation */
+        memset(project, 1, (size_t)p->t->n_cols);
+        if ((rc = sql_scan_open(c, p->t, project, p->need_rowid, &p->scan, err)))
+            return rc;
+        p->scan_open = true;
+        p->scan.filter = p->where;
+        if (p->where &&
+            (rc = sql_expr_prepare(p->where, c->arena, COMB_BATCH_SIZE, err)))
+            return rc;
+    } else if ((rc = sql_txn_begin(c, err))) {
+        return rc;
+    }
+    return prepare_all(c, p, err);
+}
+
+void sql_select_close(SqlSelectPlan *p)
+{
+    if (!p)
+        return;
+    if (p->scan_open)
+        sql_scan_close(&p->scan);
+    p->scan_open = false;
+    for (int j = 0; j < p->n_cols; j++)
+        sql_expr_release(p->exprs[j]);
+    for (int g = 0; g < p->n_group; g++)
+        sql_expr_release(p->group[g]);
+    for (int a = 0; a < p->n_agg; a++)
+        sql_expr_release(p->aggs[a].arg);
+}
+
+/* Input batches: the scan's, or one empty row when there is no FROM. */
+typedef struct Source {
+    SqlSelectPlan *p;
+    CombBatch single;
+    bool single_done;
+} Source;
+
+static int source_next(Source *src, CombBatch **b, CombErr *err)
+{
+    SqlSelectPlan *p = src->p;
+    bool done;
+    int rc;
+    if (p->t) {
+        if ((rc = sql_scan_next(&p->scan, &done, err)))
+            return rc;
+        *b = done ? NULL : &p->scan.batch;
+        return COMB_OK;
+    }
+    if (src->single_done) {
+        *b = NULL;
+        return COMB_OK;
+    }
+    src->single_done = true;
+    src->single.n_rows = 1;
+    if (p->where) {
+        if ((rc = sql_filter_batch(p->where, &src->single, err)))
+            return rc;
+    }
+    *b = &src->single;
+    return COMB_OK;
+}
+
+static int eval_columns(SqlSelectPlan *p, const CombBatch *b, CombErr *err)
+{
+    for (int j = 0; j < p->n_cols; j++) {
+        int rc;
+        if (p->exprs[j] && (rc = sql_expr_eval(p->exprs[j], b, err)))
+            return rc;
+    }
+    return COMB_OK;
+}
+
+/* Emit the projected live rows of b, at most *left of them. */
+static int stream_batch(SqlSelectPlan *p, const CombBatch *b, int64_t *left,
+                        const SqlSink *sink, CombErr *err)
+{
+    CombVector cols[256];
+    CombBatch view = *b;
+    int live = comb_batch_live(b);
+    if (p->n_out > 256)
+        return comb_err(err, COMB_EUNSUPPORTED, "more than 256 output columns");
+    for (int j = 0; j < p->n_out; j++)
+        cols[j] = *p->exprs[j]->out;
+    view.n_cols = p->n_out;
+    view.cols = cols;
+    if (*left >= 0 && live > *left) {
+        if (!view.use_sel) {
+            for (int i = 0; i < *left; i++)
+                view.sel[i] = (uint16_t)i;
+            view.use_sel = true;
+        }
+        view.n_sel = (int)*left;
+        live = (int)*left;
+    }
+    if (*left >= 0)
+        *left -= live;
+    return sink->batch ? sink->batch(sink->ctx, &view, err) : COMB_OK;
+}
+
+static int run_stream(Source *src, const SqlSink *sink, CombErr *err)
+{
+    SqlSelectPlan *p = src->p;
+    int64_t left = p->limit;
+    int rc = COMB_OK;
+    while (!rc && left != 0) {
+        CombBatch *b;
+        if ((rc = source_next(src, &b, err)) || !b)
+            break;
+        if (comb_batch_live(b) == 0)
+            continue;
+        if (!(rc = eval_columns(p, b, err)))
+            rc = stream_batch(p, b, &left, sink, err);
+    }
+    return rc;
+}
+
+static int run_sorted(Source *src, const SqlSink *sink, CombErr *err)
+{
+    SqlSelectPlan *p = src->p;
+    SqlRowStore rs;
+    CombVector *cols[512];
+    int rc = COMB_OK;
+    if (p->n_cols > 512)
+        return comb_err(err, COMB_EUNSUPPORTED, "too many ORDER BY columns");
+    if (sql_rows_init(&rs, p->n_cols, p->kinds))
+        return comb_err_nomem(err);
+    while (!rc) {
+        CombBatch *b;
+        if ((rc = source_next(src, &b, err)) || !b)
+            break;
+        if (comb_batch_live(b) == 0 || (rc = eval_columns(p, b, err)))
+            continue;
+        for (int j = 0; j < p->n_cols; j++)
+            cols[j] = p->exprs[j]->out;
+        rc = sql_rows_append(&rs, cols, b, err);
+    }
+    if (!rc) {
+        sql_rows_sort(&rs, p->keys, p->n_keys);
+        rc = sql_rows_emit(&rs, p->n_out, p->limit, sink, err);
+    }
+    sql_rows_free(&rs);
+    return rc;
+}
+
+static int run_aggregate(Source *src, const SqlSink *sink, CombErr *err);
+
+int sql_select_run(SqlStmtCtx *c, SqlSelectPlan *p, const SqlSink *sink,
+                   CombErr *err)
+{
+    Source src = {p};
+    CombTypeKind none = COMB_T_INT;
+    int rc;
+    (void)c;
+    if (!p->t && comb_batch_init(&src.single, 1, &none, 1))
+        return comb_err_nomem(err);
+    if (p->aggregate)
+        rc = run_aggregate(&src, sink, err);
+    else if (p->n_keys)
+        rc = run_sorted(&src, sink, err);
+    else
+        rc = run_stream(&src, sink, err);
+    if (!p->t)
+        comb_batch_free(&src.single);
+    return rc;
+}
+
+/* ------------------------------------------------------------ aggregation */
+
+typedef struct GroupTable {
+    SqlRowStore groups;      /* group key datums, one row per group */
+    AggState **states;       /* per group: n_agg states */
+    int64_t *slots;          /* open addressing: group index + 1, 0 empty */
+    uint64_t *hashes;        /* hash per group */
+    int64_t n_slots;
+} GroupTable;
+
+static uint64_t hash_bytes(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *c = p;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ c[i]) * 1099511628211ULL;
+    return h;
+}
+
+static uint64_t hash_key(const SqlSelectPlan *p, int row)
+{
+    uint64_t h = 14695981039346656037ULL;
+    for (int g = 0; g < p->n_group; g++) {
+        const CombVector *v = p->group[g]->out;
+        if (comb_vec_is_null(v, row))
+            h = hash_bytes(h, "N", 1);
+        else if (v->i64)
+            h = hash_bytes(h, &v->i64[row], 8);
+        else if (v->f64)
+            h = hash_bytes(h, &v->f64[row], 8);
+        else if (v->str)
+            h = hash_bytes(h, v->str[row].ptr, v->str[row].len);
+    }
+    return h;
+}
+
+static bool key_equals(const SqlSelectPlan *p, const SqlDatum *key, int row,
+                       CombArena *scratch)
+{
+    for (int g = 0; g < p->n_group; g++) {
+        SqlDatum d;
+        const CombVector *v = p->group[g]->out;
+        /* strings compare in place: datum_read copies only into scratch */
+        if (comb_vec_is_null(v, row) != key[g].null)
+            return false;
+        if (key[g].null)
+            continue;
+        if (v->str) {
+            d.null = false;
+            d.s = v->str[row];
+        } else if (sql_datum_read(&d, v, row, scratch)) {
+            return false;
+        }
+        if (sql_datum_cmp(p->group[g]->type, &key[g], &d) != 0)
+            return false;
+    }
+    return true;
+}
+
+static int table_grow(GroupTable *gt, CombErr *err)
+{
+    int64_t n = gt->n_slots ? gt->n_slots * 2 : 1024;
+    int64_t *slots = comb_calloc((size_t)n, sizeof *slots);
+    if (!slots)
+        return comb_err_nomem(err);
+    for (int64_t gi = 0; gi < gt->groups.n_rows; gi++) {
+        int64_t s = (int64_t)(gt->hashes[gi] & (uint64_t)(n - 1));
+        while (slots[s])
+            s = (s + 1) & (n - 1);
+        slots[s] = gi + 1;
+    }
+    comb_free(gt->slots);
+    gt->slots = slots;
+    gt->n_slots = n;
+    return COMB_OK;
+}
+
+static int group_new(const SqlSelectPlan *p, GroupTable *gt, int row,
+                     uint64_t h, int64_t *gi, CombErr *err)
+{
+    SqlDatum *key;
+    int64_t n = gt->groups.n_rows;
+    int rc;
+    if ((n & (n - 1)) == 0 || n == 0) {
+        size_t cap = n ? (size_t)n * 2 : 1;
+        AggState **st = comb_realloc(gt->states, cap * sizeof *st);
+        uint64_t *hs = comb_realloc(gt->hashes, cap * sizeof *hs);
+        if (st)
+            gt->states = st;
+        if (hs)
+            gt->hashes = hs;
+        if (!st || !hs)
+            return comb_err_nomem(err);
+    }
+    if ((rc = sql_rows_add(&gt->groups, &key, err)))
+        return rc;
+    for (int g = 0; g < p->n_group; g++)
+        if (sql_datum_read(&key[g], p->group[g]->out, row, &gt->groups.arena))
+            return comb_err_nomem(err);
+    gt->states[n] = comb_arena_calloc(&gt->groups.arena,
+                                      (size_t)(p->n_agg + 1) * sizeof(AggState));
+    if (!gt->states[n])
+        return comb_err_nomem(err);
+    for (int a = 0; a < p->n_agg; a++)
+        gt->states[n][a].best.null = true;
+    gt->hashes[n] = h;
+    *gi = n;
+    return COMB_OK;
+}
+
+static int group_find(const SqlSelectPlan *p, GroupTable *gt, int row,
+                      CombArena *scratch, int64_t *gi, CombErr *err)
+{
+    uint64_t h = hash_key(p, row);
+    int64_t s;
+    int rc;
+    if ((gt->groups.n_rows + 1) * 2 > gt->n_slots && (rc = table_grow(gt, err)))
+        return rc;
+    s = (int64_t)(h & (uint64_t)(gt->n_slots - 1));
+    while (gt->slots[s]) {
+        int64_t cand = gt->slots[s] - 1;
+        if (gt->hashes[cand] == h &&
+            key_equals(p, gt->groups.rows[cand], row, scratch)) {
+            *gi = cand;
+            return COMB_OK;
+        }
+        s = (s + 1) & (gt->n_slots - 1);
+    }
+    if ((rc = group_new(p, gt, row, h, gi, err)))
+        return rc;
+    gt->slots[s] = *gi + 1;
+    return COMB_OK;
+}
+
+static int agg_update(const AggSpec *a, AggState *st, int row,
+                      CombArena *arena)
+{
+    const CombVector *v;
+    SqlDatum d;
+    if (!a->arg) {
+        st->count++;
+        return COMB_OK;
+    }
+    v = a->arg->out;
+    if (comb_vec_is_null(v, row))
+        return COMB_OK;
+    st->count++;
+    switch (a->fn) {
+    case AGG_SUM:
+    case AGG_AVG:
+        if (v->f64)
+            st->dsum += v->f64[row];
+        else {
+            st->isum = (int64_t)((uint64_t)st->isum + (uint64_t)v->i64[row]);
+            st->dsum += (double)v->i64[row];
+        }
+        break;
+    case AGG_MIN:
+    case AGG_MAX: {
+        int cmp;
+        d.null = false;
+        if (v->str)
+            d.s = v->str[row]; /* compared in place, copied only if kept */
+        else if (sql_datum_read(&d, v, row, arena))
+            return COMB_ENOMEM;
+        cmp = st->best.null ? 0 : sql_datum_cmp(a->arg->type, &d, &st->best);
+        if (st->best.null || (a->fn == AGG_MIN ? cmp < 0 : cmp > 0)) {
+            if (v->str && sql_datum_read(&d, v, row, arena))
+                return COMB_ENOMEM;
+            st->best = d;
+        }
+        break;
+    }
+    default:
+        break;
+    }
+    return COMB_OK;
+}
+
+static void agg_final(const AggSpec *a, const AggState *st, SqlDatum *out)
+{
+    memset(out, 0, sizeof *out);
+    switch (a->fn) {
+    case AGG_COUNT:
+        out->i = st->count;
+        return;
+    case AGG_SUM:
+        out->null = st->count == 0;
+        if (a->type == COMB_T_DOUBLE)
+            out->d = st->dsum;
+        else
+            out->i = st->isum;
+        return;
+    case AGG_AVG:
+        out->null = st->count == 0;
+        out->d = st->count ? st->dsum / (double)st->count : 0;
+        return;
+    default:
+        *out = st->best;
+        return;
+    }
+}
+
+static int consume_batch(SqlSelectPlan *p, GroupTable *gt, const CombBatch *b,
+                         CombArena *scratch, CombErr *err)
+{
+    int rc;
+    for (int g = 0; g < p->n_group; g++)
+        if ((rc = sql_expr_eval(p->group[g], b, err)))
+            return rc;
+    for (int a = 0; a < p->n_agg; a++)
+        if (p->aggs[a].arg && (rc = sql_expr_eval(p->aggs[a].arg, b, err)))
+            return rc;
+    for (int i = 0; i < comb_batch_live(b); i++) {
+        int row = comb_batch_row(b, i);
+        int64_t gi;
+        comb_arena_reset(scratch);
+        if ((rc = group_find(p, gt, row, scratch, &gi, err)))
+            return rc;
+        for (int a = 0; a < p->n_agg; a++)
+            if (agg_update(&p->aggs[a], &gt->states[gi][a], row,
+                           &gt->groups.arena))
+                return comb_err_nomem(err);
+    }
+    return COMB_OK;
+}
+
+static int groups_to_output(SqlSelectPlan *p, GroupTable *gt, SqlRowStore *out,
+                            CombErr *err)
+{
+    for (int64_t gi = 0; gi < gt->groups.n_rows; gi++) {
+        SqlDatum *row;
+        int rc = sql_rows_add(out, &row, err);
+        if (rc)
+            return rc;
+        for (int j = 0; j < p->n_out; j++) {
+            int src = p->out_src[j];
+            if (src >= 0)
+                row[j] = gt->groups.rows[gi][src];
+            else
+                agg_final(&p->aggs[-src - 1], &gt->states[gi][-src - 1], &row[j]);
+        }
+    }
+    return COMB_OK;
+}
+
+static void group_table_free(GroupTable *gt)
+{
+    sql_rows_free(&gt->groups);
+    comb_free(gt->states);
+    comb_free(gt->slots);
+    comb_free(gt->hashes);
+}
+
+static int run_aggregate(Source *src, const SqlSink *sink, CombErr *err)
+{
+    SqlSelectPlan *p = src->p;
+    GroupTable gt;
+    SqlRowStore out;
+    CombArena scratch;
+    CombTypeKind *gkinds;
+    int rc = COMB_OK;
+
+    memset(&gt, 0, sizeof gt);
+    comb_arena_init(&scratch, 4096);
+    gkinds = comb_arena_alloc(&scratch, (size_t)(p->n_group + 1) * sizeof *gkinds);
+    for (int g = 0; gkinds && g < p->n_group; g++)
+        gkinds[g] = p->group[g]->type;
+    if (!gkinds || sql_rows_init(&gt.groups, p->n_group, gkinds) ||
+        sql_rows_init(&out, p->n_out, p->kinds)) {
+        comb_arena_free(&scratch);
+        group_table_free(&gt);
+        return comb_err_nomem(err);
+    }
+    comb_arena_free(&scratch);
+    comb_arena_init(&scratch, 4096);
+    while (!rc) {
+        CombBatch *b;
+        if ((rc = source_next(src, &b, err)) || !b)
+            break;
+        rc = consume_batch(p, &gt, b, &scratch, err);
+    }
+    /* a global aggregate over no rows still yields one row */
+    if (!rc && p->n_group == 0 && gt.groups.n_rows == 0) {
+        int64_t gi;
+        rc = group_new(p, &gt, 0, 0, &gi, err);
+    }
+    if (!rc)
+        rc = groups_to_output(p, &gt, &out, err);
+    if (!rc) {
+        sql_rows_sort(&out, p->keys, p->n_keys);
+        rc = sql_rows_emit(&out, p->n_out, p->limit, sink, err);
+    }
+    sql_rows_free(&out);
+    group_table_free(&gt);
+    comb_arena_free(&scratch);
+    return rc;
+}
+
+/* ------------------------------------------------------------ statement */
+
+int sql_exec_select(SqlStmtCtx *c, CombErr *err)
+{
+    SqlSelectPlan *p;
+    const SqlSink *sink = c->sink;
+    int rc;
+    if ((rc = sql_select_plan(c, c->stmt->select, &p, err)))
+        return rc;
+    if (!(rc = sql_select_open(c, p, err)) && sink->begin)
+        rc = sink->begin(sink->ctx, p->n_out, p->names, p->kinds, err);
+    if (!rc)
+        rc = sql_select_run(c, p, sink, err);
+    if (!rc && sink->end)
+        rc = sink->end(sink->ctx, err);
+    sql_select_close(p);
+    return rc;
+}

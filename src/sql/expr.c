@@ -1,0 +1,681 @@
+/*
+ * expr.c - vectorized evaluation of bound expressions.  Each node owns one
+ * output vector (allocated once by sql_expr_prepare) and computes it for
+ * the live rows of the input batch, at the rows' physical indexes, so the
+ * batch's selection vector never has to be copied.  NULL follows SQL's
+ * three-valued logic; integer arithmetic wraps like Java's (Hive's), and
+ * x/0 is NULL as in Hive.
+ */
+#include "sql/sql_int.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "sql/value.h"
+
+#define FOR_LIVE(in, i, row) \
+    for (int i = 0, row; i < comb_batch_live(in) && ((row = comb_batch_row(in, i)), 1); i++)
+
+/* ---------------------------------------------------------------- vectors */
+
+static int vec_alloc(CombVector *v, CombTypeKind kind, CombArena *a, int cap)
+{
+    memset(v, 0, sizeof *v);
+    v->kind = kind;
+    v->nulls = comb_arena_calloc(a, (size_t)cap);
+    if (!v->nulls)
+        return COMB_ENOMEM;
+    if (comb_type_is_float(kind))
+        v->f64 = comb_arena_calloc(a, (size_t)cap * sizeof *v->f64);
+    else if (comb_type_is_str(kind))
+        v->str = comb_arena_calloc(a, (size_t)cap * sizeof *v->str);
+    else
+        v->i64 = comb_arena_calloc(a, (size_t)cap * sizeof *v->i64);
+    if (!v->f64 && !v->str && !v->i64)
+        return COMB_ENOMEM;
+    return COMB_OK;
+}
+
+static void const_broadcast(BoundExpr *e, int cap)
+{
+    CombVector *v = &e->own;
+    if (e->is_null || e->type == COMB_T_NULL) {
+        memset(v->nulls, 1, (size_t)cap);
+        v->has_nulls = true;
+        return;
+    }
+    for (int i = 0; i < cap; i++) {
+        if (v->i64)
+            v->i64[i] = e->ival;
+        else if (v->f64)
+            v->f64[i] = e->dval;
+        else
+            v->str[i] = e->sval;
+    }
+}
+
+static bool produces_strings(const BoundExpr *e)
+{
+    return comb_type_is_str(e->type) && e->kind != BX_CONST && e->kind != BX_COL;
+}
+
+int sql_expr_prepare(BoundExpr *e, CombArena *a, int capacity, CombErr *err)
+{
+    int rc;
+    if (!e)
+        return COMB_OK;
+    if ((rc = sql_expr_prepare(e->a, a, capacity, err)) ||
+        (rc = sql_expr_prepare(e->b, a, capacity, err)) ||
+        (rc = sql_expr_prepare(e->c, a, capacity, err)))
+        return rc;
+    for (int i = 0; i < e->n_args; i++)
+        if ((rc = sql_expr_prepare(e->args[i], a, capacity, err)))
+            return rc;
+    if (e->kind == BX_COL || e->out)
+        return COMB_OK;
+    if (vec_alloc(&e->own, e->type, a, capacity))
+        return comb_err_nomem(err);
+    e->out = &e->own;
+    if (e->kind == BX_CONST)
+        const_broadcast(e, capacity);
+    if (produces_strings(e)) {
+        e->scratch = comb_arena_alloc(a, sizeof *e->scratch);
+        if (!e->scratch)
+            return comb_err_nomem(err);
+        comb_arena_init(e->scratch, 16 * 1024);
+    }
+    return COMB_OK;
+}
+
+void sql_expr_release(BoundExpr *e)
+{
+    if (!e)
+        return;
+    sql_expr_release(e->a);
+    sql_expr_release(e->b);
+    sql_expr_release(e->c);
+    for (int i = 0; i < e->n_args; i++)
+        sql_expr_release(e->args[i]);
+    if (e->scratch) {
+        comb_arena_free(e->scratch);
+        e->scratch = NULL;
+    }
+    if (e->kind != BX_CONST)
+        e->out = NULL;
+}
+
+/* Result null mask = OR of the operands' masks over the live rows. */
+static void nulls_from(CombVector *out, const CombBatch *in,
+                       const CombVector *x, const CombVector *y)
+{
+    bool any = (x && x->has_nulls) || (y && y->has_nulls);
+    out->has_nulls = any;
+    if (!any)
+        return;
+    FOR_LIVE(in, i, row)
+        out->nulls[row] = (x && comb_vec_is_null(x, row)) ||
+                          (y && comb_vec_is_null(y, row));
+}
+
+/* Mark one row NULL; the first NULL of a pass clears the stale mask of
+ * every row of the batch, which was computed as "no nulls" so far. */
+static void set_null_in(CombVector *v, const CombBatch *in, int row)
+{
+    if (!v->has_nulls) {
+        memset(v->nulls, 0, (size_t)in->n_rows);
+        v->has_nulls = true;
+    }
+    v->nulls[row] = 1;
+}
+#define set_null(v, row) set_null_in((v), in, (row))
+
+/* ------------------------------------------------------------------ casts */
+
+static int64_t wrap_to(CombTypeKind k, int64_t v)
+{
+    switch (k) {
+    case COMB_T_TINYINT: return (int8_t)(uint8_t)(uint64_t)v;
+    case COMB_T_SMALLINT: return (int16_t)(uint16_t)(uint64_t)v;
+    case COMB_T_INT: return (int32_t)(uint32_t)(uint64_t)v;
+    default: return v;
+    }
+}
+
+static bool int_in_range(CombTypeKind k, int64_t v)
+{
+    return wrap_to(k, v) == v;
+}
+
+static int cast_error(const BoundExpr *e, const char *text, CombErr *err)
+{
+    return sql_err_at(err, COMB_EINVALID, 0, e->pos,
+                      "cannot convert %s to %s for column '%s'", text,
+                      comb_type_name(e->type), e->fname ? e->fname : "?");
+}
+
+/* Parse a whole string as an int64 (surrounding spaces allowed). */
+static bool parse_int64(CombStr s, int64_t *out)
+{
+    char buf[64];
+    char *end;
+    if (s.len == 0 || s.len >= sizeof buf)
+        return false;
+    memcpy(buf, s.ptr, s.len);
+    buf[s.len] = '\0';
+    errno = 0;
+    *out = strtoll(buf, &end, 10);
+    while (*end == ' ')
+        end++;
+    return errno == 0 && end != buf && *end == '\0';
+}
+
+static bool parse_double(CombStr s, double *out)
+{
+    char buf[128];
+    char *end;
+    if (s.len == 0 || s.len >= sizeof buf)
+        return false;
+    memcpy(buf, s.ptr, s.len);
+    buf[s.len] = '\0';
+    errno = 0;
+    *out = strtod(buf, &end);
+    while (*end == ' ')
+        end++;
+    return end != buf && *end == '\0';
+}
+
+static int cast_to_int(BoundExpr *e, const CombBatch *in, CombErr *err)
+{
+    const CombVector *x = e->a->out;
+    CombVector *o = e->out;
+    CombTypeKind from = e->a->type;
+    nulls_from(o, in, x, NULL);
+    FOR_LIVE(in, i, row) {
+        int64_t v = 0;
+        char text[96];
+        if (comb_vec_is_null(x, row))
+            continue;
+        if (comb_type_is_float(from)) {
+            double d = x->f64[row];
+            if (isnan(d) || d >= 9.3e18 || d <= -9.3e18 ||
+                (e->strict && d != trunc(d))) {
+                if (!e->strict) { set_null(o, row); continue; }
+                sql_format_double(d, text, sizeof text);
+                return cast_error(e, text, err);
+            }
+            v = (int64_t)d;
+        } else if (comb_type_is_str(from)) {
+            if (!parse_int64(x->str[row], &v)) {
+                if (!e->strict) { set_null(o, row); continue; }
+                snprintf(text, sizeof text, "'%.*s'", (int)(x->str[row].len > 60 ? 60 : x->str[row].len),
+                         x->str[row].ptr);
+                return cast_error(e, text, err);
+            }
+        } else {
+            v = x->i64[row];
+        }
+        if (e->strict && !int_in_range(e->type, v)) {
+            snprintf(text, sizeof text, "%lld (out of range)", (long long)v);
+            return cast_error(e, text, err);
+        }
+        o->i64[row] = e->type == COMB_T_BOOLEAN ? v != 0 : wrap_to(e->type, v);
+    }
+    return COMB_OK;
+}
+
+static int cast_to_double(BoundExpr *e, const CombBatch *in, CombErr *err)
+{
+    const CombVector *x = e->a->out;
+    CombVector *o = e->out;
+    CombTypeKind from = e->a->type;
+    nulls_from(o, in, x, NULL);
+    FOR_LIVE(in, i, row) {
+        double d = 0;
+        if (comb_vec_is_null(x, row))
+            continue;
+        if (comb_type_is_float(from))
+            d = x->f64[row];
+        else if (comb_type_is_str(from)) {
+            if (!parse_double(x->str[row], &d)) {
+                char text[96];
+                if (!e->strict) { set_null(o, row); continue; }
+                snprintf(text, sizeof text, "'%.*s'", (int)(x->str[row].len > 60 ? 60 : x->str[row].len),
+                         x->str[row].ptr);
+                return cast_error(e, text, err);
+            }
+        } else
+            d = (double)x->i64[row];
+        o->f64[row] = e->type == COMB_T_FLOAT ? (double)(float)d : d;
+    }
+    return COMB_OK;
+}
+
+static int cast_to_boolean(BoundExpr *e, const CombBatch *in, CombErr *err)
+{
+    const CombVector *x = e->a->out;
+    CombVector *o = e->out;
+    nulls_from(o, in, x, NULL);
+    FOR_LIVE(in, i, row) {
+        if (comb_vec_is_null(x, row))
+            continue;
+        if (comb_type_is_str(e->a->type)) {
+            CombStr s = x->str[row];
+            if (s.len == 4 && strncasecmp(s.ptr, "true", 4) == 0)
+                o->i64[row] = 1;
+            else if (s.len == 5 && strncasecmp(s.ptr, "false", 5) == 0)
+                o->i64[row] = 0;
+            else if (e->strict)
+                return cast_error(e, "a string that is not true/false", err);
+            else
+                o->i64[row] = s.len > 0; /* Hive: non-empty is true */
+        } else if (comb_type_is_float(e->a->type)) {
+            o->i64[row] = x->f64[row] != 0;
+        } else {
+            o->i64[row] = x->i64[row] != 0;
+        }
+    }
+    return COMB_OK;
+}
+
+static int cast_to_string(BoundExpr *e, const CombBatch *in, CombErr *err)
+{
+    const CombVector *x = e->a->out;
+    CombVector *o = e->out;
+    comb_arena_reset(e->scratch);
+    nulls_from(o, in, x, NULL);
+    FOR_LIVE(in, i, row) {
+        char buf[64];
+        size_t n;
+        char *p;
+        if (comb_vec_is_null(x, row))
+            continue;
+        if (comb_type_is_str(e->a->type)) {
+            o->str[row] = x->str[row];
+            continue;
+        }
+        n = sql_format_scalar(e->a->type, x, row, buf, sizeof buf);
+        p = comb_arena_strndup(e->scratch, buf, n);
+        if (!p)
+            return comb_err_nomem(err);
+        o->str[row] = (CombStr){p, (uint32_t)n};
+    }
+    return COMB_OK;
+}
+
+static bool is_int_family(CombTypeKind k)
+{
+    return comb_type_is_int(k) && k != COMB_T_BOOLEAN && k != COMB_T_DATE;
+}
+
+static int eval_cast(BoundExpr *e, const CombBatch *in, CombErr *err)
+{
+    CombTypeKind from = e->a->type;
+    if (from == COMB_T_NULL) {
+        e->out->has_nulls = true;
+        FOR_LIVE(in, i, row)
+            e->out->nulls[row] = 1;
+        return COMB_OK;
+    }
+    /* widening between integer kinds shares the input vector */
+    if (is_int_family(from) && is_int_family(e->type) &&
+        (e->type == COMB_T_BIGINT || wrap_to(e->type, INT64_MIN) == INT64_MIN)) {
+        e->out = e->a->out;
+        return COMB_OK;
+    }
+    e->out = &e->own;
+    if (comb_type_is_str(e->type))
+        return cast_to_string(e, in, err);
+    if (comb_type_is_float(e->type))
+        return cast_to_double(e, in, err);
+    if (e->type == COMB_T_BOOLEAN)
+        return cast_to_boolean(e, in, err);
+    return cast_to_int(e, in, err);
+}
+
+/* ------------------------------------------------------------- comparisons */
+
+static int cmp_values(CombTypeKind k, const CombVector *x, const CombVector *y,
+                      int row)
+{
+    if (comb_type_is_float(k)) {
+        double a = x->f64[row], b = y->f64[row];
+        return a < b ? -1 : a > b;
+    }
+    if (comb_type_is_str(k))
+        return sql_str_cmp(x->str[row], y->str[row]);
+    return x->i64[row] < y->i64[row] ? -1 : x->i64[row] > y->i64[row];
+}
+
+static bool cmp_holds(AstOp op, int c)
+{
+    switch (op) {
+    case AST_OP_EQ: case AST_OP_EQ_NS: return c == 0;
+    case AST_OP_NE: return c != 0;
+    case AST_OP_LT: return c < 0;
+    case AST_OP_LE: return c <= 0;
+    case AST_OP_GT: return c > 0;
+    case AST_OP_GE: return c >= 0;
+    default: return false;
+    }
+}
+
+static void eval_compare(BoundExpr *e, const CombBatch *in)
+{
+    const CombVector *x = e->a->out, *y = e->b->out;
+    CombVector *o = e->out;
+    CombTypeKind k = e->a->type == COMB_T_NULL ? e->b->type : e->a->type;
+    if (e->op == AST_OP_EQ_NS) {
+        o->has_nulls = false;
+        FOR_LIVE(in, i, row) {
+            bool nx = comb_vec_is_null(x, row), ny = comb_vec_is_null(y, row);
+            o->i64[row] = (nx || ny) ? (nx && ny)
+                                     : cmp_values(k, x, y, row) == 0;
+        }
+        return;
+    }
+    nulls_from(o, in, x, y);
+    if (k == COMB_T_NULL)
+        return;
+    FOR_LIVE(in, i, row)
+        if (!o->has_nulls || !o->nulls[row])
+            o->i64[row] = cmp_holds(e->op, cmp_values(k, x, y, row));
+}
+
+/* AND / OR with SQL's three-valued logic. */
+static void eval_logic(BoundExpr *e, const CombBatch *in)
+{
+    const CombVector *x = e->a->out, *y = e->b->out;
+    CombVector *o = e->out;
+    bool is_and = e->op == AST_OP_AND;
+    o->has_nulls = false;
+    FOR_LIVE(in, i, row) {
+        int a = comb_vec_is_null(x, row) ? -1 : (int)x->i64[row];
+        int b = comb_vec_is_null(y, row) ? -1 : (int)y->i64[row];
+        int r;
+        if (is_and)
+            r = (a == 0 || b == 0) ? 0 : (a == 1 && b == 1) ? 1 : -1;
+        else
+            r = (a == 1 || b == 1) ? 1 : (a == 0 && b == 0) ? 0 : -1;
+        if (r < 0)
+            set_null(o, row);
+        else {
+            o->i64[row] = r;
+            if (o->has_nulls)
+                o->nulls[row] = 0;
+        }
+    }
+}
+
+/* -------------------------------------------------------------- arithmetic */
+
+static int64_t int_arith(AstOp op, int64_t a, int64_t b, bool *is_null)
+{
+    uint64_t ua = (uint64_t)a, ub = (uint64_t)b;
+    switch (op) {
+    case AST_OP_ADD: return (int64_t)(ua + ub);
+    case AST_OP_SUB: return (int64_t)(ua - ub);
+    case AST_OP_MUL: return (int64_t)(ua * ub);
+    case AST_OP_MOD:
+    case AST_OP_DIV_INT:
+        if (b == 0) {
+            *is_null = true;
+            return 0;
+        }
+        if (b == -1)
+            return op == AST_OP_MOD ? 0 : (int64_t)(0 - ua);
+        return op == AST_OP_MOD ? a % b : a / b;
+    default:
+        return 0;
+    }
+}
+
+static double dbl_arith(AstOp op, double a, double b, bool *is_null)
+{
+    switch (op) {
+    case AST_OP_ADD: return a + b;
+    case AST_OP_SUB: return a - b;
+    case AST_OP_MUL: return a * b;
+    case AST_OP_DIV:
+    case AST_OP_MOD:
+        if (b == 0) {
+            *is_null = true;
+            return 0;
+        }
+        return op == AST_OP_DIV ? a / b : fmod(a, b);
+    default:
+        return 0;
+    }
+}
+
+static void eval_arith(BoundExpr *e, const CombBatch *in)
+{
+    const CombVector *x = e->a->out, *y = e->b->out;
+    CombVector *o = e->out;
+    bool dbl = comb_type_is_float(e->type);
+    bool int_operands_for_div_int = e->op == AST_OP_DIV_INT &&
+                                    !comb_type_is_float(e->a->type);
+    nulls_from(o, in, x, y);
+    FOR_LIVE(in, i, row) {
+        bool is_null = false;
+        if (o->has_nulls && o->nulls[row])
+            continue;
+        if (dbl) {
+            o->f64[row] = dbl_arith(e->op, x->f64[row], y->f64[row], &is_null);
+        } else if (e->op == AST_OP_DIV_INT && !int_operands_for_div_int) {
+            double q = dbl_arith(AST_OP_DIV, x->f64[row], y->f64[row], &is_null);
+            o->i64[row] = (int64_t)q;
+        } else {
+            o->i64[row] = wrap_to(e->type, int_arith(e->op, x->i64[row],
+                                                     y->i64[row], &is_null));
+        }
+        if (is_null)
+            set_null(o, row);
+    }
+}
+
+static int eval_concat(BoundExpr *e, const CombBatch *in, CombErr *err)
+{
+    const CombVector *x = e->a->out, *y = e->b->out;
+    CombVector *o = e->out;
+    comb_arena_reset(e->scratch);
+    nulls_from(o, in, x, y);
+    FOR_LIVE(in, i, row) {
+        char *p;
+        CombStr a, b;
+        if (o->has_nulls && o->nulls[row])
+            continue;
+        a = x->str[row];
+        b = y->str[row];
+        p = comb_arena_alloc(e->scratch, (size_t)a.len + b.len + 1);
+        if (!p)
+            return comb_err_nomem(err);
+        memcpy(p, a.ptr, a.len);
+        memcpy(p + a.len, b.ptr, b.len);
+        o->str[row] = (CombStr){p, a.len + b.len};
+    }
+    return COMB_OK;
+}
+
+static int eval_binary(BoundExpr *e, const CombBatch *in, CombErr *err)
+{
+    switch (e->op) {
+    case AST_OP_AND:
+    case AST_OP_OR:
+        eval_logic(e, in);
+        return COMB_OK;
+    case AST_OP_CONCAT:
+        return eval_concat(e, in, err);
+    case AST_OP_EQ: case AST_OP_NE: case AST_OP_LT: case AST_OP_LE:
+    case AST_OP_GT: case AST_OP_GE: case AST_OP_EQ_NS:
+        eval_compare(e, in);
+        return COMB_OK;
+    default:
+        eval_arith(e, in);
+        return COMB_OK;
+    }
+}
+
+static void eval_unary(BoundExpr *e, const CombBatch *in)
+{
+    const CombVector *x = e->a->out;
+    CombVector *o = e->out;
+    nulls_from(o, in, x, NULL);
+    FOR_LIVE(in, i, row) {
+        if (comb_vec_is_null(x, row))
+            continue;
+        if (e->op == AST_OP_NOT)
+            o->i64[row] = !x->i64[row];
+        else if (comb_type_is_float(e->type))
+            o->f64[row] = e->op == AST_OP_NEG ? -x->f64[row] : x->f64[row];
+        else if (e->a->type == COMB_T_NULL)
+            set_null(o, row);
+        else
+            o->i64[row] = e->op == AST_OP_NEG
+                              ? wrap_to(e->type, (int64_t)(0 - (uint64_t)x->i64[row]))
+                              : x->i64[row];
+    }
+}
+
+/* ------------------------------------------------------------- predicates */
+
+static void eval_is_null(BoundExpr *e, const CombBatch *in)
+{
+    const CombVector *x = e->a->out;
+    e->out->has_nulls = false;
+    FOR_LIVE(in, i, row)
+        e->out->i64[row] = comb_vec_is_null(x, row) != e->negated;
+}
+
+static void eval_between(BoundExpr *e, const CombBatch *in)
+{
+    const CombVector *x = e->a->out, *lo = e->b->out, *hi = e->c->out;
+    CombVector *o = e->out;
+    CombTypeKind k = e->a->type;
+    nulls_from(o, in, x, lo);
+    if (hi->has_nulls)
+        FOR_LIVE(in, i, row)
+            if (comb_vec_is_null(hi, row))
+                set_null(o, row);
+    FOR_LIVE(in, i, row) {
+        bool inside;
+        if (o->has_nulls && o->nulls[row])
+            continue;
+        inside = cmp_values(k, x, lo, row) >= 0 && cmp_values(k, x, hi, row) <= 0;
+        o->i64[row] = inside != e->negated;
+    }
+}
+
+/* x IN (list): TRUE if equal to any; NULL if no match and a NULL is
+ * involved; else FALSE (then inverted for NOT IN). */
+static void eval_in(BoundExpr *e, const CombBatch *in)
+{
+    const CombVector *x = e->a->out;
+    CombVector *o = e->out;
+    CombTypeKind k = e->a->type;
+    o->has_nulls = false;
+    FOR_LIVE(in, i, row) {
+        bool found = false, saw_null = comb_vec_is_null(x, row);
+        for (int j = 0; j < e->n_args && !found && !comb_vec_is_null(x, row); j++) {
+            const CombVector *y = e->args[j]->out;
+            if (comb_vec_is_null(y, row))
+                saw_null = true;
+            else if (cmp_values(k, x, y, row) == 0)
+                found = true;
+        }
+        if (!found && saw_null) {
+            set_null(o, row);
+            continue;
+        }
+        if (o->has_nulls)
+            o->nulls[row] = 0;
+        o->i64[row] = found != e->negated;
+    }
+}
+
+static void eval_like(BoundExpr *e, const CombBatch *in)
+{
+    const CombVector *x = e->a->out, *p = e->b->out;
+    CombVector *o = e->out;
+    nulls_from(o, in, x, p);
+    FOR_LIVE(in, i, row) {
+        if (o->has_nulls && o->nulls[row])
+            continue;
+        o->i64[row] = sql_like_match(x->str[row], p->str[row]) != e->negated;
+    }
+}
+
+static int eval_rowid(BoundExpr *e, const CombBatch *in, CombErr *err)
+{
+    const CombVector *w = &in->cols[e->col], *b = &in->cols[e->col + 1],
+                     *r = &in->cols[e->col + 2];
+    CombVector *o = e->out;
+    comb_arena_reset(e->scratch);
+    o->has_nulls = false;
+    FOR_LIVE(in, i, row) {
+        char *s = comb_arena_printf(e->scratch,
+                                    "{\"writeid\":%lld,\"bucketid\":%lld,\"rowid\":%lld}",
+                                    (long long)w->i64[row], (long long)b->i64[row],
+                                    (long long)r->i64[row]);
+        if (!s)
+            return comb_err_nomem(err);
+        o->str[row] = (CombStr){s, (uint32_t)strlen(s)};
+    }
+    return COMB_OK;
+}
+
+static int eval_children(BoundExpr *e, const CombBatch *in, CombErr *err)
+{
+    int rc;
+    if ((e->a && (rc = sql_expr_eval(e->a, in, err))) ||
+        (e->b && (rc = sql_expr_eval(e->b, in, err))) ||
+        (e->c && (rc = sql_expr_eval(e->c, in, err))))
+        return rc;
+    for (int i = 0; i < e->n_args; i++)
+        if ((rc = sql_expr_eval(e->args[i], in, err)))
+            return rc;
+    return COMB_OK;
+}
+
+int sql_expr_eval(BoundExpr *e, const CombBatch *in, CombErr *err)
+{
+    int rc;
+    if (e->kind == BX_CONST)
+        return COMB_OK;
+    if (e->kind == BX_COL) {
+        e->out = &in->cols[e->col];
+        return COMB_OK;
+    }
+    if ((rc = eval_children(e, in, err)))
+        return rc;
+    switch (e->kind) {
+    case BX_ROWID: return eval_rowid(e, in, err);
+    case BX_CAST: return eval_cast(e, in, err);
+    case BX_BINARY: return eval_binary(e, in, err);
+    case BX_UNARY: eval_unary(e, in); return COMB_OK;
+    case BX_IS_NULL: eval_is_null(e, in); return COMB_OK;
+    case BX_BETWEEN: eval_between(e, in); return COMB_OK;
+    case BX_IN: eval_in(e, in); return COMB_OK;
+    case BX_LIKE: eval_like(e, in); return COMB_OK;
+    case BX_FUNC: return e->fn(e, in, err);
+    default: return COMB_INTERNAL(err, "unexpected bound expression");
+    }
+}
+
+int sql_filter_batch(BoundExpr *pred, CombBatch *b, CombErr *err)
+{
+    int rc = sql_expr_eval(pred, b, err), n = 0;
+    const CombVector *v;
+    if (rc)
+        return rc;
+    v = pred->out;
+    FOR_LIVE(b, i, row)
+        if (!comb_vec_is_null(v, row) && v->i64[row])
+            b->sel[n++] = (uint16_t)row;
+    b->n_sel = n;
+    b->use_sel = true;
+    return COMB_OK;
+}

@@ -1,0 +1,302 @@
+/*
+ * func.c - scalar built-in functions: one table of (name, arity, type
+ * rule, implementation).  Aggregates (count, sum, ...) are not here: the
+ * SELECT planner recognises them before binding (see exec_select.c).
+ */
+#include "sql/sql_int.h"
+
+#include <ctype.h>
+#include <string.h>
+#include <strings.h>
+
+#define FOR_LIVE(in, i, row) \
+    for (int i = 0, row; i < comb_batch_live(in) && ((row = comb_batch_row(in, i)), 1); i++)
+
+static void copy_nulls(CombVector *o, const CombBatch *in, const CombVector *x)
+{
+    o->has_nulls = x->has_nulls;
+    if (x->has_nulls)
+        FOR_LIVE(in, i, row)
+            o->nulls[row] = x->nulls[row];
+}
+
+static int fn_case(BoundExpr *e, const CombBatch *in, CombErr *err, bool upper)
+{
+    const CombVector *x = e->args[0]->out;
+    CombVector *o = e->out;
+    comb_arena_reset(e->scratch);
+    copy_nulls(o, in, x);
+    FOR_LIVE(in, i, row) {
+        CombStr s = x->str[row];
+        char *p;
+        if (comb_vec_is_null(x, row))
+            continue;
+        p = comb_arena_alloc(e->scratch, (size_t)s.len + 1);
+        if (!p)
+            return comb_err_nomem(err);
+        for (uint32_t k = 0; k < s.len; k++)
+            p[k] = (char)(upper ? toupper((unsigned char)s.ptr[k])
+                                : tolower((unsigned char)s.ptr[k]));
+        o->str[row] = (CombStr){p, s.len};
+    }
+    return COMB_OK;
+}
+
+static int fn_upper(BoundExpr *e, const CombBatch *in, CombErr *err)
+{
+    return fn_case(e, in, err, true);
+}
+
+static int fn_lower(BoundExpr *e, const CombBatch *in, CombErr *err)
+{
+    return fn_case(e, in, err, false);
+}
+
+/* Characters, not bytes: count UTF-8 lead bytes. */
+static int fn_length(BoundExpr *e, const CombBatch *in, CombErr *err)
+{
+    const CombVector *x = e->args[0]->out;
+    CombVector *o = e->out;
+    (void)err;
+    copy_nulls(o, in, x);
+    FOR_LIVE(in, i, row) {
+        int64_t n = 0;
+        if (comb_vec_is_null(x, row))
+            continue;
+        for (uint32_t k = 0; k < x->str[row].len; k++)
+            n += ((unsigned char)x->str[row].ptr[k] & 0xC0) != 0x80;
+        o->i64[row] = n;
+    }
+    return COMB_OK;
+}
+
+static int fn_abs(BoundExpr *e, const CombBatch *in, CombErr *err)
+{
+    const CombVector *x = e->args[0]->out;
+    CombVector *o = e->out;
+    (void)err;
+    copy_nulls(o, in, x);
+    FOR_LIVE(in, i, row) {
+        if (comb_vec_is_null(x, row))
+            continue;
+        if (o->f64)
+            o->f64[row] = x->f64[row] < 0 ? -x->f64[row] : x->f64[row];
+        else
+            o->i64[row] = x->i64[row] < 0 ? (int64_t)(0 - (uint64_t)x->i64[row])
+                                          : x->i64[row];
+    }
+    return COMB_OK;
+}
+
+/* First non-NULL argument (all arguments already cast to e->type). */
+static int fn_coalesce(BoundExpr *e, const CombBatch *in, CombErr *err)
+{
+    CombVector *o = e->out;
+    (void)err;
+    o->has_nulls = false;
+    FOR_LIVE(in, i, row) {
+        int k = 0;
+        while (k < e->n_args && comb_vec_is_null(e->args[k]->out, row))
+            k++;
+        if (k == e->n_args) {
+            if (!o->has_nulls) {
+                memset(o->nulls, 0, (size_t)in->n_rows);
+                o->has_nulls = true;
+            }
+            o->nulls[row] = 1;
+            continue;
+        }
+        if (o->has_nulls)
+            o->nulls[row] = 0;
+        if (o->i64)
+            o->i64[row] = e->args[k]->out->i64[row];
+        else if (o->f64)
+            o->f64[row] = e->args[k]->out->f64[row];
+        else
+            o->str[row] = e->args[k]->out->str[row];
+    }
+    return COMB_OK;
+}
+
+static int fn_concat(BoundExpr *e, const CombBatch *in, CombErr *err)
+{
+    CombVector *o = e->out;
+    comb_arena_reset(e->scratch);
+    o->has_nulls = false;
+    FOR_LIVE(in, i, row) {
+        size_t len = 0;
+        bool null = false;
+        char *p;
+        for (int k = 0; k < e->n_args; k++) {
+            null |= comb_vec_is_null(e->args[k]->out, row);
+            if (!null)
+                len += e->args[k]->out->str[row].len;
+        }
+        if (null) {
+            if (!o->has_nulls) {
+                memset(o->nulls, 0, (size_t)in->n_rows);
+                o->has_nulls = true;
+            }
+            o->nulls[row] = 1;
+            continue;
+        }
+        if (o->has_nulls)
+            o->nulls[row] = 0;
+        p = comb_arena_alloc(e->scratch, len + 1);
+        if (!p)
+            return comb_err_nomem(err);
+        len = 0;
+        for (int k = 0; k < e->n_args; k++) {
+            CombStr s = e->args[k]->out->str[row];
+            memcpy(p + len, s.ptr, s.len);
+            len += s.len;
+        }
+        o->str[row] = (CombStr){p, (uint32_t)len};
+    }
+    return COMB_OK;
+}
+
+typedef enum FnTypeRule {
+    FN_STRING,      /* returns string, arguments cast to string */
+    FN_INT_OF_STRING,
+    FN_SAME_NUMERIC,
+    FN_COMMON       /* returns the common type of all arguments */
+} FnTypeRule;
+
+static const struct {
+    const char *name;
+    int min_args, max_args;
+    FnTypeRule rule;
+    BxFuncImpl fn;
+} functions[] = {
+    {"upper", 1, 1, FN_STRING, fn_upper},
+    {"ucase", 1, 1, FN_STRING, fn_upper},
+    {"lower", 1, 1, FN_STRING, fn_lower},
+    {"lcase", 1, 1, FN_STRING, fn_lower},
+    {"length", 1, 1, FN_INT_OF_STRING, fn_length},
+    {"abs", 1, 1, FN_SAME_NUMERIC, fn_abs},
+    {"coalesce", 1, 64, FN_COMMON, fn_coalesce},
+    {"nvl", 2, 2, FN_COMMON, fn_coalesce},
+    {"concat", 1, 64, FN_STRING, fn_concat},
+};
+
+static bool is_aggregate_name(const char *name)
+{
+    static const char *const aggs[] = {"count", "sum", "min", "max", "avg"};
+    for (size_t i = 0; i < sizeof aggs / sizeof aggs[0]; i++)
+        if (strcmp(name, aggs[i]) == 0)
+            return true;
+    return false;
+}
+
+bool sql_is_aggregate(const char *name)
+{
+    return is_aggregate_name(name);
+}
+
+static int cast_all(SqlStmtCtx *c, BoundExpr **args, int n, CombTypeKind to,
+                    CombErr *err)
+{
+    for (int i = 0; i < n; i++) {
+        int rc;
+        if (args[i]->type == to)
+            continue;
+        if (to == COMB_T_STRING || args[i]->type == COMB_T_NULL ||
+            (comb_type_is_float(to) && !comb_type_is_str(args[i]->type)) ||
+            (to == COMB_T_BIGINT && comb_type_is_int(args[i]->type))) {
+            BoundExpr *cast = comb_arena_calloc(c->arena, sizeof *cast);
+            if (!cast)
+                return comb_err_nomem(err);
+            cast->kind = BX_CAST;
+            cast->type = to;
+            cast->pos = args[i]->pos;
+            cast->col = -1;
+            cast->a = args[i];
+            args[i] = cast;
+            continue;
+        }
+        rc = sql_err_at(err, COMB_ESEMANTIC, 10014, args[i]->pos,
+                        "Wrong arguments: %s cannot be used as %s",
+                        comb_type_name(args[i]->type), comb_type_name(to));
+        return rc;
+    }
+    return COMB_OK;
+}
+
+static CombTypeKind common_type(BoundExpr **args, int n)
+{
+    CombTypeKind t = COMB_T_NULL;
+    for (int i = 0; i < n; i++) {
+        CombTypeKind a = args[i]->type;
+        if (a == COMB_T_NULL || a == t)
+            continue;
+        if (t == COMB_T_NULL)
+            t = a;
+        else if (comb_type_is_float(a) || comb_type_is_float(t))
+            t = (comb_type_is_str(a) || comb_type_is_str(t)) ? COMB_T_STRING : COMB_T_DOUBLE;
+        else if (comb_type_is_int(a) && comb_type_is_int(t))
+            t = COMB_T_BIGINT;
+        else
+            t = COMB_T_STRING;
+    }
+    return t == COMB_T_NULL ? COMB_T_STRING : t;
+}
+
+int sql_bind_function(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
+                      BoundExpr **args, int n_args, BoundExpr **out,
+                      CombErr *err)
+{
+    BoundExpr *b;
+    int rc;
+    (void)sc;
+    if (is_aggregate_name(e->name))
+        return sql_err_at(err, COMB_ESEMANTIC, 10128, e->pos,
+                          "Not yet supported place for UDAF '%s'", e->name);
+    for (size_t i = 0; i < sizeof functions / sizeof functions[0]; i++) {
+        if (strcmp(functions[i].name, e->name) != 0)
+            continue;
+        if (n_args < functions[i].min_args || n_args > functions[i].max_args ||
+            e->star_arg)
+            return sql_err_at(err, COMB_ESEMANTIC, 10015, e->pos,
+                              "Arguments length mismatch for function '%s'",
+                              e->name);
+        b = comb_arena_calloc(c->arena, sizeof *b);
+        if (!b)
+            return comb_err_nomem(err);
+        b->kind = BX_FUNC;
+        b->pos = e->pos;
+        b->col = -1;
+        b->fname = functions[i].name;
+        b->fn = functions[i].fn;
+        b->args = args;
+        b->n_args = n_args;
+        switch (functions[i].rule) {
+        case FN_STRING:
+            b->type = COMB_T_STRING;
+            rc = cast_all(c, args, n_args, COMB_T_STRING, err);
+            break;
+        case FN_INT_OF_STRING:
+            b->type = COMB_T_INT;
+            rc = cast_all(c, args, n_args, COMB_T_STRING, err);
+            break;
+        case FN_SAME_NUMERIC:
+            b->type = args[0]->type == COMB_T_NULL ? COMB_T_INT : args[0]->type;
+            rc = (comb_type_is_str(b->type) || b->type == COMB_T_BOOLEAN)
+                     ? sql_err_at(err, COMB_ESEMANTIC, 10014, args[0]->pos,
+                                  "Wrong arguments for '%s': expected a number",
+                                  e->name)
+                     : COMB_OK;
+            break;
+        default:
+            b->type = common_type(args, n_args);
+            rc = cast_all(c, args, n_args, b->type, err);
+            break;
+        }
+        if (rc)
+            return rc;
+        *out = b;
+        return COMB_OK;
+    }
+    return sql_err_at(err, COMB_ESEMANTIC, 10011, e->pos,
+                      "Invalid function '%s'", e->name);
+}

@@ -1,0 +1,375 @@
+/*
+ * session.c - sessions, settings, variable substitution and the
+ * per-statement transaction (autocommit): open before reading, commit after
+ * the statement's files are durable, abort on any failure.
+ */
+#include "sql/sql_int.h"
+
+#include <ctype.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/alloc.h"
+#include "common/buf.h"
+#include "fs/fs.h"
+
+/* ----------------------------------------------------------------- settings */
+
+static SqlSetting *settings_find(const SqlSettings *set, const char *key)
+{
+    for (int i = 0; i < set->n; i++)
+        if (strcmp(set->items[i].key, key) == 0)
+            return &set->items[i];
+    return NULL;
+}
+
+static int settings_put(SqlSettings *set, const char *key, const char *value,
+                        CombErr *err)
+{
+    SqlSetting *it = settings_find(set, key);
+    char *v = comb_strdup(value);
+    if (!v)
+        return comb_err_nomem(err);
+    if (it) {
+        comb_free(it->value);
+        it->value = v;
+        return COMB_OK;
+    }
+    if (set->n == set->cap) {
+        int cap = set->cap ? set->cap * 2 : 16;
+        SqlSetting *p = comb_realloc(set->items, (size_t)cap * sizeof *p);
+        if (!p) {
+            comb_free(v);
+            return comb_err_nomem(err);
+        }
+        set->items = p;
+        set->cap = cap;
+    }
+    set->items[set->n].key = comb_strdup(key);
+    if (!set->items[set->n].key) {
+        comb_free(v);
+        return comb_err_nomem(err);
+    }
+    set->items[set->n].value = v;
+    set->n++;
+    return COMB_OK;
+}
+
+static void settings_free(SqlSettings *set)
+{
+    for (int i = 0; i < set->n; i++) {
+        comb_free(set->items[i].key);
+        comb_free(set->items[i].value);
+    }
+    comb_free(set->items);
+    memset(set, 0, sizeof *set);
+}
+
+int sql_session_set_conf(SqlSession *s, const char *key, const char *value,
+                         CombErr *err)
+{
+    return settings_put(&s->conf, key, value, err);
+}
+
+int sql_session_set_var(SqlSession *s, const char *key, const char *value,
+                        CombErr *err)
+{
+    return settings_put(&s->vars, key, value, err);
+}
+
+const char *sql_session_get_conf(const SqlSession *s, const char *key)
+{
+    SqlSetting *it = settings_find(&s->conf, key);
+    return it ? it->value : NULL;
+}
+
+const char *sql_session_database(const SqlSession *s)
+{
+    return s->db;
+}
+
+/* ------------------------------------------------------------ open / close */
+
+static char *absolute_path(const char *path)
+{
+    char cwd[4096];
+    if (path[0] == '/')
+        return comb_strdup(path);
+    if (!getcwd(cwd, sizeof cwd))
+        return NULL;
+    size_t n = strlen(cwd) + strlen(path) + 2;
+    char *p = comb_malloc(n);
+    if (p)
+        snprintf(p, n, "%s/%s", cwd, path);
+    return p;
+}
+
+static int session_identity(SqlSession *s, const SqlSessionOptions *opt,
+                            CombErr *err)
+{
+    char host[256];
+    const char *user = opt->user ? opt->user : getenv("USER");
+    if (gethostname(host, sizeof host) != 0)
+        snprintf(host, sizeof host, "localhost");
+    host[sizeof host - 1] = '\0';
+    s->user = comb_strdup(user && *user ? user : "comb");
+    s->host = comb_strdup(host);
+    s->db = comb_strdup("default");
+    if (!s->user || !s->host || !s->db)
+        return comb_err_nomem(err);
+    return COMB_OK;
+}
+
+int sql_session_open(const SqlSessionOptions *opt, SqlSession **out,
+                     CombErr *err)
+{
+    SqlSession *s = comb_calloc(1, sizeof *s);
+    char *ms_path = NULL;
+    int rc;
+    *out = NULL;
+    if (!s)
+        return comb_err_nomem(err);
+    comb_arena_init(&s->stmt_arena, 64 * 1024);
+    s->warehouse = absolute_path(opt->warehouse ? opt->warehouse : "warehouse");
+    if (!s->warehouse) {
+        rc = comb_err_nomem(err);
+        goto fail;
+    }
+    if ((rc = session_identity(s, opt, err)))
+        goto fail;
+    if ((rc = fs_mkdirs(s->warehouse, err)))
+        goto fail;
+    ms_path = comb_arena_printf(&s->stmt_arena, "%s/metastore.db", s->warehouse);
+    if (!ms_path) {
+        rc = comb_err_nomem(err);
+        goto fail;
+    }
+    if ((rc = ms_open_sqlite(ms_path, s->warehouse, &s->ms, err)))
+        goto fail;
+    comb_arena_reset(&s->stmt_arena);
+    *out = s;
+    return COMB_OK;
+fail:
+    sql_session_close(s);
+    return rc;
+}
+
+void sql_session_close(SqlSession *s)
+{
+    if (!s)
+        return;
+    ms_close(s->ms);
+    settings_free(&s->conf);
+    settings_free(&s->vars);
+    comb_free(s->warehouse);
+    comb_free(s->db);
+    comb_free(s->user);
+    comb_free(s->host);
+    comb_arena_free(&s->stmt_arena);
+    comb_free(s);
+}
+
+/* ----------------------------------------------------- variable substitution */
+
+/* Value of ${ref}: "hivevar:x", "hiveconf:x", "system:x", "env:x" or a bare
+ * name (hivevar first, then hiveconf, as Hive does). NULL if unset. */
+static const char *lookup_variable(const SqlSession *s, const char *ref)
+{
+    SqlSetting *it;
+    if (strncmp(ref, "hivevar:", 8) == 0) {
+        it = settings_find(&s->vars, ref + 8);
+        return it ? it->value : NULL;
+    }
+    if (strncmp(ref, "hiveconf:", 9) == 0)
+        return sql_session_get_conf(s, ref + 9);
+    if (strncmp(ref, "env:", 4) == 0)
+        return getenv(ref + 4);
+    if (strncmp(ref, "system:", 7) == 0)
+        return NULL;
+    it = settings_find(&s->vars, ref);
+    if (it)
+        return it->value;
+    return sql_session_get_conf(s, ref);
+}
+
+/* Replace ${...} references; unknown ones are left as written (Hive does
+ * the same), so literal text like '${x}' survives when x is unset. */
+static int substitute_variables(const SqlSession *s, const char *text,
+                                CombArena *a, const char **out, CombErr *err)
+{
+    CombBuf b = COMB_BUF_INIT;
+    const char *p = text;
+    int rc = COMB_OK;
+    if (!strstr(text, "${")) {
+        *out = text;
+        return COMB_OK;
+    }
+    while (*p && !rc) {
+        const char *open = strstr(p, "${"), *close;
+        char ref[256];
+        const char *val;
+        if (!open) {
+            rc = comb_buf_append_str(&b, p);
+            break;
+        }
+        close = strchr(open + 2, '}');
+        if (!close || (size_t)(close - open - 2) >= sizeof ref) {
+            rc = comb_buf_append_str(&b, p);
+            break;
+        }
+        memcpy(ref, open + 2, (size_t)(close - open - 2));
+        ref[close - open - 2] = '\0';
+        val = lookup_variable(s, ref);
+        rc = comb_buf_append(&b, p, (size_t)(open - p));
+        if (!rc)
+            rc = val ? comb_buf_append_str(&b, val)
+                     : comb_buf_append(&b, open, (size_t)(close - open + 1));
+        p = close + 1;
+    }
+    if (!rc)
+        *out = comb_arena_strndup(a, (const char *)b.data, b.len);
+    comb_buf_free(&b);
+    if (rc || !*out)
+        return comb_err_nomem(err);
+    return COMB_OK;
+}
+
+/* ------------------------------------------------------------ transactions */
+
+int sql_txn_begin(SqlStmtCtx *c, CombErr *err)
+{
+    int rc;
+    if (c->txnid)
+        return COMB_OK;
+    rc = ms_txn_open(c->s->ms, c->s->user, c->s->host, &c->txnid, err);
+    if (rc)
+        return rc;
+    rc = ms_txn_snapshot(c->s->ms, c->txnid, &c->snapshot, err);
+    if (rc)
+        return rc;
+    c->have_snapshot = true;
+    return COMB_OK;
+}
+
+int sql_txn_commit(SqlStmtCtx *c, CombErr *err)
+{
+    int rc;
+    if (!c->txnid)
+        return COMB_OK;
+    sql_crash_point(c, "before_commit");
+    rc = ms_txn_commit(c->s->ms, c->txnid, err);
+    if (rc == COMB_OK)
+        c->txnid = 0;
+    return rc;
+}
+
+static void txn_end(SqlStmtCtx *c)
+{
+    CombErr ignore;
+    if (c->txnid)
+        ms_txn_abort(c->s->ms, c->txnid, &ignore);
+    c->txnid = 0;
+    if (c->have_snapshot)
+        comb_idlist_free(&c->snapshot);
+    c->have_snapshot = false;
+}
+
+void sql_crash_point(SqlStmtCtx *c, const char *name)
+{
+#ifdef COMB_TEST_BUILD
+    const char *want = sql_session_get_conf(c->s, "comb.test.crash.point");
+    if (want && strcmp(want, name) == 0)
+        raise(SIGKILL);
+#else
+    (void)c;
+    (void)name;
+#endif
+}
+
+/* --------------------------------------------------------------- execution */
+
+int sql_err_at(CombErr *err, int code, int hive_code, AstPos pos,
+               const char *fmt, ...)
+{
+    char what[COMB_ERR_MSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    /* AstPos columns are 1-based; Hive prints 0-based columns */
+    pos.col = pos.col > 0 ? pos.col - 1 : 0;
+    if (hive_code)
+        return comb_err_hive(err, code, hive_code,
+                             "SemanticException [Error %d]: Line %d:%d %s",
+                             hive_code, pos.line, pos.col, what);
+    return comb_err(err, code, "SemanticException: Line %d:%d %s", pos.line,
+                    pos.col, what);
+}
+
+/* Skip white space and comments before a statement, so that error
+ * positions count from the statement's first token (as Hive's do). */
+static const char *skip_leading_comments(const char *p)
+{
+    for (;;) {
+        while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+            p++;
+        if (p[0] == '-' && p[1] == '-') {
+            while (*p && *p != '\n')
+                p++;
+        } else if (p[0] == '/' && p[1] == '*' && strstr(p + 2, "*/")) {
+            p = strstr(p + 2, "*/") + 2;
+        } else {
+            return p;
+        }
+    }
+}
+
+static int dispatch(SqlStmtCtx *c, CombErr *err)
+{
+    switch (c->stmt->kind) {
+    case AST_SELECT:
+        return sql_exec_select(c, err);
+    case AST_INSERT:
+        return sql_exec_insert(c, err);
+    case AST_UPDATE:
+    case AST_DELETE:
+        return sql_exec_update_delete(c, err);
+    case AST_SET:
+        return sql_exec_set(c, err);
+    default:
+        return sql_exec_ddl(c, err);
+    }
+}
+
+int sql_session_execute(SqlSession *s, const char *text, const SqlSink *sink,
+                        CombErr *err)
+{
+    SqlStmtCtx c;
+    AstStmt *stmt = NULL;
+    const char *sql;
+    int rc;
+    static const SqlSink no_sink;
+
+    memset(&c, 0, sizeof c);
+    c.s = s;
+    c.arena = &s->stmt_arena;
+    c.sink = sink ? sink : &no_sink;
+    comb_err_clear(err);
+    rc = substitute_variables(s, skip_leading_comments(text), c.arena, &sql,
+                              err);
+    if (!rc)
+        rc = sql_parse_statement(sql, c.arena, &stmt, err);
+    if (!rc) {
+        c.stmt = stmt;
+        rc = dispatch(&c, err);
+    }
+    if (!rc)
+        rc = sql_txn_commit(&c, err);
+    txn_end(&c);
+    comb_arena_reset(&s->stmt_arena);
+    return rc;
+}

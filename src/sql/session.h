@@ -1,0 +1,67 @@
+/*
+ * session.h - a SQL session on one warehouse: the entry point of the sql/
+ * layer for the shell, the server and tests.
+ *
+ * A session owns its metastore connection, its current database and its
+ * settings (SET, --hiveconf, --hivevar).  Each statement runs in its own
+ * transaction (autocommit, as in Hive): the transaction is opened before
+ * the statement reads anything and committed after its files are durable,
+ * or aborted on any error, so a failed statement changes nothing visible.
+ *
+ * Results stream to a SqlSink one batch at a time.  Ownership: the session
+ * owns everything it allocates; sink callbacks borrow the batch and the
+ * column names only for the duration of the call.  One thread per session.
+ */
+#ifndef COMB_SQL_SESSION_H
+#define COMB_SQL_SESSION_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "common/batch.h"
+#include "common/err.h"
+
+typedef struct SqlSession SqlSession;
+
+/* Where a statement's rows go.  Any callback may be NULL. */
+typedef struct SqlSink {
+    void *ctx;
+    /* Column names and kinds of the result, before the first batch. */
+    int (*begin)(void *ctx, int n_cols, const char *const *names,
+                 const CombTypeKind *kinds, CombErr *err);
+    /* Live rows of b (respect b->use_sel); columns 0..n_cols-1. */
+    int (*batch)(void *ctx, const CombBatch *b, CombErr *err);
+    int (*end)(void *ctx, CombErr *err);
+    /* An informational line ("key=value" for SET key). */
+    int (*info)(void *ctx, const char *line, CombErr *err);
+} SqlSink;
+
+typedef struct SqlSessionOptions {
+    const char *warehouse;   /* warehouse directory; created if missing */
+    const char *user;        /* recorded in TXNS; NULL = $USER or "comb" */
+} SqlSessionOptions;
+
+int sql_session_open(const SqlSessionOptions *opt, SqlSession **out,
+                     CombErr *err);
+void sql_session_close(SqlSession *s);  /* NULL ok */
+
+/* Parse and run one statement (text with or without ';').  Variables
+ * ${name}, ${hivevar:name}, ${hiveconf:name} are substituted first. */
+int sql_session_execute(SqlSession *s, const char *text, const SqlSink *sink,
+                        CombErr *err);
+
+/* Settings, as SET key=value / --hiveconf / --hivevar. */
+int sql_session_set_conf(SqlSession *s, const char *key, const char *value,
+                         CombErr *err);
+int sql_session_set_var(SqlSession *s, const char *key, const char *value,
+                        CombErr *err);
+/* Current value of a conf key, or NULL. */
+const char *sql_session_get_conf(const SqlSession *s, const char *key);
+
+/* Current database name. */
+const char *sql_session_database(const SqlSession *s);
+
+/* Test hook: a named point at which the statement stops as if killed
+ * (set with conf "comb.test.crash.point"); see exec_dml.c. */
+
+#endif

@@ -1,0 +1,224 @@
+/*
+ * sql_int.h - private to src/sql: the session record, the statement
+ * context, resolved tables, bound (typed) expressions and the executor
+ * entry points.  The parse tree (ast.h) is turned into these by bind.c;
+ * expr.c evaluates bound expressions a batch at a time; exec_*.c run
+ * statements.
+ */
+#ifndef COMB_SQL_INT_H
+#define COMB_SQL_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "acid/acid.h"
+#include "common/arena.h"
+#include "common/batch.h"
+#include "common/err.h"
+#include "common/txnlist.h"
+#include "metastore/ms.h"
+#include "sql/ast.h"
+#include "sql/session.h"
+
+/* ------------------------------------------------------------------ session */
+
+typedef struct SqlSetting {
+    char *key;
+    char *value;
+} SqlSetting;
+
+typedef struct SqlSettings {
+    int n;
+    int cap;
+    SqlSetting *items;      /* owned, heap */
+} SqlSettings;
+
+struct SqlSession {
+    Ms *ms;                 /* metastore connection, owned */
+    char *warehouse;        /* absolute warehouse directory, owned */
+    char *db;               /* current database, owned */
+    char *user;
+    char *host;
+    SqlSettings conf;       /* SET / --hiveconf */
+    SqlSettings vars;       /* --hivevar / SET hivevar:x=y */
+    CombArena stmt_arena;   /* reset after each statement */
+};
+
+/* What one statement runs with. */
+typedef struct SqlStmtCtx {
+    SqlSession *s;
+    CombArena *arena;       /* statement lifetime */
+    const SqlSink *sink;
+    const AstStmt *stmt;
+    int64_t txnid;          /* 0 until a transaction is opened */
+    bool have_snapshot;
+    CombTxnList snapshot;   /* valid only if have_snapshot */
+} SqlStmtCtx;
+
+/* Open the statement's transaction and take its snapshot (idempotent). */
+int sql_txn_begin(SqlStmtCtx *c, CombErr *err);
+
+/* ------------------------------------------------------------------ tables */
+
+typedef struct SqlTable {
+    MsTable *ms;            /* catalog record (statement arena) */
+    char *qualified;        /* "db.table" */
+    int n_cols;
+    const char **names;     /* column names, table order */
+    CombTypeKind *kinds;
+    int n_buckets;          /* -1 when not bucketed */
+    int n_cluster;
+    int *cluster_idx;       /* CLUSTERED BY columns as column indexes */
+    bool transactional;     /* full ACID */
+} SqlTable;
+
+/* Resolve [db.]name to a table (Hive error 10001 when missing). */
+int sql_table_resolve(SqlStmtCtx *c, const AstName *name, SqlTable **out,
+                      CombErr *err);
+/* Column index by name, -1 if none. */
+int sql_table_column(const SqlTable *t, const char *name);
+/* Parse a Hive type string ("int", "varchar(10)") to a kind. */
+int sql_type_from_string(const char *s, CombTypeKind *out);
+/* Write-id list of a table under the statement snapshot. */
+int sql_table_writeids(SqlStmtCtx *c, const SqlTable *t,
+                       CombWriteIdList *out, CombErr *err);
+
+/* Error with Hive's number and the statement position "Line L:C " (the
+ * column printed 0-based, as Hive prints it). */
+int sql_err_at(CombErr *err, int code, int hive_code, AstPos pos,
+               const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* -------------------------------------------------------- bound expressions */
+
+typedef enum BxKind {
+    BX_CONST,       /* literal, folded constant */
+    BX_COL,         /* column `col` of the input batch */
+    BX_ROWID,       /* ROW__ID as a struct rendered {"writeid":..} (string) */
+    BX_UNARY,       /* op a */
+    BX_BINARY,      /* a op b */
+    BX_IS_NULL,     /* a IS [NOT] NULL */
+    BX_BETWEEN,     /* a [NOT] BETWEEN b AND c */
+    BX_IN,          /* a [NOT] IN (args) */
+    BX_LIKE,        /* a [NOT] LIKE b (b constant) */
+    BX_CAST,        /* CAST(a AS type) and implicit conversions */
+    BX_FUNC         /* scalar function args */
+} BxKind;
+
+typedef struct BoundExpr BoundExpr;
+typedef int (*BxFuncImpl)(BoundExpr *e, const CombBatch *in, CombErr *err);
+
+struct BoundExpr {
+    BxKind kind;
+    CombTypeKind type;      /* result type */
+    AstPos pos;
+    AstOp op;
+    bool negated;
+    bool strict;            /* BX_CAST for assignment: bad values are
+                               errors, not NULL (fname = the column) */
+    int col;                /* BX_COL / BX_ROWID: first input column */
+    BoundExpr *a, *b, *c;
+    int n_args;
+    BoundExpr **args;
+    /* BX_CONST */
+    bool is_null;
+    int64_t ival;
+    double dval;
+    CombStr sval;
+    /* BX_FUNC */
+    const char *fname;
+    BxFuncImpl fn;
+    /* evaluation output: points at an input column for BX_COL */
+    CombVector *out;
+    CombVector own;         /* storage for out when computed here */
+    CombArena *scratch;     /* strings produced per batch */
+};
+
+/* Name resolution scope: one table (or none), its alias, and where its
+ * columns and ROW__ID live in the input batch. */
+typedef struct SqlScope {
+    const SqlTable *table;  /* NULL: no FROM */
+    const char *alias;      /* table name or alias used as qualifier */
+    int rowid_col;          /* batch index of ROW__ID.writeid, -1 none */
+} SqlScope;
+
+/* Bind an expression: resolve names, check and infer types, fold
+ * constants.  Allocates in c->arena. */
+int sql_bind_expr(SqlStmtCtx *c, const SqlScope *scope, const AstExpr *e,
+                  BoundExpr **out, CombErr *err);
+
+/* Wrap e in a conversion to `kind` (for assignment to a column of that
+ * kind); errors name the column. */
+int sql_bind_coerce(SqlStmtCtx *c, BoundExpr *e, CombTypeKind kind,
+                    const char *column, BoundExpr **out, CombErr *err);
+
+/* Scalar function call (func.c); args already bound. */
+int sql_bind_function(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
+                      BoundExpr **args, int n_args, BoundExpr **out,
+                      CombErr *err);
+/* count, sum, min, max, avg. */
+bool sql_is_aggregate(const char *name);
+
+/* True if e references no column. */
+bool sql_expr_is_const(const BoundExpr *e);
+
+/* Allocate output vectors of e's tree (capacity rows). */
+int sql_expr_prepare(BoundExpr *e, CombArena *a, int capacity, CombErr *err);
+
+/* Evaluate e over the live rows of `in`; result in e->out at the same
+ * physical row indexes.  scratch holds produced strings until reset. */
+int sql_expr_eval(BoundExpr *e, const CombBatch *in, CombErr *err);
+
+/* Narrow b's selection to rows where pred is TRUE. */
+int sql_filter_batch(BoundExpr *pred, CombBatch *b, CombErr *err);
+
+/* Free the vectors sql_expr_prepare allocated. */
+void sql_expr_release(BoundExpr *e);
+
+/* ---------------------------------------------------------------- executor */
+
+/* A scan of an ACID table under the statement snapshot, optional filter. */
+typedef struct SqlScan {
+    AcidReader *reader;
+    CombBatch batch;        /* user columns + ROW__ID columns */
+    BoundExpr *filter;      /* may be NULL */
+    CombWriteIdList wil;
+} SqlScan;
+
+int sql_scan_open(SqlStmtCtx *c, const SqlTable *t, const bool *project,
+                  bool want_row_id, SqlScan *scan, CombErr *err);
+/* Next batch with the filter applied; *done at the end. */
+int sql_scan_next(SqlScan *scan, bool *done, CombErr *err);
+void sql_scan_close(SqlScan *scan);
+
+/* SELECT plans (exec_select.c), also used by INSERT ... SELECT. */
+typedef struct SqlSelectPlan SqlSelectPlan;
+int sql_select_plan(SqlStmtCtx *c, const AstSelect *s, SqlSelectPlan **out,
+                    CombErr *err);
+void sql_select_output(const SqlSelectPlan *p, int *n_out,
+                       const char *const **names, const CombTypeKind **kinds);
+/* True when rows stream (no aggregation, no ORDER BY). */
+bool sql_select_streams(const SqlSelectPlan *p);
+/* Convert output j to the type of table column map[j] (for INSERT). */
+int sql_select_coerce(SqlStmtCtx *c, SqlSelectPlan *p, const int *map,
+                      const SqlTable *t, CombErr *err);
+/* Open the scan (takes the table's write-id list) and prepare vectors. */
+int sql_select_open(SqlStmtCtx *c, SqlSelectPlan *p, CombErr *err);
+int sql_select_run(SqlStmtCtx *c, SqlSelectPlan *p, const SqlSink *sink,
+                   CombErr *err);
+void sql_select_close(SqlSelectPlan *p);  /* NULL ok */
+
+/* Statement runners (exec_*.c). */
+int sql_exec_ddl(SqlStmtCtx *c, CombErr *err);
+int sql_exec_select(SqlStmtCtx *c, CombErr *err);
+int sql_exec_insert(SqlStmtCtx *c, CombErr *err);
+int sql_exec_update_delete(SqlStmtCtx *c, CombErr *err);
+int sql_exec_set(SqlStmtCtx *c, CombErr *err);
+
+/* Commit the statement's transaction (files must already be durable). */
+int sql_txn_commit(SqlStmtCtx *c, CombErr *err);
+
+/* Fault points for crash tests: when conf comb.test.crash.point equals
+ * `name`, the process exits immediately (as if killed). */
+void sql_crash_point(SqlStmtCtx *c, const char *name);
+
+#endif

@@ -1,0 +1,143 @@
+/* Opening the SQLite metastore: schema creation, idempotence, WAL, version
+ * checks and bad files. */
+#include "ms_fixture.h"
+#include "common/arena.h"
+#include "fs/fs.h"
+
+TEST(ms_open_twice_keeps_one_schema)
+{
+    Fx fx;
+    Ms *a = NULL, *b = NULL;
+    CombErr err;
+    fx_paths(&fx);
+    CHECK_OK(ms_open_sqlite(fx.db, fx.warehouse, &a, &err), &err);
+    ms_close(a);
+    CHECK_OK(ms_open_sqlite(fx.db, fx.warehouse, &a, &err), &err);
+    /* a second handle while the first is open */
+    CHECK_OK(ms_open_sqlite(fx.db, "/elsewhere", &b, &err), &err);
+    ms_close(a);
+    ms_close(b);
+    CHECK_EQ(fx_sql_int(&fx, "SELECT count(*) FROM VERSION"), 1);
+    CHECK_EQ(fx_sql_int(&fx, "SELECT count(*) FROM DBS"), 1);
+    CHECK_EQ(fx_sql_int(&fx, "SELECT count(*) FROM NEXT_TXN_ID"), 1);
+    CHECK_EQ(fx_sql_int(&fx, "SELECT NTXN_NEXT FROM NEXT_TXN_ID"), 1);
+    CHECK_EQ(fx_sql_int(&fx, "SELECT count(*) FROM NEXT_LOCK_ID"), 1);
+    CHECK_EQ(fx_sql_int(&fx, "SELECT count(*) FROM NEXT_COMPACTION_QUEUE_ID"),
+             1);
+}
+
+TEST(ms_open_creates_every_hive_table)
+{
+    static const char *const tables[] = {
+        "VERSION", "DBS", "TBLS", "COLUMNS_V2", "TABLE_PARAMS",
+        "BUCKETING_COLS", "TXNS", "NEXT_TXN_ID", "TXN_COMPONENTS",
+        "COMPLETED_TXN_COMPONENTS", "TXN_TO_WRITE_ID", "NEXT_WRITE_ID",
+        "WRITE_SET", "HIVE_LOCKS", "NEXT_LOCK_ID", "COMPACTION_QUEUE",
+        "COMPLETED_COMPACTIONS", "NEXT_COMPACTION_QUEUE_ID"};
+    Fx fx;
+    Ms *ms = NULL;
+    CombErr err;
+    char sql[200];
+    fx_paths(&fx);
+    CHECK_OK(ms_open_sqlite(fx.db, fx.warehouse, &ms, &err), &err);
+    ms_close(ms);
+    for (size_t i = 0; i < sizeof tables / sizeof *tables; i++) {
+        snprintf(sql, sizeof sql,
+                 "SELECT count(*) FROM sqlite_master WHERE type = 'table' "
+                 "AND name = '%s'", tables[i]);
+        if (fx_sql_int(&fx, sql) != 1)
+            unit_fail(__FILE__, __LINE__, "table %s missing", tables[i]);
+    }
+}
+
+TEST(ms_open_uses_wal)
+{
+    Fx fx;
+    Ms *ms = NULL;
+    CombErr err;
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    int ok;
+    fx_paths(&fx);
+    CHECK_OK(ms_open_sqlite(fx.db, fx.warehouse, &ms, &err), &err);
+    ms_close(ms);
+    CHECK(sqlite3_open(fx.db, &db) == SQLITE_OK);
+    ok = sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &st, NULL) ==
+             SQLITE_OK &&
+         sqlite3_step(st) == SQLITE_ROW &&
+         strcmp((const char *)sqlite3_column_text(st, 0), "wal") == 0;
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    CHECK(ok);
+}
+
+TEST(ms_open_default_db_is_warehouse)
+{
+    Fx fx;
+    Ms *ms = NULL;
+    CombErr err;
+    CombArena a;
+    MsDatabase *d = NULL;
+    fx_paths(&fx);
+    comb_arena_init(&a, 0);
+    CHECK_OK(ms_open_sqlite(fx.db, fx.warehouse, &ms, &err), &err);
+    CHECK_OK(ms_db_get(ms, "DEFAULT", &a, &d, &err), &err);
+    CHECK_STR(d->name, "default");
+    CHECK_STR(d->location, fx.warehouse);
+    CHECK_STR(d->comment, "Default Hive database");
+    CHECK_STR(d->owner, "public");
+    ms_close(ms);
+    /* reopening with another warehouse does not move the default db */
+    CHECK_OK(ms_open_sqlite(fx.db, "/other", &ms, &err), &err);
+    CHECK_OK(ms_db_get(ms, "default", &a, &d, &err), &err);
+    CHECK_STR(d->location, fx.warehouse);
+    ms_close(ms);
+    comb_arena_free(&a);
+}
+
+TEST(ms_open_rejects_garbage_file)
+{
+    Fx fx;
+    Ms *ms = NULL;
+    CombErr err;
+    char junk[4096];
+    fx_paths(&fx);
+    for (size_t i = 0; i < sizeof junk; i++)
+        junk[i] = (char)(i * 7 + 3);
+    CHECK_OK(fs_write_file(fx.db, junk, sizeof junk, &err), &err);
+    CHECK_EQ(ms_open_sqlite(fx.db, fx.warehouse, &ms, &err), COMB_EMETASTORE);
+    CHECK(ms == NULL);
+    CHECK(strstr(err.msg, fx.db) != NULL);
+}
+
+TEST(ms_open_rejects_other_schema_version)
+{
+    Fx fx;
+    Ms *ms = NULL;
+    CombErr err;
+    fx_paths(&fx);
+    CHECK_OK(ms_open_sqlite(fx.db, fx.warehouse, &ms, &err), &err);
+    ms_close(ms);
+    CHECK_EQ(fx_sql_exec(&fx, "UPDATE VERSION SET SCHEMA_VERSION = '99'"),
+             SQLITE_OK);
+    ms = NULL;
+    CHECK_EQ(ms_open_sqlite(fx.db, fx.warehouse, &ms, &err), COMB_EMETASTORE);
+    CHECK(strstr(err.msg, "schema version '99'") != NULL);
+    CHECK(ms == NULL);
+}
+
+TEST(ms_open_bad_arguments)
+{
+    Fx fx;
+    Ms *ms = NULL;
+    CombErr err;
+    char path[700];
+    fx_paths(&fx);
+    CHECK_EQ(ms_open_sqlite(NULL, fx.warehouse, &ms, &err), COMB_EINVALID);
+    CHECK_EQ(ms_open_sqlite(fx.db, NULL, &ms, &err), COMB_EINVALID);
+    CHECK_EQ(ms_open_sqlite(fx.db, fx.warehouse, NULL, &err), COMB_EINVALID);
+    snprintf(path, sizeof path, "%s/no/such/dir/ms.db", fx.warehouse);
+    CHECK_EQ(ms_open_sqlite(path, fx.warehouse, &ms, &err), COMB_EMETASTORE);
+    CHECK(strstr(err.msg, "unable to open") != NULL);
+    ms_close(NULL);
+}

@@ -1,0 +1,206 @@
+/* Transactions: the open -> committed | aborted state machine, its errors,
+ * components moving to COMPLETED_TXN_COMPONENTS, and snapshots in Hive's
+ * ValidTxnList form. */
+#include "ms_fixture.h"
+#include "common/alloc.h"
+
+/* The snapshot of txnid as Hive's string. */
+static int snapshot_str(Ms *ms, int64_t txnid, char *buf, size_t n,
+                        CombErr *err)
+{
+    CombTxnList l;
+    char *s;
+    int rc = ms_txn_snapshot(ms, txnid, &l, err);
+    if (rc)
+        return rc;
+    s = comb_txnlist_format(&l);
+    snprintf(buf, n, "%s", s ? s : "(oom)");
+    comb_free(s);
+    comb_idlist_free(&l);
+    return COMB_OK;
+}
+
+TEST(ms_txn_state_machine)
+{
+    Fx fx;
+    Ms *ms = NULL;
+    CombErr err;
+    MsTxnState st;
+    int64_t t1, t2, t3;
+    fx_paths(&fx);
+    CHECK_OK(ms_open_sqlite(fx.db, fx.warehouse, &ms, &err), &err);
+    CHECK_OK(ms_txn_open(ms, "alice", "host1", &t1, &err), &err);
+    CHECK_OK(ms_txn_open(ms, NULL, NULL, &t2, &err), &err);
+    CHECK_OK(ms_txn_open(ms, "carol", "host3", &t3, &err), &err);
+    CHECK_EQ(t1, 1);
+    CHECK_EQ(t2, 2);
+    CHECK_EQ(t3, 3);
+    CHECK_OK(ms_txn_state(ms, t1, &st, &err), &err);
+    CHECK_EQ(st, MS_TXN_OPEN);
+
+    CHECK_OK(ms_txn_commit(ms, t1, &err), &err);
+    CHECK_OK(ms_txn_state(ms, t1, &st, &err), &err);
+    CHECK_EQ(st, MS_TXN_COMMITTED);
+    CHECK_OK(ms_txn_commit(ms, t1, &err), &err); /* retried commit */
+    CHECK_OK(ms_txn_abort(ms, t1, &err), &err);  /* no-op: not open */
+    CHECK_OK(ms_txn_state(ms, t1, &st, &err), &err);
+    CHECK_EQ(st, MS_TXN_COMMITTED);
+
+    CHECK_OK(ms_txn_abort(ms, t2, &err), &err);
+    CHECK_OK(ms_txn_state(ms, t2, &st, &err), &err);
+    CHECK_EQ(st, MS_TXN_ABORTED);
+    CHECK_OK(ms_txn_abort(ms, t2, &err), &err);
+    CHECK_EQ(ms_txn_commit(ms, t2, &err), COMB_ETXN);
+    CHECK_STR(err.msg, "Transaction txnid:2 already aborted");
+    CHECK_OK(ms_txn_state(ms, t2, &st, &err), &err);
+    CHECK_EQ(st, MS_TXN_ABORTED);
+
+    CHECK_EQ(ms_txn_commit(ms, 99, &err), COMB_ETXN);
+    CHECK_STR(err.msg, "No such transaction txnid:99");
+    CHECK_EQ(ms_txn_state(ms, 99, &st, &err), COMB_ENOTFOUND);
+    CHECK_STR(err.msg, "No such transaction txnid:99");
+    CHECK_OK(ms_txn_abort(ms, 99, &err), &err);
+    CHECK_EQ(ms_txn_commit(ms, 0, &err), COMB_EINVALID);
+    CHECK_EQ(ms_txn_state(ms, -5, &st, &err), COMB_EINVALID);
+
+    CHECK_OK(ms_txn_state(ms, t3, &st, &err), &err);
+    CHECK_EQ(st, MS_TXN_OPEN);
+    CHECK_EQ(fx_sql_int(&fx, "SELECT count(*) FROM TXNS WHERE TXN_ID = 2 "
+                             "AND TXN_USER = '' AND TXN_HOST = ''"), 1);
+    CHECK_EQ(fx_sql_int(&fx, "SELECT count(*) FROM TXNS WHERE TXN_ID = 3 "
+                             "AND TXN_USER = 'carol' AND TXN_TYPE = 0 "
+                             "AND TXN_STARTED > 1600000000000 "
+                             "AND TXN_LAST_HEARTBEAT = TXN_STARTED"), 1);
+    CHECK_EQ(fx_sql_int(&fx, "SELECT NTXN_NEXT FROM NEXT_TXN_ID"), 4);
+    ms_close(ms);
+}
+
+TEST(ms_txn_snapshot_hive_form)
+{
+    Fx fx;
+    Ms *ms = NULL;
+    CombErr err;
+    CombTxnList l;
+    char s[200];
+    int64_t t1, t2, t3, t4;
+    fx_paths(&fx);
+    CHECK_OK(ms_open_sqlite(fx.db, fx.warehouse, &ms, &err), &err);
+    CHECK_OK(snapshot_str(ms, 0, s, sizeof s, &err), &err);
+    CHECK_STR(s, "0:9223372036854775807::");
+
+    CHECK_OK(ms_txn_open(ms, "u", "h", &t1, &err), &err);
+    CHECK_OK(ms_txn_open(ms, "u", "h", &t2, &err), &err);
+    CHECK_OK(ms_txn_open(ms, "u", "h", &t3, &err), &err);
+    CHECK_OK(ms_txn_commit(ms, t1, &err), &err);
+    CHECK_OK(ms_txn_abort(ms, t3, &err), &err);
+    CHECK_OK(ms_txn_open(ms, "u", "h", &t4, &err), &err);
+    CHECK_EQ(t4, 4);
+
+    /* txn 4: 1 committed (valid), 2 open, 3 aborted; 4 itself is valid */
+    CHECK_OK(snapshot_str(ms, t4, s, sizeof s, &err), &err);
+    CHECK_STR(s, "4:2:2:3");
+    CHECK_OK(ms_txn_snapshot(ms, t4, &l, &err), &err);
+    CHECK(comb_idlist_is_valid(&l, 1));
+    CHECK(!comb_idlist_is_valid(&l, 2));
+    CHECK(comb_idlist_is_aborted(&l, 3));
+    CHECK(comb_idlist_is_valid(&l, 4));
+    CHECK(!comb_idlist_is_valid(&l, 5));
+    comb_idlist_free(&l);
+
+    /* no current txn: every open txn is an exception */
+    CHECK_OK(snapshot_str(ms, 0, s, sizeof s, &err), &err);
+    CHECK_STR(s, "4:2:2,4:3");
+    /* txn 2 started before 3 and 4: they are above its hwm */
+    CHECK_OK(snapshot_str(ms, t2, s, sizeof s, &err), &err);
+    CHECK_STR(s, "2:9223372036854775807::");
+
+    CHECK_OK(ms_txn_commit(ms, t2, &err), &err);
+    CHECK_OK(snapshot_str(ms, t4, s, sizeof s, &err), &err);
+    CHECK_STR(s, "4:9223372036854775807::3");
+    CHECK_EQ(ms_txn_snapshot(ms, -1, &l, &err), COMB_EINVALID);
+    ms_close(ms);
+}
+
+TEST(ms_txn_commit_moves_components)
+{
+    Fx fx;
+    Ms *ms = NULL;
+    CombErr err;
+    int64_t t1, t2, t3, w;
+    fx_paths(&fx);
+    CHECK_OK(ms_open_sqlite(fx.db, fx.warehouse, &ms, &err), &err);
+    CHECK_OK(ms_txn_open(ms, "u", "h", &t1, &err), &err);
+    CHECK_OK(ms_writeid_allocate(ms, t1, "default", "t", &w, &err), &err);
+    CHECK_OK(ms_txn_add_component(ms, t1, "default", "T", NULL, MS_OP_INSERT,
+                                  w, &err), &err);
+    /* the same write reported twice is recorded once */
+    CHECK_OK(ms_txn_add_component(ms, t1, "default", "t", NULL, MS_OP_INSERT,
+                                  w, &err), &err);
+    CHECK_EQ(fx_sql_int(&fx, "SELECT count(*) FROM TXN_COMPONENTS"), 1);
+
+    CHECK_OK(ms_txn_open(ms, "u", "h", &t2, &err), &err);
+    CHECK_OK(ms_writeid_allocate(ms, t2, "default", "t", &w, &err), &err);
+    CHECK_OK(ms_txn_add_component(ms, t2, "default", "t", "p=1", MS_OP_INSERT,
+                                  w, &err), &err);
+    CHECK_OK(ms_txn_add_component(ms, t2, "default", "t", "p=2", MS_OP_DELETE,
+                                  w, &err), &err);
+
+    CHECK_OK(ms_txn_open(ms, "u", "h", &t3, &err), &err);
+    CHECK_OK(ms_txn_add_component(ms, t3, "default", "t", NULL, MS_OP_UPDATE,
+                                  3, &err), &err);
+
+    CHECK_OK(ms_txn_commit(ms, t1, &err), &err);
+    CHECK_OK(ms_txn_commit(ms, t2, &err), &err);
+    CHECK_OK(ms_txn_abort(ms, t3, &err), &err);
+
+    CHECK_EQ(fx_sql_int(&fx, "SELECT count(*) FROM COMPLETED_TXN_COMPONENTS"),
+             3);
+    CHECK_EQ(fx_sql_int(&fx, "SELECT count(*) FROM COMPLETED_TXN_COMPONENTS "
+                             "WHERE CTC_TXNID = 1 AND CTC_DATABASE = 'default'"
+                             " AND CTC_TABLE = 't' AND CTC_PARTITION IS NULL"
+                             " AND CTC_WRITEID = 1 AND CTC_UPDATE_DELETE = 'N'"
+                             " AND CTC_TIMESTAMP > 1600000000000"), 1);
+    /* one update/delete makes every row of the txn 'Y' */
+    CHECK_EQ(fx_sql_int(&fx, "SELECT count(*) FROM COMPLETED_TXN_COMPONENTS "
+                             "WHERE CTC_TXNID = 2 AND CTC_WRITEID = 2 "
+                             "AND CTC_UPDATE_DELETE = 'Y'"), 2);
+    /* committed components are gone; aborted ones stay for the compactor */
+    CHECK_EQ(fx_sql_int(&fx, "SELECT count(*) FROM TXN_COMPONENTS"), 1);
+    CHECK_EQ(fx_sql_int(&fx, "SELECT TC_TXNID FROM TXN_COMPONENTS"), 3);
+    CHECK_EQ(fx_sql_int(&fx, "SELECT count(*) FROM TXNS WHERE TXN_STATE = 'c'"),
+             2);
+
+    /* components only for open txns */
+    CHECK_EQ(ms_txn_add_component(ms, t1, "default", "t", NULL, MS_OP_INSERT,
+                                  1, &err), COMB_ETXN);
+    CHECK_STR(err.msg, "Transaction txnid:1 is already committed.");
+    CHECK_EQ(ms_txn_add_component(ms, t3, "default", "t", NULL, MS_OP_INSERT,
+                                  1, &err), COMB_ETXN);
+    CHECK_STR(err.msg, "Transaction txnid:3 already aborted");
+    CHECK_EQ(ms_txn_add_component(ms, 42, "default", "t", NULL, MS_OP_INSERT,
+                                  1, &err), COMB_ETXN);
+    CHECK_STR(err.msg, "No such transaction txnid:42");
+    CHECK_EQ(ms_txn_add_component(ms, t1, "default", "t", NULL, (MsOpType)'x',
+                                  1, &err), COMB_EINVALID);
+    ms_close(ms);
+}
+
+TEST(ms_txn_visible_across_handles)
+{
+    Fx fx;
+    Ms *a = NULL, *b = NULL;
+    CombErr err;
+    MsTxnState st;
+    int64_t t1, t2;
+    fx_paths(&fx);
+    CHECK_OK(ms_open_sqlite(fx.db, fx.warehouse, &a, &err), &err);
+    CHECK_OK(ms_open_sqlite(fx.db, fx.warehouse, &b, &err), &err);
+    CHECK_OK(ms_txn_open(a, "u", "h", &t1, &err), &err);
+    CHECK_OK(ms_txn_open(b, "u", "h", &t2, &err), &err);
+    CHECK_EQ(t2, t1 + 1);
+    CHECK_OK(ms_txn_commit(b, t1, &err), &err);
+    CHECK_OK(ms_txn_state(a, t1, &st, &err), &err);
+    CHECK_EQ(st, MS_TXN_COMMITTED);
+    ms_close(a);
+    ms_close(b);
+}

@@ -1,0 +1,418 @@
+/*
+ * test_parse_stmt.c - every statement kind and clause of the parser: the
+ * AST fields each one fills, statement text and position, identifiers
+ * (case, backquotes) and the raw-text SET forms.
+ */
+#include "test_parse_util.h"
+
+TEST(parse_create_database_full)
+{
+    AstStmt *s;
+    PARSE_OK(s, "CREATE DATABASE IF NOT EXISTS Sales COMMENT 'the ''sales'' db'"
+                " LOCATION '/w/sales' WITH DBPROPERTIES ('owner'='bob', 'k' = 'v')");
+    CHECK_EQ(s->kind, AST_CREATE_DATABASE);
+    CHECK(s->if_not_exists);
+    CHECK_STR(s->name.name, "sales");
+    CHECK(s->name.db == NULL);
+    CHECK_EQ(s->name.pos.line, 1);
+    CHECK_EQ(s->name.pos.col, 31);
+    CHECK_STR(s->comment, "the sales db");   /* adjacent literals join */
+    CHECK_STR(s->location, "/w/sales");
+    CHECK_EQ(s->n_props, 2);
+    CHECK_STR(s->props[0].key, "owner");
+    CHECK_STR(s->props[0].value, "bob");
+    CHECK_STR(s->props[1].key, "k");
+    CHECK_STR(s->props[1].value, "v");
+}
+
+TEST(parse_create_schema_minimal)
+{
+    AstStmt *s;
+    PARSE_OK(s, "create schema d1;");
+    CHECK_EQ(s->kind, AST_CREATE_DATABASE);
+    CHECK(!s->if_not_exists);
+    CHECK_STR(s->name.name, "d1");
+    CHECK(s->comment == NULL && s->location == NULL);
+    CHECK_EQ(s->n_props, 0);
+    CHECK_STR(s->text, "create schema d1");
+}
+
+TEST(parse_drop_database)
+{
+    AstStmt *s;
+    PARSE_OK(s, "DROP DATABASE IF EXISTS d CASCADE");
+    CHECK_EQ(s->kind, AST_DROP_DATABASE);
+    CHECK(s->if_exists);
+    CHECK(s->cascade);
+    CHECK_STR(s->name.name, "d");
+    PARSE_OK(s, "drop schema d restrict");
+    CHECK_EQ(s->kind, AST_DROP_DATABASE);
+    CHECK(!s->if_exists && !s->cascade);
+    PARSE_OK(s, "drop database d");
+    CHECK(!s->cascade);
+}
+
+TEST(parse_use)
+{
+    AstStmt *s;
+    PARSE_OK(s, "USE Default;");
+    CHECK_EQ(s->kind, AST_USE);
+    CHECK_STR(s->name.name, "default");
+}
+
+TEST(parse_create_table_full)
+{
+    AstStmt *s;
+    PARSE_OK(s,
+             "CREATE TABLE IF NOT EXISTS db1.Orders (\n"
+             "  id BIGINT COMMENT 'key',\n"
+             "  qty INT, q2 INTEGER, t TINYINT, sm SMALLINT, ok BOOLEAN,\n"
+             "  f FLOAT, d DOUBLE, dp DOUBLE PRECISION, s STRING,\n"
+             "  v VARCHAR(20), c CHAR(3), dec DECIMAL, dec2 DECIMAL(12),\n"
+             "  dec3 DECIMAL(10,2), dt DATE, ts TIMESTAMP, b BINARY)\n"
+             "COMMENT 'orders'\n"
+             "PARTITIONED BY (ds STRING COMMENT 'day', hr INT)\n"
+             "CLUSTERED BY (id, qty) SORTED BY (id DESC, qty ASC, s) INTO 8 BUCKETS\n"
+             "ROW FORMAT DELIMITED FIELDS TERMINATED BY ',' LINES TERMINATED BY '\\n'\n"
+             "STORED AS ORC\n"
+             "LOCATION '/w/orders'\n"
+             "TBLPROPERTIES ('transactional'='true')");
+    CHECK_EQ(s->kind, AST_CREATE_TABLE);
+    CHECK(s->if_not_exists && !s->external && !s->temporary);
+    CHECK_STR(s->name.db, "db1");
+    CHECK_STR(s->name.name, "orders");
+    CHECK_EQ(s->n_columns, 18);
+    CHECK_STR(s->columns[0].name, "id");
+    CHECK_EQ(s->columns[0].type.kind, COMB_T_BIGINT);
+    CHECK_STR(s->columns[0].comment, "key");
+    CHECK_EQ(s->columns[0].pos.line, 2);
+    CHECK_EQ(s->columns[0].pos.col, 3);
+    CHECK(s->columns[1].comment == NULL);
+    static const CombTypeKind kinds[] = {
+        COMB_T_BIGINT, COMB_T_INT, COMB_T_INT, COMB_T_TINYINT,
+        COMB_T_SMALLINT, COMB_T_BOOLEAN, COMB_T_FLOAT, COMB_T_DOUBLE,
+        COMB_T_DOUBLE, COMB_T_STRING, COMB_T_VARCHAR, COMB_T_CHAR,
+        COMB_T_DECIMAL, COMB_T_DECIMAL, COMB_T_DECIMAL, COMB_T_DATE,
+        COMB_T_TIMESTAMP, COMB_T_BINARY};
+    for (int i = 0; i < 18; i++)
+        CHECK_EQ(s->columns[i].type.kind, kinds[i]);
+    CHECK_EQ(s->columns[0].type.p1, -1);
+    CHECK_EQ(s->columns[10].type.p1, 20);
+    CHECK_EQ(s->columns[11].type.p1, 3);
+    CHECK_EQ(s->columns[12].type.p1, -1);
+    CHECK_EQ(s->columns[12].type.p2, -1);
+    CHECK_EQ(s->columns[13].type.p1, 12);
+    CHECK_EQ(s->columns[13].type.p2, -1);
+    CHECK_EQ(s->columns[14].type.p1, 10);
+    CHECK_EQ(s->columns[14].type.p2, 2);
+    CHECK_STR(s->comment, "orders");
+    CHECK_EQ(s->n_partition_cols, 2);
+    CHECK_STR(s->partition_cols[0].name, "ds");
+    CHECK_EQ(s->partition_cols[0].type.kind, COMB_T_STRING);
+    CHECK_STR(s->partition_cols[0].comment, "day");
+    CHECK_STR(s->partition_cols[1].name, "hr");
+    CHECK_EQ(s->n_cluster_cols, 2);
+    CHECK_STR(s->cluster_cols[0], "id");
+    CHECK_STR(s->cluster_cols[1], "qty");
+    CHECK_EQ(s->cluster_pos.line, 9);
+    CHECK_EQ(s->cluster_pos.col, 1);
+    CHECK_EQ(s->n_sort_cols, 3);
+    CHECK_STR(s->sort_cols[0], "id");
+    CHECK(s->sort_desc[0]);
+    CHECK(!s->sort_desc[1] && !s->sort_desc[2]);
+    CHECK_EQ(s->n_buckets, 8);
+    CHECK_STR(s->field_delim, ",");
+    CHECK_STR(s->line_delim, "\n");
+    CHECK_STR(s->stored_as, "orc");
+    CHECK_STR(s->location, "/w/orders");
+    CHECK_EQ(s->n_props, 1);
+    CHECK_STR(s->props[0].key, "transactional");
+    CHECK_STR(s->props[0].value, "true");
+}
+
+TEST(parse_create_table_minimal)
+{
+    AstStmt *s;
+    PARSE_OK(s, "create temporary external table t (a int)");
+    CHECK_EQ(s->kind, AST_CREATE_TABLE);
+    CHECK(s->temporary && s->external);
+    CHECK(s->name.db == NULL);
+    CHECK_STR(s->name.name, "t");
+    CHECK_EQ(s->n_columns, 1);
+    CHECK_EQ(s->n_buckets, -1);
+    CHECK_EQ(s->n_partition_cols, 0);
+    CHECK_EQ(s->n_cluster_cols, 0);
+    CHECK(s->stored_as == NULL && s->location == NULL);
+    CHECK(s->field_delim == NULL && s->line_delim == NULL);
+    /* non-reserved keywords name columns freely */
+    PARSE_OK(s, "CREATE TABLE t (key string, comment string, location int,"
+                " `date` date, first int)");
+    CHECK_STR(s->columns[0].name, "key");
+    CHECK_STR(s->columns[1].name, "comment");
+    CHECK_STR(s->columns[3].name, "date");
+    CHECK_STR(s->columns[4].name, "first");
+    PARSE_OK(s, "CREATE TABLE t (a int) STORED AS TextFile");
+    CHECK_STR(s->stored_as, "textfile");
+}
+
+TEST(parse_drop_table)
+{
+    AstStmt *s;
+    PARSE_OK(s, "DROP TABLE IF EXISTS db.t PURGE");
+    CHECK_EQ(s->kind, AST_DROP_TABLE);
+    CHECK(s->if_exists && s->purge);
+    CHECK_STR(s->name.db, "db");
+    CHECK_STR(s->name.name, "t");
+    PARSE_OK(s, "drop table t");
+    CHECK(!s->if_exists && !s->purge);
+}
+
+TEST(parse_show)
+{
+    AstStmt *s;
+    PARSE_OK(s, "SHOW DATABASES");
+    CHECK_EQ(s->kind, AST_SHOW_DATABASES);
+    CHECK(s->like_pattern == NULL);
+    PARSE_OK(s, "show schemas like 'd*'");
+    CHECK_EQ(s->kind, AST_SHOW_DATABASES);
+    CHECK_STR(s->like_pattern, "d*");
+    PARSE_OK(s, "SHOW TABLES");
+    CHECK_EQ(s->kind, AST_SHOW_TABLES);
+    CHECK(!s->show_in && s->like_pattern == NULL);
+    PARSE_OK(s, "SHOW TABLES IN Db1 LIKE 'a*|b*'");
+    CHECK(s->show_in);
+    CHECK_STR(s->name.name, "db1");
+    CHECK_STR(s->like_pattern, "a*|b*");
+    PARSE_OK(s, "show tables from d 'x*'");
+    CHECK(s->show_in);
+    CHECK_STR(s->name.name, "d");
+    CHECK_STR(s->like_pattern, "x*");
+    PARSE_OK(s, "show tables 'x*'");
+    CHECK(!s->show_in);
+    CHECK_STR(s->like_pattern, "x*");
+}
+
+TEST(parse_describe)
+{
+    AstStmt *s;
+    PARSE_OK(s, "DESCRIBE t");
+    CHECK_EQ(s->kind, AST_DESCRIBE);
+    CHECK(!s->describe_extended && !s->describe_formatted);
+    CHECK_STR(s->name.name, "t");
+    PARSE_OK(s, "desc extended db.t");
+    CHECK(s->describe_extended);
+    CHECK_STR(s->name.db, "db");
+    PARSE_OK(s, "DESC FORMATTED t;");
+    CHECK(s->describe_formatted && !s->describe_extended);
+}
+
+TEST(parse_insert_values)
+{
+    AstStmt *s;
+    PARSE_OK(s, "INSERT INTO TABLE db.t VALUES (1, 'a', NULL), (2, 'b', 3.5)");
+    CHECK_EQ(s->kind, AST_INSERT);
+    CHECK(!s->overwrite);
+    CHECK_STR(s->name.db, "db");
+    CHECK_STR(s->name.name, "t");
+    CHECK_EQ(s->n_insert_cols, 0);
+    CHECK_EQ(s->n_rows, 2);
+    CHECK_EQ(s->row_widths[0], 3);
+    CHECK_EQ(s->row_widths[1], 3);
+    CHECK_EQ(s->rows[0][0]->kind, AST_LIT_INT);
+    CHECK_EQ(s->rows[0][0]->ival, 1);
+    CHECK_STR(s->rows[0][1]->sval, "a");
+    CHECK_EQ(s->rows[0][2]->kind, AST_LIT_NULL);
+    CHECK_EQ(s->rows[1][2]->kind, AST_LIT_DOUBLE);
+    CHECK(s->select == NULL);
+}
+
+TEST(parse_insert_columns_and_ragged_rows)
+{
+    AstStmt *s;
+    PARSE_OK(s, "insert into t (B, `c`) values (1, -2), (3)");
+    CHECK_EQ(s->n_insert_cols, 2);
+    CHECK_STR(s->insert_cols[0], "b");
+    CHECK_STR(s->insert_cols[1], "c");
+    CHECK_EQ(s->insert_col_pos[0].line, 1);
+    CHECK_EQ(s->insert_col_pos[0].col, 16);
+    CHECK_EQ(s->insert_col_pos[1].col, 19);
+    CHECK_EQ(s->n_rows, 2);
+    CHECK_EQ(s->row_widths[1], 1);   /* the binder reports the mismatch */
+    CHECK_EQ(s->rows[0][1]->ival, -2);
+}
+
+TEST(parse_insert_select_and_overwrite)
+{
+    AstStmt *s;
+    PARSE_OK(s, "INSERT INTO t SELECT a, b FROM u WHERE a > 1");
+    CHECK_EQ(s->kind, AST_INSERT);
+    CHECK(s->select != NULL);
+    CHECK_EQ(s->select->n_items, 2);
+    CHECK_STR(s->select->from.name, "u");
+    CHECK(s->select->where != NULL);
+    CHECK_EQ(s->n_rows, 0);
+    PARSE_OK(s, "INSERT OVERWRITE TABLE t (a) SELECT 1");
+    CHECK(s->overwrite);
+    CHECK_EQ(s->n_insert_cols, 1);
+    CHECK(s->select != NULL && !s->select->has_from);
+}
+
+TEST(parse_select_full)
+{
+    AstStmt *s;
+    PARSE_OK(s, "SELECT DISTINCT a, t.b AS bee, count(*) cnt, `Weird Name`, *,"
+                " t.* FROM db.tbl AS t WHERE a > 1 GROUP BY a, t.b"
+                " HAVING count(*) > 2 ORDER BY a DESC NULLS LAST, bee,"
+                " 3 ASC NULLS FIRST LIMIT 10;");
+    CHECK_EQ(s->kind, AST_SELECT);
+    AstSelect *sel = s->select;
+    CHECK(sel->distinct);
+    CHECK_EQ(sel->n_items, 6);
+    CHECK_EQ(sel->items[0].expr->kind, AST_COLREF);
+    CHECK(sel->items[0].alias == NULL);
+    CHECK_STR(sel->items[1].expr->qualifier, "t");
+    CHECK_STR(sel->items[1].expr->name, "b");
+    CHECK_STR(sel->items[1].alias, "bee");
+    CHECK_EQ(sel->items[2].expr->kind, AST_FUNC);
+    CHECK_STR(sel->items[2].alias, "cnt");
+    CHECK_STR(sel->items[3].expr->name, "weird name");
+    CHECK_EQ(sel->items[4].expr->kind, AST_STAR);
+    CHECK(sel->items[4].expr->qualifier == NULL);
+    CHECK_STR(sel->items[4].expr->text, "*");
+    CHECK_EQ(sel->items[5].expr->kind, AST_STAR);
+    CHECK_STR(sel->items[5].expr->qualifier, "t");
+    CHECK_STR(sel->items[5].expr->text, "t.*");
+    CHECK(sel->has_from);
+    CHECK_STR(sel->from.db, "db");
+    CHECK_STR(sel->from.name, "tbl");
+    CHECK_STR(sel->from_alias, "t");
+    CHECK_EQ(sel->where->kind, AST_BINARY);
+    CHECK_EQ(sel->n_group_by, 2);
+    CHECK_STR(sel->group_by[1]->text, "t.b");
+    CHECK_EQ(sel->having->op, AST_OP_GT);
+    CHECK_EQ(sel->n_order_by, 3);
+    CHECK(sel->order_by[0].desc);
+    CHECK_EQ(sel->order_by[0].nulls, 2);
+    CHECK(!sel->order_by[1].desc);
+    CHECK_EQ(sel->order_by[1].nulls, 0);
+    CHECK_EQ(sel->order_by[2].nulls, 1);
+    CHECK_EQ(sel->order_by[2].expr->kind, AST_LIT_INT);
+    CHECK_EQ(sel->limit, 10);
+}
+
+TEST(parse_select_defaults_and_no_from)
+{
+    AstStmt *s;
+    PARSE_OK(s, "select 1+1");
+    AstSelect *sel = s->select;
+    CHECK(!sel->distinct && !sel->has_from);
+    CHECK(sel->where == NULL && sel->having == NULL);
+    CHECK_EQ(sel->n_group_by, 0);
+    CHECK_EQ(sel->n_order_by, 0);
+    CHECK_EQ(sel->limit, -1);
+    CHECK(sel->from_alias == NULL);
+    CHECK_STR(sel->items[0].expr->text, "1+1");
+    PARSE_OK(s, "select all a from t x limit 0");
+    CHECK(!s->select->distinct);
+    CHECK_STR(s->select->from_alias, "x");
+    CHECK_EQ(s->select->limit, 0);
+    /* a clause keyword after the table is not taken for an alias */
+    PARSE_OK(s, "select a from t limit 5");
+    CHECK(s->select->from_alias == NULL);
+    CHECK_EQ(s->select->limit, 5);
+}
+
+TEST(parse_update)
+{
+    AstStmt *s;
+    PARSE_OK(s, "UPDATE db.t SET a = a + 1, B = 'x' WHERE id = 3");
+    CHECK_EQ(s->kind, AST_UPDATE);
+    CHECK_STR(s->name.db, "db");
+    CHECK_EQ(s->n_assignments, 2);
+    CHECK_STR(s->assignments[0].column, "a");
+    CHECK_EQ(s->assignments[0].pos.col, 17);
+    CHECK_EQ(s->assignments[0].value->op, AST_OP_ADD);
+    CHECK_STR(s->assignments[1].column, "b");
+    CHECK_STR(s->assignments[1].value->sval, "x");
+    CHECK_EQ(s->where->op, AST_OP_EQ);
+    PARSE_OK(s, "update t set a = null");
+    CHECK(s->where == NULL);
+}
+
+TEST(parse_delete)
+{
+    AstStmt *s;
+    PARSE_OK(s, "DELETE FROM t WHERE a IS NULL");
+    CHECK_EQ(s->kind, AST_DELETE);
+    CHECK_STR(s->name.name, "t");
+    CHECK_EQ(s->where->kind, AST_IS_NULL);
+    PARSE_OK(s, "delete from db.t");
+    CHECK(s->where == NULL);
+    CHECK_STR(s->name.db, "db");
+}
+
+TEST(parse_set_forms)
+{
+    AstStmt *s;
+    PARSE_OK(s, "SET");
+    CHECK_EQ(s->kind, AST_SET);
+    CHECK(s->set_key == NULL && s->set_value == NULL && !s->set_verbose);
+    PARSE_OK(s, "set -v;");
+    CHECK(s->set_verbose);
+    CHECK(s->set_key == NULL);
+    PARSE_OK(s, "set hive.txn.manager");
+    CHECK_STR(s->set_key, "hive.txn.manager");
+    CHECK(s->set_value == NULL);
+    PARSE_OK(s, "SET hive.txn.manager=org.apache.hadoop.hive.ql.lockmgr.DbTxnManager;");
+    CHECK_STR(s->set_key, "hive.txn.manager");
+    CHECK_STR(s->set_value, "org.apache.hadoop.hive.ql.lockmgr.DbTxnManager");
+    CHECK_STR(s->text,
+              "SET hive.txn.manager=org.apache.hadoop.hive.ql.lockmgr.DbTxnManager");
+    PARSE_OK(s, "set  hivevar:x  =  some value with = and 'quotes;' too  ;  ");
+    CHECK_STR(s->set_key, "hivevar:x");
+    CHECK_STR(s->set_value, "some value with = and 'quotes;' too");
+    CHECK_STR(s->text, "set  hivevar:x  =  some value with = and 'quotes;' too");
+    PARSE_OK(s, "set a.b=");
+    CHECK_STR(s->set_key, "a.b");
+    CHECK_STR(s->set_value, "");
+    PARSE_OK(s, "set x=it's");   /* an unclosed quote is just text here */
+    CHECK_STR(s->set_value, "it's");
+}
+
+TEST(parse_statement_text_and_pos)
+{
+    AstStmt *s;
+    PARSE_OK(s, "  -- leading comment\n  select 1 ;  -- trailing\n");
+    CHECK_STR(s->text, "select 1");
+    CHECK_EQ(s->pos.line, 2);
+    CHECK_EQ(s->pos.col, 3);
+    PARSE_OK(s, "select 1;;");
+    CHECK_STR(s->text, "select 1");
+}
+
+TEST(parse_case_insensitive_keywords_lowercase_names)
+{
+    AstStmt *s;
+    PARSE_OK(s, "sElEcT MyCol FrOm MyDb.MyTable WhErE MyCol Is NoT nUlL");
+    CHECK_STR(s->select->items[0].expr->name, "mycol");
+    CHECK_STR(s->select->items[0].expr->text, "MyCol");
+    CHECK_STR(s->select->from.db, "mydb");
+    CHECK_STR(s->select->from.name, "mytable");
+    CHECK_EQ(s->select->where->kind, AST_IS_NULL);
+    CHECK(s->select->where->negated);
+}
+
+TEST(parse_backquoted_identifiers)
+{
+    AstStmt *s;
+    PARSE_OK(s, "select `select`, `a``b`, `Spaced Out` as `From` from `my db`.`T`");
+    CHECK_STR(s->select->items[0].expr->name, "select");
+    CHECK_STR(s->select->items[1].expr->name, "a`b");
+    CHECK_STR(s->select->items[2].expr->name, "spaced out");
+    CHECK_STR(s->select->items[2].alias, "from");
+    CHECK_STR(s->select->from.db, "my db");
+    CHECK_STR(s->select->from.name, "t");
+    PARSE_OK(s, "create table `table` (`int` int)");
+    CHECK_STR(s->name.name, "table");
+    CHECK_STR(s->columns[0].name, "int");
+}
