@@ -64,6 +64,7 @@ struct AcidWriter {
     OrcType *row_type;         /* the row struct alone (empty base file) */
     MadeDir insert_dir;        /* delta_W_W_S or base_W */
     MadeDir delete_dir;        /* delete_delta_W_W_S */
+    char *sync_top;            /* highest directory that gained an entry */
     InsertFile *files[ACID_MAX_BUCKET + 1]; /* by bucket, opened lazily */
     CombBatch stage;           /* ORC layout: ids 0..6 then user columns */
     uint32_t *order;           /* scratch: (bucket << 16 | row), heap */
@@ -196,18 +197,45 @@ int acid_writer_open(const char *dir, const AcidSchema *schema,
                                  NULL, out, err);
 }
 
+/* The directory holding `path` ("." for a bare name), in arena memory. */
+static char *parent_dir(CombArena *a, const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        return comb_arena_strdup(a, ".");
+    if (slash == path)
+        return comb_arena_strdup(a, "/");
+    return comb_arena_strndup(a, path, (size_t)(slash - path));
+}
+
+/* The table (or a new partition) directory may not exist yet: remember
+ * the deepest existing ancestor, whose entry list the mkdir changes, so
+ * that commit fsyncs the whole new chain. */
+static int note_sync_top(AcidWriter *w, CombErr *err)
+{
+    char *p = w->dir;
+    if (w->sync_top)
+        return COMB_OK;
+    while (!fs_is_dir(p) && strcmp(p, "/") != 0 && strcmp(p, ".") != 0)
+        if (!(p = parent_dir(&w->arena, p)))
+            return comb_err_nomem(err);
+    w->sync_top = p;
+    return COMB_OK;
+}
+
 /* §8: one new directory per (write id, statement), made on first use so
  * no empty directory is ever left; an existing one belongs to another
  * writer. */
-static int make_dir(MadeDir *d, CombErr *err)
+static int make_dir(AcidWriter *w, MadeDir *d, CombErr *err)
 {
+    int rc;
     if (d->made)
         return COMB_OK;
     if (fs_exists(d->path))
         return comb_err(err, COMB_EEXISTS,
                         "ACID directory '%s' exists already", d->path);
-    if (fs_mkdirs(d->path, err))
-        return err->code;
+    if ((rc = note_sync_top(w, err)) || (rc = fs_mkdirs(d->path, err)))
+        return rc;
     d->made = true;
     return COMB_OK;
 }
@@ -297,7 +325,7 @@ static int insert_file_get(AcidWriter *w, int bucket, InsertFile **out,
         *out = f;
         return COMB_OK;
     }
-    if ((rc = make_dir(&w->insert_dir, err)))
+    if ((rc = make_dir(w, &w->insert_dir, err)))
         return rc;
     if (!(f = comb_calloc(1, sizeof *f)))
         return comb_err_nomem(err);
@@ -539,7 +567,7 @@ static int write_deletes(AcidWriter *w, CombErr *err)
     if (d->n == 0)
         return COMB_OK;
     acid_delete_set_sort_by_writer(d);
-    if ((rc = make_dir(&w->delete_dir, err)))
+    if ((rc = make_dir(w, &w->delete_dir, err)))
         return rc;
     while (start < d->n) {
         size_t end = start;
@@ -584,7 +612,7 @@ static int write_empty_base(AcidWriter *w, CombErr *err)
     CombBuf empty = COMB_BUF_INIT;
     OrcWriter *orc;
     int rc;
-    if ((rc = make_dir(&w->insert_dir, err)) ||
+    if ((rc = make_dir(w, &w->insert_dir, err)) ||
         (rc = open_orc(w, w->insert_dir.path, 0, w->row_type, NULL, NULL,
                        &orc, err)) ||
         (rc = close_orc(orc, &empty, "0,0,0", false, err)))
@@ -609,9 +637,18 @@ static int sync_dirs(AcidWriter *w, CombErr *err)
             (rc = fs_fsync_dir(dirs[i]->path, err)))
             return rc;
     }
-    if (w->insert_dir.made || w->delete_dir.made)
-        return fs_fsync_dir(w->dir, err);
-    return COMB_OK;
+    if (!w->sync_top)
+        return COMB_OK; /* nothing was created */
+    for (char *p = w->dir;; ) {
+        if ((rc = fs_fsync_dir(p, err)))
+            return rc;
+        if (strcmp(p, w->sync_top) == 0)
+            return COMB_OK;
+        if (!(p = parent_dir(&w->arena, p)))
+            return comb_err_nomem(err);
+        if (strcmp(p, "/") == 0 || strcmp(p, ".") == 0)
+            return fs_fsync_dir(p, err);
+    }
 }
 
 static void writer_free(AcidWriter *w)

@@ -70,8 +70,8 @@ int ms_err_txn_not_open(CombErr *err, int64_t txnid, bool found, int state)
     if (!found)
         return comb_err(err, COMB_ETXN, "No such transaction txnid:%lld", t);
     if (state == MS_TXN_ABORTED)
-        return comb_err(err, COMB_ETXN, "Transaction txnid:%lld already aborted",
-                        t);
+        return comb_err(err, COMB_ETXN,
+                        "Transaction txnid:%lld already aborted", t);
     if (state == MS_TXN_COMMITTED)
         return comb_err(err, COMB_ETXN,
                         "Transaction txnid:%lld is already committed.", t);

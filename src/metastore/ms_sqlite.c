@@ -31,7 +31,8 @@
 #define SQ_SCHEMA_VERSION "1"
 
 /* Times come from the database clock, as in Hive. */
-#define SQ_NOW_MS "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)"
+#define SQ_NOW_MS \
+    "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)"
 #define SQ_NOW_S "CAST(strftime('%s', 'now') AS INTEGER)"
 
 /* ------------------------------------------------------------- schema */
@@ -409,7 +410,8 @@ static const char *const sq_sql[SQ_N_STATEMENTS] = {
         " CASE WHEN EXISTS (SELECT 1 FROM TXN_COMPONENTS"
         "   WHERE TC_TXNID = ?1 AND TC_OPERATION_TYPE IN ('u', 'd'))"
         "  THEN 'Y' ELSE 'N' END"
-        " FROM TXN_COMPONENTS WHERE TC_TXNID = ?1 AND TC_OPERATION_TYPE <> 'c'",
+        " FROM TXN_COMPONENTS"
+        " WHERE TC_TXNID = ?1 AND TC_OPERATION_TYPE <> 'c'",
     [SQ_TC_DELETE] = "DELETE FROM TXN_COMPONENTS WHERE TC_TXNID = ?1",
     /* a multi-statement txn reports the same write more than once */
     [SQ_TC_INSERT] =
@@ -949,7 +951,7 @@ static int table_get_props(MsSqlite *h, int64_t tbl_id, CombArena *a,
     if (!t->props)
         return comb_err_nomem(err);
     for (int i = 0; i < n; i++) {
-        if (strcmp(cells[2 * i], MS_COMMENT_PROP) == 0)
+        if (cells[2 * i] && strcmp(cells[2 * i], MS_COMMENT_PROP) == 0)
             t->comment = cells[2 * i + 1];
         else
             t->props[t->n_props++] = (MsProperty){cells[2 * i],

@@ -284,7 +284,7 @@ int sql_exec_insert(SqlStmtCtx *c, CombErr *err)
     SqlSink sink = {&sink_ctx, NULL, insert_sink_batch, NULL, NULL};
     SqlTable *t;
     DmlTarget d = {0};
-    int *map, n_map, rc;
+    int *map = NULL, n_map = 0, rc;
     if ((rc = sql_table_resolve(c, &st->name, &t, err)) ||
         (rc = require_acid(t, st->name.pos, false, err)) ||
         (rc = insert_column_map(c, t, &map, &n_map, err)))

@@ -237,7 +237,7 @@ static int plan_item_column(SqlStmtCtx *c, SqlSelectPlan *p,
     if (p->aggregate) {
         int src;
         if (it->expr->kind == AST_FUNC && sql_is_aggregate(it->expr->name)) {
-            int a;
+            int a = 0;
             if ((rc = bind_aggregate(c, p, it->expr, &a, err)))
                 return rc;
             src = -a - 1;

@@ -116,7 +116,8 @@ TEST(ms_db_drop_needs_cascade_when_not_empty)
     CHECK_OK(ms_txn_commit(ms, txn, &err), &err);
 
     CHECK_EQ(ms_db_drop(ms, "shop", false, false, &err), COMB_EINVALID);
-    CHECK_STR(err.msg, "Database shop is not empty. One or more tables exist.");
+    CHECK_STR(err.msg,
+              "Database shop is not empty. One or more tables exist.");
     CHECK_OK(ms_table_list(ms, "shop", &a, &names, &n, &err), &err);
     CHECK_EQ(n, 2);
 

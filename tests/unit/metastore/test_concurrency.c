@@ -84,7 +84,7 @@ static int run_children(int n, const Fx *fx, int (*fn)(const Fx *, int),
     Barrier b;
     pid_t pids[16];
     int started = 0, failed = 0;
-    if (pipe(b.fd) != 0)
+    if (n > (int)(sizeof pids / sizeof *pids) || pipe(b.fd) != 0)
         return -1;
     fflush(stdout);
     fflush(stderr);

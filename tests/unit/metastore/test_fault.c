@@ -98,8 +98,8 @@ TEST(ms_oom_every_allocation)
                              " WHERE p.TBL_ID = t.TBL_ID) <> 1"), 0);
     CHECK_EQ(fx_sql_int(&fx, "SELECT count(*) FROM COLUMNS_V2 WHERE TBL_ID "
                              "NOT IN (SELECT TBL_ID FROM TBLS)"), 0);
-    CHECK_EQ(fx_sql_int(&fx, "SELECT count(*) FROM TXNS WHERE TXN_STATE = 'o'"),
-             0);
+    CHECK_EQ(fx_sql_int(&fx, "SELECT count(*) FROM TXNS "
+                             "WHERE TXN_STATE = 'o'"), 0);
     CHECK_EQ(fx_sql_int(&fx, "SELECT count(*) FROM NEXT_WRITE_ID n WHERE "
                              "NWI_NEXT - 1 <> (SELECT max(T2W_WRITEID) FROM "
                              "TXN_TO_WRITE_ID w WHERE w.T2W_TABLE = "

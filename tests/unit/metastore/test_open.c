@@ -141,3 +141,18 @@ TEST(ms_open_bad_arguments)
     CHECK(strstr(err.msg, "unable to open") != NULL);
     ms_close(NULL);
 }
+
+TEST(ms_open_in_memory)
+{
+    Ms *ms = NULL;
+    CombErr err;
+    CombTxnList l;
+    int64_t txn;
+    CHECK_OK(ms_open_sqlite(":memory:", "/wh", &ms, &err), &err);
+    CHECK_OK(ms_txn_open(ms, "u", "h", &txn, &err), &err);
+    CHECK_OK(ms_txn_snapshot(ms, 0, &l, &err), &err);
+    CHECK_EQ(l.hwm, 1);
+    CHECK(comb_idlist_is_open(&l, 1));
+    comb_idlist_free(&l);
+    ms_close(ms);
+}

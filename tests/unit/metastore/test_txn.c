@@ -167,8 +167,8 @@ TEST(ms_txn_commit_moves_components)
     /* committed components are gone; aborted ones stay for the compactor */
     CHECK_EQ(fx_sql_int(&fx, "SELECT count(*) FROM TXN_COMPONENTS"), 1);
     CHECK_EQ(fx_sql_int(&fx, "SELECT TC_TXNID FROM TXN_COMPONENTS"), 3);
-    CHECK_EQ(fx_sql_int(&fx, "SELECT count(*) FROM TXNS WHERE TXN_STATE = 'c'"),
-             2);
+    CHECK_EQ(fx_sql_int(&fx, "SELECT count(*) FROM TXNS "
+                             "WHERE TXN_STATE = 'c'"), 2);
 
     /* components only for open txns */
     CHECK_EQ(ms_txn_add_component(ms, t1, "default", "t", NULL, MS_OP_INSERT,

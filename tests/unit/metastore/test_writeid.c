@@ -185,7 +185,8 @@ TEST(ms_writeids_build_cases)
     int64_t open_txn[] = {7}, aborted_txn[] = {5};
     /* write 4 by aborted txn 5, write 6 by open txn 7, nothing valid */
     MsWriteRow rows[] = {{5, 4}, {7, 6}};
-    MsTxnRow trows[] = {{5, MS_TXN_ABORTED}, {7, MS_TXN_OPEN}, {9, MS_TXN_OPEN}};
+    MsTxnRow trows[] = {
+        {5, MS_TXN_ABORTED}, {7, MS_TXN_OPEN}, {9, MS_TXN_OPEN}};
     char *s;
     CHECK_OK(comb_idlist_init(&txns, 10, open_txn, 1, aborted_txn, 1), &err);
     CHECK_OK(ms_writeids_build(&txns, "d", "t", 6, rows, 2, &wl, &err), &err);

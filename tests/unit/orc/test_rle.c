@@ -257,7 +257,7 @@ TEST(rle2_each_form_roundtrip)
                 if (form == 0)
                     v[i] = base;
                 else if (form == 3)
-                    v[i] = i ? v[i - 1] - (int64_t)(rng() % 50) : base;
+                    v[i] = i ? v[i - 1] - 1 - (int64_t)(rng() % 50) : base;
                 else
                     v[i] = base + (int64_t)(rng() % 1000) +
                            (rng() % 20 == 0 ? (int64_t)(rng() % 100000000) : 0);

@@ -319,7 +319,7 @@ TEST(expr_cast)
     CHECK_EQ(e->cast_type.kind, COMB_T_DECIMAL);
     CHECK_EQ(e->cast_type.p1, 10);
     CHECK_EQ(e->cast_type.p2, 2);
-    CHECK_EQ(e->cast_type.pos.col, 20);
+    CHECK_EQ(e->cast_type.pos.col, 22);
     SELECT_EXPR(e, "select cast('1' as varchar(5))");
     CHECK_EQ(e->cast_type.kind, COMB_T_VARCHAR);
     CHECK_EQ(e->cast_type.p1, 5);
@@ -367,7 +367,7 @@ TEST(expr_columns_count_characters_not_bytes)
 {
     AstExpr *e;
     SELECT_EXPR(e, "select '\xc3\xa9\xc3\xa9' || x");
-    CHECK_EQ(e->right->pos.col, 15);
+    CHECK_EQ(e->right->pos.col, 16);
 }
 
 /* A string of n copies of open, then core, then n copies of close. */
@@ -375,7 +375,7 @@ static char *nest(int n, const char *open, const char *core,
                   const char *close)
 {
     size_t lo = strlen(open), lc = strlen(core), lcl = strlen(close);
-    char *s = malloc(8 + n * (lo + lcl) + lc);
+    char *s = malloc(16 + n * (lo + lcl) + lc);   /* room to append */
     char *w = s;
     memcpy(w, "select ", 7);
     w += 7;
@@ -413,9 +413,12 @@ TEST(expr_depth_limits)
         CHECK_EQ(rc, COMB_ESYNTAX);
         CHECK(strstr(tp_err.msg, "expression nested too deeply") != NULL);
     }
-    /* a flat list is not deep */
-    char *wide = nest(1, "x in (", "1", ")");
+    /* a long flat list is not deep */
+    char *wide = nest(5000, "", "x in (1", ",1");
+    strcat(wide, ")");
     rc = tp_parse(wide, &s);
     free(wide);
     CHECK_OK(rc, &tp_err);
+    CHECK_EQ(s->select->items[0].expr->n_args, 5001);
+    CHECK_EQ(s->select->items[0].expr->height, 2);
 }

@@ -1,0 +1,188 @@
+/*
+ * test_parse_fuzz.c - robustness: every prefix of valid statements, random
+ * bytes, random token soup and mutated statements go through the splitter
+ * and the parser, which must return OK or a clean error every time (ASan
+ * and LeakSanitizer watch for the rest).  Inputs are copied into exact-size
+ * heap buffers so that any read past the end is caught.
+ */
+#include "unit.h"
+#include "sql/ast.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const valid[] = {
+    "CREATE DATABASE IF NOT EXISTS s COMMENT 'c' LOCATION '/w' WITH "
+    "DBPROPERTIES ('a'='b')",
+    "DROP SCHEMA IF EXISTS s CASCADE;",
+    "use d",
+    "CREATE TEMPORARY EXTERNAL TABLE IF NOT EXISTS d.t (a INT COMMENT 'x', "
+    "b DECIMAL(10,2), c VARCHAR(3), d DOUBLE PRECISION) COMMENT 't' "
+    "PARTITIONED BY (p STRING) CLUSTERED BY (a) SORTED BY (a DESC) INTO 4 "
+    "BUCKETS ROW FORMAT DELIMITED FIELDS TERMINATED BY ',' LINES TERMINATED "
+    "BY '\\n' STORED AS ORC LOCATION '/x' TBLPROPERTIES ('k'='v')",
+    "DROP TABLE IF EXISTS d.t PURGE",
+    "SHOW DATABASES LIKE 'x*'",
+    "SHOW TABLES IN d LIKE 'a*'",
+    "DESCRIBE FORMATTED d.t",
+    "INSERT INTO TABLE d.t (a, `b`) VALUES (1, 'x\\'y'), (-2, NULL)",
+    "INSERT OVERWRITE TABLE t SELECT * FROM u",
+    "SELECT DISTINCT a, t.*, count(DISTINCT b) AS c, `q` x FROM d.t AS t "
+    "WHERE a = 1 OR b = 2 AND NOT c = 3 GROUP BY a HAVING count(*) > 1 "
+    "ORDER BY a DESC NULLS LAST LIMIT 5",
+    "select case when a between 1 and 2 then 'x' else 'y' end, "
+    "cast(b as bigint), c not in (1, 2), d rlike 'z', e is not null, "
+    "row__id.writeid, -9223372036854775808, 1.5e3, 10L, .5BD, "
+    "DATE '2020-01-01', current_date, 'a' \"b\" -- c\n from t /* x */",
+    "UPDATE d.t SET a = a + 1, b = 'q' WHERE c <=> NULL",
+    "DELETE FROM t WHERE a IN (1, 2)",
+    "SET hivevar:x = y z;",
+    "set -v",
+    "select a from t join u on 1 = 1",
+    "select `a``b` from t where x || y > 1 div 2 % 3",
+};
+
+/* A NUL-terminated heap copy of s[0..n). */
+static char *copy_n(const char *s, size_t n)
+{
+    char *c = malloc(n + 1);
+    memcpy(c, s, n);
+    c[n] = '\0';
+    return c;
+}
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
+
+static uint64_t rng(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return rng_state;
+}
+
+/* Parse text and check the outcome is clean; false on a broken contract. */
+static bool parse_cleanly(CombArena *arena, const char *text)
+{
+    AstStmt *s = (AstStmt *)1;
+    CombErr err;
+    size_t len = strlen(text), end = 0;
+    if (sql_next_statement(text, len, &end) && (end == 0 || end > len))
+        return false;
+    (void)sql_is_blank(text, len);
+    int rc = sql_parse_statement(text, arena, &s, &err);
+    comb_arena_reset(arena);
+    if (rc == COMB_OK)
+        return s != NULL && err.code == COMB_OK;
+    return s == NULL && err.code == rc && err.msg[0] != '\0' &&
+           (rc == COMB_ESYNTAX || rc == COMB_EUNSUPPORTED);
+}
+
+TEST(fuzz_every_prefix_of_valid_statements)
+{
+    CombArena arena;
+    comb_arena_init(&arena, 4096);
+    for (size_t i = 0; i < sizeof valid / sizeof valid[0]; i++) {
+        size_t len = strlen(valid[i]);
+        for (size_t n = 0; n <= len; n++) {
+            char *text = copy_n(valid[i], n);
+            bool ok = parse_cleanly(&arena, text);
+            free(text);
+            if (!ok)
+                unit_fail(__FILE__, __LINE__, "statement %zu prefix %zu", i,
+                          n);
+            CHECK(ok);
+        }
+    }
+    comb_arena_free(&arena);
+}
+
+TEST(fuzz_random_bytes)
+{
+    CombArena arena;
+    comb_arena_init(&arena, 4096);
+    char buf[97];
+    for (int round = 0; round < 20000; round++) {
+        size_t n = rng() % (sizeof buf - 1);
+        for (size_t i = 0; i < n; i++) {
+            /* favour the bytes that drive the lexer */
+            static const char hot[] = "'\"`\\;-/*.()0123456789eEbBdDlL \n";
+            uint64_t r = rng();
+            buf[i] = (r & 1) ? hot[(r >> 1) % (sizeof hot - 1)]
+                             : (char)(1 + (r >> 8) % 255);
+        }
+        char *text = copy_n(buf, n);
+        bool ok = parse_cleanly(&arena, text);
+        free(text);
+        CHECK(ok);
+    }
+    comb_arena_free(&arena);
+}
+
+TEST(fuzz_token_soup)
+{
+    static const char *const words[] = {
+        "select", "from", "where", "group", "by", "having", "order", "limit",
+        "insert", "into", "table", "values", "update", "set", "delete",
+        "create", "drop", "database", "show", "tables", "describe", "use",
+        "not", "and", "or", "is", "null", "between", "in", "like", "case",
+        "when", "then", "else", "end", "cast", "as", "int", "decimal",
+        "varchar", "array", "(", ")", ",", ".", "*", "+", "-", "/", "=",
+        "<=>", "||", "<", ";", "a", "t", "row__id", "`q`", "'s'", "\"d\"",
+        "1", "2.5", "10L", "1e3", "count", "distinct", "if", "exists",
+        "partitioned", "clustered", "buckets", "stored", "location",
+        "comment", "tblproperties", "'k'", "-- c\n", "/* c */", "nulls",
+        "first", "desc", "asc", "join", "date", "current_date", "!", "~",
+        "[", "]", "&", "over",
+    };
+    CombArena arena;
+    comb_arena_init(&arena, 4096);
+    char buf[512];
+    for (int round = 0; round < 30000; round++) {
+        size_t n = 0, count = 1 + rng() % 24;
+        for (size_t k = 0; k < count; k++) {
+            const char *w = words[rng() % (sizeof words / sizeof words[0])];
+            size_t wl = strlen(w);
+            if (n + wl + 2 > sizeof buf)
+                break;
+            memcpy(buf + n, w, wl);
+            n += wl;
+            buf[n++] = ' ';
+        }
+        char *text = copy_n(buf, n);
+        bool ok = parse_cleanly(&arena, text);
+        free(text);
+        CHECK(ok);
+    }
+    comb_arena_free(&arena);
+}
+
+TEST(fuzz_mutated_statements)
+{
+    CombArena arena;
+    comb_arena_init(&arena, 4096);
+    for (size_t i = 0; i < sizeof valid / sizeof valid[0]; i++) {
+        size_t len = strlen(valid[i]);
+        for (int round = 0; round < 300; round++) {
+            char *text = copy_n(valid[i], len + 1);
+            size_t at = rng() % (len + 1);
+            switch (rng() % 3) {
+            case 0:   /* delete a byte */
+                memmove(text + at, text + at + 1, len - at);
+                break;
+            case 1:   /* overwrite a byte */
+                if (at < len)
+                    text[at] = "'\"`;()-*/.,x1"[rng() % 13];
+                break;
+            default:  /* truncate */
+                text[at] = '\0';
+                break;
+            }
+            bool ok = parse_cleanly(&arena, text);
+            free(text);
+            CHECK(ok);
+        }
+    }
+    comb_arena_free(&arena);
+}
