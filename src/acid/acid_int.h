@@ -53,6 +53,10 @@ static inline bool acid_name_is_hidden(const char *name)
 
 /* ------------------------------------------------------------ ORC schema */
 
+/* Deep copy of a schema into arena a (callers may free theirs). */
+int acid_schema_copy(CombArena *a, const AcidSchema *src, AcidSchema *dst,
+                     CombErr *err);
+
 /* true if the root type has the six ACID fields (§1.1; names compared
  * case-insensitively per position, as newer ORC does) and `row` is a
  * struct. */

@@ -139,8 +139,8 @@ static int add_batch_events(AcidDeleteSet *s, const CombBatch *b,
                             int writer, CombErr *err)
 {
     for (int row = 0; row < b->n_rows; row++) {
-        AcidKey k;
-        int64_t current;
+        AcidKey k = {0};
+        int64_t current = 0;
         int stmt, rc = event_key(b, row, path, &k, &current, err);
         if (rc)
             return rc;

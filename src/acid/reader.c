@@ -244,20 +244,24 @@ static int list_delete_files(AcidReader *r, const char *dir, FileLists *l,
     return COMB_OK;
 }
 
+/* Files sort by bucket, then by their position in read order. */
+static int cmp_bucket_seq(int bucket_a, int seq_a, int bucket_b, int seq_b)
+{
+    if (bucket_a != bucket_b)
+        return bucket_a < bucket_b ? -1 : 1;
+    return seq_a < seq_b ? -1 : seq_a > seq_b;
+}
+
 static int cmp_scan_file(const void *pa, const void *pb)
 {
     const ScanFile *a = pa, *b = pb;
-    if (a->bucket != b->bucket)
-        return a->bucket < b->bucket ? -1 : 1;
-    return a->seq < b->seq ? -1 : a->seq > b->seq;
+    return cmp_bucket_seq(a->bucket, a->seq, b->bucket, b->seq);
 }
 
 static int cmp_delete_file(const void *pa, const void *pb)
 {
     const DeleteFile *a = pa, *b = pb;
-    if (a->bucket != b->bucket)
-        return a->bucket < b->bucket ? -1 : 1;
-    return a->seq < b->seq ? -1 : a->seq > b->seq;
+    return cmp_bucket_seq(a->bucket, a->seq, b->bucket, b->seq);
 }
 
 /* All files of the scan, grouped by bucket, each group in read order:
@@ -283,27 +287,6 @@ static int build_file_lists(AcidReader *r, const char *dir, CombErr *err)
 }
 
 /* ------------------------------------------------------------ open/close */
-
-static int copy_schema(AcidReader *r, const AcidSchema *src, CombErr *err)
-{
-    int n = src->n_cols;
-    const char **names = comb_arena_alloc(&r->arena,
-                                          (size_t)(n ? n : 1) * sizeof *names);
-    CombTypeKind *kinds = comb_arena_alloc(&r->arena,
-                                           (size_t)(n ? n : 1) * sizeof *kinds);
-    if (!names || !kinds)
-        return comb_err_nomem(err);
-    for (int i = 0; i < n; i++) {
-        names[i] = comb_arena_strdup(&r->arena, src->names[i]);
-        if (!names[i])
-            return comb_err_nomem(err);
-        kinds[i] = src->kinds[i];
-    }
-    r->schema.n_cols = n;
-    r->schema.names = names;
-    r->schema.kinds = kinds;
-    return COMB_OK;
-}
 
 /* The snapshot may be freed by the caller while the scan runs. */
 static int copy_snapshot(AcidReader *r, const CombWriteIdList *wil,
@@ -349,7 +332,7 @@ int acid_reader_open(const char *dir, const AcidSchema *schema,
     r->deletes_bucket = -1;
     r->offset_group = -1;
     r->capacity = COMB_BATCH_SIZE;
-    if ((rc = copy_schema(r, schema, err)) ||
+    if ((rc = acid_schema_copy(&r->arena, schema, &r->schema, err)) ||
         (rc = copy_snapshot(r, wil, txns, err)) ||
         (rc = copy_options(r, opt, err)) ||
         (rc = acid_dir_state_get(dir, &r->wil, txns ? &r->txn_copy : NULL,
@@ -575,8 +558,8 @@ static int filter_rows(AcidReader *r, CombBatch *b, int n,
     CombVector *bkt = &b->cols[base + ACID_COL_BUCKET];
     CombVector *rid = &b->cols[base + ACID_COL_ROWID];
     for (int row = 0; row < n; row++) {
-        AcidKey k;
-        int64_t current;
+        AcidKey k = {0};
+        int64_t current = 0;
         int rc = row_key(r, row, first_row, &k, &current, err);
         if (rc)
             return rc;

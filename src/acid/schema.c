@@ -12,6 +12,25 @@ const char *const acid_root_field_names[6] = {
     "operation", "originalTransaction", "bucket",
     "rowId",     "currentTransaction",  "row"};
 
+int acid_schema_copy(CombArena *a, const AcidSchema *src, AcidSchema *dst,
+                     CombErr *err)
+{
+    int n = src->n_cols;
+    const char **names = comb_arena_alloc(a, (size_t)(n ? n : 1) * sizeof *names);
+    CombTypeKind *kinds = comb_arena_alloc(a, (size_t)(n ? n : 1) * sizeof *kinds);
+    if (!names || !kinds)
+        return comb_err_nomem(err);
+    for (int i = 0; i < n; i++) {
+        if (!(names[i] = comb_arena_strdup(a, src->names[i])))
+            return comb_err_nomem(err);
+        kinds[i] = src->kinds[i];
+    }
+    dst->n_cols = n;
+    dst->names = names;
+    dst->kinds = kinds;
+    return COMB_OK;
+}
+
 bool acid_schema_is_acid(const OrcType *root)
 {
     if (!root || root->kind != COMB_T_STRUCT || root->n_children != 6)

@@ -83,28 +83,15 @@ static bool writable_kind(CombTypeKind k)
            comb_type_is_str(k);
 }
 
-static int copy_schema(AcidWriter *w, const AcidSchema *src, CombErr *err)
+/* Only flat columns the ORC writer can store are accepted. */
+static int check_schema(const AcidSchema *schema, CombErr *err)
 {
-    int n = src->n_cols;
-    const char **names = comb_arena_alloc(&w->arena,
-                                          (size_t)(n ? n : 1) * sizeof *names);
-    CombTypeKind *kinds = comb_arena_alloc(&w->arena,
-                                           (size_t)(n ? n : 1) * sizeof *kinds);
-    if (!names || !kinds)
-        return comb_err_nomem(err);
-    for (int i = 0; i < n; i++) {
-        if (!writable_kind(src->kinds[i]))
+    for (int i = 0; i < schema->n_cols; i++)
+        if (!writable_kind(schema->kinds[i]))
             return comb_err(err, COMB_EUNSUPPORTED,
                             "cannot write column '%s' of type %s to an ACID "
-                            "table", src->names[i],
-                            comb_type_name(src->kinds[i]));
-        if (!(names[i] = comb_arena_strdup(&w->arena, src->names[i])))
-            return comb_err_nomem(err);
-        kinds[i] = src->kinds[i];
-    }
-    w->schema.n_cols = n;
-    w->schema.names = names;
-    w->schema.kinds = kinds;
+                            "table", schema->names[i],
+                            comb_type_name(schema->kinds[i]));
     return COMB_OK;
 }
 
@@ -162,7 +149,8 @@ int acid_writer_open_opts(const char *dir, const AcidSchema *schema,
     const uint32_t *lengths = opt ? opt->char_lengths : NULL;
     int rc;
     *out = NULL;
-    if ((rc = check_args(write_id, stmt_id, compression, err)))
+    if ((rc = check_args(write_id, stmt_id, compression, err)) ||
+        (rc = check_schema(schema, err)))
         return rc;
     if (!(w = comb_calloc(1, sizeof *w)))
         return comb_err_nomem(err);
@@ -176,7 +164,7 @@ int acid_writer_open_opts(const char *dir, const AcidSchema *schema,
                      : w->base ? 0 : DELTA_STRIPE_SIZE;
     if (!(w->dir = comb_arena_strdup(&w->arena, dir)))
         rc = comb_err_nomem(err);
-    if (rc || (rc = copy_schema(w, schema, err)) ||
+    if (rc || (rc = acid_schema_copy(&w->arena, schema, &w->schema, err)) ||
         (rc = acid_file_type(&w->arena, &w->schema, lengths, &w->file_type,
                              err)) ||
         (rc = acid_row_type(&w->arena, &w->schema, lengths, &w->row_type,
@@ -361,6 +349,11 @@ static void gather_column(CombVector *dst, const CombVector *src,
                           const uint32_t *order, int n)
 {
     bool any_null = false;
+    if (src->kind == COMB_T_NULL) { /* an untyped NULL column (SET c = NULL) */
+        memset(dst->nulls, 1, (size_t)n);
+        dst->has_nulls = true;
+        return;
+    }
     for (int j = 0; j < n && !any_null; j++)
         any_null = comb_vec_is_null(src, (int)(order[j] & 0xFFFF));
     dst->has_nulls = false;
@@ -407,7 +400,8 @@ static int check_rows(const AcidWriter *w, const CombBatch *rows,
     for (int i = 0; i < w->schema.n_cols; i++) {
         const CombVector *v = &rows->cols[i];
         CombTypeKind k = w->schema.kinds[i];
-        bool ok = comb_type_is_int(k)     ? v->i64 != NULL
+        bool ok = v->kind == COMB_T_NULL   ? true
+                  : comb_type_is_int(k)   ? v->i64 != NULL
                   : comb_type_is_float(k) ? v->f64 != NULL
                                           : v->str != NULL;
         if (!ok)
@@ -450,7 +444,7 @@ static int write_runs(AcidWriter *w, const CombBatch *rows,
     int start = 0;
     while (start < n) {
         int bucket = (int)(order[start] >> 16), end = start, rc;
-        InsertFile *f;
+        InsertFile *f = NULL;
         while (end < n && (int)(order[end] >> 16) == bucket &&
                end - start < w->stage.capacity)
             end++;
@@ -533,7 +527,7 @@ static int write_delete_file(AcidWriter *w, const AcidKey *events, size_t n,
                              CombErr *err)
 {
     DeleteFile f = {events, 0, COMB_BUF_INIT};
-    OrcWriter *orc;
+    OrcWriter *orc = NULL;
     char stats[64];
     int rc;
     if ((rc = open_orc(w, w->delete_dir.path, events[0].writer, w->file_type,
@@ -610,7 +604,7 @@ static int close_inserts(AcidWriter *w, CombErr *err)
 static int write_empty_base(AcidWriter *w, CombErr *err)
 {
     CombBuf empty = COMB_BUF_INIT;
-    OrcWriter *orc;
+    OrcWriter *orc = NULL;
     int rc;
     if ((rc = make_dir(w, &w->insert_dir, err)) ||
         (rc = open_orc(w, w->insert_dir.path, 0, w->row_type, NULL, NULL,

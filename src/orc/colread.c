@@ -169,7 +169,9 @@ static int setup_column(OrcReader *r, OrcColRead *c, int stripe,
     c->dict_size = e->has_dictionarysize ? e->dictionarysize : 0;
     if (c->enc < 0 || c->enc > 3)
         return col_corrupt(r, stripe, c->type->id, "unknown encoding", err);
-    c->has_present = c->s[ORC__PROTO__STREAM__KIND__PRESENT].found;
+    /* some writers list an empty PRESENT stream: it means "no nulls" */
+    c->has_present = c->s[ORC__PROTO__STREAM__KIND__PRESENT].found &&
+                     c->s[ORC__PROTO__STREAM__KIND__PRESENT].len > 0;
     slot_in(r, c, ORC__PROTO__STREAM__KIND__PRESENT, &in);
     orc_bool_dec_init(&c->present, &in);
     slot_in(r, c, ORC__PROTO__STREAM__KIND__DATA, &in);
@@ -346,6 +348,8 @@ static int read_values(OrcReader *r, OrcColRead *c, CombVector *v, int k,
 {
     bool dict = c->enc == ORC__PROTO__COLUMN_ENCODING__KIND__DICTIONARY ||
                 c->enc == ORC__PROTO__COLUMN_ENCODING__KIND__DICTIONARY_V2;
+    if (k == 0)
+        return COMB_OK;
     switch (c->type->kind) {
     case COMB_T_BOOLEAN:
     case COMB_T_TINYINT:
@@ -455,6 +459,9 @@ static int scratch_reserve(OrcReader *r, int n, CombErr *err)
 
 int orc_reader_next(OrcReader *r, CombBatch *b, CombErr *err)
 {
+    if (r->failed)
+        return comb_err(err, r->failed,
+                        "ORC file '%s': an earlier read failed", r->path);
     int rc = check_batch(r, b, err);
     if (rc || (!r->started && (rc = reader_start(r, err))))
         return rc;
@@ -465,15 +472,13 @@ int orc_reader_next(OrcReader *r, CombBatch *b, CombErr *err)
         if (r->stripe + 1 >= (int)r->footer->n_stripes)
             return COMB_OK;
         if ((rc = load_stripe(r, r->stripe + 1, err)))
-            return rc;
+            return r->failed = rc;
     }
     int n = r->stripe_left < (uint64_t)b->capacity ? (int)r->stripe_left
                                                     : b->capacity;
     if ((rc = scratch_reserve(r, n, err)) ||
-        (rc = read_column(r, r->schema, b, n, NULL, err))) {
-        r->stripe_left = 0;  /* the stripe's decoders are now unusable */
-        return rc;
-    }
+        (rc = read_column(r, r->schema, b, n, NULL, err)))
+        return r->failed = rc;  /* the decoders are now out of step */
     b->n_rows = n;
     r->stripe_left -= (uint64_t)n;
     r->row += (uint64_t)n;

@@ -15,6 +15,10 @@
 #include <zlib.h>
 #include <zstd.h>
 
+/* A decompressed stream larger than this is refused: no real stripe has
+ * one, and a few bytes of zstd could otherwise ask for terabytes. */
+#define ORC_MAX_STREAM ((size_t)2 << 30)
+
 /* Fast levels: the writer favours speed; readers do not care. */
 #define ORC_ZLIB_LEVEL 1
 #define ORC_ZSTD_LEVEL 1
@@ -183,6 +187,10 @@ int orc_codec_decompress(OrcCodec *c, uint64_t block_size, const uint8_t *src,
                 return comb_err_nomem(err);
         } else {
             size_t n = 0;
+            if (out->len + block_size > ORC_MAX_STREAM)
+                return comb_err(err, COMB_ECORRUPT,
+                                "corrupt file '%s': %s decompresses to more "
+                                "than %zu bytes", path, what, ORC_MAX_STREAM);
             if (comb_buf_reserve(out, block_size))
                 return comb_err_nomem(err);
             int rc = decode_chunk(c, src + pos, clen, out->data + out->len,

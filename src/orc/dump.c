@@ -29,16 +29,18 @@ static void civil_from_days(int64_t days, int64_t *y, int *m, int *d)
     *y = yoe + era * 400 + (*m <= 2);
 }
 
-static void print_date(FILE *out, int64_t days)
+/* YYYY-MM-DD, in double quotes for JSON. */
+static void print_date(FILE *out, int64_t days, bool quoted)
 {
     int64_t y;
     int m, d;
+    const char *q = quoted ? "\"" : "";
     if (days < -(INT64_C(1) << 40) || days > (INT64_C(1) << 40)) {
-        fprintf(out, "\"%" PRId64 "\"", days);  /* no sane calendar date */
+        fprintf(out, "%s%" PRId64 "%s", q, days, q);  /* no sane date */
         return;
     }
     civil_from_days(days, &y, &m, &d);
-    fprintf(out, "\"%04" PRId64 "-%02d-%02d\"", y, m, d);
+    fprintf(out, "%s%04" PRId64 "-%02d-%02d%s", q, y, m, d, q);
 }
 
 static void print_json_string(FILE *out, CombStr s)
@@ -81,7 +83,7 @@ static void print_value(FILE *out, const OrcType *t, const CombBatch *b,
         fputs(v->i64[row] ? "true" : "false", out);
         return;
     case COMB_T_DATE:
-        print_date(out, v->i64[row]);
+        print_date(out, v->i64[row], true);
         return;
     case COMB_T_FLOAT:
         fprintf(out, "%.7g", v->f64[row]);
@@ -186,9 +188,9 @@ static void print_stats(FILE *out, CombTypeKind kind, const OrcColumnStats *s)
         fprintf(out, " true: %" PRIu64, s->true_count);
     if (s->has_int && kind == COMB_T_DATE) {
         fputs(" min: ", out);
-        print_date(out, s->int_min);
+        print_date(out, s->int_min, false);
         fputs(" max: ", out);
-        print_date(out, s->int_max);
+        print_date(out, s->int_max, false);
     } else if (s->has_int) {
         fprintf(out, " min: %" PRId64 " max: %" PRId64, s->int_min, s->int_max);
     }

@@ -286,6 +286,7 @@ struct OrcReader {
     OrcCodec *codec;
     bool *selected;
     bool started;
+    int failed;                   /* rc of a failed read: reading stops */
     OrcColRead *cols;             /* n_cols, NULL until the first read */
     int stripe;                   /* stripe being read, -1 before */
     uint64_t stripe_left;         /* rows left in it */

@@ -51,7 +51,7 @@ int orc_in_take(OrcIn *in, size_t n, const uint8_t **p, CombErr *err)
     if (in->len - in->pos < n)
         return orc_in_corrupt(in, "stream ends before all values were read",
                               err);
-    *p = in->p + in->pos;
+    *p = in->p ? in->p + in->pos : (const uint8_t *)"";
     in->pos += n;
     return COMB_OK;
 }

@@ -132,6 +132,18 @@ static int bind_literal(SqlStmtCtx *c, const AstExpr *e, BoundExpr **out,
         b->ival = e->ival;
         b->type = (e->ival >= INT32_MIN && e->ival <= INT32_MAX) ? COMB_T_INT
                                                                  : COMB_T_BIGINT;
+        if (e->lit_suffix == 'L')
+            b->type = COMB_T_BIGINT;
+        else if (e->lit_suffix == 'S' || e->lit_suffix == 'Y') {
+            b->type = e->lit_suffix == 'S' ? COMB_T_SMALLINT : COMB_T_TINYINT;
+            if (e->ival != (e->lit_suffix == 'S' ? (int16_t)e->ival : (int8_t)e->ival))
+                return sql_err_at(err, COMB_EINVALID, 0, e->pos,
+                                  "literal %lld%c is out of range for %s",
+                                  (long long)e->ival, e->lit_suffix,
+                                  comb_type_name(b->type));
+        } else if (e->lit_suffix == 'B')
+            return sql_err_at(err, COMB_EUNSUPPORTED, 0, e->pos,
+                              "DECIMAL literals are not supported yet");
         break;
     case AST_LIT_DOUBLE:
         b->dval = e->dval;
@@ -139,7 +151,7 @@ static int bind_literal(SqlStmtCtx *c, const AstExpr *e, BoundExpr **out,
         break;
     case AST_LIT_STRING:
         b->sval.ptr = e->sval;
-        b->sval.len = (uint32_t)strlen(e->sval);
+        b->sval.len = (uint32_t)e->sval_len;
         b->type = COMB_T_STRING;
         break;
     case AST_LIT_BOOL:
@@ -531,6 +543,9 @@ static int bind_like(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
     int rc;
     if (!b)
         return comb_err_nomem(err);
+    if (e->op == AST_OP_RLIKE)
+        return sql_err_at(err, COMB_EUNSUPPORTED, 0, e->pos,
+                          "RLIKE / REGEXP is not supported yet");
     b->negated = e->negated;
     if ((rc = bind_node(c, sc, e->left, &b->a, err)) ||
         (rc = bind_node(c, sc, e->right, &b->b, err)) ||

@@ -78,7 +78,7 @@ static bool is_word_char(int c)
            c == '_';
 }
 
-static bool is_space(int c)
+bool sql_lex_is_space(int c)
 {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
            c == '\v';
@@ -92,6 +92,7 @@ void sql_lex_init(SqlLexer *lx, const char *src, size_t len)
     lx->line = 1;
     lx->col = 1;
     lx->prev = SQL_TK_EOF;
+    lx->prev_kw_class = SQL_KWC_PLAIN;
 }
 
 /* Byte at i, or 0 past the end: lets look-ahead checks skip bounds tests. */
@@ -100,21 +101,26 @@ static int lx_at(const SqlLexer *lx, size_t i)
     return i < lx->len ? (unsigned char)lx->src[i] : 0;
 }
 
-/* Move to byte `to`, keeping line and column; UTF-8 continuation bytes do
- * not start a character, so they do not advance the column. */
+void sql_lex_advance(const char *src, size_t from, size_t to, int *line,
+                     int *col)
+{
+    for (size_t i = from; i < to; i++) {
+        unsigned char c = (unsigned char)src[i];
+        if (c == '\n') {
+            ++*line;
+            *col = 1;
+        } else if ((c & 0xC0) != 0x80) {
+            ++*col;
+        }
+    }
+}
+
+/* Move to byte `to`, keeping line and column. */
 static void lx_move(SqlLexer *lx, size_t to)
 {
     if (to > lx->len)
         to = lx->len;
-    for (size_t i = lx->pos; i < to; i++) {
-        unsigned char c = (unsigned char)lx->src[i];
-        if (c == '\n') {
-            lx->line++;
-            lx->col = 1;
-        } else if ((c & 0xC0) != 0x80) {
-            lx->col++;
-        }
-    }
+    sql_lex_advance(lx->src, lx->pos, to, &lx->line, &lx->col);
     lx->pos = to;
 }
 
@@ -124,7 +130,7 @@ static bool lx_skip_blank(SqlLexer *lx, size_t *bad_start)
 {
     for (;;) {
         size_t i = lx->pos;
-        while (i < lx->len && is_space((unsigned char)lx->src[i]))
+        while (i < lx->len && sql_lex_is_space((unsigned char)lx->src[i]))
             i++;
         lx_move(lx, i);
         if (lx_at(lx, i) == '-' && lx_at(lx, i + 1) == '-') {
@@ -133,7 +139,8 @@ static bool lx_skip_blank(SqlLexer *lx, size_t *bad_start)
             lx_move(lx, i);
         } else if (lx_at(lx, i) == '/' && lx_at(lx, i + 1) == '*') {
             size_t j = i + 2;
-            while (j < lx->len && !(lx->src[j] == '*' && lx_at(lx, j + 1) == '/'))
+            while (j < lx->len &&
+                   !(lx->src[j] == '*' && lx_at(lx, j + 1) == '/'))
                 j++;
             if (j >= lx->len) {
                 *bad_start = i;
@@ -269,12 +276,16 @@ static size_t lx_char_len(const SqlLexer *lx)
 }
 
 /* '.' followed by a digit starts a number (".5") unless it follows
- * something a field could be taken from. */
+ * something a field could be taken from: a name, ')' or ']'.  A reserved
+ * word names nothing, so "select .5" is a number. */
 static bool lx_dot_starts_number(const SqlLexer *lx)
 {
-    return is_digit(lx_at(lx, lx->pos + 1)) && lx->prev != SQL_TK_WORD &&
-           lx->prev != SQL_TK_QUOTED_ID && lx->prev != SQL_TK_RPAREN &&
-           lx->prev != SQL_TK_RBRACKET;
+    bool after_name = lx->prev == SQL_TK_QUOTED_ID ||
+                      lx->prev == SQL_TK_RPAREN ||
+                      lx->prev == SQL_TK_RBRACKET ||
+                      (lx->prev == SQL_TK_WORD &&
+                       lx->prev_kw_class < SQL_KWC_RESERVED);
+    return is_digit(lx_at(lx, lx->pos + 1)) && !after_name;
 }
 
 static void lx_error_token(SqlLexer *lx, SqlToken *tok, size_t start,
@@ -328,6 +339,7 @@ void sql_lex_next(SqlLexer *lx, SqlToken *tok)
         tok->kw = sql_keyword_lookup(lx->src + tok->off, tok->len);
     lx_move(lx, tok->off + tok->len);
     lx->prev = tok->kind;
+    lx->prev_kw_class = sql_keyword_class(tok->kw);
 }
 
 /* ------------------------------------------------------- token values */

@@ -135,9 +135,18 @@ typedef struct SqlLexer {
     int line;            /* position of src[pos] */
     int col;
     SqlTokKind prev;     /* kind of the token returned last */
+    int prev_kw_class;   /* and its keyword class */
 } SqlLexer;
 
 void sql_lex_init(SqlLexer *lx, const char *src, size_t len);
+
+/* White space as the scanner sees it. */
+bool sql_lex_is_space(int c);
+
+/* Advance *line and *col over src[from, to) as the scanner counts them:
+ * a column is a character, so UTF-8 continuation bytes do not count. */
+void sql_lex_advance(const char *src, size_t from, size_t to, int *line,
+                     int *col);
 
 /* Scan the next token into *tok; at the end, SQL_TK_EOF forever. */
 void sql_lex_next(SqlLexer *lx, SqlToken *tok);

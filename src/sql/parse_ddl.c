@@ -335,18 +335,12 @@ int sp_use(SqlParser *p, AstStmt *s)
     return sp_ident(p, &s->name.name, &s->name.pos);
 }
 
-static bool is_blank_char(char c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
-           c == '\v';
-}
-
 /* Copy src[from, to) with white space trimmed from both ends. */
 static char *trimmed_copy(SqlParser *p, size_t from, size_t to)
 {
-    while (from < to && is_blank_char(p->src[from]))
+    while (from < to && sql_lex_is_space((unsigned char)p->src[from]))
         from++;
-    while (to > from && is_blank_char(p->src[to - 1]))
+    while (to > from && sql_lex_is_space((unsigned char)p->src[to - 1]))
         to--;
     char *s = comb_arena_strndup(p->arena, p->src + from, to - from);
     if (!s)

@@ -341,7 +341,8 @@ static int ex_word(SqlParser *p, AstExpr **out)
     default:
         break;
     }
-    if (call && (sp_is_ident_tok(t) || sql_keyword_class(t->kw) == SQL_KWC_FUNC))
+    bool func_kw = sql_keyword_class(t->kw) == SQL_KWC_FUNC;
+    if (call && (sp_is_ident_tok(t) || func_kw))
         return ex_call(p, out);
     if (sp_is_ident_tok(t))
         return ex_colref(p, out);

@@ -220,10 +220,12 @@ int sp_alias(SqlParser *p, char **out)
 
 int sp_string(SqlParser *p, char **out, size_t *len)
 {
-    SqlVec toks = {0};
-    size_t cap = 1;
+    SqlToken one;
+    SqlVec toks = {&one, 1, 1};   /* most literals stand alone */
     if (!sp_is(p, SQL_TK_STRING))
         return sp_error(p, sp_peek(p, 0), "expected string literal");
+    one = sp_next(p);
+    size_t cap = one.len + 1;
     while (sp_is(p, SQL_TK_STRING)) {
         SqlToken t = sp_next(p);
         SP_TRY(sp_vec_push(p, &toks, &t, sizeof t));
@@ -299,32 +301,23 @@ size_t sp_raw_rest(SqlParser *p)
         }
     }
     p->n_ahead = 0;
-    while (end > p->prev_end && strchr(" \t\r\n\f\v", p->src[end - 1]))
+    while (end > p->prev_end &&
+           sql_lex_is_space((unsigned char)p->src[end - 1]))
         end--;
     return end;
 }
 
 SqlToken sp_token_at(SqlParser *p, size_t off)
 {
-    SqlLexer lx;
     SqlToken t = {0};
-    sql_lex_init(&lx, p->src, p->len);
-    /* a plain walk: only line and column are wanted, not tokens */
-    lx.pos = 0;
-    for (size_t i = 0; i < off && i < p->len; i++) {
-        unsigned char c = (unsigned char)p->src[i];
-        if (c == '\n') {
-            lx.line++;
-            lx.col = 1;
-        } else if ((c & 0xC0) != 0x80) {
-            lx.col++;
-        }
-    }
+    if (off > p->len)
+        off = p->len;
     t.kind = off < p->len ? SQL_TK_OTHER : SQL_TK_EOF;
     t.off = off;
     t.len = off < p->len ? 1 : 0;
-    t.line = lx.line;
-    t.col = lx.col;
+    t.line = 1;
+    t.col = 1;
+    sql_lex_advance(p->src, 0, off, &t.line, &t.col);
     return t;
 }
 

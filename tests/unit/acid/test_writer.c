@@ -694,3 +694,70 @@ TEST(writer_reader_streaming_memory)
     acid_reader_close(r);
     wil_free(&wil);
 }
+
+/* A partition directory that does not exist yet is created (and, with its
+ * parents, fsynced) on the first row. */
+TEST(writer_new_partition_dir)
+{
+    const char *tmp = unit_tmpdir();
+    static const char *const n1[1] = {"v"};
+    static const CombTypeKind k1[1] = {COMB_T_INT};
+    AcidSchema s1 = {1, n1, k1};
+    AcidWriter *w;
+    CombWriteIdList wil;
+    CombBatch b;
+    ScanRows got;
+    CombErr err;
+    CombArena a;
+    char *dir;
+    comb_arena_init(&a, 0);
+    dir = comb_arena_printf(&a, "%s/t/p=1", tmp);
+    CHECK_OK(acid_writer_open(dir, &s1, 1, 0, ORC_COMP_NONE, &w, &err), &err);
+    comb_batch_init(&b, 1, k1, 2);
+    b.cols[0].i64[0] = 5;
+    b.cols[0].i64[1] = 6;
+    b.n_rows = 2;
+    CHECK_OK(acid_writer_insert(w, &b, NULL, &err), &err);
+    comb_batch_free(&b);
+    CHECK_OK(acid_writer_commit_files(w, NULL, &err), &err);
+    wil_make(&wil, 1, NULL, 0, NULL, 0);
+    CHECK_OK(scan_table(dir, &s1, &wil, false, &a, &got, &err), &err);
+    CHECK_EQ(got.n, 2);
+    CHECK_STR(got.rows[1], "[6]");
+    scan_rows_free(&got);
+    wil_free(&wil);
+    comb_arena_free(&a);
+}
+
+/* An untyped NULL column (kind NULL, as SET c = NULL may produce) writes
+ * NULLs. */
+TEST(writer_untyped_null_column)
+{
+    static const CombTypeKind kinds[2] = {COMB_T_INT, COMB_T_NULL};
+    static const char *const n2[2] = {"a", "b"};
+    static const CombTypeKind k2[2] = {COMB_T_INT, COMB_T_STRING};
+    AcidSchema s2 = {2, n2, k2};
+    const char *dir = unit_tmpdir();
+    AcidWriter *w;
+    CombWriteIdList wil;
+    CombBatch b;
+    ScanRows got;
+    CombErr err;
+    CombArena a;
+    comb_arena_init(&a, 0);
+    CHECK_OK(acid_writer_open(dir, &s2, 1, 0, ORC_COMP_ZLIB, &w, &err), &err);
+    comb_batch_init(&b, 2, kinds, 2);
+    b.cols[0].i64[0] = 1;
+    b.cols[0].i64[1] = 2;
+    b.n_rows = 2;
+    CHECK_OK(acid_writer_insert(w, &b, NULL, &err), &err);
+    comb_batch_free(&b);
+    CHECK_OK(acid_writer_commit_files(w, NULL, &err), &err);
+    wil_make(&wil, 1, NULL, 0, NULL, 0);
+    CHECK_OK(scan_table(dir, &s2, &wil, false, &a, &got, &err), &err);
+    CHECK_EQ(got.n, 2);
+    CHECK_STR(got.rows[1], "[2,null]");
+    scan_rows_free(&got);
+    wil_free(&wil);
+    comb_arena_free(&a);
+}

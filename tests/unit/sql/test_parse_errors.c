@@ -36,8 +36,8 @@ TEST(error_messages_line_one)
     PARSE_ERR("set =x", COMB_ESYNTAX,
               "ParseException line 1:4 missing configuration name before '='"
               " near '='");
-    PARSE_ERR("update t set a == 1", COMB_ESYNTAX,
-              "ParseException line 1:15 missing '=' near '=='");
+    PARSE_ERR("update t set a 1", COMB_ESYNTAX,
+              "ParseException line 1:15 missing '=' near '1'");
 }
 
 TEST(error_messages_empty_and_reserved)
@@ -85,6 +85,9 @@ TEST(error_positions_on_later_lines)
               "ParseException line 3:4 expected identifier near '<EOF>'");
     PARSE_ERR("select a,\nb\nc d", COMB_ESYNTAX,
               "ParseException line 3:2 cannot recognize input near 'd'");
+    PARSE_ERR("set\n  = x", COMB_ESYNTAX,
+              "ParseException line 2:2 missing configuration name before '='"
+              " near '='");
 }
 
 TEST(error_unterminated_tokens_at_their_start)
@@ -107,9 +110,9 @@ TEST(error_unterminated_tokens_at_their_start)
 
 TEST(error_long_token_is_cut_in_message)
 {
-    PARSE_ERR("select 1 aaaaaaaaaabbbbbbbbbbccccccccccddddddddddeeeeeeeeee",
+    PARSE_ERR("select a b aaaaaaaaaabbbbbbbbbbccccccccccddddddddddeeeeeeeeee",
               COMB_ESYNTAX,
-              "ParseException line 1:9 cannot recognize input near "
+              "ParseException line 1:11 cannot recognize input near "
               "'aaaaaaaaaabbbbbbbbbbccccccccccdddddddddd'");
 }
 
@@ -196,7 +199,7 @@ TEST(unsupported_ddl)
     UNSUPPORTED("create table t (a int) row format serde 'x'", 34,
                 "ROW FORMAT SERDE");
     UNSUPPORTED("create table t (a int) row format delimited fields "
-                "terminated by ',' escaped by '\\\\'", 68, "ESCAPED BY");
+                "terminated by ',' escaped by '\\\\'", 69, "ESCAPED BY");
     UNSUPPORTED("create table t (a int) row format delimited collection "
                 "items terminated by ','", 44,
                 "COLLECTION ITEMS / MAP KEYS TERMINATED BY");
