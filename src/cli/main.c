@@ -96,38 +96,19 @@ size_t cli_run_buffer(CliContext *cx, const char *buf, size_t len,
 {
     size_t done = 0, end;
     while (done < len && sql_next_statement(buf + done, len - done, &end)) {
-        char *stmt = comb_strndup(buf + done, end);
-        CombErr err;
-        SqlSink sink = cli_printer_sink(cx->printer);
         done += end;
-        if (!stmt) {
-            fprintf(stderr, "Error: out of memory\n");
-            *failed = true;
-            return done;
-        }
-        if (sql_is_blank(stmt, strlen(stmt))) {
-            comb_free(stmt);
-            continue;
-        }
-        if (cx->verbose)
-            echo_statement(cx->printer->out, stmt);
-        if (sql_session_execute(cx->session, stmt, &sink, &err)) {
-            fflush(cx->printer->out);
-            fprintf(stderr, "Error: %s\n", err.msg);
-            *failed = true;
-        }
-        fflush(cx->printer->out);
-        comb_free(stmt);
+        cli_run_statement(cx, buf + done - end, end, failed);
         if (*failed && stop_on_error)
             return len;
     }
     return done;
 }
 
-/* Input ended inside a statement (no ';', or an unterminated string or
- * comment): run what is there as one statement, as the Hive CLI does, so
- * the user sees the parse error instead of silence. */
-void cli_run_remainder(CliContext *cx, const char *text, size_t len,
+/* Run text[0..len) as one statement (nothing if blank): echo it with -v,
+ * print its result or its error.  Also used when input ends inside a
+ * statement (no ';', or an unterminated string or comment), as the Hive
+ * CLI does, so the user sees the parse error instead of silence. */
+void cli_run_statement(CliContext *cx, const char *text, size_t len,
                        bool *failed)
 {
     char *stmt;
@@ -157,7 +138,7 @@ static int run_script(CliContext *cx, const char *text)
     bool failed = false;
     used = cli_run_buffer(cx, text, len, true, &failed);
     if (!failed && used < len)
-        cli_run_remainder(cx, text + used, len - used, &failed);
+        cli_run_statement(cx, text + used, len - used, &failed);
     return failed ? 1 : 0;
 }
 

@@ -93,7 +93,7 @@ int cli_shell_run(CliContext *cx, bool interactive)
     else
         run_piped(cx, &b, &failed);
     /* a final statement without ';' still runs, as in the Hive CLI */
-    cli_run_remainder(cx, (const char *)b.data, b.len, &failed);
+    cli_run_statement(cx, (const char *)b.data, b.len, &failed);
     comb_buf_free(&b);
     return failed ? 1 : 0;
 }

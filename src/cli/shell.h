@@ -22,8 +22,8 @@ typedef struct CliContext {
 size_t cli_run_buffer(CliContext *cx, const char *buf, size_t len,
                       bool stop_on_error, bool *failed);
 
-/* Run leftover text at end of input as one statement (main.c). */
-void cli_run_remainder(CliContext *cx, const char *text, size_t len,
+/* Run text as one statement: echo, result or error (main.c). */
+void cli_run_statement(CliContext *cx, const char *text, size_t len,
                        bool *failed);
 
 /* Read and run until end of input; 0, or 1 if any statement failed. */

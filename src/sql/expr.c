@@ -121,17 +121,7 @@ static void nulls_from(CombVector *out, const CombBatch *in,
                           (y && comb_vec_is_null(y, row));
 }
 
-/* Mark one row NULL; the first NULL of a pass clears the stale mask of
- * every row of the batch, which was computed as "no nulls" so far. */
-static void set_null_in(CombVector *v, const CombBatch *in, int row)
-{
-    if (!v->has_nulls) {
-        memset(v->nulls, 0, (size_t)in->n_rows);
-        v->has_nulls = true;
-    }
-    v->nulls[row] = 1;
-}
-#define set_null(v, row) set_null_in((v), in, (row))
+#define set_null(v, row) sql_vec_mark((v), in, (row), true)
 
 /* ------------------------------------------------------------------ casts */
 
@@ -157,23 +147,9 @@ static int cast_error(const BoundExpr *e, const char *text, CombErr *err)
                       comb_type_name(e->type), e->fname ? e->fname : "?");
 }
 
-/* Parse a whole string as an int64 (surrounding spaces allowed). */
-static bool parse_int64(CombStr s, int64_t *out)
-{
-    char buf[64];
-    char *end;
-    if (s.len == 0 || s.len >= sizeof buf)
-        return false;
-    memcpy(buf, s.ptr, s.len);
-    buf[s.len] = '\0';
-    errno = 0;
-    *out = strtoll(buf, &end, 10);
-    while (*end == ' ')
-        end++;
-    return errno == 0 && end != buf && *end == '\0';
-}
-
-static bool parse_double(CombStr s, double *out)
+/* Parse a whole string as a number (trailing spaces allowed): an int64
+ * when `d` is NULL, else a double. */
+static bool parse_number(CombStr s, int64_t *i, double *d)
 {
     char buf[128];
     char *end;
@@ -182,10 +158,19 @@ static bool parse_double(CombStr s, double *out)
     memcpy(buf, s.ptr, s.len);
     buf[s.len] = '\0';
     errno = 0;
-    *out = strtod(buf, &end);
+    if (d)
+        *d = strtod(buf, &end);
+    else
+        *i = strtoll(buf, &end, 10);
     while (*end == ' ')
         end++;
-    return end != buf && *end == '\0';
+    return (d || errno == 0) && end != buf && *end == '\0';
+}
+
+/* 'text' of a string value for an error message, cut at 60 bytes. */
+static void quote_preview(CombStr s, char *buf, size_t n)
+{
+    snprintf(buf, n, "'%.*s'", (int)(s.len > 60 ? 60 : s.len), s.ptr);
 }
 
 static int cast_to_int(BoundExpr *e, const CombBatch *in, CombErr *err)
@@ -209,10 +194,9 @@ static int cast_to_int(BoundExpr *e, const CombBatch *in, CombErr *err)
             }
             v = (int64_t)d;
         } else if (comb_type_is_str(from)) {
-            if (!parse_int64(x->str[row], &v)) {
+            if (!parse_number(x->str[row], &v, NULL)) {
                 if (!e->strict) { set_null(o, row); continue; }
-                snprintf(text, sizeof text, "'%.*s'", (int)(x->str[row].len > 60 ? 60 : x->str[row].len),
-                         x->str[row].ptr);
+                quote_preview(x->str[row], text, sizeof text);
                 return cast_error(e, text, err);
             }
         } else {
@@ -240,11 +224,10 @@ static int cast_to_double(BoundExpr *e, const CombBatch *in, CombErr *err)
         if (comb_type_is_float(from))
             d = x->f64[row];
         else if (comb_type_is_str(from)) {
-            if (!parse_double(x->str[row], &d)) {
+            if (!parse_number(x->str[row], NULL, &d)) {
                 char text[96];
                 if (!e->strict) { set_null(o, row); continue; }
-                snprintf(text, sizeof text, "'%.*s'", (int)(x->str[row].len > 60 ? 60 : x->str[row].len),
-                         x->str[row].ptr);
+                quote_preview(x->str[row], text, sizeof text);
                 return cast_error(e, text, err);
             }
         } else
@@ -400,13 +383,9 @@ static void eval_logic(BoundExpr *e, const CombBatch *in)
             r = (a == 0 || b == 0) ? 0 : (a == 1 && b == 1) ? 1 : -1;
         else
             r = (a == 1 || b == 1) ? 1 : (a == 0 && b == 0) ? 0 : -1;
-        if (r < 0)
-            set_null(o, row);
-        else {
+        sql_vec_mark(o, in, row, r < 0);
+        if (r >= 0)
             o->i64[row] = r;
-            if (o->has_nulls)
-                o->nulls[row] = 0;
-        }
     }
 }
 
@@ -586,12 +565,7 @@ static void eval_in(BoundExpr *e, const CombBatch *in)
             else if (cmp_values(k, x, y, row) == 0)
                 found = true;
         }
-        if (!found && saw_null) {
-            set_null(o, row);
-            continue;
-        }
-        if (o->has_nulls)
-            o->nulls[row] = 0;
+        sql_vec_mark(o, in, row, !found && saw_null);
         o->i64[row] = found != e->negated;
     }
 }

@@ -98,16 +98,9 @@ static int fn_coalesce(BoundExpr *e, const CombBatch *in, CombErr *err)
         int k = 0;
         while (k < e->n_args && comb_vec_is_null(e->args[k]->out, row))
             k++;
-        if (k == e->n_args) {
-            if (!o->has_nulls) {
-                memset(o->nulls, 0, (size_t)in->n_rows);
-                o->has_nulls = true;
-            }
-            o->nulls[row] = 1;
+        sql_vec_mark(o, in, row, k == e->n_args);
+        if (k == e->n_args)
             continue;
-        }
-        if (o->has_nulls)
-            o->nulls[row] = 0;
         if (o->i64)
             o->i64[row] = e->args[k]->out->i64[row];
         else if (o->f64)
@@ -132,16 +125,9 @@ static int fn_concat(BoundExpr *e, const CombBatch *in, CombErr *err)
             if (!null)
                 len += e->args[k]->out->str[row].len;
         }
-        if (null) {
-            if (!o->has_nulls) {
-                memset(o->nulls, 0, (size_t)in->n_rows);
-                o->has_nulls = true;
-            }
-            o->nulls[row] = 1;
+        sql_vec_mark(o, in, row, null);
+        if (null)
             continue;
-        }
-        if (o->has_nulls)
-            o->nulls[row] = 0;
         p = comb_arena_alloc(e->scratch, len + 1);
         if (!p)
             return comb_err_nomem(err);

@@ -168,6 +168,21 @@ int sql_expr_prepare(BoundExpr *e, CombArena *a, int capacity, CombErr *err);
  * physical row indexes.  scratch holds produced strings until reset. */
 int sql_expr_eval(BoundExpr *e, const CombBatch *in, CombErr *err);
 
+/* Set row `row` of an output vector NULL or not NULL during a pass over
+ * batch `in`.  The first NULL of a pass clears the mask for all rows, which
+ * were computed as "no nulls" so far. */
+static inline void sql_vec_mark(CombVector *v, const CombBatch *in, int row,
+                                bool null)
+{
+    if (null && !v->has_nulls) {
+        for (int i = 0; i < in->n_rows; i++)
+            v->nulls[i] = 0;
+        v->has_nulls = true;
+    }
+    if (v->has_nulls)
+        v->nulls[row] = null;
+}
+
 /* Narrow b's selection to rows where pred is TRUE. */
 int sql_filter_batch(BoundExpr *pred, CombBatch *b, CombErr *err);
 

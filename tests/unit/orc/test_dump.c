@@ -1,0 +1,171 @@
+/*
+ * test_dump.c - orc_dump on files written here: the JSON row format
+ * (dates, escapes, binary, floats, NULL structs, non-struct roots) and the
+ * metadata listing (stripes, streams, encodings, statistics, metadata).
+ */
+#include "orc_test.h"
+#include "unit.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Dump `path` into a malloc'd string (NULL on failure). */
+static char *dump_to_string(const char *path, bool rows, CombErr *err)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    int rc = orc_dump(path, rows, mem, err);
+    fclose(mem);
+    if (rc) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
+TEST(orc_dump_json_rows)
+{
+    const char *dir = unit_tmpdir();
+    char path[512];
+    CombErr err;
+    CombArena a;
+    CombBatch b;
+    OrcWriter *w;
+    OrcWriterOptions opt;
+    CombTypeKind kinds[7];
+    snprintf(path, sizeof path, "%s/json.orc", dir);
+    comb_arena_init(&a, 4096);
+    OrcType *root = orc_type_new(&a, COMB_T_STRUCT);
+    OrcType *st = orc_type_new(&a, COMB_T_STRUCT);
+    orc_type_add_field(&a, root, "d", orc_type_new(&a, COMB_T_DATE));
+    orc_type_add_field(&a, root, "s", orc_type_new(&a, COMB_T_STRING));
+    orc_type_add_field(&a, root, "bin", orc_type_new(&a, COMB_T_BINARY));
+    orc_type_add_field(&a, root, "f", orc_type_new(&a, COMB_T_FLOAT));
+    orc_type_add_field(&a, root, "st", st);
+    orc_type_add_field(&a, st, "ok", orc_type_new(&a, COMB_T_BOOLEAN));
+    CHECK_EQ(orc_type_assign_ids(root), 7);
+    orc_type_kinds(root, kinds);
+    orc_writer_options_default(&opt);
+    CHECK_OK(orc_writer_open(path, root, &opt, &w, &err), &err);
+    comb_arena_free(&a);
+    comb_batch_init(&b, 7, kinds, 8);
+    static const int64_t days[] = {0, -1, 11016, -719162};
+    for (int i = 0; i < 4; i++)
+        b.cols[1].i64[i] = days[i];
+    b.cols[2].str[0] = (CombStr){"a\"b\\c\n\t/é", 10};
+    b.cols[2].str[1] = (CombStr){"", 0};
+    b.cols[2].str[2] = (CombStr){"\b\f\r", 3};
+    comb_vec_set_null(&b.cols[2], 3);
+    b.cols[3].str[0] = (CombStr){"\x00\x01\xff", 3};
+    b.cols[3].str[1] = (CombStr){"", 0};
+    comb_vec_nulls_materialize(&b.cols[3], 8);
+    comb_vec_set_null(&b.cols[3], 2);
+    comb_vec_set_null(&b.cols[3], 3);
+    b.cols[4].f64[0] = 0.1;
+    b.cols[4].f64[1] = -15;
+    b.cols[4].f64[2] = 3.1415;
+    b.cols[4].f64[3] = 1e20;
+    comb_vec_nulls_materialize(&b.cols[5], 8);
+    comb_vec_set_null(&b.cols[5], 1);
+    b.cols[6].i64[0] = 1;
+    b.cols[6].i64[2] = 0;
+    comb_vec_nulls_materialize(&b.cols[6], 8);
+    comb_vec_set_null(&b.cols[6], 3);
+    b.n_rows = 4;
+    int rc = orc_writer_write(w, &b, &err);
+    comb_batch_free(&b);
+    CHECK_OK(rc, &err);
+    CHECK_OK(orc_writer_close(w, &err), &err);
+    char *text = dump_to_string(path, true, &err);
+    CHECK(text != NULL);
+    const char *want =
+        "{\"d\": \"1970-01-01\", \"s\": \"a\\\"b\\\\c\\n\\t/é\", "
+        "\"bin\": [0, 1, 255], \"f\": 0.1, \"st\": {\"ok\": true}}\n"
+        "{\"d\": \"1969-12-31\", \"s\": \"\", \"bin\": [], \"f\": -15, "
+        "\"st\": null}\n"
+        "{\"d\": \"2000-02-29\", \"s\": \"\\b\\f\\r\", \"bin\": null, "
+        "\"f\": 3.1415, \"st\": {\"ok\": false}}\n"
+        "{\"d\": \"0001-01-01\", \"s\": null, \"bin\": null, "
+        "\"f\": 1e+20, \"st\": {\"ok\": null}}\n";
+    int same = strcmp(text, want) == 0;
+    if (!same)
+        printf("    got:\n%s    want:\n%s", text, want);
+    free(text);
+    CHECK(same);
+}
+
+TEST(orc_dump_metadata_listing)
+{
+    const char *dir = unit_tmpdir();
+    char path[512];
+    CombErr err;
+    CombArena a;
+    CombBatch b;
+    OrcWriter *w;
+    OrcWriterOptions opt;
+    CombTypeKind kinds[3];
+    snprintf(path, sizeof path, "%s/meta.orc", dir);
+    comb_arena_init(&a, 4096);
+    OrcType *root = orc_type_new(&a, COMB_T_STRUCT);
+    orc_type_add_field(&a, root, "id", orc_type_new(&a, COMB_T_BIGINT));
+    orc_type_add_field(&a, root, "name", orc_type_new(&a, COMB_T_VARCHAR));
+    orc_type_assign_ids(root);
+    orc_type_kinds(root, kinds);
+    orc_writer_options_default(&opt);
+    opt.stripe_size = 1000;
+    CHECK_OK(orc_writer_open(path, root, &opt, &w, &err), &err);
+    comb_arena_free(&a);
+    comb_batch_init(&b, 3, kinds, 1000);
+    int rc = COMB_OK;
+    for (int s = 0; s < 3 && !rc; s++) {
+        for (int i = 0; i < 1000; i++) {
+            b.cols[1].i64[i] = s * 1000 + i;
+            b.cols[2].str[i] = (CombStr){"bob", 3};
+        }
+        b.n_rows = 1000;
+        rc = orc_writer_write(w, &b, &err);
+    }
+    comb_batch_free(&b);
+    CHECK_OK(rc, &err);
+    CHECK_OK(orc_writer_set_metadata(w, "hive.acid.stats", "3000,0,0", 8, &err),
+             &err);
+    CHECK_OK(orc_writer_close(w, &err), &err);
+    char *text = dump_to_string(path, false, &err);
+    CHECK(text != NULL);
+    static const char *const lines[] = {
+        "File Version: 0.12 with ORC_135 by ORC C++\n",
+        "Rows: 3000\n", "Compression: ZLIB\n", "Compression size: 262144\n",
+        "Type: struct<id:bigint,name:varchar(0)>\n",
+        "  Stripe: offset: 3 data: ", "  Stripe 3:\n",
+        "    Stream: column 1 section DATA start: 3 length ",
+        "    Encoding column 0: DIRECT\n", "    Encoding column 1: DIRECT_V2\n",
+        "    Encoding column 2: DIRECT_V2\n",
+        "  Column 1: count: 3000 hasNull: false min: 0 max: 2999 sum: 4498500\n",
+        "  Column 2: count: 3000 hasNull: false min: bob max: bob sum: 9000\n",
+        "  hive.acid.stats=3000,0,0\n"};
+    bool all = true;
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++)
+        if (!strstr(text, lines[i])) {
+            printf("    missing: %s", lines[i]);
+            all = false;
+        }
+    if (!all)
+        printf("%s", text);
+    free(text);
+    CHECK(all);
+}
+
+TEST(orc_dump_non_struct_root_and_errors)
+{
+    CombErr err;
+    char *text = dump_to_string(orc_test_path(0, "orc/TestOrcFile."
+                                                 "testWithoutCompressionBlockSize.orc"),
+                                true, &err);
+    CHECK(text != NULL);
+    CHECK(strncmp(text, "1\n2\n3\n", 6) == 0);
+    CHECK(strstr(text, "\n100\n") != NULL);
+    free(text);
+    CHECK(dump_to_string(orc_test_path(0, "orc/zero.orc"), false, &err) == NULL);
+    CHECK_EQ(err.code, COMB_ECORRUPT);
+}
