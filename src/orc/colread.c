@@ -416,11 +416,7 @@ static int check_batch(const OrcReader *r, const CombBatch *b, CombErr *err)
             continue;
         const CombVector *v = &b->cols[i];
         CombTypeKind k = r->by_id[i]->kind;
-        bool ok = v->nulls && (comb_type_is_int(k) ? v->i64 != NULL
-                               : comb_type_is_float(k) ? v->f64 != NULL
-                               : comb_type_is_str(k) ? v->str != NULL
-                                                     : true);
-        if (!ok)
+        if (!v->nulls || !orc_vec_fits(v, k))
             return comb_err(err, COMB_EINVALID,
                             "batch column %d has no %s payload for ORC file "
                             "'%s'", i, comb_type_name(k), r->path);
@@ -430,12 +426,9 @@ static int check_batch(const OrcReader *r, const CombBatch *b, CombErr *err)
 
 static int reader_start(OrcReader *r, CombErr *err)
 {
-    for (int i = 0; i < r->n_cols; i++)
-        if (r->selected[i] && !orc_kind_readable(r->by_id[i]->kind))
-            return comb_err(err, COMB_EUNSUPPORTED,
-                            "ORC file '%s': column %d of type %s cannot be "
-                            "read yet", r->path, i,
-                            comb_type_name(r->by_id[i]->kind));
+    int rc = orc_reader_check_selection(r, err);
+    if (rc)
+        return rc;
     r->cols = comb_calloc((size_t)r->n_cols, sizeof *r->cols);
     if (!r->cols)
         return comb_err_nomem(err);

@@ -224,6 +224,8 @@ OrcType *orc_type_copy(CombArena *a, const OrcType *t);
 /* Whether the reader decodes / the writer encodes this kind. */
 bool orc_kind_readable(CombTypeKind k);
 bool orc_kind_writable(CombTypeKind k);
+/* Whether v has the payload array a column of kind k needs. */
+bool orc_vec_fits(const CombVector *v, CombTypeKind k);
 
 /* ------------------------------------------------- reader internals (dump) */
 
@@ -296,6 +298,8 @@ struct OrcReader {
     int scratch_cap;
 };
 
+/* COMB_EUNSUPPORTED if a selected column cannot be decoded. */
+int orc_reader_check_selection(const OrcReader *r, CombErr *err);
 /* Read `len` bytes at `off` and undo the file's compression into out. */
 int orc_reader_read_section(OrcReader *r, uint64_t off, uint64_t len,
                             OrcStreamBuf *sb, const char *what, CombErr *err);

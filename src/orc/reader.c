@@ -467,6 +467,11 @@ int orc_reader_select(OrcReader *r, const bool *include, CombErr *err)
         for (int i = 0; i < r->n_cols; i++)
             if (include[i])
                 select_up(r, r->schema, i);
+    return orc_reader_check_selection(r, err);
+}
+
+int orc_reader_check_selection(const OrcReader *r, CombErr *err)
+{
     for (int i = 0; i < r->n_cols; i++)
         if (r->selected[i] && !orc_kind_readable(r->by_id[i]->kind))
             return comb_err(err, COMB_EUNSUPPORTED,

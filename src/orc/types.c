@@ -147,6 +147,17 @@ bool orc_kind_writable(CombTypeKind k)
     return orc_kind_readable(k);
 }
 
+bool orc_vec_fits(const CombVector *v, CombTypeKind k)
+{
+    if (comb_type_is_int(k))
+        return v->i64 != NULL;
+    if (comb_type_is_float(k))
+        return v->f64 != NULL;
+    if (comb_type_is_str(k))
+        return v->str != NULL;
+    return true;
+}
+
 /* ------------------------------------------------------ footer conversion */
 
 typedef struct TypeWalk {

@@ -337,11 +337,7 @@ static int check_batch(const OrcWriter *w, const CombBatch *b, CombErr *err)
     for (int i = 0; i < w->n_cols; i++) {
         const CombVector *v = &b->cols[i];
         CombTypeKind k = w->cols[i].type->kind;
-        bool ok = (!v->has_nulls || v->nulls) &&
-                  (comb_type_is_int(k) ? v->i64 != NULL
-                   : comb_type_is_float(k) ? v->f64 != NULL
-                   : comb_type_is_str(k) ? v->str != NULL : true);
-        if (!ok)
+        if ((v->has_nulls && !v->nulls) || !orc_vec_fits(v, k))
             return comb_err(err, COMB_EINVALID,
                             "ORC writer '%s': batch column %d has no %s "
                             "values", w->path, i, comb_type_name(k));
