@@ -126,7 +126,7 @@ static int load_dictionary(OrcReader *r, OrcColRead *c, bool v2,
         if (dict_reserve(c, i + n))
             return comb_err_nomem(err);
         for (size_t j = 0; j < n; j++, i++) {
-            const uint8_t *p;
+            const uint8_t *p = NULL;
             if (slice[j] < 0 || slice[j] > UINT32_MAX)
                 return orc_in_corrupt(&len_in, "bad dictionary entry length",
                                       err);
@@ -285,7 +285,7 @@ static int read_direct_strings(OrcReader *r, OrcColRead *c, CombVector *v,
     int64_t *lens = r->scratch64;
     int rc = orc_int_dec_next(&c->lens, lens, (size_t)k, err);
     for (int i = 0; i < k && !rc; i++) {
-        const uint8_t *p;
+        const uint8_t *p = NULL;
         if (lens[i] < 0 || lens[i] > UINT32_MAX)
             return orc_in_corrupt(&c->lens.in, "bad string length", err);
         rc = orc_in_take(&c->data, (size_t)lens[i], &p, err);
@@ -312,8 +312,11 @@ static int read_dict_strings(OrcReader *r, OrcColRead *c, CombVector *v,
 static int read_floats(OrcColRead *c, CombVector *v, int k, size_t width,
                        CombErr *err)
 {
-    const uint8_t *p;
-    int rc = orc_in_take(&c->data, (size_t)k * width, &p, err);
+    const uint8_t *p = NULL;
+    int rc;
+    if (k == 0)
+        return COMB_OK; /* an all-NULL batch has no values to take */
+    rc = orc_in_take(&c->data, (size_t)k * width, &p, err);
     if (rc)
         return rc;
     if (width == 8) {

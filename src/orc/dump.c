@@ -170,6 +170,8 @@ static const char *writer_name(uint32_t id)
 static void print_bytes_text(FILE *out, const uint8_t *p, size_t len)
 {
     bool text = true;
+    if (len == 0)
+        return;
     for (size_t i = 0; i < len && text; i++)
         text = p[i] >= 0x20 || p[i] == '\t' || p[i] == '\n';
     if (text) {

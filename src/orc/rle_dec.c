@@ -58,7 +58,7 @@ int orc_in_take(OrcIn *in, size_t n, const uint8_t **p, CombErr *err)
 
 static int in_byte(OrcIn *in, uint8_t *b, CombErr *err)
 {
-    const uint8_t *p;
+    const uint8_t *p = NULL;
     int rc = orc_in_take(in, 1, &p, err);
     if (rc == COMB_OK)
         *b = *p;
@@ -102,7 +102,7 @@ int orc_byte_dec_next(OrcByteDec *d, uint8_t *out, size_t n, CombErr *err)
         if (d->repeat) {
             memset(out + i, d->value, k);
         } else {
-            const uint8_t *p;
+            const uint8_t *p = NULL;
             int rc = orc_in_take(&d->in, k, &p, err);
             if (rc)
                 return rc;
@@ -195,7 +195,7 @@ static int read_packed(OrcIn *in, int w, size_t count, uint64_t *out,
                        CombErr *err)
 {
     size_t bytes = (count * (size_t)w + 7) / 8;
-    const uint8_t *p;
+    const uint8_t *p = NULL;
     int rc = orc_in_take(in, bytes, &p, err);
     if (rc)
         return rc;
@@ -232,7 +232,7 @@ static int read_packed(OrcIn *in, int w, size_t count, uint64_t *out,
 
 static int read_be(OrcIn *in, int nbytes, uint64_t *out, CombErr *err)
 {
-    const uint8_t *p;
+    const uint8_t *p = NULL;
     int rc = orc_in_take(in, (size_t)nbytes, &p, err);
     if (rc)
         return rc;
