@@ -147,6 +147,15 @@ static int printer_batch(void *ctx, const CombBatch *b, CombErr *err)
     return COMB_OK;
 }
 
+/* Display width: UTF-8 characters, not bytes. */
+static size_t text_width(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xC0) != 0x80;
+    return n;
+}
+
 static void table_rule(CliPrinter *p, const size_t *width)
 {
     fputc('+', p->out);
@@ -161,8 +170,12 @@ static void table_rule(CliPrinter *p, const size_t *width)
 static void table_line(CliPrinter *p, char *const *fields, const size_t *width)
 {
     fputc('|', p->out);
-    for (int j = 0; j < p->n_cols; j++)
-        fprintf(p->out, " %-*s |", (int)width[j], fields[j]);
+    for (int j = 0; j < p->n_cols; j++) {
+        fprintf(p->out, " %s", fields[j]);
+        for (size_t k = text_width(fields[j]); k < width[j]; k++)
+            fputc(' ', p->out);
+        fputs(" |", p->out);
+    }
     fputc('\n', p->out);
 }
 
@@ -176,10 +189,10 @@ static int printer_end(void *ctx, CombErr *err)
     if (!width)
         return comb_err_nomem(err);
     for (int j = 0; j < p->n_cols; j++) {
-        width[j] = strlen(p->header[j]);
+        width[j] = text_width(p->header[j]);
         for (int64_t r = 0; r < p->n_rows; r++)
-            if (strlen(p->rows[r][j]) > width[j])
-                width[j] = strlen(p->rows[r][j]);
+            if (text_width(p->rows[r][j]) > width[j])
+                width[j] = text_width(p->rows[r][j]);
     }
     table_rule(p, width);
     table_line(p, p->header, width);

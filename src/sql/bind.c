@@ -275,8 +275,8 @@ static const char *type_label(CombTypeKind k)
     return k == COMB_T_NULL ? "void" : comb_type_name(k);
 }
 
-int sql_bind_coerce(SqlStmtCtx *c, BoundExpr *e, CombTypeKind kind,
-                    const char *column, BoundExpr **out, CombErr *err)
+static int bind_coerce(SqlStmtCtx *c, BoundExpr *e, CombTypeKind kind,
+                       const char *column, BoundExpr **out, CombErr *err)
 {
     BoundExpr *b;
     bool ok = e->type == COMB_T_NULL || e->type == kind ||
@@ -302,6 +302,19 @@ int sql_bind_coerce(SqlStmtCtx *c, BoundExpr *e, CombTypeKind kind,
     b->strict = true;
     b->fname = column;
     *out = b;
+    return fold_constant(c, out, err);
+}
+
+int sql_bind_assign(SqlStmtCtx *c, BoundExpr *e, const SqlTable *t, int col,
+                    BoundExpr **out, CombErr *err)
+{
+    CombTypeKind kind = t->kinds[col];
+    int rc = bind_coerce(c, e, kind, t->names[col], out, err);
+    if (rc || !t->lengths || !t->lengths[col] ||
+        (kind != COMB_T_CHAR && kind != COMB_T_VARCHAR))
+        return rc;
+    if ((rc = sql_bind_fit_length(c, *out, kind, t->lengths[col], out, err)))
+        return rc;
     return fold_constant(c, out, err);
 }
 
@@ -344,12 +357,23 @@ static int unify_operands(SqlStmtCtx *c, BoundExpr **a, BoundExpr **list,
                           int n, const char *op, CombErr *err)
 {
     CombTypeKind to = (*a)->type;
+    bool any_char = (*a)->type == COMB_T_CHAR;
     int rc;
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
         if (!compare_target(to, list[i]->type, &to))
             return type_error(*a, list[i], op, err);
+        any_char |= list[i]->type == COMB_T_CHAR;
+    }
     if (to == COMB_T_NULL)
         return COMB_OK;
+    if (to == COMB_T_STRING && any_char) {
+        /* char(n) padding is not significant in comparisons */
+        if ((rc = sql_bind_rtrim(c, *a, a, err)))
+            return rc;
+        for (int i = 0; i < n; i++)
+            if ((rc = sql_bind_rtrim(c, list[i], &list[i], err)))
+                return rc;
+    }
     if ((rc = make_cast(c, *a, to, a, err)))
         return rc;
     for (int i = 0; i < n; i++)

@@ -7,6 +7,7 @@
 
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const struct {
@@ -38,6 +39,14 @@ int sql_type_from_string(const char *s, CombTypeKind *out)
     return COMB_EUNSUPPORTED;
 }
 
+/* n of "varchar(n)" / "char(n)", 0 otherwise. */
+static uint32_t type_length(const char *type)
+{
+    const char *open = strchr(type, '(');
+    long n = open ? strtol(open + 1, NULL, 10) : 0;
+    return n > 0 && n < 1000000 ? (uint32_t)n : 0;
+}
+
 int sql_table_column(const SqlTable *t, const char *name)
 {
     for (int i = 0; i < t->n_cols; i++)
@@ -52,7 +61,8 @@ static int table_fill_columns(SqlStmtCtx *c, SqlTable *t, CombErr *err)
     t->n_cols = m->n_cols;
     t->names = comb_arena_alloc(c->arena, (size_t)(m->n_cols + 1) * sizeof *t->names);
     t->kinds = comb_arena_alloc(c->arena, (size_t)(m->n_cols + 1) * sizeof *t->kinds);
-    if (!t->names || !t->kinds)
+    t->lengths = comb_arena_calloc(c->arena, (size_t)(m->n_cols + 1) * sizeof *t->lengths);
+    if (!t->names || !t->kinds || !t->lengths)
         return comb_err_nomem(err);
     for (int i = 0; i < m->n_cols; i++) {
         t->names[i] = m->cols[i].name;
@@ -61,6 +71,7 @@ static int table_fill_columns(SqlStmtCtx *c, SqlTable *t, CombErr *err)
                             "column '%s' of table %s has type '%s', which is "
                             "not supported yet", m->cols[i].name,
                             t->qualified, m->cols[i].type);
+        t->lengths[i] = type_length(m->cols[i].type);
     }
     return COMB_OK;
 }

@@ -39,8 +39,9 @@ static int target_open(SqlStmtCtx *c, SqlTable *t, MsOpType op, DmlTarget *d,
         (rc = ms_txn_add_component(c->s->ms, c->txnid, t->ms->db, t->ms->name,
                                    NULL, op, d->write_id, err)))
         return rc;
-    return acid_writer_open(t->ms->location, &schema, d->write_id, 0,
-                            ORC_COMP_ZLIB, &d->w, err);
+    AcidWriterOptions opt = {.char_lengths = t->lengths};
+    return acid_writer_open_opts(t->ms->location, &schema, d->write_id, 0,
+                                 ORC_COMP_ZLIB, &opt, &d->w, err);
 }
 
 /* Insert the live rows of b (columns in table order), routed to buckets by
@@ -169,7 +170,7 @@ static int bind_value_row(SqlStmtCtx *c, const SqlTable *t, const int *map,
         BoundExpr *e;
         int col = map[k], rc;
         if ((rc = sql_bind_expr(c, &no_table, row_exprs[k], &e, err)) ||
-            (rc = sql_bind_coerce(c, e, t->kinds[col], t->names[col], &e, err)))
+            (rc = sql_bind_assign(c, e, t, col, &e, err)))
             return rc;
         if (e->kind != BX_CONST)
             return sql_err_at(err, COMB_ESEMANTIC, 0, row_exprs[k]->pos,
@@ -345,8 +346,8 @@ static int bind_assignments(SqlStmtCtx *c, const SqlTable *t,
                                   "supported.  Column %s.", a->column);
         p->set_col[i] = col;
         if ((rc = sql_bind_expr(c, sc, a->value, &p->set_expr[i], err)) ||
-            (rc = sql_bind_coerce(c, p->set_expr[i], t->kinds[col], a->column,
-                                  &p->set_expr[i], err)) ||
+            (rc = sql_bind_assign(c, p->set_expr[i], t, col, &p->set_expr[i],
+                                  err)) ||
             (rc = sql_expr_prepare(p->set_expr[i], c->arena, COMB_BATCH_SIZE, err)))
             return rc;
     }

@@ -452,8 +452,7 @@ int sql_select_coerce(SqlStmtCtx *c, SqlSelectPlan *p, const int *map,
 {
     for (int j = 0; j < p->n_out; j++) {
         int col = map[j], rc;
-        if ((rc = sql_bind_coerce(c, p->exprs[j], t->kinds[col], t->names[col],
-                                  &p->exprs[j], err)))
+        if ((rc = sql_bind_assign(c, p->exprs[j], t, col, &p->exprs[j], err)))
             return rc;
         p->kinds[j] = t->kinds[col];
     }

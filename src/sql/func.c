@@ -142,6 +142,120 @@ static int fn_concat(BoundExpr *e, const CombBatch *in, CombErr *err)
     return COMB_OK;
 }
 
+/* Cut to e->ival characters (UTF-8), and for char(n) pad with spaces. */
+static int fn_fit_length(BoundExpr *e, const CombBatch *in, CombErr *err)
+{
+    const CombVector *x = e->args[0]->out;
+    CombVector *o = e->out;
+    bool pad = e->type == COMB_T_CHAR;
+    comb_arena_reset(e->scratch);
+    copy_nulls(o, in, x);
+    FOR_LIVE(in, i, row) {
+        CombStr s = x->str[row];
+        uint32_t bytes = 0, chars = 0;
+        char *p;
+        if (comb_vec_is_null(x, row))
+            continue;
+        while (bytes < s.len && chars < (uint64_t)e->ival) {
+            bytes++;
+            while (bytes < s.len && ((unsigned char)s.ptr[bytes] & 0xC0) == 0x80)
+                bytes++;
+            chars++;
+        }
+        if (!pad || chars == (uint64_t)e->ival) {
+            o->str[row] = (CombStr){s.ptr, bytes};
+            continue;
+        }
+        p = comb_arena_alloc(e->scratch, bytes + (size_t)(e->ival - chars) + 1);
+        if (!p)
+            return comb_err_nomem(err);
+        memcpy(p, s.ptr, bytes);
+        memset(p + bytes, ' ', (size_t)(e->ival - chars));
+        o->str[row] = (CombStr){p, bytes + (uint32_t)(e->ival - chars)};
+    }
+    return COMB_OK;
+}
+
+static int fn_rtrim(BoundExpr *e, const CombBatch *in, CombErr *err);
+
+/* A one-argument internal function node over e. */
+static int unary_func_node(SqlStmtCtx *c, BoundExpr *e, CombTypeKind type,
+                           const char *name, BxFuncImpl fn, BoundExpr **out,
+                           CombErr *err)
+{
+    BoundExpr *b = comb_arena_calloc(c->arena, sizeof *b);
+    BoundExpr **args = comb_arena_alloc(c->arena, sizeof *args);
+    if (!b || !args)
+        return comb_err_nomem(err);
+    args[0] = e;
+    b->kind = BX_FUNC;
+    b->type = type;
+    b->pos = e->pos;
+    b->col = -1;
+    b->fname = name;
+    b->fn = fn;
+    b->args = args;
+    b->n_args = 1;
+    *out = b;
+    return COMB_OK;
+}
+
+int sql_bind_rtrim(SqlStmtCtx *c, BoundExpr *e, BoundExpr **out,
+                   CombErr *err)
+{
+    return unary_func_node(c, e, COMB_T_STRING, "rtrim", fn_rtrim, out, err);
+}
+
+int sql_bind_fit_length(SqlStmtCtx *c, BoundExpr *e, CombTypeKind kind,
+                        uint32_t length, BoundExpr **out, CombErr *err)
+{
+    int rc = unary_func_node(c, e, kind, kind == COMB_T_CHAR ? "char" : "varchar",
+                             fn_fit_length, out, err);
+    if (!rc)
+        (*out)->ival = length;
+    return rc;
+}
+
+/* trim / ltrim / rtrim: spaces only, as Hive's. */
+static int fn_trim_sides(BoundExpr *e, const CombBatch *in, bool left,
+                         bool right)
+{
+    const CombVector *x = e->args[0]->out;
+    CombVector *o = e->out;
+    copy_nulls(o, in, x);
+    FOR_LIVE(in, i, row) {
+        CombStr s = x->str[row];
+        if (comb_vec_is_null(x, row))
+            continue;
+        while (left && s.len > 0 && s.ptr[0] == ' ') {
+            s.ptr++;
+            s.len--;
+        }
+        while (right && s.len > 0 && s.ptr[s.len - 1] == ' ')
+            s.len--;
+        o->str[row] = s;
+    }
+    return COMB_OK;
+}
+
+static int fn_trim(BoundExpr *e, const CombBatch *in, CombErr *err)
+{
+    (void)err;
+    return fn_trim_sides(e, in, true, true);
+}
+
+static int fn_ltrim(BoundExpr *e, const CombBatch *in, CombErr *err)
+{
+    (void)err;
+    return fn_trim_sides(e, in, true, false);
+}
+
+static int fn_rtrim(BoundExpr *e, const CombBatch *in, CombErr *err)
+{
+    (void)err;
+    return fn_trim_sides(e, in, false, true);
+}
+
 typedef enum FnTypeRule {
     FN_STRING,      /* returns string, arguments cast to string */
     FN_INT_OF_STRING,
@@ -164,6 +278,9 @@ static const struct {
     {"coalesce", 1, 64, FN_COMMON, fn_coalesce},
     {"nvl", 2, 2, FN_COMMON, fn_coalesce},
     {"concat", 1, 64, FN_STRING, fn_concat},
+    {"trim", 1, 1, FN_STRING, fn_trim},
+    {"ltrim", 1, 1, FN_STRING, fn_ltrim},
+    {"rtrim", 1, 1, FN_STRING, fn_rtrim},
 };
 
 static bool is_aggregate_name(const char *name)

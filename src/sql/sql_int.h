@@ -66,6 +66,7 @@ typedef struct SqlTable {
     int n_cols;
     const char **names;     /* column names, table order */
     CombTypeKind *kinds;
+    uint32_t *lengths;      /* char(n)/varchar(n) length per column, else 0 */
     int n_buckets;          /* -1 when not bucketed */
     int n_cluster;
     int *cluster_idx;       /* CLUSTERED BY columns as column indexes */
@@ -146,10 +147,20 @@ typedef struct SqlScope {
 int sql_bind_expr(SqlStmtCtx *c, const SqlScope *scope, const AstExpr *e,
                   BoundExpr **out, CombErr *err);
 
-/* Wrap e in a conversion to `kind` (for assignment to a column of that
- * kind); errors name the column. */
-int sql_bind_coerce(SqlStmtCtx *c, BoundExpr *e, CombTypeKind kind,
-                    const char *column, BoundExpr **out, CombErr *err);
+/* Convert e for assignment to column `col` of t (INSERT, UPDATE): Hive's
+ * implicit conversions, bad values are errors naming the column, and
+ * varchar(n) values are cut to n characters and char(n) values padded to n,
+ * as Hive stores them. */
+int sql_bind_assign(SqlStmtCtx *c, BoundExpr *e, const SqlTable *t, int col,
+                    BoundExpr **out, CombErr *err);
+
+/* rtrim(e): CHAR values compare without their padding, as in Hive. */
+int sql_bind_rtrim(SqlStmtCtx *c, BoundExpr *e, BoundExpr **out,
+                   CombErr *err);
+
+/* Wrap a string expression so its values fit char(n) / varchar(n). */
+int sql_bind_fit_length(SqlStmtCtx *c, BoundExpr *e, CombTypeKind kind,
+                        uint32_t length, BoundExpr **out, CombErr *err);
 
 /* Scalar function call (func.c); args already bound. */
 int sql_bind_function(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
