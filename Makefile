@@ -102,7 +102,12 @@ $(B)/bench/%: bench/%.c $(DEPS_sql)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -o $@ $< $(DEPS_sql) $(LIBS)
 
-unit: $(UNIT_BINS)
+# Hive's own .q scripts run through a session (tests/qtest/)
+$(B)/tests/qtest: tests/qtest/qtest.c $(DEPS_sql)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(MODE_LDFLAGS) -o $@ $< $(DEPS_sql) $(LIBS)
+
+unit: $(UNIT_BINS) $(B)/tests/qtest
 bench-bins: $(BENCH_BINS)
 
 test: deps

@@ -3,6 +3,7 @@
 # with the line "N passed, N failed".
 #   unit tests:        $BUILD/tests/unit_<layer>   (one line per test)
 #   SQL golden tests:  tests/sql/**/*.sql vs .out  (tests/sqltest.sh)
+#   Hive's .q tests:   tests/qtest/passing.txt     (run by $BUILD/tests/qtest)
 #   integration tests: tests/integration/*.sh      (crash, concurrency, ...)
 # A sanitizer report makes the binary exit non-zero, which fails the test.
 set -u
@@ -49,6 +50,10 @@ done
 while IFS= read -r t; do
     run_one "sql ${t#tests/sql/}" tests/sqltest.sh "$t"
 done < <(find tests/sql -name '*.sql' | sort)
+while read -r q; do
+    [[ -z $q || $q == \#* ]] && continue
+    run_one "hive-qtest $q" "$BUILD/tests/qtest" "$COMB_TESTDATA/hive-qtests/$q.q"
+done < tests/qtest/passing.txt
 for t in tests/integration/*.sh; do
     [[ -f $t ]] && run_one "integration $(basename "$t")" bash "$t"
 done

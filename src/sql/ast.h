@@ -188,6 +188,7 @@ typedef struct AstStmt {
     /* CREATE TABLE */
     bool external;
     bool temporary;
+    bool transactional;      /* CREATE TRANSACTIONAL TABLE (Hive 4) */
     int n_columns;
     AstColumnDef *columns;
     int n_partition_cols;    /* PARTITIONED BY (...) */

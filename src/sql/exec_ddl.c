@@ -333,7 +333,7 @@ static const char *prop_value(const AstStmt *st, const char *key)
 static int build_acid_properties(SqlStmtCtx *c, MsTable *t, CombErr *err)
 {
     const AstStmt *st = c->stmt;
-    const char *tx = prop_value(st, "transactional");
+    const char *tx = st->transactional ? "true" : prop_value(st, "transactional");
     const char *as_acid = sql_session_get_conf(c->s, "hive.create.as.acid");
     bool acid;
     int n = 0;

@@ -82,7 +82,8 @@ enum {
     X(STRUCT, PLAIN) X(TABLE, RESERVED) X(TABLES, PLAIN)                    \
     X(TABLESAMPLE, RESERVED) X(TBLPROPERTIES, PLAIN) X(TEMPORARY, PLAIN)    \
     X(TERMINATED, PLAIN) X(THEN, RESERVED) X(TIMESTAMP, FUNC)               \
-    X(TINYINT, PLAIN) X(TRUE, RESERVED) X(TRUNCATE, RESERVED)               \
+    X(TINYINT, PLAIN) X(TRANSACTIONAL, PLAIN) X(TRUE, RESERVED)            \
+    X(TRUNCATE, RESERVED)                                                   \
     X(UNION, RESERVED) X(UNIONTYPE, PLAIN) X(UNIQUE, PLAIN)                 \
     X(UNLOCK, PLAIN)                                                        \
     X(UPDATE, RESERVED) X(USE, PLAIN) X(VALUES, RESERVED)                   \

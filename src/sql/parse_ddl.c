@@ -266,7 +266,8 @@ int sp_create(SqlParser *p, AstStmt *s)
     sp_next(p);
     s->temporary = sp_accept_kw(p, KW_TEMPORARY);
     s->external = sp_accept_kw(p, KW_EXTERNAL);
-    if (!s->temporary && !s->external && at_database_kw(p))
+    s->transactional = sp_accept_kw(p, KW_TRANSACTIONAL);
+    if (!s->temporary && !s->external && !s->transactional && at_database_kw(p))
         return create_database(p, s);
     if (sp_is_kw(p, KW_TABLE))
         return create_table(p, s);

@@ -1,0 +1,421 @@
+/*
+ * qtest.c - runs one of Hive's own .q test scripts through a comb session
+ * and compares every statement's result rows with Hive's recorded .q.out
+ * (../shared/testdata/hive-qtests, whose README gives the format rules).
+ *
+ *   qtest [-v] FILE.q [WAREHOUSE_DIR]
+ *
+ * Statements are taken from the .q file in order (set and dfs lines are
+ * run/skipped as Hive's harness does) and matched one-to-one with the
+ * "PREHOOK: query:" blocks of the .q.out.  Result lines are compared as
+ * Hive prints them in tests: no header, TAB between columns, NULL as NULL.
+ * Files marked SORT_QUERY_RESULTS, and queries without ORDER BY, are
+ * compared as sorted line sets.  Masked values (### ... ###) inside a line
+ * match anything.  Exit status 0 when every statement ran and matched.
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "common/alloc.h"
+#include "common/buf.h"
+#include "fs/fs.h"
+#include "sql/ast.h"
+#include "sql/session.h"
+#include "sql/value.h"
+
+typedef struct Lines {
+    int n, cap;
+    char **v;           /* heap strings */
+} Lines;
+
+static void lines_add(Lines *l, const char *s, size_t n)
+{
+    if (l->n == l->cap) {
+        l->cap = l->cap ? l->cap * 2 : 16;
+        l->v = realloc(l->v, (size_t)l->cap * sizeof *l->v);
+        if (!l->v)
+            exit(3);
+    }
+    l->v[l->n] = strndup(s, n);
+    if (!l->v[l->n])
+        exit(3);
+    l->n++;
+}
+
+static void lines_free(Lines *l)
+{
+    for (int i = 0; i < l->n; i++)
+        free(l->v[i]);
+    free(l->v);
+    memset(l, 0, sizeof *l);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    CombBuf b = COMB_BUF_INIT;
+    char chunk[65536];
+    size_t n;
+    if (!f)
+        return NULL;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        comb_buf_append(&b, chunk, n);
+    fclose(f);
+    comb_buf_append_byte(&b, '\0');
+    return (char *)b.data;
+}
+
+/* ------------------------------------------------------------ .q.out side */
+
+static bool starts(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+static bool is_hook_line(const char *s)
+{
+    return starts(s, "PREHOOK: ") || starts(s, "POSTHOOK: ") ||
+           starts(s, "#### A masked");
+}
+
+/* A whole-line mask "### ... ###" or a line the README says to drop. */
+static bool is_dropped(const char *s)
+{
+    size_t n = strlen(s);
+    if (!strcmp(s, "#### A masked pattern was here ####"))
+        return true;
+    if (starts(s, "Warning: "))
+        return true;
+    return n >= 6 && starts(s, "###") && !strcmp(s + n - 3, "###") &&
+           !strchr(s, '\t');
+}
+
+/* Expected output of each statement block, in order. */
+static int parse_qout(char *text, Lines **blocks, int *n_blocks)
+{
+    int cap = 0, n = -1, query_lines = 0;
+    enum { IN_QUERY, IN_HOOKS, IN_POSTQUERY, IN_OUTPUT } st = IN_OUTPUT;
+    int post_left = 0;
+    char *line = text, *next;
+    *blocks = NULL;
+    for (; line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        if (starts(line, "PREHOOK: query: ")) {
+            if (++n == cap) {
+                cap = cap ? cap * 2 : 32;
+                *blocks = realloc(*blocks, (size_t)cap * sizeof **blocks);
+                if (!*blocks)
+                    exit(3);
+            }
+            memset(&(*blocks)[n], 0, sizeof **blocks);
+            st = IN_QUERY;
+            query_lines = 1;
+            continue;
+        }
+        if (n < 0)
+            continue;
+        if (st == IN_QUERY && !is_hook_line(line)) {
+            query_lines++;
+            continue;
+        }
+        if (st == IN_POSTQUERY && post_left > 0) {
+            post_left--;
+            continue;
+        }
+        if (starts(line, "POSTHOOK: query: ")) {
+            st = IN_POSTQUERY;
+            post_left = query_lines - 1;
+            continue;
+        }
+        if (is_hook_line(line)) {
+            st = IN_HOOKS;
+            continue;
+        }
+        st = IN_OUTPUT;
+        if (!is_dropped(line))
+            lines_add(&(*blocks)[n], line, strlen(line));
+    }
+    *n_blocks = n + 1;
+    return 0;
+}
+
+/* ---------------------------------------------------------------- running */
+
+typedef struct Capture {
+    int n_cols;
+    CombTypeKind kinds[256];
+    Lines rows;
+    Lines info;
+} Capture;
+
+static int cap_begin(void *ctx, int n_cols, const char *const *names,
+                     const CombTypeKind *kinds, CombErr *err)
+{
+    Capture *c = ctx;
+    (void)names;
+    (void)err;
+    c->n_cols = n_cols < 256 ? n_cols : 256;
+    memcpy(c->kinds, kinds, (size_t)c->n_cols * sizeof *kinds);
+    return 0;
+}
+
+static int cap_batch(void *ctx, const CombBatch *b, CombErr *err)
+{
+    Capture *c = ctx;
+    CombBuf line = COMB_BUF_INIT;
+    (void)err;
+    for (int i = 0; i < comb_batch_live(b); i++) {
+        int row = comb_batch_row(b, i);
+        comb_buf_clear(&line);
+        for (int j = 0; j < c->n_cols; j++) {
+            const CombVector *v = &b->cols[j];
+            char buf[64];
+            if (j)
+                comb_buf_append_byte(&line, '\t');
+            if (comb_vec_is_null(v, row) || c->kinds[j] == COMB_T_NULL)
+                comb_buf_append_str(&line, "NULL");
+            else if (comb_type_is_str(c->kinds[j]))
+                comb_buf_append(&line, v->str[row].ptr, v->str[row].len);
+            else {
+                sql_format_scalar(c->kinds[j], v, row, buf, sizeof buf);
+                comb_buf_append_str(&line, buf);
+            }
+        }
+        lines_add(&c->rows, line.data ? (char *)line.data : "", line.len);
+    }
+    comb_buf_free(&line);
+    return 0;
+}
+
+static int cap_info(void *ctx, const char *text, CombErr *err)
+{
+    (void)err;
+    lines_add(&((Capture *)ctx)->info, text, strlen(text));
+    return 0;
+}
+
+/* A '### masked ###' part of an expected line matches any text. */
+static bool line_matches(const char *want, const char *got)
+{
+    const char *m = strstr(want, "### ");
+    const char *end;
+    if (!m)
+        return strcmp(want, got) == 0;
+    end = strstr(m + 4, " ###");
+    if (!end)
+        return strcmp(want, got) == 0;
+    if (strncmp(want, got, (size_t)(m - want)) != 0)
+        return false;
+    got += m - want;
+    end += 4;
+    /* the masked value runs up to the next character the line wants */
+    for (const char *g = got; ; g++) {
+        if (line_matches(end, g))
+            return true;
+        if (!*g)
+            return false;
+    }
+}
+
+static bool compare(Lines *want, Lines *got, bool sorted)
+{
+    if (want->n != got->n)
+        return false;
+    if (sorted && want->n > 1) {
+        qsort(want->v, (size_t)want->n, sizeof *want->v, cmp_str);
+        qsort(got->v, (size_t)got->n, sizeof *got->v, cmp_str);
+    }
+    for (int i = 0; i < want->n; i++)
+        if (!line_matches(want->v[i], got->v[i]))
+            return false;
+    return true;
+}
+
+static void show(const char *label, const Lines *l)
+{
+    fprintf(stderr, "  %s (%d lines):\n", label, l->n);
+    for (int i = 0; i < l->n && i < 40; i++)
+        fprintf(stderr, "    |%s|\n", l->v[i]);
+}
+
+/* Compare one statement's rows with its block; 1 on mismatch. */
+static int check_block(Lines *want, Lines *got, bool sorted, const char *text,
+                       bool verbose, int number)
+{
+    if (compare(want, got, sorted)) {
+        if (verbose)
+            fprintf(stderr, "ok   statement %d (%d rows)\n", number, got->n);
+        return 0;
+    }
+    fprintf(stderr, "FAIL statement %d: %.200s\n", number, text);
+    show("expected", want);
+    show("got", got);
+    return 1;
+}
+
+/* Remove the "key=value" echo of a bare "set key" from a block. */
+static void drop_set_echo(Lines *block, const char *set_stmt)
+{
+    char key[256];
+    size_t n;
+    const char *k = set_stmt + 3;
+    while (*k == ' ')
+        k++;
+    n = strcspn(k, " =;\n");
+    if (k[n] == '=' || n == 0 || n >= sizeof key - 1)
+        return;
+    memcpy(key, k, n);
+    key[n] = '=';
+    key[n + 1] = '\0';
+    for (int i = 0; i < block->n; i++)
+        if (starts(block->v[i], key)) {
+            free(block->v[i]);
+            memmove(&block->v[i], &block->v[i + 1],
+                    (size_t)(block->n - i - 1) * sizeof *block->v);
+            block->n--;
+            i--;
+        }
+}
+
+/* Statements of the .q file that Hive's harness echoes (not set/dfs). */
+static bool is_harness_only(const char *stmt)
+{
+    while (*stmt == ' ' || *stmt == '\n' || *stmt == '\t')
+        stmt++;
+    return strncasecmp(stmt, "dfs ", 4) == 0;
+}
+
+static bool is_set(const char *stmt)
+{
+    return strncasecmp(stmt, "set ", 4) == 0 || strncasecmp(stmt, "set\n", 4) == 0;
+}
+
+static const char *skip_space_comments(const char *p)
+{
+    for (;;) {
+        while (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r')
+            p++;
+        if (p[0] == '-' && p[1] == '-') {
+            while (*p && *p != '\n')
+                p++;
+            continue;
+        }
+        return p;
+    }
+}
+
+int main(int argc, char **argv)
+{
+    bool verbose = argc > 1 && !strcmp(argv[1], "-v");
+    const char *qfile = argv[verbose ? 2 : 1];
+    char tmpl[] = "/tmp/comb-qtest.XXXXXX";
+    const char *wh = argc > (verbose ? 3 : 2) ? argv[verbose ? 3 : 2] : mkdtemp(tmpl);
+    char outpath[4096];
+    char *q, *qout;
+    Lines *blocks;
+    int n_blocks, block = 0, failures = 0, compared = 0;
+    SqlSessionOptions opt = {wh, "hive_test_user"};
+    SqlSession *s;
+    CombErr err;
+    size_t pos = 0, len, end;
+    bool sort_all, pending_sorted = false;
+    int pending = -1;           /* block whose comparison waits for the next statement */
+    Lines pending_rows = {0};
+    char *pending_text = NULL;
+
+    if (argc < 2 || !wh) {
+        fprintf(stderr, "usage: qtest [-v] FILE.q [WAREHOUSE]\n");
+        return 2;
+    }
+    snprintf(outpath, sizeof outpath, "%s.out", qfile);
+    q = slurp(qfile);
+    qout = slurp(outpath);
+    if (!q || !qout) {
+        fprintf(stderr, "qtest: cannot read %s or %s\n", qfile, outpath);
+        return 2;
+    }
+    sort_all = strstr(q, "SORT_QUERY_RESULTS") != NULL;
+    parse_qout(qout, &blocks, &n_blocks);
+    if (sql_session_open(&opt, &s, &err)) {
+        fprintf(stderr, "qtest: %s\n", err.msg);
+        return 2;
+    }
+    len = strlen(q);
+    while (pos < len && sql_next_statement(q + pos, len - pos, &end)) {
+        char *stmt = strndup(q + pos, end);
+        const char *text = skip_space_comments(stmt);
+        Capture cap = {0};
+        SqlSink sink = {&cap, cap_begin, cap_batch, NULL, cap_info};
+        int rc;
+        pos += end;
+        if (!*text || sql_is_blank(text, strlen(text)) || is_harness_only(text)) {
+            free(stmt);
+            continue;
+        }
+        rc = sql_session_execute(s, text, &sink, &err);
+        if (is_set(text)) {
+            /* Hive prints a bare "set key;" after the previous statement's
+             * rows; that line is the harness's, not the query's */
+            if (pending >= 0)
+                drop_set_echo(&blocks[pending], text);
+        } else {
+            if (pending >= 0)
+                failures += check_block(&blocks[pending], &pending_rows,
+                                        pending_sorted, pending_text, verbose,
+                                        pending + 1);
+            lines_free(&pending_rows);
+            free(pending_text);
+            pending = -1;
+            pending_text = NULL;
+            if (block >= n_blocks) {
+                fprintf(stderr, "qtest: more statements than .q.out blocks\n");
+                failures++;
+            } else if (rc) {
+                fprintf(stderr, "FAIL statement %d: %.200s\n  error: %s\n", block + 1,
+                        text, err.msg);
+                failures++;
+            } else {
+                compared++;
+                pending = block;
+                pending_rows = cap.rows;
+                memset(&cap.rows, 0, sizeof cap.rows);
+                pending_sorted = sort_all || !strcasestr(text, "order by");
+                pending_text = strdup(text);
+            }
+            block++;
+        }
+        lines_free(&cap.rows);
+        lines_free(&cap.info);
+        free(stmt);
+    }
+    if (pending >= 0)
+        failures += check_block(&blocks[pending], &pending_rows, pending_sorted,
+                                pending_text, verbose, pending + 1);
+    lines_free(&pending_rows);
+    free(pending_text);
+    if (block != n_blocks) {
+        fprintf(stderr, "qtest: %d statements but %d .q.out blocks\n", block, n_blocks);
+        failures++;
+    }
+    printf("%s: %d statements, %d compared, %d failed\n", qfile, block, compared, failures);
+    sql_session_close(s);
+    for (int i = 0; i < n_blocks; i++)
+        lines_free(&blocks[i]);
+    free(blocks);
+    comb_free(q);
+    comb_free(qout);
+    if (argc <= (verbose ? 3 : 2))
+        fs_remove_tree(wh, &err);
+    return failures ? 1 : 0;
+}
