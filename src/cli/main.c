@@ -22,6 +22,7 @@
 #include "cli/shell.h"
 #include "common/alloc.h"
 #include "common/buf.h"
+#include "common/version.h"
 #include "orc/orc.h"
 #include "sql/ast.h"
 #include "sql/session.h"
@@ -202,6 +203,7 @@ static int parse_options(int argc, char **argv, CliOptions *o, char ***vars,
         {"silent", no_argument, NULL, OPT_SILENT},
         {"verbose", no_argument, NULL, 'v'},
         {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0}};
     int ch;
     while ((ch = getopt_long(argc, argv, "e:f:vhS", longopts, NULL)) != -1) {
@@ -221,6 +223,7 @@ static int parse_options(int argc, char **argv, CliOptions *o, char ***vars,
             }
             break;
         case 'h': usage(stdout); return -1;
+        case 'V': printf("comb %s\n", COMB_VERSION); return -1;
         default: usage(stderr); return 2;
         }
     }

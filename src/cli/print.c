@@ -26,6 +26,7 @@ void cli_printer_init(CliPrinter *p, CliFormat format, FILE *out)
     memset(p, 0, sizeof *p);
     p->format = format;
     p->out = out;
+    comb_arena_init(&p->meta, 4096);
     comb_arena_init(&p->arena, 64 * 1024);
 }
 
@@ -35,12 +36,14 @@ static void printer_reset(CliPrinter *p)
     p->rows = NULL;
     p->n_rows = p->cap = 0;
     p->n_cols = 0;
+    comb_arena_reset(&p->meta);
     comb_arena_reset(&p->arena);
 }
 
 void cli_printer_free(CliPrinter *p)
 {
     printer_reset(p);
+    comb_arena_free(&p->meta);
     comb_arena_free(&p->arena);
 }
 
@@ -91,13 +94,13 @@ static int printer_begin(void *ctx, int n_cols, const char *const *names,
     CliPrinter *p = ctx;
     printer_reset(p);
     p->n_cols = n_cols;
-    p->kinds = comb_arena_alloc(&p->arena, (size_t)(n_cols + 1) * sizeof *p->kinds);
-    p->header = comb_arena_alloc(&p->arena, (size_t)(n_cols + 1) * sizeof *p->header);
+    p->kinds = comb_arena_alloc(&p->meta, (size_t)(n_cols + 1) * sizeof *p->kinds);
+    p->header = comb_arena_alloc(&p->meta, (size_t)(n_cols + 1) * sizeof *p->header);
     if (!p->kinds || !p->header)
         return comb_err_nomem(err);
     for (int j = 0; j < n_cols; j++) {
         p->kinds[j] = kinds[j];
-        p->header[j] = comb_arena_strdup(&p->arena, names[j]);
+        p->header[j] = comb_arena_strdup(&p->meta, names[j]);
         if (!p->header[j])
             return comb_err_nomem(err);
     }

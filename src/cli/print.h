@@ -26,7 +26,8 @@ typedef struct CliPrinter {
     char ***rows;       /* table format buffers rows to size the columns */
     int64_t n_rows;
     int64_t cap;
-    CombArena arena;
+    CombArena meta;     /* header and kinds of the current result */
+    CombArena arena;    /* row texts; tsv/csv reset it after each batch */
 } CliPrinter;
 
 /* Parse "table", "tsv", "csv" (also beeline's "tsv2", "csv2"). */

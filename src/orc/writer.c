@@ -6,6 +6,7 @@
  * postscript with its length in the last byte.  Column encoding is in
  * colwrite.c.  The file is fsynced on close and removed on any failure.
  */
+#include "common/version.h"
 #include "orc/orc_int.h"
 #include "common/alloc.h"
 #include "fs/fs.h"
@@ -510,6 +511,8 @@ static int write_footer(OrcWriter *w, uint64_t *len, CombErr *err)
     f.numberofrows = w->rows;
     f.rowindexstride = 0;
     f.writer = ORC_WRITER_ID;
+    /* the writer id is ORC C++'s encoding rules; say who really wrote it */
+    f.softwareversion = (char *)"comb " COMB_VERSION;
     if (footer_stripes(w, &f) || footer_stats_and_meta(w, &f) ||
         orc_type_to_proto(&w->tmp, w->schema, &f.types, &f.n_types))
         return comb_err_nomem(err);
