@@ -5,6 +5,7 @@
  */
 #include "orc_test.h"
 #include "unit.h"
+#include "common/version.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -134,7 +135,7 @@ TEST(orc_dump_metadata_listing)
     char *text = dump_to_string(path, false, &err);
     CHECK(text != NULL);
     static const char *const lines[] = {
-        "File Version: 0.12 with ORC_135 by ORC C++\n",
+        "File Version: 0.12 with ORC_135 by ORC C++ comb " COMB_VERSION "\n",
         "Rows: 3000\n", "Compression: ZLIB\n", "Compression size: 262144\n",
         "Type: struct<id:bigint,name:varchar(0)>\n",
         "  Stripe: offset: 3 data: ", "  Stripe 3:\n",
