@@ -35,6 +35,12 @@
 /* protobuf-c allocations go through comb's allocator. */
 extern ProtobufCAllocator orc_pb_alloc;
 
+/* Unpack a protobuf message with comb's allocator (free it with
+ * orc_pb_alloc).  COMB_ENOMEM when an allocation failed, COMB_ECORRUPT
+ * when the bytes do not parse; no error text is set. */
+int orc_pb_unpack(const ProtobufCMessageDescriptor *desc, size_t len,
+                  const uint8_t *data, ProtobufCMessage **out);
+
 static inline uint64_t orc_zigzag_enc(int64_t v)
 {
     return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);

@@ -2,6 +2,7 @@
  * proto.c - glue to protobuf-c: an allocator that routes its memory
  * through comb's accounting allocator, and the names of ORC's enums.
  */
+#include <stdbool.h>
 #include "orc/orc_int.h"
 #include "common/alloc.h"
 
@@ -18,6 +19,26 @@ static void pb_free(void *data, void *p)
 }
 
 ProtobufCAllocator orc_pb_alloc = {pb_alloc, pb_free, NULL};
+
+/* Like pb_alloc, but records a failure in the bool behind data. */
+static void *pb_alloc_noting(void *data, size_t size)
+{
+    void *p = pb_alloc(NULL, size);
+    if (!p)
+        *(bool *)data = true;
+    return p;
+}
+
+int orc_pb_unpack(const ProtobufCMessageDescriptor *desc, size_t len,
+                  const uint8_t *data, ProtobufCMessage **out)
+{
+    bool oom = false;
+    ProtobufCAllocator a = {pb_alloc_noting, pb_free, &oom};
+    *out = protobuf_c_message_unpack(desc, &a, len, data);
+    if (*out)
+        return COMB_OK;
+    return oom ? COMB_ENOMEM : COMB_ECORRUPT;
+}
 
 const char *orc_stream_kind_name(int kind)
 {

@@ -64,11 +64,12 @@ static int read_message(OrcReader *r, uint64_t off, uint64_t len,
     memset(&sb, 0, sizeof sb);
     int rc = orc_reader_read_section(r, off, len, &sb, what, err);
     if (rc == COMB_OK) {
-        *out = protobuf_c_message_unpack(desc, &orc_pb_alloc, sb.len, sb.p);
-        if (!*out)
-            rc = comb_err(err, COMB_ECORRUPT,
-                          "corrupt file '%s': %s does not parse", r->path,
-                          what);
+        rc = orc_pb_unpack(desc, sb.len, sb.p, out);
+        if (rc == COMB_ENOMEM)
+            comb_err_nomem(err);
+        else if (rc)
+            comb_err(err, COMB_ECORRUPT, "corrupt file '%s': %s does not parse",
+                     r->path, what);
     }
     comb_buf_free(&sb.raw);
     comb_buf_free(&sb.dec);
@@ -139,9 +140,11 @@ static int read_postscript(OrcReader *r, uint64_t *ps_total, CombErr *err)
     size_t ps_len = tail[n - 1];
     if (ps_len == 0 || ps_len + 1 > n)
         return corrupt(r, "bad postscript length (not an ORC file?)", err);
-    r->ps = orc__proto__post_script__unpack(&orc_pb_alloc, ps_len,
-                                            tail + n - 1 - ps_len);
-    if (!r->ps)
+    rc = orc_pb_unpack(&orc__proto__post_script__descriptor, ps_len,
+                       tail + n - 1 - ps_len, (ProtobufCMessage **)&r->ps);
+    if (rc == COMB_ENOMEM)
+        return comb_err_nomem(err);
+    if (rc)
         return corrupt(r, "postscript does not parse (not an ORC file?)",
                        err);
     *ps_total = ps_len + 1;

@@ -1,0 +1,138 @@
+/*
+ * The session API end to end (sql/session.h), and out-of-memory at every
+ * allocation of a statement: each attempt either succeeds or fails with
+ * COMB_ENOMEM, leaks nothing (LeakSanitizer), and leaves the table exactly
+ * as before (no partial visible writes).
+ */
+#include "unit.h"
+
+#include "common/alloc.h"
+#include "sql/session.h"
+
+typedef struct Rows {
+    long n;
+    long sum;      /* sum of the first column when it is an integer */
+} Rows;
+
+static int rows_batch(void *ctx, const CombBatch *b, CombErr *err)
+{
+    Rows *r = ctx;
+    (void)err;
+    for (int i = 0; i < comb_batch_live(b); i++) {
+        int row = comb_batch_row(b, i);
+        r->n++;
+        if (b->n_cols > 0 && b->cols[0].i64 && !comb_vec_is_null(&b->cols[0], row))
+            r->sum += b->cols[0].i64[row];
+    }
+    return COMB_OK;
+}
+
+static int run(SqlSession *s, const char *sql, Rows *out, CombErr *err)
+{
+    SqlSink sink = {out, NULL, rows_batch, NULL, NULL};
+    if (out)
+        *out = (Rows){0, 0};
+    return sql_session_execute(s, sql, out ? &sink : NULL, err);
+}
+
+static SqlSession *open_session(const char *dir)
+{
+    SqlSessionOptions opt = {dir, "tester"};
+    SqlSession *s = NULL;
+    CombErr err;
+    if (sql_session_open(&opt, &s, &err))
+        fprintf(stdout, "    open: %s\n", err.msg);
+    return s;
+}
+
+TEST(session_roundtrip)
+{
+    CombErr err;
+    Rows r;
+    SqlSession *s = open_session(unit_tmpdir());
+    CHECK(s != NULL);
+    CHECK_OK(run(s, "CREATE TABLE t (a INT, b STRING) CLUSTERED BY (a) INTO 3 BUCKETS "
+                    "TBLPROPERTIES ('transactional'='true')", NULL, &err), &err);
+    CHECK_OK(run(s, "INSERT INTO t VALUES (1,'x'),(2,'y'),(3,'z'),(4,NULL)", NULL, &err), &err);
+    CHECK_OK(run(s, "UPDATE t SET b = 'w' WHERE a > 2", NULL, &err), &err);
+    CHECK_OK(run(s, "DELETE FROM t WHERE a = 1", NULL, &err), &err);
+    CHECK_OK(run(s, "SELECT a FROM t WHERE b = 'w'", &r, &err), &err);
+    CHECK_EQ(r.n, 2);
+    CHECK_EQ(r.sum, 7);
+    CHECK_OK(sql_session_set_var(s, "tbl", "t", &err), &err);
+    CHECK_OK(run(s, "SELECT a FROM ${hivevar:tbl}", &r, &err), &err);
+    CHECK_EQ(r.n, 3);
+    CHECK_STR(sql_session_database(s), "default");
+    CHECK(run(s, "SELECT * FROM missing", NULL, &err) == COMB_ENOTFOUND);
+    CHECK(strstr(err.msg, "Table not found 'missing'") != NULL);
+    sql_session_close(s);
+}
+
+/* Run `sql` with the n-th allocation failing, for n = 1, 2, ... until it
+ * succeeds.  After every failed attempt the table must read as `before`. */
+static void fault_loop(SqlSession *s, const char *sql, const char *check,
+                       long before_n, long before_sum, int *attempts)
+{
+    CombErr err;
+    Rows r;
+    int rc;
+    for (int n = 1; n < 100000; n++) {
+        comb_alloc_fail_after(n);
+        rc = run(s, sql, NULL, &err);
+        comb_alloc_fail_after(0);
+        *attempts = n;
+        if (rc == COMB_OK)
+            return;
+        if (rc != COMB_ENOMEM) {
+            unit_fail(__FILE__, __LINE__, "'%s' at allocation %d: rc %d: %s",
+                      sql, n, rc, err.msg);
+            return;
+        }
+        if (run(s, check, &r, &err) != COMB_OK || r.n != before_n ||
+            r.sum != before_sum) {
+            unit_fail(__FILE__, __LINE__,
+                      "after OOM at allocation %d of '%s': %ld rows sum %ld "
+                      "(want %ld, %ld): %s", n, sql, r.n, r.sum, before_n,
+                      before_sum, err.msg);
+            return;
+        }
+    }
+    unit_fail(__FILE__, __LINE__, "'%s' never succeeded", sql);
+}
+
+TEST(session_out_of_memory_everywhere)
+{
+    CombErr err;
+    Rows r;
+    int attempts = 0;
+    const char *check = "SELECT a FROM t";
+    SqlSession *s = open_session(unit_tmpdir());
+    CHECK(s != NULL);
+    CHECK_OK(run(s, "CREATE TABLE t (a INT, b STRING) CLUSTERED BY (a) INTO 2 BUCKETS "
+                    "TBLPROPERTIES ('transactional'='true')", NULL, &err), &err);
+    CHECK_OK(run(s, "INSERT INTO t VALUES (1,'one'),(2,'two'),(3,'three')", NULL, &err), &err);
+
+    fault_loop(s, "INSERT INTO t VALUES (10,'ten'),(20,'twenty')", check, 3, 6, &attempts);
+    CHECK(!unit_failed_now());
+    CHECK(attempts > 10);
+    CHECK_OK(run(s, check, &r, &err), &err);
+    CHECK_EQ(r.n, 5);
+    CHECK_EQ(r.sum, 36);
+
+    fault_loop(s, "UPDATE t SET b = upper(b) WHERE a < 10", check, 5, 36, &attempts);
+    CHECK(!unit_failed_now());
+    fault_loop(s, "DELETE FROM t WHERE a = 20", check, 5, 36, &attempts);
+    CHECK(!unit_failed_now());
+    CHECK_OK(run(s, check, &r, &err), &err);
+    CHECK_EQ(r.n, 4);
+    CHECK_EQ(r.sum, 16);
+    fault_loop(s, "INSERT INTO t SELECT a + 100, b FROM t WHERE a < 3", check, 4, 16,
+               &attempts);
+    CHECK(!unit_failed_now());
+    fault_loop(s, "SELECT b, count(*) FROM t GROUP BY b ORDER BY b", check, 6, 219,
+               &attempts);
+    CHECK(!unit_failed_now());
+    CHECK_OK(run(s, "SELECT a FROM t WHERE b = 'ONE'", &r, &err), &err);
+    CHECK_EQ(r.n, 2);
+    sql_session_close(s);
+}
