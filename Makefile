@@ -9,7 +9,13 @@ GEN := build/gen
 CC ?= gcc
 WARN := -Wall -Wextra -Werror -Wno-missing-field-initializers
 BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -g $(WARN) -Isrc -I$(GEN)/src -MMD -MP
-ifeq ($(MODE),test)
+ifeq ($(MODE),fuzz)
+  # libFuzzer targets (make fuzz): clang, instrumented for coverage
+  CC := clang
+  SAN := -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer
+  MODE_CFLAGS := -O1 $(SAN) -DCOMB_TEST_BUILD
+  MODE_LDFLAGS := -fsanitize=fuzzer,address,undefined
+else ifeq ($(MODE),test)
   SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
   MODE_CFLAGS := -O1 $(SAN) -DCOMB_TEST_BUILD
   MODE_LDFLAGS := $(SAN)
@@ -49,7 +55,7 @@ DEPS_metastore := $(LIB_metastore) $(DEPS_fs)
 DEPS_sql := $(LIB_sql) $(LIB_acid) $(LIB_metastore) $(DEPS_orc)
 DEPS_cli := $(LIB_cli) $(DEPS_sql)
 
-.PHONY: all deps test demo bench clean check-layers
+.PHONY: all deps test demo bench clean check-layers fuzz
 all: $(B)/comb
 
 deps:
@@ -107,7 +113,18 @@ $(B)/tests/qtest: tests/qtest/qtest.c $(DEPS_sql)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(MODE_LDFLAGS) -o $@ $< $(DEPS_sql) $(LIBS)
 
-unit: $(UNIT_BINS) $(B)/tests/qtest
+# Fuzz targets (fuzz/fuzz_*.c): libFuzzer binaries in MODE=fuzz, corpus
+# replayers (fuzz/replay.c) in the test build.
+FUZZ_NAMES := $(patsubst fuzz/fuzz_%.c,%,$(wildcard fuzz/fuzz_*.c))
+$(B)/fuzz/fuzz_%: fuzz/fuzz_%.c $(DEPS_sql)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -o $@ $< $(MODE_LDFLAGS) $(DEPS_sql) $(LIBS)
+$(B)/fuzz/replay_%: fuzz/fuzz_%.c fuzz/replay.c $(DEPS_sql)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(MODE_LDFLAGS) -o $@ fuzz/fuzz_$*.c fuzz/replay.c $(DEPS_sql) $(LIBS)
+FUZZ_REPLAYS := $(foreach N,$(FUZZ_NAMES),$(B)/fuzz/replay_$(N))
+
+unit: $(UNIT_BINS) $(B)/tests/qtest $(FUZZ_REPLAYS)
 bench-bins: $(BENCH_BINS)
 
 test: deps
@@ -121,6 +138,12 @@ demo: deps
 bench: deps
 	@$(MAKE) --no-print-directory MODE=rel all bench-bins
 	@for b in build/rel/bench/*; do echo "== $$b"; $$b; done
+
+# Build every fuzz target; run one with e.g.
+#   build/fuzz/fuzz/fuzz_sql_parse fuzz/corpus/sql_parse -max_total_time=60
+fuzz: deps
+	@command -v clang >/dev/null || { echo "make fuzz needs clang (apt-get install clang)"; exit 1; }
+	@$(MAKE) --no-print-directory MODE=fuzz $(foreach N,$(FUZZ_NAMES),build/fuzz/fuzz/fuzz_$(N))
 
 check-layers:
 	@tools/check_layers.sh

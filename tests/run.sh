@@ -4,6 +4,7 @@
 #   unit tests:        $BUILD/tests/unit_<layer>   (one line per test)
 #   SQL golden tests:  tests/sql/**/*.sql vs .out  (tests/sqltest.sh)
 #   Hive's .q tests:   tests/qtest/passing.txt     (run by $BUILD/tests/qtest)
+#   fuzz corpora:      fuzz/corpus/<target>/*      (replayed, no libFuzzer)
 #   integration tests: tests/integration/*.sh      (crash, concurrency, ...)
 # A sanitizer report makes the binary exit non-zero, which fails the test.
 set -u
@@ -54,6 +55,11 @@ while read -r q; do
     [[ -z $q || $q == \#* ]] && continue
     run_one "hive-qtest $q" "$BUILD/tests/qtest" "$COMB_TESTDATA/hive-qtests/$q.q"
 done < tests/qtest/passing.txt
+for r in "$BUILD"/fuzz/replay_*; do
+    [[ -x $r ]] || continue
+    name=${r##*/replay_}
+    run_one "fuzz corpus $name" "$r" "fuzz/corpus/$name"
+done
 for t in tests/integration/*.sh; do
     [[ -f $t ]] && run_one "integration $(basename "$t")" bash "$t"
 done

@@ -1,0 +1,39 @@
+/*
+ * fuzz_sql_parse.c - the SQL splitter and parser on arbitrary bytes: any
+ * input must give a tree or an error, never a crash, a hang or a leak.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "common/alloc.h"
+#include "common/arena.h"
+#include "sql/ast.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    char *text = comb_strndup((const char *)data, size);
+    CombArena arena;
+    CombErr err;
+    AstStmt *stmt;
+    size_t pos = 0, end;
+    if (!text)
+        return 0;
+    size = strlen(text); /* statements are C strings */
+    comb_arena_init(&arena, 4096);
+    while (pos < size && sql_next_statement(text + pos, size - pos, &end)) {
+        char *one = comb_strndup(text + pos, end);
+        if (one && !sql_is_blank(one, end))
+            sql_parse_statement(one, &arena, &stmt, &err);
+        comb_free(one);
+        comb_arena_reset(&arena);
+        pos += end;
+    }
+    if (pos < size)
+        sql_parse_statement(text + pos, &arena, &stmt, &err);
+    comb_arena_free(&arena);
+    comb_free(text);
+    return 0;
+}
