@@ -20,6 +20,7 @@ struct CombArenaBlock {
 void comb_arena_init(CombArena *a, size_t block_size)
 {
     a->head = NULL;
+    a->spare = NULL;
     a->block_size = block_size ? block_size : 64 * 1024;
     a->total = 0;
 }
@@ -27,7 +28,16 @@ void comb_arena_init(CombArena *a, size_t block_size)
 static CombArenaBlock *arena_new_block(CombArena *a, size_t need)
 {
     size_t size = need > a->block_size ? need : a->block_size;
-    CombArenaBlock *b = comb_malloc(sizeof *b + size);
+    CombArenaBlock *b;
+    if (size == a->block_size && a->spare) {
+        b = a->spare;
+        a->spare = b->next;
+        b->used = 0;
+        b->next = a->head;
+        a->head = b;
+        return b;
+    }
+    b = comb_malloc(sizeof *b + size);
     if (!b)
         return NULL;
     b->size = size;
@@ -102,31 +112,39 @@ char *comb_arena_printf(CombArena *a, const char *fmt, ...)
 
 void comb_arena_reset(CombArena *a)
 {
-    CombArenaBlock *keep = NULL, *b = a->head, *next;
-    /* keep the oldest regular-sized block: it is the steady-state one */
+    CombArenaBlock *b = a->head, *next;
+    size_t kept = 0;
+    for (CombArenaBlock *sp = a->spare; sp; sp = sp->next)
+        kept += sp->size;
     while (b) {
         next = b->next;
-        if (!next && b->size == a->block_size) {
-            keep = b;
+        if (b->size == a->block_size && kept + b->size <= COMB_ARENA_SPARE_MAX) {
+            b->next = a->spare;
+            a->spare = b;
+            kept += b->size;
         } else {
             a->total -= b->size;
             comb_free(b);
         }
         b = next;
     }
-    if (keep)
-        keep->used = 0;
-    a->head = keep;
+    a->head = NULL;
+}
+
+static void free_chain(CombArenaBlock *b)
+{
+    while (b) {
+        CombArenaBlock *next = b->next;
+        comb_free(b);
+        b = next;
+    }
 }
 
 void comb_arena_free(CombArena *a)
 {
-    CombArenaBlock *b = a->head, *next;
-    while (b) {
-        next = b->next;
-        comb_free(b);
-        b = next;
-    }
+    free_chain(a->head);
+    free_chain(a->spare);
     a->head = NULL;
+    a->spare = NULL;
     a->total = 0;
 }

@@ -59,6 +59,19 @@ static CombTypeKind wider_numeric(CombTypeKind a, CombTypeKind b)
     return int_rank(a) >= int_rank(b) ? a : b;
 }
 
+void sql_expr_mark_columns(const BoundExpr *e, int n_cols, bool *project)
+{
+    if (!e)
+        return;
+    if (e->kind == BX_COL && e->col >= 0 && e->col < n_cols)
+        project[e->col] = true;
+    for (int i = 0; i < e->n_args; i++)
+        sql_expr_mark_columns(e->args[i], n_cols, project);
+    sql_expr_mark_columns(e->a, n_cols, project);
+    sql_expr_mark_columns(e->b, n_cols, project);
+    sql_expr_mark_columns(e->c, n_cols, project);
+}
+
 /* --------------------------------------------------------------- constants */
 
 bool sql_expr_is_const(const BoundExpr *e)
@@ -80,19 +93,18 @@ bool sql_expr_is_const(const BoundExpr *e)
 static int fold_constant(SqlStmtCtx *c, BoundExpr **pe, CombErr *err)
 {
     BoundExpr *e = *pe, *k;
-    CombBatch one;
     CombTypeKind none = COMB_T_INT;
     CombVector *v;
     int rc;
 
     if (e->kind == BX_CONST || !sql_expr_is_const(e))
         return COMB_OK;
-    if (comb_batch_init(&one, 1, &none, 1))
+    if (!c->one_row.cols && comb_batch_init(&c->one_row, 1, &none, 1))
         return comb_err_nomem(err);
-    one.n_rows = 1;
+    c->one_row.n_rows = 1;
     rc = sql_expr_prepare(e, c->arena, 1, err);
     if (!rc)
-        rc = sql_expr_eval(e, &one, err);
+        rc = sql_expr_eval(e, &c->one_row, err);
     if (rc)
         goto done;
     v = e->out;
@@ -117,7 +129,6 @@ static int fold_constant(SqlStmtCtx *c, BoundExpr **pe, CombErr *err)
     *pe = k;
 done:
     sql_expr_release(e);
-    comb_batch_free(&one);
     return rc;
 }
 

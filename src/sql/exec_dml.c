@@ -428,6 +428,7 @@ int sql_exec_update_delete(SqlStmtCtx *c, CombErr *err)
     UpdatePlan plan = {0};
     DmlTarget d = {0};
     BoundExpr *where = NULL;
+    bool *project = NULL;
     int rc;
 
     memset(&scan, 0, sizeof scan);
@@ -442,7 +443,16 @@ int sql_exec_update_delete(SqlStmtCtx *c, CombErr *err)
                           "WHERE clause must be a boolean expression");
     if (is_update && (rc = bind_assignments(c, t, &sc, &plan, err)))
         goto done;
-    if ((rc = sql_scan_open(c, t, NULL, true, &scan, err)))
+    /* DELETE decodes only what its WHERE reads; UPDATE needs whole rows */
+    if (!is_update) {
+        project = comb_arena_calloc(c->arena, (size_t)t->n_cols + 1);
+        if (!project) {
+            rc = comb_err_nomem(err);
+            goto done;
+        }
+        sql_expr_mark_columns(where, t->n_cols, project);
+    }
+    if ((rc = sql_scan_open(c, t, project, true, &scan, err)))
         goto done;
     scan.filter = where;
     if (where && (rc = sql_expr_prepare(where, c->arena, COMB_BATCH_SIZE, err)))

@@ -476,6 +476,20 @@ static int prepare_all(SqlStmtCtx *c, SqlSelectPlan *p, CombErr *err)
     return COMB_OK;
 }
 
+/* Projection pushdown: the scan decodes only the columns the query reads
+ * (count(*) reads none). */
+static void plan_sql_expr_mark_columns(const SqlSelectPlan *p, bool *project)
+{
+    int n = p->t->n_cols;
+    sql_expr_mark_columns(p->where, n, project);
+    for (int j = 0; j < p->n_cols; j++)
+        sql_expr_mark_columns(p->exprs[j], n, project);
+    for (int g = 0; g < p->n_group; g++)
+        sql_expr_mark_columns(p->group[g], n, project);
+    for (int a = 0; a < p->n_agg; a++)
+        sql_expr_mark_columns(p->aggs[a].arg, n, project);
+}
+
 int sql_select_open(SqlStmtCtx *c, SqlSelectPlan *p, CombErr *err)
 {
     int rc;
@@ -483,9 +497,7 @@ int sql_select_open(SqlStmtCtx *c, SqlSelectPlan *p, CombErr *err)
         bool *project = comb_arena_calloc(c->arena, (size_t)p->t->n_cols + 1);
         if (!project)
             return comb_err_nomem(err);
-        /* decode every column: cheap to get right; projection pushdown of
-         * unused columns is a later optimisation */
-        memset(project, 1, (size_t)p->t->n_cols);
+        plan_sql_expr_mark_columns(p, project);
         if ((rc = sql_scan_open(c, p->t, project, p->need_rowid, &p->scan, err)))
             return rc;
         p->scan_open = true;

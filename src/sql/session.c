@@ -370,6 +370,8 @@ int sql_session_execute(SqlSession *s, const char *text, const SqlSink *sink,
     if (!rc)
         rc = sql_txn_commit(&c, err);
     txn_end(&c);
+    if (c.one_row.cols)
+        comb_batch_free(&c.one_row);
     comb_arena_reset(&s->stmt_arena);
     return rc;
 }

@@ -53,6 +53,7 @@ typedef struct SqlStmtCtx {
     int64_t txnid;          /* 0 until a transaction is opened */
     bool have_snapshot;
     CombTxnList snapshot;   /* valid only if have_snapshot */
+    CombBatch one_row;      /* input of constant folding, made on first use */
 } SqlStmtCtx;
 
 /* Open the statement's transaction and take its snapshot (idempotent). */
@@ -168,6 +169,9 @@ int sql_bind_function(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
                       CombErr *err);
 /* count, sum, min, max, avg. */
 bool sql_is_aggregate(const char *name);
+
+/* Set project[i] for every table column i (< n_cols) that e reads. */
+void sql_expr_mark_columns(const BoundExpr *e, int n_cols, bool *project);
 
 /* True if e references no column. */
 bool sql_expr_is_const(const BoundExpr *e);
