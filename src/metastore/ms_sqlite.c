@@ -282,6 +282,9 @@ typedef enum SqId {
     SQ_TC_DELETE,
     SQ_TC_INSERT,
     SQ_LOCKS_DELETE,
+    SQ_WS_CONFLICT,
+    SQ_WS_INSERT,
+    SQ_TXN_ABORT_REASON,
     /* write ids */
     SQ_T2W_GET,
     SQ_T2W_INSERT,
@@ -422,6 +425,29 @@ static const char *const sq_sql[SQ_N_STATEMENTS] = {
         "  AND TC_TABLE IS ?3 AND TC_PARTITION IS ?4"
         "  AND TC_OPERATION_TYPE = ?5 AND TC_WRITEID IS ?6)",
     [SQ_LOCKS_DELETE] = "DELETE FROM HIVE_LOCKS WHERE HL_TXNID = ?1",
+    /* first committer wins (hive-acid-transactions.md 2.4): a txn that
+     * updated or deleted conflicts with an update/delete of the same table
+     * (or partition) committed after it started, i.e. whose commit id is
+     * >= its own txn id */
+    [SQ_WS_CONFLICT] =
+        "SELECT X.WS_TXNID, X.WS_COMMIT_ID, C.TC_DATABASE, C.TC_TABLE,"
+        " C.TC_PARTITION, C.TC_OPERATION_TYPE, X.WS_OPERATION_TYPE"
+        " FROM TXN_COMPONENTS C JOIN WRITE_SET X"
+        "  ON X.WS_DATABASE = C.TC_DATABASE AND X.WS_TABLE = C.TC_TABLE"
+        "  AND X.WS_PARTITION IS C.TC_PARTITION"
+        " WHERE C.TC_TXNID = ?1 AND C.TC_OPERATION_TYPE IN ('u', 'd')"
+        "  AND X.WS_TXNID <> ?1 AND X.WS_COMMIT_ID >= ?1"
+        "  AND X.WS_OPERATION_TYPE IN ('u', 'd')"
+        " LIMIT 1",
+    [SQ_WS_INSERT] =
+        "INSERT INTO WRITE_SET (WS_DATABASE, WS_TABLE, WS_PARTITION,"
+        " WS_TXNID, WS_COMMIT_ID, WS_OPERATION_TYPE)"
+        " SELECT DISTINCT TC_DATABASE, TC_TABLE, TC_PARTITION, ?1, ?2,"
+        " TC_OPERATION_TYPE FROM TXN_COMPONENTS"
+        " WHERE TC_TXNID = ?1 AND TC_OPERATION_TYPE IN ('u', 'd')",
+    [SQ_TXN_ABORT_REASON] =
+        "UPDATE TXNS SET TXN_STATE = 'a', TXN_META_INFO = ?2"
+        " WHERE TXN_ID = ?1 AND TXN_STATE = 'o'",
 
     [SQ_T2W_GET] =
         "SELECT T2W_WRITEID FROM TXN_TO_WRITE_ID"
@@ -1075,18 +1101,60 @@ static int mss_txn_open(void *impl, const char *user, const char *host,
     return rc;
 }
 
-static int txn_commit_body(MsSqlite *h, int64_t txnid, CombErr *err)
+/* Hive's loser message for a write-write conflict, from a SQ_WS_CONFLICT
+ * row: committed txn, its commit id, db, table, partition, our op, its op. */
+static int write_conflict_error(CombErr *err, int64_t txnid, int64_t commit_id,
+                                char **row)
+{
+    return comb_err_hive(
+        err, COMB_ETXN, 10263,
+        "[Error 10263]: Transaction manager has aborted the transaction "
+        "txnid:%lld.  Reason: Aborting [txnid:%lld,%lld] due to a write "
+        "conflict on %s/%s%s%s committed by [txnid:%s,%s] %s/%s",
+        (long long)txnid, (long long)txnid, (long long)commit_id, row[2],
+        row[3], row[4] ? "/" : "", row[4] ? row[4] : "", row[0], row[1],
+        row[5], row[6]);
+}
+
+/* Record this txn's update/delete writes in WRITE_SET, unless one of them
+ * conflicts with a committed one; then *conflict holds that row. */
+static int write_set_check(MsSqlite *h, int64_t txnid, int64_t commit_id,
+                           CombArena *a, char ***conflict, CombErr *err)
+{
+    int n_rows = 0;
+    int rc = sq_fetch_texts(h, SQ_WS_CONFLICT, SQ_ARGS(SQ_INT(txnid)), 7, a,
+                            conflict, &n_rows, err);
+    if (rc || n_rows > 0)
+        return rc;
+    *conflict = NULL;
+    return sq_exec(h, SQ_WS_INSERT, SQ_ARGS(SQ_INT(txnid), SQ_INT(commit_id)),
+                   err);
+}
+
+static int txn_commit_body(MsSqlite *h, int64_t txnid, CombArena *a,
+                           int64_t *commit_id, char ***conflict, CombErr *err)
 {
     MsTxnState state = MS_TXN_OPEN;
+    int64_t next = 0;
     bool found;
     int rc = txn_lookup(h, txnid, &found, &state, NULL, err);
+    *conflict = NULL;
     if (rc)
         return rc;
     if (found && state == MS_TXN_COMMITTED)
         return COMB_OK; /* a retried commit */
     if (!found || state != MS_TXN_OPEN)
         return ms_err_txn_not_open(err, txnid, found, state);
-    rc = sq_exec(h, SQ_TC_COMPLETE, SQ_ARGS(SQ_INT(txnid)), err);
+    /* commit id: the highest txn id handed out so far (NEXT_TXN_ID - 1) */
+    rc = sq_query_int(h, SQ_NEXT_TXN_GET, SQ_NO_ARGS, &next, &found, err);
+    *commit_id = next - 1;
+    if (!rc)
+        rc = write_set_check(h, txnid, *commit_id, a, conflict, err);
+    if (!rc && *conflict)
+        return sq_exec(h, SQ_TXN_ABORT_REASON,
+                       SQ_ARGS(SQ_INT(txnid), SQ_TEXT("write conflicts")), err);
+    if (!rc)
+        rc = sq_exec(h, SQ_TC_COMPLETE, SQ_ARGS(SQ_INT(txnid)), err);
     if (!rc)
         rc = sq_exec(h, SQ_TC_DELETE, SQ_ARGS(SQ_INT(txnid)), err);
     if (!rc)
@@ -1097,12 +1165,23 @@ static int txn_commit_body(MsSqlite *h, int64_t txnid, CombErr *err)
     return rc;
 }
 
+/* A conflict aborts the txn durably (the abort is committed to the
+ * metastore) and then reports Hive's error 10263. */
 static int mss_txn_commit(void *impl, int64_t txnid, CombErr *err)
 {
     MsSqlite *h = impl;
-    int rc = sq_begin(h, true, err);
+    CombArena a;
+    char **conflict = NULL;
+    int64_t commit_id = 0;
+    int rc;
+    comb_arena_init(&a, 1024);
+    rc = sq_begin(h, true, err);
     if (!rc)
-        rc = sq_end(h, txn_commit_body(h, txnid, err), err);
+        rc = sq_end(h, txn_commit_body(h, txnid, &a, &commit_id, &conflict, err),
+                    err);
+    if (!rc && conflict)
+        rc = write_conflict_error(err, txnid, commit_id, conflict);
+    comb_arena_free(&a);
     return rc;
 }
 

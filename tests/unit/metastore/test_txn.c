@@ -204,3 +204,49 @@ TEST(ms_txn_visible_across_handles)
     ms_close(a);
     ms_close(b);
 }
+
+/* First committer wins (hive-acid-transactions.md 2.4): of two overlapping
+ * txns that update/delete the same table, the second to commit is aborted
+ * with Hive's error 10263; inserts, other tables, other partitions and
+ * serial txns never conflict. */
+TEST(ms_txn_write_conflict)
+{
+    Fx fx;
+    Ms *ms = NULL;
+    CombErr err;
+    MsTxnState st;
+    int64_t t1, t2, t3, t4, t5, t6;
+    fx_paths(&fx);
+    CHECK_OK(ms_open_sqlite(fx.db, fx.warehouse, &ms, &err), &err);
+    CHECK_OK(ms_txn_open(ms, "u", "h", &t1, &err), &err);
+    CHECK_OK(ms_txn_open(ms, "u", "h", &t2, &err), &err);
+    CHECK_OK(ms_txn_open(ms, "u", "h", &t3, &err), &err);
+    CHECK_OK(ms_txn_add_component(ms, t1, "default", "t", NULL, MS_OP_UPDATE, 1, &err), &err);
+    CHECK_OK(ms_txn_add_component(ms, t2, "default", "t", NULL, MS_OP_DELETE, 2, &err), &err);
+    CHECK_OK(ms_txn_add_component(ms, t3, "default", "t", NULL, MS_OP_INSERT, 3, &err), &err);
+    CHECK_OK(ms_txn_commit(ms, t1, &err), &err);
+    CHECK_EQ(ms_txn_commit(ms, t2, &err), COMB_ETXN);
+    CHECK_EQ(err.hive_code, 10263);
+    CHECK_STR(err.msg, "[Error 10263]: Transaction manager has aborted the "
+                       "transaction txnid:2.  Reason: Aborting [txnid:2,3] due "
+                       "to a write conflict on default/t committed by "
+                       "[txnid:1,3] d/u");
+    CHECK_OK(ms_txn_state(ms, t2, &st, &err), &err);
+    CHECK_EQ(st, MS_TXN_ABORTED);
+    CHECK_EQ(fx_sql_int(&fx, "SELECT count(*) FROM TXNS WHERE TXN_ID = 2 "
+                             "AND TXN_META_INFO = 'write conflicts'"), 1);
+    /* an insert overlapping the update commits */
+    CHECK_OK(ms_txn_commit(ms, t3, &err), &err);
+    /* serial: t4 starts after t1 committed, so it does not conflict */
+    CHECK_OK(ms_txn_open(ms, "u", "h", &t4, &err), &err);
+    CHECK_OK(ms_txn_open(ms, "u", "h", &t5, &err), &err);
+    CHECK_OK(ms_txn_open(ms, "u", "h", &t6, &err), &err);
+    CHECK_OK(ms_txn_add_component(ms, t4, "default", "t", NULL, MS_OP_UPDATE, 4, &err), &err);
+    CHECK_OK(ms_txn_add_component(ms, t5, "default", "other", NULL, MS_OP_UPDATE, 1, &err), &err);
+    CHECK_OK(ms_txn_add_component(ms, t6, "default", "t", "p=2", MS_OP_UPDATE, 5, &err), &err);
+    CHECK_OK(ms_txn_commit(ms, t4, &err), &err);
+    CHECK_OK(ms_txn_commit(ms, t5, &err), &err);   /* other table */
+    CHECK_OK(ms_txn_commit(ms, t6, &err), &err);   /* other partition */
+    CHECK_EQ(fx_sql_int(&fx, "SELECT count(*) FROM WRITE_SET"), 4);
+    ms_close(ms);
+}
