@@ -628,6 +628,80 @@ static int bind_func(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
     return sql_bind_function(c, sc, e, args, e->n_args, out, err);
 }
 
+int sql_bind_case(SqlStmtCtx *c, BoundExpr **conds, BoundExpr **vals, int n,
+                  BoundExpr *other, AstPos pos, BoundExpr **out, CombErr *err)
+{
+    BoundExpr *b = bx_new(c, BX_CASE, COMB_T_NULL, pos);
+    CombTypeKind to = COMB_T_NULL;
+    int rc;
+    if (!b || !(b->args = comb_arena_calloc(c->arena, (size_t)(2 * n + 1) * sizeof *b->args)))
+        return comb_err_nomem(err);
+    for (int i = 0; i <= n; i++) {
+        BoundExpr *v = i < n ? vals[i] : other;
+        /* results of mixed number/string branches are strings (a union,
+         * unlike a comparison, which compares as double) */
+        if (v && ((is_stringish(to) && is_numeric(v->type)) ||
+                  (is_numeric(to) && is_stringish(v->type)))) {
+            to = COMB_T_STRING;
+            continue;
+        }
+        if (v && !compare_target(to, v->type, &to))
+            return sql_err_at(err, COMB_ESEMANTIC, 10016, v->pos,
+                              "Argument type mismatch: THEN/ELSE values of "
+                              "types %s and %s cannot be combined",
+                              type_label(to), type_label(v->type));
+    }
+    if (to == COMB_T_NULL)
+        to = COMB_T_STRING;
+    for (int i = 0; i < n; i++) {
+        if ((rc = to_boolean_operand(c, &conds[i], "case", err)) ||
+            (rc = make_cast(c, vals[i], to, &vals[i], err)))
+            return rc;
+        b->args[2 * i] = conds[i];
+        b->args[2 * i + 1] = vals[i];
+    }
+    if (other && (rc = make_cast(c, other, to, &other, err)))
+        return rc;
+    b->n_args = 2 * n;
+    b->c = other;
+    b->type = to;
+    *out = b;
+    return COMB_OK;
+}
+
+/* CASE [x] WHEN w THEN v ... [ELSE e] END; the simple form compares x = w. */
+static int bind_case_expr(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
+                          BoundExpr **out, CombErr *err)
+{
+    int n = e->n_args / 2, rc;
+    BoundExpr **conds = comb_arena_calloc(c->arena, (size_t)(n + 1) * sizeof *conds);
+    BoundExpr **vals = comb_arena_calloc(c->arena, (size_t)(n + 1) * sizeof *vals);
+    BoundExpr *subject = NULL, *other = NULL;
+    if (!conds || !vals)
+        return comb_err_nomem(err);
+    if (e->left && (rc = bind_node(c, sc, e->left, &subject, err)))
+        return rc;
+    for (int i = 0; i < n; i++) {
+        if ((rc = bind_node(c, sc, e->args[2 * i], &conds[i], err)) ||
+            (rc = bind_node(c, sc, e->args[2 * i + 1], &vals[i], err)))
+            return rc;
+        if (subject) {
+            BoundExpr *eq = bx_new(c, BX_BINARY, COMB_T_BOOLEAN, conds[i]->pos);
+            if (!eq)
+                return comb_err_nomem(err);
+            eq->op = AST_OP_EQ;
+            eq->a = subject;
+            eq->b = conds[i];
+            if ((rc = unify_for_compare(c, &eq->a, &eq->b, "case", err)))
+                return rc;
+            conds[i] = eq;
+        }
+    }
+    if (e->right && (rc = bind_node(c, sc, e->right, &other, err)))
+        return rc;
+    return sql_bind_case(c, conds, vals, n, other, e->pos, out, err);
+}
+
 static int bind_node(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
                      BoundExpr **out, CombErr *err)
 {
@@ -662,7 +736,7 @@ static int bind_node(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
         return sql_err_at(err, COMB_ESEMANTIC, 0, e->pos,
                           "'*' is not allowed here");
     case AST_CASE:
-        break;
+        return bind_case_expr(c, sc, e, out, err);
     }
     return sql_err_at(err, COMB_EUNSUPPORTED, 0, e->pos,
                       "this expression is not supported yet");

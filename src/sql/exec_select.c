@@ -388,6 +388,27 @@ static void plan_rowid_need(SqlSelectPlan *p)
         p->need_rowid |= plan_uses_rowid(p->aggs[a].arg, rc);
 }
 
+/* SELECT DISTINCT items = GROUP BY every item: the bound items become the
+ * group keys and each output column reads its own key. */
+static int plan_distinct(SqlStmtCtx *c, SqlSelectPlan *p, CombErr *err)
+{
+    if (p->aggregate)
+        return sql_err_at(err, COMB_EUNSUPPORTED, 0, c->stmt->pos,
+                          "SELECT DISTINCT with aggregates or GROUP BY is not "
+                          "supported yet");
+    p->aggregate = true;
+    p->n_group = p->n_out;
+    p->group = comb_arena_calloc(c->arena, (size_t)(p->n_out + 1) * sizeof *p->group);
+    if (!p->group)
+        return comb_err_nomem(err);
+    for (int j = 0; j < p->n_out; j++) {
+        p->group[j] = p->exprs[j];
+        p->exprs[j] = NULL;
+        p->out_src[j] = j;
+    }
+    return COMB_OK;
+}
+
 int sql_select_plan(SqlStmtCtx *c, const AstSelect *s, SqlSelectPlan **out,
                     CombErr *err)
 {
@@ -397,9 +418,6 @@ int sql_select_plan(SqlStmtCtx *c, const AstSelect *s, SqlSelectPlan **out,
         return comb_err_nomem(err);
     p->ast = s;
     p->limit = s->limit;
-    if (s->distinct)
-        return sql_err_at(err, COMB_EUNSUPPORTED, 0, s->n_items ? s->items[0].expr->pos : c->stmt->pos,
-                          "SELECT DISTINCT is not supported yet (use GROUP BY)");
     if ((rc = plan_from(c, p, err)) || (rc = plan_where(c, p, err)))
         return rc;
     p->aggregate = s->n_group_by > 0;
@@ -424,6 +442,8 @@ int sql_select_plan(SqlStmtCtx *c, const AstSelect *s, SqlSelectPlan **out,
             return rc;
     }
     p->n_out = p->n_cols;
+    if (s->distinct && (rc = plan_distinct(c, p, err)))
+        return rc;
     if (s->having)
         return sql_err_at(err, COMB_EUNSUPPORTED, 0, s->having->pos,
                           "HAVING is not supported yet");

@@ -601,6 +601,33 @@ static int eval_rowid(BoundExpr *e, const CombBatch *in, CombErr *err)
     return COMB_OK;
 }
 
+/* First WHEN that is TRUE picks its value; none: ELSE or NULL. */
+static void eval_case(BoundExpr *e, const CombBatch *in)
+{
+    CombVector *o = e->out;
+    int n = e->n_args / 2;
+    o->has_nulls = false;
+    FOR_LIVE(in, i, row) {
+        const CombVector *v = e->c ? e->c->out : NULL;
+        for (int k = 0; k < n; k++) {
+            const CombVector *cond = e->args[2 * k]->out;
+            if (!comb_vec_is_null(cond, row) && cond->i64[row]) {
+                v = e->args[2 * k + 1]->out;
+                break;
+            }
+        }
+        sql_vec_mark(o, in, row, !v || comb_vec_is_null(v, row));
+        if (!v || comb_vec_is_null(v, row))
+            continue;
+        if (o->i64)
+            o->i64[row] = v->i64[row];
+        else if (o->f64)
+            o->f64[row] = v->f64[row];
+        else
+            o->str[row] = v->str[row];
+    }
+}
+
 static int eval_children(BoundExpr *e, const CombBatch *in, CombErr *err)
 {
     int rc;
@@ -635,6 +662,7 @@ int sql_expr_eval(BoundExpr *e, const CombBatch *in, CombErr *err)
     case BX_IN: eval_in(e, in); return COMB_OK;
     case BX_LIKE: eval_like(e, in); return COMB_OK;
     case BX_FUNC: return e->fn(e, in, err);
+    case BX_CASE: eval_case(e, in); return COMB_OK;
     default: return COMB_INTERNAL(err, "unexpected bound expression");
     }
 }

@@ -355,6 +355,12 @@ int sql_bind_function(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
     if (is_aggregate_name(e->name))
         return sql_err_at(err, COMB_ESEMANTIC, 10128, e->pos,
                           "Not yet supported place for UDAF '%s'", e->name);
+    if (strcmp(e->name, "if") == 0) {
+        if (n_args != 3)
+            return sql_err_at(err, COMB_ESEMANTIC, 10015, e->pos,
+                              "Arguments length mismatch for function 'if'");
+        return sql_bind_case(c, &args[0], &args[1], 1, args[2], e->pos, out, err);
+    }
     for (size_t i = 0; i < sizeof functions / sizeof functions[0]; i++) {
         if (strcmp(functions[i].name, e->name) != 0)
             continue;

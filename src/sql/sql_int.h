@@ -103,7 +103,8 @@ typedef enum BxKind {
     BX_IN,          /* a [NOT] IN (args) */
     BX_LIKE,        /* a [NOT] LIKE b (b constant) */
     BX_CAST,        /* CAST(a AS type) and implicit conversions */
-    BX_FUNC         /* scalar function args */
+    BX_FUNC,        /* scalar function args */
+    BX_CASE         /* args = cond0, value0, cond1, value1, ...; c = ELSE */
 } BxKind;
 
 typedef struct BoundExpr BoundExpr;
@@ -167,6 +168,11 @@ int sql_bind_fit_length(SqlStmtCtx *c, BoundExpr *e, CombTypeKind kind,
 int sql_bind_function(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
                       BoundExpr **args, int n_args, BoundExpr **out,
                       CombErr *err);
+/* CASE WHEN conds[i] THEN vals[i] ... [ELSE other] END (also IF(c,a,b)):
+ * the values are brought to one type. */
+int sql_bind_case(SqlStmtCtx *c, BoundExpr **conds, BoundExpr **vals, int n,
+                  BoundExpr *other, AstPos pos, BoundExpr **out, CombErr *err);
+
 /* count, sum, min, max, avg. */
 bool sql_is_aggregate(const char *name);
 
