@@ -582,6 +582,26 @@ static int ex_prec(SqlParser *p, int min, AstExpr **out)
     return COMB_OK;
 }
 
+/* A lone literal followed by ',' or ')' - nearly every cell of a VALUES
+ * row - needs none of the operator precedence climb. */
+static bool at_lone_literal(SqlParser *p)
+{
+    const SqlToken *t = sp_peek(p, 0), *next;
+    if (t->kind != SQL_TK_INT && t->kind != SQL_TK_NUMBER &&
+        t->kind != SQL_TK_STRING)
+        return false;
+    next = sp_peek(p, 1);
+    return next->kind == SQL_TK_COMMA || next->kind == SQL_TK_RPAREN;
+}
+
+int sp_list_expr(SqlParser *p, AstExpr **out)
+{
+    if (at_lone_literal(p))
+        return sp_peek(p, 0)->kind == SQL_TK_STRING ? ex_string(p, out)
+                                                     : ex_number(p, out);
+    return sp_expr(p, out);
+}
+
 int sp_expr(SqlParser *p, AstExpr **out)
 {
     SP_TRY(sp_enter(p));

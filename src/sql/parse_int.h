@@ -119,6 +119,9 @@ int sp_delete(SqlParser *p, AstStmt *s);
 /* -------------------------------------------------------- expressions */
 
 int sp_expr(SqlParser *p, AstExpr **out);
+/* An expression inside a comma list (same result as sp_expr, with a fast
+ * path for a lone literal). */
+int sp_list_expr(SqlParser *p, AstExpr **out);
 int sp_type(SqlParser *p, AstTypeName *out);
 /* An AST_STAR node for "*" or "qualifier.*" just consumed from start. */
 int sp_star(SqlParser *p, char *qualifier, AstPos pos, size_t start,

@@ -360,7 +360,7 @@ int sp_ident_item(SqlParser *p, void *vec_of_names)
 int sp_expr_item(SqlParser *p, void *vec_of_exprs)
 {
     AstExpr *e;
-    SP_TRY(sp_expr(p, &e));
+    SP_TRY(sp_list_expr(p, &e));
     return sp_vec_push(p, vec_of_exprs, &e, sizeof e);
 }
 
