@@ -51,6 +51,14 @@ static inline bool acid_name_is_hidden(const char *name)
     return name[0] == '_' || name[0] == '.';
 }
 
+/* ---------------------------------------------------------- arena arrays */
+
+/* Room for one more entry in v, an arena array of n entries of elem bytes
+ * with room for *cap: v itself while there is room, else a copy twice as
+ * large (16 entries at first) from arena a, the old block staying until
+ * the arena goes.  NULL when out of memory, *cap then unchanged. */
+void *acid_arena_grow(CombArena *a, void *v, int n, int *cap, size_t elem);
+
 /* ------------------------------------------------------------ ORC schema */
 
 /* Deep copy of a schema into arena a (callers may free theirs). */

@@ -234,20 +234,28 @@ typedef struct NameList {
     int cap;
 } NameList;
 
+void *acid_arena_grow(CombArena *a, void *v, int n, int *cap, size_t elem)
+{
+    if (n < *cap)
+        return v;
+    int new_cap = *cap ? *cap * 2 : 16;
+    void *nv = comb_arena_alloc(a, (size_t)new_cap * elem);
+    if (nv && n)
+        memcpy(nv, v, (size_t)n * elem);
+    if (nv)
+        *cap = new_cap;
+    return nv;
+}
+
 static int names_push(CombArena *a, NameList *l, char *s, CombErr *err)
 {
-    if (!s)
+    char **v;
+    if (!s) /* the caller's arena copy of the name failed */
         return comb_err_nomem(err);
-    if (l->n == l->cap) {
-        int cap = l->cap ? l->cap * 2 : 8;
-        char **v = comb_arena_alloc(a, (size_t)cap * sizeof *v);
-        if (!v)
-            return comb_err_nomem(err);
-        if (l->n)
-            memcpy(v, l->v, (size_t)l->n * sizeof *v);
-        l->v = v;
-        l->cap = cap;
-    }
+    v = acid_arena_grow(a, l->v, l->n, &l->cap, sizeof *v);
+    if (!v)
+        return comb_err_nomem(err);
+    l->v = v;
     l->v[l->n++] = s;
     return COMB_OK;
 }
@@ -438,16 +446,11 @@ static int process_delta(DirScan *s, AcidParsedDir *d, CombErr *err)
         return names_push(s->a, &s->aborted, (char *)d->name, err);
     if (scan_range_valid(s, d->min_wid, d->max_wid) == COMB_RANGE_NONE)
         return COMB_OK;
-    if (s->n_cands == s->cap_cands) {
-        int cap = s->cap_cands ? s->cap_cands * 2 : 16;
-        AcidParsedDir *v = comb_arena_alloc(s->a, (size_t)cap * sizeof *v);
-        if (!v)
-            return comb_err_nomem(err);
-        if (s->n_cands)
-            memcpy(v, s->cands, (size_t)s->n_cands * sizeof *v);
-        s->cands = v;
-        s->cap_cands = cap;
-    }
+    AcidParsedDir *v = acid_arena_grow(s->a, s->cands, s->n_cands,
+                                       &s->cap_cands, sizeof *v);
+    if (!v)
+        return comb_err_nomem(err);
+    s->cands = v;
     s->cands[s->n_cands++] = *d;
     return COMB_OK;
 }

@@ -95,26 +95,11 @@ typedef struct FileLists {
     int n_dfiles, cap_dfiles;
 } FileLists;
 
-static void *grow(CombArena *a, void *v, int n, int *cap, size_t elem)
-{
-    int new_cap;
-    void *nv;
-    if (n < *cap)
-        return v;
-    new_cap = *cap ? *cap * 2 : 16;
-    nv = comb_arena_alloc(a, (size_t)new_cap * elem);
-    if (nv && n)
-        memcpy(nv, v, (size_t)n * elem);
-    if (nv)
-        *cap = new_cap;
-    return nv;
-}
-
 static int push_file(AcidReader *r, FileLists *l, const ScanFile *f,
                      CombErr *err)
 {
-    ScanFile *v = grow(&r->arena, l->files, l->n_files, &l->cap_files,
-                       sizeof *v);
+    ScanFile *v = acid_arena_grow(&r->arena, l->files, l->n_files,
+                                  &l->cap_files, sizeof *v);
     if (!v)
         return comb_err_nomem(err);
     l->files = v;
@@ -127,8 +112,8 @@ static int push_file(AcidReader *r, FileLists *l, const ScanFile *f,
 static int push_delete_file(AcidReader *r, FileLists *l, const char *path,
                             int bucket, CombErr *err)
 {
-    DeleteFile *v = grow(&r->arena, l->dfiles, l->n_dfiles, &l->cap_dfiles,
-                         sizeof *v);
+    DeleteFile *v = acid_arena_grow(&r->arena, l->dfiles, l->n_dfiles,
+                                    &l->cap_dfiles, sizeof *v);
     if (!v)
         return comb_err_nomem(err);
     l->dfiles = v;
@@ -162,17 +147,27 @@ static int list_originals(AcidReader *r, const char *dir, FileLists *l,
     return COMB_OK;
 }
 
+/* The entries of the directory dir/name, whose path goes to *path for
+ * joining them to. */
+static int list_subdir(AcidReader *r, const char *dir, const char *name,
+                       char **path, char ***names, int *n, CombErr *err)
+{
+    *path = fs_join(&r->arena, dir, name);
+    if (!*path)
+        return comb_err_nomem(err);
+    return fs_list_dir(*path, &r->arena, names, n, err);
+}
+
 /* The data files of one base or insert delta directory; `proto` carries
  * what all of them share. */
 static int list_dir_files(AcidReader *r, const char *dir,
                           const AcidParsedDir *d, const ScanFile *proto,
                           FileLists *l, CombErr *err)
 {
-    char *path = fs_join(&r->arena, dir, d->name), **names;
-    int n, rc;
-    if (!path)
-        return comb_err_nomem(err);
-    if ((rc = fs_list_dir(path, &r->arena, &names, &n, err)))
+    char *path, **names;
+    int n;
+    int rc = list_subdir(r, dir, d->name, &path, &names, &n, err);
+    if (rc)
         return rc;
     for (int i = 0; i < n; i++) {
         ScanFile f = *proto;
@@ -223,12 +218,11 @@ static int list_delete_files(AcidReader *r, const char *dir, FileLists *l,
                              CombErr *err)
 {
     for (int i = 0; i < r->state.n_delete_deltas; i++) {
-        const char *name = r->state.delete_deltas[i].name;
-        char *path = fs_join(&r->arena, dir, name), **names;
-        int n, rc;
-        if (!path)
-            return comb_err_nomem(err);
-        if ((rc = fs_list_dir(path, &r->arena, &names, &n, err)))
+        char *path, **names;
+        int n;
+        int rc = list_subdir(r, dir, r->state.delete_deltas[i].name, &path,
+                             &names, &n, err);
+        if (rc)
             return rc;
         for (int j = 0; j < n; j++) {
             int bucket;

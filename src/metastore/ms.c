@@ -200,6 +200,28 @@ static int check_out(const void *p, const char *what, CombErr *err)
     return COMB_OK;
 }
 
+/* What every lookup into a caller's arena needs: an open handle, the
+ * arena, and somewhere to put the result. */
+static int check_lookup(Ms *ms, CombArena *a, const void *out, CombErr *err)
+{
+    int rc = check_handle(ms, err);
+    if (!rc)
+        rc = check_out(a, "arena", err);
+    if (!rc)
+        rc = check_out(out, "result pointer", err);
+    return rc;
+}
+
+/* A listing is a lookup that also reports how many names it found. */
+static int check_listing(Ms *ms, CombArena *a, char ***names, int *n,
+                         CombErr *err)
+{
+    int rc = check_lookup(ms, a, names, err);
+    if (!rc)
+        rc = check_out(n, "result count", err);
+    return rc;
+}
+
 /* Both names of a table lookup, lower-cased. */
 static int table_names(const char *db, const char *name, MsName *ldb,
                        MsName *lname, CombErr *err)
@@ -216,6 +238,29 @@ static int check_txnid(int64_t txnid, CombErr *err)
         return comb_err(err, COMB_EINVALID, "invalid txnid:%lld",
                         (long long)txnid);
     return COMB_OK;
+}
+
+/* A txn's write to a table names both: a valid txnid and the table's
+ * lower-cased names. */
+static int txn_table_args(int64_t txnid, const char *db, const char *table,
+                          MsName *ldb, MsName *ltable, CombErr *err)
+{
+    int rc = check_txnid(txnid, err);
+    if (!rc)
+        rc = table_names(db, table, ldb, ltable, err);
+    return rc;
+}
+
+/* Calls that fill a caller's id list clear it before anything else can
+ * fail, so that the caller may always free it. */
+static int check_clear_list(Ms *ms, void *out, size_t size, CombErr *err)
+{
+    int rc = check_handle(ms, err);
+    if (!rc)
+        rc = check_out(out, "result list", err);
+    if (!rc)
+        memset(out, 0, size);
+    return rc;
 }
 
 /* --------------------------------------------- table normalisation */
@@ -386,11 +431,7 @@ int ms_db_get(Ms *ms, const char *name, CombArena *a, MsDatabase **out,
               CombErr *err)
 {
     MsName lname;
-    int rc = check_handle(ms, err);
-    if (!rc)
-        rc = check_out(a, "arena", err);
-    if (!rc)
-        rc = check_out(out, "result pointer", err);
+    int rc = check_lookup(ms, a, out, err);
     if (!rc)
         rc = name_lower(&lname, name, "database", err);
     if (rc)
@@ -401,13 +442,7 @@ int ms_db_get(Ms *ms, const char *name, CombArena *a, MsDatabase **out,
 
 int ms_db_list(Ms *ms, CombArena *a, char ***names, int *n, CombErr *err)
 {
-    int rc = check_handle(ms, err);
-    if (!rc)
-        rc = check_out(a, "arena", err);
-    if (!rc)
-        rc = check_out(names, "result pointer", err);
-    if (!rc)
-        rc = check_out(n, "result count", err);
+    int rc = check_listing(ms, a, names, n, err);
     if (rc)
         return rc;
     *names = NULL;
@@ -449,11 +484,7 @@ int ms_table_get(Ms *ms, const char *db, const char *name, CombArena *a,
                  MsTable **out, CombErr *err)
 {
     MsName ldb, lname;
-    int rc = check_handle(ms, err);
-    if (!rc)
-        rc = check_out(a, "arena", err);
-    if (!rc)
-        rc = check_out(out, "result pointer", err);
+    int rc = check_lookup(ms, a, out, err);
     if (!rc)
         rc = table_names(db, name, &ldb, &lname, err);
     if (rc)
@@ -466,13 +497,7 @@ int ms_table_list(Ms *ms, const char *db, CombArena *a, char ***names,
                   int *n, CombErr *err)
 {
     MsName ldb;
-    int rc = check_handle(ms, err);
-    if (!rc)
-        rc = check_out(a, "arena", err);
-    if (!rc)
-        rc = check_out(names, "result pointer", err);
-    if (!rc)
-        rc = check_out(n, "result count", err);
+    int rc = check_listing(ms, a, names, n, err);
     if (!rc)
         rc = name_lower(&ldb, db, "database", err);
     if (rc)
@@ -529,12 +554,9 @@ int ms_txn_state(Ms *ms, int64_t txnid, MsTxnState *state, CombErr *err)
 
 int ms_txn_snapshot(Ms *ms, int64_t txnid, CombTxnList *out, CombErr *err)
 {
-    int rc = check_handle(ms, err);
-    if (!rc)
-        rc = check_out(out, "result list", err);
+    int rc = check_clear_list(ms, out, sizeof *out, err);
     if (rc)
         return rc;
-    memset(out, 0, sizeof *out);
     if (txnid < 0)
         return check_txnid(txnid, err);
     return ms->ops->txn_snapshot(ms->impl, txnid, out, err);
@@ -548,9 +570,7 @@ int ms_writeid_allocate(Ms *ms, int64_t txnid, const char *db,
     if (!rc)
         rc = check_out(writeid, "result pointer", err);
     if (!rc)
-        rc = check_txnid(txnid, err);
-    if (!rc)
-        rc = table_names(db, table, &ldb, &ltable, err);
+        rc = txn_table_args(txnid, db, table, &ldb, &ltable, err);
     if (rc)
         return rc;
     *writeid = 0;
@@ -562,12 +582,9 @@ int ms_writeid_list(Ms *ms, const CombTxnList *txns, const char *db,
                     const char *table, CombWriteIdList *out, CombErr *err)
 {
     MsName ldb, ltable;
-    int rc = check_handle(ms, err);
-    if (!rc)
-        rc = check_out(out, "result list", err);
+    int rc = check_clear_list(ms, out, sizeof *out, err);
     if (rc)
         return rc;
-    memset(out, 0, sizeof *out);
     rc = check_out(txns, "txn snapshot", err);
     if (!rc)
         rc = table_names(db, table, &ldb, &ltable, err);
@@ -583,9 +600,7 @@ int ms_txn_add_component(Ms *ms, int64_t txnid, const char *db,
     MsName ldb, ltable;
     int rc = check_handle(ms, err);
     if (!rc)
-        rc = check_txnid(txnid, err);
-    if (!rc)
-        rc = table_names(db, table, &ldb, &ltable, err);
+        rc = txn_table_args(txnid, db, table, &ldb, &ltable, err);
     if (rc)
         return rc;
     if (op != MS_OP_INSERT && op != MS_OP_UPDATE && op != MS_OP_DELETE)

@@ -259,7 +259,11 @@ typedef enum SqId {
     SQ_PARAMS_GET,
     SQ_BUCKETS_GET,
     SQ_TABLE_LIST,
-    /* dropping tables: (?1 db, ?2 table or NULL for all of the db) */
+    /* dropping tables: (?1 db, ?2 table or NULL for all of the db).
+     * drop_tables runs SQ_DROP_COLUMNS .. SQ_DROP_COMPLETED_COMPACTIONS in
+     * this order, children before parents: the catalog rows, then the
+     * transaction bookkeeping, so that a table re-created under the same
+     * name starts again at write id 1. */
     SQ_DROP_COLUMNS,
     SQ_DROP_PARAMS,
     SQ_DROP_BUCKETS,
@@ -471,24 +475,6 @@ static const char *const sq_sql[SQ_N_STATEMENTS] = {
         " DO UPDATE SET NWI_NEXT = excluded.NWI_NEXT",
 };
 
-/* What dropping a table (or, with a NULL table, every table of a database)
- * deletes, children before parents: the catalog rows, then the
- * transaction bookkeeping, so that a table re-created under the same name
- * starts again at write id 1. */
-static const SqId sq_drop_steps[] = {
-    SQ_DROP_COLUMNS,
-    SQ_DROP_PARAMS,
-    SQ_DROP_BUCKETS,
-    SQ_DROP_TBLS,
-    SQ_DROP_TXN_COMPONENTS,
-    SQ_DROP_COMPLETED_COMPONENTS,
-    SQ_DROP_TXN_TO_WRITE_ID,
-    SQ_DROP_NEXT_WRITE_ID,
-    SQ_DROP_WRITE_SET,
-    SQ_DROP_COMPACTION_QUEUE,
-    SQ_DROP_COMPLETED_COMPACTIONS,
-};
-
 /* ------------------------------------------------------------ handle */
 
 typedef struct MsSqlite {
@@ -672,6 +658,37 @@ static int sq_fetch_texts(MsSqlite *h, SqId id, const SqArg *args,
     return rc;
 }
 
+/* Makes the current row of a statement one entry of a fetched array. */
+typedef void SqRowFn(sqlite3_stmt *st, void *entry);
+
+/* Every row of statement id, each made an elem_size entry by to_entry, into
+ * a heap array (comb_free) of *n_rows entries. */
+static int sq_fetch_rows(MsSqlite *h, SqId id, const SqArg *args, int n_args,
+                         SqRowFn *to_entry, size_t elem_size, void **rows,
+                         int *n_rows, CombErr *err)
+{
+    CombBuf buf = COMB_BUF_INIT;
+    sqlite3_stmt *st;
+    bool row;
+    int rc = sq_prepare(h, id, args, n_args, &st, err);
+    while (!rc && !(rc = sq_step(h, st, &row, err)) && row) {
+        if (comb_buf_reserve(&buf, elem_size)) {
+            sq_release(st);
+            rc = comb_err_nomem(err);
+        } else {
+            to_entry(st, buf.data + buf.len);
+            buf.len += elem_size;
+        }
+    }
+    if (rc) {
+        comb_buf_free(&buf);
+        return rc;
+    }
+    *rows = buf.data;
+    *n_rows = (int)(buf.len / elem_size);
+    return COMB_OK;
+}
+
 /* ------------------------------------------------------ transactions */
 
 static int sq_begin(MsSqlite *h, bool write, CombErr *err)
@@ -731,10 +748,9 @@ static int drop_tables(MsSqlite *h, const char *db, const char *table,
                        CombErr *err)
 {
     int rc = COMB_OK;
-    for (size_t i = 0; !rc && i < sizeof sq_drop_steps / sizeof *sq_drop_steps;
-         i++)
-        rc = sq_exec(h, sq_drop_steps[i],
-                     SQ_ARGS(SQ_TEXT(db), SQ_TEXT(table)), err);
+    for (SqId id = SQ_DROP_COLUMNS; !rc && id <= SQ_DROP_COMPLETED_COMPACTIONS;
+         id++)
+        rc = sq_exec(h, id, SQ_ARGS(SQ_TEXT(db), SQ_TEXT(table)), err);
     return rc;
 }
 
@@ -944,18 +960,33 @@ static int table_get_main(MsSqlite *h, const char *db, const char *name,
     return COMB_OK;
 }
 
+/* The n_cols-wide text rows of one of a table's child tables (columns,
+ * parameters) and, in *items, room for one elem_size entry per row: the
+ * caller turns each row into its entry.  *items is NULL for no rows. */
+static int table_child_rows(MsSqlite *h, SqId id, int64_t tbl_id, int n_cols,
+                            size_t elem_size, CombArena *a, char ***cells,
+                            void **items, int *n, CombErr *err)
+{
+    int rc = sq_fetch_texts(h, id, SQ_ARGS(SQ_INT(tbl_id)), n_cols, a, cells,
+                            n, err);
+    *items = NULL;
+    if (rc || *n == 0)
+        return rc;
+    *items = comb_arena_alloc(a, (size_t)*n * elem_size);
+    return *items ? COMB_OK : comb_err_nomem(err);
+}
+
 static int table_get_columns(MsSqlite *h, int64_t tbl_id, CombArena *a,
                              MsTable *t, CombErr *err)
 {
     char **cells;
+    void *cols;
     int n;
-    int rc = sq_fetch_texts(h, SQ_COLUMNS_GET, SQ_ARGS(SQ_INT(tbl_id)), 3, a,
-                            &cells, &n, err);
-    if (rc || n == 0)
+    int rc = table_child_rows(h, SQ_COLUMNS_GET, tbl_id, 3, sizeof *t->cols,
+                              a, &cells, &cols, &n, err);
+    if (rc)
         return rc;
-    t->cols = comb_arena_alloc(a, (size_t)n * sizeof *t->cols);
-    if (!t->cols)
-        return comb_err_nomem(err);
+    t->cols = cols;
     for (int i = 0; i < n; i++)
         t->cols[i] = (MsColumn){cells[3 * i], cells[3 * i + 1],
                                 cells[3 * i + 2]};
@@ -968,14 +999,13 @@ static int table_get_props(MsSqlite *h, int64_t tbl_id, CombArena *a,
                            MsTable *t, CombErr *err)
 {
     char **cells;
+    void *props;
     int n;
-    int rc = sq_fetch_texts(h, SQ_PARAMS_GET, SQ_ARGS(SQ_INT(tbl_id)), 2, a,
-                            &cells, &n, err);
-    if (rc || n == 0)
+    int rc = table_child_rows(h, SQ_PARAMS_GET, tbl_id, 2, sizeof *t->props,
+                              a, &cells, &props, &n, err);
+    if (rc)
         return rc;
-    t->props = comb_arena_alloc(a, (size_t)n * sizeof *t->props);
-    if (!t->props)
-        return comb_err_nomem(err);
+    t->props = props;
     for (int i = 0; i < n; i++) {
         if (cells[2 * i] && strcmp(cells[2 * i], MS_COMMENT_PROP) == 0)
             t->comment = cells[2 * i + 1];
@@ -1068,17 +1098,24 @@ static int txn_lookup(MsSqlite *h, int64_t txnid, bool *found,
     return COMB_OK;
 }
 
+/* NEXT_TXN_ID, the id the next txn gets; a missing or non-positive one is
+ * a damaged metastore, never trusted. */
+static int next_txn_get(MsSqlite *h, int64_t *next, CombErr *err)
+{
+    bool found;
+    int rc = sq_query_int(h, SQ_NEXT_TXN_GET, SQ_NO_ARGS, next, &found, err);
+    if (!rc && (!found || *next <= 0))
+        rc = comb_err(err, COMB_EMETASTORE,
+                      "metastore '%s': NEXT_TXN_ID has no valid row",
+                      h->path);
+    return rc;
+}
+
 static int txn_open_body(MsSqlite *h, const char *user, const char *host,
                          int64_t *txnid, CombErr *err)
 {
     int64_t next = 0;
-    bool found;
-    int rc = sq_query_int(h, SQ_NEXT_TXN_GET, SQ_NO_ARGS, &next, &found,
-                          err);
-    if (!rc && (!found || next <= 0))
-        rc = comb_err(err, COMB_EMETASTORE,
-                      "metastore '%s': NEXT_TXN_ID has no valid row",
-                      h->path);
+    int rc = next_txn_get(h, &next, err);
     if (!rc)
         rc = sq_exec(h, SQ_NEXT_TXN_SET, SQ_ARGS(SQ_INT(next + 1)), err);
     if (!rc)
@@ -1216,47 +1253,24 @@ static int mss_txn_state(void *impl, int64_t txnid, MsTxnState *state,
     return rc;
 }
 
-/* Open and aborted txns, ascending, into a heap array (comb_free). */
-static int txn_fetch_not_committed(MsSqlite *h, MsTxnRow **rows,
-                                   int *n_rows, CombErr *err)
+/* A TXN_NOT_COMMITTED row (txnid, state letter) as an MsTxnRow. */
+static void txn_row_of(sqlite3_stmt *st, void *entry)
 {
-    CombBuf buf = COMB_BUF_INIT;
-    sqlite3_stmt *st;
-    bool row;
-    int rc = sq_prepare(h, SQ_TXN_NOT_COMMITTED, SQ_NO_ARGS, &st, err);
-    while (!rc && !(rc = sq_step(h, st, &row, err)) && row) {
-        const unsigned char *letter = sqlite3_column_text(st, 1);
-        MsTxnRow r = {sqlite3_column_int64(st, 0),
-                      letter ? (char)letter[0] : '?'};
-        if (comb_buf_append(&buf, &r, sizeof r)) {
-            sq_release(st);
-            rc = comb_err_nomem(err);
-        }
-    }
-    if (rc) {
-        comb_buf_free(&buf);
-        return rc;
-    }
-    *rows = (MsTxnRow *)buf.data;
-    *n_rows = (int)(buf.len / sizeof **rows);
-    return COMB_OK;
+    const unsigned char *letter = sqlite3_column_text(st, 1);
+    *(MsTxnRow *)entry = (MsTxnRow){sqlite3_column_int64(st, 0),
+                                    letter ? (char)letter[0] : '?'};
 }
 
 static int txn_snapshot_body(MsSqlite *h, int64_t txnid, CombTxnList *out,
                              CombErr *err)
 {
-    MsTxnRow *rows = NULL;
+    void *rows = NULL; /* MsTxnRow: open and aborted txns, ascending */
     int64_t next = 0;
     int n_rows = 0;
-    bool found;
-    int rc = sq_query_int(h, SQ_NEXT_TXN_GET, SQ_NO_ARGS, &next, &found,
-                          err);
-    if (!rc && (!found || next <= 0))
-        rc = comb_err(err, COMB_EMETASTORE,
-                      "metastore '%s': NEXT_TXN_ID has no valid row",
-                      h->path);
+    int rc = next_txn_get(h, &next, err);
     if (!rc)
-        rc = txn_fetch_not_committed(h, &rows, &n_rows, err);
+        rc = sq_fetch_rows(h, SQ_TXN_NOT_COMMITTED, SQ_NO_ARGS, txn_row_of,
+                           sizeof(MsTxnRow), &rows, &n_rows, err);
     if (!rc)
         rc = ms_snapshot_build(next - 1, rows, n_rows, txnid, out, err);
     comb_free(rows);
@@ -1380,45 +1394,26 @@ static int writeid_hwm(MsSqlite *h, const CombTxnList *txns, const char *db,
     return rc;
 }
 
-/* TXN_TO_WRITE_ID rows of the table up to `hwm`, ascending by write id,
- * into a heap array (comb_free). */
-static int writeid_fetch_rows(MsSqlite *h, const char *db, const char *table,
-                              int64_t hwm, MsWriteRow **rows, int *n_rows,
-                              CombErr *err)
+/* A T2W_UPTO row (txnid, write id) as an MsWriteRow. */
+static void write_row_of(sqlite3_stmt *st, void *entry)
 {
-    CombBuf buf = COMB_BUF_INIT;
-    sqlite3_stmt *st;
-    bool row;
-    int rc = sq_prepare(h, SQ_T2W_UPTO,
-                        SQ_ARGS(SQ_TEXT(db), SQ_TEXT(table), SQ_INT(hwm)),
-                        &st, err);
-    while (!rc && !(rc = sq_step(h, st, &row, err)) && row) {
-        MsWriteRow r = {sqlite3_column_int64(st, 0),
-                        sqlite3_column_int64(st, 1)};
-        if (comb_buf_append(&buf, &r, sizeof r)) {
-            sq_release(st);
-            rc = comb_err_nomem(err);
-        }
-    }
-    if (rc) {
-        comb_buf_free(&buf);
-        return rc;
-    }
-    *rows = (MsWriteRow *)buf.data;
-    *n_rows = (int)(buf.len / sizeof **rows);
-    return COMB_OK;
+    *(MsWriteRow *)entry = (MsWriteRow){sqlite3_column_int64(st, 0),
+                                        sqlite3_column_int64(st, 1)};
 }
 
 static int writeid_list_body(MsSqlite *h, const CombTxnList *txns,
                              const char *db, const char *table,
                              CombWriteIdList *out, CombErr *err)
 {
-    MsWriteRow *rows = NULL;
+    void *rows = NULL; /* MsWriteRow: the table's up to hwm, ascending */
     int64_t hwm = 0;
     int n_rows = 0;
     int rc = writeid_hwm(h, txns, db, table, &hwm, err);
     if (!rc)
-        rc = writeid_fetch_rows(h, db, table, hwm, &rows, &n_rows, err);
+        rc = sq_fetch_rows(h, SQ_T2W_UPTO,
+                           SQ_ARGS(SQ_TEXT(db), SQ_TEXT(table), SQ_INT(hwm)),
+                           write_row_of, sizeof(MsWriteRow), &rows, &n_rows,
+                           err);
     if (!rc)
         rc = ms_writeids_build(txns, db, table, hwm, rows, n_rows, out, err);
     comb_free(rows);

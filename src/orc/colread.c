@@ -103,6 +103,20 @@ static int dict_reserve(OrcColRead *c, size_t n)
     return COMB_OK;
 }
 
+/* A string of len bytes taken from data; len comes from an untrusted
+ * LENGTH stream (lens), so it is checked before anything is taken. */
+static int take_string(OrcIn *data, const OrcIn *lens, int64_t len,
+                       const char *bad_len, CombStr *out, CombErr *err)
+{
+    const uint8_t *p = NULL;
+    if (len < 0 || len > UINT32_MAX)
+        return orc_in_corrupt(lens, bad_len, err);
+    int rc = orc_in_take(data, (size_t)len, &p, err);
+    out->ptr = (const char *)p;
+    out->len = (uint32_t)len;
+    return rc;
+}
+
 /* Entries are decoded in slices and the array grows only as far as the
  * LENGTH stream really holds values, so a lying dictionarySize cannot
  * make us allocate much. */
@@ -125,16 +139,11 @@ static int load_dictionary(OrcReader *r, OrcColRead *c, bool v2,
             return rc;
         if (dict_reserve(c, i + n))
             return comb_err_nomem(err);
-        for (size_t j = 0; j < n; j++, i++) {
-            const uint8_t *p = NULL;
-            if (slice[j] < 0 || slice[j] > UINT32_MAX)
-                return orc_in_corrupt(&len_in, "bad dictionary entry length",
-                                      err);
-            if ((rc = orc_in_take(&data, (size_t)slice[j], &p, err)))
+        for (size_t j = 0; j < n; j++, i++)
+            if ((rc = take_string(&data, &len_in, slice[j],
+                                  "bad dictionary entry length", &c->dict[i],
+                                  err)))
                 return rc;
-            c->dict[i].ptr = (const char *)p;
-            c->dict[i].len = (uint32_t)slice[j];
-        }
     }
     return COMB_OK;
 }
@@ -284,14 +293,9 @@ static int read_direct_strings(OrcReader *r, OrcColRead *c, CombVector *v,
 {
     int64_t *lens = r->scratch64;
     int rc = orc_int_dec_next(&c->lens, lens, (size_t)k, err);
-    for (int i = 0; i < k && !rc; i++) {
-        const uint8_t *p = NULL;
-        if (lens[i] < 0 || lens[i] > UINT32_MAX)
-            return orc_in_corrupt(&c->lens.in, "bad string length", err);
-        rc = orc_in_take(&c->data, (size_t)lens[i], &p, err);
-        v->str[i].ptr = (const char *)p;
-        v->str[i].len = (uint32_t)lens[i];
-    }
+    for (int i = 0; i < k && !rc; i++)
+        rc = take_string(&c->data, &c->lens.in, lens[i], "bad string length",
+                         &v->str[i], err);
     return rc;
 }
 

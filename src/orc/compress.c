@@ -91,6 +91,16 @@ void orc_codec_free(OrcCodec *c)
     comb_free(c);
 }
 
+/* Point a zlib stream at one chunk's input and its output room. */
+static void zs_set_io(z_stream *z, const uint8_t *src, size_t len,
+                      uint8_t *dst, size_t cap)
+{
+    z->next_in = (Bytef *)src;
+    z->avail_in = (uInt)len;
+    z->next_out = dst;
+    z->avail_out = (uInt)cap;
+}
+
 /* ---------------------------------------------------------------- decode */
 
 static int zlib_inflate(OrcCodec *c, const uint8_t *src, size_t len,
@@ -105,10 +115,7 @@ static int zlib_inflate(OrcCodec *c, const uint8_t *src, size_t len,
     } else if (inflateReset(&c->inf) != Z_OK) {
         return COMB_ECORRUPT;
     }
-    c->inf.next_in = (Bytef *)src;
-    c->inf.avail_in = (uInt)len;
-    c->inf.next_out = dst;
-    c->inf.avail_out = (uInt)cap;
+    zs_set_io(&c->inf, src, len, dst, cap);
     int rc = inflate(&c->inf, Z_FINISH);
     *n = cap - c->inf.avail_out;
     if (rc == Z_STREAM_END)
@@ -225,10 +232,7 @@ static int zlib_deflate(OrcCodec *c, const uint8_t *src, size_t n,
     } else if (deflateReset(&c->def) != Z_OK) {
         return COMB_EINTERNAL;
     }
-    c->def.next_in = (Bytef *)src;
-    c->def.avail_in = (uInt)n;
-    c->def.next_out = dst;
-    c->def.avail_out = (uInt)cap;
+    zs_set_io(&c->def, src, n, dst, cap);
     int rc = deflate(&c->def, Z_FINISH);
     *out = rc == Z_STREAM_END ? cap - c->def.avail_out : 0;
     return COMB_OK;

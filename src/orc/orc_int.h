@@ -40,6 +40,9 @@ extern ProtobufCAllocator orc_pb_alloc;
  * when the bytes do not parse; no error text is set. */
 int orc_pb_unpack(const ProtobufCMessageDescriptor *desc, size_t len,
                   const uint8_t *data, ProtobufCMessage **out);
+/* A fresh, initialised message of type desc in arena a; NULL when out of
+ * memory. */
+void *orc_pb_new(CombArena *a, const ProtobufCMessageDescriptor *desc);
 
 static inline uint64_t orc_zigzag_enc(int64_t v)
 {
@@ -227,6 +230,8 @@ int orc_type_to_proto(CombArena *a, const OrcType *root,
                       Orc__Proto__Type ***out, size_t *n);
 /* Deep copy into arena a. */
 OrcType *orc_type_copy(CombArena *a, const OrcType *t);
+/* The child of t whose subtree holds column id, or NULL. */
+const OrcType *orc_type_child_toward(const OrcType *t, int id);
 /* Whether the reader decodes / the writer encodes this kind. */
 bool orc_kind_readable(CombTypeKind k);
 bool orc_kind_writable(CombTypeKind k);

@@ -1,6 +1,7 @@
 /*
  * proto.c - glue to protobuf-c: an allocator that routes its memory
- * through comb's accounting allocator, and the names of ORC's enums.
+ * through comb's accounting allocator, messages built in arenas, and the
+ * names of ORC's enums.
  */
 #include <stdbool.h>
 #include "orc/orc_int.h"
@@ -38,6 +39,14 @@ int orc_pb_unpack(const ProtobufCMessageDescriptor *desc, size_t len,
     if (*out)
         return COMB_OK;
     return oom ? COMB_ENOMEM : COMB_ECORRUPT;
+}
+
+void *orc_pb_new(CombArena *a, const ProtobufCMessageDescriptor *desc)
+{
+    void *m = comb_arena_alloc(a, desc->sizeof_message);
+    if (m)
+        protobuf_c_message_init(desc, m);
+    return m;
 }
 
 const char *orc_stream_kind_name(int kind)

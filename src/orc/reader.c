@@ -450,11 +450,7 @@ static void select_up(OrcReader *r, const OrcType *t, int id)
     /* walk from the root toward id, marking every node on the way */
     while (t) {
         r->selected[t->id] = true;
-        const OrcType *next = NULL;
-        for (int i = 0; i < t->n_children && !next; i++)
-            if (id >= t->children[i]->id && id <= t->children[i]->max_id)
-                next = t->children[i];
-        t = next;
+        t = orc_type_child_toward(t, id);
     }
 }
 

@@ -103,10 +103,10 @@ int orc_stats_merge(OrcStatsAcc *d, const OrcStatsAcc *s)
 static int int_stats_to_proto(const OrcStatsAcc *s,
                               Orc__Proto__ColumnStatistics *pb, CombArena *a)
 {
-    Orc__Proto__IntegerStatistics *is = comb_arena_alloc(a, sizeof *is);
+    Orc__Proto__IntegerStatistics *is =
+        orc_pb_new(a, &orc__proto__integer_statistics__descriptor);
     if (!is)
         return COMB_ENOMEM;
-    orc__proto__integer_statistics__init(is);
     if (s->n_values) {
         is->has_minimum = is->has_maximum = 1;
         is->minimum = s->imin;
@@ -123,10 +123,10 @@ static int int_stats_to_proto(const OrcStatsAcc *s,
 static int date_stats_to_proto(const OrcStatsAcc *s,
                                Orc__Proto__ColumnStatistics *pb, CombArena *a)
 {
-    Orc__Proto__DateStatistics *ds = comb_arena_alloc(a, sizeof *ds);
+    Orc__Proto__DateStatistics *ds =
+        orc_pb_new(a, &orc__proto__date_statistics__descriptor);
     if (!ds)
         return COMB_ENOMEM;
-    orc__proto__date_statistics__init(ds);
     if (s->n_values) {
         ds->has_minimum = ds->has_maximum = 1;
         ds->minimum = (int32_t)s->imin;
@@ -140,10 +140,10 @@ static int double_stats_to_proto(const OrcStatsAcc *s,
                                  Orc__Proto__ColumnStatistics *pb,
                                  CombArena *a)
 {
-    Orc__Proto__DoubleStatistics *ds = comb_arena_alloc(a, sizeof *ds);
+    Orc__Proto__DoubleStatistics *ds =
+        orc_pb_new(a, &orc__proto__double_statistics__descriptor);
     if (!ds)
         return COMB_ENOMEM;
-    orc__proto__double_statistics__init(ds);
     if (s->n_values) {
         ds->has_minimum = ds->has_maximum = 1;
         ds->minimum = s->dmin;
@@ -159,10 +159,10 @@ static int string_stats_to_proto(const OrcStatsAcc *s,
                                  Orc__Proto__ColumnStatistics *pb,
                                  CombArena *a)
 {
-    Orc__Proto__StringStatistics *ss = comb_arena_alloc(a, sizeof *ss);
+    Orc__Proto__StringStatistics *ss =
+        orc_pb_new(a, &orc__proto__string_statistics__descriptor);
     if (!ss)
         return COMB_ENOMEM;
-    orc__proto__string_statistics__init(ss);
     if (s->n_values) {
         ss->has_minimum = ss->has_maximum = 1;
         ss->minimum.data = s->smin.data;
@@ -181,19 +181,19 @@ static int other_stats_to_proto(const OrcStatsAcc *s,
                                 CombArena *a)
 {
     if (s->kind == COMB_T_BINARY) {
-        Orc__Proto__BinaryStatistics *bs = comb_arena_alloc(a, sizeof *bs);
+        Orc__Proto__BinaryStatistics *bs =
+            orc_pb_new(a, &orc__proto__binary_statistics__descriptor);
         if (!bs)
             return COMB_ENOMEM;
-        orc__proto__binary_statistics__init(bs);
         bs->has_sum = 1;
         bs->sum = s->len_sum;
         pb->binarystatistics = bs;
     } else if (s->kind == COMB_T_BOOLEAN) {
-        Orc__Proto__BucketStatistics *bs = comb_arena_alloc(a, sizeof *bs);
+        Orc__Proto__BucketStatistics *bs =
+            orc_pb_new(a, &orc__proto__bucket_statistics__descriptor);
         uint64_t *count = comb_arena_alloc(a, sizeof *count);
         if (!bs || !count)
             return COMB_ENOMEM;
-        orc__proto__bucket_statistics__init(bs);
         *count = s->true_count;
         bs->n_count = 1;
         bs->count = count;

@@ -101,13 +101,18 @@ const OrcType *orc_type_find(const OrcType *root, int id)
     while (t && t->id != id) {
         if (id < t->id || id > t->max_id)
             return NULL;
-        const OrcType *next = NULL;
-        for (int i = 0; i < t->n_children && !next; i++)
-            if (id >= t->children[i]->id && id <= t->children[i]->max_id)
-                next = t->children[i];
-        t = next;
+        t = orc_type_child_toward(t, id);
     }
     return t;
+}
+
+const OrcType *orc_type_child_toward(const OrcType *t, int id)
+{
+    /* pre-order ids: a subtree holds the contiguous range id..max_id */
+    for (int i = 0; i < t->n_children; i++)
+        if (id >= t->children[i]->id && id <= t->children[i]->max_id)
+            return t->children[i];
+    return NULL;
 }
 
 void orc_type_kinds(const OrcType *root, CombTypeKind *kinds)

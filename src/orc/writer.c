@@ -172,10 +172,10 @@ static int add_stream(OrcWriter *w, Orc__Proto__Stream ***list, size_t *n,
                                 buf->data, buf->len, &w->out, err);
     if (rc)
         return rc;
-    Orc__Proto__Stream *s = comb_arena_alloc(&w->tmp, sizeof *s);
+    Orc__Proto__Stream *s =
+        orc_pb_new(&w->tmp, &orc__proto__stream__descriptor);
     if (!s)
         return comb_err_nomem(err);
-    orc__proto__stream__init(s);
     s->has_kind = s->has_column = s->has_length = 1;
     s->kind = (Orc__Proto__Stream__Kind)kind;
     s->column = (uint32_t)column;

@@ -409,6 +409,59 @@ void scan_rows_free(ScanRows *s)
     memset(s, 0, sizeof *s);
 }
 
+int scan_at(const char *dir, const AcidSchema *schema, int64_t hwm,
+            bool want_row_id, CombArena *a, ScanRows *out, CombErr *err)
+{
+    CombWriteIdList wil;
+    int rc;
+    wil_make(&wil, hwm, NULL, 0, NULL, 0);
+    rc = scan_table(dir, schema, &wil, want_row_id, a, out, err);
+    wil_free(&wil);
+    return rc;
+}
+
+int dir_state_at(const char *dir, int64_t hwm, CombArena *a,
+                 AcidDirState *st, CombErr *err)
+{
+    CombWriteIdList wil;
+    int rc;
+    wil_make(&wil, hwm, NULL, 0, NULL, 0);
+    rc = acid_dir_state_get(dir, &wil, NULL, a, st, err);
+    wil_free(&wil);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- writes */
+
+int writer_finish(AcidWriter *w, int rc, AcidWriteStats *stats,
+                  CombErr *err)
+{
+    if (rc) {
+        acid_writer_abort(w);
+        return rc;
+    }
+    return acid_writer_commit_files(w, stats, err);
+}
+
+int write_rows(const char *dir, const AcidSchema *schema,
+               const CombTypeKind *kinds, int64_t wid, int stmt,
+               int compression, const int64_t *vals, int n, CombErr *err)
+{
+    AcidWriter *w;
+    CombBatch b;
+    int rc = acid_writer_open(dir, schema, wid, stmt, compression, &w, err);
+    if (rc)
+        return rc;
+    if (comb_batch_init(&b, schema->n_cols, kinds, n))
+        return writer_finish(w, COMB_ENOMEM, NULL, err);
+    for (int i = 0; i < n; i++)
+        b.cols[0].i64[i] = vals[i];
+    b.n_rows = n;
+    rc = acid_writer_insert(w, &b, NULL, err);
+    comb_batch_free(&b);
+    return writer_finish(w, rc, NULL, err);
+}
+
 /* ------------------------------------------------------------------ misc */
 
 void wil_make(CombWriteIdList *l, int64_t hwm, const int64_t *open,

@@ -62,6 +62,25 @@ int scan_table(const char *dir, const AcidSchema *schema,
 
 void scan_rows_free(ScanRows *s);
 
+/* scan_table, and acid_dir_state_get, under the list most tests read
+ * with: write ids up to hwm committed, none open or aborted. */
+int scan_at(const char *dir, const AcidSchema *schema, int64_t hwm,
+            bool want_row_id, CombArena *a, ScanRows *out, CombErr *err);
+int dir_state_at(const char *dir, int64_t hwm, CombArena *a,
+                 AcidDirState *st, CombErr *err);
+
+/* End a test's write: commit its files (stats may be NULL) when all went
+ * well so far (rc 0), else abort it and return rc. */
+int writer_finish(AcidWriter *w, int rc, AcidWriteStats *stats,
+                  CombErr *err);
+
+/* Commit write id wid, statement stmt, of n rows whose first column holds
+ * vals[i]; the batch's column kinds may differ from the schema's (an
+ * untyped NULL column). */
+int write_rows(const char *dir, const AcidSchema *schema,
+               const CombTypeKind *kinds, int64_t wid, int stmt,
+               int compression, const int64_t *vals, int n, CombErr *err);
+
 /* A write-id list with hwm, open and aborted ids (table NULL). */
 void wil_make(CombWriteIdList *l, int64_t hwm, const int64_t *open,
               int n_open, const int64_t *aborted, int n_aborted);

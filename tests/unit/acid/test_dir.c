@@ -154,6 +154,35 @@ static bool set_is(char *const *v, int n, const char *const *want, int n_want)
 
 #define N(arr) ((int)(sizeof(arr) / sizeof((arr)[0])))
 
+/* A directory-state test: a layout in a fresh table directory and the
+ * arena its state is read into. */
+typedef struct DirFx {
+    const char *dir;
+    CombArena a;
+    AcidDirState st;
+    CombErr err;
+} DirFx;
+
+static int fx_begin(DirFx *fx, const char *const *layout, int n)
+{
+    fx->dir = unit_tmpdir();
+    comb_arena_init(&fx->a, 0);
+    return make_layout(fx->dir, layout, n);
+}
+
+/* The state under write ids up to hwm, none open or aborted. */
+static int fx_state_at(DirFx *fx, int64_t hwm)
+{
+    return dir_state_at(fx->dir, hwm, &fx->a, &fx->st, &fx->err);
+}
+
+/* The state under wil and, when not NULL, the txn list txns. */
+static int fx_state(DirFx *fx, const CombWriteIdList *wil,
+                    const CombTxnList *txns)
+{
+    return acid_dir_state_get(fx->dir, wil, txns, &fx->a, &fx->st, &fx->err);
+}
+
 TEST(dir_state_example_deltas_and_originals)
 {
     static const char *const layout[] = {
@@ -163,27 +192,21 @@ TEST(dir_state_example_deltas_and_originals)
         "subdir/notes.txt", "_tmp.x/000003_0", ".hive-staging/000004_0"};
     static const char *const deltas[] = {"delta_025_030", "delta_050_100"};
     static const char *const obsolete[] = {"delta_025_025", "delta_029_029"};
-    const char *dir = unit_tmpdir();
-    CombWriteIdList wil;
-    CombArena a;
-    AcidDirState st;
-    CombErr err;
-    CHECK(make_layout(dir, layout, N(layout)) == COMB_OK);
-    wil_make(&wil, 100, NULL, 0, NULL, 0);
-    comb_arena_init(&a, 0);
-    CHECK_OK(acid_dir_state_get(dir, &wil, NULL, &a, &st, &err), &err);
-    CHECK(st.base == NULL);
-    CHECK(names_are(st.deltas, st.n_deltas, deltas, N(deltas)));
-    CHECK_EQ(st.n_delete_deltas, 0);
-    CHECK(set_is(st.obsolete, st.n_obsolete, obsolete, N(obsolete)));
-    CHECK_EQ(st.n_aborted, 0);
-    CHECK_EQ(st.n_originals, 4);
-    CHECK_STR(st.originals[0], "000000_0");
-    CHECK_STR(st.originals[1], "000000_0_copy_1");
-    CHECK_STR(st.originals[2], "000001_1");
-    CHECK_STR(st.originals[3], "subdir/000002_0");
-    comb_arena_free(&a);
-    wil_free(&wil);
+    DirFx fx;
+    const AcidDirState *st = &fx.st;
+    CHECK(fx_begin(&fx, layout, N(layout)) == COMB_OK);
+    CHECK_OK(fx_state_at(&fx, 100), &fx.err);
+    CHECK(st->base == NULL);
+    CHECK(names_are(st->deltas, st->n_deltas, deltas, N(deltas)));
+    CHECK_EQ(st->n_delete_deltas, 0);
+    CHECK(set_is(st->obsolete, st->n_obsolete, obsolete, N(obsolete)));
+    CHECK_EQ(st->n_aborted, 0);
+    CHECK_EQ(st->n_originals, 4);
+    CHECK_STR(st->originals[0], "000000_0");
+    CHECK_STR(st->originals[1], "000000_0_copy_1");
+    CHECK_STR(st->originals[2], "000001_1");
+    CHECK_STR(st->originals[3], "subdir/000002_0");
+    comb_arena_free(&fx.a);
 }
 
 TEST(dir_state_example_best_base)
@@ -195,24 +218,41 @@ TEST(dir_state_example_best_base)
     static const char *const obsolete[] = {
         "base_5", "base_10", "delta_025_025", "delta_029_029",
         "delta_025_030", "000000_0"};
-    const char *dir = unit_tmpdir();
-    CombWriteIdList wil;
-    CombArena a;
-    AcidDirState st;
-    CombErr err;
-    CHECK(make_layout(dir, layout, N(layout)) == COMB_OK);
-    wil_make(&wil, 100, NULL, 0, NULL, 0);
-    comb_arena_init(&a, 0);
-    CHECK_OK(acid_dir_state_get(dir, &wil, NULL, &a, &st, &err), &err);
-    CHECK(st.base != NULL);
-    CHECK_STR(st.base->name, "base_49");
-    CHECK_EQ(st.base->max_wid, 49);
-    CHECK(names_are(st.deltas, st.n_deltas, deltas, N(deltas)));
+    DirFx fx;
+    const AcidDirState *st = &fx.st;
+    CHECK(fx_begin(&fx, layout, N(layout)) == COMB_OK);
+    CHECK_OK(fx_state_at(&fx, 100), &fx.err);
+    CHECK(st->base != NULL);
+    CHECK_STR(st->base->name, "base_49");
+    CHECK_EQ(st->base->max_wid, 49);
+    CHECK(names_are(st->deltas, st->n_deltas, deltas, N(deltas)));
     /* originals are obsolete once a base exists (4.3) */
-    CHECK(set_is(st.obsolete, st.n_obsolete, obsolete, N(obsolete)));
-    CHECK_EQ(st.n_originals, 0);
-    comb_arena_free(&a);
-    wil_free(&wil);
+    CHECK(set_is(st->obsolete, st->n_obsolete, obsolete, N(obsolete)));
+    CHECK_EQ(st->n_originals, 0);
+    comb_arena_free(&fx.a);
+}
+
+/* §4.4's examples that keep base_50 and the deltas[] above it, leaving
+ * obsolete[]: a layout read under write ids up to 100. */
+typedef struct Base50Case {
+    const char *const *layout;
+    int n_layout;
+    const char *const *deltas;
+    int n_deltas;
+    const char *const *obsolete;
+    int n_obsolete;
+} Base50Case;
+
+static void check_base50(const Base50Case *c)
+{
+    DirFx fx;
+    const AcidDirState *st = &fx.st;
+    CHECK(fx_begin(&fx, c->layout, c->n_layout) == COMB_OK);
+    CHECK_OK(fx_state_at(&fx, 100), &fx.err);
+    CHECK_STR(st->base->name, "base_50");
+    CHECK(names_are(st->deltas, st->n_deltas, c->deltas, c->n_deltas));
+    CHECK(set_is(st->obsolete, st->n_obsolete, c->obsolete, c->n_obsolete));
+    comb_arena_free(&fx.a);
 }
 
 TEST(dir_state_example_overlapping_deltas)
@@ -224,20 +264,8 @@ TEST(dir_state_example_overlapping_deltas)
                                          "delta_000062_62",
                                          "delta_0000063_63"};
     static const char *const obsolete[] = {"delta_052_55", "delta_0060_60"};
-    const char *dir = unit_tmpdir();
-    CombWriteIdList wil;
-    CombArena a;
-    AcidDirState st;
-    CombErr err;
-    CHECK(make_layout(dir, layout, N(layout)) == COMB_OK);
-    wil_make(&wil, 100, NULL, 0, NULL, 0);
-    comb_arena_init(&a, 0);
-    CHECK_OK(acid_dir_state_get(dir, &wil, NULL, &a, &st, &err), &err);
-    CHECK_STR(st.base->name, "base_50");
-    CHECK(names_are(st.deltas, st.n_deltas, deltas, N(deltas)));
-    CHECK(set_is(st.obsolete, st.n_obsolete, obsolete, N(obsolete)));
-    comb_arena_free(&a);
-    wil_free(&wil);
+    check_base50(&(Base50Case){layout, N(layout), deltas, N(deltas),
+                               obsolete, N(obsolete)});
 }
 
 TEST(dir_state_example_statements)
@@ -253,20 +281,8 @@ TEST(dir_state_example_statements)
     static const char *const obsolete[] = {
         "delta_052_55", "delta_0060_60_1", "delta_0060_60_4",
         "delta_0060_60_7"};
-    const char *dir = unit_tmpdir();
-    CombWriteIdList wil;
-    CombArena a;
-    AcidDirState st;
-    CombErr err;
-    CHECK(make_layout(dir, layout, N(layout)) == COMB_OK);
-    wil_make(&wil, 100, NULL, 0, NULL, 0);
-    comb_arena_init(&a, 0);
-    CHECK_OK(acid_dir_state_get(dir, &wil, NULL, &a, &st, &err), &err);
-    CHECK_STR(st.base->name, "base_50");
-    CHECK(names_are(st.deltas, st.n_deltas, deltas, N(deltas)));
-    CHECK(set_is(st.obsolete, st.n_obsolete, obsolete, N(obsolete)));
-    comb_arena_free(&a);
-    wil_free(&wil);
+    check_base50(&(Base50Case){layout, N(layout), deltas, N(deltas),
+                               obsolete, N(obsolete)});
 }
 
 TEST(dir_state_example_open_write_id)
@@ -274,32 +290,29 @@ TEST(dir_state_example_open_write_id)
     static const char *const layout[] = {"delta_1_1/", "delta_2_5/"};
     static const char *const both[] = {"delta_1_1", "delta_2_5"};
     static const char *const first[] = {"delta_1_1"};
-    const char *dir = unit_tmpdir();
     int64_t open4 = 4;
     CombWriteIdList wil;
-    CombArena a;
-    AcidDirState st;
     AcidDirStateOptions compactor = {true};
-    CombErr err;
-    CHECK(make_layout(dir, layout, N(layout)) == COMB_OK);
-    comb_arena_init(&a, 0);
+    DirFx fx;
+    const AcidDirState *st = &fx.st;
+    CHECK(fx_begin(&fx, layout, N(layout)) == COMB_OK);
     /* tbl:100:4:4 - write id 4 open: 2..5 is SOME valid, still read */
     wil_make(&wil, 100, &open4, 1, NULL, 0);
-    CHECK_OK(acid_dir_state_get(dir, &wil, NULL, &a, &st, &err), &err);
-    CHECK(names_are(st.deltas, st.n_deltas, both, N(both)));
-    CHECK_EQ(st.n_obsolete, 0);
+    CHECK_OK(fx_state(&fx, &wil, NULL), &fx.err);
+    CHECK(names_are(st->deltas, st->n_deltas, both, N(both)));
+    CHECK_EQ(st->n_obsolete, 0);
     wil_free(&wil);
     /* compactor list tbl:4:MAX: a range past the watermark is not valid */
     wil_make(&wil, 4, NULL, 0, NULL, 0);
-    CHECK_OK(acid_dir_state_get_opts(dir, &wil, NULL, &compactor, &a, &st,
-                                     &err), &err);
-    CHECK(names_are(st.deltas, st.n_deltas, first, N(first)));
-    CHECK_EQ(st.n_obsolete, 0);
+    CHECK_OK(acid_dir_state_get_opts(fx.dir, &wil, NULL, &compactor, &fx.a,
+                                     &fx.st, &fx.err), &fx.err);
+    CHECK(names_are(st->deltas, st->n_deltas, first, N(first)));
+    CHECK_EQ(st->n_obsolete, 0);
     /* the same list read as a reader list keeps both (SOME) */
-    CHECK_OK(acid_dir_state_get(dir, &wil, NULL, &a, &st, &err), &err);
-    CHECK(names_are(st.deltas, st.n_deltas, both, N(both)));
+    CHECK_OK(fx_state(&fx, &wil, NULL), &fx.err);
+    CHECK(names_are(st->deltas, st->n_deltas, both, N(both)));
     wil_free(&wil);
-    comb_arena_free(&a);
+    comb_arena_free(&fx.a);
 }
 
 TEST(dir_state_example_delete_deltas_order)
@@ -312,22 +325,16 @@ TEST(dir_state_example_delete_deltas_order)
                                          "delta_0000063_63"};
     static const char *const deletes[] = {"delete_delta_40_60",
                                           "delete_delta_00064_64"};
-    const char *dir = unit_tmpdir();
-    CombWriteIdList wil;
-    CombArena a;
-    AcidDirState st;
-    CombErr err;
-    CHECK(make_layout(dir, layout, N(layout)) == COMB_OK);
-    wil_make(&wil, 100, NULL, 0, NULL, 0);
-    comb_arena_init(&a, 0);
-    CHECK_OK(acid_dir_state_get(dir, &wil, NULL, &a, &st, &err), &err);
-    CHECK_STR(st.base->name, "base_50");
-    CHECK(names_are(st.deltas, st.n_deltas, deltas, N(deltas)));
-    CHECK(names_are(st.delete_deltas, st.n_delete_deltas, deletes,
+    DirFx fx;
+    const AcidDirState *st = &fx.st;
+    CHECK(fx_begin(&fx, layout, N(layout)) == COMB_OK);
+    CHECK_OK(fx_state_at(&fx, 100), &fx.err);
+    CHECK_STR(st->base->name, "base_50");
+    CHECK(names_are(st->deltas, st->n_deltas, deltas, N(deltas)));
+    CHECK(names_are(st->delete_deltas, st->n_delete_deltas, deletes,
                     N(deletes)));
-    CHECK_EQ(st.n_obsolete, 0);
-    comb_arena_free(&a);
-    wil_free(&wil);
+    CHECK_EQ(st->n_obsolete, 0);
+    comb_arena_free(&fx.a);
 }
 
 TEST(dir_state_compacted_delete_delta_hides_statement)
@@ -339,21 +346,15 @@ TEST(dir_state_compacted_delete_delta_hides_statement)
     static const char *const obsolete[] = {
         "delete_delta_3_3", "delete_delta_0000004_0000004",
         "delete_delta_0000004_0000004_0000"};
-    const char *dir = unit_tmpdir();
-    CombWriteIdList wil;
-    CombArena a;
-    AcidDirState st;
-    CombErr err;
-    CHECK(make_layout(dir, layout, N(layout)) == COMB_OK);
-    wil_make(&wil, 10, NULL, 0, NULL, 0);
-    comb_arena_init(&a, 0);
-    CHECK_OK(acid_dir_state_get(dir, &wil, NULL, &a, &st, &err), &err);
-    CHECK(names_are(st.delete_deltas, st.n_delete_deltas, deletes,
+    DirFx fx;
+    const AcidDirState *st = &fx.st;
+    CHECK(fx_begin(&fx, layout, N(layout)) == COMB_OK);
+    CHECK_OK(fx_state_at(&fx, 10), &fx.err);
+    CHECK(names_are(st->delete_deltas, st->n_delete_deltas, deletes,
                     N(deletes)));
-    CHECK(set_is(st.obsolete, st.n_obsolete, obsolete, N(obsolete)));
-    CHECK_EQ(st.n_deltas, 1);
-    comb_arena_free(&a);
-    wil_free(&wil);
+    CHECK(set_is(st->obsolete, st->n_obsolete, obsolete, N(obsolete)));
+    CHECK_EQ(st->n_deltas, 1);
+    comb_arena_free(&fx.a);
 }
 
 TEST(dir_state_aborted_and_open)
@@ -366,21 +367,18 @@ TEST(dir_state_aborted_and_open)
         "delta_0000002_0000002_0000", "delete_delta_0000002_0000002_0000",
         "base_0000002"};
     static const char *const deltas[] = {"delta_0000001_0000001_0000"};
-    const char *dir = unit_tmpdir();
     int64_t ab = 2, op = 3;
     CombWriteIdList wil;
-    CombArena a;
-    AcidDirState st;
-    CombErr err;
-    CHECK(make_layout(dir, layout, N(layout)) == COMB_OK);
+    DirFx fx;
+    const AcidDirState *st = &fx.st;
+    CHECK(fx_begin(&fx, layout, N(layout)) == COMB_OK);
     wil_make(&wil, 3, &op, 1, &ab, 1);
-    comb_arena_init(&a, 0);
-    CHECK_OK(acid_dir_state_get(dir, &wil, NULL, &a, &st, &err), &err);
-    CHECK(st.base == NULL); /* aborted INSERT OVERWRITE */
-    CHECK(set_is(st.aborted, st.n_aborted, aborted, N(aborted)));
-    CHECK(names_are(st.deltas, st.n_deltas, deltas, N(deltas)));
-    CHECK_EQ(st.n_delete_deltas, 0);
-    comb_arena_free(&a);
+    CHECK_OK(fx_state(&fx, &wil, NULL), &fx.err);
+    CHECK(st->base == NULL); /* aborted INSERT OVERWRITE */
+    CHECK(set_is(st->aborted, st->n_aborted, aborted, N(aborted)));
+    CHECK(names_are(st->deltas, st->n_deltas, deltas, N(deltas)));
+    CHECK_EQ(st->n_delete_deltas, 0);
+    comb_arena_free(&fx.a);
     wil_free(&wil);
 }
 
@@ -393,40 +391,37 @@ TEST(dir_state_visibility_suffix)
     static const char *const two[] = {"delta_0000006_0000006_0000",
                                       "delta_0000007_0000007_0000"};
     static const char *const minor[] = {"delta_0000006_0000007_v0000030"};
-    const char *dir = unit_tmpdir();
     int64_t open20 = 20, ab30 = 30;
     CombWriteIdList wil;
     CombTxnList txns;
-    CombArena a;
-    AcidDirState st;
-    CombErr err;
-    CHECK(make_layout(dir, layout, N(layout)) == COMB_OK);
+    DirFx fx;
+    const AcidDirState *st = &fx.st;
+    CHECK(fx_begin(&fx, layout, N(layout)) == COMB_OK);
     wil_make(&wil, 7, NULL, 0, NULL, 0);
-    comb_arena_init(&a, 0);
     /* txn 20 committed, 30 aborted: the compacted base replaces the IOW
      * base, the aborted minor compaction is ignored */
-    CHECK_OK(comb_idlist_init(&txns, 40, NULL, 0, &ab30, 1), &err);
-    CHECK_OK(acid_dir_state_get(dir, &wil, &txns, &a, &st, &err), &err);
-    CHECK_STR(st.base->name, "base_0000005_v0000020");
-    CHECK(find_name(st.obsolete, st.n_obsolete, "base_0000005") >= 0);
-    CHECK(names_are(st.deltas, st.n_deltas, two, N(two)));
-    CHECK(find_name(st.aborted, st.n_aborted,
+    CHECK_OK(comb_idlist_init(&txns, 40, NULL, 0, &ab30, 1), &fx.err);
+    CHECK_OK(fx_state(&fx, &wil, &txns), &fx.err);
+    CHECK_STR(st->base->name, "base_0000005_v0000020");
+    CHECK(find_name(st->obsolete, st->n_obsolete, "base_0000005") >= 0);
+    CHECK(names_are(st->deltas, st->n_deltas, two, N(two)));
+    CHECK(find_name(st->aborted, st->n_aborted,
                     "delta_0000006_0000007_v0000030") >= 0);
     comb_idlist_free(&txns);
     /* txn 20 open, 30 committed: the base compaction does not exist yet,
      * the minor compaction hides the deltas it covers */
-    CHECK_OK(comb_idlist_init(&txns, 40, &open20, 1, NULL, 0), &err);
-    CHECK_OK(acid_dir_state_get(dir, &wil, &txns, &a, &st, &err), &err);
-    CHECK_STR(st.base->name, "base_0000005");
-    CHECK(names_are(st.deltas, st.n_deltas, minor, N(minor)));
-    CHECK(set_is(st.obsolete, st.n_obsolete, two, N(two)));
-    CHECK_EQ(st.n_aborted, 0);
+    CHECK_OK(comb_idlist_init(&txns, 40, &open20, 1, NULL, 0), &fx.err);
+    CHECK_OK(fx_state(&fx, &wil, &txns), &fx.err);
+    CHECK_STR(st->base->name, "base_0000005");
+    CHECK(names_are(st->deltas, st->n_deltas, minor, N(minor)));
+    CHECK(set_is(st->obsolete, st->n_obsolete, two, N(two)));
+    CHECK_EQ(st->n_aborted, 0);
     comb_idlist_free(&txns);
     /* no txn list: visibility is not checked (Trino's behaviour) */
-    CHECK_OK(acid_dir_state_get(dir, &wil, NULL, &a, &st, &err), &err);
-    CHECK_STR(st.base->name, "base_0000005_v0000020");
-    CHECK(names_are(st.deltas, st.n_deltas, minor, N(minor)));
-    comb_arena_free(&a);
+    CHECK_OK(fx_state(&fx, &wil, NULL), &fx.err);
+    CHECK_STR(st->base->name, "base_0000005_v0000020");
+    CHECK(names_are(st->deltas, st->n_deltas, minor, N(minor)));
+    comb_arena_free(&fx.a);
     wil_free(&wil);
 }
 
@@ -434,20 +429,16 @@ TEST(dir_state_not_enough_history)
 {
     static const char *const layout[] = {"base_0000010_v0000020/",
                                          "delta_0000011_0000011_0000/"};
-    const char *dir = unit_tmpdir();
     int64_t open5 = 5;
     CombWriteIdList wil;
-    CombArena a;
-    AcidDirState st;
-    CombErr err;
-    CHECK(make_layout(dir, layout, N(layout)) == COMB_OK);
-    comb_arena_init(&a, 0);
+    DirFx fx;
+    CHECK(fx_begin(&fx, layout, N(layout)) == COMB_OK);
     wil_make(&wil, 11, &open5, 1, NULL, 0);
-    CHECK_EQ(acid_dir_state_get(dir, &wil, NULL, &a, &st, &err), COMB_ETXN);
-    CHECK(strstr(err.msg, "not enough history") != NULL);
-    CHECK(strstr(err.msg, "base_0000010_v0000020") != NULL);
+    CHECK_EQ(fx_state(&fx, &wil, NULL), COMB_ETXN);
+    CHECK(strstr(fx.err.msg, "not enough history") != NULL);
+    CHECK(strstr(fx.err.msg, "base_0000010_v0000020") != NULL);
     wil_free(&wil);
-    comb_arena_free(&a);
+    comb_arena_free(&fx.a);
 }
 
 TEST(dir_state_metadata_acid_compacted)
@@ -455,25 +446,19 @@ TEST(dir_state_metadata_acid_compacted)
     static const char *const layout[] = {"base_0000010/"};
     static const char json[] =
         "{\"thisFileVersion\":\"0\",\"dataFormat\":\"compacted\"}";
-    const char *dir = unit_tmpdir();
     int64_t open5 = 5;
     CombWriteIdList wil;
-    CombArena a;
-    AcidDirState st;
-    CombErr err;
+    DirFx fx;
     char *path;
-    CHECK(make_layout(dir, layout, N(layout)) == COMB_OK);
-    comb_arena_init(&a, 0);
-    path = fs_join(&a, dir, "base_0000010/_metadata_acid");
-    CHECK_OK(fs_write_file(path, json, strlen(json), &err), &err);
+    CHECK(fx_begin(&fx, layout, N(layout)) == COMB_OK);
+    path = fs_join(&fx.a, fx.dir, "base_0000010/_metadata_acid");
+    CHECK_OK(fs_write_file(path, json, strlen(json), &fx.err), &fx.err);
     wil_make(&wil, 11, &open5, 1, NULL, 0);
-    CHECK_EQ(acid_dir_state_get(dir, &wil, NULL, &a, &st, &err), COMB_ETXN);
+    CHECK_EQ(fx_state(&fx, &wil, NULL), COMB_ETXN);
     wil_free(&wil);
-    wil_make(&wil, 11, NULL, 0, NULL, 0);
-    CHECK_OK(acid_dir_state_get(dir, &wil, NULL, &a, &st, &err), &err);
-    CHECK_STR(st.base->name, "base_0000010");
-    wil_free(&wil);
-    comb_arena_free(&a);
+    CHECK_OK(fx_state_at(&fx, 11), &fx.err);
+    CHECK_STR(fx.st.base->name, "base_0000010");
+    comb_arena_free(&fx.a);
 }
 
 TEST(dir_state_missing_and_hidden)
@@ -483,22 +468,19 @@ TEST(dir_state_missing_and_hidden)
         "delta_0000001_0000001_0000/", "_orc_acid_version",
         "bucket_00000", "bucket_00000_flush_length"};
     const char *dir = unit_tmpdir();
-    CombWriteIdList wil;
     CombArena a;
     AcidDirState st;
     CombErr err;
     char *missing;
     comb_arena_init(&a, 0);
-    wil_make(&wil, 5, NULL, 0, NULL, 0);
     missing = fs_join(&a, dir, "no_such_table");
-    CHECK_OK(acid_dir_state_get(missing, &wil, NULL, &a, &st, &err), &err);
+    CHECK_OK(dir_state_at(missing, 5, &a, &st, &err), &err);
     CHECK(st.base == NULL);
     CHECK_EQ(st.n_deltas + st.n_delete_deltas + st.n_originals, 0);
     CHECK(make_layout(dir, layout, N(layout)) == COMB_OK);
-    CHECK_OK(acid_dir_state_get(dir, &wil, NULL, &a, &st, &err), &err);
+    CHECK_OK(dir_state_at(dir, 5, &a, &st, &err), &err);
     CHECK_EQ(st.n_deltas, 1);
     CHECK_EQ(st.n_originals, 1); /* a bucket file at the root */
     CHECK_STR(st.originals[0], "bucket_00000");
-    wil_free(&wil);
     comb_arena_free(&a);
 }

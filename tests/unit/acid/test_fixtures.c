@@ -8,6 +8,7 @@
 #include "acid/acid.h"
 #include "acid_test_util.h"
 #include "fs/fs.h"
+#include "orc/orc.h"
 
 /* Schema of a fixture: from expected.json's "schema" array. */
 typedef struct Fixture {
@@ -87,6 +88,37 @@ static bool rows_match(const ScanRows *got, const JsonNode *rows,
     return true;
 }
 
+/* Scanned rows equal the "rows" and "row_ids" of a JSON object (the
+ * fixture's expected.json or one of its snapshots). */
+static bool rows_match_json(const ScanRows *got, const JsonNode *expected,
+                            CombArena *a)
+{
+    return rows_match(got, json_get(expected, "rows"),
+                      json_get(expected, "row_ids"), a);
+}
+
+/* scan_at of a table of the fixture's schema (its own directory or a
+ * layout built from it), rows in the fixture's arena. */
+static int fixture_scan(Fixture *f, const char *dir, int64_t hwm,
+                        bool want_row_id, ScanRows *got, CombErr *err)
+{
+    return scan_at(dir, &f->schema, hwm, want_row_id, &f->arena, got, err);
+}
+
+/* A fixture file placed as dir/delta/bucket_00000: Hive reads only bucket
+ * files in a delta (see reader.c). */
+static int place_bucket(const char *from, const char *dir, const char *delta,
+                        CombErr *err)
+{
+    char to[1200];
+    int rc;
+    snprintf(to, sizeof to, "%s/%s", dir, delta);
+    if ((rc = fs_mkdirs(to, err)))
+        return rc;
+    snprintf(to, sizeof to, "%s/%s/bucket_00000", dir, delta);
+    return copy_file(from, to, err);
+}
+
 /* -------------------------------------------- trino_nation_25k_delete_deltas */
 
 /* Count the rows of a scan whose first column (n_nationkey) is `key`. */
@@ -110,23 +142,16 @@ TEST(acceptance_nation_25k_delete_deltas)
     CHECK_EQ(json_get(f.json, "row_count")->i, 23000);
 
     /* hwm 4, nothing open: every row and ROW__ID as expected, in order */
-    wil_make(&wil, 4, NULL, 0, NULL, 0);
-    CHECK_OK(scan_table(f.dir, &f.schema, &wil, true, &f.arena, &got, &err),
-             &err);
-    wil_free(&wil);
+    CHECK_OK(fixture_scan(&f, f.dir, 4, true, &got, &err), &err);
     CHECK_EQ(got.n, 23000);
-    CHECK(rows_match(&got, json_get(f.json, "rows"),
-                     json_get(f.json, "row_ids"), &f.arena));
+    CHECK(rows_match_json(&got, f.json, &f.arena));
     CHECK_EQ(count_key(&got, 5), 0);
     CHECK_EQ(count_key(&got, 19), 0);
     CHECK_EQ(count_key(&got, 0), 1000);
     scan_rows_free(&got);
 
     /* hwm 3: the delete of write 4 is not visible yet */
-    wil_make(&wil, 3, NULL, 0, NULL, 0);
-    CHECK_OK(scan_table(f.dir, &f.schema, &wil, true, &f.arena, &got, &err),
-             &err);
-    wil_free(&wil);
+    CHECK_OK(fixture_scan(&f, f.dir, 3, true, &got, &err), &err);
     CHECK_EQ(got.n, 24000);
     CHECK_EQ(count_key(&got, 5), 0);
     CHECK_EQ(count_key(&got, 19), 1000);
@@ -136,10 +161,7 @@ TEST(acceptance_nation_25k_delete_deltas)
     scan_rows_free(&got);
 
     /* hwm 2: both deletes invisible */
-    wil_make(&wil, 2, NULL, 0, NULL, 0);
-    CHECK_OK(scan_table(f.dir, &f.schema, &wil, true, &f.arena, &got, &err),
-             &err);
-    wil_free(&wil);
+    CHECK_OK(fixture_scan(&f, f.dir, 2, true, &got, &err), &err);
     CHECK_EQ(got.n, 25000);
     for (int i = 0; i < got.n; i++) {
         char want[64];
@@ -254,19 +276,15 @@ TEST(fixture_nation_count_only)
 
 /* ------------------------------------------------ impala_streaming_delta_1_2 */
 
-/* Hive reads only bucket files in a delta: the fixture's streaming.orc is
- * placed as delta_0000001_0000002/bucket_00000 (see reader.c). */
+/* The fixture's streaming.orc placed as delta_0000001_0000002's bucket
+ * file, the only kind of file Hive reads in a delta. */
 static bool streaming_table(const Fixture *f, char *dir, size_t len)
 {
     CombErr err;
-    char from[1200], to[1200];
+    char from[1200];
     snprintf(dir, len, "%s", unit_tmpdir());
-    snprintf(to, sizeof to, "%s/delta_0000001_0000002", dir);
-    if (fs_mkdirs(to, &err))
-        return false;
     snprintf(from, sizeof from, "%s/delta_1_2/streaming.orc", f->dir);
-    snprintf(to, sizeof to, "%s/delta_0000001_0000002/bucket_00000", dir);
-    return copy_file(from, to, &err) == COMB_OK;
+    return place_bucket(from, dir, "delta_0000001_0000002", &err) == COMB_OK;
 }
 
 TEST(fixture_impala_streaming_delta)
@@ -286,13 +304,9 @@ TEST(fixture_impala_streaming_delta)
         const JsonNode *snap = snaps->items[s];
         int64_t hwm = json_get(json_get(snap, "valid_write_ids"),
                                "high_watermark")->i;
-        wil_make(&wil, hwm, NULL, 0, NULL, 0);
-        CHECK_OK(scan_table(dir, &f.schema, &wil, true, &f.arena, &got, &err),
-                 &err);
-        wil_free(&wil);
+        CHECK_OK(fixture_scan(&f, dir, hwm, true, &got, &err), &err);
         CHECK_EQ(got.n, json_get(snap, "row_count")->i);
-        CHECK(rows_match(&got, json_get(snap, "rows"),
-                         json_get(snap, "row_ids"), &f.arena));
+        CHECK(rows_match_json(&got, snap, &f.arena));
         scan_rows_free(&got);
     }
     /* hwm 2 with 1 and 2 open: nothing; with 2 open: write 1's rows */
@@ -311,10 +325,7 @@ TEST(fixture_impala_streaming_delta)
     CHECK_STR(got.ids[1], "[1,536870912,1]");
     scan_rows_free(&got);
     /* the fixture's own layout: streaming.orc is not a bucket file */
-    wil_make(&wil, 2, NULL, 0, NULL, 0);
-    CHECK_OK(scan_table(f.dir, &f.schema, &wil, false, &f.arena, &got, &err),
-             &err);
-    wil_free(&wil);
+    CHECK_OK(fixture_scan(&f, f.dir, 2, false, &got, &err), &err);
     CHECK_EQ(got.n, 0);
     scan_rows_free(&got);
     fixture_close(&f);
@@ -326,22 +337,14 @@ TEST(fixture_nation_original_file_delete)
 {
     Fixture f;
     ScanRows got;
-    CombWriteIdList wil;
     CombErr err;
     CHECK(fixture_open(&f, "trino_nation_original_file_delete"));
-    wil_make(&wil, 10000001, NULL, 0, NULL, 0);
-    CHECK_OK(scan_table(f.dir, &f.schema, &wil, true, &f.arena, &got, &err),
-             &err);
-    wil_free(&wil);
+    CHECK_OK(fixture_scan(&f, f.dir, 10000001, true, &got, &err), &err);
     CHECK_EQ(got.n, 24);
-    CHECK(rows_match(&got, json_get(f.json, "rows"),
-                     json_get(f.json, "row_ids"), &f.arena));
+    CHECK(rows_match_json(&got, f.json, &f.arena));
     scan_rows_free(&got);
     /* the delete invisible: all 25 with (0, bucket 0, 0..24) */
-    wil_make(&wil, 10000000, NULL, 0, NULL, 0);
-    CHECK_OK(scan_table(f.dir, &f.schema, &wil, true, &f.arena, &got, &err),
-             &err);
-    wil_free(&wil);
+    CHECK_OK(fixture_scan(&f, f.dir, 10000000, true, &got, &err), &err);
     CHECK_EQ(got.n, 25);
     CHECK_STR(got.ids[24], "[0,536870912,24]");
     CHECK(strncmp(got.rows[24], "[24,\"UNITED STATES\"", 19) == 0);
@@ -353,16 +356,11 @@ TEST(fixture_dummy_id_original_files_delete)
 {
     Fixture f;
     ScanRows got;
-    CombWriteIdList wil;
     CombErr err;
     CHECK(fixture_open(&f, "trino_dummy_id_original_files_delete"));
-    wil_make(&wil, 10000001, NULL, 0, NULL, 0);
-    CHECK_OK(scan_table(f.dir, &f.schema, &wil, true, &f.arena, &got, &err),
-             &err);
-    wil_free(&wil);
+    CHECK_OK(fixture_scan(&f, f.dir, 10000001, true, &got, &err), &err);
     CHECK_EQ(got.n, 19);
-    CHECK(rows_match(&got, json_get(f.json, "rows"),
-                     json_get(f.json, "row_ids"), &f.arena));
+    CHECK(rows_match_json(&got, f.json, &f.arena));
     /* bucket 2's rowIds run across 000002_0, _copy_1, _copy_2 */
     CHECK_STR(got.ids[18], "[0,537001984,11]");
     CHECK(strncmp(got.rows[18], "[20,", 4) == 0);
@@ -374,18 +372,13 @@ TEST(fixture_no_acid_version_read_as_original)
 {
     Fixture f;
     ScanRows got;
-    CombWriteIdList wil;
     CombErr err;
     const JsonNode *exp;
     CHECK(fixture_open(&f, "trino_no_acid_version_in_metadata"));
     exp = json_get(f.json, "expected_when_read_as_original_file");
-    wil_make(&wil, 0, NULL, 0, NULL, 0);
-    CHECK_OK(scan_table(f.dir, &f.schema, &wil, true, &f.arena, &got, &err),
-             &err);
-    wil_free(&wil);
+    CHECK_OK(fixture_scan(&f, f.dir, 0, true, &got, &err), &err);
     CHECK_EQ(got.n, 4);
-    CHECK(rows_match(&got, json_get(exp, "rows"), json_get(exp, "row_ids"),
-                     &f.arena));
+    CHECK(rows_match_json(&got, exp, &f.arena));
     scan_rows_free(&got);
     fixture_close(&f);
 }
@@ -395,31 +388,19 @@ TEST(fixture_acid_files_at_root)
 {
     Fixture f;
     ScanRows got;
-    CombWriteIdList wil;
     CombErr err;
     CHECK(fixture_open(&f, "trino_acid_version_hive3_file"));
-    wil_make(&wil, 1, NULL, 0, NULL, 0);
-    CHECK_OK(scan_table(f.dir, &f.schema, &wil, true, &f.arena, &got, &err),
-             &err);
-    wil_free(&wil);
-    CHECK(rows_match(&got, json_get(f.json, "rows"),
-                     json_get(f.json, "row_ids"), &f.arena));
+    CHECK_OK(fixture_scan(&f, f.dir, 1, true, &got, &err), &err);
+    CHECK(rows_match_json(&got, f.json, &f.arena));
     scan_rows_free(&got);
     fixture_close(&f);
 
     CHECK(fixture_open(&f, "impala_full_acid_schema_no_version"));
-    wil_make(&wil, 3, NULL, 0, NULL, 0);
-    CHECK_OK(scan_table(f.dir, &f.schema, &wil, true, &f.arena, &got, &err),
-             &err);
-    wil_free(&wil);
-    CHECK(rows_match(&got, json_get(f.json, "rows"),
-                     json_get(f.json, "row_ids"), &f.arena));
+    CHECK_OK(fixture_scan(&f, f.dir, 3, true, &got, &err), &err);
+    CHECK(rows_match_json(&got, f.json, &f.arena));
     scan_rows_free(&got);
     /* write 3 not committed: its row is filtered by currentTransaction */
-    wil_make(&wil, 2, NULL, 0, NULL, 0);
-    CHECK_OK(scan_table(f.dir, &f.schema, &wil, false, &f.arena, &got, &err),
-             &err);
-    wil_free(&wil);
+    CHECK_OK(fixture_scan(&f, f.dir, 2, false, &got, &err), &err);
     CHECK_EQ(got.n, 2);
     scan_rows_free(&got);
     fixture_close(&f);
@@ -431,21 +412,15 @@ TEST(fixture_orc_acid5k)
 {
     Fixture f;
     ScanRows got;
-    CombWriteIdList wil;
     CombErr err;
-    char dir[1024], from[1200], to[1200];
+    char dir[1024], from[1200];
     const JsonNode *rows;
     CHECK(fixture_open(&f, "orc_acid5k_single_file"));
     snprintf(dir, sizeof dir, "%s", unit_tmpdir());
-    snprintf(to, sizeof to, "%s/delta_0000012_0000012_0000", dir);
-    CHECK_OK(fs_mkdirs(to, &err), &err);
     snprintf(from, sizeof from, "%s/acid5k.orc", f.dir);
-    snprintf(to, sizeof to, "%s/delta_0000012_0000012_0000/bucket_00000", dir);
-    CHECK_OK(copy_file(from, to, &err), &err);
-    wil_make(&wil, 12, NULL, 0, NULL, 0);
-    CHECK_OK(scan_table(dir, &f.schema, &wil, true, &f.arena, &got, &err),
+    CHECK_OK(place_bucket(from, dir, "delta_0000012_0000012_0000", &err),
              &err);
-    wil_free(&wil);
+    CHECK_OK(fixture_scan(&f, dir, 12, true, &got, &err), &err);
     CHECK_EQ(got.n, 5000);
     rows = json_get(f.json, "rows");
     CHECK(rows && rows->n == 5000);
@@ -476,14 +451,12 @@ TEST(fixture_orc_acid5k)
 TEST(fixture_delete_deltas_only_dir_state)
 {
     Fixture f;
-    CombWriteIdList wil;
     CombArena a;
     AcidDirState st;
     CombErr err;
     CHECK(fixture_open(&f, "trino_delete_deltas_only"));
-    wil_make(&wil, 7, NULL, 0, NULL, 0);
     comb_arena_init(&a, 0);
-    CHECK_OK(acid_dir_state_get(f.dir, &wil, NULL, &a, &st, &err), &err);
+    CHECK_OK(dir_state_at(f.dir, 7, &a, &st, &err), &err);
     CHECK_EQ(st.n_delete_deltas, 2);
     CHECK_STR(st.delete_deltas[0].name, "delete_delta_0000004_0000004");
     CHECK_STR(st.delete_deltas[1].name, "delete_delta_0000007_0000007_0000");
@@ -491,7 +464,6 @@ TEST(fixture_delete_deltas_only_dir_state)
     CHECK_STR(st.obsolete[0], "delete_delta_0000004_0000004_0000");
     CHECK_EQ(st.n_deltas, 0);
     comb_arena_free(&a);
-    wil_free(&wil);
     fixture_close(&f);
 }
 
@@ -499,39 +471,17 @@ TEST(fixture_delete_deltas_only_dir_state)
 static int write_probe_row(const char *dir, const AcidSchema *schema,
                            int64_t t, int stmt, CombErr *err)
 {
-    AcidWriter *w;
-    CombBatch b;
-    CombTypeKind kind = COMB_T_INT;
-    int rc = acid_writer_open(dir, schema, t, stmt, 1, &w, err);
-    if (rc)
-        return rc;
-    if (comb_batch_init(&b, 1, &kind, 1)) {
-        acid_writer_abort(w);
-        return COMB_ENOMEM;
-    }
-    b.cols[0].i64[0] = t;
-    b.n_rows = 1;
-    rc = acid_writer_insert(w, &b, NULL, err);
-    comb_batch_free(&b);
-    if (rc) {
-        acid_writer_abort(w);
-        return rc;
-    }
-    return acid_writer_commit_files(w, NULL, err);
+    static const CombTypeKind kind = COMB_T_INT;
+    return write_rows(dir, schema, &kind, t, stmt, ORC_COMP_ZLIB, &t, 1, err);
 }
 
 /* Copy the fixture's delete delta `name` into the table dir. */
 static int copy_delete_delta(const Fixture *f, const char *dir,
                              const char *name, CombErr *err)
 {
-    char from[1200], to[1200];
-    int rc;
-    snprintf(to, sizeof to, "%s/%s", dir, name);
-    if ((rc = fs_mkdirs(to, err)))
-        return rc;
+    char from[1200];
     snprintf(from, sizeof from, "%s/%s/bucket_00000", f->dir, name);
-    snprintf(to, sizeof to, "%s/%s/bucket_00000", dir, name);
-    return copy_file(from, to, err);
+    return place_bucket(from, dir, name, err);
 }
 
 /* Survivors among the probe rows t = 1..9 (row text "[t]"). */
@@ -557,7 +507,6 @@ TEST(fixture_delete_deltas_only_probes)
 {
     Fixture f;
     ScanRows got;
-    CombWriteIdList wil;
     CombErr err;
     const JsonNode *scen;
     char dir[1024];
@@ -573,10 +522,7 @@ TEST(fixture_delete_deltas_only_probes)
                                &err), &err);
     CHECK_OK(copy_delete_delta(&f, dir, "delete_delta_0000007_0000007_0000",
                                &err), &err);
-    wil_make(&wil, 9, NULL, 0, NULL, 0);
-    CHECK_OK(scan_table(dir, &f.schema, &wil, false, &f.arena, &got, &err),
-             &err);
-    wil_free(&wil);
+    CHECK_OK(fixture_scan(&f, dir, 9, false, &got, &err), &err);
     CHECK(survivors_are(&got, json_get(scen->items[0], "surviving_t")));
     scan_rows_free(&got);
 
@@ -588,10 +534,7 @@ TEST(fixture_delete_deltas_only_probes)
                  &err);
     CHECK_OK(copy_delete_delta(&f, dir, "delete_delta_0000004_0000004", &err),
              &err);
-    wil_make(&wil, 9, NULL, 0, NULL, 0);
-    CHECK_OK(scan_table(dir, &f.schema, &wil, false, &f.arena, &got, &err),
-             &err);
-    wil_free(&wil);
+    CHECK_OK(fixture_scan(&f, dir, 9, false, &got, &err), &err);
     CHECK(survivors_are(&got, json_get(scen->items[1], "surviving_t")));
     scan_rows_free(&got);
     fixture_close(&f);

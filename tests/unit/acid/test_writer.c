@@ -95,11 +95,7 @@ static int write_initial(const char *dir, AcidWriteStats *stats, CombErr *err)
     }
     comb_batch_free(&b);
     comb_free(names);
-    if (rc) {
-        acid_writer_abort(w);
-        return rc;
-    }
-    return acid_writer_commit_files(w, stats, err);
+    return writer_finish(w, rc, stats, err);
 }
 
 /* ROW__ID of id under write 1: bucket id % 3, rowId id / 3. */
@@ -134,11 +130,14 @@ static int write_update(const char *dir, AcidWriteStats *stats, CombErr *err)
     if (!rc)
         rc = acid_writer_insert(w, &b, buckets, err);
     comb_batch_free(&b);
-    if (rc) {
-        acid_writer_abort(w);
-        return rc;
-    }
-    return acid_writer_commit_files(w, stats, err);
+    return writer_finish(w, rc, stats, err);
+}
+
+/* The table most tests read: write 1, then write 2 (stats: write 2's). */
+static int write_table(const char *dir, AcidWriteStats *stats, CombErr *err)
+{
+    int rc = write_initial(dir, stats, err);
+    return rc ? rc : write_update(dir, stats, err);
 }
 
 static bool file_is(const char *path, const char *content)
@@ -265,6 +264,26 @@ static bool type_is(const OrcReader *r, const char *want)
     return ok;
 }
 
+/* What every bucket file of write 1 or 2 holds: the ACID type, n_rows
+ * rows, hive.acid.version "2" and hive.acid.stats `stats`, events of
+ * operation op by currentTransaction current, `row` NULL exactly when
+ * row_null, keys ascending, and the key index of those keys.  fc->keys
+ * (comb_free) stay for the caller's per-key checks. */
+static void check_bucket_file(OrcReader *r, int64_t n_rows, const char *stats,
+                              int op, int64_t current, bool row_null,
+                              FileCheck *fc, CombArena *a)
+{
+    CombErr err;
+    CHECK(type_is(r, acid_type));
+    CHECK_EQ(orc_reader_n_rows(r), n_rows);
+    CHECK(metadata_is(r, "hive.acid.version", "2"));
+    CHECK(metadata_is(r, "hive.acid.stats", stats));
+    CHECK_OK(check_file_rows(r, op, current, row_null, fc, &err), &err);
+    CHECK(fc->ops_ok && fc->current_ok && fc->row_null_ok && fc->sorted_ok);
+    CHECK(metadata_is(r, "hive.acid.key.index",
+                      key_index_of(r, -1, fc->keys, a)));
+}
+
 TEST(writer_insert_files_and_metadata)
 {
     const char *dir = unit_tmpdir();
@@ -285,21 +304,16 @@ TEST(writer_insert_files_and_metadata)
         OrcReader *r;
         FileCheck fc;
         CHECK_OK(orc_reader_open(path, &r, &err), &err);
-        CHECK(type_is(r, acid_type));
         CHECK_EQ(orc_reader_compression(r), ORC_COMP_ZLIB);
-        CHECK_EQ(orc_reader_n_rows(r), N_ROWS / N_BUCKETS);
         CHECK(orc_reader_n_stripes(r) > 1); /* small stripes were asked for */
-        CHECK(metadata_is(r, "hive.acid.version", "2"));
-        CHECK(metadata_is(r, "hive.acid.stats", "1000,0,0"));
-        CHECK_OK(check_file_rows(r, 0, 1, false, &fc, &err), &err);
-        CHECK(fc.ops_ok && fc.current_ok && fc.row_null_ok && fc.sorted_ok);
+        check_bucket_file(r, N_ROWS / N_BUCKETS, "1000,0,0", 0, 1, false, &fc,
+                          &a);
+        CHECK(!unit_failed_now());
         for (int64_t i = 0; i < fc.n; i++) {
             CHECK_EQ(fc.keys[3 * i], 1);
             CHECK_EQ(fc.keys[3 * i + 1], prop_of(bucket, 0));
             CHECK_EQ(fc.keys[3 * i + 2], i);
         }
-        CHECK(metadata_is(r, "hive.acid.key.index",
-                          key_index_of(r, -1, fc.keys, &a)));
         comb_free(fc.keys);
         orc_reader_close(r);
     }
@@ -313,8 +327,7 @@ TEST(writer_delete_files_and_metadata)
     CombErr err;
     CombArena a;
     comb_arena_init(&a, 0);
-    CHECK_OK(write_initial(dir, &stats, &err), &err);
-    CHECK_OK(write_update(dir, &stats, &err), &err);
+    CHECK_OK(write_table(dir, &stats, &err), &err);
     CHECK_EQ(stats.n_inserted, 10);
     CHECK_EQ(stats.n_deleted, N_ROWS / 10);
     CHECK_EQ(stats.n_files, 1 + N_BUCKETS);
@@ -327,22 +340,14 @@ TEST(writer_delete_files_and_metadata)
             bucket);
         OrcReader *r;
         FileCheck fc;
-        char stats_text[32];
         CHECK_OK(orc_reader_open(path, &r, &err), &err);
-        CHECK(type_is(r, acid_type));
-        CHECK_EQ(orc_reader_n_rows(r), 100);
-        snprintf(stats_text, sizeof stats_text, "0,0,%d", 100);
-        CHECK(metadata_is(r, "hive.acid.stats", stats_text));
-        CHECK(metadata_is(r, "hive.acid.version", "2"));
-        CHECK_OK(check_file_rows(r, 2, 2, true, &fc, &err), &err);
-        CHECK(fc.ops_ok && fc.current_ok && fc.row_null_ok && fc.sorted_ok);
+        check_bucket_file(r, 100, "0,0,100", 2, 2, true, &fc, &a);
+        CHECK(!unit_failed_now());
         for (int64_t i = 0; i < fc.n; i++) {
             CHECK_EQ(fc.keys[3 * i], 1);
             CHECK_EQ(fc.keys[3 * i + 1], prop_of(bucket, 0));
             CHECK_EQ((fc.keys[3 * i + 2] * N_BUCKETS + bucket) % 10, 0);
         }
-        CHECK(metadata_is(r, "hive.acid.key.index",
-                          key_index_of(r, -1, fc.keys, &a)));
         comb_free(fc.keys);
         orc_reader_close(r);
     }
@@ -401,8 +406,7 @@ TEST(writer_reader_round_trip)
     int n = 0;
     int64_t two = 2, one = 1;
     comb_arena_init(&a, 1 << 16);
-    CHECK_OK(write_initial(dir, &stats, &err), &err);
-    CHECK_OK(write_update(dir, &stats, &err), &err);
+    CHECK_OK(write_table(dir, &stats, &err), &err);
 
     wil_make(&wil, 2, NULL, 0, NULL, 0); /* both committed */
     CHECK(scan_matches(dir, &wil, true, true, true, &n, &a));
@@ -444,8 +448,7 @@ TEST(writer_aborted_dirs_in_state)
     AcidDirState st;
     int64_t two = 2;
     comb_arena_init(&a, 0);
-    CHECK_OK(write_initial(dir, &stats, &err), &err);
-    CHECK_OK(write_update(dir, &stats, &err), &err);
+    CHECK_OK(write_table(dir, &stats, &err), &err);
     wil_make(&wil, 2, NULL, 0, &two, 1);
     CHECK_OK(acid_dir_state_get(dir, &wil, NULL, &a, &st, &err), &err);
     CHECK_EQ(st.n_aborted, 2);
@@ -467,18 +470,15 @@ TEST(writer_read_with_added_column)
     AcidSchema wide = {5, names, kinds};
     const char *dir = unit_tmpdir();
     AcidWriteStats stats;
-    CombWriteIdList wil;
     ScanRows got;
     CombErr err;
     CombArena a;
     comb_arena_init(&a, 0);
     CHECK_OK(write_initial(dir, &stats, &err), &err);
-    wil_make(&wil, 1, NULL, 0, NULL, 0);
-    CHECK_OK(scan_table(dir, &wide, &wil, false, &a, &got, &err), &err);
+    CHECK_OK(scan_at(dir, &wide, 1, false, &a, &got, &err), &err);
     CHECK_EQ(got.n, N_ROWS);
     CHECK_STR(got.rows[1], "[3,null,\"n3\",1.5,-147]");
     scan_rows_free(&got);
-    wil_free(&wil);
     comb_arena_free(&a);
 }
 
@@ -599,7 +599,6 @@ TEST(writer_insert_overwrite_base)
     AcidWriterOptions opt = {true, 0, NULL};
     AcidWriteStats stats;
     AcidWriter *w;
-    CombWriteIdList wil;
     CombBatch b;
     ScanRows got;
     CombErr err;
@@ -619,13 +618,11 @@ TEST(writer_insert_overwrite_base)
     comb_batch_free(&b);
     CHECK_OK(acid_writer_commit_files(w, &stats, &err), &err);
     CHECK(file_is(fs_join(&a, dir, "base_0000003/_orc_acid_version"), "2"));
-    wil_make(&wil, 3, NULL, 0, NULL, 0);
-    CHECK_OK(scan_table(dir, &t_schema, &wil, true, &a, &got, &err), &err);
+    CHECK_OK(scan_at(dir, &t_schema, 3, true, &a, &got, &err), &err);
     CHECK_EQ(got.n, 5);
     CHECK_STR(got.rows[4], "[104,\"n104\",52,-46]");
     CHECK_STR(got.ids[4], "[3,536870912,4]");
     scan_rows_free(&got);
-    wil_free(&wil);
 
     CHECK_OK(acid_writer_open_opts(dir, &t_schema, 4, 0, ORC_COMP_ZLIB, &opt,
                                    &w, &err), &err);
@@ -640,11 +637,9 @@ TEST(writer_insert_overwrite_base)
     CHECK(metadata_is(r, "hive.acid.stats", "0,0,0"));
     CHECK(!orc_reader_metadata(r, "hive.acid.version", NULL, NULL));
     orc_reader_close(r);
-    wil_make(&wil, 4, NULL, 0, NULL, 0);
-    CHECK_OK(scan_table(dir, &t_schema, &wil, false, &a, &got, &err), &err);
+    CHECK_OK(scan_at(dir, &t_schema, 4, false, &a, &got, &err), &err);
     CHECK_EQ(got.n, 0);
     scan_rows_free(&got);
-    wil_free(&wil);
     comb_arena_free(&a);
 }
 
@@ -703,29 +698,18 @@ TEST(writer_new_partition_dir)
     static const char *const n1[1] = {"v"};
     static const CombTypeKind k1[1] = {COMB_T_INT};
     AcidSchema s1 = {1, n1, k1};
-    AcidWriter *w;
-    CombWriteIdList wil;
-    CombBatch b;
     ScanRows got;
     CombErr err;
     CombArena a;
     char *dir;
     comb_arena_init(&a, 0);
     dir = comb_arena_printf(&a, "%s/t/p=1", tmp);
-    CHECK_OK(acid_writer_open(dir, &s1, 1, 0, ORC_COMP_NONE, &w, &err), &err);
-    comb_batch_init(&b, 1, k1, 2);
-    b.cols[0].i64[0] = 5;
-    b.cols[0].i64[1] = 6;
-    b.n_rows = 2;
-    CHECK_OK(acid_writer_insert(w, &b, NULL, &err), &err);
-    comb_batch_free(&b);
-    CHECK_OK(acid_writer_commit_files(w, NULL, &err), &err);
-    wil_make(&wil, 1, NULL, 0, NULL, 0);
-    CHECK_OK(scan_table(dir, &s1, &wil, false, &a, &got, &err), &err);
+    CHECK_OK(write_rows(dir, &s1, k1, 1, 0, ORC_COMP_NONE, (int64_t[]){5, 6},
+                        2, &err), &err);
+    CHECK_OK(scan_at(dir, &s1, 1, false, &a, &got, &err), &err);
     CHECK_EQ(got.n, 2);
     CHECK_STR(got.rows[1], "[6]");
     scan_rows_free(&got);
-    wil_free(&wil);
     comb_arena_free(&a);
 }
 
@@ -738,26 +722,15 @@ TEST(writer_untyped_null_column)
     static const CombTypeKind k2[2] = {COMB_T_INT, COMB_T_STRING};
     AcidSchema s2 = {2, n2, k2};
     const char *dir = unit_tmpdir();
-    AcidWriter *w;
-    CombWriteIdList wil;
-    CombBatch b;
     ScanRows got;
     CombErr err;
     CombArena a;
     comb_arena_init(&a, 0);
-    CHECK_OK(acid_writer_open(dir, &s2, 1, 0, ORC_COMP_ZLIB, &w, &err), &err);
-    comb_batch_init(&b, 2, kinds, 2);
-    b.cols[0].i64[0] = 1;
-    b.cols[0].i64[1] = 2;
-    b.n_rows = 2;
-    CHECK_OK(acid_writer_insert(w, &b, NULL, &err), &err);
-    comb_batch_free(&b);
-    CHECK_OK(acid_writer_commit_files(w, NULL, &err), &err);
-    wil_make(&wil, 1, NULL, 0, NULL, 0);
-    CHECK_OK(scan_table(dir, &s2, &wil, false, &a, &got, &err), &err);
+    CHECK_OK(write_rows(dir, &s2, kinds, 1, 0, ORC_COMP_ZLIB,
+                        (int64_t[]){1, 2}, 2, &err), &err);
+    CHECK_OK(scan_at(dir, &s2, 1, false, &a, &got, &err), &err);
     CHECK_EQ(got.n, 2);
     CHECK_STR(got.rows[1], "[2,null]");
     scan_rows_free(&got);
-    wil_free(&wil);
     comb_arena_free(&a);
 }

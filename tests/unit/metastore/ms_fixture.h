@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "unit.h"
+#include "common/alloc.h"
 #include "metastore/ms.h"
 
 /* Paths of one test's metastore. */
@@ -25,6 +26,33 @@ static inline void fx_paths(Fx *fx)
     const char *dir = unit_tmpdir();
     snprintf(fx->db, sizeof fx->db, "%s/metastore.db", dir);
     snprintf(fx->warehouse, sizeof fx->warehouse, "%s/warehouse", dir);
+}
+
+/* Fresh paths and a metastore opened on them. */
+static inline int fx_open(Fx *fx, Ms **ms, CombErr *err)
+{
+    fx_paths(fx);
+    return ms_open_sqlite(fx->db, fx->warehouse, ms, err);
+}
+
+/* default.t (a int): the table the transaction tests write to. */
+static inline int fx_create_t(Ms *ms, CombErr *err)
+{
+    MsColumn col = {"a", "int", NULL};
+    MsTable t = {0};
+    t.db = "default";
+    t.name = "t";
+    t.n_cols = 1;
+    t.cols = &col;
+    return ms_table_create(ms, &t, false, err);
+}
+
+/* A list formatted as Hive's string (heap, NULL when out of memory) into
+ * buf, then freed. */
+static inline void fx_take_text(char *s, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s", s ? s : "(oom)");
+    comb_free(s);
 }
 
 /* One integer from a SQL query run directly on the file; -1 on error. */

@@ -50,9 +50,8 @@ TEST(ms_db_create_get_list_drop)
     MsDatabase plain = {"hr", NULL, NULL, NULL};
     char **names;
     int n;
-    fx_paths(&fx);
     comb_arena_init(&a, 0);
-    CHECK_OK(ms_open_sqlite(fx.db, fx.warehouse, &ms, &err), &err);
+    CHECK_OK(fx_open(&fx, &ms, &err), &err);
     CHECK_OK(ms_db_create(ms, &in, false, &err), &err);
     CHECK_OK(ms_db_get(ms, "SALES", &a, &out, &err), &err);
     CHECK_STR(out->name, "sales");
@@ -102,9 +101,8 @@ TEST(ms_db_drop_needs_cascade_when_not_empty)
     char **names;
     int n;
     int64_t txn, w;
-    fx_paths(&fx);
     comb_arena_init(&a, 0);
-    CHECK_OK(ms_open_sqlite(fx.db, fx.warehouse, &ms, &err), &err);
+    CHECK_OK(fx_open(&fx, &ms, &err), &err);
     CHECK_OK(ms_db_create(ms, &d, false, &err), &err);
     CHECK_OK(ms_table_create(ms, &t1, false, &err), &err);
     CHECK_OK(ms_table_create(ms, &t2, false, &err), &err);
@@ -144,9 +142,8 @@ TEST(ms_table_round_trip)
     CombErr err;
     CombArena a;
     MsTable in = sample_table("Default", "Orders"), *t;
-    fx_paths(&fx);
     comb_arena_init(&a, 0);
-    CHECK_OK(ms_open_sqlite(fx.db, fx.warehouse, &ms, &err), &err);
+    CHECK_OK(fx_open(&fx, &ms, &err), &err);
     CHECK_OK(ms_table_create(ms, &in, false, &err), &err);
     CHECK_OK(ms_table_get(ms, "DEFAULT", "ORDERS", &a, &t, &err), &err);
     CHECK_STR(t->db, "default");
@@ -235,9 +232,8 @@ TEST(ms_table_duplicate_and_if_not_exists)
     CombErr err;
     CombArena a;
     MsTable in = sample_table("default", "t"), other, *t;
-    fx_paths(&fx);
     comb_arena_init(&a, 0);
-    CHECK_OK(ms_open_sqlite(fx.db, fx.warehouse, &ms, &err), &err);
+    CHECK_OK(fx_open(&fx, &ms, &err), &err);
     CHECK_OK(ms_table_create(ms, &in, false, &err), &err);
     CHECK_EQ(ms_table_create(ms, &in, false, &err), COMB_EEXISTS);
     CHECK_STR(err.msg, "Table already exists: default.t");
@@ -267,9 +263,8 @@ TEST(ms_table_list_and_drop)
     MsTable *t;
     char **names;
     int n;
-    fx_paths(&fx);
     comb_arena_init(&a, 0);
-    CHECK_OK(ms_open_sqlite(fx.db, fx.warehouse, &ms, &err), &err);
+    CHECK_OK(fx_open(&fx, &ms, &err), &err);
     CHECK_OK(ms_table_list(ms, "default", &a, &names, &n, &err), &err);
     CHECK_EQ(n, 0);
     CHECK_OK(ms_table_create(ms, &t1, false, &err), &err);
@@ -309,9 +304,8 @@ TEST(ms_catalog_unknown_names)
     MsDatabase *d;
     char **names;
     int n;
-    fx_paths(&fx);
     comb_arena_init(&a, 0);
-    CHECK_OK(ms_open_sqlite(fx.db, fx.warehouse, &ms, &err), &err);
+    CHECK_OK(fx_open(&fx, &ms, &err), &err);
     CHECK_EQ(ms_table_create(ms, &in, false, &err), COMB_ENOTFOUND);
     CHECK_STR(err.msg, "Database does not exist: nodb");
     CHECK_EQ(ms_table_create(ms, &in, true, &err), COMB_ENOTFOUND);

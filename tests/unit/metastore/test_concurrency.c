@@ -136,18 +136,11 @@ TEST(ms_concurrent_txns_and_writeids)
     Fx fx;
     Ms *ms = NULL;
     CombErr err;
-    MsColumn col = {"a", "int", NULL};
-    MsTable t = {0};
     CombTxnList snap;
     CombWriteIdList wl;
     char *s;
-    fx_paths(&fx);
-    t.db = "default";
-    t.name = "t";
-    t.n_cols = 1;
-    t.cols = &col;
-    CHECK_OK(ms_open_sqlite(fx.db, fx.warehouse, &ms, &err), &err);
-    CHECK_OK(ms_table_create(ms, &t, false, &err), &err);
+    CHECK_OK(fx_open(&fx, &ms, &err), &err);
+    CHECK_OK(fx_create_t(ms, &err), &err);
     ms_close(ms); /* no connection may cross a fork */
 
     CHECK_EQ(run_children(N_CHILDREN, &fx, child_txns, N_TXNS), 0);

@@ -38,8 +38,7 @@ TEST(ms_open_creates_every_hive_table)
     Ms *ms = NULL;
     CombErr err;
     char sql[200];
-    fx_paths(&fx);
-    CHECK_OK(ms_open_sqlite(fx.db, fx.warehouse, &ms, &err), &err);
+    CHECK_OK(fx_open(&fx, &ms, &err), &err);
     ms_close(ms);
     for (size_t i = 0; i < sizeof tables / sizeof *tables; i++) {
         snprintf(sql, sizeof sql,
@@ -58,8 +57,7 @@ TEST(ms_open_uses_wal)
     sqlite3 *db = NULL;
     sqlite3_stmt *st = NULL;
     int ok;
-    fx_paths(&fx);
-    CHECK_OK(ms_open_sqlite(fx.db, fx.warehouse, &ms, &err), &err);
+    CHECK_OK(fx_open(&fx, &ms, &err), &err);
     ms_close(ms);
     CHECK(sqlite3_open(fx.db, &db) == SQLITE_OK);
     ok = sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &st, NULL) ==
@@ -78,9 +76,8 @@ TEST(ms_open_default_db_is_warehouse)
     CombErr err;
     CombArena a;
     MsDatabase *d = NULL;
-    fx_paths(&fx);
     comb_arena_init(&a, 0);
-    CHECK_OK(ms_open_sqlite(fx.db, fx.warehouse, &ms, &err), &err);
+    CHECK_OK(fx_open(&fx, &ms, &err), &err);
     CHECK_OK(ms_db_get(ms, "DEFAULT", &a, &d, &err), &err);
     CHECK_STR(d->name, "default");
     CHECK_STR(d->location, fx.warehouse);
@@ -115,8 +112,7 @@ TEST(ms_open_rejects_other_schema_version)
     Fx fx;
     Ms *ms = NULL;
     CombErr err;
-    fx_paths(&fx);
-    CHECK_OK(ms_open_sqlite(fx.db, fx.warehouse, &ms, &err), &err);
+    CHECK_OK(fx_open(&fx, &ms, &err), &err);
     ms_close(ms);
     CHECK_EQ(fx_sql_exec(&fx, "UPDATE VERSION SET SCHEMA_VERSION = '99'"),
              SQLITE_OK);

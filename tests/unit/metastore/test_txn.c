@@ -2,20 +2,16 @@
  * components moving to COMPLETED_TXN_COMPONENTS, and snapshots in Hive's
  * ValidTxnList form. */
 #include "ms_fixture.h"
-#include "common/alloc.h"
 
 /* The snapshot of txnid as Hive's string. */
 static int snapshot_str(Ms *ms, int64_t txnid, char *buf, size_t n,
                         CombErr *err)
 {
     CombTxnList l;
-    char *s;
     int rc = ms_txn_snapshot(ms, txnid, &l, err);
     if (rc)
         return rc;
-    s = comb_txnlist_format(&l);
-    snprintf(buf, n, "%s", s ? s : "(oom)");
-    comb_free(s);
+    fx_take_text(comb_txnlist_format(&l), buf, n);
     comb_idlist_free(&l);
     return COMB_OK;
 }
@@ -27,8 +23,7 @@ TEST(ms_txn_state_machine)
     CombErr err;
     MsTxnState st;
     int64_t t1, t2, t3;
-    fx_paths(&fx);
-    CHECK_OK(ms_open_sqlite(fx.db, fx.warehouse, &ms, &err), &err);
+    CHECK_OK(fx_open(&fx, &ms, &err), &err);
     CHECK_OK(ms_txn_open(ms, "alice", "host1", &t1, &err), &err);
     CHECK_OK(ms_txn_open(ms, NULL, NULL, &t2, &err), &err);
     CHECK_OK(ms_txn_open(ms, "carol", "host3", &t3, &err), &err);
@@ -83,8 +78,7 @@ TEST(ms_txn_snapshot_hive_form)
     CombTxnList l;
     char s[200];
     int64_t t1, t2, t3, t4;
-    fx_paths(&fx);
-    CHECK_OK(ms_open_sqlite(fx.db, fx.warehouse, &ms, &err), &err);
+    CHECK_OK(fx_open(&fx, &ms, &err), &err);
     CHECK_OK(snapshot_str(ms, 0, s, sizeof s, &err), &err);
     CHECK_STR(s, "0:9223372036854775807::");
 
@@ -127,8 +121,7 @@ TEST(ms_txn_commit_moves_components)
     Ms *ms = NULL;
     CombErr err;
     int64_t t1, t2, t3, w;
-    fx_paths(&fx);
-    CHECK_OK(ms_open_sqlite(fx.db, fx.warehouse, &ms, &err), &err);
+    CHECK_OK(fx_open(&fx, &ms, &err), &err);
     CHECK_OK(ms_txn_open(ms, "u", "h", &t1, &err), &err);
     CHECK_OK(ms_writeid_allocate(ms, t1, "default", "t", &w, &err), &err);
     CHECK_OK(ms_txn_add_component(ms, t1, "default", "T", NULL, MS_OP_INSERT,
@@ -216,8 +209,7 @@ TEST(ms_txn_write_conflict)
     CombErr err;
     MsTxnState st;
     int64_t t1, t2, t3, t4, t5, t6;
-    fx_paths(&fx);
-    CHECK_OK(ms_open_sqlite(fx.db, fx.warehouse, &ms, &err), &err);
+    CHECK_OK(fx_open(&fx, &ms, &err), &err);
     CHECK_OK(ms_txn_open(ms, "u", "h", &t1, &err), &err);
     CHECK_OK(ms_txn_open(ms, "u", "h", &t2, &err), &err);
     CHECK_OK(ms_txn_open(ms, "u", "h", &t3, &err), &err);

@@ -10,7 +10,6 @@ static int writeids_str(Ms *ms, int64_t txnid, const char *table, char *buf,
 {
     CombTxnList txns;
     CombWriteIdList w;
-    char *s;
     int rc = ms_txn_snapshot(ms, txnid, &txns, err);
     if (rc)
         return rc;
@@ -18,9 +17,7 @@ static int writeids_str(Ms *ms, int64_t txnid, const char *table, char *buf,
     comb_idlist_free(&txns);
     if (rc)
         return rc;
-    s = comb_writeidlist_format(&w);
-    snprintf(buf, n, "%s", s ? s : "(oom)");
-    comb_free(s);
+    fx_take_text(comb_writeidlist_format(&w), buf, n);
     comb_writeidlist_free(&w);
     return COMB_OK;
 }
@@ -31,8 +28,7 @@ TEST(ms_writeid_allocation)
     Ms *ms = NULL;
     CombErr err;
     int64_t t1, t2, w;
-    fx_paths(&fx);
-    CHECK_OK(ms_open_sqlite(fx.db, fx.warehouse, &ms, &err), &err);
+    CHECK_OK(fx_open(&fx, &ms, &err), &err);
     CHECK_OK(ms_txn_open(ms, "u", "h", &t1, &err), &err);
     CHECK_OK(ms_txn_open(ms, "u", "h", &t2, &err), &err);
     CHECK_OK(ms_writeid_allocate(ms, t2, "default", "t", &w, &err), &err);
@@ -77,8 +73,7 @@ TEST(ms_writeid_list_open_aborted_committed)
     CombWriteIdList wl;
     char s[200];
     int64_t t1, t2, t3, t4, w;
-    fx_paths(&fx);
-    CHECK_OK(ms_open_sqlite(fx.db, fx.warehouse, &ms, &err), &err);
+    CHECK_OK(fx_open(&fx, &ms, &err), &err);
     CHECK_OK(writeids_str(ms, 0, "t", s, sizeof s, &err), &err);
     CHECK_STR(s, "default.t:0:9223372036854775807::");
 
@@ -142,16 +137,9 @@ TEST(ms_writeid_table_drop_resets_sequence)
     Fx fx;
     Ms *ms = NULL;
     CombErr err;
-    MsColumn col = {"a", "int", NULL};
-    MsTable t = {0};
     int64_t t1, t2, w;
-    fx_paths(&fx);
-    t.db = "default";
-    t.name = "t";
-    t.n_cols = 1;
-    t.cols = &col;
-    CHECK_OK(ms_open_sqlite(fx.db, fx.warehouse, &ms, &err), &err);
-    CHECK_OK(ms_table_create(ms, &t, false, &err), &err);
+    CHECK_OK(fx_open(&fx, &ms, &err), &err);
+    CHECK_OK(fx_create_t(ms, &err), &err);
     CHECK_OK(ms_txn_open(ms, "u", "h", &t1, &err), &err);
     CHECK_OK(ms_writeid_allocate(ms, t1, "default", "t", &w, &err), &err);
     CHECK_OK(ms_writeid_allocate(ms, t1, "default", "keep", &w, &err), &err);
@@ -167,7 +155,7 @@ TEST(ms_writeid_table_drop_resets_sequence)
              0);
     CHECK_EQ(fx_sql_int(&fx, "SELECT count(*) FROM TXN_TO_WRITE_ID"), 1);
 
-    CHECK_OK(ms_table_create(ms, &t, false, &err), &err);
+    CHECK_OK(fx_create_t(ms, &err), &err);
     CHECK_OK(ms_txn_open(ms, "u", "h", &t2, &err), &err);
     CHECK_OK(ms_writeid_allocate(ms, t2, "default", "t", &w, &err), &err);
     CHECK_EQ(w, 1);

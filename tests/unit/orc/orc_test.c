@@ -30,31 +30,66 @@ static void cut_line(char *line, const char *cut)
     }
 }
 
+char *orc_test_dump_text(const char *path, bool rows, size_t *len,
+                         CombErr *err)
+{
+    char *text = NULL;
+    size_t n = 0;
+    FILE *mem = open_memstream(&text, &n);
+    if (!mem) {
+        comb_err(err, COMB_EIO, "open_memstream failed");
+        return NULL;
+    }
+    int rc = orc_dump(path, rows, mem, err);
+    fclose(mem);
+    if (rc) {
+        free(text);
+        return NULL;
+    }
+    if (len)
+        *len = n;
+    return text;
+}
+
+int orc_test_writer_open(const char *name, OrcType *root,
+                         const OrcWriterOptions *opt, int capacity,
+                         char *path, OrcWriter **w, CombBatch *b,
+                         CombErr *err)
+{
+    int n_cols = orc_type_assign_ids(root);
+    CombTypeKind *kinds = malloc((size_t)n_cols * sizeof *kinds);
+    if (!kinds)
+        return comb_err_nomem(err);
+    orc_type_kinds(root, kinds);
+    snprintf(path, ORC_TEST_PATH_LEN, "%s/%s", unit_tmpdir(), name);
+    int rc = orc_writer_open(path, root, opt, w, err);
+    if (!rc && comb_batch_init(b, n_cols, kinds, capacity)) {
+        orc_writer_abort(*w);
+        rc = comb_err_nomem(err);
+    }
+    free(kinds);
+    return rc;
+}
+
 long orc_test_compare_dump(const char *orc, const char *expected,
                            const char *cut)
 {
-    char *dump = NULL;
     size_t dump_len = 0;
     CombErr err;
-    FILE *mem = open_memstream(&dump, &dump_len);
-    if (!mem)
-        return -1;
     /* the dump notes unsupported columns on stderr: keep the log clean */
     fflush(stderr);
     int saved = dup(2), null_fd = open("/dev/null", O_WRONLY);
     if (saved >= 0 && null_fd >= 0)
         dup2(null_fd, 2);
-    int rc = orc_dump(orc, true, mem, &err);
+    char *dump = orc_test_dump_text(orc, true, &dump_len, &err);
     if (saved >= 0) {
         dup2(saved, 2);
         close(saved);
     }
     if (null_fd >= 0)
         close(null_fd);
-    fclose(mem);
-    if (rc) {
+    if (!dump) {
         printf("    dump of %s failed: %s\n", orc, err.msg);
-        free(dump);
         return -1;
     }
     gzFile gz = gzopen(expected, "rb");
@@ -93,6 +128,27 @@ long orc_test_compare_dump(const char *orc, const char *expected,
     gzclose(gz);
     free(dump);
     return lines;
+}
+
+int orc_test_reader_open(const char *path, int capacity, OrcReader **r,
+                         CombBatch *b, CombErr *err)
+{
+    int rc = orc_reader_open(path, r, err);
+    if (rc)
+        return rc;
+    if (orc_reader_batch_init(*r, b, capacity)) {
+        orc_reader_close(*r);
+        return COMB_ENOMEM;
+    }
+    return COMB_OK;
+}
+
+uint64_t orc_test_rand(uint64_t *state)
+{
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    return *state;
 }
 
 long orc_test_file_size(const char *path)

@@ -7,7 +7,9 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
+#include "common/batch.h"
 #include "orc/orc.h"
 
 /* "<testdata>/<rel>" in a static buffer (one at a time per slot 0..3). */
@@ -19,6 +21,31 @@ const char *orc_test_path(int slot, const char *rel);
  * difference. */
 long orc_test_compare_dump(const char *orc, const char *expected,
                            const char *cut);
+
+/* orc_dump of path (the rows, or the metadata listing) as malloc'd text
+ * of *len bytes (len may be NULL); NULL when the dump fails (err). */
+char *orc_test_dump_text(const char *path, bool rows, size_t *len,
+                         CombErr *err);
+
+/* Room for a path under a test's tmpdir. */
+#define ORC_TEST_PATH_LEN 512
+
+/* Number root's columns and open a writer of it with opt at
+ * <a fresh tmpdir>/<name> (path, ORC_TEST_PATH_LEN bytes, gets where), with
+ * b a batch of `capacity` rows for those columns (b->n_cols of them). */
+int orc_test_writer_open(const char *name, OrcType *root,
+                         const OrcWriterOptions *opt, int capacity,
+                         char *path, OrcWriter **w, CombBatch *b,
+                         CombErr *err);
+
+/* Open a reader of path with b a batch of `capacity` rows for it; when
+ * the batch cannot be had the reader is closed again (COMB_ENOMEM). */
+int orc_test_reader_open(const char *path, int capacity, OrcReader **r,
+                         CombBatch *b, CombErr *err);
+
+/* xorshift64: the next number of the pseudo-random sequence in *state;
+ * each test file seeds its own, so its inputs are the same every run. */
+uint64_t orc_test_rand(uint64_t *state);
 
 /* Copy the first `len` bytes of src into dst. 0 on success. */
 int orc_test_copy_prefix(const char *src, const char *dst, size_t len);

@@ -19,13 +19,9 @@ static int read_everything(const char *path, CombErr *err)
 {
     OrcReader *r;
     CombBatch b;
-    int rc = orc_reader_open(path, &r, err);
+    int rc = orc_test_reader_open(path, 1024, &r, &b, err);
     if (rc)
         return rc;
-    if (orc_reader_batch_init(r, &b, 1024)) {
-        orc_reader_close(r);
-        return COMB_ENOMEM;
-    }
     /* columns we cannot decode are skipped, the rest are all read */
     int n = orc_reader_n_columns(r);
     bool *inc = calloc((size_t)n, 1);
@@ -182,13 +178,7 @@ TEST(orc_truncated_files_are_corrupt)
 }
 
 static uint64_t seed = 0x9e3779b97f4a7c15ull;
-static uint64_t rnd(void)
-{
-    seed ^= seed << 13;
-    seed ^= seed >> 7;
-    seed ^= seed << 17;
-    return seed;
-}
+static uint64_t rnd(void) { return orc_test_rand(&seed); }
 
 /* Random byte damage anywhere in small good files: any rc, no crash. */
 TEST(orc_damaged_files_do_not_crash)

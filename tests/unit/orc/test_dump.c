@@ -10,32 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Dump `path` into a malloc'd string (NULL on failure). */
-static char *dump_to_string(const char *path, bool rows, CombErr *err)
-{
-    char *text = NULL;
-    size_t len = 0;
-    FILE *mem = open_memstream(&text, &len);
-    int rc = orc_dump(path, rows, mem, err);
-    fclose(mem);
-    if (rc) {
-        free(text);
-        return NULL;
-    }
-    return text;
-}
-
 TEST(orc_dump_json_rows)
 {
-    const char *dir = unit_tmpdir();
-    char path[512];
+    char path[ORC_TEST_PATH_LEN];
     CombErr err;
     CombArena a;
     CombBatch b;
     OrcWriter *w;
     OrcWriterOptions opt;
-    CombTypeKind kinds[7];
-    snprintf(path, sizeof path, "%s/json.orc", dir);
     comb_arena_init(&a, 4096);
     OrcType *root = orc_type_new(&a, COMB_T_STRUCT);
     OrcType *st = orc_type_new(&a, COMB_T_STRUCT);
@@ -45,12 +27,11 @@ TEST(orc_dump_json_rows)
     orc_type_add_field(&a, root, "f", orc_type_new(&a, COMB_T_FLOAT));
     orc_type_add_field(&a, root, "st", st);
     orc_type_add_field(&a, st, "ok", orc_type_new(&a, COMB_T_BOOLEAN));
-    CHECK_EQ(orc_type_assign_ids(root), 7);
-    orc_type_kinds(root, kinds);
     orc_writer_options_default(&opt);
-    CHECK_OK(orc_writer_open(path, root, &opt, &w, &err), &err);
+    CHECK_OK(orc_test_writer_open("json.orc", root, &opt, 8, path, &w, &b,
+                                  &err), &err);
+    CHECK_EQ(b.n_cols, 7);
     comb_arena_free(&a);
-    comb_batch_init(&b, 7, kinds, 8);
     static const int64_t days[] = {0, -1, 11016, -719162};
     for (int i = 0; i < 4; i++)
         b.cols[1].i64[i] = days[i];
@@ -78,7 +59,7 @@ TEST(orc_dump_json_rows)
     comb_batch_free(&b);
     CHECK_OK(rc, &err);
     CHECK_OK(orc_writer_close(w, &err), &err);
-    char *text = dump_to_string(path, true, &err);
+    char *text = orc_test_dump_text(path, true, NULL, &err);
     CHECK(text != NULL);
     const char *want =
         "{\"d\": \"1970-01-01\", \"s\": \"a\\\"b\\\\c\\n\\t/é\", "
@@ -98,26 +79,21 @@ TEST(orc_dump_json_rows)
 
 TEST(orc_dump_metadata_listing)
 {
-    const char *dir = unit_tmpdir();
-    char path[512];
+    char path[ORC_TEST_PATH_LEN];
     CombErr err;
     CombArena a;
     CombBatch b;
     OrcWriter *w;
     OrcWriterOptions opt;
-    CombTypeKind kinds[3];
-    snprintf(path, sizeof path, "%s/meta.orc", dir);
     comb_arena_init(&a, 4096);
     OrcType *root = orc_type_new(&a, COMB_T_STRUCT);
     orc_type_add_field(&a, root, "id", orc_type_new(&a, COMB_T_BIGINT));
     orc_type_add_field(&a, root, "name", orc_type_new(&a, COMB_T_VARCHAR));
-    orc_type_assign_ids(root);
-    orc_type_kinds(root, kinds);
     orc_writer_options_default(&opt);
     opt.stripe_size = 1000;
-    CHECK_OK(orc_writer_open(path, root, &opt, &w, &err), &err);
+    CHECK_OK(orc_test_writer_open("meta.orc", root, &opt, 1000, path, &w, &b,
+                                  &err), &err);
     comb_arena_free(&a);
-    comb_batch_init(&b, 3, kinds, 1000);
     int rc = COMB_OK;
     for (int s = 0; s < 3 && !rc; s++) {
         for (int i = 0; i < 1000; i++) {
@@ -132,7 +108,7 @@ TEST(orc_dump_metadata_listing)
     CHECK_OK(orc_writer_set_metadata(w, "hive.acid.stats", "3000,0,0", 8, &err),
              &err);
     CHECK_OK(orc_writer_close(w, &err), &err);
-    char *text = dump_to_string(path, false, &err);
+    char *text = orc_test_dump_text(path, false, NULL, &err);
     CHECK(text != NULL);
     static const char *const lines[] = {
         "File Version: 0.12 with ORC_135 by ORC C++ comb " COMB_VERSION "\n",
@@ -160,13 +136,14 @@ TEST(orc_dump_metadata_listing)
 TEST(orc_dump_non_struct_root_and_errors)
 {
     CombErr err;
-    char *text = dump_to_string(orc_test_path(0, "orc/TestOrcFile."
-                                                 "testWithoutCompressionBlockSize.orc"),
-                                true, &err);
+    char *text = orc_test_dump_text(
+        orc_test_path(0, "orc/TestOrcFile.testWithoutCompressionBlockSize.orc"),
+        true, NULL, &err);
     CHECK(text != NULL);
     CHECK(strncmp(text, "1\n2\n3\n", 6) == 0);
     CHECK(strstr(text, "\n100\n") != NULL);
     free(text);
-    CHECK(dump_to_string(orc_test_path(0, "orc/zero.orc"), false, &err) == NULL);
+    CHECK(orc_test_dump_text(orc_test_path(0, "orc/zero.orc"), false, NULL,
+                             &err) == NULL);
     CHECK_EQ(err.code, COMB_ECORRUPT);
 }

@@ -14,13 +14,9 @@ static int read_file(const char *path, CombErr *err)
 {
     OrcReader *r;
     CombBatch b;
-    int rc = orc_reader_open(path, &r, err);
+    int rc = orc_test_reader_open(path, 256, &r, &b, err);
     if (rc)
         return rc;
-    if (orc_reader_batch_init(r, &b, 256)) {
-        orc_reader_close(r);
-        return COMB_ENOMEM;
-    }
     while (!(rc = orc_reader_next(r, &b, err)) && b.n_rows > 0)
         ;
     OrcColumnStats st;

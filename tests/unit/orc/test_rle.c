@@ -3,6 +3,7 @@
  * worked examples, encoder/decoder round trips over edge values, the
  * sub-encoding the v2 encoder picks, and bad bytes failing cleanly.
  */
+#include "orc_test.h"
 #include "unit.h"
 #include "orc/orc_int.h"
 
@@ -146,13 +147,7 @@ done:
 }
 
 static uint64_t rng_state = 88172645463325252ull;
-static uint64_t rng(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
-}
+static uint64_t rng(void) { return orc_test_rand(&rng_state); }
 
 TEST(rle2_roundtrip_edges)
 {

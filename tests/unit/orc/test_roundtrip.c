@@ -216,12 +216,8 @@ static int64_t read_and_compare(const char *path, CombErr *err)
     OrcReader *r;
     CombBatch b;
     int64_t g = 0;
-    if (orc_reader_open(path, &r, err))
+    if (orc_test_reader_open(path, 777, &r, &b, err))
         return -1;
-    if (orc_reader_batch_init(r, &b, 777)) {
-        orc_reader_close(r);
-        return -1;
-    }
     int rc;
     while ((rc = orc_reader_next(r, &b, err)) == COMB_OK && b.n_rows > 0) {
         for (int i = 0; i < b.n_rows; i++, g++)
@@ -397,25 +393,22 @@ static OrcType *acid_schema(CombArena *a)
 
 TEST(orc_roundtrip_null_struct_acid_delete)
 {
-    const char *dir = unit_tmpdir();
-    char path[512];
+    char path[ORC_TEST_PATH_LEN];
     CombErr err;
     CombArena a;
     CombBatch b;
     OrcWriter *w;
     OrcReader *r;
     OrcWriterOptions opt;
-    CombTypeKind kinds[9];
-    snprintf(path, sizeof path, "%s/delete.orc", dir);
     comb_arena_init(&a, 4096);
     OrcType *schema = acid_schema(&a);
     CHECK(schema != NULL);
-    CHECK_EQ(orc_type_assign_ids(schema), 9);
-    orc_type_kinds(schema, kinds);
     orc_writer_options_default(&opt);
-    CHECK_EQ(comb_batch_init(&b, 9, kinds, 1024), 0);
-    int rc = orc_writer_open(path, schema, &opt, &w, &err);
+    CHECK_OK(orc_test_writer_open("delete.orc", schema, &opt, 1024, path, &w,
+                                  &b, &err), &err);
+    CHECK_EQ(b.n_cols, 9);
     comb_arena_free(&a);
+    int rc = COMB_OK;
     for (int64_t g = 0; g < 3000 && !rc; g += 1000) {
         comb_batch_reset(&b);
         comb_vec_nulls_materialize(&b.cols[6], 1000);
@@ -520,15 +513,11 @@ TEST(orc_user_metadata_roundtrip)
     CHECK_EQ(src, COMB_ENOTFOUND);
 
     /* the dump shows the metadata as text */
-    char *text = NULL;
-    size_t text_len = 0;
-    FILE *mem = open_memstream(&text, &text_len);
-    rc = orc_dump(path, false, mem, &err);
-    fclose(mem);
-    bool shown = text && strstr(text, "hive.acid.version=2") &&
+    char *text = orc_test_dump_text(path, false, NULL, &err);
+    CHECK(text != NULL);
+    bool shown = strstr(text, "hive.acid.version=2") &&
                  strstr(text, "Rows: 0") && strstr(text, "Compression: ZLIB");
     free(text);
-    CHECK_OK(rc, &err);
     CHECK(shown);
 }
 
@@ -541,26 +530,20 @@ static int fail_stripe(void *ctx, uint64_t rows, CombErr *err)
 
 TEST(orc_writer_failures_remove_file)
 {
-    const char *dir = unit_tmpdir();
-    char path[512];
+    char path[ORC_TEST_PATH_LEN];
     CombErr err;
     CombArena a;
     CombBatch b;
     OrcWriter *w;
     OrcWriterOptions opt;
-    CombTypeKind kinds[9];
     comb_arena_init(&a, 4096);
     OrcType *schema = acid_schema(&a);
-    orc_type_assign_ids(schema);
-    orc_type_kinds(schema, kinds);
     orc_writer_options_default(&opt);
     opt.on_stripe = fail_stripe;
-    snprintf(path, sizeof path, "%s/fail.orc", dir);
-    int rc = orc_writer_open(path, schema, &opt, &w, &err);
-    CHECK_OK(rc, &err);
-    comb_batch_init(&b, 9, kinds, 10);
+    CHECK_OK(orc_test_writer_open("fail.orc", schema, &opt, 10, path, &w, &b,
+                                  &err), &err);
     b.n_rows = 10;
-    rc = orc_writer_write(w, &b, &err);
+    int rc = orc_writer_write(w, &b, &err);
     comb_batch_free(&b);
     CHECK_OK(rc, &err);
     CHECK_EQ(orc_writer_close(w, &err), COMB_EIO);
@@ -586,26 +569,21 @@ TEST(orc_writer_failures_remove_file)
 
 TEST(orc_writer_row_ids_use_delta)
 {
-    const char *dir = unit_tmpdir();
-    char path[512];
+    char path[ORC_TEST_PATH_LEN];
     CombErr err;
     CombArena a;
     CombBatch b;
     OrcWriter *w;
     OrcReader *r;
     OrcWriterOptions opt;
-    CombTypeKind kinds[2];
     comb_arena_init(&a, 4096);
     OrcType *root = orc_type_new(&a, COMB_T_STRUCT);
     leaf(&a, root, "rowId", COMB_T_BIGINT);
-    orc_type_assign_ids(root);
-    orc_type_kinds(root, kinds);
     orc_writer_options_default(&opt);
     opt.compression = ORC_COMP_NONE;
-    snprintf(path, sizeof path, "%s/ids.orc", dir);
-    CHECK_OK(orc_writer_open(path, root, &opt, &w, &err), &err);
+    CHECK_OK(orc_test_writer_open("ids.orc", root, &opt, 1024, path, &w, &b,
+                                  &err), &err);
     comb_arena_free(&a);
-    comb_batch_init(&b, 2, kinds, 1024);
     int rc = COMB_OK;
     for (int64_t g = 0; g < 100 * 1024 && !rc; g += 1024) {
         for (int i = 0; i < 1024; i++)
