@@ -265,6 +265,29 @@ static int bind_field(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
 
 /* ------------------------------------------------------------- conversions */
 
+/* A constant integer retyped without evaluation when the value fits the
+ * target exactly (integer widening, integer to double): the common case
+ * of every INSERT ... VALUES cell, which would otherwise go through a
+ * one-row batch. */
+static bool retype_int_constant(SqlStmtCtx *c, BoundExpr *a, CombTypeKind to,
+                                BoundExpr **out)
+{
+    BoundExpr *k;
+    if (a->kind != BX_CONST || a->is_null || !is_numeric(a->type) ||
+        comb_type_is_float(a->type) || !is_numeric(to))
+        return false;
+    if (!comb_type_is_float(to) && int_rank(to) < int_rank(a->type))
+        return false;
+    if (!(k = bx_new(c, BX_CONST, to, a->pos)))
+        return false;
+    if (comb_type_is_float(to))
+        k->dval = to == COMB_T_FLOAT ? (double)(float)a->ival : (double)a->ival;
+    else
+        k->ival = a->ival;
+    *out = k;
+    return true;
+}
+
 static int make_cast(SqlStmtCtx *c, BoundExpr *a, CombTypeKind to,
                      BoundExpr **out, CombErr *err)
 {
@@ -273,6 +296,8 @@ static int make_cast(SqlStmtCtx *c, BoundExpr *a, CombTypeKind to,
         *out = a;
         return COMB_OK;
     }
+    if (retype_int_constant(c, a, to, out))
+        return COMB_OK;
     b = bx_new(c, BX_CAST, to, a->pos);
     if (!b)
         return comb_err_nomem(err);
@@ -306,6 +331,8 @@ static int bind_coerce(SqlStmtCtx *c, BoundExpr *e, CombTypeKind kind,
         *out = e;
         return COMB_OK;
     }
+    if (retype_int_constant(c, e, kind, out))
+        return COMB_OK;
     b = bx_new(c, BX_CAST, kind, e->pos);
     if (!b)
         return comb_err_nomem(err);
