@@ -126,13 +126,10 @@ static int buffer_row(CliPrinter *p, char **fields, CombErr *err)
 static int printer_batch(void *ctx, const CombBatch *b, CombErr *err)
 {
     CliPrinter *p = ctx;
-    char *stack_fields[256];
     for (int i = 0; i < comb_batch_live(b); i++) {
         int row = comb_batch_row(b, i);
-        char **fields = p->format == CLI_FORMAT_TABLE
-                            ? comb_arena_alloc(&p->arena, (size_t)(p->n_cols + 1) * sizeof(char *))
-                            : stack_fields;
-        if (!fields || p->n_cols > 256)
+        char **fields = comb_arena_alloc(&p->arena, (size_t)(p->n_cols + 1) * sizeof(char *));
+        if (!fields)
             return comb_err_nomem(err);
         for (int j = 0; j < p->n_cols; j++)
             if (!(fields[j] = value_text(p, &b->cols[j], p->kinds[j], row)))

@@ -213,33 +213,33 @@ typedef struct InsertSink {
     const int *map;         /* select output -> table column */
     int n_map;
     CombBatch nulls;        /* an all-NULL vector per table column */
+    CombVector *view;       /* the batch's columns in table order */
 } InsertSink;
 
 static int insert_sink_batch(void *ctx, const CombBatch *b, CombErr *err)
 {
     InsertSink *is = ctx;
     const SqlTable *t = is->d->t;
-    CombVector cols[256];
     CombBatch view = *b;
-    if (t->n_cols > 256)
-        return comb_err(err, COMB_EUNSUPPORTED, "more than 256 columns");
     for (int j = 0; j < t->n_cols; j++)
-        cols[j] = is->nulls.cols[j];
+        is->view[j] = is->nulls.cols[j];
     for (int k = 0; k < is->n_map; k++)
-        cols[is->map[k]] = b->cols[k];
-    view.cols = cols;
+        is->view[is->map[k]] = b->cols[k];
+    view.cols = is->view;
     view.n_cols = t->n_cols;
     return target_insert(is->d, &view, err);
 }
 
-static int insert_sink_init(InsertSink *is, DmlTarget *d, const int *map,
-                            int n_map, CombErr *err)
+static int insert_sink_init(SqlStmtCtx *c, InsertSink *is, DmlTarget *d,
+                            const int *map, int n_map, CombErr *err)
 {
     const SqlTable *t = d->t;
     is->d = d;
     is->map = map;
     is->n_map = n_map;
-    if (comb_batch_init(&is->nulls, t->n_cols, t->kinds, COMB_BATCH_SIZE))
+    is->view = comb_arena_alloc(c->arena, (size_t)(t->n_cols + 1) * sizeof *is->view);
+    if (!is->view ||
+        comb_batch_init(&is->nulls, t->n_cols, t->kinds, COMB_BATCH_SIZE))
         return comb_err_nomem(err);
     for (int j = 0; j < t->n_cols; j++) {
         memset(is->nulls.cols[j].nulls, 1, COMB_BATCH_SIZE);
@@ -300,7 +300,7 @@ int sql_exec_insert(SqlStmtCtx *c, CombErr *err)
         (rc = target_open(c, t, MS_OP_INSERT, &d, err)))
         goto done;
     if (sel) {
-        if (!(rc = insert_sink_init(&sink_ctx, &d, map, n_map, err)))
+        if (!(rc = insert_sink_init(c, &sink_ctx, &d, map, n_map, err)))
             rc = sql_select_run(c, sel, &sink, err);
     } else {
         rc = insert_values(c, t, &d, map, n_map, err);
@@ -321,6 +321,7 @@ typedef struct UpdatePlan {
     int n_set;
     int *set_col;           /* table column of each assignment */
     BoundExpr **set_expr;   /* coerced to the column type */
+    CombVector *saved;      /* scan columns replaced while a batch is written */
 } UpdatePlan;
 
 static int bind_assignments(SqlStmtCtx *c, const SqlTable *t,
@@ -330,7 +331,8 @@ static int bind_assignments(SqlStmtCtx *c, const SqlTable *t,
     p->n_set = st->n_assignments;
     p->set_col = comb_arena_alloc(c->arena, (size_t)(p->n_set + 1) * sizeof(int));
     p->set_expr = comb_arena_calloc(c->arena, (size_t)(p->n_set + 1) * sizeof(BoundExpr *));
-    if (!p->set_col || !p->set_expr)
+    p->saved = comb_arena_alloc(c->arena, (size_t)(p->n_set + 1) * sizeof *p->saved);
+    if (!p->set_col || !p->set_expr || !p->saved)
         return comb_err_nomem(err);
     for (int i = 0; i < p->n_set; i++) {
         const AstAssignment *a = &st->assignments[i];
@@ -382,22 +384,18 @@ static int delete_live_rows(DmlTarget *d, const CombBatch *b, int n_user,
 static int insert_updated_rows(DmlTarget *d, UpdatePlan *p, CombBatch *b,
                                CombErr *err)
 {
-    CombVector saved[64];
-    int n = p->n_set < 64 ? p->n_set : 64, rc = COMB_OK;
-    if (p->n_set > 64)
-        return comb_err(err, COMB_EUNSUPPORTED,
-                        "UPDATE of more than 64 columns is not supported yet");
+    int n = p->n_set, rc = COMB_OK;
     for (int i = 0; i < n && !rc; i++)
         rc = sql_expr_eval(p->set_expr[i], b, err);
     if (rc)
         return rc;
     for (int i = 0; i < n; i++) {
-        saved[i] = b->cols[p->set_col[i]];
+        p->saved[i] = b->cols[p->set_col[i]];
         b->cols[p->set_col[i]] = *p->set_expr[i]->out;
     }
     rc = target_insert(d, b, err);
     for (int i = n - 1; i >= 0; i--)
-        b->cols[p->set_col[i]] = saved[i];
+        b->cols[p->set_col[i]] = p->saved[i];
     return rc;
 }
 

@@ -54,6 +54,8 @@ struct SqlSelectPlan {
     bool need_rowid;
     SqlScan scan;
     bool scan_open;
+    CombVector *view;        /* output batch columns (streaming) */
+    CombVector **col_out;    /* column vectors to materialize (sorting) */
 };
 
 /* ------------------------------------------------------------- planning */
@@ -484,6 +486,10 @@ int sql_select_coerce(SqlStmtCtx *c, SqlSelectPlan *p, const int *map,
 static int prepare_all(SqlStmtCtx *c, SqlSelectPlan *p, CombErr *err)
 {
     int rc;
+    p->view = comb_arena_alloc(c->arena, (size_t)(p->n_cols + 1) * sizeof *p->view);
+    p->col_out = comb_arena_alloc(c->arena, (size_t)(p->n_cols + 1) * sizeof *p->col_out);
+    if (!p->view || !p->col_out)
+        return comb_err_nomem(err);
     for (int j = 0; j < p->n_cols; j++)
         if ((rc = sql_expr_prepare(p->exprs[j], c->arena, COMB_BATCH_SIZE, err)))
             return rc;
@@ -592,15 +598,12 @@ static int eval_columns(SqlSelectPlan *p, const CombBatch *b, CombErr *err)
 static int stream_batch(SqlSelectPlan *p, const CombBatch *b, int64_t *left,
                         const SqlSink *sink, CombErr *err)
 {
-    CombVector cols[256];
     CombBatch view = *b;
     int live = comb_batch_live(b);
-    if (p->n_out > 256)
-        return comb_err(err, COMB_EUNSUPPORTED, "more than 256 output columns");
     for (int j = 0; j < p->n_out; j++)
-        cols[j] = *p->exprs[j]->out;
+        p->view[j] = *p->exprs[j]->out;
     view.n_cols = p->n_out;
-    view.cols = cols;
+    view.cols = p->view;
     if (*left >= 0 && live > *left) {
         if (!view.use_sel) {
             for (int i = 0; i < *left; i++)
@@ -636,10 +639,7 @@ static int run_sorted(Source *src, const SqlSink *sink, CombErr *err)
 {
     SqlSelectPlan *p = src->p;
     SqlRowStore rs;
-    CombVector *cols[512];
     int rc = COMB_OK;
-    if (p->n_cols > 512)
-        return comb_err(err, COMB_EUNSUPPORTED, "too many ORDER BY columns");
     if (sql_rows_init(&rs, p->n_cols, p->kinds))
         return comb_err_nomem(err);
     while (!rc) {
@@ -649,8 +649,8 @@ static int run_sorted(Source *src, const SqlSink *sink, CombErr *err)
         if (comb_batch_live(b) == 0 || (rc = eval_columns(p, b, err)))
             continue;
         for (int j = 0; j < p->n_cols; j++)
-            cols[j] = p->exprs[j]->out;
-        rc = sql_rows_append(&rs, cols, b, err);
+            p->col_out[j] = p->exprs[j]->out;
+        rc = sql_rows_append(&rs, p->col_out, b, err);
     }
     if (!rc) {
         sql_rows_sort(&rs, p->keys, p->n_keys);

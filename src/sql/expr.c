@@ -173,6 +173,20 @@ static void quote_preview(CombStr s, char *buf, size_t n)
     snprintf(buf, n, "'%.*s'", (int)(s.len > 60 ? 60 : s.len), s.ptr);
 }
 
+/* A string that does not convert: NULL for CAST, an error naming the
+ * column for an assignment.  COMB_OK when the row became NULL. */
+static int bad_string(BoundExpr *e, const CombBatch *in, int row, CombStr s,
+                      CombErr *err)
+{
+    char text[96];
+    if (!e->strict) {
+        sql_vec_mark(e->out, in, row, true);
+        return COMB_OK;
+    }
+    quote_preview(s, text, sizeof text);
+    return cast_error(e, text, err);
+}
+
 static int cast_to_int(BoundExpr *e, const CombBatch *in, CombErr *err)
 {
     const CombVector *x = e->a->out;
@@ -195,9 +209,10 @@ static int cast_to_int(BoundExpr *e, const CombBatch *in, CombErr *err)
             v = (int64_t)d;
         } else if (comb_type_is_str(from)) {
             if (!parse_number(x->str[row], &v, NULL)) {
-                if (!e->strict) { set_null(o, row); continue; }
-                quote_preview(x->str[row], text, sizeof text);
-                return cast_error(e, text, err);
+                int rc = bad_string(e, in, row, x->str[row], err);
+                if (rc)
+                    return rc;
+                continue;
             }
         } else {
             v = x->i64[row];
@@ -225,10 +240,10 @@ static int cast_to_double(BoundExpr *e, const CombBatch *in, CombErr *err)
             d = x->f64[row];
         else if (comb_type_is_str(from)) {
             if (!parse_number(x->str[row], NULL, &d)) {
-                char text[96];
-                if (!e->strict) { set_null(o, row); continue; }
-                quote_preview(x->str[row], text, sizeof text);
-                return cast_error(e, text, err);
+                int rc = bad_string(e, in, row, x->str[row], err);
+                if (rc)
+                    return rc;
+                continue;
             }
         } else
             d = (double)x->i64[row];

@@ -28,3 +28,5 @@ INSERT INTO big SELECT id + 2048, f + 2048, s FROM big;
 SELECT count(*), sum(id), sum(f), max(s) FROM big;
 -- @sh "$COMB" --warehouse "$WH" --outputformat tsv -e "SELECT id, f, s FROM big ORDER BY id" | sed -n '1p;1024,1027p;4095,$p'
 -- @sh "$COMB" --warehouse "$WH" --outputformat csv -e "SELECT f, id FROM big" | sort -t, -k2 -n | tail -2
+-- wide tables: 300 columns through INSERT, UPDATE of 100 columns, SELECT
+-- @sh cols=$(seq -f 'c%g INT' -s, 1 300); vals=$(seq -s, 1 300); sets=$(for i in $(seq 1 100); do printf 'c%d = c%d + 1000,' $i $i; done); sets=${sets%,}; "$COMB" --warehouse "$WH" --outputformat tsv -e "CREATE TABLE wide ($cols) TBLPROPERTIES ('transactional'='true'); INSERT INTO wide VALUES ($vals); UPDATE wide SET $sets; INSERT INTO wide SELECT * FROM wide; SELECT * FROM wide" | awk -F'\t' '{ print NF, $1, $100, $101, $300 }'
