@@ -137,7 +137,7 @@ demo: deps
 
 bench: deps
 	@$(MAKE) --no-print-directory MODE=rel all bench-bins
-	@for b in build/rel/bench/*; do echo "== $$b"; $$b; done
+	@for b in $(patsubst bench/%.c,build/rel/bench/%,$(wildcard bench/*.c)); do echo "== $$b"; $$b || exit 1; done
 
 # Build every fuzz target; run one with e.g.
 #   build/fuzz/fuzz/fuzz_sql_parse fuzz/corpus/sql_parse -max_total_time=60
