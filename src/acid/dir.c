@@ -5,6 +5,7 @@
  * aborted directories, original files.
  */
 #include "acid/acid_int.h"
+#include "common/str.h"
 
 #include <inttypes.h>
 #include <limits.h>
@@ -42,17 +43,7 @@ static size_t digit_run(const char *s)
  * int64; false on overflow. */
 static bool parse_digits(const char *s, size_t n, int64_t *out)
 {
-    int64_t v = 0;
-    if (n == 0 || digit_run(s) < n)
-        return false;
-    for (size_t i = 0; i < n; i++) {
-        int d = s[i] - '0';
-        if (v > (INT64_MAX - d) / 10)
-            return false;
-        v = v * 10 + d;
-    }
-    *out = v;
-    return true;
+    return digit_run(s) >= n && comb_digits_to_i64(s, n, out);
 }
 
 static bool parse_digits_int(const char *s, size_t n, int *out)

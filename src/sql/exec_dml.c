@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "orc/orc.h"
+#include "sql/rowstore.h"
 
 typedef struct DmlTarget {
     SqlTable *t;
@@ -143,18 +144,9 @@ static int arity_error(SqlStmtCtx *c, const SqlTable *t, AstPos pos, int want,
 /* Put constant `k` into row `row` of vector v. */
 static void store_const(CombVector *v, int row, const BoundExpr *k)
 {
-    if (k->is_null || k->type == COMB_T_NULL) {
-        comb_vec_nulls_materialize(v, row);
-        v->nulls[row] = 1;
-        return;
-    }
-    comb_vec_set_not_null(v, row);
-    if (v->i64)
-        v->i64[row] = k->ival;
-    else if (v->f64)
-        v->f64[row] = k->dval;
-    else
-        v->str[row] = k->sval;
+    SqlDatum d = {k->is_null || k->type == COMB_T_NULL, k->ival, k->dval,
+                  k->sval};
+    sql_datum_store(v, row, &d);
 }
 
 static int bind_value_row(SqlStmtCtx *c, const SqlTable *t, const int *map,

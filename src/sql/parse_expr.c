@@ -10,6 +10,7 @@
  * height is capped at AST_MAX_DEPTH so later tree walks cannot run deep.
  */
 #include "sql/parse_int.h"
+#include "common/str.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -115,20 +116,6 @@ static bool ex_fold_negation(AstExpr *e)
     return true;
 }
 
-/* Digits to int64; false on overflow. */
-static bool parse_int64(const char *s, size_t n, int64_t *out)
-{
-    int64_t v = 0;
-    for (size_t i = 0; i < n; i++) {
-        int d = s[i] - '0';
-        if (v > (INT64_MAX - d) / 10)
-            return false;
-        v = v * 10 + d;
-    }
-    *out = v;
-    return true;
-}
-
 static int ex_number(SqlParser *p, AstExpr **out)
 {
     SqlToken t = sp_next(p);
@@ -138,7 +125,7 @@ static int ex_number(SqlParser *p, AstExpr **out)
         return COMB_ENOMEM;
     e->lit_suffix = t.suffix;
     *out = e;
-    if (t.kind == SQL_TK_INT && parse_int64(p->src + t.off, digits, &e->ival))
+    if (t.kind == SQL_TK_INT && comb_digits_to_i64(p->src + t.off, digits, &e->ival))
         return ex_finish(p, e, t.off);
     /* too big for int64, or has a fraction/exponent: keep it as a double */
     char *num = comb_arena_strndup(p->arena, p->src + t.off, digits);

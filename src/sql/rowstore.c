@@ -132,7 +132,7 @@ void sql_rows_sort(SqlRowStore *rs, const SqlSortKey *keys, int n_keys)
         qsort_r(rs->rows, (size_t)rs->n_rows, sizeof *rs->rows, row_cmp, &ctx);
 }
 
-static void datum_store(CombVector *v, int row, const SqlDatum *d)
+void sql_datum_store(CombVector *v, int row, const SqlDatum *d)
 {
     if (d->null) {
         comb_vec_nulls_materialize(v, row);
@@ -160,7 +160,7 @@ int sql_rows_emit(SqlRowStore *rs, int n_out, int64_t limit,
         return comb_err_nomem(err);
     for (int64_t r = 0; r < end && !rc; r++) {
         for (int j = 0; j < n_out; j++)
-            datum_store(&b.cols[j], b.n_rows, &rs->rows[r][j]);
+            sql_datum_store(&b.cols[j], b.n_rows, &rs->rows[r][j]);
         if (++b.n_rows == b.capacity || r + 1 == end) {
             rc = sink->batch(sink->ctx, &b, err);
             comb_batch_reset(&b);

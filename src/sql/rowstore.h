@@ -42,6 +42,8 @@ void sql_rows_free(SqlRowStore *rs);
 
 /* Read one value of vector v at row (strings are copied into arena a). */
 int sql_datum_read(SqlDatum *d, const CombVector *v, int row, CombArena *a);
+/* Write d into row `row` of vector v (strings are borrowed, not copied). */
+void sql_datum_store(CombVector *v, int row, const SqlDatum *d);
 /* Compare two datums of one kind (NULLs equal to each other, first). */
 int sql_datum_cmp(CombTypeKind kind, const SqlDatum *x, const SqlDatum *y);
 
