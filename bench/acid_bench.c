@@ -70,7 +70,7 @@ static int comb_exec(SqlSession *s, const char *sql, ScanCount *count)
 {
     CombErr err;
     SqlSink sink = {count, NULL, count ? count_batch : NULL, NULL, NULL};
-    if (sql_session_execute(s, sql, &sink, &err)) {
+    if (sql_session_execute(s, sql, strlen(sql), &sink, &err)) {
         fprintf(stderr, "comb: %s\n  in: %.200s\n", err.msg, sql);
         return 1;
     }

@@ -37,12 +37,11 @@ static int discard(void *ctx, const CombBatch *b, CombErr *err)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char dir[96];
-    char *text;
     SqlSessionOptions opt = {dir, "fuzz"};
     SqlSession *s;
     SqlSink sink = {NULL, NULL, discard, NULL, NULL};
     CombErr err;
-    size_t pos = 0, end, len;
+    size_t pos = 0, end;
     int n_stmts = 0;
 
     if (size > 4096)
@@ -54,19 +53,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (sql_session_open(&opt, &s, &err))
         return 0;
     for (size_t i = 0; i < sizeof setup / sizeof setup[0]; i++)
-        sql_session_execute(s, setup[i], &sink, &err);
-    text = comb_strndup((const char *)data, size);
-    len = text ? strlen(text) : 0;
-    while (text && pos < len && n_stmts < 8 &&
-           sql_next_statement(text + pos, len - pos, &end)) {
-        char *one = comb_strndup(text + pos, end);
-        if (one && !sql_is_blank(one, end))
-            sql_session_execute(s, one, &sink, &err);
+        sql_session_execute(s, setup[i], strlen(setup[i]), &sink, &err);
+    /* raw bytes, NULs included: statements are bytes with a length */
+    while (pos < size && n_stmts < 8 &&
+           sql_next_statement((const char *)data + pos, size - pos, &end)) {
+        /* an exact-size copy, so that reading past the end is caught */
+        char *one = comb_malloc(end);
+        if (one) {
+            memcpy(one, data + pos, end);
+            if (!sql_is_blank(one, end))
+                sql_session_execute(s, one, end, &sink, &err);
+        }
         comb_free(one);
         pos += end;
         n_stmts++;
     }
-    comb_free(text);
     sql_session_close(s);
     fs_remove_tree(dir, &err);
     return 0;

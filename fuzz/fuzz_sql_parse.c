@@ -14,25 +14,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    char *text = comb_strndup((const char *)data, size);
+    /* raw bytes, NULs included, in an exact-size copy so that reading past
+     * the end is caught */
+    char *text = comb_malloc(size ? size : 1);
     CombArena arena;
     CombErr err;
     AstStmt *stmt;
     size_t pos = 0, end;
     if (!text)
         return 0;
-    size = strlen(text); /* statements are C strings */
+    memcpy(text, data, size);
     comb_arena_init(&arena, 4096);
     while (pos < size && sql_next_statement(text + pos, size - pos, &end)) {
-        char *one = comb_strndup(text + pos, end);
-        if (one && !sql_is_blank(one, end))
-            sql_parse_statement(one, &arena, &stmt, &err);
-        comb_free(one);
+        if (!sql_is_blank(text + pos, end))
+            sql_parse_statement(text + pos, end, &arena, &stmt, &err);
         comb_arena_reset(&arena);
         pos += end;
     }
     if (pos < size)
-        sql_parse_statement(text + pos, &arena, &stmt, &err);
+        sql_parse_statement(text + pos, size - pos, &arena, &stmt, &err);
     comb_arena_free(&arena);
     comb_free(text);
     return 0;

@@ -77,17 +77,18 @@ static int apply_setting(SqlSession *s, const char *arg, bool is_var)
 }
 
 /* Echo a statement (-v) without the white space around it. */
-static void echo_statement(FILE *out, const char *stmt)
+static void echo_statement(FILE *out, const char *stmt, size_t n)
 {
-    size_t n = strlen(stmt);
-    while (*stmt == ' ' || *stmt == '\n' || *stmt == '\t' || *stmt == '\r') {
+    while (n > 0 &&
+           (*stmt == ' ' || *stmt == '\n' || *stmt == '\t' || *stmt == '\r')) {
         stmt++;
         n--;
     }
     while (n > 0 && (stmt[n - 1] == ' ' || stmt[n - 1] == '\n' ||
                      stmt[n - 1] == '\t' || stmt[n - 1] == '\r'))
         n--;
-    fprintf(out, "%.*s\n", (int)n, stmt);
+    fwrite(stmt, 1, n, out);
+    fputc('\n', out);
 }
 
 /* Run every complete statement in buf[0..len); returns bytes consumed.
@@ -112,59 +113,62 @@ size_t cli_run_buffer(CliContext *cx, const char *buf, size_t len,
 void cli_run_statement(CliContext *cx, const char *text, size_t len,
                        bool *failed)
 {
-    char *stmt;
     CombErr err;
     SqlSink sink = cli_printer_sink(cx->printer);
     if (sql_is_blank(text, len))
         return;
-    if (!(stmt = comb_strndup(text, len))) {
-        *failed = true;
-        return;
-    }
     if (cx->verbose)
-        echo_statement(cx->printer->out, stmt);
-    if (sql_session_execute(cx->session, stmt, &sink, &err)) {
+        echo_statement(cx->printer->out, text, len);
+    if (sql_session_execute(cx->session, text, len, &sink, &err)) {
         fflush(cx->printer->out);
         fprintf(stderr, "Error: %s\n", err.msg);
         *failed = true;
     }
     fflush(cx->printer->out);
-    comb_free(stmt);
 }
 
-/* Run a whole script; a trailing statement without ';' runs too. */
-static int run_script(CliContext *cx, const char *text)
+/* Run a whole script, text[0..len); a trailing statement without ';' runs
+ * too.  A UTF-8 byte-order mark (editors on Windows write one) is not
+ * part of the first statement. */
+static int run_script(CliContext *cx, const char *text, size_t len)
 {
-    size_t len = strlen(text), used;
+    static const char bom[] = "\xEF\xBB\xBF";
+    size_t used;
     bool failed = false;
+    if (len >= 3 && memcmp(text, bom, 3) == 0) {
+        text += 3;
+        len -= 3;
+    }
     used = cli_run_buffer(cx, text, len, true, &failed);
     if (!failed && used < len)
         cli_run_statement(cx, text + used, len - used, &failed);
     return failed ? 1 : 0;
 }
 
-static char *read_file(const char *path)
+/* The whole of a script file (NUL bytes included) into *out / *len; a
+ * message on stderr when it cannot be read (missing, a directory, an I/O
+ * error), so that -f never runs nothing in silence. */
+static int read_file(const char *path, CombBuf *out)
 {
     FILE *f = fopen(path, "rb");
-    CombBuf b = COMB_BUF_INIT;
     char chunk[65536];
     size_t n;
+    int rc = 0;
     if (!f) {
         fprintf(stderr, "comb: cannot open '%s': %s\n", path, strerror(errno));
-        return NULL;
+        return 1;
     }
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-        if (comb_buf_append(&b, chunk, n)) {
-            fclose(f);
-            comb_buf_free(&b);
-            return NULL;
+    while (!rc && (n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        if (comb_buf_append(out, chunk, n)) {
+            fprintf(stderr, "comb: out of memory reading '%s'\n", path);
+            rc = 1;
         }
-    fclose(f);
-    if (comb_buf_append_byte(&b, '\0')) {
-        comb_buf_free(&b);
-        return NULL;
+    if (!rc && ferror(f)) {
+        fprintf(stderr, "comb: cannot read '%s': %s\n", path, strerror(errno));
+        rc = 1;
     }
-    return (char *)b.data;
+    fclose(f);
+    return rc;
 }
 
 static int orcfiledump_main(int argc, char **argv)
@@ -281,11 +285,14 @@ int main(int argc, char **argv)
     cx = (CliContext){s, &printer, o.verbose};
     if (!rc) {
         if (o.exec) {
-            rc = run_script(&cx, o.exec);
+            rc = run_script(&cx, o.exec, strlen(o.exec));
         } else if (o.file) {
-            char *text = read_file(o.file);
-            rc = text ? run_script(&cx, text) : 1;
-            comb_free(text);
+            CombBuf text = COMB_BUF_INIT;
+            rc = read_file(o.file, &text);
+            if (!rc)
+                rc = run_script(&cx, text.data ? (const char *)text.data : "",
+                                text.len);
+            comb_buf_free(&text);
         } else {
             rc = cli_shell_run(&cx, isatty(STDIN_FILENO) && !o.silent);
         }

@@ -20,10 +20,13 @@ static void buf_consume(CombBuf *b, size_t used)
     b->len -= used;
 }
 
-static int feed_line(CliContext *cx, CombBuf *b, const char *line, bool *failed)
+/* Add one input line (len bytes, NULs kept: they are syntax errors, not
+ * line ends) and run the statements it completes. */
+static int feed_line(CliContext *cx, CombBuf *b, const char *line, size_t len,
+                     bool *failed)
 {
     size_t used;
-    if (comb_buf_append_str(b, line) || comb_buf_append_byte(b, '\n'))
+    if (comb_buf_append(b, line, len) || comb_buf_append_byte(b, '\n'))
         return -1;
     used = cli_run_buffer(cx, (const char *)b->data, b->len, false, failed);
     buf_consume(b, used);
@@ -53,7 +56,7 @@ static int run_interactive(CliContext *cx, CombBuf *b, bool *failed)
         if (*line)
             add_history(line);
         /* readline's lines come from libedit's malloc */
-        int stop = feed_line(cx, b, line, failed);
+        int stop = feed_line(cx, b, line, strlen(line), failed);
         free(line);
         if (stop)
             break;
@@ -71,10 +74,18 @@ static int run_piped(CliContext *cx, CombBuf *b, bool *failed)
     char *line = NULL;
     size_t cap = 0;
     ssize_t n;
+    bool first = true;
     while ((n = getline(&line, &cap, stdin)) >= 0) {
+        const char *text = line;
         if (n > 0 && line[n - 1] == '\n')
-            line[n - 1] = '\0';
-        if (feed_line(cx, b, line, failed))
+            n--;
+        /* a UTF-8 byte-order mark before the first statement is not SQL */
+        if (first && n >= 3 && memcmp(line, "\xEF\xBB\xBF", 3) == 0) {
+            text += 3;
+            n -= 3;
+        }
+        first = false;
+        if (feed_line(cx, b, text, (size_t)n, failed))
             break;
     }
     free(line);

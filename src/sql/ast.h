@@ -239,14 +239,16 @@ bool sql_next_statement(const char *text, size_t len, size_t *end);
 bool sql_is_blank(const char *text, size_t len);
 
 /*
- * Parse one statement (with or without its trailing ';').  On a syntax
+ * Parse one statement (with or without its trailing ';'): text[0..len),
+ * bytes with a length, so a NUL byte inside is a syntax error at its
+ * position rather than the end of the statement.  On a syntax
  * error returns COMB_ESYNTAX with a message of the form
  *   "ParseException line L:C <what was expected> near '<token>'"
  * (the token is '<EOF>' at the end of input).  As in Hive's messages, L
  * counts from 1 and C from 0 (so C is AstPos.col - 1).  Unsupported but
  * valid HiveQL gives COMB_EUNSUPPORTED: "line L:C <what> is not supported".
  */
-int sql_parse_statement(const char *text, CombArena *arena, AstStmt **out,
-                        CombErr *err);
+int sql_parse_statement(const char *text, size_t len, CombArena *arena,
+                        AstStmt **out, CombErr *err);
 
 #endif

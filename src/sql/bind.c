@@ -52,10 +52,14 @@ static int int_rank(CombTypeKind k)
     }
 }
 
+/* Hive's numeric type hierarchy: tinyint < smallint < int < bigint <
+ * float < double; the wider of two operands is the result type. */
 static CombTypeKind wider_numeric(CombTypeKind a, CombTypeKind b)
 {
-    if (comb_type_is_float(a) || comb_type_is_float(b))
+    if (a == COMB_T_DOUBLE || b == COMB_T_DOUBLE)
         return COMB_T_DOUBLE;
+    if (a == COMB_T_FLOAT || b == COMB_T_FLOAT)
+        return COMB_T_FLOAT;
     return int_rank(a) >= int_rank(b) ? a : b;
 }
 
@@ -140,9 +144,11 @@ static int bind_literal(SqlStmtCtx *c, const AstExpr *e, BoundExpr **out,
         return comb_err_nomem(err);
     switch (e->kind) {
     case AST_LIT_INT:
+        /* Hive types a literal by its digits and applies '-' afterwards,
+         * so -2147483648 is the BIGINT negation of 2147483648 */
         b->ival = e->ival;
-        b->type = (e->ival >= INT32_MIN && e->ival <= INT32_MAX) ? COMB_T_INT
-                                                                 : COMB_T_BIGINT;
+        b->type = (e->ival >= -INT32_MAX && e->ival <= INT32_MAX) ? COMB_T_INT
+                                                                  : COMB_T_BIGINT;
         if (e->lit_suffix == 'L')
             b->type = COMB_T_BIGINT;
         else if (e->lit_suffix == 'S' || e->lit_suffix == 'Y') {
@@ -159,6 +165,8 @@ static int bind_literal(SqlStmtCtx *c, const AstExpr *e, BoundExpr **out,
     case AST_LIT_DOUBLE:
         b->dval = e->dval;
         b->type = COMB_T_DOUBLE;
+        if (e->text && e->text[strspn(e->text, "-+0123456789")] == '\0')
+            b->int_text = e->text;
         break;
     case AST_LIT_STRING:
         b->sval.ptr = e->sval;
@@ -214,6 +222,9 @@ static int bind_colref(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
                        BoundExpr **out, CombErr *err)
 {
     int idx;
+    if (sc->resolve)
+        return sql_err_at(err, COMB_ESEMANTIC, 10025, e->pos,
+                          "Expression not in GROUP BY key '%s'", e->name);
     if (!qualifier_matches(sc, e->qualifier) || !sc->table)
         return column_list_error(c, sc, e, err);
     if (strcmp(e->name, "row__id") == 0 && sc->rowid_col >= 0) {
@@ -331,6 +342,13 @@ static int bind_coerce(SqlStmtCtx *c, BoundExpr *e, CombTypeKind kind,
         *out = e;
         return COMB_OK;
     }
+    /* its double value may round into range (-9223372036854775809 is
+     * -2^63 as a double), its digits do not */
+    if (e->kind == BX_CONST && e->int_text && is_numeric(kind) &&
+        !comb_type_is_float(kind))
+        return sql_err_at(err, COMB_EINVALID, 0, e->pos,
+                          "cannot convert %s (out of range) to %s for column "
+                          "'%s'", e->int_text, comb_type_name(kind), column);
     if (retype_int_constant(c, e, kind, out))
         return COMB_OK;
     b = bx_new(c, BX_CAST, kind, e->pos);
@@ -395,23 +413,14 @@ static int unify_operands(SqlStmtCtx *c, BoundExpr **a, BoundExpr **list,
                           int n, const char *op, CombErr *err)
 {
     CombTypeKind to = (*a)->type;
-    bool any_char = (*a)->type == COMB_T_CHAR;
     int rc;
-    for (int i = 0; i < n; i++) {
+    /* char(n) values compare without their padding: they become strings,
+     * and a CHAR to STRING conversion strips it, as in Hive */
+    for (int i = 0; i < n; i++)
         if (!compare_target(to, list[i]->type, &to))
             return type_error(*a, list[i], op, err);
-        any_char |= list[i]->type == COMB_T_CHAR;
-    }
     if (to == COMB_T_NULL)
         return COMB_OK;
-    if (to == COMB_T_STRING && any_char) {
-        /* char(n) padding is not significant in comparisons */
-        if ((rc = sql_bind_rtrim(c, *a, a, err)))
-            return rc;
-        for (int i = 0; i < n; i++)
-            if ((rc = sql_bind_rtrim(c, list[i], &list[i], err)))
-                return rc;
-    }
     if ((rc = make_cast(c, *a, to, a, err)))
         return rc;
     for (int i = 0; i < n; i++)
@@ -486,6 +495,39 @@ static CombTypeKind arithmetic_type(AstOp op, CombTypeKind a, CombTypeKind b)
     return wider_numeric(a, b);
 }
 
+/* Operands of arithmetic in the type it is computed in: both sides of
+ * DIV become BIGINT (Hive's long division: 5.5 DIV 2 is 2), float and
+ * double arithmetic converts the other side. */
+static int arithmetic_operands(SqlStmtCtx *c, BoundExpr *b, CombErr *err)
+{
+    CombTypeKind to = b->op == AST_OP_DIV_INT ? COMB_T_BIGINT : b->type;
+    int rc;
+    if (b->op != AST_OP_DIV_INT && !comb_type_is_float(to))
+        return COMB_OK;
+    if ((rc = make_cast(c, b->a, to, &b->a, err)) ||
+        (rc = make_cast(c, b->b, to, &b->b, err)))
+        return rc;
+    return COMB_OK;
+}
+
+/* AND / OR over any number of operands (the parser's flat runs). */
+static int bind_logic(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
+                      BoundExpr **out, CombErr *err)
+{
+    BoundExpr *b = bx_new(c, BX_BINARY, COMB_T_BOOLEAN, e->pos);
+    int rc;
+    if (!b || !(b->args = comb_arena_calloc(c->arena, (size_t)e->n_args * sizeof *b->args)))
+        return comb_err_nomem(err);
+    b->op = e->op;
+    b->n_args = e->n_args;
+    for (int i = 0; i < e->n_args; i++)
+        if ((rc = bind_node(c, sc, e->args[i], &b->args[i], err)) ||
+            (rc = to_boolean_operand(c, &b->args[i], op_text(e->op), err)))
+            return rc;
+    *out = b;
+    return COMB_OK;
+}
+
 static int bind_binary(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
                        BoundExpr **out, CombErr *err)
 {
@@ -495,14 +537,12 @@ static int bind_binary(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
     if (!b)
         return comb_err_nomem(err);
     b->op = e->op;
+    if (e->op == AST_OP_AND || e->op == AST_OP_OR)
+        return bind_logic(c, sc, e, out, err);
     if ((rc = bind_node(c, sc, e->left, &b->a, err)) ||
         (rc = bind_node(c, sc, e->right, &b->b, err)))
         return rc;
-    if (e->op == AST_OP_AND || e->op == AST_OP_OR) {
-        if ((rc = to_boolean_operand(c, &b->a, op, err)) ||
-            (rc = to_boolean_operand(c, &b->b, op, err)))
-            return rc;
-    } else if (is_compare(e->op)) {
+    if (is_compare(e->op)) {
         if ((rc = unify_for_compare(c, &b->a, &b->b, op, err)))
             return rc;
     } else if (e->op == AST_OP_CONCAT) {
@@ -515,9 +555,7 @@ static int bind_binary(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
             (rc = to_numeric_operand(c, &b->b, op, err)))
             return rc;
         b->type = arithmetic_type(e->op, b->a->type, b->b->type);
-        if (b->type == COMB_T_DOUBLE &&
-            ((rc = make_cast(c, b->a, COMB_T_DOUBLE, &b->a, err)) ||
-             (rc = make_cast(c, b->b, COMB_T_DOUBLE, &b->b, err))))
+        if ((rc = arithmetic_operands(c, b, err)))
             return rc;
     }
     *out = b;
@@ -732,6 +770,12 @@ static int bind_case_expr(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
 static int bind_node(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
                      BoundExpr **out, CombErr *err)
 {
+    if (sc->resolve) {
+        int rc;
+        *out = NULL;
+        if ((rc = sc->resolve(c, sc, e, out, err)) || *out)
+            return rc;
+    }
     switch (e->kind) {
     case AST_LIT_INT:
     case AST_LIT_DOUBLE:

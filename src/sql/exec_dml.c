@@ -253,18 +253,8 @@ static int plan_insert_select(SqlStmtCtx *c, SqlTable *t, const int *map,
     sql_select_output(p, &n_out, &names, &kinds);
     if (n_out != n_map)
         return arity_error(c, t, st->name.pos, n_map, n_out, err);
-    if (sql_select_streams(p)) {
-        if ((rc = sql_select_coerce(c, p, map, t, err)))
-            return rc;
-    } else {
-        for (int k = 0; k < n_out; k++)
-            if (kinds[k] != t->kinds[map[k]])
-                return sql_err_at(err, COMB_EUNSUPPORTED, 0, st->pos,
-                                  "INSERT ... SELECT with ORDER BY or "
-                                  "aggregates needs output types equal to the "
-                                  "column types (cast column '%s')",
-                                  t->names[map[k]]);
-    }
+    if ((rc = sql_select_coerce(c, p, map, t, err)))
+        return rc;
     *out = p;
     return sql_select_open(c, p, err);
 }
@@ -313,7 +303,7 @@ typedef struct UpdatePlan {
     int n_set;
     int *set_col;           /* table column of each assignment */
     BoundExpr **set_expr;   /* coerced to the column type */
-    CombVector *saved;      /* scan columns replaced while a batch is written */
+    CombVector *image;      /* the new row image's columns (table order) */
 } UpdatePlan;
 
 static int bind_assignments(SqlStmtCtx *c, const SqlTable *t,
@@ -323,8 +313,8 @@ static int bind_assignments(SqlStmtCtx *c, const SqlTable *t,
     p->n_set = st->n_assignments;
     p->set_col = comb_arena_alloc(c->arena, (size_t)(p->n_set + 1) * sizeof(int));
     p->set_expr = comb_arena_calloc(c->arena, (size_t)(p->n_set + 1) * sizeof(BoundExpr *));
-    p->saved = comb_arena_alloc(c->arena, (size_t)(p->n_set + 1) * sizeof *p->saved);
-    if (!p->set_col || !p->set_expr || !p->saved)
+    p->image = comb_arena_alloc(c->arena, (size_t)(t->n_cols + 1) * sizeof *p->image);
+    if (!p->set_col || !p->set_expr || !p->image)
         return comb_err_nomem(err);
     for (int i = 0; i < p->n_set; i++) {
         const AstAssignment *a = &st->assignments[i];
@@ -371,24 +361,25 @@ static int delete_live_rows(DmlTarget *d, const CombBatch *b, int n_user,
     return COMB_OK;
 }
 
-/* New row images: the scanned batch with assigned columns replaced by the
- * assignment results (vectors shared, not copied). */
-static int insert_updated_rows(DmlTarget *d, UpdatePlan *p, CombBatch *b,
-                               CombErr *err)
+/* New row images: a separate column array (vectors shared, not copied)
+ * holding the scanned columns with the assigned ones replaced.  The scan
+ * batch itself is never written, so every right-hand side sees the row as
+ * it was before the statement, as in Hive (SET a = b, b = a swaps). */
+static int insert_updated_rows(DmlTarget *d, UpdatePlan *p,
+                               const CombBatch *b, CombErr *err)
 {
-    int n = p->n_set, rc = COMB_OK;
-    for (int i = 0; i < n && !rc; i++)
+    CombBatch image = *b;
+    int rc = COMB_OK;
+    for (int i = 0; i < p->n_set && !rc; i++)
         rc = sql_expr_eval(p->set_expr[i], b, err);
     if (rc)
         return rc;
-    for (int i = 0; i < n; i++) {
-        p->saved[i] = b->cols[p->set_col[i]];
-        b->cols[p->set_col[i]] = *p->set_expr[i]->out;
-    }
-    rc = target_insert(d, b, err);
-    for (int i = n - 1; i >= 0; i--)
-        b->cols[p->set_col[i]] = p->saved[i];
-    return rc;
+    memcpy(p->image, b->cols, (size_t)d->t->n_cols * sizeof *p->image);
+    for (int i = 0; i < p->n_set; i++)
+        p->image[p->set_col[i]] = *p->set_expr[i]->out;
+    image.cols = p->image;
+    image.n_cols = d->t->n_cols;
+    return target_insert(d, &image, err);
 }
 
 static int update_delete_scan(SqlStmtCtx *c, SqlTable *t, SqlScan *scan,

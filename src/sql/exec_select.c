@@ -7,9 +7,19 @@
  * expression vectors and the scan's selection).  ORDER BY materializes
  * rows in a row store and sorts them (ascending NULLS LAST, descending
  * NULLS FIRST, as Hive 4); GROUP BY / aggregates hash the groups.
+ *
+ * An aggregate query runs in two steps.  The GROUP BY keys and the
+ * arguments of the aggregate calls are evaluated over the scanned rows and
+ * folded into a hash table of groups; the groups then form an "aggregated
+ * batch" (keys first, then one column per aggregate call) over which the
+ * select items, HAVING and ORDER BY are evaluated.  So the items are bound
+ * in a scope (agg_resolve) where a GROUP BY key or an aggregate call is a
+ * column of that batch: `upper(s)`, `count(*) * 2`, `sum(x) / count(x)`.
+ * SELECT DISTINCT is a GROUP BY of all items.
  */
 #include "sql/sql_int.h"
 
+#include <math.h>
 #include <string.h>
 #include <strings.h>
 
@@ -40,14 +50,17 @@ struct SqlSelectPlan {
     const char **names;
     const char **texts;      /* source text of each output's expression */
     CombTypeKind *kinds;
-    BoundExpr **exprs;       /* per column; NULL for aggregate outputs */
+    BoundExpr **exprs;       /* per column (over the aggregated batch when
+                                aggregating) */
     BoundExpr *where;
     bool aggregate;
     int n_group;
-    BoundExpr **group;
+    BoundExpr **group;       /* over the scanned rows */
+    const AstExpr **group_ast; /* what each key was written as */
     int n_agg;
     AggSpec *aggs;
-    int *out_src;            /* aggregate mode: >= 0 group idx, < 0 -agg-1 */
+    SqlScope agg_sc;         /* items of an aggregate query (agg_resolve) */
+    BoundExpr *having;       /* over the aggregated batch */
     int n_keys;
     SqlSortKey *keys;
     int64_t limit;
@@ -67,21 +80,18 @@ static int plan_grow(SqlStmtCtx *c, SqlSelectPlan *p, int extra, CombErr *err)
     const char **texts = comb_arena_calloc(c->arena, (size_t)n * sizeof *texts);
     CombTypeKind *kinds = comb_arena_calloc(c->arena, (size_t)n * sizeof *kinds);
     BoundExpr **exprs = comb_arena_calloc(c->arena, (size_t)n * sizeof *exprs);
-    int *src = comb_arena_calloc(c->arena, (size_t)n * sizeof *src);
-    if (!names || !texts || !kinds || !exprs || !src)
+    if (!names || !texts || !kinds || !exprs)
         return comb_err_nomem(err);
     if (p->n_cols) {
         memcpy(names, p->names, (size_t)p->n_cols * sizeof *names);
         memcpy(texts, p->texts, (size_t)p->n_cols * sizeof *texts);
         memcpy(kinds, p->kinds, (size_t)p->n_cols * sizeof *kinds);
         memcpy(exprs, p->exprs, (size_t)p->n_cols * sizeof *exprs);
-        memcpy(src, p->out_src, (size_t)p->n_cols * sizeof *src);
     }
     p->names = names;
     p->texts = texts;
     p->kinds = kinds;
     p->exprs = exprs;
-    p->out_src = src;
     return COMB_OK;
 }
 
@@ -202,11 +212,14 @@ static int bind_aggregate(SqlStmtCtx *c, SqlSelectPlan *p, const AstExpr *e,
     return COMB_OK;
 }
 
-/* In aggregate mode a plain item must be one of the GROUP BY expressions. */
+/* The GROUP BY key that e repeats (same text, or the same column name),
+ * -1 if none. */
 static int match_group_expr(const SqlSelectPlan *p, const AstExpr *e)
 {
-    for (int g = 0; g < p->ast->n_group_by; g++) {
-        const AstExpr *ge = p->ast->group_by[g];
+    for (int g = 0; g < p->n_group; g++) {
+        const AstExpr *ge = p->group_ast[g];
+        if (!ge)
+            continue;
         if (ge->text && e->text && strcasecmp(ge->text, e->text) == 0)
             return g;
         if (ge->kind == AST_COLREF && e->kind == AST_COLREF &&
@@ -216,51 +229,54 @@ static int match_group_expr(const SqlSelectPlan *p, const AstExpr *e)
     return -1;
 }
 
-static int plan_item_column(SqlStmtCtx *c, SqlSelectPlan *p,
-                            const AstSelectItem *it, int idx, CombErr *err);
+/* Column `col` of the aggregated batch. */
+static BoundExpr *agg_column(SqlStmtCtx *c, int col, CombTypeKind type,
+                             AstPos pos)
+{
+    BoundExpr *e = comb_arena_calloc(c->arena, sizeof *e);
+    if (e) {
+        e->kind = BX_COL;
+        e->type = type;
+        e->col = col;
+        e->pos = pos;
+    }
+    return e;
+}
+
+/* Scope hook of aggregate queries: GROUP BY keys and aggregate calls are
+ * columns of the aggregated batch; other column references are errors
+ * (bind.c), everything else is bound around them. */
+static int agg_resolve(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
+                       BoundExpr **out, CombErr *err)
+{
+    SqlSelectPlan *p = sc->resolve_ctx;
+    int g = match_group_expr(p, e), a, rc;
+    if (g >= 0) {
+        *out = agg_column(c, g, p->group[g]->type, e->pos);
+        return *out ? COMB_OK : comb_err_nomem(err);
+    }
+    if (e->kind != AST_FUNC || !sql_is_aggregate(e->name))
+        return COMB_OK;
+    if ((rc = bind_aggregate(c, p, e, &a, err)))
+        return rc;
+    *out = agg_column(c, p->n_group + a, p->aggs[a].type, e->pos);
+    return *out ? COMB_OK : comb_err_nomem(err);
+}
 
 static int plan_item(SqlStmtCtx *c, SqlSelectPlan *p, const AstSelectItem *it,
                      int idx, CombErr *err)
-{
-    int rc = plan_item_column(c, p, it, idx, err);
-    if (!rc)
-        p->texts[p->n_cols - 1] = it->expr->text;
-    return rc;
-}
-
-static int plan_item_column(SqlStmtCtx *c, SqlSelectPlan *p,
-                            const AstSelectItem *it, int idx, CombErr *err)
 {
     const char *name = item_name(c, it, idx);
     BoundExpr *e = NULL;
     int rc;
     if (!name)
         return comb_err_nomem(err);
-    if (p->aggregate) {
-        int src;
-        if (it->expr->kind == AST_FUNC && sql_is_aggregate(it->expr->name)) {
-            int a = 0;
-            if ((rc = bind_aggregate(c, p, it->expr, &a, err)))
-                return rc;
-            src = -a - 1;
-            if ((rc = add_column(c, p, name, NULL, p->aggs[a].type, err)))
-                return rc;
-        } else {
-            int g = match_group_expr(p, it->expr);
-            if (g < 0)
-                return sql_err_at(err, COMB_ESEMANTIC, 10025, it->expr->pos,
-                                  "Expression not in GROUP BY key '%s'",
-                                  it->expr->text ? it->expr->text : name);
-            src = g;
-            if ((rc = add_column(c, p, name, NULL, p->group[g]->type, err)))
-                return rc;
-        }
-        p->out_src[p->n_cols - 1] = src;
-        return COMB_OK;
-    }
-    if ((rc = sql_bind_expr(c, &p->sc, it->expr, &e, err)))
+    if ((rc = sql_bind_expr(c, p->aggregate ? &p->agg_sc : &p->sc, it->expr,
+                            &e, err)) ||
+        (rc = add_column(c, p, name, e, e->type, err)))
         return rc;
-    return add_column(c, p, name, e, e->type, err);
+    p->texts[p->n_cols - 1] = it->expr->text;
+    return COMB_OK;
 }
 
 static int plan_group_by(SqlStmtCtx *c, SqlSelectPlan *p, CombErr *err)
@@ -268,6 +284,7 @@ static int plan_group_by(SqlStmtCtx *c, SqlSelectPlan *p, CombErr *err)
     const AstSelect *s = p->ast;
     p->n_group = s->n_group_by;
     p->group = comb_arena_calloc(c->arena, (size_t)(s->n_group_by + 1) * sizeof *p->group);
+    p->group_ast = (const AstExpr **)s->group_by;
     if (!p->group)
         return comb_err_nomem(err);
     for (int g = 0; g < s->n_group_by; g++) {
@@ -281,8 +298,33 @@ static int plan_group_by(SqlStmtCtx *c, SqlSelectPlan *p, CombErr *err)
     return COMB_OK;
 }
 
-/* ORDER BY item -> output column: an output name/alias, or (without
- * aggregation) a hidden extra column computed from the input. */
+/* hive.orderby.position.alias (default true): ORDER BY 2 is the second
+ * select item. */
+static bool order_by_position(SqlStmtCtx *c, const AstOrderItem *o)
+{
+    const char *on = sql_session_get_conf(c->s, "hive.orderby.position.alias");
+    return o->expr->kind == AST_LIT_INT && !o->expr->lit_suffix &&
+           !(on && strcasecmp(on, "false") == 0);
+}
+
+/* The output column an ORDER BY item names (alias, column name, or the
+ * same expression text), -1 if none. */
+static int order_output_column(const SqlSelectPlan *p, const AstExpr *e)
+{
+    for (int j = 0; j < p->n_out; j++) {
+        const char *n = p->names[j], *dot = strchr(n, '.');
+        if (e->kind == AST_COLREF &&
+            (strcasecmp(n, e->name) == 0 ||
+             (dot && strcasecmp(dot + 1, e->name) == 0)))
+            return j;
+        if (e->text && p->texts[j] && strcasecmp(p->texts[j], e->text) == 0)
+            return j;
+    }
+    return -1;
+}
+
+/* ORDER BY item -> output column: a select-list position, an output
+ * name/alias, or a hidden extra column computed like the items. */
 static int plan_order_item(SqlStmtCtx *c, SqlSelectPlan *p,
                            const AstOrderItem *o, SqlSortKey *key,
                            CombErr *err)
@@ -291,26 +333,19 @@ static int plan_order_item(SqlStmtCtx *c, SqlSelectPlan *p,
     int rc;
     key->desc = o->desc;
     key->nulls_first = o->nulls == 1 || (o->nulls == 0 && o->desc);
-    key->col = -1;
-    for (int j = 0; j < p->n_out; j++) {
-        const char *n = p->names[j], *dot = strchr(n, '.');
-        if (o->expr->kind == AST_COLREF &&
-            (strcasecmp(n, o->expr->name) == 0 ||
-             (dot && strcasecmp(dot + 1, o->expr->name) == 0))) {
-            key->col = j;
-            return COMB_OK;
-        }
-        if (o->expr->text && p->texts[j] &&
-            strcasecmp(p->texts[j], o->expr->text) == 0) {
-            key->col = j;
-            return COMB_OK;
-        }
+    if (order_by_position(c, o)) {
+        if (o->expr->ival < 1 || o->expr->ival > p->n_out)
+            return sql_err_at(err, COMB_ESEMANTIC, 10220, o->expr->pos,
+                              "Invalid position alias in Order By: %lld is "
+                              "not a position in the select list (1..%d)",
+                              (long long)o->expr->ival, p->n_out);
+        key->col = (int)o->expr->ival - 1;
+        return COMB_OK;
     }
-    if (p->aggregate)
-        return sql_err_at(err, COMB_ESEMANTIC, 10004, o->expr->pos,
-                          "ORDER BY of an aggregate query must name an output "
-                          "column");
-    if ((rc = sql_bind_expr(c, &p->sc, o->expr, &e, err)) ||
+    if ((key->col = order_output_column(p, o->expr)) >= 0)
+        return COMB_OK;
+    if ((rc = sql_bind_expr(c, p->aggregate ? &p->agg_sc : &p->sc, o->expr,
+                            &e, err)) ||
         (rc = add_column(c, p, "", e, e->type, err)))
         return rc;
     key->col = p->n_cols - 1;
@@ -378,11 +413,13 @@ static bool plan_uses_rowid(const BoundExpr *e, int rowid_col)
            plan_uses_rowid(e->c, rowid_col);
 }
 
+/* Only expressions over the scanned rows can read ROW__ID; the items of
+ * an aggregate query read the aggregated batch. */
 static void plan_rowid_need(SqlSelectPlan *p)
 {
     int rc = p->sc.rowid_col;
     p->need_rowid = plan_uses_rowid(p->where, rc);
-    for (int j = 0; j < p->n_cols; j++)
+    for (int j = 0; j < p->n_cols && !p->aggregate; j++)
         p->need_rowid |= plan_uses_rowid(p->exprs[j], rc);
     for (int g = 0; g < p->n_group; g++)
         p->need_rowid |= plan_uses_rowid(p->group[g], rc);
@@ -390,10 +427,19 @@ static void plan_rowid_need(SqlSelectPlan *p)
         p->need_rowid |= plan_uses_rowid(p->aggs[a].arg, rc);
 }
 
+static bool has_star(const AstSelect *s)
+{
+    for (int i = 0; i < s->n_items; i++)
+        if (s->items[i].expr->kind == AST_STAR)
+            return true;
+    return false;
+}
+
 /* SELECT DISTINCT items = GROUP BY every item: the bound items become the
  * group keys and each output column reads its own key. */
 static int plan_distinct(SqlStmtCtx *c, SqlSelectPlan *p, CombErr *err)
 {
+    const AstSelect *s = p->ast;
     if (p->aggregate)
         return sql_err_at(err, COMB_EUNSUPPORTED, 0, c->stmt->pos,
                           "SELECT DISTINCT with aggregates or GROUP BY is not "
@@ -401,13 +447,34 @@ static int plan_distinct(SqlStmtCtx *c, SqlSelectPlan *p, CombErr *err)
     p->aggregate = true;
     p->n_group = p->n_out;
     p->group = comb_arena_calloc(c->arena, (size_t)(p->n_out + 1) * sizeof *p->group);
-    if (!p->group)
+    p->group_ast = comb_arena_calloc(c->arena, (size_t)(p->n_out + 1) * sizeof *p->group_ast);
+    if (!p->group || !p->group_ast)
         return comb_err_nomem(err);
     for (int j = 0; j < p->n_out; j++) {
         p->group[j] = p->exprs[j];
-        p->exprs[j] = NULL;
-        p->out_src[j] = j;
+        /* a star's columns have no text of their own: ORDER BY finds
+         * them by name among the outputs */
+        p->group_ast[j] = has_star(s) ? NULL : s->items[j].expr;
+        if (!(p->exprs[j] = agg_column(c, j, p->group[j]->type, p->group[j]->pos)))
+            return comb_err_nomem(err);
     }
+    return COMB_OK;
+}
+
+static int plan_having(SqlStmtCtx *c, SqlSelectPlan *p, CombErr *err)
+{
+    const AstExpr *h = p->ast->having;
+    int rc;
+    if (!h)
+        return COMB_OK;
+    if (!p->aggregate)
+        return sql_err_at(err, COMB_ESEMANTIC, 10025, h->pos,
+                          "HAVING needs GROUP BY or an aggregate");
+    if ((rc = sql_bind_expr(c, &p->agg_sc, h, &p->having, err)))
+        return rc;
+    if (p->having->type != COMB_T_BOOLEAN && p->having->type != COMB_T_NULL)
+        return sql_err_at(err, COMB_ESEMANTIC, 10014, p->having->pos,
+                          "HAVING clause must be a boolean expression");
     return COMB_OK;
 }
 
@@ -422,11 +489,16 @@ int sql_select_plan(SqlStmtCtx *c, const AstSelect *s, SqlSelectPlan **out,
     p->limit = s->limit;
     if ((rc = plan_from(c, p, err)) || (rc = plan_where(c, p, err)))
         return rc;
+    p->agg_sc = (SqlScope){NULL, NULL, -1, agg_resolve, p};
     p->aggregate = s->n_group_by > 0;
     for (int i = 0; i < s->n_items; i++)
         p->aggregate |= expr_has_aggregate(s->items[i].expr);
     if (p->aggregate && (rc = plan_group_by(c, p, err)))
         return rc;
+    if (s->distinct && has_star(s) && s->n_items > 1)
+        return sql_err_at(err, COMB_EUNSUPPORTED, 0, s->items[0].expr->pos,
+                          "SELECT DISTINCT with '*' among other items is not "
+                          "supported yet");
     for (int i = 0; i < s->n_items; i++) {
         const AstSelectItem *it = &s->items[i];
         if (it->expr->kind == AST_STAR && !p->aggregate)
@@ -434,22 +506,14 @@ int sql_select_plan(SqlStmtCtx *c, const AstSelect *s, SqlSelectPlan **out,
         else if (it->expr->kind == AST_STAR)
             rc = sql_err_at(err, COMB_ESEMANTIC, 10025, it->expr->pos,
                             "'*' cannot be used with GROUP BY or aggregates");
-        else if (p->aggregate && expr_has_aggregate(it->expr) &&
-                 !(it->expr->kind == AST_FUNC && sql_is_aggregate(it->expr->name)))
-            rc = sql_err_at(err, COMB_EUNSUPPORTED, 0, it->expr->pos,
-                            "expressions around aggregates are not supported yet");
         else
             rc = plan_item(c, p, it, i, err);
         if (rc)
             return rc;
     }
     p->n_out = p->n_cols;
-    if (s->distinct && (rc = plan_distinct(c, p, err)))
-        return rc;
-    if (s->having)
-        return sql_err_at(err, COMB_EUNSUPPORTED, 0, s->having->pos,
-                          "HAVING is not supported yet");
-    if ((rc = plan_order_by(c, p, err)))
+    if ((s->distinct && (rc = plan_distinct(c, p, err))) ||
+        (rc = plan_having(c, p, err)) || (rc = plan_order_by(c, p, err)))
         return rc;
     plan_rowid_need(p);
     *out = p;
@@ -462,11 +526,6 @@ void sql_select_output(const SqlSelectPlan *p, int *n_out,
     *n_out = p->n_out;
     *names = p->names;
     *kinds = p->kinds;
-}
-
-bool sql_select_streams(const SqlSelectPlan *p)
-{
-    return !p->aggregate && p->n_keys == 0;
 }
 
 int sql_select_coerce(SqlStmtCtx *c, SqlSelectPlan *p, const int *map,
@@ -499,7 +558,7 @@ static int prepare_all(SqlStmtCtx *c, SqlSelectPlan *p, CombErr *err)
     for (int a = 0; a < p->n_agg; a++)
         if ((rc = sql_expr_prepare(p->aggs[a].arg, c->arena, COMB_BATCH_SIZE, err)))
             return rc;
-    return COMB_OK;
+    return sql_expr_prepare(p->having, c->arena, COMB_BATCH_SIZE, err);
 }
 
 /* Projection pushdown: the scan decodes only the columns the query reads
@@ -508,7 +567,7 @@ static void plan_sql_expr_mark_columns(const SqlSelectPlan *p, bool *project)
 {
     int n = p->t->n_cols;
     sql_expr_mark_columns(p->where, n, project);
-    for (int j = 0; j < p->n_cols; j++)
+    for (int j = 0; j < p->n_cols && !p->aggregate; j++)
         sql_expr_mark_columns(p->exprs[j], n, project);
     for (int g = 0; g < p->n_group; g++)
         sql_expr_mark_columns(p->group[g], n, project);
@@ -550,6 +609,7 @@ void sql_select_close(SqlSelectPlan *p)
         sql_expr_release(p->group[g]);
     for (int a = 0; a < p->n_agg; a++)
         sql_expr_release(p->aggs[a].arg);
+    sql_expr_release(p->having);
 }
 
 /* Input batches: the scan's, or one empty row when there is no FROM. */
@@ -709,8 +769,12 @@ static uint64_t hash_key(const SqlSelectPlan *p, int row)
             h = hash_bytes(h, "N", 1);
         else if (v->i64)
             h = hash_bytes(h, &v->i64[row], 8);
-        else if (v->f64)
-            h = hash_bytes(h, &v->f64[row], 8);
+        else if (v->f64) {
+            /* equal in Double.compare order = equal bits, once every NaN
+             * is the same NaN */
+            double d = isnan(v->f64[row]) ? NAN : v->f64[row];
+            h = hash_bytes(h, &d, 8);
+        }
         else if (v->str)
             h = hash_bytes(h, v->str[row].ptr, v->str[row].len);
     }
@@ -908,23 +972,57 @@ static int consume_batch(SqlSelectPlan *p, GroupTable *gt, const CombBatch *b,
     return COMB_OK;
 }
 
+/* Fill the aggregated batch with groups [first, first + ab->capacity):
+ * the keys, then the final value of each aggregate. */
+static void fill_aggregated(const SqlSelectPlan *p, const GroupTable *gt,
+                            int64_t first, CombBatch *ab)
+{
+    comb_batch_reset(ab);
+    for (int64_t gi = first; gi < gt->groups.n_rows && ab->n_rows < ab->capacity;
+         gi++) {
+        int r = ab->n_rows++;
+        for (int g = 0; g < p->n_group; g++)
+            sql_datum_store(&ab->cols[g], r, &gt->groups.rows[gi][g]);
+        for (int a = 0; a < p->n_agg; a++) {
+            SqlDatum d;
+            agg_final(&p->aggs[a], &gt->states[gi][a], &d);
+            sql_datum_store(&ab->cols[p->n_group + a], r, &d);
+        }
+    }
+}
+
+/* Groups -> HAVING -> select items (and hidden ORDER BY columns) -> out. */
 static int groups_to_output(SqlSelectPlan *p, GroupTable *gt, SqlRowStore *out,
                             CombErr *err)
 {
-    for (int64_t gi = 0; gi < gt->groups.n_rows; gi++) {
-        SqlDatum *row;
-        int rc = sql_rows_add(out, &row, err);
-        if (rc)
-            return rc;
-        for (int j = 0; j < p->n_out; j++) {
-            int src = p->out_src[j];
-            if (src >= 0)
-                row[j] = gt->groups.rows[gi][src];
-            else
-                agg_final(&p->aggs[-src - 1], &gt->states[gi][-src - 1], &row[j]);
-        }
+    CombTypeKind *kinds = comb_calloc((size_t)(p->n_group + p->n_agg + 1),
+                                      sizeof *kinds);
+    CombBatch ab;
+    int rc = COMB_OK;
+    if (!kinds)
+        return comb_err_nomem(err);
+    for (int g = 0; g < p->n_group; g++)
+        kinds[g] = p->group[g]->type;
+    for (int a = 0; a < p->n_agg; a++)
+        kinds[p->n_group + a] = p->aggs[a].type;
+    if (comb_batch_init(&ab, p->n_group + p->n_agg, kinds, COMB_BATCH_SIZE)) {
+        comb_free(kinds);
+        return comb_err_nomem(err);
     }
-    return COMB_OK;
+    for (int64_t first = 0; first < gt->groups.n_rows && !rc;
+         first += ab.capacity) {
+        fill_aggregated(p, gt, first, &ab);
+        if (p->having && (rc = sql_filter_batch(p->having, &ab, err)))
+            break;
+        if (comb_batch_live(&ab) == 0 || (rc = eval_columns(p, &ab, err)))
+            continue;
+        for (int j = 0; j < p->n_cols; j++)
+            p->col_out[j] = p->exprs[j]->out;
+        rc = sql_rows_append(out, p->col_out, &ab, err);
+    }
+    comb_batch_free(&ab);
+    comb_free(kinds);
+    return rc;
 }
 
 static void group_table_free(GroupTable *gt)
@@ -950,7 +1048,7 @@ static int run_aggregate(Source *src, const SqlSink *sink, CombErr *err)
     for (int g = 0; gkinds && g < p->n_group; g++)
         gkinds[g] = p->group[g]->type;
     if (!gkinds || sql_rows_init(&gt.groups, p->n_group, gkinds) ||
-        sql_rows_init(&out, p->n_out, p->kinds)) {
+        sql_rows_init(&out, p->n_cols, p->kinds)) {
         comb_arena_free(&scratch);
         group_table_free(&gt);
         return comb_err_nomem(err);

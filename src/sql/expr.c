@@ -8,13 +8,13 @@
  */
 #include "sql/sql_int.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "sql/convert.h"
 #include "sql/value.h"
 
 #define FOR_LIVE(in, i, row) \
@@ -127,12 +127,7 @@ static void nulls_from(CombVector *out, const CombBatch *in,
 
 static int64_t wrap_to(CombTypeKind k, int64_t v)
 {
-    switch (k) {
-    case COMB_T_TINYINT: return (int8_t)(uint8_t)(uint64_t)v;
-    case COMB_T_SMALLINT: return (int16_t)(uint16_t)(uint64_t)v;
-    case COMB_T_INT: return (int32_t)(uint32_t)(uint64_t)v;
-    default: return v;
-    }
+    return sql_int_wrap(k, v);
 }
 
 static bool int_in_range(CombTypeKind k, int64_t v)
@@ -147,43 +142,49 @@ static int cast_error(const BoundExpr *e, const char *text, CombErr *err)
                       comb_type_name(e->type), e->fname ? e->fname : "?");
 }
 
-/* Parse a whole string as a number (trailing spaces allowed): an int64
- * when `d` is NULL, else a double. */
-static bool parse_number(CombStr s, int64_t *i, double *d)
-{
-    char buf[128];
-    char *end;
-    if (s.len == 0 || s.len >= sizeof buf)
-        return false;
-    memcpy(buf, s.ptr, s.len);
-    buf[s.len] = '\0';
-    errno = 0;
-    if (d)
-        *d = strtod(buf, &end);
-    else
-        *i = strtoll(buf, &end, 10);
-    while (*end == ' ')
-        end++;
-    return (d || errno == 0) && end != buf && *end == '\0';
-}
-
 /* 'text' of a string value for an error message, cut at 60 bytes. */
 static void quote_preview(CombStr s, char *buf, size_t n)
 {
     snprintf(buf, n, "'%.*s'", (int)(s.len > 60 ? 60 : s.len), s.ptr);
 }
 
-/* A string that does not convert: NULL for CAST, an error naming the
- * column for an assignment.  COMB_OK when the row became NULL. */
-static int bad_string(BoundExpr *e, const CombBatch *in, int row, CombStr s,
-                      CombErr *err)
+/* A value that does not convert: NULL for CAST (Hive's answer), an error
+ * naming the column for an assignment.  COMB_OK when the row became NULL. */
+static int bad_value(BoundExpr *e, const CombBatch *in, int row,
+                     const char *text, CombErr *err)
 {
-    char text[96];
     if (!e->strict) {
         sql_vec_mark(e->out, in, row, true);
         return COMB_OK;
     }
+    return cast_error(e, text, err);
+}
+
+static int bad_string(BoundExpr *e, const CombBatch *in, int row, CombStr s,
+                      CombErr *err)
+{
+    char text[96];
     quote_preview(s, text, sizeof text);
+    return bad_value(e, in, row, text, err);
+}
+
+/* A double to an integer kind: a Java cast for CAST; for an assignment
+ * the fraction is dropped (3.7 stores 3) but a value out of the column's
+ * range, NaN or an infinity is an error, never a wrapped number. */
+static int double_to_int(BoundExpr *e, int row, double d, CombErr *err)
+{
+    char text[96];
+    if (!e->strict) {
+        e->out->i64[row] = sql_double_to_int(d, e->type);
+        return COMB_OK;
+    }
+    if (sql_double_fits_int(d, e->type)) {
+        e->out->i64[row] = (int64_t)trunc(d);
+        return COMB_OK;
+    }
+    sql_format_double(d, text, sizeof text);
+    if (isfinite(d))
+        strncat(text, " (out of range)", sizeof text - strlen(text) - 1);
     return cast_error(e, text, err);
 }
 
@@ -196,32 +197,27 @@ static int cast_to_int(BoundExpr *e, const CombBatch *in, CombErr *err)
     FOR_LIVE(in, i, row) {
         int64_t v = 0;
         char text[96];
+        int rc;
         if (comb_vec_is_null(x, row))
             continue;
         if (comb_type_is_float(from)) {
-            double d = x->f64[row];
-            if (isnan(d) || d >= 9.3e18 || d <= -9.3e18 ||
-                (e->strict && d != trunc(d))) {
-                if (!e->strict) { set_null(o, row); continue; }
-                sql_format_double(d, text, sizeof text);
-                return cast_error(e, text, err);
-            }
-            v = (int64_t)d;
-        } else if (comb_type_is_str(from)) {
-            if (!parse_number(x->str[row], &v, NULL)) {
-                int rc = bad_string(e, in, row, x->str[row], err);
-                if (rc)
-                    return rc;
-                continue;
-            }
-        } else {
-            v = x->i64[row];
+            if ((rc = double_to_int(e, row, x->f64[row], err)))
+                return rc;
+            continue;
         }
+        if (comb_type_is_str(from)) {
+            if (!sql_str_to_int(x->str[row], e->type, &v) &&
+                (rc = bad_string(e, in, row, x->str[row], err)))
+                return rc;
+            o->i64[row] = v;
+            continue;
+        }
+        v = x->i64[row];
         if (e->strict && !int_in_range(e->type, v)) {
             snprintf(text, sizeof text, "%lld (out of range)", (long long)v);
             return cast_error(e, text, err);
         }
-        o->i64[row] = e->type == COMB_T_BOOLEAN ? v != 0 : wrap_to(e->type, v);
+        o->i64[row] = wrap_to(e->type, v);
     }
     return COMB_OK;
 }
@@ -231,23 +227,24 @@ static int cast_to_double(BoundExpr *e, const CombBatch *in, CombErr *err)
     const CombVector *x = e->a->out;
     CombVector *o = e->out;
     CombTypeKind from = e->a->type;
+    bool to_float = e->type == COMB_T_FLOAT;
     nulls_from(o, in, x, NULL);
     FOR_LIVE(in, i, row) {
         double d = 0;
+        int rc;
         if (comb_vec_is_null(x, row))
             continue;
         if (comb_type_is_float(from))
             d = x->f64[row];
         else if (comb_type_is_str(from)) {
-            if (!parse_number(x->str[row], NULL, &d)) {
-                int rc = bad_string(e, in, row, x->str[row], err);
-                if (rc)
+            if (!sql_str_to_double(x->str[row], to_float, &d)) {
+                if ((rc = bad_string(e, in, row, x->str[row], err)))
                     return rc;
                 continue;
             }
         } else
             d = (double)x->i64[row];
-        o->f64[row] = e->type == COMB_T_FLOAT ? (double)(float)d : d;
+        o->f64[row] = to_float ? (double)(float)d : d;
     }
     return COMB_OK;
 }
@@ -256,33 +253,28 @@ static int cast_to_boolean(BoundExpr *e, const CombBatch *in, CombErr *err)
 {
     const CombVector *x = e->a->out;
     CombVector *o = e->out;
+    (void)err;
     nulls_from(o, in, x, NULL);
     FOR_LIVE(in, i, row) {
         if (comb_vec_is_null(x, row))
             continue;
-        if (comb_type_is_str(e->a->type)) {
-            CombStr s = x->str[row];
-            if (s.len == 4 && strncasecmp(s.ptr, "true", 4) == 0)
-                o->i64[row] = 1;
-            else if (s.len == 5 && strncasecmp(s.ptr, "false", 5) == 0)
-                o->i64[row] = 0;
-            else if (e->strict)
-                return cast_error(e, "a string that is not true/false", err);
-            else
-                o->i64[row] = s.len > 0; /* Hive: non-empty is true */
-        } else if (comb_type_is_float(e->a->type)) {
+        if (comb_type_is_str(e->a->type))
+            o->i64[row] = sql_str_to_boolean(x->str[row]);
+        else if (comb_type_is_float(e->a->type))
             o->i64[row] = x->f64[row] != 0;
-        } else {
+        else
             o->i64[row] = x->i64[row] != 0;
-        }
     }
     return COMB_OK;
 }
 
+/* CHAR values lose their padding when they become strings (Hive's
+ * HiveChar.getStrippedValue), BOOLEAN becomes TRUE / FALSE. */
 static int cast_to_string(BoundExpr *e, const CombBatch *in, CombErr *err)
 {
     const CombVector *x = e->a->out;
     CombVector *o = e->out;
+    CombTypeKind from = e->a->type;
     comb_arena_reset(e->scratch);
     nulls_from(o, in, x, NULL);
     FOR_LIVE(in, i, row) {
@@ -291,11 +283,20 @@ static int cast_to_string(BoundExpr *e, const CombBatch *in, CombErr *err)
         char *p;
         if (comb_vec_is_null(x, row))
             continue;
-        if (comb_type_is_str(e->a->type)) {
-            o->str[row] = x->str[row];
+        if (comb_type_is_str(from)) {
+            CombStr s = x->str[row];
+            if (from == COMB_T_CHAR)
+                while (s.len > 0 && s.ptr[s.len - 1] == ' ')
+                    s.len--;
+            o->str[row] = s;
             continue;
         }
-        n = sql_format_scalar(e->a->type, x, row, buf, sizeof buf);
+        if (from == COMB_T_BOOLEAN) {
+            o->str[row] = x->i64[row] ? (CombStr){"TRUE", 4}
+                                      : (CombStr){"FALSE", 5};
+            continue;
+        }
+        n = sql_format_scalar(from, x, row, buf, sizeof buf);
         p = comb_arena_strndup(e->scratch, buf, n);
         if (!p)
             return comb_err_nomem(err);
@@ -336,17 +337,37 @@ static int eval_cast(BoundExpr *e, const CombBatch *in, CombErr *err)
 
 /* ------------------------------------------------------------- comparisons */
 
+/* Order of two non-NULL values of one kind.  Doubles are in Java's
+ * Double.compare order (NaN after +Infinity, -0.0 before 0.0), which is
+ * how Hive's sorting, MIN/MAX and grouping see them; the comparison
+ * operators use IEEE rules instead (double_holds), IN its own (in_matches). */
 static int cmp_values(CombTypeKind k, const CombVector *x, const CombVector *y,
                       int row)
 {
-    if (comb_type_is_float(k)) {
-        double a = x->f64[row], b = y->f64[row];
-        return a < b ? -1 : a > b;
-    }
+    if (comb_type_is_float(k))
+        return sql_double_cmp(x->f64[row], y->f64[row]);
     if (comb_type_is_str(k))
         return sql_str_cmp(x->str[row], y->str[row]);
     return x->i64[row] < y->i64[row] ? -1 : x->i64[row] > y->i64[row];
 }
+
+/* = <> < <= > >= on doubles as Java evaluates them: NaN equals nothing,
+ * not even itself, and is neither smaller nor larger than anything. */
+static bool double_holds(AstOp op, double a, double b)
+{
+    switch (op) {
+    case AST_OP_EQ: case AST_OP_EQ_NS: return a == b;
+    case AST_OP_NE: return a != b;
+    case AST_OP_LT: return a < b;
+    case AST_OP_LE: return a <= b;
+    case AST_OP_GT: return a > b;
+    case AST_OP_GE: return a >= b;
+    default: return false;
+    }
+}
+
+static bool value_holds(AstOp op, CombTypeKind k, const CombVector *x,
+                        const CombVector *y, int row);
 
 static bool cmp_holds(AstOp op, int c)
 {
@@ -361,6 +382,14 @@ static bool cmp_holds(AstOp op, int c)
     }
 }
 
+static bool value_holds(AstOp op, CombTypeKind k, const CombVector *x,
+                        const CombVector *y, int row)
+{
+    if (comb_type_is_float(k))
+        return double_holds(op, x->f64[row], y->f64[row]);
+    return cmp_holds(op, cmp_values(k, x, y, row));
+}
+
 static void eval_compare(BoundExpr *e, const CombBatch *in)
 {
     const CombVector *x = e->a->out, *y = e->b->out;
@@ -371,7 +400,7 @@ static void eval_compare(BoundExpr *e, const CombBatch *in)
         FOR_LIVE(in, i, row) {
             bool nx = comb_vec_is_null(x, row), ny = comb_vec_is_null(y, row);
             o->i64[row] = (nx || ny) ? (nx && ny)
-                                     : cmp_values(k, x, y, row) == 0;
+                                     : value_holds(AST_OP_EQ, k, x, y, row);
         }
         return;
     }
@@ -380,27 +409,27 @@ static void eval_compare(BoundExpr *e, const CombBatch *in)
         return;
     FOR_LIVE(in, i, row)
         if (!o->has_nulls || !o->nulls[row])
-            o->i64[row] = cmp_holds(e->op, cmp_values(k, x, y, row));
+            o->i64[row] = value_holds(e->op, k, x, y, row);
 }
 
-/* AND / OR with SQL's three-valued logic. */
+/* AND / OR over n operands with SQL's three-valued logic: the deciding
+ * value (FALSE for AND, TRUE for OR) wins, else NULL if any is NULL. */
 static void eval_logic(BoundExpr *e, const CombBatch *in)
 {
-    const CombVector *x = e->a->out, *y = e->b->out;
     CombVector *o = e->out;
-    bool is_and = e->op == AST_OP_AND;
+    int decide = e->op == AST_OP_AND ? 0 : 1;
     o->has_nulls = false;
     FOR_LIVE(in, i, row) {
-        int a = comb_vec_is_null(x, row) ? -1 : (int)x->i64[row];
-        int b = comb_vec_is_null(y, row) ? -1 : (int)y->i64[row];
-        int r;
-        if (is_and)
-            r = (a == 0 || b == 0) ? 0 : (a == 1 && b == 1) ? 1 : -1;
-        else
-            r = (a == 1 || b == 1) ? 1 : (a == 0 && b == 0) ? 0 : -1;
-        sql_vec_mark(o, in, row, r < 0);
-        if (r >= 0)
-            o->i64[row] = r;
+        bool saw_null = false, decided = false;
+        for (int k = 0; k < e->n_args && !decided; k++) {
+            const CombVector *x = e->args[k]->out;
+            if (comb_vec_is_null(x, row))
+                saw_null = true;
+            else
+                decided = (x->i64[row] != 0) == decide;
+        }
+        sql_vec_mark(o, in, row, !decided && saw_null);
+        o->i64[row] = decided ? decide : !decide;
     }
 }
 
@@ -427,6 +456,7 @@ static int64_t int_arith(AstOp op, int64_t a, int64_t b, bool *is_null)
     }
 }
 
+/* x / 0 and x % 0 are NULL in Hive, for doubles too. */
 static double dbl_arith(AstOp op, double a, double b, bool *is_null)
 {
     switch (op) {
@@ -445,27 +475,43 @@ static double dbl_arith(AstOp op, double a, double b, bool *is_null)
     }
 }
 
+/* FLOAT arithmetic rounds every result to float, as Java's does. */
+static float flt_arith(AstOp op, float a, float b, bool *is_null)
+{
+    switch (op) {
+    case AST_OP_ADD: return a + b;
+    case AST_OP_SUB: return a - b;
+    case AST_OP_MUL: return a * b;
+    case AST_OP_MOD:
+        if (b == 0) {
+            *is_null = true;
+            return 0;
+        }
+        return fmodf(a, b);
+    default:
+        return (float)dbl_arith(op, a, b, is_null);
+    }
+}
+
+/* Operands arrive in the result's type (bind.c: arithmetic_operands),
+ * except that integer kinds share int64 vectors. */
 static void eval_arith(BoundExpr *e, const CombBatch *in)
 {
     const CombVector *x = e->a->out, *y = e->b->out;
     CombVector *o = e->out;
-    bool dbl = comb_type_is_float(e->type);
-    bool int_operands_for_div_int = e->op == AST_OP_DIV_INT &&
-                                    !comb_type_is_float(e->a->type);
     nulls_from(o, in, x, y);
     FOR_LIVE(in, i, row) {
         bool is_null = false;
         if (o->has_nulls && o->nulls[row])
             continue;
-        if (dbl) {
+        if (e->type == COMB_T_FLOAT)
+            o->f64[row] = flt_arith(e->op, (float)x->f64[row],
+                                    (float)y->f64[row], &is_null);
+        else if (e->type == COMB_T_DOUBLE)
             o->f64[row] = dbl_arith(e->op, x->f64[row], y->f64[row], &is_null);
-        } else if (e->op == AST_OP_DIV_INT && !int_operands_for_div_int) {
-            double q = dbl_arith(AST_OP_DIV, x->f64[row], y->f64[row], &is_null);
-            o->i64[row] = (int64_t)q;
-        } else {
+        else
             o->i64[row] = wrap_to(e->type, int_arith(e->op, x->i64[row],
                                                      y->i64[row], &is_null));
-        }
         if (is_null)
             set_null(o, row);
     }
@@ -558,9 +604,22 @@ static void eval_between(BoundExpr *e, const CombBatch *in)
         bool inside;
         if (o->has_nulls && o->nulls[row])
             continue;
-        inside = cmp_values(k, x, lo, row) >= 0 && cmp_values(k, x, hi, row) <= 0;
+        inside = value_holds(AST_OP_GE, k, x, lo, row) &&
+                 value_holds(AST_OP_LE, k, x, hi, row);
         o->i64[row] = inside != e->negated;
     }
+}
+
+/* One IN-list match.  Hive looks doubles up in a hash set of Java
+ * DoubleWritables: equal with ==, hashed by their bits, so NaN matches
+ * nothing and -0.0 does not find 0.0. */
+static bool in_matches(CombTypeKind k, const CombVector *x, const CombVector *y,
+                       int row)
+{
+    if (comb_type_is_float(k))
+        return x->f64[row] == y->f64[row] &&
+               signbit(x->f64[row]) == signbit(y->f64[row]);
+    return cmp_values(k, x, y, row) == 0;
 }
 
 /* x IN (list): TRUE if equal to any; NULL if no match and a NULL is
@@ -577,7 +636,7 @@ static void eval_in(BoundExpr *e, const CombBatch *in)
             const CombVector *y = e->args[j]->out;
             if (comb_vec_is_null(y, row))
                 saw_null = true;
-            else if (cmp_values(k, x, y, row) == 0)
+            else if (in_matches(k, x, y, row))
                 found = true;
         }
         sql_vec_mark(o, in, row, !found && saw_null);
@@ -662,7 +721,11 @@ int sql_expr_eval(BoundExpr *e, const CombBatch *in, CombErr *err)
     if (e->kind == BX_CONST)
         return COMB_OK;
     if (e->kind == BX_COL) {
-        e->out = &in->cols[e->col];
+        /* a copy of the column's vector header, never a pointer into the
+         * batch: a statement that replaces batch columns (UPDATE SET a = b,
+         * b = a) must not change what an evaluated reference holds */
+        e->own = in->cols[e->col];
+        e->out = &e->own;
         return COMB_OK;
     }
     if ((rc = eval_children(e, in, err)))

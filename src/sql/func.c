@@ -5,9 +5,12 @@
  */
 #include "sql/sql_int.h"
 
-#include <ctype.h>
+#include <math.h>
 #include <string.h>
 #include <strings.h>
+
+#include "sql/convert.h"
+#include "sql/unicase.h"
 
 #define FOR_LIVE(in, i, row) \
     for (int i = 0, row; i < comb_batch_live(in) && ((row = comb_batch_row(in, i)), 1); i++)
@@ -20,6 +23,7 @@ static void copy_nulls(CombVector *o, const CombBatch *in, const CombVector *x)
             o->nulls[row] = x->nulls[row];
 }
 
+/* upper / lower as Java converts case (unicase.h), not byte by byte. */
 static int fn_case(BoundExpr *e, const CombBatch *in, CombErr *err, bool upper)
 {
     const CombVector *x = e->args[0]->out;
@@ -27,17 +31,10 @@ static int fn_case(BoundExpr *e, const CombBatch *in, CombErr *err, bool upper)
     comb_arena_reset(e->scratch);
     copy_nulls(o, in, x);
     FOR_LIVE(in, i, row) {
-        CombStr s = x->str[row];
-        char *p;
         if (comb_vec_is_null(x, row))
             continue;
-        p = comb_arena_alloc(e->scratch, (size_t)s.len + 1);
-        if (!p)
+        if (sql_utf8_case(x->str[row], upper, e->scratch, &o->str[row]))
             return comb_err_nomem(err);
-        for (uint32_t k = 0; k < s.len; k++)
-            p[k] = (char)(upper ? toupper((unsigned char)s.ptr[k])
-                                : tolower((unsigned char)s.ptr[k]));
-        o->str[row] = (CombStr){p, s.len};
     }
     return COMB_OK;
 }
@@ -79,11 +76,13 @@ static int fn_abs(BoundExpr *e, const CombBatch *in, CombErr *err)
     FOR_LIVE(in, i, row) {
         if (comb_vec_is_null(x, row))
             continue;
+        /* Java's Math.abs: the smallest int/long stays negative */
         if (o->f64)
-            o->f64[row] = x->f64[row] < 0 ? -x->f64[row] : x->f64[row];
+            o->f64[row] = fabs(x->f64[row]);
         else
-            o->i64[row] = x->i64[row] < 0 ? (int64_t)(0 - (uint64_t)x->i64[row])
-                                          : x->i64[row];
+            o->i64[row] = sql_int_wrap(e->type, x->i64[row] < 0
+                                                    ? (int64_t)(0 - (uint64_t)x->i64[row])
+                                                    : x->i64[row]);
     }
     return COMB_OK;
 }
@@ -224,9 +223,10 @@ static int fn_trim_sides(BoundExpr *e, const CombBatch *in, bool left,
     CombVector *o = e->out;
     copy_nulls(o, in, x);
     FOR_LIVE(in, i, row) {
-        CombStr s = x->str[row];
+        CombStr s;
         if (comb_vec_is_null(x, row))
             continue;
+        s = x->str[row];
         while (left && s.len > 0 && s.ptr[0] == ' ') {
             s.ptr++;
             s.len--;
@@ -259,9 +259,11 @@ static int fn_rtrim(BoundExpr *e, const CombBatch *in, CombErr *err)
 typedef enum FnTypeRule {
     FN_STRING,      /* returns string, arguments cast to string */
     FN_INT_OF_STRING,
-    FN_SAME_NUMERIC,
+    FN_ABS,         /* Hive's abs: int for tinyint..int, bigint, else double */
     FN_COMMON       /* returns the common type of all arguments */
 } FnTypeRule;
+
+#define FN_ANY_ARGS INT32_MAX   /* no limit on the number of arguments */
 
 static const struct {
     const char *name;
@@ -274,10 +276,10 @@ static const struct {
     {"lower", 1, 1, FN_STRING, fn_lower},
     {"lcase", 1, 1, FN_STRING, fn_lower},
     {"length", 1, 1, FN_INT_OF_STRING, fn_length},
-    {"abs", 1, 1, FN_SAME_NUMERIC, fn_abs},
-    {"coalesce", 1, 64, FN_COMMON, fn_coalesce},
+    {"abs", 1, 1, FN_ABS, fn_abs},
+    {"coalesce", 1, FN_ANY_ARGS, FN_COMMON, fn_coalesce},
     {"nvl", 2, 2, FN_COMMON, fn_coalesce},
-    {"concat", 1, 64, FN_STRING, fn_concat},
+    {"concat", 1, FN_ANY_ARGS, FN_STRING, fn_concat},
     {"trim", 1, 1, FN_STRING, fn_trim},
     {"ltrim", 1, 1, FN_STRING, fn_ltrim},
     {"rtrim", 1, 1, FN_STRING, fn_rtrim},
@@ -297,6 +299,11 @@ bool sql_is_aggregate(const char *name)
     return is_aggregate_name(name);
 }
 
+static bool int_family(CombTypeKind k)
+{
+    return comb_type_is_int(k) && k != COMB_T_BOOLEAN && k != COMB_T_DATE;
+}
+
 static int cast_all(SqlStmtCtx *c, BoundExpr **args, int n, CombTypeKind to,
                     CombErr *err)
 {
@@ -305,8 +312,8 @@ static int cast_all(SqlStmtCtx *c, BoundExpr **args, int n, CombTypeKind to,
         if (args[i]->type == to)
             continue;
         if (to == COMB_T_STRING || args[i]->type == COMB_T_NULL ||
-            (comb_type_is_float(to) && !comb_type_is_str(args[i]->type)) ||
-            (to == COMB_T_BIGINT && comb_type_is_int(args[i]->type))) {
+            comb_type_is_float(to) ||
+            (int_family(to) && int_family(args[i]->type))) {
             BoundExpr *cast = comb_arena_calloc(c->arena, sizeof *cast);
             if (!cast)
                 return comb_err_nomem(err);
@@ -324,6 +331,36 @@ static int cast_all(SqlStmtCtx *c, BoundExpr **args, int n, CombTypeKind to,
         return rc;
     }
     return COMB_OK;
+}
+
+/* GenericUDFAbs: tinyint, smallint and int give int, bigint bigint,
+ * float, double and strings double. */
+static int bind_abs(SqlStmtCtx *c, BoundExpr *b, CombErr *err)
+{
+    CombTypeKind a = b->args[0]->type;
+    switch (a) {
+    case COMB_T_NULL:
+    case COMB_T_TINYINT:
+    case COMB_T_SMALLINT:
+    case COMB_T_INT:
+        b->type = COMB_T_INT;
+        break;
+    case COMB_T_BIGINT:
+        b->type = COMB_T_BIGINT;
+        break;
+    case COMB_T_FLOAT:
+    case COMB_T_DOUBLE:
+    case COMB_T_STRING:
+    case COMB_T_VARCHAR:
+    case COMB_T_CHAR:
+        b->type = COMB_T_DOUBLE;
+        break;
+    default:
+        return sql_err_at(err, COMB_ESEMANTIC, 10014, b->args[0]->pos,
+                          "Wrong arguments for 'abs': expected a number but "
+                          "got %s", comb_type_name(a));
+    }
+    return cast_all(c, b->args, 1, b->type, err);
 }
 
 static CombTypeKind common_type(BoundExpr **args, int n)
@@ -388,13 +425,8 @@ int sql_bind_function(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
             b->type = COMB_T_INT;
             rc = cast_all(c, args, n_args, COMB_T_STRING, err);
             break;
-        case FN_SAME_NUMERIC:
-            b->type = args[0]->type == COMB_T_NULL ? COMB_T_INT : args[0]->type;
-            rc = (comb_type_is_str(b->type) || b->type == COMB_T_BOOLEAN)
-                     ? sql_err_at(err, COMB_ESEMANTIC, 10014, args[0]->pos,
-                                  "Wrong arguments for '%s': expected a number",
-                                  e->name)
-                     : COMB_OK;
+        case FN_ABS:
+            rc = bind_abs(c, b, err);
             break;
         default:
             b->type = common_type(args, n_args);

@@ -321,7 +321,16 @@ void sql_lex_next(SqlLexer *lx, SqlToken *tok)
         tok->len = i - lx->pos;
     } else if (c == '\'' || c == '"' || c == '`') {
         size_t end = lx_quoted_end(lx, lx->pos);
-        if (end == 0)
+        const char *nul = memchr(lx->src + lx->pos, '\0',
+                                 (end ? end : lx->len) - lx->pos);
+        if (nul) {
+            /* reported where the NUL is, not where the quote opened */
+            lx_move(lx, (size_t)(nul - lx->src));
+            tok->off = lx->pos;
+            tok->line = lx->line;
+            tok->col = lx->col;
+            lx_error_token(lx, tok, lx->pos, "NUL character in quoted text");
+        } else if (end == 0)
             lx_error_token(lx, tok, lx->pos,
                            c == '`' ? "unterminated quoted identifier"
                                     : "unterminated string literal");

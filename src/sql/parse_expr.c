@@ -536,11 +536,48 @@ static int ex_not(SqlParser *p, AstExpr **out)
                    optok.off, out);
 }
 
+static bool is_logic(AstOp op)
+{
+    return op == AST_OP_AND || op == AST_OP_OR;
+}
+
+/* A run of one logical operator (a OR b OR c ...) being collected into
+ * one node whose operands are args[]: thousands of ORed terms are a flat
+ * list, not a tree thousands of levels deep. */
+typedef struct LogicChain {
+    AstExpr *node;          /* NULL when no run is open */
+    SqlVec operands;
+} LogicChain;
+
+static int chain_start(SqlParser *p, LogicChain *ch, AstOp op, AstPos pos,
+                       AstExpr *left, AstExpr *right)
+{
+    memset(ch, 0, sizeof *ch);
+    if (!(ch->node = ex_new(p, AST_BINARY, pos)))
+        return COMB_ENOMEM;
+    ch->node->op = op;
+    SP_TRY(sp_vec_push(p, &ch->operands, &left, sizeof left));
+    return sp_vec_push(p, &ch->operands, &right, sizeof right);
+}
+
+/* Seal the open run (its text ends at the last operand consumed). */
+static int chain_close(SqlParser *p, LogicChain *ch, size_t start,
+                       AstExpr **left)
+{
+    if (!ch->node)
+        return COMB_OK;
+    ex_set_args(ch->node, &ch->operands);
+    *left = ch->node;
+    ch->node = NULL;
+    return ex_finish(p, *left, start);
+}
+
 /* An expression whose operators all bind at least as tightly as min. */
 static int ex_prec(SqlParser *p, int min, AstExpr **out)
 {
     size_t start = sp_peek(p, 0)->off;
     AstExpr *left;
+    LogicChain chain = {0};
     if (min <= PREC_NOT && sp_is_kw(p, KW_NOT))
         SP_TRY(ex_not(p, &left));
     else
@@ -552,6 +589,8 @@ static int ex_prec(SqlParser *p, int min, AstExpr **out)
         if (is_bitwise(t))
             return sp_unsupported(p, t, "bitwise operator '%c'",
                                   p->src[t->off]);
+        if (chain.node && (prec < min || op != chain.node->op))
+            SP_TRY(chain_close(p, &chain, start, &left));
         if (prec == 0 && min <= PREC_CMP && at_cmp_postfix(p)) {
             SP_TRY(ex_cmp_postfix(p, start, &left));
             continue;
@@ -562,8 +601,13 @@ static int ex_prec(SqlParser *p, int min, AstExpr **out)
         AstExpr *right;
         /* prec + 1: operators of one level associate to the left */
         SP_TRY(ex_prec(p, prec + 1, &right));
-        SP_TRY(ex_make(p, AST_BINARY, op, sp_pos(&optok), left, right, start,
-                       &left));
+        if (chain.node)
+            SP_TRY(sp_vec_push(p, &chain.operands, &right, sizeof right));
+        else if (is_logic(op))
+            SP_TRY(chain_start(p, &chain, op, sp_pos(&optok), left, right));
+        else
+            SP_TRY(ex_make(p, AST_BINARY, op, sp_pos(&optok), left, right,
+                           start, &left));
     }
     *out = left;
     return COMB_OK;

@@ -11,11 +11,27 @@
 
 /* ------------------------------------------------------- token stream */
 
+/* Hive's metastore keeps names of at most 767 characters (column names,
+ * the longest kind), so a longer word can never name anything: refuse it
+ * where it stands instead of carrying it into messages. */
+#define SP_MAX_IDENT 767
+
+static void refuse_long_identifier(SqlToken *t)
+{
+    size_t quotes = t->kind == SQL_TK_QUOTED_ID ? 2 : 0;
+    if ((t->kind == SQL_TK_WORD || t->kind == SQL_TK_QUOTED_ID) &&
+        t->len > SP_MAX_IDENT + quotes) {
+        t->kind = SQL_TK_ERROR;
+        t->msg = "identifier longer than 767 characters";
+    }
+}
+
 const SqlToken *sp_peek(SqlParser *p, int k)
 {
     while (p->n_ahead <= k) {
         int slot = (p->head + p->n_ahead) % SP_LOOKAHEAD;
         sql_lex_next(&p->lx, &p->ahead[slot]);
+        refuse_long_identifier(&p->ahead[slot]);
         p->n_ahead++;
     }
     return &p->ahead[(p->head + k) % SP_LOOKAHEAD];
@@ -88,27 +104,34 @@ AstPos sp_pos(const SqlToken *t)
 /* ------------------------------------------------------------- errors */
 
 /* The token as quoted in messages: one line, at most ~40 bytes, cut on a
- * character boundary. */
+ * character boundary; control bytes (a NUL above all) shown escaped so
+ * the message stays one readable C string. */
 static void near_text(SqlParser *p, const SqlToken *t, char *buf, size_t cap)
 {
+    size_t n = t->len, w = 0;
+    const char *s = p->src + t->off;
+    const char *nl;
     if (t->kind == SQL_TK_EOF) {
         snprintf(buf, cap, "<EOF>");
         return;
     }
-    size_t n = t->len;
-    const char *s = p->src + t->off;
-    const char *nl = memchr(s, '\n', n);
-    if (nl)
+    if ((nl = memchr(s, '\n', n)))
         n = (size_t)(nl - s);
     if (n > 40) {
         n = 40;
         while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
             n--;
     }
-    if (n >= cap)
-        n = cap - 1;
-    memcpy(buf, s, n);
-    buf[n] = '\0';
+    for (size_t i = 0; i < n && w + 5 < cap; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == 0)
+            w += (size_t)snprintf(buf + w, cap - w, "\\0");
+        else if (c < 0x20 && c != '\t')
+            w += (size_t)snprintf(buf + w, cap - w, "\\x%02x", c);
+        else
+            buf[w++] = (char)c;
+    }
+    buf[w] = '\0';
 }
 
 int sp_error(SqlParser *p, const SqlToken *at, const char *fmt, ...)
@@ -121,6 +144,8 @@ int sp_error(SqlParser *p, const SqlToken *at, const char *fmt, ...)
     near_text(p, at, near, sizeof near);
     /* a broken token explains itself better than what the rule wanted */
     const char *shown = at->kind == SQL_TK_ERROR ? at->msg : what;
+    if (at->kind == SQL_TK_OTHER && p->src[at->off] == '\0')
+        shown = "NUL character in statement";
     return comb_err(p->err, COMB_ESYNTAX,
                     "ParseException line %d:%d %s near '%s'", at->line,
                     at->col - 1, shown, near);
@@ -421,16 +446,18 @@ static int sp_statement_end(SqlParser *p)
     return COMB_OK;
 }
 
-int sql_parse_statement(const char *text, CombArena *arena, AstStmt **out,
-                        CombErr *err)
+int sql_parse_statement(const char *text, size_t len, CombArena *arena,
+                        AstStmt **out, CombErr *err)
 {
     SqlParser p;
     memset(&p, 0, sizeof p);
     *out = NULL;
-    if (!text)
+    if (!text) {
         text = "";
+        len = 0;
+    }
     p.src = text;
-    p.len = strlen(text);
+    p.len = len;
     p.arena = arena;
     p.err = err;
     sql_lex_init(&p.lx, text, p.len);

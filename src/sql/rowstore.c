@@ -55,7 +55,7 @@ int sql_datum_cmp(CombTypeKind kind, const SqlDatum *x, const SqlDatum *y)
     if (x->null || y->null)
         return x->null == y->null ? 0 : x->null ? -1 : 1;
     if (comb_type_is_float(kind))
-        return x->d < y->d ? -1 : x->d > y->d;
+        return sql_double_cmp(x->d, y->d);
     if (comb_type_is_str(kind))
         return sql_str_cmp(x->s, y->s);
     return x->i < y->i ? -1 : x->i > y->i;

@@ -196,29 +196,34 @@ static const char *lookup_variable(const SqlSession *s, const char *ref)
     return sql_session_get_conf(s, ref);
 }
 
-/* Replace ${...} references; unknown ones are left as written (Hive does
- * the same), so literal text like '${x}' survives when x is unset. */
+/* Replace ${...} references in text[0..len) (bytes, NULs included);
+ * unknown ones are left as written (Hive does the same), so literal text
+ * like '${x}' survives when x is unset. */
 static int substitute_variables(const SqlSession *s, const char *text,
-                                CombArena *a, const char **out, CombErr *err)
+                                size_t len, CombArena *a, const char **out,
+                                size_t *out_len, CombErr *err)
 {
     CombBuf b = COMB_BUF_INIT;
-    const char *p = text;
+    const char *p = text, *end = text + len;
+    char *copy;
     int rc = COMB_OK;
-    if (!strstr(text, "${")) {
+    if (!memmem(text, len, "${", 2)) {
         *out = text;
+        *out_len = len;
         return COMB_OK;
     }
-    while (*p && !rc) {
-        const char *open = strstr(p, "${"), *close;
+    while (p < end && !rc) {
+        const char *open = memmem(p, (size_t)(end - p), "${", 2), *close;
         char ref[256];
         const char *val;
         if (!open) {
-            rc = comb_buf_append_str(&b, p);
+            rc = comb_buf_append(&b, p, (size_t)(end - p));
             break;
         }
-        close = strchr(open + 2, '}');
-        if (!close || (size_t)(close - open - 2) >= sizeof ref) {
-            rc = comb_buf_append_str(&b, p);
+        close = memchr(open + 2, '}', (size_t)(end - open - 2));
+        if (!close || (size_t)(close - open - 2) >= sizeof ref ||
+            memchr(open + 2, '\0', (size_t)(close - open - 2))) {
+            rc = comb_buf_append(&b, p, (size_t)(end - p));
             break;
         }
         memcpy(ref, open + 2, (size_t)(close - open - 2));
@@ -230,10 +235,15 @@ static int substitute_variables(const SqlSession *s, const char *text,
                      : comb_buf_append(&b, open, (size_t)(close - open + 1));
         p = close + 1;
     }
-    if (!rc)
-        *out = comb_arena_strndup(a, (const char *)b.data, b.len);
+    copy = rc ? NULL : comb_arena_alloc(a, b.len + 1);
+    if (copy) {
+        memcpy(copy, b.data, b.len);
+        copy[b.len] = '\0';
+        *out = copy;
+        *out_len = b.len;
+    }
     comb_buf_free(&b);
-    if (rc || !*out)
+    if (!copy)
         return comb_err_nomem(err);
     return COMB_OK;
 }
@@ -310,20 +320,24 @@ int sql_err_at(CombErr *err, int code, int hive_code, AstPos pos,
                     pos.col, what);
 }
 
-/* Skip white space and comments before a statement, so that error
+/* Bytes of white space and comments before a statement, so that error
  * positions count from the statement's first token (as Hive's do). */
-static const char *skip_leading_comments(const char *p)
+static size_t leading_comments_len(const char *text, size_t len)
 {
+    size_t i = 0;
     for (;;) {
-        while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
-            p++;
-        if (p[0] == '-' && p[1] == '-') {
-            while (*p && *p != '\n')
-                p++;
-        } else if (p[0] == '/' && p[1] == '*' && strstr(p + 2, "*/")) {
-            p = strstr(p + 2, "*/") + 2;
+        const char *close;
+        while (i < len && (text[i] == ' ' || text[i] == '\t' ||
+                           text[i] == '\n' || text[i] == '\r'))
+            i++;
+        if (i + 1 < len && text[i] == '-' && text[i + 1] == '-') {
+            while (i < len && text[i] != '\n')
+                i++;
+        } else if (i + 1 < len && text[i] == '/' && text[i + 1] == '*' &&
+                   (close = memmem(text + i + 2, len - i - 2, "*/", 2))) {
+            i = (size_t)(close - text) + 2;
         } else {
-            return p;
+            return i;
         }
     }
 }
@@ -345,12 +359,13 @@ static int dispatch(SqlStmtCtx *c, CombErr *err)
     }
 }
 
-int sql_session_execute(SqlSession *s, const char *text, const SqlSink *sink,
-                        CombErr *err)
+int sql_session_execute(SqlSession *s, const char *text, size_t len,
+                        const SqlSink *sink, CombErr *err)
 {
     SqlStmtCtx c;
     AstStmt *stmt = NULL;
     const char *sql;
+    size_t sql_len, skip = leading_comments_len(text, len);
     int rc;
     static const SqlSink no_sink;
 
@@ -359,10 +374,10 @@ int sql_session_execute(SqlSession *s, const char *text, const SqlSink *sink,
     c.arena = &s->stmt_arena;
     c.sink = sink ? sink : &no_sink;
     comb_err_clear(err);
-    rc = substitute_variables(s, skip_leading_comments(text), c.arena, &sql,
-                              err);
+    rc = substitute_variables(s, text + skip, len - skip, c.arena, &sql,
+                              &sql_len, err);
     if (!rc)
-        rc = sql_parse_statement(sql, c.arena, &stmt, err);
+        rc = sql_parse_statement(sql, sql_len, c.arena, &stmt, err);
     if (!rc) {
         c.stmt = stmt;
         rc = dispatch(&c, err);

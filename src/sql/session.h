@@ -45,10 +45,11 @@ int sql_session_open(const SqlSessionOptions *opt, SqlSession **out,
                      CombErr *err);
 void sql_session_close(SqlSession *s);  /* NULL ok */
 
-/* Parse and run one statement (text with or without ';').  Variables
+/* Parse and run one statement: text[0..len), with or without ';' (bytes
+ * with a length: a NUL inside is a syntax error, not the end).  Variables
  * ${name}, ${hivevar:name}, ${hiveconf:name} are substituted first. */
-int sql_session_execute(SqlSession *s, const char *text, const SqlSink *sink,
-                        CombErr *err);
+int sql_session_execute(SqlSession *s, const char *text, size_t len,
+                        const SqlSink *sink, CombErr *err);
 
 /* Settings, as SET key=value / --hiveconf / --hivevar. */
 int sql_session_set_conf(SqlSession *s, const char *key, const char *value,

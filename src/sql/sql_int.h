@@ -123,6 +123,8 @@ struct BoundExpr {
     int n_args;
     BoundExpr **args;
     /* BX_CONST */
+    const char *int_text;   /* an integer literal beyond BIGINT, held as a
+                               double: its digits, for exact range checks */
     bool is_null;
     int64_t ival;
     double dval;
@@ -136,13 +138,25 @@ struct BoundExpr {
     CombArena *scratch;     /* strings produced per batch */
 };
 
+typedef struct SqlScope SqlScope;
+
+/* A scope's own resolution of a subtree, tried before the usual rules:
+ * *out set = resolved (e.g. a GROUP BY key or an aggregate call becomes a
+ * column of the aggregated batch), *out NULL = bind e as usual. */
+typedef int (*SqlResolveFn)(SqlStmtCtx *c, const SqlScope *sc,
+                            const AstExpr *e, BoundExpr **out, CombErr *err);
+
 /* Name resolution scope: one table (or none), its alias, and where its
- * columns and ROW__ID live in the input batch. */
-typedef struct SqlScope {
+ * columns and ROW__ID live in the input batch.  With `resolve` set (the
+ * items of an aggregate query), column references that the hook does not
+ * resolve are errors: they are not GROUP BY keys. */
+struct SqlScope {
     const SqlTable *table;  /* NULL: no FROM */
     const char *alias;      /* table name or alias used as qualifier */
     int rowid_col;          /* batch index of ROW__ID.writeid, -1 none */
-} SqlScope;
+    SqlResolveFn resolve;   /* NULL: plain scope */
+    void *resolve_ctx;      /* for resolve */
+};
 
 /* Bind an expression: resolve names, check and infer types, fold
  * constants.  Allocates in c->arena. */
@@ -232,9 +246,8 @@ int sql_select_plan(SqlStmtCtx *c, const AstSelect *s, SqlSelectPlan **out,
                     CombErr *err);
 void sql_select_output(const SqlSelectPlan *p, int *n_out,
                        const char *const **names, const CombTypeKind **kinds);
-/* True when rows stream (no aggregation, no ORDER BY). */
-bool sql_select_streams(const SqlSelectPlan *p);
-/* Convert output j to the type of table column map[j] (for INSERT). */
+/* Convert output j to the type of table column map[j] (for INSERT), for
+ * every kind of plan: streaming, sorted and aggregated. */
 int sql_select_coerce(SqlStmtCtx *c, SqlSelectPlan *p, const int *map,
                       const SqlTable *t, CombErr *err);
 /* Open the scan (takes the table's write-id list) and prepare vectors. */

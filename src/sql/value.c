@@ -9,13 +9,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Shortest decimal digits that read back as d: digits[] without the point,
- * *exp10 = exponent of the first digit. */
+/* Shortest decimal digits, at least two, that read back as d (Java's
+ * Double.toString always shows a digit after the point, and picks the
+ * closest two-digit value when one digit would do: 4.9E-324, not 5E-324):
+ * digits[] without the point, *exp10 = exponent of the first digit. */
 static int shortest_digits(double d, bool is_float, char *digits, int *exp10)
 {
     char buf[64];
     int prec;
-    for (prec = 1; prec <= 17; prec++) {
+    for (prec = 2; prec <= 17; prec++) {
         snprintf(buf, sizeof buf, "%.*e", prec - 1, d);
         double back = strtod(buf, NULL);
         if (is_float ? (float)back == (float)d : back == d)
@@ -110,6 +112,19 @@ size_t sql_format_scalar(CombTypeKind kind, const CombVector *v, int row,
     return len < n ? len : n - 1;
 }
 
+int sql_double_cmp(double a, double b)
+{
+    bool na = isnan(a), nb = isnan(b);
+    if (na || nb)
+        return na == nb ? 0 : na ? 1 : -1;
+    if (a < b)
+        return -1;
+    if (a > b)
+        return 1;
+    /* equal, or zeros of different sign */
+    return signbit(a) == signbit(b) ? 0 : signbit(a) ? -1 : 1;
+}
+
 int sql_str_cmp(CombStr a, CombStr b)
 {
     uint32_t m = a.len < b.len ? a.len : b.len;
@@ -119,6 +134,18 @@ int sql_str_cmp(CombStr a, CombStr b)
     return a.len < b.len ? -1 : a.len > b.len;
 }
 
+/* Index just past the UTF-8 character that starts at s[i]. */
+static uint32_t next_char(CombStr s, uint32_t i)
+{
+    i++;
+    while (i < s.len && ((unsigned char)s.ptr[i] & 0xC0) == 0x80)
+        i++;
+    return i;
+}
+
+/* '_' is one character, not one byte ('日本' LIKE '__'), so the subject
+ * advances a character at a time; literal pattern bytes match byte by
+ * byte, which on character boundaries is a character match. */
 bool sql_like_match(CombStr s, CombStr p)
 {
     uint32_t si = 0, pi = 0, star_p = UINT32_MAX, star_s = 0;
@@ -131,7 +158,12 @@ bool sql_like_match(CombStr s, CombStr p)
         if (pi < p.len) {
             bool esc = p.ptr[pi] == '\\' && pi + 1 < p.len;
             char pc = esc ? p.ptr[pi + 1] : p.ptr[pi];
-            if ((!esc && pc == '_') || pc == s.ptr[si]) {
+            if (!esc && pc == '_') {
+                pi++;
+                si = next_char(s, si);
+                continue;
+            }
+            if (pc == s.ptr[si]) {
                 pi += esc ? 2 : 1;
                 si++;
                 continue;
@@ -140,7 +172,8 @@ bool sql_like_match(CombStr s, CombStr p)
         if (star_p == UINT32_MAX)
             return false;
         pi = star_p;
-        si = ++star_s;
+        star_s = next_char(s, star_s);
+        si = star_s;
     }
     while (pi < p.len && p.ptr[pi] == '%')
         pi++;

@@ -21,6 +21,11 @@ size_t sql_format_float(float f, char *buf, size_t n);
 size_t sql_format_scalar(CombTypeKind kind, const CombVector *v, int row,
                          char *buf, size_t n);
 
+/* Java's Double.compare: a total order with -0.0 before 0.0 and NaN (any
+ * NaN) after +Infinity.  Hive sorts, groups, takes MIN/MAX and tests IN
+ * lists in this order; the comparison operators use IEEE rules. */
+int sql_double_cmp(double a, double b);
+
 /* Byte-wise comparison (Hive compares strings as UTF-8 bytes). */
 int sql_str_cmp(CombStr a, CombStr b);
 

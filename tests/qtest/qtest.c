@@ -363,7 +363,7 @@ int main(int argc, char **argv)
             free(stmt);
             continue;
         }
-        rc = sql_session_execute(s, text, &sink, &err);
+        rc = sql_session_execute(s, text, strlen(text), &sink, &err);
         if (is_set(text)) {
             /* Hive prints a bare "set key;" after the previous statement's
              * rows; that line is the harness's, not the query's */

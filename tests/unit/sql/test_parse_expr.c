@@ -4,6 +4,7 @@
  * position and height recorded on each node.
  */
 #include "test_parse_util.h"
+#include "common/buf.h"
 
 #include <stdlib.h>
 
@@ -26,20 +27,47 @@ TEST(expr_or_and_not_shape)
 {
     AstExpr *e;
     SELECT_EXPR(e, "select a = 1 OR b = 2 AND NOT c = 3");
+    /* AND / OR keep their operands in args (a flat run of one operator) */
     CHECK(is_bin(e, AST_OP_OR));
-    CHECK(is_bin(e->left, AST_OP_EQ));
-    CHECK(is_col(e->left->left, "a"));
-    CHECK(is_int(e->left->right, 1));
-    const AstExpr *and = e->right;
+    CHECK_EQ(e->n_args, 2);
+    CHECK(is_bin(e->args[0], AST_OP_EQ));
+    CHECK(is_col(e->args[0]->left, "a"));
+    CHECK(is_int(e->args[0]->right, 1));
+    const AstExpr *and = e->args[1];
     CHECK(is_bin(and, AST_OP_AND));
-    CHECK(is_bin(and->left, AST_OP_EQ));
-    CHECK(and->right->kind == AST_UNARY && and->right->op == AST_OP_NOT);
-    CHECK(is_bin(and->right->left, AST_OP_EQ));
-    CHECK(is_col(and->right->left->left, "c"));
+    CHECK(is_bin(and->args[0], AST_OP_EQ));
+    CHECK(and->args[1]->kind == AST_UNARY && and->args[1]->op == AST_OP_NOT);
+    CHECK(is_bin(and->args[1]->left, AST_OP_EQ));
+    CHECK(is_col(and->args[1]->left->left, "c"));
     CHECK_STR(e->text, "a = 1 OR b = 2 AND NOT c = 3");
     CHECK_STR(and->text, "b = 2 AND NOT c = 3");
-    CHECK_STR(and->right->text, "NOT c = 3");
+    CHECK_STR(and->args[1]->text, "NOT c = 3");
     CHECK_EQ(e->height, 5);
+}
+
+/* 5,000 ORed comparisons are one node of 5,000 operands, not a tree 5,000
+ * levels deep; a run ends where the operator changes. */
+TEST(expr_long_or_run_is_flat)
+{
+    AstExpr *e;
+    CombBuf b = COMB_BUF_INIT;
+    comb_buf_append_str(&b, "select x = 0");
+    for (int i = 1; i < 5000; i++)
+        comb_buf_printf(&b, " OR x = %d", i);
+    comb_buf_append_byte(&b, '\0');
+    SELECT_EXPR(e, (const char *)b.data);
+    CHECK(is_bin(e, AST_OP_OR));
+    CHECK_EQ(e->n_args, 5000);
+    CHECK_EQ(e->height, 3);
+    CHECK(is_int(e->args[4999]->right, 4999));
+    comb_buf_free(&b);
+    SELECT_EXPR(e, "select a AND b AND c OR d OR e AND f");
+    CHECK(is_bin(e, AST_OP_OR));
+    CHECK_EQ(e->n_args, 3);
+    CHECK(is_bin(e->args[0], AST_OP_AND) && e->args[0]->n_args == 3);
+    CHECK_STR(e->args[0]->text, "a AND b AND c");
+    CHECK(is_col(e->args[1], "d"));
+    CHECK(is_bin(e->args[2], AST_OP_AND) && e->args[2]->n_args == 2);
 }
 
 TEST(expr_not_binds_looser_than_comparison)
@@ -47,8 +75,8 @@ TEST(expr_not_binds_looser_than_comparison)
     AstExpr *e;
     SELECT_EXPR(e, "select NOT a IS NULL AND b");
     CHECK(is_bin(e, AST_OP_AND));
-    CHECK(e->left->kind == AST_UNARY && e->left->op == AST_OP_NOT);
-    CHECK_EQ(e->left->left->kind, AST_IS_NULL);
+    CHECK(e->args[0]->kind == AST_UNARY && e->args[0]->op == AST_OP_NOT);
+    CHECK_EQ(e->args[0]->left->kind, AST_IS_NULL);
     SELECT_EXPR(e, "select not not x");
     CHECK(e->op == AST_OP_NOT && e->left->op == AST_OP_NOT);
     /* '!' is a prefix operator binding tighter than comparison */
@@ -123,10 +151,10 @@ TEST(expr_is_null_between_in_like)
     CHECK(is_bin(e->left, AST_OP_ADD));
     SELECT_EXPR(e, "select x BETWEEN 1 AND 2 AND y");
     CHECK(is_bin(e, AST_OP_AND));
-    CHECK_EQ(e->left->kind, AST_BETWEEN);
-    CHECK(!e->left->negated);
-    CHECK(is_int(e->left->right, 1) && is_int(e->left->third, 2));
-    CHECK_STR(e->left->text, "x BETWEEN 1 AND 2");
+    CHECK_EQ(e->args[0]->kind, AST_BETWEEN);
+    CHECK(!e->args[0]->negated);
+    CHECK(is_int(e->args[0]->right, 1) && is_int(e->args[0]->third, 2));
+    CHECK_STR(e->args[0]->text, "x BETWEEN 1 AND 2");
     SELECT_EXPR(e, "select x not between a + 1 and b");
     CHECK(e->kind == AST_BETWEEN && e->negated);
     CHECK(is_bin(e->right, AST_OP_ADD));

@@ -71,7 +71,7 @@ static bool parse_cleanly(CombArena *arena, const char *text)
     if (sql_next_statement(text, len, &end) && (end == 0 || end > len))
         return false;
     (void)sql_is_blank(text, len);
-    int rc = sql_parse_statement(text, arena, &s, &err);
+    int rc = sql_parse_statement(text, strlen(text), arena, &s, &err);
     comb_arena_reset(arena);
     if (rc == COMB_OK)
         return s != NULL && err.code == COMB_OK;

@@ -30,7 +30,7 @@ static inline int tp_parse(const char *sql, AstStmt **out)
         tp_arena_ready = true;
     }
     comb_err_clear(&tp_err);
-    return sql_parse_statement(sql, &tp_arena, out, &tp_err);
+    return sql_parse_statement(sql, strlen(sql), &tp_arena, out, &tp_err);
 }
 
 /* Parse sql into stmt or fail the test with the parser's message. */

@@ -32,7 +32,7 @@ static int run(SqlSession *s, const char *sql, Rows *out, CombErr *err)
     SqlSink sink = {out, NULL, rows_batch, NULL, NULL};
     if (out)
         *out = (Rows){0, 0};
-    return sql_session_execute(s, sql, out ? &sink : NULL, err);
+    return sql_session_execute(s, sql, strlen(sql), out ? &sink : NULL, err);
 }
 
 static SqlSession *open_session(const char *dir)
