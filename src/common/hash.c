@@ -38,15 +38,16 @@ int32_t comb_hive_murmur3(const void *data, size_t len)
         h = rotl32(h, 13);
         h = h * 5 + 0xe6546b64u;
     }
-    /* Hive combines the tail bytes sign-extended (Java byte arithmetic) */
+    /* Hive combines the tail bytes sign-extended (Java byte arithmetic);
+     * shifted as unsigned, since shifting a negative int is undefined in C */
     k = 0;
     p += n_blocks * 4;
     switch (len & 3) {
     case 3:
-        k ^= (uint32_t)((int32_t)(int8_t)p[2] << 16);
+        k ^= (uint32_t)(int32_t)(int8_t)p[2] << 16;
         /* fall through */
     case 2:
-        k ^= (uint32_t)((int32_t)(int8_t)p[1] << 8);
+        k ^= (uint32_t)(int32_t)(int8_t)p[1] << 8;
         /* fall through */
     case 1:
         k ^= (uint32_t)(int32_t)(int8_t)p[0];

@@ -81,8 +81,9 @@ int sql_table_resolve(SqlStmtCtx *c, const AstName *name, SqlTable **out,
                       CombErr *err);
 /* Column index by name, -1 if none. */
 int sql_table_column(const SqlTable *t, const char *name);
-/* COMB_OK if rows of t can be placed in buckets (t is not bucketed, or its
- * bucketing_version is supported), else the error naming the table. */
+/* COMB_OK if rows of t can be placed in buckets: t is not bucketed, or it
+ * is clustered by columns comb can hash under a supported
+ * bucketing_version.  Else the error naming the table. */
 int sql_table_bucketing(const SqlTable *t, CombErr *err);
 /* Parse a Hive type string ("int", "varchar(10)") to a kind. */
 int sql_type_from_string(const char *s, CombTypeKind *out);
