@@ -237,12 +237,27 @@ void acid_writer_abort(AcidWriter *w);
 
 /* ---------------------------------------------------------------- bucketing */
 
+/* (Addition.) The table property that names a bucketed table's hash (§7)
+ * and its two values: version 1 is Java hashCode semantics (tables from
+ * before Hive 3, or without the property), version 2 is Murmur3. */
+#define ACID_PROP_BUCKETING_VERSION "bucketing_version"
+enum { ACID_BUCKETING_V1 = 1, ACID_BUCKETING_V2 = 2 };
+
+/* (Addition.) Bucketing version of a table whose bucketing_version
+ * property is `value` (NULL = absent = version 1, as in Hive).  Only "1" and
+ * "2" are accepted; anything else is COMB_EUNSUPPORTED, as Trino refuses it
+ * (Hive would silently hash such a table with version 1). */
+int acid_bucketing_version_parse(const char *value, int *version,
+                                 CombErr *err);
+
 /* Bucket of row `row` of b for CLUSTERED BY columns cluster_cols (indexes
- * into b->cols) with bucketing version 2 (Murmur3).  Kinds supported:
- * boolean, tinyint, smallint, int, bigint, float, double, string, varchar,
- * char, date.  n_buckets > 0. */
+ * into b->cols) under bucketing `version` (ACID_BUCKETING_V1/V2).  This is
+ * the one place rows meet the hash: writers route rows with it, and bucket
+ * pruning would run it on a one-row batch of the predicate's values.  Kinds
+ * supported: boolean, tinyint, smallint, int, bigint, float, double, string,
+ * varchar, char, date.  n_buckets > 0. */
 int acid_bucket_of_row(const CombBatch *b, int row, const int *cluster_cols,
-                       int n_cluster_cols, int n_buckets);
+                       int n_cluster_cols, int n_buckets, int version);
 
 /* (Addition.) true if acid_bucket_of_row hashes values of this kind;
  * other kinds would contribute 0, so callers reject them as CLUSTERED BY

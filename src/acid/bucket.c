@@ -1,9 +1,11 @@
 /*
  * bucket.c - the bucket property codec (BucketCodec V1, §2 of
  * hive-acid-storage.md) and the bucket a row of a bucketed table goes to
- * (bucketing version 2, §7).
+ * (bucketing versions 1 and 2, §7).
  */
 #include "acid/acid_int.h"
+
+#include <string.h>
 
 #include "common/hash.h"
 
@@ -107,13 +109,67 @@ static int32_t hash_cell_v2(const CombVector *v, int row)
     }
 }
 
+/* h(value) of one non-NULL cell under bucketing version 1 (§7.2): Hive's
+ * ObjectInspectorUtils.hashCode, which for char and varchar calls
+ * HiveCharWritable / HiveVarcharWritable.hashCode and for date
+ * DateWritableV2.hashCode (the days since the epoch). */
+static int32_t hash_cell_v1(const CombVector *v, int row)
+{
+    switch (v->kind) {
+    case COMB_T_BOOLEAN:
+        return comb_hive_hash_boolean(v->i64[row] != 0);
+    case COMB_T_TINYINT:
+        return (int32_t)(int8_t)v->i64[row];
+    case COMB_T_SMALLINT:
+        return (int32_t)(int16_t)v->i64[row];
+    case COMB_T_INT:
+    case COMB_T_DATE:
+        return (int32_t)v->i64[row];
+    case COMB_T_BIGINT:
+        return comb_hive_hash_v1_bigint(v->i64[row]);
+    case COMB_T_FLOAT:
+        return comb_hive_hash_v1_float((float)v->f64[row]);
+    case COMB_T_DOUBLE:
+        return comb_hive_hash_v1_double(v->f64[row]);
+    case COMB_T_STRING:
+        return comb_hive_hash_v1_string(v->str[row].ptr, v->str[row].len);
+    case COMB_T_VARCHAR:
+        return comb_hive_hash_v1_text(v->str[row].ptr, v->str[row].len);
+    case COMB_T_CHAR:
+        return comb_hive_hash_v1_text(v->str[row].ptr,
+                                      char_unpadded_len(&v->str[row]));
+    default:
+        return 0; /* unsupported kinds: see acid_bucket_kind_supported */
+    }
+}
+
+int acid_bucketing_version_parse(const char *value, int *version,
+                                 CombErr *err)
+{
+    if (!value || strcmp(value, "1") == 0) {
+        *version = ACID_BUCKETING_V1;
+        return COMB_OK;
+    }
+    if (strcmp(value, "2") == 0) {
+        *version = ACID_BUCKETING_V2;
+        return COMB_OK;
+    }
+    return comb_err(err, COMB_EUNSUPPORTED,
+                    "Unsupported bucketing version: '%s' (table property "
+                    "'%s' must be '1' or '2')", value,
+                    ACID_PROP_BUCKETING_VERSION);
+}
+
 int acid_bucket_of_row(const CombBatch *b, int row, const int *cluster_cols,
-                       int n_cluster_cols, int n_buckets)
+                       int n_cluster_cols, int n_buckets, int version)
 {
     int32_t hash = 0;
     for (int i = 0; i < n_cluster_cols; i++) {
         const CombVector *v = &b->cols[cluster_cols[i]];
-        int32_t h = comb_vec_is_null(v, row) ? 0 : hash_cell_v2(v, row);
+        int32_t h = 0;
+        if (!comb_vec_is_null(v, row))
+            h = version == ACID_BUCKETING_V2 ? hash_cell_v2(v, row)
+                                             : hash_cell_v1(v, row);
         hash = comb_hive_hash_combine(hash, h);
     }
     return n_buckets > 0 ? comb_hive_bucket(hash, n_buckets) : 0;

@@ -1,6 +1,9 @@
 /*
  * hash.c - Hive's Murmur3 variant and per-type bucketing hashes
- * (hive-acid-storage.md section 7).
+ * (hive-acid-storage.md section 7).  Version 2 follows Hive's
+ * ObjectInspectorUtils.hashCodeMurmur, version 1 its hashCode
+ * (serde/src/java/org/apache/hadoop/hive/serde2/objectinspector/
+ * ObjectInspectorUtils.java).
  */
 #include "common/hash.h"
 
@@ -35,15 +38,16 @@ int32_t comb_hive_murmur3(const void *data, size_t len)
         h = rotl32(h, 13);
         h = h * 5 + 0xe6546b64u;
     }
-    /* Hive combines the tail bytes sign-extended (Java byte arithmetic) */
+    /* Hive combines the tail bytes sign-extended (Java byte arithmetic);
+     * shifted as unsigned, since shifting a negative int is undefined in C */
     k = 0;
     p += n_blocks * 4;
     switch (len & 3) {
     case 3:
-        k ^= (uint32_t)((int32_t)(int8_t)p[2] << 16);
+        k ^= (uint32_t)(int32_t)(int8_t)p[2] << 16;
         /* fall through */
     case 2:
-        k ^= (uint32_t)((int32_t)(int8_t)p[1] << 8);
+        k ^= (uint32_t)(int32_t)(int8_t)p[1] << 8;
         /* fall through */
     case 1:
         k ^= (uint32_t)(int32_t)(int8_t)p[0];
@@ -87,20 +91,33 @@ int32_t comb_hive_hash_bigint(int64_t v)
     return comb_hive_murmur3(b, 8);
 }
 
+/* Java's Double.doubleToLongBits: the IEEE bits, every NaN made canonical. */
+static int64_t double_to_long_bits(double v)
+{
+    int64_t bits;
+    if (v != v)
+        return 0x7ff8000000000000LL;
+    memcpy(&bits, &v, 8);
+    return bits;
+}
+
+/* Java's Float.floatToIntBits, likewise. */
+static int32_t float_to_int_bits(float v)
+{
+    int32_t bits;
+    if (v != v)
+        return 0x7fc00000;
+    memcpy(&bits, &v, 4);
+    return bits;
+}
+
 int32_t comb_hive_hash_double(double v)
 {
-    /* Java: doubleToLongBits (canonical NaN), then the long is widened back
-     * to a double and those 8 IEEE bytes are hashed */
-    int64_t bits;
-    double widened;
+    /* Java: doubleToLongBits, then the long is widened back to a double
+     * and those 8 IEEE bytes are hashed */
+    double widened = (double)double_to_long_bits(v);
     uint64_t out;
     unsigned char b[8];
-    if (v != v) {
-        bits = 0x7ff8000000000000LL;
-    } else {
-        memcpy(&bits, &v, 8);
-    }
-    widened = (double)bits;
     memcpy(&out, &widened, 8);
     put_be(b, out, 8);
     return comb_hive_murmur3(b, 8);
@@ -108,16 +125,9 @@ int32_t comb_hive_hash_double(double v)
 
 int32_t comb_hive_hash_float(float v)
 {
-    int32_t bits;
-    float widened;
+    float widened = (float)float_to_int_bits(v);
     uint32_t out;
     unsigned char b[4];
-    if (v != v) {
-        bits = 0x7fc00000;
-    } else {
-        memcpy(&bits, &v, 4);
-    }
-    widened = (float)bits;
     memcpy(&out, &widened, 4);
     put_be(b, out, 4);
     return comb_hive_murmur3(b, 4);
@@ -131,4 +141,43 @@ int32_t comb_hive_hash_string(const char *s, size_t len)
 int32_t comb_hive_hash_boolean(int v)
 {
     return v ? 1 : 0;
+}
+
+/* Version 1: Java's Long.hashCode. */
+int32_t comb_hive_hash_v1_bigint(int64_t v)
+{
+    uint64_t u = (uint64_t)v;
+    return (int32_t)(uint32_t)(u ^ (u >> 32));
+}
+
+int32_t comb_hive_hash_v1_float(float v)
+{
+    return float_to_int_bits(v);
+}
+
+int32_t comb_hive_hash_v1_double(double v)
+{
+    return comb_hive_hash_v1_bigint(double_to_long_bits(v));
+}
+
+/* r = 31*r + b over bytes taken as Java's signed bytes, int32 wraparound. */
+static int32_t java_bytes_hash(uint32_t r, const char *s, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        r = r * 31u + (uint32_t)(int32_t)(int8_t)s[i];
+    return (int32_t)r;
+}
+
+int32_t comb_hive_hash_v1_string(const char *s, size_t len)
+{
+    /* Hive hashes a STRING's Text bytes itself, starting from 0 */
+    return java_bytes_hash(0, s, len);
+}
+
+int32_t comb_hive_hash_v1_text(const char *s, size_t len)
+{
+    /* HiveVarcharWritable / HiveCharWritable.hashCode is Text.hashCode
+     * (HiveCharWritable on the value without its trailing spaces), which
+     * is Hadoop's WritableComparator.hashBytes: the loop from 1 */
+    return java_bytes_hash(1, s, len);
 }

@@ -76,9 +76,16 @@ static int table_fill_columns(SqlStmtCtx *c, SqlTable *t, CombErr *err)
     return COMB_OK;
 }
 
+/* An unsupported bucketing_version only matters when rows are placed
+ * (sql_table_bucketing): the table can still be described and read. */
 static int table_fill_bucketing(SqlStmtCtx *c, SqlTable *t, CombErr *err)
 {
     MsTable *m = t->ms;
+    CombErr ignored;
+    if (acid_bucketing_version_parse(
+            ms_table_prop(m, ACID_PROP_BUCKETING_VERSION),
+            &t->bucketing_version, &ignored))
+        t->bucketing_version = 0;
     t->n_buckets = m->n_buckets;
     t->n_cluster = m->n_bucket_cols;
     t->cluster_idx = comb_arena_alloc(c->arena, (size_t)(m->n_bucket_cols + 1) * sizeof(int));
@@ -92,6 +99,28 @@ static int table_fill_bucketing(SqlStmtCtx *c, SqlTable *t, CombErr *err)
                             t->qualified, m->bucket_cols[i]);
     }
     return COMB_OK;
+}
+
+int sql_table_bucketing(const SqlTable *t, CombErr *err)
+{
+    int version;
+    if (t->n_buckets <= 0)
+        return COMB_OK;
+    for (int i = 0; i < t->n_cluster; i++) {
+        CombTypeKind k = t->kinds[t->cluster_idx[i]];
+        if (!acid_bucket_kind_supported(k))
+            return comb_err(err, COMB_EUNSUPPORTED,
+                            "table %s is clustered by column '%s' of type %s, "
+                            "whose bucketing hash is not supported yet",
+                            t->qualified, t->names[t->cluster_idx[i]],
+                            comb_type_name(k));
+    }
+    if (t->bucketing_version != 0)
+        return COMB_OK;
+    /* fails again, this time keeping the message */
+    acid_bucketing_version_parse(
+        ms_table_prop(t->ms, ACID_PROP_BUCKETING_VERSION), &version, err);
+    return comb_err_prefix(err, "table %s", t->qualified);
 }
 
 int sql_table_resolve(SqlStmtCtx *c, const AstName *name, SqlTable **out,

@@ -329,6 +329,24 @@ static const char *prop_value(const AstStmt *st, const char *key)
     return v;
 }
 
+/* Tables get bucketing_version=2 unless they say otherwise, as in Hive 3+
+ * (Table.getEmptyTable).  The key is matched exactly, as every reader of
+ * the property does.  A value other than '1' or '2' is refused: Trino
+ * refuses such tables, and Hive would hash them with version 1. */
+static int add_bucketing_version(const AstStmt *st, MsTable *t, CombErr *err)
+{
+    const char *v = ms_table_prop(t, ACID_PROP_BUCKETING_VERSION);
+    CombErr why;
+    int version;
+    if (!v) {
+        t->props[t->n_props++] = (MsProperty){ACID_PROP_BUCKETING_VERSION, "2"};
+        return COMB_OK;
+    }
+    if (!acid_bucketing_version_parse(v, &version, &why))
+        return COMB_OK;
+    return sql_err_at(err, why.code, 0, st->name.pos, "%s", why.msg);
+}
+
 /* Hive's TransactionalValidationListener rules, and hive.create.as.acid. */
 static int build_acid_properties(SqlStmtCtx *c, MsTable *t, CombErr *err)
 {
@@ -363,10 +381,8 @@ static int build_acid_properties(SqlStmtCtx *c, MsTable *t, CombErr *err)
         if (strcasecmp(st->props[i].key, "transactional") != 0)
             t->props[n++] = (MsProperty){st->props[i].key, st->props[i].value};
     t->props[n++] = (MsProperty){"transactional", acid ? "true" : "false"};
-    if (!prop_value(st, "bucketing_version"))
-        t->props[n++] = (MsProperty){"bucketing_version", "2"};
     t->n_props = n;
-    return COMB_OK;
+    return add_bucketing_version(st, t, err);
 }
 
 static int table_location(SqlStmtCtx *c, const char *db, const char *name,

@@ -31,6 +31,8 @@ static int target_open(SqlStmtCtx *c, SqlTable *t, MsOpType op, DmlTarget *d,
     int rc;
     memset(d, 0, sizeof *d);
     d->t = t;
+    if (op != MS_OP_DELETE && (rc = sql_table_bucketing(t, err)))
+        return rc;
     d->buckets = comb_arena_alloc(c->arena, COMB_BATCH_SIZE * sizeof(int));
     if (!d->buckets)
         return comb_err_nomem(err);
@@ -46,7 +48,8 @@ static int target_open(SqlStmtCtx *c, SqlTable *t, MsOpType op, DmlTarget *d,
 }
 
 /* Insert the live rows of b (columns in table order), routed to buckets by
- * Hive's hash of the CLUSTERED BY columns. */
+ * Hive's hash of the CLUSTERED BY columns under the table's bucketing
+ * version. */
 static int target_insert(DmlTarget *d, const CombBatch *b, CombErr *err)
 {
     const SqlTable *t = d->t;
@@ -54,7 +57,8 @@ static int target_insert(DmlTarget *d, const CombBatch *b, CombErr *err)
         for (int i = 0; i < comb_batch_live(b); i++) {
             int row = comb_batch_row(b, i);
             d->buckets[row] = acid_bucket_of_row(b, row, t->cluster_idx,
-                                                 t->n_cluster, t->n_buckets);
+                                                 t->n_cluster, t->n_buckets,
+                                                 t->bucketing_version);
         }
     return acid_writer_insert(d->w, b, t->n_buckets > 0 ? d->buckets : NULL,
                               err);

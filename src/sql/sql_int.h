@@ -71,6 +71,8 @@ typedef struct SqlTable {
     int n_buckets;          /* -1 when not bucketed */
     int n_cluster;
     int *cluster_idx;       /* CLUSTERED BY columns as column indexes */
+    int bucketing_version;  /* ACID_BUCKETING_V1/V2; 0 if the property
+                               holds another value (sql_table_bucketing) */
     bool transactional;     /* full ACID */
 } SqlTable;
 
@@ -79,6 +81,10 @@ int sql_table_resolve(SqlStmtCtx *c, const AstName *name, SqlTable **out,
                       CombErr *err);
 /* Column index by name, -1 if none. */
 int sql_table_column(const SqlTable *t, const char *name);
+/* COMB_OK if rows of t can be placed in buckets: t is not bucketed, or it
+ * is clustered by columns comb can hash under a supported
+ * bucketing_version.  Else the error naming the table. */
+int sql_table_bucketing(const SqlTable *t, CombErr *err);
 /* Parse a Hive type string ("int", "varchar(10)") to a kind. */
 int sql_type_from_string(const char *s, CombTypeKind *out);
 /* Write-id list of a table under the statement snapshot. */

@@ -1,11 +1,14 @@
-/* Bucket property codec (hive-acid-storage.md §2) and bucketing version 2
- * (§7.3 worked values). */
+/* Bucket property codec (hive-acid-storage.md §2), bucketing versions 2
+ * and 1 (§7.3 worked values) and the bucketing_version property. */
 #include "unit.h"
 
 #include <limits.h>
 
 #include "acid/acid.h"
 #include "common/batch.h"
+
+#define V1 ACID_BUCKETING_V1
+#define V2 ACID_BUCKETING_V2
 
 TEST(bucket_codec_examples)
 {
@@ -80,20 +83,20 @@ TEST(bucket_of_row_int_values)
     b.cols[0].i64[0] = 42;
     b.n_rows = 1;
     for (int i = 0; i < 5; i++)
-        CHECK_EQ(acid_bucket_of_row(&b, 0, &col, 1, n_buckets[i]), want[i]);
-    CHECK_EQ(acid_bucket_of_row(&b, 0, &col, 1, INT_MAX), masked(1960085659));
+        CHECK_EQ(acid_bucket_of_row(&b, 0, &col, 1, n_buckets[i], V2), want[i]);
+    CHECK_EQ(acid_bucket_of_row(&b, 0, &col, 1, INT_MAX, V2), masked(1960085659));
     b.cols[0].i64[0] = 1;
-    CHECK_EQ(acid_bucket_of_row(&b, 0, &col, 1, 2), 1);
-    CHECK_EQ(acid_bucket_of_row(&b, 0, &col, 1, 32), 29);
+    CHECK_EQ(acid_bucket_of_row(&b, 0, &col, 1, 2, V2), 1);
+    CHECK_EQ(acid_bucket_of_row(&b, 0, &col, 1, 32, V2), 29);
     b.cols[0].i64[0] = 0;
-    CHECK_EQ(acid_bucket_of_row(&b, 0, &col, 1, INT_MAX), masked(1362653161));
+    CHECK_EQ(acid_bucket_of_row(&b, 0, &col, 1, INT_MAX, V2), masked(1362653161));
     b.cols[0].i64[0] = 300000;
-    CHECK_EQ(acid_bucket_of_row(&b, 0, &col, 1, INT_MAX), masked(-678663480));
+    CHECK_EQ(acid_bucket_of_row(&b, 0, &col, 1, INT_MAX, V2), masked(-678663480));
     b.cols[0].i64[0] = INT32_MIN;
-    CHECK_EQ(acid_bucket_of_row(&b, 0, &col, 1, INT_MAX), masked(1194881028));
+    CHECK_EQ(acid_bucket_of_row(&b, 0, &col, 1, INT_MAX, V2), masked(1194881028));
     /* NULL contributes 0 */
     comb_vec_set_null(&b.cols[0], 0);
-    CHECK_EQ(acid_bucket_of_row(&b, 0, &col, 1, 7), 0);
+    CHECK_EQ(acid_bucket_of_row(&b, 0, &col, 1, 7, V2), 0);
     comb_batch_free(&b);
 }
 
@@ -105,8 +108,8 @@ TEST(bucket_of_row_two_columns)
     CHECK(one_row(&b, 3, k) == COMB_OK);
     b.cols[1].i64[0] = 1;
     b.cols[2].i64[0] = 2;
-    CHECK_EQ(acid_bucket_of_row(&b, 0, cols, 2, 4), 3);
-    CHECK_EQ(acid_bucket_of_row(&b, 0, cols, 2, INT_MAX), masked(2051117767));
+    CHECK_EQ(acid_bucket_of_row(&b, 0, cols, 2, 4, V2), 3);
+    CHECK_EQ(acid_bucket_of_row(&b, 0, cols, 2, INT_MAX, V2), masked(2051117767));
     comb_batch_free(&b);
 }
 
@@ -128,22 +131,22 @@ TEST(bucket_of_row_other_kinds)
     b.cols[7].i64[0] = 16758;
     b.cols[8].str[0] = (CombStr){"", 0};
     for (c = 0; c < 3; c++) {
-        CHECK_EQ(acid_bucket_of_row(&b, 0, &c, 1, 4), 1);
-        CHECK_EQ(acid_bucket_of_row(&b, 0, &c, 1, INT_MAX),
+        CHECK_EQ(acid_bucket_of_row(&b, 0, &c, 1, 4, V2), 1);
+        CHECK_EQ(acid_bucket_of_row(&b, 0, &c, 1, INT_MAX, V2),
                  masked(-399107423));
     }
     c = 3;
-    CHECK_EQ(acid_bucket_of_row(&b, 0, &c, 1, INT_MAX), masked(1342976838));
+    CHECK_EQ(acid_bucket_of_row(&b, 0, &c, 1, INT_MAX, V2), masked(1342976838));
     c = 4;
-    CHECK_EQ(acid_bucket_of_row(&b, 0, &c, 1, INT_MAX), masked(-888935297));
+    CHECK_EQ(acid_bucket_of_row(&b, 0, &c, 1, INT_MAX, V2), masked(-888935297));
     c = 5;
-    CHECK_EQ(acid_bucket_of_row(&b, 0, &c, 1, INT_MAX), masked(-381747602));
+    CHECK_EQ(acid_bucket_of_row(&b, 0, &c, 1, INT_MAX, V2), masked(-381747602));
     c = 6;
-    CHECK_EQ(acid_bucket_of_row(&b, 0, &c, 1, INT_MAX), masked(-2070733568));
+    CHECK_EQ(acid_bucket_of_row(&b, 0, &c, 1, INT_MAX, V2), masked(-2070733568));
     c = 7;
-    CHECK_EQ(acid_bucket_of_row(&b, 0, &c, 1, INT_MAX), masked(8542395));
+    CHECK_EQ(acid_bucket_of_row(&b, 0, &c, 1, INT_MAX, V2), masked(8542395));
     c = 8;
-    CHECK_EQ(acid_bucket_of_row(&b, 0, &c, 1, INT_MAX), masked(-965378730));
+    CHECK_EQ(acid_bucket_of_row(&b, 0, &c, 1, INT_MAX, V2), masked(-965378730));
     comb_batch_free(&b);
 }
 
@@ -155,11 +158,121 @@ TEST(bucket_of_row_boolean_tinyint)
     CHECK(one_row(&b, 2, k) == COMB_OK);
     b.cols[0].i64[0] = 1;
     b.cols[1].i64[0] = -5;
-    CHECK_EQ(acid_bucket_of_row(&b, 0, &c, 1, 8), 1); /* true hashes to 1 */
+    CHECK_EQ(acid_bucket_of_row(&b, 0, &c, 1, 8, V2), 1); /* true hashes to 1 */
     c = 1;
     /* tinyint is its own hash: (-5 & 0x7fffffff) % 10 */
-    CHECK_EQ(acid_bucket_of_row(&b, 0, &c, 1, 10), masked(-5) % 10);
+    CHECK_EQ(acid_bucket_of_row(&b, 0, &c, 1, 10, V2), masked(-5) % 10);
     CHECK(acid_bucket_kind_supported(COMB_T_DATE));
     CHECK(!acid_bucket_kind_supported(COMB_T_TIMESTAMP));
     comb_batch_free(&b);
+}
+
+/* §7.3's version 1 column, each value alone in a row of its kind. */
+TEST(bucket_of_row_v1_values)
+{
+    CombBatch b;
+    CombTypeKind k[8] = {COMB_T_STRING, COMB_T_INT,    COMB_T_SMALLINT,
+                         COMB_T_BIGINT, COMB_T_FLOAT,  COMB_T_DOUBLE,
+                         COMB_T_DATE,   COMB_T_STRING};
+    static const int32_t want[8] = {1132136730, 300000,    300,
+                                    -647710651, 1095069860, 986311098,
+                                    16758,      0};
+    CHECK(one_row(&b, 8, k) == COMB_OK);
+    b.cols[0].str[0] = (CombStr){"Trino rocks", 11};
+    b.cols[1].i64[0] = 300000;
+    b.cols[2].i64[0] = 300;
+    b.cols[3].i64[0] = 300000000000LL;
+    b.cols[4].f64[0] = (double)12.34f;
+    b.cols[5].f64[0] = 12.34;
+    b.cols[6].i64[0] = 16758;
+    b.cols[7].str[0] = (CombStr){"", 0};
+    for (int c = 0; c < 8; c++)
+        CHECK_EQ(acid_bucket_of_row(&b, 0, &c, 1, INT_MAX, V1),
+                 masked(want[c]));
+    /* the example: bucket 2 of 4 under version 1, 1 under 2 */
+    int c = 0;
+    CHECK_EQ(acid_bucket_of_row(&b, 0, &c, 1, 4, V1), 2);
+    CHECK_EQ(acid_bucket_of_row(&b, 0, &c, 1, 4, V2), 1);
+    b.cols[1].i64[0] = INT32_MIN;
+    b.cols[2].i64[0] = -32768;
+    c = 1;
+    CHECK_EQ(acid_bucket_of_row(&b, 0, &c, 1, 1000, V1), 0); /* masked to 0 */
+    c = 2;
+    CHECK_EQ(acid_bucket_of_row(&b, 0, &c, 1, INT_MAX, V1), masked(-32768));
+    comb_batch_free(&b);
+}
+
+/* Version 1 hashes string from 0 but varchar and char as Hadoop's Text
+ * (from 1), char without its pad; bytes >= 0x80 count as negative. */
+TEST(bucket_of_row_v1_strings)
+{
+    CombBatch b;
+    CombTypeKind k[3] = {COMB_T_STRING, COMB_T_VARCHAR, COMB_T_CHAR};
+    int c;
+    CHECK(one_row(&b, 3, k) == COMB_OK);
+    b.cols[0].str[0] = (CombStr){"ab", 2};
+    b.cols[1].str[0] = (CombStr){"ab", 2};
+    b.cols[2].str[0] = (CombStr){"ab  ", 4};
+    c = 0; /* 97*31 + 98 */
+    CHECK_EQ(acid_bucket_of_row(&b, 0, &c, 1, INT_MAX, V1), 3105);
+    c = 1; /* (31 + 97)*31 + 98 */
+    CHECK_EQ(acid_bucket_of_row(&b, 0, &c, 1, INT_MAX, V1), 4066);
+    c = 2;
+    CHECK_EQ(acid_bucket_of_row(&b, 0, &c, 1, INT_MAX, V1), 4066);
+    b.cols[0].str[0] = (CombStr){"\xc3\xa9", 2}; /* é: -61, -87 */
+    c = 0;
+    CHECK_EQ(acid_bucket_of_row(&b, 0, &c, 1, INT_MAX, V1),
+             masked(-61 * 31 - 87));
+    comb_batch_free(&b);
+}
+
+/* Java's Long.hashCode, floatToIntBits / doubleToLongBits with canonical
+ * NaN, boolean, tinyint, NULL and two columns under version 1. */
+TEST(bucket_of_row_v1_numbers)
+{
+    CombBatch b;
+    CombTypeKind k[6] = {COMB_T_BIGINT,  COMB_T_FLOAT,   COMB_T_DOUBLE,
+                         COMB_T_BOOLEAN, COMB_T_TINYINT, COMB_T_INT};
+    int c, cols[2] = {4, 5};
+    CHECK(one_row(&b, 6, k) == COMB_OK);
+    b.cols[0].i64[0] = -1; /* 0xffffffff ^ 0xffffffff */
+    b.cols[1].f64[0] = -0.0;
+    uint64_t nan_bits = 0xfff0000000000123ull; /* a non-canonical NaN */
+    memcpy(&b.cols[2].f64[0], &nan_bits, 8);
+    b.cols[3].i64[0] = 1;
+    b.cols[4].i64[0] = -5;
+    b.cols[5].i64[0] = 7;
+    c = 0;
+    CHECK_EQ(acid_bucket_of_row(&b, 0, &c, 1, INT_MAX, V1), 0);
+    c = 1; /* 0x80000000 masks to 0 */
+    CHECK_EQ(acid_bucket_of_row(&b, 0, &c, 1, INT_MAX, V1), 0);
+    c = 2; /* 0x7ff80000 ^ 0 */
+    CHECK_EQ(acid_bucket_of_row(&b, 0, &c, 1, INT_MAX, V1), 0x7ff80000);
+    c = 3;
+    CHECK_EQ(acid_bucket_of_row(&b, 0, &c, 1, 8, V1), 1);
+    /* 31 * -5 + 7 */
+    CHECK_EQ(acid_bucket_of_row(&b, 0, cols, 2, INT_MAX, V1), masked(-148));
+    comb_vec_set_null(&b.cols[4], 0);
+    CHECK_EQ(acid_bucket_of_row(&b, 0, cols, 2, INT_MAX, V1), 7);
+    comb_batch_free(&b);
+}
+
+TEST(bucketing_version_property)
+{
+    CombErr err;
+    int v = 0;
+    CHECK_OK(acid_bucketing_version_parse(NULL, &v, &err), &err);
+    CHECK_EQ(v, V1); /* absent: a table from before Hive 3 */
+    CHECK_OK(acid_bucketing_version_parse("1", &v, &err), &err);
+    CHECK_EQ(v, V1);
+    CHECK_OK(acid_bucketing_version_parse("2", &v, &err), &err);
+    CHECK_EQ(v, V2);
+    static const char *const bad[] = {"3", "0", "", " 2", "2 ", "02", "+1",
+                                      "two", "-1"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        CHECK_EQ(acid_bucketing_version_parse(bad[i], &v, &err),
+                 COMB_EUNSUPPORTED);
+        CHECK(strstr(err.msg, "Unsupported bucketing version") != NULL);
+    }
+    CHECK(strstr(err.msg, "'-1'") != NULL);
 }

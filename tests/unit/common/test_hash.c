@@ -35,3 +35,36 @@ TEST(hash_two_columns)
     CHECK_EQ(h, 2051117767);
     CHECK_EQ(comb_hive_bucket(h, 4), 3);
 }
+
+/* Version 1 (Java hashCode) values of hive-acid-storage.md 7.3; int,
+ * smallint and date hash to the value itself and have no function. */
+TEST(hash_v1_worked_values)
+{
+    CHECK_EQ(comb_hive_hash_v1_string("Trino rocks", 11), 1132136730);
+    CHECK_EQ(comb_hive_bucket(comb_hive_hash_v1_string("Trino rocks", 11), 4), 2);
+    CHECK_EQ(comb_hive_hash_v1_string("", 0), 0);
+    CHECK_EQ(comb_hive_hash_v1_bigint(300000000000LL), -647710651);
+    CHECK_EQ(comb_hive_hash_v1_float(12.34f), 1095069860);
+    CHECK_EQ(comb_hive_hash_v1_double(12.34), 986311098);
+}
+
+TEST(hash_v1_java_semantics)
+{
+    /* Long.hashCode folds the halves: -1 -> 0, 2^32 -> 1 */
+    CHECK_EQ(comb_hive_hash_v1_bigint(-1), 0);
+    CHECK_EQ(comb_hive_hash_v1_bigint(1LL << 32), 1);
+    CHECK_EQ(comb_hive_hash_v1_bigint(INT64_MIN), INT32_MIN);
+    /* floatToIntBits / doubleToLongBits: -0 keeps its sign bit, every NaN
+     * is the canonical one */
+    CHECK_EQ(comb_hive_hash_v1_float(-0.0f), INT32_MIN);
+    CHECK_EQ(comb_hive_hash_v1_float(-__builtin_nanf("5")), 0x7fc00000);
+    CHECK_EQ(comb_hive_hash_v1_double(-__builtin_nan("7")), 0x7ff80000);
+    CHECK_EQ(comb_hive_hash_v1_double(1.0), 0x3ff00000);
+    /* bytes >= 0x80 are negative Java bytes: "é" = c3 a9 = -61, -87 */
+    CHECK_EQ(comb_hive_hash_v1_string("\xc3\xa9", 2), -61 * 31 - 87);
+    /* Text.hashCode starts from 1 */
+    CHECK_EQ(comb_hive_hash_v1_text("", 0), 1);
+    CHECK_EQ(comb_hive_hash_v1_text("\xc3\xa9", 2), (31 - 61) * 31 - 87);
+    /* int32 wraparound: 31^7 * 'a' overflows */
+    CHECK_EQ(comb_hive_hash_v1_string("aaaaaaaaaa", 10), -799347552);
+}
