@@ -465,7 +465,7 @@ static int run_sql(SqlSession *s, CombErr *err, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(sql, sizeof sql, fmt, ap);
     va_end(ap);
-    return sql_session_execute(s, sql, NULL, err);
+    return sql_session_execute(s, sql, strlen(sql), NULL, err);
 }
 
 /* Create t, insert rows[0..n_rows) (each a ", "-joined list of user
@@ -494,7 +494,7 @@ static void create_insert_check(SqlSession *s, const char *wh, Table *t,
     SqlSink sink = {&ids, NULL, rowids_batch, NULL, NULL};
     char sql[128];
     snprintf(sql, sizeof sql, "SELECT id, ROW__ID.bucketid FROM %s", t->name);
-    CHECK_OK(sql_session_execute(s, sql, &sink, &err), &err);
+    CHECK_OK(sql_session_execute(s, sql, strlen(sql), &sink, &err), &err);
     CHECK_EQ(ids.n, t->n_rows);
     for (int i = 0; i < t->n_rows; i++)
         CHECK_EQ((ids.bucketid[i] >> 16) & 0xfff, t->file_bucket[i]);
