@@ -24,6 +24,10 @@ static const char *const setup[] = {
     "(3, 'zz', NULL, NULL, 30)",
     "DELETE FROM t WHERE a = 2",
     "CREATE TABLE u (k VARCHAR(4), v CHAR(2)) TBLPROPERTIES ('transactional'='true')",
+    "CREATE TABLE w (f FLOAT, ty TINYINT, sm SMALLINT, ch CHAR(3), dd DOUBLE) "
+    "TBLPROPERTIES ('transactional'='true')",
+    "INSERT INTO w VALUES (0.1, -128, 32767, 'a', CAST('NaN' AS DOUBLE)), "
+    "(NULL, 1, NULL, NULL, -0.0), (-3.5, NULL, -1, 'abc', NULL)",
 };
 
 static int discard(void *ctx, const CombBatch *b, CombErr *err)
