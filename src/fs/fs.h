@@ -60,6 +60,11 @@ void fs_rmdirs_empty(const char *path, int n);
 int fs_remove_tree(const char *path, CombErr *err);
 /* rename(2); both names must be on one file system. */
 int fs_rename(const char *from, const char *to, CombErr *err);
+/* Move `path` out of the way: rename it to the first free hidden
+ * sibling ".<name>.<tag>-<n>" (n = 1, 2, ...) and fsync the parent so
+ * the move survives a crash.  *aside gets the new path (arena). */
+int fs_rename_aside(const char *path, const char *tag, CombArena *arena,
+                    char **aside, CombErr *err);
 /* Remove one file; a missing one is fine. */
 int fs_unlink(const char *path, CombErr *err);
 /* 1 if path is a directory, 0 if not or absent. */

@@ -335,6 +335,31 @@ int fs_rename(const char *from, const char *to, CombErr *err)
     return COMB_OK;
 }
 
+int fs_rename_aside(const char *path, const char *tag, CombArena *arena,
+                    char **aside, CombErr *err)
+{
+    char *parent = fs_dirname(arena, path);
+    const char *slash = strrchr(path, '/');
+    const char *name = slash ? slash + 1 : path;
+    char *to = NULL;
+    int rc;
+    if (!parent)
+        return comb_err_nomem(err);
+    for (int n = 1; !to || fs_exists(to); n++)
+        if (!(to = comb_arena_printf(arena, "%s/.%s.%s-%d", parent, name, tag,
+                                     n)))
+            return comb_err_nomem(err);
+    if ((rc = fs_rename(path, to, err)))
+        return rc;
+    if ((rc = fs_fsync_dir(parent, err))) {
+        CombErr ignored;
+        fs_rename(to, path, &ignored); /* not moved after all */
+        return rc;
+    }
+    *aside = to;
+    return COMB_OK;
+}
+
 static int remove_dir(const char *path, CombErr *err)
 {
     if (injected("rmdir", path) || rmdir(path) != 0)
