@@ -129,21 +129,31 @@ static int absolute_location(SqlStmtCtx *c, const char *location, char **out,
     return COMB_OK;
 }
 
+/* What CREATE does after looking its object up (lookup_rc): go on
+ * (COMB_OK, *done false), stop quietly under IF NOT EXISTS (*done), or
+ * fail: COMB_EEXISTS, or the lookup's own error. */
+static int create_check(int lookup_rc, bool if_not_exists, bool *done)
+{
+    *done = lookup_rc == COMB_OK && if_not_exists;
+    if (lookup_rc == COMB_OK)
+        return *done ? COMB_OK : COMB_EEXISTS;
+    return lookup_rc == COMB_ENOTFOUND ? COMB_OK : lookup_rc;
+}
+
 static int exec_create_database(SqlStmtCtx *c, CombErr *err)
 {
     const AstStmt *st = c->stmt;
     MsDatabase db = {0}, *existing;
+    bool done;
     int made = 0, rc;
     db.name = st->name.name;
     db.comment = st->comment;
     db.owner = c->s->user;
-    rc = ms_db_get(c->s->ms, st->name.name, c->arena, &existing, err);
-    if (rc == COMB_OK && st->if_not_exists)
+    rc = create_check(ms_db_get(c->s->ms, st->name.name, c->arena, &existing,
+                                err),
+                      st->if_not_exists, &done);
+    if (done)
         return COMB_OK;
-    if (rc == COMB_OK)
-        rc = COMB_EEXISTS;
-    else if (rc == COMB_ENOTFOUND)
-        rc = COMB_OK;
     if (!rc && st->location)
         rc = absolute_location(c, st->location, &db.location, err);
     else if (!rc && !(db.location = comb_arena_printf(
@@ -206,15 +216,21 @@ static int move_aside(SqlStmtCtx *c, const char *dir, AsideDirs *l,
     return COMB_OK;
 }
 
-/* The catalog commit failed: everything goes back where it was. */
-static void put_back(SqlStmtCtx *c, AsideDirs *l)
+/* The DROP failed (err says why): everything goes back where it was.
+ * What cannot go back is named in err, so the user can move it. */
+static int put_back(SqlStmtCtx *c, AsideDirs *l, CombErr *err)
 {
-    CombErr ignored;
+    int rc = err->code;
     for (int i = l->n - 1; i >= 0; i--) {
         char *parent = fs_dirname(c->arena, l->from[i]);
-        if (fs_rename(l->to[i], l->from[i], &ignored) == COMB_OK && parent)
-            fs_fsync_dir(parent, &ignored);
+        CombErr why;
+        if (fs_rename(l->to[i], l->from[i], &why) == COMB_OK && parent)
+            fs_fsync_dir(parent, &why);
+        else
+            comb_err_prefix(err, "the files of '%s' are left in '%s' (%s)",
+                            l->from[i], l->to[i], why.msg);
     }
+    return rc;
 }
 
 /* After the catalog commit: the DROP has happened.  Files that cannot be
@@ -284,19 +300,17 @@ static int exec_drop_database(SqlStmtCtx *c, CombErr *err)
                           "Can not drop default database");
     if ((st->cascade && (rc = move_tables_aside(c, db, &aside, err))) ||
         (rc = move_aside(c, db->location, &aside, err))) {
-        put_back(c, &aside);
-        return comb_err_prefix(err, "cannot drop database %s", db->name);
+        comb_err_prefix(err, "cannot drop database %s", db->name);
+        return put_back(c, &aside, err);
     }
     /* one catalog transaction drops the database and all its tables */
     rc = ms_db_drop(c->s->ms, db->name, false, st->cascade, err);
-    if (rc)
-        put_back(c, &aside);
     if (rc == COMB_EINVALID)
-        return sql_err_at(err, rc, 10060, st->name.pos,
-                          "Database %s is not empty. One or more tables exist.",
-                          db->name);
+        rc = sql_err_at(err, rc, 10060, st->name.pos,
+                        "Database %s is not empty. One or more tables exist.",
+                        db->name);
     if (rc)
-        return rc;
+        return put_back(c, &aside, err);
     if (strcmp(c->s->db, db->name) == 0) {
         char *d = comb_strdup("default");
         if (!d)
@@ -564,6 +578,7 @@ static int exec_create_table(SqlStmtCtx *c, CombErr *err)
 {
     const AstStmt *st = c->stmt;
     MsTable t = {0}, *existing;
+    bool done;
     int made = 0, rc;
     if (st->n_partition_cols > 0)
         return sql_err_at(err, COMB_EUNSUPPORTED, 0, st->partition_cols[0].pos,
@@ -584,13 +599,11 @@ static int exec_create_table(SqlStmtCtx *c, CombErr *err)
         (rc = build_acid_properties(c, &t, err)) ||
         (rc = table_location(c, t.db, t.name, &t.location, err)))
         return rc;
-    rc = ms_table_get(c->s->ms, t.db, t.name, c->arena, &existing, err);
-    if (rc == COMB_OK && st->if_not_exists)
+    rc = create_check(ms_table_get(c->s->ms, t.db, t.name, c->arena,
+                                   &existing, err),
+                      st->if_not_exists, &done);
+    if (done)
         return COMB_OK;
-    if (rc == COMB_OK)
-        rc = COMB_EEXISTS;
-    else if (rc == COMB_ENOTFOUND)
-        rc = COMB_OK;
     /* the directory is durable before the catalog row naming it */
     if (!rc && !(rc = choose_table_dir(c, &t, err)) &&
         !(rc = fs_mkdirs_n(t.location, &made, err)) &&
@@ -622,10 +635,8 @@ static int exec_drop_table(SqlStmtCtx *c, CombErr *err)
         return rc;
     if (is_managed(t) && (rc = move_aside(c, t->location, &aside, err)))
         return comb_err_prefix(err, "cannot drop table %s.%s", t->db, t->name);
-    if ((rc = ms_table_drop(c->s->ms, db, st->name.name, false, err))) {
-        put_back(c, &aside);
-        return rc;
-    }
+    if ((rc = ms_table_drop(c->s->ms, db, st->name.name, false, err)))
+        return put_back(c, &aside, err);
     return remove_aside(c, &aside, err);
 }
 

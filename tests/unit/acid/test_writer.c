@@ -48,6 +48,24 @@ static char *expected_row(int64_t id, CombArena *a)
                              id, id, (double)id * 0.5, (int)(id % 300) - 150);
 }
 
+/* A writer of write id 1 with opt, a batch of 1024 rows and room for
+ * their names (fill_row); the caller frees both. */
+static int open_write_1(const char *dir, const AcidWriterOptions *opt,
+                        AcidWriter **w, CombBatch *b, char **names,
+                        CombErr *err)
+{
+    int rc;
+    if (!(*names = comb_malloc(1024 * 16)))
+        return COMB_ENOMEM;
+    if ((rc = acid_writer_open_opts(dir, &t_schema, 1, 0, ORC_COMP_ZLIB, opt,
+                                    w, err))) {
+        comb_free(*names);
+        return rc;
+    }
+    comb_batch_init(b, 4, t_kinds, 1024);
+    return COMB_OK;
+}
+
 /* Write 1: ids 0..2999 into bucket id % 3, in three batches; the second
  * batch carries 24 junk rows hidden by its selection vector. */
 static int write_initial(const char *dir, AcidWriteStats *stats, CombErr *err)
@@ -56,15 +74,9 @@ static int write_initial(const char *dir, AcidWriteStats *stats, CombErr *err)
     AcidWriter *w;
     CombBatch b;
     int buckets[1024], rc;
-    char *names = comb_malloc(1024 * 16);
-    if (!names)
-        return COMB_ENOMEM;
-    if ((rc = acid_writer_open_opts(dir, &t_schema, 1, 0, ORC_COMP_ZLIB, &opt,
-                                    &w, err))) {
-        comb_free(names);
+    char *names;
+    if ((rc = open_write_1(dir, &opt, &w, &b, &names, err)))
         return rc;
-    }
-    comb_batch_init(&b, 4, t_kinds, 1024);
     for (int batch = 0; batch < 3 && !rc; batch++) {
         comb_batch_reset(&b);
         comb_vec_nulls_materialize(&b.cols[1], 1024); /* stale after reset */
@@ -751,15 +763,9 @@ static int write_many_buckets(const char *dir, AcidWriteStats *stats,
     AcidWriter *w;
     CombBatch b;
     int buckets[1024], rc;
-    char *names = comb_malloc(1024 * 16);
-    if (!names)
-        return COMB_ENOMEM;
-    if ((rc = acid_writer_open_opts(dir, &t_schema, 1, 0, ORC_COMP_ZLIB, &opt,
-                                    &w, err))) {
-        comb_free(names);
+    char *names;
+    if ((rc = open_write_1(dir, &opt, &w, &b, &names, err)))
         return rc;
-    }
-    comb_batch_init(&b, 4, t_kinds, 1024);
     for (int64_t first = 0; first < MB_ROWS && !rc; first += 1024) {
         int n = MB_ROWS - first < 1024 ? (int)(MB_ROWS - first) : 1024;
         comb_batch_reset(&b);
