@@ -483,7 +483,11 @@ static const char *const sq_sql[SQ_N_STATEMENTS] = {
 /* Test builds: COMB_MS_FAULT=readonly opens the file read-only, as a
  * read-only file or mount would; =full answers every write transaction
  * with SQLITE_FULL, as SQLite does on a full disk. */
-typedef enum SqFault { SQ_FAULT_NONE, SQ_FAULT_READONLY, SQ_FAULT_FULL } SqFault;
+typedef enum SqFault {
+    SQ_FAULT_NONE,
+    SQ_FAULT_READONLY,
+    SQ_FAULT_FULL
+} SqFault;
 
 typedef struct MsSqlite {
     sqlite3 *db;                          /* the connection */

@@ -291,7 +291,8 @@ static int writer_setup(OrcWriter *w, const OrcType *schema, CombErr *err)
     if (!w->schema)
         return comb_err_nomem(err);
     w->n_cols = orc_type_assign_ids(w->schema);
-    w->types = comb_arena_alloc(&w->arena, (size_t)w->n_cols * sizeof *w->types);
+    w->types = comb_arena_alloc(&w->arena,
+                                (size_t)w->n_cols * sizeof *w->types);
     w->file_stats = comb_calloc((size_t)w->n_cols, sizeof *w->file_stats);
     if (!w->types || !w->file_stats)
         return comb_err_nomem(err);
@@ -337,19 +338,20 @@ int orc_writer_open(const char *path, const OrcType *schema,
 static int add_stream(OrcWriter *w, Orc__Proto__Stream ***list, size_t *n,
                       int kind, int column, const CombBuf *buf, CombErr *err)
 {
-    size_t start = w->scratch->out.len;
-    int rc = orc_codec_compress(w->scratch->codec, w->opt.compression_block_size,
-                                buf->data, buf->len, &w->scratch->out, err);
+    OrcScratch *x = w->scratch;
+    size_t start = x->out.len;
+    int rc = orc_codec_compress(x->codec, w->opt.compression_block_size,
+                                buf->data, buf->len, &x->out, err);
     if (rc)
         return rc;
     Orc__Proto__Stream *s =
-        orc_pb_new(&w->scratch->tmp, &orc__proto__stream__descriptor);
+        orc_pb_new(&x->tmp, &orc__proto__stream__descriptor);
     if (!s)
         return comb_err_nomem(err);
     s->has_kind = s->has_column = s->has_length = 1;
     s->kind = (Orc__Proto__Stream__Kind)kind;
     s->column = (uint32_t)column;
-    s->length = w->scratch->out.len - start;
+    s->length = x->out.len - start;
     (*list)[(*n)++] = s;
     return COMB_OK;
 }
@@ -374,11 +376,12 @@ static int column_streams(OrcWriter *w, OrcColWrite *c, Orc__Proto__Stream ***li
 /* Serialize a message into the scratch's `packed`. */
 static int pack_message(OrcWriter *w, const ProtobufCMessage *m, CombErr *err)
 {
+    CombBuf *packed = &w->scratch->packed;
     size_t size = protobuf_c_message_get_packed_size(m);
-    comb_buf_clear(&w->scratch->packed);
-    if (comb_buf_reserve(&w->scratch->packed, size + 1))
+    comb_buf_clear(packed);
+    if (comb_buf_reserve(packed, size + 1))
         return comb_err_nomem(err);
-    w->scratch->packed.len = protobuf_c_message_pack(m, w->scratch->packed.data);
+    packed->len = protobuf_c_message_pack(m, packed->data);
     return COMB_OK;
 }
 
@@ -414,14 +417,16 @@ static int stripe_footer(OrcWriter *w, Orc__Proto__StripeFooter *sf,
 static int record_stripe_stats(OrcWriter *w, CombErr *err)
 {
     Orc__Proto__StripeStatistics ss = ORC__PROTO__STRIPE_STATISTICS__INIT;
+    CombArena *tmp = &w->scratch->tmp;
+    const CombBuf *packed = &w->scratch->packed;
     Orc__Proto__ColumnStatistics *cs =
-        comb_arena_alloc(&w->scratch->tmp, (size_t)w->n_cols * sizeof *cs);
-    ss.colstats = comb_arena_alloc(&w->scratch->tmp,
+        comb_arena_alloc(tmp, (size_t)w->n_cols * sizeof *cs);
+    ss.colstats = comb_arena_alloc(tmp,
                                    (size_t)w->n_cols * sizeof *ss.colstats);
     if (!cs || !ss.colstats)
         return comb_err_nomem(err);
     for (int i = 0; i < w->n_cols; i++) {
-        if (orc_stats_to_proto(&w->cols[i].stripe_stats, &cs[i], &w->scratch->tmp))
+        if (orc_stats_to_proto(&w->cols[i].stripe_stats, &cs[i], tmp))
             return comb_err_nomem(err);
         ss.colstats[i] = &cs[i];
     }
@@ -430,8 +435,8 @@ static int record_stripe_stats(OrcWriter *w, CombErr *err)
     if (rc)
         return rc;
     if (comb_buf_append_byte(&w->meta_raw, 0x0a) ||
-        orc_varint_put(&w->meta_raw, w->scratch->packed.len) ||
-        comb_buf_append(&w->meta_raw, w->scratch->packed.data, w->scratch->packed.len))
+        orc_varint_put(&w->meta_raw, packed->len) ||
+        comb_buf_append(&w->meta_raw, packed->data, packed->len))
         return comb_err_nomem(err);
     return COMB_OK;
 }
@@ -470,25 +475,25 @@ static int write_stripe(OrcWriter *w, CombErr *err)
 {
     Orc__Proto__StripeFooter sf = ORC__PROTO__STRIPE_FOOTER__INIT;
     OrcStripeInfo si = {.offset = w->offset, .n_rows = w->stripe_rows};
-    comb_buf_clear(&w->scratch->out);
-    comb_arena_reset(&w->scratch->tmp);
+    OrcScratch *x = w->scratch;
+    comb_buf_clear(&x->out);
+    comb_arena_reset(&x->tmp);
     for (int i = 0; i < w->n_cols; i++)
         if (orc_colwrite_flush(&w->cols[i]))
             return comb_err_nomem(err);
     int rc = stripe_footer(w, &sf, err);
     if (rc || (rc = pack_message(w, &sf.base, err)))
         return rc;
-    si.data_length = w->scratch->out.len;
-    if ((rc = orc_codec_compress(w->scratch->codec, w->opt.compression_block_size,
-                                 w->scratch->packed.data, w->scratch->packed.len, &w->scratch->out,
-                                 err)))
+    si.data_length = x->out.len;
+    if ((rc = orc_codec_compress(x->codec, w->opt.compression_block_size,
+                                 x->packed.data, x->packed.len, &x->out, err)))
         return rc;
-    si.footer_length = w->scratch->out.len - si.data_length;
-    if ((rc = append_bytes(w, &w->scratch->out, err)) ||
+    si.footer_length = x->out.len - si.data_length;
+    if ((rc = append_bytes(w, &x->out, err)) ||
         (rc = record_stripe_stats(w, err)) ||
         (rc = push_stripe_info(w, &si, err)))
         return rc;
-    w->offset += w->scratch->out.len;
+    w->offset += x->out.len;
     for (int i = 0; i < w->n_cols; i++) {
         if (orc_stats_merge(&w->file_stats[i], &w->cols[i].stripe_stats))
             return comb_err_nomem(err);
@@ -687,7 +692,8 @@ static int footer_stats_and_meta(OrcWriter *w, Orc__Proto__Footer *f)
     size_t n = (size_t)w->n_cols;
     Orc__Proto__ColumnStatistics *cs = comb_arena_alloc(&w->scratch->tmp,
                                                         n * sizeof *cs);
-    f->statistics = comb_arena_alloc(&w->scratch->tmp, n * sizeof *f->statistics);
+    f->statistics = comb_arena_alloc(&w->scratch->tmp,
+                                     n * sizeof *f->statistics);
     Orc__Proto__UserMetadataItem *mi =
         comb_arena_alloc(&w->scratch->tmp, (w->n_md + 1) * sizeof *mi);
     f->metadata = comb_arena_alloc(&w->scratch->tmp,

@@ -46,6 +46,16 @@ for fault in readonly full; do
     # nothing was left behind: no new directory, no file, no moved table
     [[ $(layout) == "$before" ]] || { echo "$fault left:"; diff <(echo "$before") <(layout); exit 1; }
 done
+# a full disk under the data files (COMB_FS_FAULT): the write fails with
+# the file system's reason, and leaves no file behind
+set +e
+out=$(COMB_FS_FAULT="write:/delta_:ENOSPC" c -e "INSERT INTO t VALUES (9, 'z')" 2>&1)
+rc=$?
+set -e
+((rc != 0)) && [[ $out == *"cannot write '$WH/t/delta_"*"': No space left on device"* ]] \
+    || { echo "full data disk: $out"; exit 1; }
+[[ $(layout) == "$before" ]] || { echo "full data disk left:"; diff <(echo "$before") <(layout); exit 1; }
+
 # a warehouse this user really cannot write (root: run as nobody, since
 # chmod does not stop root); skipped where that cannot be arranged
 RO=$(mktemp -d)
