@@ -203,6 +203,10 @@ typedef struct AcidWriterOptions {
     /* Per user column: the length of a char/varchar column (the ORC type
      * records it); NULL or 0 = unknown, the column is then typed string. */
     const uint32_t *char_lengths;
+    /* Bytes all bucket files of the writer may buffer together; beyond
+     * it the largest pending stripe is written early (ORC's memory
+     * manager).  0 = 128 MiB. */
+    uint64_t memory_budget;
 } AcidWriterOptions;
 
 /* (Addition.) acid_writer_open with options (opt NULL = acid_writer_open).

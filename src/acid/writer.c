@@ -4,11 +4,19 @@
  * INSERT OVERWRITE), delete events are collected, sorted and written to
  * delete_delta_W_W_S/bucket_M at commit.
  *
- * Durability order at commit: every ORC file is finished with its ACID
+ * Durability order: a delta directory is made durable with its parent
+ * when it is created (fs_mkdirs fsyncs both, and any table directory it
+ * had to create); at commit every ORC file is finished with its ACID
  * metadata (§1.4) and fsynced by orc_writer_close, then _orc_acid_version
- * (§1.5) is written and fsynced in every created directory, then each
- * created directory and finally the table directory are fsynced.  Only
- * then may the caller commit the write id in the metastore.
+ * (§1.5) is written and fsynced in every created directory, and each
+ * created directory is fsynced for the files' entries.  Only then may the
+ * caller commit the write id in the metastore.
+ *
+ * Many buckets: the ORC writers of one AcidWriter share one
+ * OrcWriterGroup, so they keep no file open between stripes (any bucket
+ * count within a small limit of open files) and hold at most the
+ * memory budget in pending stripes together; beyond it the largest
+ * pending stripe is written out early (smaller stripes, same rows).
  */
 #include "acid/acid_int.h"
 
@@ -26,6 +34,7 @@
 #define STATS_KEY "hive.acid.stats"
 #define VERSION_KEY "hive.acid.version"
 #define DELTA_STRIPE_SIZE (8u << 20)
+#define WRITER_MEMORY_BUDGET (128u << 20)
 
 /* One insert file bucket_N: its rows are (0, W, prop, rowId, W, row) with
  * rowId = 0, 1, 2... (§6.2). */
@@ -60,11 +69,11 @@ struct AcidWriter {
     int compression;           /* OrcCompression */
     bool base;                 /* INSERT OVERWRITE into base_W */
     uint64_t stripe_size;
+    OrcWriterGroup *group;     /* memory budget of all the ORC writers */
     OrcType *file_type;        /* §1.1 ACID schema */
     OrcType *row_type;         /* the row struct alone (empty base file) */
     MadeDir insert_dir;        /* delta_W_W_S or base_W */
     MadeDir delete_dir;        /* delete_delta_W_W_S */
-    char *sync_top;            /* highest directory that gained an entry */
     InsertFile *files[ACID_MAX_BUCKET + 1]; /* by bucket, opened lazily */
     CombBatch stage;           /* ORC layout: ids 0..6 then user columns */
     uint32_t *order;           /* scratch: (bucket << 16 | row), heap */
@@ -164,6 +173,11 @@ int acid_writer_open_opts(const char *dir, const AcidSchema *schema,
                      : w->base ? 0 : DELTA_STRIPE_SIZE;
     if (!(w->dir = comb_arena_strdup(&w->arena, dir)))
         rc = comb_err_nomem(err);
+    if (!rc)
+        rc = orc_writer_group_new(opt && opt->memory_budget
+                                      ? opt->memory_budget
+                                      : WRITER_MEMORY_BUDGET,
+                                  &w->group, err);
     if (rc || (rc = acid_schema_copy(&w->arena, schema, &w->schema, err)) ||
         (rc = acid_file_type(&w->arena, &w->schema, lengths, &w->file_type,
                              err)) ||
@@ -185,36 +199,11 @@ int acid_writer_open(const char *dir, const AcidSchema *schema,
                                  NULL, out, err);
 }
 
-/* The directory holding `path` ("." for a bare name), in arena memory. */
-static char *parent_dir(CombArena *a, const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    if (!slash)
-        return comb_arena_strdup(a, ".");
-    if (slash == path)
-        return comb_arena_strdup(a, "/");
-    return comb_arena_strndup(a, path, (size_t)(slash - path));
-}
-
-/* The table (or a new partition) directory may not exist yet: remember
- * the deepest existing ancestor, whose entry list the mkdir changes, so
- * that commit fsyncs the whole new chain. */
-static int note_sync_top(AcidWriter *w, CombErr *err)
-{
-    char *p = w->dir;
-    if (w->sync_top)
-        return COMB_OK;
-    while (!fs_is_dir(p) && strcmp(p, "/") != 0 && strcmp(p, ".") != 0)
-        if (!(p = parent_dir(&w->arena, p)))
-            return comb_err_nomem(err);
-    w->sync_top = p;
-    return COMB_OK;
-}
-
 /* §8: one new directory per (write id, statement), made on first use so
  * no empty directory is ever left; an existing one belongs to another
- * writer. */
-static int make_dir(AcidWriter *w, MadeDir *d, CombErr *err)
+ * writer.  The table (or a new partition) directory may not exist yet:
+ * fs_mkdirs makes the whole new chain durable. */
+static int make_dir(MadeDir *d, CombErr *err)
 {
     int rc;
     if (d->made)
@@ -222,7 +211,7 @@ static int make_dir(AcidWriter *w, MadeDir *d, CombErr *err)
     if (fs_exists(d->path))
         return comb_err(err, COMB_EEXISTS,
                         "ACID directory '%s' exists already", d->path);
-    if ((rc = note_sync_top(w, err)) || (rc = fs_mkdirs(d->path, err)))
+    if ((rc = fs_mkdirs(d->path, err)))
         return rc;
     d->made = true;
     return COMB_OK;
@@ -273,6 +262,7 @@ static int open_orc(AcidWriter *w, const char *dir, int bucket,
         o.stripe_size = w->stripe_size;
     o.on_stripe = on_stripe;
     o.ctx = ctx;
+    o.group = w->group;
     return orc_writer_open(path, type, &o, out, err);
 }
 
@@ -313,7 +303,7 @@ static int insert_file_get(AcidWriter *w, int bucket, InsertFile **out,
         *out = f;
         return COMB_OK;
     }
-    if ((rc = make_dir(w, &w->insert_dir, err)))
+    if ((rc = make_dir(&w->insert_dir, err)))
         return rc;
     if (!(f = comb_calloc(1, sizeof *f)))
         return comb_err_nomem(err);
@@ -561,7 +551,7 @@ static int write_deletes(AcidWriter *w, CombErr *err)
     if (d->n == 0)
         return COMB_OK;
     acid_delete_set_sort_by_writer(d);
-    if ((rc = make_dir(w, &w->delete_dir, err)))
+    if ((rc = make_dir(&w->delete_dir, err)))
         return rc;
     while (start < d->n) {
         size_t end = start;
@@ -606,7 +596,7 @@ static int write_empty_base(AcidWriter *w, CombErr *err)
     CombBuf empty = COMB_BUF_INIT;
     OrcWriter *orc = NULL;
     int rc;
-    if ((rc = make_dir(w, &w->insert_dir, err)) ||
+    if ((rc = make_dir(&w->insert_dir, err)) ||
         (rc = open_orc(w, w->insert_dir.path, 0, w->row_type, NULL, NULL,
                        &orc, err)) ||
         (rc = close_orc(orc, &empty, "0,0,0", false, err)))
@@ -631,18 +621,7 @@ static int sync_dirs(AcidWriter *w, CombErr *err)
             (rc = fs_fsync_dir(dirs[i]->path, err)))
             return rc;
     }
-    if (!w->sync_top)
-        return COMB_OK; /* nothing was created */
-    for (char *p = w->dir;; ) {
-        if ((rc = fs_fsync_dir(p, err)))
-            return rc;
-        if (strcmp(p, w->sync_top) == 0)
-            return COMB_OK;
-        if (!(p = parent_dir(&w->arena, p)))
-            return comb_err_nomem(err);
-        if (strcmp(p, "/") == 0 || strcmp(p, ".") == 0)
-            return fs_fsync_dir(p, err);
-    }
+    return COMB_OK;
 }
 
 static void writer_free(AcidWriter *w)
@@ -652,6 +631,7 @@ static void writer_free(AcidWriter *w)
             orc_writer_abort(w->files[b]->orc);
             free_insert_file(w->files[b]);
         }
+    orc_writer_group_free(w->group);
     comb_batch_free(&w->stage);
     comb_free(w->order);
     acid_delete_set_free(&w->deletes);

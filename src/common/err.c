@@ -87,6 +87,8 @@ const char *comb_rc_name(int code)
         [COMB_EINVALID] = "invalid value",
         [COMB_ENOTFOUND] = "not found",
         [COMB_EEXISTS] = "already exists",
+        [COMB_EREADONLY] = "read-only",
+        [COMB_EFULL] = "disk full",
     };
     if (code < 0 || code >= COMB_N_RC)
         return "unknown error";

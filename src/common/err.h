@@ -26,6 +26,8 @@ enum CombRc {
     COMB_EINVALID,    /* a bad argument or value */
     COMB_ENOTFOUND,   /* a named object does not exist */
     COMB_EEXISTS,     /* a named object exists already */
+    COMB_EREADONLY,   /* storage refuses writes: read-only file or mount */
+    COMB_EFULL,       /* storage refuses writes: the disk is full */
     COMB_N_RC
 };
 

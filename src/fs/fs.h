@@ -3,11 +3,17 @@
  * seam so that a remote store can come later.
  *
  * Durability rule: a file that a transaction commits is written, fsynced,
- * and its directory fsynced before the metastore commit (fs_fsync_dir).
+ * and its directory fsynced before the metastore commit (fs_fsync_dir);
+ * every directory fs_mkdirs creates is fsynced together with its parent,
+ * so a new directory is durable before anything that refers to it.
+ *
+ * Test builds (COMB_TEST_BUILD) record and break calls on request, see
+ * "test hooks" at the end.
  */
 #ifndef COMB_FS_H
 #define COMB_FS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -16,27 +22,51 @@
 
 /* Open for writing (create, truncate).  Returns fd >= 0 or -1 with err. */
 int fs_create(const char *path, CombErr *err);
+/* Open an existing file for appending.  fd >= 0 or -1 with err. */
+int fs_open_append(const char *path, CombErr *err);
+/* Open a regular file for reading without ever blocking: a FIFO, device,
+ * socket or directory of that name is refused (COMB_EIO, "... is a FIFO,
+ * not a regular file").  fd >= 0 or -1 with err. */
+int fs_open_read(const char *path, CombErr *err);
 /* Write all n bytes; COMB_EIO on failure (never a silent short write). */
 int fs_write_all(int fd, const void *p, size_t n, const char *path,
                  CombErr *err);
 /* fsync + close. */
 int fs_sync_close(int fd, const char *path, CombErr *err);
+/* close, reporting a failure (an earlier write may surface here). */
+int fs_close(int fd, const char *path, CombErr *err);
 /* Write a small file whole, fsync it. */
 int fs_write_file(const char *path, const void *p, size_t n, CombErr *err);
 /* fsync a directory so that entries created in it are durable. */
 int fs_fsync_dir(const char *path, CombErr *err);
 
-/* Read a whole file into arena memory. */
+/* Read a whole regular file into arena memory. */
 int fs_read_file(const char *path, CombArena *arena, unsigned char **out,
                  size_t *len, CombErr *err);
 /* Read n bytes at offset into p; COMB_ECORRUPT if the file is shorter. */
 int fs_pread_all(int fd, void *p, size_t n, uint64_t off, const char *path,
                  CombErr *err);
 
-/* mkdir -p. */
+/* mkdir -p.  Each directory it creates is fsynced, then the parent of the
+ * first one it creates, so the new chain survives a power loss. */
 int fs_mkdirs(const char *path, CombErr *err);
+/* fs_mkdirs that also says how many trailing components of path it
+ * created (0 when the directory existed), for fs_rmdirs_empty. */
+int fs_mkdirs_n(const char *path, int *n_created, CombErr *err);
+/* Undo fs_mkdirs_n: remove the last n components of path, deepest first,
+ * while they are empty directories.  Never removes anything else. */
+void fs_rmdirs_empty(const char *path, int n);
 /* rm -rf; a missing path is fine. */
 int fs_remove_tree(const char *path, CombErr *err);
+/* rename(2); both names must be on one file system. */
+int fs_rename(const char *from, const char *to, CombErr *err);
+/* Move `path` out of the way: rename it to the first free hidden
+ * sibling ".<name>.<tag>-<n>" (n = 1, 2, ...) and fsync the parent so
+ * the move survives a crash.  *aside gets the new path (arena). */
+int fs_rename_aside(const char *path, const char *tag, CombArena *arena,
+                    char **aside, CombErr *err);
+/* Remove one file; a missing one is fine. */
+int fs_unlink(const char *path, CombErr *err);
 /* 1 if path is a directory, 0 if not or absent. */
 int fs_is_dir(const char *path);
 int fs_exists(const char *path);
@@ -47,5 +77,37 @@ int fs_list_dir(const char *path, CombArena *arena, char ***names, int *n,
 
 /* Join "a/b" into arena memory. */
 char *fs_join(CombArena *arena, const char *a, const char *b);
+/* The directory part of path ("." for a bare name, "/" for "/x"). */
+char *fs_dirname(CombArena *arena, const char *path);
+/* path made absolute against the working directory and normalised the
+ * way Hadoop's Path does (no "." or ".." components, no doubled or
+ * trailing '/').  NULL when out of memory or the working directory is
+ * unknown. */
+char *fs_absolute(CombArena *arena, const char *path);
+
+/* ------------------------------------------------------------ test hooks */
+
+/*
+ * In test builds only (compiled out otherwise):
+ *   COMB_FS_TRACE=FILE   appends one line "<op> <path>" per successful
+ *                        mkdir, create, fsync, fsync_dir, rename (two
+ *                        paths), unlink, rmdir, plus the events layers
+ *                        above record with fs_trace_event (the metastore
+ *                        records "ms_commit <what>").
+ *   COMB_FS_FAULT=OP:TEXT[:ERRNO][,...]
+ *                        makes call OP (mkdir, create, open, write, fsync,
+ *                        fsync_dir, rename, unlink, rmdir) fail on any path
+ *                        containing TEXT with errno ERRNO (EIO, ENOSPC,
+ *                        EROFS, EACCES, EPERM or EBUSY; EIO when omitted).
+ */
+#ifdef COMB_TEST_BUILD
+void fs_trace_event(const char *op, const char *detail);
+#else
+static inline void fs_trace_event(const char *op, const char *detail)
+{
+    (void)op;
+    (void)detail;
+}
+#endif
 
 #endif

@@ -7,6 +7,7 @@
  */
 #include "metastore/ms_int.h"
 #include "common/alloc.h"
+#include "fs/fs.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -84,6 +85,20 @@ int ms_err_writeid_refused(CombErr *err, const char *db, const char *table)
                     "Write ID allocation failed on %s.%s as not all input "
                     "txns in open state or read-only",
                     db, table);
+}
+
+int ms_err_unwritable(CombErr *err, const char *where, bool full)
+{
+    if (full)
+        return comb_err(err, COMB_EFULL,
+                        "cannot write to the metastore '%s': the disk is "
+                        "full; free some space and run the statement again",
+                        where);
+    return comb_err(err, COMB_EREADONLY,
+                    "cannot write to the metastore '%s': it is read-only; "
+                    "check the permissions of the file and its directory "
+                    "and how the file system is mounted",
+                    where);
 }
 
 bool ms_txn_state_parse(int letter, MsTxnState *out)
@@ -352,6 +367,18 @@ static int props_check(const MsTable *t, CombErr *err)
 
 /* Copy `in` into `out` (strings in `a`) the way it is stored: lower-case
  * names, valid table name, consistent columns and buckets. */
+/* Locations are stored absolute (Hive qualifies them): a relative one
+ * would mean another directory in every process's working directory. */
+static int location_check(const char *location, const char *what,
+                          const char *name, CombErr *err)
+{
+    if (!location || location[0] == '/')
+        return COMB_OK;
+    return comb_err(err, COMB_EINVALID,
+                    "location '%s' of %s %s is not an absolute path",
+                    location, what, name);
+}
+
 static int table_normalize(const MsTable *in, CombArena *a, MsTable *out,
                            CombErr *err)
 {
@@ -359,6 +386,8 @@ static int table_normalize(const MsTable *in, CombArena *a, MsTable *out,
     int rc = table_names(in->db, in->name, &db, &name, err);
     if (!rc)
         rc = name_check_new(name.s, "object name", err);
+    if (!rc)
+        rc = location_check(in->location, "table", name.s, err);
     if (!rc)
         rc = check_count(in->n_cols, in->cols, "columns", err);
     if (!rc)
@@ -385,6 +414,23 @@ static int table_normalize(const MsTable *in, CombArena *a, MsTable *out,
 
 /* ------------------------------------------------------------ dispatch */
 
+/* Test builds: a writing call that succeeded marks its commit in the fs
+ * trace (fs.h), so tests can check that every file and directory the
+ * commit refers to was durable before it. */
+static int commit_traced(int rc, const char *op, const char *what,
+                         int64_t id)
+{
+    char detail[400];
+    if (rc != COMB_OK)
+        return rc;
+    if (what)
+        snprintf(detail, sizeof detail, "%s %s", op, what);
+    else
+        snprintf(detail, sizeof detail, "%s %lld", op, (long long)id);
+    fs_trace_event("ms_commit", detail);
+    return rc;
+}
+
 void ms_close(Ms *ms)
 {
     if (!ms)
@@ -406,11 +452,15 @@ int ms_db_create(Ms *ms, const MsDatabase *db, bool if_not_exists,
         rc = name_lower(&name, db->name, "database", err);
     if (!rc)
         rc = name_check_new(name.s, "database name", err);
+    if (!rc)
+        rc = location_check(db->location, "database", name.s, err);
     if (rc)
         return rc;
     copy = *db;
     copy.name = name.s;
-    return ms->ops->db_create(ms->impl, &copy, if_not_exists, err);
+    return commit_traced(ms->ops->db_create(ms->impl, &copy, if_not_exists,
+                                            err),
+                         "db_create", name.s, 0);
 }
 
 int ms_db_drop(Ms *ms, const char *name, bool if_exists, bool cascade,
@@ -424,7 +474,9 @@ int ms_db_drop(Ms *ms, const char *name, bool if_exists, bool cascade,
         return rc;
     if (strcmp(lname.s, MS_DEFAULT_DB) == 0)
         return comb_err(err, COMB_EINVALID, "Can not drop default database");
-    return ms->ops->db_drop(ms->impl, lname.s, if_exists, cascade, err);
+    return commit_traced(ms->ops->db_drop(ms->impl, lname.s, if_exists,
+                                          cascade, err),
+                         "db_drop", lname.s, 0);
 }
 
 int ms_db_get(Ms *ms, const char *name, CombArena *a, MsDatabase **out,
@@ -463,7 +515,9 @@ int ms_table_create(Ms *ms, const MsTable *t, bool if_not_exists,
     comb_arena_init(&scratch, 4096);
     rc = table_normalize(t, &scratch, &copy, err);
     if (!rc)
-        rc = ms->ops->table_create(ms->impl, &copy, if_not_exists, err);
+        rc = commit_traced(ms->ops->table_create(ms->impl, &copy,
+                                                 if_not_exists, err),
+                           "table_create", copy.name, 0);
     comb_arena_free(&scratch);
     return rc;
 }
@@ -477,7 +531,9 @@ int ms_table_drop(Ms *ms, const char *db, const char *name, bool if_exists,
         rc = table_names(db, name, &ldb, &lname, err);
     if (rc)
         return rc;
-    return ms->ops->table_drop(ms->impl, ldb.s, lname.s, if_exists, err);
+    return commit_traced(ms->ops->table_drop(ms->impl, ldb.s, lname.s,
+                                             if_exists, err),
+                         "table_drop", lname.s, 0);
 }
 
 int ms_table_get(Ms *ms, const char *db, const char *name, CombArena *a,
@@ -516,8 +572,9 @@ int ms_txn_open(Ms *ms, const char *user, const char *host, int64_t *txnid,
     if (rc)
         return rc;
     *txnid = 0;
-    return ms->ops->txn_open(ms->impl, user ? user : "", host ? host : "",
-                             txnid, err);
+    rc = ms->ops->txn_open(ms->impl, user ? user : "", host ? host : "",
+                           txnid, err);
+    return commit_traced(rc, "txn_open", NULL, *txnid);
 }
 
 int ms_txn_commit(Ms *ms, int64_t txnid, CombErr *err)
@@ -527,7 +584,8 @@ int ms_txn_commit(Ms *ms, int64_t txnid, CombErr *err)
         rc = check_txnid(txnid, err);
     if (rc)
         return rc;
-    return ms->ops->txn_commit(ms->impl, txnid, err);
+    return commit_traced(ms->ops->txn_commit(ms->impl, txnid, err),
+                         "txn_commit", NULL, txnid);
 }
 
 int ms_txn_abort(Ms *ms, int64_t txnid, CombErr *err)
@@ -537,7 +595,8 @@ int ms_txn_abort(Ms *ms, int64_t txnid, CombErr *err)
         rc = check_txnid(txnid, err);
     if (rc)
         return rc;
-    return ms->ops->txn_abort(ms->impl, txnid, err);
+    return commit_traced(ms->ops->txn_abort(ms->impl, txnid, err),
+                         "txn_abort", NULL, txnid);
 }
 
 int ms_txn_state(Ms *ms, int64_t txnid, MsTxnState *state, CombErr *err)
@@ -574,8 +633,9 @@ int ms_writeid_allocate(Ms *ms, int64_t txnid, const char *db,
     if (rc)
         return rc;
     *writeid = 0;
-    return ms->ops->writeid_allocate(ms->impl, txnid, ldb.s, ltable.s,
-                                     writeid, err);
+    return commit_traced(ms->ops->writeid_allocate(ms->impl, txnid, ldb.s,
+                                                   ltable.s, writeid, err),
+                         "writeid_allocate", NULL, txnid);
 }
 
 int ms_writeid_list(Ms *ms, const CombTxnList *txns, const char *db,
@@ -607,6 +667,8 @@ int ms_txn_add_component(Ms *ms, int64_t txnid, const char *db,
         return comb_err(err, COMB_EINVALID,
                         "invalid operation type %d for txnid:%lld", (int)op,
                         (long long)txnid);
-    return ms->ops->txn_add_component(ms->impl, txnid, ldb.s, ltable.s,
-                                      partition, op, writeid, err);
+    return commit_traced(ms->ops->txn_add_component(ms->impl, txnid, ldb.s,
+                                                    ltable.s, partition, op,
+                                                    writeid, err),
+                         "txn_add_component", NULL, txnid);
 }

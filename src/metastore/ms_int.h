@@ -51,6 +51,11 @@ int ms_err_txn_not_open(CombErr *err, int64_t txnid, bool found, int state);
 /* COMB_ETXN: Hive's allocateTableWriteIds refusal. */
 int ms_err_writeid_refused(CombErr *err, const char *db, const char *table);
 
+/* The metastore at `where` refuses writes: COMB_EFULL "cannot write to
+ * the metastore '<where>': the disk is full; ..." when full, else
+ * COMB_EREADONLY "...: it is read-only; ...".  Reads still work. */
+int ms_err_unwritable(CombErr *err, const char *where, bool full);
+
 /* Map a TXN_STATE letter; false if the row holds something else. */
 bool ms_txn_state_parse(int letter, MsTxnState *out);
 

@@ -21,9 +21,12 @@
 #include "common/alloc.h"
 #include "common/buf.h"
 
+#include <errno.h>
 #include <sqlite3.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define SQ_BUSY_TIMEOUT_MS 30000
 
@@ -477,10 +480,20 @@ static const char *const sq_sql[SQ_N_STATEMENTS] = {
 
 /* ------------------------------------------------------------ handle */
 
+/* Test builds: COMB_MS_FAULT=readonly opens the file read-only, as a
+ * read-only file or mount would; =full answers every write transaction
+ * with SQLITE_FULL, as SQLite does on a full disk. */
+typedef enum SqFault {
+    SQ_FAULT_NONE,
+    SQ_FAULT_READONLY,
+    SQ_FAULT_FULL
+} SqFault;
+
 typedef struct MsSqlite {
     sqlite3 *db;                          /* the connection */
     char *path;                           /* database file, for messages */
     char *warehouse;                      /* root for default db locations */
+    SqFault fault;                        /* test builds only */
     sqlite3_stmt *stmt[SQ_N_STATEMENTS];  /* prepared on first use */
 } MsSqlite;
 
@@ -503,17 +516,53 @@ typedef struct SqArg {
         (int)(sizeof((SqArg[]){__VA_ARGS__}) / sizeof(SqArg))
 #define SQ_NO_ARGS NULL, 0
 
-/* Turn the connection's last error into COMB_EMETASTORE.  `what` says
- * what was running (usually the SQL text). */
-static int sq_fail(MsSqlite *h, const char *what, CombErr *err)
+/* An SQLite result code as an error a user can act on: the metastore's
+ * path and the cause (read-only, disk full, locked, I/O error, damaged),
+ * never the SQL that was running.  Read-only and full get their own codes
+ * (COMB_EREADONLY, COMB_EFULL) so callers can still answer reads. */
+static int sq_error(MsSqlite *h, int code, CombErr *err)
 {
-    int code = sqlite3_errcode(h->db);
-    const char *hint = "";
-    if (code == SQLITE_BUSY || code == SQLITE_LOCKED)
-        hint = " (another process held the metastore longer than the "
-               "busy timeout)";
-    return comb_err(err, COMB_EMETASTORE, "metastore '%s': %.80s: %s%s",
-                    h->path, what, sqlite3_errmsg(h->db), hint);
+    const char *msg = h->db ? sqlite3_errmsg(h->db) : sqlite3_errstr(code);
+    int sys = h->db ? sqlite3_system_errno(h->db) : 0;
+    const char *cause = sys ? strerror(sys) : msg;
+    switch (code & 0xff) {
+    case SQLITE_NOMEM:
+        return comb_err_nomem(err);
+    case SQLITE_READONLY:
+        return ms_err_unwritable(err, h->path, false);
+    case SQLITE_FULL:
+        return ms_err_unwritable(err, h->path, true);
+    case SQLITE_IOERR:
+        if (sys == ENOSPC || sys == EDQUOT)
+            return ms_err_unwritable(err, h->path, true);
+        if (sys == EROFS)
+            return ms_err_unwritable(err, h->path, false);
+        return comb_err(err, COMB_EMETASTORE,
+                        "I/O error on the metastore '%s': %s", h->path, cause);
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+        return comb_err(err, COMB_EMETASTORE,
+                        "the metastore '%s' is locked: another process held "
+                        "it longer than %d s; run the statement again",
+                        h->path, SQ_BUSY_TIMEOUT_MS / 1000);
+    case SQLITE_CANTOPEN:
+        return comb_err(err, COMB_EMETASTORE,
+                        "cannot open the metastore '%s': %s", h->path, cause);
+    case SQLITE_CORRUPT:
+    case SQLITE_NOTADB:
+        return comb_err(err, COMB_EMETASTORE,
+                        "the metastore '%s' is damaged (%s); restore it from "
+                        "a backup", h->path, msg);
+    default:
+        return comb_err(err, COMB_EMETASTORE, "metastore '%s': %s", h->path,
+                        msg);
+    }
+}
+
+/* The connection's last error, as sq_error describes it. */
+static int sq_fail(MsSqlite *h, CombErr *err)
+{
+    return sq_error(h, sqlite3_errcode(h->db), err);
 }
 
 /* Make a statement reusable; bound text pointers are dropped with it. */
@@ -546,12 +595,12 @@ static int sq_prepare(MsSqlite *h, SqId id, const SqArg *args, int n_args,
         if (sqlite3_prepare_v3(h->db, sq_sql[id], -1,
                                SQLITE_PREPARE_PERSISTENT, &st,
                                NULL) != SQLITE_OK)
-            return sq_fail(h, sq_sql[id], err);
+            return sq_fail(h, err);
         h->stmt[id] = st;
     }
     for (int i = 0; i < n_args; i++) {
         if (sq_bind(st, i + 1, &args[i]) != SQLITE_OK) {
-            int rc = sq_fail(h, sq_sql[id], err);
+            int rc = sq_fail(h, err);
             sq_release(st);
             return rc;
         }
@@ -570,7 +619,7 @@ static int sq_step(MsSqlite *h, sqlite3_stmt *st, bool *row, CombErr *err)
     if (src == SQLITE_ROW)
         return COMB_OK;
     if (src != SQLITE_DONE)
-        rc = sq_fail(h, sqlite3_sql(st), err);
+        rc = sq_fail(h, err);
     sq_release(st);
     return rc;
 }
@@ -693,6 +742,8 @@ static int sq_fetch_rows(MsSqlite *h, SqId id, const SqArg *args, int n_args,
 
 static int sq_begin(MsSqlite *h, bool write, CombErr *err)
 {
+    if (write && h->fault == SQ_FAULT_FULL)
+        return sq_error(h, SQLITE_FULL, err);
     return sq_exec(h, write ? SQ_BEGIN_IMMEDIATE : SQ_BEGIN, SQ_NO_ARGS,
                    err);
 }
@@ -1435,14 +1486,22 @@ static int mss_writeid_list(void *impl, const CombTxnList *txns,
 
 /* ---------------------------------------------------------- open/close */
 
+static void sq_disconnect(MsSqlite *h)
+{
+    for (int i = 0; i < SQ_N_STATEMENTS; i++) {
+        sqlite3_finalize(h->stmt[i]);
+        h->stmt[i] = NULL;
+    }
+    sqlite3_close_v2(h->db);
+    h->db = NULL;
+}
+
 static void mss_close(void *impl)
 {
     MsSqlite *h = impl;
     if (!h)
         return;
-    for (int i = 0; i < SQ_N_STATEMENTS; i++)
-        sqlite3_finalize(h->stmt[i]);
-    sqlite3_close_v2(h->db);
+    sq_disconnect(h);
     comb_free(h->path);
     comb_free(h->warehouse);
     comb_free(h);
@@ -1470,7 +1529,7 @@ static int sq_enable_wal(MsSqlite *h, char *mode_out, size_t cap,
             return COMB_OK;
         }
         if (src != SQLITE_BUSY || waited >= SQ_BUSY_TIMEOUT_MS) {
-            rc = sq_fail(h, sq_sql[SQ_JOURNAL_WAL], err);
+            rc = sq_fail(h, err);
             sq_release(st);
             return rc;
         }
@@ -1490,7 +1549,11 @@ static int sq_configure(MsSqlite *h, CombErr *err)
     if (sqlite3_exec(h->db,
                      "PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON",
                      NULL, NULL, NULL) != SQLITE_OK)
-        return sq_fail(h, "setting connection pragmas", err);
+        return sq_fail(h, err);
+    /* a read-only connection cannot switch; it reads whatever mode the
+     * file is in */
+    if (sqlite3_db_readonly(h->db, "main") == 1)
+        return COMB_OK;
     if ((rc = sq_enable_wal(h, mode, sizeof mode, err)))
         return rc;
     /* an in-memory database cannot do WAL, and needs no sharing */
@@ -1506,7 +1569,7 @@ static int schema_create_body(MsSqlite *h, CombErr *err)
 {
     int rc;
     if (sqlite3_exec(h->db, SCHEMA_SQL, NULL, NULL, NULL) != SQLITE_OK)
-        return sq_fail(h, "creating the schema", err);
+        return sq_fail(h, err);
     rc = sq_exec(h, SQ_DB_INSERT,
                  SQ_ARGS(SQ_TEXT(MS_DEFAULT_DB),
                          SQ_TEXT("Default Hive database"),
@@ -1591,16 +1654,85 @@ static const MsBackendOps ms_sqlite_ops = {
     .txn_add_component = mss_txn_add_component,
 };
 
+static void sq_fault_load(MsSqlite *h)
+{
+#ifdef COMB_TEST_BUILD
+    const char *f = getenv("COMB_MS_FAULT");
+    h->fault = !f                         ? SQ_FAULT_NONE
+               : strcmp(f, "readonly") == 0 ? SQ_FAULT_READONLY
+               : strcmp(f, "full") == 0     ? SQ_FAULT_FULL
+                                            : SQ_FAULT_NONE;
+#else
+    h->fault = SQ_FAULT_NONE;
+#endif
+}
+
+static int sq_open(MsSqlite *h, const char *name, int flags, CombErr *err)
+{
+    if (sqlite3_open_v2(name, &h->db, flags, NULL) != SQLITE_OK)
+        return h->db ? sq_fail(h, err) : comb_err_nomem(err);
+    return COMB_OK;
+}
+
+
+/* true when no write-ahead log holds commits: no -wal file, or an empty
+ * one (a clean close leaves none). */
+static bool sq_wal_is_empty(const char *path)
+{
+    char wal[4096];
+    struct stat st;
+    if ((size_t)snprintf(wal, sizeof wal, "%s-wal", path) >= sizeof wal)
+        return false;
+    return stat(wal, &st) != 0 ? errno == ENOENT : st.st_size == 0;
+}
+
+/* "file:<path>?immutable=1" with the path percent-encoded; heap string
+ * (comb_free), NULL when out of memory. */
+static char *sq_immutable_uri(const char *path)
+{
+    CombBuf b = COMB_BUF_INIT;
+    bool nomem = comb_buf_append_str(&b, "file:") != 0;
+    for (const char *p = path; *p && !nomem; p++) {
+        unsigned char ch = (unsigned char)*p;
+        if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+            (ch >= '0' && ch <= '9') || strchr("/._-~", ch))
+            nomem = comb_buf_append_byte(&b, ch) != 0;
+        else
+            nomem = comb_buf_printf(&b, "%%%02X", ch) != 0;
+    }
+    if (nomem || comb_buf_append_str(&b, "?immutable=1") ||
+        comb_buf_append_byte(&b, '\0')) {
+        comb_buf_free(&b);
+        return NULL;
+    }
+    return (char *)b.data;
+}
+
+/* Open for reading and writing.  A metastore that cannot be written and
+ * whose WAL index cannot be made either (a read-only directory or mount)
+ * is then read as an immutable file: that sees every commit as long as no
+ * write-ahead log is left over; with one, the error stands. */
 static int sq_connect(MsSqlite *h, CombErr *err)
 {
     int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
                 SQLITE_OPEN_NOMUTEX;
-    if (sqlite3_open_v2(h->path, &h->db, flags, NULL) != SQLITE_OK) {
-        int rc = h->db ? sq_fail(h, "opening", err)
-                       : comb_err_nomem(err);
+    char *uri;
+    int rc;
+    sq_fault_load(h);
+    if (h->fault == SQ_FAULT_READONLY)
+        flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX;
+    rc = sq_open(h, h->path, flags, err);
+    if (!rc)
+        rc = sq_configure(h, err);
+    if (rc != COMB_EREADONLY || !sq_wal_is_empty(h->path))
         return rc;
-    }
-    return sq_configure(h, err);
+    sq_disconnect(h);
+    if (!(uri = sq_immutable_uri(h->path)))
+        return comb_err_nomem(err);
+    rc = sq_open(h, uri, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI |
+                             SQLITE_OPEN_NOMUTEX, err);
+    comb_free(uri);
+    return rc ? rc : sq_configure(h, err);
 }
 
 int ms_open_sqlite(const char *path, const char *warehouse_dir, Ms **out,

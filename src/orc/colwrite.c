@@ -21,7 +21,6 @@ void orc_colwrite_init(OrcColWrite *c, const OrcType *t)
     orc_int_enc_init(&c->ints, &c->data_buf, true);
     orc_int_enc_init(&c->lens, &c->length_buf, false);
     orc_stats_init(&c->stripe_stats, t->kind);
-    orc_stats_init(&c->file_stats, t->kind);
 }
 
 void orc_colwrite_free(OrcColWrite *c)
@@ -29,8 +28,9 @@ void orc_colwrite_free(OrcColWrite *c)
     comb_buf_free(&c->present_buf);
     comb_buf_free(&c->data_buf);
     comb_buf_free(&c->length_buf);
+    orc_int_enc_free(&c->ints);
+    orc_int_enc_free(&c->lens);
     orc_stats_free(&c->stripe_stats);
-    orc_stats_free(&c->file_stats);
     comb_free(c->mask);
 }
 
@@ -153,6 +153,14 @@ size_t orc_colwrite_size(const OrcColWrite *c)
     /* values still waiting in the encoders count at full width */
     return c->present_buf.len + c->data_buf.len + c->length_buf.len +
            (size_t)(c->ints.n + c->lens.n) * 8;
+}
+
+size_t orc_colwrite_mem(const OrcColWrite *c)
+{
+    return sizeof *c + c->present_buf.cap + c->data_buf.cap +
+           c->length_buf.cap + (size_t)(c->ints.cap + c->lens.cap) * 8 +
+           (size_t)c->mask_cap + c->stripe_stats.smin.cap +
+           c->stripe_stats.smax.cap;
 }
 
 void orc_colwrite_reset(OrcColWrite *c)

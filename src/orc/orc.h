@@ -69,7 +69,17 @@ const char *orc_compression_name(OrcCompression c); /* "ZLIB", ... */
 
 /* ----------------------------------------------------------------- writer */
 
+/*
+ * A writer holds no file descriptor between calls: the file is created
+ * (and its magic written) by orc_writer_open, each stripe is appended by
+ * opening, writing and closing it, and orc_writer_close appends the tail
+ * and fsyncs.  Any number of writers can be open at once within a small
+ * limit of open files.  Memory is the pending stripe's buffers; writers
+ * that share an OrcWriterGroup also share one budget for those buffers
+ * (ORC's MemoryManager) and one compressor.
+ */
 typedef struct OrcWriter OrcWriter;
+typedef struct OrcWriterGroup OrcWriterGroup;
 
 typedef struct OrcWriterOptions {
     OrcCompression compression;      /* default ORC_COMP_ZLIB */
@@ -77,11 +87,27 @@ typedef struct OrcWriterOptions {
     uint64_t stripe_size;            /* buffered bytes that trigger a stripe
                                         flush; default 64 MiB */
     /* Called just before a stripe is written, after its last row was
-     * added (also for the final stripe, inside orc_writer_finish).  The
-     * ACID writer records its key index here.  May be NULL. */
+     * added (also for the final stripe, inside orc_writer_finish, and for
+     * a stripe the group's budget forces out while another writer of the
+     * group is written to).  The ACID writer records its key index here.
+     * May be NULL. */
     int (*on_stripe)(void *ctx, uint64_t stripe_rows, CombErr *err);
     void *ctx;
+    /* Share a memory budget and compressor with the group's other
+     * writers (all of one compression kind); NULL = on its own. */
+    OrcWriterGroup *group;
 } OrcWriterOptions;
+
+/* A group whose writers together hold at most about `budget` bytes of
+ * pending stripe data: after a write pushes the sum over it, the largest
+ * pending stripes are written out early and their buffers freed, until
+ * the sum is within budget again.  budget > 0. */
+int orc_writer_group_new(uint64_t budget, OrcWriterGroup **out,
+                         CombErr *err);
+/* Every writer of the group must be closed or aborted first.  NULL ok. */
+void orc_writer_group_free(OrcWriterGroup *g);
+/* Bytes the group's writers hold for their pending stripes now. */
+uint64_t orc_writer_group_bytes(const OrcWriterGroup *g);
 
 /* Defaults as documented above. */
 void orc_writer_options_default(OrcWriterOptions *opt);
@@ -95,7 +121,10 @@ int orc_writer_open(const char *path, const OrcType *schema,
                     CombErr *err);
 
 /* Append the first b->n_rows rows of b (selection ignored); b->cols is
- * indexed by column id and must have one vector per column. */
+ * indexed by column id and must have one vector per column.  In a group,
+ * this may write out a stripe of another writer of the group (its
+ * on_stripe runs); an error doing so fails that writer and is returned
+ * here. */
 int orc_writer_write(OrcWriter *w, const CombBatch *b, CombErr *err);
 
 /* Rows added so far. */

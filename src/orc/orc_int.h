@@ -143,7 +143,8 @@ typedef struct OrcIntEnc {
     CombBuf *out;
     bool is_signed;
     int n;
-    int64_t vals[ORC_RLE2_MAX];
+    int cap;              /* room in vals; grows up to ORC_RLE2_MAX */
+    int64_t *vals;        /* pending values, owned (small stripes stay small) */
 } OrcIntEnc;
 
 void orc_byte_enc_init(OrcByteEnc *e, CombBuf *out);
@@ -156,6 +157,7 @@ int orc_bool_enc_flush(OrcBoolEnc *e);
 void orc_int_enc_init(OrcIntEnc *e, CombBuf *out, bool is_signed);
 int orc_int_enc_add(OrcIntEnc *e, int64_t v);
 int orc_int_enc_flush(OrcIntEnc *e);
+void orc_int_enc_free(OrcIntEnc *e);
 /* Encode one group of values with a chosen sub-encoding; used by the
  * encoder and by tests that need a specific form (0..3 = SHORT_REPEAT,
  * DIRECT, PATCHED_BASE, DELTA).  COMB_EINVALID when the values do not fit
@@ -326,12 +328,13 @@ typedef struct OrcColWrite {
     OrcByteEnc bytes;
     OrcIntEnc ints;       /* DATA of integers and dates */
     OrcIntEnc lens;       /* LENGTH of strings */
-    OrcStatsAcc stripe_stats, file_stats;
+    OrcStatsAcc stripe_stats;
     uint8_t *mask;        /* struct only: nulls handed to the children */
     int mask_cap;
 } OrcColWrite;
 
-/* Set up / release the encoders of one column. */
+/* Set up / release the encoders of one column (the pending stripe's
+ * state; the writer keeps the file's statistics apart). */
 void orc_colwrite_init(OrcColWrite *c, const OrcType *t);
 void orc_colwrite_free(OrcColWrite *c);
 /* Encode rows [0, n) of the column (and its subtree) from batch b;
@@ -342,7 +345,10 @@ int orc_colwrite_rows(OrcColWrite *cols, const OrcType *t, const CombBatch *b,
 int orc_colwrite_flush(OrcColWrite *c);
 /* Bytes buffered for the stripe. */
 size_t orc_colwrite_size(const OrcColWrite *c);
-/* Forget the stripe's streams and statistics (after merging them). */
+/* Bytes of memory the column holds (struct, buffers at capacity). */
+size_t orc_colwrite_mem(const OrcColWrite *c);
+/* Forget the stripe's streams and statistics (after merging them into
+ * the file's). */
 void orc_colwrite_reset(OrcColWrite *c);
 /* The column's encoding kind as written. */
 int orc_colwrite_encoding(const OrcColWrite *c);

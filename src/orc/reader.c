@@ -240,10 +240,13 @@ int orc_reader_open(const char *path, OrcReader **out, CombErr *err)
         return comb_err_nomem(err);
     comb_arena_init(&r->arena, 16 * 1024);
     r->stripe = -1;
-    r->fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* a FIFO or device named like a data file is refused, never waited on */
+    r->fd = fs_open_read(path, err);
     if (!(r->path = comb_strdup(path))) {
         rc = comb_err_nomem(err);
-    } else if (r->fd < 0 || fstat(r->fd, &st) != 0) {
+    } else if (r->fd < 0) {
+        rc = COMB_EIO; /* err says which file and why */
+    } else if (fstat(r->fd, &st) != 0) {
         rc = comb_err(err, COMB_EIO, "cannot open ORC file '%s': %m", path);
     } else if ((r->file_len = (uint64_t)st.st_size) < ORC_MAGIC_LEN + 1) {
         rc = corrupt(r, r->file_len ? "too short to be an ORC file"

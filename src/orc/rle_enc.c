@@ -7,6 +7,7 @@
  * smallest.  Output goes to a CombBuf; nothing allocates per value.
  */
 #include "orc/orc_int.h"
+#include "common/alloc.h"
 
 #include <string.h>
 
@@ -471,10 +472,36 @@ void orc_int_enc_init(OrcIntEnc *e, CombBuf *out, bool is_signed)
     e->out = out;
     e->is_signed = is_signed;
     e->n = 0;
+    e->cap = 0;
+    e->vals = NULL;
+}
+
+void orc_int_enc_free(OrcIntEnc *e)
+{
+    comb_free(e->vals);
+    e->vals = NULL;
+    e->cap = e->n = 0;
+}
+
+/* Room for one more pending value: a writer with many small files keeps
+ * only what its stripes need, a busy one grows to a full block. */
+static int int_enc_grow(OrcIntEnc *e)
+{
+    int cap = e->cap ? e->cap * 4 : 16;
+    int64_t *v;
+    if (cap > ORC_RLE2_MAX)
+        cap = ORC_RLE2_MAX;
+    if (!(v = comb_realloc(e->vals, (size_t)cap * sizeof *v)))
+        return COMB_ENOMEM;
+    e->vals = v;
+    e->cap = cap;
+    return COMB_OK;
 }
 
 int orc_int_enc_add(OrcIntEnc *e, int64_t v)
 {
+    if (e->n == e->cap && int_enc_grow(e))
+        return COMB_ENOMEM;
     e->vals[e->n++] = v;
     return e->n == ORC_RLE2_MAX ? orc_int_enc_flush(e) : COMB_OK;
 }

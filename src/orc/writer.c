@@ -5,6 +5,14 @@
  * stripes, file statistics, user metadata) and the uncompressed
  * postscript with its length in the last byte.  Column encoding is in
  * colwrite.c.  The file is fsynced on close and removed on any failure.
+ *
+ * No descriptor stays open between calls (orc.h): open creates the file,
+ * every stripe is appended with its own open/write/close, close appends
+ * the tail and fsyncs (fsync covers what earlier descriptors wrote).  The
+ * pending stripe's encoders (OrcColWrite) exist only while a stripe has
+ * rows or keeps its buffers for the next one; writers of an
+ * OrcWriterGroup share a budget for that memory and one scratch space
+ * (compressor, output buffers) for writing stripes and tails.
  */
 #include "common/version.h"
 #include "orc/orc_int.h"
@@ -12,7 +20,6 @@
 #include "fs/fs.h"
 
 #include <string.h>
-#include <unistd.h>
 
 typedef struct OrcMeta {
     char *key;
@@ -20,25 +27,46 @@ typedef struct OrcMeta {
     size_t len;
 } OrcMeta;
 
+/* What writing one stripe or tail needs for a moment. */
+typedef struct OrcScratch {
+    OrcCompression kind;      /* the codec's */
+    OrcCodec *codec;
+    CombArena tmp;            /* protobuf messages of one stripe / footer */
+    CombBuf out;              /* compressed bytes about to be written */
+    CombBuf packed;           /* a serialized message before compression */
+} OrcScratch;
+
+struct OrcWriterGroup {
+    uint64_t budget;          /* bytes the members may hold together */
+    uint64_t bytes;           /* what they hold: sum of their `mem` */
+    OrcWriter **members;      /* open writers, each knows its index */
+    size_t n_members, cap_members;
+    bool have_scratch;        /* scratch made, for the first member's kind */
+    OrcScratch scratch;
+};
+
 struct OrcWriter {
     char *path;
-    int fd;
     OrcWriterOptions opt;
     CombArena arena;          /* the schema copy */
-    CombArena tmp;            /* protobuf messages of one stripe / footer */
     OrcType *schema;
     int n_cols;
-    OrcColWrite *cols;
-    OrcCodec *codec;
+    const OrcType **types;    /* per column id, into schema */
+    OrcColWrite *cols;        /* pending stripe encoders; NULL when freed */
+    OrcStatsAcc *file_stats;  /* per column: the stripes written so far */
+    size_t mem;               /* bytes `cols` holds (counted in the group) */
+    OrcScratch own;           /* used without a group */
+    OrcScratch *scratch;      /* &own or the group's */
+    OrcWriterGroup *group;    /* NULL when on its own */
+    size_t group_idx;         /* index in group->members */
     uint64_t rows, stripe_rows;
     uint64_t offset;          /* bytes written to the file so far */
     OrcStripeInfo *stripes;
     size_t n_stripes, cap_stripes;
     CombBuf meta_raw;         /* Metadata message, one stripe at a time */
-    CombBuf out;              /* compressed bytes about to be written */
-    CombBuf packed;           /* a serialized message before compression */
     OrcMeta *md;
     size_t n_md, cap_md;
+    bool created;             /* the file exists: abort removes it */
     bool finished;
     bool failed;
 };
@@ -53,12 +81,142 @@ void orc_writer_options_default(OrcWriterOptions *opt)
 
 uint64_t orc_writer_rows(const OrcWriter *w) { return w->rows; }
 
-static void writer_free(OrcWriter *w)
+/* --------------------------------------------------------------- scratch */
+
+static int scratch_init(OrcScratch *s, OrcCompression kind, CombErr *err)
 {
+    s->kind = kind;
+    comb_arena_init(&s->tmp, 16 * 1024);
+    return orc_codec_new(kind, &s->codec, err);
+}
+
+static void scratch_free(OrcScratch *s)
+{
+    orc_codec_free(s->codec);
+    s->codec = NULL;
+    comb_arena_free(&s->tmp);
+    comb_buf_free(&s->out);
+    comb_buf_free(&s->packed);
+}
+
+/* ----------------------------------------------------------------- group */
+
+int orc_writer_group_new(uint64_t budget, OrcWriterGroup **out, CombErr *err)
+{
+    OrcWriterGroup *g;
+    *out = NULL;
+    if (budget == 0)
+        return comb_err(err, COMB_EINVALID,
+                        "ORC writer group: the memory budget must be "
+                        "positive");
+    if (!(g = comb_calloc(1, sizeof *g)))
+        return comb_err_nomem(err);
+    g->budget = budget;
+    *out = g;
+    return COMB_OK;
+}
+
+void orc_writer_group_free(OrcWriterGroup *g)
+{
+    if (!g)
+        return;
+    comb_free(g->members);
+    if (g->have_scratch)
+        scratch_free(&g->scratch);
+    comb_free(g);
+}
+
+uint64_t orc_writer_group_bytes(const OrcWriterGroup *g) { return g->bytes; }
+
+static int group_join(OrcWriterGroup *g, OrcWriter *w, CombErr *err)
+{
+    int rc;
+    if (!g->have_scratch) {
+        if ((rc = scratch_init(&g->scratch, w->opt.compression, err))) {
+            scratch_free(&g->scratch);
+            return rc;
+        }
+        g->have_scratch = true;
+    } else if (g->scratch.kind != w->opt.compression) {
+        return comb_err(err, COMB_EINVALID,
+                        "ORC writer '%s': %s compression in a group of %s "
+                        "writers", w->path,
+                        orc_compression_name(w->opt.compression),
+                        orc_compression_name(g->scratch.kind));
+    }
+    if (g->n_members == g->cap_members) {
+        size_t cap = g->cap_members ? g->cap_members * 2 : 16;
+        OrcWriter **m = comb_realloc(g->members, cap * sizeof *m);
+        if (!m)
+            return comb_err_nomem(err);
+        g->members = m;
+        g->cap_members = cap;
+    }
+    w->group = g;
+    w->group_idx = g->n_members;
+    g->members[g->n_members++] = w;
+    w->scratch = &g->scratch;
+    return COMB_OK;
+}
+
+static void group_leave(OrcWriter *w)
+{
+    OrcWriterGroup *g = w->group;
+    if (!g)
+        return;
+    g->bytes -= w->mem;
+    g->members[w->group_idx] = g->members[--g->n_members];
+    g->members[w->group_idx]->group_idx = w->group_idx;
+    w->group = NULL;
+}
+
+/* ------------------------------------------------------ pending stripe */
+
+/* Recount what the pending stripe's encoders hold, in the group too. */
+static void account(OrcWriter *w)
+{
+    size_t mem = 0;
     if (w->cols)
         for (int i = 0; i < w->n_cols; i++)
-            orc_colwrite_free(&w->cols[i]);
+            mem += orc_colwrite_mem(&w->cols[i]);
+    if (w->group)
+        w->group->bytes = w->group->bytes - w->mem + mem;
+    w->mem = mem;
+}
+
+static int cols_acquire(OrcWriter *w, CombErr *err)
+{
+    if (w->cols)
+        return COMB_OK;
+    if (!(w->cols = comb_calloc((size_t)w->n_cols, sizeof *w->cols)))
+        return comb_err_nomem(err);
+    for (int i = 0; i < w->n_cols; i++)
+        orc_colwrite_init(&w->cols[i], w->types[i]);
+    return COMB_OK;
+}
+
+/* Free the encoders (no stripe pending): their memory goes back. */
+static void cols_release(OrcWriter *w)
+{
+    if (!w->cols)
+        return;
+    for (int i = 0; i < w->n_cols; i++)
+        orc_colwrite_free(&w->cols[i]);
     comb_free(w->cols);
+    w->cols = NULL;
+    account(w);
+}
+
+/* --------------------------------------------------------- open / close */
+
+static void writer_free(OrcWriter *w)
+{
+    cols_release(w);
+    group_leave(w);
+    if (w->file_stats)
+        for (int i = 0; i < w->n_cols; i++)
+            orc_stats_free(&w->file_stats[i]);
+    comb_free(w->file_stats);
     for (size_t i = 0; i < w->n_md; i++) {
         comb_free(w->md[i].key);
         comb_free(w->md[i].val);
@@ -66,23 +224,19 @@ static void writer_free(OrcWriter *w)
     comb_free(w->md);
     comb_free(w->stripes);
     comb_buf_free(&w->meta_raw);
-    comb_buf_free(&w->out);
-    comb_buf_free(&w->packed);
-    orc_codec_free(w->codec);
+    scratch_free(&w->own);
     comb_arena_free(&w->arena);
-    comb_arena_free(&w->tmp);
     comb_free(w->path);
     comb_free(w);
 }
 
 void orc_writer_abort(OrcWriter *w)
 {
+    CombErr ignored;
     if (!w)
         return;
-    if (w->fd >= 0) {
-        close(w->fd);
-        unlink(w->path);
-    }
+    if (w->created)
+        fs_unlink(w->path, &ignored);
     writer_free(w);
 }
 
@@ -114,25 +268,43 @@ static int check_options(const OrcWriterOptions *o, CombErr *err)
     return COMB_OK;
 }
 
+/* Create the file with its magic and leave it closed. */
+static int create_file(OrcWriter *w, CombErr *err)
+{
+    int fd = fs_create(w->path, err), rc;
+    if (fd < 0)
+        return COMB_EIO;
+    w->created = true;
+    rc = fs_write_all(fd, ORC_MAGIC, ORC_MAGIC_LEN, w->path, err);
+    if (rc) {
+        fs_close(fd, w->path, NULL);
+        return rc;
+    }
+    w->offset = ORC_MAGIC_LEN;
+    return fs_close(fd, w->path, err);
+}
+
 static int writer_setup(OrcWriter *w, const OrcType *schema, CombErr *err)
 {
+    int rc;
     w->schema = orc_type_copy(&w->arena, schema);
     if (!w->schema)
         return comb_err_nomem(err);
     w->n_cols = orc_type_assign_ids(w->schema);
-    w->cols = comb_calloc((size_t)w->n_cols, sizeof *w->cols);
-    if (!w->cols)
+    w->types = comb_arena_alloc(&w->arena,
+                                (size_t)w->n_cols * sizeof *w->types);
+    w->file_stats = comb_calloc((size_t)w->n_cols, sizeof *w->file_stats);
+    if (!w->types || !w->file_stats)
         return comb_err_nomem(err);
-    for (int i = 0; i < w->n_cols; i++)
-        orc_colwrite_init(&w->cols[i], orc_type_find(w->schema, i));
-    int rc = orc_codec_new(w->opt.compression, &w->codec, err);
-    if (rc)
-        return rc;
-    w->fd = fs_create(w->path, err);
-    if (w->fd < 0)
-        return COMB_EIO;
-    w->offset = ORC_MAGIC_LEN;
-    return fs_write_all(w->fd, ORC_MAGIC, ORC_MAGIC_LEN, w->path, err);
+    for (int i = 0; i < w->n_cols; i++) {
+        w->types[i] = orc_type_find(w->schema, i);
+        orc_stats_init(&w->file_stats[i], w->types[i]->kind);
+    }
+    if (w->opt.group)
+        rc = group_join(w->opt.group, w, err);
+    else if ((rc = scratch_init(&w->own, w->opt.compression, err)) == COMB_OK)
+        w->scratch = &w->own;
+    return rc ? rc : create_file(w, err);
 }
 
 int orc_writer_open(const char *path, const OrcType *schema,
@@ -145,10 +317,8 @@ int orc_writer_open(const char *path, const OrcType *schema,
     OrcWriter *w = comb_calloc(1, sizeof *w);
     if (!w)
         return comb_err_nomem(err);
-    w->fd = -1;
     w->opt = *opt;
-    comb_arena_init(&w->arena, 4096);
-    comb_arena_init(&w->tmp, 16 * 1024);
+    comb_arena_init(&w->arena, 2048);
     if (!(w->path = comb_strdup(path)))
         rc = comb_err_nomem(err);
     else
@@ -163,23 +333,25 @@ int orc_writer_open(const char *path, const OrcType *schema,
 
 /* ---------------------------------------------------------------- stripes */
 
-/* Compress `len` bytes onto w->out and describe them as a stream. */
+/* Compress `len` bytes onto the scratch's `out` and describe them as a
+ * stream. */
 static int add_stream(OrcWriter *w, Orc__Proto__Stream ***list, size_t *n,
                       int kind, int column, const CombBuf *buf, CombErr *err)
 {
-    size_t start = w->out.len;
-    int rc = orc_codec_compress(w->codec, w->opt.compression_block_size,
-                                buf->data, buf->len, &w->out, err);
+    OrcScratch *x = w->scratch;
+    size_t start = x->out.len;
+    int rc = orc_codec_compress(x->codec, w->opt.compression_block_size,
+                                buf->data, buf->len, &x->out, err);
     if (rc)
         return rc;
     Orc__Proto__Stream *s =
-        orc_pb_new(&w->tmp, &orc__proto__stream__descriptor);
+        orc_pb_new(&x->tmp, &orc__proto__stream__descriptor);
     if (!s)
         return comb_err_nomem(err);
     s->has_kind = s->has_column = s->has_length = 1;
     s->kind = (Orc__Proto__Stream__Kind)kind;
     s->column = (uint32_t)column;
-    s->length = w->out.len - start;
+    s->length = x->out.len - start;
     (*list)[(*n)++] = s;
     return COMB_OK;
 }
@@ -201,26 +373,27 @@ static int column_streams(OrcWriter *w, OrcColWrite *c, Orc__Proto__Stream ***li
     return rc;
 }
 
-/* Serialize a message into w->packed. */
+/* Serialize a message into the scratch's `packed`. */
 static int pack_message(OrcWriter *w, const ProtobufCMessage *m, CombErr *err)
 {
+    CombBuf *packed = &w->scratch->packed;
     size_t size = protobuf_c_message_get_packed_size(m);
-    comb_buf_clear(&w->packed);
-    if (comb_buf_reserve(&w->packed, size + 1))
+    comb_buf_clear(packed);
+    if (comb_buf_reserve(packed, size + 1))
         return comb_err_nomem(err);
-    w->packed.len = protobuf_c_message_pack(m, w->packed.data);
+    packed->len = protobuf_c_message_pack(m, packed->data);
     return COMB_OK;
 }
 
 static int stripe_footer(OrcWriter *w, Orc__Proto__StripeFooter *sf,
                          CombErr *err)
 {
-    sf->streams = comb_arena_alloc(&w->tmp, 3 * (size_t)w->n_cols *
+    sf->streams = comb_arena_alloc(&w->scratch->tmp, 3 * (size_t)w->n_cols *
                                                 sizeof *sf->streams);
-    sf->columns = comb_arena_alloc(&w->tmp, (size_t)w->n_cols *
+    sf->columns = comb_arena_alloc(&w->scratch->tmp, (size_t)w->n_cols *
                                                 sizeof *sf->columns);
     Orc__Proto__ColumnEncoding *enc =
-        comb_arena_alloc(&w->tmp, (size_t)w->n_cols * sizeof *enc);
+        comb_arena_alloc(&w->scratch->tmp, (size_t)w->n_cols * sizeof *enc);
     if (!sf->streams || !sf->columns || !enc)
         return comb_err_nomem(err);
     for (int i = 0; i < w->n_cols; i++) {
@@ -244,14 +417,16 @@ static int stripe_footer(OrcWriter *w, Orc__Proto__StripeFooter *sf,
 static int record_stripe_stats(OrcWriter *w, CombErr *err)
 {
     Orc__Proto__StripeStatistics ss = ORC__PROTO__STRIPE_STATISTICS__INIT;
+    CombArena *tmp = &w->scratch->tmp;
+    const CombBuf *packed = &w->scratch->packed;
     Orc__Proto__ColumnStatistics *cs =
-        comb_arena_alloc(&w->tmp, (size_t)w->n_cols * sizeof *cs);
-    ss.colstats = comb_arena_alloc(&w->tmp,
+        comb_arena_alloc(tmp, (size_t)w->n_cols * sizeof *cs);
+    ss.colstats = comb_arena_alloc(tmp,
                                    (size_t)w->n_cols * sizeof *ss.colstats);
     if (!cs || !ss.colstats)
         return comb_err_nomem(err);
     for (int i = 0; i < w->n_cols; i++) {
-        if (orc_stats_to_proto(&w->cols[i].stripe_stats, &cs[i], &w->tmp))
+        if (orc_stats_to_proto(&w->cols[i].stripe_stats, &cs[i], tmp))
             return comb_err_nomem(err);
         ss.colstats[i] = &cs[i];
     }
@@ -260,8 +435,8 @@ static int record_stripe_stats(OrcWriter *w, CombErr *err)
     if (rc)
         return rc;
     if (comb_buf_append_byte(&w->meta_raw, 0x0a) ||
-        orc_varint_put(&w->meta_raw, w->packed.len) ||
-        comb_buf_append(&w->meta_raw, w->packed.data, w->packed.len))
+        orc_varint_put(&w->meta_raw, packed->len) ||
+        comb_buf_append(&w->meta_raw, packed->data, packed->len))
         return comb_err_nomem(err);
     return COMB_OK;
 }
@@ -281,32 +456,46 @@ static int push_stripe_info(OrcWriter *w, const OrcStripeInfo *si,
     return COMB_OK;
 }
 
+/* Append bytes to the file through a descriptor of their own. */
+static int append_bytes(OrcWriter *w, const CombBuf *b, CombErr *err)
+{
+    int fd = fs_open_append(w->path, err), rc;
+    if (fd < 0)
+        return COMB_EIO;
+    rc = fs_write_all(fd, b->data, b->len, w->path, err);
+    if (rc) {
+        fs_close(fd, w->path, NULL);
+        return rc;
+    }
+    return fs_close(fd, w->path, err);
+}
+
 /* Streams and footer of the pending stripe, then bookkeeping. */
 static int write_stripe(OrcWriter *w, CombErr *err)
 {
     Orc__Proto__StripeFooter sf = ORC__PROTO__STRIPE_FOOTER__INIT;
     OrcStripeInfo si = {.offset = w->offset, .n_rows = w->stripe_rows};
-    comb_buf_clear(&w->out);
-    comb_arena_reset(&w->tmp);
+    OrcScratch *x = w->scratch;
+    comb_buf_clear(&x->out);
+    comb_arena_reset(&x->tmp);
     for (int i = 0; i < w->n_cols; i++)
         if (orc_colwrite_flush(&w->cols[i]))
             return comb_err_nomem(err);
     int rc = stripe_footer(w, &sf, err);
     if (rc || (rc = pack_message(w, &sf.base, err)))
         return rc;
-    si.data_length = w->out.len;
-    if ((rc = orc_codec_compress(w->codec, w->opt.compression_block_size,
-                                 w->packed.data, w->packed.len, &w->out,
-                                 err)))
+    si.data_length = x->out.len;
+    if ((rc = orc_codec_compress(x->codec, w->opt.compression_block_size,
+                                 x->packed.data, x->packed.len, &x->out, err)))
         return rc;
-    si.footer_length = w->out.len - si.data_length;
-    if ((rc = fs_write_all(w->fd, w->out.data, w->out.len, w->path, err)) ||
+    si.footer_length = x->out.len - si.data_length;
+    if ((rc = append_bytes(w, &x->out, err)) ||
         (rc = record_stripe_stats(w, err)) ||
         (rc = push_stripe_info(w, &si, err)))
         return rc;
-    w->offset += w->out.len;
+    w->offset += x->out.len;
     for (int i = 0; i < w->n_cols; i++) {
-        if (orc_stats_merge(&w->cols[i].file_stats, &w->cols[i].stripe_stats))
+        if (orc_stats_merge(&w->file_stats[i], &w->cols[i].stripe_stats))
             return comb_err_nomem(err);
         orc_colwrite_reset(&w->cols[i]);
     }
@@ -337,7 +526,7 @@ static int check_batch(const OrcWriter *w, const CombBatch *b, CombErr *err)
                         w->n_cols);
     for (int i = 0; i < w->n_cols; i++) {
         const CombVector *v = &b->cols[i];
-        CombTypeKind k = w->cols[i].type->kind;
+        CombTypeKind k = w->types[i]->kind;
         if ((v->has_nulls && !v->nulls) || !orc_vec_fits(v, k))
             return comb_err(err, COMB_EINVALID,
                             "ORC writer '%s': batch column %d has no %s "
@@ -349,9 +538,31 @@ static int check_batch(const OrcWriter *w, const CombBatch *b, CombErr *err)
 static size_t buffered(const OrcWriter *w)
 {
     size_t n = 0;
-    for (int i = 0; i < w->n_cols; i++)
+    for (int i = 0; w->cols && i < w->n_cols; i++)
         n += orc_colwrite_size(&w->cols[i]);
     return n;
+}
+
+/* Write out the largest pending stripes of the group and free their
+ * encoders until the group is within its budget (ORC's MemoryManager
+ * shrinks stripes the same way).  A failure fails that writer. */
+static int group_balance(OrcWriterGroup *g, CombErr *err)
+{
+    while (g->bytes > g->budget) {
+        OrcWriter *big = NULL;
+        int rc;
+        for (size_t i = 0; i < g->n_members; i++)
+            if (!big || g->members[i]->mem > big->mem)
+                big = g->members[i];
+        if (!big || big->mem == 0)
+            return COMB_OK;
+        if (!big->failed && (rc = flush_stripe(big, err))) {
+            big->failed = true;
+            return rc;
+        }
+        cols_release(big);
+    }
+    return COMB_OK;
 }
 
 static int writer_state(const OrcWriter *w, CombErr *err)
@@ -372,14 +583,19 @@ int orc_writer_write(OrcWriter *w, const CombBatch *b, CombErr *err)
         return rc;
     if (b->n_rows == 0)
         return COMB_OK;
-    rc = orc_colwrite_rows(w->cols, w->schema, b, b->n_rows, NULL, err);
+    rc = cols_acquire(w, err);
+    if (!rc)
+        rc = orc_colwrite_rows(w->cols, w->schema, b, b->n_rows, NULL, err);
     if (rc == COMB_OK) {
         w->rows += (uint64_t)b->n_rows;
         w->stripe_rows += (uint64_t)b->n_rows;
         if (buffered(w) >= w->opt.stripe_size)
             rc = flush_stripe(w, err);
     }
+    account(w);
     w->failed = rc != COMB_OK;
+    if (!rc && w->group)
+        rc = group_balance(w->group, err);
     return rc;
 }
 
@@ -389,6 +605,7 @@ int orc_writer_finish(OrcWriter *w, CombErr *err)
     if (rc)
         return rc;
     rc = flush_stripe(w, err);
+    cols_release(w); /* no more rows: the encoders are done */
     w->failed = rc != COMB_OK;
     w->finished = true;
     return rc;
@@ -432,25 +649,25 @@ int orc_writer_set_metadata(OrcWriter *w, const char *key, const void *val,
 
 /* ------------------------------------------------------------------ tail */
 
-/* Compress w->packed and write it; *len = bytes written. */
-static int write_section(OrcWriter *w, const CombBuf *src, uint64_t *len,
-                         CombErr *err)
+/* Compress src and write it to fd; *len = bytes written. */
+static int write_section(OrcWriter *w, int fd, const CombBuf *src,
+                         uint64_t *len, CombErr *err)
 {
-    comb_buf_clear(&w->out);
-    int rc = orc_codec_compress(w->codec, w->opt.compression_block_size,
-                                src->data, src->len, &w->out, err);
-    if (rc || (rc = fs_write_all(w->fd, w->out.data, w->out.len, w->path,
-                                 err)))
+    OrcScratch *x = w->scratch;
+    comb_buf_clear(&x->out);
+    int rc = orc_codec_compress(x->codec, w->opt.compression_block_size,
+                                src->data, src->len, &x->out, err);
+    if (rc || (rc = fs_write_all(fd, x->out.data, x->out.len, w->path, err)))
         return rc;
-    *len = w->out.len;
+    *len = x->out.len;
     return COMB_OK;
 }
 
 static int footer_stripes(OrcWriter *w, Orc__Proto__Footer *f)
 {
     Orc__Proto__StripeInformation *si =
-        comb_arena_alloc(&w->tmp, (w->n_stripes + 1) * sizeof *si);
-    f->stripes = comb_arena_alloc(&w->tmp,
+        comb_arena_alloc(&w->scratch->tmp, (w->n_stripes + 1) * sizeof *si);
+    f->stripes = comb_arena_alloc(&w->scratch->tmp,
                                   (w->n_stripes + 1) * sizeof *f->stripes);
     if (!si || !f->stripes)
         return COMB_ENOMEM;
@@ -473,17 +690,18 @@ static int footer_stripes(OrcWriter *w, Orc__Proto__Footer *f)
 static int footer_stats_and_meta(OrcWriter *w, Orc__Proto__Footer *f)
 {
     size_t n = (size_t)w->n_cols;
-    Orc__Proto__ColumnStatistics *cs = comb_arena_alloc(&w->tmp,
+    Orc__Proto__ColumnStatistics *cs = comb_arena_alloc(&w->scratch->tmp,
                                                         n * sizeof *cs);
-    f->statistics = comb_arena_alloc(&w->tmp, n * sizeof *f->statistics);
+    f->statistics = comb_arena_alloc(&w->scratch->tmp,
+                                     n * sizeof *f->statistics);
     Orc__Proto__UserMetadataItem *mi =
-        comb_arena_alloc(&w->tmp, (w->n_md + 1) * sizeof *mi);
-    f->metadata = comb_arena_alloc(&w->tmp,
+        comb_arena_alloc(&w->scratch->tmp, (w->n_md + 1) * sizeof *mi);
+    f->metadata = comb_arena_alloc(&w->scratch->tmp,
                                    (w->n_md + 1) * sizeof *f->metadata);
     if (!cs || !f->statistics || !mi || !f->metadata)
         return COMB_ENOMEM;
     for (size_t i = 0; i < n; i++) {
-        if (orc_stats_to_proto(&w->cols[i].file_stats, &cs[i], &w->tmp))
+        if (orc_stats_to_proto(&w->file_stats[i], &cs[i], &w->scratch->tmp))
             return COMB_ENOMEM;
         f->statistics[i] = &cs[i];
     }
@@ -500,10 +718,10 @@ static int footer_stats_and_meta(OrcWriter *w, Orc__Proto__Footer *f)
     return COMB_OK;
 }
 
-static int write_footer(OrcWriter *w, uint64_t *len, CombErr *err)
+static int write_footer(OrcWriter *w, int fd, uint64_t *len, CombErr *err)
 {
     Orc__Proto__Footer f = ORC__PROTO__FOOTER__INIT;
-    comb_arena_reset(&w->tmp);
+    comb_arena_reset(&w->scratch->tmp);
     f.has_headerlength = f.has_contentlength = f.has_numberofrows = 1;
     f.has_rowindexstride = f.has_writer = 1;
     f.headerlength = ORC_MAGIC_LEN;
@@ -514,13 +732,13 @@ static int write_footer(OrcWriter *w, uint64_t *len, CombErr *err)
     /* the writer id is ORC C++'s encoding rules; say who really wrote it */
     f.softwareversion = (char *)"comb " COMB_VERSION;
     if (footer_stripes(w, &f) || footer_stats_and_meta(w, &f) ||
-        orc_type_to_proto(&w->tmp, w->schema, &f.types, &f.n_types))
+        orc_type_to_proto(&w->scratch->tmp, w->schema, &f.types, &f.n_types))
         return comb_err_nomem(err);
     int rc = pack_message(w, &f.base, err);
-    return rc ? rc : write_section(w, &w->packed, len, err);
+    return rc ? rc : write_section(w, fd, &w->scratch->packed, len, err);
 }
 
-static int write_postscript(OrcWriter *w, uint64_t footer_len,
+static int write_postscript(OrcWriter *w, int fd, uint64_t footer_len,
                             uint64_t meta_len, CombErr *err)
 {
     Orc__Proto__PostScript ps = ORC__PROTO__POST_SCRIPT__INIT;
@@ -540,25 +758,29 @@ static int write_postscript(OrcWriter *w, uint64_t footer_len,
     int rc = pack_message(w, &ps.base, err);
     if (rc)
         return rc;
-    if (w->packed.len > 255)
+    CombBuf *ps_bytes = &w->scratch->packed;
+    if (ps_bytes->len > 255)
         return COMB_INTERNAL(err, "postscript longer than 255 bytes");
-    w->packed.data[w->packed.len] = (uint8_t)w->packed.len;
-    return fs_write_all(w->fd, w->packed.data, w->packed.len + 1, w->path,
-                        err);
+    ps_bytes->data[ps_bytes->len] = (uint8_t)ps_bytes->len;
+    return fs_write_all(fd, ps_bytes->data, ps_bytes->len + 1, w->path, err);
 }
 
+/* Metadata, footer and postscript, then fsync: the one fsync covers the
+ * stripes earlier descriptors appended as well. */
 static int write_tail(OrcWriter *w, CombErr *err)
 {
     uint64_t meta_len = 0, footer_len = 0;
-    int rc = COMB_OK;
+    int fd = fs_open_append(w->path, err), rc = COMB_OK;
+    if (fd < 0)
+        return COMB_EIO;
     if (w->n_stripes > 0)
-        rc = write_section(w, &w->meta_raw, &meta_len, err);
-    if (rc || (rc = write_footer(w, &footer_len, err)) ||
-        (rc = write_postscript(w, footer_len, meta_len, err)))
+        rc = write_section(w, fd, &w->meta_raw, &meta_len, err);
+    if (rc || (rc = write_footer(w, fd, &footer_len, err)) ||
+        (rc = write_postscript(w, fd, footer_len, meta_len, err))) {
+        fs_close(fd, w->path, NULL);
         return rc;
-    rc = fs_sync_close(w->fd, w->path, err);
-    w->fd = -1;
-    return rc;
+    }
+    return fs_sync_close(fd, w->path, err);
 }
 
 int orc_writer_close(OrcWriter *w, CombErr *err)
@@ -571,8 +793,6 @@ int orc_writer_close(OrcWriter *w, CombErr *err)
     if (!rc)
         rc = write_tail(w, err);
     if (rc) {
-        if (w->fd < 0) /* the close itself failed: the file is suspect */
-            unlink(w->path);
         orc_writer_abort(w);
         return rc;
     }

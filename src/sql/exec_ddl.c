@@ -1,8 +1,16 @@
 /*
  * exec_ddl.c - catalog statements: CREATE/DROP DATABASE, USE, CREATE/DROP
- * TABLE, SHOW DATABASES/TABLES, DESCRIBE, and SET.  Metastore first, files
- * second: a table's directory is created after its catalog row and removed
- * after the row is gone, so a failure never leaves a visible half-table.
+ * TABLE, SHOW DATABASES/TABLES, DESCRIBE, and SET.
+ *
+ * Files and catalog rows stay consistent across failures and crashes:
+ *  - CREATE: the directory is made (and, with its parent, fsynced) before
+ *    the catalog row that names it is committed; if the commit fails, the
+ *    directories it made are removed again while still empty.
+ *  - DROP: the directory is first renamed aside to a hidden sibling (the
+ *    rename fsynced), then the catalog rows are removed, then the renamed
+ *    tree; if the catalog commit fails, the directory is put back.  A DROP
+ *    that fails leaves the table whole; one that succeeds leaves nothing a
+ *    new table could read, even when the files cannot be removed.
  */
 #include "sql/sql_int.h"
 
@@ -107,47 +115,171 @@ static int db_missing(const AstName *n, CombErr *err)
                       "Database does not exist: %s", n->name);
 }
 
+/* A LOCATION as the user wrote it, made absolute against this process's
+ * working directory (Hive qualifies locations the same way), so every
+ * process finds the same directory. */
+static int absolute_location(SqlStmtCtx *c, const char *location, char **out,
+                             CombErr *err)
+{
+    *out = fs_absolute(c->arena, location);
+    if (!*out)
+        return comb_err(err, COMB_EIO,
+                        "cannot make location '%s' absolute: the working "
+                        "directory is unknown or too long", location);
+    return COMB_OK;
+}
+
+/* What CREATE does after looking its object up (lookup_rc): go on
+ * (COMB_OK, *done false), stop quietly under IF NOT EXISTS (*done), or
+ * fail: COMB_EEXISTS, or the lookup's own error. */
+static int create_check(int lookup_rc, bool if_not_exists, bool *done)
+{
+    *done = lookup_rc == COMB_OK && if_not_exists;
+    if (lookup_rc == COMB_OK)
+        return *done ? COMB_OK : COMB_EEXISTS;
+    return lookup_rc == COMB_ENOTFOUND ? COMB_OK : lookup_rc;
+}
+
 static int exec_create_database(SqlStmtCtx *c, CombErr *err)
 {
     const AstStmt *st = c->stmt;
-    MsDatabase db = {0};
-    int rc;
+    MsDatabase db = {0}, *existing;
+    bool done;
+    int made = 0, rc;
     db.name = st->name.name;
     db.comment = st->comment;
     db.owner = c->s->user;
-    db.location = st->location ? st->location
-                               : comb_arena_printf(c->arena, "%s/%s.db",
-                                                   c->s->warehouse, st->name.name);
-    if (!db.location)
-        return comb_err_nomem(err);
-    rc = ms_db_create(c->s->ms, &db, st->if_not_exists, err);
+    rc = create_check(ms_db_get(c->s->ms, st->name.name, c->arena, &existing,
+                                err),
+                      st->if_not_exists, &done);
+    if (done)
+        return COMB_OK;
+    if (!rc && st->location)
+        rc = absolute_location(c, st->location, &db.location, err);
+    else if (!rc && !(db.location = comb_arena_printf(
+                          c->arena, "%s/%s.db", c->s->warehouse,
+                          st->name.name)))
+        rc = comb_err_nomem(err);
+    /* the directory is durable before the catalog row naming it */
+    if (!rc && !(rc = fs_mkdirs_n(db.location, &made, err)) &&
+        (rc = ms_db_create(c->s->ms, &db, st->if_not_exists, err)))
+        fs_rmdirs_empty(db.location, made);
     if (rc == COMB_EEXISTS)
         return sql_err_at(err, rc, 10242, st->name.pos,
                           "Database %s already exists", st->name.name);
-    if (rc)
-        return rc;
-    return fs_mkdirs(db.location, err);
+    return rc;
 }
 
-static int drop_table_files(SqlStmtCtx *c, MsTable *t, CombErr *err)
+/* Directories a DROP renamed aside: removed after the catalog commit, put
+ * back if it fails. */
+typedef struct AsideDirs {
+    char **from;             /* where each was */
+    char **to;               /* its hidden name now */
+    int n, cap;
+} AsideDirs;
+
+/* Never move or remove the warehouse or a directory holding it (a
+ * database or table given the warehouse as LOCATION). */
+static bool holds_warehouse(const SqlStmtCtx *c, const char *dir)
 {
-    (void)c;
-    if (strcmp(t->table_type, "EXTERNAL_TABLE") == 0)
+    size_t n = strlen(dir);
+    const char *wh = c->s->warehouse;
+    return strncmp(wh, dir, n) == 0 && (wh[n] == '\0' || wh[n] == '/' ||
+                                        strcmp(dir, "/") == 0);
+}
+
+static int move_aside(SqlStmtCtx *c, const char *dir, AsideDirs *l,
+                      CombErr *err)
+{
+    char *to;
+    int rc;
+    if (!fs_exists(dir) || holds_warehouse(c, dir))
         return COMB_OK;
-    return fs_remove_tree(t->location, err);
+    if (l->n == l->cap) {
+        int cap = l->cap ? l->cap * 2 : 8;
+        char **from = comb_arena_alloc(c->arena, (size_t)cap * sizeof *from);
+        char **tos = comb_arena_alloc(c->arena, (size_t)cap * sizeof *tos);
+        if (!from || !tos)
+            return comb_err_nomem(err);
+        if (l->n) {
+            memcpy(from, l->from, (size_t)l->n * sizeof *from);
+            memcpy(tos, l->to, (size_t)l->n * sizeof *tos);
+        }
+        l->from = from;
+        l->to = tos;
+        l->cap = cap;
+    }
+    if ((rc = fs_rename_aside(dir, "dropped", c->arena, &to, err)))
+        return rc;
+    l->from[l->n] = (char *)dir;
+    l->to[l->n++] = to;
+    return COMB_OK;
 }
 
-static int drop_all_tables(SqlStmtCtx *c, const char *db, CombErr *err)
+/* The DROP failed (err says why): everything goes back where it was.
+ * What cannot go back is named in err, so the user can move it. */
+static int put_back(SqlStmtCtx *c, AsideDirs *l, CombErr *err)
 {
+    int rc = err->code;
+    for (int i = l->n - 1; i >= 0; i--) {
+        char *parent = fs_dirname(c->arena, l->from[i]);
+        CombErr why;
+        if (fs_rename(l->to[i], l->from[i], &why) == COMB_OK && parent)
+            fs_fsync_dir(parent, &why);
+        else
+            comb_err_prefix(err, "the files of '%s' are left in '%s' (%s)",
+                            l->from[i], l->to[i], why.msg);
+    }
+    return rc;
+}
+
+/* After the catalog commit: the DROP has happened.  Files that cannot be
+ * removed stay under their hidden names, which no table reads; the user
+ * is told where. */
+static int remove_aside(SqlStmtCtx *c, const AsideDirs *l, CombErr *err)
+{
+    for (int i = 0; i < l->n; i++) {
+        CombErr why;
+        char *line;
+        if (fs_remove_tree(l->to[i], &why) == COMB_OK || !c->sink->info)
+            continue;
+        line = comb_arena_printf(c->arena,
+                                 "WARNING: dropped, but could not remove its "
+                                 "files (%s); they are left in '%s'",
+                                 why.msg, l->to[i]);
+        if (!line)
+            return comb_err_nomem(err);
+        int rc = c->sink->info(c->sink->ctx, line, err);
+        if (rc)
+            return rc;
+    }
+    return COMB_OK;
+}
+
+static bool is_managed(const MsTable *t)
+{
+    return strcmp(t->table_type, "EXTERNAL_TABLE") != 0;
+}
+
+/* CASCADE: managed tables whose directory lies outside the database's go
+ * aside one by one; the database directory takes the others with it. */
+static int move_tables_aside(SqlStmtCtx *c, const MsDatabase *db,
+                             AsideDirs *l, CombErr *err)
+{
+    size_t n_loc = strlen(db->location);
     char **names;
     int n, rc;
-    if ((rc = ms_table_list(c->s->ms, db, c->arena, &names, &n, err)))
+    if ((rc = ms_table_list(c->s->ms, db->name, c->arena, &names, &n, err)))
         return rc;
     for (int i = 0; i < n; i++) {
         MsTable *t;
-        if ((rc = ms_table_get(c->s->ms, db, names[i], c->arena, &t, err)) ||
-            (rc = ms_table_drop(c->s->ms, db, names[i], false, err)) ||
-            (rc = drop_table_files(c, t, err)))
+        if ((rc = ms_table_get(c->s->ms, db->name, names[i], c->arena, &t,
+                               err)))
+            return rc;
+        if (!is_managed(t) || (strncmp(t->location, db->location, n_loc) == 0 &&
+                               t->location[n_loc] == '/'))
+            continue;
+        if ((rc = move_aside(c, t->location, l, err)))
             return rc;
     }
     return COMB_OK;
@@ -156,6 +288,7 @@ static int drop_all_tables(SqlStmtCtx *c, const char *db, CombErr *err)
 static int exec_drop_database(SqlStmtCtx *c, CombErr *err)
 {
     const AstStmt *st = c->stmt;
+    AsideDirs aside = {0};
     MsDatabase *db;
     int rc = ms_db_get(c->s->ms, st->name.name, c->arena, &db, err);
     if (rc == COMB_ENOTFOUND)
@@ -165,15 +298,19 @@ static int exec_drop_database(SqlStmtCtx *c, CombErr *err)
     if (strcmp(db->name, "default") == 0)
         return sql_err_at(err, COMB_EINVALID, 0, st->name.pos,
                           "Can not drop default database");
-    if (st->cascade && (rc = drop_all_tables(c, db->name, err)))
-        return rc;
-    rc = ms_db_drop(c->s->ms, db->name, false, false, err);
+    if ((st->cascade && (rc = move_tables_aside(c, db, &aside, err))) ||
+        (rc = move_aside(c, db->location, &aside, err))) {
+        comb_err_prefix(err, "cannot drop database %s", db->name);
+        return put_back(c, &aside, err);
+    }
+    /* one catalog transaction drops the database and all its tables */
+    rc = ms_db_drop(c->s->ms, db->name, false, st->cascade, err);
     if (rc == COMB_EINVALID)
-        return sql_err_at(err, rc, 10060, st->name.pos,
-                          "Database %s is not empty. One or more tables exist.",
-                          db->name);
+        rc = sql_err_at(err, rc, 10060, st->name.pos,
+                        "Database %s is not empty. One or more tables exist.",
+                        db->name);
     if (rc)
-        return rc;
+        return put_back(c, &aside, err);
     if (strcmp(c->s->db, db->name) == 0) {
         char *d = comb_strdup("default");
         if (!d)
@@ -181,7 +318,7 @@ static int exec_drop_database(SqlStmtCtx *c, CombErr *err)
         comb_free(c->s->db);
         c->s->db = d;
     }
-    return fs_remove_tree(db->location, err);
+    return remove_aside(c, &aside, err);
 }
 
 static int exec_use(SqlStmtCtx *c, CombErr *err)
@@ -385,6 +522,8 @@ static int build_acid_properties(SqlStmtCtx *c, MsTable *t, CombErr *err)
     return add_bucketing_version(st, t, err);
 }
 
+/* The table's LOCATION made absolute, or its default location in the
+ * database's directory; the database must exist. */
 static int table_location(SqlStmtCtx *c, const char *db, const char *name,
                           char **out, CombErr *err)
 {
@@ -395,15 +534,68 @@ static int table_location(SqlStmtCtx *c, const char *db, const char *name,
                           "Database does not exist: %s", db);
     if (rc)
         return rc;
+    if (c->stmt->location)
+        return absolute_location(c, c->stmt->location, out, err);
     *out = comb_arena_printf(c->arena, "%s/%s", d->location, name);
     return *out ? COMB_OK : comb_err_nomem(err);
+}
+
+/* The first entry of dir that looks like an ACID directory, or NULL (also
+ * for a missing dir).  *n_entries gets the number of entries. */
+static int first_acid_dir(SqlStmtCtx *c, const char *dir, const char **found,
+                          int *n_entries, CombErr *err)
+{
+    char **names;
+    int n = 0, rc;
+    AcidParsedDir pd;
+    *found = NULL;
+    *n_entries = 0;
+    if (!fs_is_dir(dir))
+        return COMB_OK;
+    if ((rc = fs_list_dir(dir, c->arena, &names, &n, err)))
+        return rc;
+    *n_entries = n;
+    for (int i = 0; i < n && !*found; i++)
+        if (acid_dir_parse(names[i], &pd))
+            *found = names[i];
+    return COMB_OK;
+}
+
+/* Where a new table's files go.  A managed table at its default location
+ * whose directory holds files (left by a dropped table of that name that
+ * could not be removed) gets a directory of its own, "<table>.v<N>" as
+ * Hive 4 names soft-deleted tables' successors, and never reads them.  A
+ * transactional table may not start in a LOCATION holding ACID
+ * directories: their write ids belong to another table's history. */
+static int choose_table_dir(SqlStmtCtx *c, MsTable *t, CombErr *err)
+{
+    const char *acid_dir;
+    char *base = t->location;
+    int n_entries, rc;
+    if ((rc = first_acid_dir(c, base, &acid_dir, &n_entries, err)))
+        return rc;
+    if (c->stmt->location) {
+        if (acid_dir && ms_table_is_transactional(t))
+            return sql_err_at(err, COMB_EINVALID, 0, c->stmt->name.pos,
+                              "location '%s' holds ACID data of another "
+                              "table ('%s'); remove it or choose another "
+                              "LOCATION", base, acid_dir);
+        return COMB_OK;
+    }
+    if (!is_managed(t) || n_entries == 0)
+        return COMB_OK;
+    for (int v = 1; fs_exists(t->location); v++)
+        if (!(t->location = comb_arena_printf(c->arena, "%s.v%07d", base, v)))
+            return comb_err_nomem(err);
+    return COMB_OK;
 }
 
 static int exec_create_table(SqlStmtCtx *c, CombErr *err)
 {
     const AstStmt *st = c->stmt;
-    MsTable t = {0};
-    int rc;
+    MsTable t = {0}, *existing;
+    bool done;
+    int made = 0, rc;
     if (st->n_partition_cols > 0)
         return sql_err_at(err, COMB_EUNSUPPORTED, 0, st->partition_cols[0].pos,
                           "partitioned tables are not supported yet");
@@ -420,31 +612,32 @@ static int exec_create_table(SqlStmtCtx *c, CombErr *err)
     t.output_format = "org.apache.hadoop.hive.ql.io.orc.OrcOutputFormat";
     t.serde = "org.apache.hadoop.hive.ql.io.orc.OrcSerde";
     if ((rc = build_columns(c, &t, err)) || (rc = build_bucketing(c, &t, err)) ||
-        (rc = build_acid_properties(c, &t, err)))
+        (rc = build_acid_properties(c, &t, err)) ||
+        (rc = table_location(c, t.db, t.name, &t.location, err)))
         return rc;
-    if (st->location)
-        t.location = st->location;
-    else if ((rc = table_location(c, t.db, t.name, &t.location, err)))
-        return rc;
-    rc = ms_table_create(c->s->ms, &t, st->if_not_exists, err);
+    rc = create_check(ms_table_get(c->s->ms, t.db, t.name, c->arena,
+                                   &existing, err),
+                      st->if_not_exists, &done);
+    if (done)
+        return COMB_OK;
+    /* the directory is durable before the catalog row naming it */
+    if (!rc && !(rc = choose_table_dir(c, &t, err)) &&
+        !(rc = fs_mkdirs_n(t.location, &made, err)) &&
+        (rc = ms_table_create(c->s->ms, &t, st->if_not_exists, err)))
+        fs_rmdirs_empty(t.location, made);
     if (rc == COMB_EEXISTS)
         return sql_err_at(err, rc, 10073, st->name.pos,
                           "Table already exists: %s.%s", t.db, t.name);
     if (rc == COMB_ENOTFOUND)
         return sql_err_at(err, rc, 10072, st->name.pos,
                           "Database does not exist: %s", t.db);
-    if (rc)
-        return rc;
-    if ((rc = fs_mkdirs(t.location, err))) {
-        CombErr ignore;
-        ms_table_drop(c->s->ms, t.db, t.name, true, &ignore);
-    }
     return rc;
 }
 
 static int exec_drop_table(SqlStmtCtx *c, CombErr *err)
 {
     const AstStmt *st = c->stmt;
+    AsideDirs aside = {0};
     const char *db = st->name.db ? st->name.db : c->s->db;
     MsTable *t;
     int rc = ms_table_get(c->s->ms, db, st->name.name, c->arena, &t, err);
@@ -454,9 +647,13 @@ static int exec_drop_table(SqlStmtCtx *c, CombErr *err)
         return sql_err_at(err, rc, 10001, st->name.pos, "Table not found '%s'",
                           st->name.name);
     }
-    if (rc || (rc = ms_table_drop(c->s->ms, db, st->name.name, false, err)))
+    if (rc)
         return rc;
-    return drop_table_files(c, t, err);
+    if (is_managed(t) && (rc = move_aside(c, t->location, &aside, err)))
+        return comb_err_prefix(err, "cannot drop table %s.%s", t->db, t->name);
+    if ((rc = ms_table_drop(c->s->ms, db, st->name.name, false, err)))
+        return put_back(c, &aside, err);
+    return remove_aside(c, &aside, err);
 }
 
 /* DESCRIBE [FORMATTED]: col_name, data_type, comment (+ table details). */

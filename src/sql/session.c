@@ -250,13 +250,25 @@ static int substitute_variables(const SqlSession *s, const char *text,
 
 /* ------------------------------------------------------------ transactions */
 
+/* A SELECT still answers when the metastore cannot be written (read-only
+ * or full): instead of opening a transaction it reads the snapshot as it
+ * stands (every open and aborted txn an exception, as for any reader),
+ * which needs no write. */
+static bool answers_without_txn(const SqlStmtCtx *c, int rc)
+{
+    return (rc == COMB_EREADONLY || rc == COMB_EFULL) &&
+           c->stmt->kind == AST_SELECT;
+}
+
 int sql_txn_begin(SqlStmtCtx *c, CombErr *err)
 {
     int rc;
-    if (c->txnid)
+    if (c->txnid || c->have_snapshot)
         return COMB_OK;
     rc = ms_txn_open(c->s->ms, c->s->user, c->s->host, &c->txnid, err);
-    if (rc)
+    if (answers_without_txn(c, rc))
+        comb_err_clear(err);
+    else if (rc)
         return rc;
     rc = ms_txn_snapshot(c->s->ms, c->txnid, &c->snapshot, err);
     if (rc)

@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 
 #include "acid/acid.h"
 #include "acid_test_util.h"
@@ -47,6 +48,24 @@ static char *expected_row(int64_t id, CombArena *a)
                              id, id, (double)id * 0.5, (int)(id % 300) - 150);
 }
 
+/* A writer of write id 1 with opt, a batch of 1024 rows and room for
+ * their names (fill_row); the caller frees both. */
+static int open_write_1(const char *dir, const AcidWriterOptions *opt,
+                        AcidWriter **w, CombBatch *b, char **names,
+                        CombErr *err)
+{
+    int rc;
+    if (!(*names = comb_malloc(1024 * 16)))
+        return COMB_ENOMEM;
+    if ((rc = acid_writer_open_opts(dir, &t_schema, 1, 0, ORC_COMP_ZLIB, opt,
+                                    w, err))) {
+        comb_free(*names);
+        return rc;
+    }
+    comb_batch_init(b, 4, t_kinds, 1024);
+    return COMB_OK;
+}
+
 /* Write 1: ids 0..2999 into bucket id % 3, in three batches; the second
  * batch carries 24 junk rows hidden by its selection vector. */
 static int write_initial(const char *dir, AcidWriteStats *stats, CombErr *err)
@@ -55,15 +74,9 @@ static int write_initial(const char *dir, AcidWriteStats *stats, CombErr *err)
     AcidWriter *w;
     CombBatch b;
     int buckets[1024], rc;
-    char *names = comb_malloc(1024 * 16);
-    if (!names)
-        return COMB_ENOMEM;
-    if ((rc = acid_writer_open_opts(dir, &t_schema, 1, 0, ORC_COMP_ZLIB, &opt,
-                                    &w, err))) {
-        comb_free(names);
+    char *names;
+    if ((rc = open_write_1(dir, &opt, &w, &b, &names, err)))
         return rc;
-    }
-    comb_batch_init(&b, 4, t_kinds, 1024);
     for (int batch = 0; batch < 3 && !rc; batch++) {
         comb_batch_reset(&b);
         comb_vec_nulls_materialize(&b.cols[1], 1024); /* stale after reset */
@@ -732,5 +745,105 @@ TEST(writer_untyped_null_column)
     CHECK_EQ(got.n, 2);
     CHECK_STR(got.rows[1], "[2,null]");
     scan_rows_free(&got);
+    comb_arena_free(&a);
+}
+
+/* ------------------------------------------------------- many buckets */
+
+#define MB_BUCKETS 600
+#define MB_ROWS 1200
+#define MB_FD_LIMIT 32
+
+/* Write 1: ids 0..1199 into bucket id % 600 (two rows per bucket, the
+ * buckets interleaved in every batch), under a small memory budget. */
+static int write_many_buckets(const char *dir, AcidWriteStats *stats,
+                              CombErr *err)
+{
+    AcidWriterOptions opt = {.memory_budget = 64 << 10};
+    AcidWriter *w;
+    CombBatch b;
+    int buckets[1024], rc;
+    char *names;
+    if ((rc = open_write_1(dir, &opt, &w, &b, &names, err)))
+        return rc;
+    for (int64_t first = 0; first < MB_ROWS && !rc; first += 1024) {
+        int n = MB_ROWS - first < 1024 ? (int)(MB_ROWS - first) : 1024;
+        comb_batch_reset(&b);
+        comb_vec_nulls_materialize(&b.cols[1], 1024);
+        for (int row = 0; row < n; row++) {
+            fill_row(&b, row, first + row, names);
+            buckets[row] = (int)((first + row) % MB_BUCKETS);
+        }
+        b.n_rows = n;
+        rc = acid_writer_insert(w, &b, buckets, err);
+    }
+    comb_batch_free(&b);
+    comb_free(names);
+    return writer_finish(w, rc, stats, err);
+}
+
+/* Write 2: delete every id % 3 == 0, events in many delete files. */
+static int delete_many_buckets(const char *dir, CombErr *err)
+{
+    AcidWriter *w;
+    int rc = acid_writer_open(dir, &t_schema, 2, 0, ORC_COMP_ZLIB, &w, err);
+    for (int64_t id = 0; id < MB_ROWS && !rc; id += 3)
+        rc = acid_writer_delete(w, 1, prop_of((int)(id % MB_BUCKETS), 0),
+                                id / MB_BUCKETS, err);
+    return rc ? rc : writer_finish(w, rc, NULL, err);
+}
+
+/* Many more buckets than open files allowed (600 vs 32), written at once:
+ * the writer keeps no file open between stripes, and its memory budget
+ * writes stripes early, each with its key index entry (§1.4). */
+TEST(writer_many_buckets_few_open_files)
+{
+    const char *dir = unit_tmpdir();
+    struct rlimit saved, low;
+    AcidWriteStats stats;
+    ScanRows got;
+    CombErr err;
+    CombArena a;
+    int rc, n_stripes = 0, n_checked = 0;
+    comb_arena_init(&a, 0);
+    CHECK_EQ(getrlimit(RLIMIT_NOFILE, &saved), 0);
+    low = saved;
+    low.rlim_cur = MB_FD_LIMIT;
+    CHECK_EQ(setrlimit(RLIMIT_NOFILE, &low), 0);
+    rc = write_many_buckets(dir, &stats, &err);
+    if (!rc)
+        rc = delete_many_buckets(dir, &err);
+    if (!rc)
+        rc = scan_at(dir, &t_schema, 2, true, &a, &got, &err);
+    setrlimit(RLIMIT_NOFILE, &saved);
+    CHECK_OK(rc, &err);
+    CHECK_EQ(stats.n_files, MB_BUCKETS);
+    CHECK_EQ(got.n, MB_ROWS - (MB_ROWS + 2) / 3);
+    for (int i = 0; i < got.n; i++) {
+        int64_t id = strtoll(got.rows[i] + 1, NULL, 10);
+        char *want = comb_arena_printf(&a, "[1,%d,%" PRId64 "]",
+                                       (int)prop_of((int)(id % MB_BUCKETS), 0),
+                                       id / MB_BUCKETS);
+        CHECK(id % 3 != 0);
+        CHECK_STR(got.ids[i], want);
+        CHECK_STR(got.rows[i], expected_row(id, &a));
+    }
+    scan_rows_free(&got);
+    for (int bucket = 0; bucket < MB_BUCKETS; bucket += 37) {
+        char *path = comb_arena_printf(
+            &a, "%s/delta_0000001_0000001_0000/bucket_%05d", dir, bucket);
+        OrcReader *r;
+        FileCheck fc;
+        CHECK_OK(orc_reader_open(path, &r, &err), &err);
+        n_stripes += orc_reader_n_stripes(r);
+        n_checked++;
+        check_bucket_file(r, MB_ROWS / MB_BUCKETS, "2,0,0", 0, 1, false, &fc,
+                          &a);
+        comb_free(fc.keys);
+        orc_reader_close(r);
+        CHECK(!unit_failed_now());
+    }
+    /* the budget (64 KiB for 600 files) forced stripes out early */
+    CHECK(n_stripes > n_checked);
     comb_arena_free(&a);
 }

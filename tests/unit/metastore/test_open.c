@@ -4,6 +4,8 @@
 #include "common/arena.h"
 #include "fs/fs.h"
 
+#include <stdlib.h>
+
 TEST(ms_open_twice_keeps_one_schema)
 {
     Fx fx;
@@ -134,8 +136,61 @@ TEST(ms_open_bad_arguments)
     CHECK_EQ(ms_open_sqlite(fx.db, fx.warehouse, NULL, &err), COMB_EINVALID);
     snprintf(path, sizeof path, "%s/no/such/dir/ms.db", fx.warehouse);
     CHECK_EQ(ms_open_sqlite(path, fx.warehouse, &ms, &err), COMB_EMETASTORE);
-    CHECK(strstr(err.msg, "unable to open") != NULL);
+    CHECK(strstr(err.msg, "cannot open the metastore") != NULL);
+    CHECK(strstr(err.msg, "No such file or directory") != NULL);
     ms_close(NULL);
+}
+
+/* A metastore that refuses writes (COMB_MS_FAULT, test builds: opened
+ * read-only, or every write answered with SQLITE_FULL): reads and
+ * snapshots still work, writes fail with their own code and the cause in
+ * plain words, never with SQL text. */
+static void check_unwritable(const char *fault, int code, const char *cause)
+{
+    Fx fx;
+    Ms *ms = NULL;
+    CombErr err;
+    CombArena a;
+    CombTxnList snap;
+    MsTable *t;
+    int64_t txn = 0, open_txn = 0;
+    comb_arena_init(&a, 0);
+    CHECK_OK(fx_open(&fx, &ms, &err), &err);
+    CHECK_OK(fx_create_t(ms, &err), &err);
+    CHECK_OK(ms_txn_open(ms, "u", "h", &open_txn, &err), &err);
+    CHECK_OK(ms_txn_open(ms, "u", "h", &txn, &err), &err);
+    CHECK_OK(ms_txn_commit(ms, txn, &err), &err);
+    ms_close(ms);
+    setenv("COMB_MS_FAULT", fault, 1);
+    CHECK_OK(ms_open_sqlite(fx.db, fx.warehouse, &ms, &err), &err);
+    unsetenv("COMB_MS_FAULT");
+    CHECK_OK(ms_table_get(ms, "default", "t", &a, &t, &err), &err);
+    /* the snapshot of a reader without a txn: hwm 2, txn 1 still open */
+    CHECK_OK(ms_txn_snapshot(ms, 0, &snap, &err), &err);
+    CHECK_EQ(snap.hwm, 2);
+    CHECK(comb_idlist_is_open(&snap, open_txn));
+    CHECK(comb_idlist_is_valid(&snap, txn));
+    comb_idlist_free(&snap);
+    CHECK_EQ(ms_txn_open(ms, "u", "h", &txn, &err), code);
+    CHECK(strstr(err.msg, "cannot write to the metastore") != NULL);
+    CHECK(strstr(err.msg, cause) != NULL);
+    CHECK(strstr(err.msg, fx.db) != NULL);
+    CHECK(strstr(err.msg, "INSERT") == NULL && strstr(err.msg, "BEGIN") == NULL &&
+          strstr(err.msg, "TXNS") == NULL);
+    CHECK_EQ(fx_create_t(ms, &err), code);
+    CHECK_EQ(ms_txn_abort(ms, open_txn, &err), code);
+    ms_close(ms);
+    comb_arena_free(&a);
+}
+
+TEST(ms_open_read_only_reads_and_refuses_writes)
+{
+    check_unwritable("readonly", COMB_EREADONLY, "it is read-only");
+}
+
+TEST(ms_full_disk_reads_and_refuses_writes)
+{
+    check_unwritable("full", COMB_EFULL, "the disk is full");
 }
 
 TEST(ms_open_in_memory)

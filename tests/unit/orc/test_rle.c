@@ -141,6 +141,7 @@ static long roundtrip(const int64_t *v, int n, bool is_signed)
     size = (long)buf.len;
 done:
     comb_buf_free(&buf);
+    orc_int_enc_free(e);
     free(e);
     free(out);
     return size;
@@ -231,6 +232,7 @@ TEST(rle2_fixed_delta_header)
     for (int i = 0; i < 512; i++)
         CHECK_EQ(orc_int_enc_add(&e, i), 0);
     CHECK_EQ(orc_int_enc_flush(&e), 0);
+    orc_int_enc_free(&e);
     /* one DELTA run of 512 with width code 0: c1 ff 00 02 */
     CHECK_EQ(buf.len, 4);
     CHECK_EQ(buf.data[0], 0xc1);
