@@ -127,7 +127,8 @@ struct HExpr {
     int col;
     HTy cast_to;
     const char *src;     /* the parsed text */
-    int start, end;      /* this node's slice of src */
+    int start, end;      /* this node's slice of src (with parentheses) */
+    int tok_start, tok_end;  /* a number literal's own token */
     /* set by binding */
     HTy ty;
     bool is_const;       /* no column below: Hive folds it at compile time */
@@ -1080,6 +1081,8 @@ static HExpr *parse_primary(Parser *p)
     if (p->kind == TK_NUM) {
         e = node(p, HK_LIT, start);
         e->lit_kind = HL_NUM;
+        e->tok_start = (int)p->start;
+        e->tok_end = (int)(p->start + p->len);
         lex(p);
     } else if (p->kind == TK_STR) {
         e = node(p, HK_LIT, start);
@@ -1622,6 +1625,33 @@ static HBind bind_cast(HRef *r, HExpr *e)
     return HB_OK;
 }
 
+/* CASE column WHEN constant ...: GenericUDFCase compares in the common
+ * type, but the planner may rewrite it to column = constant, which narrows
+ * the constant; both readings are kept (orig_args: the `=` nodes) and must
+ * agree. */
+static HBind bind_case_as_equalities(HRef *r, HExpr *e)
+{
+    e->orig_n = e->n_args / 2;
+    e->orig_args = comb_arena_calloc(&r->arena, sizeof *e->orig_args * (size_t)(e->orig_n + 1));
+    for (int k = 0; k < e->orig_n; k++) {
+        HExpr *eq = comb_arena_calloc(&r->arena, sizeof *eq);
+        *eq = *e->args[2 * k];
+        eq->kind = HK_CMP;
+        eq->op = HO_EQ;
+        eq->a = e->a;
+        eq->b = e->args[2 * k];
+        eq->c = NULL;
+        eq->args = NULL;
+        eq->n_args = 0;
+        eq->narrow_uncertain = false;
+        if (bind_compare(r, eq) != HB_OK)
+            return exclude(r, "simple CASE whose WHEN does not compare");
+        e->orig_args[k] = eq;
+    }
+    e->narrow_uncertain = true;
+    return HB_OK;
+}
+
 /* Result type of CASE/IF/COALESCE values; `vals` may hold NULL entries. */
 static HBind union_type(HRef *r, HExpr **vals, int n, HTy *out)
 {
@@ -1662,6 +1692,8 @@ static HBind bind_case(HRef *r, HExpr *e)
             if (!common_class(t, e->args[k]->ty, &t))
                 return exclude(r, "simple CASE without a common type");
         e->cmp_ty = t;
+        if (is_column_ref(e->a))
+            return bind_case_as_equalities(r, e);
     }
     return HB_OK;
 }
@@ -1734,8 +1766,8 @@ static HBind bind_func(HRef *r, HExpr *e)
 
 static HBind bind_number(HRef *r, HExpr *e)
 {
-    const char *s = e->src + e->start;
-    size_t n = (size_t)(e->end - e->start);
+    const char *s = e->src + e->tok_start;
+    size_t n = (size_t)(e->tok_end - e->tok_start);
     char last = s[n - 1];
     int64_t x;
     if (n >= 2 && s[n - 2] == 'B' && last == 'D')
@@ -2226,11 +2258,21 @@ static HEval ev_arith(Ctx *c, HExpr *e, HVal *out)
 static HEval ev_case(Ctx *c, HExpr *e, HVal *out)
 {
     HVal subj, v;
-    HExpr *pick = e->c;
+    HExpr *pick = e->c, *picked = e->c;
     HEval s;
     if (e->a && (s = ev(c, e->a, &subj)) != HE_OK)
         return s;
-    for (int k = 0; k < e->n_args && pick == e->c; k += 2) {
+    if (e->narrow_uncertain) {   /* the reading as column = constant */
+        HExpr *alt = e->c;
+        for (int k = 0; k < e->orig_n && alt == e->c; k++) {
+            if ((s = ev(c, e->orig_args[k], &v)) != HE_OK)
+                return s;
+            if (!v.null && v.i)
+                alt = e->args[2 * k + 1];
+        }
+        pick = alt;
+    }
+    for (int k = 0; k < e->n_args && picked == e->c; k += 2) {
         if ((s = ev(c, e->args[k], &v)) != HE_OK)
             return s;
         if (e->a) {
@@ -2238,11 +2280,14 @@ static HEval ev_case(Ctx *c, HExpr *e, HVal *out)
             if ((s = compare_in(c, HO_EQ, e->cmp_ty, &subj, &v, &res)) != HE_OK)
                 return s;
             if (res == 1)
-                pick = e->args[k + 1];
+                picked = e->args[k + 1];
         } else if (!v.null && v.i) {
-            pick = e->args[k + 1];
+            picked = e->args[k + 1];
         }
     }
+    if (e->narrow_uncertain && picked != pick)
+        return unknown(c, "simple CASE: GenericUDFCase and its rewrite to = disagree");
+    pick = picked;
     if (!pick) {
         *out = hv_null(e->ty);
         return HE_OK;
@@ -2543,6 +2588,11 @@ int href_subexprs(HExpr *e, HExpr **out, int max)
     return n;
 }
 
+bool href_is_literal(const HExpr *e)
+{
+    return e->kind == HK_LIT;
+}
+
 const char *href_text(HRef *r, const HExpr *e)
 {
     return comb_arena_strndup(&r->arena, e->src + e->start, (size_t)(e->end - e->start));
@@ -2626,6 +2676,48 @@ void href_order(const HRef *r, int col, bool desc, int *out)
             out[j] = out[j - 1];
         out[j] = k;
     }
+}
+
+/* Type names without lengths: char(5) and char(3) fail alike. */
+static const char *family_name(HTy t)
+{
+    static const char *const names[] = {
+        "void", "boolean", "tinyint", "smallint", "int", "bigint", "float",
+        "double", "string", "varchar", "char"};
+    return names[t.t];
+}
+
+static int str_ptr_cmp(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+const char *href_class(HRef *r, const HExpr *e)
+{
+    HExpr *kids[80];
+    const char *names[80];
+    char buf[256];
+    size_t k = 0;
+    int nk = href_kids((HExpr *)e, kids, 80);
+    bool symmetric = e->kind == HK_CMP || (e->kind == HK_ARITH && (e->op == HO_ADD || e->op == HO_MUL));
+    const char *sig = href_signature(r, e), *open = strchr(sig, '(');
+    if (e->kind == HK_CAST)
+        return comb_arena_printf(&r->arena, "cast(%s as %s)", family_name(e->a->ty),
+                                 family_name(e->cast_to));
+    for (int i = 0; i < nk; i++)
+        names[i] = family_name(kids[i]->ty);
+    if (symmetric)
+        qsort(names, (size_t)nk, sizeof *names, str_ptr_cmp);
+    if (e->kind == HK_CMP)
+        k += (size_t)snprintf(buf, sizeof buf, "%s(",
+                              e->op == HO_EQ || e->op == HO_NE || e->op == HO_NSEQ
+                                  ? "= <> <=>" : "< <= > >=");
+    else
+        k += (size_t)snprintf(buf, sizeof buf, "%.*s(", (int)(open - sig), sig);
+    for (int i = 0; i < nk && k < sizeof buf - 40; i++)
+        k += (size_t)snprintf(buf + k, sizeof buf - k, "%s%s", i ? "," : "", names[i]);
+    snprintf(buf + k, sizeof buf - k, ")->%s", family_name(e->ty));
+    return comb_arena_strdup(&r->arena, buf);
 }
 
 int href_sort_cmp_double(double a, double b)

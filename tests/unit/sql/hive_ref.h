@@ -115,10 +115,17 @@ void href_format_cell(HRef *r, int row, int col, char *buf, size_t n);
  * source text (a slice of the parsed string). */
 int href_subexprs(HExpr *e, HExpr **out, int max);
 int href_kids(HExpr *e, HExpr **out, int max);
+/* A literal, or a constant Hive narrowed to a column's type. */
+bool href_is_literal(const HExpr *e);
 const char *href_text(HRef *r, const HExpr *e);
 
 /* "op(argtypes)->type" naming the node's operation for reports. */
 const char *href_signature(HRef *r, const HExpr *e);
+
+/* The class a difference at this node is reported under: the signature
+ * with CHAR/VARCHAR lengths dropped, comparisons grouped as equality or
+ * ordering, operands of symmetric operators sorted. */
+const char *href_class(HRef *r, const HExpr *e);
 
 /* Columns referenced by the expression, as a bit set. */
 uint32_t href_columns(const HExpr *e);
