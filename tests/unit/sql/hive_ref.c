@@ -66,8 +66,9 @@
  *    non-booleans (Hive inserts casts).
  *  - NaN in an ordering comparison: GenericUDF (row mode, also constant
  *    folding) says NaN > everything, vectorized expressions say false; such
- *    cells are HE_MODE.  IN over FLOAT/DOUBLE with NaN or a zero (HashSet of
- *    DoubleWritable in row mode, bit compare when vectorized) is HE_UNKNOWN.
+ *    cells are HE_MODE.  IN over FLOAT/DOUBLE where NaN or zeros of both
+ *    signs meet (HashSet of DoubleWritable in row mode, compare() or bits
+ *    elsewhere) is HE_UNKNOWN.
  *  - DIV by zero (ArithmeticException in row mode) and DIV of a string whose
  *    BIGINT conversion through LazyLong and through double disagree.  DIV of
  *    DOUBLE operands follows issue 5 ((long) of each side) although
@@ -213,33 +214,27 @@ static int64_t wrap_to(HType t, int64_t v)
     }
 }
 
-/* Java's (long) of a double: truncation, saturating, NaN -> 0. */
-static int64_t java_d2l(double d)
+/* Java's (int) or (long) of a double: truncation, saturating at the
+ * type's range, NaN -> 0.  (byte) and (short) narrow the int further. */
+static int64_t java_trunc(double d, int64_t lo, int64_t hi)
 {
     if (isnan(d))
         return 0;
-    if (d >= 9223372036854775807.0)
-        return INT64_MAX;
-    if (d <= -9223372036854775808.0)
-        return INT64_MIN;
+    if (d >= (double)hi)
+        return hi;
+    if (d <= (double)lo)
+        return lo;
     return (int64_t)d;
 }
 
-/* Java's (int) of a double; (byte) and (short) narrow this int further. */
-static int64_t java_d2i(double d)
+static int64_t java_d2l(double d)
 {
-    if (isnan(d))
-        return 0;
-    if (d >= 2147483647.0)
-        return INT32_MAX;
-    if (d <= -2147483648.0)
-        return INT32_MIN;
-    return (int32_t)d;
+    return java_trunc(d, INT64_MIN, INT64_MAX);
 }
 
 static int64_t java_fp_to(HType t, double d)
 {
-    return t == HT_BIGINT ? java_d2l(d) : wrap_to(t, java_d2i(d));
+    return t == HT_BIGINT ? java_d2l(d) : wrap_to(t, java_trunc(d, INT32_MIN, INT32_MAX));
 }
 
 /* Shortest decimal digits (two at least, as Java prints them) that read
@@ -1135,16 +1130,23 @@ static HExpr *parse_primary(Parser *p)
     return e;
 }
 
-static HExpr *parse_unary(Parser *p)
+/* `op operand`, the operand parsed by `self`; without op, `next`. */
+static HExpr *parse_prefix(Parser *p, const char *op, HKind kind,
+                           HExpr *(*self)(Parser *), HExpr *(*next)(Parser *))
 {
     size_t start = p->start;
-    if (accept(p, "-")) {
-        HExpr *e = node(p, HK_NEG, start);
-        e->a = parse_unary(p);
-        finish(p, e);
-        return e;
-    }
-    return parse_primary(p);
+    HExpr *e;
+    if (!accept(p, op))
+        return next(p);
+    e = node(p, kind, start);
+    e->a = self(p);
+    finish(p, e);
+    return e;
+}
+
+static HExpr *parse_unary(Parser *p)
+{
+    return parse_prefix(p, "-", HK_NEG, parse_unary, parse_primary);
 }
 
 static HExpr *binary(Parser *p, HKind kind, HOp op, HExpr *l, HExpr *r)
@@ -1157,29 +1159,39 @@ static HExpr *binary(Parser *p, HKind kind, HOp op, HExpr *l, HExpr *r)
     return e;
 }
 
-static HExpr *parse_mul(Parser *p)
+typedef struct OpWord {
+    const char *text;
+    HKind kind;
+    HOp op;
+} OpWord;
+
+/* operand (op operand)*, left-associative, ops from the table. */
+static HExpr *parse_left_assoc(Parser *p, const OpWord *ops, size_t n_ops,
+                               HExpr *(*operand)(Parser *))
 {
-    HExpr *e = parse_unary(p);
+    HExpr *e = operand(p);
     for (;;) {
-        HOp op = tok_is(p, "*") ? HO_MUL : tok_is(p, "/") ? HO_DIV
-               : tok_is(p, "%") ? HO_MOD : tok_is(p, "div") ? HO_IDIV : HO_NONE;
-        if (op == HO_NONE || p->failed)
+        size_t k = 0;
+        while (k < n_ops && !tok_is(p, ops[k].text))
+            k++;
+        if (k == n_ops || p->failed)
             return e;
         lex(p);
-        e = binary(p, HK_ARITH, op, e, parse_unary(p));
+        e = binary(p, ops[k].kind, ops[k].op, e, operand(p));
     }
+}
+
+static HExpr *parse_mul(Parser *p)
+{
+    static const OpWord ops[] = {{"*", HK_ARITH, HO_MUL}, {"/", HK_ARITH, HO_DIV},
+                                 {"%", HK_ARITH, HO_MOD}, {"div", HK_ARITH, HO_IDIV}};
+    return parse_left_assoc(p, ops, sizeof ops / sizeof ops[0], parse_unary);
 }
 
 static HExpr *parse_add(Parser *p)
 {
-    HExpr *e = parse_mul(p);
-    for (;;) {
-        HOp op = tok_is(p, "+") ? HO_ADD : tok_is(p, "-") ? HO_SUB : HO_NONE;
-        if (op == HO_NONE || p->failed)
-            return e;
-        lex(p);
-        e = binary(p, HK_ARITH, op, e, parse_mul(p));
-    }
+    static const OpWord ops[] = {{"+", HK_ARITH, HO_ADD}, {"-", HK_ARITH, HO_SUB}};
+    return parse_left_assoc(p, ops, sizeof ops / sizeof ops[0], parse_mul);
 }
 
 /* a || b is concat(a, b) (HiveParser) */
@@ -1254,30 +1266,19 @@ static HExpr *parse_cmp(Parser *p)
 
 static HExpr *parse_not(Parser *p)
 {
-    size_t start = p->start;
-    if (accept(p, "not")) {
-        HExpr *e = node(p, HK_NOT, start);
-        e->a = parse_not(p);
-        finish(p, e);
-        return e;
-    }
-    return parse_cmp(p);
+    return parse_prefix(p, "not", HK_NOT, parse_not, parse_cmp);
 }
 
 static HExpr *parse_and(Parser *p)
 {
-    HExpr *e = parse_not(p);
-    while (!p->failed && accept(p, "and"))
-        e = binary(p, HK_AND, HO_NONE, e, parse_not(p));
-    return e;
+    static const OpWord ops[] = {{"and", HK_AND, HO_NONE}};
+    return parse_left_assoc(p, ops, 1, parse_not);
 }
 
 static HExpr *parse_expr(Parser *p)
 {
-    HExpr *e = parse_and(p);
-    while (!p->failed && accept(p, "or"))
-        e = binary(p, HK_OR, HO_NONE, e, parse_and(p));
-    return e;
+    static const OpWord ops[] = {{"or", HK_OR, HO_NONE}};
+    return parse_left_assoc(p, ops, 1, parse_and);
 }
 
 HExpr *href_parse(HRef *r, const char *sql)
@@ -2067,8 +2068,12 @@ static HEval in_list(Ctx *c, const HVal *x, HExpr **args, int n, HTy t, int *res
             HVal cx, cy;
             if (!convert(c->r, x, t, &cx) || !convert(c->r, &y, t, &cy))
                 return HE_UNKNOWN;
-            if ((!cx.null && (isnan(cx.d) || cx.d == 0)) || (!cy.null && (isnan(cy.d) || cy.d == 0)))
-                return unknown(c, "IN over doubles with NaN or zero");
+            /* a HashSet of DoubleWritable (row mode) tells -0.0 from 0.0
+             * and never finds NaN; compare() and vectorized IN differ */
+            if (!cx.null && !cy.null &&
+                (isnan(cx.d) || isnan(cy.d) ||
+                 (cx.d == 0 && cy.d == 0 && signbit(cx.d) != signbit(cy.d))))
+                return unknown(c, "IN over doubles with NaN or -0.0 vs 0.0");
         }
         if ((s = compare_in(c, HO_EQ, t, x, &y, &eq)) != HE_OK)
             return s;

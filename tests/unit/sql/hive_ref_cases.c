@@ -165,7 +165,9 @@ const HrefCase href_cases[] = {
     {"ti NOT IN (300)", 1, "true", "TypeCheckProcFactory: no constant left is FALSE"},
     {"(ti + 0) IN (300)", 1, "NULL", "GenericUDFIn: NULL in, NULL out"},
     {"c IN ('ab   ')", 11, "true", "HiveChar"},
-    {"d IN (0)", 2, HREF_UNKNOWN, "HashSet of DoubleWritable vs compare"},
+    {"d IN (0)", 2, "true", "GenericUDFIn"},
+    {"d IN (0)", 10, HREF_UNKNOWN, "HashSet of DoubleWritable (-0.0) vs compare"},
+    {"d IN (1, 2)", 7, HREF_UNKNOWN, "HashSet of DoubleWritable (NaN) vs compare"},
 
     /* CASE, IF, COALESCE */
     {"CASE WHEN b THEN 1 ELSE 2.5e0 END", 3, "1.0", "getCommonClass(int, double)"},
