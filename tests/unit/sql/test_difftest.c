@@ -908,8 +908,13 @@ static void charge_cell(Report *rep, HRef *r, HExpr *root, const ExprRun *root_r
             unsure = true;   /* a part comb did not run: no culprit */
             continue;
         }
-        if (href_eval(r, nodes[i], row, cw, sizeof cw) != HE_OK)
-            continue;
+        /* comb failing on a part is its fault even where Hive's value
+         * of that part is not established (an untaken CASE branch) */
+        if (href_eval(r, nodes[i], row, cw, sizeof cw) != HE_OK) {
+            if (run->status == Q_OK)
+                continue;
+            snprintf(cw, sizeof cw, "(not established)");
+        }
         if (run->status != Q_OK || strcmp(run->cell[row], cw) != 0) {
             culprit = nodes[i];
             crun = run;
