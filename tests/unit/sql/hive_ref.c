@@ -80,7 +80,13 @@
  *  - upper/lower of letters outside ASCII, Latin-1 and CJK, or whose result
  *    outgrows a VARCHAR/CHAR argument's length.
  *  - Simple CASE, IN lists and LIKE mixing strings with numbers; NULL in IN
- *    lists; unary minus of strings; length/trim of non-strings.
+ *    lists or IN entries that evaluate to NULL; unary minus of strings;
+ *    length/trim of non-strings.
+ *  - `CASE column WHEN constant`: GenericUDFCase compares in the common type,
+ *    a planner rewrite to `column = constant` would narrow the constant;
+ *    cells where the two readings differ are HE_UNKNOWN.  Likewise a
+ *    narrowed constant that is not a literal (CAST('1' AS INT)): Hive
+ *    narrows it only if the type checker folded it first.
  *  - Hex floating-point strings, strings with tabs or line breaks,
  *    characters outside the BMP; commons-lang number forms that changed
  *    between versions (leading '+' or zeros) in narrowed constants.
