@@ -8,10 +8,13 @@
 #include "sql/sql_int.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "common/buf.h"
+#include "sql/convert.h"
+#include "sql/value.h"
 
 static int bind_node(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
                      BoundExpr **out, CombErr *err);
@@ -117,6 +120,7 @@ static int fold_constant(SqlStmtCtx *c, BoundExpr **pe, CombErr *err)
         rc = comb_err_nomem(err);
         goto done;
     }
+    k->length = e->length;
     k->is_null = comb_vec_is_null(v, 0) || e->type == COMB_T_NULL;
     if (!k->is_null) {
         if (v->i64)
@@ -240,6 +244,8 @@ static int bind_colref(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
     *out = bx_new(c, BX_COL, sc->table->kinds[idx], e->pos);
     if (!*out)
         return comb_err_nomem(err);
+    if (sc->table->lengths)
+        (*out)->length = sc->table->lengths[idx];
     (*out)->col = idx;
     return COMB_OK;
 }
@@ -299,10 +305,17 @@ static bool retype_int_constant(SqlStmtCtx *c, BoundExpr *a, CombTypeKind to,
     return true;
 }
 
-static int make_cast(SqlStmtCtx *c, BoundExpr *a, CombTypeKind to,
-                     BoundExpr **out, CombErr *err)
+/* A conversion node of a to `to`, written (CAST) or implicit.  A CHAR
+ * value loses its padding before it becomes anything else (Hive converts
+ * CHAR by its stripped value: CAST(c AS BOOLEAN) of 'no   ' is false). */
+static int cast_node(SqlStmtCtx *c, BoundExpr *a, CombTypeKind to,
+                     bool implicit, BoundExpr **out, CombErr *err)
 {
     BoundExpr *b;
+    int rc;
+    if (a->type == COMB_T_CHAR && !is_stringish(to) &&
+        (rc = cast_node(c, a, COMB_T_STRING, implicit, &a, err)))
+        return rc;
     if (a->type == to) {
         *out = a;
         return COMB_OK;
@@ -313,8 +326,16 @@ static int make_cast(SqlStmtCtx *c, BoundExpr *a, CombTypeKind to,
     if (!b)
         return comb_err_nomem(err);
     b->a = a;
+    b->implicit = implicit;
     *out = b;
-    return fold_constant(c, out, err);
+    return COMB_OK;
+}
+
+static int make_cast(SqlStmtCtx *c, BoundExpr *a, CombTypeKind to,
+                     BoundExpr **out, CombErr *err)
+{
+    int rc = cast_node(c, a, to, true, out, err);
+    return rc ? rc : fold_constant(c, out, err);
 }
 
 static const char *type_label(CombTypeKind k)
@@ -326,6 +347,7 @@ static int bind_coerce(SqlStmtCtx *c, BoundExpr *e, CombTypeKind kind,
                        const char *column, BoundExpr **out, CombErr *err)
 {
     BoundExpr *b;
+    int rc;
     bool ok = e->type == COMB_T_NULL || e->type == kind ||
               (is_numeric(e->type) && is_numeric(kind)) ||
               (is_stringish(e->type) && is_stringish(kind)) ||
@@ -349,14 +371,12 @@ static int bind_coerce(SqlStmtCtx *c, BoundExpr *e, CombTypeKind kind,
         return sql_err_at(err, COMB_EINVALID, 0, e->pos,
                           "cannot convert %s (out of range) to %s for column "
                           "'%s'", e->int_text, comb_type_name(kind), column);
-    if (retype_int_constant(c, e, kind, out))
-        return COMB_OK;
-    b = bx_new(c, BX_CAST, kind, e->pos);
-    if (!b)
-        return comb_err_nomem(err);
-    b->a = e;
-    b->strict = true;
-    b->fname = column;
+    if ((rc = cast_node(c, e, kind, true, &b, err)))
+        return rc;
+    if (b->kind == BX_CAST) {
+        b->strict = true;
+        b->fname = column;
+    }
     *out = b;
     return fold_constant(c, out, err);
 }
@@ -408,9 +428,11 @@ static bool compare_target(CombTypeKind ta, CombTypeKind tb, CombTypeKind *to)
     return true;
 }
 
-/* Cast every operand of a comparison (a vs each of list) to one type. */
+/* Cast every operand of a comparison (a vs each of list) to one type.
+ * fold = false keeps the conversions as nodes even over constants, so
+ * that <=> can still tell a NULL operand from one that did not convert. */
 static int unify_operands(SqlStmtCtx *c, BoundExpr **a, BoundExpr **list,
-                          int n, const char *op, CombErr *err)
+                          int n, const char *op, bool fold, CombErr *err)
 {
     CombTypeKind to = (*a)->type;
     int rc;
@@ -421,10 +443,12 @@ static int unify_operands(SqlStmtCtx *c, BoundExpr **a, BoundExpr **list,
             return type_error(*a, list[i], op, err);
     if (to == COMB_T_NULL)
         return COMB_OK;
-    if ((rc = make_cast(c, *a, to, a, err)))
+    if ((rc = (fold ? make_cast(c, *a, to, a, err)
+                    : cast_node(c, *a, to, true, a, err))))
         return rc;
     for (int i = 0; i < n; i++)
-        if ((rc = make_cast(c, list[i], to, &list[i], err)))
+        if ((rc = (fold ? make_cast(c, list[i], to, &list[i], err)
+                        : cast_node(c, list[i], to, true, &list[i], err))))
             return rc;
     return COMB_OK;
 }
@@ -432,7 +456,213 @@ static int unify_operands(SqlStmtCtx *c, BoundExpr **a, BoundExpr **list,
 static int unify_for_compare(SqlStmtCtx *c, BoundExpr **a, BoundExpr **b,
                              const char *op, CombErr *err)
 {
-    return unify_operands(c, a, b, 1, op, err);
+    return unify_operands(c, a, b, 1, op, true, err);
+}
+
+/* ------------------------------------------------- constant narrowing */
+
+/* Hive converts a constant compared with a bare column to the column's
+ * type before it chooses how to compare (TypeCheckProcFactory,
+ * interpretConstantAsPrimitive): `bi = '9007199254740992'` compares as
+ * BIGINT, `f = 0.1` as FLOAT, `c = 'ab   '` as CHAR.  A comparison keeps a
+ * constant that does not convert; an IN list drops it. */
+typedef enum Narrow {
+    NARROW_KEEP,    /* no rule applies: compare as usual */
+    NARROW_DONE,    /* *out is the constant in the column's type */
+    NARROW_FAILS    /* the constant is no value of the column's type */
+} Narrow;
+
+/* The integer a decimal text denotes exactly ("1.0", "3e2", "-7"), if it
+ * is one and lies in [lo, hi] (Java's BigDecimal exact conversion). */
+static bool exact_integer(const char *s, size_t n, int64_t lo, int64_t hi,
+                          int64_t *out)
+{
+    char digits[64];
+    size_t nd = 0, i = 0;
+    long exp = 0;
+    bool neg = false, any = false;
+    uint64_t mag = 0;
+    if (i < n && (s[i] == '+' || s[i] == '-'))
+        neg = s[i++] == '-';
+    for (; i < n && s[i] >= '0' && s[i] <= '9'; i++, any = true)
+        if (nd || s[i] != '0') {
+            if (nd == sizeof digits)
+                return false;
+            digits[nd++] = s[i];
+        }
+    if (i < n && s[i] == '.')
+        for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++, any = true) {
+            if (nd || s[i] != '0') {
+                if (nd == sizeof digits)
+                    return false;
+                digits[nd++] = s[i];
+            }
+            exp--;
+        }
+    if (!any)
+        return false;
+    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+        char *end;
+        char buf[32];
+        size_t m = n - i - 1;
+        if (m == 0 || m >= sizeof buf)
+            return false;
+        memcpy(buf, s + i + 1, m);
+        buf[m] = '\0';
+        exp += strtol(buf, &end, 10);
+        if (*end)
+            return false;
+        i = n;
+    }
+    if (i != n)
+        return false;
+    for (; exp < 0 && nd > 0; exp++)   /* a fraction must be zeros */
+        if (digits[--nd] != '0')
+            return false;
+    if (nd == 0) {
+        *out = 0;
+        return true;
+    }
+    if (exp < 0 || nd + (size_t)exp > 19)
+        return false;
+    for (size_t k = 0; k < nd + (size_t)exp; k++) {
+        uint64_t d = k < nd ? (uint64_t)(digits[k] - '0') : 0;
+        if (mag > (UINT64_MAX - d) / 10)
+            return false;
+        mag = mag * 10 + d;
+    }
+    if (neg ? mag > (uint64_t)0 - (uint64_t)lo : mag > (uint64_t)hi)
+        return false;
+    *out = neg ? (int64_t)(0 - mag) : (int64_t)mag;
+    return true;
+}
+
+/* The constant as Hive sees its text (numbers as Java prints them). */
+static bool constant_text(SqlStmtCtx *c, const BoundExpr *k, CombStr *out)
+{
+    char buf[64];
+    size_t n;
+    if (k->int_text) {
+        *out = (CombStr){k->int_text, (uint32_t)strlen(k->int_text)};
+        return true;
+    }
+    if (is_stringish(k->type)) {
+        *out = k->sval;
+        return true;
+    }
+    if (!is_numeric(k->type))
+        return false;
+    if (k->type == COMB_T_DOUBLE)
+        n = sql_format_double(k->dval, buf, sizeof buf);
+    else if (k->type == COMB_T_FLOAT)
+        n = sql_format_float((float)k->dval, buf, sizeof buf);
+    else
+        n = (size_t)snprintf(buf, sizeof buf, "%lld", (long long)k->ival);
+    out->ptr = comb_arena_strndup(c->arena, buf, n);
+    out->len = (uint32_t)n;
+    return out->ptr != NULL;
+}
+
+static uint32_t utf8_chars(CombStr s)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < s.len; i++)
+        n += ((unsigned char)s.ptr[i] & 0xC0) != 0x80;
+    return n;
+}
+
+/* A string constant as a value of a char(len) / varchar(len) column:
+ * nothing but CHAR padding may be cut off. */
+static bool fits_string_column(CombStr s, CombTypeKind kind, uint32_t len)
+{
+    uint32_t bytes = 0, chars = 0;
+    while (bytes < s.len && chars < len) {
+        bytes++;
+        while (bytes < s.len && ((unsigned char)s.ptr[bytes] & 0xC0) == 0x80)
+            bytes++;
+        chars++;
+    }
+    if (kind == COMB_T_VARCHAR)
+        return utf8_chars(s) <= len;
+    for (; bytes < s.len; bytes++)
+        if (s.ptr[bytes] != ' ')
+            return false;
+    return true;
+}
+
+static uint32_t column_length(const SqlScope *sc, const BoundExpr *col)
+{
+    const SqlTable *t = sc->table;
+    if (!t || !t->lengths || col->col < 0 || col->col >= t->n_cols)
+        return 0;
+    return t->lengths[col->col];
+}
+
+static Narrow narrow_constant(SqlStmtCtx *c, const SqlScope *sc,
+                              const BoundExpr *col, const BoundExpr *k,
+                              BoundExpr **out)
+{
+    CombTypeKind to = col->type;
+    CombStr text;
+    BoundExpr *n;
+    uint32_t len;
+    if (col->kind != BX_COL || k->kind != BX_CONST || k->is_null ||
+        k->type == to || !constant_text(c, k, &text))
+        return NARROW_KEEP;
+    if (!(n = bx_new(c, BX_CONST, to, k->pos)))
+        return NARROW_KEEP;
+    if (is_numeric(to) && !comb_type_is_float(to)) {
+        if (!exact_integer(text.ptr, text.len, sql_int_min(to), sql_int_max(to),
+                           &n->ival))
+            return NARROW_FAILS;
+    } else if (comb_type_is_float(to)) {
+        if (!sql_str_to_double(text, to == COMB_T_FLOAT, &n->dval))
+            return NARROW_FAILS;
+    } else if (k->type == COMB_T_STRING &&
+               (to == COMB_T_CHAR || to == COMB_T_VARCHAR) &&
+               (len = column_length(sc, col)) > 0) {
+        if (!fits_string_column(text, to, len))
+            return NARROW_FAILS;
+        n->sval = text;
+    } else {
+        return NARROW_KEEP;
+    }
+    *out = n;
+    return NARROW_DONE;
+}
+
+/* `column op constant` or `constant op column`. */
+static void narrow_compare(SqlStmtCtx *c, const SqlScope *sc, BoundExpr **a,
+                           BoundExpr **b)
+{
+    BoundExpr *n;
+    if (narrow_constant(c, sc, *a, *b, &n) == NARROW_DONE)
+        *b = n;
+    else if (narrow_constant(c, sc, *b, *a, &n) == NARROW_DONE)
+        *a = n;
+}
+
+/* `column [NOT] IN (constants)`: converted constants replace the list,
+ * those that do not convert leave it; false when it is empty. */
+static int narrow_in_list(SqlStmtCtx *c, const SqlScope *sc, BoundExpr *in,
+                          bool *emptied)
+{
+    int kept = 0;
+    *emptied = false;
+    if (in->a->kind != BX_COL)
+        return COMB_OK;
+    for (int i = 0; i < in->n_args; i++) {
+        BoundExpr *n = in->args[i];
+        switch (narrow_constant(c, sc, in->a, in->args[i], &n)) {
+        case NARROW_FAILS:
+            continue;
+        default:
+            in->args[kept++] = n;
+        }
+    }
+    *emptied = kept == 0 && in->n_args > 0;
+    in->n_args = kept;
+    return COMB_OK;
 }
 
 static const char *op_text(AstOp op)
@@ -543,10 +773,18 @@ static int bind_binary(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
         (rc = bind_node(c, sc, e->right, &b->b, err)))
         return rc;
     if (is_compare(e->op)) {
-        if ((rc = unify_for_compare(c, &b->a, &b->b, op, err)))
+        narrow_compare(c, sc, &b->a, &b->b);
+        /* <=> must see its operands before conversion (Hive's
+         * GenericUDFOPEqualNS tests them for NULL first) */
+        if ((rc = unify_operands(c, &b->a, &b->b, 1, op,
+                                 e->op != AST_OP_EQ_NS, err)))
             return rc;
+        /* constants are compared once, at bind time, where Hive runs its
+         * row-mode comparison (ObjectInspectorUtils.compare) */
+        b->row_mode = sql_expr_is_const(b->a) && sql_expr_is_const(b->b);
     } else if (e->op == AST_OP_CONCAT) {
-        b->type = COMB_T_STRING;
+        BoundExpr *both[2] = {b->a, b->b};
+        sql_concat_type(both, 2, &b->type, &b->length);
         if ((rc = make_cast(c, b->a, COMB_T_STRING, &b->a, err)) ||
             (rc = make_cast(c, b->b, COMB_T_STRING, &b->b, err)))
             return rc;
@@ -593,22 +831,32 @@ static int bind_is_null(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
     return bind_node(c, sc, e->left, &b->a, err);
 }
 
+/* x BETWEEN lo AND hi: Hive compares x >= lo and x <= hi each in its own
+ * type (GenericUDFBetween holds two comparisons), so x may be converted
+ * twice: b->a for lo, args[0] (when the types differ) for hi. */
 static int bind_between(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
                         BoundExpr **out, CombErr *err)
 {
     BoundExpr *b = bx_new(c, BX_BETWEEN, COMB_T_BOOLEAN, e->pos);
-    BoundExpr *bounds[2];
+    BoundExpr *x, *x_hi;
     int rc;
-    if (!b)
+    if (!b || !(b->args = comb_arena_alloc(c->arena, sizeof *b->args)))
         return comb_err_nomem(err);
     b->negated = e->negated;
-    if ((rc = bind_node(c, sc, e->left, &b->a, err)) ||
-        (rc = bind_node(c, sc, e->right, &bounds[0], err)) ||
-        (rc = bind_node(c, sc, e->third, &bounds[1], err)) ||
-        (rc = unify_operands(c, &b->a, bounds, 2, "between", err)))
+    if ((rc = bind_node(c, sc, e->left, &x, err)) ||
+        (rc = bind_node(c, sc, e->right, &b->b, err)) ||
+        (rc = bind_node(c, sc, e->third, &b->c, err)))
         return rc;
-    b->b = bounds[0];
-    b->c = bounds[1];
+    b->a = x_hi = x;
+    if ((rc = unify_operands(c, &b->a, &b->b, 1, "between", true, err)) ||
+        (rc = unify_operands(c, &x_hi, &b->c, 1, "between", true, err)))
+        return rc;
+    if (x_hi != b->a) {
+        b->args[0] = x_hi;
+        b->n_args = 1;
+    }
+    b->row_mode = sql_expr_is_const(x) && sql_expr_is_const(b->b) &&
+                  sql_expr_is_const(b->c);
     *out = b;
     return COMB_OK;
 }
@@ -617,6 +865,7 @@ static int bind_in(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
                    BoundExpr **out, CombErr *err)
 {
     BoundExpr *b = bx_new(c, BX_IN, COMB_T_BOOLEAN, e->pos);
+    bool emptied;
     int rc;
     if (!b)
         return comb_err_nomem(err);
@@ -630,7 +879,17 @@ static int bind_in(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
     for (int i = 0; i < e->n_args; i++)
         if ((rc = bind_node(c, sc, e->args[i], &b->args[i], err)))
             return rc;
-    if ((rc = unify_operands(c, &b->a, b->args, b->n_args, "in", err)))
+    if ((rc = narrow_in_list(c, sc, b, &emptied)))
+        return rc;
+    if (emptied) {
+        /* no constant is a value of the column: IN is FALSE, even for a
+         * NULL row (NOT IN TRUE) */
+        if (!(*out = bx_new(c, BX_CONST, COMB_T_BOOLEAN, e->pos)))
+            return comb_err_nomem(err);
+        (*out)->ival = b->negated;
+        return COMB_OK;
+    }
+    if ((rc = unify_operands(c, &b->a, b->args, b->n_args, "in", true, err)))
         return rc;
     *out = b;
     return COMB_OK;
@@ -667,17 +926,16 @@ static int bind_cast(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
     if (!is_numeric(to) && !is_stringish(to) && to != COMB_T_BOOLEAN)
         return sql_err_at(err, COMB_EUNSUPPORTED, 0, e->pos,
                           "CAST to %s is not supported yet", comb_type_name(to));
-    if (is_stringish(to))
-        to = COMB_T_STRING;
-    if (a->type == to) {
-        *out = a;
+    /* CHAR(n) / VARCHAR(n): a string first, then padded or cut to n
+     * (GenericUDFToChar / GenericUDFToVarchar) */
+    if ((rc = cast_node(c, a, is_stringish(to) ? COMB_T_STRING : to, false,
+                        out, err)))
+        return rc;
+    if (*out != a)
+        (*out)->pos = e->pos;
+    if (to == COMB_T_STRING || !is_stringish(to))
         return COMB_OK;
-    }
-    *out = bx_new(c, BX_CAST, to, e->pos);
-    if (!*out)
-        return comb_err_nomem(err);
-    (*out)->a = a;
-    return COMB_OK;
+    return sql_bind_fit_length(c, *out, to, (uint32_t)e->cast_type.p1, out, err);
 }
 
 static int bind_func(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
@@ -693,6 +951,59 @@ static int bind_func(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
     return sql_bind_function(c, sc, e, args, e->n_args, out, err);
 }
 
+int sql_bind_unite_chars(SqlStmtCtx *c, BoundExpr **vals, int n,
+                         uint32_t *length, CombErr *err)
+{
+    uint32_t len = 0;
+    for (int i = 0; i < n; i++)
+        if (vals[i] && vals[i]->type == COMB_T_CHAR && vals[i]->length > len)
+            len = vals[i]->length;
+    /* a value already of the united length is not converted (so upper(c)
+     * keeps its unpadded value, as Hive's identity converter does) */
+    for (int i = 0; i < n && len; i++) {
+        int rc;
+        if (!vals[i] || vals[i]->type != COMB_T_CHAR || vals[i]->length == len)
+            continue;
+        if ((rc = sql_bind_fit_length(c, vals[i], COMB_T_CHAR, len, &vals[i],
+                                      err)))
+            return rc;
+    }
+    *length = len;
+    return COMB_OK;
+}
+
+void sql_concat_type(BoundExpr *const *args, int n, CombTypeKind *type,
+                     uint32_t *length)
+{
+    bool all_char = n > 0, all_fixed = n > 0;
+    uint64_t len = 0;
+    for (int i = 0; i < n; i++) {
+        all_char &= args[i]->type == COMB_T_CHAR && args[i]->length;
+        all_fixed &= (args[i]->type == COMB_T_CHAR ||
+                      args[i]->type == COMB_T_VARCHAR) && args[i]->length;
+        len += args[i]->length;
+    }
+    *type = !all_fixed || len > 65535 ? COMB_T_STRING
+            : all_char && len <= 255 ? COMB_T_CHAR : COMB_T_VARCHAR;
+    *length = *type == COMB_T_STRING ? 0 : (uint32_t)len;
+}
+
+bool sql_common_type(CombTypeKind a, CombTypeKind b, CombTypeKind *out)
+{
+    if (a == COMB_T_NULL || a == b)
+        *out = b;
+    else if (b == COMB_T_NULL)
+        *out = a;
+    else if (is_numeric(a) && is_numeric(b))
+        *out = wider_numeric(a, b);
+    else if ((is_numeric(a) || is_stringish(a)) &&
+             (is_numeric(b) || is_stringish(b)))
+        *out = COMB_T_STRING;
+    else
+        return false;
+    return true;
+}
+
 int sql_bind_case(SqlStmtCtx *c, BoundExpr **conds, BoundExpr **vals, int n,
                   BoundExpr *other, AstPos pos, BoundExpr **out, CombErr *err)
 {
@@ -703,14 +1014,7 @@ int sql_bind_case(SqlStmtCtx *c, BoundExpr **conds, BoundExpr **vals, int n,
         return comb_err_nomem(err);
     for (int i = 0; i <= n; i++) {
         BoundExpr *v = i < n ? vals[i] : other;
-        /* results of mixed number/string branches are strings (a union,
-         * unlike a comparison, which compares as double) */
-        if (v && ((is_stringish(to) && is_numeric(v->type)) ||
-                  (is_numeric(to) && is_stringish(v->type)))) {
-            to = COMB_T_STRING;
-            continue;
-        }
-        if (v && !compare_target(to, v->type, &to))
+        if (v && !sql_common_type(to, v->type, &to))
             return sql_err_at(err, COMB_ESEMANTIC, 10016, v->pos,
                               "Argument type mismatch: THEN/ELSE values of "
                               "types %s and %s cannot be combined",
@@ -727,6 +1031,18 @@ int sql_bind_case(SqlStmtCtx *c, BoundExpr **conds, BoundExpr **vals, int n,
     }
     if (other && (rc = make_cast(c, other, to, &other, err)))
         return rc;
+    if (to == COMB_T_CHAR) {
+        BoundExpr **all = comb_arena_alloc(c->arena, (size_t)(n + 1) * sizeof *all);
+        if (!all)
+            return comb_err_nomem(err);
+        memcpy(all, vals, (size_t)n * sizeof *all);
+        all[n] = other;
+        if ((rc = sql_bind_unite_chars(c, all, n + 1, &b->length, err)))
+            return rc;
+        for (int i = 0; i < n; i++)
+            b->args[2 * i + 1] = all[i];
+        other = all[n];
+    }
     b->n_args = 2 * n;
     b->c = other;
     b->type = to;

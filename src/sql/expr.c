@@ -390,18 +390,63 @@ static bool value_holds(AstOp op, CombTypeKind k, const CombVector *x,
     return cmp_holds(op, cmp_values(k, x, y, row));
 }
 
+/* Hive's row mode (constant folding) compares doubles with
+ * ObjectInspectorUtils.compare: -0.0 equals 0.0, otherwise Double.compare,
+ * so there NaN = NaN and NaN > +Infinity. */
+static bool row_mode_holds(AstOp op, CombTypeKind k, const CombVector *x,
+                           const CombVector *y, int row)
+{
+    double a, b;
+    if (!comb_type_is_float(k))
+        return value_holds(op, k, x, y, row);
+    a = x->f64[row];
+    b = y->f64[row];
+    return cmp_holds(op, a == b ? 0 : sql_double_cmp(a, b));
+}
+
+static bool compare_holds(const BoundExpr *e, AstOp op, CombTypeKind k,
+                          const CombVector *x, const CombVector *y, int row)
+{
+    return e->row_mode ? row_mode_holds(op, k, x, y, row)
+                       : value_holds(op, k, x, y, row);
+}
+
+/* The value an operand had before the binder converted it. */
+static const CombVector *unconverted(const BoundExpr *e)
+{
+    while (e->kind == BX_CAST && e->implicit)
+        e = e->a;
+    return e->out;
+}
+
+/* a <=> b: TRUE when both are NULL, FALSE when one is; otherwise a = b,
+ * which is NULL when a value did not convert ('abc' <=> 0), as Hive's
+ * GenericUDFOPEqualNS defers to GenericUDFOPEqual. */
+static void eval_equal_ns(BoundExpr *e, const CombBatch *in, CombTypeKind k)
+{
+    const CombVector *x = e->a->out, *y = e->b->out;
+    const CombVector *rx = unconverted(e->a), *ry = unconverted(e->b);
+    CombVector *o = e->out;
+    o->has_nulls = false;
+    FOR_LIVE(in, i, row) {
+        bool nx = comb_vec_is_null(rx, row), ny = comb_vec_is_null(ry, row);
+        bool lost = !nx && !ny &&
+                    (comb_vec_is_null(x, row) || comb_vec_is_null(y, row));
+        sql_vec_mark(o, in, row, lost);
+        if (lost)
+            continue;
+        o->i64[row] = (nx || ny) ? (nx && ny)
+                                 : compare_holds(e, AST_OP_EQ, k, x, y, row);
+    }
+}
+
 static void eval_compare(BoundExpr *e, const CombBatch *in)
 {
     const CombVector *x = e->a->out, *y = e->b->out;
     CombVector *o = e->out;
     CombTypeKind k = e->a->type == COMB_T_NULL ? e->b->type : e->a->type;
     if (e->op == AST_OP_EQ_NS) {
-        o->has_nulls = false;
-        FOR_LIVE(in, i, row) {
-            bool nx = comb_vec_is_null(x, row), ny = comb_vec_is_null(y, row);
-            o->i64[row] = (nx || ny) ? (nx && ny)
-                                     : value_holds(AST_OP_EQ, k, x, y, row);
-        }
+        eval_equal_ns(e, in, k);
         return;
     }
     nulls_from(o, in, x, y);
@@ -409,7 +454,7 @@ static void eval_compare(BoundExpr *e, const CombBatch *in)
         return;
     FOR_LIVE(in, i, row)
         if (!o->has_nulls || !o->nulls[row])
-            o->i64[row] = value_holds(e->op, k, x, y, row);
+            o->i64[row] = compare_holds(e, e->op, k, x, y, row);
 }
 
 /* AND / OR over n operands with SQL's three-valued logic: the deciding
@@ -590,23 +635,31 @@ static void eval_is_null(BoundExpr *e, const CombBatch *in)
         e->out->i64[row] = comb_vec_is_null(x, row) != e->negated;
 }
 
+/* x [NOT] BETWEEN lo AND hi: [NOT] (x >= lo AND x <= hi) in three-valued
+ * logic (a FALSE side decides even when the other is NULL).  Hive's
+ * vectorized filters pass a NaN through neither BETWEEN nor NOT BETWEEN. */
 static void eval_between(BoundExpr *e, const CombBatch *in)
 {
-    const CombVector *x = e->a->out, *lo = e->b->out, *hi = e->c->out;
+    const BoundExpr *x_hi = e->n_args ? e->args[0] : e->a;
+    const CombVector *x = e->a->out, *x2 = x_hi->out, *lo = e->b->out,
+                     *hi = e->c->out;
     CombVector *o = e->out;
     CombTypeKind k = e->a->type;
-    nulls_from(o, in, x, lo);
-    if (hi->has_nulls)
-        FOR_LIVE(in, i, row)
-            if (comb_vec_is_null(hi, row))
-                set_null(o, row);
+    o->has_nulls = false;
     FOR_LIVE(in, i, row) {
-        bool inside;
-        if (o->has_nulls && o->nulls[row])
-            continue;
-        inside = value_holds(AST_OP_GE, k, x, lo, row) &&
-                 value_holds(AST_OP_LE, k, x, hi, row);
-        o->i64[row] = inside != e->negated;
+        bool nx = comb_vec_is_null(x, row);
+        int ge = nx || comb_vec_is_null(lo, row)
+                     ? -1 : compare_holds(e, AST_OP_GE, k, x, lo, row);
+        int le = comb_vec_is_null(x2, row) || comb_vec_is_null(hi, row)
+                     ? -1 : compare_holds(e, AST_OP_LE, x_hi->type, x2, hi, row);
+        int r = (ge == 0 || le == 0) ? 0 : (ge == 1 && le == 1) ? 1 : -1;
+        if (r >= 0 && e->negated)
+            r = !r;
+        if (!nx && !e->row_mode && comb_type_is_float(k) && isnan(x->f64[row]))
+            r = 0;
+        sql_vec_mark(o, in, row, r < 0);
+        if (r >= 0)
+            o->i64[row] = r;
     }
 }
 

@@ -210,8 +210,10 @@ int sql_bind_fit_length(SqlStmtCtx *c, BoundExpr *e, CombTypeKind kind,
 {
     int rc = unary_func_node(c, e, kind, kind == COMB_T_CHAR ? "char" : "varchar",
                              fn_fit_length, out, err);
-    if (!rc)
+    if (!rc) {
         (*out)->ival = length;
+        (*out)->length = length;
+    }
     return rc;
 }
 
@@ -258,6 +260,9 @@ static int fn_rtrim(BoundExpr *e, const CombBatch *in, CombErr *err)
 
 typedef enum FnTypeRule {
     FN_STRING,      /* returns string, arguments cast to string */
+    FN_CASE,        /* upper/lower: a string, CHAR and VARCHAR keep their
+                       type (GenericUDFUpper/Lower), values unpadded */
+    FN_CONCAT,      /* concat: sql_concat_type */
     FN_INT_OF_STRING,
     FN_ABS,         /* Hive's abs: int for tinyint..int, bigint, else double */
     FN_COMMON       /* returns the common type of all arguments */
@@ -271,15 +276,15 @@ static const struct {
     FnTypeRule rule;
     BxFuncImpl fn;
 } functions[] = {
-    {"upper", 1, 1, FN_STRING, fn_upper},
-    {"ucase", 1, 1, FN_STRING, fn_upper},
-    {"lower", 1, 1, FN_STRING, fn_lower},
-    {"lcase", 1, 1, FN_STRING, fn_lower},
+    {"upper", 1, 1, FN_CASE, fn_upper},
+    {"ucase", 1, 1, FN_CASE, fn_upper},
+    {"lower", 1, 1, FN_CASE, fn_lower},
+    {"lcase", 1, 1, FN_CASE, fn_lower},
     {"length", 1, 1, FN_INT_OF_STRING, fn_length},
     {"abs", 1, 1, FN_ABS, fn_abs},
     {"coalesce", 1, FN_ANY_ARGS, FN_COMMON, fn_coalesce},
     {"nvl", 2, 2, FN_COMMON, fn_coalesce},
-    {"concat", 1, FN_ANY_ARGS, FN_STRING, fn_concat},
+    {"concat", 1, FN_ANY_ARGS, FN_CONCAT, fn_concat},
     {"trim", 1, 1, FN_STRING, fn_trim},
     {"ltrim", 1, 1, FN_STRING, fn_ltrim},
     {"rtrim", 1, 1, FN_STRING, fn_rtrim},
@@ -363,23 +368,19 @@ static int bind_abs(SqlStmtCtx *c, BoundExpr *b, CombErr *err)
     return cast_all(c, b->args, 1, b->type, err);
 }
 
-static CombTypeKind common_type(BoundExpr **args, int n)
+/* COALESCE / NVL: the arguments' common type (sql_common_type). */
+static int common_type(BoundExpr **args, int n, CombTypeKind *out,
+                       CombErr *err)
 {
     CombTypeKind t = COMB_T_NULL;
-    for (int i = 0; i < n; i++) {
-        CombTypeKind a = args[i]->type;
-        if (a == COMB_T_NULL || a == t)
-            continue;
-        if (t == COMB_T_NULL)
-            t = a;
-        else if (comb_type_is_float(a) || comb_type_is_float(t))
-            t = (comb_type_is_str(a) || comb_type_is_str(t)) ? COMB_T_STRING : COMB_T_DOUBLE;
-        else if (comb_type_is_int(a) && comb_type_is_int(t))
-            t = COMB_T_BIGINT;
-        else
-            t = COMB_T_STRING;
-    }
-    return t == COMB_T_NULL ? COMB_T_STRING : t;
+    for (int i = 0; i < n; i++)
+        if (!sql_common_type(t, args[i]->type, &t))
+            return sql_err_at(err, COMB_ESEMANTIC, 10016, args[i]->pos,
+                              "Argument type mismatch: %s and %s cannot be "
+                              "combined", comb_type_name(t),
+                              comb_type_name(args[i]->type));
+    *out = t == COMB_T_NULL ? COMB_T_STRING : t;
+    return COMB_OK;
 }
 
 int sql_bind_function(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
@@ -421,6 +422,16 @@ int sql_bind_function(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
             b->type = COMB_T_STRING;
             rc = cast_all(c, args, n_args, COMB_T_STRING, err);
             break;
+        case FN_CONCAT:
+            sql_concat_type(args, n_args, &b->type, &b->length);
+            rc = cast_all(c, args, n_args, COMB_T_STRING, err);
+            break;
+        case FN_CASE:
+            b->type = args[0]->type == COMB_T_CHAR || args[0]->type == COMB_T_VARCHAR
+                          ? args[0]->type : COMB_T_STRING;
+            b->length = args[0]->length;
+            rc = cast_all(c, args, n_args, COMB_T_STRING, err);
+            break;
         case FN_INT_OF_STRING:
             b->type = COMB_T_INT;
             rc = cast_all(c, args, n_args, COMB_T_STRING, err);
@@ -429,8 +440,11 @@ int sql_bind_function(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
             rc = bind_abs(c, b, err);
             break;
         default:
-            b->type = common_type(args, n_args);
-            rc = cast_all(c, args, n_args, b->type, err);
+            rc = common_type(args, n_args, &b->type, err);
+            if (!rc)
+                rc = cast_all(c, args, n_args, b->type, err);
+            if (!rc && b->type == COMB_T_CHAR)
+                rc = sql_bind_unite_chars(c, args, n_args, &b->length, err);
             break;
         }
         if (rc)

@@ -119,11 +119,16 @@ typedef int (*BxFuncImpl)(BoundExpr *e, const CombBatch *in, CombErr *err);
 struct BoundExpr {
     BxKind kind;
     CombTypeKind type;      /* result type */
+    uint32_t length;        /* char(n) / varchar(n): n; 0 unknown */
     AstPos pos;
     AstOp op;
     bool negated;
     bool strict;            /* BX_CAST for assignment: bad values are
                                errors, not NULL (fname = the column) */
+    bool implicit;          /* BX_CAST the binder added (not written) */
+    bool row_mode;          /* comparison of constants, folded at bind
+                               time: doubles compare as Hive's row mode
+                               does (ObjectInspectorUtils.compare) */
     int col;                /* BX_COL / BX_ROWID: first input column */
     BoundExpr *a, *b, *c;
     int n_args;
@@ -188,6 +193,26 @@ int sql_bind_fit_length(SqlStmtCtx *c, BoundExpr *e, CombTypeKind kind,
 int sql_bind_function(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
                       BoundExpr **args, int n_args, BoundExpr **out,
                       CombErr *err);
+/* The result type of concat / || (GenericUDFConcat): CHAR(sum of
+ * lengths) when every argument is a CHAR, VARCHAR(sum) when all are CHAR
+ * or VARCHAR, else STRING.  The values are the arguments' stripped
+ * values joined. */
+void sql_concat_type(BoundExpr *const *args, int n, CombTypeKind *type,
+                     uint32_t *length);
+
+/* The type values of types a and b are united in (CASE, IF, COALESCE,
+ * NVL; Hive's FunctionRegistry.getCommonClass): a type with itself or
+ * NULL; two numbers the wider (tinyint .. bigint < float < double);
+ * numbers and strings mixed STRING.  False when they do not mix
+ * (BOOLEAN with anything else). */
+bool sql_common_type(CombTypeKind a, CombTypeKind b, CombTypeKind *out);
+
+/* CHAR values of different lengths united (CASE, COALESCE): each is
+ * padded to the longest length, the result's (Hive's common type of
+ * char(m) and char(n) is char(max(m, n))).  NULL entries are skipped. */
+int sql_bind_unite_chars(SqlStmtCtx *c, BoundExpr **vals, int n,
+                         uint32_t *length, CombErr *err);
+
 /* CASE WHEN conds[i] THEN vals[i] ... [ELSE other] END (also IF(c,a,b)):
  * the values are brought to one type. */
 int sql_bind_case(SqlStmtCtx *c, BoundExpr **conds, BoundExpr **vals, int n,

@@ -12,13 +12,15 @@ INSERT INTO v VALUES
 -- DIV: both sides become BIGINT (Hive's long division)
 SELECT 5.5 DIV 2, -5.5 DIV 2, '7.9' DIV 2, 7 DIV 0, d DIV 1, s DIV 2 FROM v WHERE id = 2;
 SELECT id, d DIV 2, f DIV 1, i DIV -1 FROM v ORDER BY id;
--- NaN equals nothing, not even itself; it sorts after +Infinity
+-- NaN equals nothing, not even itself, and passes neither BETWEEN nor NOT
+-- BETWEEN (Hive's vectorized filters); it sorts after +Infinity
 SELECT id, d = 0, d <> 0, d < 1, d >= 1, d BETWEEN -1 AND 1, d NOT BETWEEN -1 AND 1, d = d, d <=> d, d IN (0, 1), d IN (CAST('NaN' AS DOUBLE)), d IN (-0.0) FROM v ORDER BY id;
 SELECT id, d FROM v ORDER BY d;
 SELECT id, d FROM v ORDER BY d DESC;
 SELECT min(d), max(d) FROM v;
 SELECT d, count(*) FROM v GROUP BY d ORDER BY d;
--- CHAR(n) loses its padding wherever it becomes a string
+-- CHAR(n) loses its padding wherever it becomes a string; a string constant
+-- compared with a CHAR column becomes a CHAR first ('ab   ' equals 'ab')
 SELECT id, c, length(c), concat(c, '|'), c || '|', CAST(c AS STRING), upper(c), c LIKE '%b', c = 'ab', c = 'ab   ', c IN ('abc', 'zz') FROM v ORDER BY id;
 SELECT id, c = NULL, c <=> NULL, c IN (NULL), CASE c WHEN NULL THEN 'null' ELSE 'other' END FROM v WHERE id IN (1, 3) ORDER BY id;
 -- strings to numbers: Hive's parsers, NULL when they fail or overflow

@@ -45,7 +45,7 @@
 static int comb_exec(SqlSession *s, const char *sql, const SqlSink *sink,
                      CombErr *err)
 {
-    return sql_session_execute(s, sql, sink, err);
+    return sql_session_execute(s, sql, strlen(sql), sink, err);
 }
 
 /* What a child collects for one statement: cells as CLI prints them. */
