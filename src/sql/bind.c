@@ -19,8 +19,8 @@
 static int bind_node(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
                      BoundExpr **out, CombErr *err);
 
-static BoundExpr *bx_new(SqlStmtCtx *c, BxKind kind, CombTypeKind type,
-                         AstPos pos)
+BoundExpr *sql_bx_new(SqlStmtCtx *c, BxKind kind, CombTypeKind type,
+                      AstPos pos)
 {
     BoundExpr *b = comb_arena_calloc(c->arena, sizeof *b);
     if (b) {
@@ -115,7 +115,7 @@ static int fold_constant(SqlStmtCtx *c, BoundExpr **pe, CombErr *err)
     if (rc)
         goto done;
     v = e->out;
-    k = bx_new(c, BX_CONST, e->type, e->pos);
+    k = sql_bx_new(c, BX_CONST, e->type, e->pos);
     if (!k) {
         rc = comb_err_nomem(err);
         goto done;
@@ -143,7 +143,7 @@ done:
 static int bind_literal(SqlStmtCtx *c, const AstExpr *e, BoundExpr **out,
                         CombErr *err)
 {
-    BoundExpr *b = bx_new(c, BX_CONST, COMB_T_NULL, e->pos);
+    BoundExpr *b = sql_bx_new(c, BX_CONST, COMB_T_NULL, e->pos);
     if (!b)
         return comb_err_nomem(err);
     switch (e->kind) {
@@ -232,7 +232,7 @@ static int bind_colref(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
     if (!qualifier_matches(sc, e->qualifier) || !sc->table)
         return column_list_error(c, sc, e, err);
     if (strcmp(e->name, "row__id") == 0 && sc->rowid_col >= 0) {
-        *out = bx_new(c, BX_ROWID, COMB_T_STRING, e->pos);
+        *out = sql_bx_new(c, BX_ROWID, COMB_T_STRING, e->pos);
         if (!*out)
             return comb_err_nomem(err);
         (*out)->col = sc->rowid_col;
@@ -241,7 +241,7 @@ static int bind_colref(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
     idx = sql_table_column(sc->table, e->name);
     if (idx < 0)
         return column_list_error(c, sc, e, err);
-    *out = bx_new(c, BX_COL, sc->table->kinds[idx], e->pos);
+    *out = sql_bx_new(c, BX_COL, sc->table->kinds[idx], e->pos);
     if (!*out)
         return comb_err_nomem(err);
     if (sc->table->lengths)
@@ -269,7 +269,7 @@ static int bind_field(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
         if (strcasecmp(e->name, fields[i].name) != 0)
             continue;
-        *out = bx_new(c, BX_COL, fields[i].type, e->pos);
+        *out = sql_bx_new(c, BX_COL, fields[i].type, e->pos);
         if (!*out)
             return comb_err_nomem(err);
         (*out)->col = sc->rowid_col + fields[i].offset;
@@ -295,7 +295,7 @@ static bool retype_int_constant(SqlStmtCtx *c, BoundExpr *a, CombTypeKind to,
         return false;
     if (!comb_type_is_float(to) && int_rank(to) < int_rank(a->type))
         return false;
-    if (!(k = bx_new(c, BX_CONST, to, a->pos)))
+    if (!(k = sql_bx_new(c, BX_CONST, to, a->pos)))
         return false;
     if (comb_type_is_float(to))
         k->dval = to == COMB_T_FLOAT ? (double)(float)a->ival : (double)a->ival;
@@ -322,7 +322,7 @@ static int cast_node(SqlStmtCtx *c, BoundExpr *a, CombTypeKind to,
     }
     if (retype_int_constant(c, a, to, out))
         return COMB_OK;
-    b = bx_new(c, BX_CAST, to, a->pos);
+    b = sql_bx_new(c, BX_CAST, to, a->pos);
     if (!b)
         return comb_err_nomem(err);
     b->a = a;
@@ -609,7 +609,7 @@ static Narrow narrow_constant(SqlStmtCtx *c, const SqlScope *sc,
     if (col->kind != BX_COL || k->kind != BX_CONST || k->is_null ||
         k->type == to || !constant_text(c, k, &text))
         return NARROW_KEEP;
-    if (!(n = bx_new(c, BX_CONST, to, k->pos)))
+    if (!(n = sql_bx_new(c, BX_CONST, to, k->pos)))
         return NARROW_KEEP;
     if (is_numeric(to) && !comb_type_is_float(to)) {
         if (!exact_integer(text.ptr, text.len, sql_int_min(to), sql_int_max(to),
@@ -744,7 +744,7 @@ static int arithmetic_operands(SqlStmtCtx *c, BoundExpr *b, CombErr *err)
 static int bind_logic(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
                       BoundExpr **out, CombErr *err)
 {
-    BoundExpr *b = bx_new(c, BX_BINARY, COMB_T_BOOLEAN, e->pos);
+    BoundExpr *b = sql_bx_new(c, BX_BINARY, COMB_T_BOOLEAN, e->pos);
     int rc;
     if (!b || !(b->args = comb_arena_calloc(c->arena, (size_t)e->n_args * sizeof *b->args)))
         return comb_err_nomem(err);
@@ -761,7 +761,7 @@ static int bind_logic(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
 static int bind_binary(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
                        BoundExpr **out, CombErr *err)
 {
-    BoundExpr *b = bx_new(c, BX_BINARY, COMB_T_BOOLEAN, e->pos);
+    BoundExpr *b = sql_bx_new(c, BX_BINARY, COMB_T_BOOLEAN, e->pos);
     const char *op = op_text(e->op);
     int rc;
     if (!b)
@@ -803,7 +803,7 @@ static int bind_binary(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
 static int bind_unary(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
                       BoundExpr **out, CombErr *err)
 {
-    BoundExpr *b = bx_new(c, BX_UNARY, COMB_T_BOOLEAN, e->pos);
+    BoundExpr *b = sql_bx_new(c, BX_UNARY, COMB_T_BOOLEAN, e->pos);
     int rc;
     if (!b)
         return comb_err_nomem(err);
@@ -823,7 +823,7 @@ static int bind_unary(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
 static int bind_is_null(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
                         BoundExpr **out, CombErr *err)
 {
-    BoundExpr *b = bx_new(c, BX_IS_NULL, COMB_T_BOOLEAN, e->pos);
+    BoundExpr *b = sql_bx_new(c, BX_IS_NULL, COMB_T_BOOLEAN, e->pos);
     if (!b)
         return comb_err_nomem(err);
     b->negated = e->negated;
@@ -837,7 +837,7 @@ static int bind_is_null(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
 static int bind_between(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
                         BoundExpr **out, CombErr *err)
 {
-    BoundExpr *b = bx_new(c, BX_BETWEEN, COMB_T_BOOLEAN, e->pos);
+    BoundExpr *b = sql_bx_new(c, BX_BETWEEN, COMB_T_BOOLEAN, e->pos);
     BoundExpr *x, *x_hi;
     int rc;
     if (!b || !(b->args = comb_arena_alloc(c->arena, sizeof *b->args)))
@@ -864,7 +864,7 @@ static int bind_between(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
 static int bind_in(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
                    BoundExpr **out, CombErr *err)
 {
-    BoundExpr *b = bx_new(c, BX_IN, COMB_T_BOOLEAN, e->pos);
+    BoundExpr *b = sql_bx_new(c, BX_IN, COMB_T_BOOLEAN, e->pos);
     bool emptied;
     int rc;
     if (!b)
@@ -884,7 +884,7 @@ static int bind_in(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
     if (emptied) {
         /* no constant is a value of the column: IN is FALSE, even for a
          * NULL row (NOT IN TRUE) */
-        if (!(*out = bx_new(c, BX_CONST, COMB_T_BOOLEAN, e->pos)))
+        if (!(*out = sql_bx_new(c, BX_CONST, COMB_T_BOOLEAN, e->pos)))
             return comb_err_nomem(err);
         (*out)->ival = b->negated;
         return COMB_OK;
@@ -898,7 +898,7 @@ static int bind_in(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
 static int bind_like(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
                      BoundExpr **out, CombErr *err)
 {
-    BoundExpr *b = bx_new(c, BX_LIKE, COMB_T_BOOLEAN, e->pos);
+    BoundExpr *b = sql_bx_new(c, BX_LIKE, COMB_T_BOOLEAN, e->pos);
     int rc;
     if (!b)
         return comb_err_nomem(err);
@@ -1007,7 +1007,7 @@ bool sql_common_type(CombTypeKind a, CombTypeKind b, CombTypeKind *out)
 int sql_bind_case(SqlStmtCtx *c, BoundExpr **conds, BoundExpr **vals, int n,
                   BoundExpr *other, AstPos pos, BoundExpr **out, CombErr *err)
 {
-    BoundExpr *b = bx_new(c, BX_CASE, COMB_T_NULL, pos);
+    BoundExpr *b = sql_bx_new(c, BX_CASE, COMB_T_NULL, pos);
     CombTypeKind to = COMB_T_NULL;
     int rc;
     if (!b || !(b->args = comb_arena_calloc(c->arena, (size_t)(2 * n + 1) * sizeof *b->args)))
@@ -1067,7 +1067,7 @@ static int bind_case_expr(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
             (rc = bind_node(c, sc, e->args[2 * i + 1], &vals[i], err)))
             return rc;
         if (subject) {
-            BoundExpr *eq = bx_new(c, BX_BINARY, COMB_T_BOOLEAN, conds[i]->pos);
+            BoundExpr *eq = sql_bx_new(c, BX_BINARY, COMB_T_BOOLEAN, conds[i]->pos);
             if (!eq)
                 return comb_err_nomem(err);
             eq->op = AST_OP_EQ;

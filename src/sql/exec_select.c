@@ -108,6 +108,16 @@ static int add_column(SqlStmtCtx *c, SqlSelectPlan *p, const char *name,
     return COMB_OK;
 }
 
+/* A reference to column `col` of the batch the expression reads. */
+static BoundExpr *column_node(SqlStmtCtx *c, int col, CombTypeKind type,
+                             AstPos pos)
+{
+    BoundExpr *e = sql_bx_new(c, BX_COL, type, pos);
+    if (e)
+        e->col = col;
+    return e;
+}
+
 static int expand_star(SqlStmtCtx *c, SqlSelectPlan *p, const AstExpr *star,
                        CombErr *err)
 {
@@ -118,16 +128,14 @@ static int expand_star(SqlStmtCtx *c, SqlSelectPlan *p, const AstExpr *star,
         return sql_err_at(err, COMB_ESEMANTIC, 10004, star->pos,
                           "Invalid table alias '%s'", star->qualifier);
     for (int i = 0; i < p->t->n_cols; i++) {
-        BoundExpr *e = comb_arena_calloc(c->arena, sizeof *e);
+        BoundExpr *e = column_node(c, i, p->t->kinds[i], star->pos);
         char *name = comb_arena_printf(c->arena, "%s.%s", p->sc.alias,
                                        p->t->names[i]);
         int rc;
         if (!e || !name)
             return comb_err_nomem(err);
-        e->kind = BX_COL;
-        e->type = p->t->kinds[i];
-        e->col = i;
-        e->pos = star->pos;
+        if (p->t->lengths)
+            e->length = p->t->lengths[i];
         if ((rc = add_column(c, p, name, e, e->type, err)))
             return rc;
     }
@@ -229,20 +237,6 @@ static int match_group_expr(const SqlSelectPlan *p, const AstExpr *e)
     return -1;
 }
 
-/* Column `col` of the aggregated batch. */
-static BoundExpr *agg_column(SqlStmtCtx *c, int col, CombTypeKind type,
-                             AstPos pos)
-{
-    BoundExpr *e = comb_arena_calloc(c->arena, sizeof *e);
-    if (e) {
-        e->kind = BX_COL;
-        e->type = type;
-        e->col = col;
-        e->pos = pos;
-    }
-    return e;
-}
-
 /* Scope hook of aggregate queries: GROUP BY keys and aggregate calls are
  * columns of the aggregated batch; other column references are errors
  * (bind.c), everything else is bound around them. */
@@ -252,14 +246,14 @@ static int agg_resolve(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
     SqlSelectPlan *p = sc->resolve_ctx;
     int g = match_group_expr(p, e), a, rc;
     if (g >= 0) {
-        *out = agg_column(c, g, p->group[g]->type, e->pos);
+        *out = column_node(c, g, p->group[g]->type, e->pos);
         return *out ? COMB_OK : comb_err_nomem(err);
     }
     if (e->kind != AST_FUNC || !sql_is_aggregate(e->name))
         return COMB_OK;
     if ((rc = bind_aggregate(c, p, e, &a, err)))
         return rc;
-    *out = agg_column(c, p->n_group + a, p->aggs[a].type, e->pos);
+    *out = column_node(c, p->n_group + a, p->aggs[a].type, e->pos);
     return *out ? COMB_OK : comb_err_nomem(err);
 }
 
@@ -455,7 +449,7 @@ static int plan_distinct(SqlStmtCtx *c, SqlSelectPlan *p, CombErr *err)
         /* a star's columns have no text of their own: ORDER BY finds
          * them by name among the outputs */
         p->group_ast[j] = has_star(s) ? NULL : s->items[j].expr;
-        if (!(p->exprs[j] = agg_column(c, j, p->group[j]->type, p->group[j]->pos)))
+        if (!(p->exprs[j] = column_node(c, j, p->group[j]->type, p->group[j]->pos)))
             return comb_err_nomem(err);
     }
     return COMB_OK;

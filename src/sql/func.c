@@ -182,15 +182,11 @@ static int unary_func_node(SqlStmtCtx *c, BoundExpr *e, CombTypeKind type,
                            const char *name, BxFuncImpl fn, BoundExpr **out,
                            CombErr *err)
 {
-    BoundExpr *b = comb_arena_calloc(c->arena, sizeof *b);
+    BoundExpr *b = sql_bx_new(c, BX_FUNC, type, e->pos);
     BoundExpr **args = comb_arena_alloc(c->arena, sizeof *args);
     if (!b || !args)
         return comb_err_nomem(err);
     args[0] = e;
-    b->kind = BX_FUNC;
-    b->type = type;
-    b->pos = e->pos;
-    b->col = -1;
     b->fname = name;
     b->fn = fn;
     b->args = args;
@@ -319,13 +315,10 @@ static int cast_all(SqlStmtCtx *c, BoundExpr **args, int n, CombTypeKind to,
         if (to == COMB_T_STRING || args[i]->type == COMB_T_NULL ||
             comb_type_is_float(to) ||
             (int_family(to) && int_family(args[i]->type))) {
-            BoundExpr *cast = comb_arena_calloc(c->arena, sizeof *cast);
+            BoundExpr *cast = sql_bx_new(c, BX_CAST, to, args[i]->pos);
             if (!cast)
                 return comb_err_nomem(err);
-            cast->kind = BX_CAST;
-            cast->type = to;
-            cast->pos = args[i]->pos;
-            cast->col = -1;
+            cast->implicit = true;
             cast->a = args[i];
             args[i] = cast;
             continue;
@@ -339,7 +332,7 @@ static int cast_all(SqlStmtCtx *c, BoundExpr **args, int n, CombTypeKind to,
 }
 
 /* GenericUDFAbs: tinyint, smallint and int give int, bigint bigint,
- * float, double and strings double. */
+ * float, double and strings double; CHAR and VARCHAR are refused. */
 static int bind_abs(SqlStmtCtx *c, BoundExpr *b, CombErr *err)
 {
     CombTypeKind a = b->args[0]->type;
@@ -356,8 +349,6 @@ static int bind_abs(SqlStmtCtx *c, BoundExpr *b, CombErr *err)
     case COMB_T_FLOAT:
     case COMB_T_DOUBLE:
     case COMB_T_STRING:
-    case COMB_T_VARCHAR:
-    case COMB_T_CHAR:
         b->type = COMB_T_DOUBLE;
         break;
     default:
@@ -407,12 +398,9 @@ int sql_bind_function(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
             return sql_err_at(err, COMB_ESEMANTIC, 10015, e->pos,
                               "Arguments length mismatch for function '%s'",
                               e->name);
-        b = comb_arena_calloc(c->arena, sizeof *b);
+        b = sql_bx_new(c, BX_FUNC, COMB_T_NULL, e->pos);
         if (!b)
             return comb_err_nomem(err);
-        b->kind = BX_FUNC;
-        b->pos = e->pos;
-        b->col = -1;
         b->fname = functions[i].name;
         b->fn = functions[i].fn;
         b->args = args;

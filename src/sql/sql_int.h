@@ -149,6 +149,10 @@ struct BoundExpr {
     CombArena *scratch;     /* strings produced per batch */
 };
 
+/* A new node in the statement arena (col = -1, the rest zero), or NULL. */
+BoundExpr *sql_bx_new(SqlStmtCtx *c, BxKind kind, CombTypeKind type,
+                      AstPos pos);
+
 typedef struct SqlScope SqlScope;
 
 /* A scope's own resolution of a subtree, tried before the usual rules:
