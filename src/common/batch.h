@@ -21,50 +21,9 @@
 #include <stdint.h>
 
 #include "common/arena.h"
+#include "common/types.h"
 
 #define COMB_BATCH_SIZE 1024
-
-/* Same numbering as ORC's Type.Kind so the two convert trivially. */
-typedef enum CombTypeKind {
-    COMB_T_BOOLEAN = 0,
-    COMB_T_TINYINT = 1,
-    COMB_T_SMALLINT = 2,
-    COMB_T_INT = 3,
-    COMB_T_BIGINT = 4,
-    COMB_T_FLOAT = 5,
-    COMB_T_DOUBLE = 6,
-    COMB_T_STRING = 7,
-    COMB_T_BINARY = 8,
-    COMB_T_TIMESTAMP = 9,
-    COMB_T_LIST = 10,
-    COMB_T_MAP = 11,
-    COMB_T_STRUCT = 12,
-    COMB_T_UNION = 13,
-    COMB_T_DECIMAL = 14,
-    COMB_T_DATE = 15,
-    COMB_T_VARCHAR = 16,
-    COMB_T_CHAR = 17,
-    COMB_T_NULL = 100   /* type of the literal NULL before coercion */
-} CombTypeKind;
-
-/* Hive's name of a type kind, lower case ("int", "bigint", "string"...). */
-const char *comb_type_name(CombTypeKind kind);
-
-/* Which payload array a kind uses. */
-static inline bool comb_type_is_int(CombTypeKind k)
-{
-    return k == COMB_T_BOOLEAN || k == COMB_T_TINYINT || k == COMB_T_SMALLINT ||
-           k == COMB_T_INT || k == COMB_T_BIGINT || k == COMB_T_DATE;
-}
-static inline bool comb_type_is_float(CombTypeKind k)
-{
-    return k == COMB_T_FLOAT || k == COMB_T_DOUBLE;
-}
-static inline bool comb_type_is_str(CombTypeKind k)
-{
-    return k == COMB_T_STRING || k == COMB_T_VARCHAR || k == COMB_T_CHAR ||
-           k == COMB_T_BINARY;
-}
 
 typedef struct CombStr {
     const char *ptr;   /* not NUL-terminated; borrowed (see ownership above) */
