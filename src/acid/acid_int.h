@@ -68,7 +68,7 @@ int acid_schema_copy(CombArena *a, const AcidSchema *src, AcidSchema *dst,
 /* true if the root type has the six ACID fields (§1.1; names compared
  * case-insensitively per position, as newer ORC does) and `row` is a
  * struct. */
-bool acid_schema_is_acid(const OrcType *root);
+bool acid_schema_is_acid(const CombType *root);
 
 /* For each user column of `schema`, the ORC column id in `row` (the
  * file's row struct: children[5] of an ACID root, the root of an original
@@ -76,18 +76,18 @@ bool acid_schema_is_acid(const OrcType *root);
  * name case-insensitively; when every field is named _colN they are
  * matched by position (§1.3).  A field whose type cannot be read into the
  * column's kind gives COMB_EUNSUPPORTED. */
-int acid_map_columns(const OrcType *row, const AcidSchema *schema,
+int acid_map_columns(const CombType *row, const AcidSchema *schema,
                      const char *path, int *col_ids, CombErr *err);
 
 /* The row struct of `schema` (§1.3: real lower-case names in table
  * order).  lengths: per column, char/varchar length, NULL/0 = unknown
  * (then written as string). */
 int acid_row_type(CombArena *a, const AcidSchema *schema,
-                  const uint32_t *lengths, OrcType **out, CombErr *err);
+                  const uint32_t *lengths, CombType **out, CombErr *err);
 
 /* The ORC type of an ACID file for `schema` (§1.1), ids assigned. */
 int acid_file_type(CombArena *a, const AcidSchema *schema,
-                   const uint32_t *lengths, OrcType **out, CombErr *err);
+                   const uint32_t *lengths, CombType **out, CombErr *err);
 
 /* ----------------------------------------------------------- delete keys */
 

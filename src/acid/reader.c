@@ -408,9 +408,9 @@ static int load_deletes(AcidReader *r, int bucket, CombErr *err)
 
 /* ---------------------------------------------------------- opening a file */
 
-static void include_subtree(const OrcType *root, int id, bool *include)
+static void include_subtree(const CombType *root, int id, bool *include)
 {
-    const OrcType *t = orc_type_find(root, id);
+    const CombType *t = comb_type_find(root, id);
     if (!t)
         return;
     for (int c = t->id; c <= t->max_id; c++)
@@ -420,7 +420,7 @@ static void include_subtree(const OrcType *root, int id, bool *include)
 /* Decode the projected user columns and, when needed, the metadata. */
 static int select_columns(AcidReader *r, CombErr *err)
 {
-    const OrcType *root = orc_reader_schema(r->orc);
+    const CombType *root = orc_reader_schema(r->orc);
     int n = orc_reader_n_columns(r->orc), rc;
     bool *include = comb_calloc((size_t)n, sizeof *include);
     if (!include)
@@ -459,7 +459,7 @@ static int start_synthetic_ids(AcidReader *r, CombErr *err)
 
 static int open_file(AcidReader *r, const ScanFile *f, CombErr *err)
 {
-    const OrcType *root, *row;
+    const CombType *root, *row;
     int rc;
     if ((rc = load_deletes(r, f->bucket, err)))
         return rc;

@@ -31,7 +31,7 @@ int acid_schema_copy(CombArena *a, const AcidSchema *src, AcidSchema *dst,
     return COMB_OK;
 }
 
-bool acid_schema_is_acid(const OrcType *root)
+bool acid_schema_is_acid(const CombType *root)
 {
     if (!root || root->kind != COMB_T_STRUCT || root->n_children != 6)
         return false;
@@ -53,7 +53,7 @@ static bool is_positional_name(const char *name)
     return true;
 }
 
-static bool all_positional(const OrcType *row)
+static bool all_positional(const CombType *row)
 {
     if (row->n_children == 0)
         return false;
@@ -77,7 +77,7 @@ static bool kinds_compatible(CombTypeKind file, CombTypeKind table)
     return file == table;
 }
 
-static int field_by_name(const OrcType *row, const char *name)
+static int field_by_name(const CombType *row, const char *name)
 {
     for (int j = 0; j < row->n_children; j++)
         if (strcasecmp(row->field_names[j], name) == 0)
@@ -85,7 +85,7 @@ static int field_by_name(const OrcType *row, const char *name)
     return -1;
 }
 
-int acid_map_columns(const OrcType *row, const AcidSchema *schema,
+int acid_map_columns(const CombType *row, const AcidSchema *schema,
                      const char *path, int *col_ids, CombErr *err)
 {
     bool by_position;
@@ -95,7 +95,7 @@ int acid_map_columns(const OrcType *row, const AcidSchema *schema,
     for (int i = 0; i < schema->n_cols; i++) {
         int j = by_position ? (i < row->n_children ? i : -1)
                             : field_by_name(row, schema->names[i]);
-        const OrcType *field;
+        const CombType *field;
         col_ids[i] = -1;
         if (j < 0)
             continue; /* added after the file was written: NULL */
@@ -113,28 +113,28 @@ int acid_map_columns(const OrcType *row, const AcidSchema *schema,
 
 /* The ORC type of one user column; char/varchar without a known length
  * are written as string, which every reader coerces (§1.3). */
-static OrcType *user_column_type(CombArena *a, CombTypeKind kind,
+static CombType *user_column_type(CombArena *a, CombTypeKind kind,
                                  uint32_t length)
 {
-    OrcType *t;
+    CombType *t;
     if ((kind == COMB_T_CHAR || kind == COMB_T_VARCHAR) && length == 0)
         kind = COMB_T_STRING;
-    t = orc_type_new(a, kind);
+    t = comb_type_new(a, kind);
     if (t)
         t->max_length = length;
     return t;
 }
 
 int acid_row_type(CombArena *a, const AcidSchema *schema,
-                  const uint32_t *lengths, OrcType **out, CombErr *err)
+                  const uint32_t *lengths, CombType **out, CombErr *err)
 {
-    OrcType *row = orc_type_new(a, COMB_T_STRUCT);
+    CombType *row = comb_type_new(a, COMB_T_STRUCT);
     if (!row)
         return comb_err_nomem(err);
     for (int i = 0; i < schema->n_cols; i++) {
-        OrcType *col = user_column_type(a, schema->kinds[i],
+        CombType *col = user_column_type(a, schema->kinds[i],
                                         lengths ? lengths[i] : 0);
-        if (!col || orc_type_add_field(a, row, schema->names[i], col))
+        if (!col || comb_type_add_field(a, row, schema->names[i], col))
             return comb_err_nomem(err);
     }
     *out = row;
@@ -142,25 +142,25 @@ int acid_row_type(CombArena *a, const AcidSchema *schema,
 }
 
 int acid_file_type(CombArena *a, const AcidSchema *schema,
-                   const uint32_t *lengths, OrcType **out, CombErr *err)
+                   const uint32_t *lengths, CombType **out, CombErr *err)
 {
     static const CombTypeKind meta_kinds[5] = {
         COMB_T_INT, COMB_T_BIGINT, COMB_T_INT, COMB_T_BIGINT, COMB_T_BIGINT};
-    OrcType *root = orc_type_new(a, COMB_T_STRUCT), *row;
+    CombType *root = comb_type_new(a, COMB_T_STRUCT), *row;
     int rc;
     if (!root)
         return comb_err_nomem(err);
     for (int i = 0; i < 5; i++) {
-        OrcType *t = orc_type_new(a, meta_kinds[i]);
-        if (!t || orc_type_add_field(a, root, acid_root_field_names[i], t))
+        CombType *t = comb_type_new(a, meta_kinds[i]);
+        if (!t || comb_type_add_field(a, root, acid_root_field_names[i], t))
             return comb_err_nomem(err);
     }
     rc = acid_row_type(a, schema, lengths, &row, err);
     if (rc)
         return rc;
-    if (orc_type_add_field(a, root, acid_root_field_names[5], row))
+    if (comb_type_add_field(a, root, acid_root_field_names[5], row))
         return comb_err_nomem(err);
-    orc_type_assign_ids(root);
+    comb_type_assign_ids(root);
     *out = root;
     return COMB_OK;
 }

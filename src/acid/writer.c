@@ -70,8 +70,8 @@ struct AcidWriter {
     bool base;                 /* INSERT OVERWRITE into base_W */
     uint64_t stripe_size;
     OrcWriterGroup *group;     /* memory budget of all the ORC writers */
-    OrcType *file_type;        /* §1.1 ACID schema */
-    OrcType *row_type;         /* the row struct alone (empty base file) */
+    CombType *file_type;        /* §1.1 ACID schema */
+    CombType *row_type;         /* the row struct alone (empty base file) */
     MadeDir insert_dir;        /* delta_W_W_S or base_W */
     MadeDir delete_dir;        /* delete_delta_W_W_S */
     InsertFile *files[ACID_MAX_BUCKET + 1]; /* by bucket, opened lazily */
@@ -112,7 +112,7 @@ static int init_stage(AcidWriter *w, CombErr *err)
     CombTypeKind *kinds = comb_arena_alloc(&w->arena, (size_t)n * sizeof *kinds);
     if (!kinds)
         return comb_err_nomem(err);
-    orc_type_kinds(w->file_type, kinds);
+    comb_type_kinds(w->file_type, kinds);
     if (comb_batch_init(&w->stage, n, kinds, COMB_BATCH_SIZE))
         return comb_err_nomem(err);
     return COMB_OK;
@@ -247,7 +247,7 @@ static int delete_on_stripe(void *ctx, uint64_t stripe_rows, CombErr *err)
 }
 
 static int open_orc(AcidWriter *w, const char *dir, int bucket,
-                    const OrcType *type,
+                    const CombType *type,
                     int (*on_stripe)(void *, uint64_t, CombErr *), void *ctx,
                     OrcWriter **out, CombErr *err)
 {

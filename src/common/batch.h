@@ -2,17 +2,40 @@
  * batch.h - the column batch every layer passes data in.
  *
  * A batch holds up to `capacity` rows (COMB_BATCH_SIZE by default), one
- * CombVector per column.  Integers of every width and booleans ride in int64
- * vectors, floats and doubles in double vectors, strings as (pointer,
- * length).  A NULL is a 1 in the vector's null mask; has_nulls = false means
- * the mask holds no nulls (its bytes need not be cleared).  Filters do not
- * move rows: they set a selection vector of surviving row indexes.
+ * CombVector per column.  Which arrays a vector uses depends on its kind:
  *
- * Ownership: the batch owns its vectors' arrays.  String bytes belong to the
- * producer that filled the batch (its arena or its buffers) and stay valid
- * until the producer fills the batch again or is closed, unless the producer
- * documents otherwise.  batch->arena is reset by comb_batch_reset() and is
- * where producers may copy strings that must live as long as the batch.
+ *   boolean, tinyint..bigint   i64 (booleans 0/1)
+ *   date                       i64: days since 1970-01-01
+ *   timestamp                  i64: seconds since 1970-01-01 00:00:00 (a
+ *                              wall-clock reading, no time zone) and
+ *                              nanos: 0..999,999,999
+ *   float, double              f64
+ *   string, varchar, char,     str: (pointer, length)
+ *   binary
+ *   decimal(p,s)               dec: the unscaled value (value * 10^s), s
+ *                              from the vector's type
+ *   array<T>                   off/len: row r's elements are rows off[r] ..
+ *                              off[r] + len[r] - 1 of children[0]
+ *   map<K,V>                   off/len over children[0] (keys) and
+ *                              children[1] (values)
+ *   struct<...>                children[i]: field i, row r of a field
+ *                              belongs to row r of the struct
+ *   uniontype<...>             tag[r]: the member row r holds, in row r of
+ *                              children[tag[r]]
+ *
+ * A NULL is a 1 in the vector's null mask; has_nulls = false means the mask
+ * holds no nulls (its bytes need not be cleared).  A NULL struct, array or
+ * map row says nothing of its children's rows.  Filters do not move rows:
+ * they set a selection vector of surviving row indexes.
+ *
+ * Ownership: the batch owns its vectors' arrays, and a vector made by
+ * comb_vec_init owns its children (the children of lists and maps grow
+ * with comb_vec_reserve).  Copies of a vector header (views) own nothing.
+ * String bytes belong to the producer that filled the batch (its arena or
+ * its buffers) and stay valid until the producer fills the batch again or
+ * is closed, unless the producer documents otherwise.  batch->arena is
+ * reset by comb_batch_reset() and is where producers may copy strings that
+ * must live as long as the batch.
  */
 #ifndef COMB_BATCH_H
 #define COMB_BATCH_H
@@ -21,6 +44,7 @@
 #include <stdint.h>
 
 #include "common/arena.h"
+#include "common/decimal.h"
 #include "common/types.h"
 
 #define COMB_BATCH_SIZE 1024
@@ -34,9 +58,19 @@ typedef struct CombVector {
     CombTypeKind kind;
     bool has_nulls;    /* false: no row is NULL, nulls[] may be stale */
     uint8_t *nulls;    /* capacity bytes, 1 = NULL */
-    int64_t *i64;      /* integer kinds, boolean (0/1), date (days) */
+    int64_t *i64;      /* integer kinds, boolean, date, timestamp seconds */
     double *f64;       /* float, double */
     CombStr *str;      /* string, varchar, char, binary */
+    comb_i128 *dec;    /* decimal: unscaled values */
+    int32_t *nanos;    /* timestamp: nanoseconds of the second */
+    uint32_t *off;     /* array, map: first child row of each row */
+    uint32_t *len;     /* array, map: child rows of each row */
+    uint8_t *tag;      /* uniontype: member of each row */
+    int n_children;
+    struct CombVector *children;  /* see the table above */
+    int capacity;      /* rows the arrays hold */
+    const CombType *type; /* borrowed (parameters, field names); may be
+                             NULL for flat kinds made from kinds alone */
 } CombVector;
 
 typedef struct CombBatch {
@@ -50,9 +84,25 @@ typedef struct CombBatch {
     CombArena arena;   /* per-fill scratch for string bytes */
 } CombBatch;
 
-/* Allocate a batch with the given column kinds.  0 or COMB_ENOMEM. */
+/* Allocate a batch with the given column kinds (no array, map, struct or
+ * union columns: those need their types).  0 or COMB_ENOMEM. */
 int comb_batch_init(CombBatch *b, int n_cols, const CombTypeKind *kinds,
                     int capacity);
+/* Allocate a batch with one column per type (types borrowed: they must
+ * outlive the batch).  0 or COMB_ENOMEM. */
+int comb_batch_init_types(CombBatch *b, int n_cols,
+                          const CombType *const *types, int capacity);
+
+/* Allocate a vector of type t for `capacity` rows, children included
+ * (list and map children start with capacity rows too).  0 or
+ * COMB_ENOMEM; on failure v owns nothing. */
+int comb_vec_init(CombVector *v, const CombType *t, int capacity);
+/* Free what comb_vec_init allocated (children too); v is zeroed. */
+void comb_vec_free(CombVector *v);
+/* Make v's own arrays hold at least `rows` rows (contents kept; new null
+ * bytes zero).  For the children of arrays and maps, whose row count is
+ * the parents' total length.  0 or COMB_ENOMEM. */
+int comb_vec_reserve(CombVector *v, int rows);
 void comb_batch_free(CombBatch *b);
 
 /* Empty the batch for the next fill: n_rows = 0, no selection, no nulls,

@@ -394,7 +394,7 @@ static void spread_values(CombVector *v, int n, int k)
         spread(v->str, sizeof *v->str, v->nulls, n, k);
 }
 
-static int read_column(OrcReader *r, const OrcType *t, CombBatch *b, int n,
+static int read_column(OrcReader *r, const CombType *t, CombBatch *b, int n,
                        const uint8_t *parent, CombErr *err)
 {
     OrcColRead *c = &r->cols[t->id];

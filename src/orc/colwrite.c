@@ -11,7 +11,7 @@
 
 #include <string.h>
 
-void orc_colwrite_init(OrcColWrite *c, const OrcType *t)
+void orc_colwrite_init(OrcColWrite *c, const CombType *t)
 {
     memset(c, 0, sizeof *c);
     c->type = t;
@@ -125,7 +125,7 @@ static int write_own(OrcColWrite *c, const CombVector *v, int n,
     return COMB_OK;
 }
 
-int orc_colwrite_rows(OrcColWrite *cols, const OrcType *t, const CombBatch *b,
+int orc_colwrite_rows(OrcColWrite *cols, const CombType *t, const CombBatch *b,
                       int n, const uint8_t *parent, CombErr *err)
 {
     OrcColWrite *c = &cols[t->id];

@@ -70,7 +70,7 @@ static void print_binary(FILE *out, CombStr s)
     fputc(']', out);
 }
 
-static void print_value(FILE *out, const OrcType *t, const CombBatch *b,
+static void print_value(FILE *out, const CombType *t, const CombBatch *b,
                         const bool *readable, int row)
 {
     const CombVector *v = &b->cols[t->id];
@@ -114,7 +114,7 @@ static void print_value(FILE *out, const OrcType *t, const CombBatch *b,
 }
 
 /* A column is readable if its kind is and every ancestor's is. */
-static void mark_readable(const OrcType *t, bool parent_ok, bool *readable,
+static void mark_readable(const CombType *t, bool parent_ok, bool *readable,
                           const char *path)
 {
     bool ok = parent_ok && orc_kind_readable(t->kind);
@@ -129,7 +129,7 @@ static void mark_readable(const OrcType *t, bool parent_ok, bool *readable,
 static int dump_rows(OrcReader *r, FILE *out, CombErr *err)
 {
     int n = orc_reader_n_columns(r);
-    const OrcType *root = orc_reader_schema(r);
+    const CombType *root = orc_reader_schema(r);
     bool *readable = comb_calloc((size_t)n, sizeof *readable);
     CombBatch b;
     if (!readable)
@@ -216,7 +216,7 @@ static int dump_header(OrcReader *r, FILE *out)
 {
     const Orc__Proto__Footer *f = orc_reader_footer(r);
     CombBuf type = COMB_BUF_INIT;
-    if (orc_type_to_string(orc_reader_schema(r), &type) ||
+    if (comb_type_format(orc_reader_schema(r), &type) ||
         comb_buf_append_byte(&type, '\0')) {
         comb_buf_free(&type);
         return COMB_ENOMEM;
@@ -253,7 +253,7 @@ static int dump_stripe_stats(OrcReader *r, FILE *out, CombErr *err)
             if (rc)
                 return rc;
             fprintf(out, "    Column %d: ", c);
-            print_stats(out, orc_type_find(orc_reader_schema(r), c)->kind, &s);
+            print_stats(out, comb_type_find(orc_reader_schema(r), c)->kind, &s);
         }
     }
     comb_err_clear(err);
@@ -261,7 +261,7 @@ static int dump_stripe_stats(OrcReader *r, FILE *out, CombErr *err)
     for (int c = 0; c < n; c++)
         if (orc_reader_column_stats(r, c, &s) == COMB_OK) {
             fprintf(out, "  Column %d: ", c);
-            print_stats(out, orc_type_find(orc_reader_schema(r), c)->kind, &s);
+            print_stats(out, comb_type_find(orc_reader_schema(r), c)->kind, &s);
         }
     return COMB_OK;
 }

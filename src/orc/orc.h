@@ -12,7 +12,7 @@
  * row too (the reader guarantees it; the writer ignores the descendants'
  * values there, as ORC stores no child values under a NULL struct).
  *
- * Ownership: OrcType trees live in the arena they were built in (the
+ * Ownership: CombType trees live in the arena they were built in (the
  * reader's for orc_reader_schema).  Handles are freed by *_close / *_abort.
  * Nothing here is thread-safe; one handle, one thread.
  */
@@ -27,34 +27,12 @@
 #include "common/batch.h"
 #include "common/buf.h"
 #include "common/err.h"
+#include "common/types.h"
 
 /* ------------------------------------------------------------------ types */
 
-typedef struct OrcType {
-    CombTypeKind kind;          /* same numbering as ORC's Type.Kind */
-    int id;                     /* column id (pre-order), set by assign_ids */
-    int max_id;                 /* largest column id in this subtree */
-    int n_children;
-    struct OrcType **children;  /* struct fields / list element / map k,v */
-    char **field_names;         /* struct only: one per child */
-    uint32_t max_length;        /* varchar / char */
-    uint32_t precision, scale;  /* decimal */
-} OrcType;
-
-/* A new type node in arena a (NULL when out of memory). */
-OrcType *orc_type_new(CombArena *a, CombTypeKind kind);
-/* Append a named field to a struct node.  0 or COMB_ENOMEM. */
-int orc_type_add_field(CombArena *a, OrcType *st, const char *name,
-                       OrcType *child);
-/* Number the tree in pre-order starting at root (id 0); returns the number
- * of columns. */
-int orc_type_assign_ids(OrcType *root);
-/* ORC's string form: "struct<a:int,b:string>", "bigint", ... */
-int orc_type_to_string(const OrcType *t, CombBuf *out);
-/* The node with column id `id`, or NULL. */
-const OrcType *orc_type_find(const OrcType *root, int id);
-/* Column kinds indexed by column id (kinds must hold root->max_id+1). */
-void orc_type_kinds(const OrcType *root, CombTypeKind *kinds);
+/* Files are described by CombType trees (common/types.h); a file's column
+ * ids are the pre-order numbering of its tree (comb_type_assign_ids). */
 
 typedef enum OrcCompression {
     ORC_COMP_NONE = 0,
@@ -116,7 +94,7 @@ void orc_writer_options_default(OrcWriterOptions *opt);
  * the writer; the tree is copied).  Supported column kinds for writing:
  * boolean, tinyint, smallint, int, bigint, float, double, string, varchar,
  * char, binary, date, struct.  Others: COMB_EUNSUPPORTED. */
-int orc_writer_open(const char *path, const OrcType *schema,
+int orc_writer_open(const char *path, const CombType *schema,
                     const OrcWriterOptions *opt, OrcWriter **out,
                     CombErr *err);
 
@@ -172,7 +150,7 @@ typedef struct OrcColumnStats {
 int orc_reader_open(const char *path, OrcReader **out, CombErr *err);
 void orc_reader_close(OrcReader *r);  /* NULL ok */
 
-const OrcType *orc_reader_schema(const OrcReader *r);
+const CombType *orc_reader_schema(const OrcReader *r);
 int orc_reader_n_columns(const OrcReader *r);
 uint64_t orc_reader_n_rows(const OrcReader *r);
 OrcCompression orc_reader_compression(const OrcReader *r);

@@ -226,14 +226,10 @@ static inline void orc_stats_add_double(OrcStatsAcc *s, double v)
 /* Build the tree from the footer's flat type list (validated: pre-order
  * ids, child counts, field names, depth). */
 int orc_type_from_proto(CombArena *a, Orc__Proto__Type **types, size_t n,
-                        OrcType **out, const char *path, CombErr *err);
+                        CombType **out, const char *path, CombErr *err);
 /* Flatten a numbered tree into footer types (arena memory). */
-int orc_type_to_proto(CombArena *a, const OrcType *root,
+int orc_type_to_proto(CombArena *a, const CombType *root,
                       Orc__Proto__Type ***out, size_t *n);
-/* Deep copy into arena a. */
-OrcType *orc_type_copy(CombArena *a, const OrcType *t);
-/* The child of t whose subtree holds column id, or NULL. */
-const OrcType *orc_type_child_toward(const OrcType *t, int id);
 /* Whether the reader decodes / the writer encodes this kind. */
 bool orc_kind_readable(CombTypeKind k);
 bool orc_kind_writable(CombTypeKind k);
@@ -266,7 +262,7 @@ typedef struct OrcStreamBuf {
 } OrcStreamBuf;
 
 typedef struct OrcColRead {
-    const OrcType *type;
+    const CombType *type;
     int enc;              /* ColumnEncoding kind in the current stripe */
     uint32_t dict_size;
     bool has_present;
@@ -295,9 +291,9 @@ struct OrcReader {
     uint64_t block;
     uint64_t n_rows;
     char version[32];
-    OrcType *schema;
+    CombType *schema;
     int n_cols;
-    const OrcType **by_id;
+    const CombType **by_id;
     OrcCodec *codec;
     bool *selected;
     bool started;
@@ -321,7 +317,7 @@ void orc_reader_cols_free(OrcReader *r);
 /* ------------------------------------------------------- writer internals */
 
 typedef struct OrcColWrite {
-    const OrcType *type;
+    const CombType *type;
     CombBuf present_buf, data_buf, length_buf;
     OrcBoolEnc present;
     OrcBoolEnc bools;
@@ -335,11 +331,11 @@ typedef struct OrcColWrite {
 
 /* Set up / release the encoders of one column (the pending stripe's
  * state; the writer keeps the file's statistics apart). */
-void orc_colwrite_init(OrcColWrite *c, const OrcType *t);
+void orc_colwrite_init(OrcColWrite *c, const CombType *t);
 void orc_colwrite_free(OrcColWrite *c);
 /* Encode rows [0, n) of the column (and its subtree) from batch b;
  * parent[i] = 1 where an enclosing struct is NULL (NULL: none is). */
-int orc_colwrite_rows(OrcColWrite *cols, const OrcType *t, const CombBatch *b,
+int orc_colwrite_rows(OrcColWrite *cols, const CombType *t, const CombBatch *b,
                       int n, const uint8_t *parent, CombErr *err);
 /* Flush the encoders at a stripe end. */
 int orc_colwrite_flush(OrcColWrite *c);

@@ -197,7 +197,7 @@ static int build_schema(OrcReader *r, CombErr *err)
     if (!r->by_id || !r->selected)
         return comb_err_nomem(err);
     for (int i = 0; i < r->n_cols; i++) {
-        r->by_id[i] = orc_type_find(r->schema, i);
+        r->by_id[i] = comb_type_find(r->schema, i);
         r->selected[i] = true;
     }
     return COMB_OK;
@@ -284,7 +284,7 @@ void orc_reader_close(OrcReader *r)
 
 /* ------------------------------------------------------------- accessors */
 
-const OrcType *orc_reader_schema(const OrcReader *r) { return r->schema; }
+const CombType *orc_reader_schema(const OrcReader *r) { return r->schema; }
 int orc_reader_n_columns(const OrcReader *r) { return r->n_cols; }
 uint64_t orc_reader_n_rows(const OrcReader *r) { return r->n_rows; }
 OrcCompression orc_reader_compression(const OrcReader *r) { return r->comp; }
@@ -448,12 +448,12 @@ int orc_reader_stripe_encodings(OrcReader *r, int stripe, const char **kinds,
 
 /* ------------------------------------------------------------- selection */
 
-static void select_up(OrcReader *r, const OrcType *t, int id)
+static void select_up(OrcReader *r, const CombType *t, int id)
 {
     /* walk from the root toward id, marking every node on the way */
     while (t) {
         r->selected[t->id] = true;
-        t = orc_type_child_toward(t, id);
+        t = comb_type_child_toward(t, id);
     }
 }
 
@@ -488,7 +488,7 @@ int orc_reader_batch_init(const OrcReader *r, CombBatch *b, int capacity)
     CombTypeKind *kinds = comb_malloc((size_t)r->n_cols * sizeof *kinds);
     if (!kinds)
         return COMB_ENOMEM;
-    orc_type_kinds(r->schema, kinds);
+    comb_type_kinds(r->schema, kinds);
     int rc = comb_batch_init(b, r->n_cols, kinds, capacity);
     comb_free(kinds);
     return rc;

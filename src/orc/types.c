@@ -1,145 +1,12 @@
 /*
- * types.c - the OrcType tree: building it, numbering its columns in
- * pre-order, printing it the way Hive does, and converting between the
- * tree and the flat type list of an ORC footer (validating what a file
- * claims: ids in pre-order, child counts, field names, nesting depth).
+ * types.c - the ORC side of type trees (common/types.h): which kinds the
+ * reader and writer handle, and the conversion between a tree and the flat
+ * type list of an ORC footer (validating what a file claims: ids in
+ * pre-order, child counts, field names, nesting depth).
  */
 #include "orc/orc_int.h"
 
 #include <string.h>
-
-OrcType *orc_type_new(CombArena *a, CombTypeKind kind)
-{
-    OrcType *t = comb_arena_calloc(a, sizeof *t);
-    if (t)
-        t->kind = kind;
-    return t;
-}
-
-/* Arrays in an arena cannot grow in place: copy into one slot larger. */
-static int type_append_child(CombArena *a, OrcType *t, OrcType *child,
-                             char *name)
-{
-    size_t n = (size_t)t->n_children;
-    OrcType **kids = comb_arena_alloc(a, (n + 1) * sizeof *kids);
-    char **names = comb_arena_alloc(a, (n + 1) * sizeof *names);
-    if (!kids || !names)
-        return COMB_ENOMEM;
-    if (n) {
-        memcpy(kids, t->children, n * sizeof *kids);
-        memcpy(names, t->field_names, n * sizeof *names);
-    }
-    kids[n] = child;
-    names[n] = name;
-    t->children = kids;
-    t->field_names = names;
-    t->n_children++;
-    return COMB_OK;
-}
-
-int orc_type_add_field(CombArena *a, OrcType *st, const char *name,
-                       OrcType *child)
-{
-    char *copy = comb_arena_strdup(a, name ? name : "");
-    if (!copy)
-        return COMB_ENOMEM;
-    return type_append_child(a, st, child, copy);
-}
-
-static int assign_from(OrcType *t, int next)
-{
-    t->id = next++;
-    for (int i = 0; i < t->n_children; i++)
-        next = assign_from(t->children[i], next);
-    t->max_id = next - 1;
-    return next;
-}
-
-int orc_type_assign_ids(OrcType *root)
-{
-    return assign_from(root, 0);
-}
-
-static int type_print(const OrcType *t, CombBuf *out)
-{
-    int rc = COMB_OK;
-    switch (t->kind) {
-    case COMB_T_VARCHAR:
-    case COMB_T_CHAR:
-        return comb_buf_printf(out, "%s(%u)", comb_type_name(t->kind),
-                               t->max_length);
-    case COMB_T_DECIMAL:
-        return comb_buf_printf(out, "decimal(%u,%u)", t->precision, t->scale);
-    case COMB_T_STRUCT:
-    case COMB_T_LIST:
-    case COMB_T_MAP:
-    case COMB_T_UNION:
-        break;
-    default:
-        return comb_buf_append_str(out, comb_type_name(t->kind));
-    }
-    rc = comb_buf_printf(out, "%s<", comb_type_name(t->kind));
-    for (int i = 0; i < t->n_children && !rc; i++) {
-        if (i)
-            rc = comb_buf_append_byte(out, ',');
-        if (!rc && t->kind == COMB_T_STRUCT)
-            rc = comb_buf_printf(out, "%s:", t->field_names[i]);
-        if (!rc)
-            rc = type_print(t->children[i], out);
-    }
-    return rc ? rc : comb_buf_append_byte(out, '>');
-}
-
-int orc_type_to_string(const OrcType *t, CombBuf *out)
-{
-    return type_print(t, out);
-}
-
-const OrcType *orc_type_find(const OrcType *root, int id)
-{
-    const OrcType *t = root;
-    while (t && t->id != id) {
-        if (id < t->id || id > t->max_id)
-            return NULL;
-        t = orc_type_child_toward(t, id);
-    }
-    return t;
-}
-
-const OrcType *orc_type_child_toward(const OrcType *t, int id)
-{
-    /* pre-order ids: a subtree holds the contiguous range id..max_id */
-    for (int i = 0; i < t->n_children; i++)
-        if (id >= t->children[i]->id && id <= t->children[i]->max_id)
-            return t->children[i];
-    return NULL;
-}
-
-void orc_type_kinds(const OrcType *root, CombTypeKind *kinds)
-{
-    kinds[root->id] = root->kind;
-    for (int i = 0; i < root->n_children; i++)
-        orc_type_kinds(root->children[i], kinds);
-}
-
-OrcType *orc_type_copy(CombArena *a, const OrcType *t)
-{
-    OrcType *c = orc_type_new(a, t->kind);
-    if (!c)
-        return NULL;
-    c->id = t->id;
-    c->max_id = t->max_id;
-    c->max_length = t->max_length;
-    c->precision = t->precision;
-    c->scale = t->scale;
-    for (int i = 0; i < t->n_children; i++) {
-        OrcType *kid = orc_type_copy(a, t->children[i]);
-        const char *name = t->field_names ? t->field_names[i] : NULL;
-        if (!kid || orc_type_add_field(a, c, name, kid))
-            return NULL;
-    }
-    return c;
-}
 
 bool orc_kind_readable(CombTypeKind k)
 {
@@ -213,7 +80,7 @@ static int check_arity(TypeWalk *w, uint32_t id, const Orc__Proto__Type *pt,
     }
 }
 
-static int type_build(TypeWalk *w, uint32_t id, int depth, OrcType **out)
+static int type_build(TypeWalk *w, uint32_t id, int depth, CombType **out)
 {
     CombTypeKind kind;
     if (depth > ORC_MAX_DEPTH)
@@ -226,8 +93,8 @@ static int type_build(TypeWalk *w, uint32_t id, int depth, OrcType **out)
     int rc = check_arity(w, id, pt, kind);
     if (rc)
         return rc;
-    OrcType *t = orc_type_new(w->a, kind);
-    OrcType **kids = comb_arena_calloc(w->a, (pt->n_subtypes + 1) *
+    CombType *t = comb_type_new(w->a, kind);
+    CombType **kids = comb_arena_calloc(w->a, (pt->n_subtypes + 1) *
                                                  sizeof *kids);
     char **names = comb_arena_calloc(w->a, (pt->n_subtypes + 1) *
                                                sizeof *names);
@@ -254,7 +121,7 @@ static int type_build(TypeWalk *w, uint32_t id, int depth, OrcType **out)
 }
 
 int orc_type_from_proto(CombArena *a, Orc__Proto__Type **types, size_t n,
-                        OrcType **out, const char *path, CombErr *err)
+                        CombType **out, const char *path, CombErr *err)
 {
     TypeWalk w = {a, types, n, 0, path, err};
     if (n == 0)
@@ -270,7 +137,7 @@ int orc_type_from_proto(CombArena *a, Orc__Proto__Type **types, size_t n,
     return COMB_OK;
 }
 
-static int type_flatten(CombArena *a, const OrcType *t,
+static int type_flatten(CombArena *a, const CombType *t,
                         Orc__Proto__Type **out, Orc__Proto__Type *slots)
 {
     Orc__Proto__Type *pt = &slots[t->id];
@@ -305,7 +172,7 @@ static int type_flatten(CombArena *a, const OrcType *t,
     return COMB_OK;
 }
 
-int orc_type_to_proto(CombArena *a, const OrcType *root,
+int orc_type_to_proto(CombArena *a, const CombType *root,
                       Orc__Proto__Type ***out, size_t *n)
 {
     size_t count = (size_t)root->max_id + 1;

@@ -49,9 +49,9 @@ struct OrcWriter {
     char *path;
     OrcWriterOptions opt;
     CombArena arena;          /* the schema copy */
-    OrcType *schema;
+    CombType *schema;
     int n_cols;
-    const OrcType **types;    /* per column id, into schema */
+    const CombType **types;    /* per column id, into schema */
     OrcColWrite *cols;        /* pending stripe encoders; NULL when freed */
     OrcStatsAcc *file_stats;  /* per column: the stripes written so far */
     size_t mem;               /* bytes `cols` holds (counted in the group) */
@@ -240,7 +240,7 @@ void orc_writer_abort(OrcWriter *w)
     writer_free(w);
 }
 
-static int check_schema(const OrcType *t, CombErr *err)
+static int check_schema(const CombType *t, CombErr *err)
 {
     if (!orc_kind_writable(t->kind))
         return comb_err(err, COMB_EUNSUPPORTED,
@@ -284,20 +284,20 @@ static int create_file(OrcWriter *w, CombErr *err)
     return fs_close(fd, w->path, err);
 }
 
-static int writer_setup(OrcWriter *w, const OrcType *schema, CombErr *err)
+static int writer_setup(OrcWriter *w, const CombType *schema, CombErr *err)
 {
     int rc;
-    w->schema = orc_type_copy(&w->arena, schema);
+    w->schema = comb_type_copy(&w->arena, schema);
     if (!w->schema)
         return comb_err_nomem(err);
-    w->n_cols = orc_type_assign_ids(w->schema);
+    w->n_cols = comb_type_assign_ids(w->schema);
     w->types = comb_arena_alloc(&w->arena,
                                 (size_t)w->n_cols * sizeof *w->types);
     w->file_stats = comb_calloc((size_t)w->n_cols, sizeof *w->file_stats);
     if (!w->types || !w->file_stats)
         return comb_err_nomem(err);
     for (int i = 0; i < w->n_cols; i++) {
-        w->types[i] = orc_type_find(w->schema, i);
+        w->types[i] = comb_type_find(w->schema, i);
         orc_stats_init(&w->file_stats[i], w->types[i]->kind);
     }
     if (w->opt.group)
@@ -307,7 +307,7 @@ static int writer_setup(OrcWriter *w, const OrcType *schema, CombErr *err)
     return rc ? rc : create_file(w, err);
 }
 
-int orc_writer_open(const char *path, const OrcType *schema,
+int orc_writer_open(const char *path, const CombType *schema,
                     const OrcWriterOptions *opt, OrcWriter **out, CombErr *err)
 {
     *out = NULL;

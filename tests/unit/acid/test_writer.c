@@ -269,7 +269,7 @@ static bool type_is(const OrcReader *r, const char *want)
 {
     CombBuf b = COMB_BUF_INIT;
     bool ok;
-    orc_type_to_string(orc_reader_schema(r), &b);
+    comb_type_format(orc_reader_schema(r), &b);
     ok = b.len == strlen(want) && memcmp(b.data, want, b.len) == 0;
     if (!ok)
         printf("    type %.*s\n", (int)b.len, (const char *)b.data);

@@ -51,16 +51,16 @@ char *orc_test_dump_text(const char *path, bool rows, size_t *len,
     return text;
 }
 
-int orc_test_writer_open(const char *name, OrcType *root,
+int orc_test_writer_open(const char *name, CombType *root,
                          const OrcWriterOptions *opt, int capacity,
                          char *path, OrcWriter **w, CombBatch *b,
                          CombErr *err)
 {
-    int n_cols = orc_type_assign_ids(root);
+    int n_cols = comb_type_assign_ids(root);
     CombTypeKind *kinds = malloc((size_t)n_cols * sizeof *kinds);
     if (!kinds)
         return comb_err_nomem(err);
-    orc_type_kinds(root, kinds);
+    comb_type_kinds(root, kinds);
     snprintf(path, ORC_TEST_PATH_LEN, "%s/%s", unit_tmpdir(), name);
     int rc = orc_writer_open(path, root, opt, w, err);
     if (!rc && comb_batch_init(b, n_cols, kinds, capacity)) {

@@ -33,7 +33,7 @@ char *orc_test_dump_text(const char *path, bool rows, size_t *len,
 /* Number root's columns and open a writer of it with opt at
  * <a fresh tmpdir>/<name> (path, ORC_TEST_PATH_LEN bytes, gets where), with
  * b a batch of `capacity` rows for those columns (b->n_cols of them). */
-int orc_test_writer_open(const char *name, OrcType *root,
+int orc_test_writer_open(const char *name, CombType *root,
                          const OrcWriterOptions *opt, int capacity,
                          char *path, OrcWriter **w, CombBatch *b,
                          CombErr *err);

@@ -229,7 +229,7 @@ static int count_forms(const char *path, long forms[4], CombErr *err)
         uint64_t off = si.offset;
         for (size_t i = 0; i < sf->n_streams && !rc; i++) {
             const Orc__Proto__Stream *st = sf->streams[i];
-            const OrcType *t = orc_type_find(orc_reader_schema(r),
+            const CombType *t = comb_type_find(orc_reader_schema(r),
                                              (int)st->column);
             CombTypeKind k = t ? t->kind : COMB_T_NULL;
             bool ints = comb_type_is_int(k) && k != COMB_T_BOOLEAN &&

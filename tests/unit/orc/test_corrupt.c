@@ -26,7 +26,7 @@ static int read_everything(const char *path, CombErr *err)
     int n = orc_reader_n_columns(r);
     bool *inc = calloc((size_t)n, 1);
     for (int i = 0; i < n; i++) {
-        const OrcType *t = orc_type_find(orc_reader_schema(r), i);
+        const CombType *t = comb_type_find(orc_reader_schema(r), i);
         inc[i] = orc_kind_readable(t->kind);
     }
     rc = orc_reader_select(r, inc, err);

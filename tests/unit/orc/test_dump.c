@@ -19,14 +19,14 @@ TEST(orc_dump_json_rows)
     OrcWriter *w;
     OrcWriterOptions opt;
     comb_arena_init(&a, 4096);
-    OrcType *root = orc_type_new(&a, COMB_T_STRUCT);
-    OrcType *st = orc_type_new(&a, COMB_T_STRUCT);
-    orc_type_add_field(&a, root, "d", orc_type_new(&a, COMB_T_DATE));
-    orc_type_add_field(&a, root, "s", orc_type_new(&a, COMB_T_STRING));
-    orc_type_add_field(&a, root, "bin", orc_type_new(&a, COMB_T_BINARY));
-    orc_type_add_field(&a, root, "f", orc_type_new(&a, COMB_T_FLOAT));
-    orc_type_add_field(&a, root, "st", st);
-    orc_type_add_field(&a, st, "ok", orc_type_new(&a, COMB_T_BOOLEAN));
+    CombType *root = comb_type_new(&a, COMB_T_STRUCT);
+    CombType *st = comb_type_new(&a, COMB_T_STRUCT);
+    comb_type_add_field(&a, root, "d", comb_type_new(&a, COMB_T_DATE));
+    comb_type_add_field(&a, root, "s", comb_type_new(&a, COMB_T_STRING));
+    comb_type_add_field(&a, root, "bin", comb_type_new(&a, COMB_T_BINARY));
+    comb_type_add_field(&a, root, "f", comb_type_new(&a, COMB_T_FLOAT));
+    comb_type_add_field(&a, root, "st", st);
+    comb_type_add_field(&a, st, "ok", comb_type_new(&a, COMB_T_BOOLEAN));
     orc_writer_options_default(&opt);
     CHECK_OK(orc_test_writer_open("json.orc", root, &opt, 8, path, &w, &b,
                                   &err), &err);
@@ -86,9 +86,9 @@ TEST(orc_dump_metadata_listing)
     OrcWriter *w;
     OrcWriterOptions opt;
     comb_arena_init(&a, 4096);
-    OrcType *root = orc_type_new(&a, COMB_T_STRUCT);
-    orc_type_add_field(&a, root, "id", orc_type_new(&a, COMB_T_BIGINT));
-    orc_type_add_field(&a, root, "name", orc_type_new(&a, COMB_T_VARCHAR));
+    CombType *root = comb_type_new(&a, COMB_T_STRUCT);
+    comb_type_add_field(&a, root, "id", comb_type_new(&a, COMB_T_BIGINT));
+    comb_type_add_field(&a, root, "name", comb_type_new(&a, COMB_T_VARCHAR));
     orc_writer_options_default(&opt);
     opt.stripe_size = 1000;
     CHECK_OK(orc_test_writer_open("meta.orc", root, &opt, 1000, path, &w, &b,

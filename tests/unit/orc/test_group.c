@@ -29,12 +29,12 @@ static int open_fds(void)
     return n;
 }
 
-static OrcType *group_schema(CombArena *a)
+static CombType *group_schema(CombArena *a)
 {
-    OrcType *root = orc_type_new(a, COMB_T_STRUCT);
-    orc_type_add_field(a, root, "id", orc_type_new(a, COMB_T_BIGINT));
-    orc_type_add_field(a, root, "s", orc_type_new(a, COMB_T_STRING));
-    orc_type_assign_ids(root);
+    CombType *root = comb_type_new(a, COMB_T_STRUCT);
+    comb_type_add_field(a, root, "id", comb_type_new(a, COMB_T_BIGINT));
+    comb_type_add_field(a, root, "s", comb_type_new(a, COMB_T_STRING));
+    comb_type_assign_ids(root);
     return root;
 }
 
@@ -111,8 +111,8 @@ TEST(orc_group_keeps_budget_and_no_descriptors)
     char path[G_FILES][ORC_TEST_PATH_LEN], text[G_ROWS * 16];
     int fds_before;
     comb_arena_init(&a, 0);
-    OrcType *schema = group_schema(&a);
-    orc_type_kinds(schema, kinds);
+    CombType *schema = group_schema(&a);
+    comb_type_kinds(schema, kinds);
     CHECK_OK(orc_writer_group_new(G_BUDGET, &g, &err), &err);
     CHECK_EQ(comb_batch_init(&b, 3, kinds, G_ROWS), 0);
     memset(counts, 0, sizeof counts);
@@ -160,7 +160,7 @@ TEST(orc_group_refuses_bad_setup)
     OrcWriterOptions opt;
     char path[ORC_TEST_PATH_LEN];
     comb_arena_init(&a, 0);
-    OrcType *schema = group_schema(&a);
+    CombType *schema = group_schema(&a);
     CHECK_EQ(orc_writer_group_new(0, &g, &err), COMB_EINVALID);
     CHECK_OK(orc_writer_group_new(1 << 20, &g, &err), &err);
     orc_writer_options_default(&opt);

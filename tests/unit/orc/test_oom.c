@@ -52,19 +52,19 @@ static int write_file(const char *path, CombErr *err)
     OrcWriterOptions opt;
     CombTypeKind kinds[4];
     comb_arena_init(&a, 1024);
-    OrcType *root = orc_type_new(&a, COMB_T_STRUCT);
-    OrcType *i = orc_type_new(&a, COMB_T_INT);
-    OrcType *s = orc_type_new(&a, COMB_T_STRING);
-    OrcType *d = orc_type_new(&a, COMB_T_DOUBLE);
+    CombType *root = comb_type_new(&a, COMB_T_STRUCT);
+    CombType *i = comb_type_new(&a, COMB_T_INT);
+    CombType *s = comb_type_new(&a, COMB_T_STRING);
+    CombType *d = comb_type_new(&a, COMB_T_DOUBLE);
     int rc = COMB_ENOMEM;
-    if (!root || !i || !s || !d || orc_type_add_field(&a, root, "i", i) ||
-        orc_type_add_field(&a, root, "s", s) ||
-        orc_type_add_field(&a, root, "d", d)) {
+    if (!root || !i || !s || !d || comb_type_add_field(&a, root, "i", i) ||
+        comb_type_add_field(&a, root, "s", s) ||
+        comb_type_add_field(&a, root, "d", d)) {
         comb_arena_free(&a);
         return rc;
     }
-    orc_type_assign_ids(root);
-    orc_type_kinds(root, kinds);
+    comb_type_assign_ids(root);
+    comb_type_kinds(root, kinds);
     orc_writer_options_default(&opt);
     opt.stripe_size = 2000;
     if (comb_batch_init(&b, 4, kinds, 500)) {

@@ -17,20 +17,20 @@
 enum { C_ROOT, C_B, C_T, C_S, C_I, C_L, C_F, C_D, C_STR, C_VC, C_CH, C_BIN,
        C_DT, C_ST, C_X, C_Y, N_COLS };
 
-static OrcType *leaf(CombArena *a, OrcType *st, const char *name,
+static CombType *leaf(CombArena *a, CombType *st, const char *name,
                      CombTypeKind k)
 {
-    OrcType *t = orc_type_new(a, k);
+    CombType *t = comb_type_new(a, k);
     if (t && (k == COMB_T_VARCHAR || k == COMB_T_CHAR))
         t->max_length = k == COMB_T_VARCHAR ? 10 : 5;
-    if (!t || orc_type_add_field(a, st, name, t))
+    if (!t || comb_type_add_field(a, st, name, t))
         return NULL;
     return t;
 }
 
-static OrcType *all_types(CombArena *a)
+static CombType *all_types(CombArena *a)
 {
-    OrcType *root = orc_type_new(a, COMB_T_STRUCT);
+    CombType *root = comb_type_new(a, COMB_T_STRUCT);
     static const struct { const char *n; CombTypeKind k; } f[] = {
         {"b", COMB_T_BOOLEAN}, {"t", COMB_T_TINYINT}, {"s", COMB_T_SMALLINT},
         {"i", COMB_T_INT}, {"l", COMB_T_BIGINT}, {"f", COMB_T_FLOAT},
@@ -39,7 +39,7 @@ static OrcType *all_types(CombArena *a)
     for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
         if (!leaf(a, root, f[i].n, f[i].k))
             return NULL;
-    OrcType *st = leaf(a, root, "st", COMB_T_STRUCT);
+    CombType *st = leaf(a, root, "st", COMB_T_STRUCT);
     if (!st || !leaf(a, st, "x", COMB_T_INT) || !leaf(a, st, "y", COMB_T_STRING))
         return NULL;
     return root;
@@ -150,9 +150,9 @@ static int write_all_types(const char *path, OrcCompression comp,
     OrcWriterOptions opt;
     CombTypeKind kinds[N_COLS];
     comb_arena_init(&a, 4096);
-    OrcType *schema = all_types(&a);
-    orc_type_assign_ids(schema);
-    orc_type_kinds(schema, kinds);
+    CombType *schema = all_types(&a);
+    comb_type_assign_ids(schema);
+    comb_type_kinds(schema, kinds);
     orc_writer_options_default(&opt);
     opt.compression = comp;
     opt.stripe_size = stripe_size;
@@ -278,7 +278,7 @@ TEST(orc_roundtrip_single_stripe_and_schema)
     CHECK_STR(orc_reader_file_version(r), "0.12");
     CHECK(orc_reader_writer_version(r) >= 6);
     CHECK_EQ(orc_reader_row_index_stride(r), 0);
-    CHECK_EQ(orc_type_to_string(orc_reader_schema(r), &s), 0);
+    CHECK_EQ(comb_type_format(orc_reader_schema(r), &s), 0);
     CHECK_EQ(comb_buf_append_byte(&s, 0), 0);
     int same = strcmp((char *)s.data,
                       "struct<b:boolean,t:tinyint,s:smallint,i:int,l:bigint,"
@@ -376,16 +376,16 @@ TEST(orc_roundtrip_statistics)
 
 /* ------------------------------------------------ ACID delete-file shape */
 
-static OrcType *acid_schema(CombArena *a)
+static CombType *acid_schema(CombArena *a)
 {
-    OrcType *root = orc_type_new(a, COMB_T_STRUCT);
+    CombType *root = comb_type_new(a, COMB_T_STRUCT);
     if (!leaf(a, root, "operation", COMB_T_INT) ||
         !leaf(a, root, "originalTransaction", COMB_T_BIGINT) ||
         !leaf(a, root, "bucket", COMB_T_INT) ||
         !leaf(a, root, "rowId", COMB_T_BIGINT) ||
         !leaf(a, root, "currentTransaction", COMB_T_BIGINT))
         return NULL;
-    OrcType *row = leaf(a, root, "row", COMB_T_STRUCT);
+    CombType *row = leaf(a, root, "row", COMB_T_STRUCT);
     if (!row || !leaf(a, row, "a", COMB_T_INT) || !leaf(a, row, "b", COMB_T_STRING))
         return NULL;
     return root;
@@ -401,7 +401,7 @@ TEST(orc_roundtrip_null_struct_acid_delete)
     OrcReader *r;
     OrcWriterOptions opt;
     comb_arena_init(&a, 4096);
-    OrcType *schema = acid_schema(&a);
+    CombType *schema = acid_schema(&a);
     CHECK(schema != NULL);
     orc_writer_options_default(&opt);
     CHECK_OK(orc_test_writer_open("delete.orc", schema, &opt, 1024, path, &w,
@@ -467,7 +467,7 @@ TEST(orc_user_metadata_roundtrip)
     OrcWriterOptions opt;
     snprintf(path, sizeof path, "%s/empty_meta.orc", dir);
     comb_arena_init(&a, 4096);
-    OrcType *schema = acid_schema(&a);
+    CombType *schema = acid_schema(&a);
     orc_writer_options_default(&opt);
     int rc = orc_writer_open(path, schema, &opt, &w, &err);
     comb_arena_free(&a);
@@ -537,7 +537,7 @@ TEST(orc_writer_failures_remove_file)
     OrcWriter *w;
     OrcWriterOptions opt;
     comb_arena_init(&a, 4096);
-    OrcType *schema = acid_schema(&a);
+    CombType *schema = acid_schema(&a);
     orc_writer_options_default(&opt);
     opt.on_stripe = fail_stripe;
     CHECK_OK(orc_test_writer_open("fail.orc", schema, &opt, 10, path, &w, &b,
@@ -558,9 +558,9 @@ TEST(orc_writer_failures_remove_file)
     orc_writer_abort(NULL);
 
     /* unsupported schema and options */
-    OrcType *ts = orc_type_new(&a, COMB_T_TIMESTAMP);
-    OrcType *root = orc_type_new(&a, COMB_T_STRUCT);
-    orc_type_add_field(&a, root, "t", ts);
+    CombType *ts = comb_type_new(&a, COMB_T_TIMESTAMP);
+    CombType *root = comb_type_new(&a, COMB_T_STRUCT);
+    comb_type_add_field(&a, root, "t", ts);
     CHECK_EQ(orc_writer_open(path, root, &opt, &w, &err), COMB_EUNSUPPORTED);
     opt.compression = ORC_COMP_LZO;
     CHECK_EQ(orc_writer_open(path, schema, &opt, &w, &err), COMB_EUNSUPPORTED);
@@ -577,7 +577,7 @@ TEST(orc_writer_row_ids_use_delta)
     OrcReader *r;
     OrcWriterOptions opt;
     comb_arena_init(&a, 4096);
-    OrcType *root = orc_type_new(&a, COMB_T_STRUCT);
+    CombType *root = comb_type_new(&a, COMB_T_STRUCT);
     leaf(&a, root, "rowId", COMB_T_BIGINT);
     orc_writer_options_default(&opt);
     opt.compression = ORC_COMP_NONE;
