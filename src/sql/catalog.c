@@ -10,43 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const struct {
-    const char *name;
-    CombTypeKind kind;
-} type_names[] = {
-    {"boolean", COMB_T_BOOLEAN}, {"tinyint", COMB_T_TINYINT},
-    {"smallint", COMB_T_SMALLINT}, {"int", COMB_T_INT},
-    {"integer", COMB_T_INT}, {"bigint", COMB_T_BIGINT},
-    {"float", COMB_T_FLOAT}, {"double", COMB_T_DOUBLE},
-    {"string", COMB_T_STRING}, {"varchar", COMB_T_VARCHAR},
-    {"char", COMB_T_CHAR}, {"binary", COMB_T_BINARY},
-    {"date", COMB_T_DATE}, {"timestamp", COMB_T_TIMESTAMP},
-    {"decimal", COMB_T_DECIMAL},
-};
-
-int sql_type_from_string(const char *s, CombTypeKind *out)
-{
-    size_t n = 0;
-    while (s[n] && (isalpha((unsigned char)s[n]) || s[n] == '_'))
-        n++;
-    for (size_t i = 0; i < sizeof type_names / sizeof type_names[0]; i++) {
-        if (strlen(type_names[i].name) == n &&
-            strncasecmp(s, type_names[i].name, n) == 0) {
-            *out = type_names[i].kind;
-            return COMB_OK;
-        }
-    }
-    return COMB_EUNSUPPORTED;
-}
-
-/* n of "varchar(n)" / "char(n)", 0 otherwise. */
-static uint32_t type_length(const char *type)
-{
-    const char *open = strchr(type, '(');
-    long n = open ? strtol(open + 1, NULL, 10) : 0;
-    return n > 0 && n < 1000000 ? (uint32_t)n : 0;
-}
-
 int sql_table_column(const SqlTable *t, const char *name)
 {
     for (int i = 0; i < t->n_cols; i++)
@@ -60,18 +23,24 @@ static int table_fill_columns(SqlStmtCtx *c, SqlTable *t, CombErr *err)
     MsTable *m = t->ms;
     t->n_cols = m->n_cols;
     t->names = comb_arena_alloc(c->arena, (size_t)(m->n_cols + 1) * sizeof *t->names);
+    t->types = comb_arena_alloc(c->arena, (size_t)(m->n_cols + 1) * sizeof *t->types);
     t->kinds = comb_arena_alloc(c->arena, (size_t)(m->n_cols + 1) * sizeof *t->kinds);
     t->lengths = comb_arena_calloc(c->arena, (size_t)(m->n_cols + 1) * sizeof *t->lengths);
-    if (!t->names || !t->kinds || !t->lengths)
+    if (!t->names || !t->types || !t->kinds || !t->lengths)
         return comb_err_nomem(err);
     for (int i = 0; i < m->n_cols; i++) {
+        CombType *type;
+        CombErr why;
         t->names[i] = m->cols[i].name;
-        if (sql_type_from_string(m->cols[i].type, &t->kinds[i]))
-            return comb_err(err, COMB_EUNSUPPORTED,
-                            "column '%s' of table %s has type '%s', which is "
-                            "not supported yet", m->cols[i].name,
-                            t->qualified, m->cols[i].type);
-        t->lengths[i] = type_length(m->cols[i].type);
+        if (comb_type_parse(c->arena, m->cols[i].type, strlen(m->cols[i].type),
+                            &type, &why))
+            return comb_err(err, COMB_ECORRUPT,
+                            "column '%s' of table %s has a type the "
+                            "metastore should not hold: %s", m->cols[i].name,
+                            t->qualified, why.msg);
+        t->types[i] = type;
+        t->kinds[i] = type->kind;
+        t->lengths[i] = type->max_length;
     }
     return COMB_OK;
 }

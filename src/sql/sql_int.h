@@ -66,7 +66,8 @@ typedef struct SqlTable {
     char *qualified;        /* "db.table" */
     int n_cols;
     const char **names;     /* column names, table order */
-    CombTypeKind *kinds;
+    const CombType **types; /* column types (statement arena) */
+    CombTypeKind *kinds;    /* types[i]->kind */
     uint32_t *lengths;      /* char(n)/varchar(n) length per column, else 0 */
     int n_buckets;          /* -1 when not bucketed */
     int n_cluster;
@@ -85,8 +86,6 @@ int sql_table_column(const SqlTable *t, const char *name);
  * is clustered by columns comb can hash under a supported
  * bucketing_version.  Else the error naming the table. */
 int sql_table_bucketing(const SqlTable *t, CombErr *err);
-/* Parse a Hive type string ("int", "varchar(10)") to a kind. */
-int sql_type_from_string(const char *s, CombTypeKind *out);
 /* Write-id list of a table under the statement snapshot. */
 int sql_table_writeids(SqlStmtCtx *c, const SqlTable *t,
                        CombWriteIdList *out, CombErr *err);
