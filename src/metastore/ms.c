@@ -447,8 +447,9 @@ static int kind_check(const MsTable *t, CombErr *err)
     if (!is_view(t))
         return t->view_original_text || t->view_expanded_text
                    ? comb_err(err, COMB_EINVALID,
-                              "table %s has view text but is a %s", t->name,
-                              t->table_type)
+                              "view text given for %s, which is not a view "
+                              "(%s)",
+                              t->name, t->table_type)
                    : COMB_OK;
     if (!t->view_original_text)
         return comb_err(err, COMB_EINVALID, "view %s has no query text",

@@ -2521,7 +2521,7 @@ static int schema_upgrade(MsSqlite *h, CombArena *a, CombErr *err)
         !rc)
         rc = sq_fail(h, err);
     if (rc)
-        comb_err_prefix(err, "upgrading the metastore schema to version %s: ",
+        comb_err_prefix(err, "upgrading the metastore schema to version %s",
                         SQ_SCHEMA_VERSION);
     return rc;
 }
