@@ -996,6 +996,15 @@ int ms_txn_add_partitions(Ms *ms, int64_t txnid, const char *db,
                          "txn_add_partitions", NULL, txnid);
 }
 
+/* A seeded id is followed by the next one: it must leave room. */
+static int check_seed(int64_t max_id, const char *what, CombErr *err)
+{
+    if (max_id == INT64_MAX)
+        return comb_err(err, COMB_EINVALID, "%s %lld leaves no id after it",
+                        what, (long long)max_id);
+    return COMB_OK;
+}
+
 int ms_writeid_seed(Ms *ms, const char *db, const char *table,
                     int64_t max_writeid, CombErr *err)
 {
@@ -1003,6 +1012,8 @@ int ms_writeid_seed(Ms *ms, const char *db, const char *table,
     int rc = check_handle(ms, err);
     if (!rc)
         rc = table_names(db, table, &ldb, &ltable, err);
+    if (!rc)
+        rc = check_seed(max_writeid, "write id", err);
     if (rc)
         return rc;
     return commit_traced(ms->ops->writeid_seed(ms->impl, ldb.s, ltable.s,
@@ -1013,6 +1024,8 @@ int ms_writeid_seed(Ms *ms, const char *db, const char *table,
 int ms_txnid_seed(Ms *ms, int64_t max_txnid, CombErr *err)
 {
     int rc = check_handle(ms, err);
+    if (!rc)
+        rc = check_seed(max_txnid, "txn id", err);
     if (rc)
         return rc;
     return commit_traced(ms->ops->txnid_seed(ms->impl, max_txnid, err),

@@ -292,7 +292,7 @@ int ms_table_alter(Ms *ms, const MsTable *t, CombErr *err);
  * old location moves with it (its path prefix replaced).  The caller moves
  * directories first.  Errors: COMB_ENOTFOUND for the table or new_db;
  * COMB_EEXISTS "new table <db>.<t> already exists"; COMB_EINVALID for an
- * invalid new name or a relative location.  The same name: only the
+ * invalid new name, a relative location or a location for a view.  The same name: only the
  * location changes. */
 int ms_table_rename(Ms *ms, const char *db, const char *name,
                     const char *new_db, const char *new_name,
@@ -335,7 +335,7 @@ int ms_part_name_parse(const MsTable *t, const char *name, CombArena *a,
  * create_time (0: now), formats and serde (NULL: the table's) and params
  * are read; the name is made by ms_part_name_make.  With if_not_exists,
  * partitions that exist are skipped; added (n entries, may be NULL) says
- * which were new.  Errors, nothing added: COMB_ENOTFOUND (table);
+ * which were new (all false after an error).  Errors, nothing added: COMB_ENOTFOUND (table);
  * COMB_EEXISTS "Partition already exists: <db>.<t>/<name>" unless
  * if_not_exists (also when another process added it first); COMB_EINVALID
  * "Partition spec for non partitioned table <db>.<t>.", "Invalid partition
@@ -358,8 +358,8 @@ int ms_part_get(Ms *ms, const char *db, const char *table, const char *name,
                 CombArena *a, MsPartition **out, CombErr *err);
 /* The partitions of db.table in the order of SHOW PARTITIONS (by name,
  * byte order), all of them or (n_spec > 0) those whose value for each
- * spec[i].key equals spec[i].value (a partial spec; value NULL means
- * MS_DEFAULT_PARTITION_NAME).  A table without partition keys has none.
+ * spec[i].key (any case) equals spec[i].value (a partial spec; NULL or ""
+ * means MS_DEFAULT_PARTITION_NAME).  A table without partition keys has none.
  * COMB_EINVALID "Non-Partition column appears in the partition
  * specification: <k>"; COMB_ENOTFOUND for the table. */
 int ms_part_list(Ms *ms, const char *db, const char *table,
@@ -423,13 +423,15 @@ int ms_txn_add_partitions(Ms *ms, int64_t txnid, const char *db,
  * seedWriteId); if it had, max_writeid may not exceed the highest one
  * allocated (COMB_EINVALID "The maximum writeId <w> in table <t> is
  * greater than the maximum allocated in the metastore <m>"); else, and for
- * max_writeid <= 0, nothing changes.  COMB_ENOTFOUND for the table. */
+ * max_writeid <= 0, nothing changes.  COMB_ENOTFOUND for the table;
+ * COMB_EINVALID for INT64_MAX, which leaves no id after it. */
 int ms_writeid_seed(Ms *ms, const char *db, const char *table,
                     int64_t max_writeid, CombErr *err);
 /* Make every txn id up to max_txnid (the highest _v<txnid> visibility
  * suffix found) count as committed and never be handed out again: the
  * next txn id becomes max_txnid + 1 if it is not above that already (Hive's
- * seedTxnId, without its error when the counter is already past). */
+ * seedTxnId, without its error when the counter is already past).
+ * COMB_EINVALID for INT64_MAX. */
 int ms_txnid_seed(Ms *ms, int64_t max_txnid, CombErr *err);
 
 #endif

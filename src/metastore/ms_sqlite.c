@@ -1576,6 +1576,9 @@ static int table_rename_body(MsSqlite *h, const char *db, const char *name,
     int64_t tbl_id = 0, new_db_id = 0, taken;
     bool found, same = strcmp(db, new_db) == 0 && strcmp(name, new_name) == 0;
     int rc = table_get_main(h, db, name, a, &old, &tbl_id, err);
+    if (!rc && new_location && table_is_view(&old))
+        rc = comb_err(err, COMB_EINVALID, "view %s.%s cannot have a location",
+                      db, name);
     if (!rc)
         rc = db_fetch(h, new_db, a, &new_db_id, &d, &found, err);
     if (!rc && !found)
@@ -1682,6 +1685,9 @@ static int mss_part_add(void *impl, const char *db, const char *table,
                     part_add_body(h, db, table, parts, n, if_not_exists,
                                   added, &a, err),
                     err);
+    /* rolled back: none of them was added */
+    if (rc && added && n > 0)
+        memset(added, 0, (size_t)n * sizeof *added);
     comb_arena_free(&a);
     return rc;
 }

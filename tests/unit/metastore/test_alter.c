@@ -431,6 +431,9 @@ TEST(ms_table_rename_errors)
                                             .table_type = MS_VIRTUAL_VIEW,
                                             .view_original_text = "select 1"},
                              false, &err), &err);
+    CHECK_EQ(ms_table_rename(ms, "default", "v", "default", "w", "/data/w",
+                             &err), COMB_EINVALID);
+    CHECK_STR(err.msg, "view default.v cannot have a location");
     CHECK_OK(ms_table_rename(ms, "default", "v", "default", "w", NULL, &err),
              &err);
     CHECK_OK(ms_table_get(ms, "default", "w", &a, &t, &err), &err);

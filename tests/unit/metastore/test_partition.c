@@ -166,8 +166,9 @@ TEST(ms_part_add_errors_change_nothing)
     /* one existing partition fails the whole list */
     in[0] = part_of(other);
     in[1] = part_of(ok);
-    CHECK_EQ(ms_part_add(ms, "default", "events", in, 2, false, NULL, &err),
+    CHECK_EQ(ms_part_add(ms, "default", "events", in, 2, false, added, &err),
              COMB_EEXISTS);
+    CHECK(!added[0] && !added[1]);
     CHECK_EQ(fx_sql_int(&fx, "SELECT count(*) FROM PARTITIONS"), 1);
     /* unless IF NOT EXISTS: the new one is added, the old one kept */
     CHECK_OK(ms_part_add(ms, "default", "events", in, 2, true, added, &err),

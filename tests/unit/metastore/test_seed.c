@@ -113,6 +113,12 @@ TEST(ms_writeid_seed_twice_and_large)
     CHECK_EQ(ms_writeid_seed(ms, "default", "t", 10000002, &err),
              COMB_EINVALID);
     CHECK_EQ(fx_sql_int(&fx, "SELECT NWI_NEXT FROM NEXT_WRITE_ID"), 10000002);
+    /* the largest id would leave none to hand out after it */
+    CHECK_EQ(ms_writeid_seed(ms, "default", "t", INT64_MAX, &err),
+             COMB_EINVALID);
+    CHECK_EQ(ms_txnid_seed(ms, INT64_MAX, &err), COMB_EINVALID);
+    CHECK_OK(ms_txnid_seed(ms, INT64_MAX - 1, &err), &err);
+    CHECK_EQ(fx_sql_int(&fx, "SELECT NTXN_NEXT FROM NEXT_TXN_ID"), INT64_MAX);
     ms_close(ms);
 }
 
