@@ -1409,13 +1409,12 @@ static int table_get_sorts(MsSqlite *h, int64_t tbl_id, CombArena *a,
     if (rc)
         return rc;
     t->sort_cols = items;
-    for (int i = 0; i < t->n_sort_cols; i++)
+    for (int i = 0; i < t->n_sort_cols; i++) {
+        const char *order = cells[2 * i + 1];
+        bool asc = order && strcmp(order, "1") == 0;
         t->sort_cols[i] = (MsSortCol){cells[2 * i],
-                                      cells[2 * i + 1] &&
-                                              strcmp(cells[2 * i + 1], "1") ==
-                                                  0
-                                          ? MS_SORT_ASC
-                                          : MS_SORT_DESC};
+                                      asc ? MS_SORT_ASC : MS_SORT_DESC};
+    }
     return COMB_OK;
 }
 
