@@ -65,6 +65,20 @@ int ms_err_db_not_empty(CombErr *err, const char *db)
                     db);
 }
 
+int ms_err_no_part(CombErr *err, const char *db, const char *table,
+                   const char *name)
+{
+    return comb_err(err, COMB_ENOTFOUND, "Partition not found '%s.%s/%s'", db,
+                    table, name);
+}
+
+int ms_err_part_exists(CombErr *err, const char *db, const char *table,
+                       const char *name)
+{
+    return comb_err(err, COMB_EEXISTS, "Partition already exists: %s.%s/%s",
+                    db, table, name);
+}
+
 int ms_err_txn_not_open(CombErr *err, int64_t txnid, bool found, int state)
 {
     long long t = (long long)txnid;
@@ -289,40 +303,63 @@ static int check_count(int n, const void *arr, const char *what,
     return COMB_OK;
 }
 
-static int cols_normalize(const MsTable *in, CombArena *a, MsTable *out,
-                          CombErr *err)
+static bool column_in(const MsColumn *cols, int n, const char *name)
 {
-    if (in->n_cols == 0)
-        return COMB_OK;
-    out->cols = comb_arena_alloc(a, (size_t)in->n_cols * sizeof *out->cols);
-    if (!out->cols)
-        return comb_err_nomem(err);
-    for (int i = 0; i < in->n_cols; i++) {
-        const MsColumn *c = &in->cols[i];
-        if (!c->name || !*c->name || !c->type || !*c->type)
-            return comb_err(err, COMB_EINVALID,
-                            "column %d of %s has no name or type", i + 1,
-                            out->name);
-        out->cols[i].name = arena_lower(a, c->name);
-        out->cols[i].type = arena_lower(a, c->type);
-        out->cols[i].comment = c->comment;
-        if (!out->cols[i].name || !out->cols[i].type)
-            return comb_err_nomem(err);
-        for (int j = 0; j < i; j++)
-            if (strcmp(out->cols[j].name, out->cols[i].name) == 0)
-                return comb_err(err, COMB_EINVALID,
-                                "Duplicate column name: %s",
-                                out->cols[i].name);
-    }
-    return COMB_OK;
+    for (int i = 0; i < n; i++)
+        if (strcmp(cols[i].name, name) == 0)
+            return true;
+    return false;
 }
 
 static bool has_column(const MsTable *t, const char *name)
 {
-    for (int i = 0; i < t->n_cols; i++)
-        if (strcmp(t->cols[i].name, name) == 0)
-            return true;
-    return false;
+    return column_in(t->cols, t->n_cols, name);
+}
+
+/* Lower-cased copies of n columns into *out; `what` names them in
+ * errors. */
+static int columns_copy(const MsColumn *in, int n, const char *what,
+                        const char *table, CombArena *a, MsColumn **out,
+                        CombErr *err)
+{
+    MsColumn *cols;
+    if (n == 0)
+        return COMB_OK;
+    if (!(cols = comb_arena_alloc(a, (size_t)n * sizeof *cols)))
+        return comb_err_nomem(err);
+    for (int i = 0; i < n; i++) {
+        if (!in[i].name || !*in[i].name || !in[i].type || !*in[i].type)
+            return comb_err(err, COMB_EINVALID,
+                            "%s %d of %s has no name or type", what, i + 1,
+                            table);
+        cols[i].name = arena_lower(a, in[i].name);
+        cols[i].type = arena_lower(a, in[i].type);
+        cols[i].comment = in[i].comment;
+        if (!cols[i].name || !cols[i].type)
+            return comb_err_nomem(err);
+        if (column_in(cols, i, cols[i].name))
+            return comb_err(err, COMB_EINVALID, "Duplicate column name: %s",
+                            cols[i].name);
+    }
+    *out = cols;
+    return COMB_OK;
+}
+
+/* Data columns, then partition keys: names unique within each list, and a
+ * partition key is never also a data column (Hive's error 10035). */
+static int cols_normalize(const MsTable *in, CombArena *a, MsTable *out,
+                          CombErr *err)
+{
+    int rc = columns_copy(in->cols, in->n_cols, "column", out->name, a,
+                          &out->cols, err);
+    if (!rc)
+        rc = columns_copy(in->part_keys, in->n_part_keys, "partition column",
+                          out->name, a, &out->part_keys, err);
+    for (int i = 0; !rc && i < out->n_part_keys; i++)
+        if (has_column(out, out->part_keys[i].name))
+            rc = comb_err(err, COMB_EINVALID,
+                          "Column repeated in partitioning columns");
+    return rc;
 }
 
 static int buckets_normalize(const MsTable *in, CombArena *a, MsTable *out,
@@ -356,17 +393,75 @@ static int buckets_normalize(const MsTable *in, CombArena *a, MsTable *out,
     return COMB_OK;
 }
 
-static int props_check(const MsTable *t, CombErr *err)
+static int sorts_normalize(const MsTable *in, CombArena *a, MsTable *out,
+                           CombErr *err)
 {
-    for (int i = 0; i < t->n_props; i++)
-        if (!t->props[i].key || !*t->props[i].key)
+    if (in->n_sort_cols == 0)
+        return COMB_OK;
+    out->sort_cols =
+        comb_arena_alloc(a, (size_t)in->n_sort_cols * sizeof(MsSortCol));
+    if (!out->sort_cols)
+        return comb_err_nomem(err);
+    for (int i = 0; i < in->n_sort_cols; i++) {
+        const MsSortCol *c = &in->sort_cols[i];
+        if (!c->name || (c->order != MS_SORT_ASC && c->order != MS_SORT_DESC))
             return comb_err(err, COMB_EINVALID,
-                            "property %d of %s has no key", i + 1, t->name);
+                            "sort column %d of %s has no name or order %d",
+                            i + 1, out->name, c->order);
+        out->sort_cols[i] = (MsSortCol){arena_lower(a, c->name), c->order};
+        if (!out->sort_cols[i].name)
+            return comb_err_nomem(err);
+        if (!has_column(out, out->sort_cols[i].name))
+            return comb_err(err, COMB_EINVALID,
+                            "sort column %s is not a column of %s",
+                            out->sort_cols[i].name, out->name);
+    }
     return COMB_OK;
 }
 
-/* Copy `in` into `out` (strings in `a`) the way it is stored: lower-case
- * names, valid table name, consistent columns and buckets. */
+/* Every key of a property list (TBLPROPERTIES, SERDEPROPERTIES, partition
+ * parameters) is a non-empty string. */
+static int props_check(const MsProperty *props, int n, const char *what,
+                       const char *owner, CombErr *err)
+{
+    for (int i = 0; i < n; i++)
+        if (!props[i].key || !*props[i].key)
+            return comb_err(err, COMB_EINVALID, "%s %d of %s has no key",
+                            what, i + 1, owner);
+    return COMB_OK;
+}
+
+static bool is_view(const MsTable *t)
+{
+    return strcmp(t->table_type, MS_VIRTUAL_VIEW) == 0;
+}
+
+/* Hive's table types, and what a view has instead of storage: its query
+ * texts, no location, no partitions of its own. */
+static int kind_check(const MsTable *t, CombErr *err)
+{
+    if (!is_view(t) && strcmp(t->table_type, MS_MANAGED_TABLE) != 0 &&
+        strcmp(t->table_type, MS_EXTERNAL_TABLE) != 0)
+        return comb_err(err, COMB_EINVALID, "invalid table type '%s' of %s",
+                        t->table_type, t->name);
+    if (!is_view(t))
+        return t->view_original_text || t->view_expanded_text
+                   ? comb_err(err, COMB_EINVALID,
+                              "view text given for %s, which is not a view "
+                              "(%s)",
+                              t->name, t->table_type)
+                   : COMB_OK;
+    if (!t->view_original_text)
+        return comb_err(err, COMB_EINVALID, "view %s has no query text",
+                        t->name);
+    if (t->location || t->n_part_keys > 0)
+        return comb_err(err, COMB_EINVALID,
+                        "view %s cannot have a location or partition "
+                        "columns",
+                        t->name);
+    return COMB_OK;
+}
+
 /* Locations are stored absolute (Hive qualifies them): a relative one
  * would mean another directory in every process's working directory. */
 static int location_check(const char *location, const char *what,
@@ -379,6 +474,28 @@ static int location_check(const char *location, const char *what,
                     location, what, name);
 }
 
+static int table_counts_check(const MsTable *in, CombErr *err)
+{
+    int rc = check_count(in->n_cols, in->cols, "columns", err);
+    if (!rc)
+        rc = check_count(in->n_bucket_cols, in->bucket_cols,
+                         "bucket columns", err);
+    if (!rc)
+        rc = check_count(in->n_props, in->props, "properties", err);
+    if (!rc)
+        rc = check_count(in->n_part_keys, in->part_keys,
+                         "partition columns", err);
+    if (!rc)
+        rc = check_count(in->n_sort_cols, in->sort_cols, "sort columns", err);
+    if (!rc)
+        rc = check_count(in->n_serde_params, in->serde_params,
+                         "serde parameters", err);
+    return rc;
+}
+
+/* Copy `in` into `out` (strings in `a`) the way it is stored: lower-case
+ * names, valid table name, consistent columns, buckets and sort columns,
+ * a known table type. */
 static int table_normalize(const MsTable *in, CombArena *a, MsTable *out,
                            CombErr *err)
 {
@@ -389,26 +506,29 @@ static int table_normalize(const MsTable *in, CombArena *a, MsTable *out,
     if (!rc)
         rc = location_check(in->location, "table", name.s, err);
     if (!rc)
-        rc = check_count(in->n_cols, in->cols, "columns", err);
-    if (!rc)
-        rc = check_count(in->n_bucket_cols, in->bucket_cols,
-                         "bucket columns", err);
-    if (!rc)
-        rc = check_count(in->n_props, in->props, "properties", err);
+        rc = table_counts_check(in, err);
     if (rc)
         return rc;
     *out = *in;
     out->db = comb_arena_strdup(a, db.s);
     out->name = comb_arena_strdup(a, name.s);
     if (!out->table_type)
-        out->table_type = "MANAGED_TABLE";
+        out->table_type = MS_MANAGED_TABLE;
     if (!out->db || !out->name)
         return comb_err_nomem(err);
     rc = cols_normalize(in, a, out, err);
     if (!rc)
         rc = buckets_normalize(in, a, out, err);
     if (!rc)
-        rc = props_check(out, err);
+        rc = sorts_normalize(in, a, out, err);
+    if (!rc)
+        rc = props_check(out->props, out->n_props, "property", out->name,
+                         err);
+    if (!rc)
+        rc = props_check(out->serde_params, out->n_serde_params,
+                         "serde parameter", out->name, err);
+    if (!rc)
+        rc = kind_check(out, err);
     return rc;
 }
 
@@ -502,8 +622,9 @@ int ms_db_list(Ms *ms, CombArena *a, char ***names, int *n, CombErr *err)
     return ms->ops->db_list(ms->impl, a, names, n, err);
 }
 
-int ms_table_create(Ms *ms, const MsTable *t, bool if_not_exists,
-                    CombErr *err)
+/* Create (alter == false) or alter a table from its normalized copy. */
+static int table_store(Ms *ms, const MsTable *t, bool alter,
+                       bool if_not_exists, CombErr *err)
 {
     CombArena scratch;
     MsTable copy;
@@ -514,12 +635,185 @@ int ms_table_create(Ms *ms, const MsTable *t, bool if_not_exists,
         return rc;
     comb_arena_init(&scratch, 4096);
     rc = table_normalize(t, &scratch, &copy, err);
-    if (!rc)
+    if (!rc && alter)
+        rc = commit_traced(ms->ops->table_alter(ms->impl, &copy, err),
+                           "table_alter", copy.name, 0);
+    else if (!rc)
         rc = commit_traced(ms->ops->table_create(ms->impl, &copy,
                                                  if_not_exists, err),
                            "table_create", copy.name, 0);
     comb_arena_free(&scratch);
     return rc;
+}
+
+int ms_table_create(Ms *ms, const MsTable *t, bool if_not_exists,
+                    CombErr *err)
+{
+    return table_store(ms, t, false, if_not_exists, err);
+}
+
+int ms_table_alter(Ms *ms, const MsTable *t, CombErr *err)
+{
+    return table_store(ms, t, true, false, err);
+}
+
+int ms_table_rename(Ms *ms, const char *db, const char *name,
+                    const char *new_db, const char *new_name,
+                    const char *new_location, CombErr *err)
+{
+    MsName ldb, lname, lnew_db, lnew_name;
+    int rc = check_handle(ms, err);
+    if (!rc)
+        rc = table_names(db, name, &ldb, &lname, err);
+    if (!rc)
+        rc = table_names(new_db, new_name, &lnew_db, &lnew_name, err);
+    if (!rc)
+        rc = name_check_new(lnew_name.s, "object name", err);
+    if (!rc)
+        rc = location_check(new_location, "table", lnew_name.s, err);
+    if (rc)
+        return rc;
+    return commit_traced(ms->ops->table_rename(ms->impl, ldb.s, lname.s,
+                                               lnew_db.s, lnew_name.s,
+                                               new_location, err),
+                         "table_rename", lnew_name.s, 0);
+}
+
+/* ------------------------------------------------------------ partitions */
+
+static int check_names(char *const *names, int n, const char *what,
+                       CombErr *err)
+{
+    if (n < 0 || (n > 0 && !names))
+        return comb_err(err, COMB_EINVALID, "%d %s but no array", n, what);
+    for (int i = 0; i < n; i++)
+        if (!names[i] || !*names[i])
+            return comb_err(err, COMB_EINVALID, "%s %d is empty", what,
+                            i + 1);
+    return COMB_OK;
+}
+
+/* What ms_part_add can check before it knows the table. */
+static int check_new_parts(const MsPartition *parts, int n, CombErr *err)
+{
+    int rc = check_count(n, parts, "new partitions", err);
+    for (int i = 0; !rc && i < n; i++) {
+        const MsPartition *p = &parts[i];
+        if (p->n_values < 0 || (p->n_values > 0 && !p->values))
+            rc = comb_err(err, COMB_EINVALID,
+                          "partition %d has %d values but no array", i + 1,
+                          p->n_values);
+        if (!rc)
+            rc = location_check(p->location, "new partition",
+                                p->n_values > 0 && p->values[0]
+                                    ? p->values[0]
+                                    : "",
+                                err);
+        if (!rc)
+            rc = check_count(p->n_params, p->params, "partition parameters",
+                             err);
+        if (!rc)
+            rc = props_check(p->params, p->n_params, "parameter", "partition",
+                             err);
+    }
+    return rc;
+}
+
+int ms_part_add(Ms *ms, const char *db, const char *table,
+                const MsPartition *parts, int n, bool if_not_exists,
+                bool *added, CombErr *err)
+{
+    MsName ldb, ltable;
+    int rc = check_handle(ms, err);
+    if (!rc)
+        rc = table_names(db, table, &ldb, &ltable, err);
+    if (!rc)
+        rc = check_new_parts(parts, n, err);
+    if (rc)
+        return rc;
+    return commit_traced(ms->ops->part_add(ms->impl, ldb.s, ltable.s, parts,
+                                           n, if_not_exists, added, err),
+                         "part_add", ltable.s, 0);
+}
+
+int ms_part_drop(Ms *ms, const char *db, const char *table,
+                 char *const *names, int n, bool if_exists, CombErr *err)
+{
+    MsName ldb, ltable;
+    int rc = check_handle(ms, err);
+    if (!rc)
+        rc = table_names(db, table, &ldb, &ltable, err);
+    if (!rc)
+        rc = check_names(names, n, "partition name", err);
+    if (rc)
+        return rc;
+    return commit_traced(ms->ops->part_drop(ms->impl, ldb.s, ltable.s, names,
+                                            n, if_exists, err),
+                         "part_drop", ltable.s, 0);
+}
+
+int ms_part_get(Ms *ms, const char *db, const char *table, const char *name,
+                CombArena *a, MsPartition **out, CombErr *err)
+{
+    MsName ldb, ltable;
+    int n = 0;
+    int rc = check_lookup(ms, a, out, err);
+    if (!rc)
+        rc = table_names(db, table, &ldb, &ltable, err);
+    if (!rc)
+        rc = check_names((char *const *)&name, 1, "partition name", err);
+    if (rc)
+        return rc;
+    *out = NULL;
+    rc = ms->ops->part_list(ms->impl, ldb.s, ltable.s, name, NULL, 0, a, out,
+                            &n, err);
+    if (!rc && n == 0)
+        rc = ms_err_no_part(err, ldb.s, ltable.s, name);
+    return rc;
+}
+
+int ms_part_list(Ms *ms, const char *db, const char *table,
+                 const MsProperty *spec, int n_spec, CombArena *a,
+                 MsPartition **out, int *n, CombErr *err)
+{
+    MsName ldb, ltable;
+    int rc = check_lookup(ms, a, out, err);
+    if (!rc)
+        rc = check_out(n, "result count", err);
+    if (!rc)
+        rc = table_names(db, table, &ldb, &ltable, err);
+    if (!rc)
+        rc = check_count(n_spec, spec, "partition spec entries", err);
+    if (!rc)
+        rc = props_check(spec, n_spec, "partition spec entry", table, err);
+    if (rc)
+        return rc;
+    *out = NULL;
+    *n = 0;
+    return ms->ops->part_list(ms->impl, ldb.s, ltable.s, NULL, spec, n_spec,
+                              a, out, n, err);
+}
+
+int ms_part_set_location(Ms *ms, const char *db, const char *table,
+                         const char *name, const char *location,
+                         CombErr *err)
+{
+    MsName ldb, ltable;
+    int rc = check_handle(ms, err);
+    if (!rc)
+        rc = table_names(db, table, &ldb, &ltable, err);
+    if (!rc)
+        rc = check_names((char *const *)&name, 1, "partition name", err);
+    if (!rc && !location)
+        rc = comb_err(err, COMB_EINVALID, "partition %s without location",
+                      name);
+    if (!rc)
+        rc = location_check(location, "partition", name, err);
+    if (rc)
+        return rc;
+    return commit_traced(ms->ops->part_set_location(ms->impl, ldb.s, ltable.s,
+                                                    name, location, err),
+                         "part_set_location", ltable.s, 0);
 }
 
 int ms_table_drop(Ms *ms, const char *db, const char *name, bool if_exists,
@@ -653,6 +947,15 @@ int ms_writeid_list(Ms *ms, const CombTxnList *txns, const char *db,
     return ms->ops->writeid_list(ms->impl, txns, ldb.s, ltable.s, out, err);
 }
 
+static int check_op(MsOpType op, int64_t txnid, CombErr *err)
+{
+    if (op != MS_OP_INSERT && op != MS_OP_UPDATE && op != MS_OP_DELETE)
+        return comb_err(err, COMB_EINVALID,
+                        "invalid operation type %d for txnid:%lld", (int)op,
+                        (long long)txnid);
+    return COMB_OK;
+}
+
 int ms_txn_add_component(Ms *ms, int64_t txnid, const char *db,
                          const char *table, const char *partition,
                          MsOpType op, int64_t writeid, CombErr *err)
@@ -661,14 +964,70 @@ int ms_txn_add_component(Ms *ms, int64_t txnid, const char *db,
     int rc = check_handle(ms, err);
     if (!rc)
         rc = txn_table_args(txnid, db, table, &ldb, &ltable, err);
+    if (!rc)
+        rc = check_op(op, txnid, err);
+    if (!rc && partition)
+        rc = check_names((char *const *)&partition, 1, "partition name", err);
     if (rc)
         return rc;
-    if (op != MS_OP_INSERT && op != MS_OP_UPDATE && op != MS_OP_DELETE)
-        return comb_err(err, COMB_EINVALID,
-                        "invalid operation type %d for txnid:%lld", (int)op,
-                        (long long)txnid);
     return commit_traced(ms->ops->txn_add_component(ms->impl, txnid, ldb.s,
                                                     ltable.s, partition, op,
                                                     writeid, err),
                          "txn_add_component", NULL, txnid);
+}
+
+int ms_txn_add_partitions(Ms *ms, int64_t txnid, const char *db,
+                          const char *table, char *const *partitions, int n,
+                          MsOpType op, int64_t writeid, CombErr *err)
+{
+    MsName ldb, ltable;
+    int rc = check_handle(ms, err);
+    if (!rc)
+        rc = txn_table_args(txnid, db, table, &ldb, &ltable, err);
+    if (!rc)
+        rc = check_op(op, txnid, err);
+    if (!rc)
+        rc = check_names(partitions, n, "partition name", err);
+    if (rc)
+        return rc;
+    return commit_traced(ms->ops->txn_add_partitions(ms->impl, txnid, ldb.s,
+                                                     ltable.s, partitions, n,
+                                                     op, writeid, err),
+                         "txn_add_partitions", NULL, txnid);
+}
+
+/* A seeded id is followed by the next one: it must leave room. */
+static int check_seed(int64_t max_id, const char *what, CombErr *err)
+{
+    if (max_id == INT64_MAX)
+        return comb_err(err, COMB_EINVALID, "%s %lld leaves no id after it",
+                        what, (long long)max_id);
+    return COMB_OK;
+}
+
+int ms_writeid_seed(Ms *ms, const char *db, const char *table,
+                    int64_t max_writeid, CombErr *err)
+{
+    MsName ldb, ltable;
+    int rc = check_handle(ms, err);
+    if (!rc)
+        rc = table_names(db, table, &ldb, &ltable, err);
+    if (!rc)
+        rc = check_seed(max_writeid, "write id", err);
+    if (rc)
+        return rc;
+    return commit_traced(ms->ops->writeid_seed(ms->impl, ldb.s, ltable.s,
+                                               max_writeid, err),
+                         "writeid_seed", ltable.s, 0);
+}
+
+int ms_txnid_seed(Ms *ms, int64_t max_txnid, CombErr *err)
+{
+    int rc = check_handle(ms, err);
+    if (!rc)
+        rc = check_seed(max_txnid, "txn id", err);
+    if (rc)
+        return rc;
+    return commit_traced(ms->ops->txnid_seed(ms->impl, max_txnid, err),
+                         "txnid_seed", NULL, max_txnid);
 }

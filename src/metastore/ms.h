@@ -1,7 +1,8 @@
 /*
- * ms.h - the metastore: catalog (databases, tables, columns, properties) and
- * Hive's transaction machinery (TXNS, NEXT_TXN_ID, TXN_TO_WRITE_ID,
- * NEXT_WRITE_ID, TXN_COMPONENTS, COMPLETED_TXN_COMPONENTS).  This header is
+ * ms.h - the metastore: catalog (databases, tables and views, columns,
+ * properties, partitions) and Hive's transaction machinery (TXNS,
+ * NEXT_TXN_ID, TXN_TO_WRITE_ID, NEXT_WRITE_ID, TXN_COMPONENTS,
+ * COMPLETED_TXN_COMPONENTS).  This header is
  * the only way any other layer reaches the metastore database; each backend
  * (SQLite embedded, PostgreSQL shared) implements MsBackendOps and keeps its
  * SQL to itself.
@@ -9,8 +10,11 @@
  * Every call is one atomic metastore operation (one database transaction).
  * Several processes may share one metastore: the backend serialises them.
  *
- * Ownership: results are allocated in the caller's arena.  Names passed in
- * are matched lower-cased (Hive stores db and table names lower case).
+ * Ownership: results are allocated in the caller's arena; inputs are
+ * borrowed for the call.  Names passed in are matched lower-cased (Hive
+ * stores db and table names lower case).  Error texts are Hive's where Hive
+ * has one (quoted in each contract); every error leaves the metastore as it
+ * was.
  */
 #ifndef COMB_MS_H
 #define COMB_MS_H
@@ -35,6 +39,45 @@ typedef struct MsProperty {
     char *value;
 } MsProperty;
 
+/* One SORTED BY column of a table (Hive's SORT_COLS). */
+typedef struct MsSortCol {
+    char *name;          /* lower case; a data column of the table */
+    int order;           /* MS_SORT_ASC or MS_SORT_DESC (Hive's ORDER) */
+} MsSortCol;
+
+#define MS_SORT_ASC 1
+#define MS_SORT_DESC 0
+
+/* TBLS.TBL_TYPE values, as Hive names them. */
+#define MS_MANAGED_TABLE "MANAGED_TABLE"
+#define MS_EXTERNAL_TABLE "EXTERNAL_TABLE"
+#define MS_VIRTUAL_VIEW "VIRTUAL_VIEW"
+
+/* Storage classes as Hive records them for STORED AS ORC / TEXTFILE. */
+#define MS_ORC_INPUT_FORMAT "org.apache.hadoop.hive.ql.io.orc.OrcInputFormat"
+#define MS_ORC_OUTPUT_FORMAT \
+    "org.apache.hadoop.hive.ql.io.orc.OrcOutputFormat"
+#define MS_ORC_SERDE "org.apache.hadoop.hive.ql.io.orc.OrcSerde"
+#define MS_TEXT_INPUT_FORMAT "org.apache.hadoop.mapred.TextInputFormat"
+#define MS_TEXT_OUTPUT_FORMAT \
+    "org.apache.hadoop.hive.ql.io.HiveIgnoreKeyTextOutputFormat"
+#define MS_TEXT_SERDE "org.apache.hadoop.hive.serde2.lazy.LazySimpleSerDe"
+
+/* SERDEPROPERTIES keys of LazySimpleSerDe (ROW FORMAT DELIMITED ...).
+ * Hive 2 and older wrote the collection key misspelt "colelction.delim";
+ * readers should accept both. */
+#define MS_SERDE_FIELD_DELIM "field.delim"
+#define MS_SERDE_COLLECTION_DELIM "collection.delim"
+#define MS_SERDE_MAPKEY_DELIM "mapkey.delim"
+#define MS_SERDE_LINE_DELIM "line.delim"
+#define MS_SERDE_ESCAPE_DELIM "escape.delim"
+#define MS_SERDE_NULL_FORMAT "serialization.null.format"
+#define MS_SERDE_FORMAT "serialization.format"
+
+/* The partition value (and directory value) that stands for NULL or an
+ * empty string (hive.exec.default.partition.name). */
+#define MS_DEFAULT_PARTITION_NAME "__HIVE_DEFAULT_PARTITION__"
+
 typedef struct MsDatabase {
     char *name;
     char *location;      /* absolute directory */
@@ -45,9 +88,10 @@ typedef struct MsDatabase {
 typedef struct MsTable {
     char *db;
     char *name;
-    char *location;      /* absolute directory of the table */
+    char *location;      /* absolute directory of the table; NULL for views */
     char *owner;
-    char *table_type;    /* "MANAGED_TABLE" or "EXTERNAL_TABLE" */
+    char *table_type;    /* MS_MANAGED_TABLE, MS_EXTERNAL_TABLE or
+                            MS_VIRTUAL_VIEW; NULL on create = managed */
     char *comment;       /* NULL if none */
     int64_t create_time; /* seconds since the epoch */
     char *input_format;  /* org.apache.hadoop.hive.ql.io.orc.OrcInputFormat */
@@ -60,7 +104,32 @@ typedef struct MsTable {
     char **bucket_cols;
     int n_props;
     MsProperty *props;   /* TBLPROPERTIES, e.g. transactional=true */
+    int n_part_keys;
+    MsColumn *part_keys; /* PARTITIONED BY columns in order; never in cols */
+    int n_sort_cols;
+    MsSortCol *sort_cols;      /* SORTED BY, in order */
+    int n_serde_params;
+    MsProperty *serde_params;  /* SERDEPROPERTIES, e.g. field.delim */
+    char *view_original_text;  /* views: the query as written, else NULL */
+    char *view_expanded_text;  /* views: the query with names qualified */
 } MsTable;
+
+/* One partition of a table (Hive's PARTITIONS with its storage descriptor
+ * folded in, PARTITION_KEY_VALS and PARTITION_PARAMS). */
+typedef struct MsPartition {
+    char *name;          /* "k1=v1/k2=v2", keys and values escaped as
+                            ms_path_escape; set by the metastore */
+    int n_values;
+    char **values;       /* one per partition key, in key order, unescaped;
+                            MS_DEFAULT_PARTITION_NAME stands for NULL */
+    char *location;      /* absolute directory */
+    int64_t create_time; /* seconds since the epoch */
+    char *input_format;  /* as the table's unless altered */
+    char *output_format;
+    char *serde;
+    int n_params;
+    MsProperty *params;  /* partition parameters */
+} MsPartition;
 
 /* Value of a table property, or NULL. */
 const char *ms_table_prop(const MsTable *t, const char *key);
@@ -104,6 +173,23 @@ typedef struct MsBackendOps {
                      CombArena *a, MsTable **out, CombErr *err);
     int (*table_list)(void *impl, const char *db, CombArena *a, char ***names,
                       int *n, CombErr *err);
+    int (*table_alter)(void *impl, const MsTable *t, CombErr *err);
+    int (*table_rename)(void *impl, const char *db, const char *name,
+                        const char *new_db, const char *new_name,
+                        const char *new_location, CombErr *err);
+    int (*part_add)(void *impl, const char *db, const char *table,
+                    const MsPartition *parts, int n, bool if_not_exists,
+                    bool *added, CombErr *err);
+    int (*part_drop)(void *impl, const char *db, const char *table,
+                     char *const *names, int n, bool if_exists, CombErr *err);
+    /* Partitions of the table in name order: the one called `name`, or
+     * (name NULL) those matching the partial spec. */
+    int (*part_list)(void *impl, const char *db, const char *table,
+                     const char *name, const MsProperty *spec, int n_spec,
+                     CombArena *a, MsPartition **out, int *n, CombErr *err);
+    int (*part_set_location)(void *impl, const char *db, const char *table,
+                             const char *name, const char *location,
+                             CombErr *err);
     int (*txn_open)(void *impl, const char *user, const char *host,
                     int64_t *txnid, CombErr *err);
     int (*txn_commit)(void *impl, int64_t txnid, CombErr *err);
@@ -121,6 +207,13 @@ typedef struct MsBackendOps {
     int (*txn_add_component)(void *impl, int64_t txnid, const char *db,
                              const char *table, const char *partition,
                              MsOpType op, int64_t writeid, CombErr *err);
+    int (*txn_add_partitions)(void *impl, int64_t txnid, const char *db,
+                              const char *table, char *const *partitions,
+                              int n, MsOpType op, int64_t writeid,
+                              CombErr *err);
+    int (*writeid_seed)(void *impl, const char *db, const char *table,
+                        int64_t max_writeid, CombErr *err);
+    int (*txnid_seed)(void *impl, int64_t max_txnid, CombErr *err);
 } MsBackendOps;
 
 struct Ms {
@@ -132,7 +225,10 @@ struct Ms {
 
 /* Open (creating if missing) the embedded SQLite metastore at `path`, in
  * WAL mode, with the schema and the "default" database (location
- * `warehouse_dir`).  Safe to call from several processes at once. */
+ * `warehouse_dir`).  A file written by an older comb is upgraded to the
+ * current schema in one transaction; a file of a newer comb is refused
+ * (COMB_EMETASTORE naming both versions).  Safe to call from several
+ * processes at once. */
 int ms_open_sqlite(const char *path, const char *warehouse_dir, Ms **out,
                    CombErr *err);
 void ms_close(Ms *ms);  /* NULL ok */
@@ -153,20 +249,127 @@ int ms_db_get(Ms *ms, const char *name, CombArena *a, MsDatabase **out,
 /* Sorted names. */
 int ms_db_list(Ms *ms, CombArena *a, char ***names, int *n, CombErr *err);
 
-/* COMB_EEXISTS unless if_not_exists (then COMB_OK, nothing changed);
- * COMB_ENOTFOUND if the database does not exist. */
+/* Record a table or view.  COMB_EEXISTS "Table already exists: <db>.<t>"
+ * unless if_not_exists (then COMB_OK, nothing changed); COMB_ENOTFOUND if
+ * the database does not exist.  No location: <db location>/<name> for
+ * tables, none for views.  COMB_EINVALID: a name outside [A-Za-z0-9_] or
+ * longer than 128, a relative location, "Duplicate column name: <c>" (data
+ * and partition columns together), "Column repeated in partitioning
+ * columns" (a partition key that is also a data column), bucket or sort
+ * columns that are not data columns, an unknown table type, a view without
+ * query text or with a location, view text on a table. */
 int ms_table_create(Ms *ms, const MsTable *t, bool if_not_exists,
                     CombErr *err);
-/* Removes the table and its write-id bookkeeping; COMB_ENOTFOUND unless
- * if_exists.  Does not touch files. */
+/* Removes the table (or view), its partitions and its write-id
+ * bookkeeping; COMB_ENOTFOUND unless if_exists.  Does not touch files. */
 int ms_table_drop(Ms *ms, const char *db, const char *name, bool if_exists,
                   CombErr *err);
 /* COMB_ENOTFOUND when absent. */
 int ms_table_get(Ms *ms, const char *db, const char *name, CombArena *a,
                  MsTable **out, CombErr *err);
-/* Sorted names of the tables of db. */
+/* Sorted names of the tables and views of db. */
 int ms_table_list(Ms *ms, const char *db, CombArena *a, char ***names,
                   int *n, CombErr *err);
+
+/* Replace the definition of the table t->db.t->name with *t (Hive's
+ * alter_table): type, owner, location (NULL keeps the stored one for a
+ * table), formats, serde and its parameters, columns, comment, properties,
+ * buckets, sort columns, view texts, partition key comments.  The creation
+ * time stays.  Validated as ms_table_create; COMB_ENOTFOUND for an unknown
+ * table; COMB_EINVALID "partition keys can not be changed." when the
+ * partition keys differ in number, name or type.  The SQL layer reads the
+ * table, applies ALTER's change and Hive's rules (e.g. 'transactional'
+ * cannot be unset), then calls this; two ALTERs of one table racing each
+ * other keep the last (no DDL locks yet). */
+int ms_table_alter(Ms *ms, const MsTable *t, CombErr *err);
+
+/* Rename db.name to new_db.new_name (ALTER TABLE/VIEW ... RENAME TO), in one
+ * transaction with every name-keyed row of the transaction tables
+ * (TXN_COMPONENTS, COMPLETED_TXN_COMPONENTS, TXN_TO_WRITE_ID,
+ * NEXT_WRITE_ID, WRITE_SET, HIVE_LOCKS, the compaction tables), as Hive's
+ * onRename, so write ids continue.  new_location (absolute, may be NULL to
+ * keep) becomes the table's location, and each partition located under the
+ * old location moves with it (its path prefix replaced).  The caller moves
+ * directories first.  Errors: COMB_ENOTFOUND for the table or new_db;
+ * COMB_EEXISTS "new table <db>.<t> already exists"; COMB_EINVALID for an
+ * invalid new name, a relative location or a location for a view.  The same name: only the
+ * location changes. */
+int ms_table_rename(Ms *ms, const char *db, const char *name,
+                    const char *new_db, const char *new_name,
+                    const char *new_location, CombErr *err);
+
+/* ------------------------------------------------------------- partitions */
+
+/* Hive's FileUtils.escapePathName: each byte 0x01-0x1F, 0x7F and
+ * " # % ' * / : = ? \ { [ ] ^ becomes %XX (upper-case hex); other bytes,
+ * UTF-8 included, stay.  NULL or "" gives MS_DEFAULT_PARTITION_NAME.  A
+ * value so escaped cannot leave its directory: '/' is escaped and the
+ * directory is always "<key>=<value>", never "." or "..". */
+int ms_path_escape(const char *s, CombArena *a, char **out, CombErr *err);
+/* Hive's FileUtils.unescapePathName: "%XX" (two hex digits) becomes the
+ * character U+00XX (one byte below 0x80, else its two UTF-8 bytes, as Java
+ * does); a '%' without two hex digits after it stays.  COMB_EINVALID for
+ * "%00", which no C string can hold. */
+int ms_path_unescape(const char *s, CombArena *a, char **out, CombErr *err);
+
+/* The partition name of t for `values` (one per partition key; NULL or ""
+ * is MS_DEFAULT_PARTITION_NAME): "k1=v1/k2=v2" escaped, as Hive's
+ * makePartName; also the partition's directory below the table.
+ * COMB_EINVALID: t is not partitioned, or a "k=v" longer than 255 bytes
+ * (the longest directory name). */
+int ms_part_name_make(const MsTable *t, char *const *values, CombArena *a,
+                      char **out, CombErr *err);
+/* The values (unescaped, key order) of a partition name or relative
+ * directory path "k1=v1/k2=v2" of t, checked as Hive's MSCK checks
+ * directories: each component exactly one '=' with text on both sides
+ * (else COMB_EINVALID "Invalid partition name <name>"), keys those of t in
+ * order, compared case-insensitively (else COMB_EINVALID "Unexpected
+ * partition key <k> found at <name>"), one component per key. */
+int ms_part_name_parse(const MsTable *t, const char *name, CombArena *a,
+                       char ***values, CombErr *err);
+
+/* Add partitions to db.table in one transaction (ALTER TABLE ADD
+ * PARTITION, dynamic-partition inserts, MSCK).  In each parts[i] only
+ * values (n_values == the table's key count; NULL or "" means
+ * MS_DEFAULT_PARTITION_NAME), location (NULL: <table location>/<name>),
+ * create_time (0: now), formats and serde (NULL: the table's) and params
+ * are read; the name is made by ms_part_name_make.  With if_not_exists,
+ * partitions that exist are skipped; added (n entries, may be NULL) says
+ * which were new (all false after an error).  Errors, nothing added: COMB_ENOTFOUND (table);
+ * COMB_EEXISTS "Partition already exists: <db>.<t>/<name>" unless
+ * if_not_exists (also when another process added it first); COMB_EINVALID
+ * "Partition spec for non partitioned table <db>.<t>.", "Invalid partition
+ * key & values; keys [k1, k2, ], values [v1, ]" (count mismatch),
+ * "Duplicate partitions in the list: <name>", a relative location, or a
+ * name ms_part_name_make refuses. */
+int ms_part_add(Ms *ms, const char *db, const char *table,
+                const MsPartition *parts, int n, bool if_not_exists,
+                bool *added, CombErr *err);
+/* Drop partitions by name (as ms_part_name_make makes them) in one
+ * transaction, with their TXN_COMPONENTS, COMPLETED_TXN_COMPONENTS and
+ * compaction rows (Hive's cleanupRecords).  COMB_ENOTFOUND "Partition not
+ * found '<db>.<t>/<name>'" unless if_exists (nothing dropped), or for the
+ * table.  Does not touch files. */
+int ms_part_drop(Ms *ms, const char *db, const char *table,
+                 char *const *names, int n, bool if_exists, CombErr *err);
+/* The partition called `name`; COMB_ENOTFOUND "Partition not found
+ * '<db>.<t>/<name>'", or for the table. */
+int ms_part_get(Ms *ms, const char *db, const char *table, const char *name,
+                CombArena *a, MsPartition **out, CombErr *err);
+/* The partitions of db.table in the order of SHOW PARTITIONS (by name,
+ * byte order), all of them or (n_spec > 0) those whose value for each
+ * spec[i].key (any case) equals spec[i].value (a partial spec; NULL or ""
+ * means MS_DEFAULT_PARTITION_NAME).  A table without partition keys has none.
+ * COMB_EINVALID "Non-Partition column appears in the partition
+ * specification: <k>"; COMB_ENOTFOUND for the table. */
+int ms_part_list(Ms *ms, const char *db, const char *table,
+                 const MsProperty *spec, int n_spec, CombArena *a,
+                 MsPartition **out, int *n, CombErr *err);
+/* ALTER TABLE ... PARTITION (...) SET LOCATION: an absolute directory
+ * (COMB_EINVALID otherwise); COMB_ENOTFOUND as ms_part_get. */
+int ms_part_set_location(Ms *ms, const char *db, const char *table,
+                         const char *name, const char *location,
+                         CombErr *err);
 
 /* ----------------------------------------------------------- transactions */
 
@@ -196,9 +399,39 @@ int ms_writeid_allocate(Ms *ms, int64_t txnid, const char *db,
 int ms_writeid_list(Ms *ms, const CombTxnList *txns, const char *db,
                     const char *table, CombWriteIdList *out, CombErr *err);
 
-/* Record what an open txn writes (TXN_COMPONENTS); partition may be NULL. */
+/* Record what an open txn writes (TXN_COMPONENTS); partition is a
+ * partition name, or NULL for an unpartitioned table (COMB_EINVALID if
+ * ""). */
 int ms_txn_add_component(Ms *ms, int64_t txnid, const char *db,
                          const char *table, const char *partition,
                          MsOpType op, int64_t writeid, CombErr *err);
+/* Hive's addDynamicPartitions: record that an open txn wrote the n named
+ * partitions of a table (one TXN_COMPONENTS row each, all with the txn's
+ * one write id for the table) and drop the txn's table-level row for that
+ * table, in one transaction.  Errors as ms_txn_add_component. */
+int ms_txn_add_partitions(Ms *ms, int64_t txnid, const char *db,
+                          const char *table, char *const *partitions, int n,
+                          MsOpType op, int64_t writeid, CombErr *err);
+
+/* ------------------------------------------------ adopting existing data */
+
+/* MSCK REPAIR of a transactional table (Hive 4's Msck): max_writeid is the
+ * highest write id found in the table's (new partitions') base_, delta_
+ * and delete_delta_ directory names.  If the table never had a write id
+ * allocated, NEXT_WRITE_ID becomes max_writeid + 1, so every write id up to
+ * max_writeid counts as committed in every later write-id list (Hive's
+ * seedWriteId); if it had, max_writeid may not exceed the highest one
+ * allocated (COMB_EINVALID "The maximum writeId <w> in table <t> is
+ * greater than the maximum allocated in the metastore <m>"); else, and for
+ * max_writeid <= 0, nothing changes.  COMB_ENOTFOUND for the table;
+ * COMB_EINVALID for INT64_MAX, which leaves no id after it. */
+int ms_writeid_seed(Ms *ms, const char *db, const char *table,
+                    int64_t max_writeid, CombErr *err);
+/* Make every txn id up to max_txnid (the highest _v<txnid> visibility
+ * suffix found) count as committed and never be handed out again: the
+ * next txn id becomes max_txnid + 1 if it is not above that already (Hive's
+ * seedTxnId, without its error when the counter is already past).
+ * COMB_EINVALID for INT64_MAX. */
+int ms_txnid_seed(Ms *ms, int64_t max_txnid, CombErr *err);
 
 #endif

@@ -44,6 +44,12 @@ int ms_err_db_exists(CombErr *err, const char *db);
 int ms_err_table_exists(CombErr *err, const char *db, const char *table);
 /* COMB_EINVALID "Database <db> is not empty. One or more tables exist.". */
 int ms_err_db_not_empty(CombErr *err, const char *db);
+/* COMB_ENOTFOUND "Partition not found '<db>.<table>/<name>'". */
+int ms_err_no_part(CombErr *err, const char *db, const char *table,
+                   const char *name);
+/* COMB_EEXISTS "Partition already exists: <db>.<table>/<name>". */
+int ms_err_part_exists(CombErr *err, const char *db, const char *table,
+                       const char *name);
 /* COMB_ETXN for a txn that an operation needs open: "No such transaction
  * txnid:<t>" when !found, else the already-aborted / already-committed
  * text for `state`. */
@@ -66,6 +72,20 @@ bool ms_txn_state_parse(int letter, MsTxnState *out);
 char *ms_db_default_location(const char *warehouse, const char *db);
 /* <db_location>/<table>; heap string (comb_free), NULL when out of memory. */
 char *ms_table_default_location(const char *db_location, const char *table);
+
+/* ------------------------------------------------------- partitions */
+
+/* The rows ms_part_add writes, made from the caller's partitions and the
+ * table they go to (ms_part.c): values defaulted and counted, names made,
+ * default location, formats and creation time (0 = the backend's clock)
+ * filled in, duplicates refused.  *out (n entries) lives in `a`. */
+int ms_parts_prepare(const MsTable *t, const MsPartition *in, int n,
+                     CombArena *a, MsPartition **out, CombErr *err);
+
+/* Keep only the partitions (in place, order kept) whose values match the
+ * partial spec; its keys must be partition keys of t. */
+int ms_parts_filter(const MsTable *t, const MsProperty *spec, int n_spec,
+                    MsPartition *parts, int *n, CombErr *err);
 
 /* ------------------------------------------------------- snapshots */
 

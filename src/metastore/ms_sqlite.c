@@ -20,6 +20,7 @@
 #include "metastore/ms_int.h"
 #include "common/alloc.h"
 #include "common/buf.h"
+#include "common/str.h"
 
 #include <errno.h>
 #include <sqlite3.h>
@@ -30,8 +31,11 @@
 
 #define SQ_BUSY_TIMEOUT_MS 30000
 
-/* Bump with every schema change; ms_open_sqlite refuses other versions. */
-#define SQ_SCHEMA_VERSION "1"
+/* Bump with every schema change and add the step from the previous version
+ * to schema_upgrade; ms_open_sqlite upgrades older files and refuses newer
+ * ones. */
+#define SQ_SCHEMA_VERSION "2"
+#define SQ_VERSION_COMMENT "comb metastore (Hive 3.x transaction tables)"
 
 /* Times come from the database clock, as in Hive. */
 #define SQ_NOW_MS \
@@ -40,19 +44,85 @@
 
 /* ------------------------------------------------------------- schema */
 
+/* TBLS's columns.  Hive's storage descriptor (SDS) and serde (SERDES)
+ * fields are folded in; LOCATION is NULL for views.  Shared by the schema
+ * and the version 1 upgrade, which rebuilds TBLS to drop its NOT NULL. */
+#define SQ_TBLS_COLUMNS                                                 \
+    "(TBL_ID INTEGER PRIMARY KEY,"                                      \
+    "  DB_ID INTEGER NOT NULL REFERENCES DBS (DB_ID),"                  \
+    "  TBL_NAME VARCHAR(256) NOT NULL,"                                 \
+    "  TBL_TYPE VARCHAR(128) NOT NULL,"                                 \
+    "  OWNER VARCHAR(767),"                                             \
+    "  CREATE_TIME INTEGER NOT NULL,"                                   \
+    "  LAST_ACCESS_TIME INTEGER NOT NULL DEFAULT 0,"                    \
+    "  LOCATION VARCHAR(4000),"                                         \
+    "  INPUT_FORMAT VARCHAR(4000),"                                     \
+    "  OUTPUT_FORMAT VARCHAR(4000),"                                    \
+    "  NUM_BUCKETS INTEGER NOT NULL DEFAULT -1,"                        \
+    "  SLIB VARCHAR(4000),"                                             \
+    "  VIEW_ORIGINAL_TEXT TEXT,"                                        \
+    "  VIEW_EXPANDED_TEXT TEXT,"                                        \
+    "  UNIQUE (DB_ID, TBL_NAME))"
+
+/* The tables schema version 2 added: partition keys and partitions
+ * (Hive's PARTITION_KEYS, PARTITIONS with the storage descriptor folded
+ * in, PARTITION_KEY_VALS, PARTITION_PARAMS), serde parameters and sort
+ * columns (keyed by table, where Hive keys them by SERDE_ID and SD_ID). */
+#define SQ_SCHEMA_V2_TABLES                                             \
+    "CREATE TABLE IF NOT EXISTS PARTITION_KEYS ("                       \
+    "  TBL_ID INTEGER NOT NULL REFERENCES TBLS (TBL_ID),"               \
+    "  PKEY_NAME VARCHAR(128) NOT NULL,"                                \
+    "  PKEY_TYPE VARCHAR(767) NOT NULL,"                                \
+    "  PKEY_COMMENT VARCHAR(4000),"                                     \
+    "  INTEGER_IDX INTEGER NOT NULL,"                                   \
+    "  PRIMARY KEY (TBL_ID, PKEY_NAME));"                               \
+    "CREATE TABLE IF NOT EXISTS PARTITIONS ("                           \
+    "  PART_ID INTEGER PRIMARY KEY,"                                    \
+    "  TBL_ID INTEGER NOT NULL REFERENCES TBLS (TBL_ID),"               \
+    "  PART_NAME VARCHAR(767) NOT NULL,"                                \
+    "  CREATE_TIME INTEGER NOT NULL,"                                   \
+    "  LAST_ACCESS_TIME INTEGER NOT NULL DEFAULT 0,"                    \
+    "  LOCATION VARCHAR(4000) NOT NULL,"                                \
+    "  INPUT_FORMAT VARCHAR(4000),"                                     \
+    "  OUTPUT_FORMAT VARCHAR(4000),"                                    \
+    "  SLIB VARCHAR(4000),"                                             \
+    "  UNIQUE (TBL_ID, PART_NAME));"                                    \
+    "CREATE TABLE IF NOT EXISTS PARTITION_KEY_VALS ("                   \
+    "  PART_ID INTEGER NOT NULL REFERENCES PARTITIONS (PART_ID),"       \
+    "  PART_KEY_VAL VARCHAR(256) NOT NULL,"                             \
+    "  INTEGER_IDX INTEGER NOT NULL,"                                   \
+    "  PRIMARY KEY (PART_ID, INTEGER_IDX));"                            \
+    "CREATE TABLE IF NOT EXISTS PARTITION_PARAMS ("                     \
+    "  PART_ID INTEGER NOT NULL REFERENCES PARTITIONS (PART_ID),"       \
+    "  PARAM_KEY VARCHAR(256) NOT NULL,"                                \
+    "  PARAM_VALUE TEXT,"                                               \
+    "  PRIMARY KEY (PART_ID, PARAM_KEY));"                              \
+    "CREATE TABLE IF NOT EXISTS SERDE_PARAMS ("                         \
+    "  TBL_ID INTEGER NOT NULL REFERENCES TBLS (TBL_ID),"               \
+    "  PARAM_KEY VARCHAR(256) NOT NULL,"                                \
+    "  PARAM_VALUE TEXT,"                                               \
+    "  PRIMARY KEY (TBL_ID, PARAM_KEY));"                               \
+    "CREATE TABLE IF NOT EXISTS SORT_COLS ("                            \
+    "  TBL_ID INTEGER NOT NULL REFERENCES TBLS (TBL_ID),"               \
+    "  COLUMN_NAME VARCHAR(767) NOT NULL,"                              \
+    "  \"ORDER\" INTEGER NOT NULL,"                                     \
+    "  INTEGER_IDX INTEGER NOT NULL,"                                   \
+    "  PRIMARY KEY (TBL_ID, INTEGER_IDX));"
+
 /* Hive's metastore tables and column names (3.1/4.0 derby schema, no
  * catalog column).  Simplified catalog: the storage descriptor (SDS),
- * serde (SERDES) and column descriptor (CDS) are folded into TBLS, so
- * COLUMNS_V2 and BUCKETING_COLS hang off TBL_ID.  The table comment is the
- * TABLE_PARAMS row 'comment', as in Hive.  Every statement is idempotent:
- * several processes may run this at once on a fresh file. */
+ * serde (SERDES) and column descriptor (CDS) are folded into TBLS (and
+ * PARTITIONS), so COLUMNS_V2, BUCKETING_COLS and the other children hang
+ * off TBL_ID.  The table comment is the TABLE_PARAMS row 'comment', as in
+ * Hive.  Every statement is idempotent: several processes may run this at
+ * once on a fresh file. */
 static const char SCHEMA_SQL[] =
     "CREATE TABLE IF NOT EXISTS VERSION ("
     "  VER_ID INTEGER PRIMARY KEY,"
     "  SCHEMA_VERSION VARCHAR(127) NOT NULL,"
     "  VERSION_COMMENT VARCHAR(255));"
     "INSERT OR IGNORE INTO VERSION VALUES (1, '" SQ_SCHEMA_VERSION "',"
-    "  'comb metastore (Hive 3.x transaction tables)');"
+    "  '" SQ_VERSION_COMMENT "');"
 
     /* ---- catalog */
     "CREATE TABLE IF NOT EXISTS DBS ("
@@ -63,20 +133,7 @@ static const char SCHEMA_SQL[] =
     "  OWNER_NAME VARCHAR(128),"
     "  OWNER_TYPE VARCHAR(10),"
     "  CREATE_TIME INTEGER);"
-    "CREATE TABLE IF NOT EXISTS TBLS ("
-    "  TBL_ID INTEGER PRIMARY KEY,"
-    "  DB_ID INTEGER NOT NULL REFERENCES DBS (DB_ID),"
-    "  TBL_NAME VARCHAR(256) NOT NULL,"
-    "  TBL_TYPE VARCHAR(128) NOT NULL,"
-    "  OWNER VARCHAR(767),"
-    "  CREATE_TIME INTEGER NOT NULL,"
-    "  LAST_ACCESS_TIME INTEGER NOT NULL DEFAULT 0,"
-    "  LOCATION VARCHAR(4000) NOT NULL,"     /* SDS */
-    "  INPUT_FORMAT VARCHAR(4000),"          /* SDS */
-    "  OUTPUT_FORMAT VARCHAR(4000),"         /* SDS */
-    "  NUM_BUCKETS INTEGER NOT NULL DEFAULT -1," /* SDS */
-    "  SLIB VARCHAR(4000),"                  /* SERDES */
-    "  UNIQUE (DB_ID, TBL_NAME));"
+    "CREATE TABLE IF NOT EXISTS TBLS " SQ_TBLS_COLUMNS ";"
     "CREATE TABLE IF NOT EXISTS COLUMNS_V2 ("
     "  TBL_ID INTEGER NOT NULL REFERENCES TBLS (TBL_ID),"
     "  COLUMN_NAME VARCHAR(767) NOT NULL,"
@@ -94,6 +151,7 @@ static const char SCHEMA_SQL[] =
     "  BUCKET_COL_NAME VARCHAR(256) NOT NULL,"
     "  INTEGER_IDX INTEGER NOT NULL,"
     "  PRIMARY KEY (TBL_ID, INTEGER_IDX));"
+    SQ_SCHEMA_V2_TABLES
 
     /* ---- transactions (3.x id allocation through NEXT_TXN_ID) */
     "CREATE TABLE IF NOT EXISTS TXNS ("
@@ -236,6 +294,23 @@ static const char SCHEMA_SQL[] =
     "INSERT INTO NEXT_COMPACTION_QUEUE_ID SELECT 1"
     "  WHERE NOT EXISTS (SELECT 1 FROM NEXT_COMPACTION_QUEUE_ID);";
 
+/* Version 1 (comb before partitions) to 2: TBLS rebuilt with a nullable
+ * LOCATION and the view texts (SQLite cannot drop a NOT NULL in place), the
+ * version 2 tables added.  Runs with foreign keys off, as SQLite's table
+ * rebuild requires; the caller checks them before committing. */
+static const char UPGRADE_V1_SQL[] =
+    "CREATE TABLE TBLS_V2 " SQ_TBLS_COLUMNS ";"
+    "INSERT INTO TBLS_V2 (TBL_ID, DB_ID, TBL_NAME, TBL_TYPE, OWNER,"
+    "  CREATE_TIME, LAST_ACCESS_TIME, LOCATION, INPUT_FORMAT, OUTPUT_FORMAT,"
+    "  NUM_BUCKETS, SLIB)"
+    " SELECT TBL_ID, DB_ID, TBL_NAME, TBL_TYPE, OWNER, CREATE_TIME,"
+    "  LAST_ACCESS_TIME, LOCATION, INPUT_FORMAT, OUTPUT_FORMAT, NUM_BUCKETS,"
+    "  SLIB FROM TBLS;"
+    "DROP TABLE TBLS;"
+    "ALTER TABLE TBLS_V2 RENAME TO TBLS;"
+    SQ_SCHEMA_V2_TABLES
+    "UPDATE VERSION SET SCHEMA_VERSION = '2' WHERE VER_ID = 1;";
+
 /* --------------------------------------------------------- statements */
 
 typedef enum SqId {
@@ -246,6 +321,7 @@ typedef enum SqId {
     SQ_JOURNAL_WAL,
     SQ_SCHEMA_PRESENT,
     SQ_VERSION_GET,
+    SQ_FOREIGN_KEY_CHECK,
     /* catalog */
     SQ_DB_INSERT,
     SQ_DB_GET,
@@ -256,20 +332,37 @@ typedef enum SqId {
     SQ_COLUMN_INSERT,
     SQ_PARAM_INSERT,
     SQ_BUCKET_INSERT,
+    SQ_PKEY_INSERT,
+    SQ_SORT_INSERT,
+    SQ_SERDE_PARAM_INSERT,
     SQ_TABLE_GET,
-    SQ_TABLE_EXISTS,
+    SQ_TABLE_ID,
     SQ_COLUMNS_GET,
     SQ_PARAMS_GET,
     SQ_BUCKETS_GET,
+    SQ_PKEYS_GET,
+    SQ_SORTS_GET,
+    SQ_SERDE_PARAMS_GET,
     SQ_TABLE_LIST,
+    SQ_TABLE_UPDATE,
+    SQ_TABLE_RENAME,
+    SQ_PARTS_RELOCATE,
     /* dropping tables: (?1 db, ?2 table or NULL for all of the db).
      * drop_tables runs SQ_DROP_COLUMNS .. SQ_DROP_COMPLETED_COMPACTIONS in
      * this order, children before parents: the catalog rows, then the
      * transaction bookkeeping, so that a table re-created under the same
-     * name starts again at write id 1. */
+     * name starts again at write id 1.  The first ones, up to
+     * SQ_DROP_PART_KEYS, are the table's definition, which ALTER replaces
+     * whole. */
     SQ_DROP_COLUMNS,
     SQ_DROP_PARAMS,
     SQ_DROP_BUCKETS,
+    SQ_DROP_SORT_COLS,
+    SQ_DROP_SERDE_PARAMS,
+    SQ_DROP_PART_KEYS,
+    SQ_DROP_PART_KEY_VALS,
+    SQ_DROP_PART_PARAMS,
+    SQ_DROP_PARTITIONS,
     SQ_DROP_TBLS,
     SQ_DROP_TXN_COMPONENTS,
     SQ_DROP_COMPLETED_COMPONENTS,
@@ -278,6 +371,36 @@ typedef enum SqId {
     SQ_DROP_WRITE_SET,
     SQ_DROP_COMPACTION_QUEUE,
     SQ_DROP_COMPLETED_COMPACTIONS,
+    /* renaming a table in the transaction tables (?1 db, ?2 table -> ?3 new
+     * db, ?4 new table), Hive's onRename; SQ_RENAME_TXN_COMPONENTS ..
+     * SQ_RENAME_COMPLETED_COMPACTIONS run in order */
+    SQ_RENAME_TXN_COMPONENTS,
+    SQ_RENAME_COMPLETED_COMPONENTS,
+    SQ_RENAME_TXN_TO_WRITE_ID,
+    SQ_RENAME_NEXT_WRITE_ID,
+    SQ_RENAME_WRITE_SET,
+    SQ_RENAME_HIVE_LOCKS,
+    SQ_RENAME_COMPACTION_QUEUE,
+    SQ_RENAME_COMPLETED_COMPACTIONS,
+    /* partitions */
+    SQ_PART_INSERT,
+    SQ_PART_VAL_INSERT,
+    SQ_PART_PARAM_INSERT,
+    SQ_PART_ID,
+    SQ_PARTS_GET,
+    SQ_PART_VALS_GET,
+    SQ_PART_PARAMS_GET,
+    SQ_PART_SET_LOCATION,
+    /* dropping one partition (?1 PART_ID), children first */
+    SQ_PART_DELETE_VALS,
+    SQ_PART_DELETE_PARAMS,
+    SQ_PART_DELETE,
+    /* and its transaction rows (?1 db, ?2 table, ?3 partition name), Hive's
+     * cleanupRecords for a partition */
+    SQ_PART_CLEAN_TXN_COMPONENTS,
+    SQ_PART_CLEAN_COMPLETED_COMPONENTS,
+    SQ_PART_CLEAN_COMPACTION_QUEUE,
+    SQ_PART_CLEAN_COMPLETED_COMPACTIONS,
     /* transactions */
     SQ_NEXT_TXN_GET,
     SQ_NEXT_TXN_SET,
@@ -288,6 +411,7 @@ typedef enum SqId {
     SQ_TC_COMPLETE,
     SQ_TC_DELETE,
     SQ_TC_INSERT,
+    SQ_TC_DELETE_TABLE_LEVEL,
     SQ_LOCKS_DELETE,
     SQ_WS_CONFLICT,
     SQ_WS_INSERT,
@@ -318,6 +442,7 @@ static const char *const sq_sql[SQ_N_STATEMENTS] = {
         "SELECT count(*) FROM sqlite_master"
         " WHERE type = 'table' AND name = 'VERSION'",
     [SQ_VERSION_GET] = "SELECT SCHEMA_VERSION FROM VERSION WHERE VER_ID = 1",
+    [SQ_FOREIGN_KEY_CHECK] = "PRAGMA foreign_key_check",
 
     [SQ_DB_INSERT] =
         "INSERT OR IGNORE INTO DBS (NAME, \"DESC\", DB_LOCATION_URI,"
@@ -334,9 +459,9 @@ static const char *const sq_sql[SQ_N_STATEMENTS] = {
     [SQ_TABLE_INSERT] =
         "INSERT OR IGNORE INTO TBLS (DB_ID, TBL_NAME, TBL_TYPE, OWNER,"
         " CREATE_TIME, LOCATION, INPUT_FORMAT, OUTPUT_FORMAT, NUM_BUCKETS,"
-        " SLIB)"
+        " SLIB, VIEW_ORIGINAL_TEXT, VIEW_EXPANDED_TEXT)"
         " VALUES (?1, ?2, ?3, ?4, COALESCE(?5, " SQ_NOW_S "), ?6, ?7, ?8,"
-        " ?9, ?10)"
+        " ?9, ?10, ?11, ?12)"
         " RETURNING TBL_ID",
     [SQ_COLUMN_INSERT] =
         "INSERT INTO COLUMNS_V2 (TBL_ID, COLUMN_NAME, TYPE_NAME, COMMENT,"
@@ -348,14 +473,24 @@ static const char *const sq_sql[SQ_N_STATEMENTS] = {
     [SQ_BUCKET_INSERT] =
         "INSERT INTO BUCKETING_COLS (TBL_ID, BUCKET_COL_NAME, INTEGER_IDX)"
         " VALUES (?1, ?2, ?3)",
+    [SQ_PKEY_INSERT] =
+        "INSERT INTO PARTITION_KEYS (TBL_ID, PKEY_NAME, PKEY_TYPE,"
+        " PKEY_COMMENT, INTEGER_IDX) VALUES (?1, ?2, ?3, ?4, ?5)",
+    [SQ_SORT_INSERT] =
+        "INSERT INTO SORT_COLS (TBL_ID, COLUMN_NAME, \"ORDER\", INTEGER_IDX)"
+        " VALUES (?1, ?2, ?3, ?4)",
+    [SQ_SERDE_PARAM_INSERT] =
+        "INSERT OR REPLACE INTO SERDE_PARAMS (TBL_ID, PARAM_KEY, PARAM_VALUE)"
+        " VALUES (?1, ?2, ?3)",
     [SQ_TABLE_GET] =
         "SELECT t.TBL_ID, t.TBL_TYPE, t.OWNER, t.CREATE_TIME, t.LOCATION,"
-        " t.INPUT_FORMAT, t.OUTPUT_FORMAT, t.SLIB, t.NUM_BUCKETS"
+        " t.INPUT_FORMAT, t.OUTPUT_FORMAT, t.SLIB, t.NUM_BUCKETS,"
+        " t.VIEW_ORIGINAL_TEXT, t.VIEW_EXPANDED_TEXT"
         " FROM TBLS t JOIN DBS d ON d.DB_ID = t.DB_ID"
         " WHERE d.NAME = ?1 AND t.TBL_NAME = ?2",
-    [SQ_TABLE_EXISTS] =
-        "SELECT EXISTS (SELECT 1 FROM TBLS t JOIN DBS d ON d.DB_ID = t.DB_ID"
-        " WHERE d.NAME = ?1 AND t.TBL_NAME = ?2)",
+    [SQ_TABLE_ID] =
+        "SELECT t.TBL_ID FROM TBLS t JOIN DBS d ON d.DB_ID = t.DB_ID"
+        " WHERE d.NAME = ?1 AND t.TBL_NAME = ?2",
     [SQ_COLUMNS_GET] =
         "SELECT COLUMN_NAME, TYPE_NAME, COMMENT FROM COLUMNS_V2"
         " WHERE TBL_ID = ?1 ORDER BY INTEGER_IDX",
@@ -365,9 +500,31 @@ static const char *const sq_sql[SQ_N_STATEMENTS] = {
     [SQ_BUCKETS_GET] =
         "SELECT BUCKET_COL_NAME FROM BUCKETING_COLS"
         " WHERE TBL_ID = ?1 ORDER BY INTEGER_IDX",
+    [SQ_PKEYS_GET] =
+        "SELECT PKEY_NAME, PKEY_TYPE, PKEY_COMMENT FROM PARTITION_KEYS"
+        " WHERE TBL_ID = ?1 ORDER BY INTEGER_IDX",
+    [SQ_SORTS_GET] =
+        "SELECT COLUMN_NAME, \"ORDER\" FROM SORT_COLS"
+        " WHERE TBL_ID = ?1 ORDER BY INTEGER_IDX",
+    [SQ_SERDE_PARAMS_GET] =
+        "SELECT PARAM_KEY, PARAM_VALUE FROM SERDE_PARAMS"
+        " WHERE TBL_ID = ?1 ORDER BY PARAM_KEY",
     [SQ_TABLE_LIST] =
         "SELECT t.TBL_NAME FROM TBLS t JOIN DBS d ON d.DB_ID = t.DB_ID"
         " WHERE d.NAME = ?1 ORDER BY t.TBL_NAME",
+    [SQ_TABLE_UPDATE] =
+        "UPDATE TBLS SET TBL_TYPE = ?2, OWNER = ?3, LOCATION = ?4,"
+        " INPUT_FORMAT = ?5, OUTPUT_FORMAT = ?6, NUM_BUCKETS = ?7, SLIB = ?8,"
+        " VIEW_ORIGINAL_TEXT = ?9, VIEW_EXPANDED_TEXT = ?10"
+        " WHERE TBL_ID = ?1",
+    [SQ_TABLE_RENAME] =
+        "UPDATE TBLS SET DB_ID = ?2, TBL_NAME = ?3,"
+        " LOCATION = COALESCE(?4, LOCATION) WHERE TBL_ID = ?1",
+    /* partitions of table ?1 below the old location ?2 move below ?3 */
+    [SQ_PARTS_RELOCATE] =
+        "UPDATE PARTITIONS SET LOCATION = ?3 || substr(LOCATION, length(?2) + 1)"
+        " WHERE TBL_ID = ?1"
+        " AND substr(LOCATION, 1, length(?2) + 1) = ?2 || '/'",
 
     [SQ_DROP_COLUMNS] =
         "DELETE FROM COLUMNS_V2 WHERE TBL_ID IN " SQ_TBL_IDS_OF,
@@ -375,6 +532,20 @@ static const char *const sq_sql[SQ_N_STATEMENTS] = {
         "DELETE FROM TABLE_PARAMS WHERE TBL_ID IN " SQ_TBL_IDS_OF,
     [SQ_DROP_BUCKETS] =
         "DELETE FROM BUCKETING_COLS WHERE TBL_ID IN " SQ_TBL_IDS_OF,
+    [SQ_DROP_SORT_COLS] =
+        "DELETE FROM SORT_COLS WHERE TBL_ID IN " SQ_TBL_IDS_OF,
+    [SQ_DROP_SERDE_PARAMS] =
+        "DELETE FROM SERDE_PARAMS WHERE TBL_ID IN " SQ_TBL_IDS_OF,
+    [SQ_DROP_PART_KEYS] =
+        "DELETE FROM PARTITION_KEYS WHERE TBL_ID IN " SQ_TBL_IDS_OF,
+    [SQ_DROP_PART_KEY_VALS] =
+        "DELETE FROM PARTITION_KEY_VALS WHERE PART_ID IN (SELECT PART_ID"
+        " FROM PARTITIONS WHERE TBL_ID IN " SQ_TBL_IDS_OF ")",
+    [SQ_DROP_PART_PARAMS] =
+        "DELETE FROM PARTITION_PARAMS WHERE PART_ID IN (SELECT PART_ID"
+        " FROM PARTITIONS WHERE TBL_ID IN " SQ_TBL_IDS_OF ")",
+    [SQ_DROP_PARTITIONS] =
+        "DELETE FROM PARTITIONS WHERE TBL_ID IN " SQ_TBL_IDS_OF,
     [SQ_DROP_TBLS] = "DELETE FROM TBLS WHERE TBL_ID IN " SQ_TBL_IDS_OF,
     [SQ_DROP_TXN_COMPONENTS] =
         "DELETE FROM TXN_COMPONENTS WHERE TC_DATABASE = ?1"
@@ -397,6 +568,82 @@ static const char *const sq_sql[SQ_N_STATEMENTS] = {
     [SQ_DROP_COMPLETED_COMPACTIONS] =
         "DELETE FROM COMPLETED_COMPACTIONS WHERE CC_DATABASE = ?1"
         " AND (?2 IS NULL OR CC_TABLE = ?2)",
+
+    [SQ_RENAME_TXN_COMPONENTS] =
+        "UPDATE TXN_COMPONENTS SET TC_DATABASE = ?3, TC_TABLE = ?4"
+        " WHERE TC_DATABASE = ?1 AND TC_TABLE = ?2",
+    [SQ_RENAME_COMPLETED_COMPONENTS] =
+        "UPDATE COMPLETED_TXN_COMPONENTS SET CTC_DATABASE = ?3,"
+        " CTC_TABLE = ?4 WHERE CTC_DATABASE = ?1 AND CTC_TABLE = ?2",
+    [SQ_RENAME_TXN_TO_WRITE_ID] =
+        "UPDATE TXN_TO_WRITE_ID SET T2W_DATABASE = ?3, T2W_TABLE = ?4"
+        " WHERE T2W_DATABASE = ?1 AND T2W_TABLE = ?2",
+    [SQ_RENAME_NEXT_WRITE_ID] =
+        "UPDATE NEXT_WRITE_ID SET NWI_DATABASE = ?3, NWI_TABLE = ?4"
+        " WHERE NWI_DATABASE = ?1 AND NWI_TABLE = ?2",
+    [SQ_RENAME_WRITE_SET] =
+        "UPDATE WRITE_SET SET WS_DATABASE = ?3, WS_TABLE = ?4"
+        " WHERE WS_DATABASE = ?1 AND WS_TABLE = ?2",
+    [SQ_RENAME_HIVE_LOCKS] =
+        "UPDATE HIVE_LOCKS SET HL_DB = ?3, HL_TABLE = ?4"
+        " WHERE HL_DB = ?1 AND HL_TABLE = ?2",
+    [SQ_RENAME_COMPACTION_QUEUE] =
+        "UPDATE COMPACTION_QUEUE SET CQ_DATABASE = ?3, CQ_TABLE = ?4"
+        " WHERE CQ_DATABASE = ?1 AND CQ_TABLE = ?2",
+    [SQ_RENAME_COMPLETED_COMPACTIONS] =
+        "UPDATE COMPLETED_COMPACTIONS SET CC_DATABASE = ?3, CC_TABLE = ?4"
+        " WHERE CC_DATABASE = ?1 AND CC_TABLE = ?2",
+
+    /* a name taken already: no row back */
+    [SQ_PART_INSERT] =
+        "INSERT OR IGNORE INTO PARTITIONS (TBL_ID, PART_NAME, CREATE_TIME,"
+        " LOCATION, INPUT_FORMAT, OUTPUT_FORMAT, SLIB)"
+        " VALUES (?1, ?2, COALESCE(?3, " SQ_NOW_S "), ?4, ?5, ?6, ?7)"
+        " RETURNING PART_ID",
+    [SQ_PART_VAL_INSERT] =
+        "INSERT INTO PARTITION_KEY_VALS (PART_ID, PART_KEY_VAL, INTEGER_IDX)"
+        " VALUES (?1, ?2, ?3)",
+    [SQ_PART_PARAM_INSERT] =
+        "INSERT OR REPLACE INTO PARTITION_PARAMS (PART_ID, PARAM_KEY,"
+        " PARAM_VALUE) VALUES (?1, ?2, ?3)",
+    [SQ_PART_ID] =
+        "SELECT PART_ID FROM PARTITIONS WHERE TBL_ID = ?1 AND PART_NAME = ?2",
+    /* the partitions of table ?1 (only ?2 unless NULL) and their children,
+     * each in name order, so that rows line up by PART_ID */
+    [SQ_PARTS_GET] =
+        "SELECT PART_ID, PART_NAME, CREATE_TIME, LOCATION, INPUT_FORMAT,"
+        " OUTPUT_FORMAT, SLIB FROM PARTITIONS"
+        " WHERE TBL_ID = ?1 AND (?2 IS NULL OR PART_NAME = ?2)"
+        " ORDER BY PART_NAME",
+    [SQ_PART_VALS_GET] =
+        "SELECT v.PART_ID, v.PART_KEY_VAL FROM PARTITION_KEY_VALS v"
+        " JOIN PARTITIONS p ON p.PART_ID = v.PART_ID"
+        " WHERE p.TBL_ID = ?1 AND (?2 IS NULL OR p.PART_NAME = ?2)"
+        " ORDER BY p.PART_NAME, v.INTEGER_IDX",
+    [SQ_PART_PARAMS_GET] =
+        "SELECT pp.PART_ID, pp.PARAM_KEY, pp.PARAM_VALUE"
+        " FROM PARTITION_PARAMS pp JOIN PARTITIONS p ON p.PART_ID = pp.PART_ID"
+        " WHERE p.TBL_ID = ?1 AND (?2 IS NULL OR p.PART_NAME = ?2)"
+        " ORDER BY p.PART_NAME, pp.PARAM_KEY",
+    [SQ_PART_SET_LOCATION] =
+        "UPDATE PARTITIONS SET LOCATION = ?3"
+        " WHERE TBL_ID = ?1 AND PART_NAME = ?2",
+    [SQ_PART_DELETE_VALS] = "DELETE FROM PARTITION_KEY_VALS WHERE PART_ID = ?1",
+    [SQ_PART_DELETE_PARAMS] =
+        "DELETE FROM PARTITION_PARAMS WHERE PART_ID = ?1",
+    [SQ_PART_DELETE] = "DELETE FROM PARTITIONS WHERE PART_ID = ?1",
+    [SQ_PART_CLEAN_TXN_COMPONENTS] =
+        "DELETE FROM TXN_COMPONENTS WHERE TC_DATABASE = ?1"
+        " AND TC_TABLE = ?2 AND TC_PARTITION = ?3",
+    [SQ_PART_CLEAN_COMPLETED_COMPONENTS] =
+        "DELETE FROM COMPLETED_TXN_COMPONENTS WHERE CTC_DATABASE = ?1"
+        " AND CTC_TABLE = ?2 AND CTC_PARTITION = ?3",
+    [SQ_PART_CLEAN_COMPACTION_QUEUE] =
+        "DELETE FROM COMPACTION_QUEUE WHERE CQ_DATABASE = ?1"
+        " AND CQ_TABLE = ?2 AND CQ_PARTITION = ?3",
+    [SQ_PART_CLEAN_COMPLETED_COMPACTIONS] =
+        "DELETE FROM COMPLETED_COMPACTIONS WHERE CC_DATABASE = ?1"
+        " AND CC_TABLE = ?2 AND CC_PARTITION = ?3",
 
     [SQ_NEXT_TXN_GET] = "SELECT NTXN_NEXT FROM NEXT_TXN_ID",
     [SQ_NEXT_TXN_SET] = "UPDATE NEXT_TXN_ID SET NTXN_NEXT = ?1",
@@ -431,6 +678,11 @@ static const char *const sq_sql[SQ_N_STATEMENTS] = {
         "  FROM TXN_COMPONENTS WHERE TC_TXNID = ?1 AND TC_DATABASE = ?2"
         "  AND TC_TABLE IS ?3 AND TC_PARTITION IS ?4"
         "  AND TC_OPERATION_TYPE = ?5 AND TC_WRITEID IS ?6)",
+    /* a dynamic-partition write recorded table-level before its
+     * partitions were known (Hive's addDynamicPartitions) */
+    [SQ_TC_DELETE_TABLE_LEVEL] =
+        "DELETE FROM TXN_COMPONENTS WHERE TC_TXNID = ?1 AND TC_DATABASE = ?2"
+        " AND TC_TABLE = ?3 AND TC_PARTITION IS NULL",
     [SQ_LOCKS_DELETE] = "DELETE FROM HIVE_LOCKS WHERE HL_TXNID = ?1",
     /* first committer wins (hive-acid-transactions.md 2.4): a txn that
      * updated or deleted conflicts with an update/delete of the same table
@@ -881,33 +1133,72 @@ static int mss_db_list(void *impl, CombArena *a, char ***names, int *n,
     return sq_fetch_texts(impl, SQ_DB_LIST, SQ_NO_ARGS, 1, a, names, n, err);
 }
 
+/* Rows of a name/value list (TBLPROPERTIES, SERDEPROPERTIES, partition
+ * parameters) with one insert statement (?1 owner id, ?2 key, ?3 value). */
+static int props_insert(MsSqlite *h, SqId id, int64_t owner,
+                        const MsProperty *props, int n, CombErr *err)
+{
+    int rc = COMB_OK;
+    for (int i = 0; !rc && i < n; i++)
+        rc = sq_exec(h, id,
+                     SQ_ARGS(SQ_INT(owner), SQ_TEXT(props[i].key),
+                             SQ_TEXT(props[i].value)),
+                     err);
+    return rc;
+}
+
+/* Columns or partition keys (?1 table, ?2 name, ?3 type, ?4 comment, ?5
+ * position). */
+static int columns_insert(MsSqlite *h, SqId id, int64_t tbl_id,
+                          const MsColumn *cols, int n, CombErr *err)
+{
+    int rc = COMB_OK;
+    for (int i = 0; !rc && i < n; i++)
+        rc = sq_exec(h, id,
+                     SQ_ARGS(SQ_INT(tbl_id), SQ_TEXT(cols[i].name),
+                             SQ_TEXT(cols[i].type), SQ_TEXT(cols[i].comment),
+                             SQ_INT(i)),
+                     err);
+    return rc;
+}
+
+/* Everything of a table's definition that lives in child tables. */
 static int table_insert_children(MsSqlite *h, int64_t tbl_id,
                                  const MsTable *t, CombErr *err)
 {
-    int rc = COMB_OK;
-    for (int i = 0; !rc && i < t->n_cols; i++)
-        rc = sq_exec(h, SQ_COLUMN_INSERT,
-                     SQ_ARGS(SQ_INT(tbl_id), SQ_TEXT(t->cols[i].name),
-                             SQ_TEXT(t->cols[i].type),
-                             SQ_TEXT(t->cols[i].comment), SQ_INT(i)),
-                     err);
-    for (int i = 0; !rc && i < t->n_props; i++)
-        rc = sq_exec(h, SQ_PARAM_INSERT,
-                     SQ_ARGS(SQ_INT(tbl_id), SQ_TEXT(t->props[i].key),
-                             SQ_TEXT(t->props[i].value)),
-                     err);
+    int rc = columns_insert(h, SQ_COLUMN_INSERT, tbl_id, t->cols, t->n_cols,
+                            err);
+    if (!rc)
+        rc = columns_insert(h, SQ_PKEY_INSERT, tbl_id, t->part_keys,
+                            t->n_part_keys, err);
+    if (!rc)
+        rc = props_insert(h, SQ_PARAM_INSERT, tbl_id, t->props, t->n_props,
+                          err);
     /* after the properties: an explicit comment wins over a 'comment' one */
     if (!rc && t->comment)
         rc = sq_exec(h, SQ_PARAM_INSERT,
                      SQ_ARGS(SQ_INT(tbl_id), SQ_TEXT(MS_COMMENT_PROP),
                              SQ_TEXT(t->comment)),
                      err);
+    if (!rc)
+        rc = props_insert(h, SQ_SERDE_PARAM_INSERT, tbl_id, t->serde_params,
+                          t->n_serde_params, err);
     for (int i = 0; !rc && i < t->n_bucket_cols; i++)
         rc = sq_exec(h, SQ_BUCKET_INSERT,
                      SQ_ARGS(SQ_INT(tbl_id), SQ_TEXT(t->bucket_cols[i]),
                              SQ_INT(i)),
                      err);
+    for (int i = 0; !rc && i < t->n_sort_cols; i++)
+        rc = sq_exec(h, SQ_SORT_INSERT,
+                     SQ_ARGS(SQ_INT(tbl_id), SQ_TEXT(t->sort_cols[i].name),
+                             SQ_INT(t->sort_cols[i].order), SQ_INT(i)),
+                     err);
     return rc;
+}
+
+static bool table_is_view(const MsTable *t)
+{
+    return strcmp(t->table_type, MS_VIRTUAL_VIEW) == 0;
 }
 
 static int table_create_body(MsSqlite *h, const MsTable *t,
@@ -923,7 +1214,8 @@ static int table_create_body(MsSqlite *h, const MsTable *t,
     rc = db_fetch(h, t->db, &scratch, &db_id, &db, &found, err);
     if (!rc && !found)
         rc = ms_err_no_db(err, t->db);
-    if (!rc && !t->location &&
+    /* a view has no directory */
+    if (!rc && !t->location && !table_is_view(t) &&
         !(location = ms_table_default_location(db->location, t->name)))
         rc = comb_err_nomem(err);
     if (!rc)
@@ -934,7 +1226,9 @@ static int table_create_body(MsSqlite *h, const MsTable *t,
                     t->create_time > 0 ? SQ_INT(t->create_time) : SQ_NULL,
                     SQ_TEXT(location ? location : t->location),
                     SQ_TEXT(t->input_format), SQ_TEXT(t->output_format),
-                    SQ_INT(t->n_buckets), SQ_TEXT(t->serde)),
+                    SQ_INT(t->n_buckets), SQ_TEXT(t->serde),
+                    SQ_TEXT(t->view_original_text),
+                    SQ_TEXT(t->view_expanded_text)),
             &tbl_id, &found, err);
     /* no row back: OR IGNORE met an existing table of that name */
     if (!rc && !found && !if_not_exists)
@@ -956,17 +1250,34 @@ static int mss_table_create(void *impl, const MsTable *t, bool if_not_exists,
     return rc;
 }
 
+/* TBL_ID of db.name; *found is false when there is no such table. */
+static int table_find(MsSqlite *h, const char *db, const char *name,
+                      int64_t *id, bool *found, CombErr *err)
+{
+    return sq_query_int(h, SQ_TABLE_ID, SQ_ARGS(SQ_TEXT(db), SQ_TEXT(name)),
+                        id, found, err);
+}
+
+/* TBL_ID of db.name; COMB_ENOTFOUND (Hive's text) when there is none. */
+static int table_id(MsSqlite *h, const char *db, const char *name,
+                    int64_t *id, CombErr *err)
+{
+    bool found;
+    int rc = table_find(h, db, name, id, &found, err);
+    if (!rc && !found)
+        rc = ms_err_no_table(err, db, name);
+    return rc;
+}
+
 static int table_drop_body(MsSqlite *h, const char *db, const char *name,
                            bool if_exists, CombErr *err)
 {
-    int64_t exists = 0;
+    int64_t id;
     bool found;
-    int rc = sq_query_int(h, SQ_TABLE_EXISTS,
-                          SQ_ARGS(SQ_TEXT(db), SQ_TEXT(name)), &exists,
-                          &found, err);
+    int rc = table_find(h, db, name, &id, &found, err);
     if (rc)
         return rc;
-    if (!exists)
+    if (!found)
         return if_exists ? COMB_OK : ms_err_no_table(err, db, name);
     return drop_tables(h, db, name, err);
 }
@@ -1003,10 +1314,12 @@ static int table_get_main(MsSqlite *h, const char *db, const char *name,
     t->output_format = sq_col_text(st, 6, a, &nomem);
     t->serde = sq_col_text(st, 7, a, &nomem);
     t->n_buckets = sqlite3_column_int(st, 8);
+    t->view_original_text = sq_col_text(st, 9, a, &nomem);
+    t->view_expanded_text = sq_col_text(st, 10, a, &nomem);
     sq_release(st);
     t->db = comb_arena_strdup(a, db);
     t->name = comb_arena_strdup(a, name);
-    if (nomem || !t->db || !t->name)
+    if (nomem || !t->db || !t->name || !t->table_type)
         return comb_err_nomem(err);
     return COMB_OK;
 }
@@ -1027,65 +1340,120 @@ static int table_child_rows(MsSqlite *h, SqId id, int64_t tbl_id, int n_cols,
     return *items ? COMB_OK : comb_err_nomem(err);
 }
 
-static int table_get_columns(MsSqlite *h, int64_t tbl_id, CombArena *a,
-                             MsTable *t, CombErr *err)
+/* Columns or partition keys (name, type, comment rows) of a table. */
+static int table_get_columns(MsSqlite *h, SqId id, int64_t tbl_id,
+                             CombArena *a, MsColumn **out, int *n_out,
+                             CombErr *err)
 {
     char **cells;
-    void *cols;
+    void *items;
+    MsColumn *cols;
     int n;
-    int rc = table_child_rows(h, SQ_COLUMNS_GET, tbl_id, 3, sizeof *t->cols,
-                              a, &cells, &cols, &n, err);
+    int rc = table_child_rows(h, id, tbl_id, 3, sizeof *cols, a, &cells,
+                              &items, &n, err);
     if (rc)
         return rc;
-    t->cols = cols;
+    cols = items;
     for (int i = 0; i < n; i++)
-        t->cols[i] = (MsColumn){cells[3 * i], cells[3 * i + 1],
-                                cells[3 * i + 2]};
-    t->n_cols = n;
+        cols[i] = (MsColumn){cells[3 * i], cells[3 * i + 1],
+                             cells[3 * i + 2]};
+    *out = cols;
+    *n_out = n;
     return COMB_OK;
 }
 
-/* TABLE_PARAMS minus 'comment', which becomes t->comment. */
-static int table_get_props(MsSqlite *h, int64_t tbl_id, CombArena *a,
+/* A name/value list of a table (key, value rows). */
+static int table_get_props(MsSqlite *h, SqId id, int64_t tbl_id,
+                           CombArena *a, MsProperty **out, int *n_out,
+                           CombErr *err)
+{
+    char **cells;
+    void *items;
+    MsProperty *props;
+    int n;
+    int rc = table_child_rows(h, id, tbl_id, 2, sizeof *props, a, &cells,
+                              &items, &n, err);
+    if (rc)
+        return rc;
+    props = items;
+    for (int i = 0; i < n; i++)
+        props[i] = (MsProperty){cells[2 * i], cells[2 * i + 1]};
+    *out = props;
+    *n_out = n;
+    return COMB_OK;
+}
+
+/* TBLPROPERTIES minus 'comment', which becomes t->comment. */
+static int table_get_tblprops(MsSqlite *h, int64_t tbl_id, CombArena *a,
+                              MsTable *t, CombErr *err)
+{
+    int n = 0;
+    int rc = table_get_props(h, SQ_PARAMS_GET, tbl_id, a, &t->props, &n, err);
+    t->n_props = 0;
+    for (int i = 0; !rc && i < n; i++) {
+        if (t->props[i].key && strcmp(t->props[i].key, MS_COMMENT_PROP) == 0)
+            t->comment = t->props[i].value;
+        else
+            t->props[t->n_props++] = t->props[i];
+    }
+    return rc;
+}
+
+static int table_get_sorts(MsSqlite *h, int64_t tbl_id, CombArena *a,
                            MsTable *t, CombErr *err)
 {
     char **cells;
-    void *props;
-    int n;
-    int rc = table_child_rows(h, SQ_PARAMS_GET, tbl_id, 2, sizeof *t->props,
-                              a, &cells, &props, &n, err);
+    void *items;
+    int rc = table_child_rows(h, SQ_SORTS_GET, tbl_id, 2, sizeof(MsSortCol),
+                              a, &cells, &items, &t->n_sort_cols, err);
     if (rc)
         return rc;
-    t->props = props;
-    for (int i = 0; i < n; i++) {
-        if (cells[2 * i] && strcmp(cells[2 * i], MS_COMMENT_PROP) == 0)
-            t->comment = cells[2 * i + 1];
-        else
-            t->props[t->n_props++] = (MsProperty){cells[2 * i],
-                                                  cells[2 * i + 1]};
+    t->sort_cols = items;
+    for (int i = 0; i < t->n_sort_cols; i++) {
+        const char *order = cells[2 * i + 1];
+        bool asc = order && strcmp(order, "1") == 0;
+        t->sort_cols[i] = (MsSortCol){cells[2 * i],
+                                      asc ? MS_SORT_ASC : MS_SORT_DESC};
     }
     return COMB_OK;
+}
+
+/* The whole definition of db.name, and its TBL_ID. */
+static int table_fetch(MsSqlite *h, const char *db, const char *name,
+                       CombArena *a, MsTable **out, int64_t *tbl_id,
+                       CombErr *err)
+{
+    MsTable *t = comb_arena_calloc(a, sizeof *t);
+    int rc;
+    if (!t)
+        return comb_err_nomem(err);
+    rc = table_get_main(h, db, name, a, t, tbl_id, err);
+    if (!rc)
+        rc = table_get_columns(h, SQ_COLUMNS_GET, *tbl_id, a, &t->cols,
+                               &t->n_cols, err);
+    if (!rc)
+        rc = table_get_columns(h, SQ_PKEYS_GET, *tbl_id, a, &t->part_keys,
+                               &t->n_part_keys, err);
+    if (!rc)
+        rc = table_get_tblprops(h, *tbl_id, a, t, err);
+    if (!rc)
+        rc = table_get_props(h, SQ_SERDE_PARAMS_GET, *tbl_id, a,
+                             &t->serde_params, &t->n_serde_params, err);
+    if (!rc)
+        rc = sq_fetch_texts(h, SQ_BUCKETS_GET, SQ_ARGS(SQ_INT(*tbl_id)), 1, a,
+                            &t->bucket_cols, &t->n_bucket_cols, err);
+    if (!rc)
+        rc = table_get_sorts(h, *tbl_id, a, t, err);
+    if (!rc)
+        *out = t;
+    return rc;
 }
 
 static int table_get_body(MsSqlite *h, const char *db, const char *name,
                           CombArena *a, MsTable **out, CombErr *err)
 {
-    MsTable *t = comb_arena_calloc(a, sizeof *t);
-    int64_t tbl_id = 0;
-    int rc;
-    if (!t)
-        return comb_err_nomem(err);
-    rc = table_get_main(h, db, name, a, t, &tbl_id, err);
-    if (!rc)
-        rc = table_get_columns(h, tbl_id, a, t, err);
-    if (!rc)
-        rc = table_get_props(h, tbl_id, a, t, err);
-    if (!rc)
-        rc = sq_fetch_texts(h, SQ_BUCKETS_GET, SQ_ARGS(SQ_INT(tbl_id)), 1, a,
-                            &t->bucket_cols, &t->n_bucket_cols, err);
-    if (!rc)
-        *out = t;
-    return rc;
+    int64_t tbl_id;
+    return table_fetch(h, db, name, a, out, &tbl_id, err);
 }
 
 static int mss_table_get(void *impl, const char *db, const char *name,
@@ -1120,6 +1488,419 @@ static int mss_table_list(void *impl, const char *db, CombArena *a,
     int rc = sq_begin(h, false, err);
     if (!rc)
         rc = sq_end(h, table_list_body(h, db, a, names, n, err), err);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- ALTER */
+
+/* Hive lets ALTER change the comments of partition keys, nothing else of
+ * them (HiveAlterHandler). */
+static bool part_keys_same(const MsTable *a, const MsTable *b)
+{
+    if (a->n_part_keys != b->n_part_keys)
+        return false;
+    for (int i = 0; i < a->n_part_keys; i++)
+        if (strcmp(a->part_keys[i].name, b->part_keys[i].name) != 0 ||
+            strcmp(a->part_keys[i].type, b->part_keys[i].type) != 0)
+            return false;
+    return true;
+}
+
+static int table_alter_body(MsSqlite *h, const MsTable *t, CombArena *a,
+                            CombErr *err)
+{
+    MsTable *old;
+    int64_t tbl_id;
+    const char *location;
+    int rc = table_fetch(h, t->db, t->name, a, &old, &tbl_id, err);
+    if (rc)
+        return rc;
+    if (!part_keys_same(old, t))
+        return comb_err(err, COMB_EINVALID,
+                        "partition keys can not be changed.");
+    location = t->location || table_is_view(t) ? t->location : old->location;
+    rc = sq_exec(h, SQ_TABLE_UPDATE,
+                 SQ_ARGS(SQ_INT(tbl_id), SQ_TEXT(t->table_type),
+                         SQ_TEXT(t->owner), SQ_TEXT(location),
+                         SQ_TEXT(t->input_format), SQ_TEXT(t->output_format),
+                         SQ_INT(t->n_buckets), SQ_TEXT(t->serde),
+                         SQ_TEXT(t->view_original_text),
+                         SQ_TEXT(t->view_expanded_text)),
+                 err);
+    for (SqId id = SQ_DROP_COLUMNS; !rc && id <= SQ_DROP_PART_KEYS; id++)
+        rc = sq_exec(h, id, SQ_ARGS(SQ_TEXT(t->db), SQ_TEXT(t->name)), err);
+    if (!rc)
+        rc = table_insert_children(h, tbl_id, t, err);
+    return rc;
+}
+
+static int mss_table_alter(void *impl, const MsTable *t, CombErr *err)
+{
+    MsSqlite *h = impl;
+    CombArena a;
+    int rc;
+    comb_arena_init(&a, 1024);
+    rc = sq_begin(h, true, err);
+    if (!rc)
+        rc = sq_end(h, table_alter_body(h, t, &a, err), err);
+    comb_arena_free(&a);
+    return rc;
+}
+
+/* The table row under its new name and, when it moves, the partitions
+ * inside its old directory with it. */
+static int table_rename_row(MsSqlite *h, int64_t tbl_id, int64_t new_db_id,
+                            const char *new_name, const char *old_location,
+                            const char *new_location, CombErr *err)
+{
+    int rc = sq_exec(h, SQ_TABLE_RENAME,
+                     SQ_ARGS(SQ_INT(tbl_id), SQ_INT(new_db_id),
+                             SQ_TEXT(new_name), SQ_TEXT(new_location)),
+                     err);
+    if (!rc && new_location && old_location)
+        rc = sq_exec(h, SQ_PARTS_RELOCATE,
+                     SQ_ARGS(SQ_INT(tbl_id), SQ_TEXT(old_location),
+                             SQ_TEXT(new_location)),
+                     err);
+    return rc;
+}
+
+static int table_rename_body(MsSqlite *h, const char *db, const char *name,
+                             const char *new_db, const char *new_name,
+                             const char *new_location, CombArena *a,
+                             CombErr *err)
+{
+    MsTable old = {0};
+    MsDatabase *d;
+    int64_t tbl_id = 0, new_db_id = 0, taken;
+    bool found, same = strcmp(db, new_db) == 0 && strcmp(name, new_name) == 0;
+    int rc = table_get_main(h, db, name, a, &old, &tbl_id, err);
+    if (!rc && new_location && table_is_view(&old))
+        rc = comb_err(err, COMB_EINVALID, "view %s.%s cannot have a location",
+                      db, name);
+    if (!rc)
+        rc = db_fetch(h, new_db, a, &new_db_id, &d, &found, err);
+    if (!rc && !found)
+        rc = ms_err_no_db(err, new_db);
+    if (!rc && !same)
+        rc = table_find(h, new_db, new_name, &taken, &found, err);
+    if (!rc && !same && found)
+        rc = comb_err(err, COMB_EEXISTS, "new table %s.%s already exists",
+                      new_db, new_name);
+    /* bookkeeping left under the new name belongs to no table: a table
+     * renamed there must not inherit it */
+    if (!rc && !same)
+        rc = drop_tables(h, new_db, new_name, err);
+    if (!rc)
+        rc = table_rename_row(h, tbl_id, new_db_id, new_name, old.location,
+                              new_location, err);
+    for (SqId id = SQ_RENAME_TXN_COMPONENTS;
+         !rc && !same && id <= SQ_RENAME_COMPLETED_COMPACTIONS; id++)
+        rc = sq_exec(h, id,
+                     SQ_ARGS(SQ_TEXT(db), SQ_TEXT(name), SQ_TEXT(new_db),
+                             SQ_TEXT(new_name)),
+                     err);
+    return rc;
+}
+
+static int mss_table_rename(void *impl, const char *db, const char *name,
+                            const char *new_db, const char *new_name,
+                            const char *new_location, CombErr *err)
+{
+    MsSqlite *h = impl;
+    CombArena a;
+    int rc;
+    comb_arena_init(&a, 1024);
+    rc = sq_begin(h, true, err);
+    if (!rc)
+        rc = sq_end(h,
+                    table_rename_body(h, db, name, new_db, new_name,
+                                      new_location, &a, err),
+                    err);
+    comb_arena_free(&a);
+    return rc;
+}
+
+/* ----------------------------------------------------------- partitions */
+
+/* One prepared partition row with its values and parameters; *added is
+ * false when the name was taken (and if_not_exists allows that). */
+static int part_insert(MsSqlite *h, const char *db, const char *table,
+                       int64_t tbl_id, const MsPartition *p,
+                       bool if_not_exists, bool *added, CombErr *err)
+{
+    int64_t part_id = 0;
+    int rc = sq_query_int(
+        h, SQ_PART_INSERT,
+        SQ_ARGS(SQ_INT(tbl_id), SQ_TEXT(p->name),
+                p->create_time > 0 ? SQ_INT(p->create_time) : SQ_NULL,
+                SQ_TEXT(p->location), SQ_TEXT(p->input_format),
+                SQ_TEXT(p->output_format), SQ_TEXT(p->serde)),
+        &part_id, added, err);
+    if (!rc && !*added && !if_not_exists)
+        rc = ms_err_part_exists(err, db, table, p->name);
+    for (int i = 0; !rc && *added && i < p->n_values; i++)
+        rc = sq_exec(h, SQ_PART_VAL_INSERT,
+                     SQ_ARGS(SQ_INT(part_id), SQ_TEXT(p->values[i]),
+                             SQ_INT(i)),
+                     err);
+    if (!rc && *added)
+        rc = props_insert(h, SQ_PART_PARAM_INSERT, part_id, p->params,
+                          p->n_params, err);
+    return rc;
+}
+
+static int part_add_body(MsSqlite *h, const char *db, const char *table,
+                         const MsPartition *parts, int n, bool if_not_exists,
+                         bool *added, CombArena *a, CombErr *err)
+{
+    MsTable *t;
+    MsPartition *rows = NULL;
+    int64_t tbl_id;
+    int rc = table_fetch(h, db, table, a, &t, &tbl_id, err);
+    if (!rc)
+        rc = ms_parts_prepare(t, parts, n, a, &rows, err);
+    for (int i = 0; !rc && i < n; i++) {
+        bool new_row = false;
+        rc = part_insert(h, db, table, tbl_id, &rows[i], if_not_exists,
+                         &new_row, err);
+        if (added)
+            added[i] = new_row;
+    }
+    return rc;
+}
+
+static int mss_part_add(void *impl, const char *db, const char *table,
+                        const MsPartition *parts, int n, bool if_not_exists,
+                        bool *added, CombErr *err)
+{
+    MsSqlite *h = impl;
+    CombArena a;
+    int rc;
+    comb_arena_init(&a, 4096);
+    rc = sq_begin(h, true, err);
+    if (!rc)
+        rc = sq_end(h,
+                    part_add_body(h, db, table, parts, n, if_not_exists,
+                                  added, &a, err),
+                    err);
+    /* rolled back: none of them was added */
+    if (rc && added && n > 0)
+        memset(added, 0, (size_t)n * sizeof *added);
+    comb_arena_free(&a);
+    return rc;
+}
+
+/* The partition and everything keyed by it; *found is false when the
+ * table has no partition of that name. */
+static int part_drop_one(MsSqlite *h, const char *db, const char *table,
+                         int64_t tbl_id, const char *name, bool *found,
+                         CombErr *err)
+{
+    int64_t part_id = 0;
+    int rc = sq_query_int(h, SQ_PART_ID, SQ_ARGS(SQ_INT(tbl_id), SQ_TEXT(name)),
+                          &part_id, found, err);
+    for (SqId id = SQ_PART_DELETE_VALS; !rc && *found && id <= SQ_PART_DELETE;
+         id++)
+        rc = sq_exec(h, id, SQ_ARGS(SQ_INT(part_id)), err);
+    for (SqId id = SQ_PART_CLEAN_TXN_COMPONENTS;
+         !rc && *found && id <= SQ_PART_CLEAN_COMPLETED_COMPACTIONS; id++)
+        rc = sq_exec(h, id,
+                     SQ_ARGS(SQ_TEXT(db), SQ_TEXT(table), SQ_TEXT(name)),
+                     err);
+    return rc;
+}
+
+static int part_drop_body(MsSqlite *h, const char *db, const char *table,
+                          char *const *names, int n, bool if_exists,
+                          CombErr *err)
+{
+    int64_t tbl_id;
+    int rc = table_id(h, db, table, &tbl_id, err);
+    for (int i = 0; !rc && i < n; i++) {
+        bool found = false;
+        rc = part_drop_one(h, db, table, tbl_id, names[i], &found, err);
+        if (!rc && !found && !if_exists)
+            rc = ms_err_no_part(err, db, table, names[i]);
+    }
+    return rc;
+}
+
+static int mss_part_drop(void *impl, const char *db, const char *table,
+                         char *const *names, int n, bool if_exists,
+                         CombErr *err)
+{
+    MsSqlite *h = impl;
+    int rc = sq_begin(h, true, err);
+    if (!rc)
+        rc = sq_end(h, part_drop_body(h, db, table, names, n, if_exists, err),
+                    err);
+    return rc;
+}
+
+/* Fetched rows of a partition query, `width` text cells each. */
+typedef struct PartCells {
+    char **cells;
+    int n;
+} PartCells;
+
+static int part_cells(MsSqlite *h, SqId id, int64_t tbl_id, const char *name,
+                      int width, CombArena *a, PartCells *out, CombErr *err)
+{
+    return sq_fetch_texts(h, id, SQ_ARGS(SQ_INT(tbl_id), SQ_TEXT(name)),
+                          width, a, &out->cells, &out->n, err);
+}
+
+static int damaged_partition(MsSqlite *h, const char *what, CombErr *err)
+{
+    return comb_err(err, COMB_EMETASTORE,
+                    "metastore '%s': a partition has %s; the file is damaged",
+                    h->path, what);
+}
+
+/* Partition p (row i of parts: PART_ID, name, create time, location,
+ * formats, serde) with its n_keys values, taken from vals (PART_ID, value
+ * rows, consumed from *next_val). */
+static int part_from_rows(MsSqlite *h, const PartCells *parts, int i,
+                          const PartCells *vals, int *next_val, int n_keys,
+                          CombArena *a, MsPartition *p, CombErr *err)
+{
+    char **row = parts->cells + 7 * i;
+    int64_t ctime = 0;
+    if (!row[2] || !comb_digits_to_i64(row[2], strlen(row[2]), &ctime))
+        return damaged_partition(h, "no valid creation time", err);
+    *p = (MsPartition){.name = row[1], .location = row[3],
+                       .create_time = ctime, .input_format = row[4],
+                       .output_format = row[5], .serde = row[6]};
+    if (!(p->values = comb_arena_alloc(a, (size_t)(n_keys ? n_keys : 1) *
+                                              sizeof(char *))))
+        return comb_err_nomem(err);
+    for (; *next_val < vals->n &&
+           strcmp(vals->cells[2 * *next_val], row[0]) == 0;
+         (*next_val)++) {
+        if (p->n_values == n_keys)
+            return damaged_partition(h, "more values than keys", err);
+        p->values[p->n_values++] = vals->cells[2 * *next_val + 1];
+    }
+    if (p->n_values != n_keys)
+        return damaged_partition(h, "fewer values than keys", err);
+    return COMB_OK;
+}
+
+/* The parameters of p (PART_ID part_id) from params rows (PART_ID, key,
+ * value), consumed from *next. */
+static int part_params_from_rows(const PartCells *params, const char *part_id,
+                                 int *next, CombArena *a, MsPartition *p,
+                                 CombErr *err)
+{
+    int first = *next;
+    while (*next < params->n && strcmp(params->cells[3 * *next], part_id) == 0)
+        (*next)++;
+    if (*next == first)
+        return COMB_OK;
+    if (!(p->params = comb_arena_alloc(a, (size_t)(*next - first) *
+                                              sizeof *p->params)))
+        return comb_err_nomem(err);
+    for (int k = first; k < *next; k++)
+        p->params[p->n_params++] = (MsProperty){params->cells[3 * k + 1],
+                                                params->cells[3 * k + 2]};
+    return COMB_OK;
+}
+
+/* The partitions of a table (only `name` unless NULL) in name order.  The
+ * three queries run in one read transaction and sort alike, so the
+ * children of each partition follow one another. */
+static int parts_fetch(MsSqlite *h, const MsTable *t, int64_t tbl_id,
+                       const char *name, CombArena *a, MsPartition **out,
+                       int *n, CombErr *err)
+{
+    PartCells parts, vals, params;
+    MsPartition *list = NULL;
+    int next_val = 0, next_param = 0;
+    int rc = part_cells(h, SQ_PARTS_GET, tbl_id, name, 7, a, &parts, err);
+    if (!rc)
+        rc = part_cells(h, SQ_PART_VALS_GET, tbl_id, name, 2, a, &vals, err);
+    if (!rc)
+        rc = part_cells(h, SQ_PART_PARAMS_GET, tbl_id, name, 3, a, &params,
+                        err);
+    if (!rc && parts.n > 0 &&
+        !(list = comb_arena_calloc(a, (size_t)parts.n * sizeof *list)))
+        rc = comb_err_nomem(err);
+    for (int i = 0; !rc && i < parts.n; i++) {
+        rc = part_from_rows(h, &parts, i, &vals, &next_val, t->n_part_keys, a,
+                            &list[i], err);
+        if (!rc)
+            rc = part_params_from_rows(&params, parts.cells[7 * i],
+                                       &next_param, a, &list[i], err);
+    }
+    if (!rc && (next_val != vals.n || next_param != params.n))
+        rc = damaged_partition(h, "rows out of order", err);
+    if (!rc) {
+        *out = list;
+        *n = parts.n;
+    }
+    return rc;
+}
+
+static int part_list_body(MsSqlite *h, const char *db, const char *table,
+                          const char *name, const MsProperty *spec,
+                          int n_spec, CombArena *a, MsPartition **out, int *n,
+                          CombErr *err)
+{
+    MsTable *t;
+    int64_t tbl_id;
+    int rc = table_fetch(h, db, table, a, &t, &tbl_id, err);
+    if (!rc)
+        rc = parts_fetch(h, t, tbl_id, name, a, out, n, err);
+    if (!rc)
+        rc = ms_parts_filter(t, spec, n_spec, *out, n, err);
+    return rc;
+}
+
+static int mss_part_list(void *impl, const char *db, const char *table,
+                         const char *name, const MsProperty *spec, int n_spec,
+                         CombArena *a, MsPartition **out, int *n,
+                         CombErr *err)
+{
+    MsSqlite *h = impl;
+    int rc = sq_begin(h, false, err);
+    if (!rc)
+        rc = sq_end(h,
+                    part_list_body(h, db, table, name, spec, n_spec, a, out,
+                                   n, err),
+                    err);
+    if (rc) {
+        *out = NULL;
+        *n = 0;
+    }
+    return rc;
+}
+
+static int part_set_location_body(MsSqlite *h, const char *db,
+                                  const char *table, const char *name,
+                                  const char *location, CombErr *err)
+{
+    int64_t tbl_id;
+    int rc = table_id(h, db, table, &tbl_id, err);
+    if (!rc)
+        rc = sq_exec(h, SQ_PART_SET_LOCATION,
+                     SQ_ARGS(SQ_INT(tbl_id), SQ_TEXT(name), SQ_TEXT(location)),
+                     err);
+    if (!rc && sqlite3_changes(h->db) == 0)
+        rc = ms_err_no_part(err, db, table, name);
+    return rc;
+}
+
+static int mss_part_set_location(void *impl, const char *db,
+                                 const char *table, const char *name,
+                                 const char *location, CombErr *err)
+{
+    MsSqlite *h = impl;
+    int rc = sq_begin(h, true, err);
+    if (!rc)
+        rc = sq_end(h,
+                    part_set_location_body(h, db, table, name, location, err),
+                    err);
     return rc;
 }
 
@@ -1340,22 +2121,31 @@ static int mss_txn_snapshot(void *impl, int64_t txnid, CombTxnList *out,
     return rc;
 }
 
-static int txn_add_component_body(MsSqlite *h, int64_t txnid,
-                                  const char *db, const char *table,
-                                  const char *partition, MsOpType op,
-                                  int64_t writeid, CombErr *err)
+/* What a txn writes may only be recorded while it is open. */
+static int txn_require_open(MsSqlite *h, int64_t txnid, CombErr *err)
 {
-    const char letter[2] = {(char)op, '\0'};
     MsTxnState state = MS_TXN_OPEN;
     bool found;
     int rc = txn_lookup(h, txnid, &found, &state, NULL, err);
     if (!rc && (!found || state != MS_TXN_OPEN))
         rc = ms_err_txn_not_open(err, txnid, found, state);
-    if (!rc)
+    return rc;
+}
+
+/* TXN_COMPONENTS rows of a txn: the n partitions of a table, or its
+ * table-level row for partitions == NULL. */
+static int txn_components_insert(MsSqlite *h, int64_t txnid, const char *db,
+                                 const char *table,
+                                 const char *const *partitions, int n,
+                                 MsOpType op, int64_t writeid, CombErr *err)
+{
+    const char letter[2] = {(char)op, '\0'};
+    int rc = txn_require_open(h, txnid, err);
+    for (int i = 0; !rc && i < n; i++)
         rc = sq_exec(h, SQ_TC_INSERT,
                      SQ_ARGS(SQ_INT(txnid), SQ_TEXT(db), SQ_TEXT(table),
-                             SQ_TEXT(partition), SQ_TEXT(letter),
-                             SQ_INT(writeid)),
+                             SQ_TEXT(partitions ? partitions[i] : NULL),
+                             SQ_TEXT(letter), SQ_INT(writeid)),
                      err);
     return rc;
 }
@@ -1368,8 +2158,39 @@ static int mss_txn_add_component(void *impl, int64_t txnid, const char *db,
     int rc = sq_begin(h, true, err);
     if (!rc)
         rc = sq_end(h,
-                    txn_add_component_body(h, txnid, db, table, partition,
-                                           op, writeid, err),
+                    txn_components_insert(h, txnid, db, table,
+                                          partition ? &partition : NULL, 1,
+                                          op, writeid, err),
+                    err);
+    return rc;
+}
+
+static int txn_add_partitions_body(MsSqlite *h, int64_t txnid,
+                                   const char *db, const char *table,
+                                   char *const *partitions, int n,
+                                   MsOpType op, int64_t writeid, CombErr *err)
+{
+    int rc = txn_components_insert(h, txnid, db, table,
+                                   (const char *const *)partitions, n, op,
+                                   writeid, err);
+    if (!rc)
+        rc = sq_exec(h, SQ_TC_DELETE_TABLE_LEVEL,
+                     SQ_ARGS(SQ_INT(txnid), SQ_TEXT(db), SQ_TEXT(table)),
+                     err);
+    return rc;
+}
+
+static int mss_txn_add_partitions(void *impl, int64_t txnid, const char *db,
+                                  const char *table, char *const *partitions,
+                                  int n, MsOpType op, int64_t writeid,
+                                  CombErr *err)
+{
+    MsSqlite *h = impl;
+    int rc = sq_begin(h, true, err);
+    if (!rc)
+        rc = sq_end(h,
+                    txn_add_partitions_body(h, txnid, db, table, partitions,
+                                            n, op, writeid, err),
                     err);
     return rc;
 }
@@ -1481,6 +2302,63 @@ static int mss_writeid_list(void *impl, const CombTxnList *txns,
         rc = sq_end(h, writeid_list_body(h, txns, db, table, out, err), err);
     if (rc)
         comb_writeidlist_free(out);
+    return rc;
+}
+
+/* ------------------------------------------------- adopting existing data */
+
+/* Hive's Msck.validateAndAddMaxTxnIdAndWriteId, write-id half. */
+static int writeid_seed_body(MsSqlite *h, const char *db, const char *table,
+                             int64_t max_writeid, CombErr *err)
+{
+    int64_t tbl_id, next = 1;
+    bool found;
+    int rc = table_id(h, db, table, &tbl_id, err);
+    if (!rc)
+        rc = sq_query_int(h, SQ_NWI_GET, SQ_ARGS(SQ_TEXT(db), SQ_TEXT(table)),
+                          &next, &found, err);
+    if (rc || max_writeid <= 0)
+        return rc;
+    if (!found || next <= 1)
+        return sq_exec(h, SQ_NWI_SET,
+                       SQ_ARGS(SQ_TEXT(db), SQ_TEXT(table),
+                               SQ_INT(max_writeid + 1)),
+                       err);
+    if (max_writeid > next - 1)
+        return comb_err(err, COMB_EINVALID,
+                        "The maximum writeId %lld in table %s is greater than "
+                        "the maximum allocated in the metastore %lld",
+                        (long long)max_writeid, table, (long long)(next - 1));
+    return COMB_OK;
+}
+
+static int mss_writeid_seed(void *impl, const char *db, const char *table,
+                            int64_t max_writeid, CombErr *err)
+{
+    MsSqlite *h = impl;
+    int rc = sq_begin(h, true, err);
+    if (!rc)
+        rc = sq_end(h, writeid_seed_body(h, db, table, max_writeid, err),
+                    err);
+    return rc;
+}
+
+/* Never lowers the counter: ids handed out stay unique. */
+static int txnid_seed_body(MsSqlite *h, int64_t max_txnid, CombErr *err)
+{
+    int64_t next = 0;
+    int rc = next_txn_get(h, &next, err);
+    if (!rc && max_txnid >= next)
+        rc = sq_exec(h, SQ_NEXT_TXN_SET, SQ_ARGS(SQ_INT(max_txnid + 1)), err);
+    return rc;
+}
+
+static int mss_txnid_seed(void *impl, int64_t max_txnid, CombErr *err)
+{
+    MsSqlite *h = impl;
+    int rc = sq_begin(h, true, err);
+    if (!rc)
+        rc = sq_end(h, txnid_seed_body(h, max_txnid, err), err);
     return rc;
 }
 
@@ -1604,9 +2482,59 @@ static int schema_version(MsSqlite *h, CombArena *a, char **version,
     return rc;
 }
 
-/* Create the schema unless present, then insist on our version.  Several
- * processes may get here at once on a fresh file: the creation runs under
- * BEGIN IMMEDIATE and every statement in it is idempotent. */
+/* A table rebuild must leave every foreign key satisfied. */
+static int sq_foreign_key_check(MsSqlite *h, CombErr *err)
+{
+    sqlite3_stmt *st;
+    bool row;
+    int rc = sq_prepare(h, SQ_FOREIGN_KEY_CHECK, SQ_NO_ARGS, &st, err);
+    if (rc || (rc = sq_step(h, st, &row, err)) || !row)
+        return rc;
+    sq_release(st);
+    return comb_err(err, COMB_EMETASTORE,
+                    "metastore '%s': rows without their parent after the "
+                    "schema upgrade; the file is damaged",
+                    h->path);
+}
+
+/* Version 1 to 2 in the caller's write transaction; nothing when another
+ * process upgraded first. */
+static int schema_upgrade_body(MsSqlite *h, CombArena *a, CombErr *err)
+{
+    char *version = NULL;
+    bool found = false;
+    int rc = schema_version(h, a, &version, &found, err);
+    if (rc || !found || strcmp(version, "1") != 0)
+        return rc;
+    if (sqlite3_exec(h->db, UPGRADE_V1_SQL, NULL, NULL, NULL) != SQLITE_OK)
+        return sq_fail(h, err);
+    return sq_foreign_key_check(h, err);
+}
+
+/* Upgrade a version 1 file in one transaction.  SQLite's table rebuild
+ * needs foreign keys off, which only takes effect outside a transaction. */
+static int schema_upgrade(MsSqlite *h, CombArena *a, CombErr *err)
+{
+    int rc = sqlite3_exec(h->db, "PRAGMA foreign_keys = OFF", NULL, NULL,
+                          NULL) == SQLITE_OK
+                 ? sq_begin(h, true, err)
+                 : sq_fail(h, err);
+    if (!rc)
+        rc = sq_end(h, schema_upgrade_body(h, a, err), err);
+    if (sqlite3_exec(h->db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL) !=
+            SQLITE_OK &&
+        !rc)
+        rc = sq_fail(h, err);
+    if (rc)
+        comb_err_prefix(err, "upgrading the metastore schema to version %s",
+                        SQ_SCHEMA_VERSION);
+    return rc;
+}
+
+/* Create the schema unless present, upgrade an older one, then insist on
+ * our version.  Several processes may get here at once on a fresh or old
+ * file: creation and upgrade run under BEGIN IMMEDIATE, the creation's
+ * statements are idempotent and the upgrade checks the version again. */
 static int schema_ensure(MsSqlite *h, CombErr *err)
 {
     CombArena a;
@@ -1617,7 +2545,9 @@ static int schema_ensure(MsSqlite *h, CombErr *err)
     rc = schema_version(h, &a, &version, &found, err);
     if (!rc && !found && !(rc = sq_begin(h, true, err)))
         rc = sq_end(h, schema_create_body(h, err), err);
-    if (!rc && !found)
+    if (!rc && found && strcmp(version, "1") == 0)
+        rc = schema_upgrade(h, &a, err);
+    if (!rc)
         rc = schema_version(h, &a, &version, &found, err);
     if (!rc && !found)
         rc = comb_err(err, COMB_EMETASTORE,
@@ -1626,9 +2556,8 @@ static int schema_ensure(MsSqlite *h, CombErr *err)
     if (!rc && strcmp(version, SQ_SCHEMA_VERSION) != 0)
         rc = comb_err(err, COMB_EMETASTORE,
                       "metastore '%s' has schema version '%s' but this comb "
-                      "uses version '%s'; use a matching comb or migrate the "
-                      "metastore",
-                      h->path, version, SQ_SCHEMA_VERSION);
+                      "uses version '%s'; use a comb that knows version '%s'",
+                      h->path, version, SQ_SCHEMA_VERSION, version);
     comb_arena_free(&a);
     return rc;
 }
@@ -1652,6 +2581,15 @@ static const MsBackendOps ms_sqlite_ops = {
     .writeid_allocate = mss_writeid_allocate,
     .writeid_list = mss_writeid_list,
     .txn_add_component = mss_txn_add_component,
+    .table_alter = mss_table_alter,
+    .table_rename = mss_table_rename,
+    .part_add = mss_part_add,
+    .part_drop = mss_part_drop,
+    .part_list = mss_part_list,
+    .part_set_location = mss_part_set_location,
+    .txn_add_partitions = mss_txn_add_partitions,
+    .writeid_seed = mss_writeid_seed,
+    .txnid_seed = mss_txnid_seed,
 };
 
 static void sq_fault_load(MsSqlite *h)
