@@ -44,6 +44,8 @@ static const DumpCase dump_cases[] = {
 
 TEST(orc_files_match_expected_dumps)
 {
+    if (unit_skip_without_testdata())
+        return;
     for (size_t i = 0; i < sizeof dump_cases / sizeof dump_cases[0]; i++) {
         const DumpCase *c = &dump_cases[i];
         char orc[256], exp[256];
@@ -91,6 +93,8 @@ static bool known_bad(const char *name)
 
 TEST(orc_dump_every_test_file)
 {
+    if (unit_skip_without_testdata())
+        return;
     static const char *const dirs[] = {"orc", "orc/corrupt", "orc/encrypted"};
     int dumped = 0;
     for (size_t d = 0; d < sizeof dirs / sizeof dirs[0]; d++) {
