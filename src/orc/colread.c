@@ -525,7 +525,7 @@ static int read_decimals(OrcReader *r, OrcColRead *c, CombVector *v, int k,
     if ((rc = orc_int_dec_next(&c->secondary, scales, (size_t)k, err)))
         return rc;
     for (int i = 0; i < k; i++) {
-        comb_i128 u;
+        comb_i128 u = 0;
         bool fits;
         if ((rc = read_wide_varint(&c->data, &u, &fits, err)))
             return rc;

@@ -51,7 +51,7 @@ static void java_double_text(double d, char *buf, size_t cap)
     exp = atoi(p + 1);
     const char *sign = d < 0 ? "-" : "";
     if (exp >= -3 && exp < 7) {
-        char plain[64];
+        char plain[40];
         int len = 0;
         if (exp < 0) {
             len = snprintf(plain, sizeof plain, "0.");

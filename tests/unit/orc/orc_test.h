@@ -15,12 +15,14 @@
 /* "<testdata>/<rel>" in a static buffer (one at a time per slot 0..3). */
 const char *orc_test_path(int slot, const char *rel);
 
-/* Dump the rows of `orc` as JSON and compare line by line with the gzip
- * file `expected`; each line of both is cut at `cut` first when given.
- * Returns the number of lines compared, or -1 after printing the first
- * difference. */
+/* Dump the rows of `orc` as orc-contents does and compare line by line
+ * with the gzip file `expected`; each line of both is cut at `cut` first
+ * when given, and the values of key `trim_key` (when given) are cut to 6
+ * fraction digits without trailing zeros, as orc-contents prints Hive
+ * 0.11 decimals.  Returns the number of lines compared, or -1 after
+ * printing the first difference. */
 long orc_test_compare_dump(const char *orc, const char *expected,
-                           const char *cut);
+                           const char *cut, const char *trim_key);
 
 /* orc_dump of path in `mode` as malloc'd text of *len bytes (len may be
  * NULL); NULL when the dump fails (err). */
