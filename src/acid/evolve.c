@@ -157,7 +157,8 @@ static int plan_node(PlanCtx *p, const CombType *from, const CombType *to,
     int rc = COMB_OK;
     c->from = from;
     c->to = to;
-    if (comb_type_is_primitive(from->kind) || comb_type_is_primitive(to->kind)) {
+    if (comb_type_is_primitive(from->kind) ||
+        comb_type_is_primitive(to->kind)) {
         c->kind = primitive_conv(from, to);
         return c->kind == ACID_CONV_NONE ? plan_unsupported(p, from, to)
                                          : COMB_OK;
@@ -242,21 +243,6 @@ static int child_rows(const CombVector *v, int n)
     return (int)end;
 }
 
-/* Room for `rows` rows in v and, through structs and unions, in the
- * children that share its rows. */
-static int reserve_rows(CombVector *v, int rows, CombErr *err)
-{
-    if (comb_vec_reserve(v, rows))
-        return comb_err_nomem(err);
-    if (v->kind == COMB_T_STRUCT || v->kind == COMB_T_UNION)
-        for (int i = 0; i < v->n_children; i++) {
-            int rc = reserve_rows(&v->children[i], rows, err);
-            if (rc)
-                return rc;
-        }
-    return COMB_OK;
-}
-
 /* Same layout: the payload and the parts, deep. */
 static int copy_vector(CombVector *dst, const CombVector *src, int n,
                        CombErr *err)
@@ -281,9 +267,11 @@ static int copy_vector(CombVector *dst, const CombVector *src, int n,
     }
     int kids = dst->off ? child_rows(src, n) : n;
     for (int i = 0; i < dst->n_children && i < src->n_children; i++) {
-        int rc = reserve_rows(&dst->children[i], kids, err);
-        if (rc || (rc = copy_vector(&dst->children[i], &src->children[i],
-                                    kids, err)))
+        int rc;
+        if (orc_vec_reserve_rows(&dst->children[i], kids))
+            return comb_err_nomem(err);
+        if ((rc = copy_vector(&dst->children[i], &src->children[i], kids,
+                              err)))
             return rc;
     }
     return COMB_OK;
@@ -441,8 +429,8 @@ int acid_conv_apply(const AcidConv *conv, const CombVector *src,
         const AcidConv *k = &conv->children[i];
         const CombVector *from = k->field >= 0 ? &src->children[k->field]
                                                : NULL;
-        if ((rc = reserve_rows(&dst->children[i], kids, err)))
-            return rc;
+        if (orc_vec_reserve_rows(&dst->children[i], kids))
+            return comb_err_nomem(err);
         rc = acid_conv_apply(k, from, &dst->children[i], kids, strings, err);
     }
     return rc;

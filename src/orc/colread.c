@@ -589,21 +589,6 @@ static void spread_values(CombVector *v, int n, int k)
 static int read_column(OrcReader *r, const CombType *t, CombVector *v, int n,
                        const uint8_t *parent, CombErr *err);
 
-/* Rows of a struct or union hold as many child rows; list and map
- * elements are counted apart, so only those stop the growing. */
-static int reserve_rows(CombVector *v, int rows, CombErr *err)
-{
-    if (comb_vec_reserve(v, rows))
-        return comb_err_nomem(err);
-    if (v->kind == COMB_T_STRUCT || v->kind == COMB_T_UNION)
-        for (int i = 0; i < v->n_children; i++) {
-            int rc = reserve_rows(&v->children[i], rows, err);
-            if (rc)
-                return rc;
-        }
-    return COMB_OK;
-}
-
 /* Decimal values, then NULL where they do not fit. */
 static int read_decimal_column(OrcReader *r, OrcColRead *c, CombVector *v,
                                int n, int k, CombErr *err)
@@ -652,8 +637,9 @@ static int read_collection(OrcReader *r, OrcColRead *c, const CombType *t,
     for (int i = 0; i < t->n_children; i++) {
         if (!r->selected[t->children[i]->id])
             continue;
-        if ((rc = reserve_rows(&v->children[i], (int)total, err)) ||
-            (rc = read_column(r, t->children[i], &v->children[i], (int)total,
+        if (orc_vec_reserve_rows(&v->children[i], (int)total))
+            return comb_err_nomem(err);
+        if ((rc = read_column(r, t->children[i], &v->children[i], (int)total,
                               NULL, err)))
             return rc;
     }

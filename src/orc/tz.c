@@ -274,7 +274,8 @@ static bool tzf_block(TzFile *f, const TzHeader *h, size_t tw, OrcTz *tz)
     size_t rest_len = h->chars + (size_t)h->leap * (tw + 4) + h->isstd +
                       h->isut;
     if (!tzf_take(f, (size_t)h->time * tw, &times) ||
-        !tzf_take(f, h->time, &idx) || !tzf_take(f, (size_t)h->type * 6, &types) ||
+        !tzf_take(f, h->time, &idx) ||
+        !tzf_take(f, (size_t)h->type * 6, &types) ||
         !tzf_take(f, rest_len, &rest))
         return false;
     tz->n_trans = (int)h->time;

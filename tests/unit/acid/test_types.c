@@ -49,14 +49,6 @@ static void set(CombVector *v, int row, bool null)
     }
 }
 
-static void grow(CombVector *v, int rows)
-{
-    comb_vec_reserve(v, rows);
-    if (v->kind == COMB_T_STRUCT)
-        for (int i = 0; i < v->n_children; i++)
-            grow(&v->children[i], rows);
-}
-
 /* Element rows are handed out from counters (used[]) per child vector. */
 static uint32_t add_elem(CombVector *parent, int row, uint32_t *used)
 {
@@ -65,7 +57,7 @@ static uint32_t add_elem(CombVector *parent, int row, uint32_t *used)
         parent->off[row] = e;
     for (int i = 0; i < parent->n_children; i++)
         if ((int)*used > parent->children[i].capacity)
-            grow(&parent->children[i], (int)*used * 2);
+            orc_vec_reserve_rows(&parent->children[i], (int)*used * 2);
     return e;
 }
 

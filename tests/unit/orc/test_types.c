@@ -225,16 +225,6 @@ static void expect_row(CombBuf *t, int64_t g)
 
 /* -------------------------------------------------------------- filling */
 
-/* Room for `rows` elements in a list or map child (and the struct it may
- * be, whose fields share its rows). */
-static void reserve(CombVector *v, int rows)
-{
-    comb_vec_reserve(v, rows);
-    if (v->kind == COMB_T_STRUCT)
-        for (int i = 0; i < v->n_children; i++)
-            reserve(&v->children[i], rows);
-}
-
 static void set_null(CombVector *v, int row, bool null)
 {
     if (null) {
@@ -254,7 +244,7 @@ static uint32_t push(CombVector *v, int row, uint32_t *used, int child_rows)
     v->len[row]++;
     for (int i = 0; i < v->n_children; i++)
         if ((int)used[0] > v->children[i].capacity)
-            reserve(&v->children[i], child_rows);
+            orc_vec_reserve_rows(&v->children[i], child_rows);
     return e;
 }
 
@@ -468,6 +458,14 @@ TEST(orc_types_small_batches_grow_children)
 
 /* ------------------------------------------------------------ statistics */
 
+/* Statistics text of a decimal is Hive's (trailing zeros trimmed). */
+static bool is_decimal_text(CombStr got, comb_i128 v, int scale)
+{
+    char want[64];
+    orc_decimal_text(v, scale, want, sizeof want);
+    return got.len == strlen(want) && memcmp(got.ptr, want, got.len) == 0;
+}
+
 TEST(orc_types_statistics)
 {
     CombArena a;
@@ -541,25 +539,18 @@ TEST(orc_types_statistics)
         m++;
     }
     CHECK_OK(orc_reader_open(path, &r, &err), &err);
-    char want[64];
     CHECK_OK(orc_reader_column_stats(r, schema->children[F_DEC]->id, &st),
              &err);
     CHECK_EQ(st.n_values, n);
     CHECK(st.has_decimal && st.has_dec_sum && st.has_null);
-    orc_decimal_text(dmin, 2, want, sizeof want);
-    CHECK(st.dec_min.len == strlen(want) && !memcmp(st.dec_min.ptr, want, st.dec_min.len));
-    orc_decimal_text(dmax, 2, want, sizeof want);
-    CHECK(st.dec_max.len == strlen(want) && !memcmp(st.dec_max.ptr, want, st.dec_max.len));
-    orc_decimal_text(dsum, 2, want, sizeof want);
-    CHECK(st.dec_sum.len == strlen(want) && !memcmp(st.dec_sum.ptr, want, st.dec_sum.len));
+    CHECK(is_decimal_text(st.dec_min, dmin, 2));
+    CHECK(is_decimal_text(st.dec_max, dmax, 2));
+    CHECK(is_decimal_text(st.dec_sum, dsum, 2));
     /* 38-digit extremes: min and max exact, the sum overflows 38 digits */
     CHECK_OK(orc_reader_column_stats(r, schema->children[F_BIG]->id, &st),
              &err);
-    orc_decimal_text(bmax, 18, want, sizeof want);
-    CHECK(st.has_decimal && st.dec_max.len == strlen(want) &&
-          !memcmp(st.dec_max.ptr, want, st.dec_max.len));
-    orc_decimal_text(bmin, 18, want, sizeof want);
-    CHECK(st.dec_min.len == strlen(want) && !memcmp(st.dec_min.ptr, want, st.dec_min.len));
+    CHECK(st.has_decimal && is_decimal_text(st.dec_max, bmax, 18) &&
+          is_decimal_text(st.dec_min, bmin, 18));
     CHECK(!st.has_dec_sum);
     CHECK_OK(orc_reader_column_stats(r, schema->children[F_TS]->id, &st),
              &err);
@@ -606,9 +597,10 @@ TEST(orc_types_statistics)
 
 /* ------------------------------------------------ encodings as Java's */
 
-/* The raw SECONDARY and DATA streams of column `id` in stripe 0. */
+/* The raw stream `kind` of column `id` in stripe 0; *utc: the stripe
+ * names writer zone "UTC". */
 static int read_stream(const char *path, int id, int kind, OrcStreamBuf *sb,
-                       char **zone, CombErr *err)
+                       bool *utc, CombErr *err)
 {
     OrcReader *r;
     Orc__Proto__StripeFooter *sf;
@@ -629,9 +621,29 @@ static int read_stream(const char *path, int id, int kind, OrcStreamBuf *sb,
                                          "stream", err);
         off += sf->streams[i]->length;
     }
-    *zone = sf->writertimezone ? strdup(sf->writertimezone) : NULL;
+    *utc = sf->writertimezone && strcmp(sf->writertimezone, "UTC") == 0;
     orc_stripe_footer_free(sf);
     orc_reader_close(r);
+    return rc;
+}
+
+/* The first 4 integers of that stream, RLE v2. */
+static int stream_ints(const char *path, int id, int kind, bool is_signed,
+                       int64_t out[4], bool *utc, CombErr *err)
+{
+    OrcStreamBuf sb;
+    OrcIn in;
+    OrcIntDec *d = malloc(sizeof *d);
+    memset(&sb, 0, sizeof sb);
+    int rc = read_stream(path, id, kind, &sb, utc, err);
+    if (rc == COMB_OK) {
+        orc_in_init(&in, sb.p, sb.len, path, id, "stream");
+        orc_int_dec_init(d, &in, is_signed, true);
+        rc = orc_int_dec_next(d, out, 4, err);
+    }
+    free(d);
+    comb_buf_free(&sb.raw);
+    comb_buf_free(&sb.dec);
     return rc;
 }
 
@@ -666,45 +678,28 @@ TEST(orc_types_encoded_as_java_writes)
     CHECK_OK(orc_writer_write(w, &b, &err), &err);
     comb_batch_free(&b);
     CHECK_OK(orc_writer_close(w, &err), &err);
-    OrcStreamBuf sb;
-    memset(&sb, 0, sizeof sb);
-    char *zone = NULL;
-    CHECK_OK(read_stream(path, 1, ORC__PROTO__STREAM__KIND__SECONDARY, &sb,
-                         &zone, &err), &err);
-    bool utc = zone && strcmp(zone, "UTC") == 0;
-    free(zone);
-    CHECK(utc);
-    OrcIn in;
-    OrcIntDec *d = malloc(sizeof *d);
     int64_t got[4];
-    orc_in_init(&in, sb.p, sb.len, path, 1, "SECONDARY");
-    orc_int_dec_init(d, &in, false, true);
-    CHECK_OK(orc_int_dec_next(d, got, 4, &err), &err);
+    bool utc = false;
+    CHECK_OK(stream_ints(path, 1, ORC__PROTO__STREAM__KIND__SECONDARY, false,
+                         got, &utc, &err), &err);
+    CHECK(utc);
     for (int i = 0; i < 4; i++)
         CHECK_EQ(got[i], want_ns[i]);
     /* seconds count from 2015-01-01 UTC */
-    CHECK_OK(read_stream(path, 1, ORC__PROTO__STREAM__KIND__DATA, &sb, &zone,
-                         &err), &err);
-    free(zone);
-    orc_in_init(&in, sb.p, sb.len, path, 1, "DATA");
-    orc_int_dec_init(d, &in, true, true);
-    CHECK_OK(orc_int_dec_next(d, got, 4, &err), &err);
+    CHECK_OK(stream_ints(path, 1, ORC__PROTO__STREAM__KIND__DATA, true, got,
+                         &utc, &err), &err);
     for (int i = 0; i < 4; i++)
         CHECK_EQ(got[i], i);
-    CHECK_OK(read_stream(path, 2, ORC__PROTO__STREAM__KIND__SECONDARY, &sb,
-                         &zone, &err), &err);
-    free(zone);
-    orc_in_init(&in, sb.p, sb.len, path, 2, "SECONDARY");
-    orc_int_dec_init(d, &in, true, true);
-    CHECK_OK(orc_int_dec_next(d, got, 4, &err), &err);
+    CHECK_OK(stream_ints(path, 2, ORC__PROTO__STREAM__KIND__SECONDARY, true,
+                         got, &utc, &err), &err);
     for (int i = 0; i < 4; i++)
         CHECK_EQ(got[i], want_scale[i]);
     /* the values: zigzag varints 15 -> 30, 0, -12 -> 23, ... */
-    CHECK_OK(read_stream(path, 2, ORC__PROTO__STREAM__KIND__DATA, &sb, &zone,
+    OrcStreamBuf sb;
+    memset(&sb, 0, sizeof sb);
+    CHECK_OK(read_stream(path, 2, ORC__PROTO__STREAM__KIND__DATA, &sb, &utc,
                          &err), &err);
-    free(zone);
     CHECK(sb.len >= 3 && sb.p[0] == 30 && sb.p[1] == 0 && sb.p[2] == 23);
-    free(d);
     comb_buf_free(&sb.raw);
     comb_buf_free(&sb.dec);
     comb_arena_free(&a);
