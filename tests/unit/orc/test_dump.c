@@ -167,3 +167,102 @@ TEST(orc_dump_non_struct_root_and_errors)
                              &err) == NULL);
     CHECK_EQ(err.code, COMB_ECORRUPT);
 }
+
+/* The new kinds in both row forms and in the statistics listing. */
+TEST(orc_dump_types)
+{
+    char path[ORC_TEST_PATH_LEN];
+    CombErr err;
+    CombArena a;
+    CombBatch b;
+    OrcWriter *w;
+    OrcWriterOptions opt;
+    CombType *root;
+    static const char schema[] =
+        "struct<d:decimal(6,2),t:timestamp,m:map<string,array<int>>,"
+        "s:struct<x:date>,e:array<string>>";
+    comb_arena_init(&a, 4096);
+    CHECK_OK(comb_type_parse(&a, schema, strlen(schema), &root, &err), &err);
+    orc_writer_options_default(&opt);
+    CHECK_OK(orc_test_writer_open("types.orc", root, &opt, 4, path, &w, &b,
+                                  &err), &err);
+    b.cols[0].dec[0] = 150;           /* 1.50 */
+    b.cols[0].dec[1] = -5;            /* -0.05 */
+    b.cols[1].i64[0] = 0;
+    b.cols[1].nanos[0] = 0;
+    b.cols[1].i64[1] = -86400 * 365 + 3661;
+    b.cols[1].nanos[1] = 120000000;
+    CombVector *m = &b.cols[2];
+    m->off[0] = 0;
+    m->len[0] = 2;
+    m->children[0].str[0] = (CombStr){"a</b", 4};
+    m->children[0].str[1] = (CombStr){"k", 1};
+    m->children[1].off[0] = 0;
+    m->children[1].len[0] = 2;
+    m->children[1].children[0].i64[0] = 1;
+    m->children[1].children[0].i64[1] = -2;
+    comb_vec_nulls_materialize(&m->children[1], 4);
+    comb_vec_set_null(&m->children[1], 1);
+    m->len[1] = 0;
+    b.cols[3].children[0].i64[0] = 16758;
+    comb_vec_nulls_materialize(&b.cols[3], 4);
+    comb_vec_set_null(&b.cols[3], 1);
+    comb_vec_nulls_materialize(&b.cols[4], 4);
+    comb_vec_set_null(&b.cols[4], 0);
+    b.cols[4].len[1] = 0;
+    b.n_rows = 2;
+    int rc = orc_writer_write(w, &b, &err);
+    comb_batch_free(&b);
+    comb_arena_free(&a);
+    CHECK_OK(rc, &err);
+    CHECK_OK(orc_writer_close(w, &err), &err);
+    char *text = orc_test_dump_text(path, ORC_DUMP_ROWS, NULL, &err);
+    CHECK(text != NULL);
+    const char *hive =
+        "{\"d\":\"1.5\",\"t\":\"1970-01-01 00:00:00.0\",\"m\":[{\"_key\":"
+        "\"a<\\/b\",\"_value\":[1,-2]},{\"_key\":\"k\",\"_value\":null}],"
+        "\"s\":{\"x\":\"2015-11-19\"},\"e\":null}\n"
+        "{\"d\":\"-0.05\",\"t\":\"1969-01-01 01:01:01.12\",\"m\":[],"
+        "\"s\":null,\"e\":[]}\n";
+    bool same = strcmp(text, hive) == 0;
+    if (!same)
+        printf("    got:\n%s    want:\n%s", text, hive);
+    free(text);
+    CHECK(same);
+    text = orc_test_dump_text(path, ORC_DUMP_CONTENTS, NULL, &err);
+    CHECK(text != NULL);
+    const char *contents =
+        "{\"d\": 1.50, \"t\": \"1970-01-01 00:00:00.0\", \"m\": [{\"key\": "
+        "\"a</b\", \"value\": [1, -2]}, {\"key\": \"k\", \"value\": null}], "
+        "\"s\": {\"x\": \"2015-11-19\"}, \"e\": null}\n"
+        "{\"d\": -0.05, \"t\": \"1969-01-01 01:01:01.12\", \"m\": [], "
+        "\"s\": null, \"e\": []}\n";
+    same = strcmp(text, contents) == 0;
+    if (!same)
+        printf("    got:\n%s    want:\n%s", text, contents);
+    free(text);
+    CHECK(same);
+    text = orc_test_dump_text(path, ORC_DUMP_META, NULL, &err);
+    CHECK(text != NULL);
+    static const char *const lines[] = {
+        "  Column 1: count: 2 hasNull: false min: -0.05 max: 1.5 sum: 1.45\n",
+        "  Column 2: count: 2 hasNull: false min: 1969-01-01 01:01:01.12 "
+        "max: 1970-01-01 00:00:00.0\n",
+        "  Column 3: count: 2 hasNull: false minChildren: 0 maxChildren: 2 "
+        "totalChildren: 2\n",
+        "  Column 9: count: 1 hasNull: true minChildren: 0 maxChildren: 0\n",
+        /* a NULL struct row gives its field no entry, hence no NULL */
+        "  Column 7: count: 1 hasNull: true\n",
+        "  Column 8: count: 1 hasNull: false min: 2015-11-19 max: 2015-11-19\n",
+        "    Encoding column 1: DIRECT_V2\n"};
+    bool all = true;
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++)
+        if (!strstr(text, lines[i])) {
+            printf("    missing: %s", lines[i]);
+            all = false;
+        }
+    if (!all)
+        printf("%s", text);
+    free(text);
+    CHECK(all);
+}
