@@ -187,7 +187,6 @@ int orc_tz_load(const char *name, OrcTz **out, CombErr *err);
  * else /etc/localtime, else UTC. */
 int orc_tz_local(OrcTz **out, CombErr *err);
 void orc_tz_free(OrcTz *tz);  /* NULL ok */
-const char *orc_tz_name(const OrcTz *tz);
 /* Seconds east of UTC in force at instant t (seconds since 1970, UTC). */
 int32_t orc_tz_offset(const OrcTz *tz, int64_t t);
 /* The instant of wall-clock seconds w in the zone (w - the offset then

@@ -40,7 +40,6 @@ typedef struct TzRule {
 } TzRule;
 
 struct OrcTz {
-    char *name;
     CombArena arena;  /* the arrays below */
     int n_trans;
     int64_t *trans;   /* transition instants, ascending */
@@ -325,16 +324,11 @@ static bool tzf_parse(TzFile *f, OrcTz *tz)
 
 /* ----------------------------------------------------------------- zones */
 
-static OrcTz *tz_new(const char *name)
+static OrcTz *tz_new(void)
 {
     OrcTz *tz = comb_calloc(1, sizeof *tz);
-    if (!tz)
-        return NULL;
-    comb_arena_init(&tz->arena, 4096);
-    if (!(tz->name = comb_arena_strdup(&tz->arena, name))) {
-        orc_tz_free(tz);
-        return NULL;
-    }
+    if (tz)
+        comb_arena_init(&tz->arena, 4096);
     return tz;
 }
 
@@ -345,8 +339,6 @@ void orc_tz_free(OrcTz *tz)
     comb_arena_free(&tz->arena);
     comb_free(tz);
 }
-
-const char *orc_tz_name(const OrcTz *tz) { return tz->name; }
 
 static bool is_utc_alias(const char *name)
 {
@@ -375,13 +367,12 @@ static bool name_is_safe(const char *name)
     return true;
 }
 
-static int tz_from_file(const char *name, const char *path, OrcTz **out,
-                        CombErr *err)
+static int tz_from_file(const char *path, OrcTz **out, CombErr *err)
 {
     CombArena scratch;
     unsigned char *bytes;
     size_t len;
-    OrcTz *tz = tz_new(name);
+    OrcTz *tz = tz_new();
     int rc;
     if (!tz)
         return comb_err_nomem(err);
@@ -414,7 +405,7 @@ int orc_tz_load(const char *name, OrcTz **out, CombErr *err)
     char path[512];
     *out = NULL;
     if (is_utc_alias(name)) {
-        *out = tz_new(name);
+        *out = tz_new();
         return *out ? COMB_OK : comb_err_nomem(err);
     }
     snprintf(path, sizeof path, "%s/%s", zone_dir(), name);
@@ -422,7 +413,7 @@ int orc_tz_load(const char *name, OrcTz **out, CombErr *err)
         return comb_err(err, COMB_EUNSUPPORTED,
                         "time zone '%.200s' is not in the time zone "
                         "database (%s)", name, zone_dir());
-    return tz_from_file(name, path, out, err);
+    return tz_from_file(path, out, err);
 }
 
 int orc_tz_local(OrcTz **out, CombErr *err)
@@ -435,7 +426,7 @@ int orc_tz_local(OrcTz **out, CombErr *err)
         OrcTz *z;
         TzRule rule;
         if (tz[0] == '/')
-            return tz_from_file(tz, tz, out, err);
+            return tz_from_file(tz, out, err);
         if (orc_tz_load(tz, out, err) == COMB_OK)
             return COMB_OK;
         /* TZ may also be a rule itself ("EST5EDT,M3.2.0,M11.1.0") */
@@ -445,7 +436,7 @@ int orc_tz_local(OrcTz **out, CombErr *err)
                             "the time zone database (%s) nor a POSIX rule",
                             tz, zone_dir());
         comb_err_clear(err);
-        if (!(z = tz_new(tz)))
+        if (!(z = tz_new()))
             return comb_err_nomem(err);
         z->has_rule = true;
         z->rule = rule;
@@ -454,7 +445,7 @@ int orc_tz_local(OrcTz **out, CombErr *err)
     }
     if (tz || !fs_exists("/etc/localtime"))
         return orc_tz_load("UTC", out, err);  /* TZ="" means UTC */
-    return tz_from_file("localtime", "/etc/localtime", out, err);
+    return tz_from_file("/etc/localtime", out, err);
 }
 
 int32_t orc_tz_offset(const OrcTz *tz, int64_t t)
