@@ -794,3 +794,58 @@ TEST(orc_types_writer_refuses_bad_values)
     CHECK(same);
     comb_arena_free(&a);
 }
+
+/* ---------------------------------------------------- allocation failures */
+
+/* Write 300 generated rows with the Nth allocation of the writer failing
+ * (the batch is filled before), then read them back the same way: only
+ * success or COMB_ENOMEM, no leak (LSan at exit). */
+TEST(orc_types_survive_allocation_failures)
+{
+    CombArena a;
+    CombErr err;
+    CombBatch b;
+    char path[512];
+    uint32_t used[10] = {0};
+    comb_arena_init(&a, 4096);
+    const CombType *schema = parse_type(&a, SCHEMA);
+    snprintf(path, sizeof path, "%s/oom.orc", unit_tmpdir());
+    CHECK_EQ(orc_test_batch_init(schema, &b, 300), 0);
+    for (int i = 0; i < 300; i++)
+        fill_row(&b, i, i, used);
+    b.n_rows = 300;
+    int runs = 0, rc = COMB_ENOMEM;
+    for (int64_t n = 1; rc != COMB_OK && n < 20000; n++, runs++) {
+        OrcWriter *w = NULL;
+        OrcWriterOptions opt;
+        orc_writer_options_default(&opt);
+        comb_alloc_fail_after(n);
+        rc = orc_writer_open(path, schema, &opt, &w, &err);
+        if (!rc && (rc = orc_writer_write(w, &b, &err)))
+            orc_writer_abort(w);
+        else if (!rc)
+            rc = orc_writer_close(w, &err);
+        comb_alloc_fail_after(0);
+        CHECK(rc == COMB_OK || rc == COMB_ENOMEM);
+    }
+    comb_batch_free(&b);
+    CHECK_OK(rc, &err);
+    CHECK(runs > 20);
+    CHECK(dump_matches(path, 300));
+    rc = COMB_ENOMEM;
+    for (int64_t n = 1; rc != COMB_OK && n < 20000; n++) {
+        OrcReader *r;
+        CombBatch rb;
+        comb_alloc_fail_after(n);
+        rc = orc_test_reader_open(path, 64, &r, &rb, &err);
+        if (!rc) {
+            while (!(rc = orc_reader_next(r, &rb, &err)) && rb.n_rows > 0)
+                ;
+            comb_batch_free(&rb);
+            orc_reader_close(r);
+        }
+        comb_alloc_fail_after(0);
+        CHECK(rc == COMB_OK || rc == COMB_ENOMEM);
+    }
+    comb_arena_free(&a);
+}
