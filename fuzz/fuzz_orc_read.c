@@ -46,8 +46,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         read_all(path);
         devnull = fopen("/dev/null", "w");
         if (devnull) {
-            orc_dump(path, false, devnull, &err);
-            orc_dump(path, true, devnull, &err);
+            orc_dump(path, ORC_DUMP_META, devnull, &err);
+            orc_dump(path, ORC_DUMP_ROWS, devnull, &err);
+            orc_dump(path, ORC_DUMP_CONTENTS, devnull, &err);
             fclose(devnull);
         }
     } else {

@@ -116,11 +116,13 @@ int acid_dir_state_get_opts(const char *dir, const CombWriteIdList *wil,
 
 /* ----------------------------------------------------------------- schema */
 
-/* The user columns of a table, in table order. */
+/* The user columns of a table, in table order.  Readers and writers copy
+ * it (names and type trees): the caller's may go once they are open. */
 typedef struct AcidSchema {
     int n_cols;
     const char *const *names;      /* lower case */
-    const CombTypeKind *kinds;
+    const CombType *const *types;  /* any type tree (char/varchar lengths,
+                                      decimal precision and scale, parts) */
 } AcidSchema;
 
 /* ----------------------------------------------------------------- reader */
@@ -139,8 +141,11 @@ typedef struct AcidReaderOptions {
  * every row that has a valid delete event in a kept delete delta, and
  * every row whose currentTransaction is not valid (streaming deltas).
  * File columns are matched to the schema by name (ACID files) and missing
- * columns read as NULL.  Delete events are held in memory (sorted keys),
- * rows stream through one batch at a time.
+ * columns read as NULL; a file column of another type is converted as
+ * Hive's ORC schema evolution does (acid_map_columns in acid_int.h), and a
+ * type Hive cannot convert is COMB_EUNSUPPORTED naming both.  Delete events
+ * are held in memory (sorted keys), rows stream through one batch at a
+ * time.
  */
 int acid_reader_open(const char *dir, const AcidSchema *schema,
                      const CombWriteIdList *wil, const CombTxnList *txns,
@@ -149,8 +154,11 @@ int acid_reader_open(const char *dir, const AcidSchema *schema,
 void acid_reader_close(AcidReader *r);  /* NULL ok */
 
 /* Batch layout of the reader's output: the schema's user columns (index
- * 0..n_cols-1), then ACID_COL_WRITEID, ACID_COL_BUCKET, ACID_COL_ROWID
- * relative to n_cols (bigint, int, bigint). */
+ * 0..n_cols-1), each a tree vector of its table type (as
+ * comb_batch_init_types makes them; the types are the reader's copies, so
+ * the batch must be freed before the reader is closed), then
+ * ACID_COL_WRITEID, ACID_COL_BUCKET, ACID_COL_ROWID relative to n_cols
+ * (bigint, int, bigint). */
 #define ACID_COL_WRITEID 0
 #define ACID_COL_BUCKET 1
 #define ACID_COL_ROWID 2
@@ -160,7 +168,8 @@ int acid_reader_batch_init(const AcidReader *r, CombBatch *b);
  * Next batch: b->n_rows > 0 with deleted/invisible rows removed through the
  * selection vector (b->use_sel); b->n_rows == 0 at the end.  A batch may
  * have zero live rows and still not be the end.  Strings are valid until the
- * next call.  Unprojected columns are all NULL.
+ * next call (converted ones live in b->arena).  Unprojected columns are all
+ * NULL.
  */
 int acid_reader_next(AcidReader *r, CombBatch *b, CombErr *err);
 
@@ -200,9 +209,6 @@ typedef struct AcidWriterOptions {
      * deltas (Hive's delta writers divide the ORC default by
      * orc.base.delta.ratio = 8, section 8), the ORC default for a base. */
     uint64_t stripe_size;
-    /* Per user column: the length of a char/varchar column (the ORC type
-     * records it); NULL or 0 = unknown, the column is then typed string. */
-    const uint32_t *char_lengths;
     /* Bytes all bucket files of the writer may buffer together; beyond
      * it the largest pending stripe is written early (ORC's memory
      * manager).  0 = 128 MiB. */
@@ -210,17 +216,21 @@ typedef struct AcidWriterOptions {
 } AcidWriterOptions;
 
 /* (Addition.) acid_writer_open with options (opt NULL = acid_writer_open).
- * Only flat columns of the kinds the ORC writer supports are accepted
- * (COMB_EUNSUPPORTED otherwise); an existing target directory gives
- * COMB_EEXISTS (one writer per write id and statement). */
+ * Columns of every type but uniontype are accepted (COMB_EUNSUPPORTED for
+ * a uniontype anywhere, as ORC's writer refuses it); an existing target
+ * directory gives COMB_EEXISTS (one writer per write id and statement). */
 int acid_writer_open_opts(const char *dir, const AcidSchema *schema,
                           int64_t write_id, int stmt_id, int compression,
                           const AcidWriterOptions *opt, AcidWriter **out,
                           CombErr *err);
 
 /* Append the live rows (selection honoured) of `rows`, whose columns
- * 0..n_cols-1 are the user columns in table order.  buckets[row] gives the
- * bucket of each row (indexed by physical row number); NULL = bucket 0. */
+ * 0..n_cols-1 are the user columns in table order, each a tree vector of
+ * its column's type (or an untyped NULL vector, kind COMB_T_NULL);
+ * char/varchar values are stored as given.  buckets[row] gives the bucket
+ * of each row (indexed by physical row number); NULL = bucket 0.  Values
+ * the ORC writer refuses (a decimal beyond its precision) fail the call
+ * with nothing of the batch written. */
 int acid_writer_insert(AcidWriter *w, const CombBatch *rows,
                        const int *buckets, CombErr *err);
 
@@ -255,17 +265,19 @@ int acid_bucketing_version_parse(const char *value, int *version,
                                  CombErr *err);
 
 /* Bucket of row `row` of b for CLUSTERED BY columns cluster_cols (indexes
- * into b->cols) under bucketing `version` (ACID_BUCKETING_V1/V2).  This is
- * the one place rows meet the hash: writers route rows with it, and bucket
- * pruning would run it on a one-row batch of the predicate's values.  Kinds
- * supported: boolean, tinyint, smallint, int, bigint, float, double, string,
- * varchar, char, date.  n_buckets > 0. */
+ * into b->cols, tree vectors) under bucketing `version`
+ * (ACID_BUCKETING_V1/V2).  This is the one place rows meet the hash:
+ * writers route rows with it, and bucket pruning would run it on a one-row
+ * batch of the predicate's values.  Every type hashes as Hive's
+ * ObjectInspectorUtils does (hive-acid-storage.md §7): arrays, maps,
+ * structs and unions through their parts; a decimal vector's scale comes
+ * from its type (v->type; none means scale 0).  n_buckets > 0. */
 int acid_bucket_of_row(const CombBatch *b, int row, const int *cluster_cols,
                        int n_cluster_cols, int n_buckets, int version);
 
-/* (Addition.) true if acid_bucket_of_row hashes values of this kind;
- * other kinds would contribute 0, so callers reject them as CLUSTERED BY
- * columns. */
+/* (Addition.) true if acid_bucket_of_row hashes values of this kind (every
+ * column type; not the untyped NULL), so callers can reject others as
+ * CLUSTERED BY columns. */
 bool acid_bucket_kind_supported(CombTypeKind kind);
 
 #endif

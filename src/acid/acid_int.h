@@ -29,6 +29,18 @@ enum {
     ACID_ORC_FIRST_USER = 7
 };
 
+/* The same columns as fields of the root, i.e. columns of an ORC batch
+ * (orc.h): field f is column id f + 1. */
+enum {
+    ACID_FIELD_OPERATION = 0,
+    ACID_FIELD_OWID = 1,
+    ACID_FIELD_BUCKET = 2,
+    ACID_FIELD_ROWID = 3,
+    ACID_FIELD_CURRENT = 4,
+    ACID_FIELD_ROW = 5,
+    ACID_N_FIELDS = 6
+};
+
 /* Event operation codes (§1.2). */
 enum { ACID_OP_INSERT = 0, ACID_OP_UPDATE = 1, ACID_OP_DELETE = 2 };
 
@@ -61,33 +73,71 @@ void *acid_arena_grow(CombArena *a, void *v, int n, int *cap, size_t elem);
 
 /* ------------------------------------------------------------ ORC schema */
 
-/* Deep copy of a schema into arena a (callers may free theirs). */
+/* Deep copy of a schema, names and type trees, into arena a (callers may
+ * free theirs). */
 int acid_schema_copy(CombArena *a, const AcidSchema *src, AcidSchema *dst,
                      CombErr *err);
+
+/* How a table column (or a part of one) is read from a file's column: the
+ * conversions of Hive's ORC schema evolution (ConvertTreeReaderFactory)
+ * for the type changes ALTER TABLE CHANGE COLUMN allows. */
+typedef enum AcidConvKind {
+    ACID_CONV_NONE,       /* the file lacks it: NULL */
+    ACID_CONV_COPY,       /* same payload and meaning: copied */
+    ACID_CONV_INT,        /* integer to integer: NULL when out of range */
+    ACID_CONV_INT_FLOAT,  /* integer to float or double */
+    ACID_CONV_INT_DEC,    /* integer to decimal: NULL beyond its precision */
+    ACID_CONV_INT_STR,    /* integer to string, varchar, char */
+    ACID_CONV_DEC,        /* decimal to decimal: HALF_UP, NULL on overflow */
+    ACID_CONV_STR,        /* string, varchar, char among each other:
+                             varchar cut, char cut and padded to length */
+    ACID_CONV_DATE_TS,    /* date to timestamp: midnight */
+    ACID_CONV_STRUCT,     /* fields by name; new ones read as NULL */
+    ACID_CONV_LIST,       /* elements converted */
+    ACID_CONV_MAP         /* keys and values converted */
+} AcidConvKind;
+
+typedef struct AcidConv {
+    AcidConvKind kind;
+    int field;                  /* index in the file's struct of this
+                                   column or field; -1 when missing */
+    const CombType *from;       /* the file's type (NULL when missing) */
+    const CombType *to;         /* the table's type */
+    int n_children;             /* struct: per table field; list 1; map 2 */
+    struct AcidConv *children;
+} AcidConv;
 
 /* true if the root type has the six ACID fields (§1.1; names compared
  * case-insensitively per position, as newer ORC does) and `row` is a
  * struct. */
 bool acid_schema_is_acid(const CombType *root);
 
-/* For each user column of `schema`, the ORC column id in `row` (the
+/* For each user column of `schema`, how to read it from `row` (the
  * file's row struct: children[5] of an ACID root, the root of an original
- * file) holding it, or -1 when the file lacks it.  Fields are matched by
- * name case-insensitively; when every field is named _colN they are
- * matched by position (§1.3).  A field whose type cannot be read into the
- * column's kind gives COMB_EUNSUPPORTED. */
-int acid_map_columns(const CombType *row, const AcidSchema *schema,
-                     const char *path, int *col_ids, CombErr *err);
+ * file): convs[i].field is the index of the field holding it, -1 when the
+ * file lacks it.  Fields are matched by name case-insensitively; when
+ * every field is named _colN they are matched by position (§1.3); fields
+ * of nested structs always by name.  A type that cannot be read as the
+ * column's gives COMB_EUNSUPPORTED naming both.  Plans live in arena a. */
+int acid_map_columns(CombArena *a, const CombType *row,
+                     const AcidSchema *schema, const char *path,
+                     AcidConv *convs, CombErr *err);
+
+/* Fill rows [0, n) of dst (the table type's vector) from src (the file's,
+ * or NULL for a missing column) as conv says.  New string bytes go to
+ * arena `strings` (the batch's). */
+int acid_conv_apply(const AcidConv *conv, const CombVector *src,
+                    CombVector *dst, int n, CombArena *strings,
+                    CombErr *err);
 
 /* The row struct of `schema` (§1.3: real lower-case names in table
- * order).  lengths: per column, char/varchar length, NULL/0 = unknown
- * (then written as string). */
-int acid_row_type(CombArena *a, const AcidSchema *schema,
-                  const uint32_t *lengths, CombType **out, CombErr *err);
+ * order, the columns' types). */
+int acid_row_type(CombArena *a, const AcidSchema *schema, CombType **out,
+                  CombErr *err);
 
 /* The ORC type of an ACID file for `schema` (§1.1), ids assigned. */
-int acid_file_type(CombArena *a, const AcidSchema *schema,
-                   const uint32_t *lengths, CombType **out, CombErr *err);
+int acid_file_type(CombArena *a, const AcidSchema *schema, CombType **out,
+                   CombErr *err);
 
 /* ----------------------------------------------------------- delete keys */
 

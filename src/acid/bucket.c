@@ -52,22 +52,7 @@ int acid_bucket_decode(int32_t prop, int *bucket, int *stmt, CombErr *err)
 
 bool acid_bucket_kind_supported(CombTypeKind kind)
 {
-    switch (kind) {
-    case COMB_T_BOOLEAN:
-    case COMB_T_TINYINT:
-    case COMB_T_SMALLINT:
-    case COMB_T_INT:
-    case COMB_T_BIGINT:
-    case COMB_T_FLOAT:
-    case COMB_T_DOUBLE:
-    case COMB_T_STRING:
-    case COMB_T_VARCHAR:
-    case COMB_T_CHAR:
-    case COMB_T_DATE:
-        return true;
-    default:
-        return false;
-    }
+    return kind != COMB_T_NULL;
 }
 
 /* §7.1: CHAR values hash without their trailing pad spaces. */
@@ -79,7 +64,13 @@ static uint32_t char_unpadded_len(const CombStr *s)
     return len;
 }
 
-/* h(value) of one non-NULL cell under bucketing version 2 (§7.1). */
+static int decimal_scale(const CombVector *v)
+{
+    return v->type ? (int)v->type->scale : 0;
+}
+
+/* h(value) of one non-NULL primitive cell under bucketing version 2
+ * (§7.1; ObjectInspectorUtils.hashCodeMurmur). */
 static int32_t hash_cell_v2(const CombVector *v, int row)
 {
     switch (v->kind) {
@@ -100,19 +91,24 @@ static int32_t hash_cell_v2(const CombVector *v, int row)
         return comb_hive_hash_double(v->f64[row]);
     case COMB_T_STRING:
     case COMB_T_VARCHAR:
+    case COMB_T_BINARY: /* Hive hashes the BytesWritable's bytes */
         return comb_hive_hash_string(v->str[row].ptr, v->str[row].len);
     case COMB_T_CHAR:
         return comb_hive_hash_string(v->str[row].ptr,
                                      char_unpadded_len(&v->str[row]));
+    case COMB_T_DECIMAL:
+        return comb_hive_hash_decimal(v->dec[row], decimal_scale(v));
+    case COMB_T_TIMESTAMP:
+        return comb_hive_hash_timestamp(v->i64[row], v->nanos[row]);
     default:
-        return 0; /* unsupported kinds: see acid_bucket_kind_supported */
+        return 0;
     }
 }
 
-/* h(value) of one non-NULL cell under bucketing version 1 (§7.2): Hive's
- * ObjectInspectorUtils.hashCode, which for char and varchar calls
- * HiveCharWritable / HiveVarcharWritable.hashCode and for date
- * DateWritableV2.hashCode (the days since the epoch). */
+/* h(value) of one non-NULL primitive cell under bucketing version 1
+ * (§7.2): Hive's ObjectInspectorUtils.hashCode, the writables' hashCode
+ * for char, varchar, binary (Text / BytesWritable), date (the days),
+ * timestamp and decimal. */
 static int32_t hash_cell_v1(const CombVector *v, int row)
 {
     switch (v->kind) {
@@ -134,12 +130,55 @@ static int32_t hash_cell_v1(const CombVector *v, int row)
     case COMB_T_STRING:
         return comb_hive_hash_v1_string(v->str[row].ptr, v->str[row].len);
     case COMB_T_VARCHAR:
+    case COMB_T_BINARY:
         return comb_hive_hash_v1_text(v->str[row].ptr, v->str[row].len);
     case COMB_T_CHAR:
         return comb_hive_hash_v1_text(v->str[row].ptr,
                                       char_unpadded_len(&v->str[row]));
+    case COMB_T_DECIMAL:
+        return comb_hive_hash_v1_decimal(v->dec[row], decimal_scale(v));
+    case COMB_T_TIMESTAMP:
+        return comb_hive_hash_v1_timestamp(v->i64[row], v->nanos[row]);
     default:
-        return 0; /* unsupported kinds: see acid_bucket_kind_supported */
+        return 0;
+    }
+}
+
+/* h of row `row` of v: NULL is 0; arrays 31*r + h(element) in order;
+ * structs 31*r + h(field); maps the sum of h(key) ^ h(value), where even
+ * under version 2 the value is hashed with version 1 (Hive's quirk,
+ * §7.1); a union its member's h. */
+static int32_t hash_value(const CombVector *v, int row, int version)
+{
+    int32_t r = 0;
+    if (comb_vec_is_null(v, row))
+        return 0;
+    switch (v->kind) {
+    case COMB_T_LIST:
+        for (uint32_t e = 0; e < v->len[row]; e++)
+            r = comb_hive_hash_combine(
+                r, hash_value(&v->children[0], (int)(v->off[row] + e),
+                              version));
+        return r;
+    case COMB_T_MAP:
+        for (uint32_t e = 0; e < v->len[row]; e++) {
+            int elem = (int)(v->off[row] + e);
+            uint32_t h = (uint32_t)hash_value(&v->children[0], elem, version) ^
+                         (uint32_t)hash_value(&v->children[1], elem,
+                                              ACID_BUCKETING_V1);
+            r = (int32_t)((uint32_t)r + h);
+        }
+        return r;
+    case COMB_T_STRUCT:
+        for (int f = 0; f < v->n_children; f++)
+            r = comb_hive_hash_combine(r, hash_value(&v->children[f], row,
+                                                     version));
+        return r;
+    case COMB_T_UNION:
+        return hash_value(&v->children[v->tag[row]], row, version);
+    default:
+        return version == ACID_BUCKETING_V2 ? hash_cell_v2(v, row)
+                                            : hash_cell_v1(v, row);
     }
 }
 
@@ -164,13 +203,8 @@ int acid_bucket_of_row(const CombBatch *b, int row, const int *cluster_cols,
                        int n_cluster_cols, int n_buckets, int version)
 {
     int32_t hash = 0;
-    for (int i = 0; i < n_cluster_cols; i++) {
-        const CombVector *v = &b->cols[cluster_cols[i]];
-        int32_t h = 0;
-        if (!comb_vec_is_null(v, row))
-            h = version == ACID_BUCKETING_V2 ? hash_cell_v2(v, row)
-                                             : hash_cell_v1(v, row);
-        hash = comb_hive_hash_combine(hash, h);
-    }
+    for (int i = 0; i < n_cluster_cols; i++)
+        hash = comb_hive_hash_combine(
+            hash, hash_value(&b->cols[cluster_cols[i]], row, version));
     return n_buckets > 0 ? comb_hive_bucket(hash, n_buckets) : 0;
 }

@@ -123,13 +123,13 @@ bool acid_delete_set_contains(const AcidDeleteSet *s, AcidDeleteCursor *c,
 static int event_key(const CombBatch *b, int row, const char *path,
                      AcidKey *k, int64_t *current, CombErr *err)
 {
-    for (int c = ACID_ORC_OWID; c <= ACID_ORC_CURRENT; c++)
+    for (int c = ACID_FIELD_OWID; c <= ACID_FIELD_CURRENT; c++)
         if (comb_vec_is_null(&b->cols[c], row))
             return COMB_CORRUPT(err, path, "NULL in an ACID metadata column");
-    k->owid = b->cols[ACID_ORC_OWID].i64[row];
-    k->bucket = (int32_t)b->cols[ACID_ORC_BUCKET].i64[row];
-    k->row_id = b->cols[ACID_ORC_ROWID].i64[row];
-    *current = b->cols[ACID_ORC_CURRENT].i64[row];
+    k->owid = b->cols[ACID_FIELD_OWID].i64[row];
+    k->bucket = (int32_t)b->cols[ACID_FIELD_BUCKET].i64[row];
+    k->row_id = b->cols[ACID_FIELD_ROWID].i64[row];
+    *current = b->cols[ACID_FIELD_CURRENT].i64[row];
     return COMB_OK;
 }
 

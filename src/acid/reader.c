@@ -77,7 +77,8 @@ struct AcidReader {
     const ScanFile *cur;
     bool cur_acid;             /* ACID schema (else original format) */
     bool cur_meta;             /* ACID metadata columns decoded */
-    int *col_ids;              /* per user column: file column id or -1 */
+    CombArena file_arena;      /* what belongs to the open file */
+    AcidConv *convs;           /* per user column: its field, conversion */
     int32_t synth_prop;        /* bucket property of synthetic ROW__IDs */
     int64_t synth_base;        /* synthetic rowId of the file's first row */
     int offset_group;          /* running rowId offset of (group, bucket) */
@@ -301,9 +302,9 @@ static int copy_options(AcidReader *r, const AcidReaderOptions *opt,
 {
     int n = r->schema.n_cols;
     r->project = comb_arena_alloc(&r->arena, (size_t)(n ? n : 1));
-    r->col_ids = comb_arena_alloc(&r->arena,
-                                  (size_t)(n ? n : 1) * sizeof *r->col_ids);
-    if (!r->project || !r->col_ids)
+    r->convs = comb_arena_alloc(&r->arena,
+                                (size_t)(n ? n : 1) * sizeof *r->convs);
+    if (!r->project || !r->convs)
         return comb_err_nomem(err);
     for (int i = 0; i < n; i++)
         r->project[i] = !opt || !opt->project || opt->project[i];
@@ -322,6 +323,7 @@ int acid_reader_open(const char *dir, const AcidSchema *schema,
     if (!r)
         return comb_err_nomem(err);
     comb_arena_init(&r->arena, 16 * 1024);
+    comb_arena_init(&r->file_arena, 4096);
     acid_delete_set_init(&r->deletes);
     r->deletes_bucket = -1;
     r->offset_group = -1;
@@ -347,6 +349,7 @@ static void close_file(AcidReader *r)
     orc_reader_close(r->orc);
     r->orc = NULL;
     r->cur = NULL;
+    comb_arena_reset(&r->file_arena);
 }
 
 void acid_reader_close(AcidReader *r)
@@ -357,6 +360,7 @@ void acid_reader_close(AcidReader *r)
     acid_delete_set_free(&r->deletes);
     comb_idlist_free(&r->wil.ids);
     comb_idlist_free(&r->txn_copy);
+    comb_arena_free(&r->file_arena);
     comb_arena_free(&r->arena);
     comb_free(r);
 }
@@ -368,17 +372,19 @@ const AcidDirState *acid_reader_dir_state(const AcidReader *r)
 
 int acid_reader_batch_init(const AcidReader *r, CombBatch *b)
 {
+    static const CombType bigint = {.kind = COMB_T_BIGINT};
+    static const CombType integer = {.kind = COMB_T_INT};
     int n = r->schema.n_cols;
-    CombTypeKind *kinds = comb_malloc((size_t)(n + 3) * sizeof *kinds);
+    const CombType **types = comb_malloc((size_t)(n + 3) * sizeof *types);
     int rc;
-    if (!kinds)
+    if (!types)
         return COMB_ENOMEM;
-    memcpy(kinds, r->schema.kinds, (size_t)n * sizeof *kinds);
-    kinds[n + ACID_COL_WRITEID] = COMB_T_BIGINT;
-    kinds[n + ACID_COL_BUCKET] = COMB_T_INT;
-    kinds[n + ACID_COL_ROWID] = COMB_T_BIGINT;
-    rc = comb_batch_init(b, n + 3, kinds, r->capacity);
-    comb_free(kinds);
+    memcpy(types, r->schema.types, (size_t)n * sizeof *types);
+    types[n + ACID_COL_WRITEID] = &bigint;
+    types[n + ACID_COL_BUCKET] = &integer;
+    types[n + ACID_COL_ROWID] = &bigint;
+    rc = comb_batch_init_types(b, n + 3, types, r->capacity);
+    comb_free(types);
     return rc;
 }
 
@@ -418,7 +424,7 @@ static void include_subtree(const CombType *root, int id, bool *include)
 }
 
 /* Decode the projected user columns and, when needed, the metadata. */
-static int select_columns(AcidReader *r, CombErr *err)
+static int select_columns(AcidReader *r, const CombType *row, CombErr *err)
 {
     const CombType *root = orc_reader_schema(r->orc);
     int n = orc_reader_n_columns(r->orc), rc;
@@ -427,8 +433,9 @@ static int select_columns(AcidReader *r, CombErr *err)
         return comb_err_nomem(err);
     include[0] = true;
     for (int i = 0; i < r->schema.n_cols; i++)
-        if (r->project[i] && r->col_ids[i] >= 0)
-            include_subtree(root, r->col_ids[i], include);
+        if (r->project[i] && r->convs[i].field >= 0)
+            include_subtree(root, row->children[r->convs[i].field]->id,
+                            include);
     if (r->cur_meta)
         for (int c = ACID_ORC_OWID; c <= ACID_ORC_CURRENT; c++)
             include[c] = true;
@@ -471,13 +478,16 @@ static int open_file(AcidReader *r, const ScanFile *f, CombErr *err)
     if (f->must_be_acid && !r->cur_acid)
         return COMB_CORRUPT(err, f->path, "file of a multi-write-id delta "
                                           "without the ACID schema");
-    row = r->cur_acid ? root->children[5] : root;
-    if ((rc = acid_map_columns(row, &r->schema, f->path, r->col_ids, err)))
+    row = r->cur_acid ? root->children[ACID_FIELD_ROW] : root;
+    if (!r->cur_acid && root->kind != COMB_T_STRUCT)
+        return COMB_CORRUPT(err, f->path, "root type is not a struct");
+    if ((rc = acid_map_columns(&r->file_arena, row, &r->schema, f->path,
+                               r->convs, err)))
         return rc;
     /* §6.4 step 4: the metadata may be skipped when nothing needs it */
     r->cur_meta = r->cur_acid &&
                   (r->want_row_id || r->deletes.n > 0 || !f->all_valid);
-    if ((rc = select_columns(r, err)))
+    if ((rc = select_columns(r, row, err)))
         return rc;
     if (orc_reader_batch_init(r->orc, &r->obatch, r->capacity))
         return comb_err_nomem(err);
@@ -496,27 +506,26 @@ static void set_all_null(CombVector *v, int n)
     v->has_nulls = true;
 }
 
-static void copy_vector(CombVector *dst, const CombVector *src, int n)
+/* The file's vectors of the row fields (the `row` struct's children, or
+ * an original file's columns), converted into the table's. */
+static int fill_user_columns(AcidReader *r, CombBatch *b, int n,
+                             CombErr *err)
 {
-    dst->has_nulls = src->has_nulls;
-    if (src->has_nulls)
-        memcpy(dst->nulls, src->nulls, (size_t)n);
-    if (dst->i64 && src->i64)
-        memcpy(dst->i64, src->i64, (size_t)n * sizeof *dst->i64);
-    else if (dst->f64 && src->f64)
-        memcpy(dst->f64, src->f64, (size_t)n * sizeof *dst->f64);
-    else if (dst->str && src->str)
-        memcpy(dst->str, src->str, (size_t)n * sizeof *dst->str);
-}
-
-static void fill_user_columns(AcidReader *r, CombBatch *b, int n)
-{
+    const CombVector *fields = r->cur_acid
+                                   ? r->obatch.cols[ACID_FIELD_ROW].children
+                                   : r->obatch.cols;
     for (int i = 0; i < r->schema.n_cols; i++) {
-        if (r->project[i] && r->col_ids[i] >= 0)
-            copy_vector(&b->cols[i], &r->obatch.cols[r->col_ids[i]], n);
-        else
+        const AcidConv *c = &r->convs[i];
+        int rc;
+        if (!r->project[i] || c->field < 0) {
             set_all_null(&b->cols[i], n);
+            continue;
+        }
+        if ((rc = acid_conv_apply(c, &fields[c->field], &b->cols[i], n,
+                                  &b->arena, err)))
+            return rc;
     }
+    return COMB_OK;
 }
 
 /* The ROW__ID and currentTransaction of row `row` of the ORC batch. */
@@ -531,14 +540,14 @@ static int row_key(AcidReader *r, int row, uint64_t first_row, AcidKey *k,
         *current = k->owid; /* §3: implied currentTransaction */
         return COMB_OK;
     }
-    for (int c = ACID_ORC_OWID; c <= ACID_ORC_CURRENT; c++)
+    for (int c = ACID_FIELD_OWID; c <= ACID_FIELD_CURRENT; c++)
         if (comb_vec_is_null(&ob->cols[c], row))
             return COMB_CORRUPT(err, r->cur->path,
                                 "NULL in an ACID metadata column");
-    k->owid = ob->cols[ACID_ORC_OWID].i64[row];
-    k->bucket = (int32_t)ob->cols[ACID_ORC_BUCKET].i64[row];
-    k->row_id = ob->cols[ACID_ORC_ROWID].i64[row];
-    *current = ob->cols[ACID_ORC_CURRENT].i64[row];
+    k->owid = ob->cols[ACID_FIELD_OWID].i64[row];
+    k->bucket = (int32_t)ob->cols[ACID_FIELD_BUCKET].i64[row];
+    k->row_id = ob->cols[ACID_FIELD_ROWID].i64[row];
+    *current = ob->cols[ACID_FIELD_CURRENT].i64[row];
     return COMB_OK;
 }
 
@@ -577,9 +586,10 @@ static int filter_rows(AcidReader *r, CombBatch *b, int n,
 static int fill_batch(AcidReader *r, CombBatch *b, uint64_t first_row,
                       CombErr *err)
 {
-    int n = r->obatch.n_rows, base = r->schema.n_cols;
+    int n = r->obatch.n_rows, base = r->schema.n_cols, rc;
     b->n_rows = n;
-    fill_user_columns(r, b, n);
+    if ((rc = fill_user_columns(r, b, n, err)))
+        return rc;
     for (int c = 0; c < 3; c++)
         if (!r->want_row_id)
             set_all_null(&b->cols[base + c], n);

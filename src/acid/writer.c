@@ -12,6 +12,11 @@
  * created directory is fsynced for the files' entries.  Only then may the
  * caller commit the write id in the metastore.
  *
+ * Rows are not copied: the staging batch handed to the ORC writers holds
+ * the five metadata columns, indexed like the caller's rows, and a `row`
+ * struct whose fields are views of the caller's column vectors; each
+ * bucket's ORC writer gets the list of the caller's rows it takes.
+ *
  * Many buckets: the ORC writers of one AcidWriter share one
  * OrcWriterGroup, so they keep no file open between stripes (any bucket
  * count within a small limit of open files) and hold at most the
@@ -54,6 +59,20 @@ typedef struct DeleteFile {
     CombBuf key_index;
 } DeleteFile;
 
+/* What carries rows to the ORC writers: the six root fields of the ACID
+ * schema (orc.h's batch layout). */
+typedef struct Stage {
+    CombVector cols[ACID_N_FIELDS]; /* metadata vectors (owned), then the
+                                       row struct: own null mask, children
+                                       = views */
+    CombVector *views;        /* per user column: a header copy of the
+                                 caller's vector, or of nulls[i] */
+    CombVector *nulls;        /* per user column: an all-NULL vector of its
+                                 type (owned): delete events, untyped
+                                 NULL columns */
+    int cap;                  /* rows every vector above holds */
+} Stage;
+
 /* A directory the writer made (removed again on abort). */
 typedef struct MadeDir {
     char *path;
@@ -75,8 +94,9 @@ struct AcidWriter {
     MadeDir insert_dir;        /* delta_W_W_S or base_W */
     MadeDir delete_dir;        /* delete_delta_W_W_S */
     InsertFile *files[ACID_MAX_BUCKET + 1]; /* by bucket, opened lazily */
-    CombBatch stage;           /* ORC layout: ids 0..6 then user columns */
+    Stage stage;
     uint32_t *order;           /* scratch: (bucket << 16 | row), heap */
+    uint32_t *run;             /* scratch: the rows of one bucket run */
     int order_cap;
     AcidDeleteSet deletes;     /* events, sorted at commit */
     int64_t n_inserted;
@@ -85,37 +105,105 @@ struct AcidWriter {
 
 /* ------------------------------------------------------------------ open */
 
-/* Kinds the ORC writer stores in a flat row (orc.h). */
-static bool writable_kind(CombTypeKind k)
+static bool has_union(const CombType *t)
 {
-    return comb_type_is_int(k) || comb_type_is_float(k) ||
-           comb_type_is_str(k);
+    if (t->kind == COMB_T_UNION)
+        return true;
+    for (int i = 0; i < t->n_children; i++)
+        if (has_union(t->children[i]))
+            return true;
+    return false;
 }
 
-/* Only flat columns the ORC writer can store are accepted. */
+/* Every type but uniontype: ORC's writer has no union writer Hive uses. */
 static int check_schema(const AcidSchema *schema, CombErr *err)
 {
     for (int i = 0; i < schema->n_cols; i++)
-        if (!writable_kind(schema->kinds[i]))
+        if (has_union(schema->types[i]))
             return comb_err(err, COMB_EUNSUPPORTED,
-                            "cannot write column '%s' of type %s to an ACID "
-                            "table", schema->names[i],
-                            comb_type_name(schema->kinds[i]));
+                            "cannot write column '%s': uniontype values "
+                            "cannot be stored in ORC files by comb",
+                            schema->names[i]);
     return COMB_OK;
 }
 
-/* The staging batch that carries rows to the ORC writers, one vector per
- * ORC column id of the ACID type. */
-static int init_stage(AcidWriter *w, CombErr *err)
+static void null_fill(CombVector *v, int from, int to)
 {
-    int n = ACID_ORC_FIRST_USER + w->schema.n_cols;
-    CombTypeKind *kinds = comb_arena_alloc(&w->arena, (size_t)n * sizeof *kinds);
-    if (!kinds)
+    if (to > from)
+        memset(v->nulls + from, 1, (size_t)(to - from));
+    v->has_nulls = true;
+}
+
+/* Room for `cap` rows in the staging vectors (the caller's row numbers
+ * index them). */
+static int stage_reserve(Stage *st, int n_cols, int cap, CombErr *err)
+{
+    if (cap <= st->cap)
+        return COMB_OK;
+    for (int f = 0; f < ACID_FIELD_ROW; f++)
+        if (comb_vec_reserve(&st->cols[f], cap))
+            return comb_err_nomem(err);
+    uint8_t *m = comb_realloc(st->cols[ACID_FIELD_ROW].nulls, (size_t)cap);
+    if (!m)
         return comb_err_nomem(err);
-    comb_type_kinds(w->file_type, kinds);
-    if (comb_batch_init(&w->stage, n, kinds, COMB_BATCH_SIZE))
-        return comb_err_nomem(err);
+    st->cols[ACID_FIELD_ROW].nulls = m;
+    st->cols[ACID_FIELD_ROW].capacity = cap;
+    for (int i = 0; i < n_cols; i++) {
+        int old = st->nulls[i].capacity;
+        if (comb_vec_reserve(&st->nulls[i], cap))
+            return comb_err_nomem(err);
+        null_fill(&st->nulls[i], old, st->nulls[i].capacity);
+    }
+    st->cap = cap;
     return COMB_OK;
+}
+
+static int stage_init(AcidWriter *w, CombErr *err)
+{
+    Stage *st = &w->stage;
+    int n = w->schema.n_cols;
+    st->views = comb_calloc((size_t)(n ? n : 1), sizeof *st->views);
+    st->nulls = comb_calloc((size_t)(n ? n : 1), sizeof *st->nulls);
+    if (!st->views || !st->nulls)
+        return comb_err_nomem(err);
+    for (int f = 0; f < ACID_FIELD_ROW; f++)
+        if (comb_vec_init(&st->cols[f], w->file_type->children[f], 1))
+            return comb_err_nomem(err);
+    CombVector *row = &st->cols[ACID_FIELD_ROW];
+    row->kind = COMB_T_STRUCT;
+    row->type = w->row_type;
+    row->n_children = n;
+    row->children = st->views;
+    for (int i = 0; i < n; i++) {
+        if (comb_vec_init(&st->nulls[i], w->schema.types[i], 1))
+            return comb_err_nomem(err);
+        null_fill(&st->nulls[i], 0, 1);
+    }
+    return stage_reserve(st, n, COMB_BATCH_SIZE, err);
+}
+
+static void stage_free(Stage *st, int n_cols)
+{
+    for (int f = 0; f < ACID_FIELD_ROW; f++)
+        comb_vec_free(&st->cols[f]);
+    comb_free(st->cols[ACID_FIELD_ROW].nulls);
+    for (int i = 0; st->nulls && i < n_cols; i++)
+        comb_vec_free(&st->nulls[i]);
+    comb_free(st->nulls);
+    comb_free(st->views);
+    memset(st, 0, sizeof *st);
+}
+
+/* The staging vectors as an ORC batch. */
+static CombBatch stage_batch(Stage *st, int n_rows)
+{
+    CombBatch b;
+    memset(&b, 0, sizeof b);
+    b.n_cols = ACID_N_FIELDS;
+    b.cols = st->cols;
+    b.n_rows = n_rows;
+    b.capacity = st->cap;
+    return b;
 }
 
 static int dir_paths(AcidWriter *w, CombErr *err)
@@ -155,7 +243,6 @@ int acid_writer_open_opts(const char *dir, const AcidSchema *schema,
                           CombErr *err)
 {
     AcidWriter *w;
-    const uint32_t *lengths = opt ? opt->char_lengths : NULL;
     int rc;
     *out = NULL;
     if ((rc = check_args(write_id, stmt_id, compression, err)) ||
@@ -179,11 +266,9 @@ int acid_writer_open_opts(const char *dir, const AcidSchema *schema,
                                       : WRITER_MEMORY_BUDGET,
                                   &w->group, err);
     if (rc || (rc = acid_schema_copy(&w->arena, schema, &w->schema, err)) ||
-        (rc = acid_file_type(&w->arena, &w->schema, lengths, &w->file_type,
-                             err)) ||
-        (rc = acid_row_type(&w->arena, &w->schema, lengths, &w->row_type,
-                            err)) ||
-        (rc = init_stage(w, err)) || (rc = dir_paths(w, err))) {
+        (rc = acid_file_type(&w->arena, &w->schema, &w->file_type, err)) ||
+        (rc = acid_row_type(&w->arena, &w->schema, &w->row_type, err)) ||
+        (rc = stage_init(w, err)) || (rc = dir_paths(w, err))) {
         acid_writer_abort(w);
         return rc;
     }
@@ -321,63 +406,28 @@ static int insert_file_get(AcidWriter *w, int bucket, InsertFile **out,
 
 /* ---------------------------------------------------------------- insert */
 
-/* Set the metadata and row-struct columns of n staged rows (§6.2). */
-static void stage_insert_meta(AcidWriter *w, InsertFile *f, int n)
+/* Stage the caller's rows rows[0..n) for bucket file f: their metadata
+ * (§6.2) at their own row numbers, their values as views. */
+static void stage_insert(AcidWriter *w, InsertFile *f, const CombBatch *in,
+                         const uint32_t *rows, int n)
 {
-    CombBatch *s = &w->stage;
+    Stage *st = &w->stage;
     for (int j = 0; j < n; j++) {
-        s->cols[ACID_ORC_OPERATION].i64[j] = ACID_OP_INSERT;
-        s->cols[ACID_ORC_OWID].i64[j] = w->write_id;
-        s->cols[ACID_ORC_BUCKET].i64[j] = f->prop;
-        s->cols[ACID_ORC_ROWID].i64[j] = f->next_row_id++;
-        s->cols[ACID_ORC_CURRENT].i64[j] = w->write_id;
+        uint32_t row = rows[j];
+        st->cols[ACID_FIELD_OPERATION].i64[row] = ACID_OP_INSERT;
+        st->cols[ACID_FIELD_OWID].i64[row] = w->write_id;
+        st->cols[ACID_FIELD_BUCKET].i64[row] = f->prop;
+        st->cols[ACID_FIELD_ROWID].i64[row] = f->next_row_id++;
+        st->cols[ACID_FIELD_CURRENT].i64[row] = w->write_id;
     }
-}
-
-/* Copy the cells of `rows` (physical row numbers) of src into dst[0..n). */
-static void gather_column(CombVector *dst, const CombVector *src,
-                          const uint32_t *order, int n)
-{
-    bool any_null = false;
-    if (src->kind == COMB_T_NULL) { /* an untyped NULL column (SET c = NULL) */
-        memset(dst->nulls, 1, (size_t)n);
-        dst->has_nulls = true;
-        return;
-    }
-    for (int j = 0; j < n && !any_null; j++)
-        any_null = comb_vec_is_null(src, (int)(order[j] & 0xFFFF));
-    dst->has_nulls = false;
-    if (any_null) {
-        comb_vec_nulls_materialize(dst, n);
-        for (int j = 0; j < n; j++)
-            dst->nulls[j] = comb_vec_is_null(src, (int)(order[j] & 0xFFFF));
-    }
-    for (int j = 0; j < n; j++) {
-        int row = (int)(order[j] & 0xFFFF);
-        if (dst->i64)
-            dst->i64[j] = src->i64[row];
-        else if (dst->f64)
-            dst->f64[j] = src->f64[row];
-        else if (dst->str)
-            dst->str[j] = src->str[row];
-    }
-}
-
-/* Rows order[0..n) all go to bucket file f. */
-static int write_run(AcidWriter *w, InsertFile *f, const CombBatch *rows,
-                     const uint32_t *order, int n, CombErr *err)
-{
-    CombBatch *s = &w->stage;
-    comb_batch_reset(s);
-    stage_insert_meta(w, f, n);
+    st->cols[ACID_FIELD_ROW].has_nulls = false;
     for (int i = 0; i < w->schema.n_cols; i++)
-        gather_column(&s->cols[ACID_ORC_FIRST_USER + i], &rows->cols[i],
-                      order, n);
-    s->n_rows = n;
-    return orc_writer_write(f->orc, s, err);
+        st->views[i] = in->cols[i].kind == COMB_T_NULL ? st->nulls[i]
+                                                       : in->cols[i];
 }
 
-/* The caller's columns must carry the payload our kinds read. */
+/* The caller's columns must be vectors of the columns' types (or untyped
+ * NULL columns, as SET c = NULL makes). */
 static int check_rows(const AcidWriter *w, const CombBatch *rows,
                       CombErr *err)
 {
@@ -389,16 +439,12 @@ static int check_rows(const AcidWriter *w, const CombBatch *rows,
                         rows->n_rows);
     for (int i = 0; i < w->schema.n_cols; i++) {
         const CombVector *v = &rows->cols[i];
-        CombTypeKind k = w->schema.kinds[i];
-        bool ok = v->kind == COMB_T_NULL   ? true
-                  : comb_type_is_int(k)   ? v->i64 != NULL
-                  : comb_type_is_float(k) ? v->f64 != NULL
-                                          : v->str != NULL;
-        if (!ok)
+        const CombType *t = w->schema.types[i];
+        if (v->kind != COMB_T_NULL && !orc_vec_fits(v, t))
             return comb_err(err, COMB_EINVALID,
                             "column '%s': batch vector of kind %s, table "
                             "type %s", w->schema.names[i],
-                            comb_type_name(v->kind), comb_type_name(k));
+                            comb_type_name(v->kind), comb_type_name(t->kind));
     }
     return COMB_OK;
 }
@@ -426,8 +472,8 @@ static int order_rows(const CombBatch *rows, const int *buckets,
     return COMB_OK;
 }
 
-/* Write order[0..n) (sorted by bucket) one bucket run at a time, in
- * pieces that fit the staging batch. */
+/* Write order[0..n) (sorted by bucket) one bucket run at a time: each
+ * run's rows go to its file as a list of the caller's row numbers. */
 static int write_runs(AcidWriter *w, const CombBatch *rows,
                       const uint32_t *order, int n, CombErr *err)
 {
@@ -435,11 +481,16 @@ static int write_runs(AcidWriter *w, const CombBatch *rows,
     while (start < n) {
         int bucket = (int)(order[start] >> 16), end = start, rc;
         InsertFile *f = NULL;
-        while (end < n && (int)(order[end] >> 16) == bucket &&
-               end - start < w->stage.capacity)
+        while (end < n && (int)(order[end] >> 16) == bucket) {
+            w->run[end - start] = order[end] & 0xFFFF;
             end++;
-        if ((rc = insert_file_get(w, bucket, &f, err)) ||
-            (rc = write_run(w, f, rows, order + start, end - start, err)))
+        }
+        if ((rc = insert_file_get(w, bucket, &f, err)))
+            return rc;
+        stage_insert(w, f, rows, w->run, end - start);
+        CombBatch b = stage_batch(&w->stage, 0);
+        if ((rc = orc_writer_write_rows(f->orc, &b, w->run, end - start,
+                                        err)))
             return rc;
         start = end;
     }
@@ -448,12 +499,15 @@ static int write_runs(AcidWriter *w, const CombBatch *rows,
 
 static int reserve_order(AcidWriter *w, int n, CombErr *err)
 {
-    uint32_t *v;
+    uint32_t *v, *r;
     if (n <= w->order_cap)
         return COMB_OK;
     if (!(v = comb_realloc(w->order, (size_t)n * sizeof *v)))
         return comb_err_nomem(err);
     w->order = v;
+    if (!(r = comb_realloc(w->run, (size_t)n * sizeof *r)))
+        return comb_err_nomem(err);
+    w->run = r;
     w->order_cap = n;
     return COMB_OK;
 }
@@ -465,6 +519,8 @@ int acid_writer_insert(AcidWriter *w, const CombBatch *rows,
     if (n_live == 0)
         return COMB_OK;
     if ((rc = check_rows(w, rows, err)) ||
+        (rc = stage_reserve(&w->stage, w->schema.n_cols, rows->capacity,
+                            err)) ||
         (rc = reserve_order(w, n_live, err)) ||
         (rc = order_rows(rows, buckets, w->order, n_live, err)) ||
         (rc = write_runs(w, rows, w->order, n_live, err)))
@@ -493,23 +549,22 @@ int acid_writer_delete(AcidWriter *w, int64_t owid, int32_t bucket_prop,
 }
 
 /* Stage events[0..n): (2, owid, prop, rowId, W, NULL) (§6.2). */
-static void stage_delete_events(AcidWriter *w, const AcidKey *events, int n)
+static CombBatch stage_delete_events(AcidWriter *w, const AcidKey *events,
+                                     int n)
 {
-    CombBatch *s = &w->stage;
-    comb_batch_reset(s);
+    Stage *st = &w->stage;
     for (int j = 0; j < n; j++) {
-        s->cols[ACID_ORC_OPERATION].i64[j] = ACID_OP_DELETE;
-        s->cols[ACID_ORC_OWID].i64[j] = events[j].owid;
-        s->cols[ACID_ORC_BUCKET].i64[j] = events[j].bucket;
-        s->cols[ACID_ORC_ROWID].i64[j] = events[j].row_id;
-        s->cols[ACID_ORC_CURRENT].i64[j] = w->write_id;
+        st->cols[ACID_FIELD_OPERATION].i64[j] = ACID_OP_DELETE;
+        st->cols[ACID_FIELD_OWID].i64[j] = events[j].owid;
+        st->cols[ACID_FIELD_BUCKET].i64[j] = events[j].bucket;
+        st->cols[ACID_FIELD_ROWID].i64[j] = events[j].row_id;
+        st->cols[ACID_FIELD_CURRENT].i64[j] = w->write_id;
     }
     /* §1.3: `row` is a struct-level NULL, so are all its descendants */
-    for (int c = ACID_ORC_ROW; c < s->n_cols; c++) {
-        memset(s->cols[c].nulls, 1, (size_t)n);
-        s->cols[c].has_nulls = true;
-    }
-    s->n_rows = n;
+    null_fill(&st->cols[ACID_FIELD_ROW], 0, n);
+    for (int i = 0; i < w->schema.n_cols; i++)
+        st->views[i] = st->nulls[i];
+    return stage_batch(st, n);
 }
 
 /* delete_delta_W_W_S/bucket_M for the events[0..n) of writer M. */
@@ -525,10 +580,10 @@ static int write_delete_file(AcidWriter *w, const AcidKey *events, size_t n,
         goto done;
     for (size_t done_n = 0; done_n < n;) {
         size_t chunk = n - done_n;
-        if (chunk > (size_t)w->stage.capacity)
-            chunk = (size_t)w->stage.capacity;
-        stage_delete_events(w, events + done_n, (int)chunk);
-        if ((rc = orc_writer_write(orc, &w->stage, err))) {
+        if (chunk > (size_t)w->stage.cap)
+            chunk = (size_t)w->stage.cap;
+        CombBatch b = stage_delete_events(w, events + done_n, (int)chunk);
+        if ((rc = orc_writer_write(orc, &b, err))) {
             orc_writer_abort(orc);
             goto done;
         }
@@ -632,8 +687,9 @@ static void writer_free(AcidWriter *w)
             free_insert_file(w->files[b]);
         }
     orc_writer_group_free(w->group);
-    comb_batch_free(&w->stage);
+    stage_free(&w->stage, w->schema.n_cols);
     comb_free(w->order);
+    comb_free(w->run);
     acid_delete_set_free(&w->deletes);
     comb_arena_free(&w->arena);
     comb_free(w);

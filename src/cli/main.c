@@ -41,7 +41,7 @@ static void usage(FILE *out)
     fputs("usage: comb [--warehouse DIR] [-e 'SQL;...'] [-f FILE]\n"
           "            [--hivevar k=v]... [--hiveconf k=v]...\n"
           "            [--outputformat table|tsv|csv] [-v] [--silent]\n"
-          "       comb orcfiledump [-d] PATH...\n"
+          "       comb orcfiledump [-d|--contents] PATH...\n"
           "Without -e or -f, statements are read from standard input.\n"
           "The warehouse defaults to ./warehouse.\n", out);
 }
@@ -173,19 +173,22 @@ static int read_file(const char *path, CombBuf *out)
 
 static int orcfiledump_main(int argc, char **argv)
 {
-    bool rows = false;
+    OrcDumpMode mode = ORC_DUMP_META;
     int rc = 0, first = 1;
     CombErr err;
     if (argc > 1 && !strcmp(argv[1], "-d")) {
-        rows = true;
+        mode = ORC_DUMP_ROWS;
+        first = 2;
+    } else if (argc > 1 && !strcmp(argv[1], "--contents")) {
+        mode = ORC_DUMP_CONTENTS;
         first = 2;
     }
     if (first >= argc) {
-        fputs("usage: comb orcfiledump [-d] PATH...\n", stderr);
+        fputs("usage: comb orcfiledump [-d|--contents] PATH...\n", stderr);
         return 2;
     }
     for (int i = first; i < argc; i++) {
-        if (orc_dump(argv[i], rows, stdout, &err)) {
+        if (orc_dump(argv[i], mode, stdout, &err)) {
             fflush(stdout);
             fprintf(stderr, "Error: %s\n", err.msg);
             rc = 1;

@@ -7,6 +7,7 @@
  */
 #include "common/hash.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 #define MURMUR_SEED 104729u
@@ -180,4 +181,90 @@ int32_t comb_hive_hash_v1_text(const char *s, size_t len)
      * (HiveCharWritable on the value without its trailing spaces), which
      * is Hadoop's WritableComparator.hashBytes: the loop from 1 */
     return java_bytes_hash(1, s, len);
+}
+
+/* A decimal as Hive's normalized HiveDecimal holds it. */
+static comb_i128 trim_decimal(comb_i128 u, int *scale)
+{
+    while (*scale > 0 && u % 10 == 0) {
+        u /= 10;
+        (*scale)--;
+    }
+    return u;
+}
+
+int32_t comb_hive_hash_decimal(comb_i128 unscaled, int scale)
+{
+    unsigned char bytes[16];
+    int n = comb_dec_to_bytes(trim_decimal(unscaled, &scale), bytes);
+    return comb_hive_murmur3(bytes, (size_t)n);
+}
+
+int32_t comb_hive_hash_v1_decimal(comb_i128 unscaled, int scale)
+{
+    comb_i128 u = trim_decimal(unscaled, &scale);
+    unsigned __int128 mag = u < 0 ? -(unsigned __int128)u
+                                  : (unsigned __int128)u;
+    uint32_t h = 0;
+    bool started = false;
+    /* BigInteger.hashCode: 31*h + word over the magnitude's 32-bit words,
+     * most significant first, leading zero words skipped; times signum */
+    for (int w = 3; w >= 0; w--) {
+        uint32_t word = (uint32_t)(mag >> (32 * w));
+        if (!word && !started)
+            continue;
+        started = true;
+        h = h * 31u + word;
+    }
+    if (u < 0)
+        h = 0u - h;
+    return (int32_t)(h * 31u + (uint32_t)scale);
+}
+
+/* Hadoop's WritableUtils.writeVLong; returns the bytes written. */
+static int put_vlong(unsigned char *out, int64_t v)
+{
+    int len = -112, n = 0;
+    uint64_t u;
+    if (v >= -112 && v <= 127) {
+        out[0] = (unsigned char)(int8_t)v;
+        return 1;
+    }
+    if (v < 0) {
+        v = ~v;
+        len = -120;
+    }
+    u = (uint64_t)v;
+    for (uint64_t t = u; t; t >>= 8)
+        len--;
+    out[n++] = (unsigned char)(int8_t)len;
+    int bytes = len < -120 ? -(len + 120) : -(len + 112);
+    for (int i = bytes; i > 0; i--)
+        out[n++] = (unsigned char)(u >> (8 * (i - 1)));
+    return n;
+}
+
+int32_t comb_hive_hash_timestamp(int64_t secs, int32_t nanos)
+{
+    unsigned char b[4 + 2 * 9];
+    int64_t reversed = 0;
+    int n = 4;
+    bool second_vint = secs < 0 || secs > INT32_MAX;
+    for (int i = 0, v = nanos; nanos && i < 9; i++, v /= 10)
+        reversed = reversed * 10 + v % 10;
+    uint32_t first = (uint32_t)secs;
+    first = reversed || second_vint ? first | 0x80000000u
+                                    : first & 0x7fffffffu;
+    put_be(b, first, 4);
+    if (reversed || second_vint)
+        n += put_vlong(b + n, second_vint ? -reversed - 1 : reversed);
+    if (second_vint)  /* an arithmetic shift, written out for C */
+        n += put_vlong(b + n, secs >= 0 ? secs >> 31 : ~(~secs >> 31));
+    return comb_hive_murmur3(b, (size_t)n);
+}
+
+int32_t comb_hive_hash_v1_timestamp(int64_t secs, int32_t nanos)
+{
+    uint64_t s = (uint64_t)secs << 30 | (uint64_t)(uint32_t)nanos;
+    return (int32_t)(uint32_t)((s >> 32) ^ s);
 }

@@ -1,13 +1,16 @@
 /*
  * colread.c - decoding rows: a stripe at a time, the streams of the
  * selected columns are read and decompressed (memory is one stripe's
- * worth of those streams), then each batch walks the type tree: a column
- * first resolves its nulls (its PRESENT bits, and its parent's nulls, as a
- * child has no entries where its struct is NULL), decodes only its
- * non-null values densely and spreads them to their rows.
+ * worth of those streams), then each batch walks the type tree with the
+ * batch's vectors: a column first resolves its nulls (its PRESENT bits,
+ * and its parent's nulls, as a child has no entries where its struct is
+ * NULL or its union holds another member), decodes only its non-null
+ * values densely and spreads them to their rows.  List and map elements
+ * are the dense rows of the children, counted from the LENGTH stream.
  */
 #include "orc/orc_int.h"
 #include "common/alloc.h"
+#include "common/datetime.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -28,9 +31,13 @@ void orc_reader_cols_free(OrcReader *r)
                 comb_buf_free(&c->s[s].dec);
             }
             comb_free(c->dict);
+            comb_free(c->mask);
         }
     }
     comb_free(r->cols);
+    comb_free(r->root_nulls);
+    r->root_nulls = NULL;
+    r->root_cap = 0;
     comb_free(r->scratch8);
     comb_free(r->scratch64);
     r->cols = NULL;
@@ -170,6 +177,67 @@ static int setup_strings(OrcReader *r, OrcColRead *c, int stripe,
     return load_dictionary(r, c, v2, err);
 }
 
+static bool enc_is_v2(int enc)
+{
+    return enc == ORC__PROTO__COLUMN_ENCODING__KIND__DIRECT_V2 ||
+           enc == ORC__PROTO__COLUMN_ENCODING__KIND__DICTIONARY_V2;
+}
+
+static bool enc_is_dict(int enc)
+{
+    return enc == ORC__PROTO__COLUMN_ENCODING__KIND__DICTIONARY ||
+           enc == ORC__PROTO__COLUMN_ENCODING__KIND__DICTIONARY_V2;
+}
+
+/* Only strings have dictionaries. */
+static int need_direct(const OrcReader *r, const OrcColRead *c, int stripe,
+                       CombErr *err)
+{
+    char what[64];
+    if (!enc_is_dict(c->enc))
+        return COMB_OK;
+    snprintf(what, sizeof what, "%s column with dictionary encoding",
+             comb_type_name(c->type->kind));
+    return col_corrupt(r, stripe, c->type->id, what, err);
+}
+
+/* Decimals of precision <= 18 in files of version 1.9999 are RLE v2
+ * longs at the column's scale (ORC's decimal64 encoding, DATA only). */
+static bool is_decimal64(const OrcReader *r, const CombType *t)
+{
+    return r->decimal64 && t->precision <= 18;
+}
+
+static void setup_numbers(OrcReader *r, OrcColRead *c, const OrcIn *data)
+{
+    OrcIn in;
+    bool v2 = enc_is_v2(c->enc);
+    switch (c->type->kind) {
+    case COMB_T_TIMESTAMP:
+        orc_int_dec_init(&c->ints, data, true, v2);
+        slot_in(r, c, ORC__PROTO__STREAM__KIND__SECONDARY, &in);
+        orc_int_dec_init(&c->secondary, &in, false, v2);
+        return;
+    case COMB_T_DECIMAL:
+        if (is_decimal64(r, c->type)) {
+            orc_int_dec_init(&c->ints, data, true, true);
+            return;
+        }
+        c->data = *data;
+        slot_in(r, c, ORC__PROTO__STREAM__KIND__SECONDARY, &in);
+        orc_int_dec_init(&c->secondary, &in, true, v2);
+        return;
+    case COMB_T_LIST:
+    case COMB_T_MAP:
+        slot_in(r, c, ORC__PROTO__STREAM__KIND__LENGTH, &in);
+        orc_int_dec_init(&c->lens, &in, false, v2);
+        return;
+    default:
+        orc_int_dec_init(&c->ints, data, true, v2);
+        return;
+    }
+}
+
 static int setup_column(OrcReader *r, OrcColRead *c, int stripe,
                         const Orc__Proto__ColumnEncoding *e, CombErr *err)
 {
@@ -189,19 +257,8 @@ static int setup_column(OrcReader *r, OrcColRead *c, int stripe,
         orc_bool_dec_init(&c->bools, &in);
         return COMB_OK;
     case COMB_T_TINYINT:
+    case COMB_T_UNION:
         orc_byte_dec_init(&c->bytes, &in);
-        return COMB_OK;
-    case COMB_T_SMALLINT:
-    case COMB_T_INT:
-    case COMB_T_BIGINT:
-    case COMB_T_DATE:
-        if (c->enc != ORC__PROTO__COLUMN_ENCODING__KIND__DIRECT &&
-            c->enc != ORC__PROTO__COLUMN_ENCODING__KIND__DIRECT_V2)
-            return col_corrupt(r, stripe, c->type->id,
-                               "integer column with dictionary encoding",
-                               err);
-        orc_int_dec_init(&c->ints, &in, true,
-                         c->enc == ORC__PROTO__COLUMN_ENCODING__KIND__DIRECT_V2);
         return COMB_OK;
     case COMB_T_FLOAT:
     case COMB_T_DOUBLE:
@@ -212,8 +269,14 @@ static int setup_column(OrcReader *r, OrcColRead *c, int stripe,
     case COMB_T_CHAR:
     case COMB_T_BINARY:
         return setup_strings(r, c, stripe, err);
-    default:
-        return COMB_OK;  /* struct: nulls only */
+    case COMB_T_STRUCT:
+        return COMB_OK;  /* nulls only */
+    default: {
+        int rc = need_direct(r, c, stripe, err);
+        if (rc == COMB_OK)
+            setup_numbers(r, c, &in);
+        return rc;
+    }
     }
 }
 
@@ -229,6 +292,8 @@ static int load_stripe(OrcReader *r, int stripe, CombErr *err)
         for (int s = 0; s < ORC_N_SLOTS; s++)
             r->cols[i].s[s].found = false;
     rc = read_streams(r, stripe, sf, err);
+    if (!rc && r->need_zone)
+        rc = orc_reader_use_zone(r, sf->writertimezone, err);
     for (int i = 0; i < r->n_cols && !rc; i++)
         if (r->selected[i])
             rc = setup_column(r, &r->cols[i], stripe, sf->columns[i], err);
@@ -253,6 +318,18 @@ static void spread(void *arr, size_t elem, const uint8_t *nulls, int n, int k)
             j--;
         }
     }
+}
+
+static int scratch_reserve(OrcReader *r, int n, CombErr *err)
+{
+    if (n <= r->scratch_cap)
+        return COMB_OK;
+    comb_free(r->scratch8);
+    comb_free(r->scratch64);
+    r->scratch8 = comb_malloc((size_t)n);
+    r->scratch64 = comb_malloc((size_t)n * sizeof *r->scratch64);
+    r->scratch_cap = r->scratch8 && r->scratch64 ? n : 0;
+    return r->scratch_cap ? COMB_OK : comb_err_nomem(err);
 }
 
 static int read_nulls(OrcReader *r, OrcColRead *c, CombVector *v, int n,
@@ -317,10 +394,7 @@ static int read_floats(OrcColRead *c, CombVector *v, int k, size_t width,
                        CombErr *err)
 {
     const uint8_t *p = NULL;
-    int rc;
-    if (k == 0)
-        return COMB_OK; /* an all-NULL batch has no values to take */
-    rc = orc_in_take(&c->data, (size_t)k * width, &p, err);
+    int rc = orc_in_take(&c->data, (size_t)k * width, &p, err);
     if (rc)
         return rc;
     if (width == 8) {
@@ -349,14 +423,125 @@ static int read_small_ints(OrcReader *r, OrcColRead *c, CombVector *v, int k,
     return COMB_OK;
 }
 
+/* ORC stores nanos with their trailing zeros counted in the low 3 bits:
+ * n << 3 | z means n * 10^(z+1) when z > 0. */
+static bool decode_nanos(uint64_t enc, int32_t *out)
+{
+    uint64_t ns = enc >> 3;
+    int zeros = (int)(enc & 7);
+    for (int j = 0; zeros && j <= zeros; j++) {
+        if (ns > COMB_NANOS_PER_SECOND)
+            return false;
+        ns *= 10;
+    }
+    if (ns >= COMB_NANOS_PER_SECOND)
+        return false;
+    *out = (int32_t)ns;
+    return true;
+}
+
+/* Seconds from the zone's 2015-01-01 plus nanos, to the writer's wall
+ * clock: as ORC C++ (reader zone GMT) and Hive (useUTCTimestamp) read
+ * them, including their rule that an instant before 1970 with nanos
+ * beyond the millisecond lies one second earlier (ORC Java's writer
+ * truncated the milliseconds toward zero). */
+static int read_timestamps(OrcReader *r, OrcColRead *c, CombVector *v, int k,
+                           CombErr *err)
+{
+    int64_t *nanos = r->scratch64;
+    const OrcTz *tz = r->zones[r->stripe_zone];
+    int64_t epoch = r->zone_epochs[r->stripe_zone];
+    int rc = orc_int_dec_next(&c->ints, v->i64, (size_t)k, err);
+    if (rc || (rc = orc_int_dec_next(&c->secondary, nanos, (size_t)k, err)))
+        return rc;
+    for (int i = 0; i < k; i++) {
+        int64_t t = v->i64[i];
+        if (!decode_nanos((uint64_t)nanos[i], &v->nanos[i]))
+            return orc_in_corrupt(&c->secondary.in,
+                                  "nanoseconds out of range", err);
+        if (t > INT64_MAX / 4 || t < -INT64_MAX / 4)
+            return orc_in_corrupt(&c->ints.in, "seconds out of range", err);
+        t += epoch;
+        if (t < 0 && v->nanos[i] > 999999)
+            t -= 1;
+        v->i64[i] = t + orc_tz_offset(tz, t);
+    }
+    return COMB_OK;
+}
+
+/* An unbounded zigzag base-128 varint; *fits is false when it needs more
+ * than 127 bits (Hive 0.11 files may hold such values). */
+static int read_wide_varint(OrcIn *in, comb_i128 *out, bool *fits,
+                            CombErr *err)
+{
+    unsigned __int128 u = 0;
+    int shift = 0;
+    *fits = true;
+    for (;;) {
+        if (in->pos >= in->len)
+            return orc_in_corrupt(in, "stream ends inside a decimal", err);
+        uint8_t b = in->p[in->pos++];
+        unsigned chunk = b & 0x7f;
+        if (shift < 128) {
+            if (shift > 121 && (chunk >> (128 - shift)))
+                *fits = false;
+            u |= (unsigned __int128)chunk << shift;
+        } else if (chunk) {
+            *fits = false;
+        }
+        shift += 7;
+        if (!(b & 0x80))
+            break;
+    }
+    *out = (comb_i128)(u >> 1) ^ -(comb_i128)(u & 1);
+    return COMB_OK;
+}
+
+/* A value stored at scale `from` as one of column type t, or false when it
+ * does not fit the column's precision (Hive reads it as NULL). */
+static bool decimal_to_column(comb_i128 u, int from, const CombType *t,
+                              comb_i128 *out)
+{
+    return comb_dec_fits(u, COMB_DEC_MAX_DIGITS) &&
+           comb_dec_rescale(u, from, (int)t->scale, out) &&
+           comb_dec_fits(*out, (int)t->precision);
+}
+
+/* Decimals densely into v->dec; bad[i] = 1 where the i-th value must read
+ * as NULL. */
+static int read_decimals(OrcReader *r, OrcColRead *c, CombVector *v, int k,
+                         uint8_t *bad, CombErr *err)
+{
+    int64_t *scales = r->scratch64;
+    int rc;
+    if (is_decimal64(r, c->type)) {
+        rc = orc_int_dec_next(&c->ints, scales, (size_t)k, err);
+        for (int i = 0; i < k && !rc; i++) {
+            v->dec[i] = scales[i];
+            bad[i] = !comb_dec_fits(v->dec[i], (int)c->type->precision);
+        }
+        return rc;
+    }
+    if ((rc = orc_int_dec_next(&c->secondary, scales, (size_t)k, err)))
+        return rc;
+    for (int i = 0; i < k; i++) {
+        comb_i128 u = 0;
+        bool fits;
+        if ((rc = read_wide_varint(&c->data, &u, &fits, err)))
+            return rc;
+        if (scales[i] < 0 || scales[i] > COMB_MAX_DECIMAL_PRECISION)
+            return orc_in_corrupt(&c->secondary.in,
+                                  "decimal scale out of range", err);
+        bad[i] = !fits || !decimal_to_column(u, (int)scales[i], c->type,
+                                             &v->dec[i]);
+    }
+    return COMB_OK;
+}
+
 /* Decode k dense values of column c into v's payload array. */
 static int read_values(OrcReader *r, OrcColRead *c, CombVector *v, int k,
                        CombErr *err)
 {
-    bool dict = c->enc == ORC__PROTO__COLUMN_ENCODING__KIND__DICTIONARY ||
-                c->enc == ORC__PROTO__COLUMN_ENCODING__KIND__DICTIONARY_V2;
-    if (k == 0)
-        return COMB_OK;
     switch (c->type->kind) {
     case COMB_T_BOOLEAN:
     case COMB_T_TINYINT:
@@ -370,13 +555,14 @@ static int read_values(OrcReader *r, OrcColRead *c, CombVector *v, int k,
         return read_floats(c, v, k, 4, err);
     case COMB_T_DOUBLE:
         return read_floats(c, v, k, 8, err);
+    case COMB_T_TIMESTAMP:
+        return read_timestamps(r, c, v, k, err);
     case COMB_T_STRING:
     case COMB_T_VARCHAR:
     case COMB_T_CHAR:
     case COMB_T_BINARY:
-        return dict && c->type->kind != COMB_T_BINARY
-                   ? read_dict_strings(r, c, v, k, err)
-                   : read_direct_strings(r, c, v, k, err);
+        return enc_is_dict(c->enc) ? read_dict_strings(r, c, v, k, err)
+                                   : read_direct_strings(r, c, v, k, err);
     default:
         return COMB_OK;
     }
@@ -388,25 +574,165 @@ static void spread_values(CombVector *v, int n, int k)
         return;
     if (v->i64)
         spread(v->i64, sizeof *v->i64, v->nulls, n, k);
-    else if (v->f64)
+    if (v->nanos)
+        spread(v->nanos, sizeof *v->nanos, v->nulls, n, k);
+    if (v->f64)
         spread(v->f64, sizeof *v->f64, v->nulls, n, k);
-    else if (v->str)
+    if (v->str)
         spread(v->str, sizeof *v->str, v->nulls, n, k);
+    if (v->dec)
+        spread(v->dec, sizeof *v->dec, v->nulls, n, k);
+    if (v->tag)
+        spread(v->tag, sizeof *v->tag, v->nulls, n, k);
 }
 
-static int read_column(OrcReader *r, const CombType *t, CombBatch *b, int n,
+static int read_column(OrcReader *r, const CombType *t, CombVector *v, int n,
+                       const uint8_t *parent, CombErr *err);
+
+/* Decimal values, then NULL where they do not fit. */
+static int read_decimal_column(OrcReader *r, OrcColRead *c, CombVector *v,
+                               int n, int k, CombErr *err)
+{
+    uint8_t *bad = r->scratch8;  /* free again once the nulls are read */
+    int rc = read_decimals(r, c, v, k, bad, err);
+    if (rc)
+        return rc;
+    spread_values(v, n, k);
+    for (int i = 0, j = 0; i < n; i++) {
+        if (comb_vec_is_null(v, i))
+            continue;
+        if (bad[j++]) {
+            comb_vec_nulls_materialize(v, n);
+            comb_vec_set_null(v, i);
+        }
+    }
+    return COMB_OK;
+}
+
+/* List and map rows: off/len from the LENGTH stream (NULL rows hold no
+ * elements), then the elements as dense child rows. */
+static int read_collection(OrcReader *r, OrcColRead *c, const CombType *t,
+                           CombVector *v, int n, int k, CombErr *err)
+{
+    int64_t *lens = r->scratch64;
+    uint64_t total = 0;
+    int rc = orc_int_dec_next(&c->lens, lens, (size_t)k, err);
+    if (rc)
+        return rc;
+    for (int i = 0, j = 0; i < n; i++) {
+        v->off[i] = (uint32_t)total;
+        v->len[i] = 0;
+        if (comb_vec_is_null(v, i))
+            continue;
+        if (lens[j] < 0)
+            return orc_in_corrupt(&c->lens.in, "negative length", err);
+        total += (uint64_t)lens[j];
+        if (total > ORC_MAX_BATCH_ELEMENTS)
+            return comb_err(err, COMB_EUNSUPPORTED,
+                            "ORC file '%s', column %d: more than %d list or "
+                            "map elements in one batch of rows", r->path,
+                            t->id, ORC_MAX_BATCH_ELEMENTS);
+        v->len[i] = (uint32_t)lens[j++];
+    }
+    for (int i = 0; i < t->n_children; i++) {
+        if (!r->selected[t->children[i]->id])
+            continue;
+        if (orc_vec_reserve_rows(&v->children[i], (int)total))
+            return comb_err_nomem(err);
+        if ((rc = read_column(r, t->children[i], &v->children[i], (int)total,
+                              NULL, err)))
+            return rc;
+    }
+    return COMB_OK;
+}
+
+/* Union rows: a tag each; member m has values only in rows tagged m. */
+static int read_union(OrcReader *r, OrcColRead *c, const CombType *t,
+                      CombVector *v, int n, int k, CombErr *err)
+{
+    int rc = orc_byte_dec_next(&c->bytes, v->tag, (size_t)k, err);
+    if (rc)
+        return rc;
+    for (int i = 0; i < k; i++)
+        if (v->tag[i] >= t->n_children)
+            return orc_in_corrupt(&c->bytes.in, "union tag out of range",
+                                  err);
+    spread_values(v, n, k);
+    if (n > c->mask_cap) {
+        uint8_t *m = comb_realloc(c->mask, (size_t)n);
+        if (!m)
+            return comb_err_nomem(err);
+        c->mask = m;
+        c->mask_cap = n;
+    }
+    for (int m = 0; m < t->n_children && !rc; m++) {
+        if (!r->selected[t->children[m]->id])
+            continue;
+        for (int i = 0; i < n; i++)
+            c->mask[i] = comb_vec_is_null(v, i) || v->tag[i] != m;
+        rc = read_column(r, t->children[m], &v->children[m], n, c->mask, err);
+    }
+    return rc;
+}
+
+static int read_column(OrcReader *r, const CombType *t, CombVector *v, int n,
                        const uint8_t *parent, CombErr *err)
 {
     OrcColRead *c = &r->cols[t->id];
-    CombVector *v = &b->cols[t->id];
-    int k, rc = read_nulls(r, c, v, n, parent, &k, err);
-    if (rc || (rc = read_values(r, c, v, k, err)))
+    int k, rc = scratch_reserve(r, n, err);
+    if (rc || (rc = read_nulls(r, c, v, n, parent, &k, err)))
         return rc;
-    spread_values(v, n, k);
-    for (int i = 0; i < t->n_children && !rc; i++)
-        if (r->selected[t->children[i]->id])
-            rc = read_column(r, t->children[i], b, n,
-                             v->has_nulls ? v->nulls : NULL, err);
+    switch (t->kind) {
+    case COMB_T_DECIMAL:
+        return read_decimal_column(r, c, v, n, k, err);
+    case COMB_T_LIST:
+    case COMB_T_MAP:
+        return read_collection(r, c, t, v, n, k, err);
+    case COMB_T_UNION:
+        return read_union(r, c, t, v, n, k, err);
+    case COMB_T_STRUCT:
+        for (int i = 0; i < t->n_children && !rc; i++)
+            if (r->selected[t->children[i]->id])
+                rc = read_column(r, t->children[i], &v->children[i], n,
+                                 v->has_nulls ? v->nulls : NULL, err);
+        return rc;
+    default:
+        if (k > 0 && (rc = read_values(r, c, v, k, err)))
+            return rc;
+        spread_values(v, n, k);
+        return COMB_OK;
+    }
+}
+
+/* The root struct's fields are the batch's columns; NULL root rows (no
+ * writer makes them) read as NULL in every field. */
+static int read_root(OrcReader *r, CombBatch *b, int n, CombErr *err)
+{
+    const CombType *root = r->schema;
+    const uint8_t *parent = NULL;
+    int rc = COMB_OK;
+    if (root->kind != COMB_T_STRUCT)
+        return read_column(r, root, &b->cols[0], n, NULL, err);
+    if (r->cols[0].has_present) {
+        CombVector nulls = {0};
+        int k;
+        if (n > r->root_cap) {
+            uint8_t *m = comb_realloc(r->root_nulls, (size_t)n);
+            if (!m)
+                return comb_err_nomem(err);
+            r->root_nulls = m;
+            r->root_cap = n;
+        }
+        nulls.nulls = r->root_nulls;
+        if ((rc = scratch_reserve(r, n, err)) ||
+            (rc = read_nulls(r, &r->cols[0], &nulls, n, NULL, &k, err)))
+            return rc;
+        parent = nulls.has_nulls ? r->root_nulls : NULL;
+    }
+    for (int i = 0; i < root->n_children && !rc; i++)
+        if (r->selected[root->children[i]->id])
+            rc = read_column(r, root->children[i], &b->cols[i], n, parent,
+                             err);
     return rc;
 }
 
@@ -414,47 +740,33 @@ static int read_column(OrcReader *r, const CombType *t, CombBatch *b, int n,
 
 static int check_batch(const OrcReader *r, const CombBatch *b, CombErr *err)
 {
-    if (b->n_cols != r->n_cols || b->capacity <= 0)
+    int n = orc_batch_n_cols(r->schema);
+    if (b->n_cols != n || b->capacity <= 0)
         return comb_err(err, COMB_EINVALID,
                         "batch has %d columns, ORC file '%s' has %d",
-                        b->n_cols, r->path, r->n_cols);
-    for (int i = 0; i < r->n_cols; i++) {
-        if (!r->selected[i])
-            continue;
-        const CombVector *v = &b->cols[i];
-        CombTypeKind k = r->by_id[i]->kind;
-        if (!v->nulls || !orc_vec_fits(v, k))
+                        b->n_cols, r->path, n);
+    for (int i = 0; i < n; i++) {
+        const CombType *t = orc_batch_col_type(r->schema, i);
+        if (r->selected[t->id] && !orc_vec_fits(&b->cols[i], t))
             return comb_err(err, COMB_EINVALID,
-                            "batch column %d has no %s payload for ORC file "
-                            "'%s'", i, comb_type_name(k), r->path);
+                            "batch column %d is no %s vector for ORC file "
+                            "'%s'", i, comb_type_name(t->kind), r->path);
     }
     return COMB_OK;
 }
 
 static int reader_start(OrcReader *r, CombErr *err)
 {
-    int rc = orc_reader_check_selection(r, err);
-    if (rc)
-        return rc;
     r->cols = comb_calloc((size_t)r->n_cols, sizeof *r->cols);
     if (!r->cols)
         return comb_err_nomem(err);
-    for (int i = 0; i < r->n_cols; i++)
+    for (int i = 0; i < r->n_cols; i++) {
         r->cols[i].type = r->by_id[i];
+        if (r->selected[i] && r->by_id[i]->kind == COMB_T_TIMESTAMP)
+            r->need_zone = true;
+    }
     r->started = true;
     return COMB_OK;
-}
-
-static int scratch_reserve(OrcReader *r, int n, CombErr *err)
-{
-    if (n <= r->scratch_cap)
-        return COMB_OK;
-    comb_free(r->scratch8);
-    comb_free(r->scratch64);
-    r->scratch8 = comb_malloc((size_t)n);
-    r->scratch64 = comb_malloc((size_t)n * sizeof *r->scratch64);
-    r->scratch_cap = r->scratch8 && r->scratch64 ? n : 0;
-    return r->scratch_cap ? COMB_OK : comb_err_nomem(err);
 }
 
 int orc_reader_next(OrcReader *r, CombBatch *b, CombErr *err)
@@ -476,8 +788,7 @@ int orc_reader_next(OrcReader *r, CombBatch *b, CombErr *err)
     }
     int n = r->stripe_left < (uint64_t)b->capacity ? (int)r->stripe_left
                                                     : b->capacity;
-    if ((rc = scratch_reserve(r, n, err)) ||
-        (rc = read_column(r, r->schema, b, n, NULL, err)))
+    if ((rc = read_root(r, b, n, err)))
         return r->failed = rc;  /* the decoders are now out of step */
     b->n_rows = n;
     r->stripe_left -= (uint64_t)n;

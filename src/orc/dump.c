@@ -1,53 +1,126 @@
 /*
  * dump.c - `comb orcfiledump`: the file's metadata laid out like Hive's
  * orcfiledump (version, rows, compression, type, stripe statistics, file
- * statistics, stripes with streams and encodings, user metadata), or with
- * `rows` one JSON object per row in the ORC tools' orc-contents format.
- * Columns this reader cannot decode print as null, noted on stderr.
+ * statistics, stripes with streams and encodings, user metadata), or one
+ * JSON object per row, either as Hive's `orcfiledump -d` prints them
+ * (compact, Hive's JSON writer: decimals as trimmed text in quotes, maps
+ * as [{"_key":k,"_value":v}], a union as its member's value) or as ORC
+ * C++'s orc-contents does (the ORC project's expected dumps).
  */
 #include "orc/orc_int.h"
 #include "common/alloc.h"
+#include "common/datetime.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---------------------------------------------------------------- values */
 
-/* Civil date of a day count since 1970-01-01 (proleptic Gregorian). */
-static void civil_from_days(int64_t days, int64_t *y, int *m, int *d)
+/* Java's Double.toString: the shortest digits that read back as d, plain
+ * for 1e-3 <= |d| < 1e7 ("0.5", "100.0"), else "d.dddE-n" ("1.0E20"). */
+static void java_double_text(double d, char *buf, size_t cap)
 {
-    /* shift the epoch to 0000-03-01 so leap days end each 400-year era */
-    int64_t z = days + 719468;
-    int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-    int64_t doe = z - era * 146097;                          /* [0, 146096] */
-    int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);   /* [0, 365] */
-    int64_t mp = (5 * doy + 2) / 153;                        /* [0, 11] */
-    *d = (int)(doy - (153 * mp + 2) / 5 + 1);
-    *m = (int)(mp < 10 ? mp + 3 : mp - 9);
-    *y = yoe + era * 400 + (*m <= 2);
-}
-
-/* YYYY-MM-DD, in double quotes for JSON. */
-static void print_date(FILE *out, int64_t days, bool quoted)
-{
-    int64_t y;
-    int m, d;
-    const char *q = quoted ? "\"" : "";
-    if (days < -(INT64_C(1) << 40) || days > (INT64_C(1) << 40)) {
-        fprintf(out, "%s%" PRId64 "%s", q, days, q);  /* no sane date */
+    char sci[40], digits[24];
+    int exp, n = 0;
+    if (d != d) {
+        snprintf(buf, cap, "NaN");
         return;
     }
-    civil_from_days(days, &y, &m, &d);
-    fprintf(out, "%s%04" PRId64 "-%02d-%02d%s", q, y, m, d, q);
+    if (d == 1.0 / 0.0 || d == -1.0 / 0.0) {
+        snprintf(buf, cap, "%sInfinity", d < 0 ? "-" : "");
+        return;
+    }
+    if (d == 0) {
+        snprintf(buf, cap, "%s0.0", signbit(d) ? "-" : "");
+        return;
+    }
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(sci, sizeof sci, "%.*e", prec - 1, d);
+        if (strtod(sci, NULL) == d)
+            break;
+    }
+    /* sci is [-]d[.ddd]e[+-]xx: collect the digits and the exponent */
+    const char *p = sci + (sci[0] == '-');
+    for (; *p != 'e'; p++)
+        if (*p != '.')
+            digits[n++] = *p;
+    digits[n] = '\0';
+    exp = atoi(p + 1);
+    const char *sign = d < 0 ? "-" : "";
+    if (exp >= -3 && exp < 7) {
+        char plain[40];
+        int len = 0;
+        if (exp < 0) {
+            len = snprintf(plain, sizeof plain, "0.");
+            for (int i = -1; i > exp; i--)
+                plain[len++] = '0';
+            len += snprintf(plain + len, sizeof plain - (size_t)len, "%s",
+                            digits);
+        } else {
+            for (int i = 0; i <= exp; i++)
+                plain[len++] = i < n ? digits[i] : '0';
+            plain[len++] = '.';
+            if (exp + 1 >= n)
+                plain[len++] = '0';
+            for (int i = exp + 1; i < n; i++)
+                plain[len++] = digits[i];
+            plain[len] = '\0';
+        }
+        snprintf(buf, cap, "%s%s", sign, plain);
+        return;
+    }
+    snprintf(buf, cap, "%s%c.%sE%d", sign, digits[0], n > 1 ? digits + 1 : "0",
+             exp);
 }
 
-static void print_json_string(FILE *out, CombStr s)
+/* Hive's JSON writer (jettison) prints a double as Java's text with the
+ * trailing fraction zeros of plain notation dropped ("1.0" is "1"). */
+static void print_hive_double(FILE *out, double d)
+{
+    char buf[64];
+    java_double_text(d, buf, sizeof buf);
+    size_t n = strlen(buf);
+    if (strchr(buf, '.') && !strchr(buf, 'E')) {
+        while (n > 0 && buf[n - 1] == '0')
+            n--;
+        if (n > 0 && buf[n - 1] == '.')
+            n--;
+    }
+    fwrite(buf, 1, n, out);
+}
+
+/* "yyyy-MM-dd HH:mm:ss.f": java.sql.Timestamp's text, which orc-contents
+ * prints too: the fraction without trailing zeros, at least one digit. */
+static void print_timestamp(FILE *out, int64_t secs, int32_t nanos)
+{
+    char date[48], frac[16];
+    int64_t days = comb_seconds_to_days(secs);
+    int64_t tod = secs - comb_days_to_seconds(days);
+    int len;
+    comb_date_format(days, date, sizeof date);
+    len = snprintf(frac, sizeof frac, "%09d", (int)nanos);
+    while (len > 1 && frac[len - 1] == '0')
+        frac[--len] = '\0';
+    fprintf(out, "%s %02d:%02d:%02d.%s", date, (int)(tod / 3600),
+            (int)(tod / 60 % 60), (int)(tod % 60), frac);
+}
+
+static void print_date(FILE *out, int64_t days)
+{
+    char buf[48];
+    comb_date_format(days, buf, sizeof buf);
+    fputs(buf, out);
+}
+
+/* orc-contents escapes only these. */
+static void print_contents_string(FILE *out, const char *p, size_t len)
 {
     fputc('"', out);
-    for (uint32_t i = 0; i < s.len; i++) {
-        char c = s.ptr[i];
+    for (size_t i = 0; i < len; i++) {
+        char c = p[i];
         switch (c) {
         case '\\': fputs("\\\\", out); break;
         case '"': fputs("\\\"", out); break;
@@ -62,19 +135,150 @@ static void print_json_string(FILE *out, CombStr s)
     fputc('"', out);
 }
 
-static void print_binary(FILE *out, CombStr s)
+/* Hive's JSON quoting (JSONObject.quote): also "</" as "<\/", other
+ * control characters and U+0080..U+009F, U+2000..U+20FF as \uXXXX (the
+ * latter two read from their UTF-8 bytes). */
+static void print_hive_string(FILE *out, const char *s, size_t len)
+{
+    const uint8_t *p = (const uint8_t *)s;
+    fputc('"', out);
+    for (size_t i = 0; i < len; i++) {
+        uint8_t c = p[i];
+        if (c == '\\' || c == '"') {
+            fprintf(out, "\\%c", c);
+        } else if (c == '/') {
+            fputs(i > 0 && p[i - 1] == '<' ? "\\/" : "/", out);
+        } else if (c == '\b' || c == '\t' || c == '\n' || c == '\f' ||
+                   c == '\r') {
+            fputc('\\', out);
+            fputc("btnfr"[strchr("\b\t\n\f\r", c) - "\b\t\n\f\r"], out);
+        } else if (c < 0x20) {
+            fprintf(out, "\\u%04x", c);
+        } else if (c == 0xc2 && i + 1 < len && p[i + 1] >= 0x80 &&
+                   p[i + 1] < 0xa0) {
+            fprintf(out, "\\u%04x", p[++i]);
+        } else if (c == 0xe2 && i + 2 < len && p[i + 1] >= 0x80 &&
+                   p[i + 1] <= 0x83 && (p[i + 2] & 0xc0) == 0x80) {
+            fprintf(out, "\\u%04x", 0x2000 | (p[i + 1] & 0x3f) << 6 |
+                                        (p[i + 2] & 0x3f));
+            i += 2;
+        } else {
+            fputc(c, out);
+        }
+    }
+    fputc('"', out);
+}
+
+/* The two JSON forms differ in spacing, map keys, unions and leaves. */
+typedef struct JsonForm {
+    bool hive;        /* Hive's orcfiledump -d, else orc-contents */
+    const char *sep;  /* between items */
+    const char *colon;
+} JsonForm;
+
+static void print_string(FILE *out, const JsonForm *f, const char *p,
+                         size_t len)
+{
+    if (f->hive)
+        print_hive_string(out, p, len);
+    else
+        print_contents_string(out, p, len);
+}
+
+static void print_key(FILE *out, const JsonForm *f, const char *name)
+{
+    print_string(out, f, name, strlen(name));
+    fputs(f->colon, out);
+}
+
+static void print_value(FILE *out, const JsonForm *f, const CombType *t,
+                        const CombVector *v, int row);
+
+static void print_binary(FILE *out, const JsonForm *f, CombStr s)
 {
     fputc('[', out);
     for (uint32_t i = 0; i < s.len; i++)
-        fprintf(out, i ? ", %u" : "%u", (unsigned)(uint8_t)s.ptr[i]);
+        fprintf(out, "%s%u", i ? f->sep : "", (unsigned)(uint8_t)s.ptr[i]);
     fputc(']', out);
 }
 
-static void print_value(FILE *out, const CombType *t, const CombBatch *b,
-                        const bool *readable, int row)
+static void print_decimal(FILE *out, const JsonForm *f, const CombType *t,
+                          comb_i128 u)
 {
-    const CombVector *v = &b->cols[t->id];
-    if (!readable[t->id] || comb_vec_is_null(v, row)) {
+    char buf[64];
+    if (!f->hive) {
+        comb_dec_format(u, (int)t->scale, buf, sizeof buf);
+        fputs(buf, out);
+        return;
+    }
+    orc_decimal_text(u, (int)t->scale, buf, sizeof buf);
+    fprintf(out, "\"%s\"", buf);
+}
+
+/* fields: the struct vector's children, or a batch's columns. */
+static void print_struct(FILE *out, const JsonForm *f, const CombType *t,
+                         const CombVector *fields, int row)
+{
+    fputc('{', out);
+    for (int i = 0; i < t->n_children; i++) {
+        if (i)
+            fputs(f->sep, out);
+        print_key(out, f, t->field_names[i]);
+        print_value(out, f, t->children[i], &fields[i], row);
+    }
+    fputc('}', out);
+}
+
+static void print_collection(FILE *out, const JsonForm *f, const CombType *t,
+                             const CombVector *v, int row)
+{
+    fputc('[', out);
+    for (uint32_t e = 0; e < v->len[row]; e++) {
+        int elem = (int)(v->off[row] + e);
+        if (e)
+            fputs(f->sep, out);
+        if (t->kind == COMB_T_LIST) {
+            print_value(out, f, t->children[0], &v->children[0], elem);
+            continue;
+        }
+        fputc('{', out);
+        print_key(out, f, f->hive ? "_key" : "key");
+        print_value(out, f, t->children[0], &v->children[0], elem);
+        fputs(f->sep, out);
+        print_key(out, f, f->hive ? "_value" : "value");
+        print_value(out, f, t->children[1], &v->children[1], elem);
+        fputc('}', out);
+    }
+    fputc(']', out);
+}
+
+static void print_compound(FILE *out, const JsonForm *f, const CombType *t,
+                           const CombVector *v, int row)
+{
+    int tag;
+    switch (t->kind) {
+    case COMB_T_STRUCT:
+        print_struct(out, f, t, v->children, row);
+        return;
+    case COMB_T_UNION:
+        tag = v->tag[row];
+        if (!f->hive)
+            fprintf(out, "{\"tag\"%s%d%s\"value\"%s", f->colon, tag, f->sep,
+                    f->colon);
+        print_value(out, f, t->children[tag], &v->children[tag], row);
+        if (!f->hive)
+            fputc('}', out);
+        return;
+    default:
+        print_collection(out, f, t, v, row);
+        return;
+    }
+}
+
+static void print_value(FILE *out, const JsonForm *f, const CombType *t,
+                        const CombVector *v, int row)
+{
+    if (comb_vec_is_null(v, row)) {
         fputs("null", out);
         return;
     }
@@ -83,29 +287,39 @@ static void print_value(FILE *out, const CombType *t, const CombBatch *b,
         fputs(v->i64[row] ? "true" : "false", out);
         return;
     case COMB_T_DATE:
-        print_date(out, v->i64[row], true);
+        fputc('"', out);
+        print_date(out, v->i64[row]);
+        fputc('"', out);
+        return;
+    case COMB_T_TIMESTAMP:
+        fputc('"', out);
+        print_timestamp(out, v->i64[row], v->nanos[row]);
+        fputc('"', out);
         return;
     case COMB_T_FLOAT:
-        fprintf(out, "%.7g", v->f64[row]);
-        return;
     case COMB_T_DOUBLE:
-        fprintf(out, "%.14g", v->f64[row]);
+        if (f->hive)
+            print_hive_double(out, v->f64[row]);
+        else
+            fprintf(out, t->kind == COMB_T_FLOAT ? "%.7g" : "%.14g",
+                    v->f64[row]);
+        return;
+    case COMB_T_DECIMAL:
+        print_decimal(out, f, t, v->dec[row]);
         return;
     case COMB_T_BINARY:
-        print_binary(out, v->str[row]);
+        print_binary(out, f, v->str[row]);
         return;
     case COMB_T_STRING:
     case COMB_T_VARCHAR:
     case COMB_T_CHAR:
-        print_json_string(out, v->str[row]);
+        print_string(out, f, v->str[row].ptr, v->str[row].len);
         return;
     case COMB_T_STRUCT:
-        fputc('{', out);
-        for (int i = 0; i < t->n_children; i++) {
-            fprintf(out, i ? ", \"%s\": " : "\"%s\": ", t->field_names[i]);
-            print_value(out, t->children[i], b, readable, row);
-        }
-        fputc('}', out);
+    case COMB_T_LIST:
+    case COMB_T_MAP:
+    case COMB_T_UNION:
+        print_compound(out, f, t, v, row);
         return;
     default:
         fprintf(out, "%" PRId64, v->i64[row]);
@@ -113,40 +327,32 @@ static void print_value(FILE *out, const CombType *t, const CombBatch *b,
     }
 }
 
-/* A column is readable if its kind is and every ancestor's is. */
-static void mark_readable(const CombType *t, bool parent_ok, bool *readable,
-                          const char *path)
+static void print_row(FILE *out, const JsonForm *f, const CombType *root,
+                      const CombBatch *b, int row)
 {
-    bool ok = parent_ok && orc_kind_readable(t->kind);
-    readable[t->id] = ok;
-    if (parent_ok && !ok)
-        fprintf(stderr, "orcfiledump: '%s': column %d (%s) is not supported "
-                "and prints as null\n", path, t->id, comb_type_name(t->kind));
-    for (int i = 0; i < t->n_children; i++)
-        mark_readable(t->children[i], ok, readable, path);
+    if (root->kind != COMB_T_STRUCT) {
+        print_value(out, f, root, &b->cols[0], row);
+        return;
+    }
+    print_struct(out, f, root, b->cols, row);
 }
 
-static int dump_rows(OrcReader *r, FILE *out, CombErr *err)
+static int dump_rows(OrcReader *r, bool hive, FILE *out, CombErr *err)
 {
-    int n = orc_reader_n_columns(r);
+    static const JsonForm hive_form = {true, ",", ":"};
+    static const JsonForm contents_form = {false, ", ", ": "};
+    const JsonForm *f = hive ? &hive_form : &contents_form;
     const CombType *root = orc_reader_schema(r);
-    bool *readable = comb_calloc((size_t)n, sizeof *readable);
     CombBatch b;
-    if (!readable)
+    int rc;
+    if (orc_reader_batch_init(r, &b, COMB_BATCH_SIZE))
         return comb_err_nomem(err);
-    mark_readable(root, true, readable, orc_reader_path(r));
-    int rc = orc_reader_select(r, readable, err);
-    if (!rc && orc_reader_batch_init(r, &b, COMB_BATCH_SIZE)) {
-        rc = comb_err_nomem(err);
-    } else if (!rc) {
-        while (!(rc = orc_reader_next(r, &b, err)) && b.n_rows > 0)
-            for (int i = 0; i < b.n_rows; i++) {
-                print_value(out, root, &b, readable, i);
-                fputc('\n', out);
-            }
-        comb_batch_free(&b);
-    }
-    comb_free(readable);
+    while (!(rc = orc_reader_next(r, &b, err)) && b.n_rows > 0)
+        for (int i = 0; i < b.n_rows; i++) {
+            print_row(out, f, root, &b, i);
+            fputc('\n', out);
+        }
+    comb_batch_free(&b);
     return rc;
 }
 
@@ -182,6 +388,37 @@ static void print_bytes_text(FILE *out, const uint8_t *p, size_t len)
         fprintf(out, "%02x", p[i]);
 }
 
+/* A statistics timestamp: wall-clock milliseconds plus the nanos within
+ * the millisecond. */
+static void print_stats_timestamp(FILE *out, int64_t ms, int32_t nanos)
+{
+    int64_t secs = ms / 1000 - (ms % 1000 < 0);
+    int32_t frac = (int32_t)(ms - secs * 1000) * 1000000 + nanos;
+    print_timestamp(out, secs, frac);
+}
+
+/* Decimal, timestamp and collection statistics, as ORC Java prints them. */
+static void print_more_stats(FILE *out, const OrcColumnStats *s)
+{
+    if (s->has_decimal)
+        fprintf(out, " min: %.*s max: %.*s", (int)s->dec_min.len,
+                s->dec_min.ptr, (int)s->dec_max.len, s->dec_max.ptr);
+    if (s->has_decimal && s->has_dec_sum)
+        fprintf(out, " sum: %.*s", (int)s->dec_sum.len, s->dec_sum.ptr);
+    if (s->has_timestamp) {
+        fputs(" min: ", out);
+        print_stats_timestamp(out, s->ts_min_ms, s->ts_min_nanos);
+        fputs(" max: ", out);
+        print_stats_timestamp(out, s->ts_max_ms, s->ts_max_nanos);
+    }
+    if (s->has_collection && s->n_values > 0) {
+        fprintf(out, " minChildren: %" PRIu64 " maxChildren: %" PRIu64,
+                s->min_children, s->max_children);
+        if (s->total_children)
+            fprintf(out, " totalChildren: %" PRIu64, s->total_children);
+    }
+}
+
 static void print_stats(FILE *out, CombTypeKind kind, const OrcColumnStats *s)
 {
     fprintf(out, "count: %" PRIu64 " hasNull: %s", s->n_values,
@@ -190,17 +427,21 @@ static void print_stats(FILE *out, CombTypeKind kind, const OrcColumnStats *s)
         fprintf(out, " true: %" PRIu64, s->true_count);
     if (s->has_int && kind == COMB_T_DATE) {
         fputs(" min: ", out);
-        print_date(out, s->int_min, false);
+        print_date(out, s->int_min);
         fputs(" max: ", out);
-        print_date(out, s->int_max, false);
+        print_date(out, s->int_max);
     } else if (s->has_int) {
         fprintf(out, " min: %" PRId64 " max: %" PRId64, s->int_min, s->int_max);
     }
     if (s->has_sum)
         fprintf(out, " sum: %" PRId64, s->int_sum);
-    if (s->has_double)
-        fprintf(out, " min: %.17g max: %.17g sum: %.17g", s->dbl_min,
-                s->dbl_max, s->dbl_sum);
+    if (s->has_double) {
+        char a[64], b[64], c[64];
+        java_double_text(s->dbl_min, a, sizeof a);
+        java_double_text(s->dbl_max, b, sizeof b);
+        java_double_text(s->dbl_sum, c, sizeof c);
+        fprintf(out, " min: %s max: %s sum: %s", a, b, c);
+    }
     if (s->has_string) {
         fputs(" min: ", out);
         print_bytes_text(out, (const uint8_t *)s->str_min.ptr, s->str_min.len);
@@ -209,6 +450,7 @@ static void print_stats(FILE *out, CombTypeKind kind, const OrcColumnStats *s)
     }
     if (comb_type_is_str(kind))
         fprintf(out, " sum: %" PRId64, s->str_sum_len);
+    print_more_stats(out, s);
     fputc('\n', out);
 }
 
@@ -348,13 +590,14 @@ static int dump_meta(OrcReader *r, FILE *out, CombErr *err)
     return COMB_OK;
 }
 
-int orc_dump(const char *path, bool rows, FILE *out, CombErr *err)
+int orc_dump(const char *path, OrcDumpMode mode, FILE *out, CombErr *err)
 {
     OrcReader *r;
     int rc = orc_reader_open(path, &r, err);
     if (rc)
         return rc;
-    rc = rows ? dump_rows(r, out, err) : dump_meta(r, out, err);
+    rc = mode == ORC_DUMP_META ? dump_meta(r, out, err)
+                               : dump_rows(r, mode == ORC_DUMP_ROWS, out, err);
     orc_reader_close(r);
     return rc;
 }

@@ -3,18 +3,34 @@
  * orc/ layer.  orc/ knows nothing of ACID; it reads and writes plain ORC
  * files whose columns travel in CombBatch vectors.
  *
- * Columns are addressed by ORC column id: the root type is id 0 and ids
- * follow a pre-order walk of the type tree.  A batch exchanged with this
- * layer has one vector per column id (b->n_cols == number of columns), so
- * for struct<a:int,b:struct<c:string>> cols[0] is the root struct, cols[1]
- * a, cols[2] b, cols[3] c.  A struct vector carries only its null mask.
- * Where a struct is NULL in a row, all of its descendants are NULL in that
- * row too (the reader guarantees it; the writer ignores the descendants'
- * values there, as ORC stores no child values under a NULL struct).
+ * Batches hold tree vectors (common/batch.h): for a file whose root type
+ * is a struct, one column per root field (b->n_cols == the root's field
+ * count), each a vector of that field's type with its children (list
+ * elements, map keys and values, struct fields, union members); for any
+ * other root, one column holding the root.  So for
+ * struct<a:int,b:array<struct<c:string>>> cols[0] is a and cols[1] is b,
+ * whose children[0] holds the elements and children[0].children[0] the c
+ * values.  Rows of the root struct itself are never NULL (the writer
+ * stores every row as present; a reader meeting a file with NULL root
+ * rows reads all their fields as NULL).  Where a struct is NULL in a row,
+ * its fields are NULL in that row too, and a union row's members other
+ * than its tag are NULL there (the reader guarantees both; the writer
+ * ignores those values).
+ *
+ * Columns are still numbered for selection, statistics and encodings by
+ * ORC column id: the root type is id 0 and ids follow a pre-order walk of
+ * the type tree (comb_type_assign_ids).
+ *
+ * Values: decimals are unscaled at the column's scale; timestamps are
+ * wall-clock seconds since 1970-01-01 plus nanos, written with writer time
+ * zone "UTC" as Hive 3+ writes them and read back as the wall clock of the
+ * zone each stripe names (see README.md).
  *
  * Ownership: CombType trees live in the arena they were built in (the
- * reader's for orc_reader_schema).  Handles are freed by *_close / *_abort.
- * Nothing here is thread-safe; one handle, one thread.
+ * reader's for orc_reader_schema; batches from orc_reader_batch_init
+ * borrow them, so they must be freed before the reader is closed).
+ * Handles are freed by *_close / *_abort.  Nothing here is thread-safe;
+ * one handle, one thread.
  */
 #ifndef COMB_ORC_H
 #define COMB_ORC_H
@@ -90,20 +106,38 @@ uint64_t orc_writer_group_bytes(const OrcWriterGroup *g);
 /* Defaults as documented above. */
 void orc_writer_options_default(OrcWriterOptions *opt);
 
+/* Whether v is a vector tree for type t: the payload arrays each kind
+ * needs, a null mask, and children matching t's parts (integer kinds of
+ * any width fit each other, as do the string kinds). */
+bool orc_vec_fits(const CombVector *v, const CombType *t);
+
+/* Room for `rows` rows in v and, through struct and union members, in
+ * the children that share its rows (list and map elements are counted
+ * apart); e.g. the child of a list before `rows` elements are stored.
+ * 0 or COMB_ENOMEM. */
+int orc_vec_reserve_rows(CombVector *v, int rows);
+
 /* Create `path` (truncating) for a file of type `schema` (ids assigned by
- * the writer; the tree is copied).  Supported column kinds for writing:
- * boolean, tinyint, smallint, int, bigint, float, double, string, varchar,
- * char, binary, date, struct.  Others: COMB_EUNSUPPORTED. */
+ * the writer; the tree is copied).  Every kind can be written except
+ * uniontype (COMB_EUNSUPPORTED: Hive tables never store one); a decimal
+ * needs precision 1..38 and scale 0..precision (COMB_EINVALID). */
 int orc_writer_open(const char *path, const CombType *schema,
                     const OrcWriterOptions *opt, OrcWriter **out,
                     CombErr *err);
 
-/* Append the first b->n_rows rows of b (selection ignored); b->cols is
- * indexed by column id and must have one vector per column.  In a group,
- * this may write out a stripe of another writer of the group (its
+/* Append the first b->n_rows rows of b (selection ignored), laid out as
+ * described at the top: one tree vector per root field.  A decimal that
+ * does not fit its column's precision or a nanosecond count outside
+ * 0..999999999 is COMB_EINVALID (nothing of the batch is written).  In a
+ * group, this may write out a stripe of another writer of the group (its
  * on_stripe runs); an error doing so fails that writer and is returned
  * here. */
 int orc_writer_write(OrcWriter *w, const CombBatch *b, CombErr *err);
+
+/* The same for rows rows[0..n) of b, in that order (any row indexes below
+ * b->capacity, repeats allowed); b->n_rows is ignored. */
+int orc_writer_write_rows(OrcWriter *w, const CombBatch *b,
+                          const uint32_t *rows, int n, CombErr *err);
 
 /* Rows added so far. */
 uint64_t orc_writer_rows(const OrcWriter *w);
@@ -143,6 +177,17 @@ typedef struct OrcColumnStats {
     bool has_double; double dbl_min, dbl_max, dbl_sum;
     bool has_string; CombStr str_min, str_max; int64_t str_sum_len;
     bool has_bucket; uint64_t true_count;      /* boolean */
+    /* decimal: Hive's text of the values (trailing zeros trimmed) */
+    bool has_decimal; CombStr dec_min, dec_max;
+    bool has_dec_sum; CombStr dec_sum;         /* absent on overflow */
+    /* timestamp: milliseconds since 1970 of the wall clock (the UTC
+     * fields ORC writers fill since ORC-135, else the older local ones)
+     * and the nanoseconds within the millisecond (0..999999) */
+    bool has_timestamp; int64_t ts_min_ms, ts_max_ms;
+    int32_t ts_min_nanos, ts_max_nanos;
+    /* list, map: children per non-null row */
+    bool has_collection; uint64_t min_children, max_children;
+    uint64_t total_children;
 } OrcColumnStats;
 
 /* Open and validate the file tail (postscript, footer, metadata).  A
@@ -191,14 +236,18 @@ int orc_reader_stripe_encodings(OrcReader *r, int stripe, const char **kinds,
  * first orc_reader_next.  Excluded columns are left untouched in batches. */
 int orc_reader_select(OrcReader *r, const bool *include, CombErr *err);
 
-/* Allocate a batch with one vector per column id of this file. */
+/* Allocate a batch for this file's columns, laid out as described at the
+ * top (types borrowed from the reader). */
 int orc_reader_batch_init(const OrcReader *r, CombBatch *b, int capacity);
 
 /* Decode the next rows into b (b from orc_reader_batch_init or with the
- * same column layout): b->n_rows = rows decoded, 0 at end of file.  A batch
- * never spans two stripes.  String pointers stay valid until the next
- * orc_reader_next or orc_reader_close.  Unsupported column kinds that are
- * selected give COMB_EUNSUPPORTED; bad bytes give COMB_ECORRUPT. */
+ * same layout): b->n_rows = rows decoded, 0 at end of file.  A batch
+ * never spans two stripes.  List and map children grow to the elements
+ * the rows hold (comb_vec_reserve).  String pointers stay valid until the
+ * next orc_reader_next or orc_reader_close.  Decimals that do not fit
+ * their column's precision after rescaling read as NULL (Hive's rule);
+ * bad bytes give COMB_ECORRUPT; a writer time zone missing from the
+ * system's zoneinfo gives COMB_EUNSUPPORTED. */
 int orc_reader_next(OrcReader *r, CombBatch *b, CombErr *err);
 
 /* Row number (0-based, file-wide) of the first row the next call returns. */
@@ -206,11 +255,22 @@ uint64_t orc_reader_row_number(const OrcReader *r);
 
 /* ------------------------------------------------------------------- dump */
 
-/* Print the file like `orcfiledump`: file version, rows, compression,
- * type, stripes with their streams and encodings, column statistics and
- * user metadata; with `rows` instead one JSON object per row (ORC's
- * orc-contents format: {"a": 1, "b": "x"}).  Returns an rc; on error
+typedef enum OrcDumpMode {
+    /* like Hive's orcfiledump: file version, rows, compression, type,
+     * stripe and file statistics, stripes with streams and encodings,
+     * user metadata */
+    ORC_DUMP_META,
+    /* like Hive's `orcfiledump -d`: one compact JSON object per row
+     * ({"a":1,"d":"1.5","m":[{"_key":"k","_value":2}]}) */
+    ORC_DUMP_ROWS,
+    /* one row per line as ORC C++'s orc-contents prints it
+     * ({"a": 1, "d": 1.50, "m": [{"key": "k", "value": 2}]}), the form of
+     * the ORC project's expected test dumps */
+    ORC_DUMP_CONTENTS
+} OrcDumpMode;
+
+/* Print the file at path in the given mode.  Returns an rc; on error
  * nothing further is printed. */
-int orc_dump(const char *path, bool rows, FILE *out, CombErr *err);
+int orc_dump(const char *path, OrcDumpMode mode, FILE *out, CombErr *err);
 
 #endif

@@ -25,6 +25,12 @@
 #define ORC_MAX_CHUNK ((1u << 23) - 1)
 /* RLE v2 runs hold at most 512 values. */
 #define ORC_RLE2_MAX 512
+/* List and map elements of one batch beyond this are refused: a length
+ * stream can claim any count cheaply. */
+#define ORC_MAX_BATCH_ELEMENTS (1 << 26)
+/* ORC timestamps count seconds from 2015-01-01 00:00:00 in the writer's
+ * zone; this is that moment in UTC. */
+#define ORC_TS_BASE_UTC INT64_C(1420070400)
 
 /* Writer identity written in the footer: 1 is the ORC C++ id, the id the
  * spec gives a non-Java writer of the reference family; writer version 6
@@ -167,24 +173,54 @@ int orc_rle2_write_as(CombBuf *out, bool is_signed, int form,
 
 int orc_varint_put(CombBuf *out, uint64_t v);
 
+/* ------------------------------------------------------------ time zones */
+
+typedef struct OrcTz OrcTz;
+
+/* A zone by the IANA name a stripe footer gives ("UTC",
+ * "America/Los_Angeles"), read from $TZDIR or /usr/share/zoneinfo (the
+ * UTC aliases need no file).  COMB_EUNSUPPORTED when the database lacks
+ * it; names that are not plain relative paths are refused alike. */
+int orc_tz_load(const char *name, OrcTz **out, CombErr *err);
+/* The process's zone, which ORC readers assume when a stripe names none
+ * (0.11 files): $TZ (a name, a path after ':' or '/', or a POSIX rule),
+ * else /etc/localtime, else UTC. */
+int orc_tz_local(OrcTz **out, CombErr *err);
+void orc_tz_free(OrcTz *tz);  /* NULL ok */
+/* Seconds east of UTC in force at instant t (seconds since 1970, UTC). */
+int32_t orc_tz_offset(const OrcTz *tz, int64_t t);
+/* The instant of wall-clock seconds w in the zone (w - the offset then
+ * in force; at a change the offset before it wins). */
+int64_t orc_tz_from_local(const OrcTz *tz, int64_t w);
+
 /* ------------------------------------------------------------- statistics */
 
 typedef struct OrcStatsAcc {
     CombTypeKind kind;
+    int scale;              /* decimal: the column's */
     uint64_t n_values;
     bool has_null;
-    bool sum_ok;            /* integer sum has not overflowed */
+    bool sum_ok;            /* integer or decimal sum has not overflowed */
     int64_t imin, imax, isum;
     double dmin, dmax, dsum;
     CombBuf smin, smax;     /* string min/max, valid when n_values > 0 */
     int64_t len_sum;        /* string / binary total length */
     uint64_t true_count;
+    comb_i128 cmin, cmax, csum;   /* decimal, unscaled at `scale` */
+    int64_t tmin, tmax;     /* timestamp: wall-clock milliseconds */
+    int32_t tmin_nanos, tmax_nanos;  /* ... and nanos within them */
+    uint64_t kmin, kmax, ksum;     /* list, map: children per row */
 } OrcStatsAcc;
 
-void orc_stats_init(OrcStatsAcc *s, CombTypeKind kind);
+void orc_stats_init(OrcStatsAcc *s, const CombType *t);
 void orc_stats_reset(OrcStatsAcc *s);
 void orc_stats_free(OrcStatsAcc *s);
 int orc_stats_add_str(OrcStatsAcc *s, const char *p, uint32_t len);
+void orc_stats_add_decimal(OrcStatsAcc *s, comb_i128 v);
+/* millis as ORC Java computes them from the written seconds; nanos the
+ * value's nanoseconds within that millisecond */
+void orc_stats_add_timestamp(OrcStatsAcc *s, int64_t millis, int32_t nanos);
+void orc_stats_add_children(OrcStatsAcc *s, uint64_t n);
 int orc_stats_merge(OrcStatsAcc *dst, const OrcStatsAcc *src);
 /* Fill a protobuf message; nested messages come from arena a. */
 int orc_stats_to_proto(const OrcStatsAcc *s, Orc__Proto__ColumnStatistics *pb,
@@ -230,11 +266,16 @@ int orc_type_from_proto(CombArena *a, Orc__Proto__Type **types, size_t n,
 /* Flatten a numbered tree into footer types (arena memory). */
 int orc_type_to_proto(CombArena *a, const CombType *root,
                       Orc__Proto__Type ***out, size_t *n);
-/* Whether the reader decodes / the writer encodes this kind. */
-bool orc_kind_readable(CombTypeKind k);
+/* Whether the writer encodes this kind. */
 bool orc_kind_writable(CombTypeKind k);
-/* Whether v has the payload array a column of kind k needs. */
-bool orc_vec_fits(const CombVector *v, CombTypeKind k);
+/* Fields of the batch layout (orc.h): the root's fields for a struct
+ * root, else the root alone. */
+int orc_batch_n_cols(const CombType *root);
+const CombType *orc_batch_col_type(const CombType *root, int i);
+
+/* Hive's text of a decimal (trailing fraction zeros trimmed, "0" for
+ * zero) into buf (64 bytes suffice); returns the length. */
+size_t orc_decimal_text(comb_i128 u, int scale, char *buf, size_t cap);
 
 /* ------------------------------------------------- reader internals (dump) */
 
@@ -269,12 +310,16 @@ typedef struct OrcColRead {
     OrcStreamBuf s[ORC_N_SLOTS];
     OrcBoolDec present;
     OrcBoolDec bools;
-    OrcByteDec bytes;
-    OrcIntDec ints;       /* DATA: integers, dates, dictionary indexes */
-    OrcIntDec lens;       /* LENGTH of direct strings */
-    OrcIn data;           /* raw DATA: floats, string bytes */
+    OrcByteDec bytes;     /* booleans' and tinyints' bytes, union tags */
+    OrcIntDec ints;       /* DATA: integers, dates, dictionary indexes,
+                             timestamp seconds, decimal64 values */
+    OrcIntDec lens;       /* LENGTH: direct strings, list and map sizes */
+    OrcIntDec secondary;  /* SECONDARY: timestamp nanos, decimal scales */
+    OrcIn data;           /* raw DATA: floats, string bytes, decimals */
     CombStr *dict;        /* dictionary entries of the current stripe */
     size_t dict_cap;
+    uint8_t *mask;        /* union: rows a member has no value in */
+    int mask_cap;
 } OrcColRead;
 
 struct OrcReader {
@@ -296,6 +341,15 @@ struct OrcReader {
     const CombType **by_id;
     OrcCodec *codec;
     bool *selected;
+    bool decimal64;               /* file version 1.9999: decimals of
+                                     precision <= 18 are RLE v2 longs */
+    bool need_zone;               /* a selected column is a timestamp */
+    OrcTz **zones;                /* writer zones met so far, owned */
+    char **zone_keys;             /* their names in stripe footers ("" =
+                                     none given: the local zone) */
+    int64_t *zone_epochs;         /* 2015-01-01 00:00:00 in each */
+    int n_zones;
+    int stripe_zone;              /* index in zones of this stripe's */
     bool started;
     int failed;                   /* rc of a failed read: reading stops */
     OrcColRead *cols;             /* n_cols, NULL until the first read */
@@ -305,10 +359,13 @@ struct OrcReader {
     uint8_t *scratch8;
     int64_t *scratch64;
     int scratch_cap;
+    uint8_t *root_nulls;          /* NULL rows of a struct root */
+    int root_cap;
 };
 
-/* COMB_EUNSUPPORTED if a selected column cannot be decoded. */
-int orc_reader_check_selection(const OrcReader *r, CombErr *err);
+/* The zone a stripe footer names (or the local one when it names none)
+ * as the reader's stripe_zone, loaded on first use. */
+int orc_reader_use_zone(OrcReader *r, const char *name, CombErr *err);
 /* Read `len` bytes at `off` and undo the file's compression into out. */
 int orc_reader_read_section(OrcReader *r, uint64_t off, uint64_t len,
                             OrcStreamBuf *sb, const char *what, CombErr *err);
@@ -318,25 +375,34 @@ void orc_reader_cols_free(OrcReader *r);
 
 typedef struct OrcColWrite {
     const CombType *type;
-    CombBuf present_buf, data_buf, length_buf;
+    CombBuf present_buf, data_buf, length_buf, secondary_buf;
     OrcBoolEnc present;
     OrcBoolEnc bools;
     OrcByteEnc bytes;
-    OrcIntEnc ints;       /* DATA of integers and dates */
-    OrcIntEnc lens;       /* LENGTH of strings */
+    OrcIntEnc ints;       /* DATA of integers, dates, timestamp seconds */
+    OrcIntEnc lens;       /* LENGTH of strings, lists and maps */
+    OrcIntEnc secondary;  /* SECONDARY: timestamp nanos, decimal scales */
     OrcStatsAcc stripe_stats;
-    uint8_t *mask;        /* struct only: nulls handed to the children */
-    int mask_cap;
+    uint32_t *rows;       /* rows handed to the children of this column */
+    int rows_cap;
 } OrcColWrite;
 
 /* Set up / release the encoders of one column (the pending stripe's
  * state; the writer keeps the file's statistics apart). */
 void orc_colwrite_init(OrcColWrite *c, const CombType *t);
 void orc_colwrite_free(OrcColWrite *c);
-/* Encode rows [0, n) of the column (and its subtree) from batch b;
- * parent[i] = 1 where an enclosing struct is NULL (NULL: none is). */
-int orc_colwrite_rows(OrcColWrite *cols, const CombType *t, const CombBatch *b,
-                      int n, const uint8_t *parent, CombErr *err);
+/* Check the values of rows rows[0..n) of v (type t) the writer cannot
+ * store (decimals beyond their precision, nanos out of range), so that a
+ * bad batch is refused before anything of it is encoded. */
+int orc_colwrite_check(const CombType *t, const CombVector *v,
+                       const uint32_t *rows, int n, const char *path,
+                       CombErr *err);
+/* Encode rows rows[0..n) of vector v, the column of type t, and its
+ * subtree (cols indexed by column id); each of those rows is present in
+ * the parent. */
+int orc_colwrite_rows(OrcColWrite *cols, const CombType *t,
+                      const CombVector *v, const uint32_t *rows, int n,
+                      CombErr *err);
 /* Flush the encoders at a stripe end. */
 int orc_colwrite_flush(OrcColWrite *c);
 /* Bytes buffered for the stripe. */

@@ -84,6 +84,7 @@ static int check_version(OrcReader *r, CombErr *err)
     uint32_t major = ps->n_version >= 1 ? ps->version[0] : 0;
     uint32_t minor = ps->n_version >= 2 ? ps->version[1] : 11;
     snprintf(r->version, sizeof r->version, "%u.%u", major, minor);
+    r->decimal64 = major == 1 && minor == 9999;  /* UNSTABLE-PRE-2.0 */
     if (major >= 2)
         return comb_err(err, COMB_EUNSUPPORTED,
                         "ORC file '%s' was written by a future ORC version "
@@ -268,6 +269,11 @@ void orc_reader_close(OrcReader *r)
     if (!r)
         return;
     orc_reader_cols_free(r);
+    for (int i = 0; i < r->n_zones; i++)
+        orc_tz_free(r->zones[i]);
+    comb_free(r->zones);
+    comb_free(r->zone_keys);
+    comb_free(r->zone_epochs);
     if (r->fd >= 0)
         close(r->fd);
     if (r->ps)
@@ -469,27 +475,61 @@ int orc_reader_select(OrcReader *r, const bool *include, CombErr *err)
         for (int i = 0; i < r->n_cols; i++)
             if (include[i])
                 select_up(r, r->schema, i);
-    return orc_reader_check_selection(r, err);
-}
-
-int orc_reader_check_selection(const OrcReader *r, CombErr *err)
-{
-    for (int i = 0; i < r->n_cols; i++)
-        if (r->selected[i] && !orc_kind_readable(r->by_id[i]->kind))
-            return comb_err(err, COMB_EUNSUPPORTED,
-                            "ORC file '%s': column %d of type %s cannot be "
-                            "read yet", r->path, i,
-                            comb_type_name(r->by_id[i]->kind));
     return COMB_OK;
 }
 
 int orc_reader_batch_init(const OrcReader *r, CombBatch *b, int capacity)
 {
-    CombTypeKind *kinds = comb_malloc((size_t)r->n_cols * sizeof *kinds);
-    if (!kinds)
+    int n = orc_batch_n_cols(r->schema);
+    const CombType **types = comb_malloc((size_t)(n + 1) * sizeof *types);
+    if (!types)
         return COMB_ENOMEM;
-    comb_type_kinds(r->schema, kinds);
-    int rc = comb_batch_init(b, r->n_cols, kinds, capacity);
-    comb_free(kinds);
+    for (int i = 0; i < n; i++)
+        types[i] = orc_batch_col_type(r->schema, i);
+    int rc = comb_batch_init_types(b, n, types, capacity);
+    comb_free(types);
     return rc;
+}
+
+/* ------------------------------------------------------------ time zones */
+
+static int add_zone(OrcReader *r, const char *key, OrcTz *tz, CombErr *err)
+{
+    size_t n = (size_t)r->n_zones + 1;
+    OrcTz **zones = comb_realloc(r->zones, n * sizeof *zones);
+    if (zones)
+        r->zones = zones;
+    char **keys = zones ? comb_realloc(r->zone_keys, n * sizeof *keys) : NULL;
+    if (keys)
+        r->zone_keys = keys;
+    int64_t *epochs = keys ? comb_realloc(r->zone_epochs, n * sizeof *epochs)
+                           : NULL;
+    char *copy = epochs ? comb_arena_strdup(&r->arena, key) : NULL;
+    if (!copy) {
+        orc_tz_free(tz);
+        return comb_err_nomem(err);
+    }
+    r->zone_epochs = epochs;
+    r->zones[r->n_zones] = tz;
+    r->zone_keys[r->n_zones] = copy;
+    r->zone_epochs[r->n_zones] = orc_tz_from_local(tz, ORC_TS_BASE_UTC);
+    r->stripe_zone = r->n_zones++;
+    return COMB_OK;
+}
+
+int orc_reader_use_zone(OrcReader *r, const char *name, CombErr *err)
+{
+    const char *key = name ? name : "";
+    OrcTz *tz;
+    int rc;
+    for (int i = 0; i < r->n_zones; i++)
+        if (strcmp(r->zone_keys[i], key) == 0) {
+            r->stripe_zone = i;
+            return COMB_OK;
+        }
+    rc = *key ? orc_tz_load(key, &tz, err) : orc_tz_local(&tz, err);
+    if (rc)
+        return comb_err_prefix(err, "ORC file '%s': writer time zone: ",
+                               r->path);
+    return add_zone(r, key, tz, err);
 }

@@ -1,33 +1,85 @@
 /*
  * types.c - the ORC side of type trees (common/types.h): which kinds the
- * reader and writer handle, and the conversion between a tree and the flat
- * type list of an ORC footer (validating what a file claims: ids in
- * pre-order, child counts, field names, nesting depth).
+ * writer handles, the batch layout of a schema, and the conversion between
+ * a tree and the flat type list of an ORC footer (validating what a file
+ * claims: ids in pre-order, child counts, field names, nesting depth,
+ * decimal parameters).
  */
 #include "orc/orc_int.h"
 
 #include <string.h>
 
-bool orc_kind_readable(CombTypeKind k)
-{
-    return comb_type_is_int(k) || comb_type_is_float(k) ||
-           comb_type_is_str(k) || k == COMB_T_STRUCT;
-}
+/* Java's TypeDescription defaults, used for decimals of Hive 0.11 files
+ * whose footer records no precision and scale. */
+#define ORC_DEFAULT_DECIMAL_PRECISION 38
+#define ORC_DEFAULT_DECIMAL_SCALE 10
 
 bool orc_kind_writable(CombTypeKind k)
 {
-    return orc_kind_readable(k);
+    return k != COMB_T_UNION && k != COMB_T_NULL;
 }
 
-bool orc_vec_fits(const CombVector *v, CombTypeKind k)
+static bool payload_fits(const CombVector *v, CombTypeKind k)
 {
-    if (comb_type_is_int(k))
-        return v->i64 != NULL;
-    if (comb_type_is_float(k))
+    switch (k) {
+    case COMB_T_FLOAT:
+    case COMB_T_DOUBLE:
         return v->f64 != NULL;
-    if (comb_type_is_str(k))
-        return v->str != NULL;
+    case COMB_T_TIMESTAMP:
+        return v->i64 && v->nanos;
+    case COMB_T_DECIMAL:
+        return v->dec != NULL;
+    case COMB_T_LIST:
+    case COMB_T_MAP:
+        return v->off && v->len;
+    case COMB_T_UNION:
+        return v->tag != NULL;
+    case COMB_T_STRUCT:
+        return true;
+    default:
+        return comb_type_is_str(k) ? v->str != NULL : v->i64 != NULL;
+    }
+}
+
+bool orc_vec_fits(const CombVector *v, const CombType *t)
+{
+    if (!v->nulls || !payload_fits(v, t->kind) ||
+        v->n_children != t->n_children)
+        return false;
+    for (int i = 0; i < t->n_children; i++)
+        if (!orc_vec_fits(&v->children[i], t->children[i]))
+            return false;
     return true;
+}
+
+int orc_vec_reserve_rows(CombVector *v, int rows)
+{
+    if (comb_vec_reserve(v, rows))
+        return COMB_ENOMEM;
+    if (v->kind == COMB_T_STRUCT || v->kind == COMB_T_UNION)
+        for (int i = 0; i < v->n_children; i++)
+            if (orc_vec_reserve_rows(&v->children[i], rows))
+                return COMB_ENOMEM;
+    return COMB_OK;
+}
+
+int orc_batch_n_cols(const CombType *root)
+{
+    return root->kind == COMB_T_STRUCT ? root->n_children : 1;
+}
+
+const CombType *orc_batch_col_type(const CombType *root, int i)
+{
+    return root->kind == COMB_T_STRUCT ? root->children[i] : root;
+}
+
+size_t orc_decimal_text(comb_i128 u, int scale, char *buf, size_t cap)
+{
+    while (scale > 0 && u % 10 == 0) {
+        u /= 10;
+        scale--;
+    }
+    return comb_dec_format(u, scale, buf, cap);
 }
 
 /* ------------------------------------------------------ footer conversion */
@@ -93,6 +145,15 @@ static int type_build(TypeWalk *w, uint32_t id, int depth, CombType **out)
     int rc = check_arity(w, id, pt, kind);
     if (rc)
         return rc;
+    uint32_t precision = pt->has_precision ? pt->precision : 0;
+    uint32_t scale = pt->has_scale ? pt->scale : 0;
+    if (kind == COMB_T_DECIMAL && precision == 0) {
+        precision = ORC_DEFAULT_DECIMAL_PRECISION;
+        scale = ORC_DEFAULT_DECIMAL_SCALE;
+    }
+    if (kind == COMB_T_DECIMAL &&
+        (precision > COMB_MAX_DECIMAL_PRECISION || scale > precision))
+        return type_bad(w, id, "decimal precision or scale out of range");
     CombType *t = comb_type_new(w->a, kind);
     CombType **kids = comb_arena_calloc(w->a, (pt->n_subtypes + 1) *
                                                  sizeof *kids);
@@ -102,8 +163,8 @@ static int type_build(TypeWalk *w, uint32_t id, int depth, CombType **out)
         return comb_err_nomem(w->err);
     t->id = (int)id;
     t->max_length = pt->has_maximumlength ? pt->maximumlength : 0;
-    t->precision = pt->has_precision ? pt->precision : 0;
-    t->scale = pt->has_scale ? pt->scale : 0;
+    t->precision = kind == COMB_T_DECIMAL ? precision : 0;
+    t->scale = kind == COMB_T_DECIMAL ? scale : 0;
     t->children = kids;
     t->field_names = names;
     w->next++;

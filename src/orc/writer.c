@@ -58,6 +58,9 @@ struct OrcWriter {
     OrcScratch own;           /* used without a group */
     OrcScratch *scratch;      /* &own or the group's */
     OrcWriterGroup *group;    /* NULL when on its own */
+    bool has_timestamp;       /* stripe footers name the writer zone */
+    uint32_t *identity;       /* 0, 1, 2...: the rows of a whole batch */
+    int identity_cap;
     size_t group_idx;         /* index in group->members */
     uint64_t rows, stripe_rows;
     uint64_t offset;          /* bytes written to the file so far */
@@ -222,6 +225,7 @@ static void writer_free(OrcWriter *w)
         comb_free(w->md[i].val);
     }
     comb_free(w->md);
+    comb_free(w->identity);
     comb_free(w->stripes);
     comb_buf_free(&w->meta_raw);
     scratch_free(&w->own);
@@ -246,6 +250,12 @@ static int check_schema(const CombType *t, CombErr *err)
         return comb_err(err, COMB_EUNSUPPORTED,
                         "ORC writer: columns of type %s cannot be written",
                         comb_type_name(t->kind));
+    if (t->kind == COMB_T_DECIMAL &&
+        (t->precision < 1 || t->precision > COMB_MAX_DECIMAL_PRECISION ||
+         t->scale > t->precision))
+        return comb_err(err, COMB_EINVALID,
+                        "ORC writer: bad decimal(%u,%u)", t->precision,
+                        t->scale);
     for (int i = 0; i < t->n_children; i++) {
         int rc = check_schema(t->children[i], err);
         if (rc)
@@ -298,7 +308,8 @@ static int writer_setup(OrcWriter *w, const CombType *schema, CombErr *err)
         return comb_err_nomem(err);
     for (int i = 0; i < w->n_cols; i++) {
         w->types[i] = comb_type_find(w->schema, i);
-        orc_stats_init(&w->file_stats[i], w->types[i]->kind);
+        orc_stats_init(&w->file_stats[i], w->types[i]);
+        w->has_timestamp |= w->types[i]->kind == COMB_T_TIMESTAMP;
     }
     if (w->opt.group)
         rc = group_join(w->opt.group, w, err);
@@ -361,15 +372,19 @@ static int column_streams(OrcWriter *w, OrcColWrite *c, Orc__Proto__Stream ***li
 {
     int id = c->type->id, rc = COMB_OK;
     CombTypeKind k = c->type->kind;
+    bool collection = k == COMB_T_LIST || k == COMB_T_MAP;
     if (c->stripe_stats.has_null)
         rc = add_stream(w, list, n, ORC__PROTO__STREAM__KIND__PRESENT, id,
                         &c->present_buf, err);
-    if (!rc && k != COMB_T_STRUCT)
+    if (!rc && k != COMB_T_STRUCT && !collection)
         rc = add_stream(w, list, n, ORC__PROTO__STREAM__KIND__DATA, id,
                         &c->data_buf, err);
-    if (!rc && comb_type_is_str(k))
+    if (!rc && (comb_type_is_str(k) || collection))
         rc = add_stream(w, list, n, ORC__PROTO__STREAM__KIND__LENGTH, id,
                         &c->length_buf, err);
+    if (!rc && (k == COMB_T_TIMESTAMP || k == COMB_T_DECIMAL))
+        rc = add_stream(w, list, n, ORC__PROTO__STREAM__KIND__SECONDARY, id,
+                        &c->secondary_buf, err);
     return rc;
 }
 
@@ -388,8 +403,11 @@ static int pack_message(OrcWriter *w, const ProtobufCMessage *m, CombErr *err)
 static int stripe_footer(OrcWriter *w, Orc__Proto__StripeFooter *sf,
                          CombErr *err)
 {
-    sf->streams = comb_arena_alloc(&w->scratch->tmp, 3 * (size_t)w->n_cols *
+    sf->streams = comb_arena_alloc(&w->scratch->tmp, 4 * (size_t)w->n_cols *
                                                 sizeof *sf->streams);
+    /* Hive 3+ writes timestamps with useUTCTimestamp: zone "UTC" */
+    if (w->has_timestamp)
+        sf->writertimezone = (char *)"UTC";
     sf->columns = comb_arena_alloc(&w->scratch->tmp, (size_t)w->n_cols *
                                                 sizeof *sf->columns);
     Orc__Proto__ColumnEncoding *enc =
@@ -517,22 +535,50 @@ static int flush_stripe(OrcWriter *w, CombErr *err)
 
 /* ------------------------------------------------------------------ rows */
 
-static int check_batch(const OrcWriter *w, const CombBatch *b, CombErr *err)
+/* The batch's vectors must match the schema, the rows lie inside them,
+ * and their values must be storable: a bad batch is refused whole. */
+static int check_batch(const OrcWriter *w, const CombBatch *b,
+                       const uint32_t *rows, int n, CombErr *err)
 {
-    if (b->n_cols != w->n_cols || b->n_rows < 0 || b->n_rows > b->capacity)
+    int n_cols = orc_batch_n_cols(w->schema);
+    if (b->n_cols != n_cols || n < 0)
         return comb_err(err, COMB_EINVALID,
-                        "ORC writer '%s': batch has %d columns and %d rows, "
-                        "file has %d columns", w->path, b->n_cols, b->n_rows,
-                        w->n_cols);
-    for (int i = 0; i < w->n_cols; i++) {
-        const CombVector *v = &b->cols[i];
-        CombTypeKind k = w->types[i]->kind;
-        if ((v->has_nulls && !v->nulls) || !orc_vec_fits(v, k))
+                        "ORC writer '%s': batch has %d columns, file has %d",
+                        w->path, b->n_cols, n_cols);
+    for (int i = 0; i < n; i++)
+        if (rows[i] >= (uint32_t)b->capacity)
             return comb_err(err, COMB_EINVALID,
-                            "ORC writer '%s': batch column %d has no %s "
-                            "values", w->path, i, comb_type_name(k));
+                            "ORC writer '%s': row %u beyond the batch's %d",
+                            w->path, rows[i], b->capacity);
+    for (int i = 0; i < n_cols; i++) {
+        const CombType *t = orc_batch_col_type(w->schema, i);
+        int rc;
+        if (!orc_vec_fits(&b->cols[i], t))
+            return comb_err(err, COMB_EINVALID,
+                            "ORC writer '%s': batch column %d is no %s "
+                            "vector", w->path, i, comb_type_name(t->kind));
+        if ((rc = orc_colwrite_check(t, &b->cols[i], rows, n, w->path, err)))
+            return rc;
     }
     return COMB_OK;
+}
+
+/* Every row is present in the root: its fields get all the rows. */
+static int write_root(OrcWriter *w, const CombBatch *b, const uint32_t *rows,
+                      int n, CombErr *err)
+{
+    const CombType *root = w->schema;
+    int rc = COMB_OK;
+    if (root->kind != COMB_T_STRUCT)
+        return orc_colwrite_rows(w->cols, root, &b->cols[0], rows, n, err);
+    for (int i = 0; i < n; i++)
+        if (orc_bool_enc_add(&w->cols[0].present, true))
+            return comb_err_nomem(err);
+    w->cols[0].stripe_stats.n_values += (uint64_t)n;
+    for (int i = 0; i < root->n_children && !rc; i++)
+        rc = orc_colwrite_rows(w->cols, root->children[i], &b->cols[i], rows,
+                               n, err);
+    return rc;
 }
 
 static size_t buffered(const OrcWriter *w)
@@ -578,17 +624,37 @@ static int writer_state(const OrcWriter *w, CombErr *err)
 
 int orc_writer_write(OrcWriter *w, const CombBatch *b, CombErr *err)
 {
+    if (b->n_rows < 0 || b->n_rows > b->capacity)
+        return comb_err(err, COMB_EINVALID,
+                        "ORC writer '%s': batch of %d rows holds %d",
+                        w->path, b->capacity, b->n_rows);
+    if (b->n_rows > w->identity_cap) {
+        uint32_t *ids = comb_realloc(w->identity,
+                                     (size_t)b->n_rows * sizeof *ids);
+        if (!ids)
+            return comb_err_nomem(err);
+        for (int i = w->identity_cap; i < b->n_rows; i++)
+            ids[i] = (uint32_t)i;
+        w->identity = ids;
+        w->identity_cap = b->n_rows;
+    }
+    return orc_writer_write_rows(w, b, w->identity, b->n_rows, err);
+}
+
+int orc_writer_write_rows(OrcWriter *w, const CombBatch *b,
+                          const uint32_t *rows, int n, CombErr *err)
+{
     int rc = writer_state(w, err);
-    if (rc || (rc = check_batch(w, b, err)))
+    if (rc || (rc = check_batch(w, b, rows, n, err)))
         return rc;
-    if (b->n_rows == 0)
+    if (n == 0)
         return COMB_OK;
     rc = cols_acquire(w, err);
     if (!rc)
-        rc = orc_colwrite_rows(w->cols, w->schema, b, b->n_rows, NULL, err);
+        rc = write_root(w, b, rows, n, err);
     if (rc == COMB_OK) {
-        w->rows += (uint64_t)b->n_rows;
-        w->stripe_rows += (uint64_t)b->n_rows;
+        w->rows += (uint64_t)n;
+        w->stripe_rows += (uint64_t)n;
         if (buffered(w) >= w->opt.stripe_size)
             rc = flush_stripe(w, err);
     }
@@ -729,6 +795,10 @@ static int write_footer(OrcWriter *w, int fd, uint64_t *len, CombErr *err)
     f.numberofrows = w->rows;
     f.rowindexstride = 0;
     f.writer = ORC_WRITER_ID;
+    /* dates and timestamps are proleptic Gregorian (Hive 3+, ORC-1.6's
+     * PROLEPTIC_GREGORIAN): readers must not shift old dates */
+    f.has_calendar = 1;
+    f.calendar = ORC__PROTO__CALENDAR_KIND__PROLEPTIC_GREGORIAN;
     /* the writer id is ORC C++'s encoding rules; say who really wrote it */
     f.softwareversion = (char *)"comb " COMB_VERSION;
     if (footer_stripes(w, &f) || footer_stats_and_meta(w, &f) ||

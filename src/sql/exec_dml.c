@@ -27,7 +27,7 @@ typedef struct DmlTarget {
 static int target_open(SqlStmtCtx *c, SqlTable *t, MsOpType op, DmlTarget *d,
                        CombErr *err)
 {
-    AcidSchema schema = {t->n_cols, t->names, t->kinds};
+    AcidSchema schema = {t->n_cols, t->names, t->types};
     int rc;
     memset(d, 0, sizeof *d);
     d->t = t;
@@ -42,9 +42,8 @@ static int target_open(SqlStmtCtx *c, SqlTable *t, MsOpType op, DmlTarget *d,
         (rc = ms_txn_add_component(c->s->ms, c->txnid, t->ms->db, t->ms->name,
                                    NULL, op, d->write_id, err)))
         return rc;
-    AcidWriterOptions opt = {.char_lengths = t->lengths};
-    return acid_writer_open_opts(t->ms->location, &schema, d->write_id, 0,
-                                 ORC_COMP_ZLIB, &opt, &d->w, err);
+    return acid_writer_open(t->ms->location, &schema, d->write_id, 0,
+                            ORC_COMP_ZLIB, &d->w, err);
 }
 
 /* Insert the live rows of b (columns in table order), routed to buckets by

@@ -10,7 +10,7 @@
 int sql_scan_open(SqlStmtCtx *c, const SqlTable *t, const bool *project,
                   bool want_row_id, SqlScan *scan, CombErr *err)
 {
-    AcidSchema schema = {t->n_cols, t->names, t->kinds};
+    AcidSchema schema = {t->n_cols, t->names, t->types};
     AcidReaderOptions opt = {project, want_row_id};
     int rc;
     memset(scan, 0, sizeof *scan);

@@ -73,7 +73,7 @@ for b in 0 1 7 1000 2048 4095; do
     [[ -f $f ]] || continue
     "$COMB" orcfiledump -d "$f" | perl -e "$BUCKET_PL"'
         my ($want, $row) = ('"$b"', 0);
-        while (<STDIN>) { /"bucket": (\d+), "rowId": (\d+).*"id": (\d+)/ or die "bad line: $_";
+        while (<STDIN>) { /"bucket":(\d+),"rowId":(\d+).*"id":(\d+)/ or die "bad line: $_";
           (($1 >> 16) & 0xfff) == $want or die "bucket_$want holds bucket property $1\n";
           $2 == $row++ or die "bucket_$want: rowId $2 out of order\n";
           bucket($3, 4096) == $want or die "bucket_$want holds id $3\n"; }

@@ -51,6 +51,14 @@ const char *unit_testdata(void)
     return d ? d : "../shared/testdata";
 }
 
+int unit_skip_without_testdata(void)
+{
+    if (fs_is_dir(unit_testdata()))
+        return 0;
+    printf("    skip: no shared test data at %s\n", unit_testdata());
+    return 1;
+}
+
 const char *unit_tmpdir(void)
 {
     CombErr err;

@@ -10,6 +10,7 @@
 
 #include "common/alloc.h"
 #include "common/buf.h"
+#include "common/datetime.h"
 #include "fs/fs.h"
 
 /* ------------------------------------------------------------------ JSON */
@@ -315,17 +316,101 @@ char *json_text(const JsonNode *v, CombArena *a)
     return buf_to_arena(&b, a);
 }
 
+/* ------------------------------------------------------------ types */
+
+const CombType acid_t_int = {.kind = COMB_T_INT};
+const CombType acid_t_bigint = {.kind = COMB_T_BIGINT};
+const CombType acid_t_string = {.kind = COMB_T_STRING};
+const CombType acid_t_double = {.kind = COMB_T_DOUBLE};
+const CombType acid_t_timestamp = {.kind = COMB_T_TIMESTAMP};
+const CombType acid_t_null = {.kind = COMB_T_NULL};
+
+const CombType *acid_test_type(const char *text)
+{
+    static CombArena arena;
+    static bool ready;
+    CombType *t;
+    CombErr err;
+    if (!ready) {
+        comb_arena_init(&arena, 16 * 1024);
+        ready = true;
+    }
+    if (comb_type_parse(&arena, text, strlen(text), &t, &err))
+        return NULL;
+    comb_type_assign_ids(t);
+    return t;
+}
+
 /* ------------------------------------------------------------ batch rows */
+
+static void cell_text(CombBuf *b, const CombVector *v, int row);
+
+static void compound_text(CombBuf *b, const CombVector *v, int row)
+{
+    if (v->kind == COMB_T_STRUCT) {
+        comb_buf_append_byte(b, '{');
+        for (int f = 0; f < v->n_children; f++) {
+            comb_buf_printf(b, "%s%s:", f ? "," : "",
+                            v->type->field_names[f]);
+            cell_text(b, &v->children[f], row);
+        }
+        comb_buf_append_byte(b, '}');
+        return;
+    }
+    if (v->kind == COMB_T_UNION) {
+        comb_buf_printf(b, "<%d:", v->tag[row]);
+        cell_text(b, &v->children[v->tag[row]], row);
+        comb_buf_append_byte(b, '>');
+        return;
+    }
+    comb_buf_append_byte(b, v->kind == COMB_T_MAP ? '{' : '[');
+    for (uint32_t e = 0; e < v->len[row]; e++) {
+        int elem = (int)(v->off[row] + e);
+        if (e)
+            comb_buf_append_byte(b, ',');
+        cell_text(b, &v->children[0], elem);
+        if (v->kind == COMB_T_MAP) {
+            comb_buf_append_byte(b, ':');
+            cell_text(b, &v->children[1], elem);
+        }
+    }
+    comb_buf_append_byte(b, v->kind == COMB_T_MAP ? '}' : ']');
+}
 
 static void cell_text(CombBuf *b, const CombVector *v, int row)
 {
+    char text[64];
     if (comb_vec_is_null(v, row)) {
         comb_buf_append_str(b, "null");
         return;
     }
-    if (v->kind == COMB_T_BOOLEAN)
+    switch (v->kind) {
+    case COMB_T_BOOLEAN:
         comb_buf_append_str(b, v->i64[row] ? "true" : "false");
-    else if (v->i64)
+        return;
+    case COMB_T_DECIMAL:
+        comb_dec_format(v->dec[row], v->type ? (int)v->type->scale : 0, text,
+                        sizeof text);
+        comb_buf_append_str(b, text);
+        return;
+    case COMB_T_DATE:
+        comb_date_format(v->i64[row], text, sizeof text);
+        comb_buf_printf(b, "\"%s\"", text);
+        return;
+    case COMB_T_TIMESTAMP:
+        comb_timestamp_format(v->i64[row], v->nanos[row], text, sizeof text);
+        comb_buf_printf(b, "\"%s\"", text);
+        return;
+    case COMB_T_STRUCT:
+    case COMB_T_LIST:
+    case COMB_T_MAP:
+    case COMB_T_UNION:
+        compound_text(b, v, row);
+        return;
+    default:
+        break;
+    }
+    if (v->i64)
         comb_buf_printf(b, "%" PRId64, v->i64[row]);
     else if (v->f64)
         text_double(b, v->f64[row]);
@@ -444,7 +529,7 @@ int writer_finish(AcidWriter *w, int rc, AcidWriteStats *stats,
 }
 
 int write_rows(const char *dir, const AcidSchema *schema,
-               const CombTypeKind *kinds, int64_t wid, int stmt,
+               const CombType *const *types, int64_t wid, int stmt,
                int compression, const int64_t *vals, int n, CombErr *err)
 {
     AcidWriter *w;
@@ -452,7 +537,7 @@ int write_rows(const char *dir, const AcidSchema *schema,
     int rc = acid_writer_open(dir, schema, wid, stmt, compression, &w, err);
     if (rc)
         return rc;
-    if (comb_batch_init(&b, schema->n_cols, kinds, n))
+    if (comb_batch_init_types(&b, schema->n_cols, types, n))
         return writer_finish(w, COMB_ENOMEM, NULL, err);
     for (int i = 0; i < n; i++)
         b.cols[0].i64[i] = vals[i];

@@ -43,7 +43,16 @@ const JsonNode *json_get(const JsonNode *obj, const char *key);
  * quoted with \" \\ and \uXXXX for control bytes, arrays "[a,b]". */
 char *json_text(const JsonNode *v, CombArena *a);
 
-/* Canonical text of live row `row` of b, columns [first, first+n). */
+/* Primitive column types for the tests' schemas. */
+extern const CombType acid_t_int, acid_t_bigint, acid_t_string,
+    acid_t_double, acid_t_timestamp;
+/* A type from its Hive text ("array<decimal(10,2)>"), in an arena that
+ * lives as long as the test program; NULL when it does not parse. */
+const CombType *acid_test_type(const char *text);
+
+/* Canonical text of live row `row` of b, columns [first, first+n):
+ * decimals at their scale, dates and timestamps quoted as Hive prints
+ * them, arrays "[..]", maps "{k:v,..}", structs "{name:v,..}". */
 char *batch_row_text(const CombBatch *b, int row, int first, int n,
                      CombArena *a);
 
@@ -75,11 +84,12 @@ int writer_finish(AcidWriter *w, int rc, AcidWriteStats *stats,
                   CombErr *err);
 
 /* Commit write id wid, statement stmt, of n rows whose first column holds
- * vals[i]; the batch's column kinds may differ from the schema's (an
- * untyped NULL column). */
+ * vals[i]; the batch's column types may differ from the schema's (an
+ * untyped NULL column: acid_t_null). */
 int write_rows(const char *dir, const AcidSchema *schema,
-               const CombTypeKind *kinds, int64_t wid, int stmt,
+               const CombType *const *types, int64_t wid, int stmt,
                int compression, const int64_t *vals, int n, CombErr *err);
+extern const CombType acid_t_null;
 
 /* A write-id list with hwm, open and aborted ids (table NULL). */
 void wil_make(CombWriteIdList *l, int64_t hwm, const int64_t *open,

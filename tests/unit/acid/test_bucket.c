@@ -163,7 +163,8 @@ TEST(bucket_of_row_boolean_tinyint)
     /* tinyint is its own hash: (-5 & 0x7fffffff) % 10 */
     CHECK_EQ(acid_bucket_of_row(&b, 0, &c, 1, 10, V2), masked(-5) % 10);
     CHECK(acid_bucket_kind_supported(COMB_T_DATE));
-    CHECK(!acid_bucket_kind_supported(COMB_T_TIMESTAMP));
+    CHECK(acid_bucket_kind_supported(COMB_T_TIMESTAMP));
+    CHECK(!acid_bucket_kind_supported(COMB_T_NULL));
     comb_batch_free(&b);
 }
 

@@ -10,8 +10,8 @@
 #include "orc/orc.h"
 
 static const char *const f_names[2] = {"id", "s"};
-static const CombTypeKind f_kinds[2] = {COMB_T_BIGINT, COMB_T_STRING};
-static const AcidSchema f_schema = {2, f_names, f_kinds};
+static const CombType *const f_types[2] = {&acid_t_bigint, &acid_t_string};
+static const AcidSchema f_schema = {2, f_names, f_types};
 
 #define F_ROWS 64
 /* A run of this many successes in a row means the countdown no longer
@@ -27,7 +27,7 @@ static int fault_write(const char *dir, CombErr *err)
     int32_t prop;
     if ((rc = acid_writer_open(dir, &f_schema, 1, 0, ORC_COMP_ZLIB, &w, err)))
         return rc;
-    if (comb_batch_init(&b, 2, f_kinds, F_ROWS)) {
+    if (comb_batch_init_types(&b, 2, f_types, F_ROWS)) {
         acid_writer_abort(w);
         return comb_err_nomem(err);
     }

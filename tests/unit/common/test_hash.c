@@ -68,3 +68,29 @@ TEST(hash_v1_java_semantics)
     /* int32 wraparound: 31^7 * 'a' overflows */
     CHECK_EQ(comb_hive_hash_v1_string("aaaaaaaaaa", 10), -799347552);
 }
+
+/* Decimals hash their normalized value: 1.50 is 1.5, i.e. BigInteger 15
+ * (one byte 0x0f) at scale 1; BigDecimal("1.5").hashCode() = 31*15 + 1. */
+TEST(hash_decimal)
+{
+    static const unsigned char fifteen[1] = {0x0f}, minus_one[1] = {0xff};
+    CHECK_EQ(comb_hive_hash_decimal(150, 2), comb_hive_murmur3(fifteen, 1));
+    CHECK_EQ(comb_hive_hash_decimal(15, 1), comb_hive_murmur3(fifteen, 1));
+    CHECK_EQ(comb_hive_hash_decimal(-1000, 3), comb_hive_murmur3(minus_one, 1));
+    CHECK_EQ(comb_hive_hash_v1_decimal(150, 2), 466);
+    CHECK_EQ(comb_hive_hash_v1_decimal(-15, 1), -464);
+    CHECK_EQ(comb_hive_hash_v1_decimal(0, 5), 0);
+    /* 2^32 = BigInteger words {1, 0}: 31 * 1 + 0, scale 0 */
+    CHECK_EQ(comb_hive_hash_v1_decimal((comb_i128)1 << 32, 0), 31 * 31);
+}
+
+/* TimestampWritable bytes: 1.1 s = 80 00 00 01, VLong 1 (reversed
+ * nanos); 5 s exactly = 00 00 00 05; hashCode (s << 30 | nanos) folded. */
+TEST(hash_timestamp)
+{
+    static const unsigned char a[5] = {0x80, 0, 0, 1, 1}, b[4] = {0, 0, 0, 5};
+    CHECK_EQ(comb_hive_hash_timestamp(1, 100000000), comb_hive_murmur3(a, 5));
+    CHECK_EQ(comb_hive_hash_timestamp(5, 0), comb_hive_murmur3(b, 4));
+    CHECK_EQ(comb_hive_hash_v1_timestamp(5, 0), 0x40000001);
+    CHECK_EQ(comb_hive_hash_v1_timestamp(4, 7), 1 ^ 7);
+}

@@ -15,24 +15,32 @@
 /* "<testdata>/<rel>" in a static buffer (one at a time per slot 0..3). */
 const char *orc_test_path(int slot, const char *rel);
 
-/* Dump the rows of `orc` as JSON and compare line by line with the gzip
- * file `expected`; each line of both is cut at `cut` first when given.
- * Returns the number of lines compared, or -1 after printing the first
- * difference. */
+/* Dump the rows of `orc` as orc-contents does and compare line by line
+ * with the gzip file `expected`; each line of both is cut at `cut` first
+ * when given, and the values of key `trim_key` (when given) are cut to 6
+ * fraction digits without trailing zeros, as orc-contents prints Hive
+ * 0.11 decimals.  Returns the number of lines compared, or -1 after
+ * printing the first difference. */
 long orc_test_compare_dump(const char *orc, const char *expected,
-                           const char *cut);
+                           const char *cut, const char *trim_key);
 
-/* orc_dump of path (the rows, or the metadata listing) as malloc'd text
- * of *len bytes (len may be NULL); NULL when the dump fails (err). */
-char *orc_test_dump_text(const char *path, bool rows, size_t *len,
+/* orc_dump of path in `mode` as malloc'd text of *len bytes (len may be
+ * NULL); NULL when the dump fails (err). */
+char *orc_test_dump_text(const char *path, OrcDumpMode mode, size_t *len,
                          CombErr *err);
+
+/* A batch in orc.h's layout for a file of type root (types borrowed). */
+int orc_test_batch_init(const CombType *root, CombBatch *b, int capacity);
+/* The vector of column id `id` in such a batch, reached through structs
+ * (NULL for the struct root itself). */
+CombVector *orc_test_col(const CombBatch *b, const CombType *root, int id);
 
 /* Room for a path under a test's tmpdir. */
 #define ORC_TEST_PATH_LEN 512
 
 /* Number root's columns and open a writer of it with opt at
  * <a fresh tmpdir>/<name> (path, ORC_TEST_PATH_LEN bytes, gets where), with
- * b a batch of `capacity` rows for those columns (b->n_cols of them). */
+ * b a batch of `capacity` rows for it (orc_test_batch_init). */
 int orc_test_writer_open(const char *name, CombType *root,
                          const OrcWriterOptions *opt, int capacity,
                          char *path, OrcWriter **w, CombBatch *b,

@@ -30,36 +30,36 @@ TEST(orc_dump_json_rows)
     orc_writer_options_default(&opt);
     CHECK_OK(orc_test_writer_open("json.orc", root, &opt, 8, path, &w, &b,
                                   &err), &err);
-    CHECK_EQ(b.n_cols, 7);
-    comb_arena_free(&a);
+    CHECK_EQ(b.n_cols, 5);
     static const int64_t days[] = {0, -1, 11016, -719162};
     for (int i = 0; i < 4; i++)
-        b.cols[1].i64[i] = days[i];
-    b.cols[2].str[0] = (CombStr){"a\"b\\c\n\t/é", 10};
+        b.cols[0].i64[i] = days[i];
+    b.cols[1].str[0] = (CombStr){"a\"b\\c\n\t/é", 10};
+    b.cols[1].str[1] = (CombStr){"", 0};
+    b.cols[1].str[2] = (CombStr){"\b\f\r", 3};
+    comb_vec_set_null(&b.cols[1], 3);
+    b.cols[2].str[0] = (CombStr){"\x00\x01\xff", 3};
     b.cols[2].str[1] = (CombStr){"", 0};
-    b.cols[2].str[2] = (CombStr){"\b\f\r", 3};
+    comb_vec_nulls_materialize(&b.cols[2], 8);
+    comb_vec_set_null(&b.cols[2], 2);
     comb_vec_set_null(&b.cols[2], 3);
-    b.cols[3].str[0] = (CombStr){"\x00\x01\xff", 3};
-    b.cols[3].str[1] = (CombStr){"", 0};
-    comb_vec_nulls_materialize(&b.cols[3], 8);
-    comb_vec_set_null(&b.cols[3], 2);
-    comb_vec_set_null(&b.cols[3], 3);
-    b.cols[4].f64[0] = 0.1;
-    b.cols[4].f64[1] = -15;
-    b.cols[4].f64[2] = 3.1415;
-    b.cols[4].f64[3] = 1e20;
-    comb_vec_nulls_materialize(&b.cols[5], 8);
-    comb_vec_set_null(&b.cols[5], 1);
-    b.cols[6].i64[0] = 1;
-    b.cols[6].i64[2] = 0;
-    comb_vec_nulls_materialize(&b.cols[6], 8);
-    comb_vec_set_null(&b.cols[6], 3);
+    b.cols[3].f64[0] = 0.1;
+    b.cols[3].f64[1] = -15;
+    b.cols[3].f64[2] = 3.1415;
+    b.cols[3].f64[3] = 1e20;
+    comb_vec_nulls_materialize(&b.cols[4], 8);
+    comb_vec_set_null(&b.cols[4], 1);
+    b.cols[4].children[0].i64[0] = 1;
+    b.cols[4].children[0].i64[2] = 0;
+    comb_vec_nulls_materialize(&b.cols[4].children[0], 8);
+    comb_vec_set_null(&b.cols[4].children[0], 3);
     b.n_rows = 4;
     int rc = orc_writer_write(w, &b, &err);
     comb_batch_free(&b);
+    comb_arena_free(&a);
     CHECK_OK(rc, &err);
     CHECK_OK(orc_writer_close(w, &err), &err);
-    char *text = orc_test_dump_text(path, true, NULL, &err);
+    char *text = orc_test_dump_text(path, ORC_DUMP_CONTENTS, NULL, &err);
     CHECK(text != NULL);
     const char *want =
         "{\"d\": \"1970-01-01\", \"s\": \"a\\\"b\\\\c\\n\\t/é\", "
@@ -73,6 +73,24 @@ TEST(orc_dump_json_rows)
     int same = strcmp(text, want) == 0;
     if (!same)
         printf("    got:\n%s    want:\n%s", text, want);
+    free(text);
+    CHECK(same);
+    /* Hive's orcfiledump -d: compact, Java's text of the float widened to
+     * a double, "/" unescaped except in "</" */
+    text = orc_test_dump_text(path, ORC_DUMP_ROWS, NULL, &err);
+    CHECK(text != NULL);
+    const char *hive =
+        "{\"d\":\"1970-01-01\",\"s\":\"a\\\"b\\\\c\\n\\t/é\","
+        "\"bin\":[0,1,255],\"f\":0.10000000149011612,\"st\":{\"ok\":true}}\n"
+        "{\"d\":\"1969-12-31\",\"s\":\"\",\"bin\":[],\"f\":-15,"
+        "\"st\":null}\n"
+        "{\"d\":\"2000-02-29\",\"s\":\"\\b\\f\\r\",\"bin\":null,"
+        "\"f\":3.1414999961853027,\"st\":{\"ok\":false}}\n"
+        "{\"d\":\"0001-01-01\",\"s\":null,\"bin\":null,"
+        "\"f\":1.0000000200408773E20,\"st\":{\"ok\":null}}\n";
+    same = strcmp(text, hive) == 0;
+    if (!same)
+        printf("    got:\n%s    want:\n%s", text, hive);
     free(text);
     CHECK(same);
 }
@@ -93,22 +111,22 @@ TEST(orc_dump_metadata_listing)
     opt.stripe_size = 1000;
     CHECK_OK(orc_test_writer_open("meta.orc", root, &opt, 1000, path, &w, &b,
                                   &err), &err);
-    comb_arena_free(&a);
     int rc = COMB_OK;
     for (int s = 0; s < 3 && !rc; s++) {
         for (int i = 0; i < 1000; i++) {
-            b.cols[1].i64[i] = s * 1000 + i;
-            b.cols[2].str[i] = (CombStr){"bob", 3};
+            b.cols[0].i64[i] = s * 1000 + i;
+            b.cols[1].str[i] = (CombStr){"bob", 3};
         }
         b.n_rows = 1000;
         rc = orc_writer_write(w, &b, &err);
     }
     comb_batch_free(&b);
+    comb_arena_free(&a);
     CHECK_OK(rc, &err);
     CHECK_OK(orc_writer_set_metadata(w, "hive.acid.stats", "3000,0,0", 8, &err),
              &err);
     CHECK_OK(orc_writer_close(w, &err), &err);
-    char *text = orc_test_dump_text(path, false, NULL, &err);
+    char *text = orc_test_dump_text(path, ORC_DUMP_META, NULL, &err);
     CHECK(text != NULL);
     static const char *const lines[] = {
         "File Version: 0.12 with ORC_135 by ORC C++ comb " COMB_VERSION "\n",
@@ -135,15 +153,116 @@ TEST(orc_dump_metadata_listing)
 
 TEST(orc_dump_non_struct_root_and_errors)
 {
+    if (unit_skip_without_testdata())
+        return;
     CombErr err;
     char *text = orc_test_dump_text(
         orc_test_path(0, "orc/TestOrcFile.testWithoutCompressionBlockSize.orc"),
-        true, NULL, &err);
+        ORC_DUMP_ROWS, NULL, &err);
     CHECK(text != NULL);
     CHECK(strncmp(text, "1\n2\n3\n", 6) == 0);
     CHECK(strstr(text, "\n100\n") != NULL);
     free(text);
-    CHECK(orc_test_dump_text(orc_test_path(0, "orc/zero.orc"), false, NULL,
+    CHECK(orc_test_dump_text(orc_test_path(0, "orc/zero.orc"), ORC_DUMP_META, NULL,
                              &err) == NULL);
     CHECK_EQ(err.code, COMB_ECORRUPT);
+}
+
+/* The new kinds in both row forms and in the statistics listing. */
+TEST(orc_dump_types)
+{
+    char path[ORC_TEST_PATH_LEN];
+    CombErr err;
+    CombArena a;
+    CombBatch b;
+    OrcWriter *w;
+    OrcWriterOptions opt;
+    CombType *root;
+    static const char schema[] =
+        "struct<d:decimal(6,2),t:timestamp,m:map<string,array<int>>,"
+        "s:struct<x:date>,e:array<string>>";
+    comb_arena_init(&a, 4096);
+    CHECK_OK(comb_type_parse(&a, schema, strlen(schema), &root, &err), &err);
+    orc_writer_options_default(&opt);
+    CHECK_OK(orc_test_writer_open("types.orc", root, &opt, 4, path, &w, &b,
+                                  &err), &err);
+    b.cols[0].dec[0] = 150;           /* 1.50 */
+    b.cols[0].dec[1] = -5;            /* -0.05 */
+    b.cols[1].i64[0] = 0;
+    b.cols[1].nanos[0] = 0;
+    b.cols[1].i64[1] = -86400 * 365 + 3661;
+    b.cols[1].nanos[1] = 120000000;
+    CombVector *m = &b.cols[2];
+    m->off[0] = 0;
+    m->len[0] = 2;
+    m->children[0].str[0] = (CombStr){"a</b", 4};
+    m->children[0].str[1] = (CombStr){"k", 1};
+    m->children[1].off[0] = 0;
+    m->children[1].len[0] = 2;
+    m->children[1].children[0].i64[0] = 1;
+    m->children[1].children[0].i64[1] = -2;
+    comb_vec_nulls_materialize(&m->children[1], 4);
+    comb_vec_set_null(&m->children[1], 1);
+    m->len[1] = 0;
+    b.cols[3].children[0].i64[0] = 16758;
+    comb_vec_nulls_materialize(&b.cols[3], 4);
+    comb_vec_set_null(&b.cols[3], 1);
+    comb_vec_nulls_materialize(&b.cols[4], 4);
+    comb_vec_set_null(&b.cols[4], 0);
+    b.cols[4].len[1] = 0;
+    b.n_rows = 2;
+    int rc = orc_writer_write(w, &b, &err);
+    comb_batch_free(&b);
+    comb_arena_free(&a);
+    CHECK_OK(rc, &err);
+    CHECK_OK(orc_writer_close(w, &err), &err);
+    char *text = orc_test_dump_text(path, ORC_DUMP_ROWS, NULL, &err);
+    CHECK(text != NULL);
+    const char *hive =
+        "{\"d\":\"1.5\",\"t\":\"1970-01-01 00:00:00.0\",\"m\":[{\"_key\":"
+        "\"a<\\/b\",\"_value\":[1,-2]},{\"_key\":\"k\",\"_value\":null}],"
+        "\"s\":{\"x\":\"2015-11-19\"},\"e\":null}\n"
+        "{\"d\":\"-0.05\",\"t\":\"1969-01-01 01:01:01.12\",\"m\":[],"
+        "\"s\":null,\"e\":[]}\n";
+    bool same = strcmp(text, hive) == 0;
+    if (!same)
+        printf("    got:\n%s    want:\n%s", text, hive);
+    free(text);
+    CHECK(same);
+    text = orc_test_dump_text(path, ORC_DUMP_CONTENTS, NULL, &err);
+    CHECK(text != NULL);
+    const char *contents =
+        "{\"d\": 1.50, \"t\": \"1970-01-01 00:00:00.0\", \"m\": [{\"key\": "
+        "\"a</b\", \"value\": [1, -2]}, {\"key\": \"k\", \"value\": null}], "
+        "\"s\": {\"x\": \"2015-11-19\"}, \"e\": null}\n"
+        "{\"d\": -0.05, \"t\": \"1969-01-01 01:01:01.12\", \"m\": [], "
+        "\"s\": null, \"e\": []}\n";
+    same = strcmp(text, contents) == 0;
+    if (!same)
+        printf("    got:\n%s    want:\n%s", text, contents);
+    free(text);
+    CHECK(same);
+    text = orc_test_dump_text(path, ORC_DUMP_META, NULL, &err);
+    CHECK(text != NULL);
+    static const char *const lines[] = {
+        "  Column 1: count: 2 hasNull: false min: -0.05 max: 1.5 sum: 1.45\n",
+        "  Column 2: count: 2 hasNull: false min: 1969-01-01 01:01:01.12 "
+        "max: 1970-01-01 00:00:00.0\n",
+        "  Column 3: count: 2 hasNull: false minChildren: 0 maxChildren: 2 "
+        "totalChildren: 2\n",
+        "  Column 9: count: 1 hasNull: true minChildren: 0 maxChildren: 0\n",
+        /* a NULL struct row gives its field no entry, hence no NULL */
+        "  Column 7: count: 1 hasNull: true\n",
+        "  Column 8: count: 1 hasNull: false min: 2015-11-19 max: 2015-11-19\n",
+        "    Encoding column 1: DIRECT_V2\n"};
+    bool all = true;
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++)
+        if (!strstr(text, lines[i])) {
+            printf("    missing: %s", lines[i]);
+            all = false;
+        }
+    if (!all)
+        printf("%s", text);
+    free(text);
+    CHECK(all);
 }
