@@ -36,18 +36,6 @@ BoundExpr *sql_bx_new(SqlStmtCtx *c, BxKind kind, CombTypeKind type,
     return b;
 }
 
-/* Rank of integer widths for widening: tinyint < smallint < int < bigint. */
-static int int_rank(CombTypeKind k)
-{
-    switch (k) {
-    case COMB_T_TINYINT: return 1;
-    case COMB_T_SMALLINT: return 2;
-    case COMB_T_INT: return 3;
-    case COMB_T_BIGINT: return 4;
-    default: return 0;
-    }
-}
-
 /* Hive's numeric type hierarchy for tinyint .. double: the wider of two
  * operands is the result type. */
 static CombTypeKind wider_numeric(CombTypeKind a, CombTypeKind b)
@@ -56,16 +44,7 @@ static CombTypeKind wider_numeric(CombTypeKind a, CombTypeKind b)
         return COMB_T_DOUBLE;
     if (a == COMB_T_FLOAT || b == COMB_T_FLOAT)
         return COMB_T_FLOAT;
-    return int_rank(a) >= int_rank(b) ? a : b;
-}
-
-static const char *type_label(SqlStmtCtx *c, const BoundExpr *e)
-{
-    const CombType *t;
-    if (e->type == COMB_T_NULL)
-        return "void";
-    t = sql_bx_type(c, e);
-    return t ? comb_type_string(c->arena, t) : comb_type_name(e->type);
+    return sql_int_rank(a) >= sql_int_rank(b) ? a : b;
 }
 
 void sql_expr_mark_columns(const BoundExpr *e, int n_cols, bool *project)
@@ -366,7 +345,7 @@ static int to_boolean_operand(SqlStmtCtx *c, BoundExpr **a, const char *op,
         return COMB_OK;
     return sql_err_at(err, COMB_ESEMANTIC, 10014, (*a)->pos,
                       "Wrong arguments for '%s': expected boolean but got %s",
-                      op, type_label(c, *a));
+                      op, sql_bx_type_text(c, *a));
 }
 
 /* Numeric operand of arithmetic: strings convert to double as in Hive. */
@@ -379,7 +358,7 @@ static int to_numeric_operand(SqlStmtCtx *c, BoundExpr **a, const char *op,
         return sql_bind_convert_kind(c, *a, COMB_T_DOUBLE, a, err);
     return sql_err_at(err, COMB_ESEMANTIC, 10014, (*a)->pos,
                       "Wrong arguments for '%s': expected a number but got %s",
-                      op, type_label(c, *a));
+                      op, sql_bx_type_text(c, *a));
 }
 
 /* The DECIMAL result of + - * / % (GenericUDFOPPlus/Minus/Multiply/
@@ -498,7 +477,7 @@ static int check_complex_compare(SqlStmtCtx *c, const BoundExpr *a,
         return COMB_OK;
     return sql_err_at(err, COMB_ESEMANTIC, 10014, x->pos,
                       "Wrong arguments for '%s': %s does not support %s types",
-                      op_text(op), op_text(op), type_label(c, x));
+                      op_text(op), op_text(op), sql_bx_type_text(c, x));
 }
 
 static int bind_binary(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
@@ -760,7 +739,7 @@ int sql_common_value_type(SqlStmtCtx *c, BoundExpr *const *vals, int n,
                               "%s cannot be combined",
                               t->kind == COMB_T_NULL ? "void"
                                                      : comb_type_string(c->arena, t),
-                              type_label(c, vals[i]));
+                              sql_bx_type_text(c, vals[i]));
         t = u;
     }
     *to = t->kind == COMB_T_NULL ? sql_kind_type(COMB_T_STRING) : t;

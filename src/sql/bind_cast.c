@@ -43,24 +43,28 @@ static int capture_constant(SqlStmtCtx *c, BoundExpr *k, const CombVector *v,
     return COMB_OK;
 }
 
+int sql_eval_constant(SqlStmtCtx *c, BoundExpr *e, CombErr *err)
+{
+    CombTypeKind none = COMB_T_INT;
+    int rc;
+    if (!c->one_row.cols && comb_batch_init(&c->one_row, 1, &none, 1))
+        return comb_err_nomem(err);
+    c->one_row.n_rows = 1;
+    rc = sql_expr_prepare(e, c->arena, 1, err);
+    return rc ? rc : sql_expr_eval(e, &c->one_row, err);
+}
+
 /* Evaluate a constant tree once and replace it by a BX_CONST node.  Complex
  * values stay trees (they are evaluated where they are used). */
 int sql_fold_constant(SqlStmtCtx *c, BoundExpr **pe, CombErr *err)
 {
     BoundExpr *e = *pe, *k;
-    CombTypeKind none = COMB_T_INT;
     int rc;
 
     if (e->kind == BX_CONST || !sql_expr_is_const(e) ||
         !comb_type_is_primitive(e->type))
         return COMB_OK;
-    if (!c->one_row.cols && comb_batch_init(&c->one_row, 1, &none, 1))
-        return comb_err_nomem(err);
-    c->one_row.n_rows = 1;
-    rc = sql_expr_prepare(e, c->arena, 1, err);
-    if (!rc)
-        rc = sql_expr_eval(e, &c->one_row, err);
-    if (rc)
+    if ((rc = sql_eval_constant(c, e, err)))
         goto done;
     k = sql_bx_new(c, BX_CONST, e->type, e->pos);
     if (!k) {
@@ -78,24 +82,6 @@ done:
 
 /* ----------------------------------------------------------------- casts */
 
-static bool int_kind(CombTypeKind k)
-{
-    return k == COMB_T_TINYINT || k == COMB_T_SMALLINT || k == COMB_T_INT ||
-           k == COMB_T_BIGINT;
-}
-
-/* Rank of integer widths: tinyint < smallint < int < bigint. */
-static int int_rank(CombTypeKind k)
-{
-    switch (k) {
-    case COMB_T_TINYINT: return 1;
-    case COMB_T_SMALLINT: return 2;
-    case COMB_T_INT: return 3;
-    case COMB_T_BIGINT: return 4;
-    default: return 0;
-    }
-}
-
 /* A constant integer retyped without evaluation when the value fits the
  * target exactly (integer widening, integer to double): the common case
  * of every INSERT ... VALUES cell, which would otherwise go through a
@@ -104,10 +90,10 @@ static bool retype_int_constant(SqlStmtCtx *c, BoundExpr *a, CombTypeKind to,
                                 BoundExpr **out)
 {
     BoundExpr *k;
-    if (a->kind != BX_CONST || a->is_null || !int_kind(a->type) ||
-        !(int_kind(to) || comb_type_is_float(to)))
+    if (a->kind != BX_CONST || a->is_null || !sql_int_rank(a->type) ||
+        !(sql_int_rank(to) || comb_type_is_float(to)))
         return false;
-    if (!comb_type_is_float(to) && int_rank(to) < int_rank(a->type))
+    if (!comb_type_is_float(to) && sql_int_rank(to) < sql_int_rank(a->type))
         return false;
     if (!(k = sql_bx_new(c, BX_CONST, to, a->pos)))
         return false;
@@ -117,12 +103,6 @@ static bool retype_int_constant(SqlStmtCtx *c, BoundExpr *a, CombTypeKind to,
         k->ival = a->ival;
     *out = k;
     return true;
-}
-
-static const char *type_text(SqlStmtCtx *c, const CombType *t)
-{
-    const char *s = t->kind == COMB_T_NULL ? "void" : comb_type_string(c->arena, t);
-    return s ? s : comb_type_name(t->kind);
 }
 
 /* hive.strict.timestamp.conversion (true unless set false): numbers and
@@ -188,11 +168,10 @@ int sql_bind_cast(SqlStmtCtx *c, BoundExpr *a, const CombType *to,
         return COMB_OK;
     }
     if (!castable(a->type, to->kind)) {
-        const CombType *from = sql_bx_type(c, a);
         return sql_err_at(err, COMB_ESEMANTIC, 10016, a->pos,
                           "Argument type mismatch: a value of type %s cannot "
-                          "be converted to %s", from ? type_text(c, from) : "?",
-                          type_text(c, to));
+                          "be converted to %s", sql_bx_type_text(c, a),
+                          sql_type_text(c, to));
     }
     if ((rc = check_strict_timestamp(c, a->type, to->kind, a->pos, err)))
         return rc;
@@ -253,11 +232,10 @@ static int bind_coerce(SqlStmtCtx *c, BoundExpr *e, const CombType *to,
     if (!assignable(e->type, to->kind) ||
         (!comb_type_is_primitive(to->kind) && e->type != COMB_T_NULL &&
          !sql_bx_has_type(e, to))) {
-        const CombType *from = sql_bx_type(c, e);
         return sql_err_at(err, COMB_ESEMANTIC, 10044, e->pos,
                           "Cannot insert a value of type %s into column '%s' "
-                          "of type %s", from ? type_text(c, from) : "?", column,
-                          type_text(c, to));
+                          "of type %s", sql_bx_type_text(c, e), column,
+                          sql_type_text(c, to));
     }
     if ((rc = sql_bind_cast(c, e, to, true, &b, err)))
         return rc;
@@ -290,10 +268,9 @@ int sql_bind_assign(SqlStmtCtx *c, BoundExpr *e, const SqlTable *t, int col,
 static int compare_error(SqlStmtCtx *c, const BoundExpr *a, const BoundExpr *b,
                          const char *op, CombErr *err)
 {
-    const CombType *ta = sql_bx_type(c, a), *tb = sql_bx_type(c, b);
     return sql_err_at(err, COMB_ESEMANTIC, 10014, a->pos,
                       "Wrong arguments for '%s': %s and %s cannot be compared",
-                      op, ta ? type_text(c, ta) : "?", tb ? type_text(c, tb) : "?");
+                      op, sql_bx_type_text(c, a), sql_bx_type_text(c, b));
 }
 
 /* A stand-in for a value of type t (for the running type of a list). */
@@ -515,7 +492,7 @@ static Narrow narrow_constant(SqlStmtCtx *c, const SqlScope *sc,
         r = narrow_decimal(k, to, n);
     else if (!constant_text(c, k, &text))
         return NARROW_KEEP;
-    else if (int_kind(to)) {
+    else if (sql_int_rank(to)) {
         if (!exact_integer(text.ptr, text.len, sql_int_min(to), sql_int_max(to),
                            &n->ival))
             return NARROW_FAILS;

@@ -83,12 +83,6 @@ static int bad_value(BoundExpr *e, const CombBatch *in, int row,
 
 /* -------------------------------------------------------------- integers */
 
-static bool int_kind(CombTypeKind k)
-{
-    return k == COMB_T_TINYINT || k == COMB_T_SMALLINT || k == COMB_T_INT ||
-           k == COMB_T_BIGINT;
-}
-
 static bool in_range(CombTypeKind k, int64_t v)
 {
     return v >= sql_int_min(k) && v <= sql_int_max(k);
@@ -421,7 +415,7 @@ int sql_eval_cast(BoundExpr *e, const CombBatch *in, CombErr *err)
         return COMB_OK;
     }
     /* widening between integer kinds shares the input vector */
-    if (int_kind(from) && int_kind(e->type) &&
+    if (sql_int_rank(from) && sql_int_rank(e->type) &&
         (e->type == COMB_T_BIGINT || sql_int_wrap(e->type, INT64_MIN) == INT64_MIN)) {
         e->out = e->a->out;
         return COMB_OK;

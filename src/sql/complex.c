@@ -14,15 +14,6 @@
 #define FOR_LIVE(in, i, row) \
     for (int i = 0, row; i < comb_batch_live(in) && ((row = comb_batch_row(in, i)), 1); i++)
 
-static const char *type_text(SqlStmtCtx *c, const BoundExpr *e)
-{
-    const CombType *t;
-    if (e->type == COMB_T_NULL)
-        return "void";
-    t = sql_bx_type(c, e);
-    return t ? comb_type_string(c->arena, t) : comb_type_name(e->type);
-}
-
 /* A function node over args with result type t. */
 static BoundExpr *func_node(SqlStmtCtx *c, const char *name, BxFuncImpl fn,
                             const CombType *t, BoundExpr **args, int n,
@@ -111,13 +102,13 @@ int sql_bind_index(SqlStmtCtx *c, BoundExpr *base, BoundExpr *index,
             return sql_err_at(err, COMB_ESEMANTIC, 10032, index->pos,
                               "MAP key type does not match index expression "
                               "type: %s key, %s index", comb_type_name(t->children[0]->kind),
-                              type_text(c, index));
+                              sql_bx_type_text(c, index));
         if ((rc = sql_bind_convert(c, index, t->children[0], &index, err)))
             return rc;
     } else {
         return sql_err_at(err, COMB_ESEMANTIC, 10033, pos,
                           "[] not valid on non-collection types: %s",
-                          type_text(c, base));
+                          sql_bx_type_text(c, base));
     }
     if (!(args = two_args(c, base, index)))
         return comb_err_nomem(err);
@@ -154,7 +145,7 @@ static int field_error(SqlStmtCtx *c, const BoundExpr *base, const char *name,
     comb_buf_append_byte(&names, '\0');
     rc = sql_err_at(err, COMB_ESEMANTIC, 10042, pos,
                     "Invalid . on %s: no field '%s' (possible fields are: %s)",
-                    type_text(c, base), name,
+                    sql_bx_type_text(c, base), name,
                     names.data ? (char *)names.data : "");
     comb_buf_free(&names);
     return rc;
@@ -168,7 +159,7 @@ int sql_bind_struct_field(SqlStmtCtx *c, BoundExpr *base, const char *name,
     if (base->type != COMB_T_STRUCT)
         return sql_err_at(err, COMB_ESEMANTIC, 10042, pos,
                           ". Operator is only supported on struct or list of "
-                          "struct types, not %s", type_text(c, base));
+                          "struct types, not %s", sql_bx_type_text(c, base));
     for (int i = 0; i < t->n_children; i++) {
         if (strcasecmp(t->field_names[i], name) != 0)
             continue;
@@ -403,7 +394,7 @@ static int bind_size(SqlStmtCtx *c, BoundExpr *b, CombErr *err)
         return sql_err_at(err, COMB_ESEMANTIC, 10016, b->args[0]->pos,
                           "Argument type mismatch: \"array\" or \"map\" is "
                           "expected at function SIZE, but \"%s\" is found",
-                          type_text(c, b->args[0]));
+                          sql_bx_type_text(c, b->args[0]));
     b->fn = eval_size;
     b->type = COMB_T_INT;
     return COMB_OK;

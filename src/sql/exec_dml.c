@@ -164,14 +164,7 @@ static int store_const(SqlVecFill *f, int row, const BoundExpr *k)
 static int store_value(SqlStmtCtx *c, SqlVecFill *f, int row, BoundExpr *e,
                        CombErr *err)
 {
-    CombTypeKind none = COMB_T_INT;
-    int rc;
-    if (!c->one_row.cols && comb_batch_init(&c->one_row, 1, &none, 1))
-        return comb_err_nomem(err);
-    c->one_row.n_rows = 1;
-    rc = sql_expr_prepare(e, c->arena, 1, err);
-    if (!rc)
-        rc = sql_expr_eval(e, &c->one_row, err);
+    int rc = sql_eval_constant(c, e, err);
     if (!rc && sql_fill_copy(f, row, e->out, 0))
         rc = comb_err_nomem(err);
     sql_expr_release(e);

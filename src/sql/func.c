@@ -312,12 +312,6 @@ bool sql_is_aggregate(const char *name)
     return is_aggregate_name(name);
 }
 
-static bool int_family(CombTypeKind k)
-{
-    return k == COMB_T_TINYINT || k == COMB_T_SMALLINT || k == COMB_T_INT ||
-           k == COMB_T_BIGINT;
-}
-
 /* Arguments converted to `to` as Hive's functions accept them: anything
  * becomes a string, NULL anything, numbers and strings a float or double,
  * an integer a wider integer or a decimal. */
@@ -332,8 +326,8 @@ static int cast_all(SqlStmtCtx *c, BoundExpr **args, int n, const CombType *to,
         if (!(to->kind == COMB_T_STRING || from == COMB_T_NULL ||
               (comb_type_is_float(to->kind) &&
                (sql_is_number(from) || sql_is_string(from))) ||
-              (int_family(to->kind) && int_family(from)) ||
-              (to->kind == COMB_T_DECIMAL && int_family(from))))
+              (sql_int_rank(to->kind) && sql_int_rank(from)) ||
+              (to->kind == COMB_T_DECIMAL && sql_int_rank(from))))
             return sql_err_at(err, COMB_ESEMANTIC, 10014, args[i]->pos,
                               "Wrong arguments: %s cannot be used as %s",
                               comb_type_name(from), comb_type_name(to->kind));

@@ -173,6 +173,13 @@ void sql_bx_set_type(BoundExpr *e, const CombType *t);
 /* The whole result type of e (built in the statement arena for char(n) and
  * varchar(n)); NULL out of memory. */
 const CombType *sql_bx_type(SqlStmtCtx *c, const BoundExpr *e);
+/* Hive's name of t ("decimal(5,2)", "array<int>", "void" for NULL) and of
+ * e's type, for messages (statement arena). */
+const char *sql_type_text(SqlStmtCtx *c, const CombType *t);
+const char *sql_bx_type_text(SqlStmtCtx *c, const BoundExpr *e);
+/* Width rank of the integer kinds: tinyint 1 < smallint 2 < int 3 <
+ * bigint 4; 0 for the others. */
+int sql_int_rank(CombTypeKind k);
 /* True when e already has type t (decimals: same precision and scale;
  * complex types: equal trees). */
 bool sql_bx_has_type(const BoundExpr *e, const CombType *t);
@@ -240,6 +247,9 @@ int sql_bind_expr(SqlStmtCtx *c, const SqlScope *scope, const AstExpr *e,
 
 /* Conversions the binder inserts (bind_cast.c). */
 
+/* Evaluate a constant tree once, over the statement's one-row batch; the
+ * value is row 0 of e->out until sql_expr_release(e). */
+int sql_eval_constant(SqlStmtCtx *c, BoundExpr *e, CombErr *err);
 /* Replace a constant tree by a BX_CONST node (complex values stay trees). */
 int sql_fold_constant(SqlStmtCtx *c, BoundExpr **pe, CombErr *err);
 /* A conversion node of a to type `to` (none when a has that type), written

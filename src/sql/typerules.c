@@ -39,6 +39,33 @@ const CombType *sql_bx_type(SqlStmtCtx *c, const BoundExpr *e)
     return sql_kind_type(e->type);
 }
 
+const char *sql_type_text(SqlStmtCtx *c, const CombType *t)
+{
+    const char *s;
+    if (!t)
+        return "?";
+    if (t->kind == COMB_T_NULL)
+        return "void";
+    s = comb_type_string(c->arena, t);
+    return s ? s : comb_type_name(t->kind);
+}
+
+const char *sql_bx_type_text(SqlStmtCtx *c, const BoundExpr *e)
+{
+    return e->type == COMB_T_NULL ? "void" : sql_type_text(c, sql_bx_type(c, e));
+}
+
+int sql_int_rank(CombTypeKind k)
+{
+    switch (k) {
+    case COMB_T_TINYINT: return 1;
+    case COMB_T_SMALLINT: return 2;
+    case COMB_T_INT: return 3;
+    case COMB_T_BIGINT: return 4;
+    default: return 0;
+    }
+}
+
 bool sql_bx_has_type(const BoundExpr *e, const CombType *t)
 {
     if (e->type != t->kind)
