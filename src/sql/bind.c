@@ -16,6 +16,7 @@
 #include <strings.h>
 
 #include "common/buf.h"
+#include "common/datetime.h"
 #include "common/decimal.h"
 #include "sql/convert.h"
 #include "sql/value.h"
@@ -633,16 +634,24 @@ static int bind_like(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
     return COMB_OK;
 }
 
-/* DATE '...' / TIMESTAMP '...' that do not convert are errors, as Hive's
- * DateTimeExprProcessor gives. */
-static int check_typed_literal(const AstExpr *e, const BoundExpr *v,
-                               CombErr *err)
+/* DATE '...' / TIMESTAMP '...': Hive's Date.valueOf / Timestamp.valueOf of
+ * the text (stricter than CAST); text that is none is an error, as
+ * Hive's DateTimeExprProcessor gives. */
+static int bind_typed_literal(SqlStmtCtx *c, const AstExpr *e, BoundExpr **out,
+                              CombErr *err)
 {
-    if (!e->typed_literal || v->kind != BX_CONST || !v->is_null)
-        return COMB_OK;
-    return sql_err_at(err, COMB_ESEMANTIC, 0, e->pos,
-                      "Unable to convert time literal '%s' to time value.",
-                      e->left->sval);
+    const char *s = e->left->sval;
+    size_t n = e->left->sval_len;
+    bool date = e->cast_type.kind == COMB_T_DATE;
+    BoundExpr *k = sql_bx_new(c, BX_CONST, e->cast_type.kind, e->pos);
+    if (!k)
+        return comb_err_nomem(err);
+    if (date ? !comb_date_parse(s, n, &k->ival)
+             : !comb_timestamp_parse(s, n, &k->ival, &k->nanos))
+        return sql_err_at(err, COMB_ESEMANTIC, 0, e->pos,
+                          "Unable to convert time literal '%s' to time value.", s);
+    *out = k;
+    return COMB_OK;
 }
 
 static int bind_cast(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
@@ -651,8 +660,10 @@ static int bind_cast(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
     BoundExpr *a;
     const CombType *to = e->cast_type.type;
     CombTypeKind kind = to->kind;
-    int rc = bind_node(c, sc, e->left, &a, err);
-    if (rc)
+    int rc;
+    if (e->typed_literal)
+        return bind_typed_literal(c, e, out, err);
+    if ((rc = bind_node(c, sc, e->left, &a, err)))
         return rc;
     /* CHAR(n) / VARCHAR(n): a string first, then padded or cut to n
      * (GenericUDFToChar / GenericUDFToVarchar) */
@@ -665,11 +676,7 @@ static int bind_cast(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
     if (kind == COMB_T_CHAR || kind == COMB_T_VARCHAR)
         return sql_bind_fit_length(c, *out, kind, e->cast_type.type->max_length,
                                    out, err);
-    if (!e->typed_literal)
-        return COMB_OK;
-    if ((rc = sql_fold_constant(c, out, err)))
-        return rc;
-    return check_typed_literal(e, *out, err);
+    return COMB_OK;
 }
 
 static int bind_func(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,

@@ -286,6 +286,65 @@ static void int_to_timestamp(bool in_seconds, int64_t v, int64_t *secs,
     *nanos = (int32_t)((v % 1000 + 1000) % 1000) * 1000000;
 }
 
+/* Java's String.trim: every byte up to ' ' goes. */
+static CombStr java_trim(CombStr s)
+{
+    while (s.len > 0 && (unsigned char)s.ptr[0] <= ' ') {
+        s.ptr++;
+        s.len--;
+    }
+    while (s.len > 0 && (unsigned char)s.ptr[s.len - 1] <= ' ')
+        s.len--;
+    return s;
+}
+
+/* Characters before the first '.' (all of them when there is none). */
+static uint32_t before_dot(CombStr s)
+{
+    const char *dot = memchr(s.ptr, '.', s.len);
+    return dot ? (uint32_t)(dot - s.ptr) : s.len;
+}
+
+/* Text shaped like a timestamp, "yyyy-MM-dd HH:mm:ss" before any '.'. */
+static bool timestamp_shaped(CombStr s)
+{
+    return before_dot(s) == 19;
+}
+
+/* CAST(string AS TIMESTAMP) (PrimitiveObjectInspectorUtils.
+ * getTimestampFromString, TimestampUtils.stringToTimestamp): trimmed, a
+ * fraction cut to 9 digits; text shaped like a timestamp must be one,
+ * other text is read as a date (midnight). */
+static Conv string_to_timestamp(CombStr s, int64_t *secs, int32_t *nanos)
+{
+    int64_t days;
+    s = java_trim(s);
+    if (before_dot(s) < s.len && s.len - before_dot(s) > 10)
+        s.len = before_dot(s) + 10;
+    *nanos = 0;
+    if (timestamp_shaped(s))
+        return comb_timestamp_parse(s.ptr, s.len, secs, nanos) ? CONV_OK : CONV_NULL;
+    if (!comb_date_parse(s.ptr, s.len, &days))
+        return CONV_NULL;
+    *secs = comb_days_to_seconds(days);
+    return CONV_OK;
+}
+
+/* CAST(string AS DATE) (getDate): Date.valueOf, except that text shaped
+ * like a timestamp must be a timestamp, whose day it is. */
+static Conv string_to_date(CombStr s, int64_t *days)
+{
+    int64_t secs;
+    int32_t nanos;
+    s = java_trim(s);
+    if (!timestamp_shaped(s))
+        return comb_date_parse(s.ptr, s.len, days) ? CONV_OK : CONV_NULL;
+    if (string_to_timestamp(s, &secs, &nanos) != CONV_OK)
+        return CONV_NULL;
+    *days = comb_seconds_to_days(secs);
+    return CONV_OK;
+}
+
 static Conv to_timestamp(const BoundExpr *e, const CombVector *x, int row,
                          int64_t *secs, int32_t *nanos)
 {
@@ -295,8 +354,7 @@ static Conv to_timestamp(const BoundExpr *e, const CombVector *x, int row,
     *nanos = 0;
     switch (x->kind) {
     case COMB_T_STRING: case COMB_T_VARCHAR: case COMB_T_CHAR:
-        return comb_timestamp_parse(x->str[row].ptr, x->str[row].len, secs, nanos)
-                   ? CONV_OK : CONV_NULL;
+        return string_to_timestamp(x->str[row], secs, nanos);
     case COMB_T_DATE:
         *secs = comb_days_to_seconds(x->i64[row]);
         return CONV_OK;
@@ -326,8 +384,7 @@ static Conv to_date(const CombVector *x, int row, int64_t *days)
 {
     switch (x->kind) {
     case COMB_T_STRING: case COMB_T_VARCHAR: case COMB_T_CHAR:
-        return comb_date_parse(x->str[row].ptr, x->str[row].len, days)
-                   ? CONV_OK : CONV_NULL;
+        return string_to_date(x->str[row], days);
     case COMB_T_TIMESTAMP:
         *days = comb_seconds_to_days(x->i64[row]);
         return CONV_OK;
