@@ -86,7 +86,7 @@ static int decimal_literal(SqlStmtCtx *c, const char *digits, size_t n,
 {
     int precision = 1, scale = 0;
     CombType *t;
-    if (!sql_decimal_literal(digits, n, &b->dec, &precision, &scale)) {
+    if (!comb_dec_parse_exact(digits, n, &b->dec, &precision, &scale)) {
         b->is_null = true;
         precision = 1;
         scale = 0;
@@ -150,7 +150,7 @@ static int number_literal(SqlStmtCtx *c, const AstExpr *e, BoundExpr *b,
     if (e->lit_suffix == 'B')
         return decimal_literal(c, e->sval, e->sval_len, e->negated, b, err);
     if (e->lit_suffix != 'D' && !strpbrk(e->sval, "eE") &&
-        sql_decimal_literal(e->sval, e->sval_len, &u, &p, &s))
+        comb_dec_parse_exact(e->sval, e->sval_len, &u, &p, &s))
         return decimal_literal(c, e->sval, e->sval_len, e->negated, b, err);
     b->type = COMB_T_DOUBLE;
     b->dval = e->dval;

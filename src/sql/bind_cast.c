@@ -453,7 +453,7 @@ static Narrow narrow_to_decimal(SqlStmtCtx *c, CombStr text, BoundExpr *n)
 {
     int precision, scale;
     CombType *t;
-    if (!sql_decimal_literal(text.ptr, text.len, &n->dec, &precision, &scale))
+    if (!comb_dec_parse_exact(text.ptr, text.len, &n->dec, &precision, &scale))
         return NARROW_FAILS;
     if (!(t = sql_decimal_type(c, precision, scale)))
         return NARROW_KEEP;

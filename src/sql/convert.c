@@ -13,7 +13,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "common/decimal.h"
 
 int64_t sql_int_min(CombTypeKind kind)
 {
@@ -231,19 +230,4 @@ bool sql_double_fits_int(double d, CombTypeKind kind)
     if (kind == COMB_T_BIGINT)
         return t >= -9223372036854775808.0 && t < 9223372036854775808.0;
     return t >= (double)sql_int_min(kind) && t <= (double)sql_int_max(kind);
-}
-
-bool sql_decimal_literal(const char *s, size_t n, comb_i128 *u, int *precision,
-                         int *scale)
-{
-    int digits;
-    if (!comb_dec_parse_exact(s, n, u, precision, scale))
-        return false;
-    while (*scale > 0 && *u % 10 == 0) {
-        *u /= 10;
-        (*scale)--;
-    }
-    digits = comb_dec_digits(*u);
-    *precision = digits > *scale ? digits : *scale;
-    return true;
 }

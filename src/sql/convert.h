@@ -44,16 +44,6 @@ int64_t sql_double_to_int(double d, CombTypeKind kind);
  * finite and in range.  Values assigned to a column must be. */
 bool sql_double_fits_int(double d, CombTypeKind kind);
 
-/* Decimal text as Hive's HiveDecimal.create reads it (white space around,
- * sign, digits, '.', exponent; beyond 38 digits rounded HALF_UP), with
- * trailing fraction zeros dropped as HiveDecimal normalizes, and its own
- * precision and scale as Hive types a DECIMAL literal (HiveDecimal.
- * precision(): 0.05 is decimal(2,2), 1.50 decimal(2,1), 100.0
- * decimal(3,0)).  False when the text is no decimal or its integer part
- * has more than 38 digits. */
-bool sql_decimal_literal(const char *s, size_t n, comb_i128 *u, int *precision,
-                         int *scale);
-
 /* Java's narrowing of a long to a smaller integer kind (low bits). */
 int64_t sql_int_wrap(CombTypeKind kind, int64_t v);
 
