@@ -432,6 +432,11 @@ static int bind_arithmetic(SqlStmtCtx *c, BoundExpr *b, const char *op,
                           b->op == AST_OP_DIV
                       ? COMB_T_DOUBLE : wider_numeric(ka, kb);
     else if (ka == COMB_T_DECIMAL || kb == COMB_T_DECIMAL) {
+        /* Hive folds constant operands first (ExprFactory.foldExpr): an
+         * integer constant then counts its digits */
+        if ((rc = sql_fold_constant(c, &b->a, err)) ||
+            (rc = sql_fold_constant(c, &b->b, err)))
+            return rc;
         if (!(dec = decimal_result(c, b->op, b->a, b->b)))
             return comb_err_nomem(err);
         sql_bx_set_type(b, dec);
