@@ -303,7 +303,7 @@ static int agg_resolve(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
                        BoundExpr **out, CombErr *err)
 {
     SqlSelectPlan *p = sc->resolve_ctx;
-    int g = match_group_expr(p, e), a, rc;
+    int g = match_group_expr(p, e), a = 0, rc;
     if (g >= 0) {
         *out = column_node(c, g, sql_bx_type(c, p->group[g]), e->pos);
         return *out ? COMB_OK : comb_err_nomem(err);
@@ -1157,7 +1157,7 @@ static int groups_to_output(SqlSelectPlan *p, GroupTable *gt, SqlRowStore *out,
 {
     CombArena arena;
     CombBatch ab;
-    SqlVecFill *fills;
+    SqlVecFill *fills = NULL;
     int rc = COMB_OK;
     memset(&ab, 0, sizeof ab);
     comb_arena_init(&arena, 4096);
