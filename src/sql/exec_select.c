@@ -1049,7 +1049,8 @@ static void decimal_final(const AggSpec *a, const AggState *st, SqlDatum *out)
     bool ok = !st->overflow &&
               (a->fn == AGG_SUM
                    ? comb_dec_rescale(st->decsum, from, to, &out->dec)
-                   : comb_dec_div(st->decsum, from, st->count, 0, to, &out->dec));
+                   : sql_dec_arith(AST_OP_DIV, st->decsum, from, st->count, 0,
+                                   (int)a->type->precision, to, &out->dec));
     out->null = !ok || !comb_dec_fits(out->dec, (int)a->type->precision);
 }
 

@@ -109,7 +109,10 @@ int sql_expr_prepare(BoundExpr *e, CombArena *a, int capacity, CombErr *err)
     for (int i = 0; i < e->n_args; i++)
         if ((rc = sql_expr_prepare(e->args[i], a, capacity, err)))
             return rc;
-    if (e->kind == BX_COL || e->out)
+    /* a constant folded into a one-row batch first (BETWEEN's operand,
+     * shared by its two comparisons) gets a vector of the full width */
+    if (e->kind == BX_COL ||
+        (e->out && (e->kind != BX_CONST || e->own.capacity >= capacity)))
         return COMB_OK;
     if (output_alloc(e, a, capacity))
         return comb_err_nomem(err);
@@ -349,55 +352,6 @@ static double dbl_arith(AstOp op, double a, double b, bool *is_null)
     }
 }
 
-static int max_int(int a, int b)
-{
-    return a > b ? a : b;
-}
-
-/* a + b or a - b exactly at the larger scale when that fits 38 digits,
- * else with both sides first rounded to the result's scale. */
-static bool dec_add_sub(AstOp op, comb_i128 a, int sa, comb_i128 b, int sb,
-                        int s, comb_i128 *r, int *rs)
-{
-    comb_i128 x, y;
-    int common = max_int(sa, sb);
-    if (!comb_dec_rescale(a, sa, common, &x) || !comb_dec_rescale(b, sb, common, &y)) {
-        common = s;
-        if (!comb_dec_rescale(a, sa, common, &x) || !comb_dec_rescale(b, sb, common, &y))
-            return false;
-    }
-    *rs = common;
-    return op == AST_OP_ADD ? comb_dec_add(x, y, r) : comb_dec_sub(x, y, r);
-}
-
-/* a op b of DECIMALs (unscaled at scales sa, sb) as a value of type t:
- * computed exactly, rounded HALF_UP to t's scale; false when it is NULL
- * (x / 0, x % 0, or beyond t's precision, HiveDecimal's overflow). */
-static bool dec_arith(AstOp op, comb_i128 a, int sa, comb_i128 b, int sb,
-                      const CombType *t, comb_i128 *out)
-{
-    int s = (int)t->scale, rs = s;
-    comb_i128 r;
-    bool ok;
-    switch (op) {
-    case AST_OP_MUL:
-        ok = comb_dec_mul(a, b, sa + sb - s, &r);
-        break;
-    case AST_OP_DIV:
-        ok = b != 0 && comb_dec_div(a, sa, b, sb, s, &r);
-        break;
-    case AST_OP_MOD:
-        rs = max_int(sa, sb);
-        ok = b != 0 && comb_dec_mod(a, sa, b, sb, &r);
-        break;
-    default:
-        ok = dec_add_sub(op, a, sa, b, sb, s, &r, &rs);
-        break;
-    }
-    return ok && comb_dec_rescale(r, rs, s, out) &&
-           comb_dec_fits(*out, (int)t->precision);
-}
-
 static int vec_scale(const CombVector *v)
 {
     return v->type ? (int)v->type->scale : 0;
@@ -423,8 +377,9 @@ static void eval_arith(BoundExpr *e, const CombBatch *in)
         else if (e->type == COMB_T_DOUBLE)
             o->f64[row] = dbl_arith(e->op, x->f64[row], y->f64[row], &is_null);
         else if (e->type == COMB_T_DECIMAL)
-            is_null = !dec_arith(e->op, x->dec[row], vec_scale(x), y->dec[row],
-                                 vec_scale(y), e->ctype, &o->dec[row]);
+            is_null = !sql_dec_arith(e->op, x->dec[row], vec_scale(x), y->dec[row],
+                                     vec_scale(y), (int)e->ctype->precision,
+                                     (int)e->ctype->scale, &o->dec[row]);
         else
             o->i64[row] = wrap_to(e->type, int_arith(e->op, x->i64[row],
                                                      y->i64[row], &is_null));

@@ -371,6 +371,13 @@ static inline void sql_vec_mark(CombVector *v, const CombBatch *in, int row,
 /* Evaluate a BX_CAST node (cast.c); its operand is already evaluated. */
 int sql_eval_cast(BoundExpr *e, const CombBatch *in, CombErr *err);
 
+/* a op b (+ - * / %) of DECIMALs (unscaled at scales sa, sb) as Hive's
+ * HiveDecimal arithmetic gives it, then as a DECIMAL(p, s) value (HALF_UP);
+ * false when the answer is NULL (x / 0, x % 0, too many digits).
+ * decarith.c. */
+bool sql_dec_arith(AstOp op, comb_i128 a, int sa, comb_i128 b, int sb,
+                   int p, int s, comb_i128 *out);
+
 /* Narrow b's selection to rows where pred is TRUE. */
 int sql_filter_batch(BoundExpr *pred, CombBatch *b, CombErr *err);
 
