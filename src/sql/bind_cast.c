@@ -288,11 +288,20 @@ int sql_bind_unify(SqlStmtCtx *c, BoundExpr **a, BoundExpr **list, int n,
 {
     const CombType *to = NULL;
     BoundExpr running = **a;
+    bool in_list = strcmp(op, "in") == 0;
     int rc;
     for (int i = 0; i < n; i++) {
         const CombType *t;
         if (!sql_compare_type(c, &running, list[i], &t))
             return compare_error(c, *a, list[i], op, err);
+        /* IN unites its values (GenericUDFIn's ReturnObjectInspector-
+         * Resolver): decimals of two types meet in a third, where a
+         * comparison takes them as they are */
+        if (!t && in_list && running.type == COMB_T_DECIMAL &&
+            list[i]->type == COMB_T_DECIMAL &&
+            !comb_type_equal(running.ctype, list[i]->ctype) &&
+            !(t = sql_decimal_common(c, &running, list[i])))
+            return comb_err_nomem(err);
         if (t) {
             to = t;
             running = typed_stub(t);
