@@ -30,7 +30,7 @@ SELECT 1.5 = 1.50, 1.5 < 2, 2 = 2.0, 1.5 = '1.5', '1.50' > 1.49, 1.5 = 1.5e0, 0.
 -- CASE, IF, COALESCE unite decimals and integers in a decimal wide enough
 -- for both; with doubles in a decimal too (getCommonClass)
 SELECT coalesce(NULL, 1.5, 2), if(true, 1, 1.5), CASE WHEN false THEN 1.25 ELSE 3 END, coalesce(1.5, 1e0), nvl(CAST(NULL AS DECIMAL(5,2)), 7);
--- over a table's rows (DECIMAL columns themselves: decimal_columns.sql.pending)
+-- over a table's rows (DECIMAL columns themselves: columns_need_orc.sql.pending)
 CREATE TABLE n (id INT, v DOUBLE, s STRING) STORED AS ORC TBLPROPERTIES ('transactional'='true');
 INSERT INTO n VALUES (1, 0.1e0, '1.005'), (2, 2.5e0, '-2.5'), (3, NULL, NULL), (4, -1e30, 'x'), (5, 123.456e0, '0.000000000000000000000000000000000001');
 SELECT id, CAST(v AS DECIMAL(10,2)), CAST(s AS DECIMAL(10,2)), CAST(s AS DECIMAL(38,37)), v = CAST(s AS DECIMAL(10,3)) FROM n ORDER BY id;
@@ -45,3 +45,8 @@ SELECT id, CAST(s AS DECIMAL(10,3)) AS d FROM n ORDER BY d, id;
 -- compared with a double column a double
 SELECT id FROM n WHERE v = 2.5 ORDER BY id;
 SELECT id FROM n WHERE CAST(s AS DECIMAL(10,3)) = '1.005' ORDER BY id;
+-- HiveDecimal keeps 38 digits: division rounds to 38 fraction digits
+-- first, sums needing 39 digits are cut to 38, then the type's scale
+SELECT 127 / 0.000000000000000000011, CAST(1 AS DECIMAL(20,18)) + 99999999999999999999.99, CAST(-1 AS DECIMAL(20,18)) - 99999999999999999999.99, 2 / 3.0, -2 / 3.0;
+-- IN brings its values to one decimal type (GenericUDFIn)
+SELECT 1 IN (1.5, 12345678901234567890123456789012345678), 2 IN (1.5, 12345678901234567890123456789012345678), 1.5 IN (1.50, 2);
