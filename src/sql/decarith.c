@@ -54,27 +54,30 @@ static void put_digits(Digits *x, u128 v, int width)
         x->d[x->n++] = tmp[--k];
 }
 
+/* One unit more in the last digit kept (a carry may add a digit). */
+static void add_unit(Digits *x)
+{
+    int k = x->n - 1;
+    while (k >= 0 && x->d[k] == 9)
+        x->d[k--] = 0;
+    if (k >= 0) {
+        x->d[k]++;
+        return;
+    }
+    memmove(x->d + 1, x->d, (size_t)x->n);
+    x->d[0] = 1;
+    x->n++;
+}
+
 /* Round HALF_UP to `scale` fraction digits (scale < x->scale). */
 static void round_to(Digits *x, int scale)
 {
     int keep = x->n - (x->scale - scale);
     bool up = keep >= 0 && keep < x->n && x->d[keep] >= 5;
-    if (keep < 0) {
-        x->n = 0;
-    } else {
-        x->n = keep;
-        for (int k = keep - 1; up && k >= 0; k--) {
-            up = ++x->d[k] == 10;
-            if (up)
-                x->d[k] = 0;
-        }
-        if (up) {
-            memmove(x->d + 1, x->d, (size_t)x->n);
-            x->d[0] = 1;
-            x->n++;
-        }
-    }
+    x->n = keep < 0 ? 0 : keep;
     x->scale = scale;
+    if (up)
+        add_unit(x);
 }
 
 /* HiveDecimal's 38 digits, then enforcePrecisionScale(p, s): the value
@@ -140,18 +143,8 @@ static void divide_38(u128 a, int sa, u128 b, int sb, Digits *x)
         x->d[x->n++] = (unsigned char)next_digit(&r, b);
     x->scale = MAXD;
     /* a / b has `frac` fraction digits here, times 10^e: scale 38 */
-    if (r >= b - r) {   /* HALF_UP on what is left: 2r >= b */
-        int k = x->n - 1;
-        for (; k >= 0 && x->d[k] == 9; k--)
-            x->d[k] = 0;
-        if (k >= 0) {
-            x->d[k]++;
-        } else {
-            memmove(x->d + 1, x->d, (size_t)x->n);
-            x->d[0] = 1;
-            x->n++;
-        }
-    }
+    if (r >= b - r)     /* HALF_UP on what is left: 2r >= b */
+        add_unit(x);
 }
 
 /* |a| * |b| exactly (up to 76 digits), at scale sa + sb. */

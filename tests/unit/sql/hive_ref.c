@@ -2220,31 +2220,28 @@ static bool operand_decimal(HRef *r, HExpr *x, int *prec, int *scale)
  * part is kept and the scale shrinks, but not below min(scale, 6)). */
 static HTy decimal_result(HOp op, int p1, int s1, int p2, int s2)
 {
-    int prec, scale;
-    switch (op) {
-    case HO_MUL:
-        prec = p1 + p2 + 1;
+    /* integer digits and scale of each operator's result */
+    int i1 = p1 - s1, i2 = p2 - s2;
+    int wide_s = s1 > s2 ? s1 : s2, digits, scale;
+    if (op == HO_MUL) {
         scale = s1 + s2;
-        break;
-    case HO_DIV:
-        scale = s1 + p2 + 1 > 6 ? s1 + p2 + 1 : 6;
-        prec = p1 - s1 + s2 + scale;
-        break;
-    case HO_MOD:
-        scale = s1 > s2 ? s1 : s2;
-        prec = (p1 - s1 < p2 - s2 ? p1 - s1 : p2 - s2) + scale;
-        break;
-    default:
-        scale = s1 > s2 ? s1 : s2;
-        prec = (p1 - s1 > p2 - s2 ? p1 - s1 : p2 - s2) + scale + 1;
-        break;
+        digits = i1 + i2 + 1;
+    } else if (op == HO_DIV) {
+        scale = s1 + p2 + 1 < 6 ? 6 : s1 + p2 + 1;
+        digits = i1 + s2;
+    } else if (op == HO_MOD) {
+        scale = wide_s;
+        digits = i1 < i2 ? i1 : i2;
+    } else {
+        scale = wide_s;
+        digits = (i1 > i2 ? i1 : i2) + 1;
     }
-    if (prec > 38) {
-        int int_digits = prec - scale, min_scale = scale < 6 ? scale : 6;
-        scale = 38 - int_digits > min_scale ? 38 - int_digits : min_scale;
-        prec = 38;
-    }
-    return t_decimal(prec, scale);
+    if (digits + scale <= 38)
+        return t_decimal(digits + scale, scale);
+    /* keep the integer digits, at least min(scale, 6) fraction digits */
+    if (38 - digits > (scale < 6 ? scale : 6))
+        return t_decimal(38, 38 - digits);
+    return t_decimal(38, scale < 6 ? scale : 6);
 }
 
 static HBind bind_arith(HRef *r, HExpr *e)
