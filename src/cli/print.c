@@ -43,21 +43,21 @@ static void printer_reset(CliPrinter *p)
 void cli_printer_free(CliPrinter *p)
 {
     printer_reset(p);
+    comb_buf_free(&p->text);
     comb_arena_free(&p->meta);
     comb_arena_free(&p->arena);
 }
 
-/* One value as text in the printer's arena. */
-static char *value_text(CliPrinter *p, const CombVector *v, CombTypeKind kind,
-                        int row)
+/* One value as text in the printer's arena, as Hive's CLI prints it. */
+static char *value_text(CliPrinter *p, const CombVector *v, int row)
 {
-    char buf[64];
-    if (comb_vec_is_null(v, row) || kind == COMB_T_NULL)
-        return "NULL";
-    if (comb_type_is_str(kind))
-        return comb_arena_strndup(&p->arena, v->str[row].ptr, v->str[row].len);
-    sql_format_scalar(kind, v, row, buf, sizeof buf);
-    return comb_arena_strdup(&p->arena, buf);
+    char *s;
+    comb_buf_clear(&p->text);
+    if (sql_format_value(v, row, &p->text))
+        return NULL;
+    s = comb_arena_strndup(&p->arena, p->text.data ? (char *)p->text.data : "",
+                           p->text.len);
+    return s;
 }
 
 static void write_csv_field(FILE *out, const char *s)
@@ -132,7 +132,7 @@ static int printer_batch(void *ctx, const CombBatch *b, CombErr *err)
         if (!fields)
             return comb_err_nomem(err);
         for (int j = 0; j < p->n_cols; j++)
-            if (!(fields[j] = value_text(p, &b->cols[j], p->kinds[j], row)))
+            if (!(fields[j] = value_text(p, &b->cols[j], row)))
                 return comb_err_nomem(err);
         if (p->format == CLI_FORMAT_TABLE) {
             int rc = buffer_row(p, fields, err);

@@ -1,6 +1,7 @@
 /*
  * print.h - result printers for the shell: a bordered table (as beeline
- * prints), tsv and csv.  A printer is a SqlSink; NULL prints as NULL.
+ * prints), tsv and csv.  A printer is a SqlSink; NULL prints as NULL,
+ * values as Hive's command line prints them (sql/value.h).
  */
 #ifndef COMB_CLI_PRINT_H
 #define COMB_CLI_PRINT_H
@@ -8,6 +9,7 @@
 #include <stdio.h>
 
 #include "common/arena.h"
+#include "common/buf.h"
 #include "sql/session.h"
 
 typedef enum CliFormat {
@@ -28,6 +30,7 @@ typedef struct CliPrinter {
     int64_t cap;
     CombArena meta;     /* header and kinds of the current result */
     CombArena arena;    /* row texts; tsv/csv reset it after each batch */
+    CombBuf text;       /* one value being formatted */
 } CliPrinter;
 
 /* Parse "table", "tsv", "csv" (also beeline's "tsv2", "csv2"). */

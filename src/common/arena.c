@@ -55,7 +55,7 @@ void *comb_arena_alloc(CombArena *a, size_t n)
     if (n == 0)
         n = 1;
     if (b) {
-        off = (b->used + 7) & ~(size_t)7;
+        off = (b->used + 15) & ~(size_t)15;
         if (off <= b->size && n <= b->size - off) {
             b->used = off + n;
             return b->data + off;

@@ -27,7 +27,8 @@ typedef struct CombArena {
 /* Initialise an empty arena (no allocation happens until first use). */
 void comb_arena_init(CombArena *a, size_t block_size);
 
-/* 8-byte aligned memory, or NULL when out of memory. */
+/* 16-byte aligned memory (128-bit decimals may live in it), or NULL when
+ * out of memory. */
 void *comb_arena_alloc(CombArena *a, size_t n);
 void *comb_arena_calloc(CombArena *a, size_t n);
 char *comb_arena_strdup(CombArena *a, const char *s);

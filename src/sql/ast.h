@@ -29,17 +29,21 @@ typedef struct AstPos {
     int col;
 } AstPos;
 
-/* A type as written: INT, VARCHAR(10), DECIMAL(10,2), ... */
+/* A type as written: INT, VARCHAR(10), DECIMAL(10,2), ARRAY<INT>, ... */
 typedef struct AstTypeName {
     CombTypeKind kind;
     int p1;          /* varchar/char length, decimal precision; -1 unset */
     int p2;          /* decimal scale; -1 unset */
     AstPos pos;
+    CombType *type;  /* the whole type (DECIMAL alone is decimal(10,0)) */
 } AstTypeName;
 
 typedef enum AstExprKind {
     AST_LIT_INT,      /* ival (fits int64; type INT if it fits int32) */
-    AST_LIT_DOUBLE,   /* dval; text keeps the literal as written */
+    AST_LIT_DOUBLE,   /* any other number: dval; sval its digits as written
+                         (no sign, no suffix), negated when a '-' was
+                         folded into it; the binder types it (DECIMAL or
+                         DOUBLE, as Hive) */
     AST_LIT_STRING,   /* sval */
     AST_LIT_BOOL,     /* bval */
     AST_LIT_NULL,
@@ -55,8 +59,9 @@ typedef enum AstExprKind {
                          AST_OP_LIKE or AST_OP_RLIKE (REGEXP too) */
     AST_FUNC,         /* name(args) / name(DISTINCT args) / name(*) */
     AST_CAST,         /* CAST(left AS cast_type) */
-    AST_CASE          /* CASE [left] WHEN args[2i] THEN args[2i+1] ...
+    AST_CASE,         /* CASE [left] WHEN args[2i] THEN args[2i+1] ...
                          [ELSE right] END */
+    AST_INDEX         /* left[right]: array element or map value */
 } AstExprKind;
 
 typedef enum AstOp {
@@ -81,14 +86,17 @@ typedef struct AstExpr {
     bool bval;
     char *sval;              /* string literal value, NUL-terminated */
     size_t sval_len;         /* its bytes: \0 escapes may put NULs inside */
-    char lit_suffix;         /* number suffix as written: 'L' 'S' 'Y', 'B'
-                                for BD; 0 none (10BD is AST_LIT_INT) */
+    char lit_suffix;         /* number suffix as written: 'L' 'S' 'Y' 'D',
+                                'B' for BD; 0 none (10BD is AST_LIT_INT) */
     char *qualifier;         /* colref/star qualifier, NULL if none */
     char *name;              /* colref / field / function name */
     struct AstExpr *left;
     struct AstExpr *right;
     struct AstExpr *third;
-    bool negated;            /* NOT BETWEEN / NOT IN / NOT LIKE / IS NOT */
+    bool negated;            /* NOT BETWEEN / NOT IN / NOT LIKE / IS NOT;
+                                a folded '-' on AST_LIT_DOUBLE */
+    bool typed_literal;      /* AST_CAST written DATE '...' / TIMESTAMP
+                                '...' (a bad value is an error, not NULL) */
     bool distinct;           /* func(DISTINCT ...) */
     bool star_arg;           /* func(*) */
     int n_args;

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <strings.h>
 
+
 int64_t sql_int_min(CombTypeKind kind)
 {
     switch (kind) {
@@ -99,9 +100,10 @@ bool sql_str_to_int(CombStr s, CombTypeKind kind, int64_t *out)
     for (; i < s.len && s.ptr[i] != '.'; i++) {
         if (!is_digit(s.ptr[i]))
             return false;
-        mag = mag * 10 + (uint64_t)(s.ptr[i] - '0');
-        if (mag > limit)
+        /* checked before the multiplication: 20 digits wrap a uint64 */
+        if (mag > (limit - (uint64_t)(s.ptr[i] - '0')) / 10)
             return false;
+        mag = mag * 10 + (uint64_t)(s.ptr[i] - '0');
     }
     /* the fraction must be digits, and is dropped */
     for (i = i < s.len ? i + 1 : i; i < s.len; i++)

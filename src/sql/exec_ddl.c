@@ -388,24 +388,16 @@ static int exec_show_tables(SqlStmtCtx *c, CombErr *err)
 
 static int check_column_type(const AstColumnDef *col, CombErr *err)
 {
-    switch (col->type.kind) {
-    case COMB_T_BOOLEAN: case COMB_T_TINYINT: case COMB_T_SMALLINT:
-    case COMB_T_INT: case COMB_T_BIGINT: case COMB_T_FLOAT:
-    case COMB_T_DOUBLE: case COMB_T_STRING: case COMB_T_VARCHAR:
-    case COMB_T_CHAR:
+    if (col->type.kind != COMB_T_UNION)
         return COMB_OK;
-    default:
-        return sql_err_at(err, COMB_EUNSUPPORTED, 0, col->type.pos,
-                          "column '%s': type %s is not supported yet", col->name,
-                          comb_type_name(col->type.kind));
-    }
+    return sql_err_at(err, COMB_EUNSUPPORTED, 0, col->type.pos,
+                      "column '%s': type %s is not supported yet", col->name,
+                      comb_type_name(col->type.kind));
 }
 
 static char *type_string(CombArena *a, const AstTypeName *t)
 {
-    if ((t->kind == COMB_T_VARCHAR || t->kind == COMB_T_CHAR) && t->p1 >= 0)
-        return comb_arena_printf(a, "%s(%d)", comb_type_name(t->kind), t->p1);
-    return comb_arena_strdup(a, comb_type_name(t->kind));
+    return comb_type_string(a, t->type);
 }
 
 static int build_columns(SqlStmtCtx *c, MsTable *t, CombErr *err)

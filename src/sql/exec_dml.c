@@ -144,33 +144,53 @@ static int arity_error(SqlStmtCtx *c, const SqlTable *t, AstPos pos, int want,
                       t->ms->name, want, got);
 }
 
-/* Put constant `k` into row `row` of vector v. */
-static void store_const(CombVector *v, int row, const BoundExpr *k)
+/* Put constant `k` into row `row` of the column being filled. */
+static int store_const(SqlVecFill *f, int row, const BoundExpr *k)
 {
-    SqlDatum d = {k->is_null || k->type == COMB_T_NULL, k->ival, k->dval,
-                  k->sval};
-    sql_datum_store(v, row, &d);
+    SqlDatum d;
+    memset(&d, 0, sizeof d);
+    d.null = k->is_null || k->type == COMB_T_NULL;
+    d.i = k->ival;
+    d.nanos = k->nanos;
+    d.d = k->dval;
+    d.s = k->sval;
+    d.dec = k->dec;
+    return sql_datum_fill(f, row, &d);
+}
+
+/* A constant expression that folding leaves a tree (arrays, maps,
+ * structs): evaluated once and copied into the column. */
+static int store_value(SqlStmtCtx *c, SqlVecFill *f, int row, BoundExpr *e,
+                       CombErr *err)
+{
+    int rc = sql_eval_constant(c, e, err);
+    if (!rc && sql_fill_copy(f, row, e->out, 0))
+        rc = comb_err_nomem(err);
+    sql_expr_release(e);
+    return rc;
 }
 
 static int bind_value_row(SqlStmtCtx *c, const SqlTable *t, const int *map,
-                          int n_map, AstExpr **row_exprs, CombBatch *b,
+                          int n_map, AstExpr **row_exprs, SqlVecFill *fills,
                           int row, CombErr *err)
 {
     static const SqlScope no_table = {NULL, NULL, -1};
-    for (int j = 0; j < t->n_cols; j++) {
-        comb_vec_nulls_materialize(&b->cols[j], row);
-        b->cols[j].nulls[row] = 1;
-    }
+    for (int j = 0; j < t->n_cols; j++)
+        sql_fill_null(&fills[j], row);
     for (int k = 0; k < n_map; k++) {
         BoundExpr *e;
         int col = map[k], rc;
         if ((rc = sql_bind_expr(c, &no_table, row_exprs[k], &e, err)) ||
             (rc = sql_bind_assign(c, e, t, col, &e, err)))
             return rc;
-        if (e->kind != BX_CONST)
+        if (!sql_expr_is_const(e))
             return sql_err_at(err, COMB_ESEMANTIC, 0, row_exprs[k]->pos,
                               "VALUES rows may only hold constant expressions");
-        store_const(&b->cols[col], row, e);
+        rc = e->kind == BX_CONST ? (store_const(&fills[col], row, e)
+                                        ? comb_err_nomem(err) : COMB_OK)
+                                 : store_value(c, &fills[col], row, e, err);
+        if (rc)
+            return rc;
     }
     return COMB_OK;
 }
@@ -180,19 +200,28 @@ static int insert_values(SqlStmtCtx *c, SqlTable *t, DmlTarget *d,
 {
     const AstStmt *st = c->stmt;
     CombBatch b;
+    SqlVecFill *fills;
     int rc = COMB_OK;
-    if (comb_batch_init(&b, t->n_cols, t->kinds, COMB_BATCH_SIZE))
+    if (comb_batch_init_types(&b, t->n_cols, t->types, COMB_BATCH_SIZE))
         return comb_err_nomem(err);
+    fills = comb_arena_alloc(c->arena, (size_t)(t->n_cols + 1) * sizeof *fills);
+    for (int j = 0; fills && j < t->n_cols && !rc; j++)
+        if (sql_fill_init(&fills[j], &b.cols[j], c->arena))
+            rc = comb_err_nomem(err);
+    if (!fills)
+        rc = comb_err_nomem(err);
     for (int r = 0; r < st->n_rows && !rc; r++) {
         if (st->row_widths[r] != n_map) {
             rc = arity_error(c, t, st->rows[r][0] ? st->rows[r][0]->pos : st->pos,
                              n_map, st->row_widths[r], err);
             break;
         }
-        rc = bind_value_row(c, t, map, n_map, st->rows[r], &b, b.n_rows, err);
+        rc = bind_value_row(c, t, map, n_map, st->rows[r], fills, b.n_rows, err);
         if (!rc && ++b.n_rows == b.capacity) {
             rc = target_insert(d, &b, err);
             comb_batch_reset(&b);
+            for (int j = 0; j < t->n_cols; j++)
+                sql_fill_reset(&fills[j]);
         }
     }
     if (!rc && b.n_rows > 0)
@@ -234,7 +263,7 @@ static int insert_sink_init(SqlStmtCtx *c, InsertSink *is, DmlTarget *d,
     is->n_map = n_map;
     is->view = comb_arena_alloc(c->arena, (size_t)(t->n_cols + 1) * sizeof *is->view);
     if (!is->view ||
-        comb_batch_init(&is->nulls, t->n_cols, t->kinds, COMB_BATCH_SIZE))
+        comb_batch_init_types(&is->nulls, t->n_cols, t->types, COMB_BATCH_SIZE))
         return comb_err_nomem(err);
     for (int j = 0; j < t->n_cols; j++) {
         memset(is->nulls.cols[j].nulls, 1, COMB_BATCH_SIZE);

@@ -31,13 +31,15 @@ typedef enum AggFn { AGG_COUNT, AGG_SUM, AGG_MIN, AGG_MAX, AGG_AVG } AggFn;
 typedef struct AggSpec {
     AggFn fn;
     BoundExpr *arg;          /* NULL for count(*) */
-    CombTypeKind type;       /* result type */
+    const CombType *type;    /* result type */
 } AggSpec;
 
 typedef struct AggState {
     int64_t count;
     int64_t isum;
     double dsum;
+    comb_i128 decsum;        /* sum/avg of decimals, at the argument's scale */
+    bool overflow;           /* decsum left 38 digits: the result is NULL */
     SqlDatum best;           /* min / max */
 } AggState;
 
@@ -50,12 +52,14 @@ struct SqlSelectPlan {
     const char **names;
     const char **texts;      /* source text of each output's expression */
     CombTypeKind *kinds;
+    const CombType **types;  /* whole type of each column */
     BoundExpr **exprs;       /* per column (over the aggregated batch when
                                 aggregating) */
     BoundExpr *where;
     bool aggregate;
     int n_group;
     BoundExpr **group;       /* over the scanned rows */
+    const CombType **gtypes; /* each key's type */
     const AstExpr **group_ast; /* what each key was written as */
     int n_agg;
     AggSpec *aggs;
@@ -79,40 +83,46 @@ static int plan_grow(SqlStmtCtx *c, SqlSelectPlan *p, int extra, CombErr *err)
     const char **names = comb_arena_calloc(c->arena, (size_t)n * sizeof *names);
     const char **texts = comb_arena_calloc(c->arena, (size_t)n * sizeof *texts);
     CombTypeKind *kinds = comb_arena_calloc(c->arena, (size_t)n * sizeof *kinds);
+    const CombType **types = comb_arena_calloc(c->arena, (size_t)n * sizeof *types);
     BoundExpr **exprs = comb_arena_calloc(c->arena, (size_t)n * sizeof *exprs);
-    if (!names || !texts || !kinds || !exprs)
+    if (!names || !texts || !kinds || !types || !exprs)
         return comb_err_nomem(err);
     if (p->n_cols) {
         memcpy(names, p->names, (size_t)p->n_cols * sizeof *names);
         memcpy(texts, p->texts, (size_t)p->n_cols * sizeof *texts);
         memcpy(kinds, p->kinds, (size_t)p->n_cols * sizeof *kinds);
+        memcpy(types, p->types, (size_t)p->n_cols * sizeof *types);
         memcpy(exprs, p->exprs, (size_t)p->n_cols * sizeof *exprs);
     }
     p->names = names;
     p->texts = texts;
     p->kinds = kinds;
+    p->types = types;
     p->exprs = exprs;
     return COMB_OK;
 }
 
 static int add_column(SqlStmtCtx *c, SqlSelectPlan *p, const char *name,
-                      BoundExpr *e, CombTypeKind kind, CombErr *err)
+                      BoundExpr *e, CombErr *err)
 {
-    int rc = plan_grow(c, p, 1, err);
+    const CombType *t = sql_bx_type(c, e);
+    int rc = t ? plan_grow(c, p, 1, err) : comb_err_nomem(err);
     if (rc)
         return rc;
     p->names[p->n_cols] = name;
     p->exprs[p->n_cols] = e;
-    p->kinds[p->n_cols] = kind;
+    p->kinds[p->n_cols] = e->type;
+    p->types[p->n_cols] = t;
     p->n_cols++;
     return COMB_OK;
 }
 
-/* A reference to column `col` of the batch the expression reads. */
-static BoundExpr *column_node(SqlStmtCtx *c, int col, CombTypeKind type,
-                             AstPos pos)
+/* A reference to column `col` of type t of the batch the expression
+ * reads. */
+static BoundExpr *column_node(SqlStmtCtx *c, int col, const CombType *t,
+                              AstPos pos)
 {
-    BoundExpr *e = sql_bx_new(c, BX_COL, type, pos);
+    BoundExpr *e = t ? sql_bx_new_type(c, BX_COL, t, pos) : NULL;
     if (e)
         e->col = col;
     return e;
@@ -128,15 +138,13 @@ static int expand_star(SqlStmtCtx *c, SqlSelectPlan *p, const AstExpr *star,
         return sql_err_at(err, COMB_ESEMANTIC, 10004, star->pos,
                           "Invalid table alias '%s'", star->qualifier);
     for (int i = 0; i < p->t->n_cols; i++) {
-        BoundExpr *e = column_node(c, i, p->t->kinds[i], star->pos);
+        BoundExpr *e = column_node(c, i, p->t->types[i], star->pos);
         char *name = comb_arena_printf(c->arena, "%s.%s", p->sc.alias,
                                        p->t->names[i]);
         int rc;
         if (!e || !name)
             return comb_err_nomem(err);
-        if (p->t->lengths)
-            e->length = p->t->lengths[i];
-        if ((rc = add_column(c, p, name, e, e->type, err)))
+        if ((rc = add_column(c, p, name, e, err)))
             return rc;
     }
     return COMB_OK;
@@ -164,6 +172,70 @@ static bool expr_has_aggregate(const AstExpr *e)
             return true;
     return expr_has_aggregate(e->left) || expr_has_aggregate(e->right) ||
            expr_has_aggregate(e->third);
+}
+
+/* "Cannot support comparison of map<> type ...": Hive's error for maps
+ * (or values holding maps) where values are ordered or grouped. */
+static int check_orderable(SqlStmtCtx *c, const BoundExpr *e, CombErr *err)
+{
+    const CombType *t = sql_bx_type(c, e);
+    if (!t || sql_type_orderable(t))
+        return t ? COMB_OK : comb_err_nomem(err);
+    return sql_err_at(err, COMB_ESEMANTIC, 10016, e->pos,
+                      "Argument type mismatch: Cannot support comparison of "
+                      "map<> type or complex type containing map<>.");
+}
+
+/* Result types of the aggregates (GenericUDAFCount/Sum/Average/Min/Max):
+ * sum of integers BIGINT, of floats, doubles and timestamps DOUBLE, of
+ * decimal(p,s) decimal(min(38, p + 10), s); avg DOUBLE, of decimal(p,s)
+ * decimal(p - s + s', s') with s' = min(s + 4, 38 - (p - s)); min and max
+ * the argument's type. */
+static int aggregate_type(SqlStmtCtx *c, const AstExpr *e, AggSpec *a,
+                          CombErr *err)
+{
+    const BoundExpr *x = a->arg;
+    int p, sc, int_part;
+    if (x && (a->fn == AGG_SUM || a->fn == AGG_AVG) &&
+        !sql_is_number(x->type) && x->type != COMB_T_TIMESTAMP &&
+        x->type != COMB_T_NULL)
+        return sql_err_at(err, COMB_ESEMANTIC, 10014, e->pos,
+                          "Wrong arguments for '%s': expected a number",
+                          e->name);
+    switch (a->fn) {
+    case AGG_COUNT:
+        a->type = sql_kind_type(COMB_T_BIGINT);
+        break;
+    case AGG_SUM:
+    case AGG_AVG:
+        if (x->type != COMB_T_DECIMAL) {
+            a->type = sql_kind_type(a->fn == AGG_SUM && (sql_is_number(x->type) ||
+                                                         x->type == COMB_T_NULL) &&
+                                            !comb_type_is_float(x->type)
+                                        ? COMB_T_BIGINT : COMB_T_DOUBLE);
+            break;
+        }
+        p = (int)x->ctype->precision;
+        sc = (int)x->ctype->scale;
+        int_part = p - sc;
+        if (a->fn == AGG_SUM)
+            a->type = sql_decimal_type(c, p + 10 < 38 ? p + 10 : 38, sc);
+        else {
+            sc = sc + 4 < 38 - int_part ? sc + 4 : 38 - int_part;
+            a->type = sql_decimal_type(c, int_part + sc, sc);
+        }
+        break;
+    default:
+        if (x->type == COMB_T_NULL) {
+            a->type = sql_kind_type(COMB_T_STRING);
+            break;
+        }
+        if (check_orderable(c, x, err))
+            return COMB_ESEMANTIC;
+        a->type = sql_bx_type(c, x);
+        break;
+    }
+    return a->type ? COMB_OK : comb_err_nomem(err);
 }
 
 static int bind_aggregate(SqlStmtCtx *c, SqlSelectPlan *p, const AstExpr *e,
@@ -194,21 +266,8 @@ static int bind_aggregate(SqlStmtCtx *c, SqlSelectPlan *p, const AstExpr *e,
         if ((rc = sql_bind_expr(c, &p->sc, e->args[0], &a.arg, err)))
             return rc;
     }
-    if (a.arg && (a.fn == AGG_SUM || a.fn == AGG_AVG) &&
-        (comb_type_is_str(a.arg->type) || a.arg->type == COMB_T_BOOLEAN))
-        return sql_err_at(err, COMB_ESEMANTIC, 10014, e->pos,
-                          "Wrong arguments for '%s': expected a number",
-                          e->name);
-    switch (a.fn) {
-    case AGG_COUNT: a.type = COMB_T_BIGINT; break;
-    case AGG_AVG: a.type = COMB_T_DOUBLE; break;
-    case AGG_SUM:
-        a.type = comb_type_is_float(a.arg->type) ? COMB_T_DOUBLE : COMB_T_BIGINT;
-        break;
-    default:
-        a.type = a.arg->type == COMB_T_NULL ? COMB_T_STRING : a.arg->type;
-        break;
-    }
+    if ((rc = aggregate_type(c, e, &a, err)))
+        return rc;
     grown = comb_arena_alloc(c->arena, (size_t)(p->n_agg + 1) * sizeof *grown);
     if (!grown)
         return comb_err_nomem(err);
@@ -244,9 +303,9 @@ static int agg_resolve(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
                        BoundExpr **out, CombErr *err)
 {
     SqlSelectPlan *p = sc->resolve_ctx;
-    int g = match_group_expr(p, e), a, rc;
+    int g = match_group_expr(p, e), a = 0, rc;
     if (g >= 0) {
-        *out = column_node(c, g, p->group[g]->type, e->pos);
+        *out = column_node(c, g, sql_bx_type(c, p->group[g]), e->pos);
         return *out ? COMB_OK : comb_err_nomem(err);
     }
     if (e->kind != AST_FUNC || !sql_is_aggregate(e->name))
@@ -267,9 +326,20 @@ static int plan_item(SqlStmtCtx *c, SqlSelectPlan *p, const AstSelectItem *it,
         return comb_err_nomem(err);
     if ((rc = sql_bind_expr(c, p->aggregate ? &p->agg_sc : &p->sc, it->expr,
                             &e, err)) ||
-        (rc = add_column(c, p, name, e, e->type, err)))
+        (rc = add_column(c, p, name, e, err)))
         return rc;
     p->texts[p->n_cols - 1] = it->expr->text;
+    return COMB_OK;
+}
+
+static int group_types(SqlStmtCtx *c, SqlSelectPlan *p, CombErr *err)
+{
+    p->gtypes = comb_arena_calloc(c->arena, (size_t)(p->n_group + 1) * sizeof *p->gtypes);
+    if (!p->gtypes)
+        return comb_err_nomem(err);
+    for (int g = 0; g < p->n_group; g++)
+        if (!(p->gtypes[g] = sql_bx_type(c, p->group[g])))
+            return comb_err_nomem(err);
     return COMB_OK;
 }
 
@@ -286,10 +356,11 @@ static int plan_group_by(SqlStmtCtx *c, SqlSelectPlan *p, CombErr *err)
         if (expr_has_aggregate(s->group_by[g]))
             return sql_err_at(err, COMB_ESEMANTIC, 10128, s->group_by[g]->pos,
                               "Not yet supported place for UDAF in GROUP BY");
-        if ((rc = sql_bind_expr(c, &p->sc, s->group_by[g], &p->group[g], err)))
+        if ((rc = sql_bind_expr(c, &p->sc, s->group_by[g], &p->group[g], err)) ||
+            (rc = check_orderable(c, p->group[g], err)))
             return rc;
     }
-    return COMB_OK;
+    return group_types(c, p, err);
 }
 
 /* hive.orderby.position.alias (default true): ORDER BY 2 is the second
@@ -340,7 +411,7 @@ static int plan_order_item(SqlStmtCtx *c, SqlSelectPlan *p,
         return COMB_OK;
     if ((rc = sql_bind_expr(c, p->aggregate ? &p->agg_sc : &p->sc, o->expr,
                             &e, err)) ||
-        (rc = add_column(c, p, "", e, e->type, err)))
+        (rc = add_column(c, p, "", e, err)))
         return rc;
     key->col = p->n_cols - 1;
     return COMB_OK;
@@ -355,7 +426,7 @@ static int plan_order_by(SqlStmtCtx *c, SqlSelectPlan *p, CombErr *err)
         return comb_err_nomem(err);
     for (int k = 0; k < s->n_order_by; k++) {
         int rc = plan_order_item(c, p, &s->order_by[k], &p->keys[k], err);
-        if (rc)
+        if (rc || (rc = check_orderable(c, p->exprs[p->keys[k].col], err)))
             return rc;
     }
     return COMB_OK;
@@ -445,14 +516,17 @@ static int plan_distinct(SqlStmtCtx *c, SqlSelectPlan *p, CombErr *err)
     if (!p->group || !p->group_ast)
         return comb_err_nomem(err);
     for (int j = 0; j < p->n_out; j++) {
+        int rc = check_orderable(c, p->exprs[j], err);
+        if (rc)
+            return rc;
         p->group[j] = p->exprs[j];
         /* a star's columns have no text of their own: ORDER BY finds
          * them by name among the outputs */
         p->group_ast[j] = has_star(s) ? NULL : s->items[j].expr;
-        if (!(p->exprs[j] = column_node(c, j, p->group[j]->type, p->group[j]->pos)))
+        if (!(p->exprs[j] = column_node(c, j, p->types[j], p->group[j]->pos)))
             return comb_err_nomem(err);
     }
-    return COMB_OK;
+    return group_types(c, p, err);
 }
 
 static int plan_having(SqlStmtCtx *c, SqlSelectPlan *p, CombErr *err)
@@ -530,6 +604,7 @@ int sql_select_coerce(SqlStmtCtx *c, SqlSelectPlan *p, const int *map,
         if ((rc = sql_bind_assign(c, p->exprs[j], t, col, &p->exprs[j], err)))
             return rc;
         p->kinds[j] = t->kinds[col];
+        p->types[j] = t->types[col];
     }
     return COMB_OK;
 }
@@ -694,7 +769,7 @@ static int run_sorted(Source *src, const SqlSink *sink, CombErr *err)
     SqlSelectPlan *p = src->p;
     SqlRowStore rs;
     int rc = COMB_OK;
-    if (sql_rows_init(&rs, p->n_cols, p->kinds))
+    if (sql_rows_init_types(&rs, p->n_cols, p->types))
         return comb_err_nomem(err);
     while (!rc) {
         CombBatch *b;
@@ -754,24 +829,51 @@ static uint64_t hash_bytes(uint64_t h, const void *p, size_t n)
     return h;
 }
 
+/* A hash of one value; values equal in Hive's grouping hash equally. */
+static uint64_t hash_value(uint64_t h, const CombVector *v, int row)
+{
+    if (comb_vec_is_null(v, row))
+        return hash_bytes(h, "N", 1);
+    switch (v->kind) {
+    case COMB_T_LIST:
+    case COMB_T_MAP:
+        h = hash_bytes(h, &v->len[row], sizeof v->len[row]);
+        for (uint32_t k = 0; k < v->len[row]; k++)
+            for (int part = 0; part < v->n_children; part++)
+                h = hash_value(h, &v->children[part], (int)(v->off[row] + k));
+        return h;
+    case COMB_T_STRUCT:
+        for (int k = 0; k < v->n_children; k++)
+            h = hash_value(h, &v->children[k], row);
+        return h;
+    case COMB_T_UNION:
+        h = hash_bytes(h, &v->tag[row], 1);
+        return hash_value(h, &v->children[v->tag[row]], row);
+    default:
+        break;
+    }
+    if (v->i64)
+        h = hash_bytes(h, &v->i64[row], 8);
+    if (v->nanos)
+        h = hash_bytes(h, &v->nanos[row], sizeof v->nanos[row]);
+    if (v->dec)
+        h = hash_bytes(h, &v->dec[row], sizeof v->dec[row]);
+    if (v->f64) {
+        /* equal in Double.compare order = equal bits, once every NaN
+         * is the same NaN */
+        double d = isnan(v->f64[row]) ? NAN : v->f64[row];
+        h = hash_bytes(h, &d, 8);
+    }
+    if (v->str)
+        h = hash_bytes(h, v->str[row].ptr, v->str[row].len);
+    return h;
+}
+
 static uint64_t hash_key(const SqlSelectPlan *p, int row)
 {
     uint64_t h = 14695981039346656037ULL;
-    for (int g = 0; g < p->n_group; g++) {
-        const CombVector *v = p->group[g]->out;
-        if (comb_vec_is_null(v, row))
-            h = hash_bytes(h, "N", 1);
-        else if (v->i64)
-            h = hash_bytes(h, &v->i64[row], 8);
-        else if (v->f64) {
-            /* equal in Double.compare order = equal bits, once every NaN
-             * is the same NaN */
-            double d = isnan(v->f64[row]) ? NAN : v->f64[row];
-            h = hash_bytes(h, &d, 8);
-        }
-        else if (v->str)
-            h = hash_bytes(h, v->str[row].ptr, v->str[row].len);
-    }
+    for (int g = 0; g < p->n_group; g++)
+        h = hash_value(h, p->group[g]->out, row);
     return h;
 }
 
@@ -787,12 +889,12 @@ static bool key_equals(const SqlSelectPlan *p, const SqlDatum *key, int row,
         if (key[g].null)
             continue;
         if (v->str) {
-            d.null = false;
+            memset(&d, 0, sizeof d);
             d.s = v->str[row];
         } else if (sql_datum_read(&d, v, row, scratch)) {
             return false;
         }
-        if (sql_datum_cmp(p->group[g]->type, &key[g], &d) != 0)
+        if (sql_datum_cmp(p->gtypes[g], &key[g], &d) != 0)
             return false;
     }
     return true;
@@ -873,11 +975,50 @@ static int group_find(const SqlSelectPlan *p, GroupTable *gt, int row,
     return COMB_OK;
 }
 
+/* sum and avg: integers wrap (and count as doubles for avg), doubles and
+ * timestamps (their seconds as a double) add as doubles, decimals add
+ * exactly until they leave 38 digits (the result is then NULL, as Hive's
+ * HiveDecimalWritable.mutateAdd). */
+static void agg_add(AggState *st, const CombVector *v, int row)
+{
+    if (v->dec) {
+        if (!st->overflow && !comb_dec_add(st->decsum, v->dec[row], &st->decsum))
+            st->overflow = true;
+    } else if (v->f64) {
+        st->dsum += v->f64[row];
+    } else if (v->nanos) {
+        st->dsum += (double)v->i64[row] + (double)v->nanos[row] / 1e9;
+    } else {
+        st->isum = (int64_t)((uint64_t)st->isum + (uint64_t)v->i64[row]);
+        st->dsum += (double)v->i64[row];
+    }
+}
+
+/* min and max: strings compare in place and are copied only when kept;
+ * other values are read into scratch first (complex ones have parts). */
+static int agg_best(const AggSpec *a, AggState *st, const CombVector *v,
+                    int row, CombArena *arena, CombArena *scratch)
+{
+    SqlDatum d;
+    int cmp;
+    memset(&d, 0, sizeof d);
+    if (v->str)
+        d.s = v->str[row];
+    else if (sql_datum_read(&d, v, row, scratch))
+        return COMB_ENOMEM;
+    cmp = st->best.null ? 0 : sql_datum_cmp(a->type, &d, &st->best);
+    if (st->best.null || (a->fn == AGG_MIN ? cmp < 0 : cmp > 0)) {
+        if (sql_datum_read(&d, v, row, arena))
+            return COMB_ENOMEM;
+        st->best = d;
+    }
+    return COMB_OK;
+}
+
 static int agg_update(const AggSpec *a, AggState *st, int row,
-                      CombArena *arena)
+                      CombArena *arena, CombArena *scratch)
 {
     const CombVector *v;
-    SqlDatum d;
     if (!a->arg) {
         st->count++;
         return COMB_OK;
@@ -889,33 +1030,28 @@ static int agg_update(const AggSpec *a, AggState *st, int row,
     switch (a->fn) {
     case AGG_SUM:
     case AGG_AVG:
-        if (v->f64)
-            st->dsum += v->f64[row];
-        else {
-            st->isum = (int64_t)((uint64_t)st->isum + (uint64_t)v->i64[row]);
-            st->dsum += (double)v->i64[row];
-        }
-        break;
+        agg_add(st, v, row);
+        return COMB_OK;
     case AGG_MIN:
-    case AGG_MAX: {
-        int cmp;
-        d.null = false;
-        if (v->str)
-            d.s = v->str[row]; /* compared in place, copied only if kept */
-        else if (sql_datum_read(&d, v, row, arena))
-            return COMB_ENOMEM;
-        cmp = st->best.null ? 0 : sql_datum_cmp(a->arg->type, &d, &st->best);
-        if (st->best.null || (a->fn == AGG_MIN ? cmp < 0 : cmp > 0)) {
-            if (v->str && sql_datum_read(&d, v, row, arena))
-                return COMB_ENOMEM;
-            st->best = d;
-        }
-        break;
-    }
+    case AGG_MAX:
+        return agg_best(a, st, v, row, arena, scratch);
     default:
-        break;
+        return COMB_OK;
     }
-    return COMB_OK;
+}
+
+/* The sum or average of decimals as a value of the result's type
+ * (HiveDecimal.divide, then enforcePrecisionScale): NULL when the sum left
+ * 38 digits or the result does not fit. */
+static void decimal_final(const AggSpec *a, const AggState *st, SqlDatum *out)
+{
+    int from = (int)a->arg->ctype->scale, to = (int)a->type->scale;
+    bool ok = !st->overflow &&
+              (a->fn == AGG_SUM
+                   ? comb_dec_rescale(st->decsum, from, to, &out->dec)
+                   : sql_dec_arith(AST_OP_DIV, st->decsum, from, st->count, 0,
+                                   (int)a->type->precision, to, &out->dec));
+    out->null = !ok || !comb_dec_fits(out->dec, (int)a->type->precision);
 }
 
 static void agg_final(const AggSpec *a, const AggState *st, SqlDatum *out)
@@ -926,15 +1062,18 @@ static void agg_final(const AggSpec *a, const AggState *st, SqlDatum *out)
         out->i = st->count;
         return;
     case AGG_SUM:
+    case AGG_AVG:
         out->null = st->count == 0;
-        if (a->type == COMB_T_DOUBLE)
+        if (out->null)
+            return;
+        if (a->type->kind == COMB_T_DECIMAL)
+            decimal_final(a, st, out);
+        else if (a->fn == AGG_AVG)
+            out->d = st->dsum / (double)st->count;
+        else if (a->type->kind == COMB_T_DOUBLE)
             out->d = st->dsum;
         else
             out->i = st->isum;
-        return;
-    case AGG_AVG:
-        out->null = st->count == 0;
-        out->d = st->count ? st->dsum / (double)st->count : 0;
         return;
     default:
         *out = st->best;
@@ -960,7 +1099,7 @@ static int consume_batch(SqlSelectPlan *p, GroupTable *gt, const CombBatch *b,
             return rc;
         for (int a = 0; a < p->n_agg; a++)
             if (agg_update(&p->aggs[a], &gt->states[gi][a], row,
-                           &gt->groups.arena))
+                           &gt->groups.arena, scratch))
                 return comb_err_nomem(err);
     }
     return COMB_OK;
@@ -968,44 +1107,69 @@ static int consume_batch(SqlSelectPlan *p, GroupTable *gt, const CombBatch *b,
 
 /* Fill the aggregated batch with groups [first, first + ab->capacity):
  * the keys, then the final value of each aggregate. */
-static void fill_aggregated(const SqlSelectPlan *p, const GroupTable *gt,
-                            int64_t first, CombBatch *ab)
+/* Fill the aggregated batch with groups [first, first + ab->capacity):
+ * the keys, then the final value of each aggregate. */
+static int fill_aggregated(const SqlSelectPlan *p, const GroupTable *gt,
+                           int64_t first, CombBatch *ab, SqlVecFill *fills)
 {
     comb_batch_reset(ab);
+    for (int j = 0; j < ab->n_cols; j++)
+        sql_fill_reset(&fills[j]);
     for (int64_t gi = first; gi < gt->groups.n_rows && ab->n_rows < ab->capacity;
          gi++) {
         int r = ab->n_rows++;
         for (int g = 0; g < p->n_group; g++)
-            sql_datum_store(&ab->cols[g], r, &gt->groups.rows[gi][g]);
+            if (sql_datum_fill(&fills[g], r, &gt->groups.rows[gi][g]))
+                return COMB_ENOMEM;
         for (int a = 0; a < p->n_agg; a++) {
             SqlDatum d;
             agg_final(&p->aggs[a], &gt->states[gi][a], &d);
-            sql_datum_store(&ab->cols[p->n_group + a], r, &d);
+            if (sql_datum_fill(&fills[p->n_group + a], r, &d))
+                return COMB_ENOMEM;
         }
     }
+    return COMB_OK;
+}
+
+/* The aggregated batch (keys, then aggregates) and its fill states. */
+static int aggregated_batch(const SqlSelectPlan *p, CombArena *a, CombBatch *ab,
+                            SqlVecFill **fills)
+{
+    int n = p->n_group + p->n_agg;
+    const CombType **types = comb_arena_alloc(a, (size_t)(n + 1) * sizeof *types);
+    if (!types)
+        return COMB_ENOMEM;
+    for (int g = 0; g < p->n_group; g++)
+        types[g] = p->gtypes[g];
+    for (int k = 0; k < p->n_agg; k++)
+        types[p->n_group + k] = p->aggs[k].type;
+    if (comb_batch_init_types(ab, n, types, COMB_BATCH_SIZE))
+        return COMB_ENOMEM;
+    *fills = comb_arena_alloc(a, (size_t)(n + 1) * sizeof **fills);
+    for (int j = 0; *fills && j < n; j++)
+        if (sql_fill_init(&(*fills)[j], &ab->cols[j], a))
+            return COMB_ENOMEM;
+    return *fills ? COMB_OK : COMB_ENOMEM;
 }
 
 /* Groups -> HAVING -> select items (and hidden ORDER BY columns) -> out. */
 static int groups_to_output(SqlSelectPlan *p, GroupTable *gt, SqlRowStore *out,
                             CombErr *err)
 {
-    CombTypeKind *kinds = comb_calloc((size_t)(p->n_group + p->n_agg + 1),
-                                      sizeof *kinds);
+    CombArena arena;
     CombBatch ab;
+    SqlVecFill *fills = NULL;
     int rc = COMB_OK;
-    if (!kinds)
-        return comb_err_nomem(err);
-    for (int g = 0; g < p->n_group; g++)
-        kinds[g] = p->group[g]->type;
-    for (int a = 0; a < p->n_agg; a++)
-        kinds[p->n_group + a] = p->aggs[a].type;
-    if (comb_batch_init(&ab, p->n_group + p->n_agg, kinds, COMB_BATCH_SIZE)) {
-        comb_free(kinds);
-        return comb_err_nomem(err);
-    }
+    memset(&ab, 0, sizeof ab);
+    comb_arena_init(&arena, 4096);
+    if (aggregated_batch(p, &arena, &ab, &fills))
+        rc = comb_err_nomem(err);
     for (int64_t first = 0; first < gt->groups.n_rows && !rc;
          first += ab.capacity) {
-        fill_aggregated(p, gt, first, &ab);
+        if (fill_aggregated(p, gt, first, &ab, fills)) {
+            rc = comb_err_nomem(err);
+            break;
+        }
         if (p->having && (rc = sql_filter_batch(p->having, &ab, err)))
             break;
         if (comb_batch_live(&ab) == 0 || (rc = eval_columns(p, &ab, err)))
@@ -1014,8 +1178,9 @@ static int groups_to_output(SqlSelectPlan *p, GroupTable *gt, SqlRowStore *out,
             p->col_out[j] = p->exprs[j]->out;
         rc = sql_rows_append(out, p->col_out, &ab, err);
     }
-    comb_batch_free(&ab);
-    comb_free(kinds);
+    if (ab.cols)
+        comb_batch_free(&ab);
+    comb_arena_free(&arena);
     return rc;
 }
 
@@ -1033,21 +1198,15 @@ static int run_aggregate(Source *src, const SqlSink *sink, CombErr *err)
     GroupTable gt;
     SqlRowStore out;
     CombArena scratch;
-    CombTypeKind *gkinds;
     int rc = COMB_OK;
 
     memset(&gt, 0, sizeof gt);
-    comb_arena_init(&scratch, 4096);
-    gkinds = comb_arena_alloc(&scratch, (size_t)(p->n_group + 1) * sizeof *gkinds);
-    for (int g = 0; gkinds && g < p->n_group; g++)
-        gkinds[g] = p->group[g]->type;
-    if (!gkinds || sql_rows_init(&gt.groups, p->n_group, gkinds) ||
-        sql_rows_init(&out, p->n_cols, p->kinds)) {
-        comb_arena_free(&scratch);
+    if (sql_rows_init_types(&gt.groups, p->n_group, p->gtypes))
+        return comb_err_nomem(err);
+    if (sql_rows_init_types(&out, p->n_cols, p->types)) {
         group_table_free(&gt);
         return comb_err_nomem(err);
     }
-    comb_arena_free(&scratch);
     comb_arena_init(&scratch, 4096);
     while (!rc) {
         CombBatch *b;

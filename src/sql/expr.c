@@ -3,8 +3,10 @@
  * output vector (allocated once by sql_expr_prepare) and computes it for
  * the live rows of the input batch, at the rows' physical indexes, so the
  * batch's selection vector never has to be copied.  NULL follows SQL's
- * three-valued logic; integer arithmetic wraps like Java's (Hive's), and
- * x/0 is NULL as in Hive.
+ * three-valued logic; integer arithmetic wraps like Java's (Hive's), x/0
+ * is NULL as in Hive, and DECIMAL results are rounded HALF_UP to their
+ * type's scale, NULL when they do not fit its precision.  Casts are
+ * evaluated in cast.c, complex values in complex.c.
  */
 #include "sql/sql_int.h"
 
@@ -14,6 +16,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "common/decimal.h"
 #include "sql/convert.h"
 #include "sql/value.h"
 
@@ -22,10 +25,15 @@
 
 /* ---------------------------------------------------------------- vectors */
 
-static int vec_alloc(CombVector *v, CombTypeKind kind, CombArena *a, int cap)
+/* Output arrays of a flat kind in arena a; the vector has type t (may be
+ * NULL for kinds without parameters). */
+static int vec_alloc(CombVector *v, CombTypeKind kind, const CombType *t,
+                     CombArena *a, int cap)
 {
     memset(v, 0, sizeof *v);
     v->kind = kind;
+    v->type = t;
+    v->capacity = cap;
     v->nulls = comb_arena_calloc(a, (size_t)cap);
     if (!v->nulls)
         return COMB_ENOMEM;
@@ -33,11 +41,32 @@ static int vec_alloc(CombVector *v, CombTypeKind kind, CombArena *a, int cap)
         v->f64 = comb_arena_calloc(a, (size_t)cap * sizeof *v->f64);
     else if (comb_type_is_str(kind))
         v->str = comb_arena_calloc(a, (size_t)cap * sizeof *v->str);
+    else if (kind == COMB_T_DECIMAL)
+        v->dec = comb_arena_calloc(a, (size_t)cap * sizeof *v->dec);
     else
         v->i64 = comb_arena_calloc(a, (size_t)cap * sizeof *v->i64);
-    if (!v->f64 && !v->str && !v->i64)
+    if (kind == COMB_T_TIMESTAMP &&
+        !(v->nanos = comb_arena_calloc(a, (size_t)cap * sizeof *v->nanos)))
+        return COMB_ENOMEM;
+    if (!v->f64 && !v->str && !v->i64 && !v->dec)
         return COMB_ENOMEM;
     return COMB_OK;
+}
+
+/* The output vector of e: arena arrays for flat kinds, a heap vector with
+ * children (freed by sql_expr_release) for array, map, struct and
+ * uniontype values; both filled through e->fill. */
+static int output_alloc(BoundExpr *e, CombArena *a, int cap)
+{
+    int rc = comb_type_is_primitive(e->type)
+                 ? vec_alloc(&e->own, e->type, e->ctype, a, cap)
+                 : comb_vec_init(&e->own, e->ctype, cap);
+    if (rc)
+        return rc;
+    e->fill = comb_arena_alloc(a, sizeof *e->fill);
+    if (!e->fill)
+        return COMB_ENOMEM;
+    return sql_fill_init(e->fill, &e->own, a);
 }
 
 static void const_broadcast(BoundExpr *e, int cap)
@@ -51,16 +80,21 @@ static void const_broadcast(BoundExpr *e, int cap)
     for (int i = 0; i < cap; i++) {
         if (v->i64)
             v->i64[i] = e->ival;
-        else if (v->f64)
+        if (v->nanos)
+            v->nanos[i] = e->nanos;
+        if (v->f64)
             v->f64[i] = e->dval;
-        else
+        if (v->str)
             v->str[i] = e->sval;
+        if (v->dec)
+            v->dec[i] = e->dec;
     }
 }
 
 static bool produces_strings(const BoundExpr *e)
 {
-    return comb_type_is_str(e->type) && e->kind != BX_CONST && e->kind != BX_COL;
+    return (comb_type_is_str(e->type) || e->kind == BX_CAST) &&
+           e->kind != BX_CONST && e->kind != BX_COL;
 }
 
 int sql_expr_prepare(BoundExpr *e, CombArena *a, int capacity, CombErr *err)
@@ -75,9 +109,12 @@ int sql_expr_prepare(BoundExpr *e, CombArena *a, int capacity, CombErr *err)
     for (int i = 0; i < e->n_args; i++)
         if ((rc = sql_expr_prepare(e->args[i], a, capacity, err)))
             return rc;
-    if (e->kind == BX_COL || e->out)
+    /* a constant folded into a one-row batch first (BETWEEN's operand,
+     * shared by its two comparisons) gets a vector of the full width */
+    if (e->kind == BX_COL ||
+        (e->out && (e->kind != BX_CONST || e->own.capacity >= capacity)))
         return COMB_OK;
-    if (vec_alloc(&e->own, e->type, a, capacity))
+    if (output_alloc(e, a, capacity))
         return comb_err_nomem(err);
     e->out = &e->own;
     if (e->kind == BX_CONST)
@@ -104,8 +141,12 @@ void sql_expr_release(BoundExpr *e)
         comb_arena_free(e->scratch);
         e->scratch = NULL;
     }
-    if (e->kind != BX_CONST)
-        e->out = NULL;
+    if (e->kind == BX_CONST)
+        return;     /* constants keep their (arena) vector */
+    if (e->fill && !comb_type_is_primitive(e->type))
+        comb_vec_free(&e->own);
+    e->fill = NULL;
+    e->out = NULL;
 }
 
 /* Result null mask = OR of the operands' masks over the live rows. */
@@ -123,216 +164,9 @@ static void nulls_from(CombVector *out, const CombBatch *in,
 
 #define set_null(v, row) sql_vec_mark((v), in, (row), true)
 
-/* ------------------------------------------------------------------ casts */
-
 static int64_t wrap_to(CombTypeKind k, int64_t v)
 {
     return sql_int_wrap(k, v);
-}
-
-static bool int_in_range(CombTypeKind k, int64_t v)
-{
-    return wrap_to(k, v) == v;
-}
-
-static int cast_error(const BoundExpr *e, const char *text, CombErr *err)
-{
-    return sql_err_at(err, COMB_EINVALID, 0, e->pos,
-                      "cannot convert %s to %s for column '%s'", text,
-                      comb_type_name(e->type), e->fname ? e->fname : "?");
-}
-
-/* 'text' of a string value for an error message, cut at 60 bytes. */
-static void quote_preview(CombStr s, char *buf, size_t n)
-{
-    snprintf(buf, n, "'%.*s'", (int)(s.len > 60 ? 60 : s.len), s.ptr);
-}
-
-/* A value that does not convert: NULL for CAST (Hive's answer), an error
- * naming the column for an assignment.  COMB_OK when the row became NULL. */
-static int bad_value(BoundExpr *e, const CombBatch *in, int row,
-                     const char *text, CombErr *err)
-{
-    if (!e->strict) {
-        sql_vec_mark(e->out, in, row, true);
-        return COMB_OK;
-    }
-    return cast_error(e, text, err);
-}
-
-static int bad_string(BoundExpr *e, const CombBatch *in, int row, CombStr s,
-                      CombErr *err)
-{
-    char text[96];
-    quote_preview(s, text, sizeof text);
-    return bad_value(e, in, row, text, err);
-}
-
-/* A double to an integer kind: a Java cast for CAST; for an assignment
- * the fraction is dropped (3.7 stores 3) but a value out of the column's
- * range, NaN or an infinity is an error, never a wrapped number. */
-static int double_to_int(BoundExpr *e, int row, double d, CombErr *err)
-{
-    char text[96];
-    if (!e->strict) {
-        e->out->i64[row] = sql_double_to_int(d, e->type);
-        return COMB_OK;
-    }
-    if (sql_double_fits_int(d, e->type)) {
-        e->out->i64[row] = (int64_t)trunc(d);
-        return COMB_OK;
-    }
-    sql_format_double(d, text, sizeof text);
-    if (isfinite(d))
-        strncat(text, " (out of range)", sizeof text - strlen(text) - 1);
-    return cast_error(e, text, err);
-}
-
-static int cast_to_int(BoundExpr *e, const CombBatch *in, CombErr *err)
-{
-    const CombVector *x = e->a->out;
-    CombVector *o = e->out;
-    CombTypeKind from = e->a->type;
-    nulls_from(o, in, x, NULL);
-    FOR_LIVE(in, i, row) {
-        int64_t v = 0;
-        char text[96];
-        int rc;
-        if (comb_vec_is_null(x, row))
-            continue;
-        if (comb_type_is_float(from)) {
-            if ((rc = double_to_int(e, row, x->f64[row], err)))
-                return rc;
-            continue;
-        }
-        if (comb_type_is_str(from)) {
-            if (!sql_str_to_int(x->str[row], e->type, &v) &&
-                (rc = bad_string(e, in, row, x->str[row], err)))
-                return rc;
-            o->i64[row] = v;
-            continue;
-        }
-        v = x->i64[row];
-        if (e->strict && !int_in_range(e->type, v)) {
-            snprintf(text, sizeof text, "%lld (out of range)", (long long)v);
-            return cast_error(e, text, err);
-        }
-        o->i64[row] = wrap_to(e->type, v);
-    }
-    return COMB_OK;
-}
-
-static int cast_to_double(BoundExpr *e, const CombBatch *in, CombErr *err)
-{
-    const CombVector *x = e->a->out;
-    CombVector *o = e->out;
-    CombTypeKind from = e->a->type;
-    bool to_float = e->type == COMB_T_FLOAT;
-    nulls_from(o, in, x, NULL);
-    FOR_LIVE(in, i, row) {
-        double d = 0;
-        int rc;
-        if (comb_vec_is_null(x, row))
-            continue;
-        if (comb_type_is_float(from))
-            d = x->f64[row];
-        else if (comb_type_is_str(from)) {
-            if (!sql_str_to_double(x->str[row], to_float, &d)) {
-                if ((rc = bad_string(e, in, row, x->str[row], err)))
-                    return rc;
-                continue;
-            }
-        } else
-            d = (double)x->i64[row];
-        o->f64[row] = to_float ? (double)(float)d : d;
-    }
-    return COMB_OK;
-}
-
-static int cast_to_boolean(BoundExpr *e, const CombBatch *in, CombErr *err)
-{
-    const CombVector *x = e->a->out;
-    CombVector *o = e->out;
-    (void)err;
-    nulls_from(o, in, x, NULL);
-    FOR_LIVE(in, i, row) {
-        if (comb_vec_is_null(x, row))
-            continue;
-        if (comb_type_is_str(e->a->type))
-            o->i64[row] = sql_str_to_boolean(x->str[row]);
-        else if (comb_type_is_float(e->a->type))
-            o->i64[row] = x->f64[row] != 0;
-        else
-            o->i64[row] = x->i64[row] != 0;
-    }
-    return COMB_OK;
-}
-
-/* CHAR values lose their padding when they become strings (Hive's
- * HiveChar.getStrippedValue), BOOLEAN becomes TRUE / FALSE. */
-static int cast_to_string(BoundExpr *e, const CombBatch *in, CombErr *err)
-{
-    const CombVector *x = e->a->out;
-    CombVector *o = e->out;
-    CombTypeKind from = e->a->type;
-    comb_arena_reset(e->scratch);
-    nulls_from(o, in, x, NULL);
-    FOR_LIVE(in, i, row) {
-        char buf[64];
-        size_t n;
-        char *p;
-        if (comb_vec_is_null(x, row))
-            continue;
-        if (comb_type_is_str(from)) {
-            CombStr s = x->str[row];
-            if (from == COMB_T_CHAR)
-                while (s.len > 0 && s.ptr[s.len - 1] == ' ')
-                    s.len--;
-            o->str[row] = s;
-            continue;
-        }
-        if (from == COMB_T_BOOLEAN) {
-            o->str[row] = x->i64[row] ? (CombStr){"TRUE", 4}
-                                      : (CombStr){"FALSE", 5};
-            continue;
-        }
-        n = sql_format_scalar(from, x, row, buf, sizeof buf);
-        p = comb_arena_strndup(e->scratch, buf, n);
-        if (!p)
-            return comb_err_nomem(err);
-        o->str[row] = (CombStr){p, (uint32_t)n};
-    }
-    return COMB_OK;
-}
-
-static bool is_int_family(CombTypeKind k)
-{
-    return comb_type_is_int(k) && k != COMB_T_BOOLEAN && k != COMB_T_DATE;
-}
-
-static int eval_cast(BoundExpr *e, const CombBatch *in, CombErr *err)
-{
-    CombTypeKind from = e->a->type;
-    if (from == COMB_T_NULL) {
-        e->out->has_nulls = true;
-        FOR_LIVE(in, i, row)
-            e->out->nulls[row] = 1;
-        return COMB_OK;
-    }
-    /* widening between integer kinds shares the input vector */
-    if (is_int_family(from) && is_int_family(e->type) &&
-        (e->type == COMB_T_BIGINT || wrap_to(e->type, INT64_MIN) == INT64_MIN)) {
-        e->out = e->a->out;
-        return COMB_OK;
-    }
-    e->out = &e->own;
-    if (comb_type_is_str(e->type))
-        return cast_to_string(e, in, err);
-    if (comb_type_is_float(e->type))
-        return cast_to_double(e, in, err);
-    if (e->type == COMB_T_BOOLEAN)
-        return cast_to_boolean(e, in, err);
-    return cast_to_int(e, in, err);
 }
 
 /* ------------------------------------------------------------- comparisons */
@@ -346,9 +180,7 @@ static int cmp_values(CombTypeKind k, const CombVector *x, const CombVector *y,
 {
     if (comb_type_is_float(k))
         return sql_double_cmp(x->f64[row], y->f64[row]);
-    if (comb_type_is_str(k))
-        return sql_str_cmp(x->str[row], y->str[row]);
-    return x->i64[row] < y->i64[row] ? -1 : x->i64[row] > y->i64[row];
+    return sql_value_cmp(x, row, y, row, true);
 }
 
 /* = <> < <= > >= on doubles as Java evaluates them: NaN equals nothing,
@@ -520,8 +352,14 @@ static double dbl_arith(AstOp op, double a, double b, bool *is_null)
     }
 }
 
-/* Operands arrive in the result's type (bind.c: arithmetic_operands),
- * except that integer kinds share int64 vectors. */
+static int vec_scale(const CombVector *v)
+{
+    return v->type ? (int)v->type->scale : 0;
+}
+
+/* Operands arrive in the result's type (bind.c: bind_arithmetic), except
+ * that integer kinds share int64 vectors and DECIMAL operands keep their
+ * own scales. */
 static void eval_arith(BoundExpr *e, const CombBatch *in)
 {
     const CombVector *x = e->a->out, *y = e->b->out;
@@ -538,6 +376,10 @@ static void eval_arith(BoundExpr *e, const CombBatch *in)
                                            (float)y->f64[row], &is_null);
         else if (e->type == COMB_T_DOUBLE)
             o->f64[row] = dbl_arith(e->op, x->f64[row], y->f64[row], &is_null);
+        else if (e->type == COMB_T_DECIMAL)
+            is_null = !sql_dec_arith(e->op, x->dec[row], vec_scale(x), y->dec[row],
+                                     vec_scale(y), (int)e->ctype->precision,
+                                     (int)e->ctype->scale, &o->dec[row]);
         else
             o->i64[row] = wrap_to(e->type, int_arith(e->op, x->i64[row],
                                                      y->i64[row], &is_null));
@@ -600,6 +442,8 @@ static void eval_unary(BoundExpr *e, const CombBatch *in)
             o->i64[row] = !x->i64[row];
         else if (comb_type_is_float(e->type))
             o->f64[row] = e->op == AST_OP_NEG ? -x->f64[row] : x->f64[row];
+        else if (e->type == COMB_T_DECIMAL)
+            o->dec[row] = e->op == AST_OP_NEG ? -x->dec[row] : x->dec[row];
         else if (e->a->type == COMB_T_NULL)
             set_null(o, row);
         else
@@ -713,11 +557,10 @@ static int eval_rowid(BoundExpr *e, const CombBatch *in, CombErr *err)
 }
 
 /* First WHEN that is TRUE picks its value; none: ELSE or NULL. */
-static void eval_case(BoundExpr *e, const CombBatch *in)
+static int eval_case(BoundExpr *e, const CombBatch *in, CombErr *err)
 {
-    CombVector *o = e->out;
     int n = e->n_args / 2;
-    o->has_nulls = false;
+    sql_fill_reset(e->fill);
     FOR_LIVE(in, i, row) {
         const CombVector *v = e->c ? e->c->out : NULL;
         for (int k = 0; k < n; k++) {
@@ -727,16 +570,12 @@ static void eval_case(BoundExpr *e, const CombBatch *in)
                 break;
             }
         }
-        sql_vec_mark(o, in, row, !v || comb_vec_is_null(v, row));
-        if (!v || comb_vec_is_null(v, row))
-            continue;
-        if (o->i64)
-            o->i64[row] = v->i64[row];
-        else if (o->f64)
-            o->f64[row] = v->f64[row];
-        else
-            o->str[row] = v->str[row];
+        if (!v)
+            sql_fill_null(e->fill, row);
+        else if (sql_fill_copy(e->fill, row, v, row))
+            return comb_err_nomem(err);
     }
+    return COMB_OK;
 }
 
 static int eval_children(BoundExpr *e, const CombBatch *in, CombErr *err)
@@ -762,6 +601,8 @@ int sql_expr_eval(BoundExpr *e, const CombBatch *in, CombErr *err)
          * batch: a statement that replaces batch columns (UPDATE SET a = b,
          * b = a) must not change what an evaluated reference holds */
         e->own = in->cols[e->col];
+        if (!e->own.type)
+            e->own.type = e->ctype;
         e->out = &e->own;
         return COMB_OK;
     }
@@ -769,7 +610,7 @@ int sql_expr_eval(BoundExpr *e, const CombBatch *in, CombErr *err)
         return rc;
     switch (e->kind) {
     case BX_ROWID: return eval_rowid(e, in, err);
-    case BX_CAST: return eval_cast(e, in, err);
+    case BX_CAST: return sql_eval_cast(e, in, err);
     case BX_BINARY: return eval_binary(e, in, err);
     case BX_UNARY: eval_unary(e, in); return COMB_OK;
     case BX_IS_NULL: eval_is_null(e, in); return COMB_OK;
@@ -777,7 +618,7 @@ int sql_expr_eval(BoundExpr *e, const CombBatch *in, CombErr *err)
     case BX_IN: eval_in(e, in); return COMB_OK;
     case BX_LIKE: eval_like(e, in); return COMB_OK;
     case BX_FUNC: return e->fn(e, in, err);
-    case BX_CASE: eval_case(e, in); return COMB_OK;
+    case BX_CASE: return eval_case(e, in, err);
     default: return COMB_INTERNAL(err, "unexpected bound expression");
     }
 }

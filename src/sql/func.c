@@ -8,6 +8,9 @@
 #include <math.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
+
+#include "common/datetime.h"
 
 #include "sql/convert.h"
 #include "sql/unicase.h"
@@ -79,6 +82,8 @@ static int fn_abs(BoundExpr *e, const CombBatch *in, CombErr *err)
         /* Java's Math.abs: the smallest int/long stays negative */
         if (o->f64)
             o->f64[row] = fabs(x->f64[row]);
+        else if (o->dec)
+            o->dec[row] = x->dec[row] < 0 ? -x->dec[row] : x->dec[row];
         else
             o->i64[row] = sql_int_wrap(e->type, x->i64[row] < 0
                                                     ? (int64_t)(0 - (uint64_t)x->i64[row])
@@ -87,25 +92,32 @@ static int fn_abs(BoundExpr *e, const CombBatch *in, CombErr *err)
     return COMB_OK;
 }
 
+/* current_date / current_timestamp: the statement's one value. */
+static int fn_now(BoundExpr *e, const CombBatch *in, CombErr *err)
+{
+    (void)err;
+    e->out->has_nulls = false;
+    FOR_LIVE(in, i, row) {
+        e->out->i64[row] = e->type == COMB_T_DATE ? comb_seconds_to_days(e->ival)
+                                                  : e->ival;
+        if (e->out->nanos)
+            e->out->nanos[row] = e->nanos;
+    }
+    return COMB_OK;
+}
+
 /* First non-NULL argument (all arguments already cast to e->type). */
 static int fn_coalesce(BoundExpr *e, const CombBatch *in, CombErr *err)
 {
-    CombVector *o = e->out;
-    (void)err;
-    o->has_nulls = false;
+    sql_fill_reset(e->fill);
     FOR_LIVE(in, i, row) {
         int k = 0;
         while (k < e->n_args && comb_vec_is_null(e->args[k]->out, row))
             k++;
-        sql_vec_mark(o, in, row, k == e->n_args);
         if (k == e->n_args)
-            continue;
-        if (o->i64)
-            o->i64[row] = e->args[k]->out->i64[row];
-        else if (o->f64)
-            o->f64[row] = e->args[k]->out->f64[row];
-        else
-            o->str[row] = e->args[k]->out->str[row];
+            sql_fill_null(e->fill, row);
+        else if (sql_fill_copy(e->fill, row, e->args[k]->out, row))
+            return comb_err_nomem(err);
     }
     return COMB_OK;
 }
@@ -300,39 +312,34 @@ bool sql_is_aggregate(const char *name)
     return is_aggregate_name(name);
 }
 
-static bool int_family(CombTypeKind k)
-{
-    return comb_type_is_int(k) && k != COMB_T_BOOLEAN && k != COMB_T_DATE;
-}
-
-static int cast_all(SqlStmtCtx *c, BoundExpr **args, int n, CombTypeKind to,
+/* Arguments converted to `to` as Hive's functions accept them: anything
+ * becomes a string, NULL anything, numbers and strings a float or double,
+ * an integer a wider integer or a decimal. */
+static int cast_all(SqlStmtCtx *c, BoundExpr **args, int n, const CombType *to,
                     CombErr *err)
 {
     for (int i = 0; i < n; i++) {
+        CombTypeKind from = args[i]->type;
         int rc;
-        if (args[i]->type == to)
+        if (sql_bx_has_type(args[i], to))
             continue;
-        if (to == COMB_T_STRING || args[i]->type == COMB_T_NULL ||
-            comb_type_is_float(to) ||
-            (int_family(to) && int_family(args[i]->type))) {
-            BoundExpr *cast = sql_bx_new(c, BX_CAST, to, args[i]->pos);
-            if (!cast)
-                return comb_err_nomem(err);
-            cast->implicit = true;
-            cast->a = args[i];
-            args[i] = cast;
-            continue;
-        }
-        rc = sql_err_at(err, COMB_ESEMANTIC, 10014, args[i]->pos,
-                        "Wrong arguments: %s cannot be used as %s",
-                        comb_type_name(args[i]->type), comb_type_name(to));
-        return rc;
+        if (!(to->kind == COMB_T_STRING || from == COMB_T_NULL ||
+              (comb_type_is_float(to->kind) &&
+               (sql_is_number(from) || sql_is_string(from))) ||
+              (sql_int_rank(to->kind) && sql_int_rank(from)) ||
+              (to->kind == COMB_T_DECIMAL && sql_int_rank(from))))
+            return sql_err_at(err, COMB_ESEMANTIC, 10014, args[i]->pos,
+                              "Wrong arguments: %s cannot be used as %s",
+                              comb_type_name(from), comb_type_name(to->kind));
+        if ((rc = sql_bind_cast(c, args[i], to, true, &args[i], err)))
+            return rc;
     }
     return COMB_OK;
 }
 
 /* GenericUDFAbs: tinyint, smallint and int give int, bigint bigint,
- * float, double and strings double; CHAR and VARCHAR are refused. */
+ * float, double and strings double, a decimal its own type; CHAR and
+ * VARCHAR are refused. */
 static int bind_abs(SqlStmtCtx *c, BoundExpr *b, CombErr *err)
 {
     CombTypeKind a = b->args[0]->type;
@@ -351,26 +358,70 @@ static int bind_abs(SqlStmtCtx *c, BoundExpr *b, CombErr *err)
     case COMB_T_STRING:
         b->type = COMB_T_DOUBLE;
         break;
+    case COMB_T_DECIMAL:
+        sql_bx_set_type(b, b->args[0]->ctype);
+        return COMB_OK;
     default:
         return sql_err_at(err, COMB_ESEMANTIC, 10014, b->args[0]->pos,
                           "Wrong arguments for 'abs': expected a number but "
                           "got %s", comb_type_name(a));
     }
-    return cast_all(c, b->args, 1, b->type, err);
+    return cast_all(c, b->args, 1, sql_kind_type(b->type), err);
 }
 
-/* COALESCE / NVL: the arguments' common type (sql_common_type). */
-static int common_type(BoundExpr **args, int n, CombTypeKind *out,
-                       CombErr *err)
+/* COALESCE / NVL: the arguments' common type. */
+static int bind_coalesce(SqlStmtCtx *c, BoundExpr *b, CombErr *err)
 {
-    CombTypeKind t = COMB_T_NULL;
-    for (int i = 0; i < n; i++)
-        if (!sql_common_type(t, args[i]->type, &t))
-            return sql_err_at(err, COMB_ESEMANTIC, 10016, args[i]->pos,
-                              "Argument type mismatch: %s and %s cannot be "
-                              "combined", comb_type_name(t),
-                              comb_type_name(args[i]->type));
-    *out = t == COMB_T_NULL ? COMB_T_STRING : t;
+    const CombType *to;
+    int rc = sql_common_value_type(c, b->args, b->n_args, &to, err);
+    if (rc)
+        return rc;
+    sql_bx_set_type(b, to);
+    for (int i = 0; i < b->n_args; i++)
+        if ((rc = sql_bind_cast(c, b->args[i], to, true, &b->args[i], err)))
+            return rc;
+    if (b->type == COMB_T_CHAR)
+        return sql_bind_unite_chars(c, b->args, b->n_args, &b->length, err);
+    return COMB_OK;
+}
+
+/* The statement's clock, read once: local wall-clock time, as Hive's
+ * current_timestamp gives it in the session's time zone. */
+static void statement_now(SqlStmtCtx *c)
+{
+    struct timespec ts;
+    struct tm tm;
+    if (c->have_now)
+        return;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    localtime_r(&ts.tv_sec, &tm);
+    c->now_secs = comb_days_to_seconds(comb_days_from_civil(tm.tm_year + 1900,
+                                                            tm.tm_mon + 1,
+                                                            tm.tm_mday)) +
+                  tm.tm_hour * 3600 + tm.tm_min * 60 + tm.tm_sec;
+    /* Hive's current_timestamp has millisecond precision */
+    c->now_nanos = (int32_t)(ts.tv_nsec / 1000000 * 1000000);
+    c->have_now = true;
+}
+
+static int bind_now(SqlStmtCtx *c, const AstExpr *e, int n_args,
+                    BoundExpr **out, CombErr *err)
+{
+    bool date = strcmp(e->name, "current_date") == 0;
+    BoundExpr *b;
+    if (n_args)
+        return sql_err_at(err, COMB_ESEMANTIC, 10015, e->pos,
+                          "Arguments length mismatch for function '%s'",
+                          e->name);
+    statement_now(c);
+    b = sql_bx_new(c, BX_FUNC, date ? COMB_T_DATE : COMB_T_TIMESTAMP, e->pos);
+    if (!b)
+        return comb_err_nomem(err);
+    b->fname = date ? "current_date" : "current_timestamp";
+    b->fn = fn_now;
+    b->ival = c->now_secs;
+    b->nanos = date ? 0 : c->now_nanos;
+    *out = b;
     return COMB_OK;
 }
 
@@ -379,6 +430,7 @@ int sql_bind_function(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
                       CombErr *err)
 {
     BoundExpr *b;
+    bool found;
     int rc;
     (void)sc;
     if (is_aggregate_name(e->name))
@@ -390,6 +442,18 @@ int sql_bind_function(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
                               "Arguments length mismatch for function 'if'");
         return sql_bind_case(c, &args[0], &args[1], 1, args[2], e->pos, out, err);
     }
+    if (strcmp(e->name, "current_date") == 0 ||
+        strcmp(e->name, "current_timestamp") == 0)
+        return bind_now(c, e, n_args, out, err);
+    if (!(b = sql_bx_new(c, BX_FUNC, COMB_T_NULL, e->pos)))
+        return comb_err_nomem(err);
+    b->fname = e->name;
+    b->args = args;
+    b->n_args = n_args;
+    if ((rc = sql_bind_complex_function(c, b, &found, err)) || found) {
+        *out = b;
+        return rc;
+    }
     for (size_t i = 0; i < sizeof functions / sizeof functions[0]; i++) {
         if (strcmp(functions[i].name, e->name) != 0)
             continue;
@@ -398,41 +462,32 @@ int sql_bind_function(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
             return sql_err_at(err, COMB_ESEMANTIC, 10015, e->pos,
                               "Arguments length mismatch for function '%s'",
                               e->name);
-        b = sql_bx_new(c, BX_FUNC, COMB_T_NULL, e->pos);
-        if (!b)
-            return comb_err_nomem(err);
         b->fname = functions[i].name;
         b->fn = functions[i].fn;
-        b->args = args;
-        b->n_args = n_args;
         switch (functions[i].rule) {
         case FN_STRING:
             b->type = COMB_T_STRING;
-            rc = cast_all(c, args, n_args, COMB_T_STRING, err);
+            rc = cast_all(c, args, n_args, sql_kind_type(COMB_T_STRING), err);
             break;
         case FN_CONCAT:
             sql_concat_type(args, n_args, &b->type, &b->length);
-            rc = cast_all(c, args, n_args, COMB_T_STRING, err);
+            rc = cast_all(c, args, n_args, sql_kind_type(COMB_T_STRING), err);
             break;
         case FN_CASE:
             b->type = args[0]->type == COMB_T_CHAR || args[0]->type == COMB_T_VARCHAR
                           ? args[0]->type : COMB_T_STRING;
             b->length = args[0]->length;
-            rc = cast_all(c, args, n_args, COMB_T_STRING, err);
+            rc = cast_all(c, args, n_args, sql_kind_type(COMB_T_STRING), err);
             break;
         case FN_INT_OF_STRING:
             b->type = COMB_T_INT;
-            rc = cast_all(c, args, n_args, COMB_T_STRING, err);
+            rc = cast_all(c, args, n_args, sql_kind_type(COMB_T_STRING), err);
             break;
         case FN_ABS:
             rc = bind_abs(c, b, err);
             break;
         default:
-            rc = common_type(args, n_args, &b->type, err);
-            if (!rc)
-                rc = cast_all(c, args, n_args, b->type, err);
-            if (!rc && b->type == COMB_T_CHAR)
-                rc = sql_bind_unite_chars(c, args, n_args, &b->length, err);
+            rc = bind_coalesce(c, b, err);
             break;
         }
         if (rc)

@@ -175,8 +175,9 @@ static size_t lx_quoted_end(const SqlLexer *lx, size_t start)
     return 0;
 }
 
-/* Length of a number suffix at i (L S Y or BD) that is not the start of a
- * longer word, else 0.  L S Y only follow plain integers. */
+/* Length of a number suffix at i (L S Y, BD or D) that is not the start of
+ * a longer word, else 0.  L S Y only follow plain integers; D (a DOUBLE, as
+ * Hive's NumberLiteral) follows any number. */
 static size_t lx_suffix_len(const SqlLexer *lx, size_t i, bool plain_int,
                             char *suffix)
 {
@@ -190,6 +191,10 @@ static size_t lx_suffix_len(const SqlLexer *lx, size_t i, bool plain_int,
         !is_word_char(lx_at(lx, i + 2))) {
         *suffix = 'B';
         return 2;
+    }
+    if (c == 'D' && !is_word_char(lx_at(lx, i + 1))) {
+        *suffix = 'D';
+        return 1;
     }
     return 0;
 }

@@ -103,8 +103,8 @@ typedef enum SqlTokKind {
     SQL_TK_ERROR,      /* unterminated string/identifier/comment; see msg */
     SQL_TK_WORD,       /* identifier or keyword (kw says which) */
     SQL_TK_QUOTED_ID,  /* `backquoted identifier`, never a keyword */
-    SQL_TK_INT,        /* digits, optional suffix L S Y BD */
-    SQL_TK_NUMBER,     /* digits with '.' or exponent, optional suffix BD */
+    SQL_TK_INT,        /* digits, optional suffix L S Y BD D */
+    SQL_TK_NUMBER,     /* digits with '.' or exponent, optional suffix BD D */
     SQL_TK_STRING,     /* '...' or "..." (quotes included in the span) */
     SQL_TK_LPAREN, SQL_TK_RPAREN, SQL_TK_LBRACKET, SQL_TK_RBRACKET,
     SQL_TK_COMMA, SQL_TK_DOT, SQL_TK_SEMI, SQL_TK_COLON,
@@ -121,7 +121,7 @@ typedef enum SqlTokKind {
 typedef struct SqlToken {
     SqlTokKind kind;
     SqlKeyword kw;       /* KW_NONE unless an unquoted keyword */
-    char suffix;         /* number suffix: 'L' 'S' 'Y', 'B' for BD; or 0 */
+    char suffix;         /* number suffix: 'L' 'S' 'Y' 'D', 'B' for BD; or 0 */
     size_t off;          /* byte offset of the token in the text */
     size_t len;          /* bytes, including quotes and suffix */
     int line;            /* 1-based */

@@ -85,34 +85,20 @@ static void ex_set_args(AstExpr *e, const SqlVec *v)
 
 /* --------------------------------------------------------------- literals */
 
-/* The integer 2^63 as written: it overflows int64, yet its negation
- * (the smallest BIGINT) does not. */
-static bool is_int64_min_magnitude(const AstExpr *e)
-{
-    static const char mag[] = "9223372036854775808";
-    size_t n = sizeof mag - 1;
-    size_t suffix = e->lit_suffix == 'B' ? 2 : e->lit_suffix ? 1 : 0;
-    return e->kind == AST_LIT_DOUBLE && strncmp(e->text, mag, n) == 0 &&
-           strlen(e->text) == n + suffix;
-}
-
-/* Fold unary minus into a numeric literal; false when it cannot be. */
+/* Fold unary minus into a numeric literal; false when it cannot be.  A
+ * DOUBLE-or-DECIMAL literal keeps its digits and notes the sign, so the
+ * binder types it by its digits as Hive does (-9223372036854775808 is the
+ * negation of the DECIMAL 9223372036854775808). */
 static bool ex_fold_negation(AstExpr *e)
 {
     if (e->kind == AST_LIT_INT) {
-        if (e->ival == INT64_MIN)
-            return false;
         e->ival = -e->ival;
         return true;
     }
     if (e->kind != AST_LIT_DOUBLE)
         return false;
-    if (is_int64_min_magnitude(e)) {
-        e->kind = AST_LIT_INT;
-        e->ival = INT64_MIN;
-    } else {
-        e->dval = -e->dval;
-    }
+    e->dval = -e->dval;
+    e->negated = !e->negated;
     return true;
 }
 
@@ -127,12 +113,14 @@ static int ex_number(SqlParser *p, AstExpr **out)
     *out = e;
     if (t.kind == SQL_TK_INT && comb_digits_to_i64(p->src + t.off, digits, &e->ival))
         return ex_finish(p, e, t.off);
-    /* too big for int64, or has a fraction/exponent: keep it as a double */
-    char *num = comb_arena_strndup(p->arena, p->src + t.off, digits);
-    if (!num)
+    /* too big for int64, or has a fraction/exponent: the binder decides
+     * between DECIMAL and DOUBLE from the digits */
+    e->sval = comb_arena_strndup(p->arena, p->src + t.off, digits);
+    if (!e->sval)
         return comb_err_nomem(p->err);
+    e->sval_len = digits;
     e->kind = AST_LIT_DOUBLE;
-    e->dval = strtod(num, NULL);
+    e->dval = strtod(e->sval, NULL);
     return ex_finish(p, e, t.off);
 }
 
@@ -172,7 +160,11 @@ static int ex_typed_literal(SqlParser *p, AstExpr **out)
     e->cast_type.kind = t.kw == KW_DATE ? COMB_T_DATE : COMB_T_TIMESTAMP;
     e->cast_type.p1 = e->cast_type.p2 = -1;
     e->cast_type.pos = sp_pos(&t);
+    e->cast_type.type = comb_type_new(p->arena, e->cast_type.kind);
+    e->typed_literal = true;
     *out = e;
+    if (!e->cast_type.type)
+        return comb_err_nomem(p->err);
     SP_TRY(ex_string(p, &e->left));
     return ex_finish(p, e, t.off);
 }
@@ -355,14 +347,30 @@ static int ex_primary(SqlParser *p, AstExpr **out)
     }
 }
 
-/* primary ('.' field)* */
+/* left[index] */
+static int ex_subscript(SqlParser *p, size_t start, AstExpr **left)
+{
+    SqlToken open = sp_next(p);
+    AstExpr *e = ex_new(p, AST_INDEX, sp_pos(&open));
+    if (!e)
+        return COMB_ENOMEM;
+    e->left = *left;
+    *left = e;
+    SP_TRY(sp_expr(p, &e->right));
+    SP_TRY(sp_expect(p, SQL_TK_RBRACKET, "']'"));
+    return ex_finish(p, e, start);
+}
+
+/* primary ('.' field | '[' index ']')* */
 static int ex_postfix(SqlParser *p, AstExpr **out)
 {
     size_t start = sp_peek(p, 0)->off;
     SP_TRY(ex_primary(p, out));
     for (;;) {
-        if (sp_is(p, SQL_TK_LBRACKET))
-            return sp_unsupported(p, sp_peek(p, 0), "subscript '[ ]'");
+        if (sp_is(p, SQL_TK_LBRACKET)) {
+            SP_TRY(ex_subscript(p, start, out));
+            continue;
+        }
         if (!sp_accept(p, SQL_TK_DOT))
             return COMB_OK;
         AstExpr *e = ex_new(p, AST_FIELD, sp_pos(sp_peek(p, 0)));
@@ -680,7 +688,9 @@ static int ty_decimal(SqlParser *p, AstTypeName *ty)
     return sp_expect(p, SQL_TK_RPAREN, "')'");
 }
 
-int sp_type(SqlParser *p, AstTypeName *ty)
+/* A primitive type name (the current token names one); fills kind, p1,
+ * p2. */
+static int ty_primitive(SqlParser *p, AstTypeName *ty)
 {
     static const struct {
         SqlKeyword kw;
@@ -696,13 +706,6 @@ int sp_type(SqlParser *p, AstTypeName *ty)
         {KW_DECIMAL, COMB_T_DECIMAL},
     };
     const SqlToken *t = sp_peek(p, 0);
-    ty->p1 = ty->p2 = -1;
-    ty->pos = sp_pos(t);
-    if (t->kind == SQL_TK_WORD &&
-        (t->kw == KW_ARRAY || t->kw == KW_MAP || t->kw == KW_STRUCT ||
-         t->kw == KW_UNIONTYPE))
-        return sp_unsupported(p, t, "complex type %s",
-                              sql_keyword_name(t->kw));
     size_t i = 0, n = sizeof simple / sizeof simple[0];
     while (i < n && !(t->kind == SQL_TK_WORD && t->kw == simple[i].kw))
         i++;
@@ -728,4 +731,103 @@ int sp_type(SqlParser *p, AstTypeName *ty)
     default:
         return COMB_OK;
     }
+}
+
+/* The type tree of a primitive type name. */
+static CombType *ty_primitive_tree(SqlParser *p, const AstTypeName *ty)
+{
+    CombType *t;
+    if (ty->kind == COMB_T_DECIMAL)
+        t = comb_type_decimal(p->arena,
+                              ty->p1 >= 0 ? (uint32_t)ty->p1
+                                          : COMB_DEFAULT_DECIMAL_PRECISION,
+                              ty->p2 >= 0 ? (uint32_t)ty->p2 : 0);
+    else if (ty->kind == COMB_T_CHAR || ty->kind == COMB_T_VARCHAR)
+        t = comb_type_sized(p->arena, ty->kind, (uint32_t)ty->p1);
+    else
+        t = comb_type_new(p->arena, ty->kind);
+    if (!t)
+        comb_err_nomem(p->err);
+    return t;
+}
+
+static int ty_tree(SqlParser *p, int depth, CombType **out);
+
+/* One part of a complex type: [name ':'] type, appended to t. */
+static int ty_part(SqlParser *p, int depth, CombType *t, bool named)
+{
+    char *name = NULL;
+    CombType *child;
+    if (named) {
+        SqlToken at = *sp_peek(p, 0);
+        SP_TRY(sp_ident(p, &name, NULL));
+        for (int i = 0; i < t->n_children; i++)
+            if (strcmp(t->field_names[i], name) == 0)
+                return sp_error(p, &at, "duplicate field '%s'", name);
+        SP_TRY(sp_expect(p, SQL_TK_COLON, "':'"));
+    }
+    SP_TRY(ty_tree(p, depth + 1, &child));
+    if (comb_type_add_field(p->arena, t, name, child))
+        return comb_err_nomem(p->err);
+    return COMB_OK;
+}
+
+/* ARRAY<T>, MAP<K,V>, STRUCT<name:T,...>, UNIONTYPE<T,...>. */
+static int ty_complex(SqlParser *p, int depth, CombType **out)
+{
+    SqlToken t = sp_next(p);
+    CombTypeKind kind = t.kw == KW_ARRAY ? COMB_T_LIST
+                        : t.kw == KW_MAP ? COMB_T_MAP
+                        : t.kw == KW_STRUCT ? COMB_T_STRUCT : COMB_T_UNION;
+    CombType *ct = comb_type_new(p->arena, kind);
+    if (!ct)
+        return comb_err_nomem(p->err);
+    if (depth >= COMB_MAX_TYPE_DEPTH)
+        return sp_error(p, &t, "type nested too deeply");
+    SP_TRY(sp_expect(p, SQL_TK_LT, "'<'"));
+    SP_TRY(ty_part(p, depth, ct, kind == COMB_T_STRUCT));
+    if (kind == COMB_T_MAP) {
+        if (!comb_type_is_primitive(ct->children[0]->kind))
+            return sp_error(p, &t, "map keys must be of a primitive type");
+        SP_TRY(sp_expect(p, SQL_TK_COMMA, "','"));
+        SP_TRY(ty_part(p, depth, ct, false));
+    } else if (kind != COMB_T_LIST) {
+        while (sp_accept(p, SQL_TK_COMMA))
+            SP_TRY(ty_part(p, depth, ct, kind == COMB_T_STRUCT));
+    }
+    SP_TRY(sp_expect(p, SQL_TK_GT, "'>'"));
+    *out = ct;
+    return COMB_OK;
+}
+
+static bool at_complex_type(SqlParser *p)
+{
+    const SqlToken *t = sp_peek(p, 0);
+    return t->kind == SQL_TK_WORD &&
+           (t->kw == KW_ARRAY || t->kw == KW_MAP || t->kw == KW_STRUCT ||
+            t->kw == KW_UNIONTYPE);
+}
+
+static int ty_tree(SqlParser *p, int depth, CombType **out)
+{
+    AstTypeName prim = {.p1 = -1, .p2 = -1};
+    if (at_complex_type(p))
+        return ty_complex(p, depth, out);
+    SP_TRY(ty_primitive(p, &prim));
+    *out = ty_primitive_tree(p, &prim);
+    return *out ? COMB_OK : COMB_ENOMEM;
+}
+
+int sp_type(SqlParser *p, AstTypeName *ty)
+{
+    ty->p1 = ty->p2 = -1;
+    ty->pos = sp_pos(sp_peek(p, 0));
+    if (at_complex_type(p)) {
+        SP_TRY(ty_complex(p, 0, &ty->type));
+        ty->kind = ty->type->kind;
+        return COMB_OK;
+    }
+    SP_TRY(ty_primitive(p, ty));
+    ty->type = ty_primitive_tree(p, ty);
+    return ty->type ? COMB_OK : COMB_ENOMEM;
 }

@@ -1,8 +1,8 @@
 /*
  * rowstore.h - materialized rows for the operators that must see all input
  * before producing output (ORDER BY, GROUP BY): rows of datums with their
- * strings copied into the store's arena, sortable, and emitted again as
- * batches.
+ * strings (and the parts of complex values) copied into the store's arena,
+ * sortable, and emitted again as batches.
  */
 #ifndef COMB_SQL_ROWSTORE_H
 #define COMB_SQL_ROWSTORE_H
@@ -14,17 +14,28 @@
 #include "common/batch.h"
 #include "common/err.h"
 #include "sql/session.h"
+#include "sql/value.h"
 
+/* One value of any type.  All values of one column share its type, so a
+ * DECIMAL is its unscaled integer (the scale is the column's). */
 typedef struct SqlDatum {
     bool null;
-    int64_t i;      /* integer kinds, boolean */
-    double d;       /* float, double */
-    CombStr s;      /* strings, bytes owned by the store */
+    uint8_t tag;            /* uniontype: the member held */
+    int32_t nanos;          /* timestamp */
+    int64_t i;              /* integer kinds, boolean, date, timestamp secs */
+    double d;               /* float, double */
+    CombStr s;              /* strings, binary; bytes owned by the store */
+    comb_i128 dec;          /* decimal: unscaled */
+    uint32_t n;             /* parts: array elements, map keys and values
+                               alternating (2 per entry), struct fields,
+                               the union's member (1) */
+    struct SqlDatum *parts;
 } SqlDatum;
 
 typedef struct SqlRowStore {
     int n_cols;
     CombTypeKind *kinds;    /* owned */
+    const CombType **types; /* owned array of borrowed types */
     SqlDatum **rows;        /* owned array of arena rows */
     int64_t n_rows;
     int64_t cap;
@@ -37,15 +48,25 @@ typedef struct SqlSortKey {
     bool nulls_first;
 } SqlSortKey;
 
+/* A store of columns of flat kinds (no decimal or complex values). */
 int sql_rows_init(SqlRowStore *rs, int n_cols, const CombTypeKind *kinds);
+/* A store of columns of any types (borrowed: they outlive the store). */
+int sql_rows_init_types(SqlRowStore *rs, int n_cols,
+                        const CombType *const *types);
 void sql_rows_free(SqlRowStore *rs);
 
-/* Read one value of vector v at row (strings are copied into arena a). */
+/* Read one value of vector v at row (strings and parts are copied into
+ * arena a).  0 or COMB_ENOMEM. */
 int sql_datum_read(SqlDatum *d, const CombVector *v, int row, CombArena *a);
-/* Write d into row `row` of vector v (strings are borrowed, not copied). */
+/* Write d into row `row` of a vector of a flat kind (strings are
+ * borrowed, not copied). */
 void sql_datum_store(CombVector *v, int row, const SqlDatum *d);
-/* Compare two datums of one kind (NULLs equal to each other, first). */
-int sql_datum_cmp(CombTypeKind kind, const SqlDatum *x, const SqlDatum *y);
+/* Write d into row `row` of a vector of any type being filled.  0 or
+ * COMB_ENOMEM. */
+int sql_datum_fill(SqlVecFill *f, int row, const SqlDatum *d);
+/* Compare two datums of type t (NULLs equal to each other, first; NULLs
+ * inside complex values first too, as Hive's ObjectInspectorUtils). */
+int sql_datum_cmp(const CombType *t, const SqlDatum *x, const SqlDatum *y);
 
 /* A new row (n_cols datums, all NULL) appended to the store. */
 int sql_rows_add(SqlRowStore *rs, SqlDatum **row, CombErr *err);

@@ -376,8 +376,8 @@ int sql_session_execute(SqlSession *s, const char *text, size_t len,
 {
     SqlStmtCtx c;
     AstStmt *stmt = NULL;
-    const char *sql;
-    size_t sql_len, skip = leading_comments_len(text, len);
+    const char *sql = NULL;
+    size_t sql_len = 0, skip = leading_comments_len(text, len);
     int rc;
     static const SqlSink no_sink;
 

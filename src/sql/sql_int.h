@@ -19,6 +19,7 @@
 #include "metastore/ms.h"
 #include "sql/ast.h"
 #include "sql/session.h"
+#include "sql/value.h"
 
 /* ------------------------------------------------------------------ session */
 
@@ -54,6 +55,10 @@ typedef struct SqlStmtCtx {
     bool have_snapshot;
     CombTxnList snapshot;   /* valid only if have_snapshot */
     CombBatch one_row;      /* input of constant folding, made on first use */
+    bool have_now;          /* current_date / current_timestamp: one value
+                               per statement, taken on first use */
+    int64_t now_secs;       /* local wall-clock time, as Hive's */
+    int32_t now_nanos;
 } SqlStmtCtx;
 
 /* Open the statement's transaction and take its snapshot (idempotent). */
@@ -119,6 +124,9 @@ struct BoundExpr {
     BxKind kind;
     CombTypeKind type;      /* result type */
     uint32_t length;        /* char(n) / varchar(n): n; 0 unknown */
+    const CombType *ctype;  /* the whole result type for decimal(p,s),
+                               array, map, struct and uniontype results
+                               (statement arena); NULL for the others */
     AstPos pos;
     AstOp op;
     bool negated;
@@ -133,12 +141,12 @@ struct BoundExpr {
     int n_args;
     BoundExpr **args;
     /* BX_CONST */
-    const char *int_text;   /* an integer literal beyond BIGINT, held as a
-                               double: its digits, for exact range checks */
     bool is_null;
-    int64_t ival;
+    int64_t ival;           /* integers, boolean, date, timestamp seconds */
+    int32_t nanos;          /* timestamp */
     double dval;
     CombStr sval;
+    comb_i128 dec;          /* decimal: unscaled */
     /* BX_FUNC */
     const char *fname;
     BxFuncImpl fn;
@@ -146,11 +154,71 @@ struct BoundExpr {
     CombVector *out;
     CombVector own;         /* storage for out when computed here */
     CombArena *scratch;     /* strings produced per batch */
+    SqlVecFill *fill;       /* array/map/struct/uniontype outputs: own is
+                               heap-owned (comb_vec_init) and filled row
+                               by row */
 };
 
 /* A new node in the statement arena (col = -1, the rest zero), or NULL. */
 BoundExpr *sql_bx_new(SqlStmtCtx *c, BxKind kind, CombTypeKind type,
                       AstPos pos);
+/* The same with a whole result type (kind, length and ctype from t). */
+BoundExpr *sql_bx_new_type(SqlStmtCtx *c, BxKind kind, const CombType *t,
+                           AstPos pos);
+/* Give e the result type t (kind, length, ctype). */
+void sql_bx_set_type(BoundExpr *e, const CombType *t);
+
+/* ------------------------------------------------- type rules (typerules.c) */
+
+/* The whole result type of e (built in the statement arena for char(n) and
+ * varchar(n)); NULL out of memory. */
+const CombType *sql_bx_type(SqlStmtCtx *c, const BoundExpr *e);
+/* Hive's name of t ("decimal(5,2)", "array<int>", "void" for NULL) and of
+ * e's type, for messages (statement arena). */
+const char *sql_type_text(SqlStmtCtx *c, const CombType *t);
+const char *sql_bx_type_text(SqlStmtCtx *c, const BoundExpr *e);
+/* Width rank of the integer kinds: tinyint 1 < smallint 2 < int 3 <
+ * bigint 4; 0 for the others. */
+int sql_int_rank(CombTypeKind k);
+/* True when e already has type t (decimals: same precision and scale;
+ * complex types: equal trees). */
+bool sql_bx_has_type(const BoundExpr *e, const CombType *t);
+/* decimal(precision, scale) in the statement arena, NULL out of memory. */
+CombType *sql_decimal_type(SqlStmtCtx *c, int precision, int scale);
+/* Hive's adjustPrecScale (GenericUDFBaseNumeric): a precision beyond 38
+ * becomes 38 and the scale gives way, keeping at least min(scale, 6). */
+CombType *sql_decimal_adjusted(SqlStmtCtx *c, int precision, int scale);
+/* The decimal precision and scale Hive gives a value of e's type
+ * (HiveDecimalUtils.getPrecisionForType/getScaleForType: tinyint 3,
+ * smallint 5, int 10, bigint 19, float 7.7, double 15.15, void 1, strings
+ * and others 38.18).  With by_value, an integer constant counts its digits
+ * (Hive's constant object inspectors), as arithmetic does. */
+void sql_decimal_params(const BoundExpr *e, bool by_value, int *precision,
+                        int *scale);
+/* The decimal type of Hive's HiveDecimalUtils.
+ * getDecimalTypeForPrimitiveCategories(a, b). */
+CombType *sql_decimal_common(SqlStmtCtx *c, const BoundExpr *a,
+                             const BoundExpr *b);
+/* Hive's implicit conversions between primitive kinds
+ * (FunctionRegistry/TypeInfoUtils.implicitConvertible). */
+bool sql_implicit_convertible(CombTypeKind from, CombTypeKind to);
+/* Numbers: tinyint .. double and decimal. */
+bool sql_is_number(CombTypeKind k);
+/* string, varchar, char. */
+bool sql_is_string(CombTypeKind k);
+/* The type comparisons of a and b are done in (Hive's
+ * getCommonClassForComparison); *to = NULL when a and b compare as they
+ * are (same kinds: decimals of any scale, equal complex types).  False
+ * when they cannot be compared. */
+bool sql_compare_type(SqlStmtCtx *c, const BoundExpr *a, const BoundExpr *b,
+                      const CombType **to);
+/* The type values of a and b are united in (CASE, IF, COALESCE, IN
+ * lists; Hive's getCommonClass): NULL with anything, numbers the wider
+ * (decimal with decimal: max integer digits and scale), strings and
+ * numbers or dates STRING, structs field by field, equal complex types.
+ * NULL *out when there is none; COMB_ENOMEM. */
+int sql_common_class(SqlStmtCtx *c, const CombType *a, const CombType *b,
+                     const CombType **out);
 
 typedef struct SqlScope SqlScope;
 
@@ -177,6 +245,41 @@ struct SqlScope {
 int sql_bind_expr(SqlStmtCtx *c, const SqlScope *scope, const AstExpr *e,
                   BoundExpr **out, CombErr *err);
 
+/* Conversions the binder inserts (bind_cast.c). */
+
+/* Evaluate a constant tree once, over the statement's one-row batch; the
+ * value is row 0 of e->out until sql_expr_release(e). */
+int sql_eval_constant(SqlStmtCtx *c, BoundExpr *e, CombErr *err);
+/* Replace a constant tree by a BX_CONST node (complex values stay trees). */
+int sql_fold_constant(SqlStmtCtx *c, BoundExpr **pe, CombErr *err);
+/* A conversion node of a to type `to` (none when a has that type), written
+ * or implicit.  Conversions Hive refuses are errors: binary from anything
+ * but strings, dates from numbers, complex values to other types, and with
+ * hive.strict.timestamp.conversion (the default) numbers to timestamps and
+ * dates/timestamps to numbers. */
+int sql_bind_cast(SqlStmtCtx *c, BoundExpr *a, const CombType *to,
+                  bool implicit, BoundExpr **out, CombErr *err);
+/* An implicit conversion, folded when a is constant. */
+int sql_bind_convert(SqlStmtCtx *c, BoundExpr *a, const CombType *to,
+                     BoundExpr **out, CombErr *err);
+int sql_bind_convert_kind(SqlStmtCtx *c, BoundExpr *a, CombTypeKind to,
+                          BoundExpr **out, CombErr *err);
+/* Convert a and every list[i] to the type they are compared in
+ * (sql_compare_type across the list); op names the operator in errors.
+ * fold = false keeps the conversions as nodes even over constants, so
+ * that <=> can still tell a NULL operand from one that did not convert. */
+int sql_bind_unify(SqlStmtCtx *c, BoundExpr **a, BoundExpr **list, int n,
+                   const char *op, bool fold, CombErr *err);
+/* Hive's narrowing of a constant compared with a bare column (`column op
+ * constant` or `constant op column`): the constant becomes a value of the
+ * column's type when it converts exactly. */
+void sql_narrow_compare(SqlStmtCtx *c, const SqlScope *sc, BoundExpr **a,
+                        BoundExpr **b);
+/* The same for `column [NOT] IN (constants)`: constants that are no value
+ * of the column's type leave the list; *emptied when none is left. */
+void sql_narrow_in_list(SqlStmtCtx *c, const SqlScope *sc, BoundExpr *in,
+                        bool *emptied);
+
 /* Convert e for assignment to column `col` of t (INSERT, UPDATE): Hive's
  * implicit conversions, bad values are errors naming the column, and
  * varchar(n) values are cut to n characters and char(n) values padded to n,
@@ -192,6 +295,19 @@ int sql_bind_rtrim(SqlStmtCtx *c, BoundExpr *e, BoundExpr **out,
 int sql_bind_fit_length(SqlStmtCtx *c, BoundExpr *e, CombTypeKind kind,
                         uint32_t length, BoundExpr **out, CombErr *err);
 
+/* Complex values (complex.c): base[index] (an array element, 0-based,
+ * NULL when out of range; a map's value for a key) and a struct's field. */
+int sql_bind_index(SqlStmtCtx *c, BoundExpr *base, BoundExpr *index,
+                   AstPos pos, BoundExpr **out, CombErr *err);
+int sql_bind_struct_field(SqlStmtCtx *c, BoundExpr *base, const char *name,
+                          AstPos pos, BoundExpr **out, CombErr *err);
+
+/* array(), map(), named_struct(), struct() and size() over b's bound
+ * arguments (b->fname names the call): *found says whether b->fname is
+ * one of them; then b is typed and given its implementation. */
+int sql_bind_complex_function(SqlStmtCtx *c, BoundExpr *b, bool *found,
+                              CombErr *err);
+
 /* Scalar function call (func.c); args already bound. */
 int sql_bind_function(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
                       BoundExpr **args, int n_args, BoundExpr **out,
@@ -203,12 +319,12 @@ int sql_bind_function(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
 void sql_concat_type(BoundExpr *const *args, int n, CombTypeKind *type,
                      uint32_t *length);
 
-/* The type values of types a and b are united in (CASE, IF, COALESCE,
- * NVL; Hive's FunctionRegistry.getCommonClass): a type with itself or
- * NULL; two numbers the wider (tinyint .. bigint < float < double);
- * numbers and strings mixed STRING.  False when they do not mix
- * (BOOLEAN with anything else). */
-bool sql_common_type(CombTypeKind a, CombTypeKind b, CombTypeKind *out);
+
+/* The type values are united in (CASE, IF, COALESCE, NVL; NULL entries
+ * skipped): sql_common_class across them, STRING when all are NULL;
+ * Hive's error 10016 when two do not unite. */
+int sql_common_value_type(SqlStmtCtx *c, BoundExpr *const *vals, int n,
+                          const CombType **to, CombErr *err);
 
 /* CHAR values of different lengths united (CASE, COALESCE): each is
  * padded to the longest length, the result's (Hive's common type of
@@ -251,6 +367,16 @@ static inline void sql_vec_mark(CombVector *v, const CombBatch *in, int row,
     if (v->has_nulls)
         v->nulls[row] = null;
 }
+
+/* Evaluate a BX_CAST node (cast.c); its operand is already evaluated. */
+int sql_eval_cast(BoundExpr *e, const CombBatch *in, CombErr *err);
+
+/* a op b (+ - * / %) of DECIMALs (unscaled at scales sa, sb) as Hive's
+ * HiveDecimal arithmetic gives it, then as a DECIMAL(p, s) value (HALF_UP);
+ * false when the answer is NULL (x / 0, x % 0, too many digits).
+ * decarith.c. */
+bool sql_dec_arith(AstOp op, comb_i128 a, int sa, comb_i128 b, int sb,
+                   int p, int s, comb_i128 *out);
 
 /* Narrow b's selection to rows where pred is TRUE. */
 int sql_filter_batch(BoundExpr *pred, CombBatch *b, CombErr *err);

@@ -7,18 +7,36 @@
  *  - Literals (TypeCheckProcFactory.NumExprProcessor, ExprFactory.
  *    createConstantExpr): suffix L/S/Y = BIGINT/SMALLINT/TINYINT, a number
  *    with an exponent is DOUBLE, an integer is INT if it fits else BIGINT,
- *    anything else (1.5) is DECIMAL.  `-x` is negative(x), folded, keeping
- *    x's type: -2147483648 is BIGINT.
+ *    anything else (1.5, 1.5BD, an integer beyond BIGINT) is a DECIMAL of
+ *    its own precision and scale after HiveDecimal.create (trailing zeros
+ *    dropped: 1.50 is decimal(2,1), 0.001 decimal(3,3)), DOUBLE beyond 38
+ *    integer digits.  `-x` is negative(x), folded, keeping x's type:
+ *    -2147483648 is BIGINT.
  *  - Arithmetic (GenericUDFBaseNumeric): strings count as DOUBLE; if either
  *    side is FLOAT/DOUBLE/string the result is the wider of the two after
- *    that (FLOAT op INT is FLOAT), else the wider integer type (TINYINT op
- *    TINYINT is TINYINT and wraps as a byte).  `/` is DOUBLE
- *    (GenericUDFOPDivide, hive.compat=0.12), x/0, x%0 are NULL.  DIV is
- *    UDFOPLongDivide(LongWritable, LongWritable).
+ *    that (FLOAT op INT is FLOAT; with a DECIMAL it is DOUBLE), a DECIMAL
+ *    with integers is DECIMAL, else the wider integer type (TINYINT op
+ *    TINYINT is TINYINT and wraps as a byte).  `/` without a DECIMAL is
+ *    DOUBLE (GenericUDFOPDivide, hive.compat=0.12), x/0, x%0 are NULL.  DIV
+ *    is UDFOPLongDivide(LongWritable, LongWritable).
+ *  - DECIMAL results (GenericUDFOPPlus/Minus/Multiply/Divide/Mod.derive-
+ *    ResultDecimalTypeInfo, GenericUDFBaseNumeric.adjustPrecScale: past 38
+ *    digits the scale shrinks to keep the integer digits, not below
+ *    min(scale, 6)); an integer constant operand counts its digits
+ *    (WritableConstantIntObjectInspector.precision).  Values: getHiveDecimal
+ *    of each operand, HiveDecimal add/subtract/multiply exact then at most
+ *    38 digits (HALF_UP), divide to scale 38 HALF_UP first, remainder; then
+ *    the type's enforcePrecisionScale (HALF_UP, NULL when the integer
+ *    digits do not fit).  Printed with the type's scale (LazyHiveDecimal,
+ *    getString's toFormatString).  Casts: getHiveDecimal (doubles through
+ *    Double.toString), UDFToInteger etc. truncate (NULL out of range).
  *  - Comparisons (GenericUDFBaseCompare, FunctionRegistry.
  *    getCommonClassForComparison): same-category types compare directly
  *    (CHAR by its stripped value), string groups as STRING, numbers in the
- *    wider type (INT vs FLOAT as FLOAT), string vs number as DOUBLE.
+ *    wider type (INT vs FLOAT as FLOAT), string vs number as DOUBLE;
+ *    two DECIMALs as they are, a DECIMAL with another number or a string
+ *    in HiveDecimalUtils.getDecimalTypeForPrimitiveCategories (DOUBLE
+ *    counts as decimal(15,15), strings as decimal(38,18)).
  *    Doubles compare with ObjectInspectorUtils.compare: -0.0 = 0.0, else
  *    Double.compare, so NaN = NaN and NaN is above +Infinity.
  *  - Constant narrowing (TypeCheckProcFactory.getXpathOrFuncExprNodeDesc,
@@ -27,12 +45,15 @@
  *    `column IN (constants)` the constant is first converted to the
  *    column's type (exact BigDecimal conversion for integers,
  *    Float.valueOf(text) for FLOAT, HiveChar/HiveVarchar for CHAR/VARCHAR
- *    columns when nothing is cut off); a comparison keeps a constant that
- *    does not convert, IN drops it, and IN with no constant left is FALSE.
+ *    columns when nothing is cut off; a DECIMAL constant only for FLOAT/
+ *    DOUBLE columns); a comparison keeps a constant that does not convert,
+ *    IN drops it, and IN with no constant left is FALSE.
  *  - CASE/IF/COALESCE/NVL and IN lists (GenericUDFUtils.
  *    ReturnObjectInspectorResolver -> FunctionRegistry.getCommonClass):
- *    number and string give STRING, two numbers the wider, BOOLEAN mixes
- *    with nothing.
+ *    number and string give STRING, two numbers the wider (DECIMALs and
+ *    DECIMAL with other numbers: getDecimalTypeForPrimitiveCategories),
+ *    BOOLEAN mixes with nothing.  GenericUDFIn unites its values the same
+ *    way (getCommonClassForComparison), so two DECIMALs meet in a third.
  *  - Functions: GenericUDFUpper/Lower (any primitive, CHAR/VARCHAR keep
  *    their type, Java toUpperCase), GenericUDFLength (characters; CHAR
  *    without padding), GenericUDFAbs (TINYINT..INT -> INT, BIGINT, FLOAT/
@@ -59,7 +80,12 @@
  *    ASC NULLS LAST, DESC NULLS FIRST.
  *
  * Not modelled (binding says HB_EXCLUDE, evaluation HE_UNKNOWN / HE_MODE):
- *  - DECIMAL: literals like 1.5 and decimal arithmetic (comb has none).
+ *  - DECIMAL: NULL literals in decimal arithmetic; integer constants in
+ *    decimal arithmetic that are not literals (whether Hive folded them,
+ *    and so counted their digits); DIV of decimals beyond BIGINT
+ *    (HiveDecimal.longValue); COALESCE/NVL whose first non-NULL value does
+ *    not fit the DECIMAL result type (row mode gives NULL, vectorized mode
+ *    converts all values first).
  *  - BOOLEAN compared with or mixed into non-BOOLEAN values, in arithmetic,
  *    LIKE, upper/lower/concat (getString printed true before HIVE's
  *    TRUE/FALSE change), or cast to VARCHAR/CHAR; AND/OR/NOT over
@@ -140,8 +166,6 @@ struct HExpr {
     HTy ty;
     bool is_const;       /* no column below: Hive folds it at compile time */
     bool in_false;       /* IN whose constants all failed narrowing */
-    bool decimal_lit;    /* a DECIMAL literal (or its negation), kept as a
-                          * double: only DIV and INSERT take it here */
     HTy cmp_ty;          /* CMP, IN, simple CASE: type compared in; BETWEEN: >= */
     HTy cmp_ty2;         /* BETWEEN: type of the <= test */
     /* Narrowing of a constant that is not a plain literal depends on
@@ -174,7 +198,7 @@ static bool is_intfam(HType t)
 }
 
 static bool is_fp(HType t) { return t == HT_FLOAT || t == HT_DOUBLE; }
-static bool is_num(HType t) { return is_intfam(t) || is_fp(t); }
+static bool is_num(HType t) { return is_intfam(t) || is_fp(t) || t == HT_DECIMAL; }
 
 static bool is_strfam(HType t)
 {
@@ -191,11 +215,21 @@ static int num_rank(HType t)
     case HT_BIGINT: return 4;
     case HT_FLOAT: return 5;
     case HT_DOUBLE: return 6;
+    case HT_DECIMAL: return 7;
     default: return 0;
     }
 }
 
-static bool ty_eq(HTy a, HTy b) { return a.t == b.t && a.len == b.len; }
+static bool ty_eq(HTy a, HTy b)
+{
+    return a.t == b.t && a.len == b.len && a.prec == b.prec && a.scale == b.scale;
+}
+
+static HTy t_decimal(int prec, int scale)
+{
+    HTy t = {HT_DECIMAL, 0, prec, scale};
+    return t;
+}
 
 const char *href_type_name(HRef *r, HTy t)
 {
@@ -204,6 +238,8 @@ const char *href_type_name(HRef *r, HTy t)
         "double", "string", "varchar", "char"};
     if (t.t == HT_VARCHAR || t.t == HT_CHAR)
         return comb_arena_printf(&r->arena, "%s(%d)", names[t.t], t.len);
+    if (t.t == HT_DECIMAL)
+        return comb_arena_printf(&r->arena, "decimal(%d,%d)", t.prec, t.scale);
     return names[t.t];
 }
 
@@ -653,6 +689,384 @@ static bool java_case_cp(uint32_t cp, bool upper, uint32_t *o, int *n_out)
     return false;
 }
 
+/* ------------------------------------------------------------- BigDecimal */
+
+/* Just enough of java.math.BigDecimal for HiveDecimal: exact parsing,
+ * addition, subtraction, multiplication, division to a scale and the
+ * remainder, HALF_UP rounding, comparison and plain text.  Digits are
+ * kept most significant first; scales never go negative. */
+
+#define HD_MAX ((int)sizeof(((HDec *)0)->d))
+
+static bool hd_is_zero(const HDec *x)
+{
+    return x->nd == 1 && x->d[0] == 0;
+}
+
+static void hd_zero(HDec *x)
+{
+    memset(x, 0, sizeof *x);
+    x->nd = 1;
+}
+
+static void hd_trim_lead(HDec *x)
+{
+    int k = 0;
+    while (k < x->nd - 1 && x->d[k] == 0)
+        k++;
+    memmove(x->d, x->d + k, (size_t)(x->nd - k));
+    x->nd -= k;
+    if (hd_is_zero(x))
+        x->neg = false;
+}
+
+/* Multiply by 10^k keeping the value: k more fraction digits. */
+static bool hd_widen(HDec *x, int k)
+{
+    if (x->nd + k > HD_MAX)
+        return false;
+    memset(x->d + x->nd, 0, (size_t)k);
+    x->nd += k;
+    x->scale += k;
+    return true;
+}
+
+/* Integer digits (nd - scale; zero or less for values below 1). */
+static int hd_int_digits(const HDec *x)
+{
+    return hd_is_zero(x) ? 1 : x->nd - x->scale;
+}
+
+/* BigDecimal(String) after HiveDecimal's blank trimming: sign, digits,
+ * '.', exponent. */
+static bool hd_parse(const char *s, size_t n, HDec *x)
+{
+    size_t i = 0;
+    long exp = 0;
+    bool any = false;
+    while (n > 0 && s[n - 1] == ' ')
+        n--;
+    while (i < n && s[i] == ' ')
+        i++;
+    memset(x, 0, sizeof *x);
+    if (i < n && (s[i] == '-' || s[i] == '+'))
+        x->neg = s[i++] == '-';
+    for (bool frac = false; i < n; i++) {
+        if (s[i] == '.' && !frac) {
+            frac = true;
+            continue;
+        }
+        if (s[i] < '0' || s[i] > '9')
+            break;
+        if (x->nd == HD_MAX)
+            return false;
+        x->d[x->nd++] = (char)(s[i] - '0');
+        x->scale += frac;
+        any = true;
+    }
+    if (!any)
+        return false;
+    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+        char buf[16], *end;
+        if (n - i - 1 == 0 || n - i - 1 >= sizeof buf)
+            return false;
+        memcpy(buf, s + i + 1, n - i - 1);
+        buf[n - i - 1] = '\0';
+        exp = strtol(buf, &end, 10);
+        if (*end || exp > 99 || exp < -99)
+            return false;
+        i = n;
+    }
+    if (i != n)
+        return false;
+    x->scale -= (int)exp;
+    if (x->scale < 0 && !hd_widen(x, -x->scale))
+        return false;
+    if (x->scale < 0)
+        x->scale = 0;
+    hd_trim_lead(x);
+    return true;
+}
+
+static void hd_from_long(int64_t v, HDec *x)
+{
+    char buf[32];
+    snprintf(buf, sizeof buf, "%lld", (long long)v);
+    hd_parse(buf, strlen(buf), x);
+}
+
+/* HALF_UP (away from zero on a tie) to `scale` fraction digits. */
+static void hd_round(HDec *x, int scale)
+{
+    int drop = x->scale - scale, keep = x->nd - drop;
+    bool up;
+    if (drop <= 0)
+        return;
+    up = keep >= 0 && keep < x->nd && x->d[keep] >= 5;
+    if (keep <= 0) {
+        bool neg = x->neg;
+        up = keep == 0 && x->d[0] >= 5;
+        hd_zero(x);
+        x->scale = scale;
+        if (up) {
+            x->d[0] = 1;
+            x->neg = neg;
+        }
+        return;
+    }
+    x->nd = keep;
+    x->scale = scale;
+    for (int k = keep - 1; up && k >= 0; k--) {
+        up = ++x->d[k] == 10;
+        if (up)
+            x->d[k] = 0;
+    }
+    if (up) {
+        memmove(x->d + 1, x->d, (size_t)x->nd);
+        x->d[0] = 1;
+        x->nd++;
+    }
+    hd_trim_lead(x);
+}
+
+/* Trailing fraction zeros removed (BigDecimal.stripTrailingZeros, then
+ * no negative scale). */
+static void hd_strip(HDec *x)
+{
+    while (x->scale > 0 && x->nd > 1 && x->d[x->nd - 1] == 0) {
+        x->nd--;
+        x->scale--;
+    }
+    if (hd_is_zero(x))
+        x->scale = 0;
+}
+
+/* HiveDecimal.create(bd, allowRounding = true): stripped, at most 38
+ * integer digits, fraction digits beyond 38 significant ones rounded. */
+static bool hd_normalize(HDec *x)
+{
+    int int_digits, max_scale;
+    hd_strip(x);
+    int_digits = hd_is_zero(x) ? 0 : x->nd - x->scale;
+    if (int_digits > 38)
+        return false;
+    max_scale = 38 - int_digits < 38 ? 38 - int_digits : 38;
+    if (max_scale > x->scale)
+        max_scale = x->scale;
+    if (x->scale > max_scale) {
+        hd_round(x, max_scale);
+        hd_strip(x);
+    }
+    return hd_int_digits(x) <= 38;
+}
+
+/* HiveDecimal.enforcePrecisionScale(p, s): rounded to s, NULL (false)
+ * when the integer digits exceed p - s. */
+static bool hd_enforce(HDec *x, int p, int s)
+{
+    hd_strip(x);
+    if (x->scale > s)
+        hd_round(x, s);
+    return hd_is_zero(x) || x->nd - x->scale <= p - s;
+}
+
+/* HiveDecimal.precision(): significant digits, at least the scale. */
+static int hd_precision(const HDec *x)
+{
+    return x->nd > x->scale ? x->nd : x->scale;
+}
+
+static int hd_cmp_mag(const HDec *a, const HDec *b)
+{
+    HDec x = *a, y = *b;
+    if (x.scale < y.scale)
+        hd_widen(&x, y.scale - x.scale);
+    else
+        hd_widen(&y, x.scale - y.scale);
+    hd_trim_lead(&x);   /* a widened zero has leading zeros */
+    hd_trim_lead(&y);
+    if (x.nd != y.nd)
+        return x.nd < y.nd ? -1 : 1;
+    for (int k = 0; k < x.nd; k++)
+        if (x.d[k] != y.d[k])
+            return x.d[k] < y.d[k] ? -1 : 1;
+    return 0;
+}
+
+static int hd_cmp(const HDec *a, const HDec *b)
+{
+    if (a->neg != b->neg)
+        return a->neg ? -1 : 1;
+    return a->neg ? -hd_cmp_mag(a, b) : hd_cmp_mag(a, b);
+}
+
+/* |x| + |y| or |x| - |y| (|x| >= |y|), at one scale. */
+static void hd_mag_addsub(const HDec *x, const HDec *y, bool sub, HDec *out)
+{
+    int carry = 0, n = x->nd > y->nd ? x->nd : y->nd;
+    char r[HD_MAX + 1];
+    for (int k = 0; k < n; k++) {
+        int a = k < x->nd ? x->d[x->nd - 1 - k] : 0;
+        int b = k < y->nd ? y->d[y->nd - 1 - k] : 0;
+        int v = sub ? a - b - carry : a + b + carry;
+        carry = sub ? v < 0 : v >= 10;
+        r[k] = (char)(sub ? (v + 10) % 10 : v % 10);
+    }
+    if (carry && !sub)
+        r[n++] = 1;
+    out->nd = n;
+    for (int k = 0; k < n; k++)
+        out->d[k] = r[n - 1 - k];
+    out->scale = x->scale;
+    hd_trim_lead(out);
+}
+
+static bool hd_add(const HDec *a, const HDec *b, bool subtract, HDec *out)
+{
+    HDec x = *a, y = *b;
+    bool yneg = subtract ? !b->neg : b->neg;
+    if ((x.scale < y.scale && !hd_widen(&x, y.scale - x.scale)) ||
+        (y.scale < x.scale && !hd_widen(&y, x.scale - y.scale)) ||
+        x.nd + 1 > HD_MAX || y.nd + 1 > HD_MAX)
+        return false;
+    memset(out, 0, sizeof *out);
+    if (x.neg == yneg) {
+        hd_mag_addsub(&x, &y, false, out);
+        out->neg = x.neg;
+    } else if (hd_cmp_mag(&x, &y) >= 0) {
+        hd_mag_addsub(&x, &y, true, out);
+        out->neg = x.neg;
+    } else {
+        hd_mag_addsub(&y, &x, true, out);
+        out->neg = yneg;
+    }
+    if (hd_is_zero(out))
+        out->neg = false;
+    return true;
+}
+
+static bool hd_mul(const HDec *a, const HDec *b, HDec *out)
+{
+    int r[HD_MAX * 2];
+    int n = a->nd + b->nd;
+    if (n > HD_MAX)
+        return false;
+    memset(r, 0, sizeof r);
+    for (int i = a->nd - 1; i >= 0; i--)
+        for (int j = b->nd - 1; j >= 0; j--)
+            r[i + j + 1] += a->d[i] * b->d[j];
+    for (int k = n - 1; k > 0; k--) {
+        r[k - 1] += r[k] / 10;
+        r[k] %= 10;
+    }
+    memset(out, 0, sizeof *out);
+    out->nd = n;
+    for (int k = 0; k < n; k++)
+        out->d[k] = (char)r[k];
+    out->scale = a->scale + b->scale;
+    out->neg = a->neg != b->neg;
+    hd_trim_lead(out);
+    return true;
+}
+
+/* |a| / |b| as integers (both at one scale): quotient digits and the
+ * remainder, by long division. */
+static bool hd_divmod_mag(const HDec *a, const HDec *b, HDec *q, HDec *rem)
+{
+    HDec r;
+    hd_zero(&r);
+    memset(q, 0, sizeof *q);
+    for (int k = 0; k < a->nd; k++) {
+        int digit = 0;
+        if (!hd_widen(&r, 1))
+            return false;
+        r.scale = 0;
+        r.d[r.nd - 1] = a->d[k];
+        hd_trim_lead(&r);
+        while (hd_cmp_mag(&r, b) >= 0) {
+            hd_mag_addsub(&r, b, true, &r);
+            digit++;
+        }
+        q->d[q->nd++] = (char)digit;
+    }
+    hd_trim_lead(q);
+    *rem = r;
+    return true;
+}
+
+/* a / b rounded HALF_UP to `scale` fraction digits (BigDecimal.divide). */
+static bool hd_div(const HDec *a, const HDec *b, int scale, HDec *out)
+{
+    HDec x = *a, y = *b, rem, twice;
+    int shift;
+    if (hd_is_zero(b))
+        return false;
+    /* x / y = (x * 10^shift) / y at scale: integers after alignment */
+    x.neg = y.neg = false;
+    shift = scale + y.scale - x.scale;
+    if ((shift > 0 && !hd_widen(&x, shift)) || (shift < 0 && !hd_widen(&y, -shift)))
+        return false;
+    x.scale = 0;
+    y.scale = 0;
+    if (!hd_divmod_mag(&x, &y, out, &rem))
+        return false;
+    twice = rem;
+    hd_mag_addsub(&rem, &rem, false, &twice);
+    if (hd_cmp_mag(&twice, &y) >= 0) {
+        HDec one;
+        hd_from_long(1, &one);
+        hd_mag_addsub(out, &one, false, out);
+    }
+    out->scale = scale;
+    out->neg = a->neg != b->neg && !hd_is_zero(out);
+    return true;
+}
+
+/* a % b with the sign of a (BigDecimal.remainder). */
+static bool hd_rem(const HDec *a, const HDec *b, HDec *out)
+{
+    HDec x = *a, y = *b, q;
+    int scale = a->scale > b->scale ? a->scale : b->scale;
+    if (hd_is_zero(b))
+        return false;
+    hd_widen(&x, scale - x.scale);
+    hd_widen(&y, scale - y.scale);
+    x.scale = y.scale = 0;
+    if (!hd_divmod_mag(&x, &y, &q, out))
+        return false;
+    out->scale = scale;
+    out->neg = a->neg && !hd_is_zero(out);
+    return true;
+}
+
+/* Plain text (BigDecimal.toPlainString) with at least min_scale fraction
+ * digits. */
+static void hd_text(const HDec *x, int min_scale, char *buf, size_t n)
+{
+    HDec y = *x;
+    char tmp[HD_MAX + 8];
+    size_t k = 0;
+    int int_digits;
+    if (y.scale < min_scale)
+        hd_widen(&y, min_scale - y.scale);
+    int_digits = y.nd - y.scale;
+    if (y.neg)
+        tmp[k++] = '-';
+    if (int_digits <= 0)
+        tmp[k++] = '0';
+    for (int i = 0; i < int_digits; i++)
+        tmp[k++] = (char)('0' + y.d[i]);
+    if (y.scale > 0) {
+        tmp[k++] = '.';
+        for (int i = int_digits; i < 0; i++)
+            tmp[k++] = '0';
+        for (int i = int_digits > 0 ? int_digits : 0; i < y.nd; i++)
+            tmp[k++] = (char)('0' + y.d[i]);
+    }
+    tmp[k] = '\0';
+    snprintf(buf, n, "%s", tmp);
+}
+
 /* ----------------------------------------------------------------- values */
 
 static HVal hv_null(HTy t)
@@ -689,6 +1103,20 @@ static HVal hv_str(HTy t, const char *s, size_t n)
     return v;
 }
 
+/* A DECIMAL value (copied into arena a); NULL when x is NULL. */
+static HVal hv_dec(CombArena *a, HTy t, const HDec *x)
+{
+    HDec *copy;
+    if (!x)
+        return hv_null(t);
+    copy = comb_arena_alloc(a, sizeof *copy);
+    *copy = *x;
+    HVal v = hv_null(t);
+    v.null = false;
+    v.dec = copy;
+    return v;
+}
+
 /* A CHAR's value without its trailing spaces (what functions see). */
 static size_t stripped_len(const HVal *v)
 {
@@ -714,6 +1142,9 @@ static void text_of(HRef *r, const HVal *v, const char **s, size_t *n)
         break;
     case HT_DOUBLE:
         href_java_double(v->d, buf, sizeof buf);
+        break;
+    case HT_DECIMAL:    /* with the type's scale, as comb's CAST gives */
+        hd_text(v->dec, v->ty.scale, buf, sizeof buf);
         break;
     case HT_STRING:
     case HT_VARCHAR:
@@ -747,9 +1178,84 @@ static HVal fit_text(HRef *r, HTy to, const char *s, size_t n)
     return hv_str(to, p, cut + pad);
 }
 
+/* BigDecimal.doubleValue / floatValue: the nearest, from the exact text. */
+static double dec_as_double(const HDec *x, bool to_float)
+{
+    char buf[256];
+    hd_text(x, 0, buf, sizeof buf);
+    return to_float ? (double)strtof(buf, NULL) : strtod(buf, NULL);
+}
+
 static double num_as_double(const HVal *v)
 {
+    if (v->ty.t == HT_DECIMAL)
+        return dec_as_double(v->dec, false);
     return is_fp(v->ty.t) ? v->d : (double)v->i;
+}
+
+/* PrimitiveObjectInspectorUtils.getHiveDecimal then the type's
+ * enforcePrecisionScale (NULL when it does not fit); false when the
+ * source is not modelled. */
+static bool to_decimal(HRef *r, const HVal *v, HTy to, HVal *out)
+{
+    HDec x;
+    char buf[64];
+    bool ok;
+    switch (v->ty.t) {
+    case HT_DECIMAL:
+        x = *v->dec;
+        ok = true;
+        break;
+    case HT_FLOAT:
+    case HT_DOUBLE:
+        if (isnan(v->d) || isinf(v->d)) {
+            ok = false;
+            break;
+        }
+        if (v->ty.t == HT_FLOAT)
+            href_java_float((float)v->d, buf, sizeof buf);
+        else
+            href_java_double(v->d, buf, sizeof buf);
+        ok = hd_parse(buf, strlen(buf), &x) && hd_normalize(&x);
+        break;
+    case HT_STRING:
+    case HT_VARCHAR:
+    case HT_CHAR:
+        ok = hd_parse(v->s, stripped_len(v), &x) && hd_normalize(&x);
+        break;
+    case HT_BOOLEAN:
+        hd_from_long(v->i != 0, &x);
+        ok = true;
+        break;
+    default:
+        hd_from_long(v->i, &x);
+        ok = true;
+        break;
+    }
+    ok = ok && hd_enforce(&x, to.prec, to.scale);
+    *out = hv_dec(&r->scratch, to, ok ? &x : NULL);
+    return true;
+}
+
+/* UDFToByte/Short/Integer/Long of a decimal: truncated, NULL out of range. */
+static HVal decimal_to_int(HTy to, const HDec *x)
+{
+    static const int64_t lo[] = {[HT_TINYINT] = INT8_MIN, [HT_SMALLINT] = INT16_MIN,
+                                 [HT_INT] = INT32_MIN, [HT_BIGINT] = INT64_MIN};
+    static const int64_t hi[] = {[HT_TINYINT] = INT8_MAX, [HT_SMALLINT] = INT16_MAX,
+                                 [HT_INT] = INT32_MAX, [HT_BIGINT] = INT64_MAX};
+    HDec t = *x;
+    char buf[256];
+    int64_t v;
+    t.nd -= t.scale;
+    t.scale = 0;
+    if (t.nd <= 0)
+        return hv_int(to, 0);
+    hd_trim_lead(&t);
+    hd_text(&t, 0, buf, sizeof buf);
+    if (!bigdec_exact(buf, strlen(buf), lo[to.t], hi[to.t], &v))
+        return hv_null(to);
+    return hv_int(to, v);
 }
 
 /* Implicit conversion to a common type (ObjectInspectorConverters): numeric
@@ -773,6 +1279,17 @@ static bool convert(HRef *r, const HVal *v, HTy to, HVal *out)
     if (to.t == HT_BOOLEAN) {
         set_why(r, "implicit conversion to boolean");
         return false;
+    }
+    if (to.t == HT_DECIMAL && to.prec == 0 && v->ty.t == HT_DECIMAL) {
+        *out = *v;
+        return true;
+    }
+    if (to.t == HT_DECIMAL)
+        return to_decimal(r, v, to, out);
+    if (v->ty.t == HT_DECIMAL) {
+        *out = is_fp(to.t) ? hv_fp(to, dec_as_double(v->dec, to.t == HT_FLOAT))
+                           : decimal_to_int(to, v->dec);
+        return true;
     }
     if (is_strfam(v->ty.t)) {
         double d;
@@ -833,13 +1350,15 @@ static bool cast_value(HRef *r, const HVal *v, HTy to, HVal *out)
     if (to.t == HT_BOOLEAN) {
         if (is_strfam(from))
             *out = hv_int(to, !string_false_word(v->s, stripped_len(v)));
+        else if (from == HT_DECIMAL)
+            *out = hv_int(to, !hd_is_zero(v->dec));
         else if (is_fp(from))
             *out = hv_int(to, v->d != 0 || isnan(v->d));
         else
             *out = hv_int(to, v->i != 0);
         return true;
     }
-    if (from == HT_BOOLEAN && is_num(to.t)) {
+    if (from == HT_BOOLEAN && is_num(to.t) && to.t != HT_DECIMAL) {
         *out = is_fp(to.t) ? hv_fp(to, (double)v->i) : hv_int(to, v->i);
         return true;
     }
@@ -991,18 +1510,30 @@ static bool parse_type(Parser *p, HTy *t)
         {"boolean", HT_BOOLEAN}, {"tinyint", HT_TINYINT}, {"smallint", HT_SMALLINT},
         {"int", HT_INT}, {"integer", HT_INT}, {"bigint", HT_BIGINT},
         {"float", HT_FLOAT}, {"double", HT_DOUBLE}, {"string", HT_STRING},
-        {"varchar", HT_VARCHAR}, {"char", HT_CHAR}};
+        {"varchar", HT_VARCHAR}, {"char", HT_CHAR}, {"decimal", HT_DECIMAL}};
     for (size_t k = 0; k < sizeof types / sizeof types[0]; k++) {
         if (!tok_is(p, types[k].name))
             continue;
         lex(p);
+        memset(t, 0, sizeof *t);
         t->t = types[k].t;
-        t->len = 0;
         if (t->t == HT_VARCHAR || t->t == HT_CHAR) {
             expect(p, "(");
             t->len = p->kind == TK_NUM ? atoi(p->src + p->start) : 0;
             lex(p);
             expect(p, ")");
+        }
+        if (t->t == HT_DECIMAL) {   /* DECIMAL alone is decimal(10,0) */
+            t->prec = 10;
+            if (accept(p, "(")) {
+                t->prec = p->kind == TK_NUM ? atoi(p->src + p->start) : 0;
+                lex(p);
+                if (accept(p, ",")) {
+                    t->scale = p->kind == TK_NUM ? atoi(p->src + p->start) : -1;
+                    lex(p);
+                }
+                expect(p, ")");
+            }
         }
         return true;
     }
@@ -1324,6 +1855,35 @@ static HBind exclude(HRef *r, const char *what)
     return HB_EXCLUDE;
 }
 
+/* HiveDecimalUtils.getPrecisionForType / getScaleForType. */
+static void decimal_params(HTy t, int *prec, int *scale)
+{
+    static const int p[] = {[HT_VOID] = 1, [HT_TINYINT] = 3, [HT_SMALLINT] = 5,
+                            [HT_INT] = 10, [HT_BIGINT] = 19, [HT_FLOAT] = 7,
+                            [HT_DOUBLE] = 15};
+    if (t.t == HT_DECIMAL) {
+        *prec = t.prec;
+        *scale = t.scale;
+    } else if (t.t <= HT_DOUBLE && t.t != HT_BOOLEAN) {
+        *prec = p[t.t];
+        *scale = is_fp(t.t) ? p[t.t] : 0;
+    } else {
+        *prec = 38;
+        *scale = 18;
+    }
+}
+
+/* HiveDecimalUtils.getDecimalTypeForPrimitiveCategories(a, b). */
+static HTy decimal_for(HTy a, HTy b)
+{
+    int pa, sa, pb, sb, ip, dp;
+    decimal_params(a, &pa, &sa);
+    decimal_params(b, &pb, &sb);
+    ip = pa - sa > pb - sb ? pa - sa : pb - sb;
+    dp = sa > sb ? sa : sb;
+    return t_decimal(ip + dp < 38 ? ip + dp : 38, dp < 38 - ip ? dp : 38 - ip);
+}
+
 /* FunctionRegistry.getCommonClass; false when there is none. */
 static bool common_class(HTy a, HTy b, HTy *out)
 {
@@ -1335,7 +1895,12 @@ static bool common_class(HTy a, HTy b, HTy *out)
         *out = b;
         return true;
     }
-    if (a.t == b.t) { /* CHAR or VARCHAR of another length */
+    if (a.t == HT_DECIMAL || b.t == HT_DECIMAL) {
+        if (is_num(a.t) && is_num(b.t)) {
+            *out = decimal_for(a, b);
+            return true;
+        }
+    } else if (a.t == b.t) { /* CHAR or VARCHAR of another length */
         out->t = a.t;
         out->len = a.len > b.len ? a.len : b.len;
         return true;
@@ -1355,6 +1920,15 @@ static bool common_class(HTy a, HTy b, HTy *out)
 /* FunctionRegistry.getCommonClassForComparison, BOOLEAN kept apart. */
 static bool compare_class(HTy a, HTy b, HTy *out)
 {
+    /* decimals compare as they are (GenericUDFBaseCompare's SAME_TYPE) */
+    if (a.t == HT_DECIMAL && b.t == HT_DECIMAL) {
+        *out = t_decimal(0, 0);
+        return true;
+    }
+    if ((a.t == HT_DECIMAL && is_strfam(b.t)) || (b.t == HT_DECIMAL && is_strfam(a.t))) {
+        *out = decimal_for(a, b);
+        return true;
+    }
     if (a.t == HT_VOID || b.t == HT_VOID || ty_eq(a, b) || a.t == b.t)
         return common_class(a, b, out);
     if (a.t == HT_BOOLEAN || b.t == HT_BOOLEAN)
@@ -1398,7 +1972,8 @@ static HExpr *lit_node(HRef *r, const HExpr *like, HVal v)
  * are neither Number nor String (BOOLEAN, CHAR, VARCHAR). */
 static bool constant_text(HRef *r, const HVal *v, const char **s, size_t *n)
 {
-    if (v->ty.t == HT_BOOLEAN || v->ty.t == HT_CHAR || v->ty.t == HT_VARCHAR)
+    if (v->ty.t == HT_BOOLEAN || v->ty.t == HT_CHAR || v->ty.t == HT_VARCHAR ||
+        v->ty.t == HT_DECIMAL)
         return false;
     text_of(r, v, s, n);
     return true;
@@ -1417,8 +1992,22 @@ static Narrow narrow_constant(HRef *r, HTy target, const HVal *v, HVal *out)
         *out = hv_null(target);
         return NW_NEW;
     }
+    if (v->ty.t == HT_DECIMAL) {
+        /* a HiveDecimal constant becomes a FLOAT/DOUBLE column's type */
+        if (!is_fp(target.t))
+            return NW_KEEP;
+        *out = hv_fp(target, dec_as_double(v->dec, target.t == HT_FLOAT));
+        return NW_NEW;
+    }
     if (!constant_text(r, v, &s, &n))
         return NW_KEEP;
+    if (target.t == HT_DECIMAL) {   /* HiveDecimal.create(text), own type */
+        HDec x;
+        if (!hd_parse(s, n, &x) || !hd_normalize(&x))
+            return NW_NULL;
+        *out = hv_dec(&r->scratch, t_decimal(hd_precision(&x), x.scale), &x);
+        return NW_NEW;
+    }
     if (is_intfam(target.t)) {
         static const int64_t lo[] = {[HT_TINYINT] = INT8_MIN, [HT_SMALLINT] = INT16_MIN,
                                      [HT_INT] = INT32_MIN, [HT_BIGINT] = INT64_MIN};
@@ -1480,6 +2069,8 @@ static HExpr *narrowed_node(HRef *r, const HExpr *like, HVal v)
 {
     if (!v.null && is_strfam(v.ty.t))
         v.s = comb_arena_strndup(&r->arena, v.s, v.n);
+    if (!v.null && v.ty.t == HT_DECIMAL)
+        v = hv_dec(&r->arena, v.ty, v.dec);
     return lit_node(r, like, v);
 }
 
@@ -1560,21 +2151,31 @@ static HBind bind_in(HRef *r, HExpr *e)
     e->orig_args = e->args;
     e->orig_n = e->n_args;
     if (is_column_ref(e->a)) {
+        /* the narrowed list, and (orig_args) the list as it is if Hive
+         * did not fold the constants that are not literals: literals are
+         * narrowed in both */
         HExpr **kept_args = comb_arena_alloc(&r->arena, sizeof *kept_args * (size_t)e->n_args);
+        HExpr **orig = comb_arena_alloc(&r->arena, sizeof *orig * (size_t)e->n_args);
+        int n_orig = 0;
         for (int k = 0; k < e->n_args; k++) {
             HVal v, nv;
+            bool plain = is_plain_literal(e->args[k]);
             if (!fold(r, e->args[k], &v))
                 return exclude(r, "constant that does not evaluate");
             switch (narrow_constant(r, e->a->ty, &v, &nv)) {
             case NW_NEW:
                 kept_args[kept++] = narrowed_node(r, e->args[k], nv);
-                compound |= !is_plain_literal(e->args[k]);
+                orig[n_orig++] = plain ? kept_args[kept - 1] : e->args[k];
+                compound |= !plain;
                 break;
             case NW_KEEP:
                 kept_args[kept++] = e->args[k];
+                orig[n_orig++] = e->args[k];
                 break;
             case NW_NULL:
-                compound |= !is_plain_literal(e->args[k]);
+                if (!plain)
+                    orig[n_orig++] = e->args[k];
+                compound |= !plain;
                 break;
             case NW_UNKNOWN:
                 return exclude(r, "number text commons-lang versions disagree on");
@@ -1584,11 +2185,63 @@ static HBind bind_in(HRef *r, HExpr *e)
         e->n_args = kept;
         e->in_false = kept == 0;
         e->narrow_uncertain = compound;
+        e->orig_args = orig;
+        e->orig_n = n_orig;
+        if (compound && !list_type(e->a->ty, orig, n_orig, &e->orig_cmp))
+            return exclude(r, "IN list without a common type");
     }
     if (!list_type(e->a->ty, e->args, e->n_args, &e->cmp_ty))
         return exclude(r, "IN list without a common type");
     e->ty = T_BOOL;
     return HB_OK;
+}
+
+/* An exact operand's DECIMAL precision and scale as GenericUDFBaseNumeric
+ * reads them from its ObjectInspector: a constant integer (a literal, or
+ * one negated and folded) counts its digits (WritableConstantIntObject-
+ * Inspector.precision: BigDecimal.valueOf(v).precision()); false when
+ * it is a constant Hive may or may not have folded first. */
+static bool operand_decimal(HRef *r, HExpr *x, int *prec, int *scale)
+{
+    decimal_params(x->ty, prec, scale);
+    if (is_intfam(x->ty.t) && x->is_const) {
+        HVal v;
+        char buf[32];
+        if (!is_plain_literal(x) || !fold(r, x, &v) || v.null)
+            return false;
+        *prec = snprintf(buf, sizeof buf, "%llu",
+                         (unsigned long long)(v.i < 0 ? 0 - (uint64_t)v.i : (uint64_t)v.i));
+    }
+    return true;
+}
+
+/* GenericUDFOPPlus/Minus/Multiply/Divide/Mod.deriveResultDecimalTypeInfo
+ * and GenericUDFBaseNumeric.adjustPrecScale (past 38 digits the integer
+ * part is kept and the scale shrinks, but not below min(scale, 6)). */
+static HTy decimal_result(HOp op, int p1, int s1, int p2, int s2)
+{
+    /* integer digits and scale of each operator's result */
+    int i1 = p1 - s1, i2 = p2 - s2;
+    int wide_s = s1 > s2 ? s1 : s2, digits, scale;
+    if (op == HO_MUL) {
+        scale = s1 + s2;
+        digits = i1 + i2 + 1;
+    } else if (op == HO_DIV) {
+        scale = s1 + p2 + 1 < 6 ? 6 : s1 + p2 + 1;
+        digits = i1 + s2;
+    } else if (op == HO_MOD) {
+        scale = wide_s;
+        digits = i1 < i2 ? i1 : i2;
+    } else {
+        scale = wide_s;
+        digits = (i1 > i2 ? i1 : i2) + 1;
+    }
+    if (digits + scale <= 38)
+        return t_decimal(digits + scale, scale);
+    /* keep the integer digits, at least min(scale, 6) fraction digits */
+    if (38 - digits > (scale < 6 ? scale : 6))
+        return t_decimal(38, 38 - digits);
+    return t_decimal(38, scale < 6 ? scale : 6);
 }
 
 static HBind bind_arith(HRef *r, HExpr *e)
@@ -1598,10 +2251,8 @@ static HBind bind_arith(HRef *r, HExpr *e)
         return exclude(r, "boolean in arithmetic");
     if (a == HT_VOID && b == HT_VOID)
         return exclude(r, "NULL op NULL");
-    if (e->op == HO_DIV) {
-        e->ty = T_DOUBLE;
-        return HB_OK;
-    }
+    if ((a == HT_DECIMAL || b == HT_DECIMAL) && (a == HT_VOID || b == HT_VOID))
+        return exclude(r, "NULL in decimal arithmetic");
     if (e->op == HO_IDIV) {
         e->ty = T_BIGINT;
         return HB_OK;
@@ -1615,6 +2266,23 @@ static HBind bind_arith(HRef *r, HExpr *e)
         a = b;
     if (b == HT_VOID)
         b = a;
+    if (a == HT_DECIMAL || b == HT_DECIMAL) {
+        int p1, s1, p2, s2;
+        /* deriveResultApproxTypeInfo: decimal with float/double is DOUBLE */
+        if (is_fp(a) || is_fp(b)) {
+            e->ty = T_DOUBLE;
+            return HB_OK;
+        }
+        if (!operand_decimal(r, e->a, &p1, &s1) || !operand_decimal(r, e->b, &p2, &s2))
+            return exclude(r, "integer constant in decimal arithmetic that Hive may fold or not");
+        e->ty = decimal_result(e->op, p1, s1, p2, s2);
+        return HB_OK;
+    }
+    /* GenericUDFOPDivide (hive.compat 0.12): without a decimal, DOUBLE */
+    if (e->op == HO_DIV) {
+        e->ty = T_DOUBLE;
+        return HB_OK;
+    }
     e->ty.t = num_rank(a) >= num_rank(b) ? a : b;
     e->ty.len = 0;
     return HB_OK;
@@ -1628,6 +2296,9 @@ static HBind bind_cast(HRef *r, HExpr *e)
     if ((to == HT_VARCHAR && (e->cast_to.len < 1 || e->cast_to.len > 65535)) ||
         (to == HT_CHAR && (e->cast_to.len < 1 || e->cast_to.len > 255)))
         return reject(r, "char/varchar length");
+    if (to == HT_DECIMAL && (e->cast_to.prec < 1 || e->cast_to.prec > 38 ||
+                             e->cast_to.scale < 0 || e->cast_to.scale > e->cast_to.prec))
+        return reject(r, "decimal precision/scale");
     e->ty = e->cast_to;
     return HB_OK;
 }
@@ -1734,6 +2405,8 @@ static HBind bind_func(HRef *r, HExpr *e)
             e->ty = T_BIGINT;
         else if (a.t == HT_FLOAT || a.t == HT_DOUBLE || a.t == HT_STRING)
             e->ty = T_DOUBLE;
+        else if (a.t == HT_DECIMAL)
+            e->ty = a;
         else
             return reject(r, "abs of boolean/varchar/char");
         return HB_OK;
@@ -1771,36 +2444,53 @@ static HBind bind_func(HRef *r, HExpr *e)
     return reject(r, "function");
 }
 
+/* A DECIMAL literal: HiveDecimal.create of its text (trailing zeros
+ * dropped), typed with its own precision and scale; false when it has
+ * more than 38 integer digits. */
+static bool decimal_literal(HRef *r, const char *s, size_t n, HVal *out)
+{
+    HDec x;
+    if (!hd_parse(s, n, &x) || !hd_normalize(&x))
+        return false;
+    *out = hv_dec(&r->arena, t_decimal(hd_precision(&x), x.scale), &x);
+    return true;
+}
+
 static HBind bind_number(HRef *r, HExpr *e)
 {
     const char *s = e->src + e->tok_start;
     size_t n = (size_t)(e->tok_end - e->tok_start);
     char last = s[n - 1];
     int64_t x;
-    if (n >= 2 && s[n - 2] == 'B' && last == 'D')
-        return exclude(r, "decimal literal");
+    double d;
+    if (n >= 2 && s[n - 2] == 'B' && last == 'D') {
+        if (!decimal_literal(r, s, n - 2, &e->lit))
+            return exclude(r, "BD literal beyond 38 digits");
+        return HB_OK;
+    }
     if (last == 'L' || last == 'S' || last == 'Y') {
         HType t = last == 'L' ? HT_BIGINT : last == 'S' ? HT_SMALLINT : HT_TINYINT;
         if (memchr(s, '.', n) || !bigdec_exact(s, n - 1, t == HT_BIGINT ? INT64_MIN : t == HT_SMALLINT ? INT16_MIN : INT8_MIN,
                                                t == HT_BIGINT ? INT64_MAX : t == HT_SMALLINT ? INT16_MAX : INT8_MAX, &x))
             return reject(r, "invalid numerical constant");
         e->lit = hv_int((HTy){t, 0}, x);
-    } else if (memchr(s, 'e', n) || memchr(s, 'E', n)) {
-        double d;
-        if (java_parse_fp(s, n, false, &d) != JP_OK)
-            return reject(r, "invalid numerical constant");
-        e->lit = hv_fp(T_DOUBLE, d);
-    } else if (!memchr(s, '.', n) && bigdec_exact(s, n, INT32_MIN, INT32_MAX, &x)) {
-        e->lit = hv_int(T_INT, x);
-    } else if (!memchr(s, '.', n) && bigdec_exact(s, n, INT64_MIN, INT64_MAX, &x)) {
-        e->lit = hv_int(T_BIGINT, x);
-    } else {
-        double d;
-        if (java_parse_fp(s, n, false, &d) != JP_OK)
-            return reject(r, "invalid numerical constant");
-        e->lit = hv_fp(T_DOUBLE, d);
-        e->decimal_lit = true;
+        return HB_OK;
     }
+    if (!memchr(s, 'e', n) && !memchr(s, 'E', n) && last != 'D') {
+        if (!memchr(s, '.', n) && bigdec_exact(s, n, INT32_MIN, INT32_MAX, &x)) {
+            e->lit = hv_int(T_INT, x);
+            return HB_OK;
+        }
+        if (!memchr(s, '.', n) && bigdec_exact(s, n, INT64_MIN, INT64_MAX, &x)) {
+            e->lit = hv_int(T_BIGINT, x);
+            return HB_OK;
+        }
+        if (decimal_literal(r, s, n, &e->lit))
+            return HB_OK;
+    }
+    if (java_parse_fp(s, n, false, &d) != JP_OK)
+        return reject(r, "invalid numerical constant");
+    e->lit = hv_fp(T_DOUBLE, d);
     return HB_OK;
 }
 
@@ -1830,26 +2520,10 @@ static HBind need_boolean(HRef *r, const HExpr *e)
     return HB_OK;
 }
 
-/* DECIMAL literals: only as an operand of DIV (issue 5: 5.5 DIV 2). */
-static HBind check_decimal_kids(HRef *r, HExpr *e)
-{
-    HExpr *kids[80];
-    int nk = href_kids(e, kids, 80);
-    for (int k = 0; k < nk; k++) {
-        if (!kids[k]->decimal_lit)
-            continue;
-        if (e->kind == HK_NEG)
-            e->decimal_lit = true;
-        else if (!(e->kind == HK_ARITH && e->op == HO_IDIV))
-            return exclude(r, "decimal literal");
-    }
-    return HB_OK;
-}
-
 static HBind bind(HRef *r, HExpr *e)
 {
     HBind b = bind_kids(r, e);
-    if (b != HB_OK || (b = check_decimal_kids(r, e)) != HB_OK)
+    if (b != HB_OK)
         return b;
     switch (e->kind) {
     case HK_LIT:
@@ -1908,10 +2582,7 @@ static HBind bind(HRef *r, HExpr *e)
 
 HBind href_bind(HRef *r, HExpr *e)
 {
-    HBind b = bind(r, e);
-    if (b == HB_OK && e->decimal_lit)
-        return exclude(r, "decimal literal");
-    return b;
+    return bind(r, e);
 }
 
 /* ------------------------------------------------------------ evaluation */
@@ -1945,6 +2616,8 @@ static int cmp_values(const Ctx *c, HTy t, const HVal *x, const HVal *y)
 {
     if (is_strfam(t.t))
         return bytes_cmp(x->s, stripped_len(x), y->s, stripped_len(y));
+    if (t.t == HT_DECIMAL)
+        return hd_cmp(x->dec, y->dec);
     if (is_fp(t.t)) {
         double a = x->d, b = y->d;
         if (c->mode == MODE_VEC && (isnan(a) || isnan(b)))
@@ -2164,7 +2837,13 @@ static HEval ev_like(Ctx *c, HExpr *e, HVal *out)
 static HEval div_operand(Ctx *c, const HVal *v, int64_t *out, bool *null)
 {
     *null = false;
-    if (is_fp(v->ty.t)) {
+    if (v->ty.t == HT_DECIMAL) {
+        /* getLong: HiveDecimal.longValue, truncated */
+        HVal l = decimal_to_int(T_BIGINT, v->dec);
+        if (l.null)
+            return unknown(c, "DIV of a decimal beyond BIGINT (longValue clips)");
+        *out = l.i;
+    } else if (is_fp(v->ty.t)) {
         *out = java_d2l(v->d);
     } else if (is_strfam(v->ty.t)) {
         int64_t a;
@@ -2198,6 +2877,41 @@ static HEval ev_idiv(Ctx *c, const HVal *x, const HVal *y, HVal *out)
     return HE_OK;
 }
 
+/* An exact operand as a BigDecimal (PrimitiveObjectInspectorUtils.
+ * getHiveDecimal of the unconverted value). */
+static void exact_decimal(const HVal *v, HDec *x)
+{
+    if (v->ty.t == HT_DECIMAL)
+        *x = *v->dec;
+    else
+        hd_from_long(v->i, x);
+}
+
+/* GenericUDFBaseNumeric.evaluate for a DECIMAL result: HiveDecimal add,
+ * subtract, multiply (exact, then HiveDecimal.create's rounding to 38
+ * digits), divide (BigDecimal.divide to scale 38 HALF_UP, then the same
+ * rounding), remainder; x / 0 and x % 0 are NULL; then the result type's
+ * enforcePrecisionScale (WritableHiveDecimalObjectInspector), NULL when
+ * the integer digits do not fit. */
+static HEval ev_decimal_arith(Ctx *c, HOp op, const HVal *x, const HVal *y, HTy t,
+                              HVal *out)
+{
+    HDec a, b, res;
+    bool ok;
+    exact_decimal(x, &a);
+    exact_decimal(y, &b);
+    switch (op) {
+    case HO_ADD: ok = hd_add(&a, &b, false, &res); break;
+    case HO_SUB: ok = hd_add(&a, &b, true, &res); break;
+    case HO_MUL: ok = hd_mul(&a, &b, &res); break;
+    case HO_DIV: ok = !hd_is_zero(&b) && hd_div(&a, &b, 38, &res); break;
+    default: ok = !hd_is_zero(&b) && hd_rem(&a, &b, &res); break;
+    }
+    ok = ok && hd_normalize(&res) && hd_enforce(&res, t.prec, t.scale);
+    *out = hv_dec(&c->r->scratch, t, ok ? &res : NULL);
+    return HE_OK;
+}
+
 static HEval ev_arith(Ctx *c, HExpr *e, HVal *out)
 {
     HVal x, y, cx, cy;
@@ -2211,6 +2925,8 @@ static HEval ev_arith(Ctx *c, HExpr *e, HVal *out)
     }
     if (e->op == HO_IDIV)
         return ev_idiv(c, &x, &y, out);
+    if (t.t == HT_DECIMAL)
+        return ev_decimal_arith(c, e->op, &x, &y, t, out);
     if (!convert(c->r, &x, t, &cx) || !convert(c->r, &y, t, &cy))
         return HE_UNKNOWN;
     if (cx.null || cy.null) {
@@ -2351,7 +3067,17 @@ static HEval ev_func(Ctx *c, HExpr *e, HVal *out)
             *out = hv_null(e->ty);
             return HE_OK;
         }
-        return convert(c->r, &v[pick], e->ty, out) ? HE_OK : HE_UNKNOWN;
+        if (!convert(c->r, &v[pick], e->ty, out))
+            return HE_UNKNOWN;
+        /* GenericUDFCoalesce/Nvl convert the first non-NULL value (NULL if
+         * it does not fit a DECIMAL type); vectorized, casts to the common
+         * type come first and a later value may be taken */
+        for (int k = pick + 1; out->null && e->fn != HF_IF && k < e->n_args; k++) {
+            HVal later;
+            if (!v[k].null && convert(c->r, &v[k], e->ty, &later) && !later.null)
+                return unknown(c, "COALESCE/NVL whose first value does not convert");
+        }
+        return HE_OK;
     }
     for (int k = 0; k < e->n_args; k++)
         if (v[k].null) {
@@ -2373,6 +3099,10 @@ static HEval ev_func(Ctx *c, HExpr *e, HVal *out)
             if (d.null)
                 return unknown(c, "abs of text that is not a number (Hive fails)");
             *out = hv_fp(T_DOUBLE, fabs(d.d));
+        } else if (e->ty.t == HT_DECIMAL) {
+            HDec m = *v[0].dec;
+            m.neg = false;
+            *out = hv_dec(&c->r->scratch, e->ty, &m);
         } else {
             int64_t x = v[0].i;
             *out = hv_int(e->ty, x < 0 ? (int64_t)(0 - (uint64_t)x) : x);
@@ -2455,12 +3185,17 @@ static HEval ev(Ctx *c, HExpr *e, HVal *out)
     case HK_NEG:
         if ((s = ev(c, e->a, &x)) != HE_OK)
             return s;
-        if (x.null)
+        if (x.null) {
             *out = x;
-        else if (is_fp(x.ty.t))
+        } else if (x.ty.t == HT_DECIMAL) {
+            HDec m = *x.dec;
+            m.neg = !m.neg && !hd_is_zero(&m);
+            *out = hv_dec(&c->r->scratch, x.ty, &m);
+        } else if (is_fp(x.ty.t)) {
             *out = hv_fp(x.ty, -x.d);
-        else
+        } else {
             *out = hv_int(x.ty, (int64_t)(0 - (uint64_t)x.i));
+        }
         return HE_OK;
     case HK_NOT:
     case HK_AND:
@@ -2503,6 +3238,8 @@ static void format_value(const HVal *v, char *buf, size_t n)
         href_java_float((float)v->d, buf, n);
     } else if (v->ty.t == HT_DOUBLE) {
         href_java_double(v->d, buf, n);
+    } else if (v->ty.t == HT_DECIMAL) {    /* LazyHiveDecimal: the type's scale */
+        hd_text(v->dec, v->ty.scale, buf, n);
     } else if (is_strfam(v->ty.t)) {
         snprintf(buf, n, "%.*s", (int)v->n, v->s);
     } else {
@@ -2568,6 +3305,8 @@ bool href_add_row(HRef *r, const char *const *cells)
             return false;
         if (!stored.null && is_strfam(stored.ty.t))
             stored.s = comb_arena_strndup(&r->arena, stored.s, stored.n);
+        if (!stored.null && stored.ty.t == HT_DECIMAL)
+            stored = hv_dec(&r->arena, stored.ty, stored.dec);
         r->rows[row][k] = stored;
     }
     r->n_rows++;
@@ -2694,7 +3433,7 @@ static const char *family_name(HTy t)
 {
     static const char *const names[] = {
         "void", "boolean", "tinyint", "smallint", "int", "bigint", "float",
-        "double", "string", "varchar", "char"};
+        "double", "string", "varchar", "char", "decimal"};
     return names[t.t];
 }
 

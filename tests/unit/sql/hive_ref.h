@@ -39,13 +39,24 @@ typedef enum HType {
     HT_DOUBLE,
     HT_STRING,
     HT_VARCHAR,
-    HT_CHAR
+    HT_CHAR,
+    HT_DECIMAL
 } HType;
 
 typedef struct HTy {
     HType t;
     int len;        /* declared length of VARCHAR / CHAR, else 0 */
+    int prec, scale; /* DECIMAL(prec, scale), else 0 */
 } HTy;
+
+/* A BigDecimal: |value| = digits * 10^-scale (digits most significant
+ * first, no leading zeros but a lone 0). */
+typedef struct HDec {
+    bool neg;
+    int nd;
+    int scale;
+    char d[200];
+} HDec;
 
 /* A typed value.  FLOAT values are kept as the double of the float. */
 typedef struct HVal {
@@ -56,6 +67,7 @@ typedef struct HVal {
     const char *s;  /* STRING/VARCHAR/CHAR bytes (UTF-8); a CHAR keeps the
                      * text Hive stores, padded or not (see hive_ref.c) */
     size_t n;
+    const HDec *dec; /* DECIMAL (in the HRef's arenas) */
 } HVal;
 
 typedef struct HExpr HExpr;

@@ -532,7 +532,10 @@ static const char *const num_lits[] = {
     "65536", "2147483647", "2147483648", "-2147483648", "9223372036854775807",
     "3000000000", "5Y", "-5Y", "100Y", "1000S", "10L", "-1L", "0.0e0", "2.5e0",
     "0.1e0", "1e300", "1.5e0", "-0.0e0", "1e10", "3e9", "4.9E-324",
-    "1.7976931348623157E308", "16777217", "0.5e0", "-2.5e0", "1e-5"};
+    "1.7976931348623157E308", "16777217", "0.5e0", "-2.5e0", "1e-5",
+    /* DECIMAL literals */
+    "1.5", "-2.25", "0.1", "100.0", "0.001", "2.5BD", "3.14159", "-0.5",
+    "99999999999999999999.99", "12345678901234567890123456789012345678"};
 static const char *const str_lits[] = {
     "'1'", "'-7'", "'1.5'", "' 12 '", "'abc'", "'ab'", "'ab  '", "''", "'héllo ß'",
     "'日本'", "'true'", "'off'", "'NaN'", "'Infinity'", "'1d'", "'2147483648'",
@@ -540,7 +543,9 @@ static const char *const str_lits[] = {
 static const char *const like_pats[] = {
     "'%b'", "'a%'", "'%'", "'_'", "'__'", "'%é%'", "'h_llo%'", "'%ß'", "'ab'",
     "'%1%'", "'_b%'", "''", "'AB%'", "'%.%'", "'x\\_y'", "'% %'", "'日%'"};
-static const char *const num_types[] = {"TINYINT", "SMALLINT", "INT", "BIGINT", "FLOAT", "DOUBLE"};
+static const char *const num_types[] = {"TINYINT", "SMALLINT", "INT", "BIGINT", "FLOAT", "DOUBLE",
+                                        "DECIMAL(5,2)", "DECIMAL(38,10)", "DECIMAL(3,0)",
+                                        "DECIMAL(20,18)", "DECIMAL"};
 static const char *const str_types[] = {"STRING", "VARCHAR(3)", "VARCHAR(5)", "CHAR(3)", "CHAR(6)"};
 static const char *const cmp_ops[] = {"=", "<>", "<", "<=", ">", ">=", "<=>", "!=", "=="};
 static const char *const arith_ops[] = {"+", "-", "*", "/", "%", "DIV"};

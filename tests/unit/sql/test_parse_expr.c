@@ -193,8 +193,11 @@ TEST(expr_integer_literals)
     CHECK_EQ(e->kind, AST_LIT_DOUBLE);
     CHECK(e->dval == 9223372036854775808.0);
     CHECK_STR(e->text, "9223372036854775808");
+    /* Hive's literal is 9223372036854775808 (a DECIMAL), then negated */
     SELECT_EXPR(e, "select -9223372036854775808");
-    CHECK(is_int(e, INT64_MIN));
+    CHECK_EQ(e->kind, AST_LIT_DOUBLE);
+    CHECK(e->negated);
+    CHECK_STR(e->sval, "9223372036854775808");
     CHECK_STR(e->text, "-9223372036854775808");
     SELECT_EXPR(e, "select -5");
     CHECK(is_int(e, -5));
@@ -212,6 +215,11 @@ TEST(expr_integer_literals)
     SELECT_EXPR(e, "select 10BD");
     CHECK(is_int(e, 10));
     CHECK_EQ(e->lit_suffix, 'B');
+    SELECT_EXPR(e, "select 10d");
+    CHECK(is_int(e, 10));
+    CHECK_EQ(e->lit_suffix, 'D');
+    SELECT_EXPR(e, "select 1st from t");
+    CHECK_EQ(e->kind, AST_COLREF);
 }
 
 TEST(expr_decimal_literals)
@@ -232,6 +240,63 @@ TEST(expr_decimal_literals)
     CHECK(e->kind == AST_LIT_DOUBLE && e->dval == -1.25);
     CHECK_EQ(e->lit_suffix, 'B');
     CHECK_STR(e->text, "-1.25BD");
+    /* the digits as written, without sign or suffix, for the binder */
+    CHECK_STR(e->sval, "1.25");
+    CHECK(e->negated);
+    SELECT_EXPR(e, "select - - 1.50");
+    CHECK_STR(e->sval, "1.50");
+    CHECK(!e->negated);
+    SELECT_EXPR(e, "select 2.5D");
+    CHECK(e->kind == AST_LIT_DOUBLE && e->dval == 2.5);
+    CHECK_EQ(e->lit_suffix, 'D');
+}
+
+TEST(expr_subscripts_and_fields)
+{
+    AstExpr *e;
+    SELECT_EXPR(e, "select a[0] from t");
+    CHECK_EQ(e->kind, AST_INDEX);
+    CHECK_EQ(e->left->kind, AST_COLREF);
+    CHECK(is_int(e->right, 0));
+    CHECK_STR(e->text, "a[0]");
+    SELECT_EXPR(e, "select m['k'].f[i + 1] from t");
+    CHECK_EQ(e->kind, AST_INDEX);
+    CHECK_EQ(e->left->kind, AST_FIELD);
+    CHECK_STR(e->left->name, "f");
+    CHECK_EQ(e->left->left->kind, AST_INDEX);
+    CHECK_EQ(e->right->kind, AST_BINARY);
+    SELECT_EXPR(e, "select -a[1] from t");
+    CHECK_EQ(e->kind, AST_UNARY);
+    CHECK_EQ(e->left->kind, AST_INDEX);
+}
+
+TEST(expr_typed_literals)
+{
+    AstExpr *e;
+    SELECT_EXPR(e, "select date '2020-01-01'");
+    CHECK_EQ(e->kind, AST_CAST);
+    CHECK(e->typed_literal);
+    CHECK_EQ(e->cast_type.type->kind, COMB_T_DATE);
+    SELECT_EXPR(e, "select cast('x' as date)");
+    CHECK(!e->typed_literal);
+}
+
+TEST(expr_complex_type_names)
+{
+    AstExpr *e;
+    char buf[128];
+    CombBuf b = COMB_BUF_INIT;
+    SELECT_EXPR(e, "select cast(a as map<string, array<struct<x:int, `y z`:decimal(5,2)>>>) from t");
+    CHECK_EQ(e->cast_type.kind, COMB_T_MAP);
+    CHECK(comb_type_format(e->cast_type.type, &b) == 0);
+    snprintf(buf, sizeof buf, "%.*s", (int)b.len, (char *)b.data);
+    CHECK_STR(buf, "map<string,array<struct<x:int,y z:decimal(5,2)>>>");
+    comb_buf_free(&b);
+    SELECT_EXPR(e, "select cast(a as decimal) from t");
+    CHECK_EQ(e->cast_type.type->precision, 10);
+    CHECK_EQ(e->cast_type.type->scale, 0);
+    SELECT_EXPR(e, "select cast(a as uniontype<int,string>) from t");
+    CHECK_EQ(e->cast_type.type->n_children, 2);
 }
 
 TEST(expr_string_literals_and_escapes)
