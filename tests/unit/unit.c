@@ -45,6 +45,8 @@ void unit_fail(const char *file, int line, const char *fmt, ...)
 
 int unit_failed_now(void) { return unit.failed_now; }
 
+static int skipped_now;
+
 const char *unit_testdata(void)
 {
     const char *d = getenv("COMB_TESTDATA");
@@ -55,7 +57,8 @@ int unit_skip_without_testdata(void)
 {
     if (fs_is_dir(unit_testdata()))
         return 0;
-    printf("    skip: no shared test data at %s\n", unit_testdata());
+    printf("    no shared test data at %s\n", unit_testdata());
+    skipped_now = 1;
     return 1;
 }
 
@@ -74,7 +77,7 @@ const char *unit_tmpdir(void)
 
 int main(int argc, char **argv)
 {
-    int passed = 0, failed = 0;
+    int passed = 0, failed = 0, skipped = 0;
     CombErr err;
     const char *base = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
     snprintf(unit.tmp_root, sizeof unit.tmp_root, "%s/comb-unit-%d", base,
@@ -83,10 +86,14 @@ int main(int argc, char **argv)
         if (argc > 1 && !strstr(unit.name[i], argv[1]))
             continue;
         unit.failed_now = 0;
+        skipped_now = 0;
         unit.fn[i]();
         if (unit.failed_now) {
             printf("not ok - %s\n", unit.name[i]);
             failed++;
+        } else if (skipped_now) {
+            printf("skip - %s\n", unit.name[i]);
+            skipped++;
         } else {
             printf("ok - %s\n", unit.name[i]);
             passed++;
@@ -94,6 +101,6 @@ int main(int argc, char **argv)
         fflush(stdout);
     }
     fs_remove_tree(unit.tmp_root, &err);
-    printf("%d passed, %d failed\n", passed, failed);
+    printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
     return failed ? 1 : 0;
 }

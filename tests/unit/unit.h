@@ -20,7 +20,8 @@ void unit_fail(const char *file, int line, const char *fmt, ...)
 int unit_failed_now(void);
 /* Directory of the shared test data (../shared/testdata or $COMB_TESTDATA). */
 const char *unit_testdata(void);
-/* True, after printing a skip line, when the shared test data is absent
+/* True when the shared test data is absent: the test is then reported as
+ * skipped ("skip - name") if it returns without failing
  * (a lone clone of the repository): tests needing it return at once and
  * pass. */
 int unit_skip_without_testdata(void);
