@@ -153,6 +153,15 @@ int acid_reader_open(const char *dir, const AcidSchema *schema,
                      CombErr *err);
 void acid_reader_close(AcidReader *r);  /* NULL ok */
 
+/* (Addition.) A scan of exactly these ORC files, in this order, every row
+ * visible: the data files of a plain table, or of the base and deltas an
+ * insert-only table's snapshot chose.  Columns map and convert as for
+ * acid_reader_open; there is no ROW__ID (want_row_id is refused). */
+int acid_reader_open_files(const char *const *paths, int n,
+                           const AcidSchema *schema,
+                           const AcidReaderOptions *opt, AcidReader **out,
+                           CombErr *err);
+
 /* Batch layout of the reader's output: the schema's user columns (index
  * 0..n_cols-1), each a tree vector of its table type (as
  * comb_batch_init_types makes them; the types are the reader's copies, so

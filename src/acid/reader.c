@@ -341,6 +341,60 @@ int acid_reader_open(const char *dir, const AcidSchema *schema,
     return COMB_OK;
 }
 
+/* The reader without a directory: these files, in this order, each a
+ * table's whole data file (plain and insert-only tables). */
+static int list_given_files(AcidReader *r, const char *const *paths, int n,
+                            CombErr *err)
+{
+    FileLists l = {0};
+    for (int i = 0; i < n; i++) {
+        ScanFile f = {0};
+        int rc;
+        if (!(f.path = comb_arena_strdup(&r->arena, paths[i])))
+            return comb_err_nomem(err);
+        if (!acid_data_file_parse(base_name(f.path), &f.bucket))
+            f.bucket = 0;
+        f.group = GROUP_FIRST_DELTA + i;
+        f.all_valid = true;
+        if ((rc = push_file(r, &l, &f, err)))
+            return rc;
+    }
+    r->files = l.files;
+    r->n_files = l.n_files;
+    return COMB_OK;
+}
+
+int acid_reader_open_files(const char *const *paths, int n,
+                           const AcidSchema *schema,
+                           const AcidReaderOptions *opt, AcidReader **out,
+                           CombErr *err)
+{
+    static const CombWriteIdList everything = {0};
+    AcidReader *r;
+    int rc;
+    *out = NULL;
+    if (opt && opt->want_row_id)
+        return comb_err(err, COMB_EUNSUPPORTED,
+                        "ROW__ID exists only in full ACID tables");
+    if (!(r = comb_calloc(1, sizeof *r)))
+        return comb_err_nomem(err);
+    comb_arena_init(&r->arena, 16 * 1024);
+    comb_arena_init(&r->file_arena, 4096);
+    acid_delete_set_init(&r->deletes);
+    r->deletes_bucket = -1;
+    r->offset_group = -1;
+    r->capacity = COMB_BATCH_SIZE;
+    if ((rc = acid_schema_copy(&r->arena, schema, &r->schema, err)) ||
+        (rc = copy_snapshot(r, &everything, NULL, err)) ||
+        (rc = copy_options(r, opt, err)) ||
+        (rc = list_given_files(r, paths, n, err))) {
+        acid_reader_close(r);
+        return rc;
+    }
+    *out = r;
+    return COMB_OK;
+}
+
 static void close_file(AcidReader *r)
 {
     if (r->have_obatch)

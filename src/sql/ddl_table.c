@@ -1,0 +1,284 @@
+/*
+ * ddl_table.c - CREATE TABLE and DROP TABLE (the same failure rules as
+ * databases: directory before catalog row; DROP moves the directory aside
+ * until the catalog commits).
+ */
+#include "sql/sql_int.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "common/alloc.h"
+#include "common/buf.h"
+#include "fs/fs.h"
+#include "sql/ddl_int.h"
+#include "sql/rowstore.h"
+#include "sql/value.h"
+
+/* --------------------------------------------------------------- tables */
+
+static int check_column_type(const AstColumnDef *col, CombErr *err)
+{
+    if (col->type.kind != COMB_T_UNION)
+        return COMB_OK;
+    return sql_err_at(err, COMB_EUNSUPPORTED, 0, col->type.pos,
+                      "column '%s': type %s is not supported yet", col->name,
+                      comb_type_name(col->type.kind));
+}
+
+static char *type_string(CombArena *a, const AstTypeName *t)
+{
+    return comb_type_string(a, t->type);
+}
+
+static int build_columns(SqlStmtCtx *c, MsTable *t, CombErr *err)
+{
+    const AstStmt *st = c->stmt;
+    t->n_cols = st->n_columns;
+    t->cols = comb_arena_calloc(c->arena, (size_t)(st->n_columns + 1) * sizeof *t->cols);
+    if (!t->cols)
+        return comb_err_nomem(err);
+    for (int i = 0; i < st->n_columns; i++) {
+        const AstColumnDef *cd = &st->columns[i];
+        int rc = check_column_type(cd, err);
+        if (rc)
+            return rc;
+        for (int j = 0; j < i; j++)
+            if (strcmp(st->columns[j].name, cd->name) == 0)
+                return sql_err_at(err, COMB_ESEMANTIC, 10036, cd->pos,
+                                  "Duplicate column name: %s", cd->name);
+        t->cols[i].name = cd->name;
+        t->cols[i].comment = cd->comment;
+        t->cols[i].type = type_string(c->arena, &cd->type);
+        if (!t->cols[i].type)
+            return comb_err_nomem(err);
+    }
+    return COMB_OK;
+}
+
+static int build_bucketing(SqlStmtCtx *c, MsTable *t, CombErr *err)
+{
+    const AstStmt *st = c->stmt;
+    t->n_buckets = -1;
+    if (st->n_buckets < 0)
+        return COMB_OK;
+    if (st->n_buckets < 1 || st->n_buckets > 4096)
+        return sql_err_at(err, COMB_ESEMANTIC, 0, st->cluster_pos,
+                          "number of buckets must be between 1 and 4096");
+    for (int i = 0; i < st->n_cluster_cols; i++) {
+        bool found = false;
+        for (int j = 0; j < st->n_columns; j++)
+            found |= strcmp(st->columns[j].name, st->cluster_cols[i]) == 0;
+        if (!found)
+            return sql_err_at(err, COMB_ESEMANTIC, 10002, st->cluster_pos,
+                              "Invalid column reference '%s' in CLUSTERED BY",
+                              st->cluster_cols[i]);
+    }
+    t->n_buckets = (int)st->n_buckets;
+    t->n_bucket_cols = st->n_cluster_cols;
+    t->bucket_cols = st->cluster_cols;
+    return COMB_OK;
+}
+
+static const char *prop_value(const AstStmt *st, const char *key)
+{
+    const char *v = NULL;
+    for (int i = 0; i < st->n_props; i++)
+        if (strcasecmp(st->props[i].key, key) == 0)
+            v = st->props[i].value;
+    return v;
+}
+
+/* Tables get bucketing_version=2 unless they say otherwise, as in Hive 3+
+ * (Table.getEmptyTable).  The key is matched exactly, as every reader of
+ * the property does.  A value other than '1' or '2' is refused: Trino
+ * refuses such tables, and Hive would hash them with version 1. */
+static int add_bucketing_version(const AstStmt *st, MsTable *t, CombErr *err)
+{
+    const char *v = ms_table_prop(t, ACID_PROP_BUCKETING_VERSION);
+    CombErr why;
+    int version;
+    if (!v) {
+        t->props[t->n_props++] = (MsProperty){ACID_PROP_BUCKETING_VERSION, "2"};
+        return COMB_OK;
+    }
+    if (!acid_bucketing_version_parse(v, &version, &why))
+        return COMB_OK;
+    return sql_err_at(err, why.code, 0, st->name.pos, "%s", why.msg);
+}
+
+/* Hive's TransactionalValidationListener rules, and hive.create.as.acid. */
+static int build_acid_properties(SqlStmtCtx *c, MsTable *t, CombErr *err)
+{
+    const AstStmt *st = c->stmt;
+    const char *tx = st->transactional ? "true" : prop_value(st, "transactional");
+    const char *as_acid = sql_session_get_conf(c->s, "hive.create.as.acid");
+    bool acid;
+    int n = 0;
+    if (tx && strcasecmp(tx, "true") != 0 && strcasecmp(tx, "false") != 0)
+        return sql_err_at(err, COMB_ESEMANTIC, 0, st->name.pos,
+                          "'transactional' property of TBLPROPERTIES may only "
+                          "have value 'true': %s.%s", t->db, t->name);
+    acid = tx ? strcasecmp(tx, "true") == 0
+              : !st->external && !(as_acid && strcasecmp(as_acid, "false") == 0) &&
+                    (!st->stored_as || strcmp(st->stored_as, "orc") == 0);
+    if (acid && st->external)
+        return sql_err_at(err, COMB_ESEMANTIC, 0, st->name.pos,
+                          "%s.%s cannot be declared transactional because it's "
+                          "an external table", t->db, t->name);
+    if (acid && st->stored_as && strcmp(st->stored_as, "orc") != 0)
+        return sql_err_at(err, COMB_ESEMANTIC, 0, st->name.pos,
+                          "The table must be stored using an ACID compliant "
+                          "format (such as ORC): %s.%s", t->db, t->name);
+    if (acid && st->n_sort_cols > 0)
+        return sql_err_at(err, COMB_ESEMANTIC, 0, st->name.pos,
+                          "Table %s.%s cannot support full ACID functionality "
+                          "since it is sorted.", t->db, t->name);
+    t->props = comb_arena_calloc(c->arena, (size_t)(st->n_props + 3) * sizeof *t->props);
+    if (!t->props)
+        return comb_err_nomem(err);
+    for (int i = 0; i < st->n_props; i++)
+        if (strcasecmp(st->props[i].key, "transactional") != 0)
+            t->props[n++] = (MsProperty){st->props[i].key, st->props[i].value};
+    t->props[n++] = (MsProperty){"transactional", acid ? "true" : "false"};
+    t->n_props = n;
+    return add_bucketing_version(st, t, err);
+}
+
+/* The table's LOCATION made absolute, or its default location in the
+ * database's directory; the database must exist. */
+static int table_location(SqlStmtCtx *c, const char *db, const char *name,
+                          char **out, CombErr *err)
+{
+    MsDatabase *d;
+    int rc = ms_db_get(c->s->ms, db, c->arena, &d, err);
+    if (rc == COMB_ENOTFOUND)
+        return sql_err_at(err, rc, 10072, c->stmt->name.pos,
+                          "Database does not exist: %s", db);
+    if (rc)
+        return rc;
+    if (c->stmt->location)
+        return sql_absolute_location(c, c->stmt->location, out, err);
+    *out = comb_arena_printf(c->arena, "%s/%s", d->location, name);
+    return *out ? COMB_OK : comb_err_nomem(err);
+}
+
+/* The first entry of dir that looks like an ACID directory, or NULL (also
+ * for a missing dir).  *n_entries gets the number of entries. */
+static int first_acid_dir(SqlStmtCtx *c, const char *dir, const char **found,
+                          int *n_entries, CombErr *err)
+{
+    char **names;
+    int n = 0, rc;
+    AcidParsedDir pd;
+    *found = NULL;
+    *n_entries = 0;
+    if (!fs_is_dir(dir))
+        return COMB_OK;
+    if ((rc = fs_list_dir(dir, c->arena, &names, &n, err)))
+        return rc;
+    *n_entries = n;
+    for (int i = 0; i < n && !*found; i++)
+        if (acid_dir_parse(names[i], &pd))
+            *found = names[i];
+    return COMB_OK;
+}
+
+/* Where a new table's files go.  A managed table at its default location
+ * whose directory holds files (left by a dropped table of that name that
+ * could not be removed) gets a directory of its own, "<table>.v<N>" as
+ * Hive 4 names soft-deleted tables' successors, and never reads them.  A
+ * transactional table may not start in a LOCATION holding ACID
+ * directories: their write ids belong to another table's history. */
+static int choose_table_dir(SqlStmtCtx *c, MsTable *t, CombErr *err)
+{
+    const char *acid_dir;
+    char *base = t->location;
+    int n_entries, rc;
+    if ((rc = first_acid_dir(c, base, &acid_dir, &n_entries, err)))
+        return rc;
+    if (c->stmt->location) {
+        if (acid_dir && ms_table_is_transactional(t))
+            return sql_err_at(err, COMB_EINVALID, 0, c->stmt->name.pos,
+                              "location '%s' holds ACID data of another "
+                              "table ('%s'); remove it or choose another "
+                              "LOCATION", base, acid_dir);
+        return COMB_OK;
+    }
+    if (!sql_table_is_managed(t) || n_entries == 0)
+        return COMB_OK;
+    for (int v = 1; fs_exists(t->location); v++)
+        if (!(t->location = comb_arena_printf(c->arena, "%s.v%07d", base, v)))
+            return comb_err_nomem(err);
+    return COMB_OK;
+}
+
+int sql_exec_create_table(SqlStmtCtx *c, CombErr *err)
+{
+    const AstStmt *st = c->stmt;
+    MsTable t = {0}, *existing;
+    bool done;
+    int made = 0, rc;
+    if (st->n_partition_cols > 0)
+        return sql_err_at(err, COMB_EUNSUPPORTED, 0, st->partition_cols[0].pos,
+                          "partitioned tables are not supported yet");
+    if (st->temporary)
+        return sql_err_at(err, COMB_EUNSUPPORTED, 0, st->pos,
+                          "temporary tables are not supported yet");
+    t.db = st->name.db ? st->name.db : c->s->db;
+    t.name = st->name.name;
+    t.owner = c->s->user;
+    t.comment = st->comment;
+    t.create_time = (int64_t)time(NULL);
+    t.table_type = st->external ? "EXTERNAL_TABLE" : "MANAGED_TABLE";
+    t.input_format = "org.apache.hadoop.hive.ql.io.orc.OrcInputFormat";
+    t.output_format = "org.apache.hadoop.hive.ql.io.orc.OrcOutputFormat";
+    t.serde = "org.apache.hadoop.hive.ql.io.orc.OrcSerde";
+    if ((rc = build_columns(c, &t, err)) || (rc = build_bucketing(c, &t, err)) ||
+        (rc = build_acid_properties(c, &t, err)) ||
+        (rc = table_location(c, t.db, t.name, &t.location, err)))
+        return rc;
+    rc = sql_create_check(ms_table_get(c->s->ms, t.db, t.name, c->arena,
+                                   &existing, err),
+                      st->if_not_exists, &done);
+    if (done)
+        return COMB_OK;
+    /* the directory is durable before the catalog row naming it */
+    if (!rc && !(rc = choose_table_dir(c, &t, err)) &&
+        !(rc = fs_mkdirs_n(t.location, &made, err)) &&
+        (rc = ms_table_create(c->s->ms, &t, st->if_not_exists, err)))
+        fs_rmdirs_empty(t.location, made);
+    if (rc == COMB_EEXISTS)
+        return sql_err_at(err, rc, 10073, st->name.pos,
+                          "Table already exists: %s.%s", t.db, t.name);
+    if (rc == COMB_ENOTFOUND)
+        return sql_err_at(err, rc, 10072, st->name.pos,
+                          "Database does not exist: %s", t.db);
+    return rc;
+}
+
+int sql_exec_drop_table(SqlStmtCtx *c, CombErr *err)
+{
+    const AstStmt *st = c->stmt;
+    AsideDirs aside = {0};
+    const char *db = st->name.db ? st->name.db : c->s->db;
+    MsTable *t;
+    int rc = ms_table_get(c->s->ms, db, st->name.name, c->arena, &t, err);
+    if (rc == COMB_ENOTFOUND) {
+        if (st->if_exists)
+            return COMB_OK;
+        return sql_err_at(err, rc, 10001, st->name.pos, "Table not found '%s'",
+                          st->name.name);
+    }
+    if (rc)
+        return rc;
+    if (sql_table_is_managed(t) && (rc = sql_aside_move(c, t->location, &aside, err)))
+        return comb_err_prefix(err, "cannot drop table %s.%s", t->db, t->name);
+    if ((rc = ms_table_drop(c->s->ms, db, st->name.name, false, err)))
+        return sql_aside_put_back(c, &aside, err);
+    return sql_aside_remove(c, &aside, err);
+}
+
