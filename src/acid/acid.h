@@ -23,6 +23,7 @@
 #include "common/batch.h"
 #include "common/err.h"
 #include "common/txnlist.h"
+#include "orc/orc.h"
 
 /* ------------------------------------------------------------ bucket codec */
 
@@ -222,6 +223,10 @@ typedef struct AcidWriterOptions {
      * it the largest pending stripe is written early (ORC's memory
      * manager).  0 = 128 MiB. */
     uint64_t memory_budget;
+    /* A budget shared with other writers (a statement writing many
+     * partitions), instead of one of the writer's own; borrowed: it must
+     * outlive the writer.  memory_budget is then ignored. */
+    OrcWriterGroup *group;
 } AcidWriterOptions;
 
 /* (Addition.) acid_writer_open with options (opt NULL = acid_writer_open).

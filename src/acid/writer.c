@@ -89,6 +89,7 @@ struct AcidWriter {
     bool base;                 /* INSERT OVERWRITE into base_W */
     uint64_t stripe_size;
     OrcWriterGroup *group;     /* memory budget of all the ORC writers */
+    OrcWriterGroup *own_group; /* group, when the writer made it */
     CombType *file_type;        /* §1.1 ACID schema */
     CombType *row_type;         /* the row struct alone (empty base file) */
     MadeDir insert_dir;        /* delta_W_W_S or base_W */
@@ -260,11 +261,13 @@ int acid_writer_open_opts(const char *dir, const AcidSchema *schema,
                      : w->base ? 0 : DELTA_STRIPE_SIZE;
     if (!(w->dir = comb_arena_strdup(&w->arena, dir)))
         rc = comb_err_nomem(err);
-    if (!rc)
-        rc = orc_writer_group_new(opt && opt->memory_budget
-                                      ? opt->memory_budget
-                                      : WRITER_MEMORY_BUDGET,
-                                  &w->group, err);
+    if (!rc && opt && opt->group)
+        w->group = opt->group;
+    else if (!rc && !(rc = orc_writer_group_new(opt && opt->memory_budget
+                                                    ? opt->memory_budget
+                                                    : WRITER_MEMORY_BUDGET,
+                                                &w->own_group, err)))
+        w->group = w->own_group;
     if (rc || (rc = acid_schema_copy(&w->arena, schema, &w->schema, err)) ||
         (rc = acid_file_type(&w->arena, &w->schema, &w->file_type, err)) ||
         (rc = acid_row_type(&w->arena, &w->schema, &w->row_type, err)) ||
@@ -686,7 +689,7 @@ static void writer_free(AcidWriter *w)
             orc_writer_abort(w->files[b]->orc);
             free_insert_file(w->files[b]);
         }
-    orc_writer_group_free(w->group);
+    orc_writer_group_free(w->own_group);
     stage_free(&w->stage, w->schema.n_cols);
     comb_free(w->order);
     comb_free(w->run);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 int sql_table_column(const SqlTable *t, const char *name)
 {
@@ -18,31 +19,55 @@ int sql_table_column(const SqlTable *t, const char *name)
     return -1;
 }
 
+/* Data columns, then the partition keys, as Hive lists them for '*'. */
 static int table_fill_columns(SqlStmtCtx *c, SqlTable *t, CombErr *err)
 {
     MsTable *m = t->ms;
-    t->n_cols = m->n_cols;
-    t->names = comb_arena_alloc(c->arena, (size_t)(m->n_cols + 1) * sizeof *t->names);
-    t->types = comb_arena_alloc(c->arena, (size_t)(m->n_cols + 1) * sizeof *t->types);
-    t->kinds = comb_arena_alloc(c->arena, (size_t)(m->n_cols + 1) * sizeof *t->kinds);
-    t->lengths = comb_arena_calloc(c->arena, (size_t)(m->n_cols + 1) * sizeof *t->lengths);
+    int n = m->n_cols + m->n_part_keys;
+    t->n_cols = n;
+    t->n_data = m->n_cols;
+    t->n_part = m->n_part_keys;
+    t->names = comb_arena_alloc(c->arena, (size_t)(n + 1) * sizeof *t->names);
+    t->types = comb_arena_alloc(c->arena, (size_t)(n + 1) * sizeof *t->types);
+    t->kinds = comb_arena_alloc(c->arena, (size_t)(n + 1) * sizeof *t->kinds);
+    t->lengths = comb_arena_calloc(c->arena, (size_t)(n + 1) * sizeof *t->lengths);
     if (!t->names || !t->types || !t->kinds || !t->lengths)
         return comb_err_nomem(err);
-    for (int i = 0; i < m->n_cols; i++) {
+    for (int i = 0; i < n; i++) {
+        const MsColumn *col = i < m->n_cols ? &m->cols[i]
+                                            : &m->part_keys[i - m->n_cols];
         CombType *type;
         CombErr why;
-        t->names[i] = m->cols[i].name;
-        if (comb_type_parse(c->arena, m->cols[i].type, strlen(m->cols[i].type),
-                            &type, &why))
+        t->names[i] = col->name;
+        if (comb_type_parse(c->arena, col->type, strlen(col->type), &type,
+                            &why))
             return comb_err(err, COMB_ECORRUPT,
                             "column '%s' of table %s has a type the "
-                            "metastore should not hold: %s", m->cols[i].name,
+                            "metastore should not hold: %s", col->name,
                             t->qualified, why.msg);
         t->types[i] = type;
         t->kinds[i] = type->kind;
         t->lengths[i] = type->max_length;
     }
     return COMB_OK;
+}
+
+/* Kind and file format from the table's properties and storage. */
+static void table_fill_storage(SqlTable *t)
+{
+    const MsTable *m = t->ms;
+    const char *props = ms_table_prop(m, "transactional_properties");
+    if (m->table_type && strcmp(m->table_type, MS_VIRTUAL_VIEW) == 0)
+        t->kind = SQL_TABLE_VIEW;
+    else if (!ms_table_is_transactional(m))
+        t->kind = SQL_TABLE_PLAIN;
+    else if (props && strcasecmp(props, "insert_only") == 0)
+        t->kind = SQL_TABLE_INSERT_ONLY;
+    else
+        t->kind = SQL_TABLE_ACID;
+    t->format = m->input_format && strcmp(m->input_format, MS_TEXT_INPUT_FORMAT) == 0
+                    ? SQL_FORMAT_TEXT : SQL_FORMAT_ORC;
+    t->transactional = t->kind == SQL_TABLE_ACID;
 }
 
 /* An unsupported bucketing_version only matters when rows are placed
@@ -116,7 +141,7 @@ int sql_table_resolve(SqlStmtCtx *c, const AstName *name, SqlTable **out,
     t->qualified = comb_arena_printf(c->arena, "%s.%s", t->ms->db, t->ms->name);
     if (!t->qualified)
         return comb_err_nomem(err);
-    t->transactional = ms_table_is_transactional(t->ms);
+    table_fill_storage(t);
     if ((rc = table_fill_columns(c, t, err)) ||
         (rc = table_fill_bucketing(c, t, err)))
         return rc;

@@ -465,9 +465,8 @@ int sql_exec_update_delete(SqlStmtCtx *c, CombErr *err)
         }
         sql_expr_mark_columns(where, t->n_cols, project);
     }
-    if ((rc = sql_scan_open(c, t, project, true, &scan, err)))
+    if ((rc = sql_scan_open(c, t, project, true, where, &scan, err)))
         goto done;
-    scan.filter = where;
     if (where && (rc = sql_expr_prepare(where, c->arena, COMB_BATCH_SIZE, err)))
         goto done;
     if ((rc = target_open(c, t, is_update ? MS_OP_UPDATE : MS_OP_DELETE, &d, err)))

@@ -1,45 +1,196 @@
 /*
- * exec_scan.c - the table scan operator: an acid/ merge-on-read reader
- * under the statement's snapshot, with the WHERE filter applied to each
- * batch through the selection vector.
+ * exec_scan.c - the table scan operator: the units (partitions) of a table
+ * one after the other, each read as its table kind keeps rows - an acid/
+ * merge-on-read reader for full ACID tables, the snapshot's base and
+ * delta files for insert-only tables, every visible file for plain ones -
+ * with the partition columns filled from the unit's keys and the WHERE
+ * filter applied to each batch through the selection vector.
  */
 #include "sql/sql_int.h"
 
+#include <stdlib.h>
 #include <string.h>
 
-int sql_scan_open(SqlStmtCtx *c, const SqlTable *t, const bool *project,
-                  bool want_row_id, SqlScan *scan, CombErr *err)
+#include "common/alloc.h"
+#include "fs/fs.h"
+
+static bool hidden(const char *name)
 {
+    return name[0] == '_' || name[0] == '.';
+}
+
+static int cmp_path(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Visible regular files of dir/sub (sub may be NULL) appended to list. */
+static int add_files(SqlStmtCtx *c, const char *dir, const char *sub,
+                     char ***list, int *n, int *cap, CombErr *err)
+{
+    const char *path = sub ? fs_join(c->arena, dir, sub) : dir;
+    char **names;
+    int m, rc;
+    if (!path)
+        return comb_err_nomem(err);
+    if (!fs_is_dir(path))
+        return COMB_OK;
+    if ((rc = fs_list_dir(path, c->arena, &names, &m, err)))
+        return rc;
+    for (int i = 0; i < m; i++) {
+        char *f;
+        if (hidden(names[i]))
+            continue;
+        if (!(f = fs_join(c->arena, path, names[i])))
+            return comb_err_nomem(err);
+        if (fs_is_dir(f))
+            continue;
+        if (*n == *cap) {
+            int nc = *cap ? *cap * 2 : 16;
+            char **g = comb_arena_alloc(c->arena, (size_t)nc * sizeof *g);
+            if (!g)
+                return comb_err_nomem(err);
+            if (*n)
+                memcpy(g, *list, (size_t)*n * sizeof *g);
+            *list = g;
+            *cap = nc;
+        }
+        (*list)[(*n)++] = f;
+    }
+    return COMB_OK;
+}
+
+int sql_unit_files(SqlStmtCtx *c, const SqlTable *t, const SqlUnit *u,
+                   const CombWriteIdList *wil, char ***paths, int *n,
+                   CombErr *err)
+{
+    AcidDirState st;
+    int cap = 0, rc;
+    *paths = NULL;
+    *n = 0;
+    if (t->kind == SQL_TABLE_PLAIN) {
+        if ((rc = add_files(c, u->dir, NULL, paths, n, &cap, err)))
+            return rc;
+        if (*n > 1)
+            qsort(*paths, (size_t)*n, sizeof **paths, cmp_path);
+        return COMB_OK;
+    }
+    if ((rc = acid_dir_state_get(u->dir, wil, &c->snapshot, c->arena, &st, err)))
+        return rc;
+    if (st.base && (rc = add_files(c, u->dir, st.base->name, paths, n, &cap, err)))
+        return rc;
+    for (int i = 0; i < st.n_deltas && !rc; i++)
+        rc = add_files(c, u->dir, st.deltas[i].name, paths, n, &cap, err);
+    return rc;
+}
+
+static int open_unit(SqlScan *s, CombErr *err)
+{
+    const SqlTable *t = s->t;
+    const SqlUnit *u = &s->units[s->unit];
     AcidSchema schema = {t->n_cols, t->names, t->types};
-    AcidReaderOptions opt = {project, want_row_id};
+    AcidReaderOptions opt = {s->project, s->want_row_id};
+    char **paths;
+    int n, rc;
+    if (t->format == SQL_FORMAT_TEXT)
+        return comb_err(err, COMB_EUNSUPPORTED,
+                        "reading TEXTFILE table %s is not supported yet",
+                        t->qualified);
+    if (t->kind == SQL_TABLE_ACID)
+        return acid_reader_open(u->dir, &schema, &s->wil, &s->c->snapshot,
+                                &opt, &s->reader, err);
+    if ((rc = sql_unit_files(s->c, t, u, &s->wil, &paths, &n, err)))
+        return rc;
+    return acid_reader_open_files((const char *const *)paths, n, &schema,
+                                  &opt, &s->reader, err);
+}
+
+static int scan_batch_init(SqlScan *s, CombErr *err)
+{
+    static const CombType bigint = {.kind = COMB_T_BIGINT};
+    static const CombType integer = {.kind = COMB_T_INT};
+    const SqlTable *t = s->t;
+    const CombType **types = comb_arena_alloc(s->c->arena,
+                                              (size_t)(t->n_cols + 3) * sizeof *types);
+    if (!types)
+        return comb_err_nomem(err);
+    memcpy(types, t->types, (size_t)t->n_cols * sizeof *types);
+    types[t->n_cols + ACID_COL_WRITEID] = &bigint;
+    types[t->n_cols + ACID_COL_BUCKET] = &integer;
+    types[t->n_cols + ACID_COL_ROWID] = &bigint;
+    if (comb_batch_init_types(&s->batch, t->n_cols + 3, types, COMB_BATCH_SIZE))
+        return comb_err_nomem(err);
+    return COMB_OK;
+}
+
+int sql_scan_open(SqlStmtCtx *c, const SqlTable *t, const bool *project,
+                  bool want_row_id, BoundExpr *where, SqlScan *scan,
+                  CombErr *err)
+{
     int rc;
     memset(scan, 0, sizeof *scan);
-    if ((rc = sql_table_writeids(c, t, &scan->wil, err)))
+    scan->c = c;
+    scan->t = t;
+    scan->unit = -1;
+    scan->filter = where;
+    scan->want_row_id = want_row_id;
+    if (want_row_id && t->kind != SQL_TABLE_ACID)
+        return sql_err_at(err, COMB_ESEMANTIC, 10004, c->stmt->pos,
+                          "ROW__ID exists only in full ACID tables; %s is "
+                          "not one", t->qualified);
+    if (!(scan->project = comb_arena_alloc(c->arena, (size_t)t->n_cols + 1)))
+        return comb_err_nomem(err);
+    for (int i = 0; i < t->n_cols; i++)
+        scan->project[i] = i < t->n_data && (!project || project[i]);
+    if (t->kind != SQL_TABLE_PLAIN) {
+        if ((rc = sql_table_writeids(c, t, &scan->wil, err)))
+            return rc;
+        scan->have_wil = true;
+    } else if ((rc = sql_txn_begin(c, err))) {
         return rc;
-    rc = acid_reader_open(t->ms->location, &schema, &scan->wil, &c->snapshot,
-                          &opt, &scan->reader, err);
-    if (!rc && acid_reader_batch_init(scan->reader, &scan->batch))
-        rc = comb_err_nomem(err);
-    if (rc)
+    }
+    if ((rc = sql_table_units(c, t, where, &scan->units, &scan->n_units, err)) ||
+        (rc = scan_batch_init(scan, err)))
         sql_scan_close(scan);
     return rc;
 }
 
-int sql_scan_next(SqlScan *scan, bool *done, CombErr *err)
+/* The partition columns of the batch hold the unit's keys. */
+static void fill_keys(SqlScan *s)
+{
+    const SqlTable *t = s->t;
+    const SqlUnit *u = &s->units[s->unit];
+    for (int i = 0; i < t->n_part; i++) {
+        CombVector *v = &s->batch.cols[t->n_data + i];
+        v->has_nulls = false;
+        sql_part_store(v, 0, s->batch.n_rows, u->keys[i]);
+    }
+}
+
+int sql_scan_next(SqlScan *s, bool *done, CombErr *err)
 {
     int rc;
     for (;;) {
-        rc = acid_reader_next(scan->reader, &scan->batch, err);
-        if (rc)
-            return rc;
-        if (scan->batch.n_rows == 0) {
-            *done = true;
-            return COMB_OK;
+        if (!s->reader) {
+            if (s->unit + 1 >= s->n_units) {
+                *done = true;
+                return COMB_OK;
+            }
+            s->unit++;
+            if ((rc = open_unit(s, err)))
+                return rc;
         }
-        if (scan->filter &&
-            (rc = sql_filter_batch(scan->filter, &scan->batch, err)))
+        if ((rc = acid_reader_next(s->reader, &s->batch, err)))
             return rc;
-        if (comb_batch_live(&scan->batch) > 0) {
+        if (s->batch.n_rows == 0) {
+            acid_reader_close(s->reader);
+            s->reader = NULL;
+            continue;
+        }
+        fill_keys(s);
+        if (s->filter && (rc = sql_filter_batch(s->filter, &s->batch, err)))
+            return rc;
+        if (comb_batch_live(&s->batch) > 0) {
             *done = false;
             return COMB_OK;
         }
@@ -52,7 +203,9 @@ void sql_scan_close(SqlScan *scan)
     scan->reader = NULL;
     if (scan->batch.cols)
         comb_batch_free(&scan->batch);
-    comb_writeidlist_free(&scan->wil);
+    if (scan->have_wil)
+        comb_writeidlist_free(&scan->wil);
+    scan->have_wil = false;
     if (scan->filter)
         sql_expr_release(scan->filter);
     scan->filter = NULL;

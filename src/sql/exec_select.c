@@ -652,10 +652,10 @@ int sql_select_open(SqlStmtCtx *c, SqlSelectPlan *p, CombErr *err)
         if (!project)
             return comb_err_nomem(err);
         plan_sql_expr_mark_columns(p, project);
-        if ((rc = sql_scan_open(c, p->t, project, p->need_rowid, &p->scan, err)))
+        if ((rc = sql_scan_open(c, p->t, project, p->need_rowid, p->where,
+                                &p->scan, err)))
             return rc;
         p->scan_open = true;
-        p->scan.filter = p->where;
         if (p->where &&
             (rc = sql_expr_prepare(p->where, c->arena, COMB_BATCH_SIZE, err)))
             return rc;

@@ -66,10 +66,29 @@ int sql_txn_begin(SqlStmtCtx *c, CombErr *err);
 
 /* ------------------------------------------------------------------ tables */
 
+/* How a table keeps its rows. */
+typedef enum SqlTableKind {
+    SQL_TABLE_ACID,         /* full ACID: ORC files with ACID columns in
+                               base/delta/delete_delta directories */
+    SQL_TABLE_INSERT_ONLY,  /* transactional_properties=insert_only: plain
+                               files in base/delta directories */
+    SQL_TABLE_PLAIN,        /* every visible file of the directory */
+    SQL_TABLE_VIEW          /* no files: a query */
+} SqlTableKind;
+
+typedef enum SqlFormat {
+    SQL_FORMAT_ORC,
+    SQL_FORMAT_TEXT         /* LazySimpleSerDe text files */
+} SqlFormat;
+
 typedef struct SqlTable {
     MsTable *ms;            /* catalog record (statement arena) */
     char *qualified;        /* "db.table" */
-    int n_cols;
+    int n_cols;             /* data columns, then partition columns */
+    int n_data;             /* columns 0..n_data-1 are in the files */
+    int n_part;             /* columns n_data..n_cols-1 are partition keys */
+    SqlTableKind kind;
+    SqlFormat format;
     const char **names;     /* column names, table order */
     const CombType **types; /* column types (statement arena) */
     CombTypeKind *kinds;    /* types[i]->kind */
@@ -81,6 +100,41 @@ typedef struct SqlTable {
                                holds another value (sql_table_bucketing) */
     bool transactional;     /* full ACID */
 } SqlTable;
+
+typedef struct BoundExpr BoundExpr;
+
+/* A directory a statement reads or writes: one partition of a table, or
+ * an unpartitioned table's own directory (partition.c). */
+typedef struct SqlUnit {
+    const char *dir;        /* absolute directory */
+    const char *name;       /* "k1=v1/k2=v2"; NULL when not partitioned */
+    char **values;          /* n_part values as text; NULL = the default
+                               partition (a NULL key) */
+    BoundExpr **keys;       /* n_part typed constants of the values */
+} SqlUnit;
+
+/* The units of t a scan reads: every partition whose keys can satisfy
+ * the conjuncts of `where` that read only partition columns (the others
+ * are pruned; where may be NULL and is prepared here), in SHOW PARTITIONS
+ * order; the table's directory when it has no partitions. */
+int sql_table_units(SqlStmtCtx *c, const SqlTable *t, BoundExpr *where,
+                    SqlUnit **out, int *n, CombErr *err);
+/* The unit of one catalog partition (values and typed keys). */
+int sql_unit_from_partition(SqlStmtCtx *c, const SqlTable *t,
+                            const MsPartition *p, SqlUnit *u, CombErr *err);
+/* Rows from..to-1 of v set to constant k (NULL k or a NULL constant:
+ * NULL); primitive kinds. */
+void sql_part_store(CombVector *v, int from, int to, const BoundExpr *k);
+/* A partition value as directory text: row `row` of v as Hive writes it
+ * (CAST to string; CHAR without padding); *out NULL for NULL. */
+int sql_part_value_text(SqlStmtCtx *c, const CombVector *v, int row,
+                        char **out, CombErr *err);
+/* A static partition value (PARTITION (k='01')) converted to key `key`'s
+ * type and back to text ('1' for an int key), as Hive's type check on
+ * insert does; a value that does not convert is an error.  text NULL
+ * (the default partition) gives NULL. */
+int sql_part_normalize(SqlStmtCtx *c, const SqlTable *t, int key,
+                       const char *text, char **out, CombErr *err);
 
 /* Resolve [db.]name to a table (Hive error 10001 when missing). */
 int sql_table_resolve(SqlStmtCtx *c, const AstName *name, SqlTable **out,
@@ -117,7 +171,6 @@ typedef enum BxKind {
     BX_CASE         /* args = cond0, value0, cond1, value1, ...; c = ELSE */
 } BxKind;
 
-typedef struct BoundExpr BoundExpr;
 typedef int (*BxFuncImpl)(BoundExpr *e, const CombBatch *in, CombErr *err);
 
 struct BoundExpr {
@@ -386,19 +439,49 @@ void sql_expr_release(BoundExpr *e);
 
 /* ---------------------------------------------------------------- executor */
 
-/* A scan of an ACID table under the statement snapshot, optional filter. */
+/* A scan of a table under the statement snapshot: its units (partitions
+ * the filter can match, or the table directory) one after the other, each
+ * read as its kind keeps rows (merge on read for full ACID tables, the
+ * snapshot's base and deltas for insert-only ones, every visible file for
+ * plain ones), with the partition columns filled in and the filter
+ * applied.  A batch never spans two units. */
 typedef struct SqlScan {
-    AcidReader *reader;
-    CombBatch batch;        /* user columns + ROW__ID columns */
+    SqlStmtCtx *c;
+    const SqlTable *t;
+    bool *project;          /* per table column (partition keys: false) */
+    bool want_row_id;
+    SqlUnit *units;
+    int n_units;
+    int unit;               /* unit of the current batch; -1 before */
+    AcidReader *reader;     /* of units[unit]; NULL between units */
+    CombBatch batch;        /* table columns + the 3 ROW__ID columns */
     BoundExpr *filter;      /* may be NULL */
-    CombWriteIdList wil;
+    CombWriteIdList wil;    /* transactional tables */
+    bool have_wil;
 } SqlScan;
 
+/* Open a scan of t: project[i] for each column read (NULL = all), ROW__ID
+ * wanted (full ACID tables only), where the filter (NULL none; prepared
+ * and owned by the scan from now on). */
 int sql_scan_open(SqlStmtCtx *c, const SqlTable *t, const bool *project,
-                  bool want_row_id, SqlScan *scan, CombErr *err);
+                  bool want_row_id, BoundExpr *where, SqlScan *scan,
+                  CombErr *err);
 /* Next batch with the filter applied; *done at the end. */
 int sql_scan_next(SqlScan *scan, bool *done, CombErr *err);
+/* The unit the last batch came from. */
+static inline const SqlUnit *sql_scan_unit(const SqlScan *scan)
+{
+    return scan->unit >= 0 ? &scan->units[scan->unit] : NULL;
+}
 void sql_scan_close(SqlScan *scan);
+
+/* The data files of a unit that are not full ACID: an insert-only
+ * table's base and deltas under the snapshot, or every visible regular
+ * file of a plain table's directory (names not starting with '_' or '.'),
+ * sorted.  Paths in the statement arena. */
+int sql_unit_files(SqlStmtCtx *c, const SqlTable *t, const SqlUnit *u,
+                   const CombWriteIdList *wil, char ***paths, int *n,
+                   CombErr *err);
 
 /* SELECT plans (exec_select.c), also used by INSERT ... SELECT. */
 typedef struct SqlSelectPlan SqlSelectPlan;
