@@ -152,6 +152,20 @@ typedef struct AstSelect {
     int64_t limit;           /* -1 if none */
 } AstSelect;
 
+/* PARTITION (k1 = 'v', k2 [= v], ...): a key with a constant is static,
+ * a key alone dynamic (value NULL). */
+typedef struct AstPartItem {
+    char *key;
+    AstExpr *value;
+    AstPos pos;
+} AstPartItem;
+
+typedef struct AstPartSpec {
+    int n;                   /* 0: no PARTITION clause */
+    AstPartItem *items;
+    AstPos pos;
+} AstPartSpec;
+
 typedef struct AstAssignment {
     char *column;
     AstPos pos;
@@ -210,11 +224,17 @@ typedef struct AstStmt {
     int64_t n_buckets;       /* -1 if not bucketed */
     char *stored_as;         /* "orc", "textfile", ... lower case; NULL */
     char *field_delim;       /* ROW FORMAT DELIMITED FIELDS TERMINATED BY */
+    char *escape_delim;      /* ... ESCAPED BY */
+    char *collection_delim;  /* ... COLLECTION ITEMS TERMINATED BY */
+    char *mapkey_delim;      /* ... MAP KEYS TERMINATED BY */
     char *line_delim;        /* ... LINES TERMINATED BY; NULL if not given */
+    char *null_format;       /* ... NULL DEFINED AS */
     int n_props;             /* TBLPROPERTIES */
     AstProperty *props;
 
-    /* INSERT: INTO/OVERWRITE [TABLE] name [(cols)] VALUES rows | select */
+    /* INSERT: INTO/OVERWRITE [TABLE] name [PARTITION (...)] [(cols)]
+     * VALUES rows | select */
+    AstPartSpec part;        /* also ALTER/SHOW/DESCRIBE ... PARTITION */
     bool overwrite;
     int n_insert_cols;       /* 0 = all columns in table order */
     char **insert_cols;

@@ -110,40 +110,147 @@ static int add_bucketing_version(const AstStmt *st, MsTable *t, CombErr *err)
     return sql_err_at(err, why.code, 0, st->name.pos, "%s", why.msg);
 }
 
-/* Hive's TransactionalValidationListener rules, and hive.create.as.acid. */
-static int build_acid_properties(SqlStmtCtx *c, MsTable *t, CombErr *err)
+/* The file format: STORED AS, else hive.default.fileformat (ORC unless
+ * set otherwise: comb's tables are ORC by default). */
+static const char *table_format(SqlStmtCtx *c)
+{
+    const char *f = c->stmt->stored_as;
+    const char *dflt = sql_session_get_conf(c->s, "hive.default.fileformat");
+    if (!f)
+        f = dflt ? dflt : "orc";
+    return strcasecmp(f, "textfile") == 0 ? "textfile"
+           : strcasecmp(f, "orc") == 0   ? "orc" : f;
+}
+
+static int set_format(SqlStmtCtx *c, MsTable *t, const char *format,
+                      CombErr *err)
+{
+    if (strcmp(format, "orc") == 0) {
+        t->input_format = MS_ORC_INPUT_FORMAT;
+        t->output_format = MS_ORC_OUTPUT_FORMAT;
+        t->serde = MS_ORC_SERDE;
+        return COMB_OK;
+    }
+    if (strcmp(format, "textfile") == 0) {
+        t->input_format = MS_TEXT_INPUT_FORMAT;
+        t->output_format = MS_TEXT_OUTPUT_FORMAT;
+        t->serde = MS_TEXT_SERDE;
+        return COMB_OK;
+    }
+    return sql_err_at(err, COMB_EUNSUPPORTED, 0, c->stmt->name.pos,
+                      "STORED AS %s is not supported (ORC and TEXTFILE are)",
+                      format);
+}
+
+/* ROW FORMAT DELIMITED clauses as the SerDe parameters Hive records. */
+static int build_serde_params(SqlStmtCtx *c, MsTable *t, CombErr *err)
+{
+    const AstStmt *st = c->stmt;
+    const struct { const char *key, *value; } given[] = {
+        {MS_SERDE_FIELD_DELIM, st->field_delim},
+        {MS_SERDE_ESCAPE_DELIM, st->escape_delim},
+        {MS_SERDE_COLLECTION_DELIM, st->collection_delim},
+        {MS_SERDE_MAPKEY_DELIM, st->mapkey_delim},
+        {MS_SERDE_LINE_DELIM, st->line_delim},
+        {MS_SERDE_NULL_FORMAT, st->null_format},
+    };
+    int n = 0;
+    t->serde_params = comb_arena_calloc(c->arena, 8 * sizeof *t->serde_params);
+    if (!t->serde_params)
+        return comb_err_nomem(err);
+    for (size_t i = 0; i < sizeof given / sizeof given[0]; i++)
+        if (given[i].value)
+            t->serde_params[n++] = (MsProperty){(char *)given[i].key,
+                                                (char *)given[i].value};
+    /* Hive records serialization.format with the field delimiter */
+    if (st->field_delim)
+        t->serde_params[n++] = (MsProperty){MS_SERDE_FORMAT, st->field_delim};
+    t->n_serde_params = n;
+    return COMB_OK;
+}
+
+static int build_partition_keys(SqlStmtCtx *c, MsTable *t, CombErr *err)
+{
+    const AstStmt *st = c->stmt;
+    t->n_part_keys = st->n_partition_cols;
+    t->part_keys = comb_arena_calloc(c->arena, (size_t)(st->n_partition_cols + 1) * sizeof *t->part_keys);
+    if (!t->part_keys)
+        return comb_err_nomem(err);
+    for (int i = 0; i < st->n_partition_cols; i++) {
+        const AstColumnDef *cd = &st->partition_cols[i];
+        CombTypeKind k = cd->type.kind;
+        for (int j = 0; j < st->n_columns; j++)
+            if (strcmp(st->columns[j].name, cd->name) == 0)
+                return sql_err_at(err, COMB_ESEMANTIC, 10035, cd->pos,
+                                  "Column repeated in partitioning columns");
+        if (!comb_type_is_primitive(k) || k == COMB_T_BINARY)
+            return sql_err_at(err, COMB_ESEMANTIC, 10054, cd->pos,
+                              "partition column '%s' cannot be of type %s",
+                              cd->name, comb_type_name(k));
+        t->part_keys[i].name = cd->name;
+        t->part_keys[i].comment = cd->comment;
+        if (!(t->part_keys[i].type = type_string(c->arena, &cd->type)))
+            return comb_err_nomem(err);
+    }
+    return COMB_OK;
+}
+
+/* Hive's TransactionalValidationListener rules, hive.create.as.acid and
+ * hive.create.as.insert.only: full ACID needs ORC and a managed table;
+ * insert-only tables may be any format. */
+static int build_acid_properties(SqlStmtCtx *c, MsTable *t, const char *format,
+                                 CombErr *err)
 {
     const AstStmt *st = c->stmt;
     const char *tx = st->transactional ? "true" : prop_value(st, "transactional");
+    const char *tp = prop_value(st, "transactional_properties");
     const char *as_acid = sql_session_get_conf(c->s, "hive.create.as.acid");
-    bool acid;
+    const char *as_mm = sql_session_get_conf(c->s, "hive.create.as.insert.only");
+    bool orc = strcmp(format, "orc") == 0, acid, insert_only;
     int n = 0;
     if (tx && strcasecmp(tx, "true") != 0 && strcasecmp(tx, "false") != 0)
         return sql_err_at(err, COMB_ESEMANTIC, 0, st->name.pos,
                           "'transactional' property of TBLPROPERTIES may only "
                           "have value 'true': %s.%s", t->db, t->name);
+    if (tp && strcasecmp(tp, "insert_only") != 0 && strcasecmp(tp, "default") != 0)
+        return sql_err_at(err, COMB_ESEMANTIC, 0, st->name.pos,
+                          "Invalid transactional properties specified for "
+                          "table %s.%s: %s", t->db, t->name, tp);
+    insert_only = tp && strcasecmp(tp, "insert_only") == 0;
     acid = tx ? strcasecmp(tx, "true") == 0
-              : !st->external && !(as_acid && strcasecmp(as_acid, "false") == 0) &&
-                    (!st->stored_as || strcmp(st->stored_as, "orc") == 0);
+              : !st->external &&
+                    (insert_only ||
+                     (as_mm && strcasecmp(as_mm, "true") == 0) ||
+                     (!(as_acid && strcasecmp(as_acid, "false") == 0) && orc));
+    if (acid && !tx && !insert_only && !orc)
+        insert_only = true;
+    if (!acid && insert_only)
+        return sql_err_at(err, COMB_ESEMANTIC, 0, st->name.pos,
+                          "insert-only table %s.%s must be transactional",
+                          t->db, t->name);
     if (acid && st->external)
         return sql_err_at(err, COMB_ESEMANTIC, 0, st->name.pos,
                           "%s.%s cannot be declared transactional because it's "
                           "an external table", t->db, t->name);
-    if (acid && st->stored_as && strcmp(st->stored_as, "orc") != 0)
+    if (acid && !insert_only && !orc)
         return sql_err_at(err, COMB_ESEMANTIC, 0, st->name.pos,
                           "The table must be stored using an ACID compliant "
                           "format (such as ORC): %s.%s", t->db, t->name);
-    if (acid && st->n_sort_cols > 0)
+    if (acid && !insert_only && st->n_sort_cols > 0)
         return sql_err_at(err, COMB_ESEMANTIC, 0, st->name.pos,
                           "Table %s.%s cannot support full ACID functionality "
                           "since it is sorted.", t->db, t->name);
-    t->props = comb_arena_calloc(c->arena, (size_t)(st->n_props + 3) * sizeof *t->props);
+    t->props = comb_arena_calloc(c->arena, (size_t)(st->n_props + 4) * sizeof *t->props);
     if (!t->props)
         return comb_err_nomem(err);
     for (int i = 0; i < st->n_props; i++)
-        if (strcasecmp(st->props[i].key, "transactional") != 0)
+        if (strcasecmp(st->props[i].key, "transactional") != 0 &&
+            strcasecmp(st->props[i].key, "transactional_properties") != 0)
             t->props[n++] = (MsProperty){st->props[i].key, st->props[i].value};
     t->props[n++] = (MsProperty){"transactional", acid ? "true" : "false"};
+    if (acid)
+        t->props[n++] = (MsProperty){"transactional_properties",
+                                     insert_only ? "insert_only" : "default"};
     t->n_props = n;
     return add_bucketing_version(st, t, err);
 }
@@ -220,11 +327,9 @@ int sql_exec_create_table(SqlStmtCtx *c, CombErr *err)
 {
     const AstStmt *st = c->stmt;
     MsTable t = {0}, *existing;
+    const char *format;
     bool done;
     int made = 0, rc;
-    if (st->n_partition_cols > 0)
-        return sql_err_at(err, COMB_EUNSUPPORTED, 0, st->partition_cols[0].pos,
-                          "partitioned tables are not supported yet");
     if (st->temporary)
         return sql_err_at(err, COMB_EUNSUPPORTED, 0, st->pos,
                           "temporary tables are not supported yet");
@@ -233,12 +338,13 @@ int sql_exec_create_table(SqlStmtCtx *c, CombErr *err)
     t.owner = c->s->user;
     t.comment = st->comment;
     t.create_time = (int64_t)time(NULL);
-    t.table_type = st->external ? "EXTERNAL_TABLE" : "MANAGED_TABLE";
-    t.input_format = "org.apache.hadoop.hive.ql.io.orc.OrcInputFormat";
-    t.output_format = "org.apache.hadoop.hive.ql.io.orc.OrcOutputFormat";
-    t.serde = "org.apache.hadoop.hive.ql.io.orc.OrcSerde";
-    if ((rc = build_columns(c, &t, err)) || (rc = build_bucketing(c, &t, err)) ||
-        (rc = build_acid_properties(c, &t, err)) ||
+    t.table_type = st->external ? MS_EXTERNAL_TABLE : MS_MANAGED_TABLE;
+    format = table_format(c);
+    if ((rc = set_format(c, &t, format, err)) ||
+        (rc = build_columns(c, &t, err)) || (rc = build_bucketing(c, &t, err)) ||
+        (rc = build_partition_keys(c, &t, err)) ||
+        (rc = build_serde_params(c, &t, err)) ||
+        (rc = build_acid_properties(c, &t, format, err)) ||
         (rc = table_location(c, t.db, t.name, &t.location, err)))
         return rc;
     rc = sql_create_check(ms_table_get(c->s->ms, t.db, t.name, c->arena,

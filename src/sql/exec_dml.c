@@ -17,106 +17,134 @@
 #include "orc/orc.h"
 #include "sql/rowstore.h"
 
-typedef struct DmlTarget {
-    SqlTable *t;
-    AcidWriter *w;
-    int64_t write_id;
-    int *buckets;           /* per physical row of the batch being written */
-} DmlTarget;
-
-static int target_open(SqlStmtCtx *c, SqlTable *t, MsOpType op, DmlTarget *d,
-                       CombErr *err)
+/* Hive: UPDATE and DELETE need a full ACID table; INSERT works on every
+ * kind of table but a view. */
+static int require_writable(const SqlTable *t, AstPos pos, bool update_delete,
+                            CombErr *err)
 {
-    AcidSchema schema = {t->n_cols, t->names, t->types};
-    int rc;
-    memset(d, 0, sizeof *d);
-    d->t = t;
-    if (op != MS_OP_DELETE && (rc = sql_table_bucketing(t, err)))
-        return rc;
-    d->buckets = comb_arena_alloc(c->arena, COMB_BATCH_SIZE * sizeof(int));
-    if (!d->buckets)
-        return comb_err_nomem(err);
-    if ((rc = sql_txn_begin(c, err)) ||
-        (rc = ms_writeid_allocate(c->s->ms, c->txnid, t->ms->db, t->ms->name,
-                                  &d->write_id, err)) ||
-        (rc = ms_txn_add_component(c->s->ms, c->txnid, t->ms->db, t->ms->name,
-                                   NULL, op, d->write_id, err)))
-        return rc;
-    return acid_writer_open(t->ms->location, &schema, d->write_id, 0,
-                            ORC_COMP_ZLIB, &d->w, err);
-}
-
-/* Insert the live rows of b (columns in table order), routed to buckets by
- * Hive's hash of the CLUSTERED BY columns under the table's bucketing
- * version. */
-static int target_insert(DmlTarget *d, const CombBatch *b, CombErr *err)
-{
-    const SqlTable *t = d->t;
-    if (t->n_buckets > 0)
-        for (int i = 0; i < comb_batch_live(b); i++) {
-            int row = comb_batch_row(b, i);
-            d->buckets[row] = acid_bucket_of_row(b, row, t->cluster_idx,
-                                                 t->n_cluster, t->n_buckets,
-                                                 t->bucketing_version);
-        }
-    return acid_writer_insert(d->w, b, t->n_buckets > 0 ? d->buckets : NULL,
-                              err);
+    if (t->kind == SQL_TABLE_VIEW)
+        return sql_err_at(err, COMB_ESEMANTIC, 10090, pos,
+                          "A view cannot be used as target table for LOAD or "
+                          "INSERT");
+    if (!update_delete || t->kind == SQL_TABLE_ACID)
+        return COMB_OK;
+    return sql_err_at(err, COMB_ESEMANTIC, 10297, pos,
+                      "Attempt to do update or delete on table %s that is "
+                      "not transactional", t->qualified);
 }
 
 static int arity_error(SqlStmtCtx *c, const SqlTable *t, AstPos pos, int want,
                        int got, CombErr *err);
 
-static int target_finish(SqlStmtCtx *c, DmlTarget *d, CombErr *err)
-{
-    AcidWriteStats stats;
-    AcidWriter *w = d->w;
-    int rc;
-    d->w = NULL;
-    rc = acid_writer_commit_files(w, &stats, err);
-    if (!rc)
-        sql_crash_point(c, "after_files");
-    return rc;
-}
-
-static void target_abort(DmlTarget *d)
-{
-    acid_writer_abort(d->w);
-    d->w = NULL;
-}
-
-static int require_acid(const SqlTable *t, AstPos pos, bool update_delete,
-                        CombErr *err)
-{
-    if (t->transactional)
-        return COMB_OK;
-    if (update_delete)
-        return sql_err_at(err, COMB_ESEMANTIC, 10297, pos,
-                          "Attempt to do update or delete on table %s that is "
-                          "not transactional", t->qualified);
-    return sql_err_at(err, COMB_EUNSUPPORTED, 0, pos,
-                      "writing to non-transactional table %s is not supported "
-                      "yet; create it with TBLPROPERTIES "
-                      "('transactional'='true')", t->qualified);
-}
-
 /* ------------------------------------------------------------------ INSERT */
 
-/* Target column of each value position (table order when no list). */
-static int insert_column_map(SqlStmtCtx *c, const SqlTable *t, int **map,
+/* The PARTITION clause of an INSERT: per partition key the text of its
+ * static value, NULL for a dynamic key; all dynamic without a clause.
+ * Hive's rules: every key is named, static keys come before dynamic ones,
+ * dynamic partitions need hive.exec.dynamic.partition and, in strict
+ * mode, a static key. */
+static int insert_partition_spec(SqlStmtCtx *c, const SqlTable *t,
+                                 char ***out, int *n_dynamic, CombErr *err)
+{
+    static const SqlScope no_table = {NULL, NULL, -1};
+    const AstPartSpec *ps = &c->stmt->part;
+    const char *dyn = sql_session_get_conf(c->s, "hive.exec.dynamic.partition");
+    const char *mode = sql_session_get_conf(c->s, "hive.exec.dynamic.partition.mode");
+    char **v = comb_arena_calloc(c->arena, (size_t)(t->n_part + 1) * sizeof *v);
+    bool seen_dynamic = false;
+    int rc;
+    *out = v;
+    *n_dynamic = t->n_part;
+    if (!v)
+        return comb_err_nomem(err);
+    if (ps->n == 0 && t->n_part == 0)
+        return COMB_OK;
+    if (ps->n > 0 && t->n_part == 0)
+        return sql_err_at(err, COMB_ESEMANTIC, 10035, ps->pos,
+                          "Partition spec for non partitioned table %s.",
+                          t->qualified);
+    if (ps->n > 0 && ps->n != t->n_part)
+        return sql_err_at(err, COMB_ESEMANTIC, 10098, ps->pos,
+                          "Partition spec {%d keys} does not name every "
+                          "partition column of %s (%d)", ps->n, t->qualified,
+                          t->n_part);
+    for (int i = 0; i < ps->n; i++) {
+        const AstPartItem *it = &ps->items[i];
+        int col = sql_table_column(t, it->key);
+        BoundExpr *e;
+        char *text;
+        if (col < t->n_data)
+            return sql_err_at(err, COMB_ESEMANTIC, 10098, it->pos,
+                              "Non-Partition column appears in the partition "
+                              "specification: %s", it->key);
+        if (col - t->n_data != i)
+            return sql_err_at(err, COMB_ESEMANTIC, 10098, it->pos,
+                              "partition column %s is out of order: the "
+                              "table is partitioned by them in another order",
+                              it->key);
+        if (!it->value) {
+            seen_dynamic = true;
+            continue;
+        }
+        if (seen_dynamic)
+            return sql_err_at(err, COMB_ESEMANTIC, 10094, it->pos,
+                              "Dynamic partition cannot be the parent of a "
+                              "static partition '%s'", it->key);
+        if ((rc = sql_bind_expr(c, &no_table, it->value, &e, err)) ||
+            (rc = sql_bind_convert_kind(c, e, COMB_T_STRING, &e, err)))
+            return rc;
+        if (e->kind != BX_CONST)
+            return sql_err_at(err, COMB_ESEMANTIC, 10098, it->pos,
+                              "the value of partition key %s must be a "
+                              "constant", it->key);
+        text = e->is_null ? NULL : comb_arena_strndup(c->arena, e->sval.ptr, e->sval.len);
+        if (!e->is_null && !text)
+            return comb_err_nomem(err);
+        if ((rc = sql_part_normalize(c, t, i, text, &v[i], err)))
+            return rc;
+        /* a static value names the partition even when NULL: the default */
+        if (!v[i])
+            v[i] = (char *)MS_DEFAULT_PARTITION_NAME;
+        (*n_dynamic)--;
+    }
+    if (*n_dynamic > 0 && dyn && strcasecmp(dyn, "false") == 0)
+        return sql_err_at(err, COMB_ESEMANTIC, 10095, ps->n ? ps->pos : c->stmt->name.pos,
+                          "Dynamic partition is disabled. Either enable it by "
+                          "setting hive.exec.dynamic.partition=true or "
+                          "specify partition column values");
+    if (*n_dynamic == t->n_part && mode && strcasecmp(mode, "strict") == 0)
+        return sql_err_at(err, COMB_ESEMANTIC, 10096, ps->n ? ps->pos : c->stmt->name.pos,
+                          "Dynamic partition strict mode requires at least "
+                          "one static partition column. To turn this off set "
+                          "hive.exec.dynamic.partition.mode=nonstrict");
+    return COMB_OK;
+}
+
+/* Target column of each value position: the data columns (or those
+ * listed) followed by the dynamic partition keys. */
+static int insert_column_map(SqlStmtCtx *c, const SqlTable *t,
+                             char *const *static_values, int **map,
                              int *n_map, CombErr *err)
 {
     const AstStmt *st = c->stmt;
-    int n = st->n_insert_cols ? st->n_insert_cols : t->n_cols;
-    int *m = comb_arena_alloc(c->arena, (size_t)(n + 1) * sizeof *m);
+    int n_dyn = 0;
+    int n, *m;
+    for (int k = 0; k < t->n_part; k++)
+        n_dyn += !static_values[k];
+    n = (st->n_insert_cols ? st->n_insert_cols : t->n_data) + n_dyn;
+    m = comb_arena_alloc(c->arena, (size_t)(n + 1) * sizeof *m);
     if (!m)
         return comb_err_nomem(err);
-    for (int i = 0; i < n; i++) {
+    for (int i = 0, k = 0; i < t->n_part; i++)
+        if (!static_values[i])
+            m[n - n_dyn + k++] = t->n_data + i;
+    for (int i = 0; i < n - n_dyn; i++) {
         if (!st->n_insert_cols) {
             m[i] = i;
             continue;
         }
         m[i] = sql_table_column(t, st->insert_cols[i]);
-        if (m[i] < 0)
+        if (m[i] < 0 || m[i] >= t->n_data)
             return sql_err_at(err, COMB_ESEMANTIC, 10044, st->insert_col_pos[i],
                               "'%s' in insert schema specification is not "
                               "found among regular columns of %s",
@@ -195,7 +223,7 @@ static int bind_value_row(SqlStmtCtx *c, const SqlTable *t, const int *map,
     return COMB_OK;
 }
 
-static int insert_values(SqlStmtCtx *c, SqlTable *t, DmlTarget *d,
+static int insert_values(SqlStmtCtx *c, SqlTable *t, SqlWriter *d,
                          const int *map, int n_map, CombErr *err)
 {
     const AstStmt *st = c->stmt;
@@ -218,14 +246,14 @@ static int insert_values(SqlStmtCtx *c, SqlTable *t, DmlTarget *d,
         }
         rc = bind_value_row(c, t, map, n_map, st->rows[r], fills, b.n_rows, err);
         if (!rc && ++b.n_rows == b.capacity) {
-            rc = target_insert(d, &b, err);
+            rc = sql_writer_insert(d, &b, err);
             comb_batch_reset(&b);
             for (int j = 0; j < t->n_cols; j++)
                 sql_fill_reset(&fills[j]);
         }
     }
     if (!rc && b.n_rows > 0)
-        rc = target_insert(d, &b, err);
+        rc = sql_writer_insert(d, &b, err);
     comb_batch_free(&b);
     return rc;
 }
@@ -233,7 +261,7 @@ static int insert_values(SqlStmtCtx *c, SqlTable *t, DmlTarget *d,
 /* INSERT ... SELECT: the select's output batches, rearranged into table
  * column order (unlisted columns NULL), go straight to the writer. */
 typedef struct InsertSink {
-    DmlTarget *d;
+    SqlWriter *d;
     const int *map;         /* select output -> table column */
     int n_map;
     CombBatch nulls;        /* an all-NULL vector per table column */
@@ -251,10 +279,10 @@ static int insert_sink_batch(void *ctx, const CombBatch *b, CombErr *err)
         is->view[is->map[k]] = b->cols[k];
     view.cols = is->view;
     view.n_cols = t->n_cols;
-    return target_insert(is->d, &view, err);
+    return sql_writer_insert(is->d, &view, err);
 }
 
-static int insert_sink_init(SqlStmtCtx *c, InsertSink *is, DmlTarget *d,
+static int insert_sink_init(SqlStmtCtx *c, InsertSink *is, SqlWriter *d,
                             const int *map, int n_map, CombErr *err)
 {
     const SqlTable *t = d->t;
@@ -291,6 +319,28 @@ static int plan_insert_select(SqlStmtCtx *c, SqlTable *t, const int *map,
     return sql_select_open(c, p, err);
 }
 
+/* INSERT OVERWRITE replaces a unit even when no row comes for it: the
+ * table, or a partition named by static values alone. */
+static int touch_overwritten(SqlStmtCtx *c, SqlTable *t, SqlWriter *w,
+                             char **static_values, CombErr *err)
+{
+    char *name;
+    int rc;
+    if (!c->stmt->overwrite)
+        return COMB_OK;
+    if (t->n_part == 0)
+        return sql_writer_touch(w, NULL, NULL, err);
+    for (int k = 0; k < t->n_part; k++)
+        if (!static_values[k])
+            return COMB_OK;
+    for (int k = 0; k < t->n_part; k++)
+        if (strcmp(static_values[k], MS_DEFAULT_PARTITION_NAME) == 0)
+            static_values[k] = NULL;
+    if ((rc = ms_part_name_make(t->ms, static_values, c->arena, &name, err)))
+        return rc;
+    return sql_writer_touch(w, name, static_values, err);
+}
+
 int sql_exec_insert(SqlStmtCtx *c, CombErr *err)
 {
     const AstStmt *st = c->stmt;
@@ -298,31 +348,34 @@ int sql_exec_insert(SqlStmtCtx *c, CombErr *err)
     InsertSink sink_ctx = {0};
     SqlSink sink = {&sink_ctx, NULL, insert_sink_batch, NULL, NULL};
     SqlTable *t;
-    DmlTarget d = {0};
-    int *map = NULL, n_map = 0, rc;
+    SqlWriter *d = NULL;
+    char **static_values;
+    int *map = NULL, n_map = 0, n_dynamic, rc;
     if ((rc = sql_table_resolve(c, &st->name, &t, err)) ||
-        (rc = require_acid(t, st->name.pos, false, err)) ||
-        (rc = insert_column_map(c, t, &map, &n_map, err)))
+        (rc = require_writable(t, st->name.pos, false, err)) ||
+        (rc = insert_partition_spec(c, t, &static_values, &n_dynamic, err)) ||
+        (rc = insert_column_map(c, t, static_values, &map, &n_map, err)))
         return rc;
-    if (st->overwrite)
-        return sql_err_at(err, COMB_EUNSUPPORTED, 0, st->pos,
-                          "INSERT OVERWRITE is not supported yet");
+    if (t->n_buckets > 0 && (rc = sql_table_bucketing(t, err)))
+        return rc;
     /* the source is read under a write-id list taken before our own write
      * id exists, so INSERT INTO t SELECT FROM t never reads its output */
     if ((rc = sql_txn_begin(c, err)) ||
         (st->select && (rc = plan_insert_select(c, t, map, n_map, &sel, err))) ||
-        (rc = target_open(c, t, MS_OP_INSERT, &d, err)))
+        (rc = sql_writer_open(c, t, MS_OP_INSERT, st->overwrite,
+                              static_values, &d, err)) ||
+        (rc = touch_overwritten(c, t, d, static_values, err)))
         goto done;
     if (sel) {
-        if (!(rc = insert_sink_init(c, &sink_ctx, &d, map, n_map, err)))
+        if (!(rc = insert_sink_init(c, &sink_ctx, d, map, n_map, err)))
             rc = sql_select_run(c, sel, &sink, err);
     } else {
-        rc = insert_values(c, t, &d, map, n_map, err);
+        rc = insert_values(c, t, d, map, n_map, err);
     }
     if (!rc)
-        rc = target_finish(c, &d, err);
+        rc = sql_writer_finish(d, err);
 done:
-    target_abort(&d);
+    sql_writer_close(d);
     sql_select_close(sel);
     if (sink_ctx.nulls.cols)
         comb_batch_free(&sink_ctx.nulls);
@@ -355,6 +408,10 @@ static int bind_assignments(SqlStmtCtx *c, const SqlTable *t,
             return sql_err_at(err, COMB_ESEMANTIC, 10408, a->pos,
                               "Target column \"%s\" of set clause is not found "
                               "in table \"%s\".", a->column, t->qualified);
+        if (col >= t->n_data)
+            return sql_err_at(err, COMB_ESEMANTIC, 10292, a->pos,
+                              "Updating values of partition columns is not "
+                              "supported");
         for (int k = 0; k < t->n_cluster; k++)
             if (t->cluster_idx[k] == col)
                 return sql_err_at(err, COMB_ESEMANTIC, 10302, a->pos,
@@ -377,16 +434,16 @@ static void release_assignments(UpdatePlan *p)
             sql_expr_release(p->set_expr[i]);
 }
 
-static int delete_live_rows(DmlTarget *d, const CombBatch *b, int n_user,
-                            CombErr *err)
+static int delete_live_rows(SqlWriter *d, const SqlUnit *u,
+                            const CombBatch *b, int n_user, CombErr *err)
 {
     const CombVector *w = &b->cols[n_user + ACID_COL_WRITEID];
     const CombVector *bk = &b->cols[n_user + ACID_COL_BUCKET];
     const CombVector *r = &b->cols[n_user + ACID_COL_ROWID];
     for (int i = 0; i < comb_batch_live(b); i++) {
         int row = comb_batch_row(b, i), rc;
-        rc = acid_writer_delete(d->w, w->i64[row], (int32_t)bk->i64[row],
-                                r->i64[row], err);
+        rc = sql_writer_delete(d, u, w->i64[row], (int32_t)bk->i64[row],
+                               r->i64[row], err);
         if (rc)
             return rc;
     }
@@ -397,7 +454,7 @@ static int delete_live_rows(DmlTarget *d, const CombBatch *b, int n_user,
  * holding the scanned columns with the assigned ones replaced.  The scan
  * batch itself is never written, so every right-hand side sees the row as
  * it was before the statement, as in Hive (SET a = b, b = a swaps). */
-static int insert_updated_rows(DmlTarget *d, UpdatePlan *p,
+static int insert_updated_rows(SqlWriter *d, UpdatePlan *p,
                                const CombBatch *b, CombErr *err)
 {
     CombBatch image = *b;
@@ -411,11 +468,11 @@ static int insert_updated_rows(DmlTarget *d, UpdatePlan *p,
         p->image[p->set_col[i]] = *p->set_expr[i]->out;
     image.cols = p->image;
     image.n_cols = d->t->n_cols;
-    return target_insert(d, &image, err);
+    return sql_writer_insert(d, &image, err);
 }
 
 static int update_delete_scan(SqlStmtCtx *c, SqlTable *t, SqlScan *scan,
-                              UpdatePlan *p, DmlTarget *d, CombErr *err)
+                              UpdatePlan *p, SqlWriter *d, CombErr *err)
 {
     bool done = false;
     int rc = COMB_OK;
@@ -423,7 +480,8 @@ static int update_delete_scan(SqlStmtCtx *c, SqlTable *t, SqlScan *scan,
         rc = sql_scan_next(scan, &done, err);
         if (rc || done)
             break;
-        rc = delete_live_rows(d, &scan->batch, t->n_cols, err);
+        rc = delete_live_rows(d, sql_scan_unit(scan), &scan->batch, t->n_cols,
+                              err);
         if (!rc && p)
             rc = insert_updated_rows(d, p, &scan->batch, err);
     }
@@ -439,14 +497,14 @@ int sql_exec_update_delete(SqlStmtCtx *c, CombErr *err)
     SqlScope sc;
     SqlScan scan;
     UpdatePlan plan = {0};
-    DmlTarget d = {0};
+    SqlWriter *d = NULL;
     BoundExpr *where = NULL;
     bool *project = NULL;
     int rc;
 
     memset(&scan, 0, sizeof scan);
     if ((rc = sql_table_resolve(c, &st->name, &t, err)) ||
-        (rc = require_acid(t, st->name.pos, true, err)))
+        (rc = require_writable(t, st->name.pos, true, err)))
         return rc;
     sc = (SqlScope){t, t->ms->name, t->n_cols};
     if (st->where && (rc = sql_bind_expr(c, &sc, st->where, &where, err)))
@@ -469,13 +527,15 @@ int sql_exec_update_delete(SqlStmtCtx *c, CombErr *err)
         goto done;
     if (where && (rc = sql_expr_prepare(where, c->arena, COMB_BATCH_SIZE, err)))
         goto done;
-    if ((rc = target_open(c, t, is_update ? MS_OP_UPDATE : MS_OP_DELETE, &d, err)))
+    if ((is_update && t->n_buckets > 0 && (rc = sql_table_bucketing(t, err))) ||
+        (rc = sql_writer_open(c, t, is_update ? MS_OP_UPDATE : MS_OP_DELETE,
+                              false, NULL, &d, err)))
         goto done;
-    rc = update_delete_scan(c, t, &scan, is_update ? &plan : NULL, &d, err);
+    rc = update_delete_scan(c, t, &scan, is_update ? &plan : NULL, d, err);
     if (!rc)
-        rc = target_finish(c, &d, err);
+        rc = sql_writer_finish(d, err);
 done:
-    target_abort(&d);
+    sql_writer_close(d);
     sql_scan_close(&scan);
     release_assignments(&plan);
     return rc;

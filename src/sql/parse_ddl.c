@@ -195,8 +195,9 @@ static int tbl_terminated_by(SqlParser *p, char **out)
     return sp_string(p, out, NULL);
 }
 
-/* ROW FORMAT DELIMITED [FIELDS TERMINATED BY 'c'] [LINES TERMINATED BY
- * 'c']; the other delimiters concern complex types or SerDes. */
+/* ROW FORMAT DELIMITED [FIELDS TERMINATED BY 'c' [ESCAPED BY 'c']]
+ * [COLLECTION ITEMS TERMINATED BY 'c'] [MAP KEYS TERMINATED BY 'c']
+ * [LINES TERMINATED BY 'c'] [NULL DEFINED AS 's'], in Hive's order. */
 static int tbl_row_format(SqlParser *p, AstStmt *s)
 {
     if (!sp_accept_kw(p, KW_ROW))
@@ -207,16 +208,26 @@ static int tbl_row_format(SqlParser *p, AstStmt *s)
     SP_TRY(sp_expect_kw(p, KW_DELIMITED));
     if (sp_accept_kw(p, KW_FIELDS)) {
         SP_TRY(tbl_terminated_by(p, &s->field_delim));
-        if (sp_is_kw(p, KW_ESCAPED))
-            return sp_unsupported(p, sp_peek(p, 0), "ESCAPED BY");
+        if (sp_accept_kw(p, KW_ESCAPED)) {
+            SP_TRY(sp_expect_kw(p, KW_BY));
+            SP_TRY(sp_string(p, &s->escape_delim, NULL));
+        }
     }
-    if (sp_is_kw(p, KW_COLLECTION) || sp_is_kw(p, KW_MAP))
-        return sp_unsupported(p, sp_peek(p, 0),
-                              "COLLECTION ITEMS / MAP KEYS TERMINATED BY");
+    if (sp_accept_kw(p, KW_COLLECTION)) {
+        SP_TRY(sp_expect_kw(p, KW_ITEMS));
+        SP_TRY(tbl_terminated_by(p, &s->collection_delim));
+    }
+    if (sp_accept_kw(p, KW_MAP)) {
+        SP_TRY(sp_expect_kw(p, KW_KEYS));
+        SP_TRY(tbl_terminated_by(p, &s->mapkey_delim));
+    }
     if (sp_accept_kw(p, KW_LINES))
         SP_TRY(tbl_terminated_by(p, &s->line_delim));
-    if (sp_is_kw(p, KW_NULL))
-        return sp_unsupported(p, sp_peek(p, 0), "NULL DEFINED AS");
+    if (sp_accept_kw(p, KW_NULL)) {
+        SP_TRY(sp_expect_kw(p, KW_DEFINED));
+        SP_TRY(sp_expect_kw(p, KW_AS));
+        SP_TRY(sp_string(p, &s->null_format, NULL));
+    }
     return COMB_OK;
 }
 

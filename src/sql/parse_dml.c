@@ -222,7 +222,7 @@ static int ins_target(SqlParser *p, AstStmt *s)
     }
     SP_TRY(sp_name(p, &s->name));
     if (sp_is_kw(p, KW_PARTITION))
-        return sp_unsupported(p, sp_peek(p, 0), "INSERT with PARTITION");
+        return sp_partition_spec(p, false, &s->part);
     return COMB_OK;
 }
 

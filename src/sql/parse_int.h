@@ -119,6 +119,9 @@ int sp_delete(SqlParser *p, AstStmt *s);
 /* -------------------------------------------------------- expressions */
 
 int sp_expr(SqlParser *p, AstExpr **out);
+/* PARTITION (key [= constant], ...); with require_values every key needs
+ * a value (ALTER TABLE ... PARTITION). */
+int sp_partition_spec(SqlParser *p, bool require_values, AstPartSpec *out);
 /* An expression inside a comma list (same result as sp_expr, with a fast
  * path for a lone literal). */
 int sp_list_expr(SqlParser *p, AstExpr **out);

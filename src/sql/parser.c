@@ -375,6 +375,33 @@ int sp_list(SqlParser *p, bool parens, SqlItemFn item, void *ctx)
     return COMB_OK;
 }
 
+static int part_item(SqlParser *p, void *vec)
+{
+    AstPartItem it = {0};
+    SP_TRY(sp_ident(p, &it.key, &it.pos));
+    if (sp_accept(p, SQL_TK_EQ))
+        SP_TRY(sp_expr(p, &it.value));
+    return sp_vec_push(p, vec, &it, sizeof it);
+}
+
+int sp_partition_spec(SqlParser *p, bool require_values, AstPartSpec *out)
+{
+    SqlVec items = {0};
+    const SqlToken *t = sp_peek(p, 0);
+    out->pos = sp_pos(t);
+    SP_TRY(sp_expect_kw(p, KW_PARTITION));
+    SP_TRY(sp_list(p, true, part_item, &items));
+    out->n = items.n;
+    out->items = items.data;
+    for (int i = 0; require_values && i < out->n; i++)
+        if (!out->items[i].value)
+            return comb_err(p->err, COMB_ESYNTAX,
+                            "ParseException line %d:%d missing value for "
+                            "partition key %s", out->items[i].pos.line,
+                            out->items[i].pos.col - 1, out->items[i].key);
+    return COMB_OK;
+}
+
 int sp_ident_item(SqlParser *p, void *vec_of_names)
 {
     char *name;

@@ -483,6 +483,50 @@ int sql_unit_files(SqlStmtCtx *c, const SqlTable *t, const SqlUnit *u,
                    const CombWriteIdList *wil, char ***paths, int *n,
                    CombErr *err);
 
+/* Where a statement's rows go (write.c): one writer per unit of the
+ * target table, opened as rows for it arrive. */
+typedef struct SqlUnitWriter SqlUnitWriter;
+typedef struct SqlWriter {
+    SqlStmtCtx *c;
+    SqlTable *t;
+    MsOpType op;
+    bool overwrite;          /* INSERT OVERWRITE */
+    char *const *static_values; /* per partition key: a static value's
+                                   text, or NULL (dynamic) */
+    int64_t write_id;        /* transactional tables */
+    OrcWriterGroup *group;   /* memory budget of all the statement's files */
+    int *buckets;            /* per physical row of the batch written */
+    const CombType *row_type; /* struct of the data columns (plain files) */
+    SqlUnitWriter *units;
+    int n_units, cap_units;
+    int max_dynamic, max_dynamic_node;
+    int64_t n_written;       /* rows written */
+    bool finished;
+} SqlWriter;
+
+/* Open the writer of table t for statement kind op (allocates the write
+ * id of a transactional table).  static_values: NULL, or per partition
+ * key the text of a static PARTITION value (NULL = dynamic). */
+int sql_writer_open(SqlStmtCtx *c, SqlTable *t, MsOpType op, bool overwrite,
+                    char *const *static_values, SqlWriter **out, CombErr *err);
+/* Write the live rows of b, whose columns are the table's (data columns,
+ * then partition columns), each to its partition. */
+int sql_writer_insert(SqlWriter *w, const CombBatch *b, CombErr *err);
+/* Open the unit now even if no row comes (INSERT OVERWRITE of a
+ * partition or table with no rows empties it). */
+int sql_writer_touch(SqlWriter *w, const char *name, char **values,
+                     CombErr *err);
+/* A delete event for a row of unit u (full ACID). */
+int sql_writer_delete(SqlWriter *w, const SqlUnit *u, int64_t owid,
+                      int32_t bucket_prop, int64_t row_id, CombErr *err);
+/* Make every file durable (and visible, for plain tables), record new
+ * partitions and the transaction's components.  The session commits the
+ * transaction after this. */
+int sql_writer_finish(SqlWriter *w, CombErr *err);
+/* Release everything; an unfinished writer's files are removed or left
+ * invisible.  NULL ok. */
+void sql_writer_close(SqlWriter *w);
+
 /* SELECT plans (exec_select.c), also used by INSERT ... SELECT. */
 typedef struct SqlSelectPlan SqlSelectPlan;
 int sql_select_plan(SqlStmtCtx *c, const AstSelect *s, SqlSelectPlan **out,
