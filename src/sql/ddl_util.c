@@ -103,9 +103,37 @@ int sql_db_missing(const AstName *n, CombErr *err)
 /* A LOCATION as the user wrote it, made absolute against this process's
  * working directory (Hive qualifies locations the same way), so every
  * process finds the same directory. */
-int sql_absolute_location(SqlStmtCtx *c, const char *location, char **out,
-                             CombErr *err)
+/* The path of a location URI: "file:///p" and "file:/p" are /p; any other
+ * scheme ("hdfs://", "s3a://") is refused, a plain path returned as is. */
+static int location_path(const char *location, const char **path,
+                         CombErr *err)
 {
+    size_t scheme = strspn(location, "abcdefghijklmnopqrstuvwxyz"
+                                     "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-");
+    *path = location;
+    if (scheme == 0 || location[scheme] != ':' || location[0] == '/')
+        return COMB_OK;
+    if (scheme == 4 && strncasecmp(location, "file", 4) == 0) {
+        const char *p = location + 5;
+        if (strncmp(p, "//", 2) == 0)
+            p += 2;
+        if (*p != '/')
+            return comb_err(err, COMB_EINVALID, "location '%s': a file: URI "
+                            "needs an absolute path (file:///dir)", location);
+        *path = p;
+        return COMB_OK;
+    }
+    return comb_err(err, COMB_EUNSUPPORTED, "location '%s': the file system "
+                    "scheme '%.*s' is not supported (use a local path or a "
+                    "file: URI)", location, (int)scheme, location);
+}
+
+int sql_absolute_location(SqlStmtCtx *c, const char *location, char **out,
+                          CombErr *err)
+{
+    int rc = location_path(location, &location, err);
+    if (rc)
+        return rc;
     *out = fs_absolute(c->arena, location);
     if (!*out)
         return comb_err(err, COMB_EIO,

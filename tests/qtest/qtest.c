@@ -301,6 +301,39 @@ static bool is_set(const char *stmt)
     return strncasecmp(stmt, "set ", 4) == 0 || strncasecmp(stmt, "set\n", 4) == 0;
 }
 
+/* Statements whose text holds a file path: Hive's harness masks their
+ * query line, so they have no "PREHOOK: query:" block of their own (their
+ * hook lines land in the previous block). */
+static bool is_masked_statement(const char *stmt)
+{
+    return strstr(stmt, "${system:test.tmp.dir}") != NULL ||
+           strncasecmp(stmt, "load data local inpath", 22) == 0;
+}
+
+/* The statement as comb runs it: Hive's test directory is the warehouse's
+ * "tmp" folder, and Hadoop's test-only "pfile:" scheme the local file
+ * system ("file:"). */
+static char *harness_text(const char *stmt, const char *tmp_dir)
+{
+    static const char *const from[] = {"${system:test.tmp.dir}", "pfile:"};
+    const char *to[] = {tmp_dir, "file:"};
+    CombBuf b = COMB_BUF_INIT;
+    const char *p = stmt;
+    while (*p) {
+        size_t i;
+        for (i = 0; i < 2 && !starts(p, from[i]); i++)
+            ;
+        if (i < 2) {
+            comb_buf_append_str(&b, to[i]);
+            p += strlen(from[i]);
+        } else {
+            comb_buf_append_byte(&b, (uint8_t)*p++);
+        }
+    }
+    comb_buf_append_byte(&b, '\0');
+    return (char *)b.data;
+}
+
 static const char *skip_space_comments(const char *p)
 {
     for (;;) {
@@ -321,7 +354,7 @@ int main(int argc, char **argv)
     const char *qfile = argv[verbose ? 2 : 1];
     char tmpl[] = "/tmp/comb-qtest.XXXXXX";
     const char *wh = argc > (verbose ? 3 : 2) ? argv[verbose ? 3 : 2] : mkdtemp(tmpl);
-    char outpath[4096];
+    char outpath[4096], tmp_dir[4096];
     char *q, *qout;
     Lines *blocks;
     int n_blocks, block = 0, failures = 0, compared = 0;
@@ -346,6 +379,7 @@ int main(int argc, char **argv)
         return 2;
     }
     sort_all = strstr(q, "SORT_QUERY_RESULTS") != NULL;
+    snprintf(tmp_dir, sizeof tmp_dir, "%s/tmp", wh);
     parse_qout(qout, &blocks, &n_blocks);
     if (sql_session_open(&opt, &s, &err)) {
         fprintf(stderr, "qtest: %s\n", err.msg);
@@ -357,14 +391,24 @@ int main(int argc, char **argv)
         const char *text = skip_space_comments(stmt);
         Capture cap = {0};
         SqlSink sink = {&cap, cap_begin, cap_batch, NULL, cap_info};
+        char *run;
         int rc;
         pos += end;
         if (!*text || sql_is_blank(text, strlen(text)) || is_harness_only(text)) {
             free(stmt);
             continue;
         }
-        rc = sql_session_execute(s, text, strlen(text), &sink, &err);
-        if (is_set(text)) {
+        run = harness_text(text, tmp_dir);
+        rc = sql_session_execute(s, run, strlen(run), &sink, &err);
+        comb_free(run);
+        if (is_masked_statement(text) && !rc) {
+            if (verbose)
+                fprintf(stderr, "ok   masked statement: %.60s\n", text);
+        } else if (is_masked_statement(text)) {
+            fprintf(stderr, "FAIL masked statement: %.200s\n  error: %s\n", text,
+                    err.msg);
+            failures++;
+        } else if (is_set(text)) {
             /* Hive prints a bare "set key;" after the previous statement's
              * rows; that line is the harness's, not the query's */
             if (pending >= 0)
