@@ -2,9 +2,12 @@
  * main.c - the `comb` command: a Hive CLI / beeline style shell over an
  * embedded warehouse, and `comb orcfiledump`.
  *
- *   comb [--warehouse DIR] [-e 'SQL;...'] [-f FILE] [--hivevar k=v]...
- *        [--hiveconf k=v]... [--outputformat table|tsv|csv] [-v] [--silent]
- *   comb orcfiledump [-d] PATH...
+ *   comb [OPTIONS] [-e 'SQL;...' | -f FILE]
+ *   comb [OPTIONS] orcfiledump [-d|--contents] PATH...
+ *
+ * OPTIONS: --warehouse DIR, --hivevar k=v, --hiveconf k=v,
+ * --outputformat table|tsv|csv, -v, --silent.  Global options come before
+ * a subcommand; the subcommand's own options after its name.
  *
  * With neither -e nor -f statements come from standard input and each runs
  * as soon as its ';' arrives; on a terminal with line editing and history.
@@ -38,10 +41,10 @@ typedef struct CliOptions {
 
 static void usage(FILE *out)
 {
-    fputs("usage: comb [--warehouse DIR] [-e 'SQL;...'] [-f FILE]\n"
-          "            [--hivevar k=v]... [--hiveconf k=v]...\n"
-          "            [--outputformat table|tsv|csv] [-v] [--silent]\n"
-          "       comb orcfiledump [-d|--contents] PATH...\n"
+    fputs("usage: comb [OPTIONS] [-e 'SQL;...' | -f FILE]\n"
+          "       comb [OPTIONS] orcfiledump [-d|--contents] PATH...\n"
+          "OPTIONS: [--warehouse DIR] [--hivevar k=v]... [--hiveconf k=v]...\n"
+          "         [--outputformat table|tsv|csv] [-v] [--silent]\n"
           "Without -e or -f, statements are read from standard input.\n"
           "The warehouse defaults to ./warehouse.\n", out);
 }
@@ -197,6 +200,35 @@ static int orcfiledump_main(int argc, char **argv)
     return rc;
 }
 
+typedef struct Subcommand {
+    const char *name;
+    int (*run)(int argc, char **argv);   /* argv[0] is the name */
+} Subcommand;
+
+static const Subcommand subcommands[] = {
+    {"orcfiledump", orcfiledump_main},
+};
+
+/* The subcommand named by the first argument after the global options, or
+ * an error for any other stray argument (or one mixed with -e/-f). */
+static int find_subcommand(const CliOptions *o, const char *arg,
+                           const Subcommand **out)
+{
+    for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++) {
+        if (strcmp(arg, subcommands[i].name) != 0)
+            continue;
+        if (o->exec || o->file) {
+            fprintf(stderr, "comb: -e and -f cannot be used with %s\n", arg);
+            return 2;
+        }
+        *out = &subcommands[i];
+        return 0;
+    }
+    fprintf(stderr, "comb: unexpected argument '%s'\n", arg);
+    usage(stderr);
+    return 2;
+}
+
 enum { OPT_WAREHOUSE = 1000, OPT_HIVEVAR, OPT_HIVECONF, OPT_FORMAT, OPT_SILENT };
 
 static int parse_options(int argc, char **argv, CliOptions *o, char ***vars,
@@ -213,7 +245,8 @@ static int parse_options(int argc, char **argv, CliOptions *o, char ***vars,
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0}};
     int ch;
-    while ((ch = getopt_long(argc, argv, "e:f:vhS", longopts, NULL)) != -1) {
+    /* '+': stop at the first non-option, the subcommand */
+    while ((ch = getopt_long(argc, argv, "+e:f:vhS", longopts, NULL)) != -1) {
         switch (ch) {
         case OPT_WAREHOUSE: o->warehouse = optarg; break;
         case 'e': o->exec = optarg; break;
@@ -234,11 +267,6 @@ static int parse_options(int argc, char **argv, CliOptions *o, char ***vars,
         default: usage(stderr); return 2;
         }
     }
-    if (optind < argc) {
-        fprintf(stderr, "comb: unexpected argument '%s'\n", argv[optind]);
-        usage(stderr);
-        return 2;
-    }
     if (o->exec && o->file) {
         fputs("comb: -e and -f cannot be used together\n", stderr);
         return 2;
@@ -256,19 +284,19 @@ int main(int argc, char **argv)
     CombErr err;
     char **vars = comb_calloc((size_t)argc + 1, sizeof *vars);
     char **confs = comb_calloc((size_t)argc + 1, sizeof *confs);
+    const Subcommand *sub = NULL;
     int n_vars = 0, n_confs = 0, rc;
 
-    if (argc > 1 && !strcmp(argv[1], "orcfiledump")) {
-        comb_free(vars);
-        comb_free(confs);
-        return orcfiledump_main(argc - 1, argv + 1);
-    }
     if (!vars || !confs)
         return 1;
     rc = parse_options(argc, argv, &o, &vars, &n_vars, &confs, &n_confs);
-    if (rc) {
+    if (!rc && optind < argc)
+        rc = find_subcommand(&o, argv[optind], &sub);
+    if (rc || sub) {
         comb_free(vars);
         comb_free(confs);
+        if (sub)
+            return sub->run(argc - optind, argv + optind);
         return rc < 0 ? 0 : rc;
     }
     so.warehouse = o.warehouse;
