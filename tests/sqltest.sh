@@ -7,7 +7,9 @@
 # $WH the warehouse directory and $COMB the binary; its output is part of
 # the result (use it for directory listings and file dumps).  Each SQL
 # chunk between @sh lines runs in a new comb process, so a test also checks
-# that processes see each other's committed work.
+# that processes see each other's committed work (settings do not carry
+# over from one chunk to the next).  The temporary directory's path is
+# printed as $WH; SQL can name it as ${env:WH}.
 # With --update (or UPDATE=1) the .out file is (re)written instead.
 set -u
 file=$1
@@ -44,6 +46,9 @@ while IFS= read -r line || [[ -n $line ]]; do
     fi
 done < "$file"
 run_chunk
+
+# the temporary directory's name differs per run: shown as $WH
+sed -i "s|$WH|\$WH|g" "$actual"
 
 if [[ $mode == --update ]]; then
     cp "$actual" "$expected"

@@ -294,4 +294,9 @@ int acid_bucket_of_row(const CombBatch *b, int row, const int *cluster_cols,
  * CLUSTERED BY columns. */
 bool acid_bucket_kind_supported(CombTypeKind kind);
 
+/* true if the root type of an ORC file has the six ACID fields (§1.1;
+ * names compared case-insensitively per position, as newer ORC does) and
+ * `row` is a struct: a file an ACID writer wrote. */
+bool acid_schema_is_acid(const CombType *root);
+
 #endif

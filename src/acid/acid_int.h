@@ -107,11 +107,6 @@ typedef struct AcidConv {
     struct AcidConv *children;
 } AcidConv;
 
-/* true if the root type has the six ACID fields (§1.1; names compared
- * case-insensitively per position, as newer ORC does) and `row` is a
- * struct. */
-bool acid_schema_is_acid(const CombType *root);
-
 /* For each user column of `schema`, how to read it from `row` (the
  * file's row struct: children[5] of an ACID root, the root of an original
  * file): convs[i].field is the index of the field holding it, -1 when the

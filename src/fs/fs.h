@@ -37,6 +37,9 @@ int fs_sync_close(int fd, const char *path, CombErr *err);
 int fs_close(int fd, const char *path, CombErr *err);
 /* Write a small file whole, fsync it. */
 int fs_write_file(const char *path, const void *p, size_t n, CombErr *err);
+/* Copy the regular file `from` to a new file `to`, fsynced; a partial
+ * copy is removed on failure. */
+int fs_copy_file(const char *from, const char *to, CombErr *err);
 /* fsync a directory so that entries created in it are durable. */
 int fs_fsync_dir(const char *path, CombErr *err);
 

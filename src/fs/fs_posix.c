@@ -142,6 +142,41 @@ int fs_write_file(const char *path, const void *p, size_t n, CombErr *err)
     return fs_sync_close(fd, path, err);
 }
 
+int fs_copy_file(const char *from, const char *to, CombErr *err)
+{
+    enum { CHUNK = 1 << 20 };
+    int in = fs_open_read(from, err), out, rc = COMB_OK;
+    unsigned char *buf;
+    ssize_t got;
+    if (in < 0)
+        return err->code;
+    if (!(buf = malloc(CHUNK))) {
+        close(in);
+        return comb_err_nomem(err);
+    }
+    if ((out = fs_create(to, err)) < 0) {
+        free(buf);
+        close(in);
+        return err->code;
+    }
+    while (!rc && (got = read(in, buf, CHUNK)) != 0) {
+        if (got < 0 && errno == EINTR)
+            continue;
+        rc = got < 0 ? io_err(err, "cannot read", from)
+                     : fs_write_all(out, buf, (size_t)got, to, err);
+    }
+    free(buf);
+    close(in);
+    if (rc) {
+        close(out);
+        unlink(to);
+        return rc;
+    }
+    if ((rc = fs_sync_close(out, to, err)))
+        unlink(to);
+    return rc;
+}
+
 int fs_fsync_dir(const char *path, CombErr *err)
 {
     int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC), rc = COMB_OK;

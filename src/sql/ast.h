@@ -185,7 +185,8 @@ typedef enum AstStmtKind {
     AST_SELECT,
     AST_UPDATE,
     AST_DELETE,
-    AST_SET
+    AST_SET,
+    AST_LOAD
 } AstStmtKind;
 
 typedef struct AstStmt {
@@ -253,6 +254,15 @@ typedef struct AstStmt {
     char *set_key;
     char *set_value;
     bool set_verbose;        /* SET -v */
+
+    /* LOAD DATA [LOCAL] INPATH 'path' [OVERWRITE] INTO TABLE name
+     * [PARTITION (...)] [INPUTFORMAT 'class' SERDE 'class'] (overwrite,
+     * name and part above) */
+    char *load_path;
+    AstPos load_path_pos;
+    bool load_local;
+    char *load_inputformat;  /* NULL: the table's own format */
+    char *load_serde;
 } AstStmt;
 
 /*

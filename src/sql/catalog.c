@@ -117,16 +117,37 @@ int sql_table_bucketing(const SqlTable *t, CombErr *err)
     return comb_err_prefix(err, "table %s", t->qualified);
 }
 
+int sql_table_from_ms(SqlStmtCtx *c, MsTable *ms, SqlTable **out, CombErr *err)
+{
+    SqlTable *t = comb_arena_calloc(c->arena, sizeof *t);
+    int rc;
+    if (!t)
+        return comb_err_nomem(err);
+    t->ms = ms;
+    t->qualified = comb_arena_printf(c->arena, "%s.%s", ms->db, ms->name);
+    if (!t->qualified)
+        return comb_err_nomem(err);
+    table_fill_storage(t);
+    if ((rc = table_fill_columns(c, t, err)) ||
+        (rc = table_fill_bucketing(c, t, err)))
+        return rc;
+    *out = t;
+    return COMB_OK;
+}
+
 int sql_table_resolve(SqlStmtCtx *c, const AstName *name, SqlTable **out,
                       CombErr *err)
 {
     const char *db = name->db ? name->db : c->s->db;
-    SqlTable *t = comb_arena_calloc(c->arena, sizeof *t);
+    MsTable *ms;
     CombErr ms_err;
     int rc;
-    if (!t)
-        return comb_err_nomem(err);
-    rc = ms_table_get(c->s->ms, db, name->name, c->arena, &t->ms, &ms_err);
+    if (c->load_source && !name->db &&
+        strcmp(name->name, c->load_source->ms->name) == 0) {
+        *out = c->load_source;
+        return COMB_OK;
+    }
+    rc = ms_table_get(c->s->ms, db, name->name, c->arena, &ms, &ms_err);
     if (rc == COMB_ENOTFOUND) {
         if (name->db)
             return sql_err_at(err, COMB_ENOTFOUND, 10001, name->pos,
@@ -138,15 +159,7 @@ int sql_table_resolve(SqlStmtCtx *c, const AstName *name, SqlTable **out,
         *err = ms_err;
         return rc;
     }
-    t->qualified = comb_arena_printf(c->arena, "%s.%s", t->ms->db, t->ms->name);
-    if (!t->qualified)
-        return comb_err_nomem(err);
-    table_fill_storage(t);
-    if ((rc = table_fill_columns(c, t, err)) ||
-        (rc = table_fill_bucketing(c, t, err)))
-        return rc;
-    *out = t;
-    return COMB_OK;
+    return sql_table_from_ms(c, ms, out, err);
 }
 
 int sql_table_writeids(SqlStmtCtx *c, const SqlTable *t, CombWriteIdList *out,

@@ -26,9 +26,6 @@ int sql_text_emit(SqlStmtCtx *c, TextResult *tr, const char *const *names,
 bool sql_show_match(const char *pat, const char *name);
 /* Hive error 10072 for database n. */
 int sql_db_missing(const AstName *n, CombErr *err);
-/* A LOCATION made absolute against the working directory. */
-int sql_absolute_location(SqlStmtCtx *c, const char *location, char **out,
-                          CombErr *err);
 /* What CREATE does after looking its object up (lookup_rc): go on
  * (COMB_OK, *done false), stop quietly under IF NOT EXISTS (*done), or
  * fail: COMB_EEXISTS, or the lookup's own error. */

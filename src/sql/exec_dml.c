@@ -14,6 +14,7 @@
 
 #include <string.h>
 
+#include "common/buf.h"
 #include "orc/orc.h"
 #include "sql/rowstore.h"
 
@@ -28,6 +29,10 @@ static int require_writable(const SqlTable *t, AstPos pos, bool update_delete,
                           "INSERT");
     if (!update_delete || t->kind == SQL_TABLE_ACID)
         return COMB_OK;
+    if (t->kind == SQL_TABLE_INSERT_ONLY)
+        return sql_err_at(err, COMB_ESEMANTIC, 10414, pos,
+                          "Attempt to do update or delete on table %s that is "
+                          "insert-only transactional", t->qualified);
     return sql_err_at(err, COMB_ESEMANTIC, 10297, pos,
                       "Attempt to do update or delete on table %s that is "
                       "not transactional", t->qualified);
@@ -38,13 +43,31 @@ static int arity_error(SqlStmtCtx *c, const SqlTable *t, AstPos pos, int want,
 
 /* ------------------------------------------------------------------ INSERT */
 
-/* The PARTITION clause of an INSERT: per partition key the text of its
- * static value, NULL for a dynamic key; all dynamic without a clause.
- * Hive's rules: every key is named, static keys come before dynamic ones,
- * dynamic partitions need hive.exec.dynamic.partition and, in strict
- * mode, a static key. */
-static int insert_partition_spec(SqlStmtCtx *c, const SqlTable *t,
-                                 char ***out, int *n_dynamic, CombErr *err)
+/* Hive's 10125, naming both lists of keys. */
+static int partspec_differs(const SqlTable *t, const AstPartSpec *ps,
+                            CombErr *err)
+{
+    CombBuf table = COMB_BUF_INIT, spec = COMB_BUF_INIT;
+    int rc;
+    for (int k = 0; k < t->n_part; k++)
+        comb_buf_printf(&table, "%s%s", k ? ", " : "", t->names[t->n_data + k]);
+    for (int i = 0; i < ps->n; i++)
+        comb_buf_printf(&spec, "%s%s", i ? ", " : "", ps->items[i].key);
+    rc = sql_err_at(err, COMB_ESEMANTIC, 10125, ps->pos,
+                    "Partition columns in partition specification are not the "
+                    "same as that defined in the table schema. The names and "
+                    "orders have to be exactly the same. Partition columns in "
+                    "the table schema are: (%.*s), while the partition columns "
+                    "in the partition specification are: (%.*s)",
+                    (int)table.len, table.data ? (char *)table.data : "",
+                    (int)spec.len, spec.data ? (char *)spec.data : "");
+    comb_buf_free(&table);
+    comb_buf_free(&spec);
+    return rc;
+}
+
+int sql_insert_partition_spec(SqlStmtCtx *c, const SqlTable *t, bool nonstrict,
+                              char ***out, int *n_dynamic, CombErr *err)
 {
     static const SqlScope no_table = {NULL, NULL, -1};
     const AstPartSpec *ps = &c->stmt->part;
@@ -64,10 +87,7 @@ static int insert_partition_spec(SqlStmtCtx *c, const SqlTable *t,
                           "Partition spec for non partitioned table %s.",
                           t->qualified);
     if (ps->n > 0 && ps->n != t->n_part)
-        return sql_err_at(err, COMB_ESEMANTIC, 10098, ps->pos,
-                          "Partition spec {%d keys} does not name every "
-                          "partition column of %s (%d)", ps->n, t->qualified,
-                          t->n_part);
+        return partspec_differs(t, ps, err);
     for (int i = 0; i < ps->n; i++) {
         const AstPartItem *it = &ps->items[i];
         int col = sql_table_column(t, it->key);
@@ -78,10 +98,7 @@ static int insert_partition_spec(SqlStmtCtx *c, const SqlTable *t,
                               "Non-Partition column appears in the partition "
                               "specification: %s", it->key);
         if (col - t->n_data != i)
-            return sql_err_at(err, COMB_ESEMANTIC, 10098, it->pos,
-                              "partition column %s is out of order: the "
-                              "table is partitioned by them in another order",
-                              it->key);
+            return partspec_differs(t, ps, err);
         if (!it->value) {
             seen_dynamic = true;
             continue;
@@ -100,7 +117,8 @@ static int insert_partition_spec(SqlStmtCtx *c, const SqlTable *t,
         text = e->is_null ? NULL : comb_arena_strndup(c->arena, e->sval.ptr, e->sval.len);
         if (!e->is_null && !text)
             return comb_err_nomem(err);
-        if ((rc = sql_part_normalize(c, t, i, text, &v[i], err)))
+        if ((rc = sql_part_normalize(c, t, i, text, it->value->pos, &v[i],
+                                     err)))
             return rc;
         /* a static value names the partition even when NULL: the default */
         if (!v[i])
@@ -112,7 +130,8 @@ static int insert_partition_spec(SqlStmtCtx *c, const SqlTable *t,
                           "Dynamic partition is disabled. Either enable it by "
                           "setting hive.exec.dynamic.partition=true or "
                           "specify partition column values");
-    if (*n_dynamic == t->n_part && mode && strcasecmp(mode, "strict") == 0)
+    if (*n_dynamic == t->n_part && !nonstrict && mode &&
+        strcasecmp(mode, "strict") == 0)
         return sql_err_at(err, COMB_ESEMANTIC, 10096, ps->n ? ps->pos : c->stmt->name.pos,
                           "Dynamic partition strict mode requires at least "
                           "one static partition column. To turn this off set "
@@ -353,7 +372,8 @@ int sql_exec_insert(SqlStmtCtx *c, CombErr *err)
     int *map = NULL, n_map = 0, n_dynamic, rc;
     if ((rc = sql_table_resolve(c, &st->name, &t, err)) ||
         (rc = require_writable(t, st->name.pos, false, err)) ||
-        (rc = insert_partition_spec(c, t, &static_values, &n_dynamic, err)) ||
+        (rc = sql_insert_partition_spec(c, t, c->load_source != NULL,
+                                        &static_values, &n_dynamic, err)) ||
         (rc = insert_column_map(c, t, static_values, &map, &n_map, err)))
         return rc;
     if (t->n_buckets > 0 && (rc = sql_table_bucketing(t, err)))
@@ -474,6 +494,7 @@ static int insert_updated_rows(SqlWriter *d, UpdatePlan *p,
 static int update_delete_scan(SqlStmtCtx *c, SqlTable *t, SqlScan *scan,
                               UpdatePlan *p, SqlWriter *d, CombErr *err)
 {
+    (void)c;
     bool done = false;
     int rc = COMB_OK;
     while (!rc) {
@@ -485,7 +506,6 @@ static int update_delete_scan(SqlStmtCtx *c, SqlTable *t, SqlScan *scan,
         if (!rc && p)
             rc = insert_updated_rows(d, p, &scan->batch, err);
     }
-    (void)c;
     return rc;
 }
 

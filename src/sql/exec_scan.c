@@ -66,8 +66,10 @@ int sql_unit_files(SqlStmtCtx *c, const SqlTable *t, const SqlUnit *u,
 {
     AcidDirState st;
     int cap = 0, rc;
-    *paths = NULL;
-    *n = 0;
+    *paths = t->files;
+    *n = t->n_files;
+    if (t->files)
+        return COMB_OK;
     if (t->kind == SQL_TABLE_PLAIN) {
         if ((rc = add_files(c, u->dir, NULL, paths, n, &cap, err)))
             return rc;

@@ -45,6 +45,7 @@ enum {
     X(COMMENT, PLAIN) X(COMMIT, PLAIN) X(CONSTRAINT, PLAIN)                 \
     X(CREATE, RESERVED) X(CROSS, RESERVED) X(CUBE, RESERVED)                \
     X(CURRENT_DATE, FUNC) X(CURRENT_TIMESTAMP, FUNC)                        \
+    X(DATA, PLAIN)                                                          \
     X(DATABASE, RESERVED) X(DATABASES, PLAIN) X(DATE, FUNC)                 \
     X(DBPROPERTIES, PLAIN) X(DECIMAL, RESERVED) X(DEFAULT, PLAIN)           \
     X(DEFINED, PLAIN)                                                       \
@@ -59,7 +60,8 @@ enum {
     X(FROM, RESERVED) X(FULL, RESERVED) X(FUNCTION, RESERVED)               \
     X(GRANT, RESERVED) X(GROUP, RESERVED) X(GROUPING, FUNC)                 \
     X(HAVING, RESERVED) X(IF, FUNC) X(IMPORT, RESERVED) X(IN, RESERVED)     \
-    X(INNER, RESERVED) X(INPUTFORMAT, PLAIN) X(INSERT, RESERVED)            \
+    X(INNER, RESERVED) X(INPATH, PLAIN)                                     \
+    X(INPUTFORMAT, PLAIN) X(INSERT, RESERVED)                               \
     X(INT, FUNC) X(INTEGER, RESERVED) X(INTERSECT, RESERVED)                \
     X(INTERVAL, RESERVED) X(INTO, RESERVED) X(IS, RESERVED)                 \
     X(ITEMS, PLAIN) X(JOIN, RESERVED) X(KEY, PLAIN) X(KEYS, PLAIN)          \

@@ -115,6 +115,7 @@ int sp_select(SqlParser *p, AstSelect **out);
 int sp_insert(SqlParser *p, AstStmt *s);
 int sp_update(SqlParser *p, AstStmt *s);
 int sp_delete(SqlParser *p, AstStmt *s);
+int sp_load(SqlParser *p, AstStmt *s);
 
 /* -------------------------------------------------------- expressions */
 

@@ -61,7 +61,7 @@ static int key_constant(SqlStmtCtx *c, const CombType *type, const char *text,
 }
 
 int sql_part_normalize(SqlStmtCtx *c, const SqlTable *t, int key,
-                       const char *text, char **out, CombErr *err)
+                       const char *text, AstPos pos, char **out, CombErr *err)
 {
     BoundExpr *k;
     CombBatch one;
@@ -71,7 +71,7 @@ int sql_part_normalize(SqlStmtCtx *c, const SqlTable *t, int key,
         return rc;
     if (k->is_null) {
         *out = NULL;
-        return text ? sql_err_at(err, COMB_EINVALID, 0, k->pos,
+        return text ? sql_err_at(err, COMB_EINVALID, 0, pos,
                                  "partition value '%s' is not a value of "
                                  "partition column '%s' (%s)", text,
                                  t->names[t->n_data + key],

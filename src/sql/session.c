@@ -366,6 +366,8 @@ static int dispatch(SqlStmtCtx *c, CombErr *err)
         return sql_exec_update_delete(c, err);
     case AST_SET:
         return sql_exec_set(c, err);
+    case AST_LOAD:
+        return sql_exec_load(c, err);
     default:
         return sql_exec_ddl(c, err);
     }

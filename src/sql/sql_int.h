@@ -59,6 +59,8 @@ typedef struct SqlStmtCtx {
                                per statement, taken on first use */
     int64_t now_secs;       /* local wall-clock time, as Hive's */
     int32_t now_nanos;
+    struct SqlTable *load_source; /* LOAD DATA run as INSERT ... SELECT: the
+                               files as a table (exec_load.c), else NULL */
 } SqlStmtCtx;
 
 /* Open the statement's transaction and take its snapshot (idempotent). */
@@ -99,6 +101,9 @@ typedef struct SqlTable {
     int bucketing_version;  /* ACID_BUCKETING_V1/V2; 0 if the property
                                holds another value (sql_table_bucketing) */
     bool transactional;     /* full ACID */
+    char **files;           /* a LOAD DATA source (plain kind): these files
+                               instead of its directory's; else NULL */
+    int n_files;
 } SqlTable;
 
 typedef struct BoundExpr BoundExpr;
@@ -132,11 +137,14 @@ int sql_part_value_text(SqlStmtCtx *c, const CombVector *v, int row,
 /* A static partition value (PARTITION (k='01')) converted to key `key`'s
  * type and back to text ('1' for an int key), as Hive's type check on
  * insert does; a value that does not convert is an error.  text NULL
- * (the default partition) gives NULL. */
+ * (the default partition) gives NULL; an error is reported at pos. */
 int sql_part_normalize(SqlStmtCtx *c, const SqlTable *t, int key,
-                       const char *text, char **out, CombErr *err);
+                       const char *text, AstPos pos, char **out, CombErr *err);
 
-/* Resolve [db.]name to a table (Hive error 10001 when missing). */
+/* The SqlTable of a catalog record (columns typed, kind, bucketing). */
+int sql_table_from_ms(SqlStmtCtx *c, MsTable *ms, SqlTable **out, CombErr *err);
+/* Resolve [db.]name to a table (Hive error 10001 when missing); the
+ * statement's LOAD DATA source table (load_source) by its name. */
 int sql_table_resolve(SqlStmtCtx *c, const AstName *name, SqlTable **out,
                       CombErr *err);
 /* Column index by name, -1 if none. */
@@ -504,6 +512,23 @@ typedef struct SqlWriter {
     bool finished;
 } SqlWriter;
 
+/* LOAD DATA: a copy of file src becomes a file of unit `name` (values as
+ * text) under the source's own name (Hive's _copy_N when taken), made
+ * durable and put in place with the written files at finish. */
+int sql_writer_add_file(SqlWriter *w, const char *name, char **values,
+                        const char *src, CombErr *err);
+/* The PARTITION clause of an INSERT or LOAD (c->stmt->part): per
+ * partition key the text of its static value (MS_DEFAULT_PARTITION_NAME
+ * for NULL), NULL for a dynamic key; all dynamic without a clause.
+ * Hive's rules: every key is named, static keys come before dynamic ones,
+ * dynamic partitions need hive.exec.dynamic.partition and, in strict mode
+ * (unless nonstrict: LOAD runs so, as Hive's rewrite does), a static key. */
+int sql_insert_partition_spec(SqlStmtCtx *c, const SqlTable *t, bool nonstrict,
+                              char ***out, int *n_dynamic, CombErr *err);
+/* A LOCATION or path as an absolute local path: a "file:" URI's path, a
+ * relative path against the working directory; other schemes refused. */
+int sql_absolute_location(SqlStmtCtx *c, const char *location, char **out,
+                          CombErr *err);
 /* Open the writer of table t for statement kind op (allocates the write
  * id of a transactional table).  static_values: NULL, or per partition
  * key the text of a static PARTITION value (NULL = dynamic). */
@@ -547,6 +572,7 @@ void sql_select_close(SqlSelectPlan *p);  /* NULL ok */
 int sql_exec_ddl(SqlStmtCtx *c, CombErr *err);
 int sql_exec_select(SqlStmtCtx *c, CombErr *err);
 int sql_exec_insert(SqlStmtCtx *c, CombErr *err);
+int sql_exec_load(SqlStmtCtx *c, CombErr *err);
 int sql_exec_update_delete(SqlStmtCtx *c, CombErr *err);
 int sql_exec_set(SqlStmtCtx *c, CombErr *err);
 

@@ -211,6 +211,21 @@ static int unit_get(SqlWriter *w, const char *name, char **values,
     return COMB_OK;
 }
 
+/* A free name for file `base` in dir: base itself, then as Hive names
+ * copies: 000000_0_copy_1, data_copy_1.csv (before the extension). */
+static char *free_name(SqlStmtCtx *c, const char *dir, const char *base)
+{
+    const char *dot = strrchr(base, '.');
+    int stem = dot && dot != base ? (int)(dot - base) : (int)strlen(base);
+    char *p = fs_join(c->arena, dir, base);
+    for (int k = 1; p && fs_exists(p); k++) {
+        char *n = comb_arena_printf(c->arena, "%.*s_copy_%d%s", stem, base, k,
+                                    base + stem);
+        p = n ? fs_join(c->arena, dir, n) : NULL;
+    }
+    return p;
+}
+
 /* The plain ORC file of a bucket in an insert-only or plain unit. */
 static int plain_file(SqlWriter *w, SqlUnitWriter *u, int bucket,
                       PlainFile **out, CombErr *err)
@@ -246,6 +261,33 @@ static int plain_file(SqlWriter *w, SqlUnitWriter *u, int bucket,
         return rc;
     u->n_files++;
     *out = f;
+    return COMB_OK;
+}
+
+int sql_writer_add_file(SqlWriter *w, const char *name, char **values,
+                        const char *src, CombErr *err)
+{
+    SqlStmtCtx *c = w->c;
+    SqlUnitWriter *u;
+    PlainFile *f;
+    const char *slash = strrchr(src, '/');
+    int rc = unit_get(w, name, values, &u, err);
+    if (rc)
+        return rc;
+    f = comb_arena_alloc(c->arena, (size_t)(u->n_files + 1) * sizeof *f);
+    if (!f)
+        return comb_err_nomem(err);
+    if (u->n_files)
+        memcpy(f, u->files, (size_t)u->n_files * sizeof *f);
+    u->files = f;
+    f = &u->files[u->n_files];
+    memset(f, 0, sizeof *f);
+    f->bucket = -1;
+    if (!(f->path = free_name(c, u->stage, slash ? slash + 1 : src)))
+        return comb_err_nomem(err);
+    if ((rc = fs_copy_file(src, f->path, err)))
+        return rc;
+    u->n_files++;
     return COMB_OK;
 }
 
@@ -430,17 +472,6 @@ int sql_writer_delete(SqlWriter *w, const SqlUnit *unit, int64_t owid,
 
 /* ------------------------------------------------------------ finishing */
 
-/* A free name for a plain file in dir: NNNNNN_0, then _copy_1, ... */
-static char *free_name(SqlStmtCtx *c, const char *dir, const char *base)
-{
-    char *p = fs_join(c->arena, dir, base);
-    for (int k = 1; p && fs_exists(p); k++) {
-        char *n = comb_arena_printf(c->arena, "%s_copy_%d", base, k);
-        p = n ? fs_join(c->arena, dir, n) : NULL;
-    }
-    return p;
-}
-
 /* INSERT OVERWRITE of a plain unit: its visible files go aside (into a
  * hidden directory, removed after the statement). */
 static int plain_old_aside(SqlWriter *w, SqlUnitWriter *u, CombErr *err)
@@ -476,7 +507,7 @@ static int finish_plain(SqlWriter *w, SqlUnitWriter *u, CombErr *err)
     for (int i = 0; i < u->n_files; i++) {
         OrcWriter *o = u->files[i].orc;
         u->files[i].orc = NULL;
-        if ((rc = orc_writer_close(o, err)))
+        if (o && (rc = orc_writer_close(o, err)))
             return rc;
     }
     if (w->t->kind == SQL_TABLE_INSERT_ONLY)

@@ -260,13 +260,6 @@ TEST(unsupported_ddl)
          "outputformat 'b'", 33, "STORED AS INPUTFORMAT"},
         {"create table t (a int) row format serde 'x'", 34,
          "ROW FORMAT SERDE"},
-        {"create table t (a int) row format delimited fields "
-         "terminated by ',' escaped by '\\\\'", 69, "ESCAPED BY"},
-        {"create table t (a int) row format delimited collection "
-         "items terminated by ','", 44,
-         "COLLECTION ITEMS / MAP KEYS TERMINATED BY"},
-        {"create table t (a int) row format delimited null defined "
-         "as 'x'", 44, "NULL DEFINED AS"},
         {"create table t (a int) skewed by (a) on (1)", 23, "SKEWED BY"},
         {"create table t (a int, primary key (a) disable novalidate)", 23,
          "a table constraint"},
@@ -297,10 +290,7 @@ TEST(unsupported_statements_and_dml)
         {"truncate table t", 0, "TRUNCATE statement"},
         {"explain select 1", 0, "EXPLAIN statement"},
         {"merge into t using u on t.a = u.a", 0, "MERGE statement"},
-        {"load data inpath '/x' into table t", 0, "LOAD statement"},
         {"from t insert into u select a", 0, "FROM statement"},
-        {"insert into t partition (p=1) values (1)", 14,
-         "INSERT with PARTITION"},
         {"insert overwrite directory '/x' select 1", 17,
          "INSERT OVERWRITE DIRECTORY"},
         {"insert overwrite local directory '/x' select 1", 17,

@@ -257,6 +257,28 @@ TEST(parse_insert_select_and_overwrite)
     CHECK(s->select != NULL && !s->select->has_from);
 }
 
+TEST(parse_load_data)
+{
+    AstStmt *s;
+    PARSE_OK(s, "LOAD DATA LOCAL INPATH '/in/f.csv' OVERWRITE INTO TABLE db.t "
+                "PARTITION (ds='1', h) INPUTFORMAT 'i' SERDE 's'");
+    CHECK_EQ(s->kind, AST_LOAD);
+    CHECK(s->load_local);
+    CHECK(s->overwrite);
+    CHECK_STR(s->load_path, "/in/f.csv");
+    CHECK_EQ(s->load_path_pos.col, 24);
+    CHECK_STR(s->name.db, "db");
+    CHECK_STR(s->name.name, "t");
+    CHECK_EQ(s->part.n, 2);
+    CHECK(s->part.items[0].value != NULL);
+    CHECK(s->part.items[1].value == NULL);
+    CHECK_STR(s->load_inputformat, "i");
+    CHECK_STR(s->load_serde, "s");
+    PARSE_OK(s, "load data inpath 'x' into table t");
+    CHECK(!s->load_local && !s->overwrite && s->part.n == 0);
+    CHECK(s->load_inputformat == NULL);
+}
+
 TEST(parse_select_full)
 {
     AstStmt *s;
