@@ -105,7 +105,8 @@ int text_options_set(TextOptions *o, const char *key, const char *value,
 
 /* The separator byte of nesting level `level` (0 = fields of a row,
  * 1 = items of a top-level array/map/struct/union, 2 = map keys, then
- * 4..8, 11, 14..26, 28..31, 128..255 as LazySerDeParameters lists them). */
+ * 4..8, 11, 14..26, 28..31, 128..255 as LazySerDeParameters lists them);
+ * 0 outside 0 .. TEXT_NESTING_MAX - 1. */
 unsigned char text_separator(const TextOptions *o, int level);
 
 /*
