@@ -182,9 +182,19 @@ unsigned char text_separator(const TextOptions *o, int level)
     }
 }
 
-int text_format_init(TextFormat *f, const TextOptions *o, CombErr *err)
+int text_format_init(TextFormat *f, const TextOptions *o, int n_cols,
+                     const CombType *const *types, CombErr *err)
 {
+    int rc;
     memset(f, 0, sizeof *f);
+    if ((rc = text_check_schema(o, n_cols, types, err)))
+        return rc;
+    f->types = comb_calloc(n_cols > 0 ? (size_t)n_cols : 1, sizeof *f->types);
+    if (!f->types)
+        return comb_err_nomem(err);
+    f->n_cols = n_cols;
+    for (int i = 0; i < n_cols; i++)
+        f->types[i] = types[i];
     f->seps[0] = o->field_delim;
     f->seps[1] = o->collection_delim;
     f->seps[2] = o->mapkey_delim;
@@ -212,7 +222,8 @@ int text_format_init(TextFormat *f, const TextOptions *o, CombErr *err)
 void text_format_free(TextFormat *f)
 {
     comb_free(f->null_seq);
-    f->null_seq = NULL;
+    comb_free(f->types);
+    memset(f, 0, sizeof *f);
 }
 
 /* LazyUtils.getSeparator's refusal of a level beyond the separators. */

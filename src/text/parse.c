@@ -614,12 +614,12 @@ static int parse_field(Ctx *c, const CombType *t, int level, CombVector *v,
     }
 }
 
-int text_parse_row(TextParser *p, const CombType *const *types,
-                   CombBatch *b, int row, const unsigned char *line,
-                   size_t len, CombErr *err)
+int text_parse_row(TextParser *p, CombBatch *b, int row,
+                   const unsigned char *line, size_t len, CombErr *err)
 {
     Ctx c = {p, p->fmt, &b->arena, err};
-    return parse_fields(&c, b->n_cols, types, b->cols, 0, row, line, len);
+    return parse_fields(&c, p->fmt->n_cols, p->fmt->types, b->cols, 0, row,
+                        line, len);
 }
 
 void text_parser_free(TextParser *p)

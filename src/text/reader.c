@@ -14,8 +14,6 @@ struct TextReader {
     TextFormat fmt;
     TextLines lines;
     TextParser parser;
-    int n_cols;
-    const CombType **types;     /* n_cols, owned array of borrowed types */
     int64_t header_left;        /* header lines still to drop */
     int64_t footer;             /* lines held back (skip.footer.line.count) */
     CombBuf *ring;              /* footer > 0: the held-back lines */
@@ -27,27 +25,21 @@ int text_reader_open(const char *path, const TextOptions *opt, int n_cols,
                      const CombType *const *types, TextReader **out,
                      CombErr *err)
 {
-    TextReader *r;
-    int rc = text_check_schema(opt, n_cols, types, err);
-    if (rc)
-        return rc;
-    if (!(r = comb_calloc(1, sizeof *r)))
+    TextReader *r = comb_calloc(1, sizeof *r);
+    int rc;
+    if (!r)
         return comb_err_nomem(err);
     r->lines.fd = -1;
-    r->n_cols = n_cols;
     r->header_left = opt->skip_header > 0 ? opt->skip_header : 0;
     r->footer = opt->skip_footer > 0 ? opt->skip_footer : 0;
-    if ((rc = text_format_init(&r->fmt, opt, err)))
+    if ((rc = text_format_init(&r->fmt, opt, n_cols, types, err)))
         goto fail;
     r->parser.fmt = &r->fmt;
-    r->types = comb_calloc(n_cols > 0 ? (size_t)n_cols : 1, sizeof *r->types);
-    r->ring = r->footer ? comb_calloc((size_t)r->footer, sizeof *r->ring) : NULL;
-    if (!r->types || (r->footer && !r->ring)) {
+    if (r->footer &&
+        !(r->ring = comb_calloc((size_t)r->footer, sizeof *r->ring))) {
         rc = comb_err_nomem(err);
         goto fail;
     }
-    for (int i = 0; i < n_cols; i++)
-        r->types[i] = types[i];
     if ((rc = text_lines_open(&r->lines, path, opt->read_buffer, err)))
         goto fail;
     *out = r;
@@ -67,7 +59,6 @@ void text_reader_close(TextReader *r)
     for (int64_t i = 0; r->ring && i < r->footer; i++)
         comb_buf_free(&r->ring[i]);
     comb_free(r->ring);
-    comb_free(r->types);
     comb_free(r);
 }
 
@@ -144,8 +135,7 @@ int text_reader_next(TextReader *r, CombBatch *b, CombErr *err)
             return rc;
         if (status != TEXT_LINE_OK)
             break;
-        if ((rc = text_parse_row(&r->parser, r->types, b, b->n_rows, line,
-                                 len, err)))
+        if ((rc = text_parse_row(&r->parser, b, b->n_rows, line, len, err)))
             return rc;
         b->n_rows++;
     }

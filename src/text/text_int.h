@@ -14,9 +14,11 @@
 #include "common/buf.h"
 #include "text/text.h"
 
-/* Options resolved for reading and writing: what LazySerDeParameters
- * computes from the table properties. */
+/* Options resolved for reading and writing (what LazySerDeParameters
+ * computes from the table properties) and the columns. */
 typedef struct TextFormat {
+    int n_cols;
+    const CombType **types;     /* n_cols, owned array of borrowed types */
     unsigned char seps[TEXT_NESTING_MAX]; /* separator of each level */
     int n_seps;                 /* levels available */
     bool escaped;
@@ -28,8 +30,11 @@ typedef struct TextFormat {
     unsigned char line_delim;
 } TextFormat;
 
-/* Resolve o into f (0 or COMB_ENOMEM); text_format_free releases it. */
-int text_format_init(TextFormat *f, const TextOptions *o, CombErr *err);
+/* Check the schema (text_check_schema) and resolve o into f, which keeps
+ * a copy of the types array; text_format_free releases it (also after a
+ * failure). */
+int text_format_init(TextFormat *f, const TextOptions *o, int n_cols,
+                     const CombType *const *types, CombErr *err);
 void text_format_free(TextFormat *f);
 
 /* Is f[0..n) the null marker? */
@@ -97,12 +102,11 @@ typedef struct TextParser {
     size_t hash_cap;
 } TextParser;
 
-/* Read line[0..len) into row `row` of b's columns (whose types are types,
+/* Read line[0..len) into row `row` of b's columns (the format's types;
  * list and map children appended after their earlier rows); strings that
  * need new bytes go to b->arena.  0 or COMB_ENOMEM. */
-int text_parse_row(TextParser *p, const CombType *const *types,
-                   CombBatch *b, int row, const unsigned char *line,
-                   size_t len, CombErr *err);
+int text_parse_row(TextParser *p, CombBatch *b, int row,
+                   const unsigned char *line, size_t len, CombErr *err);
 void text_parser_free(TextParser *p);
 
 /* Scan for the end of a field at separator `sep`, stepping over escaped

@@ -25,8 +25,6 @@ struct TextWriter {
     TextFormat fmt;
     char *path;                 /* owned copy */
     int fd;                     /* -1 once closed */
-    int n_cols;
-    const CombType **types;     /* n_cols, owned array of borrowed types */
     CombBuf out;                /* bytes not yet written */
     uint64_t rows;
     CombErr *err;               /* the current write call's */
@@ -36,24 +34,17 @@ int text_writer_open(const char *path, const TextOptions *opt, int n_cols,
                      const CombType *const *types, TextWriter **out,
                      CombErr *err)
 {
-    TextWriter *w;
-    int rc = text_check_schema(opt, n_cols, types, err);
-    if (rc)
-        return rc;
-    if (!(w = comb_calloc(1, sizeof *w)))
+    TextWriter *w = comb_calloc(1, sizeof *w);
+    int rc;
+    if (!w)
         return comb_err_nomem(err);
     w->fd = -1;
-    w->n_cols = n_cols;
-    if ((rc = text_format_init(&w->fmt, opt, err)))
+    if ((rc = text_format_init(&w->fmt, opt, n_cols, types, err)))
         goto fail;
-    w->path = comb_strdup(path);
-    w->types = comb_calloc(n_cols > 0 ? (size_t)n_cols : 1, sizeof *w->types);
-    if (!w->path || !w->types) {
+    if (!(w->path = comb_strdup(path))) {
         rc = comb_err_nomem(err);
         goto fail;
     }
-    for (int i = 0; i < n_cols; i++)
-        w->types[i] = types[i];
     if ((w->fd = fs_create(path, err)) < 0) {
         rc = COMB_EIO;
         goto fail;
@@ -69,7 +60,6 @@ static void writer_free(TextWriter *w)
 {
     text_format_free(&w->fmt);
     comb_buf_free(&w->out);
-    comb_free(w->types);
     comb_free(w->path);
     comb_free(w);
 }
@@ -278,7 +268,7 @@ static int put_row(TextWriter *w, const CombBatch *b, int row, CombErr *err)
     size_t mark = w->out.len;
     int rc;
     w->err = err;
-    rc = put_fields(w, w->n_cols, w->types, b->cols, row, 0);
+    rc = put_fields(w, w->fmt.n_cols, w->fmt.types, b->cols, row, 0);
     if (!rc)
         rc = comb_buf_append_byte(&w->out, w->fmt.line_delim);
     if (rc) {
