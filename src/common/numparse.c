@@ -120,7 +120,8 @@ static bool java_number_syntax(const char *t, size_t n)
     }
     if (whole + frac == 0)
         return false;
-    if (i < n && (hex ? (t[i] == 'p' || t[i] == 'P') : (t[i] == 'e' || t[i] == 'E'))) {
+    if (i < n && (hex ? (t[i] == 'p' || t[i] == 'P')
+                      : (t[i] == 'e' || t[i] == 'E'))) {
         i++;
         if (i < n && (t[i] == '+' || t[i] == '-'))
             i++;

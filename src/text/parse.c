@@ -26,8 +26,9 @@
  *               (LazyUtils.copyAndEscapeStringDataToText: <esc>r and <esc>n
  *               are \r and \n, <esc>x is x)
  *   varchar(n), LazyHiveVarchar / LazyHiveChar: escapes removed, decoded as
- *   char(n)     Hadoop's Text.decode does (each malformed UTF-8 sequence
- *               becomes U+FFFD), cut to n characters; char padded to n
+ *   char(n)     Hadoop's Text.decode does (malformed UTF-8 becomes U+FFFD
+ *               as Java's decoder replaces it), cut to n characters (code
+ *               points); char padded to n
  *   binary      LazyBinary: the Base64 decoding when java.util.Base64
  *               accepts the bytes, else the bytes themselves (no escapes)
  *
@@ -148,8 +149,12 @@ static int unescape(Ctx *c, const unsigned char *f, size_t n,
 }
 
 /* Bytes of the well-formed UTF-8 character at p[0..n), or 0 when p starts
- * a malformed sequence, whose maximal subpart (the bytes a decoder drops
- * for one U+FFFD) is then *bad bytes long. */
+ * a malformed sequence, which is then *bad bytes long: the bytes Java's
+ * UTF-8 decoder replaces by one U+FFFD (Hadoop's Text.decode replaces
+ * rather than fails).  That is the longest start of a valid sequence, up
+ * to the first byte that cannot continue it, except that an encoded
+ * surrogate (ED A0..BF xx) goes as a whole: Java checks the second byte of
+ * ED like any continuation and refuses the surrogate afterwards. */
 static size_t utf8_char(const unsigned char *p, size_t n, size_t *bad)
 {
     unsigned char c = p[0], lo = 0x80, hi = 0xBF;
@@ -161,7 +166,6 @@ static size_t utf8_char(const unsigned char *p, size_t n, size_t *bad)
     } else if (c >= 0xE0 && c <= 0xEF) {
         need = 2;
         lo = c == 0xE0 ? 0xA0 : 0x80;   /* no overlong forms */
-        hi = c == 0xED ? 0x9F : 0xBF;   /* no surrogates */
     } else if (c >= 0xF0 && c <= 0xF4) {
         need = 3;
         lo = c == 0xF0 ? 0x90 : 0x80;
@@ -176,6 +180,10 @@ static size_t utf8_char(const unsigned char *p, size_t n, size_t *bad)
             *bad = i;
             return 0;
         }
+    }
+    if (c == 0xED && p[1] >= 0xA0) {    /* U+D800..U+DFFF */
+        *bad = 3;
+        return 0;
     }
     return need + 1;
 }

@@ -167,8 +167,10 @@ TEST(text_lines_any_buffer_size)
         const char *packed = tt_file(&a, "f.gz", gz, gn);
         const char *want = tt_read(&a, plain, &o, "struct<s:string,i:int>", 0);
         CHECK(gn > 0 && strncmp(want, "error", 5) != 0);
+        static const int batch_rows[] = {1, 3, 1024};
         for (size_t buf = 1; buf <= 48; buf++) {
-            for (int rows = 1; rows <= 1024; rows = rows == 1 ? 3 : rows == 3 ? 1024 : 2048) {
+            for (int k = 0; k < 3; k++) {
+                int rows = batch_rows[k];
                 o.read_buffer = buf;
                 const char *got = tt_read(&a, buf % 2 ? plain : packed, &o,
                                           "struct<s:string,i:int>", rows);

@@ -155,11 +155,18 @@ TEST(text_read_strings_char_varchar_binary)
         {"varchar(3)", "abcd", "'abc'"},
         {"varchar(3)", "ab", "'ab'"},
         {"varchar(3)", "\xC3\xA9\xE2\x82\xACxy", "'\\xC3\\xA9\\xE2\\x82\\xACx'"},
-        /* malformed UTF-8: one U+FFFD per maximal subpart */
+        /* malformed UTF-8: U+FFFD as Java's decoder puts them */
         {"varchar(5)", "a\xFF" "b", "'a\\xEF\\xBF\\xBDb'"},
         {"varchar(5)", "\xE2\x82" "b", "'\\xEF\\xBF\\xBDb'"},
+        {"varchar(5)", "b\xE2\x82", "'b\\xEF\\xBF\\xBD'"},
         {"varchar(5)", "\xC0\xAF", "'\\xEF\\xBF\\xBD\\xEF\\xBF\\xBD'"},
-        {"varchar(2)", "\xED\xA0\x80x", "'\\xEF\\xBF\\xBD\\xEF\\xBF\\xBD'"},
+        {"varchar(5)", "\xE0\x9F\xBF", "'\\xEF\\xBF\\xBD\\xEF\\xBF\\xBD"
+                                    "\\xEF\\xBF\\xBD'"},
+        {"varchar(5)", "\xF0\x9F\x98" "b", "'\\xEF\\xBF\\xBDb'"},
+        {"varchar(5)", "\xF5\x80", "'\\xEF\\xBF\\xBD\\xEF\\xBF\\xBD'"},
+        {"varchar(2)", "\xED\xA0\x80xy", "'\\xEF\\xBF\\xBDx'"},
+        {"varchar(3)", "\xED\xA0" "xy", "'\\xEF\\xBF\\xBDxy'"},
+        {"varchar(3)", "\xED\x9F\xBF", "'\\xED\\x9F\\xBF'"},
         {"char(3)", "a", "'a  '"},
         {"char(3)", "abcd", "'abc'"},
         {"char(3)", "", "'   '"},

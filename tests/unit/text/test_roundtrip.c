@@ -36,7 +36,8 @@ static CombStr gen_str(Rng *r, CombArena *a, bool utf8, uint32_t max_chars)
                                          "\xC3\xA9", "\xE2\x82\xAC",
                                          "\xF0\x9F\x98\x80", " ", "N", "\x7F"};
     char *p = comb_arena_alloc(a, 64);
-    uint32_t n = 0, chars = (uint32_t)below(r, (int)(max_chars < 12 ? max_chars : 12) + 1);
+    uint32_t n = 0, most = max_chars < 12 ? max_chars : 12;
+    uint32_t chars = (uint32_t)below(r, (int)most + 1);
     for (uint32_t i = 0; i < chars; i++) {
         if (utf8) {
             const char *s = pieces[below(r, 12)];
