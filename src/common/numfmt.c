@@ -9,6 +9,45 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Does d rounded to prec significant digits read back as d?  buf gets
+ * that rounding, "d.ddde±x". */
+static bool reads_back(double d, bool is_float, int prec, char *buf,
+                       size_t cap)
+{
+    snprintf(buf, cap, "%.*e", prec - 1, d);
+    double back = strtod(buf, NULL);
+    return is_float ? (float)back == (float)d : back == d;
+}
+
+/* The fewest digits, 2..17, whose rounding reads back as d.  A rounding
+ * to more digits is at least as close to d, so once one reads back all
+ * longer ones do, and a binary search finds the fewest -- except where
+ * the values reading back as d lie closer on one side than the other:
+ * below a power of two, and for floats read through a double.  Those
+ * count up one digit at a time, as do values that two digits already
+ * give. */
+static int fewest_digits(double d, bool is_float, char *buf, size_t cap)
+{
+    int lo = 3, hi = 17, exp2;
+    if (is_float || frexp(d, &exp2) == 0.5 ||
+        reads_back(d, is_float, 2, buf, cap)) {
+        for (lo = 2; lo < 17; lo++)
+            if (reads_back(d, is_float, lo, buf, cap))
+                return lo;
+        reads_back(d, is_float, 17, buf, cap);
+        return 17;
+    }
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (reads_back(d, false, mid, buf, cap))
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    reads_back(d, false, lo, buf, cap);
+    return lo;
+}
+
 /* Shortest decimal digits, at least two, that read back as d (Java's
  * Double.toString always shows a digit after the point, and picks the
  * closest two-digit value when one digit would do: 4.9E-324, not 5E-324):
@@ -16,13 +55,7 @@
 static int shortest_digits(double d, bool is_float, char *digits, int *exp10)
 {
     char buf[64];
-    int prec;
-    for (prec = 2; prec <= 17; prec++) {
-        snprintf(buf, sizeof buf, "%.*e", prec - 1, d);
-        double back = strtod(buf, NULL);
-        if (is_float ? (float)back == (float)d : back == d)
-            break;
-    }
+    fewest_digits(d, is_float, buf, sizeof buf);
     /* buf = "d.ddde±x" */
     int n = 0;
     for (char *p = buf; *p && *p != 'e'; p++)

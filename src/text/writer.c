@@ -9,7 +9,6 @@
  */
 #include "text/text_int.h"
 
-#include <stdio.h>
 #include <unistd.h>
 
 #include "common/alloc.h"
@@ -130,6 +129,21 @@ static int put_binary(TextWriter *w, CombStr s)
     return rc;
 }
 
+/* LazyInteger / LazyLong.writeUTF8: decimal digits, a '-' if negative. */
+static int put_integer(TextWriter *w, int64_t v)
+{
+    char digits[24];
+    int n = 0;
+    uint64_t mag = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    do {
+        digits[sizeof digits - 1 - n++] = (char)('0' + mag % 10);
+        mag /= 10;
+    } while (mag);
+    if (v < 0)
+        digits[sizeof digits - 1 - n++] = '-';
+    return comb_buf_append(&w->out, digits + sizeof digits - n, (size_t)n);
+}
+
 /* Numbers, dates and timestamps: their text, never escaped. */
 static int put_scalar(TextWriter *w, const CombType *t, const CombVector *v,
                       int row)
@@ -155,8 +169,7 @@ static int put_scalar(TextWriter *w, const CombType *t, const CombVector *v,
         n = comb_timestamp_format(v->i64[row], v->nanos[row], buf, sizeof buf);
         break;
     default:
-        n = (size_t)snprintf(buf, sizeof buf, "%lld", (long long)v->i64[row]);
-        break;
+        return put_integer(w, v->i64[row]);
     }
     return comb_buf_append(&w->out, buf, n < sizeof buf ? n : sizeof buf - 1);
 }
@@ -215,7 +228,7 @@ static int put_union(TextWriter *w, const CombType *t, const CombVector *v,
     if (tag >= t->n_children)
         return comb_err(w->err, COMB_EINVALID, "union tag %d out of range: "
                         "the type has %d members", tag, t->n_children);
-    rc = comb_buf_printf(&w->out, "%d", tag);
+    rc = put_integer(w, tag);
     if (!rc)
         rc = comb_buf_append_byte(&w->out, w->fmt.seps[level]);
     return rc ? rc : put_value(w, t->children[tag], &v->children[tag], row,
