@@ -16,6 +16,9 @@ static const char data[] =
     F "0" C "x" F "aGk=" F "ab" F "x" K "1" C "y" K "2" "\n"
     F "\\N" F F F "bad" F "bad" F "9" C "1" F "" F "abc" F "" "\n"
     "foot\n";
+static const char *const props[] = {
+    "escape.delim", "\\", "skip.header.line.count", "1",
+    "skip.footer.line.count", "1", NULL};
 static const char schema[] =
     "struct<s:string,a:array<int>,m:map<string,string>,d:decimal(4,2),"
     "dt:date,u:uniontype<int,string>,b:binary,c:char(3),"
@@ -46,9 +49,7 @@ TEST(text_reader_survives_allocation_failures)
     CombBuf want = COMB_BUF_INIT, got = COMB_BUF_INIT;
     CombErr err;
     int n_cols, ok_at = 0;
-    const char *kv[] = {"escape.delim", "\\", "skip.header.line.count", "1",
-                        "skip.footer.line.count", "1", NULL};
-    TextOptions o = tt_opts(kv);
+    TextOptions o = tt_opts(props);
     comb_arena_init(&a, 4096);
     const CombType *const *types = tt_schema(&a, schema, &n_cols);
     const char *p = tt_text_file(&a, "d.txt", data);
@@ -106,9 +107,7 @@ TEST(text_writer_survives_allocation_failures)
     CombBatch b;
     CombErr err;
     int n_cols, ok_at = 0;
-    const char *kv[] = {"escape.delim", "\\", "skip.header.line.count", "1",
-                        "skip.footer.line.count", "1", NULL};
-    TextOptions o = tt_opts(kv);
+    TextOptions o = tt_opts(props);
     comb_arena_init(&a, 4096);
     const CombType *const *types = tt_schema(&a, schema, &n_cols);
     const char *p = tt_text_file(&a, "d.txt", data);
