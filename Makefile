@@ -27,7 +27,7 @@ CFLAGS_ALL := $(BASE_CFLAGS) $(MODE_CFLAGS) $(CFLAGS)
 LIBS := -lprotobuf-c -lz -lsnappy -lzstd -llz4 -lsqlite3 -ledit -lm
 
 # Layers, lowest first; a layer's archive may only use the ones before it.
-LAYERS := common fs orc acid metastore sql cli
+LAYERS := common fs orc text acid metastore sql cli
 
 PROTO := src/orc/orc_proto.proto
 PROTO_C := $(GEN)/src/orc/orc_proto.pb-c.c
@@ -41,6 +41,7 @@ ORC_EXTRA := $(if $(wildcard $(PROTO)),$(B)/obj/gen/orc_proto.pb-c.o)
 LIB_common := $(B)/libcomb_common.a
 LIB_fs := $(B)/libcomb_fs.a
 LIB_orc := $(B)/libcomb_orc.a
+LIB_text := $(B)/libcomb_text.a
 LIB_acid := $(B)/libcomb_acid.a
 LIB_metastore := $(B)/libcomb_metastore.a
 LIB_sql := $(B)/libcomb_sql.a
@@ -50,9 +51,10 @@ LIB_cli := $(B)/libcomb_cli.a
 DEPS_common := $(LIB_common)
 DEPS_fs := $(LIB_fs) $(DEPS_common)
 DEPS_orc := $(LIB_orc) $(DEPS_fs)
+DEPS_text := $(LIB_text) $(DEPS_fs)
 DEPS_acid := $(LIB_acid) $(DEPS_orc)
 DEPS_metastore := $(LIB_metastore) $(DEPS_fs)
-DEPS_sql := $(LIB_sql) $(LIB_acid) $(LIB_metastore) $(DEPS_orc)
+DEPS_sql := $(LIB_sql) $(LIB_acid) $(LIB_metastore) $(LIB_text) $(DEPS_orc)
 DEPS_cli := $(LIB_cli) $(DEPS_sql)
 
 .PHONY: all deps test demo bench clean check-layers fuzz

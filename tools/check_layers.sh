@@ -8,13 +8,14 @@ declare -A allow=(
   [common]="common"
   [fs]="common fs"
   [orc]="common fs orc"
+  [text]="common fs text"
   [acid]="common fs orc acid"
   [metastore]="common fs metastore"
-  [sql]="common fs orc acid metastore sql"
+  [sql]="common fs orc text acid metastore sql"
   [compactor]="common fs orc acid metastore compactor"
   [stream]="common fs orc acid metastore stream"
-  [server]="common fs orc acid metastore sql server"
-  [cli]="common fs orc acid metastore sql cli"
+  [server]="common fs orc text acid metastore sql server"
+  [cli]="common fs orc text acid metastore sql cli"
 )
 bad=0
 for f in src/*/*.[ch]; do

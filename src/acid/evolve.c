@@ -268,7 +268,7 @@ static int copy_vector(CombVector *dst, const CombVector *src, int n,
     int kids = dst->off ? child_rows(src, n) : n;
     for (int i = 0; i < dst->n_children && i < src->n_children; i++) {
         int rc;
-        if (orc_vec_reserve_rows(&dst->children[i], kids))
+        if (comb_vec_reserve_rows(&dst->children[i], kids))
             return comb_err_nomem(err);
         if ((rc = copy_vector(&dst->children[i], &src->children[i], kids,
                               err)))
@@ -429,7 +429,7 @@ int acid_conv_apply(const AcidConv *conv, const CombVector *src,
         const AcidConv *k = &conv->children[i];
         const CombVector *from = k->field >= 0 ? &src->children[k->field]
                                                : NULL;
-        if (orc_vec_reserve_rows(&dst->children[i], kids))
+        if (comb_vec_reserve_rows(&dst->children[i], kids))
             return comb_err_nomem(err);
         rc = acid_conv_apply(k, from, &dst->children[i], kids, strings, err);
     }

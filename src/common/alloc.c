@@ -102,4 +102,9 @@ char *comb_strdup(const char *s)
 
 int64_t comb_alloc_live_bytes(void) { return alloc_state.live; }
 int64_t comb_alloc_peak_bytes(void) { return alloc_state.peak; }
+
+void comb_alloc_peak_reset(void)
+{
+    alloc_state.peak = alloc_state.live;
+}
 void comb_alloc_fail_after(int64_t countdown) { alloc_state.fail_countdown = countdown; }

@@ -21,6 +21,9 @@ char *comb_strndup(const char *s, size_t n);
 /* Bytes currently allocated, and the most ever allocated at once. */
 int64_t comb_alloc_live_bytes(void);
 int64_t comb_alloc_peak_bytes(void);
+/* Restart the peak from the bytes live now, so that a test can measure
+ * the peak of one operation. */
+void comb_alloc_peak_reset(void);
 
 /* Make the allocation after `countdown` more succeed fail (0 = off). */
 void comb_alloc_fail_after(int64_t countdown);

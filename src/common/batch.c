@@ -70,6 +70,17 @@ int comb_vec_reserve(CombVector *v, int rows)
     return COMB_OK;
 }
 
+int comb_vec_reserve_rows(CombVector *v, int rows)
+{
+    if (comb_vec_reserve(v, rows))
+        return COMB_ENOMEM;
+    if (v->kind == COMB_T_STRUCT || v->kind == COMB_T_UNION)
+        for (int i = 0; i < v->n_children; i++)
+            if (comb_vec_reserve_rows(&v->children[i], rows))
+                return COMB_ENOMEM;
+    return COMB_OK;
+}
+
 /* A vector of a kind alone (no children): the flat kinds. */
 static int vec_init_kind(CombVector *v, CombTypeKind kind, int capacity)
 {

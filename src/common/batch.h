@@ -103,6 +103,11 @@ void comb_vec_free(CombVector *v);
  * bytes zero).  For the children of arrays and maps, whose row count is
  * the parents' total length.  0 or COMB_ENOMEM. */
 int comb_vec_reserve(CombVector *v, int rows);
+/* comb_vec_reserve for v and, through struct and union members, for the
+ * children that share its rows (list and map elements are counted apart):
+ * e.g. the element vector of a list before `rows` elements are stored.
+ * 0 or COMB_ENOMEM. */
+int comb_vec_reserve_rows(CombVector *v, int rows);
 void comb_batch_free(CombBatch *b);
 
 /* Empty the batch for the next fill: n_rows = 0, no selection, no nulls,

@@ -46,6 +46,11 @@ int fs_fsync_dir(const char *path, CombErr *err);
 /* Read a whole regular file into arena memory. */
 int fs_read_file(const char *path, CombArena *arena, unsigned char **out,
                  size_t *len, CombErr *err);
+/* Read up to n bytes from the file position of fd into p (a stream read:
+ * fewer is fine); *got = 0 at the end of the file.  COMB_EIO on failure
+ * (EINTR is retried). */
+int fs_read_some(int fd, void *p, size_t n, size_t *got, const char *path,
+                 CombErr *err);
 /* Read n bytes at offset into p; COMB_ECORRUPT if the file is shorter. */
 int fs_pread_all(int fd, void *p, size_t n, uint64_t off, const char *path,
                  CombErr *err);
@@ -98,8 +103,9 @@ char *fs_absolute(CombArena *arena, const char *path);
  *                        above record with fs_trace_event (the metastore
  *                        records "ms_commit <what>").
  *   COMB_FS_FAULT=OP:TEXT[:ERRNO][,...]
- *                        makes call OP (mkdir, create, open, write, fsync,
- *                        fsync_dir, rename, unlink, rmdir) fail on any path
+ *                        makes call OP (mkdir, create, open, read, write,
+ *                        fsync, fsync_dir, rename, unlink, rmdir) fail on
+ *                        any path
  *                        containing TEXT with errno ERRNO (EIO, ENOSPC,
  *                        EROFS, EACCES, EPERM or EBUSY; EIO when omitted).
  */

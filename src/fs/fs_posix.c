@@ -111,6 +111,21 @@ int fs_write_all(int fd, const void *p, size_t n, const char *path,
     return COMB_OK;
 }
 
+int fs_read_some(int fd, void *p, size_t n, size_t *got, const char *path,
+                 CombErr *err)
+{
+    ssize_t r;
+    if (injected("read", path))
+        return io_err(err, "cannot read", path);
+    do
+        r = read(fd, p, n);
+    while (r < 0 && errno == EINTR);
+    if (r < 0)
+        return io_err(err, "cannot read", path);
+    *got = (size_t)r;
+    return COMB_OK;
+}
+
 int fs_close(int fd, const char *path, CombErr *err)
 {
     if (close(fd) != 0)

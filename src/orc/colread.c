@@ -637,7 +637,7 @@ static int read_collection(OrcReader *r, OrcColRead *c, const CombType *t,
     for (int i = 0; i < t->n_children; i++) {
         if (!r->selected[t->children[i]->id])
             continue;
-        if (orc_vec_reserve_rows(&v->children[i], (int)total))
+        if (comb_vec_reserve_rows(&v->children[i], (int)total))
             return comb_err_nomem(err);
         if ((rc = read_column(r, t->children[i], &v->children[i], (int)total,
                               NULL, err)))

@@ -10,78 +10,20 @@
 #include "orc/orc_int.h"
 #include "common/alloc.h"
 #include "common/datetime.h"
+#include "common/numfmt.h"
 
 #include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 /* ---------------------------------------------------------------- values */
-
-/* Java's Double.toString: the shortest digits that read back as d, plain
- * for 1e-3 <= |d| < 1e7 ("0.5", "100.0"), else "d.dddE-n" ("1.0E20"). */
-static void java_double_text(double d, char *buf, size_t cap)
-{
-    char sci[40], digits[24];
-    int exp, n = 0;
-    if (d != d) {
-        snprintf(buf, cap, "NaN");
-        return;
-    }
-    if (d == 1.0 / 0.0 || d == -1.0 / 0.0) {
-        snprintf(buf, cap, "%sInfinity", d < 0 ? "-" : "");
-        return;
-    }
-    if (d == 0) {
-        snprintf(buf, cap, "%s0.0", signbit(d) ? "-" : "");
-        return;
-    }
-    for (int prec = 1; prec <= 17; prec++) {
-        snprintf(sci, sizeof sci, "%.*e", prec - 1, d);
-        if (strtod(sci, NULL) == d)
-            break;
-    }
-    /* sci is [-]d[.ddd]e[+-]xx: collect the digits and the exponent */
-    const char *p = sci + (sci[0] == '-');
-    for (; *p != 'e'; p++)
-        if (*p != '.')
-            digits[n++] = *p;
-    digits[n] = '\0';
-    exp = atoi(p + 1);
-    const char *sign = d < 0 ? "-" : "";
-    if (exp >= -3 && exp < 7) {
-        char plain[40];
-        int len = 0;
-        if (exp < 0) {
-            len = snprintf(plain, sizeof plain, "0.");
-            for (int i = -1; i > exp; i--)
-                plain[len++] = '0';
-            len += snprintf(plain + len, sizeof plain - (size_t)len, "%s",
-                            digits);
-        } else {
-            for (int i = 0; i <= exp; i++)
-                plain[len++] = i < n ? digits[i] : '0';
-            plain[len++] = '.';
-            if (exp + 1 >= n)
-                plain[len++] = '0';
-            for (int i = exp + 1; i < n; i++)
-                plain[len++] = digits[i];
-            plain[len] = '\0';
-        }
-        snprintf(buf, cap, "%s%s", sign, plain);
-        return;
-    }
-    snprintf(buf, cap, "%s%c.%sE%d", sign, digits[0], n > 1 ? digits + 1 : "0",
-             exp);
-}
 
 /* Hive's JSON writer (jettison) prints a double as Java's text with the
  * trailing fraction zeros of plain notation dropped ("1.0" is "1"). */
 static void print_hive_double(FILE *out, double d)
 {
     char buf[64];
-    java_double_text(d, buf, sizeof buf);
+    comb_format_double(d, buf, sizeof buf);
     size_t n = strlen(buf);
     if (strchr(buf, '.') && !strchr(buf, 'E')) {
         while (n > 0 && buf[n - 1] == '0')
@@ -437,9 +379,9 @@ static void print_stats(FILE *out, CombTypeKind kind, const OrcColumnStats *s)
         fprintf(out, " sum: %" PRId64, s->int_sum);
     if (s->has_double) {
         char a[64], b[64], c[64];
-        java_double_text(s->dbl_min, a, sizeof a);
-        java_double_text(s->dbl_max, b, sizeof b);
-        java_double_text(s->dbl_sum, c, sizeof c);
+        comb_format_double(s->dbl_min, a, sizeof a);
+        comb_format_double(s->dbl_max, b, sizeof b);
+        comb_format_double(s->dbl_sum, c, sizeof c);
         fprintf(out, " min: %s max: %s sum: %s", a, b, c);
     }
     if (s->has_string) {

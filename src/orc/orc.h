@@ -111,12 +111,6 @@ void orc_writer_options_default(OrcWriterOptions *opt);
  * any width fit each other, as do the string kinds). */
 bool orc_vec_fits(const CombVector *v, const CombType *t);
 
-/* Room for `rows` rows in v and, through struct and union members, in
- * the children that share its rows (list and map elements are counted
- * apart); e.g. the child of a list before `rows` elements are stored.
- * 0 or COMB_ENOMEM. */
-int orc_vec_reserve_rows(CombVector *v, int rows);
-
 /* Create `path` (truncating) for a file of type `schema` (ids assigned by
  * the writer; the tree is copied).  Every kind can be written except
  * uniontype (COMB_EUNSUPPORTED: Hive tables never store one); a decimal

@@ -52,17 +52,6 @@ bool orc_vec_fits(const CombVector *v, const CombType *t)
     return true;
 }
 
-int orc_vec_reserve_rows(CombVector *v, int rows)
-{
-    if (comb_vec_reserve(v, rows))
-        return COMB_ENOMEM;
-    if (v->kind == COMB_T_STRUCT || v->kind == COMB_T_UNION)
-        for (int i = 0; i < v->n_children; i++)
-            if (orc_vec_reserve_rows(&v->children[i], rows))
-                return COMB_ENOMEM;
-    return COMB_OK;
-}
-
 int orc_batch_n_cols(const CombType *root)
 {
     return root->kind == COMB_T_STRUCT ? root->n_children : 1;

@@ -7,92 +7,20 @@
 
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "common/datetime.h"
 #include "common/decimal.h"
-
-/* Shortest decimal digits, at least two, that read back as d (Java's
- * Double.toString always shows a digit after the point, and picks the
- * closest two-digit value when one digit would do: 4.9E-324, not 5E-324):
- * digits[] without the point, *exp10 = exponent of the first digit. */
-static int shortest_digits(double d, bool is_float, char *digits, int *exp10)
-{
-    char buf[64];
-    int prec;
-    for (prec = 2; prec <= 17; prec++) {
-        snprintf(buf, sizeof buf, "%.*e", prec - 1, d);
-        double back = strtod(buf, NULL);
-        if (is_float ? (float)back == (float)d : back == d)
-            break;
-    }
-    /* buf = "d.ddde±x" */
-    int n = 0;
-    for (char *p = buf; *p && *p != 'e'; p++)
-        if (*p >= '0' && *p <= '9')
-            digits[n++] = *p;
-    while (n > 1 && digits[n - 1] == '0')
-        n--;
-    digits[n] = '\0';
-    *exp10 = atoi(strchr(buf, 'e') + 1);
-    return n;
-}
-
-static size_t format_java(double d, bool is_float, char *buf, size_t n)
-{
-    char digits[32], out[64];
-    int exp10, nd, k = 0;
-    double mag = fabs(d);
-    if (isnan(d))
-        return (size_t)snprintf(buf, n, "NaN");
-    if (isinf(d))
-        return (size_t)snprintf(buf, n, "%sInfinity", d < 0 ? "-" : "");
-    if (d == 0)
-        return (size_t)snprintf(buf, n, "%s0.0", signbit(d) ? "-" : "");
-    nd = shortest_digits(mag, is_float, digits, &exp10);
-    if (d < 0)
-        out[k++] = '-';
-    if (mag >= 1e-3 && mag < 1e7) {
-        if (exp10 < 0) {
-            out[k++] = '0';
-            out[k++] = '.';
-            for (int i = -1; i > exp10; i--)
-                out[k++] = '0';
-            for (int i = 0; i < nd; i++)
-                out[k++] = digits[i];
-        } else {
-            for (int i = 0; i <= exp10; i++)
-                out[k++] = i < nd ? digits[i] : '0';
-            out[k++] = '.';
-            if (nd > exp10 + 1)
-                for (int i = exp10 + 1; i < nd; i++)
-                    out[k++] = digits[i];
-            else
-                out[k++] = '0';
-        }
-        out[k] = '\0';
-    } else {
-        out[k++] = digits[0];
-        out[k++] = '.';
-        if (nd > 1)
-            for (int i = 1; i < nd; i++)
-                out[k++] = digits[i];
-        else
-            out[k++] = '0';
-        k += snprintf(out + k, sizeof out - (size_t)k, "E%d", exp10);
-    }
-    return (size_t)snprintf(buf, n, "%s", out);
-}
+#include "common/numfmt.h"
 
 size_t sql_format_double(double d, char *buf, size_t n)
 {
-    return format_java(d, false, buf, n);
+    return comb_format_double(d, buf, n);
 }
 
 size_t sql_format_float(float f, char *buf, size_t n)
 {
-    return format_java(f, true, buf, n);
+    return comb_format_float(f, buf, n);
 }
 
 static int vec_scale(const CombVector *v)

@@ -57,7 +57,7 @@ static uint32_t add_elem(CombVector *parent, int row, uint32_t *used)
         parent->off[row] = e;
     for (int i = 0; i < parent->n_children; i++)
         if ((int)*used > parent->children[i].capacity)
-            orc_vec_reserve_rows(&parent->children[i], (int)*used * 2);
+            comb_vec_reserve_rows(&parent->children[i], (int)*used * 2);
     return e;
 }
 

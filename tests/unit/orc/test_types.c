@@ -244,7 +244,7 @@ static uint32_t push(CombVector *v, int row, uint32_t *used, int child_rows)
     v->len[row]++;
     for (int i = 0; i < v->n_children; i++)
         if ((int)used[0] > v->children[i].capacity)
-            orc_vec_reserve_rows(&v->children[i], child_rows);
+            comb_vec_reserve_rows(&v->children[i], child_rows);
     return e;
 }
 

@@ -1,0 +1,118 @@
+/* Java-compatible number text (common/numparse.h, common/numfmt.h): the
+ * rules Hive's lazy SerDe and CAST share, and where they differ. */
+#include <math.h>
+
+#include "unit.h"
+#include "common/numfmt.h"
+#include "common/numparse.h"
+
+static bool pint(const char *s, CombTypeKind k, bool trim, int64_t *v)
+{
+    return comb_parse_int(s, strlen(s), k, trim, v);
+}
+
+TEST(numparse_int_like_lazy_integer)
+{
+    int64_t v = 0;
+    CHECK(pint("42", COMB_T_INT, false, &v) && v == 42);
+    CHECK(pint("+7", COMB_T_INT, false, &v) && v == 7);
+    CHECK(pint("-2147483648", COMB_T_INT, false, &v) && v == INT32_MIN);
+    CHECK(!pint("2147483648", COMB_T_INT, false, &v));
+    CHECK(pint("127", COMB_T_TINYINT, false, &v) && v == 127);
+    CHECK(!pint("128", COMB_T_TINYINT, false, &v));
+    CHECK(pint("-32768", COMB_T_SMALLINT, false, &v) && v == -32768);
+    CHECK(!pint("32768", COMB_T_SMALLINT, false, &v));
+    CHECK(pint("9223372036854775807", COMB_T_BIGINT, false, &v) &&
+          v == INT64_MAX);
+    CHECK(pint("-9223372036854775808", COMB_T_BIGINT, false, &v) &&
+          v == INT64_MIN);
+    CHECK(!pint("9223372036854775808", COMB_T_BIGINT, false, &v));
+    CHECK(!pint("99999999999999999999", COMB_T_BIGINT, false, &v));
+    /* a fraction of digits is dropped, anything else refuses the text */
+    CHECK(pint("1.9", COMB_T_INT, false, &v) && v == 1);
+    CHECK(pint("-1.9", COMB_T_INT, false, &v) && v == -1);
+    CHECK(pint("1.", COMB_T_INT, false, &v) && v == 1);
+    CHECK(pint(".5", COMB_T_INT, false, &v) && v == 0);
+    CHECK(!pint("1.2.3", COMB_T_INT, false, &v));
+    CHECK(!pint("1e3", COMB_T_INT, false, &v));
+    CHECK(!pint("12a", COMB_T_INT, false, &v));
+    CHECK(!pint("-", COMB_T_INT, false, &v));
+    CHECK(!pint("+", COMB_T_INT, false, &v));
+    CHECK(!pint("", COMB_T_INT, false, &v));
+    CHECK(!pint("0x10", COMB_T_INT, false, &v));
+    /* isNumberMaybe: "-." is two non-digits; "NULL"-like four letters */
+    CHECK(!pint("-.", COMB_T_INT, false, &v));
+    CHECK(!pint("N123", COMB_T_INT, false, &v));
+}
+
+TEST(numparse_int_trim_is_for_cast_only)
+{
+    int64_t v = 0;
+    CHECK(!pint(" 5", COMB_T_INT, false, &v));
+    CHECK(!pint("5 ", COMB_T_INT, false, &v));
+    CHECK(!pint("\t12", COMB_T_INT, false, &v));
+    CHECK(pint(" 5", COMB_T_INT, true, &v) && v == 5);
+    CHECK(pint("\t12 \n", COMB_T_INT, true, &v) && v == 12);
+    /* isNumberMaybe sees the untrimmed text: one blank is refused */
+    CHECK(!pint(" ", COMB_T_INT, true, &v));
+    CHECK(!pint("   ", COMB_T_INT, true, &v));
+}
+
+static bool pdbl(const char *s, bool is_float, double *d)
+{
+    return comb_parse_double(s, strlen(s), is_float, d);
+}
+
+TEST(numparse_double_like_java)
+{
+    double d = 0;
+    CHECK(pdbl("1.5", false, &d) && d == 1.5);
+    CHECK(pdbl(" -2.5e3 ", false, &d) && d == -2500);
+    CHECK(pdbl("1d", false, &d) && d == 1);
+    CHECK(pdbl("0x1.8p1", false, &d) && d == 3);
+    CHECK(pdbl("NaN", false, &d) && isnan(d));
+    CHECK(pdbl("-Infinity", false, &d) && isinf(d) && d < 0);
+    CHECK(pdbl(".5", false, &d) && d == 0.5);
+    CHECK(!pdbl("inf", false, &d));
+    CHECK(!pdbl("1e", false, &d));
+    CHECK(!pdbl("1,5", false, &d));
+    CHECK(!pdbl("", false, &d));
+    CHECK(!pdbl("NaNd", false, &d));
+    CHECK(pdbl("0.1", true, &d) && d == (double)0.1f);
+    CHECK(pdbl("1e39", true, &d) && isinf(d));
+}
+
+static const char *fmt_d(double d)
+{
+    static char buf[64];
+    size_t n = comb_format_double(d, buf, sizeof buf);
+    return n == strlen(buf) ? buf : "(length mismatch)";
+}
+
+TEST(numfmt_double_like_java)
+{
+    char small[4];
+    CHECK_STR(fmt_d(1.0), "1.0");
+    CHECK_STR(fmt_d(0.001), "0.001");
+    CHECK_STR(fmt_d(1e-4), "1.0E-4");
+    CHECK_STR(fmt_d(1e7), "1.0E7");
+    CHECK_STR(fmt_d(9999999.0), "9999999.0");
+    CHECK_STR(fmt_d(-1.25e-10), "-1.25E-10");
+    CHECK_STR(fmt_d(4.9e-324), "4.9E-324");
+    CHECK_STR(fmt_d(1.7976931348623157e308), "1.7976931348623157E308");
+    CHECK_STR(fmt_d(-0.0), "-0.0");
+    /* like snprintf: cut to fit, full length returned */
+    CHECK_EQ(comb_format_double(123.5, small, sizeof small), 5);
+    CHECK_STR(small, "123");
+}
+
+TEST(numfmt_float_like_java)
+{
+    char buf[32];
+    comb_format_float(0.1f, buf, sizeof buf);
+    CHECK_STR(buf, "0.1");
+    comb_format_float(3.4028235e38f, buf, sizeof buf);
+    CHECK_STR(buf, "3.4028235E38");
+    comb_format_float(1.0e-5f, buf, sizeof buf);
+    CHECK_STR(buf, "1.0E-5");
+}
