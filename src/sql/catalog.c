@@ -70,6 +70,22 @@ static void table_fill_storage(SqlTable *t)
     t->transactional = t->kind == SQL_TABLE_ACID;
 }
 
+int sql_table_text_options(const SqlTable *t, TextOptions *o, CombErr *err)
+{
+    const MsTable *m = t->ms;
+    int rc;
+    text_options_default(o);
+    for (int i = 0; i < m->n_serde_params; i++)
+        if ((rc = text_options_set(o, m->serde_params[i].key,
+                                   m->serde_params[i].value, err)))
+            return comb_err_prefix(err, "table %s", t->qualified);
+    for (int i = 0; i < m->n_props; i++)
+        if ((rc = text_options_set(o, m->props[i].key, m->props[i].value, err)))
+            return comb_err_prefix(err, "table %s", t->qualified);
+    return text_check_schema(o, t->n_data, (const CombType *const *)t->types,
+                             err);
+}
+
 /* An unsupported bucketing_version only matters when rows are placed
  * (sql_table_bucketing): the table can still be described and read. */
 static int table_fill_bucketing(SqlStmtCtx *c, SqlTable *t, CombErr *err)

@@ -2,8 +2,9 @@
  * exec_scan.c - the table scan operator: the units (partitions) of a table
  * one after the other, each read as its table kind keeps rows - an acid/
  * merge-on-read reader for full ACID tables, the snapshot's base and
- * delta files for insert-only tables, every visible file for plain ones -
- * with the partition columns filled from the unit's keys and the WHERE
+ * delta files for insert-only tables, every visible file for plain ones,
+ * ORC or text as the table's format - with the partition columns filled
+ * from the unit's keys and the WHERE
  * filter applied to each batch through the selection vector.
  */
 #include "sql/sql_int.h"
@@ -94,17 +95,57 @@ static int open_unit(SqlScan *s, CombErr *err)
     AcidReaderOptions opt = {s->project, s->want_row_id};
     char **paths;
     int n, rc;
-    if (t->format == SQL_FORMAT_TEXT)
-        return comb_err(err, COMB_EUNSUPPORTED,
-                        "reading TEXTFILE table %s is not supported yet",
-                        t->qualified);
+    s->unit_open = true;
     if (t->kind == SQL_TABLE_ACID)
         return acid_reader_open(u->dir, &schema, &s->wil, &s->c->snapshot,
                                 &opt, &s->reader, err);
     if ((rc = sql_unit_files(s->c, t, u, &s->wil, &paths, &n, err)))
         return rc;
+    if (t->format == SQL_FORMAT_TEXT) {
+        s->text_files = paths;
+        s->n_text_files = n;
+        s->text_next = 0;
+        return COMB_OK;
+    }
     return acid_reader_open_files((const char *const *)paths, n, &schema,
                                   &opt, &s->reader, err);
+}
+
+/* The next batch of the current unit; no rows at its end.  A TEXTFILE
+ * unit reads its files one after the other, by position (Hive's text
+ * columns are positional). */
+static int unit_next(SqlScan *s, CombErr *err)
+{
+    const SqlTable *t = s->t;
+    int rc;
+    if (t->format != SQL_FORMAT_TEXT)
+        return acid_reader_next(s->reader, &s->batch, err);
+    for (;;) {
+        if (s->text) {
+            if ((rc = text_reader_next(s->text, &s->batch, err)) ||
+                s->batch.n_rows > 0)
+                return rc;
+            text_reader_close(s->text);
+            s->text = NULL;
+        }
+        if (s->text_next >= s->n_text_files) {
+            s->batch.n_rows = 0;
+            return COMB_OK;
+        }
+        if ((rc = text_reader_open(s->text_files[s->text_next++], &s->text_opt,
+                                   t->n_data, (const CombType *const *)t->types,
+                                   &s->text, err)))
+            return rc;
+    }
+}
+
+static void unit_close(SqlScan *s)
+{
+    acid_reader_close(s->reader);
+    s->reader = NULL;
+    text_reader_close(s->text);
+    s->text = NULL;
+    s->unit_open = false;
 }
 
 static int scan_batch_init(SqlScan *s, CombErr *err)
@@ -151,7 +192,9 @@ int sql_scan_open(SqlStmtCtx *c, const SqlTable *t, const bool *project,
     } else if ((rc = sql_txn_begin(c, err))) {
         return rc;
     }
-    if ((rc = sql_table_units(c, t, where, &scan->units, &scan->n_units, err)) ||
+    if ((t->format == SQL_FORMAT_TEXT &&
+         (rc = sql_table_text_options(t, &scan->text_opt, err))) ||
+        (rc = sql_table_units(c, t, where, &scan->units, &scan->n_units, err)) ||
         (rc = scan_batch_init(scan, err)))
         sql_scan_close(scan);
     return rc;
@@ -173,7 +216,7 @@ int sql_scan_next(SqlScan *s, bool *done, CombErr *err)
 {
     int rc;
     for (;;) {
-        if (!s->reader) {
+        if (!s->unit_open) {
             if (s->unit + 1 >= s->n_units) {
                 *done = true;
                 return COMB_OK;
@@ -182,11 +225,10 @@ int sql_scan_next(SqlScan *s, bool *done, CombErr *err)
             if ((rc = open_unit(s, err)))
                 return rc;
         }
-        if ((rc = acid_reader_next(s->reader, &s->batch, err)))
+        if ((rc = unit_next(s, err)))
             return rc;
         if (s->batch.n_rows == 0) {
-            acid_reader_close(s->reader);
-            s->reader = NULL;
+            unit_close(s);
             continue;
         }
         fill_keys(s);
@@ -201,8 +243,7 @@ int sql_scan_next(SqlScan *s, bool *done, CombErr *err)
 
 void sql_scan_close(SqlScan *scan)
 {
-    acid_reader_close(scan->reader);
-    scan->reader = NULL;
+    unit_close(scan);
     if (scan->batch.cols)
         comb_batch_free(&scan->batch);
     if (scan->have_wil)

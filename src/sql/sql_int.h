@@ -20,6 +20,7 @@
 #include "sql/ast.h"
 #include "sql/session.h"
 #include "sql/value.h"
+#include "text/text.h"
 
 /* ------------------------------------------------------------------ session */
 
@@ -143,6 +144,10 @@ int sql_part_normalize(SqlStmtCtx *c, const SqlTable *t, int key,
 
 /* The SqlTable of a catalog record (columns typed, kind, bucketing). */
 int sql_table_from_ms(SqlStmtCtx *c, MsTable *ms, SqlTable **out, CombErr *err);
+/* The LazySimpleSerDe settings of a TEXTFILE table: Hive's defaults, then
+ * its SERDEPROPERTIES, then its TBLPROPERTIES (skip.header.line.count,
+ * serialization.null.format, ... as Hive merges them). */
+int sql_table_text_options(const SqlTable *t, TextOptions *o, CombErr *err);
 /* Resolve [db.]name to a table (Hive error 10001 when missing); the
  * statement's LOAD DATA source table (load_source) by its name. */
 int sql_table_resolve(SqlStmtCtx *c, const AstName *name, SqlTable **out,
@@ -462,6 +467,11 @@ typedef struct SqlScan {
     int n_units;
     int unit;               /* unit of the current batch; -1 before */
     AcidReader *reader;     /* of units[unit]; NULL between units */
+    TextReader *text;       /* TEXTFILE: of text_files[text_next - 1] */
+    TextOptions text_opt;
+    char **text_files;      /* TEXTFILE: the files of units[unit] */
+    int n_text_files, text_next;
+    bool unit_open;
     CombBatch batch;        /* table columns + the 3 ROW__ID columns */
     BoundExpr *filter;      /* may be NULL */
     CombWriteIdList wil;    /* transactional tables */
@@ -503,6 +513,7 @@ typedef struct SqlWriter {
                                    text, or NULL (dynamic) */
     int64_t write_id;        /* transactional tables */
     OrcWriterGroup *group;   /* memory budget of all the statement's files */
+    TextOptions text_opt;    /* TEXTFILE tables: the SerDe's settings */
     int *buckets;            /* per physical row of the batch written */
     const CombType *row_type; /* struct of the data columns (plain files) */
     SqlUnitWriter *units;

@@ -5,8 +5,8 @@
  *
  *   full ACID     the acid/ record updater: delta_W_W_0000 (base_W for
  *                 INSERT OVERWRITE) and delete_delta_W_W_0000
- *   insert-only   plain ORC files in delta_W_W_0000/ or base_W/
- *   plain         plain ORC files written into a hidden staging directory
+ *   insert-only   plain files (ORC or text) in delta_W_W_0000/ or base_W/
+ *   plain         plain files (ORC or text) written into a hidden staging directory
  *                 and moved into the unit's directory when the statement's
  *                 files are complete (INSERT OVERWRITE first moves the old
  *                 files aside, and removes them after)
@@ -28,13 +28,16 @@
 
 #include "common/alloc.h"
 #include "fs/fs.h"
+#include "text/text.h"
 
 #define STATEMENT_MEMORY_BUDGET (256u << 20)
 #define PLAIN_STAGING ".comb-staging"
 
-/* One plain ORC file being written (insert-only and plain tables). */
+/* One plain file being written (insert-only and plain tables): ORC or
+ * text as the table's format; neither for a file LOAD DATA copied. */
 typedef struct PlainFile {
     OrcWriter *orc;
+    TextWriter *text;
     char *path;              /* where it is written */
     int bucket;
 } PlainFile;
@@ -96,10 +99,9 @@ int sql_writer_open(SqlStmtCtx *c, SqlTable *t, MsOpType op, bool overwrite,
     w->static_values = static_values;
     w->max_dynamic = conf_int(c, "hive.exec.max.dynamic.partitions", 1000);
     w->max_dynamic_node = conf_int(c, "hive.exec.max.dynamic.partitions.pernode", 100);
-    if (t->format == SQL_FORMAT_TEXT)
-        return comb_err(err, COMB_EUNSUPPORTED,
-                        "writing TEXTFILE table %s is not supported yet",
-                        t->qualified);
+    if (t->format == SQL_FORMAT_TEXT &&
+        (rc = sql_table_text_options(t, &w->text_opt, err)))
+        return rc;
     if (!(w->buckets = comb_arena_alloc(c->arena, COMB_BATCH_SIZE * sizeof(int))))
         return comb_err_nomem(err);
     if ((rc = sql_txn_begin(c, err)) ||
@@ -255,9 +257,16 @@ static int plain_file(SqlWriter *w, SqlUnitWriter *u, int bucket,
     snprintf(name, sizeof name, "%06d_0", bucket);
     if (!(f->path = fs_join(c->arena, u->stage, name)))
         return comb_err_nomem(err);
-    orc_writer_options_default(&opt);
-    opt.group = w->group;
-    if ((rc = orc_writer_open(f->path, row, &opt, &f->orc, err)))
+    if (w->t->format == SQL_FORMAT_TEXT) {
+        rc = text_writer_open(f->path, &w->text_opt, w->t->n_data,
+                              (const CombType *const *)w->t->types, &f->text,
+                              err);
+    } else {
+        orc_writer_options_default(&opt);
+        opt.group = w->group;
+        rc = orc_writer_open(f->path, row, &opt, &f->orc, err);
+    }
+    if (rc)
         return rc;
     u->n_files++;
     *out = f;
@@ -417,8 +426,11 @@ static int write_plain_rows(SqlWriter *w, SqlUnitWriter *u, const CombBatch *b,
         PlainFile *f;
         while (j < n && (int)(rows[j] >> 16) == bucket)
             rows[j++] &= 0xFFFFu;
-        if ((rc = plain_file(w, u, bucket, &f, err)) ||
-            (rc = orc_writer_write_rows(f->orc, &view, rows + i, j - i, err)))
+        if ((rc = plain_file(w, u, bucket, &f, err)))
+            return rc;
+        rc = f->text ? text_writer_write_rows(f->text, &view, rows + i, j - i, err)
+                     : orc_writer_write_rows(f->orc, &view, rows + i, j - i, err);
+        if (rc)
             return rc;
         i = j;
     }
@@ -506,8 +518,11 @@ static int finish_plain(SqlWriter *w, SqlUnitWriter *u, CombErr *err)
     int rc;
     for (int i = 0; i < u->n_files; i++) {
         OrcWriter *o = u->files[i].orc;
+        TextWriter *tw = u->files[i].text;
         u->files[i].orc = NULL;
-        if (o && (rc = orc_writer_close(o, err)))
+        u->files[i].text = NULL;
+        if ((o && (rc = orc_writer_close(o, err))) ||
+            (tw && (rc = text_writer_close(tw, err))))
             return rc;
     }
     if (w->t->kind == SQL_TABLE_INSERT_ONLY)
@@ -600,8 +615,10 @@ void sql_writer_close(SqlWriter *w)
         SqlUnitWriter *u = &w->units[i];
         acid_writer_abort(u->acid);
         u->acid = NULL;
-        for (int k = 0; k < u->n_files; k++)
+        for (int k = 0; k < u->n_files; k++) {
             orc_writer_abort(u->files[k].orc);
+            text_writer_abort(u->files[k].text);
+        }
         u->n_files = 0;
         /* the staging directory of a plain table never holds visible
          * data: always removed (insert-only deltas stay, invisible, for a
