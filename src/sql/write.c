@@ -39,6 +39,7 @@ typedef struct PlainFile {
     OrcWriter *orc;
     TextWriter *text;
     char *path;              /* where it is written */
+    char *placed;            /* plain tables: where finish moved it */
     int bucket;
 } PlainFile;
 
@@ -537,8 +538,35 @@ static int finish_plain(SqlWriter *w, SqlUnitWriter *u, CombErr *err)
             return comb_err_nomem(err);
         if ((rc = fs_rename(u->files[i].path, to, err)))
             return rc;
+        u->files[i].placed = to;
     }
     return fs_fsync_dir(u->dir, err);
+}
+
+/* A plain unit of a statement that failed: the files it placed go, the
+ * files INSERT OVERWRITE moved aside come back.  False when an old file
+ * could not be put back (its hidden directory then stays, nothing lost). */
+static bool plain_undo(SqlWriter *w, SqlUnitWriter *u)
+{
+    SqlStmtCtx *c = w->c;
+    CombErr ignored;
+    char **names;
+    int n;
+    bool ok = true;
+    for (int i = 0; i < u->n_files; i++)
+        if (u->files[i].placed)
+            fs_unlink(u->files[i].placed, &ignored);
+    if (!u->stage_old)
+        return true;
+    if (fs_list_dir(u->stage_old, c->arena, &names, &n, &ignored))
+        return false;
+    for (int i = 0; i < n; i++) {
+        char *from = fs_join(c->arena, u->stage_old, names[i]);
+        char *to = fs_join(c->arena, u->dir, names[i]);
+        ok = ok && from && to && fs_rename(from, to, &ignored) == COMB_OK;
+    }
+    fs_fsync_dir(u->dir, &ignored);
+    return ok;
 }
 
 static int finish_unit(SqlWriter *w, SqlUnitWriter *u, CombErr *err)
@@ -619,12 +647,14 @@ void sql_writer_close(SqlWriter *w)
             orc_writer_abort(u->files[k].orc);
             text_writer_abort(u->files[k].text);
         }
-        u->n_files = 0;
         /* the staging directory of a plain table never holds visible
          * data: always removed (insert-only deltas stay, invisible, for a
          * later compaction, as the ACID writer leaves them) */
         if (w->t->kind == SQL_TABLE_PLAIN && u->stage)
             fs_remove_tree(u->stage, &ignored);
+        if (!w->finished && w->t->kind == SQL_TABLE_PLAIN && !plain_undo(w, u))
+            continue;
+        u->n_files = 0;
         if (u->stage_old)
             fs_remove_tree(u->stage_old, &ignored);
         if (!w->finished && u->is_new && u->made_dir)
