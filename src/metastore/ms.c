@@ -7,6 +7,7 @@
  */
 #include "metastore/ms_int.h"
 #include "common/alloc.h"
+#include "common/buf.h"
 #include "fs/fs.h"
 
 #include <stdio.h>
@@ -190,16 +191,39 @@ static int name_lower(MsName *out, const char *in, const char *what,
     return COMB_OK;
 }
 
-/* Names of new objects follow Hive's rule: letters, digits, underscore.
- * They become directory names, so nothing else may slip through. */
-static int name_check_new(const char *name, const char *kind,
+/* Characters Hive 4 also allows in table names
+ * (hive.support.special.characters.tablename, on by default). */
+static bool table_special_char_ok(char c)
+{
+    return c != '\0' && strchr(" \"%&'()*+,-./:;<=>?[]|{}$^!~#@`", c) != NULL;
+}
+
+/* Names of new objects follow Hive's rule: letters, digits, underscore;
+ * tables also the special characters above (their directories are named
+ * by ms_table_dir_name, so none of them reaches a path). */
+static int name_check_new(const char *name, const char *kind, bool table,
                           CombErr *err)
 {
     for (const char *p = name; *p; p++)
-        if (!name_char_ok(*p))
+        if (!name_char_ok(*p) && !(table && table_special_char_ok(*p)))
             return comb_err(err, COMB_EINVALID, "%s is not a valid %s", name,
                             kind);
     return COMB_OK;
+}
+
+char *ms_table_dir_name(const char *name, CombArena *a)
+{
+    CombBuf b = COMB_BUF_INIT;
+    char *out;
+    for (const char *p = name; *p; p++) {
+        if (name_char_ok(*p))
+            comb_buf_append_byte(&b, (uint8_t)*p);
+        else
+            comb_buf_printf(&b, "-%d-", (unsigned char)*p);
+    }
+    out = comb_arena_strndup(a, b.data ? (const char *)b.data : "", b.len);
+    comb_buf_free(&b);
+    return out;
 }
 
 static char *arena_lower(CombArena *a, const char *s)
@@ -502,7 +526,7 @@ static int table_normalize(const MsTable *in, CombArena *a, MsTable *out,
     MsName db, name;
     int rc = table_names(in->db, in->name, &db, &name, err);
     if (!rc)
-        rc = name_check_new(name.s, "object name", err);
+        rc = name_check_new(name.s, "object name", true, err);
     if (!rc)
         rc = location_check(in->location, "table", name.s, err);
     if (!rc)
@@ -571,7 +595,7 @@ int ms_db_create(Ms *ms, const MsDatabase *db, bool if_not_exists,
     if (!rc)
         rc = name_lower(&name, db->name, "database", err);
     if (!rc)
-        rc = name_check_new(name.s, "database name", err);
+        rc = name_check_new(name.s, "database name", false, err);
     if (!rc)
         rc = location_check(db->location, "database", name.s, err);
     if (rc)
@@ -668,7 +692,7 @@ int ms_table_rename(Ms *ms, const char *db, const char *name,
     if (!rc)
         rc = table_names(new_db, new_name, &lnew_db, &lnew_name, err);
     if (!rc)
-        rc = name_check_new(lnew_name.s, "object name", err);
+        rc = name_check_new(lnew_name.s, "object name", true, err);
     if (!rc)
         rc = location_check(new_location, "table", lnew_name.s, err);
     if (rc)

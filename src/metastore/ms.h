@@ -298,6 +298,11 @@ int ms_table_rename(Ms *ms, const char *db, const char *name,
                     const char *new_db, const char *new_name,
                     const char *new_location, CombErr *err);
 
+/* The directory name of a table called `name` under its database, as
+ * Hive's encodeTableName: letters, digits and '_' stay, every other
+ * character c becomes "-<code>-" ("a/b" is "a-47-b").  NULL: no memory. */
+char *ms_table_dir_name(const char *name, CombArena *a);
+
 /* ------------------------------------------------------------- partitions */
 
 /* Hive's FileUtils.escapePathName: each byte 0x01-0x1F, 0x7F and

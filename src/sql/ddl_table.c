@@ -261,6 +261,7 @@ static int table_location(SqlStmtCtx *c, const char *db, const char *name,
                           char **out, CombErr *err)
 {
     MsDatabase *d;
+    char *dir;
     int rc = ms_db_get(c->s->ms, db, c->arena, &d, err);
     if (rc == COMB_ENOTFOUND)
         return sql_err_at(err, rc, 10072, c->stmt->name.pos,
@@ -269,7 +270,8 @@ static int table_location(SqlStmtCtx *c, const char *db, const char *name,
         return rc;
     if (c->stmt->location)
         return sql_absolute_location(c, c->stmt->location, out, err);
-    *out = comb_arena_printf(c->arena, "%s/%s", d->location, name);
+    dir = ms_table_dir_name(name, c->arena);
+    *out = dir ? comb_arena_printf(c->arena, "%s/%s", d->location, dir) : NULL;
     return *out ? COMB_OK : comb_err_nomem(err);
 }
 

@@ -89,3 +89,10 @@ SET hive.exec.max.dynamic.partitions.pernode=1;
 INSERT INTO odd PARTITION (p) VALUES (1, 'q1'), (2, 'q2');
 SELECT * FROM sales ORDER BY id;
 SELECT count(*) FROM odd;
+
+-- table names with Hive 4's special characters live in encoded directories
+CREATE TABLE `sales/2024 q1` (id INT) PARTITIONED BY (`k?` STRING) STORED AS ORC TBLPROPERTIES ('transactional'='true');
+INSERT INTO `sales/2024 q1` PARTITION (`k?`) VALUES (1, 'a/b');
+SELECT * FROM `sales/2024 q1`;
+-- @sh cd warehouse && find . -path '*sales-47-*' -type d | sort
+CREATE TABLE `bad\name` (id INT);

@@ -418,9 +418,9 @@ TEST(ms_table_rename_errors)
     CHECK_EQ(ms_table_rename(ms, "default", "nope", "default", "x", NULL,
                              &err), COMB_ENOTFOUND);
     CHECK_STR(err.msg, "Table not found 'default.nope'");
-    CHECK_EQ(ms_table_rename(ms, "default", "t", "default", "a-b", NULL,
+    CHECK_EQ(ms_table_rename(ms, "default", "t", "default", "a\\b", NULL,
                              &err), COMB_EINVALID);
-    CHECK_STR(err.msg, "a-b is not a valid object name");
+    CHECK_STR(err.msg, "a\\b is not a valid object name");
     CHECK_EQ(ms_table_rename(ms, "default", "t", "default", "x", "rel",
                              &err), COMB_EINVALID);
     CHECK_EQ(ms_table_rename(ms, "default", "t", NULL, "x", NULL, &err),

@@ -345,9 +345,21 @@ TEST(ms_catalog_bad_input)
     longname[sizeof longname - 1] = '\0';
     CHECK_OK(ms_open_sqlite(fx.db, fx.warehouse, &ms, &err), &err);
 
-    t.name = "bad/name";
+    /* Hive 4's special characters are table names; a backslash, control
+     * characters and non-ASCII letters are not */
+    t.name = "bad\\name";
     CHECK_EQ(ms_table_create(ms, &t, false, &err), COMB_EINVALID);
-    CHECK_STR(err.msg, "bad/name is not a valid object name");
+    CHECK_STR(err.msg, "bad\\name is not a valid object name");
+    t.name = "tab\tname";
+    CHECK_EQ(ms_table_create(ms, &t, false, &err), COMB_EINVALID);
+    t.name = "caf\xc3\xa9";
+    CHECK_EQ(ms_table_create(ms, &t, false, &err), COMB_EINVALID);
+    t.name = "a/b.c d?*";
+    CHECK_OK(ms_table_create(ms, &t, false, &err), &err);
+    CHECK_OK(ms_table_get(ms, "default", "A/B.C D?*", &a, &got, &err), &err);
+    CHECK_STR(got->name, "a/b.c d?*");
+    CHECK_STR(ms_table_dir_name("a/b.c d?*", &a), "a-47-b-46-c-32-d-63--42-");
+    CHECK_STR(ms_table_dir_name("plain_1", &a), "plain_1");
     t.name = "";
     CHECK_EQ(ms_table_create(ms, &t, false, &err), COMB_EINVALID);
     t.name = NULL;
@@ -382,7 +394,8 @@ TEST(ms_catalog_bad_input)
     CHECK_EQ(ms_table_create(ms, NULL, false, &err), COMB_EINVALID);
     CHECK_EQ(ms_table_create(NULL, &t, false, &err), COMB_EINVALID);
     CHECK_EQ(ms_table_get(ms, "default", "t", &a, &got, &err), COMB_ENOTFOUND);
-    CHECK_EQ(fx_sql_int(&fx, "SELECT count(*) FROM TBLS"), 0);
+    /* only the table with special characters */
+    CHECK_EQ(fx_sql_int(&fx, "SELECT count(*) FROM TBLS"), 1);
 
     CHECK_EQ(ms_db_create(ms, &bad_db, false, &err), COMB_EINVALID);
     CHECK_STR(err.msg, "no-dash is not a valid database name");
