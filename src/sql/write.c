@@ -368,7 +368,7 @@ static int route_rows(SqlWriter *w, const CombBatch *b, int *n_rows,
             if ((rc = unit_get(w, NULL, NULL, &u, err)))
                 return rc;
         } else {
-            char *name, **values;
+            char *name = NULL, **values = NULL;
             if ((rc = row_partition(w, b, row, &name, &values, err)))
                 return rc;
             if (last >= 0 && strcmp(w->units[last].name, name) == 0) {
@@ -424,7 +424,7 @@ static int write_plain_rows(SqlWriter *w, SqlUnitWriter *u, const CombBatch *b,
     }
     for (int i = 0; i < n;) {
         int bucket = (int)(rows[i] >> 16), j = i, rc;
-        PlainFile *f;
+        PlainFile *f = NULL;
         while (j < n && (int)(rows[j] >> 16) == bucket)
             rows[j++] &= 0xFFFFu;
         if ((rc = plain_file(w, u, bucket, &f, err)))
