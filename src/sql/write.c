@@ -126,7 +126,7 @@ static int open_acid(SqlWriter *w, SqlUnitWriter *u, CombErr *err)
     const SqlTable *t = w->t;
     AcidSchema schema = {t->n_data, t->names, t->types};
     AcidWriterOptions opt = {.base = w->overwrite, .group = w->group};
-    return acid_writer_open_opts(u->dir, &schema, w->write_id, 0,
+    return acid_writer_open_opts(u->dir, &schema, w->write_id, w->stmt_id,
                                  ORC_COMP_ZLIB, &opt, &u->acid, err);
 }
 
@@ -138,10 +138,10 @@ static int open_stage(SqlWriter *w, SqlUnitWriter *u, CombErr *err)
     int made;
     if (w->t->kind == SQL_TABLE_INSERT_ONLY)
         name = acid_dir_name(c->arena, w->overwrite ? ACID_DIR_BASE : ACID_DIR_DELTA,
-                             w->write_id, w->write_id, 0);
+                             w->write_id, w->write_id, w->stmt_id);
     else
-        name = comb_arena_printf(c->arena, "%s-%lld", PLAIN_STAGING,
-                                 (long long)c->txnid);
+        name = comb_arena_printf(c->arena, "%s-%lld-%d", PLAIN_STAGING,
+                                 (long long)c->txnid, w->stmt_id);
     if (!name || !(u->stage = fs_join(c->arena, u->dir, name)))
         return comb_err_nomem(err);
     if (fs_exists(u->stage))
@@ -162,6 +162,38 @@ static int unit_open(SqlWriter *w, SqlUnitWriter *u, CombErr *err)
     return open_stage(w, u, err);
 }
 
+static bool unit_named(const SqlUnitWriter *u, const char *name)
+{
+    return (!name && !u->name) || (name && u->name && strcmp(name, u->name) == 0);
+}
+
+/* Two clauses of a multi-insert may write one unit only when neither
+ * overwrites it: a new base_W would hide the other clause's delta of the
+ * same write id (Hive's readers drop it), and two bases cannot both be
+ * the unit's content. */
+static int check_shared_unit(const SqlWriter *w, const char *name, CombErr *err)
+{
+    static const char why[] = "is written by two INSERT clauses of this "
+                              "statement and one of them is INSERT OVERWRITE; "
+                              "write them in separate statements";
+    for (const SqlWriter *o = w->same_table; o; o = o->same_table) {
+        if (!w->overwrite && !o->overwrite)
+            continue;
+        for (int i = 0; i < o->n_units; i++) {
+            if (!unit_named(&o->units[i], name))
+                continue;
+            if (!name)
+                return comb_err(err, COMB_ESEMANTIC,
+                                "SemanticException: table %s %s",
+                                w->t->qualified, why);
+            return comb_err(err, COMB_ESEMANTIC,
+                            "SemanticException: partition %s of %s %s", name,
+                            w->t->qualified, why);
+        }
+    }
+    return COMB_OK;
+}
+
 /* The writer of partition `name` (values as text), opened on first use. */
 static int unit_get(SqlWriter *w, const char *name, char **values,
                     SqlUnitWriter **out, CombErr *err)
@@ -172,11 +204,12 @@ static int unit_get(SqlWriter *w, const char *name, char **values,
     MsPartition *p;
     int rc;
     for (int i = 0; i < w->n_units; i++)
-        if ((!name && !w->units[i].name) ||
-            (name && w->units[i].name && strcmp(name, w->units[i].name) == 0)) {
+        if (unit_named(&w->units[i], name)) {
             *out = &w->units[i];
             return COMB_OK;
         }
+    if ((rc = check_shared_unit(w, name, err)))
+        return rc;
     if (w->n_units == w->cap_units) {
         int cap = w->cap_units ? w->cap_units * 2 : 8;
         SqlUnitWriter *g = comb_arena_calloc(c->arena, (size_t)cap * sizeof *g);
@@ -615,23 +648,43 @@ static int record_partitions(SqlWriter *w, CombErr *err)
     if (n_new && (rc = ms_part_add(c->s->ms, t->ms->db, t->ms->name, parts,
                                    n_new, true, added, err)))
         return rc;
+    /* their directories now belong to catalog partitions: kept even if
+     * the statement fails from here on */
+    for (int i = 0; i < w->n_units; i++)
+        w->units[i].made_dir = false;
     if (t->kind == SQL_TABLE_PLAIN)
         return COMB_OK;
     return ms_txn_add_partitions(c->s->ms, c->txnid, t->ms->db, t->ms->name,
                                  names, w->n_units, w->op, w->write_id, err);
 }
 
-int sql_writer_finish(SqlWriter *w, CombErr *err)
+int sql_writer_finish_files(SqlWriter *w, CombErr *err)
 {
     int rc = COMB_OK;
     for (int i = 0; i < w->n_units && !rc; i++)
         rc = finish_unit(w, &w->units[i], err);
     if (!rc)
         sql_crash_point(w->c, "after_files");
-    if (!rc)
-        rc = record_partitions(w, err);
+    return rc;
+}
+
+int sql_writer_record(SqlWriter *w, CombErr *err)
+{
+    int rc = record_partitions(w, err);
     w->finished = !rc;
     return rc;
+}
+
+int sql_writer_finish(SqlWriter *w, CombErr *err)
+{
+    int rc = sql_writer_finish_files(w, err);
+    return rc ? rc : sql_writer_record(w, err);
+}
+
+void sql_writer_fail(SqlWriter *w)
+{
+    if (w)
+        w->finished = false;
 }
 
 void sql_writer_close(SqlWriter *w)
