@@ -183,12 +183,11 @@ static int insert_column_map(SqlStmtCtx *c, const SqlTable *t,
 static int arity_error(SqlStmtCtx *c, const SqlTable *t, AstPos pos, int want,
                        int got, CombErr *err)
 {
-    (void)c;
     return sql_err_at(err, COMB_ESEMANTIC, 10044, pos,
                       "Cannot insert into target table because column "
-                      "number/types are different '%s': Table insclause-0 has "
-                      "%d columns, but query has %d columns.",
-                      t->ms->name, want, got);
+                      "number/types are different '%s': Table insclause-%d "
+                      "has %d columns, but query has %d columns.",
+                      t->ms->name, c->insert_clause, want, got);
 }
 
 /* Put constant `k` into row `row` of the column being filled. */

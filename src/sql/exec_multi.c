@@ -90,6 +90,7 @@ static int plan_all(SqlStmtCtx *c, MultiClause *m, int n, CombErr *err)
     int rc = COMB_OK;
     for (int i = 0; i < n && !rc; i++) {
         c->stmt = m[i].st;
+        c->insert_clause = i;
         rc = sql_insert_plan(c, &m[i].ins, err);
     }
     return rc ? rc : check_outputs(c, m, n, err);
@@ -103,6 +104,7 @@ static int write_all(SqlStmtCtx *c, MultiClause *m, int n, CombErr *err)
          * clauses' staging directories apart */
         int stmt_id = m[i].ins.t->kind == SQL_TABLE_PLAIN ? i : next_stmt_id++;
         c->stmt = m[i].st;
+        c->insert_clause = i;
         rc = sql_insert_write(c, &m[i].ins, stmt_id, earlier_writer(m, i),
                               err);
     }

@@ -62,6 +62,8 @@ typedef struct SqlStmtCtx {
     int32_t now_nanos;
     struct SqlTable *load_source; /* LOAD DATA run as INSERT ... SELECT: the
                                files as a table (exec_load.c), else NULL */
+    int insert_clause;      /* the INSERT clause of a multi-insert being
+                               run (Hive's destination insclause-N) */
 } SqlStmtCtx;
 
 /* Open the statement's transaction and take its snapshot (idempotent). */
