@@ -190,49 +190,39 @@ static int expr_conflict(SqlParser *p, const SqlVec *exprs, int hive_code,
     return sort_conflict(p, first_last, hive_code, what);
 }
 
-/* KW BY expr, ... | KW BY (expr, ...): CLUSTER BY and DISTRIBUTE BY. */
-static int sel_by_exprs(SqlParser *p, SqlKeyword kw, SqlVec *exprs)
+/* CLUSTER BY's keys also sort, ascending. */
+static int cluster_sort_keys(SqlParser *p, AstSortBy *sb)
 {
-    if (!sp_is_kw(p, kw) || !sp_is_kw_at(p, 1, KW_BY))
-        return COMB_OK;
-    sp_next(p);
-    sp_next(p);
-    return sp_list(p, sp_is(p, SQL_TK_LPAREN), sp_expr_item, exprs);
-}
-
-static int sel_cluster_by(SqlParser *p, AstSelect *sel, AstSortBy *sb)
-{
-    SqlVec keys = {0};
-    SP_TRY(sel_by_exprs(p, KW_CLUSTER, &keys));
-    if (!keys.n)
-        return COMB_OK;
-    if (sel->n_order_by)
-        return expr_conflict(p, &keys, 10050, "CLUSTER BY and ORDER BY");
-    sb->cluster = true;
-    sb->n_distribute = keys.n;
-    sb->distribute = keys.data;
-    sb->n_sort = keys.n;
-    sb->sort = sp_alloc(p, (size_t)keys.n * sizeof *sb->sort);
+    sb->n_sort = sb->n_distribute;
+    sb->sort = sp_alloc(p, (size_t)sb->n_sort * sizeof *sb->sort);
     if (!sb->sort)
         return COMB_ENOMEM;
-    for (int i = 0; i < keys.n; i++)
+    for (int i = 0; i < sb->n_sort; i++)
         sb->sort[i].expr = sb->distribute[i];
     return COMB_OK;
 }
 
-static int sel_distribute_by(SqlParser *p, AstSelect *sel, AstSortBy *sb)
+/* CLUSTER BY or DISTRIBUTE BY (kw): BY expr, ... | BY (expr, ...). */
+static int sel_by_exprs(SqlParser *p, SqlKeyword kw, AstSelect *sel,
+                        AstSortBy *sb)
 {
     SqlVec keys = {0};
-    SP_TRY(sel_by_exprs(p, KW_DISTRIBUTE, &keys));
-    if (!keys.n)
+    bool cluster = kw == KW_CLUSTER;
+    if (!sp_is_kw(p, kw) || !sp_is_kw_at(p, 1, KW_BY))
         return COMB_OK;
+    sp_next(p);
+    sp_next(p);
+    SP_TRY(sp_list(p, sp_is(p, SQL_TK_LPAREN), sp_expr_item, &keys));
     if (sb->cluster)
         return expr_conflict(p, &keys, 10046, "CLUSTER BY and DISTRIBUTE BY");
     if (sel->n_order_by)
-        return expr_conflict(p, &keys, 10047, "ORDER BY and DISTRIBUTE BY");
+        return cluster ? expr_conflict(p, &keys, 10050, "CLUSTER BY and ORDER BY")
+                       : expr_conflict(p, &keys, 10047,
+                                       "ORDER BY and DISTRIBUTE BY");
+    sb->cluster = cluster;
     sb->n_distribute = keys.n;
     sb->distribute = keys.data;
-    return COMB_OK;
+    return cluster ? cluster_sort_keys(p, sb) : COMB_OK;
 }
 
 /* SORT BY item, ... | SORT BY (item, ...), items as ORDER BY's. */
@@ -264,8 +254,8 @@ static int sel_sort_clauses(SqlParser *p, AstSelect *sel)
     AstSortBy *sb = sp_alloc(p, sizeof *sb);
     if (!sb)
         return COMB_ENOMEM;
-    SP_TRY(sel_cluster_by(p, sel, sb));
-    SP_TRY(sel_distribute_by(p, sel, sb));
+    SP_TRY(sel_by_exprs(p, KW_CLUSTER, sel, sb));
+    SP_TRY(sel_by_exprs(p, KW_DISTRIBUTE, sel, sb));
     SP_TRY(sel_sort_by(p, sel, sb));
     if (sb->n_sort || sb->n_distribute)
         sel->sort_by = sb;
