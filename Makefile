@@ -142,6 +142,7 @@ demo: deps
 
 bench: deps
 	@$(MAKE) --no-print-directory MODE=rel all bench-bins
+	@bench/duckdb/setup.sh build/rel/bench/duckdb
 	@for b in $(patsubst bench/%.c,build/rel/bench/%,$(wildcard bench/*.c)); do echo "== $$b"; $$b || exit 1; done
 
 # Build every fuzz target; run one with e.g.

@@ -137,6 +137,11 @@ void sql_part_store(CombVector *v, int from, int to, const BoundExpr *k);
  * (CAST to string; CHAR without padding); *out NULL for NULL. */
 int sql_part_value_text(SqlStmtCtx *c, const CombVector *v, int row,
                         char **out, CombErr *err);
+/* The same text borrowed, without a copy: the string's bytes, or the
+ * value formatted into buf (SQL_PART_TEXT_MAX bytes); false for NULL. */
+#define SQL_PART_TEXT_MAX 80
+bool sql_part_value_view(const CombVector *v, int row, char *buf,
+                         size_t cap, CombStr *out);
 /* A static partition value (PARTITION (k='01')) converted to key `key`'s
  * type and back to text ('1' for an int key), as Hive's type check on
  * insert does; a value that does not convert is an error.  text NULL
@@ -520,6 +525,9 @@ typedef struct SqlWriter {
     const CombType *row_type; /* struct of the data columns (plain files) */
     SqlUnitWriter *units;
     int n_units, cap_units;
+    int *unit_slots;         /* routing: unit index + 1 by the hash of its
+                                partition values (open addressing), 0 empty */
+    int n_slots;
     int max_dynamic, max_dynamic_node;
     int64_t n_written;       /* rows written */
     bool finished;

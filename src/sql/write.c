@@ -56,6 +56,8 @@ struct SqlUnitWriter {
     PlainFile *files;        /* by bucket index of first appearance */
     int n_files;
     uint32_t *rows;          /* scratch: rows of the batch for this unit */
+    uint64_t hash;           /* of its values, once in w->unit_slots */
+    bool hashed;
 };
 
 /* ------------------------------------------------------------ helpers */
@@ -336,29 +338,103 @@ int sql_writer_add_file(SqlWriter *w, const char *name, char **values,
 
 /* ------------------------------------------------------------ routing */
 
-/* The partition of row `row`: its keys' text and the escaped name. */
-static int row_partition(SqlWriter *w, const CombBatch *b, int row,
-                         char **name, char ***values, CombErr *err)
+/* Rows find their unit by the text of their partition keys, borrowed
+ * from the batch (no copy per row), through a hash table of the units;
+ * only a new unit copies its values and makes its escaped name. */
+
+static bool is_default_value(const char *v)
 {
-    SqlStmtCtx *c = w->c;
+    return !v || strcmp(v, MS_DEFAULT_PARTITION_NAME) == 0;
+}
+
+/* The keys of row `row`: static values, else the row's text; ptr NULL
+ * for the default partition (NULL, an empty string, or its very name). */
+static void row_keys(const SqlWriter *w, const CombBatch *b, int row,
+                     char *bufs, CombStr *keys)
+{
     const SqlTable *t = w->t;
-    char **v = comb_arena_alloc(c->arena, (size_t)(t->n_part + 1) * sizeof *v);
-    int rc;
-    if (!v)
-        return comb_err_nomem(err);
     for (int k = 0; k < t->n_part; k++) {
-        if (w->static_values && w->static_values[k]) {
-            v[k] = w->static_values[k];
-            continue;
+        CombStr *key = &keys[k];
+        const char *sv = w->static_values ? w->static_values[k] : NULL;
+        if (sv) {
+            *key = (CombStr){sv, (uint32_t)strlen(sv)};
+        } else if (!sql_part_value_view(&b->cols[t->n_data + k], row,
+                                        bufs + (size_t)k * SQL_PART_TEXT_MAX,
+                                        SQL_PART_TEXT_MAX, key)) {
+            key->ptr = NULL;
         }
-        if ((rc = sql_part_value_text(c, &b->cols[t->n_data + k], row, &v[k], err)))
-            return rc;
-        /* an empty string names the default partition, as in Hive */
-        if (v[k] && !*v[k])
-            v[k] = NULL;
+        if (key->ptr && (key->len == 0 ||
+                         (key->len == sizeof MS_DEFAULT_PARTITION_NAME - 1 &&
+                          memcmp(key->ptr, MS_DEFAULT_PARTITION_NAME,
+                                 key->len) == 0)))
+            key->ptr = NULL;
     }
-    *values = v;
-    return ms_part_name_make(t->ms, v, c->arena, name, err);
+}
+
+static uint64_t keys_hash(const CombStr *keys, int n)
+{
+    uint64_t h = 14695981039346656037ULL;
+    for (int k = 0; k < n; k++) {
+        h = (h ^ (keys[k].ptr ? 1u : 2u)) * 1099511628211ULL;
+        for (uint32_t i = 0; keys[k].ptr && i < keys[k].len; i++)
+            h = (h ^ (unsigned char)keys[k].ptr[i]) * 1099511628211ULL;
+    }
+    return h;
+}
+
+static bool keys_equal(char *const *values, const CombStr *keys, int n)
+{
+    for (int k = 0; k < n; k++) {
+        if (is_default_value(values[k]) || !keys[k].ptr) {
+            if (!is_default_value(values[k]) || keys[k].ptr)
+                return false;
+        } else if (strlen(values[k]) != keys[k].len ||
+                   memcmp(values[k], keys[k].ptr, keys[k].len) != 0) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static int slot_find(const SqlWriter *w, uint64_t h, const CombStr *keys)
+{
+    for (int s = (int)(h & (uint64_t)(w->n_slots - 1)); w->n_slots && w->unit_slots[s];
+         s = (s + 1) & (w->n_slots - 1)) {
+        const SqlUnitWriter *u = &w->units[w->unit_slots[s] - 1];
+        if (u->hash == h && keys_equal(u->values, keys, w->t->n_part))
+            return w->unit_slots[s] - 1;
+    }
+    return -1;
+}
+
+static void slot_put(int *slots, int n_slots, uint64_t h, int ui)
+{
+    int s = (int)(h & (uint64_t)(n_slots - 1));
+    while (slots[s])
+        s = (s + 1) & (n_slots - 1);
+    slots[s] = ui + 1;
+}
+
+/* Unit ui enters the table (kept at most half full). */
+static int slot_add(SqlWriter *w, int ui, CombErr *err)
+{
+    int hashed = 0;
+    for (int i = 0; i < w->n_units; i++)
+        hashed += w->units[i].hashed;
+    if ((hashed + 1) * 2 > w->n_slots) {
+        int n = w->n_slots ? w->n_slots * 2 : 64;
+        int *slots = comb_arena_calloc(w->c->arena, (size_t)n * sizeof *slots);
+        if (!slots)
+            return comb_err_nomem(err);
+        for (int i = 0; i < w->n_units; i++)
+            if (w->units[i].hashed)
+                slot_put(slots, n, w->units[i].hash, i);
+        w->unit_slots = slots;
+        w->n_slots = n;
+    }
+    slot_put(w->unit_slots, w->n_slots, w->units[ui].hash, ui);
+    w->units[ui].hashed = true;
+    return COMB_OK;
 }
 
 static int dynamic_limits(SqlWriter *w, CombErr *err)
@@ -387,38 +463,73 @@ static int dynamic_limits(SqlWriter *w, CombErr *err)
     return COMB_OK;
 }
 
+/* The unit of keys not in the table: found by name (opened by a
+ * touch, say) or opened now. */
+static int unit_for_keys(SqlWriter *w, const CombStr *keys, uint64_t h,
+                         int *ui, CombErr *err)
+{
+    SqlStmtCtx *c = w->c;
+    const SqlTable *t = w->t;
+    char **v = comb_arena_calloc(c->arena, (size_t)(t->n_part + 1) * sizeof *v);
+    char *name;
+    SqlUnitWriter *u;
+    int before = w->n_units, rc;
+    if (!v)
+        return comb_err_nomem(err);
+    for (int k = 0; k < t->n_part; k++)
+        if (keys[k].ptr && !(v[k] = comb_arena_strndup(c->arena, keys[k].ptr,
+                                                        keys[k].len)))
+            return comb_err_nomem(err);
+    if ((rc = ms_part_name_make(t->ms, v, c->arena, &name, err)) ||
+        (rc = unit_get(w, name, v, &u, err)) ||
+        (w->n_units > before && (rc = dynamic_limits(w, err))))
+        return rc;
+    *ui = (int)(u - w->units);
+    if (u->hashed)
+        return COMB_OK;
+    u->hash = h;
+    return slot_add(w, *ui, err);
+}
+
 /* Group the live rows of b by unit: units[i].rows[0..n_rows[i]), n_rows
  * zeroed by the caller and large enough for every unit this batch can
  * open. */
 static int route_rows(SqlWriter *w, const CombBatch *b, int *n_rows,
                       CombErr *err)
 {
-    int last = -1, rc;
-    for (int i = 0; i < comb_batch_live(b); i++) {
-        int row = comb_batch_row(b, i), ui;
-        SqlUnitWriter *u;
-        if (w->t->n_part == 0) {
-            if ((rc = unit_get(w, NULL, NULL, &u, err)))
-                return rc;
-        } else {
-            char *name = NULL, **values = NULL;
-            if ((rc = row_partition(w, b, row, &name, &values, err)))
-                return rc;
-            if (last >= 0 && strcmp(w->units[last].name, name) == 0) {
-                u = &w->units[last];
-            } else {
-                int before = w->n_units;
-                if ((rc = unit_get(w, name, values, &u, err)))
-                    return rc;
-                if (w->n_units > before && (rc = dynamic_limits(w, err)))
-                    return rc;
-            }
-        }
-        ui = (int)(u - w->units);
-        last = ui;
-        u->rows[n_rows[ui]++] = (uint32_t)row;
+    int n_part = w->t->n_part, last = -1, rc = COMB_OK;
+    int live = comb_batch_live(b);
+    CombStr *keys;
+    char *bufs;
+    SqlUnitWriter *u;
+    if (n_part == 0) {
+        if (live > 0 && (rc = unit_get(w, NULL, NULL, &u, err)))
+            return rc;
+        for (int i = 0; i < live; i++)
+            u->rows[n_rows[u - w->units]++] = (uint32_t)comb_batch_row(b, i);
+        return COMB_OK;
     }
-    return COMB_OK;
+    keys = comb_calloc((size_t)n_part, sizeof *keys);
+    bufs = comb_malloc((size_t)n_part * SQL_PART_TEXT_MAX);
+    if (!keys || !bufs)
+        rc = comb_err_nomem(err);
+    for (int i = 0; i < live && !rc; i++) {
+        int row = comb_batch_row(b, i), ui = last;
+        uint64_t h;
+        row_keys(w, b, row, bufs, keys);
+        h = keys_hash(keys, n_part);
+        if (ui < 0 || w->units[ui].hash != h ||
+            !keys_equal(w->units[ui].values, keys, n_part)) {
+            ui = slot_find(w, h, keys);
+            if (ui < 0 && (rc = unit_for_keys(w, keys, h, &ui, err)))
+                break;
+        }
+        last = ui;
+        w->units[ui].rows[n_rows[ui]++] = (uint32_t)row;
+    }
+    comb_free(keys);
+    comb_free(bufs);
+    return rc;
 }
 
 static int write_acid_rows(SqlWriter *w, SqlUnitWriter *u, const CombBatch *b,
