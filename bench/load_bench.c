@@ -48,6 +48,16 @@ static long peak_rss_kb(void)
     return ru.ru_maxrss;
 }
 
+/* User + system CPU seconds of this process so far: the machine may be
+ * shared, and CPU time tells what wall time may not. */
+static double cpu_seconds(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+           (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+}
+
 /* out = a followed by b; false when it does not fit. */
 static bool join(char *out, size_t n, const char *a, const char *b)
 {
@@ -144,8 +154,10 @@ static int comb_exec(SqlSession *s, const char *sql, Count *count)
 
 typedef struct Result {
     double seconds;
+    double cpu;              /* CPU seconds of the load (all threads) */
     long rows;
     long peak_rss_kb;
+    int threads;
 } Result;
 
 static int run_comb(const char *dir, Result *res)
@@ -155,7 +167,7 @@ static int run_comb(const char *dir, Result *res)
     SqlSession *s;
     CombErr err;
     Count count = {0};
-    double t0;
+    double t0, cpu0;
     int rc = 1;
     if (!join(wh, sizeof wh, dir, "/warehouse"))
         return 1;
@@ -175,10 +187,12 @@ static int run_comb(const char *dir, Result *res)
                      "TBLPROPERTIES ('transactional'='true')", NULL))
         goto done;
     t0 = now();
+    cpu0 = cpu_seconds();
     if (comb_exec(s, "INSERT INTO t PARTITION (ds) SELECT id, big, name, price, "
                      "d, score, ds FROM staging", NULL))
         goto done;
     res->seconds = now() - t0;
+    res->cpu = cpu_seconds() - cpu0;
     res->peak_rss_kb = peak_rss_kb();
     if (comb_exec(s, "SELECT count(*) FROM t", &count))
         goto done;
@@ -190,7 +204,7 @@ done:
 }
 
 /* DuckDB through node: duckdb/load.mjs next to this binary prints
- * "seconds rows peak_kib" on success. */
+ * "seconds cpu_seconds rows peak_kib threads" on success. */
 static int run_duckdb(const char *self, const char *dir, const char *csv,
                       Result *res)
 {
@@ -208,8 +222,8 @@ static int run_duckdb(const char *self, const char *dir, const char *csv,
         !(p = popen(cmd, "r")))
         return 1;
     if (!fgets(line, sizeof line, p) ||
-        sscanf(line, "%lf %ld %ld", &res->seconds, &res->rows,
-               &res->peak_rss_kb) != 3) {
+        sscanf(line, "%lf %lf %ld %ld %d", &res->seconds, &res->cpu,
+               &res->rows, &res->peak_rss_kb, &res->threads) != 5) {
         pclose(p);
         return 1;
     }
@@ -250,16 +264,16 @@ int main(int argc, char **argv)
     fflush(stdout);
     if (run_comb(dir, &c))
         return 1;
-    printf("comb    %10.0f rows/s  %7.2f s  peak RSS %ld KiB, peak heap %lld KiB"
-           "  (INSERT INTO t PARTITION (ds) SELECT ... FROM staging)\n",
-           rows / c.seconds, c.seconds, c.peak_rss_kb,
-           (long long)(comb_alloc_peak_bytes() / 1024));
+    printf("comb    %10.0f rows/s  %6.2f s (CPU %6.2f s, 1 thread)  peak RSS "
+           "%ld KiB, peak heap %lld KiB  (INSERT INTO t PARTITION (ds) "
+           "SELECT ... FROM staging)\n", rows / c.seconds, c.seconds, c.cpu,
+           c.peak_rss_kb, (long long)(comb_alloc_peak_bytes() / 1024));
     fflush(stdout);
     have_duckdb = run_duckdb(argv[0], dir, csv, &d) == 0;
     if (have_duckdb)
-        printf("DuckDB  %10.0f rows/s  %7.2f s  peak RSS %ld KiB  (COPY into a "
-               "table of a database file)\n", rows / d.seconds, d.seconds,
-               d.peak_rss_kb);
+        printf("DuckDB  %10.0f rows/s  %6.2f s (CPU %6.2f s, %d threads)  peak "
+               "RSS %ld KiB  (COPY into a table of a database file)\n",
+               rows / d.seconds, d.seconds, d.cpu, d.threads, d.peak_rss_kb);
     else
         printf("DuckDB: not found (make bench installs it with npm)\n");
     printf("rows counted: comb %ld", c.rows);
