@@ -13,6 +13,9 @@
  * aborts the transaction and every writer removes or hides what it wrote
  * (a plain table's files put in place are taken out again).
  *
+ * Each clause scans the source itself (so the source is read once per
+ * clause), under the same snapshot and write-id list.
+ *
  * As in Hive 4, a table gets one write id however many clauses write it,
  * and each clause writing a transactional table takes the next statement
  * id, in clause order (Hive's DriverTxnHandler numbers the file sinks of a
