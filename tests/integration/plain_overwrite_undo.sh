@@ -36,7 +36,7 @@ same "$(c -e "SELECT * FROM p ORDER BY v")" "$before_p"
 same "$(cd "$WH/p" && find . | sort)" "$files_p"
 
 # the catalog cannot record the new partition k=3: everything undone
-fails "" readonly \
+fails "" part_add \
     "INSERT OVERWRITE TABLE p PARTITION (k) VALUES (10, 1), (30, 3)" "metastore"
 same "$(c -e "SELECT * FROM p ORDER BY v")" "$before_p"
 same "$(cd "$WH/p" && find . | sort)" "$files_p"
