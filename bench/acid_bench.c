@@ -17,8 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
@@ -28,21 +26,9 @@
 #include "fs/fs.h"
 #include "sql/session.h"
 
+#include "bench.h"
+
 #define ROWS_PER_STATEMENT 10000
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static long peak_rss_kb(void)
-{
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return ru.ru_maxrss;
-}
 
 /* Multi-row VALUES text for rows [first, first+n). */
 static void values_sql(CombBuf *b, const char *prefix, long first, long n)
