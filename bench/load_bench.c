@@ -117,15 +117,11 @@ static int count_batch(void *ctx, const CombBatch *b, CombErr *err)
     return 0;
 }
 
-static int comb_exec(SqlSession *s, const char *sql, Count *count)
+/* sql's rows counted into count (NULL: not counted). */
+static int comb_exec_count(SqlSession *s, const char *sql, Count *count)
 {
-    CombErr err;
-    SqlSink sink = {count, NULL, count ? count_batch : NULL, NULL, NULL};
-    if (sql_session_execute(s, sql, strlen(sql), &sink, &err)) {
-        fprintf(stderr, "comb: %s\n  in: %.200s\n", err.msg, sql);
-        return 1;
-    }
-    return 0;
+    SqlSink sink = {count, NULL, count_batch, NULL, NULL};
+    return comb_exec(s, sql, count ? &sink : NULL);
 }
 
 typedef struct Result {
@@ -170,7 +166,7 @@ static int run_comb(const char *dir, Result *res)
     res->seconds = now() - t0;
     res->cpu = cpu_seconds() - cpu0;
     res->peak_rss_kb = peak_rss_kb();
-    if (comb_exec(s, "SELECT count(*) FROM t", &count))
+    if (comb_exec_count(s, "SELECT count(*) FROM t", &count))
         goto done;
     res->rows = count.rows;
     rc = 0;
