@@ -310,6 +310,8 @@ bool sql_is_blank(const char *text, size_t len);
  * (the token is '<EOF>' at the end of input).  As in Hive's messages, L
  * counts from 1 and C from 0 (so C is AstPos.col - 1).  Unsupported but
  * valid HiveQL gives COMB_EUNSUPPORTED: "line L:C <what> is not supported".
+ * The checks Hive makes before resolving any name (its phase 1: ORDER BY
+ * with SORT BY, ...) give COMB_ESEMANTIC with Hive's number in hive_code.
  */
 int sql_parse_statement(const char *text, size_t len, CombArena *arena,
                         AstStmt **out, CombErr *err);
