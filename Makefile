@@ -24,7 +24,7 @@ else
   MODE_LDFLAGS :=
 endif
 CFLAGS_ALL := $(BASE_CFLAGS) $(MODE_CFLAGS) $(CFLAGS)
-LIBS := -lprotobuf-c -lz -lsnappy -lzstd -llz4 -lsqlite3 -ledit -lm
+LIBS := -lprotobuf-c -lz -ldeflate -lsnappy -lzstd -llz4 -lsqlite3 -ledit -lm
 
 # Layers, lowest first; a layer's archive may only use the ones before it.
 LAYERS := common fs orc text acid metastore sql cli
@@ -142,6 +142,7 @@ demo: deps
 
 bench: deps
 	@$(MAKE) --no-print-directory MODE=rel all bench-bins
+	@bench/duckdb/setup.sh build/rel/bench/duckdb
 	@for b in $(patsubst bench/%.c,build/rel/bench/%,$(wildcard bench/*.c)); do echo "== $$b"; $$b || exit 1; done
 
 # Build every fuzz target; run one with e.g.

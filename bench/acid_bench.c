@@ -17,8 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
@@ -28,21 +26,9 @@
 #include "fs/fs.h"
 #include "sql/session.h"
 
+#include "bench.h"
+
 #define ROWS_PER_STATEMENT 10000
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static long peak_rss_kb(void)
-{
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return ru.ru_maxrss;
-}
 
 /* Multi-row VALUES text for rows [first, first+n). */
 static void values_sql(CombBuf *b, const char *prefix, long first, long n)
@@ -66,15 +52,11 @@ static int count_batch(void *ctx, const CombBatch *b, CombErr *err)
     return 0;
 }
 
-static int comb_exec(SqlSession *s, const char *sql, ScanCount *count)
+/* sql's rows counted into count (NULL: not counted). */
+static int comb_exec_count(SqlSession *s, const char *sql, ScanCount *count)
 {
-    CombErr err;
-    SqlSink sink = {count, NULL, count ? count_batch : NULL, NULL, NULL};
-    if (sql_session_execute(s, sql, strlen(sql), &sink, &err)) {
-        fprintf(stderr, "comb: %s\n  in: %.200s\n", err.msg, sql);
-        return 1;
-    }
-    return 0;
+    SqlSink sink = {count, NULL, count_batch, NULL, NULL};
+    return comb_exec(s, sql, count ? &sink : NULL);
 }
 
 static int lite_exec(sqlite3 *db, const char *sql)
@@ -127,7 +109,7 @@ static int run_comb(const char *wh, long rows, Timings *t)
         goto done;
     t->del = now() - t0;
     t0 = now();
-    if (comb_exec(s, "SELECT id, grp, name, amount FROM bench", &count))
+    if (comb_exec_count(s, "SELECT id, grp, name, amount FROM bench", &count))
         goto done;
     t->scan = now() - t0;
     t->scanned = count.rows;

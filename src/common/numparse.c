@@ -134,6 +134,36 @@ static bool java_number_syntax(const char *t, size_t n)
     return i == n;
 }
 
+/* Digits with at most one '.', no exponent, as an integer below 2^53
+ * over a power of ten up to 1e22: both are exact doubles, so the one
+ * division rounds correctly, as strtod would (Clinger's fast path). */
+static bool simple_decimal(const char *s, size_t n, double *out)
+{
+    static const double pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,
+                                   1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                   1e12, 1e13, 1e14, 1e15, 1e16, 1e17,
+                                   1e18, 1e19, 1e20, 1e21, 1e22};
+    const uint64_t limit = (uint64_t)1 << 53;
+    uint64_t m = 0;
+    int frac = -1;
+    size_t digits = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '.' && frac < 0) {
+            frac = 0;
+            continue;
+        }
+        if (s[i] < '0' || s[i] > '9' || m > (limit - 9) / 10)
+            return false;
+        m = m * 10 + (uint64_t)(s[i] - '0');
+        digits++;
+        frac += frac >= 0;
+    }
+    if (digits == 0 || frac > 22)
+        return false;
+    *out = (double)m / pow10[frac > 0 ? frac : 0];
+    return true;
+}
+
 bool comb_parse_double(const char *s, size_t len, bool is_float, double *out)
 {
     char buf[512];
@@ -164,6 +194,11 @@ bool comb_parse_double(const char *s, size_t len, bool is_float, double *out)
         n--;
     if (!java_number_syntax(s + start, n))
         return false;
+    if (!is_float && simple_decimal(s + start, n, out)) {
+        if (neg)
+            *out = -*out;
+        return true;
+    }
     memcpy(buf, s, start + n);
     buf[start + n] = '\0';
     *out = is_float ? (double)strtof(buf, NULL) : strtod(buf, NULL);

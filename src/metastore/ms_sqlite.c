@@ -734,11 +734,13 @@ static const char *const sq_sql[SQ_N_STATEMENTS] = {
 
 /* Test builds: COMB_MS_FAULT=readonly opens the file read-only, as a
  * read-only file or mount would; =full answers every write transaction
- * with SQLITE_FULL, as SQLite does on a full disk. */
+ * with SQLITE_FULL, as SQLite does on a full disk; =part_add does so for
+ * adding partitions only (a statement's last catalog step). */
 typedef enum SqFault {
     SQ_FAULT_NONE,
     SQ_FAULT_READONLY,
-    SQ_FAULT_FULL
+    SQ_FAULT_FULL,
+    SQ_FAULT_PART_ADD
 } SqFault;
 
 typedef struct MsSqlite {
@@ -1678,7 +1680,8 @@ static int mss_part_add(void *impl, const char *db, const char *table,
     CombArena a;
     int rc;
     comb_arena_init(&a, 4096);
-    rc = sq_begin(h, true, err);
+    rc = h->fault == SQ_FAULT_PART_ADD ? sq_error(h, SQLITE_FULL, err)
+                                       : sq_begin(h, true, err);
     if (!rc)
         rc = sq_end(h,
                     part_add_body(h, db, table, parts, n, if_not_exists,
@@ -2599,6 +2602,7 @@ static void sq_fault_load(MsSqlite *h)
     h->fault = !f                         ? SQ_FAULT_NONE
                : strcmp(f, "readonly") == 0 ? SQ_FAULT_READONLY
                : strcmp(f, "full") == 0     ? SQ_FAULT_FULL
+               : strcmp(f, "part_add") == 0 ? SQ_FAULT_PART_ADD
                                             : SQ_FAULT_NONE;
 #else
     h->fault = SQ_FAULT_NONE;

@@ -136,6 +136,19 @@ typedef struct AstOrderItem {
     int nulls;               /* 0 default, 1 NULLS FIRST, 2 NULLS LAST */
 } AstOrderItem;
 
+/* Hive's SORT BY, DISTRIBUTE BY and CLUSTER BY of a SELECT.  comb runs
+ * one "reducer", so SORT BY sorts all rows (as Hive with one reducer)
+ * and DISTRIBUTE BY only has its expressions checked; CLUSTER BY x is
+ * DISTRIBUTE BY x SORT BY x: both lists are filled.  A select has them
+ * or ORDER BY, never both (Hive's 10046-10050, raised by the parser). */
+typedef struct AstSortBy {
+    int n_sort;
+    AstOrderItem *sort;      /* SORT BY items (no position aliases) */
+    int n_distribute;
+    AstExpr **distribute;
+    bool cluster;            /* written CLUSTER BY */
+} AstSortBy;
+
 typedef struct AstSelect {
     bool distinct;
     int n_items;
@@ -150,6 +163,7 @@ typedef struct AstSelect {
     int n_order_by;
     AstOrderItem *order_by;
     int64_t limit;           /* -1 if none */
+    AstSortBy *sort_by;      /* SORT/DISTRIBUTE/CLUSTER BY; NULL if none */
 } AstSelect;
 
 /* PARTITION (k1 = 'v', k2 [= v], ...): a key with a constant is static,
@@ -186,8 +200,17 @@ typedef enum AstStmtKind {
     AST_UPDATE,
     AST_DELETE,
     AST_SET,
-    AST_LOAD
+    AST_LOAD,
+    AST_MULTI_INSERT         /* FROM src INSERT ... SELECT ... INSERT ... */
 } AstStmtKind;
+
+/* FROM src [alias] INSERT ... SELECT ... [INSERT ... SELECT ...]...: each
+ * clause is an AST_INSERT statement of its own (its SELECT reads the FROM
+ * table), all of them one transaction (exec_multi.c). */
+typedef struct AstMultiInsert {
+    int n;
+    struct AstStmt **inserts;
+} AstMultiInsert;
 
 typedef struct AstStmt {
     AstStmtKind kind;
@@ -263,6 +286,8 @@ typedef struct AstStmt {
     bool load_local;
     char *load_inputformat;  /* NULL: the table's own format */
     char *load_serde;
+
+    AstMultiInsert *multi;   /* AST_MULTI_INSERT */
 } AstStmt;
 
 /*
@@ -285,6 +310,8 @@ bool sql_is_blank(const char *text, size_t len);
  * (the token is '<EOF>' at the end of input).  As in Hive's messages, L
  * counts from 1 and C from 0 (so C is AstPos.col - 1).  Unsupported but
  * valid HiveQL gives COMB_EUNSUPPORTED: "line L:C <what> is not supported".
+ * The checks Hive makes before resolving any name (its phase 1: ORDER BY
+ * with SORT BY, ...) give COMB_ESEMANTIC with Hive's number in hive_code.
  */
 int sql_parse_statement(const char *text, size_t len, CombArena *arena,
                         AstStmt **out, CombErr *err);

@@ -183,12 +183,11 @@ static int insert_column_map(SqlStmtCtx *c, const SqlTable *t,
 static int arity_error(SqlStmtCtx *c, const SqlTable *t, AstPos pos, int want,
                        int got, CombErr *err)
 {
-    (void)c;
     return sql_err_at(err, COMB_ESEMANTIC, 10044, pos,
                       "Cannot insert into target table because column "
-                      "number/types are different '%s': Table insclause-0 has "
-                      "%d columns, but query has %d columns.",
-                      t->ms->name, want, got);
+                      "number/types are different '%s': Table insclause-%d "
+                      "has %d columns, but query has %d columns.",
+                      t->ms->name, c->insert_clause, want, got);
 }
 
 /* Put constant `k` into row `row` of the column being filled. */
@@ -279,126 +278,146 @@ static int insert_values(SqlStmtCtx *c, SqlTable *t, SqlWriter *d,
 
 /* INSERT ... SELECT: the select's output batches, rearranged into table
  * column order (unlisted columns NULL), go straight to the writer. */
-typedef struct InsertSink {
-    SqlWriter *d;
-    const int *map;         /* select output -> table column */
-    int n_map;
-    CombBatch nulls;        /* an all-NULL vector per table column */
-    CombVector *view;       /* the batch's columns in table order */
-} InsertSink;
-
 static int insert_sink_batch(void *ctx, const CombBatch *b, CombErr *err)
 {
-    InsertSink *is = ctx;
-    const SqlTable *t = is->d->t;
+    SqlInsert *ins = ctx;
+    const SqlTable *t = ins->t;
     CombBatch view = *b;
     for (int j = 0; j < t->n_cols; j++)
-        is->view[j] = is->nulls.cols[j];
-    for (int k = 0; k < is->n_map; k++)
-        is->view[is->map[k]] = b->cols[k];
-    view.cols = is->view;
+        ins->view[j] = ins->nulls.cols[j];
+    for (int k = 0; k < ins->n_map; k++)
+        ins->view[ins->map[k]] = b->cols[k];
+    view.cols = ins->view;
     view.n_cols = t->n_cols;
-    return sql_writer_insert(is->d, &view, err);
+    return sql_writer_insert(ins->w, &view, err);
 }
 
-static int insert_sink_init(SqlStmtCtx *c, InsertSink *is, SqlWriter *d,
-                            const int *map, int n_map, CombErr *err)
+static int insert_sink_init(SqlStmtCtx *c, SqlInsert *ins, CombErr *err)
 {
-    const SqlTable *t = d->t;
-    is->d = d;
-    is->map = map;
-    is->n_map = n_map;
-    is->view = comb_arena_alloc(c->arena, (size_t)(t->n_cols + 1) * sizeof *is->view);
-    if (!is->view ||
-        comb_batch_init_types(&is->nulls, t->n_cols, t->types, COMB_BATCH_SIZE))
+    const SqlTable *t = ins->t;
+    ins->view = comb_arena_alloc(c->arena, (size_t)(t->n_cols + 1) * sizeof *ins->view);
+    if (!ins->view ||
+        comb_batch_init_types(&ins->nulls, t->n_cols, t->types, COMB_BATCH_SIZE))
         return comb_err_nomem(err);
     for (int j = 0; j < t->n_cols; j++) {
-        memset(is->nulls.cols[j].nulls, 1, COMB_BATCH_SIZE);
-        is->nulls.cols[j].has_nulls = true;
+        memset(ins->nulls.cols[j].nulls, 1, COMB_BATCH_SIZE);
+        ins->nulls.cols[j].has_nulls = true;
     }
     return COMB_OK;
 }
 
-static int plan_insert_select(SqlStmtCtx *c, SqlTable *t, const int *map,
-                              int n_map, SqlSelectPlan **out, CombErr *err)
+static int plan_insert_select(SqlStmtCtx *c, SqlInsert *ins, CombErr *err)
 {
     const AstStmt *st = c->stmt;
-    SqlSelectPlan *p;
     const char *const *names;
     const CombTypeKind *kinds;
     int n_out, rc;
-    if ((rc = sql_select_plan(c, st->select, &p, err)))
+    if ((rc = sql_select_plan(c, st->select, &ins->sel, err)))
         return rc;
-    sql_select_output(p, &n_out, &names, &kinds);
-    if (n_out != n_map)
-        return arity_error(c, t, st->name.pos, n_map, n_out, err);
-    if ((rc = sql_select_coerce(c, p, map, t, err)))
+    sql_select_output(ins->sel, &n_out, &names, &kinds);
+    if (n_out != ins->n_map)
+        return arity_error(c, ins->t, st->name.pos, ins->n_map, n_out, err);
+    if ((rc = sql_select_coerce(c, ins->sel, ins->map, ins->t, err)))
         return rc;
-    *out = p;
-    return sql_select_open(c, p, err);
+    return sql_select_open(c, ins->sel, err);
 }
 
 /* INSERT OVERWRITE replaces a unit even when no row comes for it: the
  * table, or a partition named by static values alone. */
-static int touch_overwritten(SqlStmtCtx *c, SqlTable *t, SqlWriter *w,
-                             char **static_values, CombErr *err)
+static int touch_overwritten(SqlStmtCtx *c, SqlInsert *ins, CombErr *err)
 {
+    SqlTable *t = ins->t;
+    char **values;
     char *name;
     int rc;
     if (!c->stmt->overwrite)
         return COMB_OK;
     if (t->n_part == 0)
-        return sql_writer_touch(w, NULL, NULL, err);
-    for (int k = 0; k < t->n_part; k++)
-        if (!static_values[k])
-            return COMB_OK;
-    for (int k = 0; k < t->n_part; k++)
-        if (strcmp(static_values[k], MS_DEFAULT_PARTITION_NAME) == 0)
-            static_values[k] = NULL;
-    if ((rc = ms_part_name_make(t->ms, static_values, c->arena, &name, err)))
+        return sql_writer_touch(ins->w, NULL, NULL, err);
+    if ((rc = sql_insert_static_name(c, ins, &name, &values, err)) || !name)
         return rc;
-    return sql_writer_touch(w, name, static_values, err);
+    return sql_writer_touch(ins->w, name, values, err);
 }
 
-int sql_exec_insert(SqlStmtCtx *c, CombErr *err)
+int sql_insert_static_name(SqlStmtCtx *c, const SqlInsert *ins, char **name,
+                           char ***values, CombErr *err)
+{
+    const SqlTable *t = ins->t;
+    char **v = comb_arena_alloc(c->arena, (size_t)(t->n_part + 1) * sizeof *v);
+    *name = NULL;
+    *values = v;
+    if (!v)
+        return comb_err_nomem(err);
+    for (int k = 0; k < t->n_part; k++) {
+        if (!ins->static_values[k])
+            return COMB_OK;
+        v[k] = strcmp(ins->static_values[k], MS_DEFAULT_PARTITION_NAME) == 0
+                   ? NULL : ins->static_values[k];
+    }
+    return t->n_part ? ms_part_name_make(t->ms, v, c->arena, name, err)
+                     : COMB_OK;
+}
+
+int sql_insert_plan(SqlStmtCtx *c, SqlInsert *ins, CombErr *err)
 {
     const AstStmt *st = c->stmt;
-    SqlSelectPlan *sel = NULL;
-    InsertSink sink_ctx = {0};
-    SqlSink sink = {&sink_ctx, NULL, insert_sink_batch, NULL, NULL};
-    SqlTable *t;
-    SqlWriter *d = NULL;
-    char **static_values;
-    int *map = NULL, n_map = 0, n_dynamic, rc;
-    if ((rc = sql_table_resolve(c, &st->name, &t, err)) ||
-        (rc = require_writable(t, st->name.pos, false, err)) ||
-        (rc = sql_insert_partition_spec(c, t, c->load_source != NULL,
-                                        &static_values, &n_dynamic, err)) ||
-        (rc = insert_column_map(c, t, static_values, &map, &n_map, err)))
+    int n_dynamic, rc;
+    memset(ins, 0, sizeof *ins);
+    if ((rc = sql_table_resolve(c, &st->name, &ins->t, err)) ||
+        (rc = require_writable(ins->t, st->name.pos, false, err)) ||
+        (rc = sql_insert_partition_spec(c, ins->t, c->load_source != NULL,
+                                        &ins->static_values, &n_dynamic, err)) ||
+        (rc = insert_column_map(c, ins->t, ins->static_values, &ins->map,
+                                &ins->n_map, err)))
         return rc;
-    if (t->n_buckets > 0 && (rc = sql_table_bucketing(t, err)))
+    if (ins->t->n_buckets > 0 && (rc = sql_table_bucketing(ins->t, err)))
         return rc;
     /* the source is read under a write-id list taken before our own write
      * id exists, so INSERT INTO t SELECT FROM t never reads its output */
     if ((rc = sql_txn_begin(c, err)) ||
-        (st->select && (rc = plan_insert_select(c, t, map, n_map, &sel, err))) ||
-        (rc = sql_writer_open(c, t, MS_OP_INSERT, st->overwrite,
-                              static_values, &d, err)) ||
-        (rc = touch_overwritten(c, t, d, static_values, err)))
-        goto done;
-    if (sel) {
-        if (!(rc = insert_sink_init(c, &sink_ctx, d, map, n_map, err)))
-            rc = sql_select_run(c, sel, &sink, err);
-    } else {
-        rc = insert_values(c, t, d, map, n_map, err);
-    }
+        (st->select && (rc = plan_insert_select(c, ins, err))))
+        return rc;
+    return COMB_OK;
+}
+
+int sql_insert_write(SqlStmtCtx *c, SqlInsert *ins, int stmt_id,
+                     SqlWriter *same_table, CombErr *err)
+{
+    SqlSink sink = {ins, NULL, insert_sink_batch, NULL, NULL};
+    int rc;
+    if ((rc = sql_writer_open(c, ins->t, MS_OP_INSERT, c->stmt->overwrite,
+                              ins->static_values, &ins->w, err)))
+        return rc;
+    ins->w->stmt_id = stmt_id;
+    ins->w->same_table = same_table;
+    if ((rc = touch_overwritten(c, ins, err)))
+        return rc;
+    if (!ins->sel)
+        return insert_values(c, ins->t, ins->w, ins->map, ins->n_map, err);
+    if ((rc = insert_sink_init(c, ins, err)))
+        return rc;
+    return sql_select_run(c, ins->sel, &sink, err);
+}
+
+void sql_insert_close(SqlInsert *ins)
+{
+    sql_writer_close(ins->w);
+    sql_select_close(ins->sel);
+    if (ins->nulls.cols)
+        comb_batch_free(&ins->nulls);
+    ins->w = NULL;
+    ins->sel = NULL;
+}
+
+int sql_exec_insert(SqlStmtCtx *c, CombErr *err)
+{
+    SqlInsert ins;
+    int rc = sql_insert_plan(c, &ins, err);
     if (!rc)
-        rc = sql_writer_finish(d, err);
-done:
-    sql_writer_close(d);
-    sql_select_close(sel);
-    if (sink_ctx.nulls.cols)
-        comb_batch_free(&sink_ctx.nulls);
+        rc = sql_insert_write(c, &ins, 0, NULL, err);
+    if (!rc)
+        rc = sql_writer_finish(ins.w, err);
+    sql_insert_close(&ins);
     return rc;
 }
 

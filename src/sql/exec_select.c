@@ -364,12 +364,13 @@ static int plan_group_by(SqlStmtCtx *c, SqlSelectPlan *p, CombErr *err)
 }
 
 /* hive.orderby.position.alias (default true): ORDER BY 2 is the second
- * select item. */
-static bool order_by_position(SqlStmtCtx *c, const AstOrderItem *o)
+ * select item (SORT BY 2 sorts by the constant, as in Hive). */
+static bool order_by_position(SqlStmtCtx *c, const SqlSelectPlan *p,
+                              const AstOrderItem *o)
 {
     const char *on = sql_session_get_conf(c->s, "hive.orderby.position.alias");
     return o->expr->kind == AST_LIT_INT && !o->expr->lit_suffix &&
-           !(on && strcasecmp(on, "false") == 0);
+           !(on && strcasecmp(on, "false") == 0) && !p->ast->sort_by;
 }
 
 /* The output column an ORDER BY item names (alias, column name, or the
@@ -398,7 +399,7 @@ static int plan_order_item(SqlStmtCtx *c, SqlSelectPlan *p,
     int rc;
     key->desc = o->desc;
     key->nulls_first = o->nulls == 1 || (o->nulls == 0 && o->desc);
-    if (order_by_position(c, o)) {
+    if (order_by_position(c, p, o)) {
         if (o->expr->ival < 1 || o->expr->ival > p->n_out)
             return sql_err_at(err, COMB_ESEMANTIC, 10220, o->expr->pos,
                               "Invalid position alias in Order By: %lld is "
@@ -417,19 +418,38 @@ static int plan_order_item(SqlStmtCtx *c, SqlSelectPlan *p,
     return COMB_OK;
 }
 
-static int plan_order_by(SqlStmtCtx *c, SqlSelectPlan *p, CombErr *err)
+/* DISTRIBUTE BY changes no result in one process; its expressions are
+ * still bound, so a wrong one is an error as in Hive. */
+static int plan_distribute_by(SqlStmtCtx *c, SqlSelectPlan *p, CombErr *err)
 {
-    const AstSelect *s = p->ast;
-    p->n_keys = s->n_order_by;
-    p->keys = comb_arena_calloc(c->arena, (size_t)(s->n_order_by + 1) * sizeof *p->keys);
-    if (!p->keys)
-        return comb_err_nomem(err);
-    for (int k = 0; k < s->n_order_by; k++) {
-        int rc = plan_order_item(c, p, &s->order_by[k], &p->keys[k], err);
-        if (rc || (rc = check_orderable(c, p->exprs[p->keys[k].col], err)))
+    const AstSortBy *sb = p->ast->sort_by;
+    for (int i = 0; sb && !sb->cluster && i < sb->n_distribute; i++) {
+        BoundExpr *e;
+        int rc;
+        if (order_output_column(p, sb->distribute[i]) < 0 &&
+            (rc = sql_bind_expr(c, p->aggregate ? &p->agg_sc : &p->sc,
+                                sb->distribute[i], &e, err)))
             return rc;
     }
     return COMB_OK;
+}
+
+/* ORDER BY, or SORT BY / CLUSTER BY: with one "reducer" they are the same
+ * total sort. */
+static int plan_order_by(SqlStmtCtx *c, SqlSelectPlan *p, CombErr *err)
+{
+    const AstSelect *s = p->ast;
+    const AstOrderItem *items = s->sort_by ? s->sort_by->sort : s->order_by;
+    p->n_keys = s->sort_by ? s->sort_by->n_sort : s->n_order_by;
+    p->keys = comb_arena_calloc(c->arena, (size_t)(p->n_keys + 1) * sizeof *p->keys);
+    if (!p->keys)
+        return comb_err_nomem(err);
+    for (int k = 0; k < p->n_keys; k++) {
+        int rc = plan_order_item(c, p, &items[k], &p->keys[k], err);
+        if (rc || (rc = check_orderable(c, p->exprs[p->keys[k].col], err)))
+            return rc;
+    }
+    return plan_distribute_by(c, p, err);
 }
 
 static int plan_from(SqlStmtCtx *c, SqlSelectPlan *p, CombErr *err)

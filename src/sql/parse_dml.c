@@ -1,9 +1,11 @@
 /*
- * parse_dml.c - SELECT, INSERT, UPDATE and DELETE.
+ * parse_dml.c - SELECT, INSERT, UPDATE, DELETE, and Hive's FROM-first
+ * statements (FROM t SELECT ..., FROM t INSERT ... SELECT ... INSERT ...).
  *
- * A SELECT reads one table (or none): joins, subqueries, set operations,
- * windows and the Hive-only SORT/DISTRIBUTE/CLUSTER BY clauses are
- * recognised only to be refused with COMB_EUNSUPPORTED.
+ * A SELECT reads one table (or none): joins, subqueries, set operations
+ * and windows are recognised only to be refused with COMB_EUNSUPPORTED.
+ * Its clauses come in Hive's order: WHERE, GROUP BY, HAVING, ORDER BY,
+ * CLUSTER BY, DISTRIBUTE BY, SORT BY, LIMIT.
  */
 #include "sql/parse_int.h"
 
@@ -130,12 +132,6 @@ static int sel_refuse_tail(SqlParser *p)
     if (t->kind != SQL_TK_WORD)
         return COMB_OK;
     switch (t->kw) {
-    case KW_CLUSTER:
-    case KW_DISTRIBUTE:
-    case KW_SORT:
-        if (sp_is_kw_at(p, 1, KW_BY))
-            return sp_unsupported(p, t, "%s BY", sql_keyword_name(t->kw));
-        return COMB_OK;
     case KW_UNION:
     case KW_INTERSECT:
     case KW_EXCEPT:
@@ -148,21 +144,137 @@ static int sel_refuse_tail(SqlParser *p)
     }
 }
 
-int sp_select(SqlParser *p, AstSelect **out)
+/* The token Hive's ErrorMsg.getText names for a tree: its last leaf,
+ * reached through the last child of each node. */
+static const char *last_leaf(const AstExpr *e)
+{
+    for (;;) {
+        const AstExpr *next = NULL;
+        if (e->n_args)
+            next = e->kind == AST_CASE && e->right ? e->right
+                                                   : e->args[e->n_args - 1];
+        else if (e->kind == AST_BETWEEN)
+            next = e->third;
+        else if (e->right)
+            next = e->right;
+        else if (e->kind != AST_FUNC)
+            next = e->left;
+        if (!next)
+            return e->kind == AST_FUNC || e->kind == AST_COLREF ||
+                           e->kind == AST_FIELD
+                       ? e->name : e->text;
+        e = next;
+    }
+}
+
+/* Hive's checks of the row-order clauses in SemanticAnalyzer.doPhase1,
+ * made before any name is resolved: the message of generateErrorMessage
+ * (which Hive prints without its error number) at the later clause's
+ * first expression, near its last token. */
+static int sort_conflict(SqlParser *p, AstExpr *const *first_last,
+                         int hive_code, const char *what)
+{
+    const AstExpr *at = first_last[0];
+    return comb_err_hive(p->err, COMB_ESEMANTIC, hive_code,
+                         "SemanticException %d:%d Cannot have both %s "
+                         "clauses. Error encountered near token '%s'",
+                         at->pos.line, at->pos.col - 1, what,
+                         last_leaf(first_last[1]));
+}
+
+static int expr_conflict(SqlParser *p, const SqlVec *exprs, int hive_code,
+                         const char *what)
+{
+    AstExpr **e = exprs->data;
+    AstExpr *first_last[2] = {e[0], e[exprs->n - 1]};
+    return sort_conflict(p, first_last, hive_code, what);
+}
+
+/* CLUSTER BY's keys also sort, ascending. */
+static int cluster_sort_keys(SqlParser *p, AstSortBy *sb)
+{
+    sb->n_sort = sb->n_distribute;
+    sb->sort = sp_alloc(p, (size_t)sb->n_sort * sizeof *sb->sort);
+    if (!sb->sort)
+        return COMB_ENOMEM;
+    for (int i = 0; i < sb->n_sort; i++)
+        sb->sort[i].expr = sb->distribute[i];
+    return COMB_OK;
+}
+
+/* CLUSTER BY or DISTRIBUTE BY (kw): BY expr, ... | BY (expr, ...). */
+static int sel_by_exprs(SqlParser *p, SqlKeyword kw, AstSelect *sel,
+                        AstSortBy *sb)
+{
+    SqlVec keys = {0};
+    bool cluster = kw == KW_CLUSTER;
+    if (!sp_is_kw(p, kw) || !sp_is_kw_at(p, 1, KW_BY))
+        return COMB_OK;
+    sp_next(p);
+    sp_next(p);
+    SP_TRY(sp_list(p, sp_is(p, SQL_TK_LPAREN), sp_expr_item, &keys));
+    if (sb->cluster)
+        return expr_conflict(p, &keys, 10046, "CLUSTER BY and DISTRIBUTE BY");
+    if (sel->n_order_by)
+        return cluster ? expr_conflict(p, &keys, 10050, "CLUSTER BY and ORDER BY")
+                       : expr_conflict(p, &keys, 10047,
+                                       "ORDER BY and DISTRIBUTE BY");
+    sb->cluster = cluster;
+    sb->n_distribute = keys.n;
+    sb->distribute = keys.data;
+    return cluster ? cluster_sort_keys(p, sb) : COMB_OK;
+}
+
+/* SORT BY item, ... | SORT BY (item, ...), items as ORDER BY's. */
+static int sel_sort_by(SqlParser *p, AstSelect *sel, AstSortBy *sb)
 {
     SqlVec items = {0};
-    AstSelect *sel = sp_alloc(p, sizeof *sel);
-    if (!sel)
+    AstOrderItem *it;
+    AstExpr *first_last[2];
+    if (!sp_is_kw(p, KW_SORT) || !sp_is_kw_at(p, 1, KW_BY))
+        return COMB_OK;
+    sp_next(p);
+    sp_next(p);
+    SP_TRY(sp_list(p, sp_is(p, SQL_TK_LPAREN), sel_order_item, &items));
+    it = items.data;
+    first_last[0] = it[0].expr;
+    first_last[1] = it[items.n - 1].expr;
+    if (sb->cluster)
+        return sort_conflict(p, first_last, 10048, "CLUSTER BY and SORT BY");
+    if (sel->n_order_by)
+        return sort_conflict(p, first_last, 10049, "ORDER BY and SORT BY");
+    sb->n_sort = items.n;
+    sb->sort = items.data;
+    return COMB_OK;
+}
+
+/* [CLUSTER BY ...] [DISTRIBUTE BY ...] [SORT BY ...] */
+static int sel_sort_clauses(SqlParser *p, AstSelect *sel)
+{
+    AstSortBy *sb = sp_alloc(p, sizeof *sb);
+    if (!sb)
         return COMB_ENOMEM;
-    sel->limit = -1;
-    *out = sel;
+    SP_TRY(sel_by_exprs(p, KW_CLUSTER, sel, sb));
+    SP_TRY(sel_by_exprs(p, KW_DISTRIBUTE, sel, sb));
+    SP_TRY(sel_sort_by(p, sel, sb));
+    if (sb->n_sort || sb->n_distribute)
+        sel->sort_by = sb;
+    return COMB_OK;
+}
+
+/* After SELECT: the items, FROM (unless the statement gave it first) and
+ * the other clauses. */
+static int sel_body(SqlParser *p, AstSelect *sel, bool with_from)
+{
+    SqlVec items = {0};
     SP_TRY(sp_expect_kw(p, KW_SELECT));
     if (!sp_accept_kw(p, KW_ALL))
         sel->distinct = sp_accept_kw(p, KW_DISTINCT);
     SP_TRY(sp_list(p, false, sel_item, &items));
     sel->n_items = items.n;
     sel->items = items.data;
-    SP_TRY(sel_from(p, sel));
+    if (with_from)
+        SP_TRY(sel_from(p, sel));
     if (sp_accept_kw(p, KW_WHERE))
         SP_TRY(sp_expr(p, &sel->where));
     SP_TRY(sel_group_by(p, sel));
@@ -171,8 +283,24 @@ int sp_select(SqlParser *p, AstSelect **out)
     SP_TRY(sel_refuse_tail(p));
     SP_TRY(sel_order_by(p, sel));
     SP_TRY(sel_refuse_tail(p));
+    SP_TRY(sel_sort_clauses(p, sel));
     SP_TRY(sel_limit(p, sel));
     return sel_refuse_tail(p);
+}
+
+static AstSelect *sel_new(SqlParser *p)
+{
+    AstSelect *sel = sp_alloc(p, sizeof *sel);
+    if (sel)
+        sel->limit = -1;
+    return sel;
+}
+
+int sp_select(SqlParser *p, AstSelect **out)
+{
+    if (!(*out = sel_new(p)))
+        return COMB_ENOMEM;
+    return sel_body(p, *out, true);
 }
 
 /* ---------------------------------------------------------------- INSERT */
@@ -246,9 +374,11 @@ static int ins_source(SqlParser *p, AstStmt *s)
     return sp_error(p, t, "missing VALUES or SELECT");
 }
 
-int sp_insert(SqlParser *p, AstStmt *s)
+/* INSERT target [(col, ...)] */
+static int ins_head(SqlParser *p, AstStmt *s)
 {
     s->kind = AST_INSERT;
+    s->pos = sp_pos(sp_peek(p, 0));
     sp_next(p);
     SP_TRY(ins_target(p, s));
     if (sp_is(p, SQL_TK_LPAREN)) {
@@ -260,7 +390,77 @@ int sp_insert(SqlParser *p, AstStmt *s)
         s->insert_cols = cols.names.data;
         s->insert_col_pos = cols.positions.data;
     }
+    return COMB_OK;
+}
+
+int sp_insert(SqlParser *p, AstStmt *s)
+{
+    SP_TRY(ins_head(p, s));
     return ins_source(p, s);
+}
+
+/* ------------------------------------------------ FROM-first statements */
+
+/* A SELECT body of a FROM statement: it reads the statement's table. */
+static int from_body(SqlParser *p, const AstSelect *from, AstSelect **out)
+{
+    AstSelect *sel = sel_new(p);
+    if (!sel)
+        return COMB_ENOMEM;
+    sel->has_from = true;
+    sel->from = from->from;
+    sel->from_alias = from->from_alias;
+    *out = sel;
+    return sel_body(p, sel, false);
+}
+
+/* One INSERT clause: an INSERT statement of its own. */
+static int from_insert(SqlParser *p, const AstSelect *from, void *inserts)
+{
+    AstStmt *ins = sp_alloc(p, sizeof *ins);
+    size_t start = sp_peek(p, 0)->off;
+    if (!ins)
+        return COMB_ENOMEM;
+    ins->n_buckets = -1;
+    SP_TRY(ins_head(p, ins));
+    if (!sp_is_kw(p, KW_SELECT))
+        return sp_error(p, sp_peek(p, 0), "missing SELECT");
+    SP_TRY(from_body(p, from, &ins->select));
+    if (!(ins->text = sp_text(p, start)))
+        return COMB_ENOMEM;
+    return sp_vec_push(p, inserts, &ins, sizeof ins);
+}
+
+/* Hive's FROM t [alias] SELECT ... and FROM t [alias] INSERT ... SELECT ...
+ * [INSERT ... SELECT ...]... (a multi-insert). */
+int sp_from(SqlParser *p, AstStmt *s)
+{
+    AstSelect from = {0};
+    SqlVec inserts = {0};
+    SP_TRY(sel_from(p, &from));
+    if (sp_is_kw(p, KW_SELECT)) {
+        s->kind = AST_SELECT;
+        SP_TRY(from_body(p, &from, &s->select));
+        if (sp_is_kw(p, KW_SELECT) || sp_is_kw(p, KW_INSERT))
+            return sp_unsupported(p, sp_peek(p, 0),
+                                  "a FROM statement with a SELECT and "
+                                  "further clauses");
+        return COMB_OK;
+    }
+    if (!sp_is_kw(p, KW_INSERT))
+        return sp_error(p, sp_peek(p, 0), "missing INSERT or SELECT");
+    while (sp_is_kw(p, KW_INSERT))
+        SP_TRY(from_insert(p, &from, &inserts));
+    if (sp_is_kw(p, KW_SELECT))
+        return sp_unsupported(p, sp_peek(p, 0),
+                              "a SELECT among the INSERT clauses of a FROM "
+                              "statement");
+    s->kind = AST_MULTI_INSERT;
+    if (!(s->multi = sp_alloc(p, sizeof *s->multi)))
+        return COMB_ENOMEM;
+    s->multi->n = inserts.n;
+    s->multi->inserts = inserts.data;
+    return COMB_OK;
 }
 
 /* ------------------------------------------------------- UPDATE, DELETE */

@@ -2,8 +2,9 @@
  * parse_int.h - internals of the recursive-descent HiveQL parser, shared
  * by parser.c (token stream, errors, helpers, statement dispatch),
  * parse_ddl.c (database and table statements, SHOW, DESCRIBE, USE, SET),
- * parse_dml.c (SELECT, INSERT, UPDATE, DELETE) and parse_expr.c
- * (expressions and type names).  Nothing outside the parser includes it.
+ * parse_dml.c (SELECT, INSERT, UPDATE, DELETE, FROM-first statements) and
+ * parse_expr.c (expressions and type names).  Nothing outside the parser
+ * includes it.
  *
  * Conventions: every parse function returns COMB_OK or an error code with
  * p->err filled, and consumes exactly the tokens of its rule.  Functions
@@ -113,6 +114,7 @@ int sp_use(SqlParser *p, AstStmt *s);
 int sp_set(SqlParser *p, AstStmt *s);
 int sp_select(SqlParser *p, AstSelect **out);
 int sp_insert(SqlParser *p, AstStmt *s);
+int sp_from(SqlParser *p, AstStmt *s);
 int sp_update(SqlParser *p, AstStmt *s);
 int sp_delete(SqlParser *p, AstStmt *s);
 int sp_load(SqlParser *p, AstStmt *s);

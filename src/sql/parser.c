@@ -423,7 +423,7 @@ static bool is_unsupported_statement(const SqlToken *t)
 {
     static const SqlKeyword kws[] = {
         KW_ABORT, KW_ALTER, KW_ANALYZE, KW_COMMIT, KW_EXPLAIN, KW_EXPORT,
-        KW_FROM, KW_GRANT, KW_IMPORT, KW_LOCK, KW_MERGE, KW_MSCK,
+        KW_GRANT, KW_IMPORT, KW_LOCK, KW_MERGE, KW_MSCK,
         KW_RELOAD, KW_RESET, KW_REVOKE, KW_ROLLBACK, KW_START, KW_TRUNCATE,
         KW_UNLOCK, KW_WITH,
     };
@@ -444,6 +444,7 @@ static int sp_statement(SqlParser *p, AstStmt *s)
             s->kind = AST_SELECT;
             return sp_select(p, &s->select);
         case KW_INSERT: return sp_insert(p, s);
+        case KW_FROM: return sp_from(p, s);
         case KW_UPDATE: return sp_update(p, s);
         case KW_DELETE: return sp_delete(p, s);
         case KW_CREATE: return sp_create(p, s);

@@ -16,25 +16,35 @@
 
 /* -------------------------------------------------------- values as text */
 
+bool sql_part_value_view(const CombVector *v, int row, char *buf,
+                         size_t cap, CombStr *out)
+{
+    if (comb_vec_is_null(v, row))
+        return false;
+    if (comb_type_is_str(v->kind)) {
+        *out = v->str[row];
+        if (!out->ptr)
+            out->ptr = "";
+        /* a CHAR value names its partition without its padding */
+        if (v->kind == COMB_T_CHAR)
+            while (out->len > 0 && out->ptr[out->len - 1] == ' ')
+                out->len--;
+    } else {
+        out->len = (uint32_t)sql_format_scalar(v->kind, v, row, buf, cap);
+        out->ptr = buf;
+    }
+    return true;
+}
+
 int sql_part_value_text(SqlStmtCtx *c, const CombVector *v, int row,
                         char **out, CombErr *err)
 {
-    char buf[80];
-    size_t n;
+    char buf[SQL_PART_TEXT_MAX];
+    CombStr s;
     *out = NULL;
-    if (comb_vec_is_null(v, row))
+    if (!sql_part_value_view(v, row, buf, sizeof buf, &s))
         return COMB_OK;
-    if (comb_type_is_str(v->kind)) {
-        CombStr s = v->str[row];
-        /* a CHAR value names its partition without its padding */
-        if (v->kind == COMB_T_CHAR)
-            while (s.len > 0 && s.ptr[s.len - 1] == ' ')
-                s.len--;
-        *out = comb_arena_strndup(c->arena, s.ptr ? s.ptr : "", s.len);
-    } else {
-        n = sql_format_scalar(v->kind, v, row, buf, sizeof buf);
-        *out = comb_arena_strndup(c->arena, buf, n);
-    }
+    *out = comb_arena_strndup(c->arena, s.ptr, s.len);
     return *out ? COMB_OK : comb_err_nomem(err);
 }
 

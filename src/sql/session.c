@@ -361,6 +361,8 @@ static int dispatch(SqlStmtCtx *c, CombErr *err)
         return sql_exec_select(c, err);
     case AST_INSERT:
         return sql_exec_insert(c, err);
+    case AST_MULTI_INSERT:
+        return sql_exec_multi_insert(c, err);
     case AST_UPDATE:
     case AST_DELETE:
         return sql_exec_update_delete(c, err);

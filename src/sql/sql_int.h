@@ -62,6 +62,8 @@ typedef struct SqlStmtCtx {
     int32_t now_nanos;
     struct SqlTable *load_source; /* LOAD DATA run as INSERT ... SELECT: the
                                files as a table (exec_load.c), else NULL */
+    int insert_clause;      /* the INSERT clause of a multi-insert being
+                               run (Hive's destination insclause-N) */
 } SqlStmtCtx;
 
 /* Open the statement's transaction and take its snapshot (idempotent). */
@@ -135,6 +137,11 @@ void sql_part_store(CombVector *v, int from, int to, const BoundExpr *k);
  * (CAST to string; CHAR without padding); *out NULL for NULL. */
 int sql_part_value_text(SqlStmtCtx *c, const CombVector *v, int row,
                         char **out, CombErr *err);
+/* The same text borrowed, without a copy: the string's bytes, or the
+ * value formatted into buf (SQL_PART_TEXT_MAX bytes); false for NULL. */
+#define SQL_PART_TEXT_MAX 80
+bool sql_part_value_view(const CombVector *v, int row, char *buf,
+                         size_t cap, CombStr *out);
 /* A static partition value (PARTITION (k='01')) converted to key `key`'s
  * type and back to text ('1' for an int key), as Hive's type check on
  * insert does; a value that does not convert is an error.  text NULL
@@ -518,9 +525,21 @@ typedef struct SqlWriter {
     const CombType *row_type; /* struct of the data columns (plain files) */
     SqlUnitWriter *units;
     int n_units, cap_units;
+    int *unit_slots;         /* routing: unit index + 1 by the hash of its
+                                partition values (open addressing), 0 empty */
+    int n_slots;
     int max_dynamic, max_dynamic_node;
     int64_t n_written;       /* rows written */
     bool finished;
+    int stmt_id;             /* statement id of the delta_W_W_S directories
+                                (and of the ROW__IDs written), 0 unless a
+                                multi-insert sets it before the first row;
+                                plain tables: tells apart the staging
+                                directories of one statement's writers */
+    struct SqlWriter *same_table; /* an earlier writer of the same table in
+                                this statement (multi-insert), or NULL: a
+                                unit both write is refused when either
+                                overwrites it */
 } SqlWriter;
 
 /* LOAD DATA: a copy of file src becomes a file of unit `name` (values as
@@ -557,14 +576,48 @@ int sql_writer_delete(SqlWriter *w, const SqlUnit *u, int64_t owid,
                       int32_t bucket_prop, int64_t row_id, CombErr *err);
 /* Make every file durable (and visible, for plain tables), record new
  * partitions and the transaction's components.  The session commits the
- * transaction after this. */
+ * transaction after this.  The two steps of sql_writer_finish:
+ * sql_writer_finish_files, then sql_writer_record. */
 int sql_writer_finish(SqlWriter *w, CombErr *err);
+int sql_writer_finish_files(SqlWriter *w, CombErr *err);
+int sql_writer_record(SqlWriter *w, CombErr *err);
+/* The statement failed after w finished: sql_writer_close undoes what
+ * it made visible (a plain table's files) as for an unfinished writer. */
+void sql_writer_fail(SqlWriter *w);
 /* Release everything; an unfinished writer's files are removed or left
  * invisible.  NULL ok. */
 void sql_writer_close(SqlWriter *w);
 
-/* SELECT plans (exec_select.c), also used by INSERT ... SELECT. */
+/* One INSERT (exec_dml.c) in steps, each run with c->stmt the INSERT, so
+ * that a multi-insert (exec_multi.c) can plan every clause, and open its
+ * reads, before the first write id exists, then write each, then finish
+ * them all.  sql_exec_insert is the three steps for one statement. */
 typedef struct SqlSelectPlan SqlSelectPlan;
+typedef struct SqlInsert {
+    SqlTable *t;
+    char **static_values;   /* sql_insert_partition_spec */
+    int *map, n_map;        /* value position -> table column */
+    SqlSelectPlan *sel;     /* INSERT ... SELECT (open after planning) */
+    SqlWriter *w;           /* after sql_insert_write */
+    CombBatch nulls;        /* an all-NULL vector per table column */
+    CombVector *view;       /* a select batch's columns in table order */
+} SqlInsert;
+/* Resolve the target, its PARTITION clause and columns; plan and open
+ * the SELECT under the statement snapshot. */
+int sql_insert_plan(SqlStmtCtx *c, SqlInsert *ins, CombErr *err);
+/* Open the writer (statement id stmt_id, same_table as SqlWriter's) and
+ * write every row. */
+int sql_insert_write(SqlStmtCtx *c, SqlInsert *ins, int stmt_id,
+                     SqlWriter *same_table, CombErr *err);
+/* The partition a planned INSERT names with static values alone (*name
+ * NULL when a key is dynamic or the table is not partitioned); *values
+ * the keys' text, NULL for the default partition. */
+int sql_insert_static_name(SqlStmtCtx *c, const SqlInsert *ins, char **name,
+                           char ***values, CombErr *err);
+/* Release the writer (see sql_writer_close) and the select. */
+void sql_insert_close(SqlInsert *ins);
+
+/* SELECT plans (exec_select.c), also used by INSERT ... SELECT. */
 int sql_select_plan(SqlStmtCtx *c, const AstSelect *s, SqlSelectPlan **out,
                     CombErr *err);
 void sql_select_output(const SqlSelectPlan *p, int *n_out,
@@ -583,6 +636,7 @@ void sql_select_close(SqlSelectPlan *p);  /* NULL ok */
 int sql_exec_ddl(SqlStmtCtx *c, CombErr *err);
 int sql_exec_select(SqlStmtCtx *c, CombErr *err);
 int sql_exec_insert(SqlStmtCtx *c, CombErr *err);
+int sql_exec_multi_insert(SqlStmtCtx *c, CombErr *err);
 int sql_exec_load(SqlStmtCtx *c, CombErr *err);
 int sql_exec_update_delete(SqlStmtCtx *c, CombErr *err);
 int sql_exec_set(SqlStmtCtx *c, CombErr *err);

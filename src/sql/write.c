@@ -56,6 +56,8 @@ struct SqlUnitWriter {
     PlainFile *files;        /* by bucket index of first appearance */
     int n_files;
     uint32_t *rows;          /* scratch: rows of the batch for this unit */
+    uint64_t hash;           /* of its values, once in w->unit_slots */
+    bool hashed;
 };
 
 /* ------------------------------------------------------------ helpers */
@@ -126,7 +128,7 @@ static int open_acid(SqlWriter *w, SqlUnitWriter *u, CombErr *err)
     const SqlTable *t = w->t;
     AcidSchema schema = {t->n_data, t->names, t->types};
     AcidWriterOptions opt = {.base = w->overwrite, .group = w->group};
-    return acid_writer_open_opts(u->dir, &schema, w->write_id, 0,
+    return acid_writer_open_opts(u->dir, &schema, w->write_id, w->stmt_id,
                                  ORC_COMP_ZLIB, &opt, &u->acid, err);
 }
 
@@ -138,10 +140,10 @@ static int open_stage(SqlWriter *w, SqlUnitWriter *u, CombErr *err)
     int made;
     if (w->t->kind == SQL_TABLE_INSERT_ONLY)
         name = acid_dir_name(c->arena, w->overwrite ? ACID_DIR_BASE : ACID_DIR_DELTA,
-                             w->write_id, w->write_id, 0);
+                             w->write_id, w->write_id, w->stmt_id);
     else
-        name = comb_arena_printf(c->arena, "%s-%lld", PLAIN_STAGING,
-                                 (long long)c->txnid);
+        name = comb_arena_printf(c->arena, "%s-%lld-%d", PLAIN_STAGING,
+                                 (long long)c->txnid, w->stmt_id);
     if (!name || !(u->stage = fs_join(c->arena, u->dir, name)))
         return comb_err_nomem(err);
     if (fs_exists(u->stage))
@@ -162,6 +164,38 @@ static int unit_open(SqlWriter *w, SqlUnitWriter *u, CombErr *err)
     return open_stage(w, u, err);
 }
 
+static bool unit_named(const SqlUnitWriter *u, const char *name)
+{
+    return (!name && !u->name) || (name && u->name && strcmp(name, u->name) == 0);
+}
+
+/* Two clauses of a multi-insert may write one unit only when neither
+ * overwrites it: a new base_W would hide the other clause's delta of the
+ * same write id (Hive's readers drop it), and two bases cannot both be
+ * the unit's content. */
+static int check_shared_unit(const SqlWriter *w, const char *name, CombErr *err)
+{
+    static const char why[] = "is written by two INSERT clauses of this "
+                              "statement and one of them is INSERT OVERWRITE; "
+                              "write them in separate statements";
+    for (const SqlWriter *o = w->same_table; o; o = o->same_table) {
+        if (!w->overwrite && !o->overwrite)
+            continue;
+        for (int i = 0; i < o->n_units; i++) {
+            if (!unit_named(&o->units[i], name))
+                continue;
+            if (!name)
+                return comb_err(err, COMB_ESEMANTIC,
+                                "SemanticException: table %s %s",
+                                w->t->qualified, why);
+            return comb_err(err, COMB_ESEMANTIC,
+                            "SemanticException: partition %s of %s %s", name,
+                            w->t->qualified, why);
+        }
+    }
+    return COMB_OK;
+}
+
 /* The writer of partition `name` (values as text), opened on first use. */
 static int unit_get(SqlWriter *w, const char *name, char **values,
                     SqlUnitWriter **out, CombErr *err)
@@ -172,11 +206,12 @@ static int unit_get(SqlWriter *w, const char *name, char **values,
     MsPartition *p;
     int rc;
     for (int i = 0; i < w->n_units; i++)
-        if ((!name && !w->units[i].name) ||
-            (name && w->units[i].name && strcmp(name, w->units[i].name) == 0)) {
+        if (unit_named(&w->units[i], name)) {
             *out = &w->units[i];
             return COMB_OK;
         }
+    if ((rc = check_shared_unit(w, name, err)))
+        return rc;
     if (w->n_units == w->cap_units) {
         int cap = w->cap_units ? w->cap_units * 2 : 8;
         SqlUnitWriter *g = comb_arena_calloc(c->arena, (size_t)cap * sizeof *g);
@@ -303,29 +338,103 @@ int sql_writer_add_file(SqlWriter *w, const char *name, char **values,
 
 /* ------------------------------------------------------------ routing */
 
-/* The partition of row `row`: its keys' text and the escaped name. */
-static int row_partition(SqlWriter *w, const CombBatch *b, int row,
-                         char **name, char ***values, CombErr *err)
+/* Rows find their unit by the text of their partition keys, borrowed
+ * from the batch (no copy per row), through a hash table of the units;
+ * only a new unit copies its values and makes its escaped name. */
+
+static bool is_default_value(const char *v)
 {
-    SqlStmtCtx *c = w->c;
+    return !v || strcmp(v, MS_DEFAULT_PARTITION_NAME) == 0;
+}
+
+/* The keys of row `row`: static values, else the row's text; ptr NULL
+ * for the default partition (NULL, an empty string, or its very name). */
+static void row_keys(const SqlWriter *w, const CombBatch *b, int row,
+                     char *bufs, CombStr *keys)
+{
     const SqlTable *t = w->t;
-    char **v = comb_arena_alloc(c->arena, (size_t)(t->n_part + 1) * sizeof *v);
-    int rc;
-    if (!v)
-        return comb_err_nomem(err);
     for (int k = 0; k < t->n_part; k++) {
-        if (w->static_values && w->static_values[k]) {
-            v[k] = w->static_values[k];
-            continue;
+        CombStr *key = &keys[k];
+        const char *sv = w->static_values ? w->static_values[k] : NULL;
+        if (sv) {
+            *key = (CombStr){sv, (uint32_t)strlen(sv)};
+        } else if (!sql_part_value_view(&b->cols[t->n_data + k], row,
+                                        bufs + (size_t)k * SQL_PART_TEXT_MAX,
+                                        SQL_PART_TEXT_MAX, key)) {
+            key->ptr = NULL;
         }
-        if ((rc = sql_part_value_text(c, &b->cols[t->n_data + k], row, &v[k], err)))
-            return rc;
-        /* an empty string names the default partition, as in Hive */
-        if (v[k] && !*v[k])
-            v[k] = NULL;
+        if (key->ptr && (key->len == 0 ||
+                         (key->len == sizeof MS_DEFAULT_PARTITION_NAME - 1 &&
+                          memcmp(key->ptr, MS_DEFAULT_PARTITION_NAME,
+                                 key->len) == 0)))
+            key->ptr = NULL;
     }
-    *values = v;
-    return ms_part_name_make(t->ms, v, c->arena, name, err);
+}
+
+static uint64_t keys_hash(const CombStr *keys, int n)
+{
+    uint64_t h = 14695981039346656037ULL;
+    for (int k = 0; k < n; k++) {
+        h = (h ^ (keys[k].ptr ? 1u : 2u)) * 1099511628211ULL;
+        for (uint32_t i = 0; keys[k].ptr && i < keys[k].len; i++)
+            h = (h ^ (unsigned char)keys[k].ptr[i]) * 1099511628211ULL;
+    }
+    return h;
+}
+
+static bool keys_equal(char *const *values, const CombStr *keys, int n)
+{
+    for (int k = 0; k < n; k++) {
+        if (is_default_value(values[k]) || !keys[k].ptr) {
+            if (!is_default_value(values[k]) || keys[k].ptr)
+                return false;
+        } else if (strlen(values[k]) != keys[k].len ||
+                   memcmp(values[k], keys[k].ptr, keys[k].len) != 0) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static int slot_find(const SqlWriter *w, uint64_t h, const CombStr *keys)
+{
+    for (int s = (int)(h & (uint64_t)(w->n_slots - 1)); w->n_slots && w->unit_slots[s];
+         s = (s + 1) & (w->n_slots - 1)) {
+        const SqlUnitWriter *u = &w->units[w->unit_slots[s] - 1];
+        if (u->hash == h && keys_equal(u->values, keys, w->t->n_part))
+            return w->unit_slots[s] - 1;
+    }
+    return -1;
+}
+
+static void slot_put(int *slots, int n_slots, uint64_t h, int ui)
+{
+    int s = (int)(h & (uint64_t)(n_slots - 1));
+    while (slots[s])
+        s = (s + 1) & (n_slots - 1);
+    slots[s] = ui + 1;
+}
+
+/* Unit ui enters the table (kept at most half full). */
+static int slot_add(SqlWriter *w, int ui, CombErr *err)
+{
+    int hashed = 0;
+    for (int i = 0; i < w->n_units; i++)
+        hashed += w->units[i].hashed;
+    if ((hashed + 1) * 2 > w->n_slots) {
+        int n = w->n_slots ? w->n_slots * 2 : 64;
+        int *slots = comb_arena_calloc(w->c->arena, (size_t)n * sizeof *slots);
+        if (!slots)
+            return comb_err_nomem(err);
+        for (int i = 0; i < w->n_units; i++)
+            if (w->units[i].hashed)
+                slot_put(slots, n, w->units[i].hash, i);
+        w->unit_slots = slots;
+        w->n_slots = n;
+    }
+    slot_put(w->unit_slots, w->n_slots, w->units[ui].hash, ui);
+    w->units[ui].hashed = true;
+    return COMB_OK;
 }
 
 static int dynamic_limits(SqlWriter *w, CombErr *err)
@@ -354,38 +463,73 @@ static int dynamic_limits(SqlWriter *w, CombErr *err)
     return COMB_OK;
 }
 
+/* The unit of keys not in the table: found by name (opened by a
+ * touch, say) or opened now. */
+static int unit_for_keys(SqlWriter *w, const CombStr *keys, uint64_t h,
+                         int *ui, CombErr *err)
+{
+    SqlStmtCtx *c = w->c;
+    const SqlTable *t = w->t;
+    char **v = comb_arena_calloc(c->arena, (size_t)(t->n_part + 1) * sizeof *v);
+    char *name;
+    SqlUnitWriter *u;
+    int before = w->n_units, rc;
+    if (!v)
+        return comb_err_nomem(err);
+    for (int k = 0; k < t->n_part; k++)
+        if (keys[k].ptr && !(v[k] = comb_arena_strndup(c->arena, keys[k].ptr,
+                                                        keys[k].len)))
+            return comb_err_nomem(err);
+    if ((rc = ms_part_name_make(t->ms, v, c->arena, &name, err)) ||
+        (rc = unit_get(w, name, v, &u, err)) ||
+        (w->n_units > before && (rc = dynamic_limits(w, err))))
+        return rc;
+    *ui = (int)(u - w->units);
+    if (u->hashed)
+        return COMB_OK;
+    u->hash = h;
+    return slot_add(w, *ui, err);
+}
+
 /* Group the live rows of b by unit: units[i].rows[0..n_rows[i]), n_rows
  * zeroed by the caller and large enough for every unit this batch can
  * open. */
 static int route_rows(SqlWriter *w, const CombBatch *b, int *n_rows,
                       CombErr *err)
 {
-    int last = -1, rc;
-    for (int i = 0; i < comb_batch_live(b); i++) {
-        int row = comb_batch_row(b, i), ui;
-        SqlUnitWriter *u;
-        if (w->t->n_part == 0) {
-            if ((rc = unit_get(w, NULL, NULL, &u, err)))
-                return rc;
-        } else {
-            char *name = NULL, **values = NULL;
-            if ((rc = row_partition(w, b, row, &name, &values, err)))
-                return rc;
-            if (last >= 0 && strcmp(w->units[last].name, name) == 0) {
-                u = &w->units[last];
-            } else {
-                int before = w->n_units;
-                if ((rc = unit_get(w, name, values, &u, err)))
-                    return rc;
-                if (w->n_units > before && (rc = dynamic_limits(w, err)))
-                    return rc;
-            }
-        }
-        ui = (int)(u - w->units);
-        last = ui;
-        u->rows[n_rows[ui]++] = (uint32_t)row;
+    int n_part = w->t->n_part, last = -1, rc = COMB_OK;
+    int live = comb_batch_live(b);
+    CombStr *keys;
+    char *bufs;
+    SqlUnitWriter *u;
+    if (n_part == 0) {
+        if (live > 0 && (rc = unit_get(w, NULL, NULL, &u, err)))
+            return rc;
+        for (int i = 0; i < live; i++)
+            u->rows[n_rows[u - w->units]++] = (uint32_t)comb_batch_row(b, i);
+        return COMB_OK;
     }
-    return COMB_OK;
+    keys = comb_calloc((size_t)n_part, sizeof *keys);
+    bufs = comb_malloc((size_t)n_part * SQL_PART_TEXT_MAX);
+    if (!keys || !bufs)
+        rc = comb_err_nomem(err);
+    for (int i = 0; i < live && !rc; i++) {
+        int row = comb_batch_row(b, i), ui = last;
+        uint64_t h;
+        row_keys(w, b, row, bufs, keys);
+        h = keys_hash(keys, n_part);
+        if (ui < 0 || w->units[ui].hash != h ||
+            !keys_equal(w->units[ui].values, keys, n_part)) {
+            ui = slot_find(w, h, keys);
+            if (ui < 0 && (rc = unit_for_keys(w, keys, h, &ui, err)))
+                break;
+        }
+        last = ui;
+        w->units[ui].rows[n_rows[ui]++] = (uint32_t)row;
+    }
+    comb_free(keys);
+    comb_free(bufs);
+    return rc;
 }
 
 static int write_acid_rows(SqlWriter *w, SqlUnitWriter *u, const CombBatch *b,
@@ -615,23 +759,43 @@ static int record_partitions(SqlWriter *w, CombErr *err)
     if (n_new && (rc = ms_part_add(c->s->ms, t->ms->db, t->ms->name, parts,
                                    n_new, true, added, err)))
         return rc;
+    /* their directories now belong to catalog partitions: kept even if
+     * the statement fails from here on */
+    for (int i = 0; i < w->n_units; i++)
+        w->units[i].made_dir = false;
     if (t->kind == SQL_TABLE_PLAIN)
         return COMB_OK;
     return ms_txn_add_partitions(c->s->ms, c->txnid, t->ms->db, t->ms->name,
                                  names, w->n_units, w->op, w->write_id, err);
 }
 
-int sql_writer_finish(SqlWriter *w, CombErr *err)
+int sql_writer_finish_files(SqlWriter *w, CombErr *err)
 {
     int rc = COMB_OK;
     for (int i = 0; i < w->n_units && !rc; i++)
         rc = finish_unit(w, &w->units[i], err);
     if (!rc)
         sql_crash_point(w->c, "after_files");
-    if (!rc)
-        rc = record_partitions(w, err);
+    return rc;
+}
+
+int sql_writer_record(SqlWriter *w, CombErr *err)
+{
+    int rc = record_partitions(w, err);
     w->finished = !rc;
     return rc;
+}
+
+int sql_writer_finish(SqlWriter *w, CombErr *err)
+{
+    int rc = sql_writer_finish_files(w, err);
+    return rc ? rc : sql_writer_record(w, err);
+}
+
+void sql_writer_fail(SqlWriter *w)
+{
+    if (w)
+        w->finished = false;
 }
 
 void sql_writer_close(SqlWriter *w)

@@ -1,6 +1,9 @@
 /* Java-compatible number text (common/numparse.h, common/numfmt.h): the
  * rules Hive's lazy SerDe and CAST share, and where they differ. */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "unit.h"
 #include "common/numfmt.h"
@@ -80,6 +83,52 @@ TEST(numparse_double_like_java)
     CHECK(!pdbl("NaNd", false, &d));
     CHECK(pdbl("0.1", true, &d) && d == (double)0.1f);
     CHECK(pdbl("1e39", true, &d) && isinf(d));
+}
+
+/* Plain decimals take a fast path (an exact integer over an exact power
+ * of ten): every answer must be strtod's to the bit, on both sides of the
+ * path's limits (2^53, 1e22, 15-17 digits) and for random numbers. */
+TEST(numparse_double_plain_decimals_are_strtod_exact)
+{
+    static const char *edges[] = {
+        "0", "-0", "-0.0", "0.", ".0", "00012.50", "9007199254740992",
+        "9007199254740993", "9007199254740991.5", "900719925474099.3",
+        "0.1", "0.2", "0.3", "1.7976931348623157", "123456789012345.6",
+        "1234567890123456.7", "0.0000000000000000000001",
+        "0.00000000000000000000001", "4.35", "2.675", "1.0000000000000002",
+        "99999999999999999999", "-8.5e-1", "1.5d", "-7.25D",
+    };
+    char buf[64];
+    double d, want;
+    uint64_t x = 12345;
+    for (size_t i = 0; i < sizeof edges / sizeof *edges; i++) {
+        size_t n = strlen(edges[i]);
+        snprintf(buf, sizeof buf, "%.*s", (int)n - (strchr("dD", edges[i][n - 1]) ? 1 : 0),
+                 edges[i]);
+        want = strtod(buf, NULL);
+        CHECK(pdbl(edges[i], false, &d));
+        CHECK(memcmp(&d, &want, sizeof d) == 0);
+    }
+    for (int i = 0; i < 20000; i++) {
+        int digits, point;
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        digits = 1 + (int)(x % 19);
+        point = (int)((x >> 8) % (uint64_t)(digits + 1));
+        snprintf(buf, sizeof buf, "%s%0*llu", (x >> 40) & 1 ? "-" : "", digits,
+                 (unsigned long long)((x >> 3) % 10000000000000000000ULL));
+        if (point) {
+            size_t len = strlen(buf);
+            memmove(buf + len - (size_t)point + 1, buf + len - (size_t)point,
+                    (size_t)point + 1);
+            buf[len - (size_t)point] = '.';
+        }
+        want = strtod(buf, NULL);
+        CHECK(pdbl(buf, false, &d));
+        if (memcmp(&d, &want, sizeof d) != 0) {
+            unit_fail(__FILE__, __LINE__, "%s: %.17g, strtod %.17g", buf, d, want);
+            return;
+        }
+    }
 }
 
 static const char *fmt_d(double d)

@@ -222,9 +222,7 @@ TEST(unsupported_query_features)
         {"select a from t group by rollup(a)", 25, "GROUP BY ROLLUP/CUBE"},
         {"select a from t limit 1, 2", 23, "LIMIT with an offset"},
         {"select a from t limit 1 offset 2", 24, "LIMIT with an offset"},
-        {"select a from t sort by a", 16, "SORT BY"},
-        {"select a from t distribute by a", 16, "DISTRIBUTE BY"},
-        {"select a from t order by a cluster by a", 27, "CLUSTER BY"},
+        {"from t select a union all select b from u", 16, "UNION"},
         {"select a as (x, y) from t", 12, "AS with a column list"},
         {"with x as (select 1) select * from x", 0, "WITH statement"},
         {"(select 1)", 0, "a parenthesized query"},
@@ -290,7 +288,17 @@ TEST(unsupported_statements_and_dml)
         {"truncate table t", 0, "TRUNCATE statement"},
         {"explain select 1", 0, "EXPLAIN statement"},
         {"merge into t using u on t.a = u.a", 0, "MERGE statement"},
-        {"from t insert into u select a", 0, "FROM statement"},
+        {"from t select a insert into u select a", 16,
+         "a FROM statement with a SELECT and further clauses"},
+        {"from t select a select b", 16,
+         "a FROM statement with a SELECT and further clauses"},
+        {"from t insert into u select a select b", 30,
+         "a SELECT among the INSERT clauses of a FROM statement"},
+        {"from t join u on t.a = u.a insert into v select 1", 7, "JOIN"},
+        {"from (select 1) s insert into v select 1", 5,
+         "a subquery in FROM"},
+        {"from t insert overwrite directory '/x' select a", 24,
+         "INSERT OVERWRITE DIRECTORY"},
         {"insert overwrite directory '/x' select 1", 17,
          "INSERT OVERWRITE DIRECTORY"},
         {"insert overwrite local directory '/x' select 1", 17,
@@ -299,6 +307,67 @@ TEST(unsupported_statements_and_dml)
         {"insert into t with x as (select 1) select * from x", 14, "WITH"},
     };
     check_unsupported(cases, N(cases));
+}
+
+/* Hive's phase-1 conflicts of the row-order clauses: semantic errors the
+ * parser raises with Hive's text (generateErrorMessage, which Hive prints
+ * without the number) at the later clause's first expression, near its
+ * last leaf; hive_code still carries the number. */
+TEST(sort_clause_conflicts)
+{
+    static const struct {
+        const char *sql;
+        int hive_code;
+        const char *message;
+    } cases[] = {
+        {"select a from t order by a sort by b", 10049,
+         "SemanticException 1:35 Cannot have both ORDER BY and SORT BY "
+         "clauses. Error encountered near token 'b'"},
+        {"select a from t order by a distribute by a + 1, upper(s)", 10047,
+         "SemanticException 1:43 Cannot have both ORDER BY and DISTRIBUTE BY "
+         "clauses. Error encountered near token 's'"},
+        {"select a from t cluster by a distribute by b", 10046,
+         "SemanticException 1:43 Cannot have both CLUSTER BY and DISTRIBUTE "
+         "BY clauses. Error encountered near token 'b'"},
+        {"select a from t cluster by (a) sort by b desc, c between 1 and 9",
+         10048,
+         "SemanticException 1:39 Cannot have both CLUSTER BY and SORT BY "
+         "clauses. Error encountered near token '9'"},
+        {"select a from t order by a cluster by x.a", 10050,
+         "SemanticException 1:38 Cannot have both CLUSTER BY and ORDER BY "
+         "clauses. Error encountered near token 'a'"},
+        {"from t insert into u select a\n order by a sort by b",
+         10049,
+         "SemanticException 2:20 Cannot have both ORDER BY and SORT BY "
+         "clauses. Error encountered near token 'b'"},
+    };
+    for (size_t i = 0; i < N(cases); i++) {
+        PARSE_ERR(cases[i].sql, COMB_ESEMANTIC, cases[i].message);
+        CHECK_EQ(tp_err.hive_code, cases[i].hive_code);
+    }
+}
+
+TEST(from_statement_syntax_errors)
+{
+    static const SyntaxCase cases[] = {
+        {"from t", "ParseException line 1:6 missing INSERT or SELECT near "
+                   "'<EOF>'"},
+        {"from t where a = 1",
+         "ParseException line 1:7 missing INSERT or SELECT near 'where'"},
+        {"from t insert into u values (1)",
+         "ParseException line 1:21 missing SELECT near 'values'"},
+        {"from t insert into u select a from v",
+         "ParseException line 1:30 cannot recognize input near 'from'"},
+        {"from t insert into u select a limit 1 sort by a",
+         "ParseException line 1:38 cannot recognize input near 'sort'"},
+        {"select a from t sort by (a) desc",
+         "ParseException line 1:28 cannot recognize input near 'desc'"},
+        {"select a from t sort by a distribute by a",
+         "ParseException line 1:26 cannot recognize input near 'distribute'"},
+        {"select a from t cluster by a desc",
+         "ParseException line 1:29 cannot recognize input near 'desc'"},
+    };
+    check_syntax_errors(cases, N(cases));
 }
 
 TEST(unsupported_position_on_later_line)

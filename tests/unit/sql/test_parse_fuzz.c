@@ -41,6 +41,13 @@ static const char *const valid[] = {
     "set -v",
     "select a from t join u on 1 = 1",
     "select `a``b` from t where x || y > 1 div 2 % 3",
+    "FROM d.src s INSERT OVERWRITE TABLE t PARTITION (p = 1, q) (a, b) "
+    "SELECT s.a, s.b, s.c WHERE s.c IS NOT NULL SORT BY s.c DESC "
+    "INSERT INTO u SELECT count(*) GROUP BY a HAVING count(*) > 1 "
+    "ORDER BY 1 LIMIT 3",
+    "from t x select x.a distribute by (a, b + 1) sort by (a asc, b) limit 2",
+    "select a from t cluster by a, upper(b)",
+    "select a from t order by a sort by b",
 };
 
 /* A NUL-terminated heap copy of s[0..n). */
@@ -75,8 +82,10 @@ static bool parse_cleanly(CombArena *arena, const char *text)
     comb_arena_reset(arena);
     if (rc == COMB_OK)
         return s != NULL && err.code == COMB_OK;
+    /* the parser's semantic errors are Hive's phase-1 ones, numbered */
     return s == NULL && err.code == rc && err.msg[0] != '\0' &&
-           (rc == COMB_ESYNTAX || rc == COMB_EUNSUPPORTED);
+           (rc == COMB_ESYNTAX || rc == COMB_EUNSUPPORTED ||
+            (rc == COMB_ESEMANTIC && err.hive_code != 0));
 }
 
 /* parse_cleanly on s[0..n) copied to a heap string of its own, so that

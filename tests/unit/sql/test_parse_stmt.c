@@ -344,6 +344,119 @@ TEST(parse_select_defaults_and_no_from)
     CHECK_EQ(s->select->limit, 5);
 }
 
+TEST(parse_sort_distribute_cluster_by)
+{
+    AstStmt *s;
+    AstSortBy *sb;
+    PARSE_OK(s, "select a, b from t where a > 0 distribute by a, b + 1 "
+                "sort by b desc nulls last, a limit 3");
+    sb = s->select->sort_by;
+    CHECK(sb != NULL && !sb->cluster);
+    CHECK_EQ(s->select->n_order_by, 0);
+    CHECK_EQ(sb->n_distribute, 2);
+    CHECK_STR(sb->distribute[1]->text, "b + 1");
+    CHECK_EQ(sb->n_sort, 2);
+    CHECK(sb->sort[0].desc);
+    CHECK_EQ(sb->sort[0].nulls, 2);
+    CHECK(!sb->sort[1].desc);
+    CHECK_EQ(sb->sort[1].nulls, 0);
+    CHECK_EQ(s->select->limit, 3);
+    /* the parenthesized forms */
+    PARSE_OK(s, "select a from t distribute by (a, b) sort by (a asc, b)");
+    sb = s->select->sort_by;
+    CHECK_EQ(sb->n_distribute, 2);
+    CHECK_EQ(sb->n_sort, 2);
+    /* CLUSTER BY x is DISTRIBUTE BY x SORT BY x, ascending */
+    PARSE_OK(s, "select a from t group by a having count(*) > 1 "
+                "cluster by a, upper(a)");
+    CHECK(s->select->having != NULL);
+    sb = s->select->sort_by;
+    CHECK(sb->cluster);
+    CHECK_EQ(sb->n_distribute, 2);
+    CHECK_EQ(sb->n_sort, 2);
+    CHECK(sb->sort[1].expr == sb->distribute[1]);
+    CHECK(!sb->sort[0].desc && sb->sort[0].nulls == 0);
+    PARSE_OK(s, "select a from t sort by a");
+    CHECK_EQ(s->select->sort_by->n_distribute, 0);
+    CHECK_EQ(s->select->sort_by->n_sort, 1);
+    PARSE_OK(s, "select a from t distribute by a");
+    CHECK_EQ(s->select->sort_by->n_sort, 0);
+    /* ORDER BY alone leaves sort_by NULL; sort and cluster stay plain
+     * names where no BY follows */
+    PARSE_OK(s, "select sort, cluster from t order by sort");
+    CHECK(s->select->sort_by == NULL);
+    CHECK_EQ(s->select->n_order_by, 1);
+    CHECK_STR(s->select->items[1].expr->name, "cluster");
+}
+
+TEST(parse_from_first_select)
+{
+    AstStmt *s;
+    PARSE_OK(s, "FROM db.t x SELECT x.a, b WHERE a > 1 GROUP BY x.a, b "
+                "SORT BY b");
+    CHECK_EQ(s->kind, AST_SELECT);
+    CHECK(s->select->has_from);
+    CHECK_STR(s->select->from.db, "db");
+    CHECK_STR(s->select->from.name, "t");
+    CHECK_STR(s->select->from_alias, "x");
+    CHECK_EQ(s->select->n_items, 2);
+    CHECK(s->select->where != NULL);
+    CHECK_EQ(s->select->n_group_by, 2);
+    CHECK_EQ(s->select->sort_by->n_sort, 1);
+    CHECK(s->multi == NULL);
+}
+
+TEST(parse_multi_insert)
+{
+    AstStmt *s, *c;
+    PARSE_OK(s, "from src a\n"
+                "insert overwrite table t1 partition (p = 1, q) (x, y)\n"
+                "  select a.a, a.b, a.c where a.c is not null\n"
+                "insert into t2 select count(*) group by a.b having "
+                "count(*) > 1 order by 1 limit 5\n"
+                "insert into table db.t1 partition (p) select * sort by a;");
+    CHECK_EQ(s->kind, AST_MULTI_INSERT);
+    CHECK(s->select == NULL);
+    CHECK_EQ(s->multi->n, 3);
+    c = s->multi->inserts[0];
+    CHECK_EQ(c->kind, AST_INSERT);
+    CHECK(c->overwrite);
+    CHECK_STR(c->name.name, "t1");
+    CHECK_EQ(c->pos.line, 2);
+    CHECK_EQ(c->pos.col, 1);
+    CHECK_EQ(c->part.n, 2);
+    CHECK(c->part.items[0].value != NULL && c->part.items[1].value == NULL);
+    CHECK_EQ(c->n_insert_cols, 2);
+    CHECK_STR(c->insert_cols[1], "y");
+    CHECK_EQ(c->select->n_items, 3);
+    CHECK(c->select->has_from);
+    CHECK_STR(c->select->from.name, "src");
+    CHECK_STR(c->select->from_alias, "a");
+    CHECK(c->select->where != NULL);
+    CHECK_STR(c->text, "insert overwrite table t1 partition (p = 1, q) (x, y)\n"
+                       "  select a.a, a.b, a.c where a.c is not null");
+    c = s->multi->inserts[1];
+    CHECK(!c->overwrite);
+    CHECK_STR(c->name.name, "t2");
+    CHECK_EQ(c->part.n, 0);
+    CHECK_EQ(c->select->n_group_by, 1);
+    CHECK(c->select->having != NULL);
+    CHECK_EQ(c->select->n_order_by, 1);
+    CHECK_EQ(c->select->limit, 5);
+    CHECK_EQ(c->pos.line, 4);
+    c = s->multi->inserts[2];
+    CHECK_STR(c->name.db, "db");
+    CHECK_EQ(c->part.n, 1);
+    CHECK_EQ(c->select->items[0].expr->kind, AST_STAR);
+    CHECK_EQ(c->select->sort_by->n_sort, 1);
+    CHECK(c->select->where == NULL);
+    /* one clause is a multi-insert too; INTO without TABLE */
+    PARSE_OK(s, "from src insert into t select 1");
+    CHECK_EQ(s->kind, AST_MULTI_INSERT);
+    CHECK_EQ(s->multi->n, 1);
+    CHECK(s->multi->inserts[0]->select->from_alias == NULL);
+}
+
 TEST(parse_update)
 {
     AstStmt *s;

@@ -1,0 +1,53 @@
+/*
+ * bench.h - what every benchmark measures with (wall clock, CPU time and
+ * peak RSS of this process) and how it runs comb's statements.  Header
+ * only: each bench is one program.
+ */
+#ifndef COMB_BENCH_H
+#define COMB_BENCH_H
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "sql/session.h"
+
+static inline double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static inline long peak_rss_kb(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_maxrss;
+}
+
+/* User + system CPU seconds of this process so far: the machine may be
+ * shared, and CPU time tells what wall time may not. */
+static inline double cpu_seconds(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+           (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+}
+
+/* Run one statement, its rows to sink (NULL: none); 1 with the message on
+ * stderr when it fails. */
+static inline int comb_exec(SqlSession *s, const char *sql,
+                            const SqlSink *sink)
+{
+    CombErr err;
+    if (sql_session_execute(s, sql, strlen(sql), sink, &err)) {
+        fprintf(stderr, "comb: %s\n  in: %.200s\n", err.msg, sql);
+        return 1;
+    }
+    return 0;
+}
+
+#endif
