@@ -9,7 +9,6 @@
 #include "orc/orc_int.h"
 #include "common/alloc.h"
 
-#include <libdeflate.h>
 #include <lz4.h>
 #include <snappy-c.h>
 #include <string.h>
@@ -26,9 +25,8 @@
 
 struct OrcCodec {
     OrcCompression kind;
-    bool inf_ready;
-    z_stream inf;
-    struct libdeflate_compressor *def; /* ZLIB chunks: whole-buffer deflate */
+    bool inf_ready, def_ready;
+    z_stream inf, def;
     ZSTD_DCtx *zd;
     ZSTD_CCtx *zc;
     CombBuf scratch;   /* snappy output, which needs its worst-case room */
@@ -85,7 +83,8 @@ void orc_codec_free(OrcCodec *c)
         return;
     if (c->inf_ready)
         inflateEnd(&c->inf);
-    libdeflate_free_compressor(c->def);
+    if (c->def_ready)
+        deflateEnd(&c->def);
     ZSTD_freeDCtx(c->zd);
     ZSTD_freeCCtx(c->zc);
     comb_buf_free(&c->scratch);
@@ -220,14 +219,22 @@ int orc_codec_decompress(OrcCodec *c, uint64_t block_size, const uint8_t *src,
 
 /* ---------------------------------------------------------------- encode */
 
-/* A chunk is compressed whole, so libdeflate (several times zlib's speed
- * at the same level and ratio) does it; any inflater reads the result. */
 static int zlib_deflate(OrcCodec *c, const uint8_t *src, size_t n,
                         uint8_t *dst, size_t cap, size_t *out)
 {
-    if (!c->def && !(c->def = libdeflate_alloc_compressor(ORC_ZLIB_LEVEL)))
-        return COMB_ENOMEM;
-    *out = libdeflate_deflate_compress(c->def, src, n, dst, cap);
+    if (!c->def_ready) {
+        c->def.zalloc = zalloc_cb;
+        c->def.zfree = zfree_cb;
+        if (deflateInit2(&c->def, ORC_ZLIB_LEVEL, Z_DEFLATED, -15, 8,
+                         Z_DEFAULT_STRATEGY) != Z_OK)
+            return COMB_ENOMEM;
+        c->def_ready = true;
+    } else if (deflateReset(&c->def) != Z_OK) {
+        return COMB_EINTERNAL;
+    }
+    zs_set_io(&c->def, src, n, dst, cap);
+    int rc = deflate(&c->def, Z_FINISH);
+    *out = rc == Z_STREAM_END ? cap - c->def.avail_out : 0;
     return COMB_OK;
 }
 
