@@ -275,9 +275,7 @@ static int table_location(SqlStmtCtx *c, const char *db, const char *name,
     return *out ? COMB_OK : comb_err_nomem(err);
 }
 
-/* The first entry of dir that looks like an ACID directory, or NULL (also
- * for a missing dir).  *n_entries gets the number of entries. */
-static int first_acid_dir(SqlStmtCtx *c, const char *dir, const char **found,
+int sql_first_acid_dir(SqlStmtCtx *c, const char *dir, const char **found,
                           int *n_entries, CombErr *err)
 {
     char **names;
@@ -307,7 +305,7 @@ static int choose_table_dir(SqlStmtCtx *c, MsTable *t, CombErr *err)
     const char *acid_dir;
     char *base = t->location;
     int n_entries, rc;
-    if ((rc = first_acid_dir(c, base, &acid_dir, &n_entries, err)))
+    if ((rc = sql_first_acid_dir(c, base, &acid_dir, &n_entries, err)))
         return rc;
     if (c->stmt->location) {
         if (acid_dir && ms_table_is_transactional(t))
