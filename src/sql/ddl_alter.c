@@ -186,8 +186,16 @@ static int check_statement(SqlStmtCtx *c, const AlterTarget *tg, CombErr *err)
  * SerDe settings of their own (they read with the table's).  The spec is
  * still checked first, as Hive checks it. */
 static int refuse_partition_level(SqlStmtCtx *c, const AlterTarget *tg,
-                                  const char *what, CombErr *err)
+                                  CombErr *err)
 {
+    static const char *const ops[] = {
+        [AST_ALTER_ADD_COLUMNS] = "ADD COLUMNS",
+        [AST_ALTER_REPLACE_COLUMNS] = "REPLACE COLUMNS",
+        [AST_ALTER_CHANGE_COLUMN] = "CHANGE COLUMN",
+        [AST_ALTER_SET_SERDE_PROPS] = "SET SERDEPROPERTIES",
+        [AST_ALTER_UNSET_SERDE_PROPS] = "UNSET SERDEPROPERTIES",
+    };
+    AstAlterKind k = c->stmt->alter->kind;
     AlterPart *parts;
     int n, rc = sql_alter_spec(c, tg, &c->stmt->part, false, &parts, &n, err);
     if (rc)
@@ -195,8 +203,9 @@ static int refuse_partition_level(SqlStmtCtx *c, const AlterTarget *tg,
     return sql_err_at(err, COMB_EUNSUPPORTED, 0, c->stmt->part.pos,
                       "ALTER TABLE ... PARTITION (...) %s is not supported: "
                       "partitions have no %s of their own (alter the table)",
-                      what, strcmp(what, "SERDEPROPERTIES") == 0
-                                ? "SerDe properties" : "columns");
+                      ops[k], k == AST_ALTER_SET_SERDE_PROPS ||
+                                  k == AST_ALTER_UNSET_SERDE_PROPS
+                                  ? "SerDe properties" : "columns");
 }
 
 /* ------------------------------------------------------------- RENAME */
@@ -557,7 +566,7 @@ static int alter_columns(SqlStmtCtx *c, AlterTarget *tg, CombErr *err)
     MsColumn *cols;
     int n = 0, rc;
     if (c->stmt->part.n > 0)
-        return refuse_partition_level(c, tg, "column changes", err);
+        return refuse_partition_level(c, tg, err);
     if (!(t = table_copy(c, tg->ms, 0, err)))
         return err->code;
     cols = comb_arena_calloc(c->arena, (size_t)(tg->ms->n_cols + a->n_columns + 1) * sizeof *cols);
@@ -868,7 +877,7 @@ static int alter_serde_props(SqlStmtCtx *c, AlterTarget *tg, CombErr *err)
     TextOptions opt;
     int rc;
     if (c->stmt->part.n > 0)
-        return refuse_partition_level(c, tg, "SERDEPROPERTIES", err);
+        return refuse_partition_level(c, tg, err);
     if (!(t = table_copy(c, tg->ms, 0, err)) ||
         !(t->serde_params = props_copy(c, tg->ms->serde_params,
                                        tg->ms->n_serde_params, a->n_props)))

@@ -80,6 +80,23 @@ static int build_bucketing(SqlStmtCtx *c, MsTable *t, CombErr *err)
     t->n_buckets = (int)st->n_buckets;
     t->n_bucket_cols = st->n_cluster_cols;
     t->bucket_cols = st->cluster_cols;
+    /* SORTED BY is recorded (ALTER's full-ACID conversion refuses sorted
+     * tables, as CREATE does) */
+    t->sort_cols = comb_arena_calloc(c->arena, (size_t)(st->n_sort_cols + 1) * sizeof *t->sort_cols);
+    if (!t->sort_cols)
+        return comb_err_nomem(err);
+    for (int i = 0; i < st->n_sort_cols; i++) {
+        bool found = false;
+        for (int j = 0; j < st->n_columns; j++)
+            found |= strcmp(st->columns[j].name, st->sort_cols[i]) == 0;
+        if (!found)
+            return sql_err_at(err, COMB_ESEMANTIC, 10002, st->cluster_pos,
+                              "Invalid column reference '%s' in SORTED BY",
+                              st->sort_cols[i]);
+        t->sort_cols[i] = (MsSortCol){st->sort_cols[i],
+                                      st->sort_desc[i] ? MS_SORT_DESC : MS_SORT_ASC};
+    }
+    t->n_sort_cols = st->n_sort_cols;
     return COMB_OK;
 }
 

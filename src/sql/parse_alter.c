@@ -15,6 +15,7 @@
 #include "sql/parse_int.h"
 
 #include <string.h>
+#include <strings.h>
 
 /* "ALTER TABLE <word>" refused at the current token. */
 static int refuse_here(SqlParser *p, const char *what)
@@ -263,12 +264,26 @@ static int view_operation(SqlParser *p, AstAlter *a)
     return refuse_here(p, "ALTER VIEW");
 }
 
+/* ALTER DATABASE, MATERIALIZED VIEW, ...: Hive's other ALTER forms. */
+static int refuse_object(SqlParser *p)
+{
+    static const char *const objects[] = {
+        "connector", "database", "dataconnector", "mapping", "materialized",
+        "pool", "resource", "scheduled", "schema", "trigger"};
+    const SqlToken *t = sp_peek(p, 0);
+    for (size_t i = 0; t->kind == SQL_TK_WORD && i < sizeof objects / sizeof objects[0]; i++)
+        if (t->len == strlen(objects[i]) &&
+            strncasecmp(p->src + t->off, objects[i], t->len) == 0)
+            return refuse_here(p, "ALTER");
+    return sp_error(p, t, "cannot recognize input");
+}
+
 int sp_alter(SqlParser *p, AstStmt *s)
 {
     AstAlter *a;
     sp_next(p);
     if (!sp_is_kw(p, KW_TABLE) && !sp_is_kw(p, KW_VIEW))
-        return refuse_here(p, "ALTER");
+        return refuse_object(p);
     if (!(a = sp_alloc(p, sizeof *a)))
         return COMB_ENOMEM;
     s->kind = AST_ALTER_TABLE;
