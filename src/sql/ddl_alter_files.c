@@ -82,7 +82,12 @@ static int swap_open(SqlStmtCtx *c, const char *dir, DirSwap *s, CombErr *err)
         if (!(s->other = comb_arena_printf(c->arena, "%s/.%s.swap-%d", parent,
                                            base_name(dir), n)))
             return comb_err_nomem(err);
-    return fs_mkdirs(s->other, err);
+    if (fs_mkdirs(s->other, err) == COMB_OK)
+        return COMB_OK;
+    /* made but not durable: not ours to keep */
+    fs_rmdirs_empty(s->other, 1);
+    s->other = NULL;
+    return err->code;
 }
 
 static int swap_exchange(SqlStmtCtx *c, DirSwap *s, CombErr *err)
