@@ -59,6 +59,14 @@ static int build_columns(SqlStmtCtx *c, MsTable *t, CombErr *err)
     return COMB_OK;
 }
 
+static bool is_data_column(const AstStmt *st, const char *name)
+{
+    for (int j = 0; j < st->n_columns; j++)
+        if (strcmp(st->columns[j].name, name) == 0)
+            return true;
+    return false;
+}
+
 static int build_bucketing(SqlStmtCtx *c, MsTable *t, CombErr *err)
 {
     const AstStmt *st = c->stmt;
@@ -69,10 +77,7 @@ static int build_bucketing(SqlStmtCtx *c, MsTable *t, CombErr *err)
         return sql_err_at(err, COMB_ESEMANTIC, 0, st->cluster_pos,
                           "number of buckets must be between 1 and 4096");
     for (int i = 0; i < st->n_cluster_cols; i++) {
-        bool found = false;
-        for (int j = 0; j < st->n_columns; j++)
-            found |= strcmp(st->columns[j].name, st->cluster_cols[i]) == 0;
-        if (!found)
+        if (!is_data_column(st, st->cluster_cols[i]))
             return sql_err_at(err, COMB_ESEMANTIC, 10002, st->cluster_pos,
                               "Invalid column reference '%s' in CLUSTERED BY",
                               st->cluster_cols[i]);
@@ -86,10 +91,7 @@ static int build_bucketing(SqlStmtCtx *c, MsTable *t, CombErr *err)
     if (!t->sort_cols)
         return comb_err_nomem(err);
     for (int i = 0; i < st->n_sort_cols; i++) {
-        bool found = false;
-        for (int j = 0; j < st->n_columns; j++)
-            found |= strcmp(st->columns[j].name, st->sort_cols[i]) == 0;
-        if (!found)
+        if (!is_data_column(st, st->sort_cols[i]))
             return sql_err_at(err, COMB_ESEMANTIC, 10002, st->cluster_pos,
                               "Invalid column reference '%s' in SORTED BY",
                               st->sort_cols[i]);

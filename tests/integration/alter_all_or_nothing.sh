@@ -9,17 +9,7 @@ set -eu
 WH=$(mktemp -d)
 OUT=$(mktemp -d)
 trap 'rm -rf "$WH" "$OUT"' EXIT
-c() { "$COMB" --warehouse "$WH" --outputformat tsv "$@"; }
-same() { [[ $1 == "$2" ]] || { echo "got:"; echo "$1"; echo "want:"; echo "$2"; exit 1; }; }
-fails() {  # fails FS_FAULT MS_FAULT SQL EXPECTED-TEXT
-    local out rc
-    set +e
-    out=$(COMB_FS_FAULT=$1 COMB_MS_FAULT=$2 c -e "$3" 2>&1)
-    rc=$?
-    set -e
-    ((rc != 0)) || { echo "expected failure of: $3"; echo "$out"; exit 1; }
-    [[ $out == *"$4"* ]] || { echo "unexpected error for $3:"; echo "$out"; exit 1; }
-}
+. "$(dirname "$0")/lib/faults.bash"
 killed() {  # killed CRASH-POINT SQL
     local rc
     set +e

@@ -7,17 +7,7 @@
 set -eu
 WH=$(mktemp -d)
 trap 'rm -rf "$WH"' EXIT
-c() { "$COMB" --warehouse "$WH" --outputformat tsv "$@"; }
-same() { [[ $1 == "$2" ]] || { echo "got:"; echo "$1"; echo "want:"; echo "$2"; exit 1; }; }
-fails() {  # fails FAULT MS_FAULT SQL EXPECTED-TEXT
-    local out rc
-    set +e
-    out=$(COMB_FS_FAULT=$1 COMB_MS_FAULT=$2 c -e "$3" 2>&1)
-    rc=$?
-    set -e
-    ((rc != 0)) || { echo "expected failure of: $3"; echo "$out"; exit 1; }
-    [[ $out == *"$4"* ]] || { echo "unexpected error for $3:"; echo "$out"; exit 1; }
-}
+. "$(dirname "$0")/lib/faults.bash"
 c -e "CREATE TABLE p (v INT) PARTITIONED BY (k INT) STORED AS ORC TBLPROPERTIES ('transactional'='false');
       INSERT INTO p PARTITION (k) VALUES (1, 1), (2, 2), (3, 2);
       CREATE TABLE f (v INT, s STRING) STORED AS TEXTFILE;
