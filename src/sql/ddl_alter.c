@@ -217,8 +217,12 @@ static int default_location(SqlStmtCtx *c, const MsDatabase *db,
                             const char *name, char **out, CombErr *err)
 {
     char *dir = ms_table_dir_name(name, c->arena);
-    *out = dir ? comb_arena_printf(c->arena, "%s/%s", db->location, dir) : NULL;
-    return *out ? COMB_OK : comb_err_nomem(err);
+    char *path = dir ? comb_arena_printf(c->arena, "%s/%s", db->location, dir)
+                     : NULL;
+    if (!path)
+        return comb_err_nomem(err);
+    *out = path;
+    return COMB_OK;
 }
 
 /* from moved to `to`, both parents fsynced so the move survives a crash. */
@@ -252,7 +256,7 @@ static int rename_destination(SqlStmtCtx *c, const AlterTarget *tg,
 {
     const AstAlter *a = c->stmt->alter;
     MsDatabase *odb;
-    char *old_default;
+    char *old_default = NULL;
     int rc;
     *to = NULL;
     if (is_view(tg->ms) || !sql_table_is_managed(tg->ms))
@@ -260,9 +264,9 @@ static int rename_destination(SqlStmtCtx *c, const AlterTarget *tg,
     if ((rc = ms_db_get(c->s->ms, tg->db, c->arena, &odb, err)) ||
         (rc = default_location(c, odb, tg->ms->name, &old_default, err)))
         return rc;
-    if (strcmp(old_default, tg->ms->location) != 0)
+    if (!old_default || strcmp(old_default, tg->ms->location) != 0)
         return COMB_OK;
-    if ((rc = default_location(c, ndb, a->new_name.name, to, err)))
+    if ((rc = default_location(c, ndb, a->new_name.name, to, err)) || !*to)
         return rc;
     if (fs_exists(*to))
         return rename_error(c, comb_err(err, COMB_EEXISTS, "New location for "

@@ -228,7 +228,7 @@ static int merge_files(SqlStmtCtx *c, const SqlTable *t, char **files, int n,
     OrcWriterOptions wopt;
     AcidReader *r = NULL;
     OrcWriter *w = NULL;
-    CombType *row;
+    CombType *row = NULL;
     CombBatch b = {0};
     uint32_t rows[COMB_BATCH_SIZE];
     int rc;

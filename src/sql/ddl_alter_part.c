@@ -367,7 +367,7 @@ static int drop_matches(SqlStmtCtx *c, const AlterTarget *tg,
     if (!all || !args)
         return comb_err_nomem(err);
     for (int i = 0; i < spec->n && !rc; i++) {
-        DropTerm term;
+        DropTerm term = {NULL, NULL};
         if (!(rc = drop_term(c, tg->t, &spec->items[i], part->ops[i], &term,
                              err))) {
             args[i] = term.ast;
@@ -413,9 +413,9 @@ static int drop_collect(SqlStmtCtx *c, const AlterTarget *tg, SqlUnit **list,
     *n = 0;
     *list = NULL;
     for (int i = 0; i < a->n_parts; i++) {
-        SqlUnit *units;
-        char *shown;
-        int m;
+        SqlUnit *units = NULL;
+        char *shown = NULL;
+        int m = 0;
         if ((rc = drop_matches(c, tg, &a->parts[i], &units, &m, &shown, err)))
             return rc;
         if (m == 0 && !a->if_exists)
