@@ -781,14 +781,14 @@ static int check_property_values(SqlStmtCtx *c, CombErr *err)
     return COMB_OK;
 }
 
-/* 'EXTERNAL'='TRUE' makes a managed table external, 'FALSE' managed. */
+/* 'EXTERNAL'='TRUE' makes a managed table external, 'FALSE' an external
+ * one managed (a view stays a view). */
 static void apply_external(MsTable *t, const char *v)
 {
-    if (!v)
-        return;
-    if (is_true(v))
+    bool managed = t->table_type && strcmp(t->table_type, MS_MANAGED_TABLE) == 0;
+    if (is_true(v) && managed)
         t->table_type = MS_EXTERNAL_TABLE;
-    else if (!sql_table_is_managed(t))
+    else if (!is_true(v) && !sql_table_is_managed(t))
         t->table_type = MS_MANAGED_TABLE;
 }
 

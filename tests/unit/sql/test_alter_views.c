@@ -91,7 +91,7 @@ TEST(alter_and_truncate_refuse_views)
     FAILS(s, "ALTER VIEW v RENAME TO t", "new table default.t already exists");
     /* ALTER VIEW renames the view (no directory) and sets its properties */
     CHECK_OK(run(s, "ALTER VIEW v RENAME TO w", &err), &err);
-    CHECK_OK(run(s, "ALTER VIEW w SET TBLPROPERTIES ('comment.x'='y', 'transactional'='false')", &err), &err);
+    CHECK_OK(run(s, "ALTER VIEW w SET TBLPROPERTIES ('comment.x'='y', 'EXTERNAL'='TRUE')", &err), &err);
     CHECK_OK(table_type(dir, "w", type, sizeof type, &err), &err);
     CHECK_STR(type, "VIRTUAL_VIEW y");
     CHECK(table_type(dir, "v", type, sizeof type, &err) == COMB_ENOTFOUND);
