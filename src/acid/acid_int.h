@@ -92,6 +92,12 @@ typedef enum AcidConvKind {
     ACID_CONV_STR,        /* string, varchar, char among each other:
                              varchar cut, char cut and padded to length */
     ACID_CONV_DATE_TS,    /* date to timestamp: midnight */
+    ACID_CONV_DEC_FLOAT,  /* decimal to float or double: nearest */
+    ACID_CONV_FLOAT_STR,  /* float, double to text: Java's toString, NaN
+                             NULL (ORC's StringGroupFromDoubleTreeReader) */
+    ACID_CONV_DEC_STR,    /* decimal to text without trailing zeros */
+    ACID_CONV_DATE_STR,   /* date to text: yyyy-MM-dd */
+    ACID_CONV_TS_STR,     /* timestamp to text: yyyy-MM-dd HH:mm:ss[.f] */
     ACID_CONV_STRUCT,     /* fields by name; new ones read as NULL */
     ACID_CONV_LIST,       /* elements converted */
     ACID_CONV_MAP         /* keys and values converted */

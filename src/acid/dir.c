@@ -380,8 +380,13 @@ static bool base_valid(const DirScan *s, int64_t wid, bool compacted)
     const CombIdList *ids = &s->wil->ids;
     if (wid == INT64_MIN)
         return true;
-    if (ids->min_open != COMB_NO_OPEN_ID && wid <= ids->min_open)
-        return true; /* Hive 4 shortcut, W == minOpen included as in Hive */
+    /* Hive 4's shortcut reads "W <= minOpen"; W == minOpen is the open
+     * transaction's own INSERT OVERWRITE or TRUNCATE base, which Hive's
+     * locks keep readers from meeting and which must stay invisible until
+     * it commits (or forever, if its writer died), so it is left to the
+     * checks below */
+    if (ids->min_open != COMB_NO_OPEN_ID && wid < ids->min_open)
+        return true;
     if (compacted)
         return comb_idlist_is_valid_base(ids, wid);
     return comb_idlist_is_valid(ids, wid);

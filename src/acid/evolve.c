@@ -9,8 +9,11 @@
  * and the string kinds, float to double, decimal to decimal (HALF_UP,
  * NULL beyond the precision), string, varchar and char among each other
  * (varchar cut, char cut and padded to its length, counted in
- * characters), date to timestamp; inside structs, lists and maps the
- * same, and struct fields the file lacks read as NULL.
+ * characters), date to timestamp, decimal to float and double, and
+ * floats, doubles, decimals, dates and timestamps to the string kinds (the
+ * changes of Hive's metastore check: numbers widen, anything becomes
+ * text); inside structs, lists and maps the same, and struct fields the
+ * file lacks read as NULL.
  */
 #include "acid/acid_int.h"
 
@@ -19,6 +22,8 @@
 #include <strings.h>
 
 #include "common/datetime.h"
+#include "common/decimal.h"
+#include "common/numfmt.h"
 
 /* -------------------------------------------------------------- the plan */
 
@@ -90,6 +95,18 @@ static AcidConvKind primitive_conv(const CombType *from, const CombType *to)
     }
     if (f == COMB_T_DATE && t == COMB_T_TIMESTAMP)
         return ACID_CONV_DATE_TS;
+    if (f == COMB_T_DECIMAL && comb_type_is_float(t))
+        return ACID_CONV_DEC_FLOAT;
+    if (is_text(t) && f != t) {
+        if (comb_type_is_float(f))
+            return ACID_CONV_FLOAT_STR;
+        if (f == COMB_T_DECIMAL)
+            return ACID_CONV_DEC_STR;
+        if (f == COMB_T_DATE)
+            return ACID_CONV_DATE_STR;
+        if (f == COMB_T_TIMESTAMP)
+            return ACID_CONV_TS_STR;
+    }
     return f == t ? ACID_CONV_COPY : ACID_CONV_NONE;
 }
 
@@ -332,15 +349,57 @@ static int fit_text(const CombType *to, CombStr in, CombArena *strings,
     return COMB_OK;
 }
 
-static int int_to_text(const CombType *to, int64_t v, CombArena *strings,
-                       CombStr *out, CombErr *err)
+/* buf[0..len) as a value of the text kind `to`, in the batch's arena. */
+static int as_text(const CombType *to, const char *buf, size_t len,
+                   CombArena *strings, CombStr *out, CombErr *err)
 {
-    char buf[24];
-    int len = snprintf(buf, sizeof buf, "%lld", (long long)v);
-    char *p = comb_arena_strndup(strings, buf, (size_t)len);
+    char *p = comb_arena_strndup(strings, buf, len);
     if (!p)
         return comb_err_nomem(err);
     return fit_text(to, (CombStr){p, (uint32_t)len}, strings, out, err);
+}
+
+/* A decimal as Hive's HiveDecimal prints it: no trailing fraction zeros. */
+static size_t dec_text(comb_i128 u, int scale, char *buf, size_t cap)
+{
+    size_t n = comb_dec_format(u, scale, buf, cap);
+    if (n >= cap || scale == 0)
+        return n;
+    while (n > 0 && buf[n - 1] == '0')
+        n--;
+    if (n > 0 && buf[n - 1] == '.')
+        n--;
+    buf[n] = '\0';
+    return n;
+}
+
+/* The text of row `row` of a number, date or timestamp; false when the
+ * value has none (NaN reads as NULL, as in ORC). */
+static bool value_text(const AcidConv *c, const CombVector *src, int row,
+                       char *buf, size_t cap, size_t *len)
+{
+    double d;
+    switch (c->kind) {
+    case ACID_CONV_INT_STR:
+        *len = (size_t)snprintf(buf, cap, "%lld", (long long)src->i64[row]);
+        return true;
+    case ACID_CONV_FLOAT_STR:
+        d = src->f64[row];
+        if (d != d)
+            return false;
+        *len = c->from->kind == COMB_T_FLOAT ? comb_format_float((float)d, buf, cap)
+                                             : comb_format_double(d, buf, cap);
+        return true;
+    case ACID_CONV_DEC_STR:
+        *len = dec_text(src->dec[row], (int)c->from->scale, buf, cap);
+        return true;
+    case ACID_CONV_DATE_STR:
+        *len = comb_date_format(src->i64[row], buf, cap);
+        return true;
+    default: /* ACID_CONV_TS_STR */
+        *len = comb_timestamp_format(src->i64[row], src->nanos[row], buf, cap);
+        return true;
+    }
 }
 
 /* One non-NULL row of a primitive conversion; *null when the value does
@@ -372,7 +431,21 @@ static int convert_row(const AcidConv *c, const CombVector *src, int row,
                 !comb_dec_fits(dst->dec[row], (int)to->precision);
         return COMB_OK;
     case ACID_CONV_INT_STR:
-        return int_to_text(to, src->i64[row], strings, &dst->str[row], err);
+    case ACID_CONV_FLOAT_STR:
+    case ACID_CONV_DEC_STR:
+    case ACID_CONV_DATE_STR:
+    case ACID_CONV_TS_STR: {
+        char buf[80];
+        size_t len;
+        if (!(*null = !value_text(c, src, row, buf, sizeof buf, &len)))
+            return as_text(to, buf, len, strings, &dst->str[row], err);
+        return COMB_OK;
+    }
+    case ACID_CONV_DEC_FLOAT: {
+        double d = comb_dec_to_double(src->dec[row], (int)c->from->scale);
+        dst->f64[row] = to->kind == COMB_T_FLOAT ? (double)(float)d : d;
+        return COMB_OK;
+    }
     case ACID_CONV_STR:
         return fit_text(to, src->str[row], strings, &dst->str[row], err);
     default: /* ACID_CONV_DATE_TS */

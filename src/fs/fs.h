@@ -73,6 +73,14 @@ int fs_rename(const char *from, const char *to, CombErr *err);
  * the move survives a crash.  *aside gets the new path (arena). */
 int fs_rename_aside(const char *path, const char *tag, CombArena *arena,
                     char **aside, CombErr *err);
+/* Swap the entries a and b (two directories) in one step (Linux
+ * renameat2 RENAME_EXCHANGE): a reader opening either path finds the old
+ * or the new one, never neither.  COMB_EUNSUPPORTED when the file system
+ * cannot exchange.  The caller fsyncs the parent(s). */
+int fs_exchange(const char *a, const char *b, CombErr *err);
+/* A second name `to` for the regular file `from` (a hard link; the caller
+ * fsyncs to's directory). */
+int fs_link(const char *from, const char *to, CombErr *err);
 /* Remove one file; a missing one is fine. */
 int fs_unlink(const char *path, CombErr *err);
 /* 1 if path is a directory, 0 if not or absent. */
@@ -98,13 +106,15 @@ char *fs_absolute(CombArena *arena, const char *path);
 /*
  * In test builds only (compiled out otherwise):
  *   COMB_FS_TRACE=FILE   appends one line "<op> <path>" per successful
- *                        mkdir, create, fsync, fsync_dir, rename (two
- *                        paths), unlink, rmdir, plus the events layers
+ *                        mkdir, create, fsync, fsync_dir, rename, exchange
+ *                        and link (two paths), unlink, rmdir, plus the
+ *                        events layers
  *                        above record with fs_trace_event (the metastore
  *                        records "ms_commit <what>").
  *   COMB_FS_FAULT=OP:TEXT[:ERRNO][,...]
  *                        makes call OP (mkdir, create, open, read, write,
- *                        fsync, fsync_dir, rename, unlink, rmdir) fail on
+ *                        fsync, fsync_dir, rename, exchange, link, unlink,
+ *                        rmdir) fail on
  *                        any path
  *                        containing TEXT with errno ERRNO (EIO, ENOSPC,
  *                        EROFS, EACCES, EPERM or EBUSY; EIO when omitted).

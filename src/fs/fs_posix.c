@@ -385,6 +385,32 @@ int fs_rename(const char *from, const char *to, CombErr *err)
     return COMB_OK;
 }
 
+int fs_exchange(const char *a, const char *b, CombErr *err)
+{
+    if (injected("exchange", a) ||
+        renameat2(AT_FDCWD, a, AT_FDCWD, b, RENAME_EXCHANGE) != 0) {
+        int e = errno;
+        if (e == EINVAL || e == ENOSYS || e == ENOTSUP)
+            return comb_err(err, COMB_EUNSUPPORTED,
+                            "cannot exchange '%s' and '%s': the file system "
+                            "does not support an atomic exchange (%s)", a, b,
+                            strerror(e));
+        return comb_err(err, COMB_EIO, "cannot exchange '%s' and '%s': %s", a,
+                        b, strerror(e));
+    }
+    fs_hook_trace("exchange", a, b);
+    return COMB_OK;
+}
+
+int fs_link(const char *from, const char *to, CombErr *err)
+{
+    if (injected("link", from) || link(from, to) != 0)
+        return comb_err(err, COMB_EIO, "cannot link '%s' to '%s': %s", to,
+                        from, strerror(errno));
+    fs_hook_trace("link", from, to);
+    return COMB_OK;
+}
+
 int fs_rename_aside(const char *path, const char *tag, CombArena *arena,
                     char **aside, CombErr *err)
 {

@@ -201,7 +201,9 @@ typedef enum AstStmtKind {
     AST_DELETE,
     AST_SET,
     AST_LOAD,
-    AST_MULTI_INSERT         /* FROM src INSERT ... SELECT ... INSERT ... */
+    AST_MULTI_INSERT,        /* FROM src INSERT ... SELECT ... INSERT ... */
+    AST_ALTER_TABLE,         /* ALTER TABLE|VIEW name ...: alter */
+    AST_TRUNCATE             /* TRUNCATE [TABLE] name [PARTITION] [FORCE] */
 } AstStmtKind;
 
 /* FROM src [alias] INSERT ... SELECT ... [INSERT ... SELECT ...]...: each
@@ -211,6 +213,58 @@ typedef struct AstMultiInsert {
     int n;
     struct AstStmt **inserts;
 } AstMultiInsert;
+
+/* What an ALTER TABLE (or ALTER VIEW) statement does. */
+typedef enum AstAlterKind {
+    AST_ALTER_RENAME,          /* RENAME TO new_name */
+    AST_ALTER_ADD_COLUMNS,     /* ADD COLUMNS (columns) */
+    AST_ALTER_REPLACE_COLUMNS, /* REPLACE COLUMNS (columns) */
+    AST_ALTER_CHANGE_COLUMN,   /* CHANGE [COLUMN] old_column columns[0]
+                                  [FIRST | AFTER after] */
+    AST_ALTER_SET_PROPS,       /* SET TBLPROPERTIES (props) */
+    AST_ALTER_UNSET_PROPS,     /* UNSET TBLPROPERTIES [IF EXISTS] (keys:
+                                  props[i].value NULL) */
+    AST_ALTER_SET_SERDE_PROPS, /* SET SERDEPROPERTIES (props) */
+    AST_ALTER_UNSET_SERDE_PROPS, /* UNSET SERDEPROPERTIES (keys) */
+    AST_ALTER_SET_LOCATION,    /* SET LOCATION 'location' */
+    AST_ALTER_ADD_PARTITIONS,  /* ADD [IF NOT EXISTS] PARTITION (...)
+                                  [LOCATION '...'] ... */
+    AST_ALTER_DROP_PARTITIONS, /* DROP [IF EXISTS] PARTITION (k op v, ...),
+                                  ... [PURGE] */
+    AST_ALTER_CONCATENATE      /* CONCATENATE */
+} AstAlterKind;
+
+/* One PARTITION (...) of ADD PARTITION (items are key = constant) or DROP
+ * PARTITION (key op constant: ops[i] is AST_OP_EQ, NE, LT, LE, GT, GE). */
+typedef struct AstAlterPart {
+    AstPartSpec spec;
+    AstOp *ops;              /* DROP: one per spec item; NULL for ADD */
+    char *location;          /* ADD ... LOCATION; NULL if none */
+} AstAlterPart;
+
+typedef struct AstAlter {
+    AstAlterKind kind;
+    bool view;               /* ALTER VIEW */
+    AstPos op_pos;           /* the operation's first keyword */
+    AstName new_name;        /* RENAME TO */
+    int n_columns;           /* ADD / REPLACE COLUMNS; CHANGE: 1 */
+    AstColumnDef *columns;
+    char *old_column;        /* CHANGE */
+    AstPos old_column_pos;
+    bool first;              /* CHANGE ... FIRST */
+    char *after;             /* CHANGE ... AFTER column; NULL if none */
+    AstPos after_pos;
+    bool cascade;            /* [CASCADE|RESTRICT]: CASCADE given */
+    int n_props;             /* SET/UNSET TBLPROPERTIES, SERDEPROPERTIES */
+    AstProperty *props;
+    bool if_exists;          /* UNSET ... IF EXISTS, DROP IF EXISTS */
+    bool if_not_exists;      /* ADD IF NOT EXISTS */
+    char *location;          /* SET LOCATION */
+    AstPos location_pos;
+    int n_parts;             /* ADD / DROP PARTITION */
+    AstAlterPart *parts;
+    bool purge;              /* DROP PARTITION ... PURGE */
+} AstAlter;
 
 typedef struct AstStmt {
     AstStmtKind kind;
@@ -288,6 +342,10 @@ typedef struct AstStmt {
     char *load_serde;
 
     AstMultiInsert *multi;   /* AST_MULTI_INSERT */
+    /* ALTER TABLE|VIEW name [PARTITION (...)] ... (name and part above);
+     * TRUNCATE uses name, part and force */
+    AstAlter *alter;
+    bool force;              /* TRUNCATE ... FORCE */
 } AstStmt;
 
 /*

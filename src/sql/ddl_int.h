@@ -32,6 +32,10 @@ int sql_db_missing(const AstName *n, CombErr *err);
 int sql_create_check(int lookup_rc, bool if_not_exists, bool *done);
 /* Not EXTERNAL (managed tables own their files). */
 bool sql_table_is_managed(const MsTable *t);
+/* The first entry of dir that looks like an ACID directory, or NULL (also
+ * for a missing dir).  *n_entries gets the number of entries. */
+int sql_first_acid_dir(SqlStmtCtx *c, const char *dir, const char **found,
+                       int *n_entries, CombErr *err);
 
 /* Directories a DROP renamed aside: removed after the catalog commit, put
  * back if it fails. */
@@ -54,5 +58,7 @@ int sql_exec_create_table(SqlStmtCtx *c, CombErr *err);
 int sql_exec_drop_table(SqlStmtCtx *c, CombErr *err);
 int sql_exec_show_tables(SqlStmtCtx *c, CombErr *err);
 int sql_exec_describe(SqlStmtCtx *c, CombErr *err);
+int sql_exec_alter(SqlStmtCtx *c, CombErr *err);     /* ddl_alter.c */
+int sql_exec_truncate(SqlStmtCtx *c, CombErr *err);  /* ddl_alter_files.c */
 
 #endif

@@ -59,6 +59,14 @@ static int build_columns(SqlStmtCtx *c, MsTable *t, CombErr *err)
     return COMB_OK;
 }
 
+static bool is_data_column(const AstStmt *st, const char *name)
+{
+    for (int j = 0; j < st->n_columns; j++)
+        if (strcmp(st->columns[j].name, name) == 0)
+            return true;
+    return false;
+}
+
 static int build_bucketing(SqlStmtCtx *c, MsTable *t, CombErr *err)
 {
     const AstStmt *st = c->stmt;
@@ -69,10 +77,7 @@ static int build_bucketing(SqlStmtCtx *c, MsTable *t, CombErr *err)
         return sql_err_at(err, COMB_ESEMANTIC, 0, st->cluster_pos,
                           "number of buckets must be between 1 and 4096");
     for (int i = 0; i < st->n_cluster_cols; i++) {
-        bool found = false;
-        for (int j = 0; j < st->n_columns; j++)
-            found |= strcmp(st->columns[j].name, st->cluster_cols[i]) == 0;
-        if (!found)
+        if (!is_data_column(st, st->cluster_cols[i]))
             return sql_err_at(err, COMB_ESEMANTIC, 10002, st->cluster_pos,
                               "Invalid column reference '%s' in CLUSTERED BY",
                               st->cluster_cols[i]);
@@ -80,6 +85,20 @@ static int build_bucketing(SqlStmtCtx *c, MsTable *t, CombErr *err)
     t->n_buckets = (int)st->n_buckets;
     t->n_bucket_cols = st->n_cluster_cols;
     t->bucket_cols = st->cluster_cols;
+    /* SORTED BY is recorded (ALTER's full-ACID conversion refuses sorted
+     * tables, as CREATE does) */
+    t->sort_cols = comb_arena_calloc(c->arena, (size_t)(st->n_sort_cols + 1) * sizeof *t->sort_cols);
+    if (!t->sort_cols)
+        return comb_err_nomem(err);
+    for (int i = 0; i < st->n_sort_cols; i++) {
+        if (!is_data_column(st, st->sort_cols[i]))
+            return sql_err_at(err, COMB_ESEMANTIC, 10002, st->cluster_pos,
+                              "Invalid column reference '%s' in SORTED BY",
+                              st->sort_cols[i]);
+        t->sort_cols[i] = (MsSortCol){st->sort_cols[i],
+                                      st->sort_desc[i] ? MS_SORT_DESC : MS_SORT_ASC};
+    }
+    t->n_sort_cols = st->n_sort_cols;
     return COMB_OK;
 }
 
@@ -275,9 +294,7 @@ static int table_location(SqlStmtCtx *c, const char *db, const char *name,
     return *out ? COMB_OK : comb_err_nomem(err);
 }
 
-/* The first entry of dir that looks like an ACID directory, or NULL (also
- * for a missing dir).  *n_entries gets the number of entries. */
-static int first_acid_dir(SqlStmtCtx *c, const char *dir, const char **found,
+int sql_first_acid_dir(SqlStmtCtx *c, const char *dir, const char **found,
                           int *n_entries, CombErr *err)
 {
     char **names;
@@ -307,7 +324,7 @@ static int choose_table_dir(SqlStmtCtx *c, MsTable *t, CombErr *err)
     const char *acid_dir;
     char *base = t->location;
     int n_entries, rc;
-    if ((rc = first_acid_dir(c, base, &acid_dir, &n_entries, err)))
+    if ((rc = sql_first_acid_dir(c, base, &acid_dir, &n_entries, err)))
         return rc;
     if (c->stmt->location) {
         if (acid_dir && ms_table_is_transactional(t))

@@ -36,13 +36,16 @@ enum {
  * checks the order).
  */
 #define SQL_KEYWORDS(X)                                                     \
-    X(ABORT, PLAIN) X(ALL, RESERVED) X(ALTER, RESERVED)                     \
+    X(ABORT, PLAIN) X(ADD, PLAIN) X(AFTER, PLAIN) X(ALL, RESERVED)          \
+    X(ALTER, RESERVED)                                                      \
     X(ANALYZE, PLAIN) X(AND, RESERVED) X(ARRAY, FUNC) X(AS, RESERVED)       \
     X(ASC, PLAIN) X(BETWEEN, RESERVED) X(BIGINT, FUNC) X(BINARY, FUNC)      \
     X(BOOLEAN, FUNC) X(BUCKETS, PLAIN) X(BY, RESERVED) X(CASCADE, PLAIN)    \
-    X(CASE, RESERVED) X(CAST, RESERVED) X(CHAR, RESERVED) X(CHECK, PLAIN)    \
+    X(CASE, RESERVED) X(CAST, RESERVED) X(CHANGE, PLAIN) X(CHAR, RESERVED)  \
+    X(CHECK, PLAIN)                                                         \
     X(CLUSTER, CLAUSE) X(CLUSTERED, PLAIN) X(COLLECTION, PLAIN)             \
-    X(COMMENT, PLAIN) X(COMMIT, PLAIN) X(CONSTRAINT, PLAIN)                 \
+    X(COLUMN, PLAIN) X(COLUMNS, PLAIN) X(COMMENT, PLAIN) X(COMMIT, PLAIN)   \
+    X(COMPACT, PLAIN) X(CONCATENATE, PLAIN) X(CONSTRAINT, PLAIN)            \
     X(CREATE, RESERVED) X(CROSS, RESERVED) X(CUBE, RESERVED)                \
     X(CURRENT_DATE, FUNC) X(CURRENT_TIMESTAMP, FUNC)                        \
     X(DATA, PLAIN)                                                          \
@@ -56,7 +59,8 @@ enum {
     X(EXCEPT, CLAUSE) X(EXISTS, RESERVED) X(EXPLAIN, PLAIN)                 \
     X(EXPORT, PLAIN) X(EXTENDED, RESERVED) X(EXTERNAL, RESERVED)            \
     X(FALSE, RESERVED) X(FIELDS, PLAIN) X(FIRST, PLAIN) X(FLOAT, FUNC)      \
-    X(FOREIGN, PLAIN) X(FORMAT, PLAIN) X(FORMATTED, PLAIN)                  \
+    X(FORCE, PLAIN) X(FOREIGN, PLAIN) X(FORMAT, PLAIN)                      \
+    X(FORMATTED, PLAIN)                                                     \
     X(FROM, RESERVED) X(FULL, RESERVED) X(FUNCTION, RESERVED)               \
     X(GRANT, RESERVED) X(GROUP, RESERVED) X(GROUPING, FUNC)                 \
     X(HAVING, RESERVED) X(IF, FUNC) X(IMPORT, RESERVED) X(IN, RESERVED)     \
@@ -74,20 +78,23 @@ enum {
     X(ORDER, RESERVED) X(OUTER, RESERVED) X(OVER, RESERVED)                 \
     X(OVERWRITE, PLAIN) X(PARTITION, RESERVED) X(PARTITIONED, PLAIN)        \
     X(PRECISION, RESERVED) X(PRIMARY, PLAIN) X(PURGE, PLAIN)                \
-    X(REGEXP, PLAIN) X(RELOAD, PLAIN) X(RESET, PLAIN) X(RESTRICT, PLAIN)    \
+    X(REGEXP, PLAIN) X(RELOAD, PLAIN) X(RENAME, PLAIN) X(REPLACE, PLAIN)    \
+    X(RESET, PLAIN) X(RESTRICT, PLAIN)                                      \
     X(REVOKE, RESERVED) X(RIGHT, RESERVED) X(RLIKE, PLAIN)                  \
     X(ROLLBACK, PLAIN) X(ROLLUP, RESERVED) X(ROW, RESERVED)                 \
     X(ROWS, RESERVED) X(SCHEMA, PLAIN) X(SCHEMAS, PLAIN)                    \
-    X(SELECT, RESERVED) X(SERDE, PLAIN) X(SET, RESERVED) X(SETS, PLAIN)     \
+    X(SELECT, RESERVED) X(SERDE, PLAIN) X(SERDEPROPERTIES, PLAIN)           \
+    X(SET, RESERVED) X(SETS, PLAIN)                                         \
     X(SHOW, PLAIN) X(SKEWED, PLAIN) X(SMALLINT, FUNC) X(SORT, CLAUSE)       \
     X(SORTED, PLAIN) X(START, PLAIN) X(STORED, PLAIN) X(STRING, PLAIN)      \
     X(STRUCT, PLAIN) X(TABLE, RESERVED) X(TABLES, PLAIN)                    \
     X(TABLESAMPLE, RESERVED) X(TBLPROPERTIES, PLAIN) X(TEMPORARY, PLAIN)    \
     X(TERMINATED, PLAIN) X(THEN, RESERVED) X(TIMESTAMP, FUNC)               \
-    X(TINYINT, PLAIN) X(TRANSACTIONAL, PLAIN) X(TRUE, RESERVED)            \
+    X(TINYINT, PLAIN) X(TO, PLAIN) X(TRANSACTIONAL, PLAIN)                  \
+    X(TRUE, RESERVED)                                                       \
     X(TRUNCATE, RESERVED)                                                   \
     X(UNION, RESERVED) X(UNIONTYPE, PLAIN) X(UNIQUE, PLAIN)                 \
-    X(UNLOCK, PLAIN)                                                        \
+    X(UNLOCK, PLAIN) X(UNSET, PLAIN)                                        \
     X(UPDATE, RESERVED) X(USE, PLAIN) X(VALUES, RESERVED)                   \
     X(VARCHAR, RESERVED) X(VIEW, PLAIN) X(WHEN, RESERVED)                   \
     X(WHERE, RESERVED) X(WINDOW, RESERVED) X(WITH, RESERVED)

@@ -13,8 +13,7 @@
 
 /* --------------------------------------------------------------- shared */
 
-/* IF EXISTS, or with not_too IF NOT EXISTS. */
-static int ddl_if(SqlParser *p, bool not_too, bool *flag)
+int sp_if_exists(SqlParser *p, bool not_too, bool *flag)
 {
     if (!sp_accept_kw(p, KW_IF))
         return COMB_OK;
@@ -43,13 +42,18 @@ static int ddl_property(SqlParser *p, void *props)
     return sp_vec_push(p, props, &prop, sizeof prop);
 }
 
+int sp_property_list(SqlParser *p, int *n, AstProperty **props)
+{
+    SqlVec v = {0};
+    SP_TRY(sp_list(p, true, ddl_property, &v));
+    *n = v.n;
+    *props = v.data;
+    return COMB_OK;
+}
+
 static int ddl_properties(SqlParser *p, AstStmt *s)
 {
-    SqlVec props = {0};
-    SP_TRY(sp_list(p, true, ddl_property, &props));
-    s->n_props = props.n;
-    s->props = props.data;
-    return COMB_OK;
+    return sp_property_list(p, &s->n_props, &s->props);
 }
 
 /* A word naming a statement form comb does not run: "CREATE VIEW". */
@@ -73,7 +77,7 @@ static int create_database(SqlParser *p, AstStmt *s)
 {
     s->kind = AST_CREATE_DATABASE;
     sp_next(p);
-    SP_TRY(ddl_if(p, true, &s->if_not_exists));
+    SP_TRY(sp_if_exists(p, true, &s->if_not_exists));
     SP_TRY(sp_ident(p, &s->name.name, &s->name.pos));
     SP_TRY(ddl_string_clause(p, KW_COMMENT, &s->comment));
     SP_TRY(ddl_string_clause(p, KW_LOCATION, &s->location));
@@ -89,7 +93,7 @@ static int drop_database(SqlParser *p, AstStmt *s)
 {
     s->kind = AST_DROP_DATABASE;
     sp_next(p);
-    SP_TRY(ddl_if(p, false, &s->if_exists));
+    SP_TRY(sp_if_exists(p, false, &s->if_exists));
     SP_TRY(sp_ident(p, &s->name.name, &s->name.pos));
     if (!sp_accept_kw(p, KW_RESTRICT))
         s->cascade = sp_accept_kw(p, KW_CASCADE);
@@ -115,8 +119,7 @@ static bool starts_column_constraint(SqlParser *p)
     return false;
 }
 
-/* name type [COMMENT 'text'] */
-static int tbl_column(SqlParser *p, void *columns)
+int sp_column_item(SqlParser *p, void *columns)
 {
     AstColumnDef col = {0};
     if (starts_table_constraint(p))
@@ -129,10 +132,10 @@ static int tbl_column(SqlParser *p, void *columns)
     return sp_vec_push(p, columns, &col, sizeof col);
 }
 
-static int tbl_columns(SqlParser *p, int *n, AstColumnDef **cols)
+int sp_column_list(SqlParser *p, int *n, AstColumnDef **cols)
 {
     SqlVec v = {0};
-    SP_TRY(sp_list(p, true, tbl_column, &v));
+    SP_TRY(sp_list(p, true, sp_column_item, &v));
     *n = v.n;
     *cols = v.data;
     return COMB_OK;
@@ -143,7 +146,7 @@ static int tbl_partitioned_by(SqlParser *p, AstStmt *s)
     if (!sp_accept_kw(p, KW_PARTITIONED))
         return COMB_OK;
     SP_TRY(sp_expect_kw(p, KW_BY));
-    return tbl_columns(p, &s->n_partition_cols, &s->partition_cols);
+    return sp_column_list(p, &s->n_partition_cols, &s->partition_cols);
 }
 
 typedef struct SortCols {
@@ -248,13 +251,13 @@ static int create_table(SqlParser *p, AstStmt *s)
 {
     s->kind = AST_CREATE_TABLE;
     sp_next(p);
-    SP_TRY(ddl_if(p, true, &s->if_not_exists));
+    SP_TRY(sp_if_exists(p, true, &s->if_not_exists));
     SP_TRY(sp_name(p, &s->name));
     if (sp_is_kw(p, KW_LIKE))
         return sp_unsupported(p, sp_peek(p, 0), "CREATE TABLE LIKE");
     if (sp_is_kw(p, KW_AS))
         return sp_unsupported(p, sp_peek(p, 0), "CREATE TABLE AS SELECT");
-    SP_TRY(tbl_columns(p, &s->n_columns, &s->columns));
+    SP_TRY(sp_column_list(p, &s->n_columns, &s->columns));
     SP_TRY(ddl_string_clause(p, KW_COMMENT, &s->comment));
     SP_TRY(tbl_partitioned_by(p, s));
     SP_TRY(tbl_clustered_by(p, s));
@@ -293,7 +296,7 @@ int sp_drop(SqlParser *p, AstStmt *s)
     if (!sp_accept_kw(p, KW_TABLE))
         return ddl_refuse_form(p, "DROP");
     s->kind = AST_DROP_TABLE;
-    SP_TRY(ddl_if(p, false, &s->if_exists));
+    SP_TRY(sp_if_exists(p, false, &s->if_exists));
     SP_TRY(sp_name(p, &s->name));
     s->purge = sp_accept_kw(p, KW_PURGE);
     return COMB_OK;

@@ -118,6 +118,19 @@ int sp_from(SqlParser *p, AstStmt *s);
 int sp_update(SqlParser *p, AstStmt *s);
 int sp_delete(SqlParser *p, AstStmt *s);
 int sp_load(SqlParser *p, AstStmt *s);
+int sp_alter(SqlParser *p, AstStmt *s);
+int sp_truncate(SqlParser *p, AstStmt *s);
+
+/* Clauses shared by the DDL rules (parse_ddl.c). */
+/* IF EXISTS, or with not_too IF NOT EXISTS: *flag set when given. */
+int sp_if_exists(SqlParser *p, bool not_too, bool *flag);
+/* ('key' = 'value', ...): keys and values in either quotes. */
+int sp_property_list(SqlParser *p, int *n, AstProperty **props);
+/* item for sp_list: name type [COMMENT 'text'], appended to the
+ * AstColumnDef SqlVec ctx (constraints refused as unsupported). */
+int sp_column_item(SqlParser *p, void *columns);
+/* (column definition, ...) */
+int sp_column_list(SqlParser *p, int *n, AstColumnDef **cols);
 
 /* -------------------------------------------------------- expressions */
 

@@ -422,10 +422,10 @@ int sp_expr_item(SqlParser *p, void *vec_of_exprs)
 static bool is_unsupported_statement(const SqlToken *t)
 {
     static const SqlKeyword kws[] = {
-        KW_ABORT, KW_ALTER, KW_ANALYZE, KW_COMMIT, KW_EXPLAIN, KW_EXPORT,
+        KW_ABORT, KW_ANALYZE, KW_COMMIT, KW_EXPLAIN, KW_EXPORT,
         KW_GRANT, KW_IMPORT, KW_LOCK, KW_MERGE, KW_MSCK,
-        KW_RELOAD, KW_RESET, KW_REVOKE, KW_ROLLBACK, KW_START, KW_TRUNCATE,
-        KW_UNLOCK, KW_WITH,
+        KW_RELOAD, KW_RESET, KW_REVOKE, KW_ROLLBACK, KW_START, KW_UNLOCK,
+        KW_WITH,
     };
     if (t->kind != SQL_TK_WORD)
         return false;
@@ -455,6 +455,8 @@ static int sp_statement(SqlParser *p, AstStmt *s)
         case KW_USE: return sp_use(p, s);
         case KW_SET: return sp_set(p, s);
         case KW_LOAD: return sp_load(p, s);
+        case KW_ALTER: return sp_alter(p, s);
+        case KW_TRUNCATE: return sp_truncate(p, s);
         default: break;
         }
     }

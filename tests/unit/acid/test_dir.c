@@ -484,3 +484,28 @@ TEST(dir_state_missing_and_hidden)
     CHECK_STR(st.originals[0], "bucket_00000");
     comb_arena_free(&a);
 }
+
+/* An INSERT OVERWRITE or TRUNCATE base of the lowest open write id (its
+ * writer still running, or dead before its commit) is not read: the
+ * deltas below it are.  Once the write id commits it is the base. */
+TEST(dir_state_base_of_open_write_id_invisible)
+{
+    static const char *const layout[] = {"delta_0000001_0000001_0000/",
+                                         "base_0000002/"};
+    static const char *const first[] = {"delta_0000001_0000001_0000"};
+    int64_t open2 = 2;
+    CombWriteIdList wil;
+    DirFx fx;
+    const AcidDirState *st = &fx.st;
+    CHECK(fx_begin(&fx, layout, N(layout)) == COMB_OK);
+    wil_make(&wil, 2, &open2, 1, NULL, 0);
+    CHECK_OK(fx_state(&fx, &wil, NULL), &fx.err);
+    CHECK(st->base == NULL);
+    CHECK(names_are(st->deltas, st->n_deltas, first, N(first)));
+    wil_free(&wil);
+    CHECK_OK(fx_state_at(&fx, 2), &fx.err);
+    CHECK(st->base != NULL);
+    CHECK_STR(st->base->name, "base_0000002");
+    CHECK_EQ(st->n_deltas, 0);
+    comb_arena_free(&fx.a);
+}

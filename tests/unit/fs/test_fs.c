@@ -145,3 +145,50 @@ TEST(fs_fault_hook_fails_named_call)
     CHECK(fs_is_dir(to));
     comb_arena_free(&a);
 }
+
+TEST(fs_exchange_swaps_directories_and_link_adds_a_name)
+{
+    const char *tmp = unit_tmpdir();
+    CombArena a;
+    CombErr err;
+    char *x, *y, *fx, *fy, *missing, *copy, *trace, *text;
+    comb_arena_init(&a, 0);
+    x = comb_arena_printf(&a, "%s/x", tmp);
+    y = comb_arena_printf(&a, "%s/.x.swap-1", tmp);
+    fx = comb_arena_printf(&a, "%s/x/old", tmp);
+    fy = comb_arena_printf(&a, "%s/.x.swap-1/new", tmp);
+    missing = comb_arena_printf(&a, "%s/nope", tmp);
+    copy = comb_arena_printf(&a, "%s/x/old_copy", tmp);
+    trace = comb_arena_printf(&a, "%s/trace", tmp);
+    CHECK_OK(fs_mkdirs(x, &err), &err);
+    CHECK_OK(fs_mkdirs(y, &err), &err);
+    CHECK_OK(fs_write_file(fx, "o", 1, &err), &err);
+    CHECK_OK(fs_write_file(fy, "n", 1, &err), &err);
+    hooks_set(trace, NULL);
+    CHECK_OK(fs_exchange(x, y, &err), &err);
+    hooks_set(NULL, NULL);
+    /* x now holds the new entry, the sibling the old one */
+    CHECK(fs_exists(comb_arena_printf(&a, "%s/x/new", tmp)));
+    CHECK(fs_exists(comb_arena_printf(&a, "%s/.x.swap-1/old", tmp)));
+    CHECK(!fs_exists(fx));
+    text = read_text(trace, &a);
+    CHECK(text != NULL && strstr(text, "exchange ") != NULL);
+    /* exchanging with nothing fails and changes nothing */
+    CHECK_EQ(fs_exchange(x, missing, &err), COMB_EIO);
+    CHECK(fs_exists(comb_arena_printf(&a, "%s/x/new", tmp)));
+    hooks_set(NULL, "exchange:/x:EIO");
+    CHECK_EQ(fs_exchange(x, y, &err), COMB_EIO);
+    hooks_set(NULL, NULL);
+    CHECK(fs_exists(comb_arena_printf(&a, "%s/x/new", tmp)));
+    /* a hard link: one file, two names */
+    fx = comb_arena_printf(&a, "%s/x/new", tmp);
+    CHECK_OK(fs_link(fx, copy, &err), &err);
+    CHECK_OK(fs_unlink(fx, &err), &err);
+    CHECK_STR(read_text(copy, &a), "n");
+    CHECK_EQ(fs_link(fx, copy, &err), COMB_EIO);
+    hooks_set(NULL, "link:/x/old_copy:EPERM");
+    CHECK_EQ(fs_link(copy, comb_arena_printf(&a, "%s/x/again", tmp), &err), COMB_EIO);
+    hooks_set(NULL, NULL);
+    CHECK(strstr(err.msg, "Operation not permitted") != NULL);
+    comb_arena_free(&a);
+}

@@ -51,6 +51,23 @@ TEST(error_messages_line_one)
          "ParseException line 1:4 missing configuration name before '='"
          " near '='"},
         {"update t set a 1", "ParseException line 1:15 missing '=' near '1'"},
+        {"alter table t rename t2",
+         "ParseException line 1:21 missing TO near 't2'"},
+        {"alter table t drop partition (ds '1')",
+         "ParseException line 1:33 missing comparison operator near ''1''"},
+        {"alter table t add partition (ds)",
+         "ParseException line 1:29 missing value for partition key ds"},
+        {"alter table t change a int",
+         "ParseException line 1:23 reserved keyword INT used as an "
+         "identifier (quote it with backquotes) near 'int'"},
+        {"alter table t change a b",
+         "ParseException line 1:24 expected type name near '<EOF>'"},
+        {"alter table t unset tblproperties (a)",
+         "ParseException line 1:35 expected string literal near 'a'"},
+        {"alter table t add columns ()",
+         "ParseException line 1:27 expected identifier near ')'"},
+        {"alter t rename to u",
+         "ParseException line 1:6 cannot recognize input near 't'"},
     };
     check_syntax_errors(cases, N(cases));
 }
@@ -284,8 +301,22 @@ TEST(unsupported_ddl)
 TEST(unsupported_statements_and_dml)
 {
     static const UnsupportedCase cases[] = {
-        {"ALTER TABLE t ADD COLUMNS (b int)", 0, "ALTER statement"},
-        {"truncate table t", 0, "TRUNCATE statement"},
+        {"alter table t compact 'major'", 14, "ALTER TABLE compact"},
+        {"alter table t partition (p=1) compact 'minor'", 30,
+         "ALTER TABLE compact"},
+        {"alter table t set fileformat orc", 18, "ALTER TABLE SET fileformat"},
+        {"alter table t clustered by (a) into 2 buckets", 14,
+         "ALTER TABLE clustered"},
+        {"alter table t touch", 14, "ALTER TABLE touch"},
+        {"alter table t partition (p=1) rename to partition (p=2)", 30,
+         "ALTER TABLE rename"},
+        {"alter table t add constraint pk primary key (a) disable", 18,
+         "ALTER TABLE ADD constraint"},
+        {"alter table t drop constraint pk", 19, "ALTER TABLE DROP constraint"},
+        {"alter database d set dbproperties ('a'='b')", 6, "ALTER database"},
+        {"alter view v as select 1", 13, "ALTER VIEW AS SELECT"},
+        {"alter view v add partition (p=1)", 13, "ALTER VIEW add"},
+        {"truncate table t columns (a)", 17, "TRUNCATE of columns"},
         {"explain select 1", 0, "EXPLAIN statement"},
         {"merge into t using u on t.a = u.a", 0, "MERGE statement"},
         {"from t select a insert into u select a", 16,

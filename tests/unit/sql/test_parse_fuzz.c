@@ -48,6 +48,18 @@ static const char *const valid[] = {
     "from t x select x.a distribute by (a, b + 1) sort by (a asc, b) limit 2",
     "select a from t cluster by a, upper(b)",
     "select a from t order by a sort by b",
+    "ALTER TABLE d.t RENAME TO d2.t2",
+    "alter table t add columns (a int comment 'x', b map<string,int>) cascade",
+    "alter table t change column a b decimal(5,2) comment 'c' after z restrict",
+    "alter table t set tblproperties ('a'=\"b\", 'c'='d')",
+    "alter table t unset tblproperties if exists ('a')",
+    "alter table t partition (p='1', q=2) set location 'file:///x'",
+    "alter table t add if not exists partition (p='a') location '/l' "
+    "partition (p='b')",
+    "alter table t drop if exists partition (p < 'x', q <> 1), partition "
+    "(p >= 'y') purge",
+    "alter table t partition (p='1') concatenate",
+    "truncate table d.t partition (p = 1) force",
 };
 
 /* A NUL-terminated heap copy of s[0..n). */

@@ -551,3 +551,130 @@ TEST(parse_backquoted_identifiers)
     CHECK_STR(s->name.name, "table");
     CHECK_STR(s->columns[0].name, "int");
 }
+
+TEST(parse_alter_rename_and_view)
+{
+    AstStmt *s;
+    PARSE_OK(s, "ALTER TABLE d.t RENAME TO d2.t2");
+    CHECK_EQ(s->kind, AST_ALTER_TABLE);
+    CHECK_EQ(s->alter->kind, AST_ALTER_RENAME);
+    CHECK(!s->alter->view);
+    CHECK_STR(s->name.db, "d");
+    CHECK_STR(s->name.name, "t");
+    CHECK_STR(s->alter->new_name.db, "d2");
+    CHECK_STR(s->alter->new_name.name, "t2");
+    CHECK_EQ(s->alter->op_pos.col, 17);
+    PARSE_OK(s, "alter view v rename to w");
+    CHECK(s->alter->view);
+    CHECK_EQ(s->alter->kind, AST_ALTER_RENAME);
+    CHECK(s->alter->new_name.db == NULL);
+    PARSE_OK(s, "alter view v set tblproperties ('a'='b')");
+    CHECK_EQ(s->alter->kind, AST_ALTER_SET_PROPS);
+    CHECK_EQ(s->alter->n_props, 1);
+}
+
+TEST(parse_alter_columns)
+{
+    AstStmt *s;
+    PARSE_OK(s, "alter table t add columns (a bigint comment 'x', b array<int>) cascade");
+    CHECK_EQ(s->alter->kind, AST_ALTER_ADD_COLUMNS);
+    CHECK_EQ(s->alter->n_columns, 2);
+    CHECK_STR(s->alter->columns[0].name, "a");
+    CHECK_EQ(s->alter->columns[0].type.kind, COMB_T_BIGINT);
+    CHECK_STR(s->alter->columns[0].comment, "x");
+    CHECK_EQ(s->alter->columns[1].type.kind, COMB_T_LIST);
+    CHECK(s->alter->cascade);
+    PARSE_OK(s, "alter table t replace columns (a int) restrict");
+    CHECK_EQ(s->alter->kind, AST_ALTER_REPLACE_COLUMNS);
+    CHECK(!s->alter->cascade);
+    PARSE_OK(s, "alter table t change column A b decimal(10,2) comment 'c' after z");
+    CHECK_EQ(s->alter->kind, AST_ALTER_CHANGE_COLUMN);
+    CHECK_STR(s->alter->old_column, "a");
+    CHECK_STR(s->alter->columns[0].name, "b");
+    CHECK_EQ(s->alter->columns[0].type.p1, 10);
+    CHECK_STR(s->alter->columns[0].comment, "c");
+    CHECK_STR(s->alter->after, "z");
+    CHECK(!s->alter->first);
+    PARSE_OK(s, "alter table t change a a int first cascade");
+    CHECK(s->alter->first && s->alter->after == NULL && s->alter->cascade);
+    PARSE_OK(s, "alter table t partition (p='1') change a a int");
+    CHECK_EQ(s->part.n, 1);
+    CHECK_STR(s->part.items[0].key, "p");
+}
+
+TEST(parse_alter_properties_and_location)
+{
+    AstStmt *s;
+    PARSE_OK(s, "alter table t set tblproperties ('a'=\"1\", -- a comment\n \"b\" = 'x y')");
+    CHECK_EQ(s->alter->kind, AST_ALTER_SET_PROPS);
+    CHECK_EQ(s->alter->n_props, 2);
+    CHECK_STR(s->alter->props[0].key, "a");
+    CHECK_STR(s->alter->props[0].value, "1");
+    CHECK_STR(s->alter->props[1].key, "b");
+    CHECK_STR(s->alter->props[1].value, "x y");
+    PARSE_OK(s, "alter table t unset tblproperties if exists ('a', \"b\"='ignored')");
+    CHECK_EQ(s->alter->kind, AST_ALTER_UNSET_PROPS);
+    CHECK(s->alter->if_exists);
+    CHECK_EQ(s->alter->n_props, 2);
+    CHECK_STR(s->alter->props[1].key, "b");
+    CHECK(s->alter->props[0].value == NULL);
+    PARSE_OK(s, "alter table t set serdeproperties ('field.delim'=',')");
+    CHECK_EQ(s->alter->kind, AST_ALTER_SET_SERDE_PROPS);
+    PARSE_OK(s, "alter table t unset serdeproperties ('field.delim')");
+    CHECK_EQ(s->alter->kind, AST_ALTER_UNSET_SERDE_PROPS);
+    PARSE_OK(s, "alter table t partition (k = 1, j='x') set location '/data/x'");
+    CHECK_EQ(s->alter->kind, AST_ALTER_SET_LOCATION);
+    CHECK_STR(s->alter->location, "/data/x");
+    CHECK_EQ(s->part.n, 2);
+    PARSE_OK(s, "alter table t concatenate");
+    CHECK_EQ(s->alter->kind, AST_ALTER_CONCATENATE);
+    CHECK_EQ(s->part.n, 0);
+}
+
+TEST(parse_alter_partitions)
+{
+    AstStmt *s;
+    PARSE_OK(s, "alter table t add if not exists partition (ds='a') location '/x' "
+                "partition (ds='b')");
+    CHECK_EQ(s->alter->kind, AST_ALTER_ADD_PARTITIONS);
+    CHECK(s->alter->if_not_exists);
+    CHECK_EQ(s->alter->n_parts, 2);
+    CHECK_STR(s->alter->parts[0].location, "/x");
+    CHECK(s->alter->parts[1].location == NULL);
+    CHECK_STR(s->alter->parts[1].spec.items[0].value->sval, "b");
+    PARSE_OK(s, "alter table t drop if exists partition (ds < '2024', h >= 3), "
+                "partition (ds <> 'x') purge");
+    CHECK_EQ(s->alter->kind, AST_ALTER_DROP_PARTITIONS);
+    CHECK(s->alter->if_exists && s->alter->purge);
+    CHECK_EQ(s->alter->n_parts, 2);
+    CHECK_EQ(s->alter->parts[0].spec.n, 2);
+    CHECK_EQ(s->alter->parts[0].ops[0], AST_OP_LT);
+    CHECK_EQ(s->alter->parts[0].ops[1], AST_OP_GE);
+    CHECK_EQ(s->alter->parts[1].ops[0], AST_OP_NE);
+    PARSE_OK(s, "alter table t drop partition (ds='a')");
+    CHECK(!s->alter->if_exists && !s->alter->purge);
+    CHECK_EQ(s->alter->parts[0].ops[0], AST_OP_EQ);
+}
+
+TEST(parse_truncate)
+{
+    AstStmt *s;
+    PARSE_OK(s, "truncate table d.t partition (ds='1') force");
+    CHECK_EQ(s->kind, AST_TRUNCATE);
+    CHECK_STR(s->name.db, "d");
+    CHECK_EQ(s->part.n, 1);
+    CHECK(s->force);
+    PARSE_OK(s, "TRUNCATE t");
+    CHECK_EQ(s->kind, AST_TRUNCATE);
+    CHECK_STR(s->name.name, "t");
+    CHECK(!s->force && s->part.n == 0);
+}
+
+TEST(parse_alter_words_stay_identifiers)
+{
+    AstStmt *s;
+    PARSE_OK(s, "select add, after, change, column, columns, compact, concatenate, "
+                "force, rename, replace, serdeproperties, to, unset from t");
+    CHECK_EQ(s->select->n_items, 13);
+    CHECK_STR(s->select->items[11].expr->name, "to");
+}
