@@ -186,8 +186,46 @@ typedef enum AstStmtKind {
     AST_UPDATE,
     AST_DELETE,
     AST_SET,
-    AST_LOAD
+    AST_LOAD,
+    /* catalog statements (fields in AstCatalog) */
+    AST_SHOW_CREATE_TABLE,   /* SHOW CREATE TABLE name */
+    AST_SHOW_TBLPROPERTIES,  /* SHOW TBLPROPERTIES name [('key')] */
+    AST_SHOW_COLUMNS,        /* SHOW [SORTED] COLUMNS (FROM|IN) name ... */
+    AST_SHOW_PARTITIONS,     /* SHOW PARTITIONS name [PARTITION (...)] ... */
+    AST_DESCRIBE_DATABASE,   /* DESCRIBE DATABASE [EXTENDED] name.name */
+    AST_MSCK                 /* MSCK [REPAIR] TABLE name [ADD|DROP|SYNC
+                                PARTITIONS] */
 } AstStmtKind;
+
+/* What MSCK does with partitions (Hive's MsckDesc). */
+typedef enum AstMsckMode {
+    AST_MSCK_ADD,            /* ADD PARTITIONS, the default */
+    AST_MSCK_DROP,           /* DROP PARTITIONS */
+    AST_MSCK_SYNC            /* SYNC PARTITIONS: both */
+} AstMsckMode;
+
+/* The fields of the catalog statements (SHOW CREATE TABLE / TBLPROPERTIES
+ * / COLUMNS / PARTITIONS, DESCRIBE extensions, MSCK) and of CREATE
+ * TABLE's storage clauses (ROW FORMAT SERDE, STORED AS INPUTFORMAT). */
+typedef struct AstCatalog {
+    char *prop_key;          /* SHOW TBLPROPERTIES t('key'); NULL: all */
+    char *column;            /* DESCRIBE t col; NULL: the whole table */
+    AstPos column_pos;
+    bool sorted;             /* SHOW SORTED COLUMNS */
+    AstName db;              /* SHOW COLUMNS ... (FROM|IN) db: db.name;
+                                NULL name when not given */
+    AstExpr *where;          /* SHOW PARTITIONS ... WHERE */
+    int n_order_by;          /* SHOW PARTITIONS ... ORDER BY */
+    AstOrderItem *order_by;
+    int64_t limit;           /* SHOW PARTITIONS ... LIMIT n; -1 if none */
+    bool repair;             /* MSCK REPAIR TABLE */
+    AstMsckMode msck_mode;
+    char *serde;             /* ROW FORMAT SERDE 'class' */
+    int n_serde_props;       /* ... WITH SERDEPROPERTIES (...) */
+    AstProperty *serde_props;
+    char *input_format;      /* STORED AS INPUTFORMAT 'a' OUTPUTFORMAT 'b' */
+    char *output_format;
+} AstCatalog;
 
 typedef struct AstStmt {
     AstStmtKind kind;
@@ -263,6 +301,10 @@ typedef struct AstStmt {
     bool load_local;
     char *load_inputformat;  /* NULL: the table's own format */
     char *load_serde;
+
+    /* catalog statements and CREATE TABLE storage clauses; NULL when none
+     * of their fields was given */
+    AstCatalog *catalog;
 } AstStmt;
 
 /*

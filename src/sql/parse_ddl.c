@@ -1,5 +1,6 @@
 /*
- * parse_ddl.c - CREATE/DROP DATABASE and TABLE, SHOW, DESCRIBE, USE, SET.
+ * parse_ddl.c - CREATE/DROP DATABASE and TABLE, SHOW, USE, SET (DESCRIBE and
+ * the other catalog statements are in parse_catalog.c).
  *
  * CREATE TABLE clauses must come in Hive's order (COMMENT, PARTITIONED BY,
  * CLUSTERED BY, ROW FORMAT, STORED AS, LOCATION, TBLPROPERTIES); each is a
@@ -204,7 +205,7 @@ static int tbl_row_format(SqlParser *p, AstStmt *s)
         return COMB_OK;
     SP_TRY(sp_expect_kw(p, KW_FORMAT));
     if (sp_is_kw(p, KW_SERDE))
-        return sp_unsupported(p, sp_peek(p, 0), "ROW FORMAT SERDE");
+        return sp_row_format_serde(p, s);
     SP_TRY(sp_expect_kw(p, KW_DELIMITED));
     if (sp_accept_kw(p, KW_FIELDS)) {
         SP_TRY(tbl_terminated_by(p, &s->field_delim));
@@ -240,7 +241,7 @@ static int tbl_stored_as(SqlParser *p, AstStmt *s)
         return sp_unsupported(p, sp_peek(p, 0), "STORED BY (storage handler)");
     SP_TRY(sp_expect_kw(p, KW_AS));
     if (sp_is_kw(p, KW_INPUTFORMAT))
-        return sp_unsupported(p, sp_peek(p, 0), "STORED AS INPUTFORMAT");
+        return sp_stored_as_formats(p, s);
     return sp_ident(p, &s->stored_as, NULL);
 }
 
@@ -307,8 +308,11 @@ int sp_show(SqlParser *p, AstStmt *s)
         s->kind = AST_SHOW_DATABASES;
         return ddl_string_clause(p, KW_LIKE, &s->like_pattern);
     }
-    if (!sp_accept_kw(p, KW_TABLES))
-        return ddl_refuse_form(p, "SHOW");
+    if (!sp_accept_kw(p, KW_TABLES)) {
+        bool handled;
+        int rc = sp_show_catalog(p, s, &handled);
+        return handled ? rc : ddl_refuse_form(p, "SHOW");
+    }
     s->kind = AST_SHOW_TABLES;
     if (sp_accept_kw(p, KW_IN) || sp_accept_kw(p, KW_FROM)) {
         s->show_in = true;
@@ -316,27 +320,6 @@ int sp_show(SqlParser *p, AstStmt *s)
     }
     if (sp_accept_kw(p, KW_LIKE) || sp_is(p, SQL_TK_STRING))
         return sp_string(p, &s->like_pattern, NULL);
-    return COMB_OK;
-}
-
-/* DESCRIBE|DESC [EXTENDED|FORMATTED] [db.]t */
-int sp_describe(SqlParser *p, AstStmt *s)
-{
-    s->kind = AST_DESCRIBE;
-    sp_next(p);
-    if (sp_is_kw(p, KW_DATABASE) || sp_is_kw(p, KW_FUNCTION) ||
-        (sp_is_kw(p, KW_SCHEMA) && sp_is_ident_tok(sp_peek(p, 1))))
-        return ddl_refuse_form(p, "DESCRIBE");
-    if (sp_accept_kw(p, KW_EXTENDED))
-        s->describe_extended = true;
-    else if (sp_accept_kw(p, KW_FORMATTED))
-        s->describe_formatted = true;
-    SP_TRY(sp_name(p, &s->name));
-    const SqlToken *t = sp_peek(p, 0);
-    if (t->kind == SQL_TK_DOT || sp_is_ident_tok(t))
-        return sp_unsupported(p, t, "DESCRIBE of a column");
-    if (t->kind == SQL_TK_WORD && t->kw == KW_PARTITION)
-        return sp_unsupported(p, t, "DESCRIBE of a partition");
     return COMB_OK;
 }
 

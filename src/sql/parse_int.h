@@ -1,7 +1,9 @@
 /*
  * parse_int.h - internals of the recursive-descent HiveQL parser, shared
  * by parser.c (token stream, errors, helpers, statement dispatch),
- * parse_ddl.c (database and table statements, SHOW, DESCRIBE, USE, SET),
+ * parse_ddl.c (database and table statements, SHOW, USE, SET),
+ * parse_catalog.c (SHOW CREATE/TBLPROPERTIES/COLUMNS/PARTITIONS, DESCRIBE,
+ * MSCK),
  * parse_dml.c (SELECT, INSERT, UPDATE, DELETE) and parse_expr.c
  * (expressions and type names).  Nothing outside the parser includes it.
  *
@@ -116,6 +118,13 @@ int sp_insert(SqlParser *p, AstStmt *s);
 int sp_update(SqlParser *p, AstStmt *s);
 int sp_delete(SqlParser *p, AstStmt *s);
 int sp_load(SqlParser *p, AstStmt *s);
+/* parse_catalog.c: MSCK; after SHOW, its catalog forms (*handled false
+ * when the next word opens none of them); after ROW FORMAT, SERDE ...;
+ * after STORED AS, INPUTFORMAT ... OUTPUTFORMAT ... */
+int sp_msck(SqlParser *p, AstStmt *s);
+int sp_show_catalog(SqlParser *p, AstStmt *s, bool *handled);
+int sp_row_format_serde(SqlParser *p, AstStmt *s);
+int sp_stored_as_formats(SqlParser *p, AstStmt *s);
 
 /* -------------------------------------------------------- expressions */
 

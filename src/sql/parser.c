@@ -423,7 +423,7 @@ static bool is_unsupported_statement(const SqlToken *t)
 {
     static const SqlKeyword kws[] = {
         KW_ABORT, KW_ALTER, KW_ANALYZE, KW_COMMIT, KW_EXPLAIN, KW_EXPORT,
-        KW_FROM, KW_GRANT, KW_IMPORT, KW_LOCK, KW_MERGE, KW_MSCK,
+        KW_FROM, KW_GRANT, KW_IMPORT, KW_LOCK, KW_MERGE,
         KW_RELOAD, KW_RESET, KW_REVOKE, KW_ROLLBACK, KW_START, KW_TRUNCATE,
         KW_UNLOCK, KW_WITH,
     };
@@ -454,6 +454,7 @@ static int sp_statement(SqlParser *p, AstStmt *s)
         case KW_USE: return sp_use(p, s);
         case KW_SET: return sp_set(p, s);
         case KW_LOAD: return sp_load(p, s);
+        case KW_MSCK: return sp_msck(p, s);
         default: break;
         }
     }
