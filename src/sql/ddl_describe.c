@@ -326,21 +326,25 @@ static int extended_part(SqlStmtCtx *c, HiveText *h, const MsTable *t,
 
 /* ------------------------------------------------------------ lookup */
 
-/* Hive's "Partition not found {k1=v1, k2=v2}" for the spec as given. */
-static int partition_missing(SqlStmtCtx *c, const AstPartSpec *ps,
-                             char *const *values, CombErr *err)
+/* Hive's "Partition not found {k1=v1, k2=v2}" for the spec as given:
+ * normalized values where known, else the literals as written. */
+static int partition_missing(const AstPartSpec *ps, char *const *values,
+                             CombErr *err)
 {
     CombBuf b = COMB_BUF_INIT;
     int rc;
-    for (int i = 0; i < ps->n; i++)
-        comb_buf_printf(&b, "%s%s=%s", i ? ", " : "", ps->items[i].key,
-                        values && values[i] ? values[i]
-                                            : MS_DEFAULT_PARTITION_NAME);
+    for (int i = 0; i < ps->n; i++) {
+        const AstExpr *v = ps->items[i].value;
+        const char *text = values && values[i] ? values[i]
+                           : v->kind == AST_LIT_STRING ? v->sval
+                           : v->kind == AST_LIT_NULL  ? MS_DEFAULT_PARTITION_NAME
+                                                      : v->text;
+        comb_buf_printf(&b, "%s%s=%s", i ? ", " : "", ps->items[i].key, text);
+    }
     rc = comb_err_hive(err, COMB_ENOTFOUND, 10006, "SemanticException [Error "
                        "10006]: Partition not found {%.*s}", (int)b.len,
                        b.data ? (char *)b.data : "");
     comb_buf_free(&b);
-    (void)c;
     return rc;
 }
 
@@ -348,23 +352,28 @@ int sql_spec_partition(SqlStmtCtx *c, const SqlTable *t, const AstPartSpec *ps,
                        MsPartition **out, CombErr *err)
 {
     char **values = comb_arena_calloc(c->arena, (size_t)(t->n_part + 1) * sizeof *values);
+    char **shown = comb_arena_calloc(c->arena, (size_t)(ps->n + 1) * sizeof *shown);
     char *name;
     int rc;
-    if (!values)
+    if (!values || !shown)
         return comb_err_nomem(err);
-    if (ps->n != t->n_part)
-        return partition_missing(c, ps, NULL, err);
+    /* keys in any order, as Hive's spec is a map */
     for (int i = 0; i < ps->n; i++) {
-        int col = sql_table_column(t, ps->items[i].key);
-        if (col != t->n_data + i)
-            return partition_missing(c, ps, NULL, err);
-        if ((rc = sql_part_static_value(c, t, i, &ps->items[i], &values[i], err)))
+        int key = sql_table_column(t, ps->items[i].key) - t->n_data;
+        if (key < 0 || values[key])
+            return partition_missing(ps, NULL, err);
+        if ((rc = sql_part_static_value(c, t, key, &ps->items[i], &values[key], err)))
             return rc;
+        if (!values[key])
+            values[key] = (char *)MS_DEFAULT_PARTITION_NAME;
+        shown[i] = values[key];
     }
+    if (ps->n != t->n_part)
+        return partition_missing(ps, shown, err);
     if ((rc = ms_part_name_make(t->ms, values, c->arena, &name, err)))
         return rc;
     rc = ms_part_get(c->s->ms, t->ms->db, t->ms->name, name, c->arena, out, err);
-    return rc == COMB_ENOTFOUND ? partition_missing(c, ps, values, err) : rc;
+    return rc == COMB_ENOTFOUND ? partition_missing(ps, shown, err) : rc;
 }
 
 /* ------------------------------------------------------------ columns */

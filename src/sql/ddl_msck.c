@@ -16,12 +16,11 @@
  *    (ms_txnid_seed), so the adopted data reads as committed.  An
  *    unpartitioned table is seeded from its own directory.
  *
- * One addition to Hive: files with the ACID schema sitting where original
- * files go (the unit's own directory or non-ACID subdirectories) are read
- * as ACID files (acid/README.md), so their write ids (the footer's column
- * statistics of originalTransaction and currentTransaction) count towards
- * the seed too; Hive, which reads such files as originals, never sees
- * them.
+ * One addition to Hive: files with the ACID schema among the original
+ * files a unit's reader reads are read as ACID files (acid/README.md), so
+ * their write ids (the footer's column statistics of originalTransaction
+ * and currentTransaction) count towards the seed too; Hive, which reads
+ * such files as originals, never looks at them.
  *
  * Output, as Hive's result file holds it: "Tables missing on filesystem:",
  * "Partitions not in metastore:" and "Partitions missing from filesystem:"
@@ -272,31 +271,36 @@ static int64_t acid_file_max_writeid(const char *path)
 }
 
 /* Hive's setMaxTxnAndWriteIdFromPartition over dir: the highest write id
- * and visibility txn id in its ACID directory names, and (comb) the write
- * ids of ACID-format files among its originals. */
-static int max_ids(SqlStmtCtx *c, const char *dir, bool top, int64_t *wid,
-                   int64_t *txn, CombErr *err)
+ * and visibility txn id in its ACID directory names; and (comb) the write
+ * ids of ACID-format files among the original files a reader would read
+ * there (acid_dir_state_get's originals, with every write id valid). */
+static int max_ids(SqlStmtCtx *c, const char *dir, int64_t *wid, int64_t *txn,
+                   CombErr *err)
 {
+    CombWriteIdList all = {0};
+    AcidDirState st;
     char **names;
     int n, rc;
     if ((rc = fs_list_dir(dir, c->arena, &names, &n, err)))
         return rc;
-    for (int i = 0; i < n && !rc; i++) {
+    for (int i = 0; i < n; i++) {
         AcidParsedDir pd;
-        const char *path;
-        if (hidden(names[i]))
+        if (hidden(names[i]) || !acid_dir_parse(names[i], &pd))
             continue;
-        if (!(path = fs_join(c->arena, dir, names[i])))
+        *wid = pd.max_wid > *wid ? pd.max_wid : *wid;
+        *txn = pd.visibility_txn > *txn ? pd.visibility_txn : *txn;
+    }
+    if (comb_idlist_init(&all.ids, INT64_MAX - 1, NULL, 0, NULL, 0))
+        return comb_err_nomem(err);
+    rc = acid_dir_state_get(dir, &all, NULL, c->arena, &st, err);
+    comb_writeidlist_free(&all);
+    for (int i = 0; i < st.n_originals && !rc; i++) {
+        const char *path = fs_join(c->arena, dir, st.originals[i]);
+        int64_t w;
+        if (!path)
             return comb_err_nomem(err);
-        if (!fs_is_dir(path)) {
-            int64_t w = acid_file_max_writeid(path);
-            *wid = w > *wid ? w : *wid;
-        } else if (top && acid_dir_parse(names[i], &pd)) {
-            *wid = pd.max_wid > *wid ? pd.max_wid : *wid;
-            *txn = pd.visibility_txn > *txn ? pd.visibility_txn : *txn;
-        } else if (!acid_dir_parse(names[i], &pd)) {
-            rc = max_ids(c, path, false, wid, txn, err);
-        }
+        w = acid_file_max_writeid(path);
+        *wid = w > *wid ? w : *wid;
     }
     return rc;
 }
@@ -425,7 +429,7 @@ static int add_partitions(Msck *m, const bool *is_new, CombErr *err)
         parts[n].values = dir->values;
         parts[n++].location = dir->path;
         if (m->t->kind != SQL_TABLE_PLAIN)
-            rc = max_ids(c, dir->path, true, &wid, &txn, err);
+            rc = max_ids(c, dir->path, &wid, &txn, err);
         if (!rc)
             rc = push_line(m, comb_arena_printf(c->arena, "Repair: Added "
                                                 "partition to metastore %s:%s",
@@ -459,7 +463,7 @@ static int repair_unpartitioned(Msck *m, CombErr *err)
     int rc;
     if (m->t->kind == SQL_TABLE_PLAIN)
         return COMB_OK;
-    if ((rc = max_ids(m->c, m->t->ms->location, true, &wid, &txn, err)))
+    if ((rc = max_ids(m->c, m->t->ms->location, &wid, &txn, err)))
         return rc;
     return seed(m, wid, txn, err);
 }
@@ -531,7 +535,7 @@ int sql_check_adopted(SqlStmtCtx *c, const SqlTable *t, CombErr *err)
         int64_t wid = 0, txn = 0;
         if (!fs_is_dir(units[i].dir))
             continue;
-        if ((rc = max_ids(c, units[i].dir, true, &wid, &txn, err)))
+        if ((rc = max_ids(c, units[i].dir, &wid, &txn, err)))
             return rc;
         if (wid > 0)
             return comb_err(err, COMB_EINVALID, "table %s holds ACID data "
