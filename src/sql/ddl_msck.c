@@ -75,20 +75,30 @@ static int info(SqlStmtCtx *c, const char *line, CombErr *err)
     return c->sink->info ? c->sink->info(c->sink->ctx, line, err) : COMB_OK;
 }
 
+/* Room for one more element of size `size` in the arena array *data. */
+static int grow(CombArena *a, void **data, int n, int *cap, size_t size,
+                CombErr *err)
+{
+    void *bigger;
+    if (n < *cap)
+        return COMB_OK;
+    if (!(bigger = comb_arena_alloc(a, (size_t)(*cap ? *cap * 2 : 16) * size)))
+        return comb_err_nomem(err);
+    if (n)
+        memcpy(bigger, *data, (size_t)n * size);
+    *data = bigger;
+    *cap = *cap ? *cap * 2 : 16;
+    return COMB_OK;
+}
+
 static int push_line(Msck *m, char *line, CombErr *err)
 {
+    int rc;
     if (!line)
         return comb_err_nomem(err);
-    if (m->n_lines == m->cap_lines) {
-        int cap = m->cap_lines ? m->cap_lines * 2 : 16;
-        char **l = comb_arena_alloc(m->c->arena, (size_t)cap * sizeof *l);
-        if (!l)
-            return comb_err_nomem(err);
-        if (m->n_lines)
-            memcpy(l, m->lines, (size_t)m->n_lines * sizeof *l);
-        m->lines = l;
-        m->cap_lines = cap;
-    }
+    if ((rc = grow(m->c->arena, (void **)&m->lines, m->n_lines, &m->cap_lines,
+                   sizeof *m->lines, err)))
+        return rc;
     m->lines[m->n_lines++] = line;
     return COMB_OK;
 }
@@ -188,16 +198,9 @@ static int add_leaf(Msck *m, const char *path, const char *rel, CombErr *err)
         return rc;
     if (!(d.path = comb_arena_strdup(c->arena, path)))
         return comb_err_nomem(err);
-    if (m->n_dirs == m->cap_dirs) {
-        int cap = m->cap_dirs ? m->cap_dirs * 2 : 16;
-        MsckDir *v = comb_arena_alloc(c->arena, (size_t)cap * sizeof *v);
-        if (!v)
-            return comb_err_nomem(err);
-        if (m->n_dirs)
-            memcpy(v, m->dirs, (size_t)m->n_dirs * sizeof *v);
-        m->dirs = v;
-        m->cap_dirs = cap;
-    }
+    if ((rc = grow(c->arena, (void **)&m->dirs, m->n_dirs, &m->cap_dirs,
+                   sizeof *m->dirs, err)))
+        return rc;
     m->dirs[m->n_dirs++] = d;
     return COMB_OK;
 }

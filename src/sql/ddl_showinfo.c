@@ -138,6 +138,17 @@ static void buckets_block(CombBuf *b, const MsTable *t)
     comb_buf_printf(b, "INTO %d BUCKETS\n", t->n_buckets);
 }
 
+/* ShowUtils.propertiesToString: "  'k'='v'" joined by ", \n", values
+ * escaped as `how` says. */
+static void property_list(CombBuf *b, CombArena *a, const MsProperty *props,
+                          int n, HiveEscape how)
+{
+    for (int i = 0; i < n; i++) {
+        comb_buf_printf(b, "%s  '%s'=", i ? ", \n" : "", props[i].key);
+        quoted(b, a, props[i].value, how);
+    }
+}
+
 /* ROW FORMAT SERDE, its parameters (serialization.format=1, Hive's
  * default, left out), STORED AS INPUTFORMAT ... OUTPUTFORMAT. */
 static void row_format_block(CombBuf *b, const MsTable *t, CombArena *a)
@@ -154,10 +165,7 @@ static void row_format_block(CombBuf *b, const MsTable *t, CombArena *a)
     if (n > 0) {
         sql_props_sort(params, n);
         comb_buf_append_str(b, "WITH SERDEPROPERTIES ( \n");
-        for (int i = 0; i < n; i++) {
-            comb_buf_printf(b, "%s  '%s'=", i ? ", \n" : "", params[i].key);
-            quoted(b, a, params[i].value, HIVE_ESCAPE_COMMAND_UNICODE);
-        }
+        property_list(b, a, params, n, HIVE_ESCAPE_COMMAND_UNICODE);
         comb_buf_append_str(b, ") \n");
     }
     comb_buf_append_str(b, "STORED AS INPUTFORMAT \n  ");
@@ -199,10 +207,7 @@ static void properties_block(CombBuf *b, const MsTable *t, CombArena *a)
                                                     (long long)t->create_time)};
     sql_props_sort(props, n);
     comb_buf_append_str(b, "TBLPROPERTIES (\n");
-    for (int i = 0; i < n; i++) {
-        comb_buf_printf(b, "%s  '%s'=", i ? ", \n" : "", props[i].key);
-        quoted(b, a, props[i].value, HIVE_ESCAPE_COMMAND);
-    }
+    property_list(b, a, props, n, HIVE_ESCAPE_COMMAND);
     comb_buf_append_str(b, ")");
 }
 

@@ -59,6 +59,14 @@ static int build_columns(SqlStmtCtx *c, MsTable *t, CombErr *err)
     return COMB_OK;
 }
 
+static bool is_column(const AstStmt *st, const char *name)
+{
+    for (int j = 0; j < st->n_columns; j++)
+        if (strcmp(st->columns[j].name, name) == 0)
+            return true;
+    return false;
+}
+
 static int build_bucketing(SqlStmtCtx *c, MsTable *t, CombErr *err)
 {
     const AstStmt *st = c->stmt;
@@ -68,15 +76,11 @@ static int build_bucketing(SqlStmtCtx *c, MsTable *t, CombErr *err)
     if (st->n_buckets < 1 || st->n_buckets > 4096)
         return sql_err_at(err, COMB_ESEMANTIC, 0, st->cluster_pos,
                           "number of buckets must be between 1 and 4096");
-    for (int i = 0; i < st->n_cluster_cols; i++) {
-        bool found = false;
-        for (int j = 0; j < st->n_columns; j++)
-            found |= strcmp(st->columns[j].name, st->cluster_cols[i]) == 0;
-        if (!found)
+    for (int i = 0; i < st->n_cluster_cols; i++)
+        if (!is_column(st, st->cluster_cols[i]))
             return sql_err_at(err, COMB_ESEMANTIC, 10002, st->cluster_pos,
                               "Invalid column reference '%s' in CLUSTERED BY",
                               st->cluster_cols[i]);
-    }
     t->n_buckets = (int)st->n_buckets;
     t->n_bucket_cols = st->n_cluster_cols;
     t->bucket_cols = st->cluster_cols;
@@ -85,10 +89,7 @@ static int build_bucketing(SqlStmtCtx *c, MsTable *t, CombErr *err)
         !(t->sort_cols = comb_arena_calloc(c->arena, (size_t)st->n_sort_cols * sizeof *t->sort_cols)))
         return comb_err_nomem(err);
     for (int i = 0; i < st->n_sort_cols; i++) {
-        bool found = false;
-        for (int j = 0; j < st->n_columns; j++)
-            found |= strcmp(st->columns[j].name, st->sort_cols[i]) == 0;
-        if (!found)
+        if (!is_column(st, st->sort_cols[i]))
             return sql_err_at(err, COMB_ESEMANTIC, 10002, st->cluster_pos,
                               "Invalid column reference '%s' in SORTED BY",
                               st->sort_cols[i]);

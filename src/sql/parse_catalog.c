@@ -48,16 +48,6 @@ static AstCatalog *catalog_of(SqlParser *p, AstStmt *s)
     return s->catalog;
 }
 
-/* 'key' = 'value' into the SqlVec ctx. */
-static int serde_property(SqlParser *p, void *props)
-{
-    AstProperty prop;
-    SP_TRY(sp_string(p, &prop.key, NULL));
-    SP_TRY(sp_expect(p, SQL_TK_EQ, "'='"));
-    SP_TRY(sp_string(p, &prop.value, NULL));
-    return sp_vec_push(p, props, &prop, sizeof prop);
-}
-
 /* ------------------------------------------------ CREATE TABLE storage */
 
 /* SERDE 'class' [WITH SERDEPROPERTIES ('k'='v', ...)], after ROW FORMAT. */
@@ -73,7 +63,7 @@ int sp_row_format_serde(SqlParser *p, AstStmt *s)
         return COMB_OK;
     sp_next(p);
     sp_next(p);
-    SP_TRY(sp_list(p, true, serde_property, &props));
+    SP_TRY(sp_list(p, true, sp_property_item, &props));
     c->n_serde_props = props.n;
     c->serde_props = props.data;
     return COMB_OK;

@@ -34,8 +34,7 @@ static int ddl_string_clause(SqlParser *p, SqlKeyword kw, char **out)
     return sp_string(p, out, NULL);
 }
 
-/* 'key' = 'value' */
-static int ddl_property(SqlParser *p, void *props)
+int sp_property_item(SqlParser *p, void *props)
 {
     AstProperty prop;
     SP_TRY(sp_string(p, &prop.key, NULL));
@@ -47,7 +46,7 @@ static int ddl_property(SqlParser *p, void *props)
 static int ddl_properties(SqlParser *p, AstStmt *s)
 {
     SqlVec props = {0};
-    SP_TRY(sp_list(p, true, ddl_property, &props));
+    SP_TRY(sp_list(p, true, sp_property_item, &props));
     s->n_props = props.n;
     s->props = props.data;
     return COMB_OK;

@@ -102,6 +102,9 @@ typedef int (*SqlItemFn)(SqlParser *p, void *ctx);
 int sp_list(SqlParser *p, bool parens, SqlItemFn item, void *ctx);
 /* item for sp_list: an identifier appended to the char * SqlVec ctx. */
 int sp_ident_item(SqlParser *p, void *vec_of_names);
+/* item for sp_list: 'key' = 'value' appended to the AstProperty SqlVec
+ * ctx. */
+int sp_property_item(SqlParser *p, void *vec_of_properties);
 /* item for sp_list: an expression appended to the AstExpr * SqlVec ctx. */
 int sp_expr_item(SqlParser *p, void *vec_of_exprs);
 

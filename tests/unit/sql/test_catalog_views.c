@@ -83,7 +83,7 @@ static SqlSession *with_view(char *dir, size_t len)
     return s;
 }
 
-TEST(view_show_create_table)
+TEST(view_catalog_statements)
 {
     char dir[1024];
     CombErr err;
@@ -96,17 +96,6 @@ TEST(view_show_create_table)
     CHECK_OK(run(s, "SHOW CREATE TABLE v", &out, &err), &err);
     CHECK_STR((char *)out.b.data,
               "CREATE VIEW `v` AS select `t`.`a`, `t`.`b` from `default`.`t`\n");
-    comb_buf_free(&out.b);
-    sql_session_close(s);
-}
-
-TEST(view_describe_and_properties)
-{
-    char dir[1024];
-    CombErr err;
-    Text out = {COMB_BUF_INIT};
-    SqlSession *s = with_view(dir, sizeof dir);
-    CHECK(s != NULL);
     CHECK_OK(run(s, "DESCRIBE v", &out, &err), &err);
     CHECK_STR((char *)out.b.data, "a|int|the a\nb|string|\n");
     CHECK_OK(run(s, "DESCRIBE FORMATTED v", &out, &err), &err);
