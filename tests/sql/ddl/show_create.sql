@@ -25,6 +25,8 @@ CREATE TABLE d.serde (a INT, b STRING)
   STORED AS INPUTFORMAT 'org.apache.hadoop.mapred.TextInputFormat' OUTPUTFORMAT 'org.apache.hadoop.hive.ql.io.HiveIgnoreKeyTextOutputFormat'
   TBLPROPERTIES ('transient_lastDdlTime'='1700000005');
 SHOW CREATE TABLE d.serde;
+-- DESCRIBE escapes SerDe parameters as StringEscapeUtils.escapeJava
+-- @sh "$COMB" --warehouse "$WH" --outputformat tsv -e "DESCRIBE FORMATTED d.serde" | sed -n '/^Storage Desc/,$p'
 USE d;
 -- relative: the name as given, without its database
 SHOW CREATE TABLE sorted;
