@@ -5,7 +5,8 @@
 #   SQL golden tests:  tests/sql/**/*.sql vs .out  (tests/sqltest.sh)
 #   Hive's .q tests:   tests/qtest/passing.txt     (run by $BUILD/tests/qtest)
 #   fuzz corpora:      fuzz/corpus/<target>/*      (replayed, no libFuzzer)
-#   integration tests: tests/integration/*.sh      (crash, concurrency, ...)
+#   integration tests: tests/integration/*.sh      (crash, concurrency, ...;
+#                      exit status 77 reports the test skipped)
 # A sanitizer report makes the binary exit non-zero, which fails the test.
 set -u
 cd "$(dirname "$0")/.."
@@ -35,12 +36,14 @@ count_unit() {
     passed=$((passed + p)); failed=$((failed + f))
 }
 
-run_one() {  # name, command...
+run_one() {  # name, command...  (exit status 77: skipped)
     local name=$1 out rc
     shift
     out=$("$@" 2>&1); rc=$?
     if ((rc == 0)); then
         echo "ok - $name"; passed=$((passed + 1))
+    elif ((rc == 77)); then
+        echo "skip - $name ($(echo "$out" | tail -1))"; skipped=$((skipped + 1))
     else
         echo "not ok - $name"; echo "$out" | sed 's/^/    /' | head -60
         failed=$((failed + 1)); failures+=("$name")

@@ -85,6 +85,9 @@ int fs_link(const char *from, const char *to, CombErr *err);
 int fs_unlink(const char *path, CombErr *err);
 /* 1 if path is a directory, 0 if not or absent. */
 int fs_is_dir(const char *path);
+/* Size in bytes of the file at path; COMB_EIO (naming it) if it cannot be
+ * examined. */
+int fs_file_size(const char *path, uint64_t *size, CombErr *err);
 int fs_exists(const char *path);
 
 /* Names in a directory (no "." / ".."), sorted by strcmp, in arena memory. */

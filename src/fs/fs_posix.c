@@ -362,6 +362,15 @@ int fs_is_dir(const char *path)
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+int fs_file_size(const char *path, uint64_t *size, CombErr *err)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return io_err(err, "cannot examine", path);
+    *size = (uint64_t)st.st_size;
+    return COMB_OK;
+}
+
 int fs_exists(const char *path)
 {
     struct stat st;

@@ -78,6 +78,10 @@ typedef struct MsSortCol {
  * empty string (hive.exec.default.partition.name). */
 #define MS_DEFAULT_PARTITION_NAME "__HIVE_DEFAULT_PARTITION__"
 
+/* The table/partition parameter holding the time of the last DDL change
+ * in epoch seconds (Hive's hive_metastoreConstants.DDL_TIME). */
+#define MS_DDL_TIME "transient_lastDdlTime"
+
 typedef struct MsDatabase {
     char *name;
     char *location;      /* absolute directory */

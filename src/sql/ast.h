@@ -203,7 +203,15 @@ typedef enum AstStmtKind {
     AST_LOAD,
     AST_MULTI_INSERT,        /* FROM src INSERT ... SELECT ... INSERT ... */
     AST_ALTER_TABLE,         /* ALTER TABLE|VIEW name ...: alter */
-    AST_TRUNCATE             /* TRUNCATE [TABLE] name [PARTITION] [FORCE] */
+    AST_TRUNCATE,            /* TRUNCATE [TABLE] name [PARTITION] [FORCE] */
+    /* catalog statements (fields in AstCatalog) */
+    AST_SHOW_CREATE_TABLE,   /* SHOW CREATE TABLE name */
+    AST_SHOW_TBLPROPERTIES,  /* SHOW TBLPROPERTIES name [('key')] */
+    AST_SHOW_COLUMNS,        /* SHOW [SORTED] COLUMNS (FROM|IN) name ... */
+    AST_SHOW_PARTITIONS,     /* SHOW PARTITIONS name [PARTITION (...)] ... */
+    AST_DESCRIBE_DATABASE,   /* DESCRIBE DATABASE [EXTENDED] name.name */
+    AST_MSCK                 /* MSCK [REPAIR] TABLE name [ADD|DROP|SYNC
+                                PARTITIONS] */
 } AstStmtKind;
 
 /* FROM src [alias] INSERT ... SELECT ... [INSERT ... SELECT ...]...: each
@@ -265,6 +273,36 @@ typedef struct AstAlter {
     AstAlterPart *parts;
     bool purge;              /* DROP PARTITION ... PURGE */
 } AstAlter;
+
+/* What MSCK does with partitions (Hive's MsckDesc). */
+typedef enum AstMsckMode {
+    AST_MSCK_ADD,            /* ADD PARTITIONS, the default */
+    AST_MSCK_DROP,           /* DROP PARTITIONS */
+    AST_MSCK_SYNC            /* SYNC PARTITIONS: both */
+} AstMsckMode;
+
+/* The fields of the catalog statements (SHOW CREATE TABLE / TBLPROPERTIES
+ * / COLUMNS / PARTITIONS, DESCRIBE extensions, MSCK) and of CREATE
+ * TABLE's storage clauses (ROW FORMAT SERDE, STORED AS INPUTFORMAT). */
+typedef struct AstCatalog {
+    char *prop_key;          /* SHOW TBLPROPERTIES t('key'); NULL: all */
+    char *column;            /* DESCRIBE t col; NULL: the whole table */
+    AstPos column_pos;
+    bool sorted;             /* SHOW SORTED COLUMNS */
+    AstName db;              /* SHOW COLUMNS ... (FROM|IN) db: db.name;
+                                NULL name when not given */
+    AstExpr *where;          /* SHOW PARTITIONS ... WHERE */
+    int n_order_by;          /* SHOW PARTITIONS ... ORDER BY */
+    AstOrderItem *order_by;
+    int64_t limit;           /* SHOW PARTITIONS ... LIMIT n; -1 if none */
+    bool repair;             /* MSCK REPAIR TABLE */
+    AstMsckMode msck_mode;
+    char *serde;             /* ROW FORMAT SERDE 'class' */
+    int n_serde_props;       /* ... WITH SERDEPROPERTIES (...) */
+    AstProperty *serde_props;
+    char *input_format;      /* STORED AS INPUTFORMAT 'a' OUTPUTFORMAT 'b' */
+    char *output_format;
+} AstCatalog;
 
 typedef struct AstStmt {
     AstStmtKind kind;
@@ -346,6 +384,9 @@ typedef struct AstStmt {
      * TRUNCATE uses name, part and force */
     AstAlter *alter;
     bool force;              /* TRUNCATE ... FORCE */
+    /* catalog statements and CREATE TABLE storage clauses; NULL when none
+     * of their fields was given */
+    AstCatalog *catalog;
 } AstStmt;
 
 /*

@@ -5,6 +5,7 @@
 #ifndef COMB_SQL_DDL_INT_H
 #define COMB_SQL_DDL_INT_H
 
+#include "common/buf.h"
 #include "sql/rowstore.h"
 #include "sql/sql_int.h"
 
@@ -49,6 +50,102 @@ int sql_aside_move(SqlStmtCtx *c, const char *dir, AsideDirs *l, CombErr *err);
 int sql_aside_put_back(SqlStmtCtx *c, AsideDirs *l, CombErr *err);
 int sql_aside_remove(SqlStmtCtx *c, const AsideDirs *l, CombErr *err);
 
+/* ------------------------------------------ Hive's text (ddl_hivetext.c) */
+
+/* Text as Hive's DDL operations lay it out (ShowUtils), cut into result
+ * rows as Hive's fetch reads its result file: one row per line, fields at
+ * tabs, missing fields NULL, extra ones dropped.  padded: the CLI's layout
+ * (fields padded to 20 characters); else HiveServer2's. */
+typedef struct HiveText {
+    CombBuf b;
+    bool padded;
+    int oom;
+} HiveText;
+
+/* How HiveStringUtils / StringEscapeUtils escape a value: escapeJava
+ * (" \ and \b \t \n \f \r), StringEscapeUtils.escapeJava (the same and
+ * \uXXXX outside ASCII 32..127), escapeHiveCommand (' ; \ and the control
+ * escapes) and escapeUnicode(escapeHiveCommand(...)). */
+typedef enum HiveEscape {
+    HIVE_ESCAPE_JAVA,
+    HIVE_ESCAPE_JAVA_UNICODE,
+    HIVE_ESCAPE_COMMAND,
+    HIVE_ESCAPE_COMMAND_UNICODE
+} HiveEscape;
+
+void hive_text_init(HiveText *h, bool padded);
+void hive_text_free(HiveText *h);
+/* s, without or with a line break after it. */
+void hive_text_put(HiveText *h, const char *s);
+void hive_text_line(HiveText *h, const char *s);
+/* A row of TextMetaDataTable (formatOutput(fields, padded, padded)):
+ * padded, every field but the last padded to 20 and the last's lines
+ * indented under it; else the fields escaped and joined by tabs. */
+int hive_text_row(HiveText *h, CombArena *a, const char *const *fields,
+                  int n);
+/* formatOutput(name, value): both padded, value's lines indented, NULL
+ * printed "null". */
+void hive_text_pair(HiveText *h, const char *name, const char *value);
+/* displayAllParameters: sorted by key, each "\t" + pair, the value
+ * escaped (escape_unicode: StringEscapeUtils'), with padded_values its \n
+ * escapes turned back into line breaks. */
+int hive_text_params(HiveText *h, CombArena *a, const MsProperty *params,
+                     int n, bool escape_unicode, bool padded_values);
+/* Send the text as rows of n_cols string columns; frees nothing. */
+int hive_text_emit(SqlStmtCtx *c, HiveText *h, int n_cols,
+                   const char *const *names, CombErr *err);
+/* s escaped as `how` says, in arena memory; NULL for NULL (or no memory
+ * when s is not NULL). */
+char *hive_escape(CombArena *a, const char *s, HiveEscape how);
+/* Sort by key (Java's String order for ASCII keys: byte order). */
+void sql_props_sort(MsProperty *props, int n);
+/* Setting comb.ddl.padded: the CLI's padded layout. */
+bool sql_ddl_padded(const SqlStmtCtx *c);
+
+/* ------------------------------------------- basic stats (ddl_stats.c) */
+
+typedef struct SqlBasicStats {
+    int64_t num_files;
+    int64_t num_rows;
+    int64_t raw_data_size;
+    int64_t total_size;
+} SqlBasicStats;
+
+/* The statistics of one unit (partition or unpartitioned table) under
+ * the statement's snapshot; zero for a view. */
+int sql_unit_stats(SqlStmtCtx *c, const SqlTable *t, const SqlUnit *u,
+                   SqlBasicStats *s, CombErr *err);
+/* Summed over every partition; *n_parts partitions (0 unpartitioned). */
+int sql_table_stats(SqlStmtCtx *c, const SqlTable *t, SqlBasicStats *s,
+                    int *n_parts, CombErr *err);
+/* The parameters Hive shows for a table (DESCRIBE, SHOW TBLPROPERTIES):
+ * the stored ones, COLUMN_STATS_ACCURATE {"BASIC_STATS":"true"} and the
+ * computed numFiles, numFilesErasureCoded, numRows, rawDataSize,
+ * totalSize, numPartitions (partitioned tables), and
+ * transient_lastDdlTime when none is stored.  Views: the stored ones. */
+int sql_table_params(SqlStmtCtx *c, const SqlTable *t, MsProperty **out,
+                     int *n, CombErr *err);
+/* The same for one partition (no numPartitions). */
+int sql_partition_params(SqlStmtCtx *c, const SqlTable *t,
+                         const MsPartition *p, MsProperty **out, int *n,
+                         CombErr *err);
+
+/* ------------------------------------- catalog lookups (ddl_describe.c) */
+
+/* The table or view named for a catalog statement: Hive's 10072 for a
+ * named database that does not exist, 10001 "Table not found <db>.<t>"
+ * (qualify, or the name has a db) or "... <t>" without a position, as
+ * Hive's DDL analyzers report them. */
+int sql_catalog_table(SqlStmtCtx *c, const AstName *name, bool qualify,
+                      SqlTable **out, CombErr *err);
+/* The partition a full PARTITION (k='v', ...) spec names; Hive's 10006
+ * "Partition not found {k=v, ...}" when there is none (also for a partial
+ * spec or a key that is no partition key). */
+int sql_spec_partition(SqlStmtCtx *c, const SqlTable *t, const AstPartSpec *ps,
+                       MsPartition **out, CombErr *err);
+/* A location as the URI Hive prints: "file:/dir". */
+char *sql_location_uri(CombArena *a, const char *path);
+
 /* Statements. */
 int sql_exec_create_database(SqlStmtCtx *c, CombErr *err);
 int sql_exec_drop_database(SqlStmtCtx *c, CombErr *err);
@@ -60,5 +157,11 @@ int sql_exec_show_tables(SqlStmtCtx *c, CombErr *err);
 int sql_exec_describe(SqlStmtCtx *c, CombErr *err);
 int sql_exec_alter(SqlStmtCtx *c, CombErr *err);     /* ddl_alter.c */
 int sql_exec_truncate(SqlStmtCtx *c, CombErr *err);  /* ddl_alter_files.c */
+int sql_exec_describe_database(SqlStmtCtx *c, CombErr *err);
+int sql_exec_show_create_table(SqlStmtCtx *c, CombErr *err);
+int sql_exec_show_tblproperties(SqlStmtCtx *c, CombErr *err);
+int sql_exec_show_columns(SqlStmtCtx *c, CombErr *err);
+int sql_exec_show_partitions(SqlStmtCtx *c, CombErr *err);
+int sql_exec_msck(SqlStmtCtx *c, CombErr *err);
 
 #endif

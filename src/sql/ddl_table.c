@@ -76,19 +76,17 @@ static int build_bucketing(SqlStmtCtx *c, MsTable *t, CombErr *err)
     if (st->n_buckets < 1 || st->n_buckets > 4096)
         return sql_err_at(err, COMB_ESEMANTIC, 0, st->cluster_pos,
                           "number of buckets must be between 1 and 4096");
-    for (int i = 0; i < st->n_cluster_cols; i++) {
+    for (int i = 0; i < st->n_cluster_cols; i++)
         if (!is_data_column(st, st->cluster_cols[i]))
             return sql_err_at(err, COMB_ESEMANTIC, 10002, st->cluster_pos,
                               "Invalid column reference '%s' in CLUSTERED BY",
                               st->cluster_cols[i]);
-    }
     t->n_buckets = (int)st->n_buckets;
     t->n_bucket_cols = st->n_cluster_cols;
     t->bucket_cols = st->cluster_cols;
-    /* SORTED BY is recorded (ALTER's full-ACID conversion refuses sorted
-     * tables, as CREATE does) */
-    t->sort_cols = comb_arena_calloc(c->arena, (size_t)(st->n_sort_cols + 1) * sizeof *t->sort_cols);
-    if (!t->sort_cols)
+    t->n_sort_cols = st->n_sort_cols;
+    if (st->n_sort_cols > 0 &&
+        !(t->sort_cols = comb_arena_calloc(c->arena, (size_t)st->n_sort_cols * sizeof *t->sort_cols)))
         return comb_err_nomem(err);
     for (int i = 0; i < st->n_sort_cols; i++) {
         if (!is_data_column(st, st->sort_cols[i]))
@@ -98,7 +96,6 @@ static int build_bucketing(SqlStmtCtx *c, MsTable *t, CombErr *err)
         t->sort_cols[i] = (MsSortCol){st->sort_cols[i],
                                       st->sort_desc[i] ? MS_SORT_DESC : MS_SORT_ASC};
     }
-    t->n_sort_cols = st->n_sort_cols;
     return COMB_OK;
 }
 
@@ -129,42 +126,59 @@ static int add_bucketing_version(const AstStmt *st, MsTable *t, CombErr *err)
     return sql_err_at(err, why.code, 0, st->name.pos, "%s", why.msg);
 }
 
-/* The file format: STORED AS, else hive.default.fileformat (ORC unless
- * set otherwise: comb's tables are ORC by default). */
+/* The file format: STORED AS, STORED AS INPUTFORMAT ... OUTPUTFORMAT
+ * (ORC's or text's classes), else hive.default.fileformat (ORC unless set
+ * otherwise: comb's tables are ORC by default). */
 static const char *table_format(SqlStmtCtx *c)
 {
+    const AstCatalog *cat = c->stmt->catalog;
     const char *f = c->stmt->stored_as;
     const char *dflt = sql_session_get_conf(c->s, "hive.default.fileformat");
+    if (cat && cat->input_format)
+        return strcmp(cat->input_format, MS_ORC_INPUT_FORMAT) == 0 ? "orc"
+               : strcmp(cat->input_format, MS_TEXT_INPUT_FORMAT) == 0 ? "textfile"
+                                                                      : cat->input_format;
     if (!f)
         f = dflt ? dflt : "orc";
     return strcasecmp(f, "textfile") == 0 ? "textfile"
            : strcasecmp(f, "orc") == 0   ? "orc" : f;
 }
 
+/* The classes of a format comb reads and writes; a ROW FORMAT SERDE or
+ * OUTPUTFORMAT must be the format's own. */
 static int set_format(SqlStmtCtx *c, MsTable *t, const char *format,
                       CombErr *err)
 {
-    if (strcmp(format, "orc") == 0) {
-        t->input_format = MS_ORC_INPUT_FORMAT;
-        t->output_format = MS_ORC_OUTPUT_FORMAT;
-        t->serde = MS_ORC_SERDE;
-        return COMB_OK;
-    }
-    if (strcmp(format, "textfile") == 0) {
-        t->input_format = MS_TEXT_INPUT_FORMAT;
-        t->output_format = MS_TEXT_OUTPUT_FORMAT;
-        t->serde = MS_TEXT_SERDE;
-        return COMB_OK;
-    }
-    return sql_err_at(err, COMB_EUNSUPPORTED, 0, c->stmt->name.pos,
-                      "STORED AS %s is not supported (ORC and TEXTFILE are)",
-                      format);
+    const AstCatalog *cat = c->stmt->catalog;
+    bool orc = strcmp(format, "orc") == 0;
+    if (!orc && strcmp(format, "textfile") != 0)
+        return sql_err_at(err, COMB_EUNSUPPORTED, 0, c->stmt->name.pos,
+                          "%s %s is not supported (ORC and TEXTFILE are)",
+                          cat && cat->input_format ? "INPUTFORMAT" : "STORED AS",
+                          format);
+    t->input_format = orc ? MS_ORC_INPUT_FORMAT : MS_TEXT_INPUT_FORMAT;
+    t->output_format = orc ? MS_ORC_OUTPUT_FORMAT : MS_TEXT_OUTPUT_FORMAT;
+    t->serde = orc ? MS_ORC_SERDE : MS_TEXT_SERDE;
+    if (cat && cat->output_format && strcmp(cat->output_format, t->output_format) != 0)
+        return sql_err_at(err, COMB_EUNSUPPORTED, 0, c->stmt->name.pos,
+                          "OUTPUTFORMAT '%s' is not supported with INPUTFORMAT "
+                          "'%s' (it must be '%s')", cat->output_format,
+                          t->input_format, t->output_format);
+    if (cat && cat->serde && strcmp(cat->serde, t->serde) != 0)
+        return sql_err_at(err, COMB_EUNSUPPORTED, 0, c->stmt->name.pos,
+                          "SERDE '%s' is not supported for %s tables (their "
+                          "SerDe is '%s')", cat->serde,
+                          orc ? "ORC" : "TEXTFILE", t->serde);
+    return COMB_OK;
 }
 
-/* ROW FORMAT DELIMITED clauses as the SerDe parameters Hive records. */
+/* The SerDe parameters Hive records: WITH SERDEPROPERTIES as given, or
+ * ROW FORMAT DELIMITED's clauses (serialization.format with the field
+ * delimiter), or serialization.format=1 for a text table without them. */
 static int build_serde_params(SqlStmtCtx *c, MsTable *t, CombErr *err)
 {
     const AstStmt *st = c->stmt;
+    const AstCatalog *cat = st->catalog;
     const struct { const char *key, *value; } given[] = {
         {MS_SERDE_FIELD_DELIM, st->field_delim},
         {MS_SERDE_ESCAPE_DELIM, st->escape_delim},
@@ -173,10 +187,13 @@ static int build_serde_params(SqlStmtCtx *c, MsTable *t, CombErr *err)
         {MS_SERDE_LINE_DELIM, st->line_delim},
         {MS_SERDE_NULL_FORMAT, st->null_format},
     };
-    int n = 0;
-    t->serde_params = comb_arena_calloc(c->arena, 8 * sizeof *t->serde_params);
+    int n = 0, n_props = cat ? cat->n_serde_props : 0;
+    t->serde_params = comb_arena_calloc(c->arena, (size_t)(n_props + 8) * sizeof *t->serde_params);
     if (!t->serde_params)
         return comb_err_nomem(err);
+    for (int i = 0; i < n_props; i++)
+        t->serde_params[n++] = (MsProperty){cat->serde_props[i].key,
+                                            cat->serde_props[i].value};
     for (size_t i = 0; i < sizeof given / sizeof given[0]; i++)
         if (given[i].value)
             t->serde_params[n++] = (MsProperty){(char *)given[i].key,
@@ -184,6 +201,8 @@ static int build_serde_params(SqlStmtCtx *c, MsTable *t, CombErr *err)
     /* Hive records serialization.format with the field delimiter */
     if (st->field_delim)
         t->serde_params[n++] = (MsProperty){MS_SERDE_FORMAT, st->field_delim};
+    else if (n == 0 && strcmp(t->serde, MS_TEXT_SERDE) == 0)
+        t->serde_params[n++] = (MsProperty){MS_SERDE_FORMAT, "1"};
     t->n_serde_params = n;
     return COMB_OK;
 }
@@ -259,17 +278,26 @@ static int build_acid_properties(SqlStmtCtx *c, MsTable *t, const char *format,
         return sql_err_at(err, COMB_ESEMANTIC, 0, st->name.pos,
                           "Table %s.%s cannot support full ACID functionality "
                           "since it is sorted.", t->db, t->name);
-    t->props = comb_arena_calloc(c->arena, (size_t)(st->n_props + 4) * sizeof *t->props);
+    t->props = comb_arena_calloc(c->arena, (size_t)(st->n_props + 5) * sizeof *t->props);
     if (!t->props)
         return comb_err_nomem(err);
     for (int i = 0; i < st->n_props; i++)
         if (strcasecmp(st->props[i].key, "transactional") != 0 &&
             strcasecmp(st->props[i].key, "transactional_properties") != 0)
             t->props[n++] = (MsProperty){st->props[i].key, st->props[i].value};
-    t->props[n++] = (MsProperty){"transactional", acid ? "true" : "false"};
+    /* as Hive: 'transactional'='false' only when the statement says so */
+    if (acid || tx)
+        t->props[n++] = (MsProperty){"transactional", acid ? "true" : "false"};
     if (acid)
         t->props[n++] = (MsProperty){"transactional_properties",
                                      insert_only ? "insert_only" : "default"};
+    /* Hive's metastore keeps a given DDL time, else sets the creation's */
+    if (!prop_value(st, MS_DDL_TIME) &&
+        !(t->props[n++] = (MsProperty){MS_DDL_TIME,
+                                       comb_arena_printf(c->arena, "%lld",
+                                                         (long long)t->create_time)})
+             .value)
+        return comb_err_nomem(err);
     t->n_props = n;
     return add_bucketing_version(st, t, err);
 }
@@ -317,21 +345,26 @@ int sql_first_acid_dir(SqlStmtCtx *c, const char *dir, const char **found,
  * whose directory holds files (left by a dropped table of that name that
  * could not be removed) gets a directory of its own, "<table>.v<N>" as
  * Hive 4 names soft-deleted tables' successors, and never reads them.  A
- * transactional table may not start in a LOCATION holding ACID
- * directories: their write ids belong to another table's history. */
-static int choose_table_dir(SqlStmtCtx *c, MsTable *t, CombErr *err)
+ * LOCATION must be a directory (it is made when missing); one holding
+ * ACID directories is adopted as Hive 4 adopts it: their rows stay
+ * invisible (the table has no write ids yet) until MSCK REPAIR TABLE
+ * seeds the write ids from their names, and writes are refused until then
+ * (sql_check_adopted), so no write id of the new table can claim them. */
+static int choose_table_dir(SqlStmtCtx *c, MsTable *t, const char **adopted,
+                            CombErr *err)
 {
     const char *acid_dir;
     char *base = t->location;
     int n_entries, rc;
+    *adopted = NULL;
+    if (c->stmt->location && fs_exists(base) && !fs_is_dir(base))
+        return sql_err_at(err, COMB_EINVALID, 0, c->stmt->name.pos,
+                          "location '%s' is not a directory", base);
     if ((rc = sql_first_acid_dir(c, base, &acid_dir, &n_entries, err)))
         return rc;
     if (c->stmt->location) {
-        if (acid_dir && ms_table_is_transactional(t))
-            return sql_err_at(err, COMB_EINVALID, 0, c->stmt->name.pos,
-                              "location '%s' holds ACID data of another "
-                              "table ('%s'); remove it or choose another "
-                              "LOCATION", base, acid_dir);
+        if (ms_table_is_transactional(t))
+            *adopted = acid_dir;
         return COMB_OK;
     }
     if (!sql_table_is_managed(t) || n_entries == 0)
@@ -346,7 +379,7 @@ int sql_exec_create_table(SqlStmtCtx *c, CombErr *err)
 {
     const AstStmt *st = c->stmt;
     MsTable t = {0}, *existing;
-    const char *format;
+    const char *format, *adopted = NULL;
     bool done;
     int made = 0, rc;
     if (st->temporary)
@@ -372,7 +405,7 @@ int sql_exec_create_table(SqlStmtCtx *c, CombErr *err)
     if (done)
         return COMB_OK;
     /* the directory is durable before the catalog row naming it */
-    if (!rc && !(rc = choose_table_dir(c, &t, err)) &&
+    if (!rc && !(rc = choose_table_dir(c, &t, &adopted, err)) &&
         !(rc = fs_mkdirs_n(t.location, &made, err)) &&
         (rc = ms_table_create(c->s->ms, &t, st->if_not_exists, err)))
         fs_rmdirs_empty(t.location, made);
@@ -382,7 +415,15 @@ int sql_exec_create_table(SqlStmtCtx *c, CombErr *err)
     if (rc == COMB_ENOTFOUND)
         return sql_err_at(err, rc, 10072, st->name.pos,
                           "Database does not exist: %s", t.db);
-    return rc;
+    if (rc || !adopted || !c->sink->info)
+        return rc;
+    return c->sink->info(c->sink->ctx,
+                         comb_arena_printf(c->arena, "WARNING: location '%s' "
+                                           "holds ACID data ('%s'); it stays "
+                                           "invisible until MSCK REPAIR TABLE "
+                                           "%s.%s records its write ids",
+                                           t.location, adopted, t.db, t.name),
+                         err);
 }
 
 int sql_exec_drop_table(SqlStmtCtx *c, CombErr *err)

@@ -22,7 +22,9 @@
 
 int sql_text_begin(TextResult *tr, int n_cols)
 {
-    CombTypeKind kinds[8];
+    CombTypeKind kinds[16];
+    if (n_cols > 16)
+        return COMB_EINVALID;
     for (int i = 0; i < n_cols; i++)
         kinds[i] = COMB_T_STRING;
     tr->n_cols = n_cols;

@@ -21,6 +21,12 @@ int sql_exec_ddl(SqlStmtCtx *c, CombErr *err)
     case AST_DESCRIBE: return sql_exec_describe(c, err);
     case AST_ALTER_TABLE: return sql_exec_alter(c, err);
     case AST_TRUNCATE: return sql_exec_truncate(c, err);
+    case AST_DESCRIBE_DATABASE: return sql_exec_describe_database(c, err);
+    case AST_SHOW_CREATE_TABLE: return sql_exec_show_create_table(c, err);
+    case AST_SHOW_TBLPROPERTIES: return sql_exec_show_tblproperties(c, err);
+    case AST_SHOW_COLUMNS: return sql_exec_show_columns(c, err);
+    case AST_SHOW_PARTITIONS: return sql_exec_show_partitions(c, err);
+    case AST_MSCK: return sql_exec_msck(c, err);
     default: return COMB_INTERNAL(err, "statement kind not handled");
     }
 }

@@ -69,7 +69,6 @@ static int partspec_differs(const SqlTable *t, const AstPartSpec *ps,
 int sql_insert_partition_spec(SqlStmtCtx *c, const SqlTable *t, bool nonstrict,
                               char ***out, int *n_dynamic, CombErr *err)
 {
-    static const SqlScope no_table = {NULL, NULL, -1};
     const AstPartSpec *ps = &c->stmt->part;
     const char *dyn = sql_session_get_conf(c->s, "hive.exec.dynamic.partition");
     const char *mode = sql_session_get_conf(c->s, "hive.exec.dynamic.partition.mode");
@@ -91,8 +90,6 @@ int sql_insert_partition_spec(SqlStmtCtx *c, const SqlTable *t, bool nonstrict,
     for (int i = 0; i < ps->n; i++) {
         const AstPartItem *it = &ps->items[i];
         int col = sql_table_column(t, it->key);
-        BoundExpr *e;
-        char *text;
         if (col < t->n_data)
             return sql_err_at(err, COMB_ESEMANTIC, 10098, it->pos,
                               "Non-Partition column appears in the partition "
@@ -107,18 +104,7 @@ int sql_insert_partition_spec(SqlStmtCtx *c, const SqlTable *t, bool nonstrict,
             return sql_err_at(err, COMB_ESEMANTIC, 10094, it->pos,
                               "Dynamic partition cannot be the parent of a "
                               "static partition '%s'", it->key);
-        if ((rc = sql_bind_expr(c, &no_table, it->value, &e, err)) ||
-            (rc = sql_bind_convert_kind(c, e, COMB_T_STRING, &e, err)))
-            return rc;
-        if (e->kind != BX_CONST)
-            return sql_err_at(err, COMB_ESEMANTIC, 10098, it->pos,
-                              "the value of partition key %s must be a "
-                              "constant", it->key);
-        text = e->is_null ? NULL : comb_arena_strndup(c->arena, e->sval.ptr, e->sval.len);
-        if (!e->is_null && !text)
-            return comb_err_nomem(err);
-        if ((rc = sql_part_normalize(c, t, i, text, it->value->pos, &v[i],
-                                     err)))
+        if ((rc = sql_part_static_value(c, t, i, it, &v[i], err)))
             return rc;
         /* a static value names the partition even when NULL: the default */
         if (!v[i])

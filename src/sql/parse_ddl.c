@@ -1,5 +1,6 @@
 /*
- * parse_ddl.c - CREATE/DROP DATABASE and TABLE, SHOW, DESCRIBE, USE, SET.
+ * parse_ddl.c - CREATE/DROP DATABASE and TABLE, SHOW, USE, SET (DESCRIBE and
+ * the other catalog statements are in parse_catalog.c).
  *
  * CREATE TABLE clauses must come in Hive's order (COMMENT, PARTITIONED BY,
  * CLUSTERED BY, ROW FORMAT, STORED AS, LOCATION, TBLPROPERTIES); each is a
@@ -32,8 +33,8 @@ static int ddl_string_clause(SqlParser *p, SqlKeyword kw, char **out)
     return sp_string(p, out, NULL);
 }
 
-/* 'key' = 'value' */
-static int ddl_property(SqlParser *p, void *props)
+/* item for sp_list: 'key' = 'value' appended to the AstProperty SqlVec. */
+static int sp_property_item(SqlParser *p, void *props)
 {
     AstProperty prop;
     SP_TRY(sp_string(p, &prop.key, NULL));
@@ -45,7 +46,7 @@ static int ddl_property(SqlParser *p, void *props)
 int sp_property_list(SqlParser *p, int *n, AstProperty **props)
 {
     SqlVec v = {0};
-    SP_TRY(sp_list(p, true, ddl_property, &v));
+    SP_TRY(sp_list(p, true, sp_property_item, &v));
     *n = v.n;
     *props = v.data;
     return COMB_OK;
@@ -207,7 +208,7 @@ static int tbl_row_format(SqlParser *p, AstStmt *s)
         return COMB_OK;
     SP_TRY(sp_expect_kw(p, KW_FORMAT));
     if (sp_is_kw(p, KW_SERDE))
-        return sp_unsupported(p, sp_peek(p, 0), "ROW FORMAT SERDE");
+        return sp_row_format_serde(p, s);
     SP_TRY(sp_expect_kw(p, KW_DELIMITED));
     if (sp_accept_kw(p, KW_FIELDS)) {
         SP_TRY(tbl_terminated_by(p, &s->field_delim));
@@ -243,7 +244,7 @@ static int tbl_stored_as(SqlParser *p, AstStmt *s)
         return sp_unsupported(p, sp_peek(p, 0), "STORED BY (storage handler)");
     SP_TRY(sp_expect_kw(p, KW_AS));
     if (sp_is_kw(p, KW_INPUTFORMAT))
-        return sp_unsupported(p, sp_peek(p, 0), "STORED AS INPUTFORMAT");
+        return sp_stored_as_formats(p, s);
     return sp_ident(p, &s->stored_as, NULL);
 }
 
@@ -310,8 +311,11 @@ int sp_show(SqlParser *p, AstStmt *s)
         s->kind = AST_SHOW_DATABASES;
         return ddl_string_clause(p, KW_LIKE, &s->like_pattern);
     }
-    if (!sp_accept_kw(p, KW_TABLES))
-        return ddl_refuse_form(p, "SHOW");
+    if (!sp_accept_kw(p, KW_TABLES)) {
+        bool handled;
+        int rc = sp_show_catalog(p, s, &handled);
+        return handled ? rc : ddl_refuse_form(p, "SHOW");
+    }
     s->kind = AST_SHOW_TABLES;
     if (sp_accept_kw(p, KW_IN) || sp_accept_kw(p, KW_FROM)) {
         s->show_in = true;
@@ -319,27 +323,6 @@ int sp_show(SqlParser *p, AstStmt *s)
     }
     if (sp_accept_kw(p, KW_LIKE) || sp_is(p, SQL_TK_STRING))
         return sp_string(p, &s->like_pattern, NULL);
-    return COMB_OK;
-}
-
-/* DESCRIBE|DESC [EXTENDED|FORMATTED] [db.]t */
-int sp_describe(SqlParser *p, AstStmt *s)
-{
-    s->kind = AST_DESCRIBE;
-    sp_next(p);
-    if (sp_is_kw(p, KW_DATABASE) || sp_is_kw(p, KW_FUNCTION) ||
-        (sp_is_kw(p, KW_SCHEMA) && sp_is_ident_tok(sp_peek(p, 1))))
-        return ddl_refuse_form(p, "DESCRIBE");
-    if (sp_accept_kw(p, KW_EXTENDED))
-        s->describe_extended = true;
-    else if (sp_accept_kw(p, KW_FORMATTED))
-        s->describe_formatted = true;
-    SP_TRY(sp_name(p, &s->name));
-    const SqlToken *t = sp_peek(p, 0);
-    if (t->kind == SQL_TK_DOT || sp_is_ident_tok(t))
-        return sp_unsupported(p, t, "DESCRIBE of a column");
-    if (t->kind == SQL_TK_WORD && t->kw == KW_PARTITION)
-        return sp_unsupported(p, t, "DESCRIBE of a partition");
     return COMB_OK;
 }
 

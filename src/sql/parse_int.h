@@ -1,7 +1,9 @@
 /*
  * parse_int.h - internals of the recursive-descent HiveQL parser, shared
  * by parser.c (token stream, errors, helpers, statement dispatch),
- * parse_ddl.c (database and table statements, SHOW, DESCRIBE, USE, SET),
+ * parse_ddl.c (database and table statements, SHOW, USE, SET),
+ * parse_catalog.c (SHOW CREATE/TBLPROPERTIES/COLUMNS/PARTITIONS, DESCRIBE,
+ * MSCK), parse_alter.c (ALTER TABLE/VIEW, TRUNCATE),
  * parse_dml.c (SELECT, INSERT, UPDATE, DELETE, FROM-first statements) and
  * parse_expr.c (expressions and type names).  Nothing outside the parser
  * includes it.
@@ -131,6 +133,13 @@ int sp_property_list(SqlParser *p, int *n, AstProperty **props);
 int sp_column_item(SqlParser *p, void *columns);
 /* (column definition, ...) */
 int sp_column_list(SqlParser *p, int *n, AstColumnDef **cols);
+/* parse_catalog.c: MSCK; after SHOW, its catalog forms (*handled false
+ * when the next word opens none of them); after ROW FORMAT, SERDE ...;
+ * after STORED AS, INPUTFORMAT ... OUTPUTFORMAT ... */
+int sp_msck(SqlParser *p, AstStmt *s);
+int sp_show_catalog(SqlParser *p, AstStmt *s, bool *handled);
+int sp_row_format_serde(SqlParser *p, AstStmt *s);
+int sp_stored_as_formats(SqlParser *p, AstStmt *s);
 
 /* -------------------------------------------------------- expressions */
 

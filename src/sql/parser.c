@@ -423,7 +423,7 @@ static bool is_unsupported_statement(const SqlToken *t)
 {
     static const SqlKeyword kws[] = {
         KW_ABORT, KW_ANALYZE, KW_COMMIT, KW_EXPLAIN, KW_EXPORT,
-        KW_GRANT, KW_IMPORT, KW_LOCK, KW_MERGE, KW_MSCK,
+        KW_GRANT, KW_IMPORT, KW_LOCK, KW_MERGE,
         KW_RELOAD, KW_RESET, KW_REVOKE, KW_ROLLBACK, KW_START, KW_UNLOCK,
         KW_WITH,
     };
@@ -457,6 +457,7 @@ static int sp_statement(SqlParser *p, AstStmt *s)
         case KW_LOAD: return sp_load(p, s);
         case KW_ALTER: return sp_alter(p, s);
         case KW_TRUNCATE: return sp_truncate(p, s);
+        case KW_MSCK: return sp_msck(p, s);
         default: break;
         }
     }

@@ -97,6 +97,26 @@ int sql_part_normalize(SqlStmtCtx *c, const SqlTable *t, int key,
     return rc;
 }
 
+int sql_part_static_value(SqlStmtCtx *c, const SqlTable *t, int key,
+                          const AstPartItem *it, char **out, CombErr *err)
+{
+    static const SqlScope no_table = {NULL, NULL, -1};
+    BoundExpr *e;
+    char *text;
+    int rc;
+    if ((rc = sql_bind_expr(c, &no_table, it->value, &e, err)) ||
+        (rc = sql_bind_convert_kind(c, e, COMB_T_STRING, &e, err)))
+        return rc;
+    if (e->kind != BX_CONST)
+        return sql_err_at(err, COMB_ESEMANTIC, 10098, it->pos,
+                          "the value of partition key %s must be a "
+                          "constant", it->key);
+    text = e->is_null ? NULL : comb_arena_strndup(c->arena, e->sval.ptr, e->sval.len);
+    if (!e->is_null && !text)
+        return comb_err_nomem(err);
+    return sql_part_normalize(c, t, key, text, it->value->pos, out, err);
+}
+
 void sql_part_store(CombVector *v, int from, int to, const BoundExpr *k)
 {
     SqlDatum d;
@@ -136,10 +156,13 @@ int sql_unit_from_partition(SqlStmtCtx *c, const SqlTable *t,
     memset(u, 0, sizeof *u);
     u->dir = p->location;
     u->name = p->name;
-    u->values = p->values;
+    /* a copy: the partition keeps its values, the default name included */
+    u->values = comb_arena_alloc(c->arena, (size_t)(p->n_values + 1) * sizeof *u->values);
+    if (!u->values)
+        return comb_err_nomem(err);
     for (int i = 0; i < p->n_values; i++)
-        if (strcmp(p->values[i], MS_DEFAULT_PARTITION_NAME) == 0)
-            u->values[i] = NULL;
+        u->values[i] = strcmp(p->values[i], MS_DEFAULT_PARTITION_NAME) == 0
+                           ? NULL : p->values[i];
     return unit_keys(c, t, u, err);
 }
 
@@ -220,6 +243,12 @@ static int unit_matches(const SqlTable *t, const SqlUnit *u,
     }
     comb_batch_free(&b);
     return rc;
+}
+
+int sql_unit_satisfies(const SqlTable *t, const SqlUnit *u, BoundExpr *pred,
+                       bool *keep, CombErr *err)
+{
+    return unit_matches(t, u, &pred, 1, keep, err);
 }
 
 int sql_table_units(SqlStmtCtx *c, const SqlTable *t, BoundExpr *where,

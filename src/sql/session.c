@@ -250,14 +250,16 @@ static int substitute_variables(const SqlSession *s, const char *text,
 
 /* ------------------------------------------------------------ transactions */
 
-/* A SELECT still answers when the metastore cannot be written (read-only
- * or full): instead of opening a transaction it reads the snapshot as it
- * stands (every open and aborted txn an exception, as for any reader),
- * which needs no write. */
+/* A SELECT (or a DESCRIBE or SHOW TBLPROPERTIES reading the statistics)
+ * still answers when the metastore cannot be written (read-only or full):
+ * instead of opening a transaction it reads the snapshot as it stands
+ * (every open and aborted txn an exception, as for any reader), which
+ * needs no write. */
 static bool answers_without_txn(const SqlStmtCtx *c, int rc)
 {
+    AstStmtKind k = c->stmt->kind;
     return (rc == COMB_EREADONLY || rc == COMB_EFULL) &&
-           c->stmt->kind == AST_SELECT;
+           (k == AST_SELECT || k == AST_DESCRIBE || k == AST_SHOW_TBLPROPERTIES);
 }
 
 int sql_txn_begin(SqlStmtCtx *c, CombErr *err)

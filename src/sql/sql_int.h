@@ -127,6 +127,10 @@ typedef struct SqlUnit {
  * order; the table's directory when it has no partitions. */
 int sql_table_units(SqlStmtCtx *c, const SqlTable *t, BoundExpr *where,
                     SqlUnit **out, int *n, CombErr *err);
+/* Is pred (bound over t's columns, prepared, reading partition keys
+ * only) TRUE for the keys of unit u? */
+int sql_unit_satisfies(const SqlTable *t, const SqlUnit *u, BoundExpr *pred,
+                       bool *keep, CombErr *err);
 /* The unit of one catalog partition (values and typed keys). */
 int sql_unit_from_partition(SqlStmtCtx *c, const SqlTable *t,
                             const MsPartition *p, SqlUnit *u, CombErr *err);
@@ -148,6 +152,11 @@ bool sql_part_value_view(const CombVector *v, int row, char *buf,
  * (the default partition) gives NULL; an error is reported at pos. */
 int sql_part_normalize(SqlStmtCtx *c, const SqlTable *t, int key,
                        const char *text, AstPos pos, char **out, CombErr *err);
+/* The value of PARTITION item `it` (a constant, else Hive's 10098) for
+ * partition key `key` of t, normalized as sql_part_normalize does (NULL
+ * for NULL). */
+int sql_part_static_value(SqlStmtCtx *c, const SqlTable *t, int key,
+                          const AstPartItem *it, char **out, CombErr *err);
 
 /* The SqlTable of a catalog record (columns typed, kind, bucketing). */
 int sql_table_from_ms(SqlStmtCtx *c, MsTable *ms, SqlTable **out, CombErr *err);
@@ -559,6 +568,11 @@ int sql_insert_partition_spec(SqlStmtCtx *c, const SqlTable *t, bool nonstrict,
  * relative path against the working directory; other schemes refused. */
 int sql_absolute_location(SqlStmtCtx *c, const char *location, char **out,
                           CombErr *err);
+/* Before the first write to a transactional table (no write id of it is
+ * known): COMB_EINVALID if its directories hold ACID data another engine
+ * wrote (a LOCATION adopted without MSCK REPAIR TABLE, ddl_msck.c), which
+ * a new write id would claim as its own. */
+int sql_check_adopted(SqlStmtCtx *c, const SqlTable *t, CombErr *err);
 /* Open the writer of table t for statement kind op (allocates the write
  * id of a transactional table).  static_values: NULL, or per partition
  * key the text of a static PARTITION value (NULL = dynamic). */

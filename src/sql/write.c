@@ -107,7 +107,7 @@ int sql_writer_open(SqlStmtCtx *c, SqlTable *t, MsOpType op, bool overwrite,
         return rc;
     if (!(w->buckets = comb_arena_alloc(c->arena, COMB_BATCH_SIZE * sizeof(int))))
         return comb_err_nomem(err);
-    if ((rc = sql_txn_begin(c, err)) ||
+    if ((rc = sql_txn_begin(c, err)) || (rc = sql_check_adopted(c, t, err)) ||
         (rc = orc_writer_group_new(STATEMENT_MEMORY_BUDGET, &w->group, err)))
         return rc;
     *out = w;

@@ -19,6 +19,7 @@ struct TextReader {
     CombBuf *ring;              /* footer > 0: the held-back lines */
     int64_t ring_head;          /* oldest held-back line */
     int64_t ring_count;
+    int64_t row_bytes;          /* bytes of the rows returned */
 };
 
 int text_reader_open(const char *path, const TextOptions *opt, int n_cols,
@@ -65,6 +66,11 @@ void text_reader_close(TextReader *r)
 int64_t text_reader_lines(const TextReader *r)
 {
     return r->lines.n_lines;
+}
+
+int64_t text_reader_row_bytes(const TextReader *r)
+{
+    return r->row_bytes;
 }
 
 /* With a footer to skip: hold `line` back and hand out the oldest held
@@ -137,6 +143,7 @@ int text_reader_next(TextReader *r, CombBatch *b, CombErr *err)
             break;
         if ((rc = text_parse_row(&r->parser, b, b->n_rows, line, len, err)))
             return rc;
+        r->row_bytes += (int64_t)len;
         b->n_rows++;
     }
     return COMB_OK;

@@ -152,6 +152,10 @@ int text_reader_next(TextReader *r, CombBatch *b, CombErr *err);
 
 /* Lines consumed so far (header, footer and data lines). */
 int64_t text_reader_lines(const TextReader *r);
+/* Bytes of the rows returned so far, line terminators excluded: what
+ * LazySimpleSerDe's serialized sizes of those rows add up to (Hive's
+ * rawDataSize of a text file). */
+int64_t text_reader_row_bytes(const TextReader *r);
 
 /* Close the file and free r.  NULL ok. */
 void text_reader_close(TextReader *r);

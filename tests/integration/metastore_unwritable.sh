@@ -28,6 +28,12 @@ for fault in readonly full; do
     got=$(m -e "SHOW TABLES; SHOW DATABASES; DESCRIBE t")
     [[ $got == $'tab_name\nt\ndatabase_name\ndefault\ncol_name\tdata_type\tcomment\nid\tint\t\nv\tstring\t' ]] \
         || { echo "$fault SHOW/DESCRIBE: $got"; exit 1; }
+    # statistics are read under the snapshot as it stands: the open txn's
+    # row is not counted
+    got=$(m -e "SHOW TBLPROPERTIES t('numRows'); DESCRIBE FORMATTED t" | grep numRows)
+    [[ $got == $'numRows	3
+	numRows             	3                   ' ]] \
+        || { echo "$fault statistics: $got"; exit 1; }
     if [[ $fault == full ]]; then want="the disk is full"; else want="it is read-only"; fi
     for sql in "INSERT INTO t VALUES (5, 'e')" "UPDATE t SET v = 'x'" \
                "DELETE FROM t WHERE id = 1" "INSERT INTO t SELECT * FROM t" \

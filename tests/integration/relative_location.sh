@@ -12,7 +12,8 @@ c() { "$COMB" --warehouse "$WH" --outputformat tsv "$@"; }
     CREATE DATABASE rel LOCATION './dbs//rel.db/';
     CREATE TABLE rel.t (id INT) LOCATION '../data/t' TBLPROPERTIES ('transactional'='true');
     INSERT INTO rel.t VALUES (1), (2);")
-loc() { c -e "DESCRIBE FORMATTED rel.t" | awk -F'\t' '$1 == "Location:" {print $2}'; }
+loc() { c -e "DESCRIBE FORMATTED rel.t" |
+        awk -F'\t' '$1 ~ /^Location: *$/ {sub(/^file:/, "", $2); sub(/ +$/, "", $2); print $2}'; }
 [[ $(cd "$BASE/two" && loc) == "$BASE/one/data/t" ]] || { echo "stored: $(loc)"; exit 1; }
 [[ -d $BASE/one/sub/dbs/rel.db && -d $BASE/one/data/t/delta_0000001_0000001_0000 ]] \
     || { echo "files:"; find "$BASE" -maxdepth 4; exit 1; }

@@ -10,8 +10,15 @@
  * "PREHOOK: query:" blocks of the .q.out.  Result lines are compared as
  * Hive prints them in tests: no header, TAB between columns, NULL as NULL.
  * Files marked SORT_QUERY_RESULTS, and queries without ORDER BY, are
- * compared as sorted line sets.  Masked values (### ... ###) inside a line
- * match anything.  Exit status 0 when every statement ran and matched.
+ * compared as sorted line sets; DESCRIBE and SHOW output (which Hive never
+ * sorts) in order.  Masked values (### ... ###) inside a line match
+ * anything; a whole masked line ("#### A masked pattern was here ####",
+ * which Hive's harness writes once for a run of masked lines) inside a
+ * statement's output stands for one or more lines there, at the end of it
+ * for any number.  The session runs as Hive's CLI does: DESCRIBE and SHOW
+ * text padded (comb.ddl.padded), their NULL fields printed as " " (the
+ * null format of Hive's DDL results).  Exit status 0 when every statement
+ * ran and matched.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -81,6 +88,8 @@ static bool starts(const char *s, const char *prefix)
     return strncmp(s, prefix, strlen(prefix)) == 0;
 }
 
+#define MASK_LINE "#### A masked pattern was here ####"
+
 static bool is_hook_line(const char *s)
 {
     return starts(s, "PREHOOK: ") || starts(s, "POSTHOOK: ") ||
@@ -138,6 +147,11 @@ static int parse_qout(char *text, Lines **blocks, int *n_blocks)
             post_left = query_lines - 1;
             continue;
         }
+        /* a mask among the output lines stands for lines of it */
+        if (!strcmp(line, MASK_LINE) && st == IN_OUTPUT && (*blocks)[n].n > 0) {
+            lines_add(&(*blocks)[n], line, strlen(line));
+            continue;
+        }
         if (is_hook_line(line)) {
             st = IN_HOOKS;
             continue;
@@ -153,6 +167,7 @@ static int parse_qout(char *text, Lines **blocks, int *n_blocks)
 /* ---------------------------------------------------------------- running */
 
 typedef struct Capture {
+    bool ddl;           /* NULL prints as " ", as in Hive's DDL results */
     int n_cols;
     CombTypeKind kinds[256];
     Lines rows;
@@ -184,7 +199,7 @@ static int cap_batch(void *ctx, const CombBatch *b, CombErr *err)
             if (j)
                 comb_buf_append_byte(&line, '\t');
             if (comb_vec_is_null(v, row) || c->kinds[j] == COMB_T_NULL)
-                comb_buf_append_str(&line, "NULL");
+                comb_buf_append_str(&line, c->ddl ? " " : "NULL");
             else if (comb_type_is_str(c->kinds[j]))
                 comb_buf_append(&line, v->str[row].ptr, v->str[row].len);
             else {
@@ -228,11 +243,43 @@ static bool line_matches(const char *want, const char *got)
     }
 }
 
+/* want[wi..] against got[gi..] in order: a run of mask lines matches one
+ * or more lines, any number at the end (dfs output, dropped here, lands
+ * there). */
+static bool match_from(const Lines *want, int wi, const Lines *got, int gi)
+{
+    if (wi == want->n)
+        return gi == got->n;
+    if (strcmp(want->v[wi], MASK_LINE) == 0) {
+        while (wi + 1 < want->n && strcmp(want->v[wi + 1], MASK_LINE) == 0)
+            wi++;
+        if (wi + 1 == want->n)
+            return true;
+        for (int k = gi + 1; k <= got->n; k++)
+            if (match_from(want, wi + 1, got, k))
+                return true;
+        return false;
+    }
+    return gi < got->n && line_matches(want->v[wi], got->v[gi]) &&
+           match_from(want, wi + 1, got, gi + 1);
+}
+
 static bool compare(Lines *want, Lines *got, bool sorted)
 {
+    if (!sorted)
+        return match_from(want, 0, got, 0);
+    /* sorted sets: masked lines say nothing about their place */
+    for (int i = 0; i < want->n; i++)
+        if (strcmp(want->v[i], MASK_LINE) == 0) {
+            free(want->v[i]);
+            memmove(&want->v[i], &want->v[i + 1],
+                    (size_t)(want->n - i - 1) * sizeof *want->v);
+            want->n--;
+            i--;
+        }
     if (want->n != got->n)
         return false;
-    if (sorted && want->n > 1) {
+    if (want->n > 1) {
         qsort(want->v, (size_t)want->n, sizeof *want->v, cmp_str);
         qsort(got->v, (size_t)got->n, sizeof *got->v, cmp_str);
     }
@@ -294,6 +341,14 @@ static bool is_harness_only(const char *stmt)
     while (*stmt == ' ' || *stmt == '\n' || *stmt == '\t')
         stmt++;
     return strncasecmp(stmt, "dfs ", 4) == 0;
+}
+
+/* DESCRIBE and SHOW: their rows are DDL text (never sorted by Hive). */
+static bool is_ddl_output(const char *stmt)
+{
+    return strncasecmp(stmt, "describe", 8) == 0 ||
+           strncasecmp(stmt, "desc ", 5) == 0 ||
+           strncasecmp(stmt, "show", 4) == 0;
 }
 
 static bool is_set(const char *stmt)
@@ -381,7 +436,8 @@ int main(int argc, char **argv)
     sort_all = strstr(q, "SORT_QUERY_RESULTS") != NULL;
     snprintf(tmp_dir, sizeof tmp_dir, "%s/tmp", wh);
     parse_qout(qout, &blocks, &n_blocks);
-    if (sql_session_open(&opt, &s, &err)) {
+    if (sql_session_open(&opt, &s, &err) ||
+        sql_session_set_conf(s, "comb.ddl.padded", "true", &err)) {
         fprintf(stderr, "qtest: %s\n", err.msg);
         return 2;
     }
@@ -398,6 +454,7 @@ int main(int argc, char **argv)
             free(stmt);
             continue;
         }
+        cap.ddl = is_ddl_output(text);
         run = harness_text(text, tmp_dir);
         rc = sql_session_execute(s, run, strlen(run), &sink, &err);
         comb_free(run);
@@ -434,7 +491,8 @@ int main(int argc, char **argv)
                 pending = block;
                 pending_rows = cap.rows;
                 memset(&cap.rows, 0, sizeof cap.rows);
-                pending_sorted = sort_all || !strcasestr(text, "order by");
+                pending_sorted = !cap.ddl &&
+                                 (sort_all || !strcasestr(text, "order by"));
                 pending_text = strdup(text);
             }
             block++;

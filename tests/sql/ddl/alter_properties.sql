@@ -11,7 +11,7 @@ ALTER TABLE p SET TBLPROPERTIES ("owner.team" = 'billing', -- a comment between 
   'note'="two words", 'numRows'='3');
 ALTER TABLE p UNSET TBLPROPERTIES ('numRows');
 ALTER TABLE p UNSET TBLPROPERTIES IF EXISTS ('numRows', 'never.set');
--- @sh "$COMB" --warehouse "$WH" --outputformat tsv -e "DESCRIBE FORMATTED p" | grep -P '^\t' | sed -E 's/(last_modified_time\t)[0-9]+/\1(time)/'
+-- @sh "$COMB" --warehouse "$WH" --outputformat tsv -e "DESCRIBE FORMATTED p" | grep -P '^\t' | sed -E 's/((last_modified_time|transient_lastDdlTime) *\t)[0-9]+/\1(time)/'
 ALTER TABLE p SET TBLPROPERTIES ('transactional'='true');
 -- @sh "$COMB" --warehouse "$WH" --outputformat tsv -e "DESCRIBE FORMATTED p" | grep -E 'transactional|Table Type'
 SELECT ROW__ID, id, v FROM p ORDER BY id;

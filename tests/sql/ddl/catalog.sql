@@ -18,7 +18,7 @@ SHOW TABLES LIKE 'ord*|plain';
 SHOW TABLES IN default;
 DESCRIBE orders;
 DESCRIBE refunds;
--- @sh "$COMB" --warehouse "$WH" --outputformat tsv -e "DESCRIBE FORMATTED sales.orders" | sed -e "s|$WH|WH|" -e 's/^CreateTime:.*/CreateTime: (masked)/'
+-- @sh "$COMB" --warehouse "$WH" --outputformat tsv -e "DESCRIBE FORMATTED sales.orders" | sed -e "s|$WH|WH|" -e 's/^CreateTime:.*/CreateTime: (masked)/' -e 's/transient_lastDdlTime\t[0-9]*/transient_lastDdlTime\t(masked)/'
 -- a managed ORC table is full-ACID unless told otherwise
 -- @sh "$COMB" --warehouse "$WH" --outputformat tsv -e "DESCRIBE FORMATTED sales.refunds" | grep -E 'transactional|bucketing_version|Num Buckets'
 USE sales;

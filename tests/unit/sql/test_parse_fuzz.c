@@ -60,6 +60,16 @@ static const char *const valid[] = {
     "(p >= 'y') purge",
     "alter table t partition (p='1') concatenate",
     "truncate table d.t partition (p = 1) force",
+    "SHOW CREATE TABLE d.t",
+    "SHOW TBLPROPERTIES d.t('k')",
+    "SHOW SORTED COLUMNS FROM t IN d LIKE 'c*'",
+    "SHOW PARTITIONS d.t PARTITION (p='a') WHERE q > 1 ORDER BY q DESC "
+    "LIMIT 3",
+    "DESCRIBE EXTENDED d.t PARTITION (p = 1) c",
+    "DESC DATABASE EXTENDED d",
+    "MSCK REPAIR TABLE d.t SYNC PARTITIONS",
+    "CREATE TABLE t (a INT) ROW FORMAT SERDE 's' WITH SERDEPROPERTIES "
+    "('k'='v') STORED AS INPUTFORMAT 'i' OUTPUTFORMAT 'o'",
 };
 
 /* A NUL-terminated heap copy of s[0..n). */
@@ -160,7 +170,8 @@ TEST(fuzz_token_soup)
         "partitioned", "clustered", "buckets", "stored", "location",
         "comment", "tblproperties", "'k'", "-- c\n", "/* c */", "nulls",
         "first", "desc", "asc", "join", "date", "current_date", "!", "~",
-        "[", "]", "&", "over",
+        "[", "]", "&", "over", "msck", "repair", "partitions", "columns",
+        "tblproperties", "sync", "serde", "inputformat", "outputformat",
     };
     CombArena arena;
     comb_arena_init(&arena, 4096);
