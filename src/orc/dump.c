@@ -378,11 +378,17 @@ static void print_stats(FILE *out, CombTypeKind kind, const OrcColumnStats *s)
     if (s->has_sum)
         fprintf(out, " sum: %" PRId64, s->int_sum);
     if (s->has_double) {
-        char a[64], b[64], c[64];
+        char a[64], b[64];
         comb_format_double(s->dbl_min, a, sizeof a);
         comb_format_double(s->dbl_max, b, sizeof b);
+        fprintf(out, " min: %s max: %s", a, b);
+    }
+    /* As ORC Java's toString: a double's sum even without values, a
+     * string's min, max and sum and a binary's sum only with them. */
+    if (kind == COMB_T_FLOAT || kind == COMB_T_DOUBLE) {
+        char c[64];
         comb_format_double(s->dbl_sum, c, sizeof c);
-        fprintf(out, " min: %s max: %s sum: %s", a, b, c);
+        fprintf(out, " sum: %s", c);
     }
     if (s->has_string) {
         fputs(" min: ", out);
@@ -390,7 +396,7 @@ static void print_stats(FILE *out, CombTypeKind kind, const OrcColumnStats *s)
         fputs(" max: ", out);
         print_bytes_text(out, (const uint8_t *)s->str_max.ptr, s->str_max.len);
     }
-    if (comb_type_is_str(kind))
+    if ((s->has_string || kind == COMB_T_BINARY) && s->n_values)
         fprintf(out, " sum: %" PRId64, s->str_sum_len);
     print_more_stats(out, s);
     fputc('\n', out);

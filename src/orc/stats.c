@@ -252,9 +252,10 @@ static int string_stats_to_proto(const OrcStatsAcc *s,
         ss->minimum.len = s->smin.len;
         ss->maximum.data = s->smax.data;
         ss->maximum.len = s->smax.len;
+        /* ORC Java writes the total length only with values */
+        ss->has_sum = 1;
+        ss->sum = s->len_sum;
     }
-    ss->has_sum = 1;
-    ss->sum = s->len_sum;
     pb->stringstatistics = ss;
     return COMB_OK;
 }
@@ -466,8 +467,9 @@ void orc_stats_from_proto(const Orc__Proto__ColumnStatistics *pb,
         out->has_double = true;
         out->dbl_min = fs->minimum;
         out->dbl_max = fs->maximum;
-        out->dbl_sum = fs->has_sum ? fs->sum : 0;
     }
+    if (fs && fs->has_sum)
+        out->dbl_sum = fs->sum;
     if (pb->stringstatistics)
         string_stats_from_proto(pb->stringstatistics, out);
     if (pb->binarystatistics && pb->binarystatistics->has_sum)
