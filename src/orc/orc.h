@@ -168,7 +168,8 @@ typedef struct OrcColumnStats {
     bool has_null;
     bool has_int;  int64_t int_min, int_max;   /* integer kinds, date */
     bool has_sum;  int64_t int_sum;            /* absent on overflow */
-    bool has_double; double dbl_min, dbl_max, dbl_sum;
+    bool has_double; double dbl_min, dbl_max;  /* with values */
+    double dbl_sum;                             /* 0 when absent */
     bool has_string; CombStr str_min, str_max; int64_t str_sum_len;
     bool has_bucket; uint64_t true_count;      /* boolean */
     /* decimal: Hive's text of the values (trailing zeros trimmed) */
