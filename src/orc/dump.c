@@ -429,6 +429,27 @@ static int dump_header(OrcReader *r, FILE *out)
     return COMB_OK;
 }
 
+/* Timestamp statistics of writers before ORC-135 (no UTC fields) hold
+ * milliseconds of the instant; the writer zone of the stripe (the first
+ * stripe's for the file's) makes them the wall clock the rows read as, as
+ * ORC C++ does.  Left as they are when the zone cannot be had. */
+static void stats_wall_clock(OrcReader *r, int stripe, OrcColumnStats *s)
+{
+    Orc__Proto__StripeFooter *sf;
+    CombErr err;
+    int rc;
+    if (!s->has_timestamp || !s->ts_local || stripe >= orc_reader_n_stripes(r) ||
+        orc_reader_stripe_footer(r, stripe, &sf, &err))
+        return;
+    rc = orc_reader_use_zone(r, sf->writertimezone, &err);
+    orc_stripe_footer_free(sf);
+    if (rc)
+        return;
+    const OrcTz *tz = r->zones[r->stripe_zone];
+    s->ts_min_ms += 1000 * (int64_t)orc_tz_offset(tz, s->ts_min_ms / 1000);
+    s->ts_max_ms += 1000 * (int64_t)orc_tz_offset(tz, s->ts_max_ms / 1000);
+}
+
 static int dump_stripe_stats(OrcReader *r, FILE *out, CombErr *err)
 {
     OrcColumnStats s;
@@ -442,6 +463,7 @@ static int dump_stripe_stats(OrcReader *r, FILE *out, CombErr *err)
                 break;
             if (rc)
                 return rc;
+            stats_wall_clock(r, i, &s);
             fprintf(out, "    Column %d: ", c);
             print_stats(out, comb_type_find(orc_reader_schema(r), c)->kind, &s);
         }
@@ -450,6 +472,7 @@ static int dump_stripe_stats(OrcReader *r, FILE *out, CombErr *err)
     fputs("\nFile Statistics:\n", out);
     for (int c = 0; c < n; c++)
         if (orc_reader_column_stats(r, c, &s) == COMB_OK) {
+            stats_wall_clock(r, 0, &s);
             fprintf(out, "  Column %d: ", c);
             print_stats(out, comb_type_find(orc_reader_schema(r), c)->kind, &s);
         }

@@ -180,6 +180,8 @@ typedef struct OrcColumnStats {
      * and the nanoseconds within the millisecond (0..999999) */
     bool has_timestamp; int64_t ts_min_ms, ts_max_ms;
     int32_t ts_min_nanos, ts_max_nanos;
+    bool ts_local;  /* only the older fields: milliseconds of the instant,
+                       which the writer's zone makes a wall clock */
     /* list, map: children per non-null row */
     bool has_collection; uint64_t min_children, max_children;
     uint64_t total_children;

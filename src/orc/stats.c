@@ -426,6 +426,7 @@ static void other_stats_from_proto(const Orc__Proto__ColumnStatistics *pb,
         out->has_timestamp = true;
         out->ts_min_ms = ts->has_minimumutc ? ts->minimumutc : ts->minimum;
         out->ts_max_ms = ts->has_maximumutc ? ts->maximumutc : ts->maximum;
+        out->ts_local = !(ts->has_minimumutc && ts->has_maximumutc);
         out->ts_min_nanos = ts->has_minimumnanos ? ts->minimumnanos - 1
                                                  : TS_MIN_NANOS_DEFAULT;
         out->ts_max_nanos = ts->has_maximumnanos ? ts->maximumnanos - 1
