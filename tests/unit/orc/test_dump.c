@@ -140,14 +140,7 @@ TEST(orc_dump_metadata_listing)
         "  Column 1: count: 3000 hasNull: false min: 0 max: 2999 sum: 4498500\n",
         "  Column 2: count: 3000 hasNull: false min: bob max: bob sum: 9000\n",
         "  hive.acid.stats=3000,0,0\n"};
-    bool all = true;
-    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++)
-        if (!strstr(text, lines[i])) {
-            printf("    missing: %s", lines[i]);
-            all = false;
-        }
-    if (!all)
-        printf("%s", text);
+    bool all = orc_test_text_has(text, lines, sizeof lines / sizeof lines[0]);
     free(text);
     CHECK(all);
 }
@@ -256,14 +249,7 @@ TEST(orc_dump_types)
         "  Column 7: count: 1 hasNull: true\n",
         "  Column 8: count: 1 hasNull: false min: 2015-11-19 max: 2015-11-19\n",
         "    Encoding column 1: DIRECT_V2\n"};
-    bool all = true;
-    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++)
-        if (!strstr(text, lines[i])) {
-            printf("    missing: %s", lines[i]);
-            all = false;
-        }
-    if (!all)
-        printf("%s", text);
+    bool all = orc_test_text_has(text, lines, sizeof lines / sizeof lines[0]);
     free(text);
     CHECK(all);
 }
@@ -325,14 +311,7 @@ TEST(orc_stats_of_columns_without_values)
         "  Column 3: count: 0 hasNull: true sum: 0.0\n",
         "  Column 4: count: 0 hasNull: true\n",
         "  Column 5: count: 0 hasNull: true\n"};
-    bool all = true;
-    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++)
-        if (!strstr(text, lines[i])) {
-            printf("    missing: %s", lines[i]);
-            all = false;
-        }
-    if (!all)
-        printf("%s", text);
+    bool all = orc_test_text_has(text, lines, sizeof lines / sizeof lines[0]);
     free(text);
     CHECK(all);
 }

@@ -233,12 +233,7 @@ TEST(orc_old_timestamp_statistics_in_the_writer_zone)
         "12:34:56.1 max: 1914-05-05 12:34:56.199999999\n",
         "  Column 1: count: 70000 hasNull: false min: 1900-05-05 12:34:56.1 "
         "max: 1969-05-05 12:34:56.199999999\n"};
-    bool all = true;
-    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++)
-        if (!strstr(text, lines[i])) {
-            printf("    missing: %s", lines[i]);
-            all = false;
-        }
+    bool all = orc_test_text_has(text, lines, sizeof lines / sizeof lines[0]);
     free(text);
     CHECK(all);
     text = orc_test_dump_text(orc_test_path(0, "orc/TestOrcFile.testDate1900.orc"),
