@@ -2049,8 +2049,8 @@ def main():
         print("  (%d timestamps after 9999-12-31 23:59:59 that orc-contents cannot print,"
               " not compared, or rows they garbled)" % Unprintable.count)
     if QUIRKS[0]:
-        print("  (%d timestamps of the generated rows lie in 1969-12-31 23:59:59.001.."
-              ".999999999, which ORC reads as a second later: expected so)" % QUIRKS[0])
+        print("  (%d timestamps of the generated rows lie in 1969-12-31 23:59:59.001 to"
+              " .999999999, which ORC reads as a second later: expected so)" % QUIRKS[0])
     for name, c in rep.all_counters():
         print("  %-58s %9d values, %d mismatches" % (name, c.values, len(c.mismatches)))
         for line in c.mismatches[:args.show]:
