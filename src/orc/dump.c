@@ -378,11 +378,17 @@ static void print_stats(FILE *out, CombTypeKind kind, const OrcColumnStats *s)
     if (s->has_sum)
         fprintf(out, " sum: %" PRId64, s->int_sum);
     if (s->has_double) {
-        char a[64], b[64], c[64];
+        char a[64], b[64];
         comb_format_double(s->dbl_min, a, sizeof a);
         comb_format_double(s->dbl_max, b, sizeof b);
+        fprintf(out, " min: %s max: %s", a, b);
+    }
+    /* As ORC Java's toString: a double's sum even without values, a
+     * string's min, max and sum and a binary's sum only with them. */
+    if (kind == COMB_T_FLOAT || kind == COMB_T_DOUBLE) {
+        char c[64];
         comb_format_double(s->dbl_sum, c, sizeof c);
-        fprintf(out, " min: %s max: %s sum: %s", a, b, c);
+        fprintf(out, " sum: %s", c);
     }
     if (s->has_string) {
         fputs(" min: ", out);
@@ -390,7 +396,7 @@ static void print_stats(FILE *out, CombTypeKind kind, const OrcColumnStats *s)
         fputs(" max: ", out);
         print_bytes_text(out, (const uint8_t *)s->str_max.ptr, s->str_max.len);
     }
-    if (comb_type_is_str(kind))
+    if ((s->has_string || kind == COMB_T_BINARY) && s->n_values)
         fprintf(out, " sum: %" PRId64, s->str_sum_len);
     print_more_stats(out, s);
     fputc('\n', out);
@@ -423,6 +429,27 @@ static int dump_header(OrcReader *r, FILE *out)
     return COMB_OK;
 }
 
+/* Timestamp statistics of writers before ORC-135 (no UTC fields) hold
+ * milliseconds of the instant; the writer zone of the stripe (the first
+ * stripe's for the file's) makes them the wall clock the rows read as, as
+ * ORC C++ does.  Left as they are when the zone cannot be had. */
+static void stats_wall_clock(OrcReader *r, int stripe, OrcColumnStats *s)
+{
+    Orc__Proto__StripeFooter *sf;
+    CombErr err;
+    int rc;
+    if (!s->has_timestamp || !s->ts_local || stripe >= orc_reader_n_stripes(r) ||
+        orc_reader_stripe_footer(r, stripe, &sf, &err))
+        return;
+    rc = orc_reader_use_zone(r, sf->writertimezone, &err);
+    orc_stripe_footer_free(sf);
+    if (rc)
+        return;
+    const OrcTz *tz = r->zones[r->stripe_zone];
+    s->ts_min_ms += 1000 * (int64_t)orc_tz_offset(tz, s->ts_min_ms / 1000);
+    s->ts_max_ms += 1000 * (int64_t)orc_tz_offset(tz, s->ts_max_ms / 1000);
+}
+
 static int dump_stripe_stats(OrcReader *r, FILE *out, CombErr *err)
 {
     OrcColumnStats s;
@@ -436,6 +463,7 @@ static int dump_stripe_stats(OrcReader *r, FILE *out, CombErr *err)
                 break;
             if (rc)
                 return rc;
+            stats_wall_clock(r, i, &s);
             fprintf(out, "    Column %d: ", c);
             print_stats(out, comb_type_find(orc_reader_schema(r), c)->kind, &s);
         }
@@ -444,6 +472,7 @@ static int dump_stripe_stats(OrcReader *r, FILE *out, CombErr *err)
     fputs("\nFile Statistics:\n", out);
     for (int c = 0; c < n; c++)
         if (orc_reader_column_stats(r, c, &s) == COMB_OK) {
+            stats_wall_clock(r, 0, &s);
             fprintf(out, "  Column %d: ", c);
             print_stats(out, comb_type_find(orc_reader_schema(r), c)->kind, &s);
         }

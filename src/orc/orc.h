@@ -168,7 +168,8 @@ typedef struct OrcColumnStats {
     bool has_null;
     bool has_int;  int64_t int_min, int_max;   /* integer kinds, date */
     bool has_sum;  int64_t int_sum;            /* absent on overflow */
-    bool has_double; double dbl_min, dbl_max, dbl_sum;
+    bool has_double; double dbl_min, dbl_max;  /* with values */
+    double dbl_sum;                             /* 0 when absent */
     bool has_string; CombStr str_min, str_max; int64_t str_sum_len;
     bool has_bucket; uint64_t true_count;      /* boolean */
     /* decimal: Hive's text of the values (trailing zeros trimmed) */
@@ -179,6 +180,8 @@ typedef struct OrcColumnStats {
      * and the nanoseconds within the millisecond (0..999999) */
     bool has_timestamp; int64_t ts_min_ms, ts_max_ms;
     int32_t ts_min_nanos, ts_max_nanos;
+    bool ts_local;  /* only the older fields: milliseconds of the instant,
+                       which the writer's zone makes a wall clock */
     /* list, map: children per non-null row */
     bool has_collection; uint64_t min_children, max_children;
     uint64_t total_children;

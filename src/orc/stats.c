@@ -252,9 +252,10 @@ static int string_stats_to_proto(const OrcStatsAcc *s,
         ss->minimum.len = s->smin.len;
         ss->maximum.data = s->smax.data;
         ss->maximum.len = s->smax.len;
+        /* ORC Java writes the total length only with values */
+        ss->has_sum = 1;
+        ss->sum = s->len_sum;
     }
-    ss->has_sum = 1;
-    ss->sum = s->len_sum;
     pb->stringstatistics = ss;
     return COMB_OK;
 }
@@ -425,6 +426,7 @@ static void other_stats_from_proto(const Orc__Proto__ColumnStatistics *pb,
         out->has_timestamp = true;
         out->ts_min_ms = ts->has_minimumutc ? ts->minimumutc : ts->minimum;
         out->ts_max_ms = ts->has_maximumutc ? ts->maximumutc : ts->maximum;
+        out->ts_local = !(ts->has_minimumutc && ts->has_maximumutc);
         out->ts_min_nanos = ts->has_minimumnanos ? ts->minimumnanos - 1
                                                  : TS_MIN_NANOS_DEFAULT;
         out->ts_max_nanos = ts->has_maximumnanos ? ts->maximumnanos - 1
@@ -466,8 +468,9 @@ void orc_stats_from_proto(const Orc__Proto__ColumnStatistics *pb,
         out->has_double = true;
         out->dbl_min = fs->minimum;
         out->dbl_max = fs->maximum;
-        out->dbl_sum = fs->has_sum ? fs->sum : 0;
     }
+    if (fs && fs->has_sum)
+        out->dbl_sum = fs->sum;
     if (pb->stringstatistics)
         string_stats_from_proto(pb->stringstatistics, out);
     if (pb->binarystatistics && pb->binarystatistics->has_sum)

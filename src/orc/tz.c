@@ -7,7 +7,10 @@
  * Hive's reader with useUTCTimestamp).  Zones come from the system's
  * zoneinfo files (RFC 8536 TZif, version 1 to 4, with the POSIX TZ rule of
  * the footer for instants after the last listed transition); the UTC
- * aliases need no file.
+ * aliases need no file.  Before 1900 a zone's offset is its standard
+ * offset of today, as java.util.TimeZone has it (its table starts in
+ * 1900), which ORC Java's reader and so Hive use: not the local mean time
+ * a zoneinfo file gives for the time before its first transition.
  */
 #include "orc/orc_int.h"
 #include "common/alloc.h"
@@ -21,6 +24,8 @@
 /* More transitions than this only come from a damaged file. */
 #define TZ_MAX_TRANSITIONS 100000
 #define TZ_MAX_TYPES 256
+/* 1900-01-01 00:00:00 UTC, where java.util.TimeZone's table begins */
+#define TZ_JAVA_TABLE_START (-2208988800LL)
 
 /* A day of the year in a POSIX TZ rule: Jn (1..365, February 29 never
  * counted), n (0..365, counted) or Mm.w.d (day d of week w of month m, w
@@ -46,6 +51,8 @@ struct OrcTz {
     uint8_t *trans_type;
     int n_types;
     int32_t *type_off;
+    uint8_t *type_dst;
+    int32_t raw_off;  /* before 1900: the standard offset of today */
     bool has_rule;    /* rule applies after the last transition */
     TzRule rule;
 };
@@ -283,7 +290,8 @@ static bool tzf_block(TzFile *f, const TzHeader *h, size_t tw, OrcTz *tz)
     tz->trans_type = comb_arena_alloc(&tz->arena, h->time + 1);
     tz->type_off = comb_arena_alloc(&tz->arena,
                                     h->type * sizeof *tz->type_off);
-    if (!tz->trans || !tz->trans_type || !tz->type_off)
+    tz->type_dst = comb_arena_alloc(&tz->arena, h->type);
+    if (!tz->trans || !tz->trans_type || !tz->type_off || !tz->type_dst)
         return false;
     for (uint32_t i = 0; i < h->time; i++) {
         tz->trans[i] = tw == 8 ? be64(times + 8 * i)
@@ -292,9 +300,23 @@ static bool tzf_block(TzFile *f, const TzHeader *h, size_t tw, OrcTz *tz)
         if (idx[i] >= h->type || (i > 0 && tz->trans[i] <= tz->trans[i - 1]))
             return false;
     }
-    for (uint32_t i = 0; i < h->type; i++)
+    for (uint32_t i = 0; i < h->type; i++) {
         tz->type_off[i] = (int32_t)be32(types + 6 * i);
+        tz->type_dst[i] = types[6 * i + 4];
+    }
     return true;
+}
+
+/* java.util.TimeZone's raw offset: the standard offset of the rule in
+ * force now, else of the last standard time the file lists. */
+static int32_t tz_raw_offset(const OrcTz *tz)
+{
+    if (tz->has_rule)
+        return tz->rule.std_off;
+    for (int i = tz->n_trans - 1; i >= 0; i--)
+        if (!tz->type_dst[tz->trans_type[i]])
+            return tz->type_off[tz->trans_type[i]];
+    return tz->type_off[0];
 }
 
 static bool tzf_parse(TzFile *f, OrcTz *tz)
@@ -384,6 +406,8 @@ static int tz_from_file(const char *path, OrcTz **out, CombErr *err)
             rc = comb_err(err, COMB_ECORRUPT,
                           "time zone file '%s' is not a valid TZif file",
                           path);
+        else
+            tz->raw_off = tz_raw_offset(tz);
     }
     comb_arena_free(&scratch);
     if (rc) {
@@ -453,6 +477,8 @@ int32_t orc_tz_offset(const OrcTz *tz, int64_t t)
     int lo = 0, hi = tz->n_trans;
     if (tz->n_types == 0)
         return tz->has_rule ? tz_rule_offset(&tz->rule, t) : 0;
+    if (t < TZ_JAVA_TABLE_START)
+        return tz->raw_off;
     if (tz->n_trans == 0 || t < tz->trans[0])
         return tz->type_off[0];  /* RFC 8536: type 0 before the first */
     if (t >= tz->trans[tz->n_trans - 1] && tz->has_rule)

@@ -130,10 +130,15 @@ static int check_strict_timestamp(SqlStmtCtx *c, CombTypeKind from,
  * complex values convert only to their own type. */
 static bool castable(CombTypeKind from, CombTypeKind to)
 {
-    if (from == COMB_T_NULL || from == to)
+    if (from == COMB_T_NULL)
         return true;
+    /* an array, map or struct of another element or field type is no
+     * conversion even though the kinds are the same (equal types were
+     * taken before) */
     if (!comb_type_is_primitive(from) || !comb_type_is_primitive(to))
         return false;
+    if (from == to)
+        return true;
     if (sql_is_string(to))
         return true;
     if (from == COMB_T_BINARY)

@@ -164,6 +164,17 @@ int sql_table_from_ms(SqlStmtCtx *c, MsTable *ms, SqlTable **out, CombErr *err);
  * its SERDEPROPERTIES, then its TBLPROPERTIES (skip.header.line.count,
  * serialization.null.format, ... as Hive merges them). */
 int sql_table_text_options(const SqlTable *t, TextOptions *o, CombErr *err);
+/* The ORC writer settings of table t (orc_options.c): orc.compress and
+ * orc.stripe.size from its properties or the session, as Hive reads them;
+ * a value comb cannot write is an error naming the table. */
+typedef struct SqlOrcOptions {
+    OrcCompression compression;
+    uint64_t stripe_size;   /* bases, insert-only and plain files */
+} SqlOrcOptions;
+int sql_table_orc_options(SqlStmtCtx *c, const SqlTable *t,
+                          SqlOrcOptions *out, CombErr *err);
+/* Full-ACID deltas: the stripe size / orc.base.delta.ratio (8), as Hive. */
+uint64_t sql_orc_delta_stripe_size(const SqlOrcOptions *o);
 /* Resolve [db.]name to a table (Hive error 10001 when missing); the
  * statement's LOAD DATA source table (load_source) by its name. */
 int sql_table_resolve(SqlStmtCtx *c, const AstName *name, SqlTable **out,
@@ -530,6 +541,7 @@ typedef struct SqlWriter {
     int64_t write_id;        /* transactional tables */
     OrcWriterGroup *group;   /* memory budget of all the statement's files */
     TextOptions text_opt;    /* TEXTFILE tables: the SerDe's settings */
+    SqlOrcOptions orc;       /* ORC tables: codec and stripe size */
     int *buckets;            /* per physical row of the batch written */
     const CombType *row_type; /* struct of the data columns (plain files) */
     SqlUnitWriter *units;

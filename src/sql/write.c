@@ -105,6 +105,9 @@ int sql_writer_open(SqlStmtCtx *c, SqlTable *t, MsOpType op, bool overwrite,
     if (t->format == SQL_FORMAT_TEXT &&
         (rc = sql_table_text_options(t, &w->text_opt, err)))
         return rc;
+    if (t->format == SQL_FORMAT_ORC &&
+        (rc = sql_table_orc_options(c, t, &w->orc, err)))
+        return rc;
     if (!(w->buckets = comb_arena_alloc(c->arena, COMB_BATCH_SIZE * sizeof(int))))
         return comb_err_nomem(err);
     if ((rc = sql_txn_begin(c, err)) || (rc = sql_check_adopted(c, t, err)) ||
@@ -128,8 +131,10 @@ static int open_acid(SqlWriter *w, SqlUnitWriter *u, CombErr *err)
     const SqlTable *t = w->t;
     AcidSchema schema = {t->n_data, t->names, t->types};
     AcidWriterOptions opt = {.base = w->overwrite, .group = w->group};
+    opt.stripe_size = w->overwrite ? w->orc.stripe_size
+                                   : sql_orc_delta_stripe_size(&w->orc);
     return acid_writer_open_opts(u->dir, &schema, w->write_id, w->stmt_id,
-                                 ORC_COMP_ZLIB, &opt, &u->acid, err);
+                                 w->orc.compression, &opt, &u->acid, err);
 }
 
 /* Where an insert-only or plain unit's new files go. */
@@ -299,6 +304,8 @@ static int plain_file(SqlWriter *w, SqlUnitWriter *u, int bucket,
                               err);
     } else {
         orc_writer_options_default(&opt);
+        opt.compression = w->orc.compression;
+        opt.stripe_size = w->orc.stripe_size;
         opt.group = w->group;
         rc = orc_writer_open(f->path, row, &opt, &f->orc, err);
     }

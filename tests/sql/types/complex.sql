@@ -33,6 +33,13 @@ SELECT size(1);
 SELECT array(1) = array('1');
 SELECT array(1) + 1;
 SELECT CAST(array(1) AS STRING);
+-- complex values cast only to their own type
+SELECT CAST(array() AS ARRAY<INT>);
+SELECT CAST(array(1) AS ARRAY<BIGINT>);
+SELECT CAST(map('a', 1) AS MAP<STRING,TINYINT>);
+SELECT CAST(named_struct('x', 1) AS STRUCT<x:STRING>);
+SELECT CAST(array(1) AS ARRAY<INT>), CAST(NULL AS ARRAY<INT>), CAST(NULL AS MAP<STRING,INT>) IS NULL;
+SELECT CASE WHEN true THEN array(1) ELSE array('a') END;
 SELECT upper(array('a'));
 -- over a table's rows: grouped, ordered (a NULL inside takes the key's
 -- NULL place), min/max; maps cannot be grouped or ordered

@@ -77,6 +77,19 @@ char *orc_test_dump_text(const char *path, OrcDumpMode mode, size_t *len,
     return text;
 }
 
+bool orc_test_text_has(const char *text, const char *const *lines, size_t n)
+{
+    bool all = true;
+    for (size_t i = 0; i < n; i++)
+        if (!strstr(text, lines[i])) {
+            printf("    missing: %s", lines[i]);
+            all = false;
+        }
+    if (!all)
+        printf("%s", text);
+    return all;
+}
+
 int orc_test_batch_init(const CombType *root, CombBatch *b, int capacity)
 {
     const CombType *one[1] = {root};

@@ -28,6 +28,9 @@ long orc_test_compare_dump(const char *orc, const char *expected,
  * NULL); NULL when the dump fails (err). */
 char *orc_test_dump_text(const char *path, OrcDumpMode mode, size_t *len,
                          CombErr *err);
+/* Whether text holds each of the n lines; prints the missing ones and
+ * then the text. */
+bool orc_test_text_has(const char *text, const char *const *lines, size_t n);
 
 /* A batch in orc.h's layout for a file of type root (types borrowed). */
 int orc_test_batch_init(const CombType *root, CombBatch *b, int capacity);

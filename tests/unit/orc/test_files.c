@@ -213,3 +213,33 @@ TEST(orc_dump_every_test_file)
     }
     CHECK(dumped >= 45);
 }
+
+/* Timestamp statistics of a writer before ORC-135 (only the older
+ * minimum/maximum fields: milliseconds of the instant) show the wall
+ * clock of the stripe's writer zone, as the rows read: testDate1900 was
+ * written in America/Los_Angeles and starts at 1900-05-05 12:34:56.1. */
+TEST(orc_old_timestamp_statistics_in_the_writer_zone)
+{
+    if (unit_skip_without_testdata())
+        return;
+    CombErr err;
+    char *text = orc_test_dump_text(
+        orc_test_path(0, "orc/TestOrcFile.testDate1900.orc"), ORC_DUMP_META,
+        NULL, &err);
+    CHECK(text != NULL);
+    static const char *const lines[] = {
+        "  Stripe 1:\n    Column 0: count: 15000 hasNull: false\n"
+        "    Column 1: count: 15000 hasNull: false min: 1900-05-05 "
+        "12:34:56.1 max: 1914-05-05 12:34:56.199999999\n",
+        "  Column 1: count: 70000 hasNull: false min: 1900-05-05 12:34:56.1 "
+        "max: 1969-05-05 12:34:56.199999999\n"};
+    bool all = orc_test_text_has(text, lines, sizeof lines / sizeof lines[0]);
+    free(text);
+    CHECK(all);
+    text = orc_test_dump_text(orc_test_path(0, "orc/TestOrcFile.testDate1900.orc"),
+                              ORC_DUMP_ROWS, NULL, &err);
+    CHECK(text != NULL);
+    bool first = strncmp(text, "{\"time\":\"1900-05-05 12:34:56.1\",", 32) == 0;
+    free(text);
+    CHECK(first);
+}

@@ -103,6 +103,40 @@ TEST(tz_zoneinfo_transitions_and_rule)
     orc_tz_free(tz);
 }
 
+/* Before 1900 a zone has its standard offset of today, as in
+ * java.util.TimeZone (ORC Java's and Hive's readers; ORC C++ agrees where
+ * the zone's first standard time is today's): not the local mean time
+ * zoneinfo gives before its first transition (Los Angeles -7:52:58 until
+ * 1883-11-18 20:00 UTC, Kolkata +5:53:28 until 1854).  From 1900 on,
+ * zoneinfo's offsets, Kolkata's Madras time (+5:21:10) included. */
+TEST(tz_before_1900_standard_offset_of_today)
+{
+    CombErr err;
+    OrcTz *tz;
+    if (!fs_exists("/usr/share/zoneinfo/America/Los_Angeles") ||
+        !fs_exists("/usr/share/zoneinfo/Asia/Kolkata")) {
+        printf("    skip: no zoneinfo for America/Los_Angeles, Asia/Kolkata\n");
+        return;
+    }
+    EnvSave dir = env_set("TZDIR", NULL);
+    CHECK_OK(orc_tz_load("America/Los_Angeles", &tz, &err), &err);
+    CHECK_EQ(orc_tz_offset(tz, at(1850, 6, 1, 0, 0)), -8 * 3600);
+    CHECK_EQ(orc_tz_offset(tz, at(1, 1, 1, 0, 0)), -8 * 3600);
+    CHECK_EQ(orc_tz_offset(tz, at(1883, 11, 18, 19, 59)), -8 * 3600);
+    CHECK_EQ(orc_tz_offset(tz, at(1899, 12, 31, 23, 59)), -8 * 3600);
+    /* ORC reads the stored seconds back as the writer's wall clock */
+    CHECK_EQ(orc_tz_from_local(tz, at(1850, 6, 1, 0, 0)),
+             at(1850, 6, 1, 8, 0));
+    orc_tz_free(tz);
+    CHECK_OK(orc_tz_load("Asia/Kolkata", &tz, &err), &err);
+    CHECK_EQ(orc_tz_offset(tz, at(1800, 1, 1, 0, 0)), 5 * 3600 + 1800);
+    CHECK_EQ(orc_tz_offset(tz, at(1899, 12, 31, 23, 59)), 5 * 3600 + 1800);
+    CHECK_EQ(orc_tz_offset(tz, at(1900, 1, 1, 0, 0)), 5 * 3600 + 21 * 60 + 10);
+    CHECK_EQ(orc_tz_offset(tz, at(2000, 1, 1, 0, 0)), 5 * 3600 + 1800);
+    orc_tz_free(tz);
+    env_restore(&dir);
+}
+
 /* $TZ may hold a POSIX rule; southern rules wrap the year; J and plain
  * day numbers; a rule without dates takes the US dates. */
 TEST(tz_posix_rules_as_local_zone)

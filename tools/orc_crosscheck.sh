@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# tools/orc_crosscheck.sh - check comb's ORC files with Apache ORC C++.
+#
+#   ORC_TOOLS=/work/orc-cpp/build/tools/src tools/orc_crosscheck.sh [OPTIONS]
+#
+# Makes a warehouse of tables of every column type comb has, in full-ACID,
+# insert-only and plain tables with every codec comb writes (orc.compress),
+# small stripes (orc.stripe.size) and UPDATE / DELETE / INSERT OVERWRITE,
+# and compares, value by value, what ORC C++'s orc-contents reads from each
+# file with comb's orcfiledump -d and comb's SELECT; statistics of every
+# column, stripe and file between orc-statistics, comb orcfiledump and the
+# rows; codec, counts and the ACID key index with orc-metadata.  Then the
+# other way round: files written by ORC C++'s csv-import (three writer
+# zones) read by comb.  Prints a summary; exit status 1 on a mismatch.
+#
+# OPTIONS (tools/orc_crosscheck.py --help): --rows N (5000), --seed N,
+# --codecs NONE,ZLIB,SNAPPY,LZ4,ZSTD, --stripe-size BYTES (65536), --keep
+# (keep the warehouse), --show N (mismatches listed per check).
+# COMB=path picks the comb binary (default build/rel/comb).
+#
+# ORC_TOOLS is a directory with orc-contents, orc-metadata, orc-statistics
+# and csv-import; tools/README.md says how /work/orc-cpp was built.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$here")
+for t in orc-contents orc-metadata orc-statistics csv-import; do
+    if [[ -z ${ORC_TOOLS:-} || ! -x ${ORC_TOOLS}/$t ]]; then
+        echo "Apache ORC tools not found (set ORC_TOOLS)"
+        echo "orc_crosscheck: skipped (no ${ORC_TOOLS:+$ORC_TOOLS/}$t)"
+        exit 0
+    fi
+done
+comb=${COMB:-$root/build/rel/comb}
+if [[ ! -x $comb ]]; then
+    echo "orc_crosscheck: no comb binary at $comb (run make, or set COMB)" >&2
+    exit 1
+fi
+command -v python3 >/dev/null || { echo "orc_crosscheck: python3 is needed" >&2; exit 1; }
+exec python3 "$here/orc_crosscheck.py" --comb "$comb" --tools "$ORC_TOOLS" "$@"
