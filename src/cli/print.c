@@ -49,33 +49,45 @@ void cli_printer_free(CliPrinter *p)
 }
 
 /* One value as text in the printer's arena, as Hive's CLI prints it. */
-static char *value_text(CliPrinter *p, const CombVector *v, int row)
+static int value_text(CliPrinter *p, const CombVector *v, int row, CliField *f)
 {
     char *s;
     comb_buf_clear(&p->text);
     if (sql_format_value(v, row, &p->text))
-        return NULL;
-    s = comb_arena_strndup(&p->arena, p->text.data ? (char *)p->text.data : "",
-                           p->text.len);
-    return s;
+        return COMB_ENOMEM;
+    s = comb_arena_alloc(&p->arena, p->text.len + 1);
+    if (!s)
+        return COMB_ENOMEM;
+    if (p->text.len)
+        memcpy(s, p->text.data, p->text.len);
+    *f = (CliField){s, p->text.len};
+    return COMB_OK;
 }
 
-static void write_csv_field(FILE *out, const char *s)
+static bool csv_needs_quotes(CliField f)
 {
-    if (!strpbrk(s, ",\"\n\r")) {
-        fputs(s, out);
+    for (size_t i = 0; i < f.len; i++)
+        if (f.s[i] == ',' || f.s[i] == '"' || f.s[i] == '\n' || f.s[i] == '\r')
+            return true;
+    return false;
+}
+
+static void write_csv_field(FILE *out, CliField f)
+{
+    if (!csv_needs_quotes(f)) {
+        fwrite(f.s, 1, f.len, out);
         return;
     }
     fputc('"', out);
-    for (; *s; s++) {
-        if (*s == '"')
+    for (size_t i = 0; i < f.len; i++) {
+        if (f.s[i] == '"')
             fputc('"', out);
-        fputc(*s, out);
+        fputc(f.s[i], out);
     }
     fputc('"', out);
 }
 
-static void write_delimited(CliPrinter *p, char *const *fields)
+static void write_delimited(CliPrinter *p, const CliField *fields)
 {
     for (int j = 0; j < p->n_cols; j++) {
         if (j)
@@ -83,7 +95,7 @@ static void write_delimited(CliPrinter *p, char *const *fields)
         if (p->format == CLI_FORMAT_CSV)
             write_csv_field(p->out, fields[j]);
         else
-            fputs(fields[j], p->out);
+            fwrite(fields[j].s, 1, fields[j].len, p->out);
     }
     fputc('\n', p->out);
 }
@@ -99,21 +111,22 @@ static int printer_begin(void *ctx, int n_cols, const char *const *names,
     if (!p->kinds || !p->header)
         return comb_err_nomem(err);
     for (int j = 0; j < n_cols; j++) {
-        p->kinds[j] = kinds[j];
-        p->header[j] = comb_arena_strdup(&p->meta, names[j]);
-        if (!p->header[j])
+        char *name = comb_arena_strdup(&p->meta, names[j]);
+        if (!name)
             return comb_err_nomem(err);
+        p->kinds[j] = kinds[j];
+        p->header[j] = (CliField){name, strlen(name)};
     }
     if (p->format != CLI_FORMAT_TABLE)
         write_delimited(p, p->header);
     return COMB_OK;
 }
 
-static int buffer_row(CliPrinter *p, char **fields, CombErr *err)
+static int buffer_row(CliPrinter *p, CliField *fields, CombErr *err)
 {
     if (p->n_rows == p->cap) {
         int64_t cap = p->cap ? p->cap * 2 : 256;
-        char ***rows = comb_realloc(p->rows, (size_t)cap * sizeof *rows);
+        CliField **rows = comb_realloc(p->rows, (size_t)cap * sizeof *rows);
         if (!rows)
             return comb_err_nomem(err);
         p->rows = rows;
@@ -128,11 +141,11 @@ static int printer_batch(void *ctx, const CombBatch *b, CombErr *err)
     CliPrinter *p = ctx;
     for (int i = 0; i < comb_batch_live(b); i++) {
         int row = comb_batch_row(b, i);
-        char **fields = comb_arena_alloc(&p->arena, (size_t)(p->n_cols + 1) * sizeof(char *));
+        CliField *fields = comb_arena_alloc(&p->arena, (size_t)(p->n_cols + 1) * sizeof *fields);
         if (!fields)
             return comb_err_nomem(err);
         for (int j = 0; j < p->n_cols; j++)
-            if (!(fields[j] = value_text(p, &b->cols[j], row)))
+            if (value_text(p, &b->cols[j], row, &fields[j]))
                 return comb_err_nomem(err);
         if (p->format == CLI_FORMAT_TABLE) {
             int rc = buffer_row(p, fields, err);
@@ -148,11 +161,11 @@ static int printer_batch(void *ctx, const CombBatch *b, CombErr *err)
 }
 
 /* Display width: UTF-8 characters, not bytes. */
-static size_t text_width(const char *s)
+static size_t text_width(CliField f)
 {
     size_t n = 0;
-    for (; *s; s++)
-        n += ((unsigned char)*s & 0xC0) != 0x80;
+    for (size_t i = 0; i < f.len; i++)
+        n += ((unsigned char)f.s[i] & 0xC0) != 0x80;
     return n;
 }
 
@@ -167,11 +180,12 @@ static void table_rule(CliPrinter *p, const size_t *width)
     fputc('\n', p->out);
 }
 
-static void table_line(CliPrinter *p, char *const *fields, const size_t *width)
+static void table_line(CliPrinter *p, const CliField *fields, const size_t *width)
 {
     fputc('|', p->out);
     for (int j = 0; j < p->n_cols; j++) {
-        fprintf(p->out, " %s", fields[j]);
+        fputc(' ', p->out);
+        fwrite(fields[j].s, 1, fields[j].len, p->out);
         for (size_t k = text_width(fields[j]); k < width[j]; k++)
             fputc(' ', p->out);
         fputs(" |", p->out);

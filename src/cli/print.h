@@ -18,14 +18,21 @@ typedef enum CliFormat {
     CLI_FORMAT_CSV
 } CliFormat;
 
+/* One printed value: bytes with a length, so a NUL inside a string is
+ * printed, not the end of it. */
+typedef struct CliField {
+    const char *s;
+    size_t len;
+} CliField;
+
 typedef struct CliPrinter {
     CliFormat format;
     FILE *out;
     /* state of the current result */
     int n_cols;
     CombTypeKind *kinds;
-    char **header;
-    char ***rows;       /* table format buffers rows to size the columns */
+    CliField *header;
+    CliField **rows;    /* table format buffers rows to size the columns */
     int64_t n_rows;
     int64_t cap;
     CombArena meta;     /* header and kinds of the current result */

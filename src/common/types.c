@@ -246,19 +246,49 @@ static int tp_expect(TypeParser *p, char c)
     return tp_error(p, what);
 }
 
-/* A word of letters, digits and '_' (a type or field name). */
-static size_t tp_word(TypeParser *p, const char **w)
+static bool is_word_char(char c)
 {
-    size_t start;
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+           (c >= '0' && c <= '9') || c == '_';
+}
+
+/* Hive's isTypeChar, with every non-ASCII byte a letter. */
+static bool is_field_name_char(char c)
+{
+    return is_word_char(c) || c == '.' || c == '$' || c == ' ' ||
+           (unsigned char)c >= 0x80;
+}
+
+bool comb_type_field_name_ok(const char *name)
+{
+    size_t n = strlen(name);
+    if (n == 0 || name[0] == ' ' || name[n - 1] == ' ')
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!is_field_name_char(name[i]))
+            return false;
+    return true;
+}
+
+/* A run of the characters `ok` accepts (a type name, or a field name
+ * without its trailing spaces). */
+static size_t tp_run(TypeParser *p, bool (*ok)(char), const char **w)
+{
+    size_t start, end;
     tp_skip_space(p);
     start = p->pos;
-    while (p->pos < p->n &&
-           ((p->s[p->pos] >= 'a' && p->s[p->pos] <= 'z') ||
-            (p->s[p->pos] >= 'A' && p->s[p->pos] <= 'Z') ||
-            (p->s[p->pos] >= '0' && p->s[p->pos] <= '9') || p->s[p->pos] == '_'))
+    while (p->pos < p->n && ok(p->s[p->pos]))
         p->pos++;
+    end = p->pos;
+    while (end > start && p->s[end - 1] == ' ')
+        end--;
     *w = p->s + start;
-    return p->pos - start;
+    return end - start;
+}
+
+static size_t tp_word(TypeParser *p, const char **w)
+{
+    return tp_run(p, is_word_char, w);
 }
 
 static int tp_number(TypeParser *p, uint32_t lo, uint32_t hi, const char *what,
@@ -324,7 +354,7 @@ static int tp_parts(TypeParser *p, int depth, CombType *t)
         CombType *kid;
         char *fname = NULL;
         if (t->kind == COMB_T_STRUCT) {
-            if (!(nlen = tp_word(p, &name)))
+            if (!(nlen = tp_run(p, is_field_name_char, &name)))
                 return tp_error(p, "expected a field name");
             if ((rc = tp_expect(p, ':')))
                 return rc;

@@ -89,6 +89,11 @@ CombType *comb_type_sized(CombArena *a, CombTypeKind kind, uint32_t length);
  * others).  0 or COMB_ENOMEM. */
 int comb_type_add_field(CombArena *a, CombType *t, const char *name,
                         CombType *child);
+/* True when a struct field name survives Hive's type strings (Hive's
+ * TypeInfoParser reads a name as a run of letters, digits, '_', '.', '$'
+ * and spaces): those characters only (any byte of a non-ASCII UTF-8
+ * character counts as a letter), not empty, no space first or last. */
+bool comb_type_field_name_ok(const char *name);
 /* Deep copy into arena a (NULL out of memory). */
 CombType *comb_type_copy(CombArena *a, const CombType *t);
 /* Same kind, parameters and parts (field names compared too). */

@@ -8,6 +8,7 @@
 #include "metastore/ms_int.h"
 #include "common/alloc.h"
 #include "common/buf.h"
+#include "common/types.h"
 #include "fs/fs.h"
 
 #include <stdio.h>
@@ -340,6 +341,20 @@ static bool has_column(const MsTable *t, const char *name)
     return column_in(t->cols, t->n_cols, name);
 }
 
+/* A column type the catalog keeps must read back: every reader parses it
+ * (a struct field name such as 'a:b' would make the table unusable). */
+static int type_check(const char *column, const char *type, CombArena *a,
+                      CombErr *err)
+{
+    CombType *t;
+    CombErr why = {0};
+    if (!comb_type_parse(a, type, strlen(type), &t, &why))
+        return COMB_OK;
+    if (why.code == COMB_ENOMEM)
+        return comb_err_nomem(err);
+    return comb_err(err, COMB_EINVALID, "column %s: %s", column, why.msg);
+}
+
 /* Lower-cased copies of n columns into *out; `what` names them in
  * errors. */
 static int columns_copy(const MsColumn *in, int n, const char *what,
@@ -347,6 +362,7 @@ static int columns_copy(const MsColumn *in, int n, const char *what,
                         CombErr *err)
 {
     MsColumn *cols;
+    int rc;
     if (n == 0)
         return COMB_OK;
     if (!(cols = comb_arena_alloc(a, (size_t)n * sizeof *cols)))
@@ -361,6 +377,8 @@ static int columns_copy(const MsColumn *in, int n, const char *what,
         cols[i].comment = in[i].comment;
         if (!cols[i].name || !cols[i].type)
             return comb_err_nomem(err);
+        if ((rc = type_check(cols[i].name, cols[i].type, a, err)))
+            return rc;
         if (column_in(cols, i, cols[i].name))
             return comb_err(err, COMB_EINVALID, "Duplicate column name: %s",
                             cols[i].name);

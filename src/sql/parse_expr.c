@@ -761,6 +761,10 @@ static int ty_part(SqlParser *p, int depth, CombType *t, bool named)
     if (named) {
         SqlToken at = *sp_peek(p, 0);
         SP_TRY(sp_ident(p, &name, NULL));
+        if (!comb_type_field_name_ok(name))
+            return sp_error(p, &at, "field name '%s' cannot be kept in a "
+                            "Hive type string (only letters, digits, "
+                            "spaces inside, '_', '.' and '$')", name);
         for (int i = 0; i < t->n_children; i++)
             if (strcmp(t->field_names[i], name) == 0)
                 return sp_error(p, &at, "duplicate field '%s'", name);

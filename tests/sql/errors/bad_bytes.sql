@@ -34,3 +34,5 @@ SELECT x, y, CAST(9.25e18 AS BIGINT), CAST(-9.25e18 AS BIGINT) FROM b ORDER BY x
 UPDATE b SET y = 1e10;
 UPDATE b SET y = x;
 SELECT x, y FROM b ORDER BY x;
+-- a NUL inside a value is printed, not the end of it, in every output form
+-- @sh for f in table tsv csv; do "$COMB" --warehouse "$WH" --outputformat $f -e "SELECT 'a\0b' AS x, 'c,\0d' AS y, length('a\0b') AS n" | od -An -c; done

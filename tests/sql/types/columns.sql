@@ -45,3 +45,16 @@ SELECT min(d), max(d), sum(d), avg(d), sum(big), min(ts), max(ts), min(a), max(s
 SELECT id FROM v WHERE d > 1 AND ts < '2020-06-01' ORDER BY id;
 SELECT id FROM v WHERE s.y[0] = 'p' OR a[0] = 4 ORDER BY id;
 SELECT m, count(*) FROM v GROUP BY m;
+
+-- struct field names: what Hive's type strings hold (spaces, '.', '$',
+-- non-ASCII letters) is kept and read back in a later process; what would
+-- break the stored type (':', ',', '<', a space at either end) is refused
+CREATE TABLE odd_fields (s STRUCT<p1:STRING, `weird name`:INT, `x.y$z`:INT, `ünï`:INT>) STORED AS ORC TBLPROPERTIES ('transactional'='true');
+INSERT INTO odd_fields VALUES (named_struct('p1', 'a', 'weird name', 1, 'x.y$z', 2, 'ünï', 3));
+-- @sh true
+DESCRIBE odd_fields;
+SELECT s, s.`weird name`, s.`x.y$z` FROM odd_fields;
+CREATE TABLE bad_fields (s STRUCT<`a:b`:INT>);
+CREATE TABLE bad_fields (s STRUCT<`a,b`:INT>);
+CREATE TABLE bad_fields (a ARRAY<STRUCT<` lead`:INT>>);
+SHOW TABLES LIKE 'bad*';

@@ -49,6 +49,27 @@ TEST(types_parse_and_format)
     comb_arena_free(&ta);
 }
 
+/* Field names keep what Hive's type strings can hold (TypeInfoParser's
+ * letters, digits, '_', '.', '$', spaces) and nothing that would split
+ * the string when it is read back. */
+TEST(types_struct_field_names)
+{
+    static const char *const ok[] = {"a", "weird name", "x.y$z", "_1", "\xc3\xbcn\xc3\xaf", "a  b"};
+    static const char *const bad[] = {"", " a", "a ", "a:b", "a,b", "a<b", "a>b", "a`b", "a\tb", "(a)"};
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        char in[64];
+        CHECK(comb_type_field_name_ok(ok[i]));
+        snprintf(in, sizeof in, "struct<%s:int,b:array<struct<%s:string>>>", ok[i], ok[i]);
+        CHECK_STR(roundtrip(in), in);
+        comb_arena_free(&ta);
+    }
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        CHECK(!comb_type_field_name_ok(bad[i]));
+    /* spaces around a name are not part of it */
+    CHECK_STR(roundtrip("struct< a b :int>"), "struct<a b:int>");
+    comb_arena_free(&ta);
+}
+
 TEST(types_parse_errors)
 {
     static const struct {

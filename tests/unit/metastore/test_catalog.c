@@ -333,6 +333,8 @@ TEST(ms_catalog_bad_input)
     CombArena a;
     MsColumn dup[] = {{"a", "int", NULL}, {"A", "string", NULL}};
     MsColumn untyped[] = {{"a", NULL, NULL}};
+    MsColumn unreadable[] = {{"a", "struct<a:b:int>", NULL}};
+    MsColumn unknown[] = {{"a", "mytype", NULL}};
     char *missing[] = {"nope"};
     MsProperty nokey[] = {{NULL, "v"}};
     MsDatabase bad_db = {"no-dash", NULL, NULL, NULL};
@@ -374,6 +376,13 @@ TEST(ms_catalog_bad_input)
     CHECK_STR(err.msg, "Duplicate column name: a");
     t.n_cols = 1;
     t.cols = untyped;
+    CHECK_EQ(ms_table_create(ms, &t, false, &err), COMB_EINVALID);
+    /* a type no reader could parse back is never stored */
+    t.cols = unreadable;
+    CHECK_EQ(ms_table_create(ms, &t, false, &err), COMB_EINVALID);
+    CHECK_STR(err.msg, "column a: bad type 'struct<a:b:int>': unknown type "
+                       "at position 10");
+    t.cols = unknown;
     CHECK_EQ(ms_table_create(ms, &t, false, &err), COMB_EINVALID);
     t = sample_table("default", "t");
     t.bucket_cols = missing;
