@@ -150,6 +150,8 @@ typedef struct AstSelect {
     int n_order_by;
     AstOrderItem *order_by;
     int64_t limit;           /* -1 if none */
+    struct AstSelect *from_query; /* FROM (query) from_alias: the subquery
+                                     (from unset); NULL for a table */
 } AstSelect;
 
 /* PARTITION (k1 = 'v', k2 [= v], ...): a key with a constant is static,
@@ -186,8 +188,31 @@ typedef enum AstStmtKind {
     AST_UPDATE,
     AST_DELETE,
     AST_SET,
-    AST_LOAD
+    AST_LOAD,
+    AST_CREATE_VIEW,         /* name, if_not_exists, comment, props, qdef */
+    AST_DROP_VIEW,           /* name, if_exists */
+    AST_ALTER_VIEW,          /* name, qdef (AS query) or props (SET
+                                TBLPROPERTIES, qdef->set_props) */
+    AST_EXPLAIN              /* qdef->explained */
 } AstStmtKind;
+
+/* Statements defined by a query or another object: CREATE/ALTER VIEW,
+ * CREATE TABLE AS SELECT, CREATE TABLE LIKE, EXPLAIN. */
+typedef struct AstQueryDef {
+    bool or_replace;         /* CREATE OR REPLACE VIEW */
+    bool set_props;          /* ALTER VIEW ... SET TBLPROPERTIES */
+    int n_view_cols;         /* CREATE VIEW v (col [COMMENT '..'], ...) */
+    AstColumnDef *view_cols; /* names, positions and comments only */
+    AstSelect *query;        /* the view's or CTAS's query; NULL for LIKE */
+    char *query_text;        /* the query as written */
+    AstPos query_pos;
+    bool has_like;           /* CREATE TABLE ... LIKE like */
+    AstName like;
+    int n_part_names;        /* CTAS: PARTITIONED BY (col, ...) */
+    char **part_names;
+    AstPos part_pos;
+    struct AstStmt *explained; /* EXPLAIN: the statement */
+} AstQueryDef;
 
 typedef struct AstStmt {
     AstStmtKind kind;
@@ -263,6 +288,9 @@ typedef struct AstStmt {
     bool load_local;
     char *load_inputformat;  /* NULL: the table's own format */
     char *load_serde;
+
+    AstQueryDef *qdef;       /* views, CTAS, CREATE TABLE LIKE, EXPLAIN;
+                                NULL otherwise */
 } AstStmt;
 
 /*

@@ -1,6 +1,7 @@
 /*
- * ddl_int.h - private to the catalog statements (ddl_*.c, exec_ddl.c):
- * their entry points and the helpers they share (ddl_util.c).
+ * ddl_int.h - private to the catalog statements (ddl_*.c, exec_ddl.c) and
+ * EXPLAIN (explain.c, for its text result): their entry points and the
+ * helpers they share (ddl_util.c).
  */
 #ifndef COMB_SQL_DDL_INT_H
 #define COMB_SQL_DDL_INT_H
@@ -45,6 +46,27 @@ int sql_aside_move(SqlStmtCtx *c, const char *dir, AsideDirs *l, CombErr *err);
 int sql_aside_put_back(SqlStmtCtx *c, AsideDirs *l, CombErr *err);
 int sql_aside_remove(SqlStmtCtx *c, const AsideDirs *l, CombErr *err);
 
+/* CREATE TABLE in steps (ddl_table.c), shared with CREATE TABLE AS SELECT
+ * and LIKE (ddl_ctas.c), which run them over a statement of their own
+ * making set as c->stmt: the catalog record of the table c->stmt
+ * describes (columns, kind and properties by Hive's rules, its location);
+ * its directory (sql_table_choose_dir: a managed table's leftovers are
+ * never read); and both created, unless it exists under IF NOT EXISTS.
+ * sql_table_create_error gives Hive's texts for a create's EEXISTS and
+ * ENOTFOUND. */
+int sql_table_define(SqlStmtCtx *c, MsTable *t, CombErr *err);
+int sql_table_choose_dir(SqlStmtCtx *c, MsTable *t, CombErr *err);
+int sql_table_create(SqlStmtCtx *c, MsTable *t, CombErr *err);
+int sql_table_create_error(SqlStmtCtx *c, const MsTable *t, int rc,
+                           CombErr *err);
+
+/* The columns a bound query gives, named as CREATE VIEW and CREATE TABLE
+ * AS SELECT name them (a star's "t.a" is "a"), Hive's 10036 for a name
+ * given twice. */
+int sql_query_columns(SqlStmtCtx *c, const SqlSelectPlan *p,
+                      const char ***names, const CombType *const **types,
+                      int *n, CombErr *err);
+
 /* Statements. */
 int sql_exec_create_database(SqlStmtCtx *c, CombErr *err);
 int sql_exec_drop_database(SqlStmtCtx *c, CombErr *err);
@@ -54,5 +76,10 @@ int sql_exec_create_table(SqlStmtCtx *c, CombErr *err);
 int sql_exec_drop_table(SqlStmtCtx *c, CombErr *err);
 int sql_exec_show_tables(SqlStmtCtx *c, CombErr *err);
 int sql_exec_describe(SqlStmtCtx *c, CombErr *err);
+int sql_exec_ctas(SqlStmtCtx *c, CombErr *err);
+int sql_exec_create_like(SqlStmtCtx *c, CombErr *err);
+int sql_exec_create_view(SqlStmtCtx *c, CombErr *err);
+int sql_exec_drop_view(SqlStmtCtx *c, CombErr *err);
+int sql_exec_alter_view(SqlStmtCtx *c, CombErr *err);
 
 #endif

@@ -19,6 +19,9 @@ int sql_exec_ddl(SqlStmtCtx *c, CombErr *err)
     case AST_SHOW_DATABASES: return sql_exec_show_databases(c, err);
     case AST_SHOW_TABLES: return sql_exec_show_tables(c, err);
     case AST_DESCRIBE: return sql_exec_describe(c, err);
+    case AST_CREATE_VIEW: return sql_exec_create_view(c, err);
+    case AST_DROP_VIEW: return sql_exec_drop_view(c, err);
+    case AST_ALTER_VIEW: return sql_exec_alter_view(c, err);
     default: return COMB_INTERNAL(err, "statement kind not handled");
     }
 }

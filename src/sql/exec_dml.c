@@ -23,6 +23,9 @@
 static int require_writable(const SqlTable *t, AstPos pos, bool update_delete,
                             CombErr *err)
 {
+    if (t->kind == SQL_TABLE_VIEW && update_delete)
+        return sql_err_at(err, COMB_ESEMANTIC, 10402, pos,
+                          "You cannot update or delete records in a view");
     if (t->kind == SQL_TABLE_VIEW)
         return sql_err_at(err, COMB_ESEMANTIC, 10090, pos,
                           "A view cannot be used as target table for LOAD or "
@@ -319,6 +322,19 @@ static int insert_sink_init(SqlStmtCtx *c, InsertSink *is, SqlWriter *d,
     return COMB_OK;
 }
 
+int sql_insert_select_rows(SqlStmtCtx *c, SqlWriter *w, SqlSelectPlan *sel,
+                           const int *map, int n_map, CombErr *err)
+{
+    InsertSink sink_ctx = {0};
+    SqlSink sink = {&sink_ctx, NULL, insert_sink_batch, NULL, NULL};
+    int rc = insert_sink_init(c, &sink_ctx, w, map, n_map, err);
+    if (!rc)
+        rc = sql_select_run(c, sel, &sink, err);
+    if (sink_ctx.nulls.cols)
+        comb_batch_free(&sink_ctx.nulls);
+    return rc;
+}
+
 static int plan_insert_select(SqlStmtCtx *c, SqlTable *t, const int *map,
                               int n_map, SqlSelectPlan **out, CombErr *err)
 {
@@ -364,8 +380,6 @@ int sql_exec_insert(SqlStmtCtx *c, CombErr *err)
 {
     const AstStmt *st = c->stmt;
     SqlSelectPlan *sel = NULL;
-    InsertSink sink_ctx = {0};
-    SqlSink sink = {&sink_ctx, NULL, insert_sink_batch, NULL, NULL};
     SqlTable *t;
     SqlWriter *d = NULL;
     char **static_values;
@@ -386,19 +400,13 @@ int sql_exec_insert(SqlStmtCtx *c, CombErr *err)
                               static_values, &d, err)) ||
         (rc = touch_overwritten(c, t, d, static_values, err)))
         goto done;
-    if (sel) {
-        if (!(rc = insert_sink_init(c, &sink_ctx, d, map, n_map, err)))
-            rc = sql_select_run(c, sel, &sink, err);
-    } else {
-        rc = insert_values(c, t, d, map, n_map, err);
-    }
+    rc = sel ? sql_insert_select_rows(c, d, sel, map, n_map, err)
+             : insert_values(c, t, d, map, n_map, err);
     if (!rc)
         rc = sql_writer_finish(d, err);
 done:
     sql_writer_close(d);
     sql_select_close(sel);
-    if (sink_ctx.nulls.cols)
-        comb_batch_free(&sink_ctx.nulls);
     return rc;
 }
 

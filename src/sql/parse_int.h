@@ -103,6 +103,13 @@ int sp_ident_item(SqlParser *p, void *vec_of_names);
 /* item for sp_list: an expression appended to the AstExpr * SqlVec ctx. */
 int sp_expr_item(SqlParser *p, void *vec_of_exprs);
 
+/* Clauses of the catalog statements (parse_ddl.c): IF EXISTS (with
+ * not_too: IF NOT EXISTS); KEYWORD 'string' when kw is there; the
+ * ('key' = 'value', ...) list of TBLPROPERTIES into s->props. */
+int ddl_if(SqlParser *p, bool not_too, bool *flag);
+int ddl_string_clause(SqlParser *p, SqlKeyword kw, char **out);
+int ddl_properties(SqlParser *p, AstStmt *s);
+
 /* --------------------------------------------------------- statements */
 
 int sp_create(SqlParser *p, AstStmt *s);
@@ -116,6 +123,14 @@ int sp_insert(SqlParser *p, AstStmt *s);
 int sp_update(SqlParser *p, AstStmt *s);
 int sp_delete(SqlParser *p, AstStmt *s);
 int sp_load(SqlParser *p, AstStmt *s);
+/* parse_view.c: views, EXPLAIN, a CTAS's query (s->qdef, made on first
+ * use by sp_query_def; NULL when out of memory). */
+AstQueryDef *sp_query_def(SqlParser *p, AstStmt *s);
+int sp_query(SqlParser *p, AstQueryDef *q);
+int sp_create_view(SqlParser *p, AstStmt *s);
+int sp_drop_view(SqlParser *p, AstStmt *s);
+int sp_alter_view(SqlParser *p, AstStmt *s);
+int sp_explain(SqlParser *p, AstStmt *s);
 
 /* -------------------------------------------------------- expressions */
 

@@ -422,7 +422,7 @@ int sp_expr_item(SqlParser *p, void *vec_of_exprs)
 static bool is_unsupported_statement(const SqlToken *t)
 {
     static const SqlKeyword kws[] = {
-        KW_ABORT, KW_ALTER, KW_ANALYZE, KW_COMMIT, KW_EXPLAIN, KW_EXPORT,
+        KW_ABORT, KW_ALTER, KW_ANALYZE, KW_COMMIT, KW_EXPORT,
         KW_FROM, KW_GRANT, KW_IMPORT, KW_LOCK, KW_MERGE, KW_MSCK,
         KW_RELOAD, KW_RESET, KW_REVOKE, KW_ROLLBACK, KW_START, KW_TRUNCATE,
         KW_UNLOCK, KW_WITH,
@@ -454,6 +454,11 @@ static int sp_statement(SqlParser *p, AstStmt *s)
         case KW_USE: return sp_use(p, s);
         case KW_SET: return sp_set(p, s);
         case KW_LOAD: return sp_load(p, s);
+        case KW_EXPLAIN: return sp_explain(p, s);
+        case KW_ALTER:
+            if (sp_is_kw_at(p, 1, KW_VIEW))
+                return sp_alter_view(p, s);
+            break;
         default: break;
         }
     }

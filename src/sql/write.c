@@ -580,8 +580,9 @@ static int finish_unit(SqlWriter *w, SqlUnitWriter *u, CombErr *err)
     return finish_plain(w, u, err);
 }
 
-/* New partitions enter the catalog; the transaction records each
- * partition it wrote (Hive's addDynamicPartitions). */
+/* New partitions enter the catalog (or wait in new_parts for the commit
+ * that creates a new table); the transaction records each partition it
+ * wrote (Hive's addDynamicPartitions). */
 static int record_partitions(SqlWriter *w, CombErr *err)
 {
     SqlStmtCtx *c = w->c;
@@ -612,9 +613,13 @@ static int record_partitions(SqlWriter *w, CombErr *err)
         parts[n_new].location = u->dir;
         n_new++;
     }
-    if (n_new && (rc = ms_part_add(c->s->ms, t->ms->db, t->ms->name, parts,
-                                   n_new, true, added, err)))
+    if (w->new_table) {
+        w->new_parts = parts;
+        w->n_new_parts = n_new;
+    } else if (n_new && (rc = ms_part_add(c->s->ms, t->ms->db, t->ms->name,
+                                          parts, n_new, true, added, err))) {
         return rc;
+    }
     if (t->kind == SQL_TABLE_PLAIN)
         return COMB_OK;
     return ms_txn_add_partitions(c->s->ms, c->txnid, t->ms->db, t->ms->name,
