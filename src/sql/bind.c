@@ -238,6 +238,20 @@ static int table_column(SqlStmtCtx *c, const SqlScope *sc, const char *name,
     return idx;
 }
 
+/* Hive's ROW__ID: struct<writeid:bigint,bucketid:int,rowid:bigint>. */
+static const CombType *rowid_type(SqlStmtCtx *c)
+{
+    static const char *const names[3] = {"writeid", "bucketid", "rowid"};
+    static const CombTypeKind kinds[3] = {COMB_T_BIGINT, COMB_T_INT,
+                                          COMB_T_BIGINT};
+    CombType *t = comb_type_new(c->arena, COMB_T_STRUCT);
+    for (int i = 0; t && i < 3; i++)
+        if (comb_type_add_field(c->arena, t, names[i],
+                                (CombType *)sql_kind_type(kinds[i])))
+            return NULL;
+    return t;
+}
+
 static int ambiguous_column(const SqlScope *sc, const char *name, AstPos pos,
                             CombErr *err)
 {
@@ -265,7 +279,8 @@ static int bind_colref(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
     if (!qualifier_matches(sc, e->qualifier) || !sc->table)
         return column_list_error(c, sc, e, err);
     if (strcmp(e->name, "row__id") == 0 && sc->rowid_col >= 0) {
-        *out = sql_bx_new(c, BX_ROWID, COMB_T_STRING, e->pos);
+        const CombType *t = rowid_type(c);
+        *out = t ? sql_bx_new_type(c, BX_ROWID, t, e->pos) : NULL;
         if (!*out)
             return comb_err_nomem(err);
         (*out)->col = sc->rowid_col;

@@ -302,8 +302,15 @@ int sql_exec_create_like(SqlStmtCtx *c, CombErr *err)
     AstStmt def = *st;
     SqlTable *src;
     MsTable mt;
+    MsTable *existing;
     bool view;
     int rc;
+    /* Hive looks no further when the table exists under IF NOT EXISTS */
+    if (st->if_not_exists &&
+        ms_table_get(c->s->ms, st->name.db ? st->name.db : c->s->db,
+                     st->name.name, c->arena, &existing, err) == COMB_OK)
+        return COMB_OK;
+    comb_err_clear(err);
     if ((rc = sql_table_resolve(c, &st->qdef->like, &src, err)))
         return rc;
     view = src->kind == SQL_TABLE_VIEW;

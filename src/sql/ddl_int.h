@@ -31,7 +31,7 @@ int sql_db_missing(const AstName *n, CombErr *err);
  * (COMB_OK, *done false), stop quietly under IF NOT EXISTS (*done), or
  * fail: COMB_EEXISTS, or the lookup's own error. */
 int sql_create_check(int lookup_rc, bool if_not_exists, bool *done);
-/* Not EXTERNAL (managed tables own their files). */
+/* Owns its files: neither EXTERNAL nor a view (which has none). */
 bool sql_table_is_managed(const MsTable *t);
 
 /* Directories a DROP renamed aside: removed after the catalog commit, put

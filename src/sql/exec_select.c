@@ -404,7 +404,7 @@ static int plan_order_item(SqlStmtCtx *c, SqlSelectPlan *p,
         return COMB_OK;
     if ((rc = sql_bind_expr(c, p->aggregate ? &p->agg_sc : &p->sc, o->expr,
                             &e, err)) ||
-        (rc = add_column(c, p, "", e, err)))
+        (rc = add_column(c, p, o->expr->text ? o->expr->text : "", e, err)))
         return rc;
     key->col = p->n_cols - 1;
     return COMB_OK;

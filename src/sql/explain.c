@@ -413,6 +413,7 @@ static int explain_update_delete(SqlExplain *x, const AstStmt *st,
     SqlTable *t;
     SqlScope sc;
     BoundExpr *where = NULL;
+    bool *project = NULL;
     int rc = target_line(x, st->kind == AST_UPDATE ? "Update" : "Delete",
                          &st->name, &t, err);
     if (rc)
@@ -431,8 +432,12 @@ static int explain_update_delete(SqlExplain *x, const AstStmt *st,
         return rc;
     if (!rc)
         rc = start_line(x, 1, "TableScan", err);
+    /* UPDATE writes whole rows; DELETE reads only what its WHERE reads */
+    if (!rc && st->kind == AST_DELETE &&
+        !(project = comb_arena_calloc(x->c->arena, (size_t)t->n_cols + 1)))
+        rc = COMB_ENOMEM;
     if (!rc)
-        rc = sql_explain_scan(x, t, NULL, true, where, err);
+        rc = sql_explain_scan(x, t, project, true, where, err);
     return rc == COMB_ENOMEM ? comb_err_nomem(err) : rc;
 }
 
