@@ -204,7 +204,7 @@ int sql_exec_ctas(SqlStmtCtx *c, CombErr *err)
     AstStmt def = *st;
     SqlSelectPlan *sel;
     MsTable *mt, *existing;
-    int *map, n_map, made = 0, rc;
+    int *map = NULL, n_map = 0, made = 0, rc;
     if ((rc = ctas_refusals(c, err)))
         return rc;
     rc = ms_table_get(c->s->ms, db, st->name.name, c->arena, &existing, err);

@@ -175,7 +175,7 @@ static int view_define(SqlStmtCtx *c, const char *db, MsTable *v,
 {
     const AstStmt *st = c->stmt;
     const AstQueryDef *q = st->qdef;
-    const char *const *derived;
+    const char *const *derived = NULL;
     SqlSelectPlan *p;
     int rc;
     memset(v, 0, sizeof *v);

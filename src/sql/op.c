@@ -62,8 +62,8 @@ static void close_input(SqlOp *op)
     sql_op_close(op->input);
 }
 
-static void *op_new(SqlStmtCtx *c, size_t size, const SqlOpVt *vt,
-                    SqlOp *input)
+void *sql_op_alloc(SqlStmtCtx *c, size_t size, const SqlOpVt *vt,
+                   SqlOp *input)
 {
     SqlOp *op = comb_arena_calloc(c->arena, size);
     if (!op)
@@ -219,7 +219,7 @@ static const SqlOpVt one_row_vt = {
 
 int sql_op_one_row(SqlStmtCtx *c, SqlOp **out, CombErr *err)
 {
-    OneRowOp *o = op_new(c, sizeof *o, &one_row_vt, NULL);
+    OneRowOp *o = sql_op_alloc(c, sizeof *o, &one_row_vt, NULL);
     if (!o)
         return comb_err_nomem(err);
     *out = &o->op;
@@ -317,7 +317,7 @@ static const SqlOpVt filter_vt = {
 int sql_op_filter(SqlStmtCtx *c, SqlOp *input, BoundExpr *pred, SqlOp **out,
                   CombErr *err)
 {
-    FilterOp *f = op_new(c, sizeof *f, &filter_vt, input);
+    FilterOp *f = sql_op_alloc(c, sizeof *f, &filter_vt, input);
     if (!f)
         return comb_err_nomem(err);
     f->pred = pred;
@@ -432,7 +432,7 @@ int sql_op_project(SqlStmtCtx *c, SqlOp *input, int n, BoundExpr **exprs,
                    const char **names, const CombType **types, SqlOp **out,
                    CombErr *err)
 {
-    ProjectOp *p = op_new(c, sizeof *p, &project_vt, input);
+    ProjectOp *p = sql_op_alloc(c, sizeof *p, &project_vt, input);
     if (!p || !(p->live = comb_arena_alloc(c->arena, (size_t)n + 1)))
         return comb_err_nomem(err);
     memset(p->live, 1, (size_t)n + 1);
@@ -504,7 +504,7 @@ static const SqlOpVt limit_vt = {
 int sql_op_limit(SqlStmtCtx *c, SqlOp *input, int64_t limit, SqlOp **out,
                  CombErr *err)
 {
-    LimitOp *l = op_new(c, sizeof *l, &limit_vt, input);
+    LimitOp *l = sql_op_alloc(c, sizeof *l, &limit_vt, input);
     if (!l)
         return comb_err_nomem(err);
     l->limit = limit;

@@ -80,6 +80,12 @@ struct SqlOp {
     bool opened;
 };
 
+/* A new operator of `size` bytes (its struct starts with SqlOp) in the
+ * statement arena: vt, input, and the input's schema (which an operator
+ * that changes it replaces).  NULL when out of memory. */
+void *sql_op_alloc(SqlStmtCtx *c, size_t size, const SqlOpVt *vt,
+                   SqlOp *input);
+
 /* The contract's calls (NULL op: nothing for close). */
 int sql_op_open(SqlOp *op, CombErr *err);
 int sql_op_next(SqlOp *op, const CombBatch **out, CombErr *err);

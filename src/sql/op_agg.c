@@ -497,7 +497,7 @@ int sql_op_aggregate(SqlStmtCtx *c, SqlOp *input, int n_keys,
                      BoundExpr **keys, int n_aggs, SqlAggSpec *aggs,
                      const char **names, SqlOp **out, CombErr *err)
 {
-    AggOp *p = comb_arena_calloc(c->arena, sizeof *p);
+    AggOp *p = sql_op_alloc(c, sizeof *p, &agg_vt, input);
     int n = n_keys + n_aggs;
     if (!p || !(p->ktypes = comb_arena_alloc(c->arena, (size_t)(n_keys + 1) * sizeof *p->ktypes)) ||
         !(p->op.types = comb_arena_alloc(c->arena, (size_t)(n + 1) * sizeof *p->op.types)))
@@ -507,9 +507,6 @@ int sql_op_aggregate(SqlStmtCtx *c, SqlOp *input, int n_keys,
             return comb_err_nomem(err);
     for (int a = 0; a < n_aggs; a++)
         p->op.types[n_keys + a] = aggs[a].type;
-    p->op.vt = &agg_vt;
-    p->op.c = c;
-    p->op.input = input;
     p->op.n_cols = n;
     p->op.names = names;
     p->n_keys = n_keys;

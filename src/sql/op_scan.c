@@ -102,14 +102,12 @@ int sql_op_scan(SqlStmtCtx *c, const SqlTable *t, SqlOp **out, CombErr *err)
 {
     static const CombType bigint = {.kind = COMB_T_BIGINT};
     static const CombType integer = {.kind = COMB_T_INT};
-    ScanOp *s = comb_arena_calloc(c->arena, sizeof *s);
+    ScanOp *s = sql_op_alloc(c, sizeof *s, &scan_vt, NULL);
     int n = t->n_cols;
     if (!s || !(s->project = comb_arena_calloc(c->arena, (size_t)n + 1)) ||
         !(s->op.names = comb_arena_alloc(c->arena, (size_t)(n + 3) * sizeof *s->op.names)) ||
         !(s->op.types = comb_arena_alloc(c->arena, (size_t)(n + 3) * sizeof *s->op.types)))
         return comb_err_nomem(err);
-    s->op.vt = &scan_vt;
-    s->op.c = c;
     s->op.n_cols = n + 3;
     memcpy(s->op.names, t->names, (size_t)n * sizeof *s->op.names);
     memcpy(s->op.types, t->types, (size_t)n * sizeof *s->op.types);

@@ -126,16 +126,11 @@ static const SqlOpVt sort_vt = {
 int sql_op_sort(SqlStmtCtx *c, SqlOp *input, const SqlSortKey *keys,
                 int n_keys, int n_emit, SqlOp **out, CombErr *err)
 {
-    SortOp *s = comb_arena_calloc(c->arena, sizeof *s);
+    SortOp *s = sql_op_alloc(c, sizeof *s, &sort_vt, input);
     if (!s || !(s->kept = comb_arena_alloc(c->arena, (size_t)input->n_cols + 1)))
         return comb_err_nomem(err);
     memset(s->kept, 1, (size_t)input->n_cols + 1);
-    s->op.vt = &sort_vt;
-    s->op.c = c;
-    s->op.input = input;
     s->op.n_cols = n_emit;
-    s->op.names = input->names;
-    s->op.types = input->types;
     s->keys = keys;
     s->n_keys = n_keys;
     *out = &s->op;

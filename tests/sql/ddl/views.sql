@@ -89,6 +89,8 @@ SELECT * FROM v_bad;
 INSERT INTO v_all SELECT * FROM sales;
 UPDATE v_all SET amount = 0;
 DELETE FROM v_all WHERE id = 1;
+-- @sh printf '9\teu\t1.00\n' > data.txt
+LOAD DATA LOCAL INPATH '${env:WH}/data.txt' INTO TABLE v_all;
 
 -- DROP VIEW and DROP TABLE refuse each other's objects
 DROP TABLE v_all;
