@@ -1,6 +1,6 @@
 /*
  * exec_ddl.c - dispatch of the catalog statements (ddl_db.c, ddl_table.c,
- * ddl_show.c) and SET.
+ * ddl_view.c, ddl_ctas.c through CREATE TABLE, ddl_show.c) and SET.
  */
 #include "sql/sql_int.h"
 

@@ -188,6 +188,8 @@ static int cap_batch(void *ctx, const CombBatch *b, CombErr *err)
                 comb_buf_append_str(&line, "NULL");
             else if (comb_type_is_str(c->kinds[j]))
                 comb_buf_append(&line, v->str[row].ptr, v->str[row].len);
+            else if (!comb_type_is_primitive(c->kinds[j]))
+                sql_format_value(v, row, &line);   /* Hive's JSON text */
             else {
                 sql_format_scalar(c->kinds[j], v, row, buf, sizeof buf);
                 comb_buf_append_str(&line, buf);
