@@ -6,8 +6,8 @@
  * A view is a catalog row (TBL_TYPE VIRTUAL_VIEW, no location) holding its
  * query twice: as written (view_original_text) and as it is bound when
  * used (view_expanded_text): every table name qualified with the database
- * it was found in at creation, so the view means the same from any
- * current database, and a column list given to CREATE VIEW applied as
+ * it was found in at creation (the current one), so the view means the
+ * same from any current database, and a column list given to CREATE VIEW applied as
  * Hive does (SELECT `a` AS `x`, ... FROM (query) `v`).  The query is bound
  * at creation (errors are the query's), and its column names and types are
  * recorded as Hive records them (an item's alias, a column's name, else
@@ -193,7 +193,8 @@ static int view_define(SqlStmtCtx *c, const char *db, MsTable *v,
     if ((rc = sql_select_plan(c, q->query, &p, err)) ||
         (rc = view_columns(c, q, p, v, &derived, err)))
         return rc;
-    return expanded_text(c, q, db, v->name, derived, v->n_cols,
+    /* unqualified names were found in the current database */
+    return expanded_text(c, q, c->s->db, v->name, derived, v->n_cols,
                          &v->view_expanded_text, err);
 }
 

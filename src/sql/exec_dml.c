@@ -20,8 +20,8 @@
 
 /* Hive: UPDATE and DELETE need a full ACID table; INSERT works on every
  * kind of table but a view. */
-static int require_writable(const SqlTable *t, AstPos pos, bool update_delete,
-                            CombErr *err)
+int sql_table_writable(const SqlTable *t, AstPos pos, bool update_delete,
+                       CombErr *err)
 {
     if (t->kind == SQL_TABLE_VIEW && update_delete)
         return sql_err_at(err, COMB_ESEMANTIC, 10402, pos,
@@ -385,7 +385,7 @@ int sql_exec_insert(SqlStmtCtx *c, CombErr *err)
     char **static_values;
     int *map = NULL, n_map = 0, n_dynamic, rc;
     if ((rc = sql_table_resolve(c, &st->name, &t, err)) ||
-        (rc = require_writable(t, st->name.pos, false, err)) ||
+        (rc = sql_table_writable(t, st->name.pos, false, err)) ||
         (rc = sql_insert_partition_spec(c, t, c->load_source != NULL,
                                         &static_values, &n_dynamic, err)) ||
         (rc = insert_column_map(c, t, static_values, &map, &n_map, err)))
@@ -532,7 +532,7 @@ int sql_exec_update_delete(SqlStmtCtx *c, CombErr *err)
 
     memset(&scan, 0, sizeof scan);
     if ((rc = sql_table_resolve(c, &st->name, &t, err)) ||
-        (rc = require_writable(t, st->name.pos, true, err)))
+        (rc = sql_table_writable(t, st->name.pos, true, err)))
         return rc;
     sc = (SqlScope){t, t->ms->name, t->n_cols};
     if (st->where && (rc = sql_bind_expr(c, &sc, st->where, &where, err)))

@@ -379,11 +379,11 @@ static int explain_select(SqlExplain *x, const AstSelect *s, int depth,
 }
 
 static int target_line(SqlExplain *x, const char *verb, const AstName *name,
-                       SqlTable **t, CombErr *err)
+                       bool update_delete, SqlTable **t, CombErr *err)
 {
     int rc = sql_table_resolve(x->c, name, t, err);
     char *line;
-    if (rc)
+    if (rc || (rc = sql_table_writable(*t, name->pos, update_delete, err)))
         return rc;
     line = comb_arena_printf(x->c->arena, "%s %s (%s, %s)", verb, (*t)->qualified,
                              kind_text(*t),
@@ -395,7 +395,7 @@ static int explain_insert(SqlExplain *x, const AstStmt *st, CombErr *err)
 {
     SqlTable *t;
     int rc = target_line(x, st->overwrite ? "InsertOverwrite" : "Insert",
-                         &st->name, &t, err);
+                         &st->name, false, &t, err);
     for (int i = 0; i < st->part.n && !rc; i++)
         rc = sql_explain_prop(x, "partition: %s%s", st->part.items[i].key,
                               st->part.items[i].value ? " (static)" : " (dynamic)");
@@ -415,7 +415,7 @@ static int explain_update_delete(SqlExplain *x, const AstStmt *st,
     BoundExpr *where = NULL;
     bool *project = NULL;
     int rc = target_line(x, st->kind == AST_UPDATE ? "Update" : "Delete",
-                         &st->name, &t, err);
+                         &st->name, true, &t, err);
     if (rc)
         return rc;
     sc = (SqlScope){t, t->ms->name, t->n_cols};

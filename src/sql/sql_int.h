@@ -601,6 +601,11 @@ int sql_select_run(SqlStmtCtx *c, SqlSelectPlan *p, const SqlSink *sink,
                    CombErr *err);
 void sql_select_close(SqlSelectPlan *p);  /* NULL ok */
 
+/* Hive's refusals of a write target: a view (10090 for INSERT and LOAD,
+ * 10402 for UPDATE and DELETE), and for UPDATE and DELETE a table that is
+ * not full ACID (10414 insert-only, 10297 not transactional). */
+int sql_table_writable(const SqlTable *t, AstPos pos, bool update_delete,
+                       CombErr *err);
 /* Stream the rows of an opened SELECT into writer w: output k goes to
  * table column map[k] (exec_dml.c; INSERT ... SELECT and CTAS). */
 int sql_insert_select_rows(SqlStmtCtx *c, SqlWriter *w, SqlSelectPlan *sel,

@@ -65,7 +65,8 @@ ALTER VIEW sales AS SELECT 1;
 ALTER VIEW sales SET TBLPROPERTIES ('k' = 'v');
 ALTER VIEW nosuch SET TBLPROPERTIES ('k' = 'v');
 
--- a view's names are those of the database it was made in
+-- a view's table names are found in the database current when it is
+-- made, whatever database it is in and is used from
 CREATE DATABASE other;
 CREATE TABLE other.t (x INT) STORED AS ORC TBLPROPERTIES ('transactional'='true');
 INSERT INTO other.t VALUES (7);
@@ -75,6 +76,9 @@ USE other;
 CREATE VIEW default.v_other AS SELECT x FROM t;
 USE default;
 SELECT * FROM v_other;
+USE other;
+SELECT * FROM default.v_other;
+USE default;
 CREATE VIEW nodb.v AS SELECT 1;
 
 -- errors in the query are the query's; column list mismatches; duplicates
@@ -117,3 +121,10 @@ CREATE VIEW v1 AS SELECT id FROM sales;
 CREATE VIEW v2 AS SELECT id FROM v1;
 CREATE OR REPLACE VIEW v1 AS SELECT id FROM v2;
 SELECT * FROM v2;
+
+-- DROP DATABASE CASCADE drops its views too (they have no directory)
+CREATE VIEW other.v_in_other AS SELECT x FROM other.t;
+SELECT * FROM other.v_in_other;
+DROP DATABASE other CASCADE;
+SHOW DATABASES;
+SELECT * FROM v_other;
