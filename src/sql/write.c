@@ -540,7 +540,8 @@ static int finish_plain(SqlWriter *w, SqlUnitWriter *u, CombErr *err)
             return rc;
         u->files[i].placed = to;
     }
-    return fs_fsync_dir(u->dir, err);
+    /* both directories of every rename are durable before the commit */
+    return fs_fsync_dir(u->stage, err) ? err->code : fs_fsync_dir(u->dir, err);
 }
 
 /* A plain unit of a statement that failed: the files it placed go, the
