@@ -924,6 +924,30 @@ int ms_txn_commit(Ms *ms, int64_t txnid, CombErr *err)
                          "txn_commit", NULL, txnid);
 }
 
+int ms_txn_commit_create(Ms *ms, int64_t txnid, const MsTable *t,
+                         const MsPartition *parts, int n, CombErr *err)
+{
+    CombArena scratch;
+    MsTable copy;
+    int rc = check_handle(ms, err);
+    if (!rc)
+        rc = check_txnid(txnid, err);
+    if (!rc)
+        rc = check_out(t, "table", err);
+    if (!rc)
+        rc = check_new_parts(parts, n, err);
+    if (rc)
+        return rc;
+    comb_arena_init(&scratch, 4096);
+    rc = table_normalize(t, &scratch, &copy, err);
+    if (!rc)
+        rc = commit_traced(ms->ops->txn_commit_create(ms->impl, txnid, &copy,
+                                                      parts, n, err),
+                           "txn_commit", NULL, txnid);
+    comb_arena_free(&scratch);
+    return rc;
+}
+
 int ms_txn_abort(Ms *ms, int64_t txnid, CombErr *err)
 {
     int rc = check_handle(ms, err);

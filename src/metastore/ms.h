@@ -218,6 +218,8 @@ typedef struct MsBackendOps {
     int (*writeid_seed)(void *impl, const char *db, const char *table,
                         int64_t max_writeid, CombErr *err);
     int (*txnid_seed)(void *impl, int64_t max_txnid, CombErr *err);
+    int (*txn_commit_create)(void *impl, int64_t txnid, const MsTable *t,
+                             const MsPartition *parts, int n, CombErr *err);
 } MsBackendOps;
 
 struct Ms {
@@ -421,6 +423,15 @@ int ms_txn_add_component(Ms *ms, int64_t txnid, const char *db,
 int ms_txn_add_partitions(Ms *ms, int64_t txnid, const char *db,
                           const char *table, char *const *partitions, int n,
                           MsOpType op, int64_t writeid, CombErr *err);
+
+/* CREATE TABLE AS SELECT's commit: create table t (validated as
+ * ms_table_create; an existing one is COMB_EEXISTS), add its n partitions
+ * (as ms_part_add) and commit open txn txnid (as ms_txn_commit), all in
+ * one metastore transaction, so the new table and the rows the txn wrote
+ * into it appear together or not at all.  On any error nothing changed
+ * and the txn is still open. */
+int ms_txn_commit_create(Ms *ms, int64_t txnid, const MsTable *t,
+                         const MsPartition *parts, int n, CombErr *err);
 
 /* ------------------------------------------------ adopting existing data */
 
