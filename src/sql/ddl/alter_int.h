@@ -14,7 +14,7 @@
 #ifndef COMB_SQL_ALTER_INT_H
 #define COMB_SQL_ALTER_INT_H
 
-#include "sql/ddl_int.h"
+#include "sql/ddl/ddl_int.h"
 
 /* The table an ALTER or TRUNCATE works on. */
 typedef struct AlterTarget {

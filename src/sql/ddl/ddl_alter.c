@@ -10,7 +10,7 @@
  * Each statement checks everything before it changes anything, and
  * changes the catalog in one metastore call.
  */
-#include "sql/alter_int.h"
+#include "sql/ddl/alter_int.h"
 
 #include <ctype.h>
 #include <errno.h>

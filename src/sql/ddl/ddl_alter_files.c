@@ -18,7 +18,7 @@
  * statement's write id, so snapshots taken before still read the old
  * rows.
  */
-#include "sql/alter_int.h"
+#include "sql/ddl/alter_int.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -12,7 +12,7 @@
  * aside, drops them from the catalog in one call and only then removes
  * the directories, putting them back if the catalog refuses.
  */
-#include "sql/alter_int.h"
+#include "sql/ddl/alter_int.h"
 
 #include <stdio.h>
 #include <string.h>

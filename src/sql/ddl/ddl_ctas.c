@@ -21,7 +21,7 @@
 
 #include "common/buf.h"
 #include "fs/fs.h"
-#include "sql/ddl_int.h"
+#include "sql/ddl/ddl_int.h"
 
 /* ------------------------------------------------------------------ CTAS */
 

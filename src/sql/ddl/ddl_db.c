@@ -17,9 +17,9 @@
 #include "common/alloc.h"
 #include "common/buf.h"
 #include "fs/fs.h"
-#include "sql/ddl_int.h"
-#include "sql/rowstore.h"
-#include "sql/value.h"
+#include "sql/ddl/ddl_int.h"
+#include "sql/func/rowstore.h"
+#include "sql/func/value.h"
 
 int sql_exec_create_database(SqlStmtCtx *c, CombErr *err)
 {

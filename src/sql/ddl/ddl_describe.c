@@ -14,7 +14,7 @@
 #include <time.h>
 
 #include "common/buf.h"
-#include "sql/ddl_int.h"
+#include "sql/ddl/ddl_int.h"
 
 static const char *const DESC_NAMES[] = {"col_name", "data_type", "comment"};
 

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "sql/ddl_int.h"
+#include "sql/ddl/ddl_int.h"
 
 #define HIVE_ALIGNMENT 20
 

@@ -1,28 +1,15 @@
 /*
- * ddl_int.h - private to the catalog statements (ddl_*.c, exec_ddl.c) and
- * EXPLAIN (explain.c, for its text result): their entry points and the
- * helpers they share (ddl_util.c).
+ * ddl_int.h - private to the catalog statements (ddl/: ddl_*.c,
+ * exec_ddl.c) and the session's dispatch (sql_exec_ddl, sql_exec_set):
+ * their entry points and the helpers they share (ddl_util.c).
  */
 #ifndef COMB_SQL_DDL_INT_H
 #define COMB_SQL_DDL_INT_H
 
 #include "common/buf.h"
-#include "sql/rowstore.h"
+#include "sql/exec/exec.h"
+#include "sql/func/rowstore.h"
 #include "sql/sql_int.h"
-
-/* A result of text columns, collected and then emitted to the sink. */
-typedef struct TextResult {
-    SqlRowStore rs;
-    int n_cols;
-} TextResult;
-
-int sql_text_begin(TextResult *tr, int n_cols);
-/* Append one row of n_cols strings (NULL pointer = SQL NULL). */
-int sql_text_row(TextResult *tr, const char *const *vals, CombErr *err);
-/* Send the rows with these column names to the statement's sink; frees
- * the rows either way. */
-int sql_text_emit(SqlStmtCtx *c, TextResult *tr, const char *const *names,
-                  CombErr *err);
 
 /* Hive's SHOW ... LIKE pattern: '*' any run, '|' alternatives, no case. */
 bool sql_show_match(const char *pat, const char *name);
@@ -172,7 +159,10 @@ int sql_query_columns(SqlStmtCtx *c, const SqlSelectPlan *p,
                       const char ***names, const CombType *const **types,
                       int *n, CombErr *err);
 
-/* Statements. */
+/* Statements.  sql_exec_ddl (exec_ddl.c) runs any of them for the session,
+ * and SET. */
+int sql_exec_ddl(SqlStmtCtx *c, CombErr *err);
+int sql_exec_set(SqlStmtCtx *c, CombErr *err);
 int sql_exec_create_database(SqlStmtCtx *c, CombErr *err);
 int sql_exec_drop_database(SqlStmtCtx *c, CombErr *err);
 int sql_exec_use(SqlStmtCtx *c, CombErr *err);

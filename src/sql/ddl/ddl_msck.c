@@ -37,7 +37,7 @@
 
 #include "common/buf.h"
 #include "fs/fs.h"
-#include "sql/ddl_int.h"
+#include "sql/ddl/ddl_int.h"
 
 typedef enum MsckValidation {
     MSCK_THROW,

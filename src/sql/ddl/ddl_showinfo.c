@@ -13,8 +13,8 @@
 #include <strings.h>
 
 #include "common/buf.h"
-#include "sql/ddl_int.h"
-#include "sql/rowstore.h"
+#include "sql/ddl/ddl_int.h"
+#include "sql/func/rowstore.h"
 
 /* --------------------------------------------------- SHOW CREATE TABLE */
 

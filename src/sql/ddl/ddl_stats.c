@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "fs/fs.h"
-#include "sql/ddl_int.h"
+#include "sql/ddl/ddl_int.h"
 
 /* JavaDataModel.JAVA64: object 32, array 40, primitives 4 and 8 bytes. */
 enum {

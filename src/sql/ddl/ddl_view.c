@@ -22,8 +22,8 @@
 #include <time.h>
 
 #include "common/buf.h"
-#include "sql/ddl_int.h"
-#include "sql/lexer.h"
+#include "sql/ddl/ddl_int.h"
+#include "sql/parse/lexer.h"
 
 int sql_query_columns(SqlStmtCtx *c, const SqlSelectPlan *p,
                       const char ***names, const CombType *const **types,

@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-#include "sql/ddl_int.h"
+#include "sql/ddl/ddl_int.h"
 
 int sql_exec_ddl(SqlStmtCtx *c, CombErr *err)
 {

@@ -10,13 +10,13 @@
  * UPDATE is Hive's split update: a delete event for the old ROW__ID plus an
  * insert of the new row image.
  */
-#include "sql/sql_int.h"
+#include "sql/exec/exec.h"
 
 #include <string.h>
 
 #include "common/buf.h"
 #include "orc/orc.h"
-#include "sql/rowstore.h"
+#include "sql/func/rowstore.h"
 
 /* Hive: UPDATE and DELETE need a full ACID table; INSERT works on every
  * kind of table but a view. */

@@ -18,7 +18,7 @@
  * committed (Hive moves them); with LOCAL they stay.  Either way nothing
  * of the source is lost when the statement fails.
  */
-#include "sql/sql_int.h"
+#include "sql/exec/exec.h"
 
 #include <glob.h>
 #include <stdio.h>

@@ -22,7 +22,7 @@
  * statement so): delta_W_W_0000, delta_W_W_0001, ... and ROW__IDs whose
  * bucket property carries that statement id.
  */
-#include "sql/sql_int.h"
+#include "sql/exec/exec.h"
 
 #include <string.h>
 

@@ -7,7 +7,7 @@
  * from the unit's keys and the WHERE
  * filter applied to each batch through the selection vector.
  */
-#include "sql/sql_int.h"
+#include "sql/exec/exec.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -26,7 +26,7 @@
  * creation), bound when used; errors inside it name the view as Hive does
  * ("... in definition of VIEW v [...] used as v at Line 1:14").
  */
-#include "sql/op.h"
+#include "sql/exec/op.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -9,15 +9,14 @@
  * filter and the partitions left after pruning.  Nothing is read or
  * written.
  */
-#include "sql/op.h"
+#include "sql/exec/op.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "common/buf.h"
-#include "sql/ddl_int.h"
-#include "sql/value.h"
+#include "sql/func/value.h"
 
 struct SqlExplain {
     SqlStmtCtx *c;

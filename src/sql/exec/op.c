@@ -4,7 +4,7 @@
  * the planning passes share (copies through a projection, the columns an
  * expression reads, conjuncts).
  */
-#include "sql/op.h"
+#include "sql/exec/op.h"
 
 #include <string.h>
 

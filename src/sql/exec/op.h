@@ -49,8 +49,8 @@
 #ifndef COMB_SQL_OP_H
 #define COMB_SQL_OP_H
 
-#include "sql/rowstore.h"
-#include "sql/sql_int.h"
+#include "sql/exec/exec.h"
+#include "sql/func/rowstore.h"
 
 typedef struct SqlOp SqlOp;
 typedef struct SqlExplain SqlExplain;

@@ -8,7 +8,7 @@
  * HAVING, the select items and ORDER BY run over these batches as the
  * operators above.
  */
-#include "sql/op.h"
+#include "sql/exec/op.h"
 
 #include <math.h>
 #include <string.h>

@@ -6,7 +6,7 @@
  * pushed to it joins its filter, so partition pruning sees conditions
  * written outside any number of subqueries and views.
  */
-#include "sql/op.h"
+#include "sql/exec/op.h"
 
 #include <string.h>
 

@@ -5,7 +5,7 @@
  * says otherwise), then emitted in batches of the first n_emit columns.
  * ORDER BY runs here; a SORT BY would too (comb runs one reducer).
  */
-#include "sql/op.h"
+#include "sql/exec/op.h"
 
 #include <string.h>
 

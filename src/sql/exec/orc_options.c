@@ -11,7 +11,7 @@
  * OrcRecordUpdater divides it by orc.base.delta.ratio (8); bases and the
  * files of insert-only and plain tables with all of it.
  */
-#include "sql/sql_int.h"
+#include "sql/exec/exec.h"
 
 #include <stdlib.h>
 #include <string.h>

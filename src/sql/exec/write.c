@@ -19,7 +19,7 @@
  * transaction's partition components in the metastore.  All ORC writers of
  * the statement share one memory budget.
  */
-#include "sql/sql_int.h"
+#include "sql/exec/exec.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -8,7 +8,7 @@
  * constants.  The conversions it inserts live in bind_cast.c, the type
  * rules in typerules.c.
  */
-#include "sql/sql_int.h"
+#include "sql/func/expr.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,8 +18,8 @@
 #include "common/buf.h"
 #include "common/datetime.h"
 #include "common/decimal.h"
-#include "sql/convert.h"
-#include "sql/value.h"
+#include "sql/func/convert.h"
+#include "sql/func/value.h"
 
 static int bind_node(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
                      BoundExpr **out, CombErr *err);

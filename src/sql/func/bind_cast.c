@@ -6,7 +6,7 @@
  * (TypeCheckProcFactory / ExprNodeDescExprFactory.
  * interpretConstantAsPrimitive).
  */
-#include "sql/sql_int.h"
+#include "sql/func/expr.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +14,7 @@
 #include <strings.h>
 
 #include "common/decimal.h"
-#include "sql/convert.h"
+#include "sql/func/convert.h"
 
 /* --------------------------------------------------------------- folding */
 

@@ -16,7 +16,7 @@
  * enforcePrecisionScale (HALF_UP to the scale, NULL when the integer digits
  * do not fit).
  */
-#include "sql/sql_int.h"
+#include "sql/func/expr.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -26,7 +26,7 @@
 
 #include "common/datetime.h"
 #include "common/decimal.h"
-#include "sql/convert.h"
+#include "sql/func/convert.h"
 
 #define FOR_LIVE(in, i, row) \
     for (int i = 0, row; i < comb_batch_live(in) && ((row = comb_batch_row(in, i)), 1); i++)

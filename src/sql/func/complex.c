@@ -5,7 +5,7 @@
  * size() (GenericUDFSize).  Values are copied into each node's output
  * vector through its fill state (value.h), parts appended row by row.
  */
-#include "sql/sql_int.h"
+#include "sql/func/expr.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -5,7 +5,7 @@
  * common/numparse.h does), PrimitiveObjectInspectorUtils.parseBoolean; the
  * Java Language Specification 5.1.3 (narrowing a double to an integer).
  */
-#include "sql/convert.h"
+#include "sql/func/convert.h"
 
 #include <math.h>
 #include <string.h>

@@ -14,7 +14,7 @@
  * and rounded in Hive's steps; results that fit 38 digits take the direct
  * routines of common/decimal.h (one rounding, the same answer).
  */
-#include "sql/sql_int.h"
+#include "sql/func/expr.h"
 
 #include <string.h>
 

@@ -8,7 +8,7 @@
  * type's scale, NULL when they do not fit its precision.  Casts are
  * evaluated in cast.c, complex values in complex.c.
  */
-#include "sql/sql_int.h"
+#include "sql/func/expr.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -17,8 +17,8 @@
 #include <strings.h>
 
 #include "common/decimal.h"
-#include "sql/convert.h"
-#include "sql/value.h"
+#include "sql/func/convert.h"
+#include "sql/func/value.h"
 
 #define FOR_LIVE(in, i, row) \
     for (int i = 0, row; i < comb_batch_live(in) && ((row = comb_batch_row(in, i)), 1); i++)

@@ -3,7 +3,7 @@
  * rule, implementation).  Aggregates (count, sum, ...) are not here: the
  * SELECT planner recognises them before binding (see exec_select.c).
  */
-#include "sql/sql_int.h"
+#include "sql/func/expr.h"
 
 #include <math.h>
 #include <string.h>
@@ -12,8 +12,8 @@
 
 #include "common/datetime.h"
 
-#include "sql/convert.h"
-#include "sql/unicase.h"
+#include "sql/func/convert.h"
+#include "sql/func/unicase.h"
 
 #define FOR_LIVE(in, i, row) \
     for (int i = 0, row; i < comb_batch_live(in) && ((row = comb_batch_row(in, i)), 1); i++)

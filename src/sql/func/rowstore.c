@@ -1,13 +1,13 @@
 /*
  * rowstore.c - materialized rows: append from batches, sort, emit.
  */
-#include "sql/rowstore.h"
+#include "sql/func/rowstore.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/alloc.h"
-#include "sql/value.h"
+#include "sql/func/value.h"
 
 static int rows_init(SqlRowStore *rs, int n_cols)
 {

@@ -13,8 +13,8 @@
 #include "common/arena.h"
 #include "common/batch.h"
 #include "common/err.h"
+#include "sql/func/value.h"
 #include "sql/session.h"
-#include "sql/value.h"
 
 /* One value of any type.  All values of one column share its type, so a
  * DECIMAL is its unscaled integer (the scale is the column's). */

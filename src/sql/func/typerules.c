@@ -4,9 +4,9 @@
  * GenericUDFBaseNumeric.adjustPrecScale), implicit conversions and the
  * common types of comparisons and of CASE/COALESCE values
  * (FunctionRegistry.getCommonClassForComparison / getCommonClass).
- * Facts come from Hive 4's sources; see sql_int.h for the contracts.
+ * Facts come from Hive 4's sources; see func/expr.h for the contracts.
  */
-#include "sql/sql_int.h"
+#include "sql/func/expr.h"
 
 #include <string.h>
 #include <strings.h>

@@ -4,7 +4,7 @@
  * (tools/gen_unicase.py), so the answer does not depend on the C library's
  * locale data.
  */
-#include "sql/unicase.h"
+#include "sql/func/unicase.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -22,7 +22,7 @@ typedef struct UniSpecial {
     uint32_t to[3];
 } UniSpecial;
 
-#include "sql/unicase_tab.h"
+#include "sql/func/unicase_tab.h"
 
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 #define REPLACEMENT 0xFFFDu

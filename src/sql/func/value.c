@@ -3,7 +3,7 @@
  * DECIMAL, DATE and TIMESTAMP text, SerDeUtils.getJSONString for complex
  * values), comparison and copying of values of any type.
  */
-#include "sql/value.h"
+#include "sql/func/value.h"
 
 #include <math.h>
 #include <stdio.h>

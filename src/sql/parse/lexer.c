@@ -3,8 +3,8 @@
  * splitter built on the scanner (so splitting and parsing can never
  * disagree about where a string or comment ends).
  */
-#include "sql/lexer.h"
-#include "sql/ast.h"
+#include "sql/parse/lexer.h"
+#include "sql/parse/ast.h"
 
 #include <string.h>
 

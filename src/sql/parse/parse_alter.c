@@ -13,7 +13,7 @@
  * view, a partition spec on an unpartitioned table, ...) is the executor's
  * business: only the grammar is checked here.
  */
-#include "sql/parse_int.h"
+#include "sql/parse/parse_int.h"
 
 #include <string.h>
 #include <strings.h>

@@ -9,7 +9,7 @@
  * they are matched by spelling where the grammar expects them and stay
  * identifiers everywhere else.
  */
-#include "sql/parse_int.h"
+#include "sql/parse/parse_int.h"
 
 #include <string.h>
 #include <strings.h>

@@ -9,7 +9,7 @@
  * cannot honour (SKEWED BY, SERDEs, constraints, ...) are refused as
  * unsupported rather than silently dropped.
  */
-#include "sql/parse_int.h"
+#include "sql/parse/parse_int.h"
 
 #include <string.h>
 

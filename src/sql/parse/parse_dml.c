@@ -8,7 +8,7 @@
  * in Hive's order: WHERE, GROUP BY, HAVING, ORDER BY, CLUSTER BY,
  * DISTRIBUTE BY, SORT BY, LIMIT.
  */
-#include "sql/parse_int.h"
+#include "sql/parse/parse_int.h"
 
 /* ---------------------------------------------------------------- SELECT */
 

@@ -9,7 +9,7 @@
  * Each node's text is the source from its first token to its last, and its
  * height is capped at AST_MAX_DEPTH so later tree walks cannot run deep.
  */
-#include "sql/parse_int.h"
+#include "sql/parse/parse_int.h"
 #include "common/str.h"
 
 #include <stdlib.h>

@@ -15,8 +15,8 @@
 #ifndef COMB_SQL_PARSE_INT_H
 #define COMB_SQL_PARSE_INT_H
 
-#include "sql/ast.h"
-#include "sql/lexer.h"
+#include "sql/parse/ast.h"
+#include "sql/parse/lexer.h"
 
 /* Tokens the parser may look ahead; the grammar needs at most 4. */
 #define SP_LOOKAHEAD 8

@@ -2,7 +2,7 @@
  * parse_load.c - LOAD DATA [LOCAL] INPATH 'path' [OVERWRITE] INTO TABLE
  * [db.]t [PARTITION (k = v, ...)] [INPUTFORMAT 'class' SERDE 'class'].
  */
-#include "sql/parse_int.h"
+#include "sql/parse/parse_int.h"
 
 int sp_load(SqlParser *p, AstStmt *s)
 {

@@ -5,7 +5,7 @@
  * included, is parse_ddl.c's).  The query's text as written is kept: a
  * view stores it.
  */
-#include "sql/parse_int.h"
+#include "sql/parse/parse_int.h"
 
 #include <string.h>
 #include <strings.h>

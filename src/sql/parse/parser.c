@@ -3,7 +3,7 @@
  * and sql_parse_statement, which dispatches on the first keyword to the
  * statement rules in parse_ddl.c and parse_dml.c.
  */
-#include "sql/parse_int.h"
+#include "sql/parse/parse_int.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -3,13 +3,15 @@
  * through the metastore, and the write-id list of a table under the
  * statement's snapshot.
  */
-#include "sql/sql_int.h"
+#include "sql/plan/plan.h"
 
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+#include "acid/acid.h"
 
 int sql_table_column(const SqlTable *t, const char *name)
 {

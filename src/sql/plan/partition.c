@@ -6,13 +6,13 @@
  * partitions a WHERE clause can match (partition pruning); and the text of
  * a partition value as Hive writes it into a directory name.
  */
-#include "sql/sql_int.h"
+#include "sql/plan/plan.h"
 
 #include <string.h>
 
 #include "common/alloc.h"
-#include "sql/rowstore.h"
-#include "sql/value.h"
+#include "sql/func/rowstore.h"
+#include "sql/func/value.h"
 
 /* -------------------------------------------------------- values as text */
 
