@@ -266,7 +266,7 @@ static int check_schema(const CombType *t, CombErr *err)
 
 static int check_options(const OrcWriterOptions *o, CombErr *err)
 {
-    if (!orc_compression_supported(o->compression))
+    if (!orc_compression_writable(o->compression))
         return comb_err(err, COMB_EUNSUPPORTED,
                         "ORC writer: %s compression is not supported",
                         orc_compression_name(o->compression));
