@@ -66,10 +66,10 @@ bool orc_in_at_end(const OrcIn *in)
 static int chunks_need(OrcIn *in, size_t need, CombErr *err)
 {
     OrcChunks *c = in->more;
-    size_t left = raw_left(c);
+    size_t left = raw_left(c), piece = c->piece ? c->piece : ORC_READ_PIECE;
     if (left >= need || c->off >= c->end)
         return COMB_OK;
-    size_t want = need - left > ORC_READ_PIECE ? need - left : ORC_READ_PIECE;
+    size_t want = need - left > piece ? need - left : piece;
     if (want > c->end - c->off)
         want = (size_t)(c->end - c->off);
     CombBuf *raw = c->raw;
@@ -86,7 +86,8 @@ static int chunks_need(OrcIn *in, size_t need, CombErr *err)
 #else
     if (left)
         memmove(raw->data, raw->data + c->raw_pos, left);
-    if (comb_buf_reserve(raw, left + want))
+    raw->len = left;
+    if (comb_buf_reserve(raw, want))
         return comb_err_nomem(err);
 #endif
     c->done += c->raw_pos;

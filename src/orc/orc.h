@@ -80,6 +80,11 @@ typedef struct OrcWriterOptions {
     uint64_t compression_block_size; /* default 256 KiB */
     uint64_t stripe_size;            /* buffered bytes that trigger a stripe
                                         flush; default 64 MiB */
+    /* orc.dictionary.key.threshold: a string, varchar or char column of a
+     * stripe is written DICTIONARY_V2 when its distinct values / non-null
+     * values <= this (ORC Java's rule), else DIRECT_V2; 0..1, default
+     * 0.8; 0 never uses a dictionary, 1 always */
+    double dictionary_key_threshold;
     /* Called just before a stripe is written, after its last row was
      * added (also for the final stripe, inside orc_writer_finish, and for
      * a stripe the group's budget forces out while another writer of the

@@ -113,6 +113,8 @@ typedef struct OrcChunks {
     uint64_t block;
     CombBuf *dec;         /* the current chunk, decompressed */
     CombBuf *spill;       /* bytes of one take that span two windows */
+    size_t piece;         /* bytes read at a time; 0 = 256 KiB (tests
+                             make it small to cut streams anywhere) */
 } OrcChunks;
 
 /* A cursor over a stream: a window of bytes (the whole stream, or the
@@ -456,9 +458,42 @@ void orc_reader_cols_free(OrcReader *r);
 
 /* ------------------------------------------------------- writer internals */
 
+/* The dictionary of one string column's pending stripe (dictwrite.c). */
+typedef struct OrcDictEnc {
+    double threshold;       /* orc.dictionary.key.threshold; 0 = never */
+    bool active;            /* still collecting in this stripe */
+    struct OrcDictKey *keys;
+    uint32_t n_keys;
+    size_t cap_keys;
+    uint32_t *slots;        /* hash table: key index + 1, 0 empty */
+    size_t n_slots;
+    uint32_t *ids;          /* key of each non-null value, in order */
+    size_t n_ids, cap_ids;
+} OrcDictEnc;
+
+void orc_dict_init(OrcDictEnc *d, double threshold);
+void orc_dict_free(OrcDictEnc *d);
+/* Forget the stripe's keys (keeping the memory) and collect again. */
+void orc_dict_reset(OrcDictEnc *d);
+size_t orc_dict_mem(const OrcDictEnc *d);
+/* The value just appended at data->data[off..off+len) (its bytes must
+ * stay there until the stripe is written). */
+int orc_dict_add(OrcDictEnc *d, const CombBuf *data, uint64_t off,
+                 uint32_t len);
+/* Whether the stripe is to be written with its dictionary. */
+bool orc_dict_wanted(const OrcDictEnc *d);
+/* Turn the stripe's direct bytes (data) into DICTIONARY_V2 streams: the
+ * sorted keys into dict_data, their lengths into lengths (replacing the
+ * values' lengths), the values' key ids into data. */
+int orc_dict_write(OrcDictEnc *d, CombBuf *data, CombBuf *lengths,
+                   CombBuf *dict_data);
+
 typedef struct OrcColWrite {
     const CombType *type;
     CombBuf present_buf, data_buf, length_buf, secondary_buf;
+    CombBuf dict_buf;     /* DICTIONARY_DATA of a dictionary stripe */
+    OrcDictEnc dict;      /* string, varchar, char */
+    bool use_dict;        /* the flushed stripe is DICTIONARY_V2 */
     OrcBoolEnc present;
     OrcBoolEnc bools;
     OrcByteEnc bytes;
@@ -472,7 +507,8 @@ typedef struct OrcColWrite {
 
 /* Set up / release the encoders of one column (the pending stripe's
  * state; the writer keeps the file's statistics apart). */
-void orc_colwrite_init(OrcColWrite *c, const CombType *t);
+void orc_colwrite_init(OrcColWrite *c, const CombType *t,
+                       double dict_threshold);
 void orc_colwrite_free(OrcColWrite *c);
 /* Check the values of rows rows[0..n) of v (type t) the writer cannot
  * store (decimals beyond their precision, nanos out of range), so that a
@@ -486,7 +522,8 @@ int orc_colwrite_check(const CombType *t, const CombVector *v,
 int orc_colwrite_rows(OrcColWrite *cols, const CombType *t,
                       const CombVector *v, const uint32_t *rows, int n,
                       CombErr *err);
-/* Flush the encoders at a stripe end. */
+/* Flush the encoders at a stripe end, choosing a string column's
+ * encoding (dictionary or direct). */
 int orc_colwrite_flush(OrcColWrite *c);
 /* Bytes buffered for the stripe. */
 size_t orc_colwrite_size(const OrcColWrite *c);

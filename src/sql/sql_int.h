@@ -170,6 +170,7 @@ int sql_table_text_options(const SqlTable *t, TextOptions *o, CombErr *err);
 typedef struct SqlOrcOptions {
     OrcCompression compression;
     uint64_t stripe_size;   /* bases, insert-only and plain files */
+    double dictionary_key_threshold;  /* orc.dictionary.key.threshold */
 } SqlOrcOptions;
 int sql_table_orc_options(SqlStmtCtx *c, const SqlTable *t,
                           SqlOrcOptions *out, CombErr *err);
