@@ -83,7 +83,8 @@ static int find_streams(OrcReader *r, int stripe,
         if (len > end - off || col >= (uint32_t)r->n_cols) {
             char what[96];
             snprintf(what, sizeof what, "stream %zu (%s) lies outside the "
-                     "stripe or names no column", i, orc_stream_kind_name(kind));
+                     "stripe or names no column", i,
+                     orc_stream_kind_name(kind));
             return col_corrupt(r, stripe, (int)col, what, err);
         }
         if (r->selected[col] && kind >= 0 && kind < ORC_N_SLOTS) {

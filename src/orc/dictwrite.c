@@ -94,30 +94,36 @@ static int grow_slots(OrcDictEnc *d)
     return COMB_OK;
 }
 
+/* arr with room for one more element than its n: the same array, a
+ * larger copy, or NULL out of memory (arr still valid then). */
+static void *grown(void *arr, size_t n, size_t *cap, size_t elem,
+                   size_t first)
+{
+    if (n < *cap)
+        return arr;
+    size_t c = *cap ? *cap * 2 : first;
+    void *p = comb_realloc(arr, c * elem);
+    if (p)
+        *cap = c;
+    return p;
+}
+
 static int push_key(OrcDictEnc *d, uint64_t off, uint32_t len, uint32_t h)
 {
-    if (d->n_keys == d->cap_keys) {
-        size_t cap = d->cap_keys ? d->cap_keys * 2 : 256;
-        OrcDictKey *k = comb_realloc(d->keys, cap * sizeof *k);
-        if (!k)
-            return COMB_ENOMEM;
-        d->keys = k;
-        d->cap_keys = cap;
-    }
+    OrcDictKey *k = grown(d->keys, d->n_keys, &d->cap_keys, sizeof *k, 256);
+    if (!k)
+        return COMB_ENOMEM;
+    d->keys = k;
     d->keys[d->n_keys++] = (OrcDictKey){off, len, h};
     return COMB_OK;
 }
 
 static int push_id(OrcDictEnc *d, uint32_t id)
 {
-    if (d->n_ids == d->cap_ids) {
-        size_t cap = d->cap_ids ? d->cap_ids * 2 : 1024;
-        uint32_t *ids = comb_realloc(d->ids, cap * sizeof *ids);
-        if (!ids)
-            return COMB_ENOMEM;
-        d->ids = ids;
-        d->cap_ids = cap;
-    }
+    uint32_t *ids = grown(d->ids, d->n_ids, &d->cap_ids, sizeof *ids, 1024);
+    if (!ids)
+        return COMB_ENOMEM;
+    d->ids = ids;
     d->ids[d->n_ids++] = id;
     return COMB_OK;
 }

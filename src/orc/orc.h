@@ -190,6 +190,7 @@ typedef struct OrcColumnStats {
     /* list, map: children per non-null row */
     bool has_collection; uint64_t min_children, max_children;
     uint64_t total_children;
+    uint64_t bytes_on_disk;     /* 0 when the writer did not say */
 } OrcColumnStats;
 
 /* Open and validate the file tail (postscript, footer, metadata).  A
@@ -274,5 +275,32 @@ typedef enum OrcDumpMode {
 /* Print the file at path in the given mode.  Returns an rc; on error
  * nothing further is printed. */
 int orc_dump(const char *path, OrcDumpMode mode, FILE *out, CombErr *err);
+
+/* `comb orcfiledump`'s switches for the metadata listing. */
+typedef struct OrcDumpOptions {
+    bool json;            /* -j: JsonFileDump's form */
+    bool pretty;          /* -p: ... indented */
+    bool timezone;        /* -t: each stripe's writer time zone */
+    const int *rowindex;  /* --rowindex=1,2: row group indexes and bloom */
+    int n_rowindex;       /*   filters of these column ids, in this order */
+    bool rowindex_all;    /* --rowindex=*: of every column */
+} OrcDumpOptions;
+
+/* The metadata listing of one file as Hive's orcfiledump prints it (ORC
+ * Java's FileDump, ORC 1.8), closed by its separator line; an --rowindex
+ * column the file does not have is COMB_EINVALID. */
+int orc_dump_metadata(const char *path, const OrcDumpOptions *opt, FILE *out,
+                      CombErr *err);
+/* The files' metadata as JsonFileDump prints it: one object, or an array
+ * of them for more than one file; printed only when every file could be
+ * read. */
+int orc_dump_json(const char *const *paths, int n, const OrcDumpOptions *opt,
+                  FILE *out, CombErr *err);
+/* The files the paths name: a directory stands for every file below it
+ * (recursively, in name order) but hidden ones (names starting with '_'
+ * or '.') and ACID side files (..._flush_length), as Hive's orcfiledump
+ * lists them.  *out is comb_malloc'd (the names are in arena a). */
+int orc_dump_expand_paths(const char *const *paths, int n, CombArena *a,
+                          char ***out, int *n_out, CombErr *err);
 
 #endif

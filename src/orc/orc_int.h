@@ -362,6 +362,8 @@ int orc_reader_stripe_footer(OrcReader *r, int stripe,
 void orc_stripe_footer_free(Orc__Proto__StripeFooter *sf);
 const Orc__Proto__Footer *orc_reader_footer(const OrcReader *r);
 const char *orc_reader_path(const OrcReader *r);
+/* java.sql.Timestamp's text of wall-clock seconds and nanos (dump.c). */
+void orc_print_timestamp(FILE *out, int64_t secs, int32_t nanos);
 /* Names of ORC enums for messages and the dump. */
 const char *orc_stream_kind_name(int kind);
 const char *orc_encoding_name(int kind);

@@ -79,7 +79,8 @@ int orc_byte_dec_next(OrcByteDec *d, uint8_t *out, size_t n, CombErr *err)
      (uint64_t)(((b) >> 5) & 1) << 16 | (uint64_t)(((b) >> 4) & 1) << 24 |  \
      (uint64_t)(((b) >> 3) & 1) << 32 | (uint64_t)(((b) >> 2) & 1) << 40 |  \
      (uint64_t)(((b) >> 1) & 1) << 48 | (uint64_t)((b) & 1) << 56)
-#define BB4(b) BIT_BYTES(b), BIT_BYTES(b + 1), BIT_BYTES(b + 2), BIT_BYTES(b + 3)
+#define BB4(b)                                                              \
+    BIT_BYTES(b), BIT_BYTES(b + 1), BIT_BYTES(b + 2), BIT_BYTES(b + 3)
 #define BB16(b) BB4(b), BB4(b + 4), BB4(b + 8), BB4(b + 12)
 #define BB64(b) BB16(b), BB16(b + 16), BB16(b + 32), BB16(b + 48)
 static const uint64_t bit_bytes[256] = {BB64(0), BB64(64), BB64(128),

@@ -130,7 +130,7 @@ TEST(orc_dump_metadata_listing)
     char *text = orc_test_dump_text(path, ORC_DUMP_META, NULL, &err);
     CHECK(text != NULL);
     static const char *const lines[] = {
-        "File Version: 0.12 with ORC_135 by ORC C++ comb " COMB_VERSION "\n",
+        "File Version: 0.12 with ORC_CPP_ORIGINAL by ORC C++ comb " COMB_VERSION "\n",
         "Rows: 3000\n", "Compression: ZLIB\n", "Compression size: 262144\n",
         "Type: struct<id:bigint,name:varchar(0)>\n",
         "  Stripe: offset: 3 data: ", "  Stripe 3:\n",

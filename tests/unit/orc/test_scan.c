@@ -239,8 +239,9 @@ TEST(orc_bool_runs_and_literals)
     for (int i = 0; i < N; i++) {
         /* stretches of all-true, all-false and random bits */
         int zone = (i / 1000) % 3;
-        want[i] = zone == 0 ? 1 : zone == 1 ? 0
-                                            : (uint8_t)(orc_test_rand(&state) & 1);
+        want[i] = zone == 0   ? 1
+                  : zone == 1 ? 0
+                              : (uint8_t)(orc_test_rand(&state) & 1);
         CHECK_OK(orc_bool_enc_add(&e, want[i]), &err);
     }
     CHECK_OK(orc_bool_enc_flush(&e), &err);
@@ -597,7 +598,7 @@ TEST(orc_dictionary_sorted_keys)
     comb_buf_free(&sb.dec);
     char *text = orc_test_dump_text(path, ORC_DUMP_CONTENTS, NULL, &err);
     CHECK(text != NULL);
-    CHECK(strncmp(text, "{\"s\": \"b\"}\n{\"s\": \"\xc3\xa9\"}\n{\"s\": \"a\"}\n"
-                  "{\"s\": \"\"}\n", 44) == 0);
+    CHECK(strncmp(text, "{\"s\": \"b\"}\n{\"s\": \"\xc3\xa9\"}\n"
+                  "{\"s\": \"a\"}\n{\"s\": \"\"}\n", 44) == 0);
     free(text);
 }
