@@ -4,6 +4,7 @@
  *
  *   ORC_TOOLS=DIR orc_bench [ROWS] [DIR]      (default 10000000 rows)
  *   orc_bench --scan FILE [TIMES]             (comb's scan alone, to profile)
+ *   orc_bench --recompress SRC DST CODEC      (SRC's streams in CODEC)
  *
  * For each column type (int, bigint, double, string of low and of high
  * cardinality, decimal(12,2), timestamp) ROWS values are generated (the
@@ -820,10 +821,28 @@ static int scan_only(int argc, char **argv)
     return 0;
 }
 
+/* orc_bench --recompress SRC DST CODEC: SRC's streams in another codec. */
+static int recompress_only(char **argv)
+{
+    CombErr err;
+    for (int c = 0; c < N_CODECS; c++)
+        if (strcmp(argv[4], orc_compression_name(codecs[c])) == 0) {
+            if (recompress(argv[2], argv[3], codecs[c], &err)) {
+                fprintf(stderr, "orc_bench: %s\n", err.msg);
+                return 1;
+            }
+            return 0;
+        }
+    fprintf(stderr, "orc_bench: no codec %s\n", argv[4]);
+    return 2;
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 2 && strcmp(argv[1], "--scan") == 0)
         return scan_only(argc, argv);
+    if (argc > 4 && strcmp(argv[1], "--recompress") == 0)
+        return recompress_only(argv);
     long rows = argc > 1 ? atol(argv[1]) : 10000000;
     char tmpl[] = "/tmp/comb-orc-bench.XXXXXX";
     const char *dir = argc > 2 ? argv[2] : mkdtemp(tmpl);

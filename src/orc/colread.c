@@ -596,57 +596,59 @@ static bool decimal_to_column(comb_i128 u, int from, const CombType *t,
            comb_dec_fits(*out, (int)t->precision);
 }
 
-/* The common decimal: a varint of at most 64 bits at a scale no larger
- * than the column's, scaled up within 64 bits.  false when the general
- * path must take it (nothing consumed then). */
-static bool decimal_fast(OrcIn *in, int64_t scale, const CombType *t,
-                         comb_i128 *out, uint8_t *bad)
-{
-    uint64_t u;
-    int64_t v;
-    size_t n;
-    int up = (int)t->scale - (int)scale;
-    if (in->len - in->pos < 10 || up < 0 || up > 18 ||
-        !(n = orc_varint_fast(in->p + in->pos, &u)) ||
-        __builtin_mul_overflow(orc_zigzag_dec(u), pow10_i64[up], &v))
-        return false;
-    in->pos += n;
-    *out = v;
-    *bad = t->precision <= 18 && (v >= pow10_i64[t->precision] ||
-                                  v <= -pow10_i64[t->precision]);
-    return true;
-}
-
 /* Decimals densely into v->dec; bad[i] = 1 where the i-th value must read
- * as NULL. */
+ * as NULL, *any_bad whether one must.  The common value, a varint of at
+ * most 64 bits at a scale no larger than the column's, is scaled up
+ * within 64 bits; the rest take the 128-bit path. */
 static int read_decimals(OrcReader *r, OrcColRead *c, CombVector *v, int k,
-                         uint8_t *bad, CombErr *err)
+                         uint8_t *bad, bool *any_bad, CombErr *err)
 {
     int64_t *scales = r->scratch64;
     int rc;
+    uint8_t worst = 0;
     if (is_decimal64(r, c->type)) {
         rc = orc_int_dec_next(&c->ints, scales, (size_t)k, err);
         for (int i = 0; i < k && !rc; i++) {
             v->dec[i] = scales[i];
             bad[i] = !comb_dec_fits(v->dec[i], (int)c->type->precision);
+            worst |= bad[i];
         }
+        *any_bad = worst;
         return rc;
     }
     if ((rc = orc_int_dec_next(&c->secondary, scales, (size_t)k, err)))
         return rc;
+    /* locals: the stores to v->dec could alias the type's fields */
+    const int col_scale = (int)c->type->scale;
+    const bool check = c->type->precision <= 18;
+    const int64_t limit = check ? pow10_i64[c->type->precision] : 1;
+    OrcIn *in = &c->data;
+    comb_i128 *dec = v->dec;
     for (int i = 0; i < k; i++) {
-        comb_i128 u = 0;
-        bool fits;
-        if (scales[i] < 0 || scales[i] > COMB_MAX_DECIMAL_PRECISION)
+        uint64_t u;
+        size_t len;
+        int64_t val;
+        if ((uint64_t)scales[i] > COMB_MAX_DECIMAL_PRECISION)
             return orc_in_corrupt(&c->secondary.in,
                                   "decimal scale out of range", err);
-        if (decimal_fast(&c->data, scales[i], c->type, &v->dec[i], &bad[i]))
-            continue;
-        if ((rc = read_wide_varint(&c->data, &u, &fits, err)))
-            return rc;
-        bad[i] = !fits || !decimal_to_column(u, (int)scales[i], c->type,
-                                             &v->dec[i]);
+        int up = col_scale - (int)scales[i];
+        if (in->len - in->pos >= 10 && up >= 0 && up <= 18 &&
+            (len = orc_varint_fast(in->p + in->pos, &u)) &&
+            !__builtin_mul_overflow(orc_zigzag_dec(u), pow10_i64[up], &val)) {
+            in->pos += len;
+            dec[i] = val;
+            bad[i] = check & ((val >= limit) | (val <= -limit));
+        } else {
+            comb_i128 w = 0;
+            bool fits;
+            if ((rc = read_wide_varint(in, &w, &fits, err)))
+                return rc;
+            bad[i] = !fits || !decimal_to_column(w, (int)scales[i], c->type,
+                                                 &dec[i]);
+        }
+        worst |= bad[i];
     }
+    *any_bad = worst;
     return COMB_OK;
 }
 
@@ -706,10 +708,13 @@ static int read_decimal_column(OrcReader *r, OrcColRead *c, CombVector *v,
                                int n, int k, CombErr *err)
 {
     uint8_t *bad = r->scratch8;  /* free again once the nulls are read */
-    int rc = read_decimals(r, c, v, k, bad, err);
+    bool any_bad = false;
+    int rc = read_decimals(r, c, v, k, bad, &any_bad, err);
     if (rc)
         return rc;
     spread_values(v, n, k);
+    if (!any_bad)
+        return COMB_OK;
     for (int i = 0, j = 0; i < n; i++) {
         if (comb_vec_is_null(v, i))
             continue;

@@ -148,9 +148,26 @@ bool orc_in_at_end(const OrcIn *in);
 int orc_in_refill(OrcIn *in, CombErr *err);
 int orc_in_varint(OrcIn *in, uint64_t *out, CombErr *err);
 /* The varint at p, where at least 10 bytes may be read: its length, or 0
- * when it is longer than 10 bytes or overflows 64 bits. */
+ * when it is longer than 10 bytes or overflows 64 bits.  Up to 8 bytes
+ * (56 bits) are decoded from one load without a branch per byte: the
+ * first byte without its top bit ends the varint, and the 7-bit groups
+ * are folded together pairwise. */
 static inline size_t orc_varint_fast(const uint8_t *p, uint64_t *out)
 {
+    uint64_t w;
+    __builtin_memcpy(&w, p, 8);  /* little-endian: byte 0 lowest */
+    uint64_t stop = ~w & 0x8080808080808080ull;
+    if (stop) {
+        int len = __builtin_ctzll(stop) / 8 + 1;
+        uint64_t x = w & 0x7f7f7f7f7f7f7f7full;
+        if (len < 8)
+            x &= (1ull << (8 * len)) - 1;
+        x = (x & 0x007f007f007f007full) | ((x & 0x7f007f007f007f00ull) >> 1);
+        x = (x & 0x00003fff00003fffull) | ((x & 0x3fff00003fff0000ull) >> 2);
+        x = (x & 0x000000000fffffffull) | ((x & 0x0fffffff00000000ull) >> 4);
+        *out = x;
+        return (size_t)len;
+    }
     uint64_t v = 0;
     for (size_t i = 0; i < 10; i++) {
         uint8_t b = p[i];

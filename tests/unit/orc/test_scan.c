@@ -602,3 +602,119 @@ TEST(orc_dictionary_sorted_keys)
                   "{\"s\": \"a\"}\n{\"s\": \"\"}\n", 44) == 0);
     free(text);
 }
+
+/* The one-load varint decoder against byte-at-a-time decoding: every
+ * length from 1 to 10 bytes, and the overlong and overflowing forms. */
+TEST(orc_varint_fast_every_length)
+{
+    uint64_t state = 0x5eed0020;
+    for (int bits = 1; bits <= 64; bits++)
+        for (int k = 0; k < 50; k++) {
+            uint64_t v = orc_test_rand(&state);
+            v = bits == 64 ? v | 1ull << 63 : (v & ((1ull << bits) - 1)) |
+                                                  1ull << (bits - 1);
+            CombBuf b = COMB_BUF_INIT;
+            CHECK(orc_varint_put(&b, v) == 0);
+            size_t n = b.len;
+            /* garbage after the varint must not matter */
+            for (int g = 0; g < 12; g++)
+                comb_buf_append_byte(&b, (uint8_t)orc_test_rand(&state));
+            uint64_t got = 0;
+            CHECK_EQ(orc_varint_fast(b.data, &got), n);
+            CHECK(got == v);
+            comb_buf_free(&b);
+        }
+    static const uint8_t overflow[12] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+                                         0xff, 0xff, 0xff, 0x02, 0, 0};
+    static const uint8_t too_long[12] = {0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+                                         0x80, 0x80, 0x80, 0x80, 0x01, 0};
+    static const uint8_t max[12] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+                                    0xff, 0xff, 0xff, 0x01, 0, 0};
+    uint64_t v;
+    CHECK_EQ(orc_varint_fast(overflow, &v), 0);
+    CHECK_EQ(orc_varint_fast(too_long, &v), 0);
+    CHECK_EQ(orc_varint_fast(max, &v), 10);
+    CHECK(v == UINT64_MAX);
+}
+
+/* Decimals of every magnitude (one digit to 38, so varints of 1 to 19
+ * bytes; values of 64 bits and beyond take the 128-bit path) and sign,
+ * stored with their trailing zeros trimmed (so scales vary), in columns
+ * of precision 10, 18 and 38, with NULLs, through 700-byte compression
+ * blocks: read back equal. */
+TEST(orc_decimal_round_trip_every_magnitude)
+{
+    static const char *const types[] = {"decimal(10,3)", "decimal(18,6)",
+                                        "decimal(38,10)"};
+    static const int prec[] = {10, 18, 38};
+    enum { ROWS = 20000 };
+    comb_i128 *want = malloc(ROWS * sizeof *want);
+    uint8_t *null = malloc(ROWS);
+    CombErr err;
+    for (int t = 0; t < 3; t++) {
+        char path[ORC_TEST_PATH_LEN], name[32], schema[64];
+        CombArena a;
+        CombBatch b;
+        OrcWriter *w;
+        OrcReader *r;
+        OrcWriterOptions opt;
+        CombType *root;
+        uint64_t state = 0x5eed0030 + (uint64_t)t;
+        comb_arena_init(&a, 1024);
+        snprintf(schema, sizeof schema, "struct<d:%s>", types[t]);
+        CHECK_OK(comb_type_parse(&a, schema, strlen(schema), &root, &err),
+                 &err);
+        orc_writer_options_default(&opt);
+        opt.compression = all_codecs[t + 1];
+        opt.compression_block_size = 700;
+        snprintf(name, sizeof name, "dec%d.orc", t);
+        CHECK_OK(orc_test_writer_open(name, root, &opt, 1000, path, &w, &b,
+                                      &err), &err);
+        int rc = COMB_OK;
+        for (int i = 0; i < ROWS && !rc; i += 1000) {
+            CombVector *v = &b.cols[0];
+            v->has_nulls = false;
+            for (int j = 0; j < 1000; j++) {
+                int row = i + j, digits = 1 + row % prec[t];
+                comb_i128 x = 0;
+                for (int d = 0; d < digits; d++)
+                    x = x * 10 + (comb_i128)(orc_test_rand(&state) % 10);
+                if (row % 7 == 0)
+                    x -= x % 1000;  /* trailing zeros: smaller scales */
+                want[row] = row % 3 == 0 ? -x : x;
+                null[row] = row % 11 == 0;
+                if (null[row]) {
+                    comb_vec_nulls_materialize(v, 1000);
+                    comb_vec_set_null(v, j);
+                } else {
+                    comb_vec_set_not_null(v, j);
+                    v->dec[j] = want[row];
+                }
+            }
+            b.n_rows = 1000;
+            rc = orc_writer_write(w, &b, &err);
+        }
+        comb_batch_free(&b);
+        comb_arena_free(&a);
+        CHECK_OK(rc, &err);
+        CHECK_OK(orc_writer_close(w, &err), &err);
+        int row = 0;
+        CHECK_OK(orc_test_reader_open(path, 777, &r, &b, &err), &err);
+        while (!(rc = orc_reader_next(r, &b, &err)) && b.n_rows > 0)
+            for (int j = 0; j < b.n_rows; j++, row++) {
+                bool is_null = comb_vec_is_null(&b.cols[0], j);
+                if (is_null != null[row] ||
+                    (!is_null && b.cols[0].dec[j] != want[row])) {
+                    printf("    %s, row %d differs\n", types[t], row);
+                    rc = COMB_EINTERNAL;
+                    break;
+                }
+            }
+        comb_batch_free(&b);
+        orc_reader_close(r);
+        CHECK_OK(rc, &err);
+        CHECK_EQ(row, ROWS);
+    }
+    free(want);
+    free(null);
+}
