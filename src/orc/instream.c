@@ -170,8 +170,8 @@ int orc_in_refill(OrcIn *in, CombErr *err)
 
 /* A take that runs past the window: its bytes are gathered in the
  * stream's spill buffer, with 8 zero bytes behind them. */
-static int take_spanning(OrcIn *in, size_t n, const uint8_t **p,
-                         size_t *readable, CombErr *err)
+int orc_in_take_slow(OrcIn *in, size_t n, const uint8_t **p,
+                     size_t *readable, CombErr *err)
 {
     if (!in->more)
         return orc_in_corrupt(in, "stream ends before all values were read",
@@ -201,24 +201,6 @@ static int take_spanning(OrcIn *in, size_t n, const uint8_t **p,
     return COMB_OK;
 }
 
-int orc_in_take_ex(OrcIn *in, size_t n, const uint8_t **p, size_t *readable,
-                   CombErr *err)
-{
-    if (in->len - in->pos >= n) {
-        *p = in->p ? in->p + in->pos : (const uint8_t *)"";
-        if (readable)
-            *readable = in->len - in->pos;
-        in->pos += n;
-        return COMB_OK;
-    }
-    return take_spanning(in, n, p, readable, err);
-}
-
-int orc_in_take(OrcIn *in, size_t n, const uint8_t **p, CombErr *err)
-{
-    return orc_in_take_ex(in, n, p, NULL, err);
-}
-
 int orc_in_read(OrcIn *in, void *dst, size_t n, CombErr *err)
 {
     uint8_t *d = dst;
@@ -237,18 +219,13 @@ int orc_in_read(OrcIn *in, void *dst, size_t n, CombErr *err)
     return COMB_OK;
 }
 
-int orc_in_varint(OrcIn *in, uint64_t *out, CombErr *err)
+int orc_in_varint_slow(OrcIn *in, uint64_t *out, CombErr *err)
 {
-    if (in->len - in->pos >= 10) {
-        size_t n = orc_varint_fast(in->p + in->pos, out);
-        if (n == 0)
-            return orc_in_corrupt(in, in->p[in->pos + 9] & 0xfe
-                                          ? "varint overflows 64 bits"
-                                          : "varint longer than 10 bytes",
-                                  err);
-        in->pos += n;
-        return COMB_OK;
-    }
+    if (in->len - in->pos >= 10)  /* orc_varint_fast refused it */
+        return orc_in_corrupt(in, in->p[in->pos + 9] & 0xfe
+                                      ? "varint overflows 64 bits"
+                                      : "varint longer than 10 bytes",
+                              err);
     uint64_t v = 0;
     for (int shift = 0;; shift += 7) {
         if (orc_in_at_end(in))

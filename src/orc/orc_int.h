@@ -146,7 +146,6 @@ bool orc_in_at_end(const OrcIn *in);
 /* Move the window to the next non-empty piece or chunk; COMB_ECORRUPT at
  * the end of the stream ("stream ends before all values were read"). */
 int orc_in_refill(OrcIn *in, CombErr *err);
-int orc_in_varint(OrcIn *in, uint64_t *out, CombErr *err);
 /* The varint at p, where at least 10 bytes may be read: its length, or 0
  * when it is longer than 10 bytes or overflows 64 bits.  Up to 8 bytes
  * (56 bits) are decoded from one load without a branch per byte: the
@@ -181,13 +180,46 @@ static inline size_t orc_varint_fast(const uint8_t *p, uint64_t *out)
     }
     return 0;
 }
+/* The out-of-line halves of the two below: a take spanning windows, a
+ * varint near a window's end or a bad one. */
+int orc_in_take_slow(OrcIn *in, size_t n, const uint8_t **p,
+                     size_t *readable, CombErr *err);
+int orc_in_varint_slow(OrcIn *in, uint64_t *out, CombErr *err);
+
 /* Take n raw bytes; *p points into the window, or, when they span
  * chunks, into the stream's spill buffer (valid until the next take from
  * the stream).  *readable (may be NULL) = bytes that may be read from *p,
- * at least n; a spill has 8 zero bytes after the n. */
-int orc_in_take_ex(OrcIn *in, size_t n, const uint8_t **p, size_t *readable,
-                   CombErr *err);
-int orc_in_take(OrcIn *in, size_t n, const uint8_t **p, CombErr *err);
+ * at least n; a spill has 8 zero bytes after the n.  Inline: decoders
+ * take once per run. */
+static inline int orc_in_take_ex(OrcIn *in, size_t n, const uint8_t **p,
+                                 size_t *readable, CombErr *err)
+{
+    if (in->len - in->pos >= n) {
+        *p = in->p ? in->p + in->pos : (const uint8_t *)"";
+        if (readable)
+            *readable = in->len - in->pos;
+        in->pos += n;
+        return COMB_OK;
+    }
+    return orc_in_take_slow(in, n, p, readable, err);
+}
+
+static inline int orc_in_take(OrcIn *in, size_t n, const uint8_t **p,
+                              CombErr *err)
+{
+    return orc_in_take_ex(in, n, p, NULL, err);
+}
+
+static inline int orc_in_varint(OrcIn *in, uint64_t *out, CombErr *err)
+{
+    size_t n;
+    if (in->len - in->pos >= 10 &&
+        (n = orc_varint_fast(in->p + in->pos, out)) != 0) {
+        in->pos += n;
+        return COMB_OK;
+    }
+    return orc_in_varint_slow(in, out, err);
+}
 /* Copy the next n bytes to dst. */
 int orc_in_read(OrcIn *in, void *dst, size_t n, CombErr *err);
 

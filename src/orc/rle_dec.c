@@ -245,7 +245,8 @@ static void unpack(const uint8_t *p, size_t readable, int w, size_t count,
     size_t safe = readable >= slack ? (readable - slack) / uw + 1 : 0;
     if (groups > safe)
         groups = safe;
-    unpackers[w](p, groups, out);
+    if (groups)
+        unpackers[w](p, groups, out);
     for (i = groups * 8; i < count; i++) {
         size_t bit = i * uw, at = bit >> 3;
         uint64_t v = readable - at >= 8 ? load_be64(p + at)
@@ -255,8 +256,8 @@ static void unpack(const uint8_t *p, size_t readable, int w, size_t count,
 }
 
 /* Take the packed bytes of `count` values of w bits and unpack them. */
-static int read_packed(OrcIn *in, int w, size_t count, uint64_t *out,
-                       CombErr *err)
+static inline int read_packed(OrcIn *in, int w, size_t count, uint64_t *out,
+                              CombErr *err)
 {
     size_t bytes = (count * (size_t)w + 7) / 8, readable;
     const uint8_t *p = NULL;
