@@ -1,21 +1,21 @@
 /*
- * colread.c - decoding rows: a stripe at a time, the stored streams of
- * the selected columns are read in a few large reads (neighbours
- * coalesced), and each is decompressed a chunk at a time as its decoder
- * gets to it (a dictionary wholly: its strings live as long as the
- * stripe), so memory is the stripe's selected streams as stored plus a
- * chunk per stream.  Each batch walks the type tree with the batch's
- * vectors: a column first resolves its nulls (its PRESENT bits, and its
- * parent's nulls, as a child has no entries where its struct is NULL or
- * its union holds another member), decodes only its non-null values
- * densely, straight into the vector's arrays, and spreads them to their
- * rows.  List and map elements are the dense rows of the children,
+ * colread.c - decoding rows: a stripe at a time, the streams of the
+ * selected columns are located (only those are ever read), and each is
+ * read a piece at a time and decompressed a chunk at a time as its
+ * decoder gets to it (instream.c; a dictionary wholly: its strings live as
+ * long as the stripe), so memory per stream is a read piece and a chunk
+ * whatever the stripe's size.  Each batch walks the type tree with the
+ * batch's vectors: a column first resolves its nulls (its PRESENT bits,
+ * and its parent's nulls, as a child has no entries where its struct is
+ * NULL or its union holds another member), decodes only its non-null
+ * values densely, straight into the vector's arrays, and spreads them to
+ * their rows.  List and map elements are the dense rows of the children,
  * counted from the LENGTH stream.
  *
- * Strings point into the stream's window (the whole stream without
- * compression, the current chunk with it) or into its spill buffer when a
- * batch's bytes span two chunks; either stays put until the stream's next
- * take, i.e. the next orc_reader_next.
+ * Strings point into the stream's window (the current read piece, or the
+ * current chunk of a compressed stream), into its spill buffer when a
+ * batch's bytes span two windows, or into the dictionary; each stays put
+ * until the stream's next take, i.e. the next orc_reader_next.
  */
 #include "orc/orc_int.h"
 #include "common/alloc.h"

@@ -246,8 +246,12 @@ int orc_reader_batch_init(const OrcReader *r, CombBatch *b, int capacity);
 /* Decode the next rows into b (b from orc_reader_batch_init or with the
  * same layout): b->n_rows = rows decoded, 0 at end of file.  A batch
  * never spans two stripes.  List and map children grow to the elements
- * the rows hold (comb_vec_reserve).  String pointers stay valid until the
- * next orc_reader_next or orc_reader_close.  Decimals that do not fit
+ * the rows hold (comb_vec_reserve).  Strings are not copied: they point
+ * into the reader's buffers (the read piece or decompressed chunk of their
+ * stream, a spill buffer when a batch's bytes span two of those, or the
+ * stripe's dictionary), which the next orc_reader_next may overwrite:
+ * they stay valid until the next orc_reader_next or orc_reader_close, no
+ * longer (copy what must outlive the batch).  Decimals that do not fit
  * their column's precision after rescaling read as NULL (Hive's rule);
  * bad bytes give COMB_ECORRUPT; a writer time zone missing from the
  * system's zoneinfo gives COMB_EUNSUPPORTED. */
