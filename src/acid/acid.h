@@ -219,6 +219,10 @@ typedef struct AcidWriterOptions {
      * deltas (Hive's delta writers divide the ORC default by
      * orc.base.delta.ratio = 8, section 8), the ORC default for a base. */
     uint64_t stripe_size;
+    /* orc.dictionary.key.threshold for the bucket files when set (else
+     * ORC's default, 0.8): see OrcWriterOptions. */
+    bool set_dictionary_key_threshold;
+    double dictionary_key_threshold;
     /* Bytes all bucket files of the writer may buffer together; beyond
      * it the largest pending stripe is written early (ORC's memory
      * manager).  0 = 128 MiB. */

@@ -647,6 +647,15 @@ static int fill_batch(AcidReader *r, CombBatch *b, uint64_t first_row,
     for (int c = 0; c < 3; c++)
         if (!r->want_row_id)
             set_all_null(&b->cols[base + c], n);
+    if (!r->cur_acid && !r->want_row_id && r->deletes.n == 0) {
+        /* an original file with nothing deleted: its one write id decides
+         * for every row, so no row is looked at */
+        if (!comb_idlist_is_valid(&r->wil.ids, r->cur->synth_wid)) {
+            b->use_sel = true;
+            b->n_sel = 0;
+        }
+        return COMB_OK;
+    }
     if (!r->cur_acid || r->cur_meta)
         return filter_rows(r, b, n, first_row, err);
     return COMB_OK; /* valid directory, no deletes, no ROW__ID wanted */

@@ -88,6 +88,8 @@ struct AcidWriter {
     int compression;           /* OrcCompression */
     bool base;                 /* INSERT OVERWRITE into base_W */
     uint64_t stripe_size;
+    bool set_dict_threshold;
+    double dict_threshold;
     OrcWriterGroup *group;     /* memory budget of all the ORC writers */
     OrcWriterGroup *own_group; /* group, when the writer made it */
     CombType *file_type;        /* §1.1 ACID schema */
@@ -259,6 +261,8 @@ int acid_writer_open_opts(const char *dir, const AcidSchema *schema,
     w->base = opt && opt->base;
     w->stripe_size = opt && opt->stripe_size ? opt->stripe_size
                      : w->base ? 0 : DELTA_STRIPE_SIZE;
+    w->set_dict_threshold = opt && opt->set_dictionary_key_threshold;
+    w->dict_threshold = opt ? opt->dictionary_key_threshold : 0;
     if (!(w->dir = comb_arena_strdup(&w->arena, dir)))
         rc = comb_err_nomem(err);
     if (!rc && opt && opt->group)
@@ -348,6 +352,8 @@ static int open_orc(AcidWriter *w, const char *dir, int bucket,
     o.compression = (OrcCompression)w->compression;
     if (w->stripe_size)
         o.stripe_size = w->stripe_size;
+    if (w->set_dict_threshold)
+        o.dictionary_key_threshold = w->dict_threshold;
     o.on_stripe = on_stripe;
     o.ctx = ctx;
     o.group = w->group;

@@ -3,7 +3,8 @@
  * embedded warehouse, and `comb orcfiledump`.
  *
  *   comb [OPTIONS] [-e 'SQL;...' | -f FILE]
- *   comb [OPTIONS] orcfiledump [-d|--contents] PATH...
+ *   comb [OPTIONS] orcfiledump [-d|--contents] [-j [-p]] [-t]
+ *        [--rowindex=C,...] [--skip-dump] PATH...   (cli/orcfiledump.c)
  *
  * OPTIONS: --warehouse DIR, --hivevar k=v, --hiveconf k=v,
  * --outputformat table|tsv|csv, -v, --silent.  Global options come before
@@ -21,6 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/orcfiledump.h"
 #include "cli/print.h"
 #include "cli/shell.h"
 #include "common/alloc.h"
@@ -42,7 +44,8 @@ typedef struct CliOptions {
 static void usage(FILE *out)
 {
     fputs("usage: comb [OPTIONS] [-e 'SQL;...' | -f FILE]\n"
-          "       comb [OPTIONS] orcfiledump [-d|--contents] PATH...\n"
+          "       comb [OPTIONS] orcfiledump [-d|--contents] [-j [-p]] [-t]\n"
+          "            [--rowindex=C,...] [--skip-dump] PATH...\n"
           "OPTIONS: [--warehouse DIR] [--hivevar k=v]... [--hiveconf k=v]...\n"
           "         [--outputformat table|tsv|csv] [-v] [--silent]\n"
           "Without -e or -f, statements are read from standard input.\n"
@@ -174,39 +177,13 @@ static int read_file(const char *path, CombBuf *out)
     return rc;
 }
 
-static int orcfiledump_main(int argc, char **argv)
-{
-    OrcDumpMode mode = ORC_DUMP_META;
-    int rc = 0, first = 1;
-    CombErr err;
-    if (argc > 1 && !strcmp(argv[1], "-d")) {
-        mode = ORC_DUMP_ROWS;
-        first = 2;
-    } else if (argc > 1 && !strcmp(argv[1], "--contents")) {
-        mode = ORC_DUMP_CONTENTS;
-        first = 2;
-    }
-    if (first >= argc) {
-        fputs("usage: comb orcfiledump [-d|--contents] PATH...\n", stderr);
-        return 2;
-    }
-    for (int i = first; i < argc; i++) {
-        if (orc_dump(argv[i], mode, stdout, &err)) {
-            fflush(stdout);
-            fprintf(stderr, "Error: %s\n", err.msg);
-            rc = 1;
-        }
-    }
-    return rc;
-}
-
 typedef struct Subcommand {
     const char *name;
     int (*run)(int argc, char **argv);   /* argv[0] is the name */
 } Subcommand;
 
 static const Subcommand subcommands[] = {
-    {"orcfiledump", orcfiledump_main},
+    {"orcfiledump", cli_orcfiledump},
 };
 
 /* The subcommand named by the first argument after the global options, or

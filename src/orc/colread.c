@@ -1,16 +1,26 @@
 /*
  * colread.c - decoding rows: a stripe at a time, the streams of the
- * selected columns are read and decompressed (memory is one stripe's
- * worth of those streams), then each batch walks the type tree with the
+ * selected columns are located (only those are ever read), and each is
+ * read a piece at a time and decompressed a chunk at a time as its
+ * decoder gets to it (instream.c; a dictionary wholly: its strings live as
+ * long as the stripe), so memory per stream is a read piece and a chunk
+ * whatever the stripe's size.  Each batch walks the type tree with the
  * batch's vectors: a column first resolves its nulls (its PRESENT bits,
  * and its parent's nulls, as a child has no entries where its struct is
  * NULL or its union holds another member), decodes only its non-null
- * values densely and spreads them to their rows.  List and map elements
- * are the dense rows of the children, counted from the LENGTH stream.
+ * values densely, straight into the vector's arrays, and spreads them to
+ * their rows.  List and map elements are the dense rows of the children,
+ * counted from the LENGTH stream.
+ *
+ * Strings point into the stream's window (the current read piece, or the
+ * current chunk of a compressed stream), into its spill buffer when a
+ * batch's bytes span two windows, or into the dictionary; each stays put
+ * until the stream's next take, i.e. the next orc_reader_next.
  */
 #include "orc/orc_int.h"
 #include "common/alloc.h"
 #include "common/datetime.h"
+#include "fs/fs.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -29,6 +39,7 @@ void orc_reader_cols_free(OrcReader *r)
             for (int s = 0; s < ORC_N_SLOTS; s++) {
                 comb_buf_free(&c->s[s].raw);
                 comb_buf_free(&c->s[s].dec);
+                comb_buf_free(&c->s[s].spill);
             }
             comb_free(c->dict);
             comb_free(c->mask);
@@ -55,7 +66,9 @@ static int col_corrupt(const OrcReader *r, int stripe, int col,
 
 /* ------------------------------------------------------- stripe loading */
 
-static int read_streams(OrcReader *r, int stripe,
+/* Where each stream of the selected columns lies (checking every stream
+ * lies inside the stripe); nothing is read yet. */
+static int find_streams(OrcReader *r, int stripe,
                         const Orc__Proto__StripeFooter *sf, CombErr *err)
 {
     OrcStripeInfo si;
@@ -67,19 +80,17 @@ static int read_streams(OrcReader *r, int stripe,
         int kind = st->has_kind ? (int)st->kind : 0;
         uint32_t col = st->has_column ? st->column : 0;
         uint64_t len = st->has_length ? st->length : 0;
-        char what[96];
         if (len > end - off || col >= (uint32_t)r->n_cols) {
+            char what[96];
             snprintf(what, sizeof what, "stream %zu (%s) lies outside the "
-                     "stripe or names no column", i, orc_stream_kind_name(kind));
+                     "stripe or names no column", i,
+                     orc_stream_kind_name(kind));
             return col_corrupt(r, stripe, (int)col, what, err);
         }
         if (r->selected[col] && kind >= 0 && kind < ORC_N_SLOTS) {
             OrcStreamBuf *sb = &r->cols[col].s[kind];
-            snprintf(what, sizeof what, "stripe %d column %u %s stream",
-                     stripe, col, orc_stream_kind_name(kind));
-            int rc = orc_reader_read_section(r, off, len, sb, what, err);
-            if (rc)
-                return rc;
+            sb->off = off;
+            sb->len = (size_t)len;
             sb->found = true;
         }
         off += len;
@@ -87,12 +98,34 @@ static int read_streams(OrcReader *r, int stripe,
     return COMB_OK;
 }
 
-static void slot_in(const OrcReader *r, const OrcColRead *c, int slot,
-                    OrcIn *in)
+/* The stream of a slot, read piece by piece (and chunk by chunk). */
+static void slot_in(OrcReader *r, OrcColRead *c, int slot, OrcIn *in)
 {
-    const OrcStreamBuf *sb = &c->s[slot];
-    orc_in_init(in, sb->found ? sb->p : NULL, sb->found ? sb->len : 0,
+    OrcStreamBuf *sb = &c->s[slot];
+    const char *name = orc_stream_kind_name(slot);
+    comb_buf_clear(&sb->raw);
+    sb->chunks = (OrcChunks){
+        .fd = r->fd, .off = sb->off, .end = sb->found ? sb->off + sb->len : 0,
+        .raw = &sb->raw,
+        .codec = r->comp == ORC_COMP_NONE ? NULL : r->codec,
+        .block = r->block, .dec = &sb->dec, .spill = &sb->spill};
+    orc_in_init_chunks(in, &sb->chunks, r->path, c->type->id, name);
+}
+
+/* The stream of a slot read and decompressed whole. */
+static int slot_whole(OrcReader *r, OrcColRead *c, int slot, OrcIn *in,
+                      CombErr *err)
+{
+    OrcStreamBuf *sb = &c->s[slot];
+    char what[64];
+    snprintf(what, sizeof what, "column %d %s stream", c->type->id,
+             orc_stream_kind_name(slot));
+    int rc = sb->found ? orc_reader_read_section(r, sb->off, sb->len, sb,
+                                                 what, err)
+                       : COMB_OK;
+    orc_in_init(in, sb->found && !rc ? sb->p : NULL, sb->found ? sb->len : 0,
                 r->path, c->type->id, orc_stream_kind_name(slot));
+    return rc;
 }
 
 static int dict_reserve(OrcColRead *c, size_t n)
@@ -134,15 +167,17 @@ static int load_dictionary(OrcReader *r, OrcColRead *c, bool v2,
     OrcIntDec *lens = &c->lens;
     int64_t slice[ORC_RLE2_MAX];
     slot_in(r, c, ORC__PROTO__STREAM__KIND__LENGTH, &len_in);
-    slot_in(r, c, ORC__PROTO__STREAM__KIND__DICTIONARY_DATA, &data);
+    int rc = slot_whole(r, c, ORC__PROTO__STREAM__KIND__DICTIONARY_DATA,
+                        &data, err);
+    if (rc)
+        return rc;
     orc_int_dec_init(lens, &len_in, false, v2);
     if (c->dict_size > ORC_MAX_DICT)
         return orc_in_corrupt(&len_in, "implausible dictionary size", err);
     for (size_t i = 0; i < c->dict_size;) {
         size_t n = c->dict_size - i < ORC_RLE2_MAX ? c->dict_size - i
                                                    : ORC_RLE2_MAX;
-        int rc = orc_int_dec_next(lens, slice, n, err);
-        if (rc)
+        if ((rc = orc_int_dec_next(lens, slice, n, err)))
             return rc;
         if (dict_reserve(c, i + n))
             return comb_err_nomem(err);
@@ -291,7 +326,7 @@ static int load_stripe(OrcReader *r, int stripe, CombErr *err)
     for (int i = 0; i < r->n_cols; i++)
         for (int s = 0; s < ORC_N_SLOTS; s++)
             r->cols[i].s[s].found = false;
-    rc = read_streams(r, stripe, sf, err);
+    rc = find_streams(r, stripe, sf, err);
     if (!rc && r->need_zone)
         rc = orc_reader_use_zone(r, sf->writertimezone, err);
     for (int i = 0; i < r->n_cols && !rc; i++)
@@ -305,20 +340,22 @@ static int load_stripe(OrcReader *r, int stripe, CombErr *err)
 
 /* --------------------------------------------------------- batch decode */
 
-/* Move k dense values to the rows whose nulls[] is 0 (n rows). */
-static void spread(void *arr, size_t elem, const uint8_t *nulls, int n, int k)
-{
-    uint8_t *a = arr;
-    int j = k - 1;
-    for (int i = n - 1; i > j; i--) {
-        if (nulls[i]) {
-            memset(a + (size_t)i * elem, 0, elem);
-        } else {
-            memcpy(a + (size_t)i * elem, a + (size_t)j * elem, elem);
-            j--;
-        }
+/* Move k dense values to the rows whose nulls[] is 0 (n rows), zeroing
+ * the NULL rows; one function per element type, so the moves are plain
+ * assignments. */
+#define SPREAD_FN(name, T)                                                  \
+    static void name(T *a, const uint8_t *nulls, int n, int k)              \
+    {                                                                       \
+        static const T zero;                                                \
+        for (int i = n - 1, j = k - 1; i > j; i--)                          \
+            a[i] = nulls[i] ? zero : a[j--];                                \
     }
-}
+SPREAD_FN(spread_i64, int64_t)
+SPREAD_FN(spread_i32, int32_t)
+SPREAD_FN(spread_f64, double)
+SPREAD_FN(spread_str, CombStr)
+SPREAD_FN(spread_dec, comb_i128)
+SPREAD_FN(spread_u8, uint8_t)
 
 static int scratch_reserve(OrcReader *r, int n, CombErr *err)
 {
@@ -332,20 +369,33 @@ static int scratch_reserve(OrcReader *r, int n, CombErr *err)
     return r->scratch_cap ? COMB_OK : comb_err_nomem(err);
 }
 
+/* v's nulls for n rows; *k = the rows with a value.  Without a PRESENT
+ * stream or a parent with NULLs nothing is touched per row. */
 static int read_nulls(OrcReader *r, OrcColRead *c, CombVector *v, int n,
                       const uint8_t *parent, int *k, CombErr *err)
 {
+    int live = 0;
     if (!c->has_present && !parent) {
         v->has_nulls = false;
         *k = n;
         return COMB_OK;
     }
-    int m = n;
-    if (parent) {
-        m = 0;
-        for (int i = 0; i < n; i++)
-            m += !parent[i];
+    if (!parent) {
+        /* present bits straight into the mask, then flipped to NULLs */
+        int rc = orc_bool_dec_next(&c->present, v->nulls, (size_t)n, err);
+        if (rc)
+            return rc;
+        for (int i = 0; i < n; i++) {
+            live += v->nulls[i];
+            v->nulls[i] ^= 1;
+        }
+        v->has_nulls = live < n;
+        *k = live;
+        return COMB_OK;
     }
+    int m = 0;
+    for (int i = 0; i < n; i++)
+        m += !parent[i];
     uint8_t *bits = r->scratch8;
     if (c->has_present) {
         int rc = orc_bool_dec_next(&c->present, bits, (size_t)m, err);
@@ -354,9 +404,8 @@ static int read_nulls(OrcReader *r, OrcColRead *c, CombVector *v, int n,
     } else {
         memset(bits, 1, (size_t)m);
     }
-    int j = 0, live = 0;
-    for (int i = 0; i < n; i++) {
-        uint8_t here = (parent && parent[i]) ? 0 : bits[j++];
+    for (int i = 0, j = 0; i < n; i++) {
+        uint8_t here = parent[i] ? 0 : bits[j++];
         v->nulls[i] = !here;
         live += here;
     }
@@ -365,42 +414,61 @@ static int read_nulls(OrcReader *r, OrcColRead *c, CombVector *v, int n,
     return COMB_OK;
 }
 
+/* Lengths, checked all at once, then the batch's bytes in one take: the
+ * strings point into the stream's window (or its spill buffer). */
 static int read_direct_strings(OrcReader *r, OrcColRead *c, CombVector *v,
                                int k, CombErr *err)
 {
     int64_t *lens = r->scratch64;
+    uint64_t total = 0, high = 0;
+    const uint8_t *p = NULL;
     int rc = orc_int_dec_next(&c->lens, lens, (size_t)k, err);
-    for (int i = 0; i < k && !rc; i++)
-        rc = take_string(&c->data, &c->lens.in, lens[i], "bad string length",
-                         &v->str[i], err);
-    return rc;
+    if (rc)
+        return rc;
+    /* a negative length or one beyond 32 bits sets high bits */
+    for (int i = 0; i < k; i++) {
+        high |= (uint64_t)lens[i] >> 32;
+        total += (uint64_t)lens[i];
+    }
+    if (high)
+        return orc_in_corrupt(&c->lens.in, "bad string length", err);
+    if ((rc = orc_in_take(&c->data, (size_t)total, &p, err)))
+        return rc;
+    for (int i = 0; i < k; i++) {
+        v->str[i].ptr = (const char *)p;
+        v->str[i].len = (uint32_t)lens[i];
+        p += lens[i];
+    }
+    return COMB_OK;
 }
 
 static int read_dict_strings(OrcReader *r, OrcColRead *c, CombVector *v,
                              int k, CombErr *err)
 {
     int64_t *idx = r->scratch64;
+    uint64_t max = 0;
     int rc = orc_int_dec_next(&c->ints, idx, (size_t)k, err);
-    for (int i = 0; i < k && !rc; i++) {
-        if ((uint64_t)idx[i] >= c->dict_size)
-            return orc_in_corrupt(&c->ints.in,
-                                  "dictionary index out of range", err);
+    if (rc)
+        return rc;
+    for (int i = 0; i < k; i++)
+        max = (uint64_t)idx[i] > max ? (uint64_t)idx[i] : max;
+    if (k > 0 && max >= c->dict_size)
+        return orc_in_corrupt(&c->ints.in, "dictionary index out of range",
+                              err);
+    for (int i = 0; i < k; i++)
         v->str[i] = c->dict[idx[i]];
-    }
-    return rc;
+    return COMB_OK;
 }
 
 static int read_floats(OrcColRead *c, CombVector *v, int k, size_t width,
                        CombErr *err)
 {
     const uint8_t *p = NULL;
+    if (width == 8)
+        return orc_in_read(&c->data, v->f64, (size_t)k * 8, err);
     int rc = orc_in_take(&c->data, (size_t)k * width, &p, err);
     if (rc)
         return rc;
-    if (width == 8) {
-        memcpy(v->f64, p, (size_t)k * 8);
-        return COMB_OK;
-    }
     for (int i = 0; i < k; i++) {
         float f;
         memcpy(&f, p + (size_t)i * 4, 4);
@@ -413,15 +481,26 @@ static int read_small_ints(OrcReader *r, OrcColRead *c, CombVector *v, int k,
                            CombErr *err)
 {
     uint8_t *tmp = r->scratch8;
-    int rc = c->type->kind == COMB_T_BOOLEAN
-                 ? orc_bool_dec_next(&c->bools, tmp, (size_t)k, err)
-                 : orc_byte_dec_next(&c->bytes, tmp, (size_t)k, err);
-    if (rc)
+    int rc;
+    if (c->type->kind == COMB_T_BOOLEAN) {
+        if ((rc = orc_bool_dec_next(&c->bools, tmp, (size_t)k, err)))
+            return rc;
+        for (int i = 0; i < k; i++)
+            v->i64[i] = tmp[i];
+        return COMB_OK;
+    }
+    if ((rc = orc_byte_dec_next(&c->bytes, tmp, (size_t)k, err)))
         return rc;
     for (int i = 0; i < k; i++)
-        v->i64[i] = c->type->kind == COMB_T_BOOLEAN ? tmp[i] : (int8_t)tmp[i];
+        v->i64[i] = (int8_t)tmp[i];
     return COMB_OK;
 }
+
+static const int64_t pow10_i64[19] = {
+    1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000,
+    1000000000, 10000000000, 100000000000, 1000000000000, 10000000000000,
+    100000000000000, 1000000000000000, 10000000000000000,
+    100000000000000000, 1000000000000000000};
 
 /* ORC stores nanos with their trailing zeros counted in the low 3 bits:
  * n << 3 | z means n * 10^(z+1) when z > 0. */
@@ -429,10 +508,11 @@ static bool decode_nanos(uint64_t enc, int32_t *out)
 {
     uint64_t ns = enc >> 3;
     int zeros = (int)(enc & 7);
-    for (int j = 0; zeros && j <= zeros; j++) {
-        if (ns > COMB_NANOS_PER_SECOND)
+    if (zeros) {
+        uint64_t m = (uint64_t)pow10_i64[zeros + 1];
+        if (ns > (COMB_NANOS_PER_SECOND - 1) / m)
             return false;
-        ns *= 10;
+        ns *= m;
     }
     if (ns >= COMB_NANOS_PER_SECOND)
         return false;
@@ -444,13 +524,16 @@ static bool decode_nanos(uint64_t enc, int32_t *out)
  * clock: as ORC C++ (reader zone GMT) and Hive (useUTCTimestamp) read
  * them, including their rule that an instant before 1970 with nanos
  * beyond the millisecond lies one second earlier (ORC Java's writer
- * truncated the milliseconds toward zero). */
+ * truncated the milliseconds toward zero).  A zone of one offset (UTC,
+ * which Hive 3+ writes) needs no lookup per value. */
 static int read_timestamps(OrcReader *r, OrcColRead *c, CombVector *v, int k,
                            CombErr *err)
 {
     int64_t *nanos = r->scratch64;
     const OrcTz *tz = r->zones[r->stripe_zone];
     int64_t epoch = r->zone_epochs[r->stripe_zone];
+    int32_t fixed = 0;
+    bool is_fixed = orc_tz_fixed(tz, &fixed);
     int rc = orc_int_dec_next(&c->ints, v->i64, (size_t)k, err);
     if (rc || (rc = orc_int_dec_next(&c->secondary, nanos, (size_t)k, err)))
         return rc;
@@ -464,7 +547,7 @@ static int read_timestamps(OrcReader *r, OrcColRead *c, CombVector *v, int k,
         t += epoch;
         if (t < 0 && v->nanos[i] > 999999)
             t -= 1;
-        v->i64[i] = t + orc_tz_offset(tz, t);
+        v->i64[i] = t + (is_fixed ? fixed : orc_tz_offset(tz, t));
     }
     return COMB_OK;
 }
@@ -478,8 +561,14 @@ static int read_wide_varint(OrcIn *in, comb_i128 *out, bool *fits,
     int shift = 0;
     *fits = true;
     for (;;) {
-        if (in->pos >= in->len)
-            return orc_in_corrupt(in, "stream ends inside a decimal", err);
+        if (in->pos == in->len) {
+            if (orc_in_at_end(in))
+                return orc_in_corrupt(in, "stream ends inside a decimal",
+                                      err);
+            int rc = orc_in_refill(in, err);
+            if (rc)
+                return rc;
+        }
         uint8_t b = in->p[in->pos++];
         unsigned chunk = b & 0x7f;
         if (shift < 128) {
@@ -508,33 +597,58 @@ static bool decimal_to_column(comb_i128 u, int from, const CombType *t,
 }
 
 /* Decimals densely into v->dec; bad[i] = 1 where the i-th value must read
- * as NULL. */
+ * as NULL, *any_bad whether one must.  The common value, a varint of at
+ * most 64 bits at a scale no larger than the column's, is scaled up
+ * within 64 bits; the rest take the 128-bit path. */
 static int read_decimals(OrcReader *r, OrcColRead *c, CombVector *v, int k,
-                         uint8_t *bad, CombErr *err)
+                         uint8_t *bad, bool *any_bad, CombErr *err)
 {
     int64_t *scales = r->scratch64;
     int rc;
+    uint8_t worst = 0;
     if (is_decimal64(r, c->type)) {
         rc = orc_int_dec_next(&c->ints, scales, (size_t)k, err);
         for (int i = 0; i < k && !rc; i++) {
             v->dec[i] = scales[i];
             bad[i] = !comb_dec_fits(v->dec[i], (int)c->type->precision);
+            worst |= bad[i];
         }
+        *any_bad = worst;
         return rc;
     }
     if ((rc = orc_int_dec_next(&c->secondary, scales, (size_t)k, err)))
         return rc;
+    /* locals: the stores to v->dec could alias the type's fields */
+    const int col_scale = (int)c->type->scale;
+    const bool check = c->type->precision <= 18;
+    const int64_t limit = check ? pow10_i64[c->type->precision] : 1;
+    OrcIn *in = &c->data;
+    comb_i128 *dec = v->dec;
     for (int i = 0; i < k; i++) {
-        comb_i128 u = 0;
-        bool fits;
-        if ((rc = read_wide_varint(&c->data, &u, &fits, err)))
-            return rc;
-        if (scales[i] < 0 || scales[i] > COMB_MAX_DECIMAL_PRECISION)
+        uint64_t u;
+        size_t len;
+        int64_t val;
+        if ((uint64_t)scales[i] > COMB_MAX_DECIMAL_PRECISION)
             return orc_in_corrupt(&c->secondary.in,
                                   "decimal scale out of range", err);
-        bad[i] = !fits || !decimal_to_column(u, (int)scales[i], c->type,
-                                             &v->dec[i]);
+        int up = col_scale - (int)scales[i];
+        if (in->len - in->pos >= 10 && up >= 0 && up <= 18 &&
+            (len = orc_varint_fast(in->p + in->pos, &u)) &&
+            !__builtin_mul_overflow(orc_zigzag_dec(u), pow10_i64[up], &val)) {
+            in->pos += len;
+            dec[i] = val;
+            bad[i] = check & ((val >= limit) | (val <= -limit));
+        } else {
+            comb_i128 w = 0;
+            bool fits;
+            if ((rc = read_wide_varint(in, &w, &fits, err)))
+                return rc;
+            bad[i] = !fits || !decimal_to_column(w, (int)scales[i], c->type,
+                                                 &dec[i]);
+        }
+        worst |= bad[i];
     }
+    *any_bad = worst;
     return COMB_OK;
 }
 
@@ -573,17 +687,17 @@ static void spread_values(CombVector *v, int n, int k)
     if (k == n)
         return;
     if (v->i64)
-        spread(v->i64, sizeof *v->i64, v->nulls, n, k);
+        spread_i64(v->i64, v->nulls, n, k);
     if (v->nanos)
-        spread(v->nanos, sizeof *v->nanos, v->nulls, n, k);
+        spread_i32(v->nanos, v->nulls, n, k);
     if (v->f64)
-        spread(v->f64, sizeof *v->f64, v->nulls, n, k);
+        spread_f64(v->f64, v->nulls, n, k);
     if (v->str)
-        spread(v->str, sizeof *v->str, v->nulls, n, k);
+        spread_str(v->str, v->nulls, n, k);
     if (v->dec)
-        spread(v->dec, sizeof *v->dec, v->nulls, n, k);
+        spread_dec(v->dec, v->nulls, n, k);
     if (v->tag)
-        spread(v->tag, sizeof *v->tag, v->nulls, n, k);
+        spread_u8(v->tag, v->nulls, n, k);
 }
 
 static int read_column(OrcReader *r, const CombType *t, CombVector *v, int n,
@@ -594,10 +708,13 @@ static int read_decimal_column(OrcReader *r, OrcColRead *c, CombVector *v,
                                int n, int k, CombErr *err)
 {
     uint8_t *bad = r->scratch8;  /* free again once the nulls are read */
-    int rc = read_decimals(r, c, v, k, bad, err);
+    bool any_bad = false;
+    int rc = read_decimals(r, c, v, k, bad, &any_bad, err);
     if (rc)
         return rc;
     spread_values(v, n, k);
+    if (!any_bad)
+        return COMB_OK;
     for (int i = 0, j = 0; i < n; i++) {
         if (comb_vec_is_null(v, i))
             continue;

@@ -4,7 +4,9 @@
  * for every row the parent has (dropped at the stripe end when the stripe
  * had no NULL), then values: booleans and tinyints with byte RLE, other
  * integers and dates with RLE v2, floats and doubles as little-endian
- * IEEE, strings and binaries as bytes plus RLE v2 lengths, timestamps as
+ * IEEE, strings and binaries as bytes plus RLE v2 lengths (strings,
+ * varchars and chars of a stripe with few distinct values as a sorted
+ * dictionary instead: dictwrite.c), timestamps as
  * seconds from 2015-01-01 UTC (RLE v2) plus nanos with their trailing
  * zeros folded (RLE v2, SECONDARY), decimals as zigzag varints of the value
  * with its trailing fraction zeros trimmed plus that scale (RLE v2,
@@ -19,10 +21,18 @@
 
 #include <string.h>
 
-void orc_colwrite_init(OrcColWrite *c, const CombType *t)
+/* ORC dictionary-encodes strings, varchars and chars, never binaries. */
+static bool dict_kind(CombTypeKind k)
+{
+    return k == COMB_T_STRING || k == COMB_T_VARCHAR || k == COMB_T_CHAR;
+}
+
+void orc_colwrite_init(OrcColWrite *c, const CombType *t,
+                       double dict_threshold)
 {
     memset(c, 0, sizeof *c);
     c->type = t;
+    orc_dict_init(&c->dict, dict_kind(t->kind) ? dict_threshold : 0);
     orc_bool_enc_init(&c->present, &c->present_buf);
     orc_bool_enc_init(&c->bools, &c->data_buf);
     orc_byte_enc_init(&c->bytes, &c->data_buf);
@@ -40,6 +50,8 @@ void orc_colwrite_free(OrcColWrite *c)
     comb_buf_free(&c->data_buf);
     comb_buf_free(&c->length_buf);
     comb_buf_free(&c->secondary_buf);
+    comb_buf_free(&c->dict_buf);
+    orc_dict_free(&c->dict);
     orc_int_enc_free(&c->ints);
     orc_int_enc_free(&c->lens);
     orc_int_enc_free(&c->secondary);
@@ -56,6 +68,11 @@ int orc_colwrite_encoding(const OrcColWrite *c)
     case COMB_T_DOUBLE:
     case COMB_T_STRUCT:
         return ORC__PROTO__COLUMN_ENCODING__KIND__DIRECT;
+    case COMB_T_STRING:
+    case COMB_T_VARCHAR:
+    case COMB_T_CHAR:
+        return c->use_dict ? ORC__PROTO__COLUMN_ENCODING__KIND__DICTIONARY_V2
+                           : ORC__PROTO__COLUMN_ENCODING__KIND__DIRECT_V2;
     default:
         return ORC__PROTO__COLUMN_ENCODING__KIND__DIRECT_V2;
     }
@@ -223,8 +240,10 @@ static int put_value(OrcColWrite *c, const CombVector *v, int i)
     case COMB_T_CHAR:
     case COMB_T_BINARY: {
         CombStr str = v->str[i];
+        uint64_t at = c->data_buf.len;
         if (orc_stats_add_str(s, str.ptr, str.len) ||
-            comb_buf_append(&c->data_buf, str.ptr, str.len))
+            comb_buf_append(&c->data_buf, str.ptr, str.len) ||
+            orc_dict_add(&c->dict, &c->data_buf, at, str.len))
             return COMB_ENOMEM;
         return orc_int_enc_add(&c->lens, str.len);
     }
@@ -311,6 +330,10 @@ int orc_colwrite_flush(OrcColWrite *c)
         orc_byte_enc_flush(&c->bytes) || orc_int_enc_flush(&c->ints) ||
         orc_int_enc_flush(&c->lens) || orc_int_enc_flush(&c->secondary))
         return COMB_ENOMEM;
+    c->use_dict = dict_kind(c->type->kind) && orc_dict_wanted(&c->dict);
+    if (c->use_dict)
+        return orc_dict_write(&c->dict, &c->data_buf, &c->length_buf,
+                              &c->dict_buf);
     return COMB_OK;
 }
 
@@ -325,7 +348,8 @@ size_t orc_colwrite_size(const OrcColWrite *c)
 size_t orc_colwrite_mem(const OrcColWrite *c)
 {
     return sizeof *c + c->present_buf.cap + c->data_buf.cap +
-           c->length_buf.cap + c->secondary_buf.cap +
+           c->length_buf.cap + c->secondary_buf.cap + c->dict_buf.cap +
+           orc_dict_mem(&c->dict) +
            (size_t)(c->ints.cap + c->lens.cap + c->secondary.cap) * 8 +
            (size_t)c->rows_cap * sizeof *c->rows + c->stripe_stats.smin.cap +
            c->stripe_stats.smax.cap;
@@ -337,5 +361,8 @@ void orc_colwrite_reset(OrcColWrite *c)
     comb_buf_clear(&c->data_buf);
     comb_buf_clear(&c->length_buf);
     comb_buf_clear(&c->secondary_buf);
+    comb_buf_clear(&c->dict_buf);
+    orc_dict_reset(&c->dict);
+    c->use_dict = false;
     orc_stats_reset(&c->stripe_stats);
 }

@@ -80,6 +80,11 @@ typedef struct OrcWriterOptions {
     uint64_t compression_block_size; /* default 256 KiB */
     uint64_t stripe_size;            /* buffered bytes that trigger a stripe
                                         flush; default 64 MiB */
+    /* orc.dictionary.key.threshold: a string, varchar or char column of a
+     * stripe is written DICTIONARY_V2 when its distinct values / non-null
+     * values <= this (ORC Java's rule), else DIRECT_V2; 0..1, default
+     * 0.8; 0 never uses a dictionary, 1 always */
+    double dictionary_key_threshold;
     /* Called just before a stripe is written, after its last row was
      * added (also for the final stripe, inside orc_writer_finish, and for
      * a stripe the group's budget forces out while another writer of the
@@ -185,6 +190,7 @@ typedef struct OrcColumnStats {
     /* list, map: children per non-null row */
     bool has_collection; uint64_t min_children, max_children;
     uint64_t total_children;
+    uint64_t bytes_on_disk;     /* 0 when the writer did not say */
 } OrcColumnStats;
 
 /* Open and validate the file tail (postscript, footer, metadata).  A
@@ -240,8 +246,12 @@ int orc_reader_batch_init(const OrcReader *r, CombBatch *b, int capacity);
 /* Decode the next rows into b (b from orc_reader_batch_init or with the
  * same layout): b->n_rows = rows decoded, 0 at end of file.  A batch
  * never spans two stripes.  List and map children grow to the elements
- * the rows hold (comb_vec_reserve).  String pointers stay valid until the
- * next orc_reader_next or orc_reader_close.  Decimals that do not fit
+ * the rows hold (comb_vec_reserve).  Strings are not copied: they point
+ * into the reader's buffers (the read piece or decompressed chunk of their
+ * stream, a spill buffer when a batch's bytes span two of those, or the
+ * stripe's dictionary), which the next orc_reader_next may overwrite:
+ * they stay valid until the next orc_reader_next or orc_reader_close, no
+ * longer (copy what must outlive the batch).  Decimals that do not fit
  * their column's precision after rescaling read as NULL (Hive's rule);
  * bad bytes give COMB_ECORRUPT; a writer time zone missing from the
  * system's zoneinfo gives COMB_EUNSUPPORTED. */
@@ -269,5 +279,32 @@ typedef enum OrcDumpMode {
 /* Print the file at path in the given mode.  Returns an rc; on error
  * nothing further is printed. */
 int orc_dump(const char *path, OrcDumpMode mode, FILE *out, CombErr *err);
+
+/* `comb orcfiledump`'s switches for the metadata listing. */
+typedef struct OrcDumpOptions {
+    bool json;            /* -j: JsonFileDump's form */
+    bool pretty;          /* -p: ... indented */
+    bool timezone;        /* -t: each stripe's writer time zone */
+    const int *rowindex;  /* --rowindex=1,2: row group indexes and bloom */
+    int n_rowindex;       /*   filters of these column ids, in this order */
+    bool rowindex_all;    /* --rowindex=*: of every column */
+} OrcDumpOptions;
+
+/* The metadata listing of one file as Hive's orcfiledump prints it (ORC
+ * Java's FileDump, ORC 1.8), closed by its separator line; an --rowindex
+ * column the file does not have is COMB_EINVALID. */
+int orc_dump_metadata(const char *path, const OrcDumpOptions *opt, FILE *out,
+                      CombErr *err);
+/* The files' metadata as JsonFileDump prints it: one object, or an array
+ * of them for more than one file; printed only when every file could be
+ * read. */
+int orc_dump_json(const char *const *paths, int n, const OrcDumpOptions *opt,
+                  FILE *out, CombErr *err);
+/* The files the paths name: a directory stands for every file below it
+ * (recursively, in name order) but hidden ones (names starting with '_'
+ * or '.') and ACID side files (..._flush_length), as Hive's orcfiledump
+ * lists them.  *out is comb_malloc'd (the names are in arena a). */
+int orc_dump_expand_paths(const char *const *paths, int n, CombArena *a,
+                          char ***out, int *n_out, CombErr *err);
 
 #endif

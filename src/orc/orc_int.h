@@ -67,38 +67,161 @@ typedef struct OrcCodec OrcCodec;
 
 int orc_codec_new(OrcCompression c, OrcCodec **out, CombErr *err);
 void orc_codec_free(OrcCodec *c);
-/* Whether comb can decode/encode this compression kind. */
+/* Whether comb can decode this compression kind (all but LZO can also be
+ * written). */
 bool orc_compression_supported(OrcCompression c);
+bool orc_compression_writable(OrcCompression c);
 
 /* Undo ORC's chunked compression of src into out (cleared first).  With
  * ORC_COMP_NONE the bytes are copied.  `what` names the stream in errors. */
 int orc_codec_decompress(OrcCodec *c, uint64_t block_size,
                          const uint8_t *src, size_t len, CombBuf *out,
                          const char *path, const char *what, CombErr *err);
+/* The body length and kind of the chunk whose 3-byte header is at p. */
+static inline void orc_chunk_header(const uint8_t *p, size_t *clen,
+                                    bool *original)
+{
+    uint32_t h = p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16;
+    *clen = h >> 1;
+    *original = h & 1;
+}
+/* Decompress one chunk body (clen bytes at src; its header was at byte
+ * `at` of the stream `what`) into dec, replacing what dec held; at most
+ * block_size bytes. */
+int orc_codec_decode_chunk(OrcCodec *c, uint64_t block_size,
+                           const uint8_t *src, size_t clen, CombBuf *dec,
+                           const char *path, const char *what, size_t at,
+                           CombErr *err);
 /* Append src to out in ORC's chunked compressed form. */
 int orc_codec_compress(OrcCodec *c, uint64_t block_size, const uint8_t *src,
                        size_t len, CombBuf *out, CombErr *err);
 
 /* ---------------------------------------------------- decoders (reading) */
 
-/* A cursor over one decompressed stream; path/column/stream name the
- * place in error messages. */
+/* Where a stream of a stripe comes from: the file, read a piece at a
+ * time into `raw`, and for a compressed file its chunks, decompressed
+ * one at a time into `dec` (an original chunk is used in `raw`).  So a
+ * stream costs a read piece and a chunk of memory, whatever its size. */
+typedef struct OrcChunks {
+    int fd;
+    uint64_t off, end;    /* the stored bytes not read yet */
+    uint64_t done;        /* stored bytes before raw's first */
+    CombBuf *raw;         /* stored bytes read: raw->data[raw_pos..len)
+                             are not used yet */
+    size_t raw_pos;
+    OrcCodec *codec;      /* NULL: the stream is stored uncompressed */
+    uint64_t block;
+    CombBuf *dec;         /* the current chunk, decompressed */
+    CombBuf *spill;       /* bytes of one take that span two windows */
+    size_t piece;         /* bytes read at a time; 0 = 256 KiB (tests
+                             make it small to cut streams anywhere) */
+} OrcChunks;
+
+/* A cursor over a stream: a window of bytes (the whole stream, or the
+ * current chunk of a compressed one) and, for the latter, the chunks
+ * after it; path/column/stream name the place in error messages.
+ * Decoders look at the window directly for speed (p[pos..len)) and call
+ * orc_in_refill when it is used up.  A window's bytes stay put until the
+ * stream's next refill. */
 typedef struct OrcIn {
     const uint8_t *p;
     size_t len;
     size_t pos;
+    OrcChunks *more;      /* NULL: the window is all there is */
     const char *path;
     int column;
     const char *stream;
 } OrcIn;
 
+/* A stream held whole in p[0..len). */
 void orc_in_init(OrcIn *in, const uint8_t *p, size_t len, const char *path,
                  int column, const char *stream);
+/* A stream read piece by piece from `more` (which must outlive in). */
+void orc_in_init_chunks(OrcIn *in, OrcChunks *more, const char *path,
+                        int column, const char *stream);
 /* COMB_ECORRUPT naming the stream and the problem. */
 int orc_in_corrupt(const OrcIn *in, const char *what, CombErr *err);
-int orc_in_varint(OrcIn *in, uint64_t *out, CombErr *err);
-/* Take n raw bytes; *p points into the stream. */
-int orc_in_take(OrcIn *in, size_t n, const uint8_t **p, CombErr *err);
+/* No byte left in the window or after it. */
+bool orc_in_at_end(const OrcIn *in);
+/* Move the window to the next non-empty piece or chunk; COMB_ECORRUPT at
+ * the end of the stream ("stream ends before all values were read"). */
+int orc_in_refill(OrcIn *in, CombErr *err);
+/* The varint at p, where at least 10 bytes may be read: its length, or 0
+ * when it is longer than 10 bytes or overflows 64 bits.  Up to 8 bytes
+ * (56 bits) are decoded from one load without a branch per byte: the
+ * first byte without its top bit ends the varint, and the 7-bit groups
+ * are folded together pairwise. */
+static inline size_t orc_varint_fast(const uint8_t *p, uint64_t *out)
+{
+    uint64_t w;
+    __builtin_memcpy(&w, p, 8);  /* little-endian: byte 0 lowest */
+    uint64_t stop = ~w & 0x8080808080808080ull;
+    if (stop) {
+        int len = __builtin_ctzll(stop) / 8 + 1;
+        uint64_t x = w & 0x7f7f7f7f7f7f7f7full;
+        if (len < 8)
+            x &= (1ull << (8 * len)) - 1;
+        x = (x & 0x007f007f007f007full) | ((x & 0x7f007f007f007f00ull) >> 1);
+        x = (x & 0x00003fff00003fffull) | ((x & 0x3fff00003fff0000ull) >> 2);
+        x = (x & 0x000000000fffffffull) | ((x & 0x0fffffff00000000ull) >> 4);
+        *out = x;
+        return (size_t)len;
+    }
+    uint64_t v = 0;
+    for (size_t i = 0; i < 10; i++) {
+        uint8_t b = p[i];
+        if (i == 9 && (b & 0xfe))
+            return 0;
+        v |= (uint64_t)(b & 0x7f) << (7 * i);
+        if (!(b & 0x80)) {
+            *out = v;
+            return i + 1;
+        }
+    }
+    return 0;
+}
+/* The out-of-line halves of the two below: a take spanning windows, a
+ * varint near a window's end or a bad one. */
+int orc_in_take_slow(OrcIn *in, size_t n, const uint8_t **p,
+                     size_t *readable, CombErr *err);
+int orc_in_varint_slow(OrcIn *in, uint64_t *out, CombErr *err);
+
+/* Take n raw bytes; *p points into the window, or, when they span
+ * chunks, into the stream's spill buffer (valid until the next take from
+ * the stream).  *readable (may be NULL) = bytes that may be read from *p,
+ * at least n; a spill has 8 zero bytes after the n.  Inline: decoders
+ * take once per run. */
+static inline int orc_in_take_ex(OrcIn *in, size_t n, const uint8_t **p,
+                                 size_t *readable, CombErr *err)
+{
+    if (in->len - in->pos >= n) {
+        *p = in->p ? in->p + in->pos : (const uint8_t *)"";
+        if (readable)
+            *readable = in->len - in->pos;
+        in->pos += n;
+        return COMB_OK;
+    }
+    return orc_in_take_slow(in, n, p, readable, err);
+}
+
+static inline int orc_in_take(OrcIn *in, size_t n, const uint8_t **p,
+                              CombErr *err)
+{
+    return orc_in_take_ex(in, n, p, NULL, err);
+}
+
+static inline int orc_in_varint(OrcIn *in, uint64_t *out, CombErr *err)
+{
+    size_t n;
+    if (in->len - in->pos >= 10 &&
+        (n = orc_varint_fast(in->p + in->pos, out)) != 0) {
+        in->pos += n;
+        return COMB_OK;
+    }
+    return orc_in_varint_slow(in, out, err);
+}
+/* Copy the next n bytes to dst. */
+int orc_in_read(OrcIn *in, void *dst, size_t n, CombErr *err);
 
 typedef struct OrcByteDec {
     OrcIn in;
@@ -189,6 +312,9 @@ int orc_tz_local(OrcTz **out, CombErr *err);
 void orc_tz_free(OrcTz *tz);  /* NULL ok */
 /* Seconds east of UTC in force at instant t (seconds since 1970, UTC). */
 int32_t orc_tz_offset(const OrcTz *tz, int64_t t);
+/* Whether the zone's offset is the same at every instant (UTC and its
+ * aliases, rules without daylight time): then *off is it. */
+bool orc_tz_fixed(const OrcTz *tz, int32_t *off);
 /* The instant of wall-clock seconds w in the zone (w - the offset then
  * in force; at a change the offset before it wins). */
 int64_t orc_tz_from_local(const OrcTz *tz, int64_t w);
@@ -285,6 +411,8 @@ int orc_reader_stripe_footer(OrcReader *r, int stripe,
 void orc_stripe_footer_free(Orc__Proto__StripeFooter *sf);
 const Orc__Proto__Footer *orc_reader_footer(const OrcReader *r);
 const char *orc_reader_path(const OrcReader *r);
+/* java.sql.Timestamp's text of wall-clock seconds and nanos (dump.c). */
+void orc_print_timestamp(FILE *out, int64_t secs, int32_t nanos);
 /* Names of ORC enums for messages and the dump. */
 const char *orc_stream_kind_name(int kind);
 const char *orc_encoding_name(int kind);
@@ -294,11 +422,19 @@ const char *orc_encoding_name(int kind);
 /* Stream kinds a column reader keeps: PRESENT..SECONDARY. */
 #define ORC_N_SLOTS 6
 
+/* A section of the file (orc_reader_read_section: raw, dec, p, len), or
+ * one stream of the stripe being read: then off/len say where it is
+ * stored, and it is read piece by piece into raw and decompressed a chunk
+ * at a time into dec (wholly for a dictionary, whose strings live as
+ * long as the stripe). */
 typedef struct OrcStreamBuf {
     CombBuf raw;          /* bytes as stored in the file */
     CombBuf dec;          /* decompressed (unused without compression) */
-    const uint8_t *p;     /* the decoded stream */
-    size_t len;
+    CombBuf spill;        /* a stripe stream's takes that span windows */
+    OrcChunks chunks;     /* a stripe stream's source */
+    const uint8_t *p;     /* the decoded section */
+    size_t len;           /* its length / the stripe stream's stored length */
+    uint64_t off;         /* a stripe stream's place in the file */
     bool found;           /* listed in this stripe's footer */
 } OrcStreamBuf;
 
@@ -373,9 +509,42 @@ void orc_reader_cols_free(OrcReader *r);
 
 /* ------------------------------------------------------- writer internals */
 
+/* The dictionary of one string column's pending stripe (dictwrite.c). */
+typedef struct OrcDictEnc {
+    double threshold;       /* orc.dictionary.key.threshold; 0 = never */
+    bool active;            /* still collecting in this stripe */
+    struct OrcDictKey *keys;
+    uint32_t n_keys;
+    size_t cap_keys;
+    uint32_t *slots;        /* hash table: key index + 1, 0 empty */
+    size_t n_slots;
+    uint32_t *ids;          /* key of each non-null value, in order */
+    size_t n_ids, cap_ids;
+} OrcDictEnc;
+
+void orc_dict_init(OrcDictEnc *d, double threshold);
+void orc_dict_free(OrcDictEnc *d);
+/* Forget the stripe's keys (keeping the memory) and collect again. */
+void orc_dict_reset(OrcDictEnc *d);
+size_t orc_dict_mem(const OrcDictEnc *d);
+/* The value just appended at data->data[off..off+len) (its bytes must
+ * stay there until the stripe is written). */
+int orc_dict_add(OrcDictEnc *d, const CombBuf *data, uint64_t off,
+                 uint32_t len);
+/* Whether the stripe is to be written with its dictionary. */
+bool orc_dict_wanted(const OrcDictEnc *d);
+/* Turn the stripe's direct bytes (data) into DICTIONARY_V2 streams: the
+ * sorted keys into dict_data, their lengths into lengths (replacing the
+ * values' lengths), the values' key ids into data. */
+int orc_dict_write(OrcDictEnc *d, CombBuf *data, CombBuf *lengths,
+                   CombBuf *dict_data);
+
 typedef struct OrcColWrite {
     const CombType *type;
     CombBuf present_buf, data_buf, length_buf, secondary_buf;
+    CombBuf dict_buf;     /* DICTIONARY_DATA of a dictionary stripe */
+    OrcDictEnc dict;      /* string, varchar, char */
+    bool use_dict;        /* the flushed stripe is DICTIONARY_V2 */
     OrcBoolEnc present;
     OrcBoolEnc bools;
     OrcByteEnc bytes;
@@ -389,7 +558,8 @@ typedef struct OrcColWrite {
 
 /* Set up / release the encoders of one column (the pending stripe's
  * state; the writer keeps the file's statistics apart). */
-void orc_colwrite_init(OrcColWrite *c, const CombType *t);
+void orc_colwrite_init(OrcColWrite *c, const CombType *t,
+                       double dict_threshold);
 void orc_colwrite_free(OrcColWrite *c);
 /* Check the values of rows rows[0..n) of v (type t) the writer cannot
  * store (decimals beyond their precision, nanos out of range), so that a
@@ -403,7 +573,8 @@ int orc_colwrite_check(const CombType *t, const CombVector *v,
 int orc_colwrite_rows(OrcColWrite *cols, const CombType *t,
                       const CombVector *v, const uint32_t *rows, int n,
                       CombErr *err);
-/* Flush the encoders at a stripe end. */
+/* Flush the encoders at a stripe end, choosing a string column's
+ * encoding (dictionary or direct). */
 int orc_colwrite_flush(OrcColWrite *c);
 /* Bytes buffered for the stripe. */
 size_t orc_colwrite_size(const OrcColWrite *c);

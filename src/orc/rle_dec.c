@@ -1,68 +1,31 @@
 /*
  * rle_dec.c - decoders for ORC's run-length encodings: varints, byte RLE,
  * boolean RLE (bits over byte RLE), integer RLE v1 and integer RLE v2 with
- * its four sub-encodings.  Every read is bounds-checked against the stream,
- * so bad bytes end in COMB_ECORRUPT naming the column and stream.
+ * its four sub-encodings, over streams read a window at a time (OrcIn,
+ * instream.c).
+ * Every read is bounds-checked against the stream, so bad bytes end in
+ * COMB_ECORRUPT naming the column and stream.
+ *
+ * Speed: runs that a caller wants whole are decoded straight into its
+ * array (no copy through the decoder's buffer); DIRECT and PATCHED_BASE
+ * values are unpacked eight at a time by loops specialised per bit width
+ * (unaligned big-endian 64-bit loads, constant shifts); booleans expand a
+ * byte at a time through a table; SHORT_REPEAT and fixed-step DELTA runs
+ * are plain fills the compiler vectorises.
  */
 #include "orc/orc_int.h"
 
 #include <string.h>
 
-void orc_in_init(OrcIn *in, const uint8_t *p, size_t len, const char *path,
-                 int column, const char *stream)
+static inline int in_byte(OrcIn *in, uint8_t *b, CombErr *err)
 {
-    in->p = p;
-    in->len = p ? len : 0;
-    in->pos = 0;
-    in->path = path;
-    in->column = column;
-    in->stream = stream;
-}
-
-int orc_in_corrupt(const OrcIn *in, const char *what, CombErr *err)
-{
-    return comb_err(err, COMB_ECORRUPT,
-                    "corrupt file '%s': column %d, %s stream: %s", in->path,
-                    in->column, in->stream, what);
-}
-
-int orc_in_varint(OrcIn *in, uint64_t *out, CombErr *err)
-{
-    uint64_t v = 0;
-    for (int shift = 0;; shift += 7) {
-        if (in->pos >= in->len)
-            return orc_in_corrupt(in, "stream ends inside a varint", err);
-        uint8_t b = in->p[in->pos++];
-        /* the tenth byte may only carry bit 63 */
-        if (shift == 63 && (b & 0xfe))
-            return orc_in_corrupt(in, "varint overflows 64 bits", err);
-        v |= (uint64_t)(b & 0x7f) << shift;
-        if (!(b & 0x80))
-            break;
-        if (shift == 63)
-            return orc_in_corrupt(in, "varint longer than 10 bytes", err);
+    if (in->pos == in->len) {
+        int rc = orc_in_refill(in, err);
+        if (rc)
+            return rc;
     }
-    *out = v;
+    *b = in->p[in->pos++];
     return COMB_OK;
-}
-
-int orc_in_take(OrcIn *in, size_t n, const uint8_t **p, CombErr *err)
-{
-    if (in->len - in->pos < n)
-        return orc_in_corrupt(in, "stream ends before all values were read",
-                              err);
-    *p = in->p ? in->p + in->pos : (const uint8_t *)"";
-    in->pos += n;
-    return COMB_OK;
-}
-
-static int in_byte(OrcIn *in, uint8_t *b, CombErr *err)
-{
-    const uint8_t *p = NULL;
-    int rc = orc_in_take(in, 1, &p, err);
-    if (rc == COMB_OK)
-        *b = *p;
-    return rc;
 }
 
 /* ---------------------------------------------------------------- byte RLE */
@@ -93,21 +56,14 @@ int orc_byte_dec_next(OrcByteDec *d, uint8_t *out, size_t n, CombErr *err)
 {
     size_t i = 0;
     while (i < n) {
-        if (d->left == 0) {
-            int rc = byte_dec_header(d, err);
-            if (rc)
-                return rc;
-        }
+        int rc;
+        if (d->left == 0 && (rc = byte_dec_header(d, err)))
+            return rc;
         size_t k = d->left < n - i ? d->left : n - i;
-        if (d->repeat) {
+        if (d->repeat)
             memset(out + i, d->value, k);
-        } else {
-            const uint8_t *p = NULL;
-            int rc = orc_in_take(&d->in, k, &p, err);
-            if (rc)
-                return rc;
-            memcpy(out + i, p, k);
-        }
+        else if ((rc = orc_in_read(&d->in, out + i, k, err)))
+            return rc;
         i += k;
         d->left -= k;
     }
@@ -116,6 +72,22 @@ int orc_byte_dec_next(OrcByteDec *d, uint8_t *out, size_t n, CombErr *err)
 
 /* ------------------------------------------------------------- boolean RLE */
 
+/* Entry b: the eight bits of b, most significant first, as eight bytes of
+ * 0 or 1 in memory order (little-endian). */
+#define BIT_BYTES(b)                                                        \
+    ((uint64_t)(((b) >> 7) & 1) | (uint64_t)(((b) >> 6) & 1) << 8 |         \
+     (uint64_t)(((b) >> 5) & 1) << 16 | (uint64_t)(((b) >> 4) & 1) << 24 |  \
+     (uint64_t)(((b) >> 3) & 1) << 32 | (uint64_t)(((b) >> 2) & 1) << 40 |  \
+     (uint64_t)(((b) >> 1) & 1) << 48 | (uint64_t)((b) & 1) << 56)
+#define BB4(b)                                                              \
+    BIT_BYTES(b), BIT_BYTES(b + 1), BIT_BYTES(b + 2), BIT_BYTES(b + 3)
+#define BB16(b) BB4(b), BB4(b + 4), BB4(b + 8), BB4(b + 12)
+#define BB64(b) BB16(b), BB16(b + 16), BB16(b + 32), BB16(b + 48)
+static const uint64_t bit_bytes[256] = {BB64(0), BB64(64), BB64(128),
+                                        BB64(192)};
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
+               "bit_bytes is laid out for little-endian stores");
+
 void orc_bool_dec_init(OrcBoolDec *d, const OrcIn *in)
 {
     orc_byte_dec_init(&d->bytes, in);
@@ -123,18 +95,57 @@ void orc_bool_dec_init(OrcBoolDec *d, const OrcIn *in)
     d->bits_left = 0;
 }
 
+/* Whole bytes of bits: `groups` groups of 8 values at out. */
+static int bool_dec_bytes(OrcByteDec *b, uint8_t *out, size_t groups,
+                          CombErr *err)
+{
+    while (groups > 0) {
+        int rc;
+        if (b->left == 0 && (rc = byte_dec_header(b, err)))
+            return rc;
+        size_t k = b->left < groups ? b->left : groups;
+        if (b->repeat) {
+            uint64_t w = bit_bytes[b->value];
+            for (size_t j = 0; j < k; j++)
+                memcpy(out + 8 * j, &w, 8);
+        } else {
+            if (b->in.pos == b->in.len && (rc = orc_in_refill(&b->in, err)))
+                return rc;
+            if (b->in.len - b->in.pos < k)
+                k = b->in.len - b->in.pos;
+            const uint8_t *p = b->in.p + b->in.pos;
+            for (size_t j = 0; j < k; j++)
+                memcpy(out + 8 * j, &bit_bytes[p[j]], 8);
+            b->in.pos += k;
+        }
+        b->left -= k;
+        groups -= k;
+        out += 8 * k;
+    }
+    return COMB_OK;
+}
+
 int orc_bool_dec_next(OrcBoolDec *d, uint8_t *out, size_t n, CombErr *err)
 {
     size_t i = 0;
-    while (i < n) {
-        if (d->bits_left == 0) {
-            int rc = orc_byte_dec_next(&d->bytes, &d->cur, 1, err);
-            if (rc)
-                return rc;
-            d->bits_left = 8;
-        }
+    int rc;
+    while (i < n && d->bits_left > 0) {
+        out[i++] = (uint8_t)(d->cur >> 7);
+        d->cur = (uint8_t)(d->cur << 1);
+        d->bits_left--;
+    }
+    if (n - i >= 8) {
+        size_t groups = (n - i) / 8;
+        if ((rc = bool_dec_bytes(&d->bytes, out + i, groups, err)))
+            return rc;
+        i += 8 * groups;
+    }
+    if (i < n) {
+        if ((rc = orc_byte_dec_next(&d->bytes, &d->cur, 1, err)))
+            return rc;
+        d->bits_left = 8;
         /* bits are stored most significant first */
-        while (d->bits_left > 0 && i < n) {
+        while (i < n) {
             out[i++] = (uint8_t)(d->cur >> 7);
             d->cur = (uint8_t)(d->cur << 1);
             d->bits_left--;
@@ -143,91 +154,117 @@ int orc_bool_dec_next(OrcBoolDec *d, uint8_t *out, size_t n, CombErr *err)
     return COMB_OK;
 }
 
-/* ---------------------------------------------------------- integer RLE v1 */
+/* ------------------------------------------------------- bit unpacking */
 
-static int in_signed_varint(OrcIn *in, bool is_signed, int64_t *out,
-                            CombErr *err)
+static inline uint64_t load_be64(const uint8_t *p)
 {
-    uint64_t u;
-    int rc = orc_in_varint(in, &u, err);
-    if (rc)
-        return rc;
-    *out = is_signed ? orc_zigzag_dec(u) : (int64_t)u;
-    return COMB_OK;
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return __builtin_bswap64(v);
 }
 
-static int rle1_read_run(OrcIntDec *d, CombErr *err)
+/* Up to 8 bytes at p (avail of them readable), big-endian, zero-padded. */
+static inline uint64_t load_be_upto(const uint8_t *p, size_t avail)
 {
-    uint8_t h, db;
-    int rc = in_byte(&d->in, &h, err);
-    if (rc)
-        return rc;
-    d->pos = 0;
-    if (h < 0x80) {
-        int64_t base;
-        d->n = (size_t)h + 3;
-        if ((rc = in_byte(&d->in, &db, err)) ||
-            (rc = in_signed_varint(&d->in, d->is_signed, &base, err)))
-            return rc;
-        /* wrap-around arithmetic: a run may legally walk past the ends */
-        uint64_t v = (uint64_t)base, delta = (uint64_t)(int64_t)(int8_t)db;
-        for (size_t i = 0; i < d->n; i++, v += delta)
-            d->buf[i] = (int64_t)v;
-        return COMB_OK;
+    uint64_t v = 0;
+    size_t n = avail < 8 ? avail : 8;
+    for (size_t i = 0; i < n; i++)
+        v |= (uint64_t)p[i] << (56 - 8 * i);
+    return v;
+}
+
+/* Eight values of W bits (W <= 56) take W bytes; value J starts at bit
+ * J*W, so its byte and shift are constants. */
+#define UNPACK_ONE(W, J)                                                    \
+    o[J] = (load_be64(p + ((J) * (W)) / 8) << (((J) * (W)) % 8)) >>        \
+           (64 - (W));
+#define UNPACK_GROUPS(W)                                                    \
+    static void unpack_##W(const uint8_t *p, size_t groups, uint64_t *o)    \
+    {                                                                       \
+        for (size_t g = 0; g < groups; g++, p += (W), o += 8) {             \
+            UNPACK_ONE(W, 0) UNPACK_ONE(W, 1) UNPACK_ONE(W, 2)              \
+            UNPACK_ONE(W, 3) UNPACK_ONE(W, 4) UNPACK_ONE(W, 5)              \
+            UNPACK_ONE(W, 6) UNPACK_ONE(W, 7)                               \
+        }                                                                   \
     }
-    d->n = (size_t)(256 - h);
-    for (size_t i = 0; i < d->n; i++)
-        if ((rc = in_signed_varint(&d->in, d->is_signed, &d->buf[i], err)))
-            return rc;
-    return COMB_OK;
-}
+#define UNPACK_8W(a, b, c, d, e, f, g, h)                                   \
+    UNPACK_GROUPS(a) UNPACK_GROUPS(b) UNPACK_GROUPS(c) UNPACK_GROUPS(d)     \
+    UNPACK_GROUPS(e) UNPACK_GROUPS(f) UNPACK_GROUPS(g) UNPACK_GROUPS(h)
+UNPACK_8W(1, 2, 3, 4, 5, 6, 7, 8)
+UNPACK_8W(9, 10, 11, 12, 13, 14, 15, 16)
+UNPACK_8W(17, 18, 19, 20, 21, 22, 23, 24)
+UNPACK_8W(25, 26, 27, 28, 29, 30, 31, 32)
+UNPACK_8W(33, 34, 35, 36, 37, 38, 39, 40)
+UNPACK_8W(41, 42, 43, 44, 45, 46, 47, 48)
+UNPACK_8W(49, 50, 51, 52, 53, 54, 55, 56)
 
-/* ---------------------------------------------------------- integer RLE v2 */
+typedef void (*Unpacker)(const uint8_t *p, size_t groups, uint64_t *o);
+static const Unpacker unpackers[57] = {
+    NULL,       unpack_1,  unpack_2,  unpack_3,  unpack_4,  unpack_5,
+    unpack_6,   unpack_7,  unpack_8,  unpack_9,  unpack_10, unpack_11,
+    unpack_12,  unpack_13, unpack_14, unpack_15, unpack_16, unpack_17,
+    unpack_18,  unpack_19, unpack_20, unpack_21, unpack_22, unpack_23,
+    unpack_24,  unpack_25, unpack_26, unpack_27, unpack_28, unpack_29,
+    unpack_30,  unpack_31, unpack_32, unpack_33, unpack_34, unpack_35,
+    unpack_36,  unpack_37, unpack_38, unpack_39, unpack_40, unpack_41,
+    unpack_42,  unpack_43, unpack_44, unpack_45, unpack_46, unpack_47,
+    unpack_48,  unpack_49, unpack_50, unpack_51, unpack_52, unpack_53,
+    unpack_54,  unpack_55, unpack_56};
 
-static int rle2_width(int code)
+/* Widths 57..63: bit by bit (only values near 2^63 need them). */
+static void unpack_bits(const uint8_t *p, int w, size_t from, size_t count,
+                        uint64_t *out)
 {
-    static const int wide[8] = {26, 28, 30, 32, 40, 48, 56, 64};
-    return code < 24 ? code + 1 : wide[code - 24];
-}
-
-/* Read `count` big-endian bit-packed values of `w` bits (w <= 64). */
-static int read_packed(OrcIn *in, int w, size_t count, uint64_t *out,
-                       CombErr *err)
-{
-    size_t bytes = (count * (size_t)w + 7) / 8;
-    const uint8_t *p = NULL;
-    int rc = orc_in_take(in, bytes, &p, err);
-    if (rc)
-        return rc;
-    if (w == 8 || w == 16 || w == 32 || w == 64) {
-        int nb = w / 8;
-        for (size_t i = 0; i < count; i++, p += nb) {
-            uint64_t v = 0;
-            for (int j = 0; j < nb; j++)
-                v = (v << 8) | p[j];
-            out[i] = v;
-        }
-        return COMB_OK;
-    }
-    int avail = 0;
-    uint8_t cur = 0;
-    for (size_t i = 0; i < count; i++) {
+    size_t bit = from * (size_t)w;
+    for (size_t i = from; i < count; i++) {
         uint64_t v = 0;
-        int need = w;
-        while (need > 0) {
-            if (avail == 0) {
-                cur = *p++;
-                avail = 8;
-            }
-            int take = need < avail ? need : avail;
-            v = (v << take) |
-                ((uint64_t)(cur >> (avail - take)) & ((1u << take) - 1));
-            avail -= take;
-            need -= take;
-        }
+        for (int k = 0; k < w; k++, bit++)
+            v = v << 1 | ((p[bit >> 3] >> (7 - (bit & 7))) & 1);
         out[i] = v;
     }
-    return COMB_OK;
+}
+
+/* `count` big-endian bit-packed values of w bits (1..64) at p, of which
+ * `readable` bytes may be read (at least the packed bytes). */
+static void unpack(const uint8_t *p, size_t readable, int w, size_t count,
+                   uint64_t *out)
+{
+    size_t i = 0;
+    if (w == 64) {
+        for (; i < count; i++)
+            out[i] = load_be64(p + 8 * i);
+        return;
+    }
+    if (w > 56) {
+        unpack_bits(p, w, 0, count, out);
+        return;
+    }
+    size_t groups = count / 8, uw = (size_t)w;
+    /* group g reads bytes up to g*w + 7w/8 + 8 */
+    size_t slack = 7 * uw / 8 + 8;
+    size_t safe = readable >= slack ? (readable - slack) / uw + 1 : 0;
+    if (groups > safe)
+        groups = safe;
+    if (groups)
+        unpackers[w](p, groups, out);
+    for (i = groups * 8; i < count; i++) {
+        size_t bit = i * uw, at = bit >> 3;
+        uint64_t v = readable - at >= 8 ? load_be64(p + at)
+                                        : load_be_upto(p + at, readable - at);
+        out[i] = (v << (bit & 7)) >> (64 - w);
+    }
+}
+
+/* Take the packed bytes of `count` values of w bits and unpack them. */
+static inline int read_packed(OrcIn *in, int w, size_t count, uint64_t *out,
+                              CombErr *err)
+{
+    size_t bytes = (count * (size_t)w + 7) / 8, readable;
+    const uint8_t *p = NULL;
+    int rc = orc_in_take_ex(in, bytes, &p, &readable, err);
+    if (rc == COMB_OK && count > 0)
+        unpack(p, readable, w, count, out);
+    return rc;
 }
 
 static int read_be(OrcIn *in, int nbytes, uint64_t *out, CombErr *err)
@@ -243,7 +280,82 @@ static int read_be(OrcIn *in, int nbytes, uint64_t *out, CombErr *err)
     return COMB_OK;
 }
 
-static int rle2_short_repeat(OrcIntDec *d, uint8_t h, CombErr *err)
+static void zigzag_all(int64_t *v, size_t n)
+{
+    uint64_t *u = (uint64_t *)v;
+    for (size_t i = 0; i < n; i++)
+        v[i] = (int64_t)(u[i] >> 1) ^ -(int64_t)(u[i] & 1);
+}
+
+/* ---------------------------------------------------- where runs go */
+
+/* A run of len values goes straight to the caller's array when all of
+ * it is wanted there (room values), else to the decoder's buffer. */
+static int64_t *run_dest(OrcIntDec *d, int64_t *out, size_t room, size_t len,
+                         size_t *direct)
+{
+    d->pos = 0;
+    if (len <= room) {
+        d->n = 0;
+        *direct = len;
+        return out;
+    }
+    d->n = len;
+    *direct = 0;
+    return d->buf;
+}
+
+/* ---------------------------------------------------------- integer RLE v1 */
+
+static int in_signed_varint(OrcIn *in, bool is_signed, int64_t *out,
+                            CombErr *err)
+{
+    uint64_t u;
+    int rc = orc_in_varint(in, &u, err);
+    if (rc)
+        return rc;
+    *out = is_signed ? orc_zigzag_dec(u) : (int64_t)u;
+    return COMB_OK;
+}
+
+static int rle1_read_run(OrcIntDec *d, int64_t *out, size_t room,
+                         size_t *direct, CombErr *err)
+{
+    uint8_t h, db;
+    int rc = in_byte(&d->in, &h, err);
+    if (rc)
+        return rc;
+    if (h < 0x80) {
+        int64_t base;
+        size_t n = (size_t)h + 3;
+        if ((rc = in_byte(&d->in, &db, err)) ||
+            (rc = in_signed_varint(&d->in, d->is_signed, &base, err)))
+            return rc;
+        int64_t *dst = run_dest(d, out, room, n, direct);
+        /* wrap-around arithmetic: a run may legally walk past the ends */
+        uint64_t delta = (uint64_t)(int64_t)(int8_t)db;
+        for (size_t i = 0; i < n; i++)
+            dst[i] = (int64_t)((uint64_t)base + delta * i);
+        return COMB_OK;
+    }
+    size_t n = (size_t)(256 - h);
+    int64_t *dst = run_dest(d, out, room, n, direct);
+    for (size_t i = 0; i < n; i++)
+        if ((rc = in_signed_varint(&d->in, d->is_signed, &dst[i], err)))
+            return rc;
+    return COMB_OK;
+}
+
+/* ---------------------------------------------------------- integer RLE v2 */
+
+static int rle2_width(int code)
+{
+    static const int wide[8] = {26, 28, 30, 32, 40, 48, 56, 64};
+    return code < 24 ? code + 1 : wide[code - 24];
+}
+
+static int rle2_short_repeat(OrcIntDec *d, uint8_t h, int64_t *out,
+                             size_t room, size_t *direct, CombErr *err)
 {
     int w = ((h >> 3) & 7) + 1;
     uint64_t u;
@@ -251,42 +363,44 @@ static int rle2_short_repeat(OrcIntDec *d, uint8_t h, CombErr *err)
     if (rc)
         return rc;
     int64_t v = d->is_signed ? orc_zigzag_dec(u) : (int64_t)u;
-    d->n = (size_t)(h & 7) + 3;
-    for (size_t i = 0; i < d->n; i++)
-        d->buf[i] = v;
+    size_t n = (size_t)(h & 7) + 3;
+    int64_t *dst = run_dest(d, out, room, n, direct);
+    for (size_t i = 0; i < n; i++)
+        dst[i] = v;
     return COMB_OK;
 }
 
-/* Header fields shared by DIRECT, PATCHED_BASE and DELTA. */
-static int rle2_len(OrcIntDec *d, uint8_t h, CombErr *err)
+/* The run length of DIRECT, PATCHED_BASE and DELTA headers. */
+static int rle2_len(OrcIntDec *d, uint8_t h, size_t *n, CombErr *err)
 {
     uint8_t lo;
     int rc = in_byte(&d->in, &lo, err);
     if (rc)
         return rc;
-    d->n = ((size_t)(h & 1) << 8 | lo) + 1;
+    *n = ((size_t)(h & 1) << 8 | lo) + 1;
     return COMB_OK;
 }
 
-static int rle2_direct(OrcIntDec *d, uint8_t h, CombErr *err)
+static int rle2_direct(OrcIntDec *d, uint8_t h, int64_t *out, size_t room,
+                       size_t *direct, CombErr *err)
 {
     int w = rle2_width((h >> 1) & 0x1f);
-    int rc = rle2_len(d, h, err);
+    size_t n;
+    int rc = rle2_len(d, h, &n, err);
     if (rc)
         return rc;
-    uint64_t *u = (uint64_t *)d->buf;
-    if ((rc = read_packed(&d->in, w, d->n, u, err)))
+    int64_t *dst = run_dest(d, out, room, n, direct);
+    if ((rc = read_packed(&d->in, w, n, (uint64_t *)dst, err)))
         return rc;
     if (d->is_signed)
-        for (size_t i = 0; i < d->n; i++)
-            d->buf[i] = orc_zigzag_dec(u[i]);
+        zigzag_all(dst, n);
     return COMB_OK;
 }
 
 /* Patch entries: gap to the previous patched index, then the high bits
  * that belong above the w-bit value at that index. */
-static int rle2_apply_patches(OrcIntDec *d, int w, int pw, int pgw, int pll,
-                              CombErr *err)
+static int rle2_apply_patches(OrcIntDec *d, uint64_t *u, size_t n, int w,
+                              int pw, int pgw, int pll, CombErr *err)
 {
     uint64_t entries[32];
     int ew = pw + pgw, rc;
@@ -303,26 +417,27 @@ static int rle2_apply_patches(OrcIntDec *d, int w, int pw, int pgw, int pll,
         return rc;
     uint64_t pmask = pw == 64 ? ~0ull : ((1ull << pw) - 1);
     size_t idx = 0;
-    uint64_t *u = (uint64_t *)d->buf;
     for (int i = 0; i < pll; i++) {
         uint64_t gap = pw == 64 ? 0 : entries[i] >> pw;
         uint64_t patch = entries[i] & pmask;
         idx += gap;
         if (patch == 0)
             continue;  /* a pure gap-extension entry */
-        if (idx >= d->n)
+        if (idx >= n)
             return orc_in_corrupt(&d->in, "patch index out of range", err);
         u[idx] |= patch << w;
     }
     return COMB_OK;
 }
 
-static int rle2_patched_base(OrcIntDec *d, uint8_t h, CombErr *err)
+static int rle2_patched_base(OrcIntDec *d, uint8_t h, int64_t *out,
+                             size_t room, size_t *direct, CombErr *err)
 {
     int w = rle2_width((h >> 1) & 0x1f);
     uint8_t b3, b4;
     uint64_t base_raw;
-    int rc = rle2_len(d, h, err);
+    size_t n;
+    int rc = rle2_len(d, h, &n, err);
     if (rc || (rc = in_byte(&d->in, &b3, err)) ||
         (rc = in_byte(&d->in, &b4, err)))
         return rc;
@@ -334,58 +449,66 @@ static int rle2_patched_base(OrcIntDec *d, uint8_t h, CombErr *err)
     uint64_t sign = 1ull << (bw * 8 - 1);
     int64_t base = (base_raw & sign) ? -(int64_t)(base_raw & ~sign)
                                      : (int64_t)base_raw;
-    uint64_t *u = (uint64_t *)d->buf;
-    if ((rc = read_packed(&d->in, w, d->n, u, err)) ||
-        (rc = rle2_apply_patches(d, w, pw, pgw, pll, err)))
+    int64_t *dst = run_dest(d, out, room, n, direct);
+    uint64_t *u = (uint64_t *)dst;
+    if ((rc = read_packed(&d->in, w, n, u, err)) ||
+        (rc = rle2_apply_patches(d, u, n, w, pw, pgw, pll, err)))
         return rc;
-    for (size_t i = 0; i < d->n; i++)
-        d->buf[i] = (int64_t)((uint64_t)base + u[i]);
+    for (size_t i = 0; i < n; i++)
+        dst[i] = (int64_t)((uint64_t)base + u[i]);
     return COMB_OK;
 }
 
-static int rle2_delta(OrcIntDec *d, uint8_t h, CombErr *err)
+static int rle2_delta(OrcIntDec *d, uint8_t h, int64_t *out, size_t room,
+                      size_t *direct, CombErr *err)
 {
     int code = (h >> 1) & 0x1f;
     int w = code ? rle2_width(code) : 0;
     uint64_t dz;
     int64_t base;
-    int rc = rle2_len(d, h, err);
+    size_t n;
+    int rc = rle2_len(d, h, &n, err);
     if (rc || (rc = in_signed_varint(&d->in, d->is_signed, &base, err)) ||
         (rc = orc_in_varint(&d->in, &dz, err)))
         return rc;
     int64_t dbase = orc_zigzag_dec(dz);
-    d->buf[0] = base;
-    if (d->n == 1)
+    int64_t *dst = run_dest(d, out, room, n, direct);
+    dst[0] = base;
+    if (n == 1)
         return COMB_OK;
-    d->buf[1] = (int64_t)((uint64_t)base + (uint64_t)dbase);
     if (w == 0) {
-        for (size_t i = 2; i < d->n; i++)
-            d->buf[i] = (int64_t)((uint64_t)d->buf[i - 1] + (uint64_t)dbase);
+        for (size_t i = 1; i < n; i++)
+            dst[i] = (int64_t)((uint64_t)base + (uint64_t)dbase * i);
         return COMB_OK;
     }
+    dst[1] = (int64_t)((uint64_t)base + (uint64_t)dbase);
     /* unpack the n-2 magnitudes behind the first two values, then sum */
-    uint64_t *u = (uint64_t *)d->buf + 2;
-    if ((rc = read_packed(&d->in, w, d->n - 2, u, err)))
+    uint64_t *u = (uint64_t *)dst + 2;
+    if ((rc = read_packed(&d->in, w, n - 2, u, err)))
         return rc;
-    for (size_t i = 2; i < d->n; i++) {
-        uint64_t prev = (uint64_t)d->buf[i - 1];
-        d->buf[i] = (int64_t)(dbase < 0 ? prev - u[i - 2] : prev + u[i - 2]);
+    uint64_t prev = (uint64_t)dst[1];
+    if (dbase < 0) {
+        for (size_t i = 2; i < n; i++)
+            dst[i] = (int64_t)(prev -= u[i - 2]);
+    } else {
+        for (size_t i = 2; i < n; i++)
+            dst[i] = (int64_t)(prev += u[i - 2]);
     }
     return COMB_OK;
 }
 
-static int rle2_read_run(OrcIntDec *d, CombErr *err)
+static int rle2_read_run(OrcIntDec *d, int64_t *out, size_t room,
+                         size_t *direct, CombErr *err)
 {
     uint8_t h;
     int rc = in_byte(&d->in, &h, err);
     if (rc)
         return rc;
-    d->pos = 0;
     switch (h >> 6) {
-    case 0: return rle2_short_repeat(d, h, err);
-    case 1: return rle2_direct(d, h, err);
-    case 2: return rle2_patched_base(d, h, err);
-    default: return rle2_delta(d, h, err);
+    case 0: return rle2_short_repeat(d, h, out, room, direct, err);
+    case 1: return rle2_direct(d, h, out, room, direct, err);
+    case 2: return rle2_patched_base(d, h, out, room, direct, err);
+    default: return rle2_delta(d, h, out, room, direct, err);
     }
 }
 
@@ -400,16 +523,21 @@ void orc_int_dec_init(OrcIntDec *d, const OrcIn *in, bool is_signed, bool v2)
 int orc_int_dec_next(OrcIntDec *d, int64_t *out, size_t n, CombErr *err)
 {
     while (n > 0) {
-        if (d->pos == d->n) {
-            int rc = d->v2 ? rle2_read_run(d, err) : rle1_read_run(d, err);
-            if (rc)
-                return rc;
+        if (d->pos < d->n) {
+            size_t k = d->n - d->pos < n ? d->n - d->pos : n;
+            memcpy(out, d->buf + d->pos, k * sizeof *out);
+            d->pos += k;
+            out += k;
+            n -= k;
+            continue;
         }
-        size_t k = d->n - d->pos < n ? d->n - d->pos : n;
-        memcpy(out, d->buf + d->pos, k * sizeof *out);
-        d->pos += k;
-        out += k;
-        n -= k;
+        size_t direct = 0;
+        int rc = d->v2 ? rle2_read_run(d, out, n, &direct, err)
+                       : rle1_read_run(d, out, n, &direct, err);
+        if (rc)
+            return rc;
+        out += direct;
+        n -= direct;
     }
     return COMB_OK;
 }

@@ -445,6 +445,7 @@ void orc_stats_from_proto(const Orc__Proto__ColumnStatistics *pb,
 {
     memset(out, 0, sizeof *out);
     out->n_values = pb->has_numberofvalues ? pb->numberofvalues : 0;
+    out->bytes_on_disk = pb->has_bytesondisk ? pb->bytesondisk : 0;
     /* files that predate hasNull say nothing, which must mean "maybe" */
     out->has_null = pb->has_hasnull ? pb->hasnull : true;
     const Orc__Proto__IntegerStatistics *is = pb->intstatistics;

@@ -494,6 +494,14 @@ int32_t orc_tz_offset(const OrcTz *tz, int64_t t)
     return tz->type_off[tz->trans_type[lo]];
 }
 
+bool orc_tz_fixed(const OrcTz *tz, int32_t *off)
+{
+    if (tz->n_types != 0 || (tz->has_rule && tz->rule.has_dst))
+        return false;
+    *off = tz->has_rule ? tz->rule.std_off : 0;
+    return true;
+}
+
 int64_t orc_tz_from_local(const OrcTz *tz, int64_t w)
 {
     int64_t t = w - orc_tz_offset(tz, w);

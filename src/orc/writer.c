@@ -80,6 +80,7 @@ void orc_writer_options_default(OrcWriterOptions *opt)
     opt->compression = ORC_COMP_ZLIB;
     opt->compression_block_size = 256 * 1024;
     opt->stripe_size = 64ull * 1024 * 1024;
+    opt->dictionary_key_threshold = 0.8;
 }
 
 uint64_t orc_writer_rows(const OrcWriter *w) { return w->rows; }
@@ -194,7 +195,8 @@ static int cols_acquire(OrcWriter *w, CombErr *err)
     if (!(w->cols = comb_calloc((size_t)w->n_cols, sizeof *w->cols)))
         return comb_err_nomem(err);
     for (int i = 0; i < w->n_cols; i++)
-        orc_colwrite_init(&w->cols[i], w->types[i]);
+        orc_colwrite_init(&w->cols[i], w->types[i],
+                          w->opt.dictionary_key_threshold);
     return COMB_OK;
 }
 
@@ -266,10 +268,14 @@ static int check_schema(const CombType *t, CombErr *err)
 
 static int check_options(const OrcWriterOptions *o, CombErr *err)
 {
-    if (!orc_compression_supported(o->compression))
+    if (!orc_compression_writable(o->compression))
         return comb_err(err, COMB_EUNSUPPORTED,
                         "ORC writer: %s compression is not supported",
                         orc_compression_name(o->compression));
+    if (!(o->dictionary_key_threshold >= 0 && o->dictionary_key_threshold <= 1))
+        return comb_err(err, COMB_EINVALID,
+                        "ORC writer: the dictionary key threshold must be "
+                        "between 0 and 1");
     if (o->compression_block_size == 0 ||
         o->compression_block_size > ORC_MAX_CHUNK)
         return comb_err(err, COMB_EINVALID,
@@ -382,6 +388,9 @@ static int column_streams(OrcWriter *w, OrcColWrite *c, Orc__Proto__Stream ***li
     if (!rc && (comb_type_is_str(k) || collection))
         rc = add_stream(w, list, n, ORC__PROTO__STREAM__KIND__LENGTH, id,
                         &c->length_buf, err);
+    if (!rc && c->use_dict)
+        rc = add_stream(w, list, n, ORC__PROTO__STREAM__KIND__DICTIONARY_DATA,
+                        id, &c->dict_buf, err);
     if (!rc && (k == COMB_T_TIMESTAMP || k == COMB_T_DECIMAL))
         rc = add_stream(w, list, n, ORC__PROTO__STREAM__KIND__SECONDARY, id,
                         &c->secondary_buf, err);
@@ -403,7 +412,7 @@ static int pack_message(OrcWriter *w, const ProtobufCMessage *m, CombErr *err)
 static int stripe_footer(OrcWriter *w, Orc__Proto__StripeFooter *sf,
                          CombErr *err)
 {
-    sf->streams = comb_arena_alloc(&w->scratch->tmp, 4 * (size_t)w->n_cols *
+    sf->streams = comb_arena_alloc(&w->scratch->tmp, 5 * (size_t)w->n_cols *
                                                 sizeof *sf->streams);
     /* Hive 3+ writes timestamps with useUTCTimestamp: zone "UTC" */
     if (w->has_timestamp)
@@ -423,6 +432,10 @@ static int stripe_footer(OrcWriter *w, Orc__Proto__StripeFooter *sf,
         enc[i].has_kind = 1;
         enc[i].kind = (Orc__Proto__ColumnEncoding__Kind)
             orc_colwrite_encoding(&w->cols[i]);
+        if (w->cols[i].use_dict) {
+            enc[i].has_dictionarysize = 1;
+            enc[i].dictionarysize = w->cols[i].dict.n_keys;
+        }
         sf->columns[i] = &enc[i];
     }
     sf->n_columns = (size_t)w->n_cols;

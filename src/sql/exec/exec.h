@@ -29,6 +29,7 @@
 typedef struct SqlOrcOptions {
     OrcCompression compression;
     uint64_t stripe_size;   /* bases, insert-only and plain files */
+    double dictionary_key_threshold;  /* orc.dictionary.key.threshold */
 } SqlOrcOptions;
 int sql_table_orc_options(SqlStmtCtx *c, const SqlTable *t,
                           SqlOrcOptions *out, CombErr *err);

@@ -6,6 +6,8 @@
  *
  *   orc.compress      hive.exec.orc.default.compress     ZLIB
  *   orc.stripe.size   hive.exec.orc.default.stripe.size  64 MiB
+ *   orc.dictionary.key.threshold
+ *                     hive.exec.orc.dictionary.key.size.threshold  0.8
  *
  * Full-ACID deltas are written with 1/8 of the stripe size, as Hive's
  * OrcRecordUpdater divides it by orc.base.delta.ratio (8); bases and the
@@ -19,6 +21,7 @@
 
 #define ORC_DEFAULT_STRIPE_SIZE (64ull << 20)
 #define ORC_BASE_DELTA_RATIO 8
+#define ORC_DEFAULT_DICT_THRESHOLD 0.8
 
 /* The value of an OrcConf setting and the name it was found under. */
 static const char *orc_conf(SqlStmtCtx *c, const SqlTable *t,
@@ -78,6 +81,24 @@ static int parse_stripe_size(const char *v, const char *where,
     return COMB_OK;
 }
 
+/* A fraction of distinct keys from 0 to 1, as ORC's OrcConf reads it
+ * (Java's Double.parseDouble: decimal text, no suffix). */
+static int parse_threshold(const char *v, const char *where,
+                           const SqlTable *t, double *out, CombErr *err)
+{
+    char *end = (char *)v;
+    double d = -1;
+    if ((*v >= '0' && *v <= '9') || *v == '.')
+        d = strtod(v, &end);
+    if (*end != '\0' || !(d >= 0 && d <= 1))
+        return comb_err(err, COMB_EINVALID,
+                        "Cannot write table %s: orc.dictionary.key.threshold "
+                        "(%s) '%s' is not a number from 0 to 1",
+                        t->qualified, where, v);
+    *out = d;
+    return COMB_OK;
+}
+
 int sql_table_orc_options(SqlStmtCtx *c, const SqlTable *t,
                           SqlOrcOptions *out, CombErr *err)
 {
@@ -85,6 +106,7 @@ int sql_table_orc_options(SqlStmtCtx *c, const SqlTable *t,
     int rc;
     out->compression = ORC_COMP_ZLIB;
     out->stripe_size = ORC_DEFAULT_STRIPE_SIZE;
+    out->dictionary_key_threshold = ORC_DEFAULT_DICT_THRESHOLD;
     v = orc_conf(c, t, "orc.compress", "hive.exec.orc.default.compress",
                  &where);
     if (v && (rc = parse_compression(v, where, t, &out->compression, err)))
@@ -92,6 +114,11 @@ int sql_table_orc_options(SqlStmtCtx *c, const SqlTable *t,
     v = orc_conf(c, t, "orc.stripe.size", "hive.exec.orc.default.stripe.size",
                  &where);
     if (v && (rc = parse_stripe_size(v, where, t, &out->stripe_size, err)))
+        return rc;
+    v = orc_conf(c, t, "orc.dictionary.key.threshold",
+                 "hive.exec.orc.dictionary.key.size.threshold", &where);
+    if (v && (rc = parse_threshold(v, where, t,
+                                   &out->dictionary_key_threshold, err)))
         return rc;
     return COMB_OK;
 }

@@ -133,7 +133,10 @@ static int open_acid(SqlWriter *w, SqlUnitWriter *u, CombErr *err)
 {
     const SqlTable *t = w->t;
     AcidSchema schema = {t->n_data, t->names, t->types};
-    AcidWriterOptions opt = {.base = w->overwrite, .group = w->group};
+    AcidWriterOptions opt = {.base = w->overwrite, .group = w->group,
+                             .set_dictionary_key_threshold = true,
+                             .dictionary_key_threshold =
+                                 w->orc.dictionary_key_threshold};
     opt.stripe_size = w->overwrite ? w->orc.stripe_size
                                    : sql_orc_delta_stripe_size(&w->orc);
     return acid_writer_open_opts(u->dir, &schema, w->write_id, w->stmt_id,
@@ -309,6 +312,7 @@ static int plain_file(SqlWriter *w, SqlUnitWriter *u, int bucket,
         orc_writer_options_default(&opt);
         opt.compression = w->orc.compression;
         opt.stripe_size = w->orc.stripe_size;
+        opt.dictionary_key_threshold = w->orc.dictionary_key_threshold;
         opt.group = w->group;
         rc = orc_writer_open(f->path, row, &opt, &f->orc, err);
     }

@@ -130,13 +130,14 @@ TEST(orc_dump_metadata_listing)
     char *text = orc_test_dump_text(path, ORC_DUMP_META, NULL, &err);
     CHECK(text != NULL);
     static const char *const lines[] = {
-        "File Version: 0.12 with ORC_135 by ORC C++ comb " COMB_VERSION "\n",
+        "File Version: 0.12 with ORC_CPP_ORIGINAL by ORC C++ comb " COMB_VERSION "\n",
         "Rows: 3000\n", "Compression: ZLIB\n", "Compression size: 262144\n",
         "Type: struct<id:bigint,name:varchar(0)>\n",
         "  Stripe: offset: 3 data: ", "  Stripe 3:\n",
         "    Stream: column 1 section DATA start: 3 length ",
         "    Encoding column 0: DIRECT\n", "    Encoding column 1: DIRECT_V2\n",
-        "    Encoding column 2: DIRECT_V2\n",
+        /* one distinct value: a dictionary, as ORC Java writes it */
+        "    Encoding column 2: DICTIONARY_V2[1]\n",
         "  Column 1: count: 3000 hasNull: false min: 0 max: 2999 sum: 4498500\n",
         "  Column 2: count: 3000 hasNull: false min: bob max: bob sum: 9000\n",
         "  hive.acid.stats=3000,0,0\n"};

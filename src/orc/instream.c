@@ -1,0 +1,250 @@
+/*
+ * instream.c - reading a stream: OrcIn's window over the bytes, which is
+ * either the whole stream (a section read at once, a test's buffer) or,
+ * for the streams of a stripe, one piece of the file after another
+ * (ORC_READ_PIECE bytes, read into a buffer reused for the whole stream)
+ * and, in a compressed file, one chunk after another, decompressed into a
+ * buffer of one block.  Memory per stream is thus a piece and a block,
+ * whatever the stripe's size, and the bytes a decoder works on stay in
+ * the CPU's caches.  Takes that span two windows are gathered into the
+ * stream's spill buffer.
+ */
+#include "orc/orc_int.h"
+#include "common/alloc.h"
+#include "fs/fs.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Bytes of a stored stream read at a time (more when one chunk is
+ * larger). */
+#define ORC_READ_PIECE (256u << 10)
+
+void orc_in_init(OrcIn *in, const uint8_t *p, size_t len, const char *path,
+                 int column, const char *stream)
+{
+    in->p = p;
+    in->len = p ? len : 0;
+    in->pos = 0;
+    in->more = NULL;
+    in->path = path;
+    in->column = column;
+    in->stream = stream;
+}
+
+void orc_in_init_chunks(OrcIn *in, OrcChunks *more, const char *path,
+                        int column, const char *stream)
+{
+    orc_in_init(in, NULL, 0, path, column, stream);
+    in->more = more;
+}
+
+int orc_in_corrupt(const OrcIn *in, const char *what, CombErr *err)
+{
+    return comb_err(err, COMB_ECORRUPT,
+                    "corrupt file '%s': column %d, %s stream: %s", in->path,
+                    in->column, in->stream, what);
+}
+
+static size_t raw_left(const OrcChunks *c)
+{
+    return c->raw->len - c->raw_pos;
+}
+
+static bool chunks_done(const OrcChunks *c)
+{
+    return raw_left(c) == 0 && c->off >= c->end;
+}
+
+bool orc_in_at_end(const OrcIn *in)
+{
+    return in->pos >= in->len && (!in->more || chunks_done(in->more));
+}
+
+/* Make at least `need` stored bytes available at raw_pos (fewer only at
+ * the end of the stream), reading a piece or more behind the ones left. */
+static int chunks_need(OrcIn *in, size_t need, CombErr *err)
+{
+    OrcChunks *c = in->more;
+    size_t left = raw_left(c), piece = c->piece ? c->piece : ORC_READ_PIECE;
+    if (left >= need || c->off >= c->end)
+        return COMB_OK;
+    size_t want = need - left > piece ? need - left : piece;
+    if (want > c->end - c->off)
+        want = (size_t)(c->end - c->off);
+    CombBuf *raw = c->raw;
+#ifdef COMB_TEST_BUILD
+    /* a fresh buffer each time, so that ASan catches anyone still holding
+     * pointers into the previous piece */
+    CombBuf fresh = COMB_BUF_INIT;
+    if (comb_buf_reserve(&fresh, left + want))
+        return comb_err_nomem(err);
+    if (left)
+        memcpy(fresh.data, raw->data + c->raw_pos, left);
+    comb_buf_free(raw);
+    *raw = fresh;
+#else
+    if (left)
+        memmove(raw->data, raw->data + c->raw_pos, left);
+    raw->len = left;
+    if (comb_buf_reserve(raw, want))
+        return comb_err_nomem(err);
+#endif
+    c->done += c->raw_pos;
+    c->raw_pos = 0;
+    raw->len = left;
+    int rc = fs_pread_all(c->fd, raw->data + left, want, c->off, in->path,
+                          err);
+    if (rc)
+        return rc;
+    raw->len += want;
+    c->off += want;
+    return COMB_OK;
+}
+
+/* The next window of a compressed stream: its next chunk. */
+static int next_chunk(OrcIn *in, CombErr *err)
+{
+    OrcChunks *c = in->more;
+    char what[64];
+    size_t clen = 0;
+    bool original = false;
+    snprintf(what, sizeof what, "column %d %s stream", in->column,
+             in->stream);
+    int rc = chunks_need(in, 3, err);
+    if (rc)
+        return rc;
+    if (raw_left(c) < 3)
+        return comb_err(err, COMB_ECORRUPT,
+                        "corrupt file '%s': %s: truncated chunk header",
+                        in->path, what);
+    orc_chunk_header(c->raw->data + c->raw_pos, &clen, &original);
+    if ((rc = chunks_need(in, 3 + clen, err)))
+        return rc;
+    if (raw_left(c) < 3 + clen)
+        return comb_err(err, COMB_ECORRUPT,
+                        "corrupt file '%s': %s: chunk of %zu bytes runs past "
+                        "its end (%zu left)", in->path, what, clen,
+                        raw_left(c) - 3);
+    const uint8_t *body = c->raw->data + c->raw_pos + 3;
+    size_t at = (size_t)c->done + c->raw_pos;
+    c->raw_pos += 3 + clen;
+    if (original) {
+        in->p = body;
+        in->len = clen;
+        return COMB_OK;
+    }
+    rc = orc_codec_decode_chunk(c->codec, c->block, body, clen, c->dec,
+                                in->path, what, at, err);
+    in->p = c->dec->data;
+    in->len = c->dec->len;
+    return rc;
+}
+
+/* The next window of an uncompressed stream: its next piece. */
+static int next_piece(OrcIn *in, CombErr *err)
+{
+    OrcChunks *c = in->more;
+    int rc = chunks_need(in, raw_left(c) + 1, err);
+    in->p = c->raw->data + c->raw_pos;
+    in->len = rc ? 0 : raw_left(c);
+    c->raw_pos = c->raw->len;
+    return rc;
+}
+
+int orc_in_refill(OrcIn *in, CombErr *err)
+{
+    OrcChunks *c = in->more;
+    while (c && !chunks_done(c)) {
+        int rc = c->codec ? next_chunk(in, err) : next_piece(in, err);
+        in->pos = 0;
+        if (rc) {
+            in->len = 0;
+            return rc;
+        }
+        if (in->len > 0)
+            return COMB_OK;
+    }
+    return orc_in_corrupt(in, "stream ends before all values were read", err);
+}
+
+/* A take that runs past the window: its bytes are gathered in the
+ * stream's spill buffer, with 8 zero bytes behind them. */
+int orc_in_take_slow(OrcIn *in, size_t n, const uint8_t **p,
+                     size_t *readable, CombErr *err)
+{
+    if (!in->more)
+        return orc_in_corrupt(in, "stream ends before all values were read",
+                              err);
+    CombBuf *s = in->more->spill;
+#ifdef COMB_TEST_BUILD
+    comb_buf_free(s);  /* see chunks_need */
+#endif
+    comb_buf_clear(s);
+    if (comb_buf_reserve(s, n + 8))
+        return comb_err_nomem(err);
+    for (size_t got = 0; got < n;) {
+        if (in->pos == in->len) {
+            int rc = orc_in_refill(in, err);
+            if (rc)
+                return rc;
+        }
+        size_t k = in->len - in->pos < n - got ? in->len - in->pos : n - got;
+        memcpy(s->data + got, in->p + in->pos, k);
+        in->pos += k;
+        got += k;
+    }
+    memset(s->data + n, 0, 8);
+    *p = s->data;
+    if (readable)
+        *readable = n + 8;
+    return COMB_OK;
+}
+
+int orc_in_read(OrcIn *in, void *dst, size_t n, CombErr *err)
+{
+    uint8_t *d = dst;
+    while (n > 0) {
+        if (in->pos == in->len) {
+            int rc = orc_in_refill(in, err);
+            if (rc)
+                return rc;
+        }
+        size_t k = in->len - in->pos < n ? in->len - in->pos : n;
+        memcpy(d, in->p + in->pos, k);
+        in->pos += k;
+        d += k;
+        n -= k;
+    }
+    return COMB_OK;
+}
+
+int orc_in_varint_slow(OrcIn *in, uint64_t *out, CombErr *err)
+{
+    if (in->len - in->pos >= 10)  /* orc_varint_fast refused it */
+        return orc_in_corrupt(in, in->p[in->pos + 9] & 0xfe
+                                      ? "varint overflows 64 bits"
+                                      : "varint longer than 10 bytes",
+                              err);
+    uint64_t v = 0;
+    for (int shift = 0;; shift += 7) {
+        if (orc_in_at_end(in))
+            return orc_in_corrupt(in, "stream ends inside a varint", err);
+        if (in->pos == in->len) {
+            int rc = orc_in_refill(in, err);
+            if (rc)
+                return rc;
+        }
+        uint8_t b = in->p[in->pos++];
+        /* the tenth byte may only carry bit 63 */
+        if (shift == 63 && (b & 0xfe))
+            return orc_in_corrupt(in, "varint overflows 64 bits", err);
+        v |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80))
+            break;
+        if (shift == 63)
+            return orc_in_corrupt(in, "varint longer than 10 bytes", err);
+    }
+    *out = v;
+    return COMB_OK;
+}
