@@ -3,7 +3,7 @@
 # Runs apt-get directly as root, through sudo otherwise.
 set -euo pipefail
 pkgs=(gcc make pkg-config protobuf-c-compiler libprotobuf-c-dev zlib1g-dev
-      libdeflate-dev libsnappy-dev libzstd-dev liblz4-dev liblzo2-dev libsqlite3-dev libedit-dev)
+      libsnappy-dev libzstd-dev liblz4-dev liblzo2-dev libsqlite3-dev libedit-dev)
 missing=()
 for p in "${pkgs[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \

@@ -3,9 +3,7 @@
  * of chunks, each behind a 3-byte little-endian header holding
  * (length << 1 | original): original chunks are stored as is (the writer
  * keeps a chunk uncompressed when compressing does not shrink it).  Codecs:
- * ZLIB (raw deflate: written with zlib, read with libdeflate, which
- * inflates a whole chunk about twice as fast, falling back to zlib for
- * the streams only zlib accepts), SNAPPY, ZSTD (frames), LZ4 (raw
+ * ZLIB (raw deflate, through zlib), SNAPPY, ZSTD (frames), LZ4 (raw
  * blocks), and for reading LZO (LZO1X blocks, through liblzo2: ORC's
  * writers other than Java's never wrote it, and comb does not).  A
  * decompressed chunk may not exceed the file's block size.
@@ -13,10 +11,8 @@
 #include "orc/orc_int.h"
 #include "common/alloc.h"
 
-#include <libdeflate.h>
 #include <lz4.h>
 #include <lzo/lzo1x.h>
-#include <pthread.h>
 #include <snappy-c.h>
 #include <string.h>
 #include <zlib.h>
@@ -35,7 +31,6 @@ struct OrcCodec {
     bool inf_ready, def_ready;
     z_stream inf, def;
     ZSTD_DCtx *zd;
-    struct libdeflate_decompressor *ld;
     ZSTD_CCtx *zc;
     CombBuf scratch;   /* snappy output, which needs its worst-case room */
 };
@@ -101,7 +96,6 @@ void orc_codec_free(OrcCodec *c)
     if (c->def_ready)
         deflateEnd(&c->def);
     ZSTD_freeDCtx(c->zd);
-    libdeflate_free_decompressor(c->ld);
     ZSTD_freeCCtx(c->zc);
     comb_buf_free(&c->scratch);
     comb_free(c);
@@ -119,25 +113,9 @@ static void zs_set_io(z_stream *z, const uint8_t *src, size_t len,
 
 /* ---------------------------------------------------------------- decode */
 
-static void libdeflate_use_comb_alloc(void)
-{
-    libdeflate_set_memory_allocator(comb_malloc, comb_free);
-}
-
 static int zlib_inflate(OrcCodec *c, const uint8_t *src, size_t len,
                         uint8_t *dst, size_t cap, size_t *n)
 {
-    static pthread_once_t once = PTHREAD_ONCE_INIT;
-    if (!c->ld) {
-        pthread_once(&once, libdeflate_use_comb_alloc);
-        if (!(c->ld = libdeflate_alloc_decompressor()))
-            return COMB_ENOMEM;
-    }
-    /* a whole chunk through libdeflate; zlib also takes a stream cut at
-     * the chunk's end (below) */
-    if (libdeflate_deflate_decompress(c->ld, src, len, dst, cap, n) ==
-        LIBDEFLATE_SUCCESS)
-        return COMB_OK;
     if (!c->inf_ready) {
         c->inf.zalloc = zalloc_cb;
         c->inf.zfree = zfree_cb;
