@@ -117,6 +117,35 @@ int ms_err_unwritable(CombErr *err, const char *where, bool full)
                     where);
 }
 
+int ms_err_unwritable_server(CombErr *err, const char *where, bool full)
+{
+    if (full)
+        return comb_err(err, COMB_EFULL,
+                        "cannot write to the metastore '%s': the disk is "
+                        "full; free some space on the database server and "
+                        "run the statement again",
+                        where);
+    return comb_err(err, COMB_EREADONLY,
+                    "cannot write to the metastore '%s': it is read-only; "
+                    "the database server refuses writes (a standby, "
+                    "default_transaction_read_only, or a user without "
+                    "write privileges)",
+                    where);
+}
+
+int ms_err_write_conflict(CombErr *err, int64_t txnid, int64_t commit_id,
+                          char *const *row)
+{
+    return comb_err_hive(
+        err, COMB_ETXN, 10263,
+        "[Error 10263]: Transaction manager has aborted the transaction "
+        "txnid:%lld.  Reason: Aborting [txnid:%lld,%lld] due to a write "
+        "conflict on %s/%s%s%s committed by [txnid:%s,%s] %s/%s",
+        (long long)txnid, (long long)txnid, (long long)commit_id, row[2],
+        row[3], row[4] ? "/" : "", row[4] ? row[4] : "", row[0], row[1],
+        row[5], row[6]);
+}
+
 bool ms_txn_state_parse(int letter, MsTxnState *out)
 {
     switch (letter) {
@@ -591,6 +620,20 @@ static int commit_traced(int rc, const char *op, const char *what,
         snprintf(detail, sizeof detail, "%s %lld", op, (long long)id);
     fs_trace_event("ms_commit", detail);
     return rc;
+}
+
+bool ms_target_is_pg(const char *target)
+{
+    return target && (strncmp(target, "postgresql://", 13) == 0 ||
+                      strncmp(target, "postgres://", 11) == 0);
+}
+
+int ms_open(const char *target, const char *warehouse_dir, Ms **out,
+            CombErr *err)
+{
+    if (ms_target_is_pg(target))
+        return ms_open_pg(target, warehouse_dir, out, err);
+    return ms_open_sqlite(target, warehouse_dir, out, err);
 }
 
 void ms_close(Ms *ms)

@@ -9,6 +9,8 @@
  *
  * Every call is one atomic metastore operation (one database transaction).
  * Several processes may share one metastore: the backend serialises them.
+ * Backends: an embedded SQLite file (ms_open_sqlite) or a PostgreSQL
+ * server (ms_open_pg); ms_open picks one from a path or URI.
  *
  * Ownership: results are allocated in the caller's arena; inputs are
  * borrowed for the call.  Names passed in are matched lower-cased (Hive
@@ -235,6 +237,27 @@ struct Ms {
  * processes at once. */
 int ms_open_sqlite(const char *path, const char *warehouse_dir, Ms **out,
                    CombErr *err);
+/* Open the shared PostgreSQL metastore that the libpq connection URI `url`
+ * names ("postgresql://user@host:port/db", or with a Unix socket directory
+ * "postgresql://user@/db?host=/run/postgresql"; every libpq parameter and
+ * the password are libpq's to read), for comb processes on several hosts
+ * sharing one file system.  An empty database gets the schema and the
+ * "default" database (location `warehouse_dir`); schema versions are
+ * handled as ms_open_sqlite does.  Errors name the server as
+ * postgresql://user@host:port/db, never with its password.  The server
+ * going away between or during calls: the next call reconnects; a call
+ * whose COMMIT got no answer fails with COMB_EMETASTORE saying its outcome
+ * is unknown (calls that can safely run twice, such as ms_txn_commit, are
+ * run again instead).  Needs PostgreSQL 10 or later. */
+int ms_open_pg(const char *url, const char *warehouse_dir, Ms **out,
+               CombErr *err);
+/* The metastore `target` names: a URI starting "postgresql://" or
+ * "postgres://" opens ms_open_pg, anything else is the path of a SQLite
+ * file (ms_open_sqlite). */
+int ms_open(const char *target, const char *warehouse_dir, Ms **out,
+            CombErr *err);
+/* true when ms_open would take `target` for a PostgreSQL URI. */
+bool ms_target_is_pg(const char *target);
 void ms_close(Ms *ms);  /* NULL ok */
 
 /* ---------------------------------------------------------------- catalog */

@@ -1,6 +1,6 @@
 /*
  * ms_int.h - private to src/metastore/.  What the backend-independent part
- * (ms.c, ms_snapshot.c) shares with the backends (ms_sqlite.c, later
+ * (ms.c, ms_snapshot.c) shares with the backends (ms_sqlite.c,
  * ms_pg.c): naming limits, Hive's error texts, default locations, and the
  * client-side halves of Hive's snapshot algorithms, which turn the raw rows
  * a backend reads into valid-id lists.  Keeping these here means every
@@ -62,6 +62,17 @@ int ms_err_writeid_refused(CombErr *err, const char *db, const char *table);
  * COMB_EREADONLY "...: it is read-only; ...".  Reads still work. */
 int ms_err_unwritable(CombErr *err, const char *where, bool full);
 
+/* The same for a metastore on a database server (ms_pg.c): the advice is
+ * about the server, not a file. */
+int ms_err_unwritable_server(CombErr *err, const char *where, bool full);
+
+/* COMB_ETXN, Hive's error 10263 for a txn that lost first-committer-wins
+ * (its commit id commit_id), from the winning row: row[0] the committed
+ * txn, row[1] its commit id, row[2..4] db, table, partition (NULL for a
+ * table), row[5] our operation, row[6] theirs. */
+int ms_err_write_conflict(CombErr *err, int64_t txnid, int64_t commit_id,
+                          char *const *row);
+
 /* Map a TXN_STATE letter; false if the row holds something else. */
 bool ms_txn_state_parse(int letter, MsTxnState *out);
 
@@ -81,6 +92,11 @@ char *ms_table_default_location(const char *db_location, const char *table);
  * filled in, duplicates refused.  *out (n entries) lives in `a`. */
 int ms_parts_prepare(const MsTable *t, const MsPartition *in, int n,
                      CombArena *a, MsPartition **out, CombErr *err);
+
+/* Hive lets ALTER change the comments of partition keys, nothing else of
+ * them (HiveAlterHandler): true when a and b have the same keys, names and
+ * types in order. */
+bool ms_part_keys_same(const MsTable *a, const MsTable *b);
 
 /* Keep only the partitions (in place, order kept) whose values match the
  * partial spec; its keys must be partition keys of t. */

@@ -1495,19 +1495,6 @@ static int mss_table_list(void *impl, const char *db, CombArena *a,
 
 /* ---------------------------------------------------------------- ALTER */
 
-/* Hive lets ALTER change the comments of partition keys, nothing else of
- * them (HiveAlterHandler). */
-static bool part_keys_same(const MsTable *a, const MsTable *b)
-{
-    if (a->n_part_keys != b->n_part_keys)
-        return false;
-    for (int i = 0; i < a->n_part_keys; i++)
-        if (strcmp(a->part_keys[i].name, b->part_keys[i].name) != 0 ||
-            strcmp(a->part_keys[i].type, b->part_keys[i].type) != 0)
-            return false;
-    return true;
-}
-
 static int table_alter_body(MsSqlite *h, const MsTable *t, CombArena *a,
                             CombErr *err)
 {
@@ -1517,7 +1504,7 @@ static int table_alter_body(MsSqlite *h, const MsTable *t, CombArena *a,
     int rc = table_fetch(h, t->db, t->name, a, &old, &tbl_id, err);
     if (rc)
         return rc;
-    if (!part_keys_same(old, t))
+    if (!ms_part_keys_same(old, t))
         return comb_err(err, COMB_EINVALID,
                         "partition keys can not be changed.");
     location = t->location || table_is_view(t) ? t->location : old->location;
@@ -1973,21 +1960,6 @@ static int mss_txn_open(void *impl, const char *user, const char *host,
     return rc;
 }
 
-/* Hive's loser message for a write-write conflict, from a SQ_WS_CONFLICT
- * row: committed txn, its commit id, db, table, partition, our op, its op. */
-static int write_conflict_error(CombErr *err, int64_t txnid, int64_t commit_id,
-                                char **row)
-{
-    return comb_err_hive(
-        err, COMB_ETXN, 10263,
-        "[Error 10263]: Transaction manager has aborted the transaction "
-        "txnid:%lld.  Reason: Aborting [txnid:%lld,%lld] due to a write "
-        "conflict on %s/%s%s%s committed by [txnid:%s,%s] %s/%s",
-        (long long)txnid, (long long)txnid, (long long)commit_id, row[2],
-        row[3], row[4] ? "/" : "", row[4] ? row[4] : "", row[0], row[1],
-        row[5], row[6]);
-}
-
 /* Record this txn's update/delete writes in WRITE_SET, unless one of them
  * conflicts with a committed one; then *conflict holds that row. */
 static int write_set_check(MsSqlite *h, int64_t txnid, int64_t commit_id,
@@ -2052,7 +2024,7 @@ static int mss_txn_commit(void *impl, int64_t txnid, CombErr *err)
         rc = sq_end(h, txn_commit_body(h, txnid, &a, &commit_id, &conflict, err),
                     err);
     if (!rc && conflict)
-        rc = write_conflict_error(err, txnid, commit_id, conflict);
+        rc = ms_err_write_conflict(err, txnid, commit_id, conflict);
     comb_arena_free(&a);
     return rc;
 }
