@@ -22,9 +22,6 @@
 /* Longest database or table name, as Hive's identifier limit. */
 #define MS_NAME_MAX 128
 
-/* Hive's TXN_TYPE values that comb uses. */
-#define MS_TXN_TYPE_DEFAULT 0
-#define MS_TXN_TYPE_READ_ONLY 2
 
 /* The database that always exists and cannot be dropped. */
 #define MS_DEFAULT_DB "default"
