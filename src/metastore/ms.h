@@ -357,6 +357,7 @@ typedef struct MsBackendOps {
                      MsHousekeepResult *out, CombErr *err);
 } MsBackendOps;
 
+/* A handle; backends allocate it zeroed (comb_calloc). */
 struct Ms {
     const MsBackendOps *ops;
     void *impl;

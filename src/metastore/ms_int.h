@@ -48,9 +48,10 @@ int ms_err_no_part(CombErr *err, const char *db, const char *table,
 int ms_err_part_exists(CombErr *err, const char *db, const char *table,
                        const char *name);
 /* COMB_ETXN for a txn that an operation needs open: "No such transaction
- * txnid:<t>" when !found, else the already-aborted / already-committed
- * text for `state`. */
-int ms_err_txn_not_open(CombErr *err, int64_t txnid, bool found, int state);
+ * txnid:<t>" when !found, else the already-aborted (with the abort reason
+ * in parentheses when known) / already-committed text for `state`. */
+int ms_err_txn_not_open(CombErr *err, int64_t txnid, bool found, int state,
+                        const char *reason);
 /* COMB_ETXN: Hive's allocateTableWriteIds refusal. */
 int ms_err_writeid_refused(CombErr *err, const char *db, const char *table);
 
