@@ -22,9 +22,6 @@
 /* Longest database or table name, as Hive's identifier limit. */
 #define MS_NAME_MAX 128
 
-/* Hive's TXN_TYPE values that comb uses. */
-#define MS_TXN_TYPE_DEFAULT 0
-#define MS_TXN_TYPE_READ_ONLY 2
 
 /* The database that always exists and cannot be dropped. */
 #define MS_DEFAULT_DB "default"
@@ -51,9 +48,10 @@ int ms_err_no_part(CombErr *err, const char *db, const char *table,
 int ms_err_part_exists(CombErr *err, const char *db, const char *table,
                        const char *name);
 /* COMB_ETXN for a txn that an operation needs open: "No such transaction
- * txnid:<t>" when !found, else the already-aborted / already-committed
- * text for `state`. */
-int ms_err_txn_not_open(CombErr *err, int64_t txnid, bool found, int state);
+ * txnid:<t>" when !found, else the already-aborted (with the abort reason
+ * in parentheses when known) / already-committed text for `state`. */
+int ms_err_txn_not_open(CombErr *err, int64_t txnid, bool found, int state,
+                        const char *reason);
 /* COMB_ETXN: Hive's allocateTableWriteIds refusal. */
 int ms_err_writeid_refused(CombErr *err, const char *db, const char *table);
 
@@ -102,6 +100,20 @@ bool ms_part_keys_same(const MsTable *a, const MsTable *b);
  * partial spec; its keys must be partition keys of t. */
 int ms_parts_filter(const MsTable *t, const MsProperty *spec, int n_spec,
                     MsPartition *parts, int *n, CombErr *err);
+
+/* ------------------------------------------------------------ locks */
+
+/* Hive's checkLock decision (ms_lock.c) for the rows req of one request
+ * against the rows of earlier requests of other txns, in queue order:
+ * ACQUIRED when none overlaps and conflicts; else out->blocker_* is the
+ * first that does (earlier[*blocker], blocking req[*blocked]) and the
+ * state REFUSED (zero_wait_read and the blocked row a SHARED_READ: the
+ * request is to be removed) or WAITING.  *blocked and *blocker are -1 when
+ * granted.  Backends read the rows and apply the decision. */
+void ms_lock_decide(const MsLockRow *req, int n_req,
+                    const MsLockRow *earlier, int n_earlier,
+                    bool zero_wait_read, MsLockStatus *out, int *blocked,
+                    int *blocker);
 
 /* ------------------------------------------------------- snapshots */
 

@@ -52,7 +52,7 @@
 
 /* Bump with every schema change and add the step from the previous version
  * to pg_schema_upgrade; older databases are upgraded, newer refused. */
-#define PG_SCHEMA_VERSION "2"
+#define PG_SCHEMA_VERSION "3"
 #define PG_VERSION_COMMENT "comb metastore (Hive 3.x transaction tables)"
 
 /* Waits for a row or table lock end after this long (lock_timeout). */
@@ -76,6 +76,24 @@
 #define PG_STR " VARCHAR COLLATE \"C\""
 
 /* ------------------------------------------------------------- schema */
+
+/* What schema version 3 added (as ms_sqlite.c's SQ_SCHEMA_V3_TABLES):
+ * Hive's MIN_HISTORY_LEVEL (one row per open txn: the lowest txn open when
+ * it started) and AUX_TABLE (the housekeeper's last run), and the indexes
+ * housekeeping deletes by. */
+#define PG_SCHEMA_V3_SQL                                                \
+    "CREATE TABLE MIN_HISTORY_LEVEL ("                                  \
+    "  MHL_TXNID BIGINT PRIMARY KEY,"                                   \
+    "  MHL_MIN_OPEN_TXNID BIGINT NOT NULL);"                            \
+    "CREATE INDEX MIN_HISTORY_LEVEL_IDX"                                \
+    "  ON MIN_HISTORY_LEVEL (MHL_MIN_OPEN_TXNID);"                      \
+    "CREATE TABLE AUX_TABLE ("                                          \
+    "  MT_KEY1" PG_STR " NOT NULL,"                                     \
+    "  MT_KEY2 BIGINT NOT NULL,"                                        \
+    "  MT_COMMENT" PG_STR ","                                           \
+    "  PRIMARY KEY (MT_KEY1, MT_KEY2));"                                \
+    "CREATE INDEX T2W_TXNID_IDX ON TXN_TO_WRITE_ID (T2W_TXNID);"        \
+    "CREATE INDEX WS_COMMIT_ID_IDX ON WRITE_SET (WS_COMMIT_ID);"
 
 /* Hive's metastore tables and column names, folded as the SQLite backend
  * folds them (ms_sqlite.c's SCHEMA_SQL, README "Schema"): the storage
@@ -307,7 +325,18 @@ static const char PG_SCHEMA_SQL[] =
     "  CC_NUMBER_OF_BUCKETS INTEGER,"
     "  CC_ORDER_BY" PG_STR ");"
     "CREATE TABLE NEXT_COMPACTION_QUEUE_ID (NCQ_NEXT BIGINT NOT NULL);"
-    "INSERT INTO NEXT_COMPACTION_QUEUE_ID VALUES (1);";
+    "INSERT INTO NEXT_COMPACTION_QUEUE_ID VALUES (1);"
+    PG_SCHEMA_V3_SQL;
+
+/* Version 2 to 3: the version 3 tables; every txn open in the database
+ * gets its MIN_HISTORY_LEVEL row (the lowest open txn is a safe bound for
+ * all). */
+static const char PG_UPGRADE_V2_SQL[] =
+    PG_SCHEMA_V3_SQL
+    "INSERT INTO MIN_HISTORY_LEVEL (MHL_TXNID, MHL_MIN_OPEN_TXNID)"
+    " SELECT TXN_ID, (SELECT MIN(TXN_ID) FROM TXNS WHERE TXN_STATE = 'o')"
+    " FROM TXNS WHERE TXN_STATE = 'o';"
+    "UPDATE VERSION SET SCHEMA_VERSION = '3' WHERE VER_ID = 1;";
 
 /* --------------------------------------------------------- statements */
 
@@ -315,6 +344,7 @@ typedef enum PgId {
     PG_SCHEMA_PRESENT,
     PG_VERSION_GET,
     PG_SCHEMA_LOCK,
+    PG_SYNC_OFF,
     /* catalog */
     PG_DB_INSERT,
     PG_DB_GET,
@@ -356,6 +386,27 @@ typedef enum PgId {
     PG_WS_CONFLICT,
     PG_WS_INSERT,
     PG_TXN_ABORT_REASON,
+    PG_TXN_COUNT_OPEN,
+    PG_MHL_INSERT,
+    PG_MHL_DELETE,
+    PG_TXN_LIST,
+    PG_TXN_HEARTBEAT,
+    /* locks */
+    PG_NEXT_LOCK_TAKE,
+    PG_LOCK_INSERT,
+    PG_LOCK_MUTEX,
+    PG_LOCK_ROWS,
+    PG_LOCK_EARLIER,
+    PG_LOCK_DECIDED,
+    PG_UNLOCK_WAITING,
+    PG_LOCK_LIST,
+    /* housekeeping */
+    PG_HK_ROW,
+    PG_HK_MUTEX,
+    PG_HK_DUE,
+    PG_HK_MARK,
+    PG_HK_TIMEOUTS,
+    PG_HK_CLEAN,
     /* write ids */
     PG_T2W_GET,
     PG_T2W_INSERT,
@@ -402,6 +453,9 @@ static const char *const pg_sql[PG_N_STATEMENTS] = {
         " WHERE n.nspname = current_schema() AND c.relname = 'version'",
     [PG_VERSION_GET] = "SELECT SCHEMA_VERSION FROM VERSION WHERE VER_ID = 1",
     [PG_SCHEMA_LOCK] = "SELECT pg_advisory_xact_lock(" PG_SCHEMA_LOCK_KEY ")",
+    /* a write whose loss when the server crashes harms nothing: its commit
+     * does not wait for the WAL to reach the disk */
+    [PG_SYNC_OFF] = "SET LOCAL synchronous_commit TO off",
 
     [PG_DB_INSERT] =
         "INSERT INTO DBS (NAME, \"DESC\", DB_LOCATION_URI, OWNER_NAME,"
@@ -622,17 +676,22 @@ static const char *const pg_sql[PG_N_STATEMENTS] = {
         "INSERT INTO TXNS (TXN_ID, TXN_STATE, TXN_STARTED, TXN_LAST_HEARTBEAT,"
         " TXN_USER, TXN_HOST, TXN_HEARTBEAT_COUNT, TXN_TYPE)"
         " VALUES ($1, 'o', " PG_NOW_MS ", " PG_NOW_MS ", $2, $3, 0, $4)",
-    [PG_TXN_GET] = "SELECT TXN_STATE, TXN_TYPE FROM TXNS WHERE TXN_ID = $1",
+    [PG_TXN_GET] =
+        "SELECT TXN_STATE, TXN_TYPE, TXN_META_INFO FROM TXNS WHERE TXN_ID = $1",
     /* every call on a txn locks its row first: one at a time per txn */
     [PG_TXN_LOCK] =
-        "SELECT TXN_STATE, TXN_TYPE FROM TXNS WHERE TXN_ID = $1 FOR UPDATE",
+        "SELECT TXN_STATE, TXN_TYPE, TXN_META_INFO FROM TXNS WHERE TXN_ID = $1"
+        " FOR UPDATE",
     [PG_TXN_SET_STATE] =
         "UPDATE TXNS SET TXN_STATE = $2 WHERE TXN_ID = $1 AND TXN_STATE = 'o'",
     /* NEXT_TXN_ID with every open and aborted txn, in one snapshot; a row
-     * with a NULL id when there are none */
+     * with a NULL id when there are none.  Read-only txns write nothing:
+     * never an exception (Hive leaves them out of getOpenTxns). */
     [PG_SNAPSHOT] =
         "SELECT n.NTXN_NEXT, t.TXN_ID, t.TXN_STATE FROM NEXT_TXN_ID n"
-        " LEFT JOIN TXNS t ON t.TXN_STATE IN ('o', 'a') ORDER BY t.TXN_ID",
+        " LEFT JOIN TXNS t ON t.TXN_STATE IN ('o', 'a')"
+        "  AND t.TXN_TYPE IS DISTINCT FROM 2"
+        " ORDER BY t.TXN_ID",
     [PG_TC_HAS_WRITES] =
         "SELECT (EXISTS (SELECT 1 FROM TXN_COMPONENTS WHERE TC_TXNID = $1"
         " AND TC_OPERATION_TYPE IN ('u', 'd')))::int",
@@ -686,9 +745,165 @@ static const char *const pg_sql[PG_N_STATEMENTS] = {
         " SELECT DISTINCT TC_DATABASE, TC_TABLE, TC_PARTITION, $1::bigint,"
         " $2::bigint, TC_OPERATION_TYPE FROM TXN_COMPONENTS"
         " WHERE TC_TXNID = $1 AND TC_OPERATION_TYPE IN ('u', 'd')",
+    /* TXN_LAST_HEARTBEAT becomes the time of the abort: an aborted txn
+     * that wrote nothing is kept one time-out longer (PG_HK_CLEAN),
+     * so that its owner, if alive, still learns why */
     [PG_TXN_ABORT_REASON] =
-        "UPDATE TXNS SET TXN_STATE = 'a', TXN_META_INFO = $2"
+        "UPDATE TXNS SET TXN_STATE = 'a',"
+        " TXN_META_INFO = substr($2::text, 1, 128),"
+        " TXN_LAST_HEARTBEAT = " PG_NOW_MS
         " WHERE TXN_ID = $1 AND TXN_STATE = 'o'",
+    /* counting stops at the limit: cheap however many are open */
+    [PG_TXN_COUNT_OPEN] =
+        "SELECT count(*) FROM (SELECT 1 FROM TXNS WHERE TXN_STATE = 'o'"
+        " LIMIT $1) x",
+    /* run after the txn's own TXNS row is in: the minimum includes it */
+    [PG_MHL_INSERT] =
+        "INSERT INTO MIN_HISTORY_LEVEL (MHL_TXNID, MHL_MIN_OPEN_TXNID)"
+        " SELECT $1::bigint, MIN(TXN_ID) FROM TXNS WHERE TXN_STATE = 'o'",
+    [PG_MHL_DELETE] = "DELETE FROM MIN_HISTORY_LEVEL WHERE MHL_TXNID = $1",
+    [PG_TXN_LIST] =
+        "SELECT TXN_ID, TXN_STATE, TXN_TYPE, TXN_STARTED, TXN_LAST_HEARTBEAT,"
+        " TXN_USER, TXN_HOST, TXN_META_INFO FROM TXNS"
+        " WHERE TXN_STATE IN ('o', 'a') ORDER BY TXN_ID",
+    /* the open ones of txns $1 come back */
+    [PG_TXN_HEARTBEAT] =
+        "UPDATE TXNS SET TXN_LAST_HEARTBEAT = " PG_NOW_MS ","
+        " TXN_HEARTBEAT_COUNT = COALESCE(TXN_HEARTBEAT_COUNT, 0) + 1"
+        " WHERE TXN_ID = ANY ($1::bigint[]) AND TXN_STATE = 'o'"
+        " RETURNING TXN_ID",
+
+    /* the next lock request id, taken; the row stays locked until the
+     * commit, so requests enter the queue one at a time, in id order */
+    [PG_NEXT_LOCK_TAKE] =
+        "UPDATE NEXT_LOCK_ID SET NL_NEXT = NL_NEXT + 1 RETURNING NL_NEXT - 1",
+    /* request $1 of txn $2: one waiting row per component (databases $3,
+     * tables $4, partitions $5, types $6), HL_LOCK_INT_ID 1..n */
+    [PG_LOCK_INSERT] =
+        "INSERT INTO HIVE_LOCKS (HL_LOCK_EXT_ID, HL_LOCK_INT_ID, HL_TXNID,"
+        " HL_DB, HL_TABLE, HL_PARTITION, HL_LOCK_STATE, HL_LOCK_TYPE,"
+        " HL_LAST_HEARTBEAT, HL_USER, HL_HOST, HL_HEARTBEAT_COUNT,"
+        " HL_AGENT_INFO)"
+        " SELECT $1::bigint, i, $2::bigint, d, t, p, 'w', y, 0, $7::text,"
+        " $8::text, 0, $9::text"
+        " FROM unnest($3::text[], $4::text[], $5::text[], $6::text[])"
+        " WITH ORDINALITY AS x(d, t, p, y, i)",
+    /* lock checks run one at a time (Hive's CheckLock mutex), and not
+     * while a request enters the queue: what one grants, the next sees */
+    [PG_LOCK_MUTEX] = "SELECT NL_NEXT FROM NEXT_LOCK_ID FOR UPDATE",
+/* the columns of PG_LOCK_ROWS, PG_LOCK_EARLIER and PG_LOCK_LIST, in the
+ * order lock_rows_fetch reads them */
+#define PG_LOCK_COLUMNS                                                 \
+    "HL_LOCK_EXT_ID, HL_LOCK_INT_ID, HL_TXNID, HL_DB, HL_TABLE,"        \
+    " HL_PARTITION, HL_LOCK_STATE, HL_LOCK_TYPE, HL_LAST_HEARTBEAT,"    \
+    " HL_ACQUIRED_AT, HL_USER, HL_HOST, HL_AGENT_INFO,"                 \
+    " HL_BLOCKEDBY_EXT_ID, HL_BLOCKEDBY_INT_ID"
+    [PG_LOCK_ROWS] =
+        "SELECT " PG_LOCK_COLUMNS " FROM HIVE_LOCKS"
+        " WHERE HL_LOCK_EXT_ID = $1 ORDER BY HL_LOCK_INT_ID",
+    /* what may block request $1 of txn $2: earlier requests of other txns
+     * in the same databases, in queue order */
+    [PG_LOCK_EARLIER] =
+        "SELECT " PG_LOCK_COLUMNS " FROM HIVE_LOCKS"
+        " WHERE HL_LOCK_EXT_ID < $1 AND HL_TXNID <> $2"
+        " AND HL_DB IN (SELECT HL_DB FROM HIVE_LOCKS WHERE HL_LOCK_EXT_ID = $1)"
+        " ORDER BY HL_LOCK_EXT_ID, HL_LOCK_INT_ID",
+    /* the decision on request $1 (ms_lock_decide): $2 'a' grants it
+     * whole, 'n' removes it (a refused zero-wait read), 'w' records in its
+     * row $3 the first row in the way ($4, $5) */
+    [PG_LOCK_DECIDED] =
+        "WITH g AS (UPDATE HIVE_LOCKS SET HL_LOCK_STATE = 'a',"
+        "  HL_ACQUIRED_AT = " PG_NOW_MS ", HL_BLOCKEDBY_EXT_ID = NULL,"
+        "  HL_BLOCKEDBY_INT_ID = NULL"
+        "  WHERE HL_LOCK_EXT_ID = $1 AND $2::text = 'a'),"
+        " r AS (DELETE FROM HIVE_LOCKS"
+        "  WHERE HL_LOCK_EXT_ID = $1 AND $2::text = 'n')"
+        " UPDATE HIVE_LOCKS SET HL_BLOCKEDBY_EXT_ID = $4,"
+        " HL_BLOCKEDBY_INT_ID = $5"
+        " WHERE HL_LOCK_EXT_ID = $1 AND HL_LOCK_INT_ID = $3"
+        " AND $2::text = 'w'",
+    [PG_UNLOCK_WAITING] =
+        "DELETE FROM HIVE_LOCKS WHERE HL_LOCK_EXT_ID = $1"
+        " AND HL_LOCK_STATE = 'w'",
+    [PG_LOCK_LIST] =
+        "SELECT " PG_LOCK_COLUMNS " FROM HIVE_LOCKS"
+        " WHERE ($1::text IS NULL OR HL_DB = $1)"
+        " AND ($2::text IS NULL OR HL_TABLE = $2)"
+        " AND ($3::text IS NULL OR HL_PARTITION = $3)"
+        " ORDER BY HL_LOCK_EXT_ID, HL_LOCK_INT_ID",
+
+    /* one housekeeper at a time, holding its AUX_TABLE row; the others
+     * skip the run */
+    [PG_HK_ROW] =
+        "INSERT INTO AUX_TABLE (MT_KEY1, MT_KEY2) VALUES ('HouseKeeper', 0)"
+        " ON CONFLICT (MT_KEY1, MT_KEY2) DO NOTHING",
+    [PG_HK_MUTEX] =
+        "SELECT count(*) FROM (SELECT 1 FROM AUX_TABLE"
+        " WHERE MT_KEY1 = 'HouseKeeper' AND MT_KEY2 = 0"
+        " FOR UPDATE SKIP LOCKED) x",
+    /* due when no run is recorded or the last one is $1 ms old */
+    [PG_HK_DUE] =
+        "SELECT ($1::bigint <= 0 OR " PG_NOW_MS " - COALESCE((SELECT"
+        " MT_COMMENT::bigint FROM AUX_TABLE WHERE MT_KEY1 = 'HouseKeeper'"
+        " AND MT_KEY2 = 0), 0) >= $1::bigint)::int",
+    [PG_HK_MARK] =
+        "UPDATE AUX_TABLE SET MT_COMMENT = " PG_NOW_MS "::text"
+        " WHERE MT_KEY1 = 'HouseKeeper' AND MT_KEY2 = 0",
+    /* Hive's AcidHouseKeeperService: open txns not heard from for $1 ms
+     * are aborted (as txn_abort does), their number comes back */
+    [PG_HK_TIMEOUTS] =
+        "WITH t AS (UPDATE TXNS SET TXN_STATE = 'a',"
+        "  TXN_META_INFO = '" MS_ABORT_TIMEOUT "',"
+        "  TXN_LAST_HEARTBEAT = " PG_NOW_MS
+        "  WHERE TXN_STATE = 'o' AND TXN_LAST_HEARTBEAT < " PG_NOW_MS " - $1"
+        "  RETURNING TXN_ID),"
+        " l AS (DELETE FROM HIVE_LOCKS WHERE HL_TXNID IN (SELECT TXN_ID FROM t)),"
+        " m AS (DELETE FROM MIN_HISTORY_LEVEL"
+        "  WHERE MHL_TXNID IN (SELECT TXN_ID FROM t))"
+        " SELECT count(*) FROM t",
+    /* AcidTxnCleanerService and the write-set, write-id and completed
+     * components cleaners (README "Timeouts, heartbeats and
+     * housekeeping"), below the lowest txn an open txn's snapshot may hold
+     * as open; the rows removed, and the TXNS rows removed, come back.
+     * All read one snapshot: no delete here changes what another
+     * selects. */
+    [PG_HK_CLEAN] =
+        "WITH w AS (SELECT MIN(x) AS w FROM (SELECT MIN(TXN_ID) AS x FROM TXNS"
+        "  WHERE TXN_STATE = 'o'"
+        "  UNION ALL SELECT MIN(MHL_MIN_OPEN_TXNID) FROM MIN_HISTORY_LEVEL"
+        "  UNION ALL SELECT NTXN_NEXT FROM NEXT_TXN_ID) y),"
+        " aborted AS (SELECT TXN_ID FROM TXNS WHERE TXN_STATE = 'a'),"
+        " ws AS (DELETE FROM WRITE_SET WHERE WS_COMMIT_ID < (SELECT w FROM w)"
+        "  RETURNING 1),"
+        /* committed rows below the watermark but each table's highest,
+         * which keeps the write-id high watermark of every later snapshot */
+        " t2w AS (DELETE FROM TXN_TO_WRITE_ID d"
+        "  WHERE T2W_TXNID < (SELECT w FROM w)"
+        "  AND T2W_TXNID NOT IN (SELECT TXN_ID FROM aborted)"
+        "  AND T2W_WRITEID < (SELECT MAX(k.T2W_WRITEID) FROM TXN_TO_WRITE_ID k"
+        "   WHERE k.T2W_DATABASE = d.T2W_DATABASE AND k.T2W_TABLE ="
+        "   d.T2W_TABLE AND k.T2W_TXNID < (SELECT w FROM w)"
+        "   AND k.T2W_TXNID NOT IN (SELECT TXN_ID FROM aborted))"
+        "  RETURNING 1),"
+        " ctc AS (DELETE FROM COMPLETED_TXN_COMPONENTS c"
+        "  WHERE CTC_WRITEID < (SELECT MAX(k.CTC_WRITEID)"
+        "   FROM COMPLETED_TXN_COMPONENTS k"
+        "   WHERE k.CTC_DATABASE = c.CTC_DATABASE"
+        "   AND k.CTC_TABLE IS NOT DISTINCT FROM c.CTC_TABLE"
+        "   AND k.CTC_PARTITION IS NOT DISTINCT FROM c.CTC_PARTITION)"
+        "  RETURNING 1),"
+        " tc AS (DELETE FROM TXNS WHERE TXN_STATE = 'c'"
+        "  AND TXN_ID < (SELECT w FROM w) RETURNING 1),"
+        /* aborted txns that wrote nothing, one time-out after their abort */
+        " ta AS (DELETE FROM TXNS WHERE TXN_STATE = 'a'"
+        "  AND TXN_LAST_HEARTBEAT < " PG_NOW_MS " - $1"
+        "  AND NOT EXISTS (SELECT 1 FROM TXN_COMPONENTS"
+        "   WHERE TC_TXNID = TXN_ID)"
+        "  AND NOT EXISTS (SELECT 1 FROM TXN_TO_WRITE_ID"
+        "   WHERE T2W_TXNID = TXN_ID) RETURNING 1)"
+        " SELECT (SELECT count(*) FROM ws) + (SELECT count(*) FROM t2w)"
+        "  + (SELECT count(*) FROM ctc),"
+        " (SELECT count(*) FROM tc) + (SELECT count(*) FROM ta)",
 
     [PG_T2W_GET] =
         "SELECT T2W_WRITEID FROM TXN_TO_WRITE_ID"
@@ -753,7 +968,10 @@ typedef enum PgMode {
     PG_AUTOCOMMIT,  /* one reading statement: its own snapshot */
     PG_READ,        /* several reads: REPEATABLE READ READ ONLY */
     PG_CATALOG,     /* catalog changes: SERIALIZABLE */
-    PG_TXN          /* transaction manager: READ COMMITTED + row locks */
+    PG_TXN,         /* transaction manager: READ COMMITTED + row locks */
+    PG_TXN_LIGHT    /* the same, for a write whose loss in a crash of the
+                       server harms nothing: the commit does not wait for
+                       the disk */
 } PgMode;
 
 typedef struct MsPg {
@@ -1148,7 +1366,7 @@ static int pg_simple(MsPg *h, const char *sql, CombErr *err)
 
 static int pg_begin(MsPg *h, PgMode mode, CombErr *err)
 {
-    h->in_write = mode == PG_CATALOG || mode == PG_TXN;
+    h->in_write = mode == PG_CATALOG || mode == PG_TXN || mode == PG_TXN_LIGHT;
     if (h->in_write && h->fault == PG_FAULT_FULL)
         return ms_err_unwritable_server(err, h->where, true);
     switch (mode) {
@@ -1159,6 +1377,10 @@ static int pg_begin(MsPg *h, PgMode mode, CombErr *err)
         return pg_simple(h, "BEGIN ISOLATION LEVEL SERIALIZABLE", err);
     case PG_TXN:
         return pg_simple(h, "BEGIN ISOLATION LEVEL READ COMMITTED", err);
+    case PG_TXN_LIGHT:
+        return pg_simple(h, "BEGIN ISOLATION LEVEL READ COMMITTED;"
+                            " SET LOCAL synchronous_commit TO off",
+                         err);
     default:
         return COMB_OK;
     }
@@ -2232,28 +2454,37 @@ static int msp_part_set_location(void *impl, const char *db,
 
 /* ------------------------------------------------------- transactions */
 
-/* State and type of a txn, its row locked until the end of the call when
- * `lock` (TxnHandler's S4U on TXNS: one call at a time per txn); *found is
- * false for an unknown id.  A state letter outside o/a/c is a damaged row,
- * reported, never trusted. */
-static int txn_lookup(MsPg *h, int64_t txnid, bool lock, bool *found,
-                      MsTxnState *state, int *type, CombErr *err)
+/* A TXNS row: whether it exists, its state, type and abort reason. */
+typedef struct PgTxn {
+    bool found;
+    MsTxnState state;
+    int type;
+    char reason[160];
+} PgTxn;
+
+/* The TXNS row of txnid, locked until the end of the call when `lock`
+ * (TxnHandler's S4U on TXNS: one call at a time per txn).  A state letter
+ * outside o/a/c is a damaged row, reported, never trusted. */
+static int txn_lookup(MsPg *h, int64_t txnid, bool lock, PgTxn *t,
+                      CombErr *err)
 {
     PGresult *res;
-    int64_t t = MS_TXN_TYPE_DEFAULT;
+    int64_t type = MS_TXN_TYPE_DEFAULT;
     bool ok = true;
     int rc = pg_exec_res(h, lock ? PG_TXN_LOCK : PG_TXN_GET,
                          PG_ARGS(PG_INT(txnid)), &res, err);
+    memset(t, 0, sizeof *t);
+    t->state = MS_TXN_OPEN;
     if (rc)
         return rc;
-    *found = PQntuples(res) > 0;
-    if (*found) {
-        ok = ms_txn_state_parse(PQgetvalue(res, 0, 0)[0], state);
-        pg_int_at(res, 0, 1, &t);
+    t->found = PQntuples(res) > 0;
+    if (t->found) {
+        ok = ms_txn_state_parse(PQgetvalue(res, 0, 0)[0], &t->state);
+        pg_int_at(res, 0, 1, &type);
+        snprintf(t->reason, sizeof t->reason, "%s", PQgetvalue(res, 0, 2));
     }
+    t->type = (int)type;
     PQclear(res);
-    if (type)
-        *type = (int)t;
     if (!ok)
         return comb_err(err, COMB_EMETASTORE,
                         "metastore '%s': TXNS row of txnid:%lld has an "
@@ -2262,182 +2493,267 @@ static int txn_lookup(MsPg *h, int64_t txnid, bool lock, bool *found,
     return COMB_OK;
 }
 
+/* An operation that needs txnid open: COMB_OK, with its row locked until
+ * the end of the call, or why not. */
+static int txn_require_open(MsPg *h, int64_t txnid, CombErr *err)
+{
+    PgTxn t;
+    int rc = txn_lookup(h, txnid, true, &t, err);
+    if (!rc && (!t.found || t.state != MS_TXN_OPEN))
+        rc = ms_err_txn_not_open(err, txnid, t.found, t.state, t.reason);
+    return rc;
+}
+
 static int damaged_next_txn(MsPg *h, CombErr *err)
 {
     return comb_err(err, COMB_EMETASTORE,
                     "metastore '%s': NEXT_TXN_ID has no valid row", h->where);
 }
 
-typedef struct TxnOpenArgs {
-    const char *user, *host;
-    int64_t *txnid;
-} TxnOpenArgs;
-
-static int txn_open_body(MsPg *h, void *p, CombErr *err)
+/* A new txn of `type` with its MIN_HISTORY_LEVEL row, unless max_open are
+ * open already.  The NEXT_TXN_ID row stays locked until the commit:
+ * opens are serial, and mutually exclusive with commits that write. */
+static int txn_open_body(MsPg *h, const char *user, const char *host,
+                         MsTxnType type, int64_t max_open, int64_t *txnid,
+                         CombErr *err)
 {
-    const TxnOpenArgs *a = p;
-    int64_t id = 0;
+    int64_t id = 0, n_open = 0;
     bool found = false;
-    int rc = pg_query_int(h, PG_NEXT_TXN_TAKE, PG_NO_ARGS, &id, &found, err);
+    int rc = COMB_OK;
+    if (max_open > 0 &&
+        !(rc = pg_query_int(h, PG_TXN_COUNT_OPEN, PG_ARGS(PG_INT(max_open)),
+                            &n_open, &found, err)) &&
+        n_open >= max_open)
+        return comb_err(err, COMB_ETXN,
+                        "Maximum allowed number of open transactions has "
+                        "been reached. See hive.max.open.txns.");
+    if (!rc)
+        rc = pg_query_int(h, PG_NEXT_TXN_TAKE, PG_NO_ARGS, &id, &found, err);
     if (!rc && (!found || id <= 0))
         rc = damaged_next_txn(h, err);
     if (!rc)
         rc = pg_exec(h, PG_TXN_INSERT,
-                     PG_ARGS(PG_INT(id), PG_TEXT(a->user), PG_TEXT(a->host),
-                             PG_INT(MS_TXN_TYPE_DEFAULT)),
+                     PG_ARGS(PG_INT(id), PG_TEXT(user), PG_TEXT(host),
+                             PG_INT(type)),
                      err);
     if (!rc)
-        *a->txnid = id;
+        rc = pg_exec(h, PG_MHL_INSERT, PG_ARGS(PG_INT(id)), err);
+    if (!rc)
+        *txnid = id;
     return rc;
 }
 
-static int msp_txn_open(void *impl, const char *user, const char *host,
-                        int64_t *txnid, CombErr *err)
-{
-    TxnOpenArgs a = {user, host, txnid};
-    return pg_run(impl, PG_TXN, false, txn_open_body, &a, err);
-}
+/* ------------------------------------------------------------- locks */
 
-typedef struct TxnCommitArgs {
-    int64_t txnid;
-    CombArena *a;
-    int64_t commit_id;
-    char **conflict;        /* a PG_WS_CONFLICT row when the txn lost */
-} TxnCommitArgs;
-
-/* The commit id (the highest txn id handed out), with NEXT_TXN_ID locked
- * until the commit: no txn opens and no other writer commits meanwhile,
- * so the write set read next is complete and every txn opened later sees
- * this one committed (TxnHandler.commitTxn). */
-static int commit_id_locked(MsPg *h, int64_t *commit_id, CombErr *err)
-{
-    int64_t next = 0;
-    bool found = false;
-    int rc = pg_query_int(h, PG_NEXT_TXN_LOCK, PG_NO_ARGS, &next, &found,
-                          err);
-    if (!rc && (!found || next <= 0))
-        rc = damaged_next_txn(h, err);
-    *commit_id = next - 1;
-    return rc;
-}
-
-/* First committer wins for a txn that updated or deleted: a conflicting
- * committed write leaves the txn aborted (a->conflict set), else its
- * update/delete writes join WRITE_SET. */
-static int commit_write_set(MsPg *h, TxnCommitArgs *a, CombErr *err)
+/* Every row of a PG_LOCK_COLUMNS query, array and strings in `a`. */
+static int lock_rows_fetch(MsPg *h, PgId id, const PgArg *args, int n_args,
+                           CombArena *a, MsLockRow **rows, int *n,
+                           CombErr *err)
 {
     PGresult *res;
     bool nomem = false;
-    int rc = commit_id_locked(h, &a->commit_id, err);
-    if (!rc)
-        rc = pg_exec_res(h, PG_WS_CONFLICT, PG_ARGS(PG_INT(a->txnid)), &res,
-                         err);
+    int n_rows, rc = pg_exec_res(h, id, args, n_args, &res, err);
+    *rows = NULL;
+    *n = 0;
     if (rc)
         return rc;
-    if (PQntuples(res) > 0 &&
-        (a->conflict = comb_arena_alloc(a->a, 7 * sizeof *a->conflict)))
-        for (int c = 0; c < 7; c++)
-            a->conflict[c] = pg_text_at(res, 0, c, a->a, &nomem);
-    else if (PQntuples(res) > 0)
-        nomem = true;
+    n_rows = PQntuples(res);
+    *rows = table_list_alloc(a, n_rows, sizeof **rows, &nomem);
+    for (int i = 0; i < n_rows && !nomem; i++) {
+        MsLockRow *r = &(*rows)[i];
+        *r = (MsLockRow){0};
+        pg_int_at(res, i, 0, &r->extid);
+        pg_int_at(res, i, 1, &r->intid);
+        pg_int_at(res, i, 2, &r->txnid);
+        r->db = pg_text_at(res, i, 3, a, &nomem);
+        r->table = pg_text_at(res, i, 4, a, &nomem);
+        r->partition = pg_text_at(res, i, 5, a, &nomem);
+        r->state = (MsLockState)PQgetvalue(res, i, 6)[0];
+        r->type = (MsLockType)PQgetvalue(res, i, 7)[0];
+        pg_int_at(res, i, 8, &r->last_heartbeat);
+        pg_int_at(res, i, 9, &r->acquired_at);
+        r->user = pg_text_at(res, i, 10, a, &nomem);
+        r->host = pg_text_at(res, i, 11, a, &nomem);
+        r->agent_info = pg_text_at(res, i, 12, a, &nomem);
+        pg_int_at(res, i, 13, &r->blocked_by_extid);
+        pg_int_at(res, i, 14, &r->blocked_by_intid);
+    }
     PQclear(res);
     if (nomem)
         return comb_err_nomem(err);
-    if (a->conflict)
-        return pg_exec(h, PG_TXN_ABORT_REASON,
-                       PG_ARGS(PG_INT(a->txnid), PG_TEXT("write conflicts")),
-                       err);
-    return pg_exec(h, PG_WS_INSERT,
-                   PG_ARGS(PG_INT(a->txnid), PG_INT(a->commit_id)), err);
+    *n = n_rows;
+    return COMB_OK;
 }
 
-static int txn_commit_body(MsPg *h, void *p, CombErr *err)
+/* The rows of request rq under a new ext lock id, all waiting, in one
+ * statement. */
+static int lock_enqueue(MsPg *h, const MsLockRequest *rq, int64_t *extid,
+                        CombErr *err)
 {
-    TxnCommitArgs *a = p;
-    MsTxnState state = MS_TXN_OPEN;
-    int64_t writes = 0;
+    PgArray arr[4] = {0};
+    const char *lit[4];
     bool found = false;
-    int rc = txn_lookup(h, a->txnid, true, &found, &state, NULL, err);
-    a->conflict = NULL;
-    if (rc)
-        return rc;
-    if (found && state == MS_TXN_COMMITTED)
-        return COMB_OK; /* a retried commit */
-    if (!found || state != MS_TXN_OPEN)
-        return ms_err_txn_not_open(err, a->txnid, found, state);
-    rc = pg_query_int(h, PG_TC_HAS_WRITES, PG_ARGS(PG_INT(a->txnid)), &writes,
-                      &found, err);
-    /* inserts never conflict: only updates and deletes need the lock */
-    if (!rc && writes)
-        rc = commit_write_set(h, a, err);
-    if (rc || a->conflict)
-        return rc;
-    rc = pg_exec(h, PG_TC_COMPLETE, PG_ARGS(PG_INT(a->txnid)), err);
+    int rc = pg_query_int(h, PG_NEXT_LOCK_TAKE, PG_NO_ARGS, extid, &found,
+                          err);
+    if (!rc && (!found || *extid <= 0))
+        rc = comb_err(err, COMB_EMETASTORE,
+                      "metastore '%s': NEXT_LOCK_ID has no valid row",
+                      h->where);
+    for (int i = 0; i < rq->n; i++) {
+        const char type[2] = {(char)rq->components[i].type, '\0'};
+        pga_text(&arr[0], rq->components[i].db);
+        pga_text(&arr[1], rq->components[i].table);
+        pga_text(&arr[2], rq->components[i].partition);
+        pga_text(&arr[3], type);
+    }
     if (!rc)
-        rc = pg_exec(h, PG_TC_DELETE, PG_ARGS(PG_INT(a->txnid)), err);
-    if (!rc)
-        rc = pg_exec(h, PG_LOCKS_DELETE, PG_ARGS(PG_INT(a->txnid)), err);
-    if (!rc)
-        rc = pg_exec(h, PG_TXN_SET_STATE,
-                     PG_ARGS(PG_INT(a->txnid), PG_TEXT("c")), err);
-    return rc;
-}
-
-/* A conflict aborts the txn durably (the abort is committed) and then
- * reports Hive's error 10263.  Committing twice is a no-op, so a commit
- * whose answer was lost is run again. */
-static int msp_txn_commit(void *impl, int64_t txnid, CombErr *err)
-{
-    CombArena ar;
-    TxnCommitArgs a = {txnid, &ar, 0, NULL};
-    int rc;
-    comb_arena_init(&ar, 1024);
-    rc = pg_run(impl, PG_TXN, true, txn_commit_body, &a, err);
-    if (!rc && a.conflict)
-        rc = ms_err_write_conflict(err, txnid, a.commit_id, a.conflict);
-    comb_arena_free(&ar);
-    return rc;
-}
-
-/* TXN_COMPONENTS stay: they are how the compactor finds aborted data. */
-static int txn_abort_body(MsPg *h, void *p, CombErr *err)
-{
-    int64_t txnid = *(const int64_t *)p, changed = 0;
-    int rc = pg_exec_count(h, PG_TXN_SET_STATE,
-                           PG_ARGS(PG_INT(txnid), PG_TEXT("a")), &changed,
+        rc = !pga_end_all(arr, 4, lit)
+                 ? comb_err_nomem(err)
+                 : pg_exec(h, PG_LOCK_INSERT,
+                           PG_ARGS(PG_INT(*extid), PG_INT(rq->txnid),
+                                   PG_TEXT(lit[0]), PG_TEXT(lit[1]),
+                                   PG_TEXT(lit[2]), PG_TEXT(lit[3]),
+                                   PG_TEXT(rq->user ? rq->user : ""),
+                                   PG_TEXT(rq->host ? rq->host : ""),
+                                   PG_TEXT(rq->agent_info)),
                            err);
-    if (!rc && changed > 0)
-        rc = pg_exec(h, PG_LOCKS_DELETE, PG_ARGS(PG_INT(txnid)), err);
+    pga_free_all(arr, 4);
     return rc;
 }
 
-static int msp_txn_abort(void *impl, int64_t txnid, CombErr *err)
+/* Hive's checkLock on request extid of open txn txnid, under the CheckLock
+ * mutex: the decision (ms_lock_decide) sees every request granted before,
+ * and the next check sees this one's. */
+static int lock_check_body(MsPg *h, int64_t txnid, int64_t extid,
+                           bool zero_wait_read, MsLockStatus *out,
+                           CombErr *err)
 {
-    return pg_run(impl, PG_TXN, true, txn_abort_body, &txnid, err);
-}
-
-typedef struct TxnStateArgs {
-    int64_t txnid;
-    MsTxnState *state;
-} TxnStateArgs;
-
-static int txn_state_body(MsPg *h, void *p, CombErr *err)
-{
-    const TxnStateArgs *a = p;
-    bool found = false;
-    int rc = txn_lookup(h, a->txnid, false, &found, a->state, NULL, err);
-    if (!rc && !found)
-        rc = comb_err(err, COMB_ENOTFOUND, "No such transaction txnid:%lld",
-                      (long long)a->txnid);
+    CombArena a;
+    MsLockRow *req = NULL, *earlier = NULL;
+    char state[2] = {0};
+    int n_req = 0, n_earlier = 0, ri = -1, ei = -1;
+    int rc = txn_require_open(h, txnid, err);
+    memset(out, 0, sizeof *out);
+    out->extid = extid;
+    if (rc || (rc = pg_exec(h, PG_LOCK_MUTEX, PG_NO_ARGS, err)))
+        return rc;
+    comb_arena_init(&a, 4096);
+    rc = lock_rows_fetch(h, PG_LOCK_ROWS, PG_ARGS(PG_INT(extid)), &a, &req,
+                         &n_req, err);
+    if (!rc && n_req == 0)
+        rc = comb_err(err, COMB_ENOTFOUND, "No such lock: lockid:%lld",
+                      (long long)extid);
+    if (!rc)
+        rc = lock_rows_fetch(h, PG_LOCK_EARLIER,
+                             PG_ARGS(PG_INT(extid), PG_INT(txnid)), &a,
+                             &earlier, &n_earlier, err);
+    if (!rc) {
+        ms_lock_decide(req, n_req, earlier, n_earlier, zero_wait_read, out,
+                       &ri, &ei);
+        state[0] = (char)out->state;
+        rc = pg_exec(h, PG_LOCK_DECIDED,
+                     PG_ARGS(PG_INT(extid), PG_TEXT(state),
+                             PG_INT(ri >= 0 ? req[ri].intid : 0),
+                             PG_INT(ei >= 0 ? earlier[ei].extid : 0),
+                             PG_INT(ei >= 0 ? earlier[ei].intid : 0)),
+                     err);
+    }
+    comb_arena_free(&a);
     return rc;
 }
 
-static int msp_txn_state(void *impl, int64_t txnid, MsTxnState *state,
-                         CombErr *err)
+/* Enqueue and check in one transaction.  The check finds the txn not
+ * open when it is not, and the rollback then takes the rows out again. */
+static int lock_body(MsPg *h, const MsLockRequest *rq, MsLockStatus *out,
+                     CombErr *err)
 {
-    TxnStateArgs a = {txnid, state};
-    return pg_run(impl, PG_AUTOCOMMIT, true, txn_state_body, &a, err);
+    int64_t extid = 0;
+    int rc = lock_enqueue(h, rq, &extid, err);
+    return rc ? rc
+              : lock_check_body(h, rq->txnid, extid, rq->zero_wait_read, out,
+                                err);
 }
+
+typedef struct LockArgs {
+    const MsLockRequest *rq;
+    int64_t txnid, extid;
+    bool zero_wait_read;
+    MsLockStatus *out;
+} LockArgs;
+
+static int lock_args_body(MsPg *h, void *p, CombErr *err)
+{
+    const LockArgs *a = p;
+    return lock_body(h, a->rq, a->out, err);
+}
+
+/* A lock the server forgets in a crash would leave its owner believing
+ * it holds what others may then take: locks are durable. */
+static int msp_lock(void *impl, const MsLockRequest *rq, MsLockStatus *out,
+                    CombErr *err)
+{
+    LockArgs a = {rq, 0, 0, false, out};
+    return pg_run(impl, PG_TXN, false, lock_args_body, &a, err);
+}
+
+static int lock_check_args_body(MsPg *h, void *p, CombErr *err)
+{
+    const LockArgs *a = p;
+    return lock_check_body(h, a->txnid, a->extid, a->zero_wait_read, a->out,
+                           err);
+}
+
+static int msp_lock_check(void *impl, int64_t txnid, int64_t extid,
+                          bool zero_wait_read, MsLockStatus *out,
+                          CombErr *err)
+{
+    LockArgs a = {NULL, txnid, extid, zero_wait_read, out};
+    return pg_run(impl, PG_TXN, true, lock_check_args_body, &a, err);
+}
+
+static int unlock_body(MsPg *h, void *p, CombErr *err)
+{
+    int64_t extid = *(const int64_t *)p, removed = 0;
+    int rc = pg_exec_count(h, PG_UNLOCK_WAITING, PG_ARGS(PG_INT(extid)),
+                           &removed, err);
+    if (!rc && removed == 0)
+        rc = comb_err(err, COMB_ENOTFOUND, "No such lock: lockid:%lld",
+                      (long long)extid);
+    return rc;
+}
+
+/* Only waiting rows go: a lost unlock leaves a request its owner gave up,
+ * which goes with the owner's txn. */
+static int msp_unlock(void *impl, int64_t extid, CombErr *err)
+{
+    return pg_run(impl, PG_TXN_LIGHT, false, unlock_body, &extid, err);
+}
+
+typedef struct LockListArgs {
+    const char *db, *table, *partition;
+    CombArena *a;
+    MsLockRow **rows;
+    int *n;
+} LockListArgs;
+
+static int lock_list_body(MsPg *h, void *p, CombErr *err)
+{
+    const LockListArgs *a = p;
+    return lock_rows_fetch(h, PG_LOCK_LIST,
+                           PG_ARGS(PG_TEXT(a->db), PG_TEXT(a->table),
+                                   PG_TEXT(a->partition)),
+                           a->a, a->rows, a->n, err);
+}
+
+static int msp_lock_list(void *impl, const char *db, const char *table,
+                         const char *partition, CombArena *a,
+                         MsLockRow **rows, int *n, CombErr *err)
+{
+    LockListArgs args = {db, table, partition, a, rows, n};
+    return pg_run(impl, PG_AUTOCOMMIT, true, lock_list_body, &args, err);
+}
+
+/* ------------------------------------------------ opening and ending */
 
 typedef struct SnapshotArgs {
     int64_t txnid;
@@ -2480,18 +2796,411 @@ static int msp_txn_snapshot(void *impl, int64_t txnid, CombTxnList *out,
     return rc;
 }
 
-/* What a txn writes may only be recorded while it is open; its row stays
- * locked until the end of the call. */
-static int txn_require_open(MsPg *h, int64_t txnid, CombErr *err)
+typedef struct TxnBeginArgs {
+    const char *user, *host;
+    MsTxnType type;
+    int64_t max_open;
+    const MsLockRequest *locks;
+    int64_t *txnid;
+    MsLockStatus *status;
+    CombTxnList *snapshot;
+    bool *have_snapshot;
+} TxnBeginArgs;
+
+/* Hive's openTxns + lock + getValidTxns in one transaction; the snapshot
+ * statement runs after the locks were granted, so it is never older than
+ * them.  A run again (after a deadlock) starts afresh. */
+static int txn_begin_body(MsPg *h, void *p, CombErr *err)
 {
-    MsTxnState state = MS_TXN_OPEN;
-    bool found = false;
-    int rc = txn_lookup(h, txnid, true, &found, &state, NULL, err);
-    if (!rc && (!found || state != MS_TXN_OPEN))
-        rc = ms_err_txn_not_open(err, txnid, found, state);
+    const TxnBeginArgs *a = p;
+    bool want_locks = a->locks && a->locks->n > 0;
+    int rc;
+    if (*a->have_snapshot) {
+        comb_idlist_free(a->snapshot);
+        *a->have_snapshot = false;
+    }
+    rc = txn_open_body(h, a->user, a->host, a->type, a->max_open, a->txnid,
+                       err);
+    if (!rc && want_locks) {
+        MsLockRequest rq = *a->locks;
+        rq.txnid = *a->txnid;
+        rq.user = rq.user ? rq.user : a->user;
+        rq.host = rq.host ? rq.host : a->host;
+        rc = lock_body(h, &rq, a->status, err);
+    }
+    if (!rc && a->snapshot &&
+        (!want_locks || a->status->state == MS_LOCK_ACQUIRED)) {
+        SnapshotArgs snap = {*a->txnid, a->snapshot};
+        rc = snapshot_body(h, &snap, err);
+        *a->have_snapshot = !rc;
+    }
     return rc;
 }
 
+/* Durable: txn ids handed out must survive a crash of the server while
+ * their holders, on other hosts, go on. */
+static int msp_txn_begin(void *impl, const char *user, const char *host,
+                         MsTxnType type, int64_t max_open,
+                         const MsLockRequest *locks, int64_t *txnid,
+                         MsLockStatus *status, CombTxnList *snapshot,
+                         bool *have_snapshot, CombErr *err)
+{
+    TxnBeginArgs a = {user,   host,   type,     max_open,     locks,
+                      txnid,  status, snapshot, have_snapshot};
+    int rc = pg_run(impl, PG_TXN, false, txn_begin_body, &a, err);
+    if (rc && *have_snapshot) {
+        comb_idlist_free(snapshot);
+        *have_snapshot = false;
+    }
+    if (rc)
+        *txnid = 0;
+    return rc;
+}
+
+/* An open txn ends: its locks and MIN_HISTORY_LEVEL row go with it. */
+static int txn_release(MsPg *h, int64_t txnid, CombErr *err)
+{
+    int rc = pg_exec(h, PG_LOCKS_DELETE, PG_ARGS(PG_INT(txnid)), err);
+    if (!rc)
+        rc = pg_exec(h, PG_MHL_DELETE, PG_ARGS(PG_INT(txnid)), err);
+    return rc;
+}
+
+/* Abort open txnid for `reason`; nothing for any other state.
+ * TXN_COMPONENTS stay: they are how the compactor finds aborted data. */
+static int txn_abort_reason(MsPg *h, int64_t txnid, const char *reason,
+                            CombErr *err)
+{
+    int64_t changed = 0;
+    int rc = pg_exec_count(h, PG_TXN_ABORT_REASON,
+                           PG_ARGS(PG_INT(txnid), PG_TEXT(reason)), &changed,
+                           err);
+    if (!rc && changed > 0)
+        rc = txn_release(h, txnid, err);
+    return rc;
+}
+
+typedef struct TxnCommitArgs {
+    int64_t txnid;
+    bool excl_write;
+    CombArena *a;
+    int64_t commit_id;
+    char **conflict;        /* a PG_WS_CONFLICT row when the txn lost */
+} TxnCommitArgs;
+
+/* The commit id (the highest txn id handed out), with NEXT_TXN_ID locked
+ * until the commit: no txn opens and no other writer commits meanwhile,
+ * so the write set read next is complete and every txn opened later sees
+ * this one committed (TxnHandler.commitTxn). */
+static int commit_id_locked(MsPg *h, int64_t *commit_id, CombErr *err)
+{
+    int64_t next = 0;
+    bool found = false;
+    int rc = pg_query_int(h, PG_NEXT_TXN_LOCK, PG_NO_ARGS, &next, &found,
+                          err);
+    if (!rc && (!found || next <= 0))
+        rc = damaged_next_txn(h, err);
+    *commit_id = next - 1;
+    return rc;
+}
+
+/* The conflicting committed write of a txn that updated or deleted, when
+ * there is one: a->conflict, in the arena. */
+static int write_conflict_find(MsPg *h, TxnCommitArgs *a, CombErr *err)
+{
+    PGresult *res;
+    bool nomem = false;
+    int rc = pg_exec_res(h, PG_WS_CONFLICT, PG_ARGS(PG_INT(a->txnid)), &res,
+                         err);
+    if (rc)
+        return rc;
+    if (PQntuples(res) > 0 &&
+        (a->conflict = comb_arena_alloc(a->a, 7 * sizeof *a->conflict)))
+        for (int c = 0; c < 7; c++)
+            a->conflict[c] = pg_text_at(res, 0, c, a->a, &nomem);
+    else if (PQntuples(res) > 0)
+        nomem = true;
+    PQclear(res);
+    return nomem ? comb_err_nomem(err) : COMB_OK;
+}
+
+/* First committer wins for a txn that updated or deleted (unless every
+ * such write ran under an exclusive lock): a conflicting committed write
+ * leaves the txn aborted (a->conflict set), else its update/delete
+ * writes join WRITE_SET. */
+static int commit_write_set(MsPg *h, TxnCommitArgs *a, CombErr *err)
+{
+    int rc = commit_id_locked(h, &a->commit_id, err);
+    if (!rc && !a->excl_write)
+        rc = write_conflict_find(h, a, err);
+    if (!rc && a->conflict)
+        return txn_abort_reason(h, a->txnid, MS_ABORT_WRITE_CONFLICT, err);
+    if (!rc)
+        rc = pg_exec(h, PG_WS_INSERT,
+                     PG_ARGS(PG_INT(a->txnid), PG_INT(a->commit_id)), err);
+    return rc;
+}
+
+static int txn_commit_body(MsPg *h, void *p, CombErr *err)
+{
+    TxnCommitArgs *a = p;
+    PgTxn t;
+    int64_t writes = 0;
+    bool found = false;
+    int rc = txn_lookup(h, a->txnid, true, &t, err);
+    a->conflict = NULL;
+    if (rc)
+        return rc;
+    if (t.found && t.state == MS_TXN_COMMITTED)
+        return COMB_OK; /* a retried commit */
+    if (!t.found || t.state != MS_TXN_OPEN)
+        return ms_err_txn_not_open(err, a->txnid, t.found, t.state, t.reason);
+    /* a read-only txn's commit changes nothing anyone reads durably */
+    if (t.type == MS_TXN_TYPE_READ_ONLY)
+        rc = pg_exec(h, PG_SYNC_OFF, PG_NO_ARGS, err);
+    if (!rc)
+        rc = pg_query_int(h, PG_TC_HAS_WRITES, PG_ARGS(PG_INT(a->txnid)),
+                          &writes, &found, err);
+    /* inserts never conflict: only updates and deletes need the lock */
+    if (!rc && writes)
+        rc = commit_write_set(h, a, err);
+    if (rc || a->conflict)
+        return rc;
+    rc = pg_exec(h, PG_TC_COMPLETE, PG_ARGS(PG_INT(a->txnid)), err);
+    if (!rc)
+        rc = pg_exec(h, PG_TC_DELETE, PG_ARGS(PG_INT(a->txnid)), err);
+    if (!rc)
+        rc = txn_release(h, a->txnid, err);
+    if (!rc)
+        rc = pg_exec(h, PG_TXN_SET_STATE,
+                     PG_ARGS(PG_INT(a->txnid), PG_TEXT("c")), err);
+    return rc;
+}
+
+/* A conflict aborts the txn durably (the abort is committed) and then
+ * reports Hive's error 10263.  Committing twice is a no-op, so a commit
+ * whose answer was lost is run again. */
+static int msp_txn_commit(void *impl, int64_t txnid, bool excl_write,
+                          CombErr *err)
+{
+    CombArena ar;
+    TxnCommitArgs a = {txnid, excl_write, &ar, 0, NULL};
+    int rc;
+    comb_arena_init(&ar, 1024);
+    rc = pg_run(impl, PG_TXN, true, txn_commit_body, &a, err);
+    if (!rc && a.conflict)
+        rc = ms_err_write_conflict(err, txnid, a.commit_id, a.conflict);
+    comb_arena_free(&ar);
+    return rc;
+}
+
+typedef struct TxnAbortArgs {
+    int64_t txnid;
+    const char *reason;
+} TxnAbortArgs;
+
+static int txn_abort_body(MsPg *h, void *p, CombErr *err)
+{
+    const TxnAbortArgs *a = p;
+    return txn_abort_reason(h, a->txnid, a->reason, err);
+}
+
+/* An abort need not be durable: a txn whose abort is lost is found open
+ * without heartbeat and aborted again by the housekeeper. */
+static int msp_txn_abort(void *impl, int64_t txnid, const char *reason,
+                         CombErr *err)
+{
+    TxnAbortArgs a = {txnid, reason};
+    return pg_run(impl, PG_TXN_LIGHT, true, txn_abort_body, &a, err);
+}
+
+typedef struct TxnStateArgs {
+    int64_t txnid;
+    MsTxnState *state;
+} TxnStateArgs;
+
+static int txn_state_body(MsPg *h, void *p, CombErr *err)
+{
+    const TxnStateArgs *a = p;
+    PgTxn t;
+    int rc = txn_lookup(h, a->txnid, false, &t, err);
+    *a->state = t.state;
+    if (!rc && !t.found)
+        rc = comb_err(err, COMB_ENOTFOUND, "No such transaction txnid:%lld",
+                      (long long)a->txnid);
+    return rc;
+}
+
+static int msp_txn_state(void *impl, int64_t txnid, MsTxnState *state,
+                         CombErr *err)
+{
+    TxnStateArgs a = {txnid, state};
+    return pg_run(impl, PG_AUTOCOMMIT, true, txn_state_body, &a, err);
+}
+
+typedef struct TxnListArgs {
+    CombArena *a;
+    MsTxnInfo **rows;
+    int *n;
+} TxnListArgs;
+
+static int txn_list_body(MsPg *h, void *p, CombErr *err)
+{
+    const TxnListArgs *a = p;
+    PGresult *res;
+    bool nomem = false;
+    int n_rows, rc = pg_exec_res(h, PG_TXN_LIST, PG_NO_ARGS, &res, err);
+    *a->rows = NULL;
+    *a->n = 0;
+    if (rc)
+        return rc;
+    n_rows = PQntuples(res);
+    *a->rows = table_list_alloc(a->a, n_rows, sizeof **a->rows, &nomem);
+    for (int i = 0; i < n_rows && !nomem; i++) {
+        MsTxnInfo *t = &(*a->rows)[i];
+        int64_t type = 0;
+        *t = (MsTxnInfo){0};
+        pg_int_at(res, i, 0, &t->txnid);
+        t->state = PQgetvalue(res, i, 1)[0] == 'a' ? MS_TXN_ABORTED
+                                                   : MS_TXN_OPEN;
+        pg_int_at(res, i, 2, &type);
+        t->type = (MsTxnType)type;
+        pg_int_at(res, i, 3, &t->started);
+        pg_int_at(res, i, 4, &t->last_heartbeat);
+        t->user = pg_text_at(res, i, 5, a->a, &nomem);
+        t->host = pg_text_at(res, i, 6, a->a, &nomem);
+        t->meta_info = pg_text_at(res, i, 7, a->a, &nomem);
+    }
+    PQclear(res);
+    if (nomem)
+        return comb_err_nomem(err);
+    *a->n = n_rows;
+    return COMB_OK;
+}
+
+static int msp_txn_list(void *impl, CombArena *a, MsTxnInfo **rows, int *n,
+                        CombErr *err)
+{
+    TxnListArgs args = {a, rows, n};
+    return pg_run(impl, PG_AUTOCOMMIT, true, txn_list_body, &args, err);
+}
+
+typedef struct HeartbeatArgs {
+    const int64_t *txnids;
+    int n;
+    bool *open;
+} HeartbeatArgs;
+
+/* One statement for all the txns; the open ones come back. */
+static int heartbeat_body(MsPg *h, void *p, CombErr *err)
+{
+    const HeartbeatArgs *a = p;
+    PgArray ids = {0};
+    PGresult *res = NULL;
+    const char *lit;
+    int rc;
+    for (int i = 0; i < a->n; i++) {
+        pga_int(&ids, a->txnids[i]);
+        a->open[i] = false;
+    }
+    rc = !(lit = pga_end(&ids))
+             ? comb_err_nomem(err)
+             : pg_exec_res(h, PG_TXN_HEARTBEAT, PG_ARGS(PG_TEXT(lit)), &res,
+                           err);
+    comb_buf_free(&ids.buf);
+    for (int r = 0; !rc && r < PQntuples(res); r++) {
+        int64_t id = 0;
+        pg_int_at(res, r, 0, &id);
+        for (int i = 0; i < a->n; i++)
+            a->open[i] = a->open[i] || a->txnids[i] == id;
+    }
+    PQclear(res);
+    return rc;
+}
+
+/* A lost heartbeat only makes a txn look a little older than it is. */
+static int msp_txn_heartbeat(void *impl, const int64_t *txnids, int n,
+                             bool *open, CombErr *err)
+{
+    HeartbeatArgs a = {txnids, n, open};
+    return pg_run(impl, PG_TXN_LIGHT, true, heartbeat_body, &a, err);
+}
+
+/* --------------------------------------------------------- housekeeping */
+
+/* Is a run due: none recorded, or the last one at least interval_ms old? */
+static int housekeep_due(MsPg *h, int64_t interval_ms, bool *due,
+                         CombErr *err)
+{
+    int64_t v = 0;
+    bool found = false;
+    int rc = pg_query_int(h, PG_HK_DUE, PG_ARGS(PG_INT(interval_ms)), &v,
+                          &found, err);
+    *due = !rc && found && v != 0;
+    return rc;
+}
+
+typedef struct HousekeepArgs {
+    const MsHousekeeping *cfg;
+    MsHousekeepResult *out;
+    bool due;
+} HousekeepArgs;
+
+static int housekeep_due_body(MsPg *h, void *p, CombErr *err)
+{
+    HousekeepArgs *a = p;
+    return housekeep_due(h, a->cfg->interval_ms, &a->due, err);
+}
+
+/* One run, by one process at a time: the others, finding the mutex
+ * taken, skip theirs. */
+static int housekeep_body(MsPg *h, void *p, CombErr *err)
+{
+    const HousekeepArgs *a = p;
+    PGresult *res = NULL;
+    int64_t mine = 0;
+    bool due = false, found = false;
+    int rc = pg_exec(h, PG_HK_ROW, PG_NO_ARGS, err);
+    memset(a->out, 0, sizeof *a->out);
+    if (!rc)
+        rc = pg_query_int(h, PG_HK_MUTEX, PG_NO_ARGS, &mine, &found, err);
+    if (!rc && mine)
+        rc = housekeep_due(h, a->cfg->interval_ms, &due, err);
+    if (rc || !due)
+        return rc;
+    a->out->ran = true;
+    if ((rc = pg_exec(h, PG_HK_MARK, PG_NO_ARGS, err)) ||
+        (rc = pg_query_int(h, PG_HK_TIMEOUTS,
+                           PG_ARGS(PG_INT(a->cfg->txn_timeout_ms)),
+                           &a->out->timed_out, &found, err)) ||
+        (rc = pg_exec_res(h, PG_HK_CLEAN,
+                          PG_ARGS(PG_INT(a->cfg->txn_timeout_ms)), &res,
+                          err)))
+        return rc;
+    pg_int_at(res, 0, 0, &a->out->rows_deleted);
+    pg_int_at(res, 0, 1, &a->out->txns_deleted);
+    PQclear(res);
+    return COMB_OK;
+}
+
+/* Checked first outside any transaction, so that a process finding the
+ * run not due does not take the mutex; checked again inside.  What a
+ * crash of the server loses of a run, the next run does. */
+static int msp_housekeep(void *impl, const MsHousekeeping *cfg,
+                         MsHousekeepResult *out, CombErr *err)
+{
+    MsPg *h = impl;
+    HousekeepArgs a = {cfg, out, false};
+    int rc = pg_run(h, PG_AUTOCOMMIT, true, housekeep_due_body, &a, err);
+    memset(out, 0, sizeof *out);
+    if (!rc && a.due)
+        rc = pg_run(h, PG_TXN_LIGHT, true, housekeep_body, &a, err);
+    if (rc)
+        memset(out, 0, sizeof *out);
+    return rc;
+}
+
+/* What a txn writes may only be recorded while it is open. */
 typedef struct ComponentsArgs {
     int64_t txnid;
     const char *db, *table;
@@ -2530,7 +3239,9 @@ static int components_body(MsPg *h, void *p, CombErr *err)
     return rc;
 }
 
-/* Recording the same write twice records it once. */
+/* Recording the same write twice records it once.  Durable, unlike on
+ * SQLite: components lost in a crash of the server would be missing from
+ * the write-set check of the commit that follows on reconnection. */
 static int msp_txn_add_component(void *impl, int64_t txnid, const char *db,
                                  const char *table, const char *partition,
                                  MsOpType op, int64_t writeid, CombErr *err)
@@ -2561,12 +3272,11 @@ typedef struct WriteidArgs {
 static int writeid_allocate_body(MsPg *h, void *p, CombErr *err)
 {
     const WriteidArgs *a = p;
-    MsTxnState state = MS_TXN_OPEN;
-    int type = MS_TXN_TYPE_DEFAULT;
+    PgTxn t;
     bool found = false;
-    int rc = txn_lookup(h, a->txnid, true, &found, &state, &type, err);
-    if (!rc && (!found || state != MS_TXN_OPEN ||
-                type == MS_TXN_TYPE_READ_ONLY))
+    int rc = txn_lookup(h, a->txnid, true, &t, err);
+    if (!rc && (!t.found || t.state != MS_TXN_OPEN ||
+                t.type == MS_TXN_TYPE_READ_ONLY))
         rc = ms_err_writeid_refused(err, a->db, a->table);
     /* one write id per txn and table: a second call returns the first */
     if (!rc)
@@ -2747,25 +3457,41 @@ typedef struct SchemaArgs {
     char **version;
 } SchemaArgs;
 
-/* Create the schema unless another process did first: the advisory lock
- * makes processes opening a fresh database at once take turns. */
-static int schema_create_body(MsPg *h, void *p, CombErr *err)
+/* A version this comb upgrades from. */
+static bool schema_is_older(const char *version)
+{
+    return strcmp(version, "2") == 0;
+}
+
+/* Create the schema, or bring an older one to ours, unless another
+ * process did first: the advisory lock makes processes opening one
+ * database at once take turns, and each reads the version again under
+ * it.  DDL is transactional: a failed step leaves the database as it
+ * was. */
+static int schema_prepare_body(MsPg *h, void *p, CombErr *err)
 {
     const SchemaArgs *a = p;
     bool found = false;
     int rc = pg_exec(h, PG_SCHEMA_LOCK, PG_NO_ARGS, err);
     if (!rc)
         rc = schema_version(h, a->a, a->version, &found, err);
-    if (rc || found)
+    if (rc || (found && !schema_is_older(*a->version)))
         return rc;
-    rc = pg_simple(h, PG_SCHEMA_SQL, err);
-    if (!rc)
-        rc = pg_exec(h, PG_DB_INSERT,
-                     PG_ARGS(PG_TEXT(MS_DEFAULT_DB),
-                             PG_TEXT("Default Hive database"),
-                             PG_TEXT(h->warehouse), PG_TEXT("public"),
-                             PG_TEXT("ROLE")),
-                     err);
+    if (!found) {
+        rc = pg_simple(h, PG_SCHEMA_SQL, err);
+        if (!rc)
+            rc = pg_exec(h, PG_DB_INSERT,
+                         PG_ARGS(PG_TEXT(MS_DEFAULT_DB),
+                                 PG_TEXT("Default Hive database"),
+                                 PG_TEXT(h->warehouse), PG_TEXT("public"),
+                                 PG_TEXT("ROLE")),
+                         err);
+    } else {
+        rc = pg_simple(h, PG_UPGRADE_V2_SQL, err);
+        if (rc)
+            comb_err_prefix(err, "upgrading the metastore schema to version %s",
+                            PG_SCHEMA_VERSION);
+    }
     if (!rc)
         rc = schema_version(h, a->a, a->version, &found, err);
     return rc;
@@ -2782,7 +3508,8 @@ static int schema_read_body(MsPg *h, void *p, CombErr *err)
 }
 
 /* Read the version (no lock, no write: a read-only server opens too),
- * create the schema where there is none, then insist on our version. */
+ * create or upgrade the schema when there is none or an older one, then
+ * insist on our version. */
 static int schema_ensure(MsPg *h, CombErr *err)
 {
     CombArena a;
@@ -2791,8 +3518,8 @@ static int schema_ensure(MsPg *h, CombErr *err)
     int rc;
     comb_arena_init(&a, 256);
     rc = pg_run(h, PG_AUTOCOMMIT, true, schema_read_body, &args, err);
-    if (!rc && !version)
-        rc = pg_run(h, PG_TXN, true, schema_create_body, &args, err);
+    if (!rc && (!version || schema_is_older(version)))
+        rc = pg_run(h, PG_TXN, true, schema_prepare_body, &args, err);
     if (!rc && strcmp(version, PG_SCHEMA_VERSION) != 0)
         rc = comb_err(err, COMB_EMETASTORE,
                       "metastore '%s' has schema version '%s' but this comb "
@@ -2819,7 +3546,7 @@ static const MsBackendOps ms_pg_ops = {
     .part_drop = msp_part_drop,
     .part_list = msp_part_list,
     .part_set_location = msp_part_set_location,
-    .txn_open = msp_txn_open,
+    .txn_begin = msp_txn_begin,
     .txn_commit = msp_txn_commit,
     .txn_abort = msp_txn_abort,
     .txn_state = msp_txn_state,
@@ -2830,6 +3557,13 @@ static const MsBackendOps ms_pg_ops = {
     .txn_add_partitions = msp_txn_add_partitions,
     .writeid_seed = msp_writeid_seed,
     .txnid_seed = msp_txnid_seed,
+    .lock = msp_lock,
+    .lock_check = msp_lock_check,
+    .unlock = msp_unlock,
+    .lock_list = msp_lock_list,
+    .txn_list = msp_txn_list,
+    .txn_heartbeat = msp_txn_heartbeat,
+    .housekeep = msp_housekeep,
 };
 
 static void pg_fault_load(MsPg *h)
@@ -2922,7 +3656,7 @@ int ms_open_pg(const char *url, const char *warehouse_dir, Ms **out,
         rc = pg_connect(h, err);
     if (!rc)
         rc = schema_ensure(h, err);
-    if (!rc && !(*out = comb_malloc(sizeof **out)))
+    if (!rc && !(*out = comb_calloc(1, sizeof **out)))
         rc = comb_err_nomem(err);
     if (rc) {
         msp_close(h);

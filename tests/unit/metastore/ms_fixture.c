@@ -336,33 +336,51 @@ bool fx_table_exists(const Fx *fx, const char *table)
     return fx_sql_int(fx, sql) == 1;
 }
 
-int fx_load_v1(Fx *fx)
+/* The text of data/<name> next to this file, in the arena; NULL when it
+ * cannot be read. */
+static char *fx_data_text(const char *name, CombArena *a)
 {
     const char *file = __FILE__, *slash = strrchr(file, '/');
     char path[700];
-    CombArena a;
     CombErr err;
-    sqlite3 *db = NULL;
-    unsigned char *sql = NULL;
+    unsigned char *text = NULL;
     size_t len = 0;
+    snprintf(path, sizeof path, "%.*s/data/%s",
+             slash ? (int)(slash - file) : 1, slash ? file : ".", name);
+    if (fs_read_file(path, a, &text, &len, &err) != COMB_OK)
+        return NULL;
+    return comb_arena_strndup(a, (const char *)text, len);
+}
+
+int fx_load_v1(Fx *fx)
+{
+    CombArena a;
+    sqlite3 *db = NULL;
+    char *text;
     int rc;
     fx_paths(fx);
-    snprintf(path, sizeof path, "%.*s/data/metastore_v1.sql",
-             slash ? (int)(slash - file) : 1, slash ? file : ".");
     comb_arena_init(&a, 0);
-    rc = fs_read_file(path, &a, &sql, &len, &err) == COMB_OK ? SQLITE_OK
-                                                               : SQLITE_CANTOPEN;
-    if (rc == SQLITE_OK) {
-        char *text = comb_arena_strndup(&a, (const char *)sql, len);
-        rc = !text ? SQLITE_NOMEM
-                   : sqlite3_open_v2(fx->db, &db,
-                                     SQLITE_OPEN_READWRITE |
-                                         SQLITE_OPEN_CREATE,
-                                     NULL);
-        if (rc == SQLITE_OK)
-            rc = sqlite3_exec(db, text, NULL, NULL, NULL);
-        sqlite3_close(db);
-    }
+    rc = !(text = fx_data_text("metastore_v1.sql", &a))
+             ? SQLITE_CANTOPEN
+             : sqlite3_open_v2(fx->db, &db,
+                               SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+                               NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_exec(db, text, NULL, NULL, NULL);
+    sqlite3_close(db);
+    comb_arena_free(&a);
+    return rc;
+}
+
+int fx_load_pg_v2(Fx *fx)
+{
+    CombArena a;
+    char *text;
+    int rc;
+    fx_paths(fx);
+    comb_arena_init(&a, 0);
+    rc = (text = fx_data_text("metastore_pg_v2.sql", &a)) ? fx_sql_exec(fx, text)
+                                                         : 1;
     comb_arena_free(&a);
     return rc;
 }

@@ -61,6 +61,10 @@ bool fx_table_exists(const Fx *fx, const char *table);
  * wrote at schema version 1 (data/metastore_v1.sql, a dump of a real
  * one); SQLITE_OK or the error. */
 int fx_load_v1(Fx *fx);
+/* PostgreSQL only: fresh names and, in the new schema, the metastore this
+ * backend wrote at schema version 2 (data/metastore_pg_v2.sql, a pg_dump
+ * of one, described in its header); 0 or non-zero. */
+int fx_load_pg_v2(Fx *fx);
 
 /* PostgreSQL runs: the server, started on first use; false, with the test
  * reported skipped (no server binaries) or failed, when there is none. */

@@ -253,3 +253,69 @@ PG_TEST(ms_pg_text_outside_the_database_encoding)
     CHECK_EQ(fx_sql_int(&fx, "SELECT count(*) FROM PARTITIONS"), 0);
     ms_close(ms);
 }
+
+/* Every table's columns (type, nullability, default, identity,
+ * collation), constraints and indexes, one line each, sorted. */
+static const char PG_SCHEMA_SHAPE_SQL[] =
+    "SELECT string_agg(line, E'\\n' ORDER BY line) FROM ("
+    " SELECT table_name || ' col ' || column_name || ' ' || data_type"
+    "  || ' ' || is_nullable || ' ' || coalesce(column_default, '-')"
+    "  || ' ' || is_identity || ' ' || coalesce(collation_name, '-') AS line"
+    "  FROM information_schema.columns WHERE table_schema = current_schema()"
+    " UNION ALL SELECT conrelid::regclass::text || ' constraint '"
+    "  || pg_get_constraintdef(oid) FROM pg_constraint"
+    "  WHERE connamespace = current_schema()::regnamespace"
+    " UNION ALL SELECT tablename || ' index '"
+    "  || regexp_replace(indexdef, ' ON \\S+\\.', ' ON ')"
+    "  FROM pg_indexes WHERE schemaname = current_schema()) x";
+
+/* A metastore this backend wrote at schema version 2 opens upgraded to
+ * the schema a fresh database gets, keeping its data: txns open in it get
+ * their MIN_HISTORY_LEVEL rows, write ids go on. */
+PG_TEST(ms_pg_upgrade_v2_database)
+{
+    Fx old, fresh;
+    Ms *ms = NULL, *other = NULL;
+    CombErr err;
+    CombTxnList snap;
+    CombWriteIdList wl;
+    char *s;
+    static char shape_old[40000], shape_fresh[40000];
+    int64_t txn, w;
+    CHECK_EQ(fx_load_pg_v2(&old), 0);
+    CHECK_EQ(fx_sql_int(&old, "SELECT SCHEMA_VERSION FROM VERSION"), 2);
+    CHECK(!fx_table_exists(&old, "MIN_HISTORY_LEVEL"));
+    CHECK_OK(fx_reopen(&old, "/data/warehouse", &ms, &err), &err);
+    CHECK_EQ(fx_sql_int(&old, "SELECT SCHEMA_VERSION FROM VERSION"), 3);
+    CHECK_OK(fx_open(&fresh, &other, &err), &err);
+    ms_close(other);
+    fx_sql_text(&old, PG_SCHEMA_SHAPE_SQL, shape_old, sizeof shape_old);
+    fx_sql_text(&fresh, PG_SCHEMA_SHAPE_SQL, shape_fresh, sizeof shape_fresh);
+    CHECK(strlen(shape_fresh) > 5000);
+    CHECK(strstr(shape_fresh, "min_history_level col mhl_min_open_txnid") !=
+          NULL);
+    CHECK(strstr(shape_fresh, "tbls col location character varying YES") !=
+          NULL);
+    CHECK_STR(shape_old, shape_fresh);
+
+    /* the open txns 5 and 6: both bound by the lowest open, 5 */
+    CHECK_EQ(fx_sql_int(&old, "SELECT count(*) FROM MIN_HISTORY_LEVEL"), 2);
+    CHECK_EQ(fx_sql_int(&old, "SELECT count(*) FROM MIN_HISTORY_LEVEL "
+                              "WHERE MHL_MIN_OPEN_TXNID = 5"), 2);
+    CHECK_OK(ms_txn_snapshot(ms, 0, &snap, &err), &err);
+    s = comb_txnlist_format(&snap);
+    CHECK_STR(s, "6:5:5,6:4");
+    comb_free(s);
+    CHECK_OK(ms_writeid_list(ms, &snap, "sales", "orders", &wl, &err), &err);
+    s = comb_writeidlist_format(&wl);
+    CHECK_STR(s, "sales.orders:3:9223372036854775807::");
+    comb_free(s);
+    comb_writeidlist_free(&wl);
+    comb_idlist_free(&snap);
+    CHECK_OK(ms_txn_open(ms, "u", "h", &txn, &err), &err);
+    CHECK_EQ(txn, 7);
+    CHECK_OK(ms_writeid_allocate(ms, txn, "sales", "orders", &w, &err), &err);
+    CHECK_EQ(w, 4);
+    CHECK_OK(ms_txn_commit(ms, txn, &err), &err);
+    ms_close(ms);
+}

@@ -46,7 +46,7 @@ MS_TEST(ms_txn_state_machine)
     CHECK_EQ(st, MS_TXN_ABORTED);
     CHECK_OK(ms_txn_abort(ms, t2, &err), &err);
     CHECK_EQ(ms_txn_commit(ms, t2, &err), COMB_ETXN);
-    CHECK_STR(err.msg, "Transaction txnid:2 already aborted");
+    CHECK_STR(err.msg, "Transaction txnid:2 already aborted (rollback)");
     CHECK_OK(ms_txn_state(ms, t2, &st, &err), &err);
     CHECK_EQ(st, MS_TXN_ABORTED);
 
@@ -169,7 +169,7 @@ MS_TEST(ms_txn_commit_moves_components)
     CHECK_STR(err.msg, "Transaction txnid:1 is already committed.");
     CHECK_EQ(ms_txn_add_component(ms, t3, "default", "t", NULL, MS_OP_INSERT,
                                   1, &err), COMB_ETXN);
-    CHECK_STR(err.msg, "Transaction txnid:3 already aborted");
+    CHECK_STR(err.msg, "Transaction txnid:3 already aborted (rollback)");
     CHECK_EQ(ms_txn_add_component(ms, 42, "default", "t", NULL, MS_OP_INSERT,
                                   1, &err), COMB_ETXN);
     CHECK_STR(err.msg, "No such transaction txnid:42");
