@@ -1045,6 +1045,30 @@ int ms_txn_commit_excl(Ms *ms, int64_t txnid, CombErr *err)
     return txn_commit(ms, txnid, true, err);
 }
 
+int ms_txn_commit_create(Ms *ms, int64_t txnid, const MsTable *t,
+                         const MsPartition *parts, int n, CombErr *err)
+{
+    CombArena scratch;
+    MsTable copy;
+    int rc = check_handle(ms, err);
+    if (!rc)
+        rc = check_txnid(txnid, err);
+    if (!rc)
+        rc = check_out(t, "table", err);
+    if (!rc)
+        rc = check_new_parts(parts, n, err);
+    if (rc)
+        return rc;
+    comb_arena_init(&scratch, 4096);
+    rc = table_normalize(t, &scratch, &copy, err);
+    if (!rc)
+        rc = commit_traced(ms->ops->txn_commit_create(ms->impl, txnid, &copy,
+                                                      parts, n, err),
+                           "txn_commit", NULL, txnid);
+    comb_arena_free(&scratch);
+    return rc;
+}
+
 int ms_txn_abort(Ms *ms, int64_t txnid, CombErr *err)
 {
     return ms_txn_abort_reason(ms, txnid, MS_ABORT_ROLLBACK, err);

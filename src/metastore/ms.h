@@ -357,6 +357,8 @@ typedef struct MsBackendOps {
                          bool *open, CombErr *err);
     int (*housekeep)(void *impl, const MsHousekeeping *cfg,
                      MsHousekeepResult *out, CombErr *err);
+    int (*txn_commit_create)(void *impl, int64_t txnid, const MsTable *t,
+                             const MsPartition *parts, int n, CombErr *err);
 } MsBackendOps;
 
 /* A handle; backends allocate it zeroed (comb_calloc). */
@@ -750,6 +752,14 @@ int64_t ms_heartbeater_rounds(MsHeartbeater *hb);
 void ms_heartbeater_kick(MsHeartbeater *hb);
 /* Stop the thread and close its handle.  NULL ok. */
 void ms_heartbeater_stop(MsHeartbeater *hb);
+/* CREATE TABLE AS SELECT's commit: create table t (validated as
+ * ms_table_create; an existing one is COMB_EEXISTS), add its n partitions
+ * (as ms_part_add) and commit open txn txnid (as ms_txn_commit), all in
+ * one metastore transaction, so the new table and the rows the txn wrote
+ * into it appear together or not at all.  On any error nothing changed
+ * and the txn is still open. */
+int ms_txn_commit_create(Ms *ms, int64_t txnid, const MsTable *t,
+                         const MsPartition *parts, int n, CombErr *err);
 
 /* ------------------------------------------------ adopting existing data */
 

@@ -2994,6 +2994,47 @@ static int msp_txn_commit(void *impl, int64_t txnid, bool excl_write,
     return rc;
 }
 
+typedef struct CommitCreateArgs {
+    TxnCommitArgs commit;
+    const MsTable *t;
+    const MsPartition *parts;
+    int n;
+} CommitCreateArgs;
+
+/* The table, its partitions and the commit in one transaction; a write
+ * conflict (impossible for a new table, checked all the same) rolls all
+ * of it back, leaving the txn open. */
+static int txn_commit_create_body(MsPg *h, void *p, CombErr *err)
+{
+    CommitCreateArgs *a = p;
+    TableCreateArgs table = {a->t, false};
+    PartAddArgs parts = {a->t->db, a->t->name, a->parts, a->n, false, NULL};
+    int rc = table_create_body(h, &table, err);
+    if (!rc && a->n > 0)
+        rc = part_add_body(h, &parts, err);
+    if (!rc)
+        rc = txn_commit_body(h, &a->commit, err);
+    if (!rc && a->commit.conflict)
+        rc = ms_err_write_conflict(err, a->commit.txnid, a->commit.commit_id,
+                                   a->commit.conflict);
+    return rc;
+}
+
+/* At READ COMMITTED, as every commit: a name taken meanwhile by another
+ * process is found by the insert itself (ON CONFLICT).  Not run twice:
+ * the second run would find its own table. */
+static int msp_txn_commit_create(void *impl, int64_t txnid, const MsTable *t,
+                                 const MsPartition *parts, int n, CombErr *err)
+{
+    CombArena ar;
+    CommitCreateArgs a = {{txnid, false, &ar, 0, NULL}, t, parts, n};
+    int rc;
+    comb_arena_init(&ar, 1024);
+    rc = pg_run(impl, PG_TXN, false, txn_commit_create_body, &a, err);
+    comb_arena_free(&ar);
+    return rc;
+}
+
 typedef struct TxnAbortArgs {
     int64_t txnid;
     const char *reason;
@@ -3564,6 +3605,7 @@ static const MsBackendOps ms_pg_ops = {
     .txn_list = msp_txn_list,
     .txn_heartbeat = msp_txn_heartbeat,
     .housekeep = msp_housekeep,
+    .txn_commit_create = msp_txn_commit_create,
 };
 
 static void pg_fault_load(MsPg *h)

@@ -2577,6 +2577,40 @@ static int mss_txn_commit(void *impl, int64_t txnid, bool excl_write,
     return rc;
 }
 
+/* The table, its partitions and the commit in one write transaction; a
+ * write conflict (impossible for a new table, checked all the same) rolls
+ * all of it back. */
+static int txn_commit_create_body(MsSqlite *h, int64_t txnid,
+                                  const MsTable *t, const MsPartition *parts,
+                                  int n, CombArena *a, CombErr *err)
+{
+    char **conflict = NULL;
+    int64_t commit_id = 0;
+    int rc = table_create_body(h, t, false, err);
+    if (!rc && n > 0)
+        rc = part_add_body(h, t->db, t->name, parts, n, false, NULL, a, err);
+    if (!rc)
+        rc = txn_commit_body(h, txnid, false, a, &commit_id, &conflict, err);
+    if (!rc && conflict)
+        rc = ms_err_write_conflict(err, txnid, commit_id, conflict);
+    return rc;
+}
+
+static int mss_txn_commit_create(void *impl, int64_t txnid, const MsTable *t,
+                                 const MsPartition *parts, int n, CombErr *err)
+{
+    MsSqlite *h = impl;
+    CombArena a;
+    int rc;
+    comb_arena_init(&a, 4096);
+    rc = sq_begin(h, true, err);
+    if (!rc)
+        rc = sq_end(h, txn_commit_create_body(h, txnid, t, parts, n, &a, err),
+                    err);
+    comb_arena_free(&a);
+    return rc;
+}
+
 /* An abort need not be durable: a txn whose abort is lost is found open
  * without heartbeat and aborted again by the housekeeper. */
 static int mss_txn_abort(void *impl, int64_t txnid, const char *reason,
@@ -3249,6 +3283,7 @@ static const MsBackendOps ms_sqlite_ops = {
     .txn_list = mss_txn_list,
     .txn_heartbeat = mss_txn_heartbeat,
     .housekeep = mss_housekeep,
+    .txn_commit_create = mss_txn_commit_create,
 };
 
 static void sq_fault_load(MsSqlite *h)

@@ -164,6 +164,8 @@ typedef struct AstSelect {
     AstOrderItem *order_by;
     int64_t limit;           /* -1 if none */
     AstSortBy *sort_by;      /* SORT/DISTRIBUTE/CLUSTER BY; NULL if none */
+    struct AstSelect *from_query; /* FROM (query) from_alias: the subquery
+                                     (from unset); NULL for a table */
 } AstSelect;
 
 /* PARTITION (k1 = 'v', k2 [= v], ...): a key with a constant is static,
@@ -210,8 +212,13 @@ typedef enum AstStmtKind {
     AST_SHOW_COLUMNS,        /* SHOW [SORTED] COLUMNS (FROM|IN) name ... */
     AST_SHOW_PARTITIONS,     /* SHOW PARTITIONS name [PARTITION (...)] ... */
     AST_DESCRIBE_DATABASE,   /* DESCRIBE DATABASE [EXTENDED] name.name */
-    AST_MSCK                 /* MSCK [REPAIR] TABLE name [ADD|DROP|SYNC
+    AST_MSCK,                /* MSCK [REPAIR] TABLE name [ADD|DROP|SYNC
                                 PARTITIONS] */
+    AST_CREATE_VIEW,         /* name, if_not_exists, comment, props, qdef */
+    AST_DROP_VIEW,           /* name, if_exists */
+    AST_ALTER_VIEW,          /* ALTER VIEW name AS query: name, qdef (its
+                                other forms are AST_ALTER_TABLE) */
+    AST_EXPLAIN              /* qdef->explained */
 } AstStmtKind;
 
 /* FROM src [alias] INSERT ... SELECT ... [INSERT ... SELECT ...]...: each
@@ -304,6 +311,23 @@ typedef struct AstCatalog {
     char *output_format;
 } AstCatalog;
 
+/* Statements defined by a query or another object: CREATE/ALTER VIEW,
+ * CREATE TABLE AS SELECT, CREATE TABLE LIKE, EXPLAIN. */
+typedef struct AstQueryDef {
+    bool or_replace;         /* CREATE OR REPLACE VIEW */
+    int n_view_cols;         /* CREATE VIEW v (col [COMMENT '..'], ...) */
+    AstColumnDef *view_cols; /* names, positions and comments only */
+    AstSelect *query;        /* the view's or CTAS's query; NULL for LIKE */
+    char *query_text;        /* the query as written */
+    AstPos query_pos;
+    bool has_like;           /* CREATE TABLE ... LIKE like */
+    AstName like;
+    int n_part_names;        /* CTAS: PARTITIONED BY (col, ...) */
+    char **part_names;
+    AstPos part_pos;
+    struct AstStmt *explained; /* EXPLAIN: the statement */
+} AstQueryDef;
+
 typedef struct AstStmt {
     AstStmtKind kind;
     AstPos pos;
@@ -387,6 +411,8 @@ typedef struct AstStmt {
     /* catalog statements and CREATE TABLE storage clauses; NULL when none
      * of their fields was given */
     AstCatalog *catalog;
+    AstQueryDef *qdef;       /* views, CTAS, CREATE TABLE LIKE, EXPLAIN;
+                                NULL otherwise */
 } AstStmt;
 
 /*

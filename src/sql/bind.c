@@ -221,29 +221,57 @@ static bool qualifier_matches(const SqlScope *sc, const char *q)
     return sc->table && (strcasecmp(q, sc->alias) == 0);
 }
 
-/* Column `name` of the scope's table, typed; -1 when there is none. */
+/* Column `name` of the scope's table, typed; -1 when there is none, -2
+ * when two columns have the name (a subquery's SELECT a, a). */
 static int table_column(SqlStmtCtx *c, const SqlScope *sc, const char *name,
                         AstPos pos, BoundExpr **out)
 {
     int idx = sc->table ? sql_table_column(sc->table, name) : -1;
     if (idx < 0)
         return -1;
+    for (int j = idx + 1; j < sc->table->n_cols; j++)
+        if (strcasecmp(sc->table->names[j], name) == 0)
+            return -2;
     *out = sql_bx_new_type(c, BX_COL, sc->table->types[idx], pos);
     if (*out)
         (*out)->col = idx;
     return idx;
 }
 
+/* Hive's ROW__ID: struct<writeid:bigint,bucketid:int,rowid:bigint>. */
+static const CombType *rowid_type(SqlStmtCtx *c)
+{
+    static const char *const names[3] = {"writeid", "bucketid", "rowid"};
+    static const CombTypeKind kinds[3] = {COMB_T_BIGINT, COMB_T_INT,
+                                          COMB_T_BIGINT};
+    CombType *t = comb_type_new(c->arena, COMB_T_STRUCT);
+    for (int i = 0; t && i < 3; i++)
+        if (comb_type_add_field(c->arena, t, names[i],
+                                (CombType *)sql_kind_type(kinds[i])))
+            return NULL;
+    return t;
+}
+
+static int ambiguous_column(const SqlScope *sc, const char *name, AstPos pos,
+                            CombErr *err)
+{
+    return sql_err_at(err, COMB_ESEMANTIC, 10007, pos,
+                      "Ambiguous column reference %s in %s", name, sc->alias);
+}
+
 static int bind_colref(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
                        BoundExpr **out, CombErr *err)
 {
     BoundExpr *base;
+    int idx;
     if (sc->resolve)
         return sql_err_at(err, COMB_ESEMANTIC, 10025, e->pos,
                           "Expression not in GROUP BY key '%s'", e->name);
     /* a.b: a column b of table a, or field b of a struct column a */
     if (e->qualifier && !qualifier_matches(sc, e->qualifier) && sc->table &&
-        table_column(c, sc, e->qualifier, e->pos, &base) >= 0) {
+        (idx = table_column(c, sc, e->qualifier, e->pos, &base)) != -1) {
+        if (idx == -2)
+            return ambiguous_column(sc, e->qualifier, e->pos, err);
         if (!base)
             return comb_err_nomem(err);
         return sql_bind_struct_field(c, base, e->name, e->pos, out, err);
@@ -251,14 +279,17 @@ static int bind_colref(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
     if (!qualifier_matches(sc, e->qualifier) || !sc->table)
         return column_list_error(c, sc, e, err);
     if (strcmp(e->name, "row__id") == 0 && sc->rowid_col >= 0) {
-        *out = sql_bx_new(c, BX_ROWID, COMB_T_STRING, e->pos);
+        const CombType *t = rowid_type(c);
+        *out = t ? sql_bx_new_type(c, BX_ROWID, t, e->pos) : NULL;
         if (!*out)
             return comb_err_nomem(err);
         (*out)->col = sc->rowid_col;
         return COMB_OK;
     }
-    if (table_column(c, sc, e->name, e->pos, out) < 0)
+    if ((idx = table_column(c, sc, e->name, e->pos, out)) == -1)
         return column_list_error(c, sc, e, err);
+    if (idx == -2)
+        return ambiguous_column(sc, e->name, e->pos, err);
     return *out ? COMB_OK : comb_err_nomem(err);
 }
 
@@ -316,7 +347,7 @@ static int bind_index(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
 
 /* ---------------------------------------------------------------- operators */
 
-static const char *op_text(AstOp op)
+const char *sql_op_text(AstOp op)
 {
     static const char *const names[] = {
         [AST_OP_OR] = "or", [AST_OP_AND] = "and", [AST_OP_NOT] = "not",
@@ -466,7 +497,7 @@ static int bind_logic(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
     b->n_args = e->n_args;
     for (int i = 0; i < e->n_args; i++)
         if ((rc = bind_node(c, sc, e->args[i], &b->args[i], err)) ||
-            (rc = to_boolean_operand(c, &b->args[i], op_text(e->op), err)))
+            (rc = to_boolean_operand(c, &b->args[i], sql_op_text(e->op), err)))
             return rc;
     *out = b;
     return COMB_OK;
@@ -483,14 +514,14 @@ static int check_complex_compare(SqlStmtCtx *c, const BoundExpr *a,
         return COMB_OK;
     return sql_err_at(err, COMB_ESEMANTIC, 10014, x->pos,
                       "Wrong arguments for '%s': %s does not support %s types",
-                      op_text(op), op_text(op), sql_bx_type_text(c, x));
+                      sql_op_text(op), sql_op_text(op), sql_bx_type_text(c, x));
 }
 
 static int bind_binary(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
                        BoundExpr **out, CombErr *err)
 {
     BoundExpr *b = sql_bx_new(c, BX_BINARY, COMB_T_BOOLEAN, e->pos);
-    const char *op = op_text(e->op);
+    const char *op = sql_op_text(e->op);
     int rc;
     if (!b)
         return comb_err_nomem(err);
@@ -537,7 +568,7 @@ static int bind_unary(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
     if (e->op == AST_OP_NOT) {
         rc = to_boolean_operand(c, &b->a, "not", err);
     } else {
-        rc = to_numeric_operand(c, &b->a, op_text(e->op), err);
+        rc = to_numeric_operand(c, &b->a, sql_op_text(e->op), err);
         b->type = b->a->type == COMB_T_NULL ? COMB_T_INT : b->a->type;
         b->ctype = b->a->ctype;
     }

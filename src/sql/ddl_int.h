@@ -1,6 +1,7 @@
 /*
- * ddl_int.h - private to the catalog statements (ddl_*.c, exec_ddl.c):
- * their entry points and the helpers they share (ddl_util.c).
+ * ddl_int.h - private to the catalog statements (ddl_*.c, exec_ddl.c) and
+ * EXPLAIN (explain.c, for its text result): their entry points and the
+ * helpers they share (ddl_util.c).
  */
 #ifndef COMB_SQL_DDL_INT_H
 #define COMB_SQL_DDL_INT_H
@@ -31,7 +32,7 @@ int sql_db_missing(const AstName *n, CombErr *err);
  * (COMB_OK, *done false), stop quietly under IF NOT EXISTS (*done), or
  * fail: COMB_EEXISTS, or the lookup's own error. */
 int sql_create_check(int lookup_rc, bool if_not_exists, bool *done);
-/* Not EXTERNAL (managed tables own their files). */
+/* Owns its files: neither EXTERNAL nor a view (which has none). */
 bool sql_table_is_managed(const MsTable *t);
 /* The first entry of dir that looks like an ACID directory, or NULL (also
  * for a missing dir).  *n_entries gets the number of entries. */
@@ -146,6 +147,31 @@ int sql_spec_partition(SqlStmtCtx *c, const SqlTable *t, const AstPartSpec *ps,
 /* A location as the URI Hive prints: "file:/dir". */
 char *sql_location_uri(CombArena *a, const char *path);
 
+/* ------------------------------------------------ CREATE TABLE in steps */
+
+/* CREATE TABLE in steps (ddl_table.c), shared with CREATE TABLE AS SELECT
+ * and LIKE (ddl_ctas.c), which run them over a statement of their own
+ * making set as c->stmt: the catalog record of the table c->stmt
+ * describes (columns, kind and properties by Hive's rules, its location);
+ * its directory (sql_table_choose_dir: a managed table's leftovers are
+ * never read; *adopted names the ACID directory of a LOCATION whose data
+ * the table adopts, else NULL); and both created, unless it exists under IF NOT EXISTS.
+ * sql_table_create_error gives Hive's texts for a create's EEXISTS and
+ * ENOTFOUND. */
+int sql_table_define(SqlStmtCtx *c, MsTable *t, CombErr *err);
+int sql_table_choose_dir(SqlStmtCtx *c, MsTable *t, const char **adopted,
+                         CombErr *err);
+int sql_table_create(SqlStmtCtx *c, MsTable *t, CombErr *err);
+int sql_table_create_error(SqlStmtCtx *c, const MsTable *t, int rc,
+                           CombErr *err);
+
+/* The columns a bound query gives, named as CREATE VIEW and CREATE TABLE
+ * AS SELECT name them (a star's "t.a" is "a"), Hive's 10036 for a name
+ * given twice. */
+int sql_query_columns(SqlStmtCtx *c, const SqlSelectPlan *p,
+                      const char ***names, const CombType *const **types,
+                      int *n, CombErr *err);
+
 /* Statements. */
 int sql_exec_create_database(SqlStmtCtx *c, CombErr *err);
 int sql_exec_drop_database(SqlStmtCtx *c, CombErr *err);
@@ -163,5 +189,10 @@ int sql_exec_show_tblproperties(SqlStmtCtx *c, CombErr *err);
 int sql_exec_show_columns(SqlStmtCtx *c, CombErr *err);
 int sql_exec_show_partitions(SqlStmtCtx *c, CombErr *err);
 int sql_exec_msck(SqlStmtCtx *c, CombErr *err);
+int sql_exec_ctas(SqlStmtCtx *c, CombErr *err);
+int sql_exec_create_like(SqlStmtCtx *c, CombErr *err);
+int sql_exec_create_view(SqlStmtCtx *c, CombErr *err);
+int sql_exec_drop_view(SqlStmtCtx *c, CombErr *err);
+int sql_exec_alter_view(SqlStmtCtx *c, CombErr *err);
 
 #endif

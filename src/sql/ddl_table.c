@@ -350,8 +350,8 @@ int sql_first_acid_dir(SqlStmtCtx *c, const char *dir, const char **found,
  * invisible (the table has no write ids yet) until MSCK REPAIR TABLE
  * seeds the write ids from their names, and writes are refused until then
  * (sql_check_adopted), so no write id of the new table can claim them. */
-static int choose_table_dir(SqlStmtCtx *c, MsTable *t, const char **adopted,
-                            CombErr *err)
+int sql_table_choose_dir(SqlStmtCtx *c, MsTable *t, const char **adopted,
+                         CombErr *err)
 {
     const char *acid_dir;
     char *base = t->location;
@@ -375,46 +375,60 @@ static int choose_table_dir(SqlStmtCtx *c, MsTable *t, const char **adopted,
     return COMB_OK;
 }
 
-int sql_exec_create_table(SqlStmtCtx *c, CombErr *err)
+int sql_table_define(SqlStmtCtx *c, MsTable *t, CombErr *err)
 {
     const AstStmt *st = c->stmt;
-    MsTable t = {0}, *existing;
-    const char *format, *adopted = NULL;
-    bool done;
-    int made = 0, rc;
+    const char *format;
+    int rc;
     if (st->temporary)
         return sql_err_at(err, COMB_EUNSUPPORTED, 0, st->pos,
                           "temporary tables are not supported yet");
-    t.db = st->name.db ? st->name.db : c->s->db;
-    t.name = st->name.name;
-    t.owner = c->s->user;
-    t.comment = st->comment;
-    t.create_time = (int64_t)time(NULL);
-    t.table_type = st->external ? MS_EXTERNAL_TABLE : MS_MANAGED_TABLE;
+    memset(t, 0, sizeof *t);
+    t->db = st->name.db ? st->name.db : c->s->db;
+    t->name = st->name.name;
+    t->owner = c->s->user;
+    t->comment = st->comment;
+    t->create_time = (int64_t)time(NULL);
+    t->table_type = st->external ? MS_EXTERNAL_TABLE : MS_MANAGED_TABLE;
     format = table_format(c);
-    if ((rc = set_format(c, &t, format, err)) ||
-        (rc = build_columns(c, &t, err)) || (rc = build_bucketing(c, &t, err)) ||
-        (rc = build_partition_keys(c, &t, err)) ||
-        (rc = build_serde_params(c, &t, err)) ||
-        (rc = build_acid_properties(c, &t, format, err)) ||
-        (rc = table_location(c, t.db, t.name, &t.location, err)))
+    if ((rc = set_format(c, t, format, err)) ||
+        (rc = build_columns(c, t, err)) || (rc = build_bucketing(c, t, err)) ||
+        (rc = build_partition_keys(c, t, err)) ||
+        (rc = build_serde_params(c, t, err)) ||
+        (rc = build_acid_properties(c, t, format, err)))
         return rc;
-    rc = sql_create_check(ms_table_get(c->s->ms, t.db, t.name, c->arena,
-                                   &existing, err),
-                      st->if_not_exists, &done);
+    return table_location(c, t->db, t->name, &t->location, err);
+}
+
+int sql_table_create_error(SqlStmtCtx *c, const MsTable *t, int rc,
+                           CombErr *err)
+{
+    if (rc == COMB_EEXISTS)
+        return sql_err_at(err, rc, 10073, c->stmt->name.pos,
+                          "Table already exists: %s.%s", t->db, t->name);
+    if (rc == COMB_ENOTFOUND)
+        return sql_err_at(err, rc, 10072, c->stmt->name.pos,
+                          "Database does not exist: %s", t->db);
+    return rc;
+}
+
+int sql_table_create(SqlStmtCtx *c, MsTable *t, CombErr *err)
+{
+    MsTable *existing;
+    const char *adopted = NULL;
+    bool done;
+    int made = 0;
+    int rc = sql_create_check(ms_table_get(c->s->ms, t->db, t->name, c->arena,
+                                           &existing, err),
+                              c->stmt->if_not_exists, &done);
     if (done)
         return COMB_OK;
     /* the directory is durable before the catalog row naming it */
-    if (!rc && !(rc = choose_table_dir(c, &t, &adopted, err)) &&
-        !(rc = fs_mkdirs_n(t.location, &made, err)) &&
-        (rc = ms_table_create(c->s->ms, &t, st->if_not_exists, err)))
-        fs_rmdirs_empty(t.location, made);
-    if (rc == COMB_EEXISTS)
-        return sql_err_at(err, rc, 10073, st->name.pos,
-                          "Table already exists: %s.%s", t.db, t.name);
-    if (rc == COMB_ENOTFOUND)
-        return sql_err_at(err, rc, 10072, st->name.pos,
-                          "Database does not exist: %s", t.db);
+    if (!rc && !(rc = sql_table_choose_dir(c, t, &adopted, err)) &&
+        !(rc = fs_mkdirs_n(t->location, &made, err)) &&
+        (rc = ms_table_create(c->s->ms, t, c->stmt->if_not_exists, err)))
+        fs_rmdirs_empty(t->location, made);
+    rc = sql_table_create_error(c, t, rc, err);
     if (rc || !adopted || !c->sink->info)
         return rc;
     return c->sink->info(c->sink->ctx,
@@ -422,8 +436,26 @@ int sql_exec_create_table(SqlStmtCtx *c, CombErr *err)
                                            "holds ACID data ('%s'); it stays "
                                            "invisible until MSCK REPAIR TABLE "
                                            "%s.%s records its write ids",
-                                           t.location, adopted, t.db, t.name),
+                                           t->location, adopted, t->db, t->name),
                          err);
+}
+
+int sql_exec_create_table(SqlStmtCtx *c, CombErr *err)
+{
+    const AstQueryDef *q = c->stmt->qdef;
+    MsTable t;
+    int rc;
+    if (q && q->query)
+        return sql_exec_ctas(c, err);
+    if (q && q->has_like)
+        return sql_exec_create_like(c, err);
+    if (q && q->n_part_names)
+        return sql_err_at(err, COMB_ESEMANTIC, 0, q->part_pos,
+                          "Partition columns can only declared using their "
+                          "name and types in regular CREATE TABLE statements");
+    if ((rc = sql_table_define(c, &t, err)))
+        return rc;
+    return sql_table_create(c, &t, err);
 }
 
 int sql_exec_drop_table(SqlStmtCtx *c, CombErr *err)
@@ -441,6 +473,10 @@ int sql_exec_drop_table(SqlStmtCtx *c, CombErr *err)
     }
     if (rc)
         return rc;
+    if (t->table_type && strcmp(t->table_type, MS_VIRTUAL_VIEW) == 0)
+        return st->if_exists ? COMB_OK
+                             : sql_err_at(err, COMB_EINVALID, 0, st->name.pos,
+                                          "Cannot drop a view with DROP TABLE");
     if (sql_table_is_managed(t) && (rc = sql_aside_move(c, t->location, &aside, err)))
         return comb_err_prefix(err, "cannot drop table %s.%s", t->db, t->name);
     if ((rc = ms_table_drop(c->s->ms, db, st->name.name, false, err)))

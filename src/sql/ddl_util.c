@@ -235,6 +235,7 @@ int sql_aside_remove(SqlStmtCtx *c, const AsideDirs *l, CombErr *err)
 
 bool sql_table_is_managed(const MsTable *t)
 {
-    return strcmp(t->table_type, "EXTERNAL_TABLE") != 0;
+    return strcmp(t->table_type, MS_EXTERNAL_TABLE) != 0 &&
+           strcmp(t->table_type, MS_VIRTUAL_VIEW) != 0;
 }
 

@@ -1,6 +1,6 @@
 /*
  * exec_ddl.c - dispatch of the catalog statements (ddl_db.c, ddl_table.c,
- * ddl_show.c) and SET.
+ * ddl_view.c, ddl_ctas.c through CREATE TABLE, ddl_show.c) and SET.
  */
 #include "sql/sql_int.h"
 
@@ -27,6 +27,9 @@ int sql_exec_ddl(SqlStmtCtx *c, CombErr *err)
     case AST_SHOW_COLUMNS: return sql_exec_show_columns(c, err);
     case AST_SHOW_PARTITIONS: return sql_exec_show_partitions(c, err);
     case AST_MSCK: return sql_exec_msck(c, err);
+    case AST_CREATE_VIEW: return sql_exec_create_view(c, err);
+    case AST_DROP_VIEW: return sql_exec_drop_view(c, err);
+    case AST_ALTER_VIEW: return sql_exec_alter_view(c, err);
     default: return COMB_INTERNAL(err, "statement kind not handled");
     }
 }

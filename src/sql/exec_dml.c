@@ -20,9 +20,12 @@
 
 /* Hive: UPDATE and DELETE need a full ACID table; INSERT works on every
  * kind of table but a view. */
-static int require_writable(const SqlTable *t, AstPos pos, bool update_delete,
-                            CombErr *err)
+int sql_table_writable(const SqlTable *t, AstPos pos, bool update_delete,
+                       CombErr *err)
 {
+    if (t->kind == SQL_TABLE_VIEW && update_delete)
+        return sql_err_at(err, COMB_ESEMANTIC, 10402, pos,
+                          "You cannot update or delete records in a view");
     if (t->kind == SQL_TABLE_VIEW)
         return sql_err_at(err, COMB_ESEMANTIC, 10090, pos,
                           "A view cannot be used as target table for LOAD or "
@@ -292,6 +295,25 @@ static int insert_sink_init(SqlStmtCtx *c, SqlInsert *ins, CombErr *err)
     return COMB_OK;
 }
 
+/* Run the planned select into ins->w. */
+static int insert_select_rows(SqlStmtCtx *c, SqlInsert *ins, CombErr *err)
+{
+    SqlSink sink = {ins, NULL, insert_sink_batch, NULL, NULL};
+    int rc = insert_sink_init(c, ins, err);
+    return rc ? rc : sql_select_run(c, ins->sel, &sink, err);
+}
+
+int sql_insert_select_rows(SqlStmtCtx *c, SqlWriter *w, SqlSelectPlan *sel,
+                           const int *map, int n_map, CombErr *err)
+{
+    SqlInsert ins = {.t = w->t, .map = (int *)map, .n_map = n_map,
+                     .sel = sel, .w = w};
+    int rc = insert_select_rows(c, &ins, err);
+    if (ins.nulls.cols)
+        comb_batch_free(&ins.nulls);
+    return rc;
+}
+
 static int plan_insert_select(SqlStmtCtx *c, SqlInsert *ins, CombErr *err)
 {
     const AstStmt *st = c->stmt;
@@ -350,7 +372,7 @@ int sql_insert_plan(SqlStmtCtx *c, SqlInsert *ins, CombErr *err)
     int n_dynamic, rc;
     memset(ins, 0, sizeof *ins);
     if ((rc = sql_table_resolve(c, &st->name, &ins->t, err)) ||
-        (rc = require_writable(ins->t, st->name.pos, false, err)) ||
+        (rc = sql_table_writable(ins->t, st->name.pos, false, err)) ||
         (rc = sql_insert_partition_spec(c, ins->t, c->load_source != NULL,
                                         &ins->static_values, &n_dynamic, err)) ||
         (rc = insert_column_map(c, ins->t, ins->static_values, &ins->map,
@@ -369,7 +391,6 @@ int sql_insert_plan(SqlStmtCtx *c, SqlInsert *ins, CombErr *err)
 int sql_insert_write(SqlStmtCtx *c, SqlInsert *ins, int stmt_id,
                      SqlWriter *same_table, CombErr *err)
 {
-    SqlSink sink = {ins, NULL, insert_sink_batch, NULL, NULL};
     int rc;
     if ((rc = sql_writer_open(c, ins->t, MS_OP_INSERT, c->stmt->overwrite,
                               ins->static_values, &ins->w, err)))
@@ -380,9 +401,7 @@ int sql_insert_write(SqlStmtCtx *c, SqlInsert *ins, int stmt_id,
         return rc;
     if (!ins->sel)
         return insert_values(c, ins->t, ins->w, ins->map, ins->n_map, err);
-    if ((rc = insert_sink_init(c, ins, err)))
-        return rc;
-    return sql_select_run(c, ins->sel, &sink, err);
+    return insert_select_rows(c, ins, err);
 }
 
 void sql_insert_close(SqlInsert *ins)
@@ -529,7 +548,7 @@ int sql_exec_update_delete(SqlStmtCtx *c, CombErr *err)
 
     memset(&scan, 0, sizeof scan);
     if ((rc = sql_table_resolve(c, &st->name, &t, err)) ||
-        (rc = require_writable(t, st->name.pos, true, err)))
+        (rc = sql_table_writable(t, st->name.pos, true, err)))
         return rc;
     sc = (SqlScope){t, t->ms->name, t->n_cols};
     if (st->where && (rc = sql_bind_expr(c, &sc, st->where, &where, err)))

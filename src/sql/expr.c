@@ -537,21 +537,18 @@ static void eval_like(BoundExpr *e, const CombBatch *in)
     }
 }
 
+/* ROW__ID as a struct of the scan's three ROW__ID columns. */
 static int eval_rowid(BoundExpr *e, const CombBatch *in, CombErr *err)
 {
-    const CombVector *w = &in->cols[e->col], *b = &in->cols[e->col + 1],
-                     *r = &in->cols[e->col + 2];
     CombVector *o = e->out;
-    comb_arena_reset(e->scratch);
+    (void)err;
     o->has_nulls = false;
-    FOR_LIVE(in, i, row) {
-        char *s = comb_arena_printf(e->scratch,
-                                    "{\"writeid\":%lld,\"bucketid\":%lld,\"rowid\":%lld}",
-                                    (long long)w->i64[row], (long long)b->i64[row],
-                                    (long long)r->i64[row]);
-        if (!s)
-            return comb_err_nomem(err);
-        o->str[row] = (CombStr){s, (uint32_t)strlen(s)};
+    for (int k = 0; k < 3; k++) {
+        const CombVector *src = &in->cols[e->col + k];
+        CombVector *f = &o->children[k];
+        f->has_nulls = false;
+        FOR_LIVE(in, i, row)
+            f->i64[row] = src->i64[row];
     }
     return COMB_OK;
 }

@@ -3,6 +3,7 @@
  *
  *   ALTER TABLE name [PARTITION (k = v, ...)] operation
  *   ALTER VIEW name RENAME TO name | SET|UNSET TBLPROPERTIES ...
+ *   (ALTER VIEW name AS query is parse_view.c's)
  *   TRUNCATE [TABLE] name [PARTITION (k = v, ...)] [FORCE]
  *
  * The operations comb runs fill an AstAlter (ast.h); valid Hive forms it
@@ -259,8 +260,6 @@ static int view_operation(SqlParser *p, AstAlter *a)
         sp_next(p);
         return properties(p, a, true);
     }
-    if (sp_is_kw(p, KW_AS))
-        return sp_unsupported(p, sp_peek(p, 0), "ALTER VIEW AS SELECT");
     return refuse_here(p, "ALTER VIEW");
 }
 
@@ -281,16 +280,20 @@ static int refuse_object(SqlParser *p)
 int sp_alter(SqlParser *p, AstStmt *s)
 {
     AstAlter *a;
+    bool view;
     sp_next(p);
     if (!sp_is_kw(p, KW_TABLE) && !sp_is_kw(p, KW_VIEW))
         return refuse_object(p);
+    s->kind = AST_ALTER_TABLE;
+    view = sp_next(p).kw == KW_VIEW;
+    SP_TRY(sp_name(p, &s->name));
+    if (view && sp_is_kw(p, KW_AS))
+        return sp_alter_view_as(p, s);
     if (!(a = sp_alloc(p, sizeof *a)))
         return COMB_ENOMEM;
-    s->kind = AST_ALTER_TABLE;
     s->alter = a;
-    a->view = sp_next(p).kw == KW_VIEW;
-    SP_TRY(sp_name(p, &s->name));
-    return a->view ? view_operation(p, a) : table_operation(p, s, a);
+    a->view = view;
+    return view ? view_operation(p, a) : table_operation(p, s, a);
 }
 
 int sp_truncate(SqlParser *p, AstStmt *s)

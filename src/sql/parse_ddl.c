@@ -3,10 +3,11 @@
  * the other catalog statements are in parse_catalog.c).
  *
  * CREATE TABLE clauses must come in Hive's order (COMMENT, PARTITIONED BY,
- * CLUSTERED BY, ROW FORMAT, STORED AS, LOCATION, TBLPROPERTIES); each is a
- * small rule tried in turn.  Valid Hive clauses comb cannot honour (SKEWED
- * BY, SERDEs, constraints, CTAS, ...) are refused as unsupported rather
- * than silently dropped.
+ * CLUSTERED BY, ROW FORMAT, STORED AS, LOCATION, TBLPROPERTIES, AS query);
+ * each is a small rule tried in turn.  CREATE TABLE ... LIKE takes ROW
+ * FORMAT, STORED AS, LOCATION and TBLPROPERTIES.  Valid Hive clauses comb
+ * cannot honour (SKEWED BY, SERDEs, constraints, ...) are refused as
+ * unsupported rather than silently dropped.
  */
 #include "sql/parse_int.h"
 
@@ -26,7 +27,7 @@ int sp_if_exists(SqlParser *p, bool not_too, bool *flag)
 }
 
 /* KEYWORD 'string', when the keyword is there. */
-static int ddl_string_clause(SqlParser *p, SqlKeyword kw, char **out)
+int ddl_string_clause(SqlParser *p, SqlKeyword kw, char **out)
 {
     if (!sp_accept_kw(p, kw))
         return COMB_OK;
@@ -142,12 +143,26 @@ int sp_column_list(SqlParser *p, int *n, AstColumnDef **cols)
     return COMB_OK;
 }
 
+/* PARTITIONED BY (name type, ...), or in CREATE TABLE AS SELECT the names
+ * of query columns alone (Hive 4): (name, ...) */
 static int tbl_partitioned_by(SqlParser *p, AstStmt *s)
 {
+    AstQueryDef *q;
+    SqlVec names = {0};
     if (!sp_accept_kw(p, KW_PARTITIONED))
         return COMB_OK;
     SP_TRY(sp_expect_kw(p, KW_BY));
-    return sp_column_list(p, &s->n_partition_cols, &s->partition_cols);
+    if (!sp_is(p, SQL_TK_LPAREN) || !sp_is_ident_tok(sp_peek(p, 1)) ||
+        (sp_peek(p, 2)->kind != SQL_TK_COMMA &&
+         sp_peek(p, 2)->kind != SQL_TK_RPAREN))
+        return sp_column_list(p, &s->n_partition_cols, &s->partition_cols);
+    if (!(q = sp_query_def(p, s)))
+        return COMB_ENOMEM;
+    q->part_pos = sp_pos(sp_peek(p, 1));
+    SP_TRY(sp_list(p, true, sp_ident_item, &names));
+    q->n_part_names = names.n;
+    q->part_names = names.data;
+    return COMB_OK;
 }
 
 typedef struct SortCols {
@@ -248,17 +263,40 @@ static int tbl_stored_as(SqlParser *p, AstStmt *s)
     return sp_ident(p, &s->stored_as, NULL);
 }
 
+/* LIKE [db.]other [ROW FORMAT ...] [STORED AS ...] [LOCATION '...']
+ * [TBLPROPERTIES (...)] */
+static int create_like(SqlParser *p, AstStmt *s)
+{
+    AstQueryDef *q = sp_query_def(p, s);
+    if (!q)
+        return COMB_ENOMEM;
+    sp_next(p);
+    q->has_like = true;
+    SP_TRY(sp_name(p, &q->like));
+    SP_TRY(tbl_row_format(p, s));
+    SP_TRY(tbl_stored_as(p, s));
+    SP_TRY(ddl_string_clause(p, KW_LOCATION, &s->location));
+    if (sp_accept_kw(p, KW_TBLPROPERTIES))
+        SP_TRY(ddl_properties(p, s));
+    return COMB_OK;
+}
+
 static int create_table(SqlParser *p, AstStmt *s)
 {
+    SqlToken after_name;
+    bool has_columns = false;
     s->kind = AST_CREATE_TABLE;
     sp_next(p);
     SP_TRY(sp_if_exists(p, true, &s->if_not_exists));
     SP_TRY(sp_name(p, &s->name));
     if (sp_is_kw(p, KW_LIKE))
-        return sp_unsupported(p, sp_peek(p, 0), "CREATE TABLE LIKE");
-    if (sp_is_kw(p, KW_AS))
-        return sp_unsupported(p, sp_peek(p, 0), "CREATE TABLE AS SELECT");
-    SP_TRY(sp_column_list(p, &s->n_columns, &s->columns));
+        return create_like(p, s);
+    after_name = *sp_peek(p, 0);
+    /* a column list is optional only before AS SELECT */
+    if (sp_is(p, SQL_TK_LPAREN)) {
+        SP_TRY(sp_column_list(p, &s->n_columns, &s->columns));
+        has_columns = true;
+    }
     SP_TRY(ddl_string_clause(p, KW_COMMENT, &s->comment));
     SP_TRY(tbl_partitioned_by(p, s));
     SP_TRY(tbl_clustered_by(p, s));
@@ -269,8 +307,12 @@ static int create_table(SqlParser *p, AstStmt *s)
     SP_TRY(ddl_string_clause(p, KW_LOCATION, &s->location));
     if (sp_accept_kw(p, KW_TBLPROPERTIES))
         SP_TRY(ddl_properties(p, s));
-    if (sp_is_kw(p, KW_AS))
-        return sp_unsupported(p, sp_peek(p, 0), "CREATE TABLE AS SELECT");
+    if (sp_accept_kw(p, KW_AS)) {
+        AstQueryDef *q = sp_query_def(p, s);
+        return q ? sp_query(p, q) : COMB_ENOMEM;
+    }
+    if (!has_columns)
+        return sp_error(p, &after_name, "missing '('");
     return COMB_OK;
 }
 
@@ -279,6 +321,8 @@ static int create_table(SqlParser *p, AstStmt *s)
 int sp_create(SqlParser *p, AstStmt *s)
 {
     sp_next(p);
+    if (sp_is_kw(p, KW_VIEW) || sp_is_kw(p, KW_OR))
+        return sp_create_view(p, s);
     s->temporary = sp_accept_kw(p, KW_TEMPORARY);
     s->external = sp_accept_kw(p, KW_EXTERNAL);
     s->transactional = sp_accept_kw(p, KW_TRANSACTIONAL);
@@ -294,6 +338,8 @@ int sp_drop(SqlParser *p, AstStmt *s)
     sp_next(p);
     if (at_database_kw(p))
         return drop_database(p, s);
+    if (sp_is_kw(p, KW_VIEW))
+        return sp_drop_view(p, s);
     if (!sp_accept_kw(p, KW_TABLE))
         return ddl_refuse_form(p, "DROP");
     s->kind = AST_DROP_TABLE;

@@ -2,10 +2,11 @@
  * parse_dml.c - SELECT, INSERT, UPDATE, DELETE, and Hive's FROM-first
  * statements (FROM t SELECT ..., FROM t INSERT ... SELECT ... INSERT ...).
  *
- * A SELECT reads one table (or none): joins, subqueries, set operations
- * and windows are recognised only to be refused with COMB_EUNSUPPORTED.
- * Its clauses come in Hive's order: WHERE, GROUP BY, HAVING, ORDER BY,
- * CLUSTER BY, DISTRIBUTE BY, SORT BY, LIMIT.
+ * A SELECT reads one table or view, or a subquery in FROM (or nothing):
+ * joins, subqueries in expressions, set operations and windows are
+ * recognised only to be refused with COMB_EUNSUPPORTED.  Its clauses come
+ * in Hive's order: WHERE, GROUP BY, HAVING, ORDER BY, CLUSTER BY,
+ * DISTRIBUTE BY, SORT BY, LIMIT.
  */
 #include "sql/parse_int.h"
 
@@ -48,18 +49,42 @@ static bool is_join_start(const SqlToken *t)
     return false;
 }
 
-/* [FROM [db.]t [[AS] alias]] */
+/* ( query ) [AS] alias: Hive requires the alias.  Nesting counts towards
+ * the parser's depth limit, so any query it accepts can be bound and run
+ * without exhausting the stack. */
+static int sel_subquery(SqlParser *p, AstSelect *sel)
+{
+    const SqlToken *t;
+    sp_next(p);
+    SP_TRY(sp_enter(p));
+    if (sp_is_kw(p, KW_WITH))
+        return sp_unsupported(p, sp_peek(p, 0), "WITH");
+    if (!sp_is_kw(p, KW_SELECT))
+        return sp_error(p, sp_peek(p, 0), "cannot recognize input in subquery source");
+    SP_TRY(sp_select(p, &sel->from_query));
+    sp_leave(p);
+    SP_TRY(sp_expect(p, SQL_TK_RPAREN, "')'"));
+    t = sp_peek(p, 0);
+    SP_TRY(sp_alias(p, &sel->from_alias));
+    if (!sel->from_alias)
+        return sp_error(p, t, "missing alias of the subquery in FROM");
+    return COMB_OK;
+}
+
+/* [FROM [db.]t [[AS] alias] | FROM (query) [AS] alias] */
 static int sel_from(SqlParser *p, AstSelect *sel)
 {
     if (!sp_accept_kw(p, KW_FROM))
         return COMB_OK;
-    if (sp_is(p, SQL_TK_LPAREN))
-        return sp_unsupported(p, sp_peek(p, 0), "a subquery in FROM");
     sel->has_from = true;
-    SP_TRY(sp_name(p, &sel->from));
+    if (sp_is(p, SQL_TK_LPAREN))
+        SP_TRY(sel_subquery(p, sel));
+    else
+        SP_TRY(sp_name(p, &sel->from));
     if (sp_is_kw(p, KW_TABLESAMPLE))
         return sp_unsupported(p, sp_peek(p, 0), "TABLESAMPLE");
-    SP_TRY(sp_alias(p, &sel->from_alias));
+    if (!sel->from_query)
+        SP_TRY(sp_alias(p, &sel->from_alias));
     const SqlToken *t = sp_peek(p, 0);
     if (is_join_start(t))
         return sp_unsupported(p, t, "JOIN");
@@ -409,6 +434,7 @@ static int from_body(SqlParser *p, const AstSelect *from, AstSelect **out)
         return COMB_ENOMEM;
     sel->has_from = true;
     sel->from = from->from;
+    sel->from_query = from->from_query;
     sel->from_alias = from->from_alias;
     *out = sel;
     return sel_body(p, sel, false);

@@ -114,6 +114,10 @@ int sp_show(SqlParser *p, AstStmt *s);
 int sp_describe(SqlParser *p, AstStmt *s);
 int sp_use(SqlParser *p, AstStmt *s);
 int sp_set(SqlParser *p, AstStmt *s);
+/* SELECT, INSERT, FROM-first, UPDATE and DELETE (the statements EXPLAIN
+ * takes): sp_at_dml tells whether t opens one, sp_dml parses it. */
+bool sp_at_dml(const SqlToken *t);
+int sp_dml(SqlParser *p, AstStmt *s);
 int sp_select(SqlParser *p, AstSelect **out);
 int sp_insert(SqlParser *p, AstStmt *s);
 int sp_from(SqlParser *p, AstStmt *s);
@@ -128,6 +132,8 @@ int sp_truncate(SqlParser *p, AstStmt *s);
 int sp_if_exists(SqlParser *p, bool not_too, bool *flag);
 /* ('key' = 'value', ...): keys and values in either quotes. */
 int sp_property_list(SqlParser *p, int *n, AstProperty **props);
+/* KEYWORD 'string', when the keyword is there. */
+int ddl_string_clause(SqlParser *p, SqlKeyword kw, char **out);
 /* item for sp_list: name type [COMMENT 'text'], appended to the
  * AstColumnDef SqlVec ctx (constraints refused as unsupported). */
 int sp_column_item(SqlParser *p, void *columns);
@@ -140,6 +146,15 @@ int sp_msck(SqlParser *p, AstStmt *s);
 int sp_show_catalog(SqlParser *p, AstStmt *s, bool *handled);
 int sp_row_format_serde(SqlParser *p, AstStmt *s);
 int sp_stored_as_formats(SqlParser *p, AstStmt *s);
+/* parse_view.c: views, EXPLAIN, a CTAS's query (s->qdef, made on first
+ * use by sp_query_def; NULL when out of memory). */
+AstQueryDef *sp_query_def(SqlParser *p, AstStmt *s);
+int sp_query(SqlParser *p, AstQueryDef *q);
+int sp_create_view(SqlParser *p, AstStmt *s);
+int sp_drop_view(SqlParser *p, AstStmt *s);
+/* ALTER VIEW v AS query, at AS (sp_alter reads ALTER VIEW v) */
+int sp_alter_view_as(SqlParser *p, AstStmt *s);
+int sp_explain(SqlParser *p, AstStmt *s);
 
 /* -------------------------------------------------------- expressions */
 

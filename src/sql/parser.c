@@ -422,7 +422,7 @@ int sp_expr_item(SqlParser *p, void *vec_of_exprs)
 static bool is_unsupported_statement(const SqlToken *t)
 {
     static const SqlKeyword kws[] = {
-        KW_ABORT, KW_ANALYZE, KW_COMMIT, KW_EXPLAIN, KW_EXPORT,
+        KW_ABORT, KW_ANALYZE, KW_COMMIT, KW_EXPORT,
         KW_GRANT, KW_IMPORT, KW_LOCK, KW_MERGE,
         KW_RELOAD, KW_RESET, KW_REVOKE, KW_ROLLBACK, KW_START, KW_UNLOCK,
         KW_WITH,
@@ -435,18 +435,33 @@ static bool is_unsupported_statement(const SqlToken *t)
     return false;
 }
 
+bool sp_at_dml(const SqlToken *t)
+{
+    return t->kind == SQL_TK_WORD &&
+           (t->kw == KW_SELECT || t->kw == KW_INSERT || t->kw == KW_FROM ||
+            t->kw == KW_UPDATE || t->kw == KW_DELETE);
+}
+
+int sp_dml(SqlParser *p, AstStmt *s)
+{
+    switch (sp_peek(p, 0)->kw) {
+    case KW_SELECT:
+        s->kind = AST_SELECT;
+        return sp_select(p, &s->select);
+    case KW_INSERT: return sp_insert(p, s);
+    case KW_FROM: return sp_from(p, s);
+    case KW_UPDATE: return sp_update(p, s);
+    default: return sp_delete(p, s);
+    }
+}
+
 static int sp_statement(SqlParser *p, AstStmt *s)
 {
     const SqlToken *t = sp_peek(p, 0);
+    if (sp_at_dml(t))
+        return sp_dml(p, s);
     if (t->kind == SQL_TK_WORD) {
         switch (t->kw) {
-        case KW_SELECT:
-            s->kind = AST_SELECT;
-            return sp_select(p, &s->select);
-        case KW_INSERT: return sp_insert(p, s);
-        case KW_FROM: return sp_from(p, s);
-        case KW_UPDATE: return sp_update(p, s);
-        case KW_DELETE: return sp_delete(p, s);
         case KW_CREATE: return sp_create(p, s);
         case KW_DROP: return sp_drop(p, s);
         case KW_SHOW: return sp_show(p, s);
@@ -455,6 +470,7 @@ static int sp_statement(SqlParser *p, AstStmt *s)
         case KW_USE: return sp_use(p, s);
         case KW_SET: return sp_set(p, s);
         case KW_LOAD: return sp_load(p, s);
+        case KW_EXPLAIN: return sp_explain(p, s);
         case KW_ALTER: return sp_alter(p, s);
         case KW_TRUNCATE: return sp_truncate(p, s);
         case KW_MSCK: return sp_msck(p, s);

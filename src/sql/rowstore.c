@@ -199,7 +199,7 @@ int sql_rows_append(SqlRowStore *rs, CombVector *const *cols,
         if ((rc = sql_rows_add(rs, &r, err)))
             return rc;
         for (int j = 0; j < rs->n_cols; j++)
-            if (sql_datum_read(&r[j], cols[j], row, &rs->arena))
+            if (cols[j] && sql_datum_read(&r[j], cols[j], row, &rs->arena))
                 return comb_err_nomem(err);
     }
     return COMB_OK;
@@ -305,6 +305,39 @@ int sql_datum_fill(SqlVecFill *f, int row, const SqlDatum *d)
     return COMB_OK;
 }
 
+int sql_rows_fill(const SqlRowStore *rs, int64_t first, int n_cols,
+                  CombBatch *b, SqlVecFill *fills)
+{
+    comb_batch_reset(b);
+    for (int j = 0; j < n_cols; j++)
+        sql_fill_reset(&fills[j]);
+    for (int64_t r = first; r < rs->n_rows && b->n_rows < b->capacity; r++) {
+        for (int j = 0; j < n_cols; j++)
+            if (sql_datum_fill(&fills[j], b->n_rows, &rs->rows[r][j]))
+                return COMB_ENOMEM;
+        b->n_rows++;
+    }
+    return COMB_OK;
+}
+
+int sql_rows_batch_init(SqlRowStore *rs, int n_cols, CombBatch *b,
+                        SqlVecFill **fills)
+{
+    SqlVecFill *f;
+    if (comb_batch_init_types(b, n_cols, rs->types, COMB_BATCH_SIZE))
+        return COMB_ENOMEM;
+    f = comb_arena_alloc(&rs->arena, (size_t)(n_cols + 1) * sizeof *f);
+    for (int j = 0; f && j < n_cols; j++)
+        if (sql_fill_init(&f[j], &b->cols[j], &rs->arena))
+            f = NULL;
+    if (!f) {
+        comb_batch_free(b);
+        return COMB_ENOMEM;
+    }
+    *fills = f;
+    return COMB_OK;
+}
+
 int sql_rows_emit(SqlRowStore *rs, int n_out, int64_t limit,
                   const SqlSink *sink, CombErr *err)
 {
@@ -314,25 +347,16 @@ int sql_rows_emit(SqlRowStore *rs, int n_out, int64_t limit,
     int rc = COMB_OK;
     if (!sink->batch || end == 0)
         return COMB_OK;
-    if (comb_batch_init_types(&b, n_out, rs->types, COMB_BATCH_SIZE))
+    if (sql_rows_batch_init(rs, n_out, &b, &fills))
         return comb_err_nomem(err);
-    fills = comb_arena_alloc(&rs->arena, (size_t)(n_out + 1) * sizeof *fills);
-    for (int j = 0; fills && j < n_out && !rc; j++)
-        rc = sql_fill_init(&fills[j], &b.cols[j], &rs->arena);
-    if (!fills || rc) {
-        comb_batch_free(&b);
-        return comb_err_nomem(err);
-    }
-    for (int64_t r = 0; r < end && !rc; r++) {
-        for (int j = 0; j < n_out && !rc; j++)
-            if (sql_datum_fill(&fills[j], b.n_rows, &rs->rows[r][j]))
-                rc = comb_err_nomem(err);
-        if (!rc && (++b.n_rows == b.capacity || r + 1 == end)) {
-            rc = sink->batch(sink->ctx, &b, err);
-            comb_batch_reset(&b);
-            for (int j = 0; j < n_out; j++)
-                sql_fill_reset(&fills[j]);
+    for (int64_t r = 0; r < end && !rc; r += b.n_rows) {
+        if (sql_rows_fill(rs, r, n_out, &b, fills)) {
+            rc = comb_err_nomem(err);
+            break;
         }
+        if (r + b.n_rows > end)
+            b.n_rows = (int)(end - r);
+        rc = sink->batch(sink->ctx, &b, err);
     }
     comb_batch_free(&b);
     return rc;

@@ -70,11 +70,21 @@ int sql_datum_cmp(const CombType *t, const SqlDatum *x, const SqlDatum *y);
 
 /* A new row (n_cols datums, all NULL) appended to the store. */
 int sql_rows_add(SqlRowStore *rs, SqlDatum **row, CombErr *err);
-/* Append the live rows of b, taking column j from cols[j]. */
+/* Append the live rows of b, taking column j from cols[j] (NULL: the
+ * column is not kept, its datums stay NULL). */
 int sql_rows_append(SqlRowStore *rs, CombVector *const *cols,
                     const CombBatch *b, CombErr *err);
 
 void sql_rows_sort(SqlRowStore *rs, const SqlSortKey *keys, int n_keys);
+
+/* A batch of the first n_cols columns' types and its fill states (in the
+ * store's arena).  0 or COMB_ENOMEM. */
+int sql_rows_batch_init(SqlRowStore *rs, int n_cols, CombBatch *b,
+                        SqlVecFill **fills);
+/* Fill b (emptied first) with the first n_cols columns of rows first,
+ * first + 1, ... until b is full or the rows end.  0 or COMB_ENOMEM. */
+int sql_rows_fill(const SqlRowStore *rs, int64_t first, int n_cols,
+                  CombBatch *b, SqlVecFill *fills);
 
 /* Emit the first n_out columns of rows [0, min(n_rows, limit)) to the sink
  * in batches (limit < 0: all). */

@@ -372,6 +372,8 @@ static int dispatch(SqlStmtCtx *c, CombErr *err)
         return sql_exec_set(c, err);
     case AST_LOAD:
         return sql_exec_load(c, err);
+    case AST_EXPLAIN:
+        return sql_exec_explain(c, err);
     default:
         return sql_exec_ddl(c, err);
     }

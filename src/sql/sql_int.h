@@ -64,7 +64,17 @@ typedef struct SqlStmtCtx {
                                files as a table (exec_load.c), else NULL */
     int insert_clause;      /* the INSERT clause of a multi-insert being
                                run (Hive's destination insclause-N) */
+    const struct SqlViewFrame *views; /* views whose queries are being bound,
+                               innermost first (exec_select.c) */
+    int query_depth;        /* subqueries and views being bound */
 } SqlStmtCtx;
+
+/* A view whose query is being bound: the chain finds a view that reads
+ * itself (Hive's "Recursive view" error). */
+typedef struct SqlViewFrame {
+    const struct SqlTable *view;
+    const struct SqlViewFrame *outer;
+} SqlViewFrame;
 
 /* Open the statement's transaction and take its snapshot (idempotent). */
 int sql_txn_begin(SqlStmtCtx *c, CombErr *err);
@@ -333,6 +343,9 @@ struct SqlScope {
     void *resolve_ctx;      /* for resolve */
 };
 
+/* An operator as Hive names it in messages ("and", "<>", "div"). */
+const char *sql_op_text(AstOp op);
+
 /* Bind an expression: resolve names, check and infer types, fold
  * constants.  Allocates in c->arena. */
 int sql_bind_expr(SqlStmtCtx *c, const SqlScope *scope, const AstExpr *e,
@@ -561,6 +574,12 @@ typedef struct SqlWriter {
                                 this statement (multi-insert), or NULL: a
                                 unit both write is refused when either
                                 overwrites it */
+    bool new_table;          /* CREATE TABLE AS SELECT: t is not in the
+                                catalog yet, so finish leaves the new
+                                partitions in new_parts for the commit that
+                                creates it (ms_txn_commit_create) */
+    MsPartition *new_parts;
+    int n_new_parts;
 } SqlWriter;
 
 /* LOAD DATA: a copy of file src becomes a file of unit `name` (values as
@@ -648,15 +667,28 @@ int sql_select_plan(SqlStmtCtx *c, const AstSelect *s, SqlSelectPlan **out,
                     CombErr *err);
 void sql_select_output(const SqlSelectPlan *p, int *n_out,
                        const char *const **names, const CombTypeKind **kinds);
+/* The whole type of each output column. */
+const CombType *const *sql_select_types(const SqlSelectPlan *p);
 /* Convert output j to the type of table column map[j] (for INSERT), for
  * every kind of plan: streaming, sorted and aggregated. */
 int sql_select_coerce(SqlStmtCtx *c, SqlSelectPlan *p, const int *map,
                       const SqlTable *t, CombErr *err);
-/* Open the scan (takes the table's write-id list) and prepare vectors. */
+/* Build the operator tree (op.h), then open it: scans take their tables'
+ * write-id lists. */
 int sql_select_open(SqlStmtCtx *c, SqlSelectPlan *p, CombErr *err);
 int sql_select_run(SqlStmtCtx *c, SqlSelectPlan *p, const SqlSink *sink,
                    CombErr *err);
 void sql_select_close(SqlSelectPlan *p);  /* NULL ok */
+
+/* Hive's refusals of a write target: a view (10090 for INSERT and LOAD,
+ * 10402 for UPDATE and DELETE), and for UPDATE and DELETE a table that is
+ * not full ACID (10414 insert-only, 10297 not transactional). */
+int sql_table_writable(const SqlTable *t, AstPos pos, bool update_delete,
+                       CombErr *err);
+/* Stream the rows of an opened SELECT into writer w: output k goes to
+ * table column map[k] (exec_dml.c; INSERT ... SELECT and CTAS). */
+int sql_insert_select_rows(SqlStmtCtx *c, SqlWriter *w, SqlSelectPlan *sel,
+                           const int *map, int n_map, CombErr *err);
 
 /* Statement runners (exec_*.c). */
 int sql_exec_ddl(SqlStmtCtx *c, CombErr *err);
@@ -666,6 +698,7 @@ int sql_exec_multi_insert(SqlStmtCtx *c, CombErr *err);
 int sql_exec_load(SqlStmtCtx *c, CombErr *err);
 int sql_exec_update_delete(SqlStmtCtx *c, CombErr *err);
 int sql_exec_set(SqlStmtCtx *c, CombErr *err);
+int sql_exec_explain(SqlStmtCtx *c, CombErr *err);
 
 /* Commit the statement's transaction (files must already be durable). */
 int sql_txn_commit(SqlStmtCtx *c, CombErr *err);

@@ -110,7 +110,10 @@ int sql_writer_open(SqlStmtCtx *c, SqlTable *t, MsOpType op, bool overwrite,
         return rc;
     if (!(w->buckets = comb_arena_alloc(c->arena, COMB_BATCH_SIZE * sizeof(int))))
         return comb_err_nomem(err);
-    if ((rc = sql_txn_begin(c, err)) || (rc = sql_check_adopted(c, t, err)) ||
+    /* CREATE TABLE AS SELECT writes a table not in the catalog yet, into
+     * an empty directory of its own: there is nothing it could adopt */
+    if ((rc = sql_txn_begin(c, err)) ||
+        (c->stmt->kind != AST_CREATE_TABLE && (rc = sql_check_adopted(c, t, err))) ||
         (rc = orc_writer_group_new(STATEMENT_MEMORY_BUDGET, &w->group, err)))
         return rc;
     *out = w;
@@ -691,7 +694,8 @@ static int finish_plain(SqlWriter *w, SqlUnitWriter *u, CombErr *err)
             return rc;
         u->files[i].placed = to;
     }
-    return fs_fsync_dir(u->dir, err);
+    /* both directories of every rename are durable before the commit */
+    return fs_fsync_dir(u->stage, err) ? err->code : fs_fsync_dir(u->dir, err);
 }
 
 /* A plain unit of a statement that failed: the files it placed go, the
@@ -731,8 +735,9 @@ static int finish_unit(SqlWriter *w, SqlUnitWriter *u, CombErr *err)
     return finish_plain(w, u, err);
 }
 
-/* New partitions enter the catalog; the transaction records each
- * partition it wrote (Hive's addDynamicPartitions). */
+/* New partitions enter the catalog (or wait in new_parts for the commit
+ * that creates a new table); the transaction records each partition it
+ * wrote (Hive's addDynamicPartitions). */
 static int record_partitions(SqlWriter *w, CombErr *err)
 {
     SqlStmtCtx *c = w->c;
@@ -763,13 +768,18 @@ static int record_partitions(SqlWriter *w, CombErr *err)
         parts[n_new].location = u->dir;
         n_new++;
     }
-    if (n_new && (rc = ms_part_add(c->s->ms, t->ms->db, t->ms->name, parts,
-                                   n_new, true, added, err)))
-        return rc;
-    /* their directories now belong to catalog partitions: kept even if
-     * the statement fails from here on */
-    for (int i = 0; i < w->n_units; i++)
-        w->units[i].made_dir = false;
+    if (w->new_table) {
+        w->new_parts = parts;
+        w->n_new_parts = n_new;
+    } else {
+        if (n_new && (rc = ms_part_add(c->s->ms, t->ms->db, t->ms->name,
+                                       parts, n_new, true, added, err)))
+            return rc;
+        /* their directories now belong to catalog partitions: kept even if
+         * the statement fails from here on */
+        for (int i = 0; i < w->n_units; i++)
+            w->units[i].made_dir = false;
+    }
     if (t->kind == SQL_TABLE_PLAIN)
         return COMB_OK;
     return ms_txn_add_partitions(c->s->ms, c->txnid, t->ms->db, t->ms->name,

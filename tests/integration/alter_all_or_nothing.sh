@@ -10,14 +10,6 @@ WH=$(mktemp -d)
 OUT=$(mktemp -d)
 trap 'rm -rf "$WH" "$OUT"' EXIT
 . "$(dirname "$0")/lib/faults.bash"
-killed() {  # killed CRASH-POINT SQL
-    local rc
-    set +e
-    c --hiveconf comb.test.crash.point="$1" -e "$2" > /dev/null 2>&1
-    rc=$?
-    set -e
-    ((rc == 137)) || { echo "expected SIGKILL at $1 for $2, got $rc"; exit 1; }
-}
 files() { (cd "$WH" && find . -path ./metastore.db\* -prune -o -print | sort); }
 state() { c -e "SHOW TABLES; $1"; }
 

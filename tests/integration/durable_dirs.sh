@@ -23,7 +23,9 @@ c -e "CREATE DATABASE d;
       DROP TABLE d.gone;
       CREATE TABLE nested (id INT) LOCATION '$WH/x/y/z'
         TBLPROPERTIES ('transactional'='true');
-      INSERT INTO nested VALUES (7);" > /dev/null
+      INSERT INTO nested VALUES (7);
+      CREATE TABLE d.c PARTITIONED BY (v) AS SELECT id, v FROM d.t;
+      CREATE TABLE d.p TBLPROPERTIES ('transactional'='false') AS SELECT id FROM d.t;" > /dev/null
 
 awk '
 function dirname(p) { sub(/\/[^\/]*$/, "", p); return p == "" ? "/" : p }
@@ -54,7 +56,8 @@ END {
 at() { grep -n -m1 -x -- "$1" "$TRACE" | cut -d: -f1; }
 for want in "mkdir $WH/d.db" "ms_commit db_create d" "mkdir $WH/d.db/t" \
             "ms_commit table_create t" "mkdir $WH/x" "mkdir $WH/x/y/z" \
-            "fsync_dir $WH" "ms_commit table_drop gone"; do
+            "fsync_dir $WH" "ms_commit table_drop gone" "mkdir $WH/d.db/c" \
+            "mkdir $WH/d.db/c/v=a" "mkdir $WH/d.db/p"; do
     [[ -n $(at "$want") ]] || { echo "trace lacks: $want"; cat "$TRACE"; exit 1; }
 done
 (( $(at "mkdir $WH/d.db") < $(at "ms_commit db_create d") )) || { echo "db dir after its row"; exit 1; }

@@ -6,23 +6,16 @@
 set -eu
 WH=$(mktemp -d)
 trap 'rm -rf "$WH"' EXIT
-c() { "$COMB" --warehouse "$WH" --outputformat tsv "$@"; }
-expect_killed() {
-    set +e
-    c --hiveconf comb.test.crash.point="$1" -e "$2" > /dev/null 2>&1
-    local rc=$?
-    set -e
-    if ((rc != 137)); then echo "expected SIGKILL (137) at $1, got $rc"; exit 1; fi
-}
+. "$(dirname "$0")/lib/faults.bash"
 c -e "CREATE TABLE t (id INT, v STRING) CLUSTERED BY (id) INTO 2 BUCKETS
       TBLPROPERTIES ('transactional'='true');
       INSERT INTO t VALUES (1,'a'),(2,'b'),(3,'c');"
 before=$(c -e "SELECT * FROM t ORDER BY id")
 
-expect_killed after_files "INSERT INTO t VALUES (4,'d'),(5,'e')"
-expect_killed before_commit "INSERT INTO t VALUES (6,'f')"
-expect_killed after_files "UPDATE t SET v = 'x'"
-expect_killed before_commit "DELETE FROM t WHERE id = 1"
+killed after_files "INSERT INTO t VALUES (4,'d'),(5,'e')"
+killed before_commit "INSERT INTO t VALUES (6,'f')"
+killed after_files "UPDATE t SET v = 'x'"
+killed before_commit "DELETE FROM t WHERE id = 1"
 
 # the killed writers did leave files behind ...
 n_dirs=$(find "$WH/t" -maxdepth 1 -name 'delta_*' -o -maxdepth 1 -name 'delete_delta_*' | wc -l)

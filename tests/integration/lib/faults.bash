@@ -4,6 +4,8 @@
 #   same GOT WANT                   exit 1 showing both unless equal
 #   fails FS_FAULT MS_FAULT SQL TEXT  SQL must fail, its message holding TEXT,
 #                                   with COMB_FS_FAULT / COMB_MS_FAULT set
+#   killed CRASH_POINT SQL          SQL must die of SIGKILL at the test build's
+#                                   comb.test.crash.point CRASH_POINT
 c() { "$COMB" --warehouse "$WH" --outputformat tsv "$@"; }
 same() { [[ $1 == "$2" ]] || { echo "got:"; echo "$1"; echo "want:"; echo "$2"; exit 1; }; }
 fails() {
@@ -14,4 +16,12 @@ fails() {
     set -e
     ((rc != 0)) || { echo "expected failure of: $3"; echo "$out"; exit 1; }
     [[ $out == *"$4"* ]] || { echo "unexpected error for $3:"; echo "$out"; exit 1; }
+}
+killed() {
+    local rc
+    set +e
+    c --hiveconf comb.test.crash.point="$1" -e "$2" > /dev/null 2>&1
+    rc=$?
+    set -e
+    ((rc == 137)) || { echo "expected SIGKILL (137) at $1, got $rc: $2"; exit 1; }
 }

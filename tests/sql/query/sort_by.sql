@@ -43,3 +43,15 @@ SELECT id FROM t CLUSTER BY id DISTRIBUTE BY grp;
 SELECT id FROM t CLUSTER BY id SORT BY grp DESC, v;
 SELECT id FROM t ORDER BY id CLUSTER BY id;
 SELECT id FROM t SORT BY id ORDER BY id;
+
+-- over views and subqueries: the outer query's sort; conditions from
+-- outside still reach the scan, through a sort inside
+CREATE VIEW tv AS SELECT id, grp, v FROM t WHERE id > 1;
+SELECT id, grp FROM tv SORT BY grp DESC, id;
+FROM tv SELECT id DISTRIBUTE BY id SORT BY id DESC;
+SELECT s.k, s.grp FROM (SELECT id AS k, grp FROM t CLUSTER BY grp) s WHERE s.k > 1 SORT BY s.k DESC;
+CREATE VIEW tv_sorted AS SELECT id, v FROM t SORT BY v;
+SELECT * FROM tv_sorted LIMIT 2;
+EXPLAIN SELECT id FROM tv_sorted WHERE id = 3;
+EXPLAIN SELECT id, grp FROM t WHERE v > 0 DISTRIBUTE BY grp SORT BY id DESC LIMIT 3;
+EXPLAIN SELECT grp, count(*) AS n FROM t GROUP BY grp CLUSTER BY grp;

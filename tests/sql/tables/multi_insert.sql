@@ -121,3 +121,36 @@ SELECT g, id FROM parts WHERE g IN ('a', 'zz') ORDER BY g, id;
 -- Hive's FROM-first SELECT
 FROM src SELECT grp, count(*) WHERE id > 1 GROUP BY grp ORDER BY grp;
 FROM src x SELECT x.id SORT BY x.id DESC LIMIT 2;
+
+-- the FROM may be a view or a subquery; each clause reads it, and every
+-- read is opened before the statement's write ids exist (a view over a
+-- target reads the rows as they were)
+CREATE TABLE m1 (id INT, amount DECIMAL(6,2)) STORED AS ORC TBLPROPERTIES ('transactional'='true');
+CREATE TABLE m2 (id INT, amount DECIMAL(6,2)) PARTITIONED BY (g STRING)
+  STORED AS ORC TBLPROPERTIES ('transactional'='true');
+CREATE VIEW src_a AS SELECT id, grp, amount FROM src WHERE grp = 'a';
+FROM src_a v
+INSERT INTO m1 SELECT v.id, v.amount SORT BY v.id DESC
+INSERT INTO m2 PARTITION (g) SELECT id, amount, grp;
+SELECT ROW__ID.rowid, id, amount FROM m1 ORDER BY id;
+SELECT g, id FROM m2 ORDER BY id;
+FROM (SELECT id * 10 AS id, amount FROM src WHERE amount IS NOT NULL) q
+INSERT OVERWRITE TABLE m1 SELECT q.id, q.amount WHERE q.id > 20
+INSERT INTO m2 PARTITION (g = 'q') SELECT id, amount CLUSTER BY id;
+SELECT * FROM m1 ORDER BY id;
+SELECT g, id FROM m2 WHERE g = 'q' ORDER BY id;
+CREATE VIEW m1_view AS SELECT id, amount FROM m1;
+FROM m1_view
+INSERT INTO m1 SELECT id + 1, amount
+INSERT INTO m2 PARTITION (g = 'v') SELECT count(*), NULL;
+SELECT id FROM m1 ORDER BY id;
+SELECT g, id FROM m2 WHERE g = 'v';
+FROM src INSERT INTO src_a SELECT id, grp, amount;
+FROM (SELECT id FROM src) INSERT INTO m1 SELECT id, NULL;
+-- EXPLAIN of a multi-insert: each clause's plan in clause order; nothing
+-- is written
+EXPLAIN FROM src_a v
+INSERT INTO m1 SELECT v.id, v.amount SORT BY v.id
+INSERT INTO m2 PARTITION (g) SELECT id, amount, grp DISTRIBUTE BY grp;
+EXPLAIN FROM src INSERT INTO src_a SELECT id, grp, amount;
+SELECT count(*) FROM m1;

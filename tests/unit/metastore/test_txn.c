@@ -242,3 +242,71 @@ MS_TEST(ms_txn_write_conflict)
     CHECK_EQ(fx_sql_int(&fx, "SELECT count(*) FROM WRITE_SET"), 4);
     ms_close(ms);
 }
+
+/* CREATE TABLE AS SELECT's commit: the table, its partitions and the
+ * commit of the txn that wrote its rows are one metastore transaction;
+ * any failure leaves no table, no partition and the txn open. */
+MS_TEST(ms_txn_commit_creating_a_table)
+{
+    Fx fx;
+    Ms *ms = NULL;
+    CombErr err;
+    MsTxnState st;
+    MsTable *got;
+    CombArena a;
+    MsColumn col = {"a", "int", NULL}, key = {"p", "string", NULL};
+    char *v1[] = {"x"}, *v2[] = {"y"};
+    MsPartition parts[2] = {{0}};
+    MsTable t = {0};
+    int64_t txn, txn2, w;
+    comb_arena_init(&a, 1024);
+    CHECK_OK(fx_open(&fx, &ms, &err), &err);
+    t.db = "default";
+    t.name = "c";
+    t.n_cols = 1;
+    t.cols = &col;
+    t.n_part_keys = 1;
+    t.part_keys = &key;
+    parts[0].n_values = 1;
+    parts[0].values = v1;
+    parts[1].n_values = 1;
+    parts[1].values = v2;
+    CHECK_OK(ms_txn_open(ms, "u", "h", &txn, &err), &err);
+    /* a write id and components for a table that is not there yet */
+    CHECK_OK(ms_writeid_allocate(ms, txn, "default", "c", &w, &err), &err);
+    CHECK_EQ(w, 1);
+    CHECK_OK(ms_txn_add_partitions(ms, txn, "default", "c", (char *[]){"p=x", "p=y"},
+                                   2, MS_OP_INSERT, w, &err), &err);
+
+    /* a failure rolls everything back: here a partition named twice */
+    parts[1].values = v1;
+    CHECK_EQ(ms_txn_commit_create(ms, txn, &t, parts, 2, &err), COMB_EINVALID);
+    CHECK_EQ(ms_table_get(ms, "default", "c", &a, &got, &err), COMB_ENOTFOUND);
+    CHECK_OK(ms_txn_state(ms, txn, &st, &err), &err);
+    CHECK_EQ(st, MS_TXN_OPEN);
+    CHECK_EQ(fx_sql_int(&fx, "SELECT count(*) FROM PARTITIONS"), 0);
+
+    parts[1].values = v2;
+    CHECK_OK(ms_txn_commit_create(ms, txn, &t, parts, 2, &err), &err);
+    CHECK_OK(ms_table_get(ms, "default", "c", &a, &got, &err), &err);
+    CHECK_EQ(got->n_part_keys, 1);
+    CHECK_EQ(fx_sql_int(&fx, "SELECT count(*) FROM PARTITIONS"), 2);
+    CHECK_OK(ms_txn_state(ms, txn, &st, &err), &err);
+    CHECK_EQ(st, MS_TXN_COMMITTED);
+    CHECK_EQ(fx_sql_int(&fx, "SELECT count(*) FROM COMPLETED_TXN_COMPONENTS "
+                             "WHERE CTC_TABLE = 'c'"), 2);
+
+    /* the table exists now: a second create fails and commits nothing */
+    CHECK_OK(ms_txn_open(ms, "u", "h", &txn2, &err), &err);
+    CHECK_EQ(ms_txn_commit_create(ms, txn2, &t, NULL, 0, &err), COMB_EEXISTS);
+    CHECK_STR(err.msg, "Table already exists: default.c");
+    CHECK_OK(ms_txn_state(ms, txn2, &st, &err), &err);
+    CHECK_EQ(st, MS_TXN_OPEN);
+    /* nor with a txn that is not open */
+    t.name = "d";
+    CHECK_EQ(ms_txn_commit_create(ms, 99, &t, NULL, 0, &err), COMB_ETXN);
+    CHECK_EQ(ms_table_get(ms, "default", "d", &a, &got, &err), COMB_ENOTFOUND);
+    CHECK_EQ(ms_txn_commit_create(ms, 0, &t, NULL, 0, &err), COMB_EINVALID);
+    ms_close(ms);
+    comb_arena_free(&a);
+}

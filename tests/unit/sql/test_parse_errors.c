@@ -72,6 +72,48 @@ TEST(error_messages_line_one)
     check_syntax_errors(cases, N(cases));
 }
 
+/* Subqueries, views, CTAS, LIKE and EXPLAIN: what their rules refuse. */
+TEST(error_messages_derived_and_views)
+{
+    static const SyntaxCase cases[] = {
+        {"select * from (select 1)",
+         "ParseException line 1:24 missing alias of the subquery in FROM "
+         "near '<EOF>'"},
+        {"select * from (select 1) as",
+         "ParseException line 1:27 expected identifier near '<EOF>'"},
+        {"select * from (t) x",
+         "ParseException line 1:15 cannot recognize input in subquery "
+         "source near 't'"},
+        {"select * from (select 1 x",
+         "ParseException line 1:25 missing ')' near '<EOF>'"},
+        {"select * from (select 1) s (a)",
+         "ParseException line 1:27 cannot recognize input near '('"},
+        {"create table t",
+         "ParseException line 1:14 missing '(' near '<EOF>'"},
+        {"create table t stored as orc",
+         "ParseException line 1:15 missing '(' near 'stored'"},
+        {"create table t as",
+         "ParseException line 1:17 missing SELECT near '<EOF>'"},
+        {"create table t like",
+         "ParseException line 1:19 expected identifier near '<EOF>'"},
+        {"create table t like u as select 1",
+         "ParseException line 1:22 cannot recognize input near 'as'"},
+        {"create view v",
+         "ParseException line 1:13 missing AS near '<EOF>'"},
+        {"create or view v as select 1",
+         "ParseException line 1:10 missing REPLACE near 'view'"},
+        {"create view v (a int) as select 1",
+         "ParseException line 1:17 missing ')' near 'int'"},
+        {"drop view",
+         "ParseException line 1:9 expected identifier near '<EOF>'"},
+        {"alter view v",
+         "ParseException line 1:12 cannot recognize input near '<EOF>'"},
+        {"explain",
+         "ParseException line 1:7 cannot recognize input near '<EOF>'"},
+    };
+    check_syntax_errors(cases, N(cases));
+}
+
 TEST(error_messages_empty_and_reserved)
 {
     static const SyntaxCase cases[] = {
@@ -220,7 +262,7 @@ TEST(unsupported_query_features)
         {"select a from t full join u", 16, "JOIN"},
         {"select a from t right join u", 16, "JOIN"},
         {"select * from t, u", 15, "JOIN"},
-        {"select * from (select 1) x", 14, "a subquery in FROM"},
+        {"select * from (with x as (select 1) select * from x) s", 15, "WITH"},
         {"select * from t where a in (select b from u)", 28, "IN (subquery)"},
         {"select * from t where exists (select 1)", 22, "EXISTS (subquery)"},
         {"select (select 1)", 8, "a subquery"},
@@ -266,9 +308,7 @@ TEST(unsupported_ddl)
     static const UnsupportedCase cases[] = {
         {"create table t (a timestamp with local time zone)", 28,
          "TIMESTAMP WITH LOCAL TIME ZONE"},
-        {"create table t as select 1", 15, "CREATE TABLE AS SELECT"},
-        {"create table t (a int) as select 1", 23, "CREATE TABLE AS SELECT"},
-        {"create table t like u", 15, "CREATE TABLE LIKE"},
+        {"create table t as with x as (select 1) select * from x", 18, "WITH"},
         {"create table t (a int) stored by 'h'", 30,
          "STORED BY (storage handler)"},
         {"create table t (a int) stored as inputformat 'a' "
@@ -282,9 +322,13 @@ TEST(unsupported_ddl)
         {"create table t (a int not null)", 22, "a column constraint"},
         {"create table t (a int default 1)", 22, "a column constraint"},
         {"create database d managedlocation '/x'", 18, "MANAGEDLOCATION"},
-        {"create view v as select 1", 7, "CREATE view"},
+        {"create materialized view v as select 1", 7, "CREATE materialized"},
+        {"create view v partitioned on (a) as select 1 a", 14,
+         "PARTITIONED ON for a view"},
+        {"create view v stored by iceberg as select 1", 14,
+         "STORED BY for a view"},
         {"create temporary function f as 'x'", 17, "CREATE function"},
-        {"drop view v", 5, "DROP view"},
+        {"drop materialized view v", 5, "DROP materialized"},
         {"show create database d", 12,
          "SHOW CREATE of anything but a table or view"},
         {"show locks", 5, "SHOW locks"},
@@ -312,10 +356,10 @@ TEST(unsupported_statements_and_dml)
          "ALTER TABLE ADD constraint"},
         {"alter table t drop constraint pk", 19, "ALTER TABLE DROP constraint"},
         {"alter database d set dbproperties ('a'='b')", 6, "ALTER database"},
-        {"alter view v as select 1", 13, "ALTER VIEW AS SELECT"},
         {"alter view v add partition (p=1)", 13, "ALTER VIEW add"},
         {"truncate table t columns (a)", 17, "TRUNCATE of columns"},
-        {"explain select 1", 0, "EXPLAIN statement"},
+        {"explain show tables", 8, "EXPLAIN show"},
+        {"explain ast select 1", 8, "EXPLAIN ast"},
         {"merge into t using u on t.a = u.a", 0, "MERGE statement"},
         {"from t select a insert into u select a", 16,
          "a FROM statement with a SELECT and further clauses"},
@@ -324,8 +368,6 @@ TEST(unsupported_statements_and_dml)
         {"from t insert into u select a select b", 30,
          "a SELECT among the INSERT clauses of a FROM statement"},
         {"from t join u on t.a = u.a insert into v select 1", 7, "JOIN"},
-        {"from (select 1) s insert into v select 1", 5,
-         "a subquery in FROM"},
         {"from t insert overwrite directory '/x' select a", 24,
          "INSERT OVERWRITE DIRECTORY"},
         {"insert overwrite directory '/x' select 1", 17,

@@ -70,6 +70,21 @@ static const char *const valid[] = {
     "MSCK REPAIR TABLE d.t SYNC PARTITIONS",
     "CREATE TABLE t (a INT) ROW FORMAT SERDE 's' WITH SERDEPROPERTIES "
     "('k'='v') STORED AS INPUTFORMAT 'i' OUTPUTFORMAT 'o'",
+    "select s.a, b from (select a, b from (select * from t) x "
+    "order by a limit 3) AS s where s.a > 1",
+    "CREATE OR REPLACE VIEW IF NOT EXISTS d.v (a COMMENT 'x', b) COMMENT 'c' "
+    "TBLPROPERTIES ('k'='v') AS select a, b from t",
+    "ALTER VIEW v SET TBLPROPERTIES ('a'='b')",
+    "alter view v as select 1",
+    "from (select a from t) s insert into u select a insert into v select 1",
+    "explain from t select a sort by a",
+    "DROP VIEW IF EXISTS d.v",
+    "CREATE EXTERNAL TABLE IF NOT EXISTS t PARTITIONED BY (p, q) STORED AS "
+    "TEXTFILE LOCATION '/x' TBLPROPERTIES ('a'='b') AS select a, p, q from u",
+    "CREATE TABLE t LIKE d.u ROW FORMAT DELIMITED FIELDS TERMINATED BY ',' "
+    "STORED AS ORC LOCATION '/y' TBLPROPERTIES ('k'='v')",
+    "EXPLAIN CBO UPDATE t SET a = 1 WHERE b = 2",
+    "explain select a from (select a from t) s",
 };
 
 /* A NUL-terminated heap copy of s[0..n). */

@@ -5,6 +5,8 @@
  */
 #include "test_parse_util.h"
 
+#include "common/buf.h"
+
 TEST(parse_create_database_full)
 {
     AstStmt *s;
@@ -455,6 +457,168 @@ TEST(parse_multi_insert)
     CHECK_EQ(s->kind, AST_MULTI_INSERT);
     CHECK_EQ(s->multi->n, 1);
     CHECK(s->multi->inserts[0]->select->from_alias == NULL);
+    /* FROM (subquery) alias: every clause reads the subquery */
+    PARSE_OK(s, "from (select a, b from t where a > 1) q "
+                "insert into u select q.a insert into v select b");
+    CHECK_EQ(s->kind, AST_MULTI_INSERT);
+    CHECK_EQ(s->multi->n, 2);
+    CHECK(s->multi->inserts[0]->select->from_query != NULL);
+    CHECK(s->multi->inserts[1]->select->from_query ==
+          s->multi->inserts[0]->select->from_query);
+    CHECK_STR(s->multi->inserts[1]->select->from_alias, "q");
+    CHECK(s->multi->inserts[1]->select->from.name == NULL);
+}
+
+TEST(parse_select_from_subquery)
+{
+    AstStmt *s;
+    AstSelect *inner;
+    PARSE_OK(s, "select sub.tid from (select row__id.writeid as tid from t "
+                "order by tid limit 2) AS sub where tid = 3");
+    CHECK(s->select->has_from);
+    CHECK(s->select->from.name == NULL);
+    CHECK_STR(s->select->from_alias, "sub");
+    inner = s->select->from_query;
+    CHECK(inner != NULL);
+    CHECK_STR(inner->from.name, "t");
+    CHECK_STR(inner->items[0].alias, "tid");
+    CHECK_EQ(inner->n_order_by, 1);
+    CHECK_EQ(inner->limit, 2);
+    CHECK(s->select->where != NULL);
+    /* nested, alias without AS */
+    PARSE_OK(s, "select * from (select * from (select 1 a) x) y");
+    CHECK_STR(s->select->from_alias, "y");
+    CHECK_STR(s->select->from_query->from_alias, "x");
+    CHECK(s->select->from_query->from_query->from_query == NULL);
+    CHECK(!s->select->from_query->from_query->has_from);
+}
+
+TEST(parse_subquery_nesting_is_bounded)
+{
+    /* 2000 nested subqueries pass the parser's depth limit: refused, not a
+     * stack overflow */
+    CombBuf b = COMB_BUF_INIT;
+    AstStmt *s;
+    int rc;
+    comb_buf_append_str(&b, "select * from ");
+    for (int i = 0; i < 2000; i++)
+        comb_buf_append_str(&b, "(select * from ");
+    comb_buf_append_str(&b, "t");
+    for (int i = 0; i < 2000; i++)
+        comb_buf_append_str(&b, ") x");
+    comb_buf_append_byte(&b, '\0');
+    rc = tp_parse((const char *)b.data, &s);
+    CHECK_EQ(rc, COMB_ESYNTAX);
+    CHECK(strstr(tp_err.msg, "nested too deeply") != NULL);
+    comb_buf_free(&b);
+}
+
+TEST(parse_create_view)
+{
+    AstStmt *s;
+    PARSE_OK(s, "CREATE OR REPLACE VIEW IF NOT EXISTS db.V (a COMMENT 'first', b)"
+                " COMMENT 'a view' TBLPROPERTIES ('k'='v') AS select x, y from t");
+    CHECK_EQ(s->kind, AST_CREATE_VIEW);
+    CHECK(s->qdef->or_replace);
+    CHECK(s->if_not_exists);
+    CHECK_STR(s->name.db, "db");
+    CHECK_STR(s->name.name, "v");
+    CHECK_EQ(s->qdef->n_view_cols, 2);
+    CHECK_STR(s->qdef->view_cols[0].name, "a");
+    CHECK_STR(s->qdef->view_cols[0].comment, "first");
+    CHECK(s->qdef->view_cols[1].comment == NULL);
+    CHECK_STR(s->comment, "a view");
+    CHECK_EQ(s->n_props, 1);
+    CHECK_STR(s->qdef->query_text, "select x, y from t");
+    CHECK_EQ(s->qdef->query_pos.col, 110);
+    CHECK_EQ(s->qdef->query->n_items, 2);
+    PARSE_OK(s, "create view v as select 1");
+    CHECK(!s->qdef->or_replace && !s->if_not_exists);
+    CHECK_EQ(s->qdef->n_view_cols, 0);
+    /* "replace" is no reserved word */
+    PARSE_OK(s, "select replace from t");
+}
+
+TEST(parse_drop_and_alter_view)
+{
+    AstStmt *s;
+    PARSE_OK(s, "drop view if exists d.v");
+    CHECK_EQ(s->kind, AST_DROP_VIEW);
+    CHECK(s->if_exists);
+    CHECK_STR(s->name.db, "d");
+    PARSE_OK(s, "alter view d.v as select a from t");
+    CHECK_EQ(s->kind, AST_ALTER_VIEW);
+    CHECK(s->alter == NULL);
+    CHECK_STR(s->name.db, "d");
+    CHECK_STR(s->name.name, "v");
+    CHECK_STR(s->qdef->query_text, "select a from t");
+    /* every other ALTER VIEW form is parse_alter.c's */
+    PARSE_OK(s, "alter view v set tblproperties ('a'='1', 'b'='2')");
+    CHECK_EQ(s->kind, AST_ALTER_TABLE);
+    CHECK(s->alter->view);
+    CHECK_EQ(s->alter->kind, AST_ALTER_SET_PROPS);
+    CHECK_EQ(s->alter->n_props, 2);
+    CHECK(s->qdef == NULL);
+}
+
+TEST(parse_create_table_as_select)
+{
+    AstStmt *s;
+    PARSE_OK(s, "create external table if not exists t partitioned by (ds, hr)"
+                " stored as textfile location '/x' tblproperties ('a'='b')"
+                " as select a, ds, hr from u");
+    CHECK_EQ(s->kind, AST_CREATE_TABLE);
+    CHECK(s->external && s->if_not_exists);
+    CHECK_EQ(s->n_columns, 0);
+    CHECK_EQ(s->n_partition_cols, 0);
+    CHECK_EQ(s->qdef->n_part_names, 2);
+    CHECK_STR(s->qdef->part_names[1], "hr");
+    CHECK_STR(s->stored_as, "textfile");
+    CHECK_STR(s->location, "/x");
+    CHECK_STR(s->qdef->query_text, "select a, ds, hr from u");
+    /* a column list or typed partition keys parse: Hive refuses them later */
+    PARSE_OK(s, "create table t (a int) partitioned by (p int) as select 1");
+    CHECK_EQ(s->n_columns, 1);
+    CHECK_EQ(s->n_partition_cols, 1);
+    CHECK(s->qdef->query != NULL);
+    PARSE_OK(s, "create table t as select 1");
+    CHECK(s->qdef->query != NULL && !s->qdef->has_like);
+}
+
+TEST(parse_create_table_like)
+{
+    AstStmt *s;
+    PARSE_OK(s, "create external table t like db.u row format delimited fields"
+                " terminated by ',' stored as textfile location '/y'"
+                " tblproperties ('k'='v')");
+    CHECK_EQ(s->kind, AST_CREATE_TABLE);
+    CHECK(s->qdef->has_like);
+    CHECK(s->qdef->query == NULL);
+    CHECK_STR(s->qdef->like.db, "db");
+    CHECK_STR(s->qdef->like.name, "u");
+    CHECK_STR(s->field_delim, ",");
+    CHECK_STR(s->stored_as, "textfile");
+    CHECK_STR(s->location, "/y");
+    CHECK_EQ(s->n_props, 1);
+    PARSE_OK(s, "create table if not exists t like u");
+    CHECK(s->if_not_exists && s->qdef->has_like);
+}
+
+TEST(parse_explain)
+{
+    AstStmt *s;
+    PARSE_OK(s, "explain select a from t");
+    CHECK_EQ(s->kind, AST_EXPLAIN);
+    CHECK_EQ(s->qdef->explained->kind, AST_SELECT);
+    CHECK_STR(s->qdef->explained->select->from.name, "t");
+    PARSE_OK(s, "EXPLAIN CBO update t set a = 1 where b = 2");
+    CHECK_EQ(s->qdef->explained->kind, AST_UPDATE);
+    CHECK_EQ(s->qdef->explained->n_assignments, 1);
+    PARSE_OK(s, "explain extended delete from t");
+    CHECK_EQ(s->qdef->explained->kind, AST_DELETE);
+    PARSE_OK(s, "explain formatted insert into t partition (p) select 1, 2");
+    CHECK_EQ(s->qdef->explained->kind, AST_INSERT);
+    CHECK_EQ(s->qdef->explained->part.n, 1);
 }
 
 TEST(parse_update)

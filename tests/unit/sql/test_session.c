@@ -6,7 +6,10 @@
  */
 #include "unit.h"
 
+#include <stdio.h>
+
 #include "common/alloc.h"
+#include "common/buf.h"
 #include "sql/session.h"
 
 typedef struct Rows {
@@ -134,5 +137,72 @@ TEST(session_out_of_memory_everywhere)
     CHECK(!unit_failed_now());
     CHECK_OK(run(s, "SELECT a FROM t WHERE b = 'ONE'", &r, &err), &err);
     CHECK_EQ(r.n, 2);
+    sql_session_close(s);
+}
+
+/* Out of memory anywhere in CREATE TABLE AS SELECT: the table appears
+ * with all its rows, or not at all (and its name is free again). */
+TEST(session_ctas_out_of_memory_everywhere)
+{
+    CombErr err;
+    Rows r;
+    int n, rc = COMB_ENOMEM;
+    SqlSession *s = open_session(unit_tmpdir());
+    CHECK(s != NULL);
+    CHECK_OK(run(s, "CREATE TABLE t (a INT, p STRING) TBLPROPERTIES ('transactional'='true')",
+                 NULL, &err), &err);
+    CHECK_OK(run(s, "INSERT INTO t VALUES (1,'x'),(2,'y'),(3,'x')", NULL, &err), &err);
+    CHECK_OK(run(s, "CREATE VIEW v AS SELECT a, p FROM t WHERE a > 0", NULL, &err), &err);
+    for (n = 1; n < 100000 && rc == COMB_ENOMEM; n++) {
+        comb_alloc_fail_after(n);
+        rc = run(s, "CREATE TABLE c PARTITIONED BY (p) AS "
+                    "SELECT s.a, s.p FROM (SELECT a, p FROM v) s", NULL, &err);
+        comb_alloc_fail_after(0);
+        if (rc == COMB_OK)
+            break;
+        CHECK_EQ(rc, COMB_ENOMEM);
+        CHECK(run(s, "SELECT a FROM c", NULL, &err) == COMB_ENOTFOUND);
+    }
+    CHECK_OK(rc, &err);
+    CHECK(n > 10);
+    CHECK_OK(run(s, "SELECT a FROM c", &r, &err), &err);
+    CHECK_EQ(r.n, 3);
+    CHECK_EQ(r.sum, 6);
+    sql_session_close(s);
+}
+
+/* Subqueries and views nested as deep as the parser allows run without
+ * exhausting the stack (every pass of the operator tree recurses). */
+TEST(session_deep_nesting)
+{
+    CombBuf b = COMB_BUF_INIT;
+    CombErr err;
+    Rows r;
+    SqlSession *s = open_session(unit_tmpdir());
+    CHECK(s != NULL);
+    CHECK_OK(run(s, "CREATE TABLE t (a INT) TBLPROPERTIES ('transactional'='true')",
+                 NULL, &err), &err);
+    CHECK_OK(run(s, "INSERT INTO t VALUES (1), (2), (3)", NULL, &err), &err);
+    comb_buf_append_str(&b, "SELECT a FROM ");
+    for (int i = 0; i < 990; i++)
+        comb_buf_append_str(&b, "(SELECT a FROM ");
+    comb_buf_append_str(&b, "t");
+    for (int i = 0; i < 990; i++)
+        comb_buf_printf(&b, " WHERE a > 1) s%d", i);
+    comb_buf_append_byte(&b, '\0');
+    CHECK_OK(run(s, (const char *)b.data, &r, &err), &err);
+    CHECK_EQ(r.n, 2);
+    CHECK_EQ(r.sum, 5);
+    /* a chain of views, each a query of its own */
+    CHECK_OK(run(s, "CREATE VIEW v0 AS SELECT a FROM t", NULL, &err), &err);
+    for (int i = 1; i < 300; i++) {
+        char sql[128];
+        snprintf(sql, sizeof sql, "CREATE VIEW v%d AS SELECT a FROM v%d", i, i - 1);
+        CHECK_OK(run(s, sql, NULL, &err), &err);
+    }
+    CHECK_OK(run(s, "SELECT a FROM v299 WHERE a = 3", &r, &err), &err);
+    CHECK_EQ(r.n, 1);
+    CHECK_EQ(r.sum, 3);
+    comb_buf_free(&b);
     sql_session_close(s);
 }
