@@ -11,9 +11,10 @@
  * read-modify-write such as the NEXT_TXN_ID increment cannot interleave
  * with another process and never fails on a lock upgrade.  Operations that
  * read several times use a deferred transaction, which in WAL mode sees one
- * consistent snapshot without blocking the writer.  synchronous=FULL syncs
- * the WAL at every commit: once ms_txn_commit returns, the commit survives
- * a crash.
+ * consistent snapshot without blocking the writer.  Durable operations
+ * (every catalog change, write-id allocation, a writing txn's commit) sync
+ * the write-ahead log after their commit (sq_wal_sync): once
+ * ms_txn_commit returns, the commit survives a power failure.
  *
  * A handle (one connection) is used by one thread at a time.
  */
@@ -23,11 +24,14 @@
 #include "common/str.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #define SQ_BUSY_TIMEOUT_MS 30000
 
@@ -109,25 +113,20 @@
     "  INTEGER_IDX INTEGER NOT NULL,"                                   \
     "  PRIMARY KEY (TBL_ID, INTEGER_IDX));"
 
-/* The tables and indexes schema version 3 added: Hive's
- * MIN_HISTORY_LEVEL (one row per open txn: the lowest txn open when it
- * started) and AUX_TABLE (named mutexes; the housekeeper's last run), and
- * the indexes housekeeping deletes by. */
+/* The tables schema version 3 added: Hive's MIN_HISTORY_LEVEL (one row
+ * per open txn: the lowest txn open when it started) and AUX_TABLE (named
+ * mutexes; the housekeeper's last run).  No extra indexes: every index is
+ * one more page in each commit's WAL frames, and housekeeping keeps the
+ * tables it would scan small. */
 #define SQ_SCHEMA_V3_TABLES                                             \
     "CREATE TABLE IF NOT EXISTS MIN_HISTORY_LEVEL ("                    \
     "  MHL_TXNID BIGINT PRIMARY KEY,"                                   \
     "  MHL_MIN_OPEN_TXNID BIGINT NOT NULL);"                            \
-    "CREATE INDEX IF NOT EXISTS MIN_HISTORY_LEVEL_IDX"                  \
-    "  ON MIN_HISTORY_LEVEL (MHL_MIN_OPEN_TXNID);"                      \
     "CREATE TABLE IF NOT EXISTS AUX_TABLE ("                            \
     "  MT_KEY1 VARCHAR(128) NOT NULL,"                                  \
     "  MT_KEY2 BIGINT NOT NULL,"                                        \
     "  MT_COMMENT VARCHAR(255),"                                        \
-    "  PRIMARY KEY (MT_KEY1, MT_KEY2));"                                \
-    "CREATE INDEX IF NOT EXISTS T2W_TXNID_IDX"                          \
-    "  ON TXN_TO_WRITE_ID (T2W_TXNID);"                                 \
-    "CREATE INDEX IF NOT EXISTS WS_COMMIT_ID_IDX"                       \
-    "  ON WRITE_SET (WS_COMMIT_ID);"
+    "  PRIMARY KEY (MT_KEY1, MT_KEY2));"
 
 /* Hive's metastore tables and column names (3.1/4.0 derby schema, no
  * catalog column).  Simplified catalog: the storage descriptor (SDS),
@@ -919,12 +918,15 @@ typedef struct MsSqlite {
     char *warehouse;                      /* root for default db locations */
     SqFault fault;                        /* test builds only */
     sqlite3_stmt *stmt[SQ_N_STATEMENTS];  /* prepared on first use */
-    bool sync_normal;                     /* synchronous=NORMAL now (a
-                                             light write), else FULL */
+    bool wal_mode;                        /* the file is in WAL mode */
+    int wal_fd;                           /* its -wal file, or -1 */
+    bool durable;                         /* the open write transaction
+                                             syncs at sq_end */
     /* read-only txns this handle opened and has not ended yet: their
      * commit needs no sync (SQ_RO_MAX most recent; older ones just get a
      * durable commit) */
     int64_t ro_txns[SQ_RO_MAX];
+    int64_t busy_since_us;                /* sq_busy_wait's first call */
 } MsSqlite;
 
 /* ------------------------------------------------- statement helpers */
@@ -1170,31 +1172,54 @@ static int sq_fetch_rows(MsSqlite *h, SqId id, const SqArg *args, int n_args,
 
 /* ------------------------------------------------------ transactions */
 
-/* synchronous=FULL (the WAL synced at every commit) or NORMAL (synced only
- * at checkpoints).  It has to be set before BEGIN: a change inside a
- * transaction does not reach its commit.  In WAL mode a later FULL commit
- * syncs everything before it too, so a light write is lost on power
- * failure only as long as no durable commit follows it. */
-static int sq_sync(MsSqlite *h, bool full, CombErr *err)
+/* Durability.  Every write transaction commits with synchronous=NORMAL
+ * (SQLite appends the frames to the write-ahead log and does not sync it);
+ * a durable one then syncs the log itself (sq_wal_sync), after the commit
+ * and so after the write lock is released: commits of several processes
+ * share their syncs instead of queueing for one each, as a database's
+ * group commit does.  The sync covers every frame before ours (the log is
+ * only appended to, and restarted from its start only after a checkpoint
+ * copied and synced all of it into the database file), so a commit is
+ * durable once sq_end returns.  Light writes skip the sync: losing them
+ * harms nothing, and any later durable commit syncs them too. */
+
+/* The write-ahead log's file, opened once per handle; -1 when the file is
+ * not in WAL mode (in-memory, or read-only immutable), where syncing the
+ * database file itself is SQLite's business (synchronous=FULL). */
+static int sq_wal_fd(MsSqlite *h)
 {
-    if (h->sync_normal == !full)
-        return COMB_OK;
-    if (sqlite3_exec(h->db, full ? "PRAGMA synchronous = FULL"
-                                 : "PRAGMA synchronous = NORMAL",
-                     NULL, NULL, NULL) != SQLITE_OK)
-        return sq_fail(h, err);
-    h->sync_normal = !full;
+    char wal[4096];
+    if (h->wal_fd >= 0 || !h->wal_mode)
+        return h->wal_fd;
+    if ((size_t)snprintf(wal, sizeof wal, "%s-wal", h->path) < sizeof wal)
+        h->wal_fd = open(wal, O_RDWR | O_CLOEXEC);
+    return h->wal_fd;
+}
+
+static int sq_wal_sync(MsSqlite *h, CombErr *err)
+{
+    int fd = sq_wal_fd(h);
+    if (fd < 0 && h->wal_mode)
+        return comb_err(err, COMB_EMETASTORE,
+                        "cannot open the write-ahead log of the metastore "
+                        "'%s' to make a commit durable: %s",
+                        h->path, strerror(errno));
+    if (fd >= 0 && fdatasync(fd) != 0)
+        return comb_err(err, errno == ENOSPC || errno == EDQUOT
+                                 ? COMB_EFULL : COMB_EIO,
+                        "cannot make a commit to the metastore '%s' durable "
+                        "(syncing its write-ahead log): %s",
+                        h->path, strerror(errno));
     return COMB_OK;
 }
 
-/* A read (deferred) or durable write (IMMEDIATE, synced) transaction. */
+/* A read (deferred) or durable write (IMMEDIATE, synced at sq_end)
+ * transaction. */
 static int sq_begin(MsSqlite *h, bool write, CombErr *err)
 {
-    int rc;
     if (write && h->fault == SQ_FAULT_FULL)
         return sq_error(h, SQLITE_FULL, err);
-    if (write && (rc = sq_sync(h, true, err)))
-        return rc;
+    h->durable = write;
     return sq_exec(h, write ? SQ_BEGIN_IMMEDIATE : SQ_BEGIN, SQ_NO_ARGS,
                    err);
 }
@@ -1203,11 +1228,9 @@ static int sq_begin(MsSqlite *h, bool write, CombErr *err)
  * locks, heartbeats, housekeeping, read-only commits): not synced. */
 static int sq_begin_light(MsSqlite *h, CombErr *err)
 {
-    int rc;
     if (h->fault == SQ_FAULT_FULL)
         return sq_error(h, SQLITE_FULL, err);
-    if ((rc = sq_sync(h, false, err)))
-        return rc;
+    h->durable = false;
     return sq_exec(h, SQ_BEGIN_IMMEDIATE, SQ_NO_ARGS, err);
 }
 
@@ -1225,6 +1248,9 @@ static int sq_end(MsSqlite *h, int rc, CombErr *err)
         rc = sq_exec(h, SQ_COMMIT, SQ_NO_ARGS, err);
     if (rc && !sqlite3_get_autocommit(h->db))
         sq_exec(h, SQ_ROLLBACK, SQ_NO_ARGS, &ignored);
+    if (!rc && h->durable)
+        rc = sq_wal_sync(h, err);
+    h->durable = false;
     return rc;
 }
 
@@ -3044,6 +3070,10 @@ static void sq_disconnect(MsSqlite *h)
     }
     sqlite3_close_v2(h->db);
     h->db = NULL;
+    if (h->wal_fd >= 0)
+        close(h->wal_fd);
+    h->wal_fd = -1;
+    h->wal_mode = false;
 }
 
 static void mss_close(void *impl)
@@ -3090,12 +3120,35 @@ static int sq_enable_wal(MsSqlite *h, char *mode_out, size_t cap,
     }
 }
 
+/* SQLite's busy handler: another connection holds the write lock.  Our
+ * write transactions are short (no file work inside them), so the lock
+ * comes free within microseconds to a few milliseconds: sleep 20 us,
+ * doubling up to 2 ms, rather than sqlite3_busy_timeout's steps of up to
+ * 100 ms, which make eight busy clients slower than one.  Gives up after
+ * SQ_BUSY_TIMEOUT_MS in all. */
+static int sq_busy_wait(void *arg, int count)
+{
+    MsSqlite *h = arg;
+    struct timespec ts;
+    int64_t now_us, pause_us;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    now_us = (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+    if (count == 0)
+        h->busy_since_us = now_us;
+    if (now_us - h->busy_since_us >= (int64_t)SQ_BUSY_TIMEOUT_MS * 1000)
+        return 0;
+    pause_us = count < 7 ? (int64_t)20 << count : 2000;
+    ts = (struct timespec){0, (long)pause_us * 1000};
+    nanosleep(&ts, NULL);
+    return 1;
+}
+
 /* Connection settings, per connection except WAL (which the file keeps). */
 static int sq_configure(MsSqlite *h, CombErr *err)
 {
     char mode[16];
     int rc;
-    sqlite3_busy_timeout(h->db, SQ_BUSY_TIMEOUT_MS);
+    sqlite3_busy_handler(h->db, sq_busy_wait, h);
     if (sqlite3_exec(h->db,
                      "PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON",
                      NULL, NULL, NULL) != SQLITE_OK)
@@ -3112,6 +3165,12 @@ static int sq_configure(MsSqlite *h, CombErr *err)
                         "metastore '%s': cannot switch to WAL journal mode "
                         "(got '%s'; is the file system local?)",
                         h->path, mode);
+    /* durable commits sync the log themselves (sq_wal_sync) */
+    h->wal_mode = strcmp(mode, "wal") == 0;
+    if (h->wal_mode &&
+        sqlite3_exec(h->db, "PRAGMA synchronous = NORMAL", NULL, NULL,
+                     NULL) != SQLITE_OK)
+        return sq_fail(h, err);
     return COMB_OK;
 }
 
@@ -3384,6 +3443,7 @@ int ms_open_sqlite(const char *path, const char *warehouse_dir, Ms **out,
     h = comb_calloc(1, sizeof *h);
     if (!h)
         return comb_err_nomem(err);
+    h->wal_fd = -1;
     h->path = comb_strdup(path);
     h->warehouse = comb_strdup(warehouse_dir);
     if (!h->path || !h->warehouse)

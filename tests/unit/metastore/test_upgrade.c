@@ -168,8 +168,6 @@ TEST(ms_upgrade_v2_file)
     ms_close(ms);
     CHECK_EQ(fx_sql_exec(&old, "DROP TABLE MIN_HISTORY_LEVEL;"
                                "DROP TABLE AUX_TABLE;"
-                               "DROP INDEX T2W_TXNID_IDX;"
-                               "DROP INDEX WS_COMMIT_ID_IDX;"
                                "UPDATE VERSION SET SCHEMA_VERSION = '2'"),
              SQLITE_OK);
     CHECK_OK(ms_open_sqlite(old.db, old.warehouse, &ms, &err), &err);
