@@ -633,6 +633,13 @@ bool ms_target_is_pg(const char *target)
                       strncmp(target, "postgres://", 11) == 0);
 }
 
+char *ms_target_display(const char *target)
+{
+    if (ms_target_is_pg(target))
+        return ms_pg_display(target);
+    return comb_strdup(target ? target : "");
+}
+
 int ms_open(const char *target, const char *warehouse_dir, Ms **out,
             CombErr *err)
 {

@@ -401,6 +401,13 @@ int ms_open(const char *target, const char *warehouse_dir, Ms **out,
             CombErr *err);
 /* true when ms_open would take `target` for a PostgreSQL URI. */
 bool ms_target_is_pg(const char *target);
+/* How messages name the metastore `target`: a SQLite path as it is, a
+ * PostgreSQL URI as postgresql://user@host:port/db (read by libpq; never
+ * the password or other parameters).  Heap string (comb_free), NULL when
+ * out of memory. */
+char *ms_target_display(const char *target);
+/* ms_target_display of a PostgreSQL URI (ms_pg.c). */
+char *ms_pg_display(const char *url);
 void ms_close(Ms *ms);  /* NULL ok */
 
 /* ---------------------------------------------------------------- catalog */

@@ -344,7 +344,6 @@ typedef enum PgId {
     PG_SCHEMA_PRESENT,
     PG_VERSION_GET,
     PG_SCHEMA_LOCK,
-    PG_SYNC_OFF,
     /* catalog */
     PG_DB_INSERT,
     PG_DB_GET,
@@ -369,34 +368,26 @@ typedef enum PgId {
     PG_PARTS_GET,
     PG_PART_SET_LOCATION,
     /* transactions */
-    PG_NEXT_TXN_TAKE,
+    PG_TXN_OPEN,
     PG_NEXT_TXN_LOCK,
     PG_NEXT_TXN_RAISE,
-    PG_TXN_INSERT,
     PG_TXN_GET,
     PG_TXN_LOCK,
-    PG_TXN_SET_STATE,
+    PG_TXN_COMMIT_LOOKUP,
+    PG_TXN_FINISH,
     PG_SNAPSHOT,
-    PG_TC_HAS_WRITES,
-    PG_TC_COMPLETE,
-    PG_TC_DELETE,
     PG_TC_INSERT,
     PG_TC_DELETE_TABLE_LEVEL,
-    PG_LOCKS_DELETE,
     PG_WS_CONFLICT,
     PG_WS_INSERT,
-    PG_TXN_ABORT_REASON,
+    PG_TXN_ABORT,
     PG_TXN_COUNT_OPEN,
-    PG_MHL_INSERT,
-    PG_MHL_DELETE,
     PG_TXN_LIST,
     PG_TXN_HEARTBEAT,
     /* locks */
-    PG_NEXT_LOCK_TAKE,
-    PG_LOCK_INSERT,
+    PG_LOCK_ENQUEUE,
     PG_LOCK_MUTEX,
-    PG_LOCK_ROWS,
-    PG_LOCK_EARLIER,
+    PG_LOCK_CANDIDATES,
     PG_LOCK_DECIDED,
     PG_UNLOCK_WAITING,
     PG_LOCK_LIST,
@@ -453,9 +444,6 @@ static const char *const pg_sql[PG_N_STATEMENTS] = {
         " WHERE n.nspname = current_schema() AND c.relname = 'version'",
     [PG_VERSION_GET] = "SELECT SCHEMA_VERSION FROM VERSION WHERE VER_ID = 1",
     [PG_SCHEMA_LOCK] = "SELECT pg_advisory_xact_lock(" PG_SCHEMA_LOCK_KEY ")",
-    /* a write whose loss when the server crashes harms nothing: its commit
-     * does not wait for the WAL to reach the disk */
-    [PG_SYNC_OFF] = "SET LOCAL synchronous_commit TO off",
 
     [PG_DB_INSERT] =
         "INSERT INTO DBS (NAME, \"DESC\", DB_LOCATION_URI, OWNER_NAME,"
@@ -662,28 +650,61 @@ static const char *const pg_sql[PG_N_STATEMENTS] = {
         "UPDATE PARTITIONS SET LOCATION = $3"
         " WHERE TBL_ID = $1 AND PART_NAME = $2",
 
-    /* the next txn id, taken: the row stays locked until the commit, so
-     * ids are contiguous and a committing writer holding it excludes new
-     * txns (TxnHandler's S4U on NEXT_TXN_ID) */
-    [PG_NEXT_TXN_TAKE] =
-        "UPDATE NEXT_TXN_ID SET NTXN_NEXT = NTXN_NEXT + 1"
-        " RETURNING NTXN_NEXT - 1",
+    /* a new txn of type $3 for user $1 on host $2, in one statement: its
+     * id taken from NEXT_TXN_ID, whose row stays locked until the commit
+     * (TxnHandler's S4U: ids are contiguous, opens serial and mutually
+     * exclusive with commits that write), its TXNS row and its
+     * MIN_HISTORY_LEVEL row (the lowest open txn, itself if none) */
+    [PG_TXN_OPEN] =
+        "WITH n AS (UPDATE NEXT_TXN_ID SET NTXN_NEXT = NTXN_NEXT + 1"
+        "  RETURNING NTXN_NEXT - 1 AS id),"
+        " t AS (INSERT INTO TXNS (TXN_ID, TXN_STATE, TXN_STARTED,"
+        "  TXN_LAST_HEARTBEAT, TXN_USER, TXN_HOST, TXN_HEARTBEAT_COUNT,"
+        "  TXN_TYPE) SELECT id, 'o', " PG_NOW_MS ", " PG_NOW_MS ", $1, $2, 0,"
+        "  $3 FROM n),"
+        " m AS (INSERT INTO MIN_HISTORY_LEVEL (MHL_TXNID, MHL_MIN_OPEN_TXNID)"
+        "  SELECT id, COALESCE((SELECT MIN(TXN_ID) FROM TXNS"
+        "   WHERE TXN_STATE = 'o'), id) FROM n)"
+        " SELECT id FROM n",
     [PG_NEXT_TXN_LOCK] = "SELECT NTXN_NEXT FROM NEXT_TXN_ID FOR UPDATE",
     [PG_NEXT_TXN_RAISE] =
         "UPDATE NEXT_TXN_ID SET NTXN_NEXT = GREATEST(NTXN_NEXT, $1::bigint)"
         " RETURNING NTXN_NEXT",
-    [PG_TXN_INSERT] =
-        "INSERT INTO TXNS (TXN_ID, TXN_STATE, TXN_STARTED, TXN_LAST_HEARTBEAT,"
-        " TXN_USER, TXN_HOST, TXN_HEARTBEAT_COUNT, TXN_TYPE)"
-        " VALUES ($1, 'o', " PG_NOW_MS ", " PG_NOW_MS ", $2, $3, 0, $4)",
-    [PG_TXN_GET] =
-        "SELECT TXN_STATE, TXN_TYPE, TXN_META_INFO FROM TXNS WHERE TXN_ID = $1",
+/* the columns txn_lookup reads */
+#define PG_TXN_COLUMNS "TXN_STATE, TXN_TYPE, TXN_META_INFO"
+    [PG_TXN_GET] = "SELECT " PG_TXN_COLUMNS " FROM TXNS WHERE TXN_ID = $1",
     /* every call on a txn locks its row first: one at a time per txn */
     [PG_TXN_LOCK] =
-        "SELECT TXN_STATE, TXN_TYPE, TXN_META_INFO FROM TXNS WHERE TXN_ID = $1"
-        " FOR UPDATE",
-    [PG_TXN_SET_STATE] =
-        "UPDATE TXNS SET TXN_STATE = $2 WHERE TXN_ID = $1 AND TXN_STATE = 'o'",
+        "SELECT " PG_TXN_COLUMNS " FROM TXNS WHERE TXN_ID = $1 FOR UPDATE",
+    /* the same for a commit, with whether the txn updated or deleted; a
+     * read-only txn's commit changes nothing anyone reads durably, so
+     * it does not wait for the disk */
+    [PG_TXN_COMMIT_LOOKUP] =
+        "SELECT " PG_TXN_COLUMNS ", (EXISTS (SELECT 1 FROM TXN_COMPONENTS"
+        "  WHERE TC_TXNID = $1 AND TC_OPERATION_TYPE IN ('u', 'd')))::int,"
+        " set_config('synchronous_commit', CASE WHEN TXN_TYPE = 2"
+        "  THEN 'off' ELSE current_setting('synchronous_commit') END, true)"
+        " FROM TXNS WHERE TXN_ID = $1 FOR UPDATE",
+    /* the end of open txn $1's commit, in one statement: its components
+     * copied to COMPLETED_TXN_COMPONENTS ('Y' on every row when it updated
+     * or deleted anything) and removed, its locks and MIN_HISTORY_LEVEL
+     * row removed, its state 'c' */
+    [PG_TXN_FINISH] =
+        "WITH ctc AS (INSERT INTO COMPLETED_TXN_COMPONENTS (CTC_TXNID,"
+        "  CTC_DATABASE, CTC_TABLE, CTC_PARTITION, CTC_TIMESTAMP, CTC_WRITEID,"
+        "  CTC_UPDATE_DELETE)"
+        "  SELECT TC_TXNID, TC_DATABASE, TC_TABLE, TC_PARTITION, " PG_NOW_MS
+        "  , TC_WRITEID,"
+        "  CASE WHEN EXISTS (SELECT 1 FROM TXN_COMPONENTS"
+        "    WHERE TC_TXNID = $1 AND TC_OPERATION_TYPE IN ('u', 'd'))"
+        "   THEN 'Y' ELSE 'N' END"
+        "  FROM TXN_COMPONENTS"
+        "  WHERE TC_TXNID = $1 AND TC_OPERATION_TYPE <> 'c'),"
+        " tc AS (DELETE FROM TXN_COMPONENTS WHERE TC_TXNID = $1),"
+        " l AS (DELETE FROM HIVE_LOCKS WHERE HL_TXNID = $1),"
+        " m AS (DELETE FROM MIN_HISTORY_LEVEL WHERE MHL_TXNID = $1)"
+        " UPDATE TXNS SET TXN_STATE = 'c' WHERE TXN_ID = $1"
+        " AND TXN_STATE = 'o'",
     /* NEXT_TXN_ID with every open and aborted txn, in one snapshot; a row
      * with a NULL id when there are none.  Read-only txns write nothing:
      * never an exception (Hive leaves them out of getOpenTxns). */
@@ -692,22 +713,6 @@ static const char *const pg_sql[PG_N_STATEMENTS] = {
         " LEFT JOIN TXNS t ON t.TXN_STATE IN ('o', 'a')"
         "  AND t.TXN_TYPE IS DISTINCT FROM 2"
         " ORDER BY t.TXN_ID",
-    [PG_TC_HAS_WRITES] =
-        "SELECT (EXISTS (SELECT 1 FROM TXN_COMPONENTS WHERE TC_TXNID = $1"
-        " AND TC_OPERATION_TYPE IN ('u', 'd')))::int",
-    /* 'Y' on every row when the txn updated or deleted anything */
-    [PG_TC_COMPLETE] =
-        "INSERT INTO COMPLETED_TXN_COMPONENTS (CTC_TXNID, CTC_DATABASE,"
-        " CTC_TABLE, CTC_PARTITION, CTC_TIMESTAMP, CTC_WRITEID,"
-        " CTC_UPDATE_DELETE)"
-        " SELECT TC_TXNID, TC_DATABASE, TC_TABLE, TC_PARTITION, " PG_NOW_MS
-        ", TC_WRITEID,"
-        " CASE WHEN EXISTS (SELECT 1 FROM TXN_COMPONENTS"
-        "   WHERE TC_TXNID = $1 AND TC_OPERATION_TYPE IN ('u', 'd'))"
-        "  THEN 'Y' ELSE 'N' END"
-        " FROM TXN_COMPONENTS"
-        " WHERE TC_TXNID = $1 AND TC_OPERATION_TYPE <> 'c'",
-    [PG_TC_DELETE] = "DELETE FROM TXN_COMPONENTS WHERE TC_TXNID = $1",
     /* txn $1 wrote partitions $4 (a NULL element: the table) of $2.$3;
      * a multi-statement txn reports the same write more than once */
     [PG_TC_INSERT] =
@@ -725,7 +730,6 @@ static const char *const pg_sql[PG_N_STATEMENTS] = {
     [PG_TC_DELETE_TABLE_LEVEL] =
         "DELETE FROM TXN_COMPONENTS WHERE TC_TXNID = $1 AND TC_DATABASE = $2"
         " AND TC_TABLE = $3 AND TC_PARTITION IS NULL",
-    [PG_LOCKS_DELETE] = "DELETE FROM HIVE_LOCKS WHERE HL_TXNID = $1",
     /* first committer wins (hive-acid-transactions.md 2.4), as in
      * ms_sqlite.c: an update/delete of the same table or partition
      * committed with a commit id >= this txn's id */
@@ -745,23 +749,25 @@ static const char *const pg_sql[PG_N_STATEMENTS] = {
         " SELECT DISTINCT TC_DATABASE, TC_TABLE, TC_PARTITION, $1::bigint,"
         " $2::bigint, TC_OPERATION_TYPE FROM TXN_COMPONENTS"
         " WHERE TC_TXNID = $1 AND TC_OPERATION_TYPE IN ('u', 'd')",
-    /* TXN_LAST_HEARTBEAT becomes the time of the abort: an aborted txn
-     * that wrote nothing is kept one time-out longer (PG_HK_CLEAN),
-     * so that its owner, if alive, still learns why */
-    [PG_TXN_ABORT_REASON] =
-        "UPDATE TXNS SET TXN_STATE = 'a',"
-        " TXN_META_INFO = substr($2::text, 1, 128),"
-        " TXN_LAST_HEARTBEAT = " PG_NOW_MS
-        " WHERE TXN_ID = $1 AND TXN_STATE = 'o'",
+/* Abort the open txns `which` selects for `reason`, in one statement: state
+ * 'a', the reason in TXN_META_INFO, their locks and MIN_HISTORY_LEVEL rows
+ * removed (TXN_COMPONENTS stay: they are how the compactor finds aborted
+ * data); how many comes back.  TXN_LAST_HEARTBEAT becomes the time of the
+ * abort: an aborted txn that wrote nothing is kept one time-out longer
+ * (PG_HK_CLEAN), so that its owner, if alive, still learns why. */
+#define PG_ABORT_TXNS(which, reason)                                     \
+    "WITH t AS (UPDATE TXNS SET TXN_STATE = 'a', TXN_META_INFO = " reason \
+    ", TXN_LAST_HEARTBEAT = " PG_NOW_MS                                  \
+    "  WHERE TXN_STATE = 'o' AND " which " RETURNING TXN_ID),"           \
+    " l AS (DELETE FROM HIVE_LOCKS WHERE HL_TXNID IN (SELECT TXN_ID FROM t)),"\
+    " m AS (DELETE FROM MIN_HISTORY_LEVEL"                               \
+    "  WHERE MHL_TXNID IN (SELECT TXN_ID FROM t))"                       \
+    " SELECT count(*) FROM t"
+    [PG_TXN_ABORT] = PG_ABORT_TXNS("TXN_ID = $1", "substr($2::text, 1, 128)"),
     /* counting stops at the limit: cheap however many are open */
     [PG_TXN_COUNT_OPEN] =
         "SELECT count(*) FROM (SELECT 1 FROM TXNS WHERE TXN_STATE = 'o'"
         " LIMIT $1) x",
-    /* run after the txn's own TXNS row is in: the minimum includes it */
-    [PG_MHL_INSERT] =
-        "INSERT INTO MIN_HISTORY_LEVEL (MHL_TXNID, MHL_MIN_OPEN_TXNID)"
-        " SELECT $1::bigint, MIN(TXN_ID) FROM TXNS WHERE TXN_STATE = 'o'",
-    [PG_MHL_DELETE] = "DELETE FROM MIN_HISTORY_LEVEL WHERE MHL_TXNID = $1",
     [PG_TXN_LIST] =
         "SELECT TXN_ID, TXN_STATE, TXN_TYPE, TXN_STARTED, TXN_LAST_HEARTBEAT,"
         " TXN_USER, TXN_HOST, TXN_META_INFO FROM TXNS"
@@ -773,41 +779,41 @@ static const char *const pg_sql[PG_N_STATEMENTS] = {
         " WHERE TXN_ID = ANY ($1::bigint[]) AND TXN_STATE = 'o'"
         " RETURNING TXN_ID",
 
-    /* the next lock request id, taken; the row stays locked until the
-     * commit, so requests enter the queue one at a time, in id order */
-    [PG_NEXT_LOCK_TAKE] =
-        "UPDATE NEXT_LOCK_ID SET NL_NEXT = NL_NEXT + 1 RETURNING NL_NEXT - 1",
-    /* request $1 of txn $2: one waiting row per component (databases $3,
-     * tables $4, partitions $5, types $6), HL_LOCK_INT_ID 1..n */
-    [PG_LOCK_INSERT] =
-        "INSERT INTO HIVE_LOCKS (HL_LOCK_EXT_ID, HL_LOCK_INT_ID, HL_TXNID,"
-        " HL_DB, HL_TABLE, HL_PARTITION, HL_LOCK_STATE, HL_LOCK_TYPE,"
-        " HL_LAST_HEARTBEAT, HL_USER, HL_HOST, HL_HEARTBEAT_COUNT,"
-        " HL_AGENT_INFO)"
-        " SELECT $1::bigint, i, $2::bigint, d, t, p, 'w', y, 0, $7::text,"
-        " $8::text, 0, $9::text"
-        " FROM unnest($3::text[], $4::text[], $5::text[], $6::text[])"
-        " WITH ORDINALITY AS x(d, t, p, y, i)",
+    /* a lock request of txn $1 (databases $2, tables $3, partitions $4,
+     * types $5; user $6, host $7, agent $8) in one statement: one waiting
+     * row per component, HL_LOCK_INT_ID 1..n, under the next ext id from
+     * NEXT_LOCK_ID, whose row stays locked until the commit, so requests
+     * enter the queue one at a time, in id order; the id comes back */
+    [PG_LOCK_ENQUEUE] =
+        "WITH n AS (UPDATE NEXT_LOCK_ID SET NL_NEXT = NL_NEXT + 1"
+        "  RETURNING NL_NEXT - 1 AS ext),"
+        " r AS (INSERT INTO HIVE_LOCKS (HL_LOCK_EXT_ID, HL_LOCK_INT_ID,"
+        "  HL_TXNID, HL_DB, HL_TABLE, HL_PARTITION, HL_LOCK_STATE,"
+        "  HL_LOCK_TYPE, HL_LAST_HEARTBEAT, HL_USER, HL_HOST,"
+        "  HL_HEARTBEAT_COUNT, HL_AGENT_INFO)"
+        "  SELECT n.ext, x.i, $1::bigint, x.d, x.t, x.p, 'w', x.y, 0,"
+        "  $6::text, $7::text, 0, $8::text"
+        "  FROM n, unnest($2::text[], $3::text[], $4::text[], $5::text[])"
+        "  WITH ORDINALITY AS x(d, t, p, y, i))"
+        " SELECT ext FROM n",
     /* lock checks run one at a time (Hive's CheckLock mutex), and not
      * while a request enters the queue: what one grants, the next sees */
     [PG_LOCK_MUTEX] = "SELECT NL_NEXT FROM NEXT_LOCK_ID FOR UPDATE",
-/* the columns of PG_LOCK_ROWS, PG_LOCK_EARLIER and PG_LOCK_LIST, in the
- * order lock_rows_fetch reads them */
+/* the columns of PG_LOCK_CANDIDATES and PG_LOCK_LIST, in the order
+ * lock_rows_fetch reads them */
 #define PG_LOCK_COLUMNS                                                 \
     "HL_LOCK_EXT_ID, HL_LOCK_INT_ID, HL_TXNID, HL_DB, HL_TABLE,"        \
     " HL_PARTITION, HL_LOCK_STATE, HL_LOCK_TYPE, HL_LAST_HEARTBEAT,"    \
     " HL_ACQUIRED_AT, HL_USER, HL_HOST, HL_AGENT_INFO,"                 \
     " HL_BLOCKEDBY_EXT_ID, HL_BLOCKEDBY_INT_ID"
-    [PG_LOCK_ROWS] =
-        "SELECT " PG_LOCK_COLUMNS " FROM HIVE_LOCKS"
-        " WHERE HL_LOCK_EXT_ID = $1 ORDER BY HL_LOCK_INT_ID",
-    /* what may block request $1 of txn $2: earlier requests of other txns
-     * in the same databases, in queue order */
-    [PG_LOCK_EARLIER] =
-        "SELECT " PG_LOCK_COLUMNS " FROM HIVE_LOCKS"
-        " WHERE HL_LOCK_EXT_ID < $1 AND HL_TXNID <> $2"
-        " AND HL_DB IN (SELECT HL_DB FROM HIVE_LOCKS WHERE HL_LOCK_EXT_ID = $1)"
-        " ORDER BY HL_LOCK_EXT_ID, HL_LOCK_INT_ID",
+    /* the rows of request $1 of txn $2 (first, in id order), then what
+     * may block them: the rows of earlier requests of other txns in the
+     * same databases, in queue order */
+    [PG_LOCK_CANDIDATES] =
+        "SELECT " PG_LOCK_COLUMNS " FROM HIVE_LOCKS WHERE HL_LOCK_EXT_ID = $1"
+        " OR (HL_LOCK_EXT_ID < $1 AND HL_TXNID <> $2 AND HL_DB IN"
+        "  (SELECT HL_DB FROM HIVE_LOCKS WHERE HL_LOCK_EXT_ID = $1))"
+        " ORDER BY HL_LOCK_EXT_ID = $1 DESC, HL_LOCK_EXT_ID, HL_LOCK_INT_ID",
     /* the decision on request $1 (ms_lock_decide): $2 'a' grants it
      * whole, 'n' removes it (a refused zero-wait read), 'w' records in its
      * row $3 the first row in the way ($4, $5) */
@@ -850,17 +856,10 @@ static const char *const pg_sql[PG_N_STATEMENTS] = {
         "UPDATE AUX_TABLE SET MT_COMMENT = " PG_NOW_MS "::text"
         " WHERE MT_KEY1 = 'HouseKeeper' AND MT_KEY2 = 0",
     /* Hive's AcidHouseKeeperService: open txns not heard from for $1 ms
-     * are aborted (as txn_abort does), their number comes back */
+     * are aborted, their number comes back */
     [PG_HK_TIMEOUTS] =
-        "WITH t AS (UPDATE TXNS SET TXN_STATE = 'a',"
-        "  TXN_META_INFO = '" MS_ABORT_TIMEOUT "',"
-        "  TXN_LAST_HEARTBEAT = " PG_NOW_MS
-        "  WHERE TXN_STATE = 'o' AND TXN_LAST_HEARTBEAT < " PG_NOW_MS " - $1"
-        "  RETURNING TXN_ID),"
-        " l AS (DELETE FROM HIVE_LOCKS WHERE HL_TXNID IN (SELECT TXN_ID FROM t)),"
-        " m AS (DELETE FROM MIN_HISTORY_LEVEL"
-        "  WHERE MHL_TXNID IN (SELECT TXN_ID FROM t))"
-        " SELECT count(*) FROM t",
+        PG_ABORT_TXNS("TXN_LAST_HEARTBEAT < " PG_NOW_MS " - $1",
+                      "'" MS_ABORT_TIMEOUT "'"),
     /* AcidTxnCleanerService and the write-set, write-id and completed
      * components cleaners (README "Timeouts, heartbeats and
      * housekeeping"), below the lowest txn an open txn's snapshot may hold
@@ -2454,25 +2453,27 @@ static int msp_part_set_location(void *impl, const char *db,
 
 /* ------------------------------------------------------- transactions */
 
-/* A TXNS row: whether it exists, its state, type and abort reason. */
+/* A TXNS row: whether it exists, its state, type and abort reason, and
+ * (PG_TXN_COMMIT_LOOKUP) whether the txn updated or deleted. */
 typedef struct PgTxn {
     bool found;
     MsTxnState state;
     int type;
     char reason[160];
+    bool writes;
 } PgTxn;
 
-/* The TXNS row of txnid, locked until the end of the call when `lock`
- * (TxnHandler's S4U on TXNS: one call at a time per txn).  A state letter
- * outside o/a/c is a damaged row, reported, never trusted. */
-static int txn_lookup(MsPg *h, int64_t txnid, bool lock, PgTxn *t,
+/* The TXNS row of txnid by `which`: PG_TXN_GET, or with the row locked
+ * until the end of the call (TxnHandler's S4U on TXNS: one call at a time
+ * per txn) PG_TXN_LOCK or PG_TXN_COMMIT_LOOKUP.  A state letter outside
+ * o/a/c is a damaged row, reported, never trusted. */
+static int txn_lookup(MsPg *h, int64_t txnid, PgId which, PgTxn *t,
                       CombErr *err)
 {
     PGresult *res;
-    int64_t type = MS_TXN_TYPE_DEFAULT;
+    int64_t type = MS_TXN_TYPE_DEFAULT, writes = 0;
     bool ok = true;
-    int rc = pg_exec_res(h, lock ? PG_TXN_LOCK : PG_TXN_GET,
-                         PG_ARGS(PG_INT(txnid)), &res, err);
+    int rc = pg_exec_res(h, which, PG_ARGS(PG_INT(txnid)), &res, err);
     memset(t, 0, sizeof *t);
     t->state = MS_TXN_OPEN;
     if (rc)
@@ -2482,6 +2483,8 @@ static int txn_lookup(MsPg *h, int64_t txnid, bool lock, PgTxn *t,
         ok = ms_txn_state_parse(PQgetvalue(res, 0, 0)[0], &t->state);
         pg_int_at(res, 0, 1, &type);
         snprintf(t->reason, sizeof t->reason, "%s", PQgetvalue(res, 0, 2));
+        t->writes = PQnfields(res) > 3 && pg_int_at(res, 0, 3, &writes) &&
+                    writes != 0;
     }
     t->type = (int)type;
     PQclear(res);
@@ -2498,7 +2501,7 @@ static int txn_lookup(MsPg *h, int64_t txnid, bool lock, PgTxn *t,
 static int txn_require_open(MsPg *h, int64_t txnid, CombErr *err)
 {
     PgTxn t;
-    int rc = txn_lookup(h, txnid, true, &t, err);
+    int rc = txn_lookup(h, txnid, PG_TXN_LOCK, &t, err);
     if (!rc && (!t.found || t.state != MS_TXN_OPEN))
         rc = ms_err_txn_not_open(err, txnid, t.found, t.state, t.reason);
     return rc;
@@ -2510,9 +2513,8 @@ static int damaged_next_txn(MsPg *h, CombErr *err)
                     "metastore '%s': NEXT_TXN_ID has no valid row", h->where);
 }
 
-/* A new txn of `type` with its MIN_HISTORY_LEVEL row, unless max_open are
- * open already.  The NEXT_TXN_ID row stays locked until the commit:
- * opens are serial, and mutually exclusive with commits that write. */
+/* A new txn of `type` with its MIN_HISTORY_LEVEL row (PG_TXN_OPEN),
+ * unless max_open are open already. */
 static int txn_open_body(MsPg *h, const char *user, const char *host,
                          MsTxnType type, int64_t max_open, int64_t *txnid,
                          CombErr *err)
@@ -2528,16 +2530,11 @@ static int txn_open_body(MsPg *h, const char *user, const char *host,
                         "Maximum allowed number of open transactions has "
                         "been reached. See hive.max.open.txns.");
     if (!rc)
-        rc = pg_query_int(h, PG_NEXT_TXN_TAKE, PG_NO_ARGS, &id, &found, err);
+        rc = pg_query_int(h, PG_TXN_OPEN,
+                          PG_ARGS(PG_TEXT(user), PG_TEXT(host), PG_INT(type)),
+                          &id, &found, err);
     if (!rc && (!found || id <= 0))
         rc = damaged_next_txn(h, err);
-    if (!rc)
-        rc = pg_exec(h, PG_TXN_INSERT,
-                     PG_ARGS(PG_INT(id), PG_TEXT(user), PG_TEXT(host),
-                             PG_INT(type)),
-                     err);
-    if (!rc)
-        rc = pg_exec(h, PG_MHL_INSERT, PG_ARGS(PG_INT(id)), err);
     if (!rc)
         *txnid = id;
     return rc;
@@ -2585,20 +2582,15 @@ static int lock_rows_fetch(MsPg *h, PgId id, const PgArg *args, int n_args,
     return COMB_OK;
 }
 
-/* The rows of request rq under a new ext lock id, all waiting, in one
- * statement. */
+/* The rows of request rq under a new ext lock id, all waiting
+ * (PG_LOCK_ENQUEUE). */
 static int lock_enqueue(MsPg *h, const MsLockRequest *rq, int64_t *extid,
                         CombErr *err)
 {
     PgArray arr[4] = {0};
     const char *lit[4];
     bool found = false;
-    int rc = pg_query_int(h, PG_NEXT_LOCK_TAKE, PG_NO_ARGS, extid, &found,
-                          err);
-    if (!rc && (!found || *extid <= 0))
-        rc = comb_err(err, COMB_EMETASTORE,
-                      "metastore '%s': NEXT_LOCK_ID has no valid row",
-                      h->where);
+    int rc;
     for (int i = 0; i < rq->n; i++) {
         const char type[2] = {(char)rq->components[i].type, '\0'};
         pga_text(&arr[0], rq->components[i].db);
@@ -2606,72 +2598,92 @@ static int lock_enqueue(MsPg *h, const MsLockRequest *rq, int64_t *extid,
         pga_text(&arr[2], rq->components[i].partition);
         pga_text(&arr[3], type);
     }
-    if (!rc)
-        rc = !pga_end_all(arr, 4, lit)
-                 ? comb_err_nomem(err)
-                 : pg_exec(h, PG_LOCK_INSERT,
-                           PG_ARGS(PG_INT(*extid), PG_INT(rq->txnid),
-                                   PG_TEXT(lit[0]), PG_TEXT(lit[1]),
-                                   PG_TEXT(lit[2]), PG_TEXT(lit[3]),
-                                   PG_TEXT(rq->user ? rq->user : ""),
-                                   PG_TEXT(rq->host ? rq->host : ""),
-                                   PG_TEXT(rq->agent_info)),
-                           err);
+    rc = !pga_end_all(arr, 4, lit)
+             ? comb_err_nomem(err)
+             : pg_query_int(h, PG_LOCK_ENQUEUE,
+                            PG_ARGS(PG_INT(rq->txnid), PG_TEXT(lit[0]),
+                                    PG_TEXT(lit[1]), PG_TEXT(lit[2]),
+                                    PG_TEXT(lit[3]),
+                                    PG_TEXT(rq->user ? rq->user : ""),
+                                    PG_TEXT(rq->host ? rq->host : ""),
+                                    PG_TEXT(rq->agent_info)),
+                            extid, &found, err);
     pga_free_all(arr, 4);
+    if (!rc && (!found || *extid <= 0))
+        rc = comb_err(err, COMB_EMETASTORE,
+                      "metastore '%s': NEXT_LOCK_ID has no valid row",
+                      h->where);
     return rc;
 }
 
-/* Hive's checkLock on request extid of open txn txnid, under the CheckLock
- * mutex: the decision (ms_lock_decide) sees every request granted before,
- * and the next check sees this one's. */
-static int lock_check_body(MsPg *h, int64_t txnid, int64_t extid,
-                           bool zero_wait_read, MsLockStatus *out,
-                           CombErr *err)
+/* Hive's checkLock on request extid of txnid, whose lock queue the
+ * caller holds (PG_LOCK_MUTEX or PG_LOCK_ENQUEUE): the decision
+ * (ms_lock_decide) sees every request granted before, and the next check
+ * sees this one's. */
+static int lock_decide_body(MsPg *h, int64_t txnid, int64_t extid,
+                            bool zero_wait_read, MsLockStatus *out,
+                            CombErr *err)
 {
     CombArena a;
-    MsLockRow *req = NULL, *earlier = NULL;
+    MsLockRow *rows = NULL;
     char state[2] = {0};
-    int n_req = 0, n_earlier = 0, ri = -1, ei = -1;
-    int rc = txn_require_open(h, txnid, err);
+    int n_rows = 0, n_req = 0, ri = -1, ei = -1;
+    int rc;
     memset(out, 0, sizeof *out);
     out->extid = extid;
-    if (rc || (rc = pg_exec(h, PG_LOCK_MUTEX, PG_NO_ARGS, err)))
-        return rc;
     comb_arena_init(&a, 4096);
-    rc = lock_rows_fetch(h, PG_LOCK_ROWS, PG_ARGS(PG_INT(extid)), &a, &req,
-                         &n_req, err);
+    rc = lock_rows_fetch(h, PG_LOCK_CANDIDATES,
+                         PG_ARGS(PG_INT(extid), PG_INT(txnid)), &a, &rows,
+                         &n_rows, err);
+    while (n_req < n_rows && rows[n_req].extid == extid)
+        n_req++;
     if (!rc && n_req == 0)
         rc = comb_err(err, COMB_ENOTFOUND, "No such lock: lockid:%lld",
                       (long long)extid);
-    if (!rc)
-        rc = lock_rows_fetch(h, PG_LOCK_EARLIER,
-                             PG_ARGS(PG_INT(extid), PG_INT(txnid)), &a,
-                             &earlier, &n_earlier, err);
     if (!rc) {
-        ms_lock_decide(req, n_req, earlier, n_earlier, zero_wait_read, out,
-                       &ri, &ei);
+        ms_lock_decide(rows, n_req, rows + n_req, n_rows - n_req,
+                       zero_wait_read, out, &ri, &ei);
         state[0] = (char)out->state;
         rc = pg_exec(h, PG_LOCK_DECIDED,
                      PG_ARGS(PG_INT(extid), PG_TEXT(state),
-                             PG_INT(ri >= 0 ? req[ri].intid : 0),
-                             PG_INT(ei >= 0 ? earlier[ei].extid : 0),
-                             PG_INT(ei >= 0 ? earlier[ei].intid : 0)),
+                             PG_INT(ri >= 0 ? rows[ri].intid : 0),
+                             PG_INT(ei >= 0 ? rows[n_req + ei].extid : 0),
+                             PG_INT(ei >= 0 ? rows[n_req + ei].intid : 0)),
                      err);
     }
     comb_arena_free(&a);
     return rc;
 }
 
-/* Enqueue and check in one transaction.  The check finds the txn not
- * open when it is not, and the rollback then takes the rows out again. */
-static int lock_body(MsPg *h, const MsLockRequest *rq, MsLockStatus *out,
-                     CombErr *err)
+/* A check of a waiting request of an open txn. */
+static int lock_check_body(MsPg *h, int64_t txnid, int64_t extid,
+                           bool zero_wait_read, MsLockStatus *out,
+                           CombErr *err)
+{
+    int rc = txn_require_open(h, txnid, err);
+    if (!rc)
+        rc = pg_exec(h, PG_LOCK_MUTEX, PG_NO_ARGS, err);
+    return rc ? rc
+              : lock_decide_body(h, txnid, extid, zero_wait_read, out, err);
+}
+
+/* Enqueue and decide in one transaction (the enqueue holds the queue). */
+static int lock_request(MsPg *h, const MsLockRequest *rq, MsLockStatus *out,
+                        CombErr *err)
 {
     int64_t extid = 0;
     int rc = lock_enqueue(h, rq, &extid, err);
     return rc ? rc
-              : lock_check_body(h, rq->txnid, extid, rq->zero_wait_read, out,
-                                err);
+              : lock_decide_body(h, rq->txnid, extid, rq->zero_wait_read, out,
+                                 err);
+}
+
+/* Hive's lock(): a request of an open txn. */
+static int lock_body(MsPg *h, const MsLockRequest *rq, MsLockStatus *out,
+                     CombErr *err)
+{
+    int rc = txn_require_open(h, rq->txnid, err);
+    return rc ? rc : lock_request(h, rq, out, err);
 }
 
 typedef struct LockArgs {
@@ -2826,7 +2838,7 @@ static int txn_begin_body(MsPg *h, void *p, CombErr *err)
         rq.txnid = *a->txnid;
         rq.user = rq.user ? rq.user : a->user;
         rq.host = rq.host ? rq.host : a->host;
-        rc = lock_body(h, &rq, a->status, err);
+        rc = lock_request(h, &rq, a->status, err);
     }
     if (!rc && a->snapshot &&
         (!want_locks || a->status->state == MS_LOCK_ACQUIRED)) {
@@ -2857,27 +2869,13 @@ static int msp_txn_begin(void *impl, const char *user, const char *host,
     return rc;
 }
 
-/* An open txn ends: its locks and MIN_HISTORY_LEVEL row go with it. */
-static int txn_release(MsPg *h, int64_t txnid, CombErr *err)
-{
-    int rc = pg_exec(h, PG_LOCKS_DELETE, PG_ARGS(PG_INT(txnid)), err);
-    if (!rc)
-        rc = pg_exec(h, PG_MHL_DELETE, PG_ARGS(PG_INT(txnid)), err);
-    return rc;
-}
-
-/* Abort open txnid for `reason`; nothing for any other state.
- * TXN_COMPONENTS stay: they are how the compactor finds aborted data. */
+/* Abort open txnid for `reason` (PG_TXN_ABORT); nothing for any other
+ * state. */
 static int txn_abort_reason(MsPg *h, int64_t txnid, const char *reason,
                             CombErr *err)
 {
-    int64_t changed = 0;
-    int rc = pg_exec_count(h, PG_TXN_ABORT_REASON,
-                           PG_ARGS(PG_INT(txnid), PG_TEXT(reason)), &changed,
-                           err);
-    if (!rc && changed > 0)
-        rc = txn_release(h, txnid, err);
-    return rc;
+    return pg_exec(h, PG_TXN_ABORT, PG_ARGS(PG_INT(txnid), PG_TEXT(reason)),
+                   err);
 }
 
 typedef struct TxnCommitArgs {
@@ -2945,9 +2943,7 @@ static int txn_commit_body(MsPg *h, void *p, CombErr *err)
 {
     TxnCommitArgs *a = p;
     PgTxn t;
-    int64_t writes = 0;
-    bool found = false;
-    int rc = txn_lookup(h, a->txnid, true, &t, err);
+    int rc = txn_lookup(h, a->txnid, PG_TXN_COMMIT_LOOKUP, &t, err);
     a->conflict = NULL;
     if (rc)
         return rc;
@@ -2955,26 +2951,12 @@ static int txn_commit_body(MsPg *h, void *p, CombErr *err)
         return COMB_OK; /* a retried commit */
     if (!t.found || t.state != MS_TXN_OPEN)
         return ms_err_txn_not_open(err, a->txnid, t.found, t.state, t.reason);
-    /* a read-only txn's commit changes nothing anyone reads durably */
-    if (t.type == MS_TXN_TYPE_READ_ONLY)
-        rc = pg_exec(h, PG_SYNC_OFF, PG_NO_ARGS, err);
-    if (!rc)
-        rc = pg_query_int(h, PG_TC_HAS_WRITES, PG_ARGS(PG_INT(a->txnid)),
-                          &writes, &found, err);
     /* inserts never conflict: only updates and deletes need the lock */
-    if (!rc && writes)
+    if (t.writes)
         rc = commit_write_set(h, a, err);
     if (rc || a->conflict)
         return rc;
-    rc = pg_exec(h, PG_TC_COMPLETE, PG_ARGS(PG_INT(a->txnid)), err);
-    if (!rc)
-        rc = pg_exec(h, PG_TC_DELETE, PG_ARGS(PG_INT(a->txnid)), err);
-    if (!rc)
-        rc = txn_release(h, a->txnid, err);
-    if (!rc)
-        rc = pg_exec(h, PG_TXN_SET_STATE,
-                     PG_ARGS(PG_INT(a->txnid), PG_TEXT("c")), err);
-    return rc;
+    return pg_exec(h, PG_TXN_FINISH, PG_ARGS(PG_INT(a->txnid)), err);
 }
 
 /* A conflict aborts the txn durably (the abort is committed) and then
@@ -3064,7 +3046,7 @@ static int txn_state_body(MsPg *h, void *p, CombErr *err)
 {
     const TxnStateArgs *a = p;
     PgTxn t;
-    int rc = txn_lookup(h, a->txnid, false, &t, err);
+    int rc = txn_lookup(h, a->txnid, PG_TXN_GET, &t, err);
     *a->state = t.state;
     if (!rc && !t.found)
         rc = comb_err(err, COMB_ENOTFOUND, "No such transaction txnid:%lld",
@@ -3315,7 +3297,7 @@ static int writeid_allocate_body(MsPg *h, void *p, CombErr *err)
     const WriteidArgs *a = p;
     PgTxn t;
     bool found = false;
-    int rc = txn_lookup(h, a->txnid, true, &t, err);
+    int rc = txn_lookup(h, a->txnid, PG_TXN_LOCK, &t, err);
     if (!rc && (!t.found || t.state != MS_TXN_OPEN ||
                 t.type == MS_TXN_TYPE_READ_ONLY))
         rc = ms_err_writeid_refused(err, a->db, a->table);
@@ -3633,9 +3615,8 @@ static void pg_fault_load(MsPg *h)
 }
 
 /* postgresql://user@host:port/db for messages, from the parameters libpq
- * reads in the URL: never its password.  Heap string, NULL when out of
- * memory. */
-static char *pg_where(const char *url)
+ * reads in the URL: never its password. */
+char *ms_pg_display(const char *url)
 {
     PQconninfoOption *opts = PQconninfoParse(url, NULL);
     const char *user = NULL, *host = NULL, *port = NULL, *db = NULL;
@@ -3688,7 +3669,7 @@ int ms_open_pg(const char *url, const char *warehouse_dir, Ms **out,
     if (!h)
         return comb_err_nomem(err);
     h->url = comb_strdup(url);
-    h->where = pg_where(url);
+    h->where = ms_pg_display(url);
     h->warehouse = comb_strdup(warehouse_dir);
     h->rand_state = (unsigned)getpid() ^ (unsigned)time(NULL);
     pg_fault_load(h);
