@@ -12,10 +12,16 @@
  *                         SHARED_READ lock granted and its snapshot, then
  *                         commit (releasing it)
  *
- *   txn [--backend sqlite] [--seconds S] [--clients N] [DIR]
+ *   txn [--backend sqlite|postgresql|all] [--url URL] [--seconds S]
+ *       [--clients N] [DIR]
  *
  * DIR (default: a new directory under $TMPDIR, removed after) holds the
- * metastore; its file system decides the sync rate.
+ * SQLite metastore; its file system decides the sync rate.  PostgreSQL:
+ * the server at URL, else a throw-away one started for the run
+ * (tests/lib/pgserver.sh, durable: fsync and synchronous_commit on) in a
+ * new directory under /tmp, where the sync rate is then measured; skipped
+ * with a line saying why when PostgreSQL is not installed.  The default,
+ * all, runs both.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -33,20 +39,24 @@
 typedef struct Opts {
     const char *backend;
     const char *dir;
+    const char *url;         /* postgresql: the server's URL */
     double seconds;
     int clients;
 } Opts;
 
-/* A handle on the bench's metastore in dir, for the chosen backend. */
+/* A handle on the bench's metastore, for the chosen backend. */
 static int backend_open(const Opts *o, Ms **ms, CombErr *err)
 {
     char db[4200], wh[4200];
+    snprintf(wh, sizeof wh, "%s/warehouse", o->dir);
     if (strcmp(o->backend, "sqlite") == 0) {
         snprintf(db, sizeof db, "%s/metastore.db", o->dir);
-        snprintf(wh, sizeof wh, "%s/warehouse", o->dir);
         return ms_open_sqlite(db, wh, ms, err);
     }
-    return comb_err(err, COMB_EINVALID, "unknown backend '%s' (have: sqlite)",
+    if (strcmp(o->backend, "postgresql") == 0)
+        return ms_open_pg(o->url, wh, ms, err);
+    return comb_err(err, COMB_EINVALID,
+                    "unknown backend '%s' (have: sqlite, postgresql)",
                     o->backend);
 }
 
@@ -229,26 +239,95 @@ static void setup(const Opts *o)
 
 static void usage(void)
 {
-    fputs("usage: txn [--backend sqlite] [--seconds S] [--clients N] [DIR]\n",
+    fputs("usage: txn [--backend sqlite|postgresql|all] [--url URL]\n"
+          "           [--seconds S] [--clients N] [DIR]\n",
           stderr);
     exit(2);
 }
 
-int main(int argc, char **argv)
+/* Every figure of one backend. */
+static void run_backend(Opts *o)
 {
-    Opts o = {"sqlite", NULL, 2.0, 8};
-    char tmp[4096];
-    bool own_dir = false;
-    double sync_rate;
     static const struct {
         const char *name;
         Work work;
     } works[] = {{"read-only txns/s", work_read_only},
                  {"writing txns/s (durable)", work_write},
                  {"locks acquired+released/s", work_lock}};
+    double sync_rate;
+    setup(o);
+    sync_rate = sync_write_rate(o);
+    printf("backend %s, %s, %.1f s per figure\n", o->backend,
+           o->url ? o->url : o->dir, o->seconds);
+    printf("%-28s %12.0f\n", "sync 4 KiB writes/s", sync_rate);
+    printf("%-28s %12s %12s\n", "", "1 client", "clients");
+    for (size_t w = 0; w < sizeof works / sizeof works[0]; w++) {
+        double one = run_clients(o, works[w].work, 1);
+        double many = run_clients(o, works[w].work, o->clients);
+        printf("%-28s %12.0f %9.0f (%d)\n", works[w].name, one, many,
+               o->clients);
+        fflush(stdout);
+    }
+}
+
+/* tests/lib/pgserver.sh CMD DIR [durable], found from this file's path
+ * (the benches run from the repository root); its exit status. */
+static int pg_server(const char *cmd, const char *dir)
+{
+    const char *file = __FILE__, *tail = strstr(file, "bench/txn.c");
+    char line[9000];
+    int status;
+    snprintf(line, sizeof line, "bash '%.*stests/lib/pgserver.sh' %s '%s'%s",
+             tail ? (int)(tail - file) : 0, file, cmd, dir,
+             strcmp(cmd, "start") == 0 ? " durable" : "");
+    fflush(stdout);
+    status = system(line);
+    return status >= 0 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* The PostgreSQL figures, on o->url or on a server of their own. */
+static void run_postgresql(Opts *o)
+{
+    char dir[64] = "/tmp/comb-pg-XXXXXX", url[200];
+    const char *probe_dir = o->dir;
+    int rc;
+    o->backend = "postgresql";
+    if (o->url) {
+        run_backend(o);
+        return;
+    }
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        exit(1);
+    }
+    if ((rc = pg_server("start", dir)) != 0) {
+        pg_server("stop", dir);
+        if (rc == 77) {
+            printf("backend postgresql: skipped (no PostgreSQL server)\n");
+            return;
+        }
+        fprintf(stderr, "txn: the PostgreSQL server did not start\n");
+        exit(1);
+    }
+    snprintf(url, sizeof url, "postgresql://comb@/postgres?host=%s", dir);
+    o->url = url;
+    o->dir = dir;          /* the sync rate of the server's disk */
+    run_backend(o);
+    o->url = NULL;
+    o->dir = probe_dir;
+    pg_server("stop", dir);
+}
+
+int main(int argc, char **argv)
+{
+    Opts o = {"all", NULL, NULL, 2.0, 8};
+    char tmp[4096];
+    bool own_dir = false, all;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--backend") == 0 && i + 1 < argc)
             o.backend = argv[++i];
+        else if (strcmp(argv[i], "--url") == 0 && i + 1 < argc)
+            o.url = argv[++i];
         else if (strcmp(argv[i], "--seconds") == 0 && i + 1 < argc)
             o.seconds = atof(argv[++i]);
         else if (strcmp(argv[i], "--clients") == 0 && i + 1 < argc)
@@ -270,18 +349,15 @@ int main(int argc, char **argv)
         o.dir = tmp;
         own_dir = true;
     }
-    setup(&o);
-    sync_rate = sync_write_rate(&o);
-    printf("backend %s, %s, %.1f s per figure\n", o.backend, o.dir, o.seconds);
-    printf("%-28s %12.0f\n", "sync 4 KiB writes/s", sync_rate);
-    printf("%-28s %12s %12s\n", "", "1 client", "clients");
-    for (size_t w = 0; w < sizeof works / sizeof works[0]; w++) {
-        double one = run_clients(&o, works[w].work, 1);
-        double many = run_clients(&o, works[w].work, o.clients);
-        printf("%-28s %12.0f %9.0f (%d)\n", works[w].name, one, many,
-               o.clients);
-        fflush(stdout);
+    all = strcmp(o.backend, "all") == 0;
+    if (all || strcmp(o.backend, "sqlite") == 0) {
+        o.backend = "sqlite";
+        run_backend(&o);
     }
+    if (all || strcmp(o.backend, "postgresql") == 0)
+        run_postgresql(&o);
+    else if (!all && strcmp(o.backend, "sqlite") != 0)
+        usage();
     if (own_dir) {
         CombErr err;
         fs_remove_tree(o.dir, &err);
