@@ -38,10 +38,10 @@ typedef struct SqlSink {
 
 typedef struct SqlSessionOptions {
     const char *warehouse;   /* warehouse directory; created if missing */
+    const char *user;        /* recorded in TXNS; NULL = $USER or "comb" */
     const char *metastore;   /* NULL: the SQLite file metastore.db in the
                                 warehouse; else a file or a PostgreSQL URI
                                 (ms_open), comb.metastore.url */
-    const char *user;        /* recorded in TXNS; NULL = $USER or "comb" */
 } SqlSessionOptions;
 
 int sql_session_open(const SqlSessionOptions *opt, SqlSession **out,
