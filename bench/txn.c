@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "common/alloc.h"
 #include "common/err.h"
 #include "fs/fs.h"
 #include "metastore/ms.h"
@@ -255,10 +256,12 @@ static void run_backend(Opts *o)
                  {"writing txns/s (durable)", work_write},
                  {"locks acquired+released/s", work_lock}};
     double sync_rate;
+    char *where = ms_target_display(o->url ? o->url : o->dir);
     setup(o);
     sync_rate = sync_write_rate(o);
     printf("backend %s, %s, %.1f s per figure\n", o->backend,
-           o->url ? o->url : o->dir, o->seconds);
+           where ? where : "?", o->seconds);
+    comb_free(where);
     printf("%-28s %12.0f\n", "sync 4 KiB writes/s", sync_rate);
     printf("%-28s %12s %12s\n", "", "1 client", "clients");
     for (size_t w = 0; w < sizeof works / sizeof works[0]; w++) {
