@@ -35,7 +35,7 @@ PROTO := src/orc/orc_proto.proto
 PROTO_C := $(GEN)/src/orc/orc_proto.pb-c.c
 PROTO_H := $(GEN)/src/orc/orc_proto.pb-c.h
 
-layer_srcs = $(wildcard src/$(1)/*.c)
+layer_srcs = $(wildcard src/$(1)/*.c src/$(1)/*/*.c)
 layer_objs = $(patsubst src/%.c,$(B)/obj/%.o,$(call layer_srcs,$(1)))
 
 ORC_EXTRA := $(if $(wildcard $(PROTO)),$(B)/obj/gen/orc_proto.pb-c.o)

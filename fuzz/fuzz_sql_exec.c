@@ -12,7 +12,7 @@
 
 #include "common/alloc.h"
 #include "fs/fs.h"
-#include "sql/ast.h"
+#include "sql/parse/ast.h"
 #include "sql/session.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

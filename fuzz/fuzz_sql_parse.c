@@ -8,7 +8,7 @@
 
 #include "common/alloc.h"
 #include "common/arena.h"
-#include "sql/ast.h"
+#include "sql/parse/ast.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Generate src/sql/unicase_tab.h: the Unicode case mappings Java's
+"""Generate src/sql/func/unicase_tab.h: the Unicode case mappings Java's
 String.toUpperCase / toLowerCase apply (simple mappings from UnicodeData.txt,
 unconditional full mappings from SpecialCasing.txt), from Debian's
-unicode-data package:  tools/gen_unicase.py > src/sql/unicase_tab.h"""
+unicode-data package:  tools/gen_unicase.py > src/sql/func/unicase_tab.h"""
 import sys
 
 UCD = "/usr/share/unicode"

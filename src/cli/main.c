@@ -29,7 +29,7 @@
 #include "common/buf.h"
 #include "common/version.h"
 #include "orc/orc.h"
-#include "sql/ast.h"
+#include "sql/parse/ast.h"
 #include "sql/session.h"
 
 typedef struct CliOptions {

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "common/alloc.h"
-#include "sql/value.h"
+#include "sql/func/value.h"
 
 int cli_format_parse(const char *name, CliFormat *out)
 {

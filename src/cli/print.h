@@ -1,7 +1,7 @@
 /*
  * print.h - result printers for the shell: a bordered table (as beeline
  * prints), tsv and csv.  A printer is a SqlSink; NULL prints as NULL,
- * values as Hive's command line prints them (sql/value.h).
+ * values as Hive's command line prints them (sql/func/value.h).
  */
 #ifndef COMB_CLI_PRINT_H
 #define COMB_CLI_PRINT_H

@@ -11,7 +11,7 @@
 
 #include "common/alloc.h"
 #include "common/buf.h"
-#include "sql/ast.h"
+#include "sql/parse/ast.h"
 
 /* Drop the consumed prefix of b. */
 static void buf_consume(CombBuf *b, size_t used)

@@ -1,6 +1,6 @@
 /*
  * numparse.h - numbers from text as Hive (Java) reads them.  Shared by
- * sql/ (CAST, implicit conversions: sql/convert.h) and text/ (fields of
+ * sql/ (CAST, implicit conversions: sql/func/convert.h) and text/ (fields of
  * text files read by LazySimpleSerDe), which differ only in whether blanks
  * around an integer are allowed.  Pure functions, no allocation.
  *

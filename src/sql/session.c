@@ -16,6 +16,7 @@
 #include "common/alloc.h"
 #include "common/buf.h"
 #include "fs/fs.h"
+#include "sql/ddl/ddl_int.h"
 
 /* ----------------------------------------------------------------- settings */
 

@@ -31,9 +31,9 @@
 #include "common/alloc.h"
 #include "common/buf.h"
 #include "fs/fs.h"
-#include "sql/ast.h"
+#include "sql/func/value.h"
+#include "sql/parse/ast.h"
 #include "sql/session.h"
-#include "sql/value.h"
 
 typedef struct Lines {
     int n, cap;

@@ -29,8 +29,8 @@
 
 #include "common/arena.h"
 #include "common/buf.h"
+#include "sql/func/value.h"
 #include "sql/session.h"
-#include "sql/value.h"
 
 #include "difftest_data.h"
 #include "hive_ref_cases.h"

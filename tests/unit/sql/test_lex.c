@@ -4,8 +4,8 @@
  * blank detection.
  */
 #include "unit.h"
-#include "sql/ast.h"
-#include "sql/lexer.h"
+#include "sql/parse/ast.h"
+#include "sql/parse/lexer.h"
 
 #include <string.h>
 

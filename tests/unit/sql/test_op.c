@@ -1,5 +1,5 @@
 /*
- * test_op.c - the operator contract (sql/op.h) over a source of known
+ * test_op.c - the operator contract (sql/exec/op.h) over a source of known
  * batches: every operator leaves the batches it reads exactly as they came
  * (header, selection, vectors), returns only batches with live rows, ends
  * with NULL for good, closes after a failed open and twice; the planning
@@ -10,7 +10,7 @@
 
 #include <string.h>
 
-#include "sql/op.h"
+#include "sql/exec/op.h"
 
 /* A source of n_batches batches of `rows` rows each over two BIGINT
  * columns: a = the row's number from 0, b = a * 10; batch 1 comes with a

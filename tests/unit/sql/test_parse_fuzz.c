@@ -6,7 +6,7 @@
  * heap buffers so that any read past the end is caught.
  */
 #include "unit.h"
-#include "sql/ast.h"
+#include "sql/parse/ast.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -6,7 +6,7 @@
 #define COMB_TEST_PARSE_UTIL_H
 
 #include "unit.h"
-#include "sql/ast.h"
+#include "sql/parse/ast.h"
 
 #include <stdbool.h>
 #include <string.h>

@@ -1,10 +1,10 @@
 /* Value formatting (Java numbers, Hive's DECIMAL/DATE/TIMESTAMP/BINARY
  * text, JSON of complex values), comparison, copying and datums
- * (sql/value.h, sql/rowstore.h), LIKE matching. */
+ * (sql/func/value.h, sql/func/rowstore.h), LIKE matching. */
 #include "unit.h"
 #include "common/types.h"
-#include "sql/rowstore.h"
-#include "sql/value.h"
+#include "sql/func/rowstore.h"
+#include "sql/func/value.h"
 
 static const char *fmt_d(double d)
 {

@@ -1,0 +1,179 @@
+/*
+ * op.h - query operators: the stages a query runs as (table scan, a single
+ * row for a FROM-less query, filter, projection, hash aggregation, sort,
+ * limit), chained into a tree whose root feeds the statement's sink.  A
+ * subquery in FROM or a view is simply the root of its own query's tree
+ * used as an input.  Joins, set operations and windows are later
+ * operators of the same kind.
+ *
+ * The contract every operator keeps:
+ *
+ *  - Schema.  n_cols, names and types of its output are set when it is
+ *    built (before open) and never change; column j of every batch it
+ *    returns holds values of types[j].  names are unqualified ("a", "_c1")
+ *    and only name columns (EXPLAIN, a derived table's default names).
+ *  - open() opens the input first, then takes what the operator needs
+ *    (readers, expression vectors).  close() releases all of it and closes
+ *    the input; it may be called after a failed open, or twice.
+ *  - next() sets *out to the next batch, or NULL at the end (and NULL on
+ *    every later call).  A returned batch has at least one live row and
+ *    belongs to the operator that returned it: the batch and every vector
+ *    it points at stay valid and unchanged until that operator's next call
+ *    of next() or close().  Whoever reads it never writes it - not its
+ *    header, not its selection, not a vector.  An operator that narrows
+ *    rows or rearranges columns builds a header of its own (a copy of the
+ *    input's, with its own selection array or column array over the shared
+ *    vectors).  So a projection hands on its expressions' vectors, and a
+ *    column reference hands on the input's vector itself.
+ *  - Expressions an operator evaluates are BoundExpr trees over its
+ *    input's columns (BX_COL j is column j of the input's batches; a scan's
+ *    filter is over the table's columns).  The operator owns them: it
+ *    prepares them at open and releases them at close.
+ *  - Memory stays bounded for streaming operators (one batch each);
+ *    aggregation holds its groups and sort its rows, on the heap, freed at
+ *    close.
+ *
+ * Two planning passes run down a built tree before it is opened:
+ *  - sql_op_push_filter offers a predicate over the operator's output
+ *    columns.  A scan takes it into its filter (where partition pruning
+ *    sees it), a projection rewrites it through its expressions and offers
+ *    it to its input, a filter or sort passes it on (a filter keeps it if
+ *    its input refuses); aggregation, limit and the single row refuse it,
+ *    and the caller then filters itself.
+ *  - sql_op_need says which output columns the consumer reads (NULL: all);
+ *    each operator passes on what it reads itself, so a scan decodes only
+ *    the columns the whole query uses, through any number of derived
+ *    tables.  It must be called exactly once per operator, after the last
+ *    push_filter.
+ */
+#ifndef COMB_SQL_OP_H
+#define COMB_SQL_OP_H
+
+#include "sql/exec/exec.h"
+#include "sql/func/rowstore.h"
+
+typedef struct SqlOp SqlOp;
+typedef struct SqlExplain SqlExplain;
+
+typedef struct SqlOpVt {
+    const char *name;        /* EXPLAIN's word for it: "TableScan", ... */
+    int (*open)(SqlOp *op, CombErr *err);
+    int (*next)(SqlOp *op, const CombBatch **out, CombErr *err);
+    void (*close)(SqlOp *op);
+    /* the consumer reads output column j when used[j] */
+    void (*need)(SqlOp *op, const bool *used);
+    /* take pred (over the output columns), or return false */
+    bool (*push_filter)(SqlOp *op, BoundExpr *pred);
+    /* EXPLAIN: the rest of the operator's line, its property lines */
+    int (*explain)(const SqlOp *op, SqlExplain *x, CombErr *err);
+} SqlOpVt;
+
+struct SqlOp {
+    const SqlOpVt *vt;
+    SqlStmtCtx *c;
+    SqlOp *input;            /* NULL for a leaf */
+    int n_cols;
+    const char **names;
+    const CombType **types;
+    const char *label;       /* EXPLAIN: a line shown above the operator
+                                ("Subquery s", "View db.v"); NULL */
+    bool opened;
+};
+
+/* A new operator of `size` bytes (its struct starts with SqlOp) in the
+ * statement arena: vt, input, and the input's schema (which an operator
+ * that changes it replaces).  NULL when out of memory. */
+void *sql_op_alloc(SqlStmtCtx *c, size_t size, const SqlOpVt *vt,
+                   SqlOp *input);
+
+/* The contract's calls (NULL op: nothing for close). */
+int sql_op_open(SqlOp *op, CombErr *err);
+int sql_op_next(SqlOp *op, const CombBatch **out, CombErr *err);
+void sql_op_close(SqlOp *op);
+void sql_op_need(SqlOp *op, const bool *used);
+bool sql_op_push_filter(SqlOp *op, BoundExpr *pred);
+
+/* A table's rows under the statement snapshot (SqlScan): output columns
+ * are the table's, then ROW__ID's writeid, bucketid and rowid (read only
+ * when needed: ROW__ID of a table that is not full ACID is an error at
+ * open).  Pushed predicates become its filter. */
+int sql_op_scan(SqlStmtCtx *c, const SqlTable *t, SqlOp **out, CombErr *err);
+/* One row and no columns: the input of a query without FROM. */
+int sql_op_one_row(SqlStmtCtx *c, SqlOp **out, CombErr *err);
+/* Rows of input for which pred is TRUE. */
+int sql_op_filter(SqlStmtCtx *c, SqlOp *input, BoundExpr *pred, SqlOp **out,
+                  CombErr *err);
+/* n columns: exprs[j] over the input, named names[j], of types[j].  The
+ * arrays are borrowed and may still be changed before open (INSERT's
+ * conversions to the target's types). */
+int sql_op_project(SqlStmtCtx *c, SqlOp *input, int n, BoundExpr **exprs,
+                   const char **names, const CombType **types, SqlOp **out,
+                   CombErr *err);
+
+typedef enum SqlAggFn {
+    SQL_AGG_COUNT,
+    SQL_AGG_SUM,
+    SQL_AGG_MIN,
+    SQL_AGG_MAX,
+    SQL_AGG_AVG
+} SqlAggFn;
+
+/* One aggregate call: fn(arg), arg NULL for count(*), result type. */
+typedef struct SqlAggSpec {
+    SqlAggFn fn;
+    BoundExpr *arg;
+    const CombType *type;
+    const char *text;        /* as written, for EXPLAIN */
+} SqlAggSpec;
+
+/* Hash aggregation: one output row per distinct value of keys (over the
+ * input; one row for no keys, even without input rows): the keys, then
+ * each aggregate's value.  names: n_keys + n_aggs output names. */
+int sql_op_aggregate(SqlStmtCtx *c, SqlOp *input, int n_keys,
+                     BoundExpr **keys, int n_aggs, SqlAggSpec *aggs,
+                     const char **names, SqlOp **out, CombErr *err);
+/* All input rows sorted by keys (columns of the input), then the first
+ * n_emit columns of each. */
+int sql_op_sort(SqlStmtCtx *c, SqlOp *input, const SqlSortKey *keys,
+                int n_keys, int n_emit, SqlOp **out, CombErr *err);
+/* The first limit rows of input. */
+int sql_op_limit(SqlStmtCtx *c, SqlOp *input, int64_t limit, SqlOp **out,
+                 CombErr *err);
+
+/* A copy of e with every BX_COL j replaced by a copy of through[j] (NULL
+ * through: column references stay), fresh for its own preparation.  NULL
+ * when out of memory. */
+BoundExpr *sql_bx_clone(SqlStmtCtx *c, const BoundExpr *e,
+                        BoundExpr *const *through);
+/* used[j] for every column j of the batch e reads (ROW__ID reads three). */
+void sql_bx_mark_used(const BoundExpr *e, int n_cols, bool *used);
+/* The conjuncts of a predicate (AND's operands, else itself). */
+int sql_bx_conjuncts(const BoundExpr *e);
+BoundExpr *sql_bx_conjunct(BoundExpr *e, int i);
+/* a AND b (either NULL: the other), flattening ANDs. */
+BoundExpr *sql_bx_and(SqlStmtCtx *c, BoundExpr *a, BoundExpr *b);
+
+/* The operator tree of a bound SELECT (built once; the plan owns it, and
+ * sql_select_close closes it). */
+int sql_select_build(SqlStmtCtx *c, SqlSelectPlan *p, SqlOp **root,
+                     CombErr *err);
+
+/* ---------------------------------------------------------- EXPLAIN */
+
+/* Text after the operator's name on its own line. */
+int sql_explain_detail(SqlExplain *x, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* A property line under the operator ("partitions: 2 of 3"). */
+int sql_explain_prop(SqlExplain *x, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* e as text, BX_COL j shown as names[j] (statement arena; NULL: out of
+ * memory). */
+const char *sql_explain_expr(SqlStmtCtx *c, const BoundExpr *e,
+                             const char *const *names);
+/* A table scan's lines for EXPLAIN: the table and its kind, the columns it
+ * decodes (project, NULL: all), ROW__ID, its filter and the partitions
+ * the filter leaves (statement arena; prepares and releases filter). */
+int sql_explain_scan(SqlExplain *x, const SqlTable *t, const bool *project,
+                     bool row_id, BoundExpr *filter, CombErr *err);
+
+#endif

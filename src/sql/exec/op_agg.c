@@ -1,0 +1,518 @@
+/*
+ * op_agg.c - hash aggregation: the key expressions and the aggregate
+ * calls' arguments are evaluated over every input batch and folded into a
+ * hash table of groups (open addressing; keys equal as Hive groups them:
+ * NaNs together, decimals by value); when the input ends, the groups
+ * become output batches of the keys and each aggregate's final value.  A
+ * query with aggregates and no GROUP BY has one group even without rows.
+ * HAVING, the select items and ORDER BY run over these batches as the
+ * operators above.
+ */
+#include "sql/exec/op.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "common/alloc.h"
+
+typedef struct AggState {
+    int64_t count;
+    int64_t isum;
+    double dsum;
+    comb_i128 decsum;        /* sum/avg of decimals, at the argument's scale */
+    bool overflow;           /* decsum left 38 digits: the result is NULL */
+    SqlDatum best;           /* min / max */
+} AggState;
+
+typedef struct GroupTable {
+    SqlRowStore groups;      /* group key datums, one row per group */
+    AggState **states;       /* per group: n_agg states */
+    int64_t *slots;          /* open addressing: group index + 1, 0 empty */
+    uint64_t *hashes;        /* hash per group */
+    int64_t n_slots;
+} GroupTable;
+
+typedef struct AggOp {
+    SqlOp op;
+    int n_keys;
+    BoundExpr **keys;        /* over the input */
+    const CombType **ktypes;
+    int n_aggs;
+    SqlAggSpec *aggs;
+    GroupTable gt;
+    bool have_groups;
+    bool grouped;            /* the input has been consumed */
+    int64_t next_group;
+    CombArena arena;         /* the output batch's fill states */
+    CombBatch batch;
+    SqlVecFill *fills;
+} AggOp;
+
+static uint64_t hash_bytes(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *c = p;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ c[i]) * 1099511628211ULL;
+    return h;
+}
+
+/* A hash of one value; values equal in Hive's grouping hash equally. */
+static uint64_t hash_value(uint64_t h, const CombVector *v, int row)
+{
+    if (comb_vec_is_null(v, row))
+        return hash_bytes(h, "N", 1);
+    switch (v->kind) {
+    case COMB_T_LIST:
+    case COMB_T_MAP:
+        h = hash_bytes(h, &v->len[row], sizeof v->len[row]);
+        for (uint32_t k = 0; k < v->len[row]; k++)
+            for (int part = 0; part < v->n_children; part++)
+                h = hash_value(h, &v->children[part], (int)(v->off[row] + k));
+        return h;
+    case COMB_T_STRUCT:
+        for (int k = 0; k < v->n_children; k++)
+            h = hash_value(h, &v->children[k], row);
+        return h;
+    case COMB_T_UNION:
+        h = hash_bytes(h, &v->tag[row], 1);
+        return hash_value(h, &v->children[v->tag[row]], row);
+    default:
+        break;
+    }
+    if (v->i64)
+        h = hash_bytes(h, &v->i64[row], 8);
+    if (v->nanos)
+        h = hash_bytes(h, &v->nanos[row], sizeof v->nanos[row]);
+    if (v->dec)
+        h = hash_bytes(h, &v->dec[row], sizeof v->dec[row]);
+    if (v->f64) {
+        /* equal in Double.compare order = equal bits, once every NaN
+         * is the same NaN */
+        double d = isnan(v->f64[row]) ? NAN : v->f64[row];
+        h = hash_bytes(h, &d, 8);
+    }
+    if (v->str)
+        h = hash_bytes(h, v->str[row].ptr, v->str[row].len);
+    return h;
+}
+
+static uint64_t hash_key(const AggOp *p, int row)
+{
+    uint64_t h = 14695981039346656037ULL;
+    for (int g = 0; g < p->n_keys; g++)
+        h = hash_value(h, p->keys[g]->out, row);
+    return h;
+}
+
+static bool key_equals(const AggOp *p, const SqlDatum *key, int row,
+                       CombArena *scratch)
+{
+    for (int g = 0; g < p->n_keys; g++) {
+        SqlDatum d;
+        const CombVector *v = p->keys[g]->out;
+        /* strings compare in place: datum_read copies only into scratch */
+        if (comb_vec_is_null(v, row) != key[g].null)
+            return false;
+        if (key[g].null)
+            continue;
+        if (v->str) {
+            memset(&d, 0, sizeof d);
+            d.s = v->str[row];
+        } else if (sql_datum_read(&d, v, row, scratch)) {
+            return false;
+        }
+        if (sql_datum_cmp(p->ktypes[g], &key[g], &d) != 0)
+            return false;
+    }
+    return true;
+}
+
+static int table_grow(GroupTable *gt, CombErr *err)
+{
+    int64_t n = gt->n_slots ? gt->n_slots * 2 : 1024;
+    int64_t *slots = comb_calloc((size_t)n, sizeof *slots);
+    if (!slots)
+        return comb_err_nomem(err);
+    for (int64_t gi = 0; gi < gt->groups.n_rows; gi++) {
+        int64_t s = (int64_t)(gt->hashes[gi] & (uint64_t)(n - 1));
+        while (slots[s])
+            s = (s + 1) & (n - 1);
+        slots[s] = gi + 1;
+    }
+    comb_free(gt->slots);
+    gt->slots = slots;
+    gt->n_slots = n;
+    return COMB_OK;
+}
+
+static int group_new(const AggOp *p, GroupTable *gt, int row,
+                     uint64_t h, int64_t *gi, CombErr *err)
+{
+    SqlDatum *key;
+    int64_t n = gt->groups.n_rows;
+    int rc;
+    if ((n & (n - 1)) == 0 || n == 0) {
+        size_t cap = n ? (size_t)n * 2 : 1;
+        AggState **st = comb_realloc(gt->states, cap * sizeof *st);
+        uint64_t *hs = comb_realloc(gt->hashes, cap * sizeof *hs);
+        if (st)
+            gt->states = st;
+        if (hs)
+            gt->hashes = hs;
+        if (!st || !hs)
+            return comb_err_nomem(err);
+    }
+    if ((rc = sql_rows_add(&gt->groups, &key, err)))
+        return rc;
+    for (int g = 0; g < p->n_keys; g++)
+        if (sql_datum_read(&key[g], p->keys[g]->out, row, &gt->groups.arena))
+            return comb_err_nomem(err);
+    gt->states[n] = comb_arena_calloc(&gt->groups.arena,
+                                      (size_t)(p->n_aggs + 1) * sizeof(AggState));
+    if (!gt->states[n])
+        return comb_err_nomem(err);
+    for (int a = 0; a < p->n_aggs; a++)
+        gt->states[n][a].best.null = true;
+    gt->hashes[n] = h;
+    *gi = n;
+    return COMB_OK;
+}
+
+static int group_find(const AggOp *p, GroupTable *gt, int row,
+                      CombArena *scratch, int64_t *gi, CombErr *err)
+{
+    uint64_t h = hash_key(p, row);
+    int64_t s;
+    int rc;
+    if ((gt->groups.n_rows + 1) * 2 > gt->n_slots && (rc = table_grow(gt, err)))
+        return rc;
+    s = (int64_t)(h & (uint64_t)(gt->n_slots - 1));
+    while (gt->slots[s]) {
+        int64_t cand = gt->slots[s] - 1;
+        if (gt->hashes[cand] == h &&
+            key_equals(p, gt->groups.rows[cand], row, scratch)) {
+            *gi = cand;
+            return COMB_OK;
+        }
+        s = (s + 1) & (gt->n_slots - 1);
+    }
+    if ((rc = group_new(p, gt, row, h, gi, err)))
+        return rc;
+    gt->slots[s] = *gi + 1;
+    return COMB_OK;
+}
+
+/* sum and avg: integers wrap (and count as doubles for avg), doubles and
+ * timestamps (their seconds as a double) add as doubles, decimals add
+ * exactly until they leave 38 digits (the result is then NULL, as Hive's
+ * HiveDecimalWritable.mutateAdd). */
+static void agg_add(AggState *st, const CombVector *v, int row)
+{
+    if (v->dec) {
+        if (!st->overflow && !comb_dec_add(st->decsum, v->dec[row], &st->decsum))
+            st->overflow = true;
+    } else if (v->f64) {
+        st->dsum += v->f64[row];
+    } else if (v->nanos) {
+        st->dsum += (double)v->i64[row] + (double)v->nanos[row] / 1e9;
+    } else {
+        st->isum = (int64_t)((uint64_t)st->isum + (uint64_t)v->i64[row]);
+        st->dsum += (double)v->i64[row];
+    }
+}
+
+/* min and max: strings compare in place and are copied only when kept;
+ * other values are read into scratch first (complex ones have parts). */
+static int agg_best(const SqlAggSpec *a, AggState *st, const CombVector *v,
+                    int row, CombArena *arena, CombArena *scratch)
+{
+    SqlDatum d;
+    int cmp;
+    memset(&d, 0, sizeof d);
+    if (v->str)
+        d.s = v->str[row];
+    else if (sql_datum_read(&d, v, row, scratch))
+        return COMB_ENOMEM;
+    cmp = st->best.null ? 0 : sql_datum_cmp(a->type, &d, &st->best);
+    if (st->best.null || (a->fn == SQL_AGG_MIN ? cmp < 0 : cmp > 0)) {
+        if (sql_datum_read(&d, v, row, arena))
+            return COMB_ENOMEM;
+        st->best = d;
+    }
+    return COMB_OK;
+}
+
+static int agg_update(const SqlAggSpec *a, AggState *st, int row,
+                      CombArena *arena, CombArena *scratch)
+{
+    const CombVector *v;
+    if (!a->arg) {
+        st->count++;
+        return COMB_OK;
+    }
+    v = a->arg->out;
+    if (comb_vec_is_null(v, row))
+        return COMB_OK;
+    st->count++;
+    switch (a->fn) {
+    case SQL_AGG_SUM:
+    case SQL_AGG_AVG:
+        agg_add(st, v, row);
+        return COMB_OK;
+    case SQL_AGG_MIN:
+    case SQL_AGG_MAX:
+        return agg_best(a, st, v, row, arena, scratch);
+    default:
+        return COMB_OK;
+    }
+}
+
+/* The sum or average of decimals as a value of the result's type
+ * (HiveDecimal.divide, then enforcePrecisionScale): NULL when the sum left
+ * 38 digits or the result does not fit. */
+static void decimal_final(const SqlAggSpec *a, const AggState *st, SqlDatum *out)
+{
+    int from = (int)a->arg->ctype->scale, to = (int)a->type->scale;
+    bool ok = !st->overflow &&
+              (a->fn == SQL_AGG_SUM
+                   ? comb_dec_rescale(st->decsum, from, to, &out->dec)
+                   : sql_dec_arith(AST_OP_DIV, st->decsum, from, st->count, 0,
+                                   (int)a->type->precision, to, &out->dec));
+    out->null = !ok || !comb_dec_fits(out->dec, (int)a->type->precision);
+}
+
+static void agg_final(const SqlAggSpec *a, const AggState *st, SqlDatum *out)
+{
+    memset(out, 0, sizeof *out);
+    switch (a->fn) {
+    case SQL_AGG_COUNT:
+        out->i = st->count;
+        return;
+    case SQL_AGG_SUM:
+    case SQL_AGG_AVG:
+        out->null = st->count == 0;
+        if (out->null)
+            return;
+        if (a->type->kind == COMB_T_DECIMAL)
+            decimal_final(a, st, out);
+        else if (a->fn == SQL_AGG_AVG)
+            out->d = st->dsum / (double)st->count;
+        else if (a->type->kind == COMB_T_DOUBLE)
+            out->d = st->dsum;
+        else
+            out->i = st->isum;
+        return;
+    default:
+        *out = st->best;
+        return;
+    }
+}
+
+static int consume_batch(AggOp *p, GroupTable *gt, const CombBatch *b,
+                         CombArena *scratch, CombErr *err)
+{
+    int rc;
+    for (int g = 0; g < p->n_keys; g++)
+        if ((rc = sql_expr_eval(p->keys[g], b, err)))
+            return rc;
+    for (int a = 0; a < p->n_aggs; a++)
+        if (p->aggs[a].arg && (rc = sql_expr_eval(p->aggs[a].arg, b, err)))
+            return rc;
+    for (int i = 0; i < comb_batch_live(b); i++) {
+        int row = comb_batch_row(b, i);
+        int64_t gi;
+        comb_arena_reset(scratch);
+        if ((rc = group_find(p, gt, row, scratch, &gi, err)))
+            return rc;
+        for (int a = 0; a < p->n_aggs; a++)
+            if (agg_update(&p->aggs[a], &gt->states[gi][a], row,
+                           &gt->groups.arena, scratch))
+                return comb_err_nomem(err);
+    }
+    return COMB_OK;
+}
+
+static void group_table_free(GroupTable *gt)
+{
+    sql_rows_free(&gt->groups);
+    comb_free(gt->states);
+    comb_free(gt->slots);
+    comb_free(gt->hashes);
+}
+
+
+
+/* Fill the output batch with groups [first, first + capacity): the keys,
+ * then the final value of each aggregate. */
+static int fill_groups(AggOp *p, int64_t first)
+{
+    const GroupTable *gt = &p->gt;
+    CombBatch *ab = &p->batch;
+    comb_batch_reset(ab);
+    for (int j = 0; j < ab->n_cols; j++)
+        sql_fill_reset(&p->fills[j]);
+    for (int64_t gi = first; gi < gt->groups.n_rows && ab->n_rows < ab->capacity;
+         gi++) {
+        int r = ab->n_rows++;
+        for (int g = 0; g < p->n_keys; g++)
+            if (sql_datum_fill(&p->fills[g], r, &gt->groups.rows[gi][g]))
+                return COMB_ENOMEM;
+        for (int a = 0; a < p->n_aggs; a++) {
+            SqlDatum d;
+            agg_final(&p->aggs[a], &gt->states[gi][a], &d);
+            if (sql_datum_fill(&p->fills[p->n_keys + a], r, &d))
+                return COMB_ENOMEM;
+        }
+    }
+    return COMB_OK;
+}
+
+static int agg_open(SqlOp *op, CombErr *err)
+{
+    AggOp *p = (AggOp *)op;
+    int rc = sql_op_open(op->input, err);
+    if (rc)
+        return rc;
+    for (int g = 0; g < p->n_keys; g++)
+        if ((rc = sql_expr_prepare(p->keys[g], op->c->arena, COMB_BATCH_SIZE, err)))
+            return rc;
+    for (int a = 0; a < p->n_aggs; a++)
+        if ((rc = sql_expr_prepare(p->aggs[a].arg, op->c->arena, COMB_BATCH_SIZE, err)))
+            return rc;
+    memset(&p->gt, 0, sizeof p->gt);
+    if (sql_rows_init_types(&p->gt.groups, p->n_keys, p->ktypes))
+        return comb_err_nomem(err);
+    p->have_groups = true;
+    comb_arena_init(&p->arena, 4096);
+    if (comb_batch_init_types(&p->batch, op->n_cols, op->types, COMB_BATCH_SIZE))
+        return comb_err_nomem(err);
+    p->fills = comb_arena_alloc(&p->arena, (size_t)(op->n_cols + 1) * sizeof *p->fills);
+    for (int j = 0; p->fills && j < op->n_cols; j++)
+        if (sql_fill_init(&p->fills[j], &p->batch.cols[j], &p->arena))
+            return comb_err_nomem(err);
+    return p->fills ? COMB_OK : comb_err_nomem(err);
+}
+
+static int group_input(AggOp *p, CombErr *err)
+{
+    CombArena scratch;
+    int rc = COMB_OK;
+    comb_arena_init(&scratch, 4096);
+    while (!rc) {
+        const CombBatch *b;
+        if ((rc = sql_op_next(p->op.input, &b, err)) || !b)
+            break;
+        rc = consume_batch(p, &p->gt, b, &scratch, err);
+    }
+    comb_arena_free(&scratch);
+    /* a global aggregate over no rows still yields one row */
+    if (!rc && p->n_keys == 0 && p->gt.groups.n_rows == 0) {
+        int64_t gi;
+        rc = group_new(p, &p->gt, 0, 0, &gi, err);
+    }
+    return rc;
+}
+
+static int agg_next(SqlOp *op, const CombBatch **out, CombErr *err)
+{
+    AggOp *p = (AggOp *)op;
+    int rc;
+    if (!p->grouped) {
+        if ((rc = group_input(p, err)))
+            return rc;
+        p->grouped = true;
+    }
+    if (p->next_group >= p->gt.groups.n_rows)
+        return COMB_OK;
+    if (fill_groups(p, p->next_group))
+        return comb_err_nomem(err);
+    p->next_group += p->batch.n_rows;
+    *out = &p->batch;
+    return COMB_OK;
+}
+
+static void agg_close(SqlOp *op)
+{
+    AggOp *p = (AggOp *)op;
+    for (int g = 0; g < p->n_keys; g++)
+        sql_expr_release(p->keys[g]);
+    for (int a = 0; a < p->n_aggs; a++)
+        sql_expr_release(p->aggs[a].arg);
+    if (p->have_groups) {
+        group_table_free(&p->gt);
+        if (p->batch.cols)
+            comb_batch_free(&p->batch);
+        comb_arena_free(&p->arena);
+    }
+    memset(&p->batch, 0, sizeof p->batch);
+    p->have_groups = false;
+    p->grouped = false;
+    p->next_group = 0;
+    sql_op_close(op->input);
+}
+
+/* Every group is computed whatever the consumer reads: the input must
+ * give what the keys and arguments read (nothing for count(*)). */
+static void agg_need(SqlOp *op, const bool *used)
+{
+    AggOp *p = (AggOp *)op;
+    bool *in = comb_arena_calloc(op->c->arena, (size_t)op->input->n_cols + 1);
+    (void)used;
+    if (!in) {
+        sql_op_need(op->input, NULL);
+        return;
+    }
+    for (int g = 0; g < p->n_keys; g++)
+        sql_bx_mark_used(p->keys[g], op->input->n_cols, in);
+    for (int a = 0; a < p->n_aggs; a++)
+        sql_bx_mark_used(p->aggs[a].arg, op->input->n_cols, in);
+    sql_op_need(op->input, in);
+}
+
+static int agg_explain(const SqlOp *op, SqlExplain *x, CombErr *err)
+{
+    const AggOp *p = (const AggOp *)op;
+    int rc = COMB_OK;
+    if (p->n_keys)
+        rc = sql_explain_detail(x, "keys: ");
+    for (int g = 0; g < p->n_keys && !rc; g++) {
+        const char *text = sql_explain_expr(op->c, p->keys[g],
+                                            (const char *const *)op->input->names);
+        if (!text)
+            return comb_err_nomem(err);
+        rc = sql_explain_detail(x, "%s%s", g ? ", " : "", text);
+    }
+    if (!rc && p->n_aggs)
+        rc = sql_explain_detail(x, "%saggregates: ", p->n_keys ? "; " : "");
+    for (int a = 0; a < p->n_aggs && !rc; a++)
+        rc = sql_explain_detail(x, "%s%s", a ? ", " : "", p->aggs[a].text);
+    return rc;
+}
+
+static const SqlOpVt agg_vt = {
+    "Aggregate", agg_open, agg_next, agg_close, agg_need, NULL, agg_explain,
+};
+
+int sql_op_aggregate(SqlStmtCtx *c, SqlOp *input, int n_keys,
+                     BoundExpr **keys, int n_aggs, SqlAggSpec *aggs,
+                     const char **names, SqlOp **out, CombErr *err)
+{
+    AggOp *p = sql_op_alloc(c, sizeof *p, &agg_vt, input);
+    int n = n_keys + n_aggs;
+    if (!p || !(p->ktypes = comb_arena_alloc(c->arena, (size_t)(n_keys + 1) * sizeof *p->ktypes)) ||
+        !(p->op.types = comb_arena_alloc(c->arena, (size_t)(n + 1) * sizeof *p->op.types)))
+        return comb_err_nomem(err);
+    for (int g = 0; g < n_keys; g++)
+        if (!(p->ktypes[g] = p->op.types[g] = sql_bx_type(c, keys[g])))
+            return comb_err_nomem(err);
+    for (int a = 0; a < n_aggs; a++)
+        p->op.types[n_keys + a] = aggs[a].type;
+    p->op.n_cols = n;
+    p->op.names = names;
+    p->n_keys = n_keys;
+    p->keys = keys;
+    p->n_aggs = n_aggs;
+    p->aggs = aggs;
+    *out = &p->op;
+    return COMB_OK;
+}

@@ -1,0 +1,636 @@
+/*
+ * expr.c - vectorized evaluation of bound expressions.  Each node owns one
+ * output vector (allocated once by sql_expr_prepare) and computes it for
+ * the live rows of the input batch, at the rows' physical indexes, so the
+ * batch's selection vector never has to be copied.  NULL follows SQL's
+ * three-valued logic; integer arithmetic wraps like Java's (Hive's), x/0
+ * is NULL as in Hive, and DECIMAL results are rounded HALF_UP to their
+ * type's scale, NULL when they do not fit its precision.  Casts are
+ * evaluated in cast.c, complex values in complex.c.
+ */
+#include "sql/func/expr.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "common/decimal.h"
+#include "sql/func/convert.h"
+#include "sql/func/value.h"
+
+#define FOR_LIVE(in, i, row) \
+    for (int i = 0, row; i < comb_batch_live(in) && ((row = comb_batch_row(in, i)), 1); i++)
+
+/* ---------------------------------------------------------------- vectors */
+
+/* Output arrays of a flat kind in arena a; the vector has type t (may be
+ * NULL for kinds without parameters). */
+static int vec_alloc(CombVector *v, CombTypeKind kind, const CombType *t,
+                     CombArena *a, int cap)
+{
+    memset(v, 0, sizeof *v);
+    v->kind = kind;
+    v->type = t;
+    v->capacity = cap;
+    v->nulls = comb_arena_calloc(a, (size_t)cap);
+    if (!v->nulls)
+        return COMB_ENOMEM;
+    if (comb_type_is_float(kind))
+        v->f64 = comb_arena_calloc(a, (size_t)cap * sizeof *v->f64);
+    else if (comb_type_is_str(kind))
+        v->str = comb_arena_calloc(a, (size_t)cap * sizeof *v->str);
+    else if (kind == COMB_T_DECIMAL)
+        v->dec = comb_arena_calloc(a, (size_t)cap * sizeof *v->dec);
+    else
+        v->i64 = comb_arena_calloc(a, (size_t)cap * sizeof *v->i64);
+    if (kind == COMB_T_TIMESTAMP &&
+        !(v->nanos = comb_arena_calloc(a, (size_t)cap * sizeof *v->nanos)))
+        return COMB_ENOMEM;
+    if (!v->f64 && !v->str && !v->i64 && !v->dec)
+        return COMB_ENOMEM;
+    return COMB_OK;
+}
+
+/* The output vector of e: arena arrays for flat kinds, a heap vector with
+ * children (freed by sql_expr_release) for array, map, struct and
+ * uniontype values; both filled through e->fill. */
+static int output_alloc(BoundExpr *e, CombArena *a, int cap)
+{
+    int rc = comb_type_is_primitive(e->type)
+                 ? vec_alloc(&e->own, e->type, e->ctype, a, cap)
+                 : comb_vec_init(&e->own, e->ctype, cap);
+    if (rc)
+        return rc;
+    e->fill = comb_arena_alloc(a, sizeof *e->fill);
+    if (!e->fill)
+        return COMB_ENOMEM;
+    return sql_fill_init(e->fill, &e->own, a);
+}
+
+static void const_broadcast(BoundExpr *e, int cap)
+{
+    CombVector *v = &e->own;
+    if (e->is_null || e->type == COMB_T_NULL) {
+        memset(v->nulls, 1, (size_t)cap);
+        v->has_nulls = true;
+        return;
+    }
+    for (int i = 0; i < cap; i++) {
+        if (v->i64)
+            v->i64[i] = e->ival;
+        if (v->nanos)
+            v->nanos[i] = e->nanos;
+        if (v->f64)
+            v->f64[i] = e->dval;
+        if (v->str)
+            v->str[i] = e->sval;
+        if (v->dec)
+            v->dec[i] = e->dec;
+    }
+}
+
+static bool produces_strings(const BoundExpr *e)
+{
+    return (comb_type_is_str(e->type) || e->kind == BX_CAST) &&
+           e->kind != BX_CONST && e->kind != BX_COL;
+}
+
+int sql_expr_prepare(BoundExpr *e, CombArena *a, int capacity, CombErr *err)
+{
+    int rc;
+    if (!e)
+        return COMB_OK;
+    if ((rc = sql_expr_prepare(e->a, a, capacity, err)) ||
+        (rc = sql_expr_prepare(e->b, a, capacity, err)) ||
+        (rc = sql_expr_prepare(e->c, a, capacity, err)))
+        return rc;
+    for (int i = 0; i < e->n_args; i++)
+        if ((rc = sql_expr_prepare(e->args[i], a, capacity, err)))
+            return rc;
+    /* a constant folded into a one-row batch first (BETWEEN's operand,
+     * shared by its two comparisons) gets a vector of the full width */
+    if (e->kind == BX_COL ||
+        (e->out && (e->kind != BX_CONST || e->own.capacity >= capacity)))
+        return COMB_OK;
+    if (output_alloc(e, a, capacity))
+        return comb_err_nomem(err);
+    e->out = &e->own;
+    if (e->kind == BX_CONST)
+        const_broadcast(e, capacity);
+    if (produces_strings(e)) {
+        e->scratch = comb_arena_alloc(a, sizeof *e->scratch);
+        if (!e->scratch)
+            return comb_err_nomem(err);
+        comb_arena_init(e->scratch, 16 * 1024);
+    }
+    return COMB_OK;
+}
+
+void sql_expr_release(BoundExpr *e)
+{
+    if (!e)
+        return;
+    sql_expr_release(e->a);
+    sql_expr_release(e->b);
+    sql_expr_release(e->c);
+    for (int i = 0; i < e->n_args; i++)
+        sql_expr_release(e->args[i]);
+    if (e->scratch) {
+        comb_arena_free(e->scratch);
+        e->scratch = NULL;
+    }
+    if (e->kind == BX_CONST)
+        return;     /* constants keep their (arena) vector */
+    if (e->fill && !comb_type_is_primitive(e->type))
+        comb_vec_free(&e->own);
+    e->fill = NULL;
+    e->out = NULL;
+}
+
+/* Result null mask = OR of the operands' masks over the live rows. */
+static void nulls_from(CombVector *out, const CombBatch *in,
+                       const CombVector *x, const CombVector *y)
+{
+    bool any = (x && x->has_nulls) || (y && y->has_nulls);
+    out->has_nulls = any;
+    if (!any)
+        return;
+    FOR_LIVE(in, i, row)
+        out->nulls[row] = (x && comb_vec_is_null(x, row)) ||
+                          (y && comb_vec_is_null(y, row));
+}
+
+#define set_null(v, row) sql_vec_mark((v), in, (row), true)
+
+static int64_t wrap_to(CombTypeKind k, int64_t v)
+{
+    return sql_int_wrap(k, v);
+}
+
+/* ------------------------------------------------------------- comparisons */
+
+/* Order of two non-NULL values of one kind.  Doubles are in Java's
+ * Double.compare order (NaN after +Infinity, -0.0 before 0.0), which is
+ * how Hive's sorting, MIN/MAX and grouping see them; the comparison
+ * operators use IEEE rules instead (double_holds), IN its own (in_matches). */
+static int cmp_values(CombTypeKind k, const CombVector *x, const CombVector *y,
+                      int row)
+{
+    if (comb_type_is_float(k))
+        return sql_double_cmp(x->f64[row], y->f64[row]);
+    return sql_value_cmp(x, row, y, row, true);
+}
+
+/* = <> < <= > >= on doubles as Java evaluates them: NaN equals nothing,
+ * not even itself, and is neither smaller nor larger than anything. */
+static bool double_holds(AstOp op, double a, double b)
+{
+    switch (op) {
+    case AST_OP_EQ: case AST_OP_EQ_NS: return a == b;
+    case AST_OP_NE: return a != b;
+    case AST_OP_LT: return a < b;
+    case AST_OP_LE: return a <= b;
+    case AST_OP_GT: return a > b;
+    case AST_OP_GE: return a >= b;
+    default: return false;
+    }
+}
+
+static bool value_holds(AstOp op, CombTypeKind k, const CombVector *x,
+                        const CombVector *y, int row);
+
+static bool cmp_holds(AstOp op, int c)
+{
+    switch (op) {
+    case AST_OP_EQ: case AST_OP_EQ_NS: return c == 0;
+    case AST_OP_NE: return c != 0;
+    case AST_OP_LT: return c < 0;
+    case AST_OP_LE: return c <= 0;
+    case AST_OP_GT: return c > 0;
+    case AST_OP_GE: return c >= 0;
+    default: return false;
+    }
+}
+
+static bool value_holds(AstOp op, CombTypeKind k, const CombVector *x,
+                        const CombVector *y, int row)
+{
+    if (comb_type_is_float(k))
+        return double_holds(op, x->f64[row], y->f64[row]);
+    return cmp_holds(op, cmp_values(k, x, y, row));
+}
+
+/* Hive's row mode (constant folding) compares doubles with
+ * ObjectInspectorUtils.compare: -0.0 equals 0.0, otherwise Double.compare,
+ * so there NaN = NaN and NaN > +Infinity. */
+static bool row_mode_holds(AstOp op, CombTypeKind k, const CombVector *x,
+                           const CombVector *y, int row)
+{
+    double a, b;
+    if (!comb_type_is_float(k))
+        return value_holds(op, k, x, y, row);
+    a = x->f64[row];
+    b = y->f64[row];
+    return cmp_holds(op, a == b ? 0 : sql_double_cmp(a, b));
+}
+
+static bool compare_holds(const BoundExpr *e, AstOp op, CombTypeKind k,
+                          const CombVector *x, const CombVector *y, int row)
+{
+    return e->row_mode ? row_mode_holds(op, k, x, y, row)
+                       : value_holds(op, k, x, y, row);
+}
+
+/* The value an operand had before the binder converted it. */
+static const CombVector *unconverted(const BoundExpr *e)
+{
+    while (e->kind == BX_CAST && e->implicit)
+        e = e->a;
+    return e->out;
+}
+
+/* a <=> b: TRUE when both are NULL, FALSE when one is; otherwise a = b,
+ * which is NULL when a value did not convert ('abc' <=> 0), as Hive's
+ * GenericUDFOPEqualNS defers to GenericUDFOPEqual. */
+static void eval_equal_ns(BoundExpr *e, const CombBatch *in, CombTypeKind k)
+{
+    const CombVector *x = e->a->out, *y = e->b->out;
+    const CombVector *rx = unconverted(e->a), *ry = unconverted(e->b);
+    CombVector *o = e->out;
+    o->has_nulls = false;
+    FOR_LIVE(in, i, row) {
+        bool nx = comb_vec_is_null(rx, row), ny = comb_vec_is_null(ry, row);
+        bool lost = !nx && !ny &&
+                    (comb_vec_is_null(x, row) || comb_vec_is_null(y, row));
+        sql_vec_mark(o, in, row, lost);
+        if (lost)
+            continue;
+        o->i64[row] = (nx || ny) ? (nx && ny)
+                                 : compare_holds(e, AST_OP_EQ, k, x, y, row);
+    }
+}
+
+static void eval_compare(BoundExpr *e, const CombBatch *in)
+{
+    const CombVector *x = e->a->out, *y = e->b->out;
+    CombVector *o = e->out;
+    CombTypeKind k = e->a->type == COMB_T_NULL ? e->b->type : e->a->type;
+    if (e->op == AST_OP_EQ_NS) {
+        eval_equal_ns(e, in, k);
+        return;
+    }
+    nulls_from(o, in, x, y);
+    if (k == COMB_T_NULL)
+        return;
+    FOR_LIVE(in, i, row)
+        if (!o->has_nulls || !o->nulls[row])
+            o->i64[row] = compare_holds(e, e->op, k, x, y, row);
+}
+
+/* AND / OR over n operands with SQL's three-valued logic: the deciding
+ * value (FALSE for AND, TRUE for OR) wins, else NULL if any is NULL. */
+static void eval_logic(BoundExpr *e, const CombBatch *in)
+{
+    CombVector *o = e->out;
+    int decide = e->op == AST_OP_AND ? 0 : 1;
+    o->has_nulls = false;
+    FOR_LIVE(in, i, row) {
+        bool saw_null = false, decided = false;
+        for (int k = 0; k < e->n_args && !decided; k++) {
+            const CombVector *x = e->args[k]->out;
+            if (comb_vec_is_null(x, row))
+                saw_null = true;
+            else
+                decided = (x->i64[row] != 0) == decide;
+        }
+        sql_vec_mark(o, in, row, !decided && saw_null);
+        o->i64[row] = decided ? decide : !decide;
+    }
+}
+
+/* -------------------------------------------------------------- arithmetic */
+
+static int64_t int_arith(AstOp op, int64_t a, int64_t b, bool *is_null)
+{
+    uint64_t ua = (uint64_t)a, ub = (uint64_t)b;
+    switch (op) {
+    case AST_OP_ADD: return (int64_t)(ua + ub);
+    case AST_OP_SUB: return (int64_t)(ua - ub);
+    case AST_OP_MUL: return (int64_t)(ua * ub);
+    case AST_OP_MOD:
+    case AST_OP_DIV_INT:
+        if (b == 0) {
+            *is_null = true;
+            return 0;
+        }
+        if (b == -1)
+            return op == AST_OP_MOD ? 0 : (int64_t)(0 - ua);
+        return op == AST_OP_MOD ? a % b : a / b;
+    default:
+        return 0;
+    }
+}
+
+/* x / 0 and x % 0 are NULL in Hive, for doubles too. */
+static double dbl_arith(AstOp op, double a, double b, bool *is_null)
+{
+    switch (op) {
+    case AST_OP_ADD: return a + b;
+    case AST_OP_SUB: return a - b;
+    case AST_OP_MUL: return a * b;
+    case AST_OP_DIV:
+    case AST_OP_MOD:
+        if (b == 0) {
+            *is_null = true;
+            return 0;
+        }
+        return op == AST_OP_DIV ? a / b : fmod(a, b);
+    default:
+        return 0;
+    }
+}
+
+static int vec_scale(const CombVector *v)
+{
+    return v->type ? (int)v->type->scale : 0;
+}
+
+/* Operands arrive in the result's type (bind.c: bind_arithmetic), except
+ * that integer kinds share int64 vectors and DECIMAL operands keep their
+ * own scales. */
+static void eval_arith(BoundExpr *e, const CombBatch *in)
+{
+    const CombVector *x = e->a->out, *y = e->b->out;
+    CombVector *o = e->out;
+    nulls_from(o, in, x, y);
+    FOR_LIVE(in, i, row) {
+        bool is_null = false;
+        if (o->has_nulls && o->nulls[row])
+            continue;
+        /* FLOAT rounds each result to float, as Java does; computing in
+         * double first gives the same float (53 >= 2 * 24 + 2 bits) */
+        if (e->type == COMB_T_FLOAT)
+            o->f64[row] = (float)dbl_arith(e->op, (float)x->f64[row],
+                                           (float)y->f64[row], &is_null);
+        else if (e->type == COMB_T_DOUBLE)
+            o->f64[row] = dbl_arith(e->op, x->f64[row], y->f64[row], &is_null);
+        else if (e->type == COMB_T_DECIMAL)
+            is_null = !sql_dec_arith(e->op, x->dec[row], vec_scale(x), y->dec[row],
+                                     vec_scale(y), (int)e->ctype->precision,
+                                     (int)e->ctype->scale, &o->dec[row]);
+        else
+            o->i64[row] = wrap_to(e->type, int_arith(e->op, x->i64[row],
+                                                     y->i64[row], &is_null));
+        if (is_null)
+            set_null(o, row);
+    }
+}
+
+static int eval_concat(BoundExpr *e, const CombBatch *in, CombErr *err)
+{
+    const CombVector *x = e->a->out, *y = e->b->out;
+    CombVector *o = e->out;
+    comb_arena_reset(e->scratch);
+    nulls_from(o, in, x, y);
+    FOR_LIVE(in, i, row) {
+        char *p;
+        CombStr a, b;
+        if (o->has_nulls && o->nulls[row])
+            continue;
+        a = x->str[row];
+        b = y->str[row];
+        p = comb_arena_alloc(e->scratch, (size_t)a.len + b.len + 1);
+        if (!p)
+            return comb_err_nomem(err);
+        memcpy(p, a.ptr, a.len);
+        memcpy(p + a.len, b.ptr, b.len);
+        o->str[row] = (CombStr){p, a.len + b.len};
+    }
+    return COMB_OK;
+}
+
+static int eval_binary(BoundExpr *e, const CombBatch *in, CombErr *err)
+{
+    switch (e->op) {
+    case AST_OP_AND:
+    case AST_OP_OR:
+        eval_logic(e, in);
+        return COMB_OK;
+    case AST_OP_CONCAT:
+        return eval_concat(e, in, err);
+    case AST_OP_EQ: case AST_OP_NE: case AST_OP_LT: case AST_OP_LE:
+    case AST_OP_GT: case AST_OP_GE: case AST_OP_EQ_NS:
+        eval_compare(e, in);
+        return COMB_OK;
+    default:
+        eval_arith(e, in);
+        return COMB_OK;
+    }
+}
+
+static void eval_unary(BoundExpr *e, const CombBatch *in)
+{
+    const CombVector *x = e->a->out;
+    CombVector *o = e->out;
+    nulls_from(o, in, x, NULL);
+    FOR_LIVE(in, i, row) {
+        if (comb_vec_is_null(x, row))
+            continue;
+        if (e->op == AST_OP_NOT)
+            o->i64[row] = !x->i64[row];
+        else if (comb_type_is_float(e->type))
+            o->f64[row] = e->op == AST_OP_NEG ? -x->f64[row] : x->f64[row];
+        else if (e->type == COMB_T_DECIMAL)
+            o->dec[row] = e->op == AST_OP_NEG ? -x->dec[row] : x->dec[row];
+        else if (e->a->type == COMB_T_NULL)
+            set_null(o, row);
+        else
+            o->i64[row] = e->op == AST_OP_NEG
+                              ? wrap_to(e->type, (int64_t)(0 - (uint64_t)x->i64[row]))
+                              : x->i64[row];
+    }
+}
+
+/* ------------------------------------------------------------- predicates */
+
+static void eval_is_null(BoundExpr *e, const CombBatch *in)
+{
+    const CombVector *x = e->a->out;
+    e->out->has_nulls = false;
+    FOR_LIVE(in, i, row)
+        e->out->i64[row] = comb_vec_is_null(x, row) != e->negated;
+}
+
+/* x [NOT] BETWEEN lo AND hi: [NOT] (x >= lo AND x <= hi) in three-valued
+ * logic (a FALSE side decides even when the other is NULL).  Hive's
+ * vectorized filters pass a NaN through neither BETWEEN nor NOT BETWEEN. */
+static void eval_between(BoundExpr *e, const CombBatch *in)
+{
+    const BoundExpr *x_hi = e->n_args ? e->args[0] : e->a;
+    const CombVector *x = e->a->out, *x2 = x_hi->out, *lo = e->b->out,
+                     *hi = e->c->out;
+    CombVector *o = e->out;
+    CombTypeKind k = e->a->type;
+    o->has_nulls = false;
+    FOR_LIVE(in, i, row) {
+        bool nx = comb_vec_is_null(x, row);
+        int ge = nx || comb_vec_is_null(lo, row)
+                     ? -1 : compare_holds(e, AST_OP_GE, k, x, lo, row);
+        int le = comb_vec_is_null(x2, row) || comb_vec_is_null(hi, row)
+                     ? -1 : compare_holds(e, AST_OP_LE, x_hi->type, x2, hi, row);
+        int r = (ge == 0 || le == 0) ? 0 : (ge == 1 && le == 1) ? 1 : -1;
+        if (r >= 0 && e->negated)
+            r = !r;
+        if (!nx && !e->row_mode && comb_type_is_float(k) && isnan(x->f64[row]))
+            r = 0;
+        sql_vec_mark(o, in, row, r < 0);
+        if (r >= 0)
+            o->i64[row] = r;
+    }
+}
+
+/* One IN-list match.  Hive looks doubles up in a hash set of Java
+ * DoubleWritables: equal with ==, hashed by their bits, so NaN matches
+ * nothing and -0.0 does not find 0.0. */
+static bool in_matches(CombTypeKind k, const CombVector *x, const CombVector *y,
+                       int row)
+{
+    if (comb_type_is_float(k))
+        return x->f64[row] == y->f64[row] &&
+               signbit(x->f64[row]) == signbit(y->f64[row]);
+    return cmp_values(k, x, y, row) == 0;
+}
+
+/* x IN (list): TRUE if equal to any; NULL if no match and a NULL is
+ * involved; else FALSE (then inverted for NOT IN). */
+static void eval_in(BoundExpr *e, const CombBatch *in)
+{
+    const CombVector *x = e->a->out;
+    CombVector *o = e->out;
+    CombTypeKind k = e->a->type;
+    o->has_nulls = false;
+    FOR_LIVE(in, i, row) {
+        bool found = false, saw_null = comb_vec_is_null(x, row);
+        for (int j = 0; j < e->n_args && !found && !comb_vec_is_null(x, row); j++) {
+            const CombVector *y = e->args[j]->out;
+            if (comb_vec_is_null(y, row))
+                saw_null = true;
+            else if (in_matches(k, x, y, row))
+                found = true;
+        }
+        sql_vec_mark(o, in, row, !found && saw_null);
+        o->i64[row] = found != e->negated;
+    }
+}
+
+static void eval_like(BoundExpr *e, const CombBatch *in)
+{
+    const CombVector *x = e->a->out, *p = e->b->out;
+    CombVector *o = e->out;
+    nulls_from(o, in, x, p);
+    FOR_LIVE(in, i, row) {
+        if (o->has_nulls && o->nulls[row])
+            continue;
+        o->i64[row] = sql_like_match(x->str[row], p->str[row]) != e->negated;
+    }
+}
+
+/* ROW__ID as a struct of the scan's three ROW__ID columns. */
+static int eval_rowid(BoundExpr *e, const CombBatch *in, CombErr *err)
+{
+    CombVector *o = e->out;
+    (void)err;
+    o->has_nulls = false;
+    for (int k = 0; k < 3; k++) {
+        const CombVector *src = &in->cols[e->col + k];
+        CombVector *f = &o->children[k];
+        f->has_nulls = false;
+        FOR_LIVE(in, i, row)
+            f->i64[row] = src->i64[row];
+    }
+    return COMB_OK;
+}
+
+/* First WHEN that is TRUE picks its value; none: ELSE or NULL. */
+static int eval_case(BoundExpr *e, const CombBatch *in, CombErr *err)
+{
+    int n = e->n_args / 2;
+    sql_fill_reset(e->fill);
+    FOR_LIVE(in, i, row) {
+        const CombVector *v = e->c ? e->c->out : NULL;
+        for (int k = 0; k < n; k++) {
+            const CombVector *cond = e->args[2 * k]->out;
+            if (!comb_vec_is_null(cond, row) && cond->i64[row]) {
+                v = e->args[2 * k + 1]->out;
+                break;
+            }
+        }
+        if (!v)
+            sql_fill_null(e->fill, row);
+        else if (sql_fill_copy(e->fill, row, v, row))
+            return comb_err_nomem(err);
+    }
+    return COMB_OK;
+}
+
+static int eval_children(BoundExpr *e, const CombBatch *in, CombErr *err)
+{
+    int rc;
+    if ((e->a && (rc = sql_expr_eval(e->a, in, err))) ||
+        (e->b && (rc = sql_expr_eval(e->b, in, err))) ||
+        (e->c && (rc = sql_expr_eval(e->c, in, err))))
+        return rc;
+    for (int i = 0; i < e->n_args; i++)
+        if ((rc = sql_expr_eval(e->args[i], in, err)))
+            return rc;
+    return COMB_OK;
+}
+
+int sql_expr_eval(BoundExpr *e, const CombBatch *in, CombErr *err)
+{
+    int rc;
+    if (e->kind == BX_CONST)
+        return COMB_OK;
+    if (e->kind == BX_COL) {
+        /* a copy of the column's vector header, never a pointer into the
+         * batch: a statement that replaces batch columns (UPDATE SET a = b,
+         * b = a) must not change what an evaluated reference holds */
+        e->own = in->cols[e->col];
+        if (!e->own.type)
+            e->own.type = e->ctype;
+        e->out = &e->own;
+        return COMB_OK;
+    }
+    if ((rc = eval_children(e, in, err)))
+        return rc;
+    switch (e->kind) {
+    case BX_ROWID: return eval_rowid(e, in, err);
+    case BX_CAST: return sql_eval_cast(e, in, err);
+    case BX_BINARY: return eval_binary(e, in, err);
+    case BX_UNARY: eval_unary(e, in); return COMB_OK;
+    case BX_IS_NULL: eval_is_null(e, in); return COMB_OK;
+    case BX_BETWEEN: eval_between(e, in); return COMB_OK;
+    case BX_IN: eval_in(e, in); return COMB_OK;
+    case BX_LIKE: eval_like(e, in); return COMB_OK;
+    case BX_FUNC: return e->fn(e, in, err);
+    case BX_CASE: return eval_case(e, in, err);
+    default: return COMB_INTERNAL(err, "unexpected bound expression");
+    }
+}
+
+int sql_filter_batch(BoundExpr *pred, CombBatch *b, CombErr *err)
+{
+    int rc = sql_expr_eval(pred, b, err), n = 0;
+    const CombVector *v;
+    if (rc)
+        return rc;
+    v = pred->out;
+    FOR_LIVE(b, i, row)
+        if (!comb_vec_is_null(v, row) && v->i64[row])
+            b->sel[n++] = (uint16_t)row;
+    b->n_sel = n;
+    b->use_sel = true;
+    return COMB_OK;
+}

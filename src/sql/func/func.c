@@ -1,0 +1,500 @@
+/*
+ * func.c - scalar built-in functions: one table of (name, arity, type
+ * rule, implementation).  Aggregates (count, sum, ...) are not here: the
+ * SELECT planner recognises them before binding (see exec_select.c).
+ */
+#include "sql/func/expr.h"
+
+#include <math.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "common/datetime.h"
+
+#include "sql/func/convert.h"
+#include "sql/func/unicase.h"
+
+#define FOR_LIVE(in, i, row) \
+    for (int i = 0, row; i < comb_batch_live(in) && ((row = comb_batch_row(in, i)), 1); i++)
+
+static void copy_nulls(CombVector *o, const CombBatch *in, const CombVector *x)
+{
+    o->has_nulls = x->has_nulls;
+    if (x->has_nulls)
+        FOR_LIVE(in, i, row)
+            o->nulls[row] = x->nulls[row];
+}
+
+/* upper / lower as Java converts case (unicase.h), not byte by byte. */
+static int fn_case(BoundExpr *e, const CombBatch *in, CombErr *err, bool upper)
+{
+    const CombVector *x = e->args[0]->out;
+    CombVector *o = e->out;
+    comb_arena_reset(e->scratch);
+    copy_nulls(o, in, x);
+    FOR_LIVE(in, i, row) {
+        if (comb_vec_is_null(x, row))
+            continue;
+        if (sql_utf8_case(x->str[row], upper, e->scratch, &o->str[row]))
+            return comb_err_nomem(err);
+    }
+    return COMB_OK;
+}
+
+static int fn_upper(BoundExpr *e, const CombBatch *in, CombErr *err)
+{
+    return fn_case(e, in, err, true);
+}
+
+static int fn_lower(BoundExpr *e, const CombBatch *in, CombErr *err)
+{
+    return fn_case(e, in, err, false);
+}
+
+/* Characters, not bytes: count UTF-8 lead bytes. */
+static int fn_length(BoundExpr *e, const CombBatch *in, CombErr *err)
+{
+    const CombVector *x = e->args[0]->out;
+    CombVector *o = e->out;
+    (void)err;
+    copy_nulls(o, in, x);
+    FOR_LIVE(in, i, row) {
+        int64_t n = 0;
+        if (comb_vec_is_null(x, row))
+            continue;
+        for (uint32_t k = 0; k < x->str[row].len; k++)
+            n += ((unsigned char)x->str[row].ptr[k] & 0xC0) != 0x80;
+        o->i64[row] = n;
+    }
+    return COMB_OK;
+}
+
+static int fn_abs(BoundExpr *e, const CombBatch *in, CombErr *err)
+{
+    const CombVector *x = e->args[0]->out;
+    CombVector *o = e->out;
+    (void)err;
+    copy_nulls(o, in, x);
+    FOR_LIVE(in, i, row) {
+        if (comb_vec_is_null(x, row))
+            continue;
+        /* Java's Math.abs: the smallest int/long stays negative */
+        if (o->f64)
+            o->f64[row] = fabs(x->f64[row]);
+        else if (o->dec)
+            o->dec[row] = x->dec[row] < 0 ? -x->dec[row] : x->dec[row];
+        else
+            o->i64[row] = sql_int_wrap(e->type, x->i64[row] < 0
+                                                    ? (int64_t)(0 - (uint64_t)x->i64[row])
+                                                    : x->i64[row]);
+    }
+    return COMB_OK;
+}
+
+/* current_date / current_timestamp: the statement's one value. */
+static int fn_now(BoundExpr *e, const CombBatch *in, CombErr *err)
+{
+    (void)err;
+    e->out->has_nulls = false;
+    FOR_LIVE(in, i, row) {
+        e->out->i64[row] = e->type == COMB_T_DATE ? comb_seconds_to_days(e->ival)
+                                                  : e->ival;
+        if (e->out->nanos)
+            e->out->nanos[row] = e->nanos;
+    }
+    return COMB_OK;
+}
+
+/* First non-NULL argument (all arguments already cast to e->type). */
+static int fn_coalesce(BoundExpr *e, const CombBatch *in, CombErr *err)
+{
+    sql_fill_reset(e->fill);
+    FOR_LIVE(in, i, row) {
+        int k = 0;
+        while (k < e->n_args && comb_vec_is_null(e->args[k]->out, row))
+            k++;
+        if (k == e->n_args)
+            sql_fill_null(e->fill, row);
+        else if (sql_fill_copy(e->fill, row, e->args[k]->out, row))
+            return comb_err_nomem(err);
+    }
+    return COMB_OK;
+}
+
+static int fn_concat(BoundExpr *e, const CombBatch *in, CombErr *err)
+{
+    CombVector *o = e->out;
+    comb_arena_reset(e->scratch);
+    o->has_nulls = false;
+    FOR_LIVE(in, i, row) {
+        size_t len = 0;
+        bool null = false;
+        char *p;
+        for (int k = 0; k < e->n_args; k++) {
+            null |= comb_vec_is_null(e->args[k]->out, row);
+            if (!null)
+                len += e->args[k]->out->str[row].len;
+        }
+        sql_vec_mark(o, in, row, null);
+        if (null)
+            continue;
+        p = comb_arena_alloc(e->scratch, len + 1);
+        if (!p)
+            return comb_err_nomem(err);
+        len = 0;
+        for (int k = 0; k < e->n_args; k++) {
+            CombStr s = e->args[k]->out->str[row];
+            memcpy(p + len, s.ptr, s.len);
+            len += s.len;
+        }
+        o->str[row] = (CombStr){p, (uint32_t)len};
+    }
+    return COMB_OK;
+}
+
+/* Cut to e->ival characters (UTF-8), and for char(n) pad with spaces. */
+static int fn_fit_length(BoundExpr *e, const CombBatch *in, CombErr *err)
+{
+    const CombVector *x = e->args[0]->out;
+    CombVector *o = e->out;
+    bool pad = e->type == COMB_T_CHAR;
+    comb_arena_reset(e->scratch);
+    copy_nulls(o, in, x);
+    FOR_LIVE(in, i, row) {
+        CombStr s = x->str[row];
+        uint32_t bytes = 0, chars = 0;
+        char *p;
+        if (comb_vec_is_null(x, row))
+            continue;
+        while (bytes < s.len && chars < (uint64_t)e->ival) {
+            bytes++;
+            while (bytes < s.len && ((unsigned char)s.ptr[bytes] & 0xC0) == 0x80)
+                bytes++;
+            chars++;
+        }
+        if (!pad || chars == (uint64_t)e->ival) {
+            o->str[row] = (CombStr){s.ptr, bytes};
+            continue;
+        }
+        p = comb_arena_alloc(e->scratch, bytes + (size_t)(e->ival - chars) + 1);
+        if (!p)
+            return comb_err_nomem(err);
+        memcpy(p, s.ptr, bytes);
+        memset(p + bytes, ' ', (size_t)(e->ival - chars));
+        o->str[row] = (CombStr){p, bytes + (uint32_t)(e->ival - chars)};
+    }
+    return COMB_OK;
+}
+
+static int fn_rtrim(BoundExpr *e, const CombBatch *in, CombErr *err);
+
+/* A one-argument internal function node over e. */
+static int unary_func_node(SqlStmtCtx *c, BoundExpr *e, CombTypeKind type,
+                           const char *name, BxFuncImpl fn, BoundExpr **out,
+                           CombErr *err)
+{
+    BoundExpr *b = sql_bx_new(c, BX_FUNC, type, e->pos);
+    BoundExpr **args = comb_arena_alloc(c->arena, sizeof *args);
+    if (!b || !args)
+        return comb_err_nomem(err);
+    args[0] = e;
+    b->fname = name;
+    b->fn = fn;
+    b->args = args;
+    b->n_args = 1;
+    *out = b;
+    return COMB_OK;
+}
+
+int sql_bind_rtrim(SqlStmtCtx *c, BoundExpr *e, BoundExpr **out,
+                   CombErr *err)
+{
+    return unary_func_node(c, e, COMB_T_STRING, "rtrim", fn_rtrim, out, err);
+}
+
+int sql_bind_fit_length(SqlStmtCtx *c, BoundExpr *e, CombTypeKind kind,
+                        uint32_t length, BoundExpr **out, CombErr *err)
+{
+    int rc = unary_func_node(c, e, kind, kind == COMB_T_CHAR ? "char" : "varchar",
+                             fn_fit_length, out, err);
+    if (!rc) {
+        (*out)->ival = length;
+        (*out)->length = length;
+    }
+    return rc;
+}
+
+/* trim / ltrim / rtrim: spaces only, as Hive's. */
+static int fn_trim_sides(BoundExpr *e, const CombBatch *in, bool left,
+                         bool right)
+{
+    const CombVector *x = e->args[0]->out;
+    CombVector *o = e->out;
+    copy_nulls(o, in, x);
+    FOR_LIVE(in, i, row) {
+        CombStr s;
+        if (comb_vec_is_null(x, row))
+            continue;
+        s = x->str[row];
+        while (left && s.len > 0 && s.ptr[0] == ' ') {
+            s.ptr++;
+            s.len--;
+        }
+        while (right && s.len > 0 && s.ptr[s.len - 1] == ' ')
+            s.len--;
+        o->str[row] = s;
+    }
+    return COMB_OK;
+}
+
+static int fn_trim(BoundExpr *e, const CombBatch *in, CombErr *err)
+{
+    (void)err;
+    return fn_trim_sides(e, in, true, true);
+}
+
+static int fn_ltrim(BoundExpr *e, const CombBatch *in, CombErr *err)
+{
+    (void)err;
+    return fn_trim_sides(e, in, true, false);
+}
+
+static int fn_rtrim(BoundExpr *e, const CombBatch *in, CombErr *err)
+{
+    (void)err;
+    return fn_trim_sides(e, in, false, true);
+}
+
+typedef enum FnTypeRule {
+    FN_STRING,      /* returns string, arguments cast to string */
+    FN_CASE,        /* upper/lower: a string, CHAR and VARCHAR keep their
+                       type (GenericUDFUpper/Lower), values unpadded */
+    FN_CONCAT,      /* concat: sql_concat_type */
+    FN_INT_OF_STRING,
+    FN_ABS,         /* Hive's abs: int for tinyint..int, bigint, else double */
+    FN_COMMON       /* returns the common type of all arguments */
+} FnTypeRule;
+
+#define FN_ANY_ARGS INT32_MAX   /* no limit on the number of arguments */
+
+static const struct {
+    const char *name;
+    int min_args, max_args;
+    FnTypeRule rule;
+    BxFuncImpl fn;
+} functions[] = {
+    {"upper", 1, 1, FN_CASE, fn_upper},
+    {"ucase", 1, 1, FN_CASE, fn_upper},
+    {"lower", 1, 1, FN_CASE, fn_lower},
+    {"lcase", 1, 1, FN_CASE, fn_lower},
+    {"length", 1, 1, FN_INT_OF_STRING, fn_length},
+    {"abs", 1, 1, FN_ABS, fn_abs},
+    {"coalesce", 1, FN_ANY_ARGS, FN_COMMON, fn_coalesce},
+    {"nvl", 2, 2, FN_COMMON, fn_coalesce},
+    {"concat", 1, FN_ANY_ARGS, FN_CONCAT, fn_concat},
+    {"trim", 1, 1, FN_STRING, fn_trim},
+    {"ltrim", 1, 1, FN_STRING, fn_ltrim},
+    {"rtrim", 1, 1, FN_STRING, fn_rtrim},
+};
+
+static bool is_aggregate_name(const char *name)
+{
+    static const char *const aggs[] = {"count", "sum", "min", "max", "avg"};
+    for (size_t i = 0; i < sizeof aggs / sizeof aggs[0]; i++)
+        if (strcmp(name, aggs[i]) == 0)
+            return true;
+    return false;
+}
+
+bool sql_is_aggregate(const char *name)
+{
+    return is_aggregate_name(name);
+}
+
+/* Arguments converted to `to` as Hive's functions accept them: anything
+ * becomes a string, NULL anything, numbers and strings a float or double,
+ * an integer a wider integer or a decimal. */
+static int cast_all(SqlStmtCtx *c, BoundExpr **args, int n, const CombType *to,
+                    CombErr *err)
+{
+    for (int i = 0; i < n; i++) {
+        CombTypeKind from = args[i]->type;
+        int rc;
+        if (sql_bx_has_type(args[i], to))
+            continue;
+        if (!(to->kind == COMB_T_STRING || from == COMB_T_NULL ||
+              (comb_type_is_float(to->kind) &&
+               (sql_is_number(from) || sql_is_string(from))) ||
+              (sql_int_rank(to->kind) && sql_int_rank(from)) ||
+              (to->kind == COMB_T_DECIMAL && sql_int_rank(from))))
+            return sql_err_at(err, COMB_ESEMANTIC, 10014, args[i]->pos,
+                              "Wrong arguments: %s cannot be used as %s",
+                              comb_type_name(from), comb_type_name(to->kind));
+        if ((rc = sql_bind_cast(c, args[i], to, true, &args[i], err)))
+            return rc;
+    }
+    return COMB_OK;
+}
+
+/* GenericUDFAbs: tinyint, smallint and int give int, bigint bigint,
+ * float, double and strings double, a decimal its own type; CHAR and
+ * VARCHAR are refused. */
+static int bind_abs(SqlStmtCtx *c, BoundExpr *b, CombErr *err)
+{
+    CombTypeKind a = b->args[0]->type;
+    switch (a) {
+    case COMB_T_NULL:
+    case COMB_T_TINYINT:
+    case COMB_T_SMALLINT:
+    case COMB_T_INT:
+        b->type = COMB_T_INT;
+        break;
+    case COMB_T_BIGINT:
+        b->type = COMB_T_BIGINT;
+        break;
+    case COMB_T_FLOAT:
+    case COMB_T_DOUBLE:
+    case COMB_T_STRING:
+        b->type = COMB_T_DOUBLE;
+        break;
+    case COMB_T_DECIMAL:
+        sql_bx_set_type(b, b->args[0]->ctype);
+        return COMB_OK;
+    default:
+        return sql_err_at(err, COMB_ESEMANTIC, 10014, b->args[0]->pos,
+                          "Wrong arguments for 'abs': expected a number but "
+                          "got %s", comb_type_name(a));
+    }
+    return cast_all(c, b->args, 1, sql_kind_type(b->type), err);
+}
+
+/* COALESCE / NVL: the arguments' common type. */
+static int bind_coalesce(SqlStmtCtx *c, BoundExpr *b, CombErr *err)
+{
+    const CombType *to;
+    int rc = sql_common_value_type(c, b->args, b->n_args, &to, err);
+    if (rc)
+        return rc;
+    sql_bx_set_type(b, to);
+    for (int i = 0; i < b->n_args; i++)
+        if ((rc = sql_bind_cast(c, b->args[i], to, true, &b->args[i], err)))
+            return rc;
+    if (b->type == COMB_T_CHAR)
+        return sql_bind_unite_chars(c, b->args, b->n_args, &b->length, err);
+    return COMB_OK;
+}
+
+/* The statement's clock, read once: local wall-clock time, as Hive's
+ * current_timestamp gives it in the session's time zone. */
+static void statement_now(SqlStmtCtx *c)
+{
+    struct timespec ts;
+    struct tm tm;
+    if (c->have_now)
+        return;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    localtime_r(&ts.tv_sec, &tm);
+    c->now_secs = comb_days_to_seconds(comb_days_from_civil(tm.tm_year + 1900,
+                                                            tm.tm_mon + 1,
+                                                            tm.tm_mday)) +
+                  tm.tm_hour * 3600 + tm.tm_min * 60 + tm.tm_sec;
+    /* Hive's current_timestamp has millisecond precision */
+    c->now_nanos = (int32_t)(ts.tv_nsec / 1000000 * 1000000);
+    c->have_now = true;
+}
+
+static int bind_now(SqlStmtCtx *c, const AstExpr *e, int n_args,
+                    BoundExpr **out, CombErr *err)
+{
+    bool date = strcmp(e->name, "current_date") == 0;
+    BoundExpr *b;
+    if (n_args)
+        return sql_err_at(err, COMB_ESEMANTIC, 10015, e->pos,
+                          "Arguments length mismatch for function '%s'",
+                          e->name);
+    statement_now(c);
+    b = sql_bx_new(c, BX_FUNC, date ? COMB_T_DATE : COMB_T_TIMESTAMP, e->pos);
+    if (!b)
+        return comb_err_nomem(err);
+    b->fname = date ? "current_date" : "current_timestamp";
+    b->fn = fn_now;
+    b->ival = c->now_secs;
+    b->nanos = date ? 0 : c->now_nanos;
+    *out = b;
+    return COMB_OK;
+}
+
+int sql_bind_function(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
+                      BoundExpr **args, int n_args, BoundExpr **out,
+                      CombErr *err)
+{
+    BoundExpr *b;
+    bool found;
+    int rc;
+    (void)sc;
+    if (is_aggregate_name(e->name))
+        return sql_err_at(err, COMB_ESEMANTIC, 10128, e->pos,
+                          "Not yet supported place for UDAF '%s'", e->name);
+    if (strcmp(e->name, "if") == 0) {
+        if (n_args != 3)
+            return sql_err_at(err, COMB_ESEMANTIC, 10015, e->pos,
+                              "Arguments length mismatch for function 'if'");
+        return sql_bind_case(c, &args[0], &args[1], 1, args[2], e->pos, out, err);
+    }
+    if (strcmp(e->name, "current_date") == 0 ||
+        strcmp(e->name, "current_timestamp") == 0)
+        return bind_now(c, e, n_args, out, err);
+    if (!(b = sql_bx_new(c, BX_FUNC, COMB_T_NULL, e->pos)))
+        return comb_err_nomem(err);
+    b->fname = e->name;
+    b->args = args;
+    b->n_args = n_args;
+    if ((rc = sql_bind_complex_function(c, b, &found, err)) || found) {
+        *out = b;
+        return rc;
+    }
+    for (size_t i = 0; i < sizeof functions / sizeof functions[0]; i++) {
+        if (strcmp(functions[i].name, e->name) != 0)
+            continue;
+        if (n_args < functions[i].min_args || n_args > functions[i].max_args ||
+            e->star_arg)
+            return sql_err_at(err, COMB_ESEMANTIC, 10015, e->pos,
+                              "Arguments length mismatch for function '%s'",
+                              e->name);
+        b->fname = functions[i].name;
+        b->fn = functions[i].fn;
+        switch (functions[i].rule) {
+        case FN_STRING:
+            b->type = COMB_T_STRING;
+            rc = cast_all(c, args, n_args, sql_kind_type(COMB_T_STRING), err);
+            break;
+        case FN_CONCAT:
+            sql_concat_type(args, n_args, &b->type, &b->length);
+            rc = cast_all(c, args, n_args, sql_kind_type(COMB_T_STRING), err);
+            break;
+        case FN_CASE:
+            b->type = args[0]->type == COMB_T_CHAR || args[0]->type == COMB_T_VARCHAR
+                          ? args[0]->type : COMB_T_STRING;
+            b->length = args[0]->length;
+            rc = cast_all(c, args, n_args, sql_kind_type(COMB_T_STRING), err);
+            break;
+        case FN_INT_OF_STRING:
+            b->type = COMB_T_INT;
+            rc = cast_all(c, args, n_args, sql_kind_type(COMB_T_STRING), err);
+            break;
+        case FN_ABS:
+            rc = bind_abs(c, b, err);
+            break;
+        default:
+            rc = bind_coalesce(c, b, err);
+            break;
+        }
+        if (rc)
+            return rc;
+        *out = b;
+        return COMB_OK;
+    }
+    return sql_err_at(err, COMB_ESEMANTIC, 10011, e->pos,
+                      "Invalid function '%s'", e->name);
+}
