@@ -8,7 +8,9 @@ GEN := build/gen
 
 CC ?= gcc
 WARN := -Wall -Wextra -Werror -Wno-missing-field-initializers
-BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -g $(WARN) -Isrc -I$(GEN)/src -MMD -MP
+# libpq's headers live outside the default include path
+PQ_CFLAGS := $(or $(shell pkg-config --cflags libpq 2>/dev/null),-I/usr/include/postgresql)
+BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -g $(WARN) -Isrc -I$(GEN)/src $(PQ_CFLAGS) -MMD -MP
 ifeq ($(MODE),fuzz)
   # libFuzzer targets (make fuzz): clang, instrumented for coverage
   CC := clang
@@ -24,7 +26,7 @@ else
   MODE_LDFLAGS :=
 endif
 CFLAGS_ALL := $(BASE_CFLAGS) $(MODE_CFLAGS) $(CFLAGS)
-LIBS := -lprotobuf-c -lz -lsnappy -lzstd -llz4 -llzo2 -lsqlite3 -ledit -lm
+LIBS := -lprotobuf-c -lz -lsnappy -lzstd -llz4 -llzo2 -lsqlite3 -lpq -ledit -lm -lpthread
 
 # Layers, lowest first; a layer's archive may only use the ones before it.
 LAYERS := common fs orc text acid metastore sql cli
@@ -57,11 +59,14 @@ DEPS_metastore := $(LIB_metastore) $(DEPS_fs)
 DEPS_sql := $(LIB_sql) $(LIB_acid) $(LIB_metastore) $(LIB_text) $(DEPS_orc)
 DEPS_cli := $(LIB_cli) $(DEPS_sql)
 
-.PHONY: all deps test demo bench clean check-layers fuzz
+.PHONY: all deps deps-test test demo bench clean check-layers fuzz
 all: $(B)/comb
 
 deps:
 	@tools/deps.sh
+
+deps-test:
+	@tools/deps.sh --test
 
 $(PROTO_C) $(PROTO_H): $(PROTO)
 	@mkdir -p $(GEN)/src
@@ -131,7 +136,7 @@ bench-bins: $(BENCH_BINS)
 
 # The release build is compiled too: -O2 finds warnings (maybe-uninitialized)
 # that -O1 does not, and make demo / make bench must never break.
-test: deps
+test: deps-test
 	@$(MAKE) --no-print-directory MODE=test check-layers build/test/comb unit
 	@$(MAKE) --no-print-directory MODE=rel all
 	@tests/run.sh build/test
@@ -140,7 +145,7 @@ demo: deps
 	@$(MAKE) --no-print-directory MODE=rel all
 	@examples/quickstart.sh build/rel/comb
 
-bench: deps
+bench: deps-test
 	@$(MAKE) --no-print-directory MODE=rel all bench-bins
 	@bench/duckdb/setup.sh build/rel/bench/duckdb
 	@for b in $(patsubst bench/%.c,build/rel/bench/%,$(wildcard bench/*.c)); do echo "== $$b"; $$b || exit 1; done

@@ -6,9 +6,11 @@
  *   comb [OPTIONS] orcfiledump [-d|--contents] [-j [-p]] [-t]
  *        [--rowindex=C,...] [--skip-dump] PATH...   (cli/orcfiledump.c)
  *
- * OPTIONS: --warehouse DIR, --hivevar k=v, --hiveconf k=v,
- * --outputformat table|tsv|csv, -v, --silent.  Global options come before
- * a subcommand; the subcommand's own options after its name.
+ * OPTIONS: --warehouse DIR, --metastore PATH|URL, --hivevar k=v,
+ * --hiveconf k=v, --outputformat table|tsv|csv, -v, --silent.  Global
+ * options come before a subcommand; the subcommand's own options after its
+ * name.  The metastore is chosen when comb starts: --metastore, else
+ * --hiveconf comb.metastore.url=..., else <warehouse>/metastore.db.
  *
  * With neither -e nor -f statements come from standard input and each runs
  * as soon as its ';' arrives; on a terminal with line editing and history.
@@ -34,6 +36,7 @@
 
 typedef struct CliOptions {
     const char *warehouse;
+    const char *metastore;    /* --metastore */
     const char *exec;         /* -e */
     const char *file;         /* -f */
     CliFormat format;
@@ -46,10 +49,13 @@ static void usage(FILE *out)
     fputs("usage: comb [OPTIONS] [-e 'SQL;...' | -f FILE]\n"
           "       comb [OPTIONS] orcfiledump [-d|--contents] [-j [-p]] [-t]\n"
           "            [--rowindex=C,...] [--skip-dump] PATH...\n"
-          "OPTIONS: [--warehouse DIR] [--hivevar k=v]... [--hiveconf k=v]...\n"
+          "OPTIONS: [--warehouse DIR] [--metastore FILE|postgresql://...]\n"
+          "         [--hivevar k=v]... [--hiveconf k=v]...\n"
           "         [--outputformat table|tsv|csv] [-v] [--silent]\n"
           "Without -e or -f, statements are read from standard input.\n"
-          "The warehouse defaults to ./warehouse.\n", out);
+          "The warehouse defaults to ./warehouse, the metastore to the SQLite\n"
+          "file metastore.db in it (or --hiveconf comb.metastore.url=...).\n",
+          out);
 }
 
 static int split_kv(const char *arg, char **key, const char **val)
@@ -206,13 +212,21 @@ static int find_subcommand(const CliOptions *o, const char *arg,
     return 2;
 }
 
-enum { OPT_WAREHOUSE = 1000, OPT_HIVEVAR, OPT_HIVECONF, OPT_FORMAT, OPT_SILENT };
+enum {
+    OPT_WAREHOUSE = 1000,
+    OPT_METASTORE,
+    OPT_HIVEVAR,
+    OPT_HIVECONF,
+    OPT_FORMAT,
+    OPT_SILENT
+};
 
 static int parse_options(int argc, char **argv, CliOptions *o, char ***vars,
                          int *n_vars, char ***confs, int *n_confs)
 {
     static const struct option longopts[] = {
         {"warehouse", required_argument, NULL, OPT_WAREHOUSE},
+        {"metastore", required_argument, NULL, OPT_METASTORE},
         {"hivevar", required_argument, NULL, OPT_HIVEVAR},
         {"hiveconf", required_argument, NULL, OPT_HIVECONF},
         {"outputformat", required_argument, NULL, OPT_FORMAT},
@@ -226,6 +240,7 @@ static int parse_options(int argc, char **argv, CliOptions *o, char ***vars,
     while ((ch = getopt_long(argc, argv, "+e:f:vhS", longopts, NULL)) != -1) {
         switch (ch) {
         case OPT_WAREHOUSE: o->warehouse = optarg; break;
+        case OPT_METASTORE: o->metastore = optarg; break;
         case 'e': o->exec = optarg; break;
         case 'f': o->file = optarg; break;
         case 'v': o->verbose = true; break;
@@ -251,9 +266,27 @@ static int parse_options(int argc, char **argv, CliOptions *o, char ***vars,
     return 0;
 }
 
+/* The metastore is chosen before the session opens: a --hiveconf of
+ * comb.metastore.url is taken out of the settings (the last one counts),
+ * and --metastore wins over it. */
+static const char *take_metastore_conf(const CliOptions *o, char **confs,
+                                       int n_confs)
+{
+    static const char key[] = "comb.metastore.url=";
+    const char *url = NULL;
+    for (int i = 0; i < n_confs; i++) {
+        if (confs[i] && strncmp(confs[i], key, sizeof key - 1) == 0) {
+            url = confs[i] + sizeof key - 1;
+            confs[i] = NULL;
+        }
+    }
+    return o->metastore ? o->metastore : url;
+}
+
 int main(int argc, char **argv)
 {
-    CliOptions o = {"warehouse", NULL, NULL, CLI_FORMAT_TABLE, false, false};
+    CliOptions o = {"warehouse", NULL, NULL, NULL, CLI_FORMAT_TABLE, false,
+                    false};
     SqlSessionOptions so = {0};
     SqlSession *s = NULL;
     CliPrinter printer;
@@ -277,6 +310,7 @@ int main(int argc, char **argv)
         return rc < 0 ? 0 : rc;
     }
     so.warehouse = o.warehouse;
+    so.metastore = take_metastore_conf(&o, confs, n_confs);
     if (sql_session_open(&so, &s, &err)) {
         fprintf(stderr, "Error: %s\n", err.msg);
         comb_free(vars);
@@ -286,7 +320,8 @@ int main(int argc, char **argv)
     for (int i = 0; i < n_vars && !rc; i++)
         rc = apply_setting(s, vars[i], true);
     for (int i = 0; i < n_confs && !rc; i++)
-        rc = apply_setting(s, confs[i], false);
+        if (confs[i])
+            rc = apply_setting(s, confs[i], false);
     comb_free(vars);
     comb_free(confs);
     cli_printer_init(&printer, o.format, stdout);

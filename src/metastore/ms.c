@@ -81,11 +81,16 @@ int ms_err_part_exists(CombErr *err, const char *db, const char *table,
                     db, table, name);
 }
 
-int ms_err_txn_not_open(CombErr *err, int64_t txnid, bool found, int state)
+int ms_err_txn_not_open(CombErr *err, int64_t txnid, bool found, int state,
+                        const char *reason)
 {
     long long t = (long long)txnid;
     if (!found)
         return comb_err(err, COMB_ETXN, "No such transaction txnid:%lld", t);
+    if (state == MS_TXN_ABORTED && reason && *reason)
+        return comb_err(err, COMB_ETXN,
+                        "Transaction txnid:%lld already aborted (%s)", t,
+                        reason);
     if (state == MS_TXN_ABORTED)
         return comb_err(err, COMB_ETXN,
                         "Transaction txnid:%lld already aborted", t);
@@ -115,6 +120,35 @@ int ms_err_unwritable(CombErr *err, const char *where, bool full)
                     "check the permissions of the file and its directory "
                     "and how the file system is mounted",
                     where);
+}
+
+int ms_err_unwritable_server(CombErr *err, const char *where, bool full)
+{
+    if (full)
+        return comb_err(err, COMB_EFULL,
+                        "cannot write to the metastore '%s': the disk is "
+                        "full; free some space on the database server and "
+                        "run the statement again",
+                        where);
+    return comb_err(err, COMB_EREADONLY,
+                    "cannot write to the metastore '%s': it is read-only; "
+                    "the database server refuses writes (a standby, "
+                    "default_transaction_read_only, or a user without "
+                    "write privileges)",
+                    where);
+}
+
+int ms_err_write_conflict(CombErr *err, int64_t txnid, int64_t commit_id,
+                          char *const *row)
+{
+    return comb_err_hive(
+        err, COMB_ETXN, 10263,
+        "[Error 10263]: Transaction manager has aborted the transaction "
+        "txnid:%lld.  Reason: Aborting [txnid:%lld,%lld] due to a write "
+        "conflict on %s/%s%s%s committed by [txnid:%s,%s] %s/%s",
+        (long long)txnid, (long long)txnid, (long long)commit_id, row[2],
+        row[3], row[4] ? "/" : "", row[4] ? row[4] : "", row[0], row[1],
+        row[5], row[6]);
 }
 
 bool ms_txn_state_parse(int letter, MsTxnState *out)
@@ -593,6 +627,27 @@ static int commit_traced(int rc, const char *op, const char *what,
     return rc;
 }
 
+bool ms_target_is_pg(const char *target)
+{
+    return target && (strncmp(target, "postgresql://", 13) == 0 ||
+                      strncmp(target, "postgres://", 11) == 0);
+}
+
+char *ms_target_display(const char *target)
+{
+    if (ms_target_is_pg(target))
+        return ms_pg_display(target);
+    return comb_strdup(target ? target : "");
+}
+
+int ms_open(const char *target, const char *warehouse_dir, Ms **out,
+            CombErr *err)
+{
+    if (ms_target_is_pg(target))
+        return ms_open_pg(target, warehouse_dir, out, err);
+    return ms_open_sqlite(target, warehouse_dir, out, err);
+}
+
 void ms_close(Ms *ms)
 {
     if (!ms)
@@ -902,26 +957,99 @@ int ms_table_list(Ms *ms, const char *db, CombArena *a, char ***names,
 int ms_txn_open(Ms *ms, const char *user, const char *host, int64_t *txnid,
                 CombErr *err)
 {
+    MsTxnBegin rq = {user, host, MS_TXN_TYPE_DEFAULT, 0, NULL};
+    bool have_snapshot;
+    return ms_txn_begin(ms, &rq, txnid, NULL, NULL, &have_snapshot, err);
+}
+
+/* A lock request's components: a database always, a table for a
+ * partition, and a known lock type. */
+static int check_lock_request(const MsLockRequest *rq, CombErr *err)
+{
+    if (rq->n < 0 || (rq->n > 0 && !rq->components))
+        return comb_err(err, COMB_EINVALID, "lock request without components");
+    for (int i = 0; i < rq->n; i++) {
+        const MsLockComponent *c = &rq->components[i];
+        if (!c->db || !*c->db)
+            return comb_err(err, COMB_EINVALID,
+                            "lock component %d has no database", i + 1);
+        if (c->partition && !c->table)
+            return comb_err(err, COMB_EINVALID,
+                            "lock component %d names a partition without "
+                            "its table", i + 1);
+        if (c->type != MS_LOCK_SHARED_READ && c->type != MS_LOCK_SHARED_WRITE &&
+            c->type != MS_LOCK_EXCL_WRITE && c->type != MS_LOCK_EXCLUSIVE)
+            return comb_err(err, COMB_EINVALID,
+                            "lock component %d has an unknown lock type", i + 1);
+    }
+    return COMB_OK;
+}
+
+/* Hive's hysteresis: once the maximum is reached, refuse until fewer
+ * than 90 % of it are open. */
+static int64_t open_limit(const Ms *ms, int64_t max_open)
+{
+    if (max_open <= 0 || !ms->too_many_open)
+        return max_open;
+    return (max_open * 9 + 9) / 10;
+}
+
+int ms_txn_begin(Ms *ms, const MsTxnBegin *rq, int64_t *txnid,
+                 MsLockStatus *status, CombTxnList *snapshot,
+                 bool *have_snapshot, CombErr *err)
+{
+    MsLockStatus ignored;
     int rc = check_handle(ms, err);
     if (!rc)
+        rc = check_out(rq, "request", err);
+    if (!rc)
         rc = check_out(txnid, "result pointer", err);
+    if (!rc)
+        rc = check_out(have_snapshot, "result pointer", err);
+    if (!rc && rq->type != MS_TXN_TYPE_DEFAULT &&
+        rq->type != MS_TXN_TYPE_READ_ONLY)
+        rc = comb_err(err, COMB_EINVALID, "unknown transaction type %d",
+                      (int)rq->type);
+    if (!rc && rq->locks)
+        rc = check_lock_request(rq->locks, err);
     if (rc)
         return rc;
     *txnid = 0;
-    rc = ms->ops->txn_open(ms->impl, user ? user : "", host ? host : "",
-                           txnid, err);
+    *have_snapshot = false;
+    if (!status)
+        status = &ignored;
+    memset(status, 0, sizeof *status);
+    if (snapshot)
+        memset(snapshot, 0, sizeof *snapshot);
+    rc = ms->ops->txn_begin(ms->impl, rq->user ? rq->user : "",
+                            rq->host ? rq->host : "", rq->type,
+                            open_limit(ms, rq->max_open), rq->locks, txnid,
+                            status, snapshot, have_snapshot, err);
+    if (rq->max_open > 0)
+        ms->too_many_open = rc == COMB_ETXN && *txnid == 0;
     return commit_traced(rc, "txn_open", NULL, *txnid);
 }
 
-int ms_txn_commit(Ms *ms, int64_t txnid, CombErr *err)
+static int txn_commit(Ms *ms, int64_t txnid, bool excl_write, CombErr *err)
 {
     int rc = check_handle(ms, err);
     if (!rc)
         rc = check_txnid(txnid, err);
     if (rc)
         return rc;
-    return commit_traced(ms->ops->txn_commit(ms->impl, txnid, err),
+    return commit_traced(ms->ops->txn_commit(ms->impl, txnid, excl_write,
+                                             err),
                          "txn_commit", NULL, txnid);
+}
+
+int ms_txn_commit(Ms *ms, int64_t txnid, CombErr *err)
+{
+    return txn_commit(ms, txnid, false, err);
+}
+
+int ms_txn_commit_excl(Ms *ms, int64_t txnid, CombErr *err)
+{
+    return txn_commit(ms, txnid, true, err);
 }
 
 int ms_txn_commit_create(Ms *ms, int64_t txnid, const MsTable *t,
@@ -950,13 +1078,145 @@ int ms_txn_commit_create(Ms *ms, int64_t txnid, const MsTable *t,
 
 int ms_txn_abort(Ms *ms, int64_t txnid, CombErr *err)
 {
+    return ms_txn_abort_reason(ms, txnid, MS_ABORT_ROLLBACK, err);
+}
+
+int ms_txn_abort_reason(Ms *ms, int64_t txnid, const char *reason,
+                        CombErr *err)
+{
     int rc = check_handle(ms, err);
     if (!rc)
         rc = check_txnid(txnid, err);
     if (rc)
         return rc;
-    return commit_traced(ms->ops->txn_abort(ms->impl, txnid, err),
+    return commit_traced(ms->ops->txn_abort(ms->impl, txnid,
+                                            reason ? reason : "", err),
                          "txn_abort", NULL, txnid);
+}
+
+int ms_txn_list(Ms *ms, CombArena *a, MsTxnInfo **rows, int *n, CombErr *err)
+{
+    int rc = check_handle(ms, err);
+    if (!rc)
+        rc = check_out(a, "arena", err);
+    if (!rc)
+        rc = check_out(rows, "result pointer", err);
+    if (!rc)
+        rc = check_out(n, "result pointer", err);
+    if (rc)
+        return rc;
+    *rows = NULL;
+    *n = 0;
+    return ms->ops->txn_list(ms->impl, a, rows, n, err);
+}
+
+int ms_txn_heartbeat(Ms *ms, const int64_t *txnids, int n, bool *open,
+                     CombErr *err)
+{
+    int rc = check_handle(ms, err);
+    if (!rc && (n < 0 || (n > 0 && (!txnids || !open))))
+        rc = comb_err(err, COMB_EINVALID, "heartbeat of %d txns without "
+                      "their arrays", n);
+    for (int i = 0; !rc && i < n; i++)
+        rc = check_txnid(txnids[i], err);
+    if (rc || n == 0)
+        return rc;
+    return ms->ops->txn_heartbeat(ms->impl, txnids, n, open, err);
+}
+
+int ms_lock(Ms *ms, const MsLockRequest *rq, MsLockStatus *out, CombErr *err)
+{
+    int rc = check_handle(ms, err);
+    if (!rc)
+        rc = check_out(rq, "request", err);
+    if (!rc)
+        rc = check_out(out, "result pointer", err);
+    if (!rc)
+        rc = check_txnid(rq->txnid, err);
+    if (!rc)
+        rc = check_lock_request(rq, err);
+    if (!rc && rq->n == 0)
+        rc = comb_err(err, COMB_EINVALID, "lock request without components");
+    if (rc)
+        return rc;
+    memset(out, 0, sizeof *out);
+    return ms->ops->lock(ms->impl, rq, out, err);
+}
+
+int ms_lock_check(Ms *ms, int64_t txnid, int64_t extid, bool zero_wait_read,
+                  MsLockStatus *out, CombErr *err)
+{
+    int rc = check_handle(ms, err);
+    if (!rc)
+        rc = check_out(out, "result pointer", err);
+    if (!rc)
+        rc = check_txnid(txnid, err);
+    if (!rc && extid <= 0)
+        rc = comb_err(err, COMB_EINVALID, "invalid lockid:%lld",
+                      (long long)extid);
+    if (rc)
+        return rc;
+    memset(out, 0, sizeof *out);
+    return ms->ops->lock_check(ms->impl, txnid, extid, zero_wait_read, out,
+                               err);
+}
+
+int ms_unlock(Ms *ms, int64_t extid, CombErr *err)
+{
+    int rc = check_handle(ms, err);
+    if (!rc && extid <= 0)
+        rc = comb_err(err, COMB_EINVALID, "invalid lockid:%lld",
+                      (long long)extid);
+    if (rc)
+        return rc;
+    return ms->ops->unlock(ms->impl, extid, err);
+}
+
+int ms_lock_list(Ms *ms, const char *db, const char *table,
+                 const char *partition, CombArena *a, MsLockRow **rows,
+                 int *n, CombErr *err)
+{
+    MsName ldb, ltable;
+    int rc = check_handle(ms, err);
+    if (!rc)
+        rc = check_out(a, "arena", err);
+    if (!rc)
+        rc = check_out(rows, "result pointer", err);
+    if (!rc)
+        rc = check_out(n, "result pointer", err);
+    if (!rc && ((table && !db) || (partition && !table)))
+        rc = comb_err(err, COMB_EINVALID,
+                      "a lock listing by table needs its database, by "
+                      "partition its table");
+    if (!rc && db)
+        rc = name_lower(&ldb, db, "database", err);
+    if (!rc && table)
+        rc = name_lower(&ltable, table, "table", err);
+    if (rc)
+        return rc;
+    *rows = NULL;
+    *n = 0;
+    return ms->ops->lock_list(ms->impl, db ? ldb.s : NULL,
+                              table ? ltable.s : NULL, partition, a, rows, n,
+                              err);
+}
+
+int ms_housekeep(Ms *ms, const MsHousekeeping *cfg, MsHousekeepResult *out,
+                 CombErr *err)
+{
+    int rc = check_handle(ms, err);
+    if (!rc)
+        rc = check_out(cfg, "settings", err);
+    if (!rc)
+        rc = check_out(out, "result pointer", err);
+    if (!rc && cfg->txn_timeout_ms <= 0)
+        rc = comb_err(err, COMB_EINVALID,
+                      "hive.txn.timeout must be positive, got %lld ms",
+                      (long long)cfg->txn_timeout_ms);
+    if (rc)
+        return rc;
+    memset(out, 0, sizeof *out);
+    return ms->ops->housekeep(ms->impl, cfg, out, err);
 }
 
 int ms_txn_state(Ms *ms, int64_t txnid, MsTxnState *state, CombErr *err)

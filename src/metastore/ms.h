@@ -2,13 +2,16 @@
  * ms.h - the metastore: catalog (databases, tables and views, columns,
  * properties, partitions) and Hive's transaction machinery (TXNS,
  * NEXT_TXN_ID, TXN_TO_WRITE_ID, NEXT_WRITE_ID, TXN_COMPONENTS,
- * COMPLETED_TXN_COMPONENTS).  This header is
+ * COMPLETED_TXN_COMPONENTS, WRITE_SET, MIN_HISTORY_LEVEL, HIVE_LOCKS and
+ * their housekeeping).  This header is
  * the only way any other layer reaches the metastore database; each backend
  * (SQLite embedded, PostgreSQL shared) implements MsBackendOps and keeps its
  * SQL to itself.
  *
  * Every call is one atomic metastore operation (one database transaction).
  * Several processes may share one metastore: the backend serialises them.
+ * Backends: an embedded SQLite file (ms_open_sqlite) or a PostgreSQL
+ * server (ms_open_pg); ms_open picks one from a path or URI.
  *
  * Ownership: results are allocated in the caller's arena; inputs are
  * borrowed for the call.  Names passed in are matched lower-cased (Hive
@@ -154,6 +157,114 @@ typedef enum MsTxnState {
     MS_TXN_COMMITTED = 'c'
 } MsTxnState;
 
+/* TXNS.TXN_TYPE values comb opens (Hive's TxnType numbers). */
+typedef enum MsTxnType {
+    MS_TXN_TYPE_DEFAULT = 0,
+    MS_TXN_TYPE_READ_ONLY = 2  /* no write id, no components; not an
+                                  exception in other txns' snapshots */
+} MsTxnType;
+
+/* HIVE_LOCKS.HL_LOCK_TYPE letters (Hive 4). */
+typedef enum MsLockType {
+    MS_LOCK_SHARED_READ = 'r',
+    MS_LOCK_SHARED_WRITE = 'w',
+    MS_LOCK_EXCL_WRITE = 'x',
+    MS_LOCK_EXCLUSIVE = 'e'
+} MsLockType;
+
+/* HIVE_LOCKS.HL_LOCK_STATE letters. */
+typedef enum MsLockState {
+    MS_LOCK_ACQUIRED = 'a',
+    MS_LOCK_WAITING = 'w'
+} MsLockState;
+
+/* One object of a lock request: a database (table NULL), a table
+ * (partition NULL) or a partition ("k1=v1/k2=v2").  Names lower case. */
+typedef struct MsLockComponent {
+    const char *db;
+    const char *table;
+    const char *partition;
+    MsLockType type;
+} MsLockComponent;
+
+/* A lock request (Hive's LockRequest): every component is granted or
+ * waits as one unit under one HL_LOCK_EXT_ID (HL_LOCK_INT_ID 1..n).  comb
+ * locks always belong to an open txn, whose heartbeat keeps them
+ * (HL_LAST_HEARTBEAT stays 0, as Hive does for txn locks).  With
+ * zero_wait_read (Hive's zeroWaitReadEnabled) a request whose SHARED_READ
+ * component would wait is not queued at all (state MS_LOCK_REFUSED). */
+typedef struct MsLockRequest {
+    int64_t txnid;
+    const char *user;
+    const char *host;
+    const char *agent_info;       /* Hive puts the query id here; may be NULL */
+    const MsLockComponent *components;
+    int n;
+    bool zero_wait_read;
+} MsLockRequest;
+
+/* The answer to a lock request or a check of it (Hive's LockResponse). */
+#define MS_LOCK_REFUSED 'n'       /* zero-wait read: nothing queued */
+typedef struct MsLockStatus {
+    int64_t extid;                /* the request's HL_LOCK_EXT_ID */
+    int state;                    /* MS_LOCK_ACQUIRED, MS_LOCK_WAITING or
+                                     MS_LOCK_REFUSED */
+    /* WAITING / REFUSED: the first earlier lock in the way */
+    int64_t blocker_extid, blocker_intid, blocker_txnid;
+    MsLockType blocker_type;
+} MsLockStatus;
+
+/* A HIVE_LOCKS row as SHOW LOCKS lists it (strings in the caller's
+ * arena).  Times are epoch milliseconds; 0 = none. */
+typedef struct MsLockRow {
+    int64_t extid, intid;
+    int64_t txnid;
+    char *db;
+    char *table;                  /* NULL: database lock */
+    char *partition;              /* NULL: table (or database) lock */
+    MsLockState state;
+    MsLockType type;
+    int64_t last_heartbeat;
+    int64_t acquired_at;
+    char *user, *host, *agent_info;
+    int64_t blocked_by_extid, blocked_by_intid;   /* 0: not blocked */
+} MsLockRow;
+
+/* A TXNS row that is not committed, as SHOW TRANSACTIONS lists it. */
+typedef struct MsTxnInfo {
+    int64_t txnid;
+    MsTxnState state;             /* open or aborted */
+    MsTxnType type;
+    int64_t started, last_heartbeat;   /* epoch ms */
+    char *user, *host;
+    char *meta_info;              /* abort reason, or NULL */
+} MsTxnInfo;
+
+/* TXN_META_INFO of an aborted txn: why (Hive's TxnErrorMsg texts, and
+ * comb's own for deadlocks). */
+#define MS_ABORT_BY_QUERY "abort by query command"
+#define MS_ABORT_WRITE_CONFLICT "write conflicts"
+#define MS_ABORT_TIMEOUT "heartbeat time-out"
+#define MS_ABORT_ROLLBACK "rollback"
+#define MS_ABORT_DEADLOCK "deadlock"
+
+/* Housekeeping (Hive's AcidHouseKeeperService and AcidTxnCleanerService),
+ * one run of it. */
+typedef struct MsHousekeeping {
+    int64_t txn_timeout_ms;       /* hive.txn.timeout: open txns not heard
+                                     from for longer are aborted */
+    int64_t interval_ms;          /* skip unless the last run, by any
+                                     process, is at least this old (0:
+                                     always run) */
+} MsHousekeeping;
+
+typedef struct MsHousekeepResult {
+    bool ran;                     /* false: another process ran recently */
+    int64_t timed_out;            /* txns aborted for their heartbeat */
+    int64_t txns_deleted;         /* TXNS rows removed */
+    int64_t rows_deleted;         /* other rows removed (T2W, CTC, WRITE_SET) */
+} MsHousekeepResult;
+
 /* ---------------------------------------------------------------- backends */
 
 /* One function pointer per operation; see the ms_* wrappers below for the
@@ -194,10 +305,23 @@ typedef struct MsBackendOps {
     int (*part_set_location)(void *impl, const char *db, const char *table,
                              const char *name, const char *location,
                              CombErr *err);
-    int (*txn_open)(void *impl, const char *user, const char *host,
-                    int64_t *txnid, CombErr *err);
-    int (*txn_commit)(void *impl, int64_t txnid, CombErr *err);
-    int (*txn_abort)(void *impl, int64_t txnid, CombErr *err);
+    /* Open a txn and, in the same metastore transaction, enqueue and
+     * check its lock request (locks->n > 0) and, when every lock was
+     * granted (or none asked) and snapshot != NULL, take its snapshot
+     * (*have_snapshot says whether).  locks->txnid is ignored: the new
+     * txn's id is used.  max_open > 0: refuse (COMB_ETXN, Hive's text) when
+     * that many txns are open already. */
+    int (*txn_begin)(void *impl, const char *user, const char *host,
+                     MsTxnType type, int64_t max_open,
+                     const MsLockRequest *locks, int64_t *txnid,
+                     MsLockStatus *status, CombTxnList *snapshot,
+                     bool *have_snapshot, CombErr *err);
+    /* excl_write: skip the write-set conflict check (Hive's
+     * CommitTxnRequest.exclWriteEnabled). */
+    int (*txn_commit)(void *impl, int64_t txnid, bool excl_write,
+                      CombErr *err);
+    int (*txn_abort)(void *impl, int64_t txnid, const char *reason,
+                     CombErr *err);
     int (*txn_state)(void *impl, int64_t txnid, MsTxnState *state,
                      CombErr *err);
     int (*txn_snapshot)(void *impl, int64_t txnid, CombTxnList *out,
@@ -218,13 +342,32 @@ typedef struct MsBackendOps {
     int (*writeid_seed)(void *impl, const char *db, const char *table,
                         int64_t max_writeid, CombErr *err);
     int (*txnid_seed)(void *impl, int64_t max_txnid, CombErr *err);
+    /* locks, heartbeats, housekeeping: see the ms_* wrappers */
+    int (*lock)(void *impl, const MsLockRequest *rq, MsLockStatus *out,
+                CombErr *err);
+    int (*lock_check)(void *impl, int64_t txnid, int64_t extid,
+                      bool zero_wait_read, MsLockStatus *out, CombErr *err);
+    int (*unlock)(void *impl, int64_t extid, CombErr *err);
+    int (*lock_list)(void *impl, const char *db, const char *table,
+                     const char *partition, CombArena *a, MsLockRow **rows,
+                     int *n, CombErr *err);
+    int (*txn_list)(void *impl, CombArena *a, MsTxnInfo **rows, int *n,
+                    CombErr *err);
+    int (*txn_heartbeat)(void *impl, const int64_t *txnids, int n,
+                         bool *open, CombErr *err);
+    int (*housekeep)(void *impl, const MsHousekeeping *cfg,
+                     MsHousekeepResult *out, CombErr *err);
     int (*txn_commit_create)(void *impl, int64_t txnid, const MsTable *t,
                              const MsPartition *parts, int n, CombErr *err);
 } MsBackendOps;
 
+/* A handle; backends allocate it zeroed (comb_calloc). */
 struct Ms {
     const MsBackendOps *ops;
     void *impl;
+    /* metastore.max.open.txns was reached: opens fail until fewer than
+     * 90 % of the maximum are open (Hive's hysteresis); ms.c keeps it */
+    bool too_many_open;
 };
 
 /* ------------------------------------------------------------------- open */
@@ -237,6 +380,34 @@ struct Ms {
  * processes at once. */
 int ms_open_sqlite(const char *path, const char *warehouse_dir, Ms **out,
                    CombErr *err);
+/* Open the shared PostgreSQL metastore that the libpq connection URI `url`
+ * names ("postgresql://user@host:port/db", or with a Unix socket directory
+ * "postgresql://user@/db?host=/run/postgresql"; every libpq parameter and
+ * the password are libpq's to read), for comb processes on several hosts
+ * sharing one file system.  An empty database gets the schema and the
+ * "default" database (location `warehouse_dir`); schema versions are
+ * handled as ms_open_sqlite does.  Errors name the server as
+ * postgresql://user@host:port/db, never with its password.  The server
+ * going away between or during calls: the next call reconnects; a call
+ * whose COMMIT got no answer fails with COMB_EMETASTORE saying its outcome
+ * is unknown (calls that can safely run twice, such as ms_txn_commit, are
+ * run again instead).  Needs PostgreSQL 10 or later. */
+int ms_open_pg(const char *url, const char *warehouse_dir, Ms **out,
+               CombErr *err);
+/* The metastore `target` names: a URI starting "postgresql://" or
+ * "postgres://" opens ms_open_pg, anything else is the path of a SQLite
+ * file (ms_open_sqlite). */
+int ms_open(const char *target, const char *warehouse_dir, Ms **out,
+            CombErr *err);
+/* true when ms_open would take `target` for a PostgreSQL URI. */
+bool ms_target_is_pg(const char *target);
+/* How messages name the metastore `target`: a SQLite path as it is, a
+ * PostgreSQL URI as postgresql://user@host:port/db (read by libpq; never
+ * the password or other parameters).  Heap string (comb_free), NULL when
+ * out of memory. */
+char *ms_target_display(const char *target);
+/* ms_target_display of a PostgreSQL URI (ms_pg.c). */
+char *ms_pg_display(const char *url);
 void ms_close(Ms *ms);  /* NULL ok */
 
 /* ---------------------------------------------------------------- catalog */
@@ -384,21 +555,77 @@ int ms_part_set_location(Ms *ms, const char *db, const char *table,
 
 /* ----------------------------------------------------------- transactions */
 
-/* New open transaction; *txnid > 0. */
+/* New open transaction of type DEFAULT; *txnid > 0.  Also records the
+ * txn's MIN_HISTORY_LEVEL row (the lowest txn open when it started), which
+ * keeps housekeeping from removing rows its snapshot may need. */
 int ms_txn_open(Ms *ms, const char *user, const char *host, int64_t *txnid,
                 CombErr *err);
-/* Commit: copies TXN_COMPONENTS to COMPLETED_TXN_COMPONENTS and marks the
- * txn committed, atomically.  Committing a committed txn is a no-op; an
- * aborted one gives COMB_ETXN "Transaction txnid:<t> already aborted";
- * unknown gives COMB_ETXN "No such transaction txnid:<t>". */
+
+/* How a statement begins (ms_txn_begin). */
+typedef struct MsTxnBegin {
+    const char *user, *host;
+    MsTxnType type;
+    int64_t max_open;            /* metastore.max.open.txns; 0: no limit */
+    const MsLockRequest *locks;  /* NULL or n == 0: none (txnid ignored) */
+} MsTxnBegin;
+
+/* Hive's openTxns + lock + getValidTxns as one metastore transaction: open
+ * a txn of rq->type, enqueue and check its lock request, and when the
+ * locks were all granted (or none asked) take its snapshot into *snapshot
+ * (may be NULL: none wanted) and set *have_snapshot.  *status (may be
+ * NULL when no locks are asked) is the lock request's state; while it is
+ * MS_LOCK_WAITING the caller waits (ms_lock_wait) and then takes the
+ * snapshot itself (ms_txn_snapshot), so that the snapshot is never older
+ * than the locks.  Because the txn and its request are made together,
+ * lock ids follow txn ids: a txn only ever waits for older ones.
+ * MS_LOCK_REFUSED (zero-wait read): the txn stays open without locks.
+ * Errors: COMB_ETXN "Maximum allowed number of open transactions has been
+ * reached. See hive.max.open.txns." (Hive's text) once rq->max_open
+ * txns are open, and then until fewer than 90 % of it are (Hive's
+ * hysteresis, kept per handle); COMB_EINVALID for a component without a
+ * database or a partition without a table.  Nothing is opened on error. */
+int ms_txn_begin(Ms *ms, const MsTxnBegin *rq, int64_t *txnid,
+                 MsLockStatus *status, CombTxnList *snapshot,
+                 bool *have_snapshot, CombErr *err);
+
+/* Commit: copies TXN_COMPONENTS to COMPLETED_TXN_COMPONENTS, records its
+ * update/delete writes in WRITE_SET, releases its locks and marks the txn
+ * committed, atomically.  Before that, unless excl_write (ms_txn_commit_excl),
+ * Hive's first-committer-wins check (README).  Committing a committed txn
+ * is a no-op; an aborted one gives COMB_ETXN "Transaction txnid:<t> already
+ * aborted"; unknown gives COMB_ETXN "No such transaction txnid:<t>". */
 int ms_txn_commit(Ms *ms, int64_t txnid, CombErr *err);
-/* Abort an open txn (no-op if not open). */
+/* ms_txn_commit without the write-set check, for a txn whose every
+ * update and delete ran under EXCL_WRITE (or EXCLUSIVE) locks granted
+ * before its snapshot was taken (Hive's hive.txn.xlock.write=true): no
+ * concurrent writer of the same data can have committed unseen. */
+int ms_txn_commit_excl(Ms *ms, int64_t txnid, CombErr *err);
+/* Abort an open txn (no-op if not open): state 'a', TXN_META_INFO
+ * MS_ABORT_ROLLBACK, its locks and MIN_HISTORY_LEVEL row removed; its
+ * TXN_COMPONENTS stay (the compactor finds aborted data through them). */
 int ms_txn_abort(Ms *ms, int64_t txnid, CombErr *err);
+/* The same with the reason recorded in TXN_META_INFO (one of the
+ * MS_ABORT_* texts, or a longer sentence starting with one; at most 128
+ * bytes are kept). */
+int ms_txn_abort_reason(Ms *ms, int64_t txnid, const char *reason,
+                        CombErr *err);
 int ms_txn_state(Ms *ms, int64_t txnid, MsTxnState *state, CombErr *err);
+/* Every TXNS row that is not committed (open and aborted), by id, for
+ * SHOW TRANSACTIONS. */
+int ms_txn_list(Ms *ms, CombArena *a, MsTxnInfo **rows, int *n,
+                CombErr *err);
+/* Hive's heartbeatTxnRange for a set of txns: TXN_LAST_HEARTBEAT = now
+ * (and TXN_HEARTBEAT_COUNT + 1) for each that is open, in one metastore
+ * transaction; open[i] (n entries) says which were (the others are
+ * aborted, committed or unknown).  Not needed for durability, so a
+ * backend may make it cheaper than a commit (SQLite: no fsync). */
+int ms_txn_heartbeat(Ms *ms, const int64_t *txnids, int n, bool *open,
+                     CombErr *err);
 
 /* Snapshot for txn `txnid` (0 = none): Hive's ValidReadTxnList, with the
  * current txn itself not listed as an exception so it sees its own
- * writes. */
+ * writes.  READ_ONLY txns are never exceptions (they write nothing), as
+ * Hive's getOpenTxns leaves them out. */
 int ms_txn_snapshot(Ms *ms, int64_t txnid, CombTxnList *out, CombErr *err);
 
 /* The txn's write id for the table, allocating one on first call (one per
@@ -424,6 +651,114 @@ int ms_txn_add_partitions(Ms *ms, int64_t txnid, const char *db,
                           const char *table, char *const *partitions, int n,
                           MsOpType op, int64_t writeid, CombErr *err);
 
+/* ------------------------------------------------------------------ locks */
+
+/* Enqueue and check a lock request for open txn rq->txnid (Hive's lock():
+ * the rows are inserted WAITING under a new HL_LOCK_EXT_ID, then checked
+ * as ms_lock_check does).  COMB_ETXN when the txn is not open (the
+ * ms_txn_commit texts; an aborted one with its reason, Hive's 10263). */
+int ms_lock(Ms *ms, const MsLockRequest *rq, MsLockStatus *out, CombErr *err);
+/* Hive's checkLock: the request extid is granted whole when no row of an
+ * earlier request (smaller ext id, waiting or acquired, of another txn)
+ * overlaps and conflicts with one of its rows (Hive 4's matrix, README);
+ * then every row becomes ACQUIRED with HL_ACQUIRED_AT = now.  Otherwise
+ * the first row in the way is recorded in HL_BLOCKEDBY_* of the blocked
+ * row and *out says WAITING with that blocker.  zero_wait_read: a blocked
+ * SHARED_READ makes the request removed instead (MS_LOCK_REFUSED).
+ * Errors: COMB_ETXN (Hive's 10263 text with the reason) when txnid was
+ * aborted meanwhile (its locks are gone); COMB_ENOTFOUND "No such lock:
+ * lockid:<n>" when the request does not exist. */
+int ms_lock_check(Ms *ms, int64_t txnid, int64_t extid, bool zero_wait_read,
+                  MsLockStatus *out, CombErr *err);
+/* Remove the still-waiting rows of request extid (a request that gave up
+ * waiting); acquired rows of a txn stay until it ends.  COMB_ENOTFOUND
+ * "No such lock: lockid:<n>" when it has no waiting row. */
+int ms_unlock(Ms *ms, int64_t extid, CombErr *err);
+/* HIVE_LOCKS rows by (ext id, int id): all of them (db NULL), those of a
+ * database (table NULL: database, table and partition locks), of a table
+ * (partition NULL: table and partition locks) or of one partition. */
+int ms_lock_list(Ms *ms, const char *db, const char *table,
+                 const char *partition, CombArena *a, MsLockRow **rows,
+                 int *n, CombErr *err);
+
+/* How ms_lock_wait retries (Hive's DbLockManager). */
+typedef struct MsLockWait {
+    int num_retries;             /* hive.lock.numretries (100) */
+    int64_t sleep_max_ms;        /* max(15000, hive.lock.sleep.between.retries) */
+    bool zero_wait_read;
+    /* test hook: called before each sleep (may be NULL) */
+    void (*before_sleep)(void *ctx, int64_t ms);
+    void *ctx;
+} MsLockWait;
+
+/* Wait for a WAITING request as Hive's DbLockManager does: up to
+ * num_retries checks, sleeping before each 100 ms, 200 ms, ... doubling up
+ * to sleep_max_ms.  After every check that still waits, the wait-for graph
+ * of all HIVE_LOCKS rows (ms_lock_deadlock) is searched for a cycle through
+ * txnid; the youngest txn of a cycle is aborted (reason MS_ABORT_DEADLOCK
+ * with the cycle), by whichever member finds it.  Returns COMB_OK with
+ * out->state ACQUIRED, or still WAITING when the retries ran out (the
+ * waiting request is then removed: the caller holds nothing new and
+ * reports Hive's 10307 with *waited_ms); COMB_ETXN 10263 when txnid was
+ * aborted (the deadlock victim, timed out, ABORT TRANSACTIONS). */
+int ms_lock_wait(Ms *ms, int64_t txnid, const MsLockWait *opt,
+                 MsLockStatus *out, int64_t *waited_ms, CombErr *err);
+
+/* Does a request row (type rq_type on rq_db/rq_table/rq_partition) conflict
+ * with an existing row, per Hive 4's matrix and its database-level
+ * exceptions, given they overlap?  Exposed for tests and for backends that
+ * check in C. */
+bool ms_lock_conflicts(const MsLockRow *request, const MsLockRow *existing);
+/* Do two rows lock overlapping objects (same db, and a table NULL or equal,
+ * and a partition NULL or equal)? */
+bool ms_lock_overlaps(const MsLockRow *a, const MsLockRow *b);
+/* The wait-for graph of `rows` (all HIVE_LOCKS rows, any order): a txn
+ * waits for the txn of every earlier-request row that blocks one of its
+ * waiting rows.  If a cycle passes through txnid, *victim is its youngest
+ * (highest) txn and cycle (cap entries) lists it, *n_cycle long; else
+ * *victim = 0. */
+void ms_lock_deadlock(const MsLockRow *rows, int n, int64_t txnid,
+                      int64_t *victim, int64_t *cycle, int cap, int *n_cycle);
+
+/* ---------------------------------------------------- timeouts, cleaning */
+
+/* One housekeeping run (Hive's AcidHouseKeeperService with
+ * AcidTxnCleanerService), unless another process ran one less than
+ * cfg->interval_ms ago (AUX_TABLE row 'HouseKeeper'; only one process runs
+ * at a time, in one metastore transaction):
+ *  - open txns whose TXN_LAST_HEARTBEAT is older than txn_timeout_ms are
+ *    aborted (reason MS_ABORT_TIMEOUT), releasing their locks;
+ *  - with W = the lowest txn any open txn's snapshot may treat as open
+ *    (min of open ids, MIN_HISTORY_LEVEL and NEXT_TXN_ID): WRITE_SET rows
+ *    committed below W; TXN_TO_WRITE_ID rows of committed txns below W
+ *    except each table's highest one (which keeps the write-id high
+ *    watermark); COMPLETED_TXN_COMPONENTS rows below W that a newer row
+ *    of the same table/partition supersedes; committed TXNS rows below W;
+ *    aborted TXNS rows with no TXN_COMPONENTS and no TXN_TO_WRITE_ID row.
+ * So the transaction tables stay small however many statements ran;
+ * aborted txns that wrote data stay until compaction cleans them. */
+int ms_housekeep(Ms *ms, const MsHousekeeping *cfg, MsHousekeepResult *out,
+                 CombErr *err);
+
+/* The background heartbeater of a process (ms_heartbeat.c): one thread with
+ * its own metastore handle that heartbeats the txns added to it every
+ * timeout / 2 and runs ms_housekeep when due.  The thread owns `own` (a
+ * second handle on the same metastore: handles are one thread each). */
+typedef struct MsHeartbeater MsHeartbeater;
+int ms_heartbeater_start(Ms *own, MsHeartbeater **out, CombErr *err);
+/* Settings the thread uses from its next round on (hive.txn.timeout,
+ * metastore.acid.housekeeper.interval). */
+void ms_heartbeater_configure(MsHeartbeater *hb, int64_t txn_timeout_ms,
+                              int64_t housekeeping_interval_ms);
+/* Heartbeat txnid from now on / no more.  add: COMB_ENOMEM only. */
+int ms_heartbeater_add(MsHeartbeater *hb, int64_t txnid, CombErr *err);
+void ms_heartbeater_remove(MsHeartbeater *hb, int64_t txnid);
+/* Rounds completed (heartbeats sent and housekeeping tried), for tests. */
+int64_t ms_heartbeater_rounds(MsHeartbeater *hb);
+/* Start a round now instead of at the next due time (tests). */
+void ms_heartbeater_kick(MsHeartbeater *hb);
+/* Stop the thread and close its handle.  NULL ok. */
+void ms_heartbeater_stop(MsHeartbeater *hb);
 /* CREATE TABLE AS SELECT's commit: create table t (validated as
  * ms_table_create; an existing one is COMB_EEXISTS), add its n partitions
  * (as ms_part_add) and commit open txn txnid (as ms_txn_commit), all in

@@ -1,6 +1,6 @@
 /*
  * ms_int.h - private to src/metastore/.  What the backend-independent part
- * (ms.c, ms_snapshot.c) shares with the backends (ms_sqlite.c, later
+ * (ms.c, ms_snapshot.c) shares with the backends (ms_sqlite.c,
  * ms_pg.c): naming limits, Hive's error texts, default locations, and the
  * client-side halves of Hive's snapshot algorithms, which turn the raw rows
  * a backend reads into valid-id lists.  Keeping these here means every
@@ -22,9 +22,6 @@
 /* Longest database or table name, as Hive's identifier limit. */
 #define MS_NAME_MAX 128
 
-/* Hive's TXN_TYPE values that comb uses. */
-#define MS_TXN_TYPE_DEFAULT 0
-#define MS_TXN_TYPE_READ_ONLY 2
 
 /* The database that always exists and cannot be dropped. */
 #define MS_DEFAULT_DB "default"
@@ -51,9 +48,10 @@ int ms_err_no_part(CombErr *err, const char *db, const char *table,
 int ms_err_part_exists(CombErr *err, const char *db, const char *table,
                        const char *name);
 /* COMB_ETXN for a txn that an operation needs open: "No such transaction
- * txnid:<t>" when !found, else the already-aborted / already-committed
- * text for `state`. */
-int ms_err_txn_not_open(CombErr *err, int64_t txnid, bool found, int state);
+ * txnid:<t>" when !found, else the already-aborted (with the abort reason
+ * in parentheses when known) / already-committed text for `state`. */
+int ms_err_txn_not_open(CombErr *err, int64_t txnid, bool found, int state,
+                        const char *reason);
 /* COMB_ETXN: Hive's allocateTableWriteIds refusal. */
 int ms_err_writeid_refused(CombErr *err, const char *db, const char *table);
 
@@ -61,6 +59,17 @@ int ms_err_writeid_refused(CombErr *err, const char *db, const char *table);
  * the metastore '<where>': the disk is full; ..." when full, else
  * COMB_EREADONLY "...: it is read-only; ...".  Reads still work. */
 int ms_err_unwritable(CombErr *err, const char *where, bool full);
+
+/* The same for a metastore on a database server (ms_pg.c): the advice is
+ * about the server, not a file. */
+int ms_err_unwritable_server(CombErr *err, const char *where, bool full);
+
+/* COMB_ETXN, Hive's error 10263 for a txn that lost first-committer-wins
+ * (its commit id commit_id), from the winning row: row[0] the committed
+ * txn, row[1] its commit id, row[2..4] db, table, partition (NULL for a
+ * table), row[5] our operation, row[6] theirs. */
+int ms_err_write_conflict(CombErr *err, int64_t txnid, int64_t commit_id,
+                          char *const *row);
 
 /* Map a TXN_STATE letter; false if the row holds something else. */
 bool ms_txn_state_parse(int letter, MsTxnState *out);
@@ -82,10 +91,29 @@ char *ms_table_default_location(const char *db_location, const char *table);
 int ms_parts_prepare(const MsTable *t, const MsPartition *in, int n,
                      CombArena *a, MsPartition **out, CombErr *err);
 
+/* Hive lets ALTER change the comments of partition keys, nothing else of
+ * them (HiveAlterHandler): true when a and b have the same keys, names and
+ * types in order. */
+bool ms_part_keys_same(const MsTable *a, const MsTable *b);
+
 /* Keep only the partitions (in place, order kept) whose values match the
  * partial spec; its keys must be partition keys of t. */
 int ms_parts_filter(const MsTable *t, const MsProperty *spec, int n_spec,
                     MsPartition *parts, int *n, CombErr *err);
+
+/* ------------------------------------------------------------ locks */
+
+/* Hive's checkLock decision (ms_lock.c) for the rows req of one request
+ * against the rows of earlier requests of other txns, in queue order:
+ * ACQUIRED when none overlaps and conflicts; else out->blocker_* is the
+ * first that does (earlier[*blocker], blocking req[*blocked]) and the
+ * state REFUSED (zero_wait_read and the blocked row a SHARED_READ: the
+ * request is to be removed) or WAITING.  *blocked and *blocker are -1 when
+ * granted.  Backends read the rows and apply the decision. */
+void ms_lock_decide(const MsLockRow *req, int n_req,
+                    const MsLockRow *earlier, int n_earlier,
+                    bool zero_wait_read, MsLockStatus *out, int *blocked,
+                    int *blocker);
 
 /* ------------------------------------------------------- snapshots */
 

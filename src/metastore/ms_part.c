@@ -378,3 +378,14 @@ int ms_parts_filter(const MsTable *t, const MsProperty *spec, int n_spec,
     comb_free(key_idx);
     return COMB_OK;
 }
+
+bool ms_part_keys_same(const MsTable *a, const MsTable *b)
+{
+    if (a->n_part_keys != b->n_part_keys)
+        return false;
+    for (int i = 0; i < a->n_part_keys; i++)
+        if (strcmp(a->part_keys[i].name, b->part_keys[i].name) != 0 ||
+            strcmp(a->part_keys[i].type, b->part_keys[i].type) != 0)
+            return false;
+    return true;
+}

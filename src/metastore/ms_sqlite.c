@@ -11,9 +11,10 @@
  * read-modify-write such as the NEXT_TXN_ID increment cannot interleave
  * with another process and never fails on a lock upgrade.  Operations that
  * read several times use a deferred transaction, which in WAL mode sees one
- * consistent snapshot without blocking the writer.  synchronous=FULL syncs
- * the WAL at every commit: once ms_txn_commit returns, the commit survives
- * a crash.
+ * consistent snapshot without blocking the writer.  Durable operations
+ * (every catalog change, write-id allocation, a writing txn's commit) sync
+ * the write-ahead log after their commit (sq_wal_sync): once
+ * ms_txn_commit returns, the commit survives a power failure.
  *
  * A handle (one connection) is used by one thread at a time.
  */
@@ -23,18 +24,21 @@
 #include "common/str.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #define SQ_BUSY_TIMEOUT_MS 30000
 
 /* Bump with every schema change and add the step from the previous version
  * to schema_upgrade; ms_open_sqlite upgrades older files and refuses newer
  * ones. */
-#define SQ_SCHEMA_VERSION "2"
+#define SQ_SCHEMA_VERSION "3"
 #define SQ_VERSION_COMMENT "comb metastore (Hive 3.x transaction tables)"
 
 /* Times come from the database clock, as in Hive. */
@@ -108,6 +112,21 @@
     "  \"ORDER\" INTEGER NOT NULL,"                                     \
     "  INTEGER_IDX INTEGER NOT NULL,"                                   \
     "  PRIMARY KEY (TBL_ID, INTEGER_IDX));"
+
+/* The tables schema version 3 added: Hive's MIN_HISTORY_LEVEL (one row
+ * per open txn: the lowest txn open when it started) and AUX_TABLE (named
+ * mutexes; the housekeeper's last run).  No extra indexes: every index is
+ * one more page in each commit's WAL frames, and housekeeping keeps the
+ * tables it would scan small. */
+#define SQ_SCHEMA_V3_TABLES                                             \
+    "CREATE TABLE IF NOT EXISTS MIN_HISTORY_LEVEL ("                    \
+    "  MHL_TXNID BIGINT PRIMARY KEY,"                                   \
+    "  MHL_MIN_OPEN_TXNID BIGINT NOT NULL);"                            \
+    "CREATE TABLE IF NOT EXISTS AUX_TABLE ("                            \
+    "  MT_KEY1 VARCHAR(128) NOT NULL,"                                  \
+    "  MT_KEY2 BIGINT NOT NULL,"                                        \
+    "  MT_COMMENT VARCHAR(255),"                                        \
+    "  PRIMARY KEY (MT_KEY1, MT_KEY2));"
 
 /* Hive's metastore tables and column names (3.1/4.0 derby schema, no
  * catalog column).  Simplified catalog: the storage descriptor (SDS),
@@ -292,7 +311,8 @@ static const char SCHEMA_SQL[] =
     "CREATE TABLE IF NOT EXISTS NEXT_COMPACTION_QUEUE_ID ("
     "  NCQ_NEXT BIGINT NOT NULL);"
     "INSERT INTO NEXT_COMPACTION_QUEUE_ID SELECT 1"
-    "  WHERE NOT EXISTS (SELECT 1 FROM NEXT_COMPACTION_QUEUE_ID);";
+    "  WHERE NOT EXISTS (SELECT 1 FROM NEXT_COMPACTION_QUEUE_ID);"
+    SQ_SCHEMA_V3_TABLES;
 
 /* Version 1 (comb before partitions) to 2: TBLS rebuilt with a nullable
  * LOCATION and the view texts (SQLite cannot drop a NOT NULL in place), the
@@ -310,6 +330,16 @@ static const char UPGRADE_V1_SQL[] =
     "ALTER TABLE TBLS_V2 RENAME TO TBLS;"
     SQ_SCHEMA_V2_TABLES
     "UPDATE VERSION SET SCHEMA_VERSION = '2' WHERE VER_ID = 1;";
+
+/* Version 2 to 3: the version 3 tables; every txn open in the file gets
+ * its MIN_HISTORY_LEVEL row (the lowest open txn is a safe bound for
+ * all). */
+static const char UPGRADE_V2_SQL[] =
+    SQ_SCHEMA_V3_TABLES
+    "INSERT OR IGNORE INTO MIN_HISTORY_LEVEL (MHL_TXNID, MHL_MIN_OPEN_TXNID)"
+    " SELECT TXN_ID, (SELECT MIN(TXN_ID) FROM TXNS WHERE TXN_STATE = 'o')"
+    " FROM TXNS WHERE TXN_STATE = 'o';"
+    "UPDATE VERSION SET SCHEMA_VERSION = '3' WHERE VER_ID = 1;";
 
 /* --------------------------------------------------------- statements */
 
@@ -416,6 +446,32 @@ typedef enum SqId {
     SQ_WS_CONFLICT,
     SQ_WS_INSERT,
     SQ_TXN_ABORT_REASON,
+    SQ_TXN_COUNT_OPEN,
+    SQ_MHL_INSERT,
+    SQ_MHL_DELETE,
+    SQ_TXN_LIST,
+    SQ_TXN_HEARTBEAT,
+    /* locks */
+    SQ_NEXT_LOCK_GET,
+    SQ_NEXT_LOCK_SET,
+    SQ_LOCK_INSERT,
+    SQ_LOCK_ROWS,
+    SQ_LOCK_EARLIER,
+    SQ_LOCK_BLOCKED,
+    SQ_LOCK_ACQUIRE,
+    SQ_LOCK_DELETE_EXT,
+    SQ_UNLOCK_WAITING,
+    SQ_LOCK_LIST,
+    /* housekeeping */
+    SQ_HK_DUE,
+    SQ_HK_MARK,
+    SQ_HK_TIMED_OUT,
+    SQ_HK_WATERMARK,
+    SQ_HK_WRITE_SET,
+    SQ_HK_T2W,
+    SQ_HK_CTC,
+    SQ_HK_TXNS_COMMITTED,
+    SQ_HK_TXNS_ABORTED,
     /* write ids */
     SQ_T2W_GET,
     SQ_T2W_INSERT,
@@ -651,12 +707,15 @@ static const char *const sq_sql[SQ_N_STATEMENTS] = {
         "INSERT INTO TXNS (TXN_ID, TXN_STATE, TXN_STARTED, TXN_LAST_HEARTBEAT,"
         " TXN_USER, TXN_HOST, TXN_HEARTBEAT_COUNT, TXN_TYPE)"
         " VALUES (?1, 'o', " SQ_NOW_MS ", " SQ_NOW_MS ", ?2, ?3, 0, ?4)",
-    [SQ_TXN_GET] = "SELECT TXN_STATE, TXN_TYPE FROM TXNS WHERE TXN_ID = ?1",
+    [SQ_TXN_GET] =
+        "SELECT TXN_STATE, TXN_TYPE, TXN_META_INFO FROM TXNS WHERE TXN_ID = ?1",
     [SQ_TXN_SET_STATE] =
         "UPDATE TXNS SET TXN_STATE = ?2 WHERE TXN_ID = ?1 AND TXN_STATE = 'o'",
+    /* read-only txns write nothing: never an exception (Hive leaves them
+     * out of getOpenTxns) */
     [SQ_TXN_NOT_COMMITTED] =
         "SELECT TXN_ID, TXN_STATE FROM TXNS WHERE TXN_STATE IN ('o', 'a')"
-        " ORDER BY TXN_ID",
+        " AND TXN_TYPE IS NOT 2 ORDER BY TXN_ID",
     /* 'Y' on every row when the txn updated or deleted anything */
     [SQ_TC_COMPLETE] =
         "INSERT INTO COMPLETED_TXN_COMPONENTS (CTC_TXNID, CTC_DATABASE,"
@@ -704,9 +763,117 @@ static const char *const sq_sql[SQ_N_STATEMENTS] = {
         " SELECT DISTINCT TC_DATABASE, TC_TABLE, TC_PARTITION, ?1, ?2,"
         " TC_OPERATION_TYPE FROM TXN_COMPONENTS"
         " WHERE TC_TXNID = ?1 AND TC_OPERATION_TYPE IN ('u', 'd')",
+    /* TXN_LAST_HEARTBEAT becomes the time of the abort: an aborted txn
+     * that wrote nothing is kept one time-out longer (SQ_HK_TXNS_ABORTED),
+     * so that its owner, if alive, still learns why */
     [SQ_TXN_ABORT_REASON] =
-        "UPDATE TXNS SET TXN_STATE = 'a', TXN_META_INFO = ?2"
+        "UPDATE TXNS SET TXN_STATE = 'a', TXN_META_INFO = substr(?2, 1, 128),"
+        " TXN_LAST_HEARTBEAT = " SQ_NOW_MS
         " WHERE TXN_ID = ?1 AND TXN_STATE = 'o'",
+    /* counting stops at the limit: cheap however many are open */
+    [SQ_TXN_COUNT_OPEN] =
+        "SELECT count(*) FROM (SELECT 1 FROM TXNS WHERE TXN_STATE = 'o'"
+        " LIMIT ?1)",
+    /* run after the txn's own TXNS row is in: the minimum includes it */
+    [SQ_MHL_INSERT] =
+        "INSERT INTO MIN_HISTORY_LEVEL (MHL_TXNID, MHL_MIN_OPEN_TXNID)"
+        " SELECT ?1, MIN(TXN_ID) FROM TXNS WHERE TXN_STATE = 'o'",
+    [SQ_MHL_DELETE] = "DELETE FROM MIN_HISTORY_LEVEL WHERE MHL_TXNID = ?1",
+    [SQ_TXN_LIST] =
+        "SELECT TXN_ID, TXN_STATE, TXN_TYPE, TXN_STARTED, TXN_LAST_HEARTBEAT,"
+        " TXN_USER, TXN_HOST, TXN_META_INFO FROM TXNS"
+        " WHERE TXN_STATE IN ('o', 'a') ORDER BY TXN_ID",
+    [SQ_TXN_HEARTBEAT] =
+        "UPDATE TXNS SET TXN_LAST_HEARTBEAT = " SQ_NOW_MS ","
+        " TXN_HEARTBEAT_COUNT = COALESCE(TXN_HEARTBEAT_COUNT, 0) + 1"
+        " WHERE TXN_ID = ?1 AND TXN_STATE = 'o'",
+
+    [SQ_NEXT_LOCK_GET] = "SELECT NL_NEXT FROM NEXT_LOCK_ID",
+    [SQ_NEXT_LOCK_SET] = "UPDATE NEXT_LOCK_ID SET NL_NEXT = ?1",
+    [SQ_LOCK_INSERT] =
+        "INSERT INTO HIVE_LOCKS (HL_LOCK_EXT_ID, HL_LOCK_INT_ID, HL_TXNID,"
+        " HL_DB, HL_TABLE, HL_PARTITION, HL_LOCK_STATE, HL_LOCK_TYPE,"
+        " HL_LAST_HEARTBEAT, HL_USER, HL_HOST, HL_HEARTBEAT_COUNT,"
+        " HL_AGENT_INFO)"
+        " VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'w', ?7, 0, ?8, ?9, 0, ?10)",
+/* the columns of SQ_LOCK_ROWS, SQ_LOCK_EARLIER and SQ_LOCK_LIST, in the
+ * order lock_row_of reads them */
+#define SQ_LOCK_COLUMNS                                                 \
+    "HL_LOCK_EXT_ID, HL_LOCK_INT_ID, HL_TXNID, HL_DB, HL_TABLE,"        \
+    " HL_PARTITION, HL_LOCK_STATE, HL_LOCK_TYPE, HL_LAST_HEARTBEAT,"    \
+    " HL_ACQUIRED_AT, HL_USER, HL_HOST, HL_AGENT_INFO,"                 \
+    " HL_BLOCKEDBY_EXT_ID, HL_BLOCKEDBY_INT_ID"
+    [SQ_LOCK_ROWS] =
+        "SELECT " SQ_LOCK_COLUMNS " FROM HIVE_LOCKS"
+        " WHERE HL_LOCK_EXT_ID = ?1 ORDER BY HL_LOCK_INT_ID",
+    /* what may block request ?1 of txn ?2: earlier requests of other txns
+     * in the same databases, in queue order */
+    [SQ_LOCK_EARLIER] =
+        "SELECT " SQ_LOCK_COLUMNS " FROM HIVE_LOCKS"
+        " WHERE HL_LOCK_EXT_ID < ?1 AND HL_TXNID <> ?2"
+        " AND HL_DB IN (SELECT HL_DB FROM HIVE_LOCKS WHERE HL_LOCK_EXT_ID = ?1)"
+        " ORDER BY HL_LOCK_EXT_ID, HL_LOCK_INT_ID",
+    [SQ_LOCK_BLOCKED] =
+        "UPDATE HIVE_LOCKS SET HL_BLOCKEDBY_EXT_ID = ?3,"
+        " HL_BLOCKEDBY_INT_ID = ?4"
+        " WHERE HL_LOCK_EXT_ID = ?1 AND HL_LOCK_INT_ID = ?2",
+    [SQ_LOCK_ACQUIRE] =
+        "UPDATE HIVE_LOCKS SET HL_LOCK_STATE = 'a', HL_ACQUIRED_AT = "
+        SQ_NOW_MS ", HL_BLOCKEDBY_EXT_ID = NULL, HL_BLOCKEDBY_INT_ID = NULL"
+        " WHERE HL_LOCK_EXT_ID = ?1",
+    [SQ_LOCK_DELETE_EXT] = "DELETE FROM HIVE_LOCKS WHERE HL_LOCK_EXT_ID = ?1",
+    [SQ_UNLOCK_WAITING] =
+        "DELETE FROM HIVE_LOCKS WHERE HL_LOCK_EXT_ID = ?1"
+        " AND HL_LOCK_STATE = 'w'",
+    [SQ_LOCK_LIST] =
+        "SELECT " SQ_LOCK_COLUMNS " FROM HIVE_LOCKS"
+        " WHERE (?1 IS NULL OR HL_DB = ?1) AND (?2 IS NULL OR HL_TABLE = ?2)"
+        " AND (?3 IS NULL OR HL_PARTITION = ?3)"
+        " ORDER BY HL_LOCK_EXT_ID, HL_LOCK_INT_ID",
+
+    /* due when no run is recorded or the last one is ?1 ms old */
+    [SQ_HK_DUE] =
+        "SELECT ?1 <= 0 OR " SQ_NOW_MS " - COALESCE((SELECT CAST(MT_COMMENT"
+        " AS INTEGER) FROM AUX_TABLE WHERE MT_KEY1 = 'HouseKeeper'"
+        " AND MT_KEY2 = 0), 0) >= ?1",
+    [SQ_HK_MARK] =
+        "INSERT OR REPLACE INTO AUX_TABLE (MT_KEY1, MT_KEY2, MT_COMMENT)"
+        " VALUES ('HouseKeeper', 0, CAST(" SQ_NOW_MS " AS TEXT))",
+    [SQ_HK_TIMED_OUT] =
+        "SELECT TXN_ID FROM TXNS WHERE TXN_STATE = 'o'"
+        " AND TXN_LAST_HEARTBEAT < " SQ_NOW_MS " - ?1 ORDER BY TXN_ID",
+    /* the lowest txn an open txn's snapshot may hold as open */
+    [SQ_HK_WATERMARK] =
+        "SELECT MIN(w) FROM (SELECT MIN(TXN_ID) AS w FROM TXNS"
+        " WHERE TXN_STATE = 'o'"
+        " UNION ALL SELECT MIN(MHL_MIN_OPEN_TXNID) FROM MIN_HISTORY_LEVEL"
+        " UNION ALL SELECT NTXN_NEXT FROM NEXT_TXN_ID)",
+    [SQ_HK_WRITE_SET] = "DELETE FROM WRITE_SET WHERE WS_COMMIT_ID < ?1",
+    /* committed rows below the watermark but each table's highest, which
+     * keeps the write-id high watermark of every later snapshot */
+    [SQ_HK_T2W] =
+        "DELETE FROM TXN_TO_WRITE_ID WHERE T2W_TXNID < ?1"
+        " AND T2W_TXNID NOT IN (SELECT TXN_ID FROM TXNS"
+        "  WHERE TXN_STATE = 'a')"
+        " AND T2W_WRITEID < (SELECT MAX(k.T2W_WRITEID) FROM TXN_TO_WRITE_ID k"
+        "  WHERE k.T2W_DATABASE = TXN_TO_WRITE_ID.T2W_DATABASE"
+        "  AND k.T2W_TABLE = TXN_TO_WRITE_ID.T2W_TABLE AND k.T2W_TXNID < ?1"
+        "  AND k.T2W_TXNID NOT IN (SELECT TXN_ID FROM TXNS"
+        "   WHERE TXN_STATE = 'a'))",
+    [SQ_HK_CTC] =
+        "DELETE FROM COMPLETED_TXN_COMPONENTS WHERE CTC_WRITEID < (SELECT"
+        " MAX(k.CTC_WRITEID) FROM COMPLETED_TXN_COMPONENTS k"
+        " WHERE k.CTC_DATABASE = COMPLETED_TXN_COMPONENTS.CTC_DATABASE"
+        " AND k.CTC_TABLE IS COMPLETED_TXN_COMPONENTS.CTC_TABLE"
+        " AND k.CTC_PARTITION IS COMPLETED_TXN_COMPONENTS.CTC_PARTITION)",
+    [SQ_HK_TXNS_COMMITTED] =
+        "DELETE FROM TXNS WHERE TXN_STATE = 'c' AND TXN_ID < ?1",
+    [SQ_HK_TXNS_ABORTED] =
+        "DELETE FROM TXNS WHERE TXN_STATE = 'a'"
+        " AND TXN_LAST_HEARTBEAT < " SQ_NOW_MS " - ?1"
+        " AND NOT EXISTS (SELECT 1 FROM TXN_COMPONENTS WHERE TC_TXNID = TXN_ID)"
+        " AND NOT EXISTS (SELECT 1 FROM TXN_TO_WRITE_ID"
+        "  WHERE T2W_TXNID = TXN_ID)",
 
     [SQ_T2W_GET] =
         "SELECT T2W_WRITEID FROM TXN_TO_WRITE_ID"
@@ -743,12 +910,23 @@ typedef enum SqFault {
     SQ_FAULT_PART_ADD
 } SqFault;
 
+#define SQ_RO_MAX 8
+
 typedef struct MsSqlite {
     sqlite3 *db;                          /* the connection */
     char *path;                           /* database file, for messages */
     char *warehouse;                      /* root for default db locations */
     SqFault fault;                        /* test builds only */
     sqlite3_stmt *stmt[SQ_N_STATEMENTS];  /* prepared on first use */
+    bool wal_mode;                        /* the file is in WAL mode */
+    int wal_fd;                           /* its -wal file, or -1 */
+    bool durable;                         /* the open write transaction
+                                             syncs at sq_end */
+    /* read-only txns this handle opened and has not ended yet: their
+     * commit needs no sync (SQ_RO_MAX most recent; older ones just get a
+     * durable commit) */
+    int64_t ro_txns[SQ_RO_MAX];
+    int64_t busy_since_us;                /* sq_busy_wait's first call */
 } MsSqlite;
 
 /* ------------------------------------------------- statement helpers */
@@ -994,12 +1172,66 @@ static int sq_fetch_rows(MsSqlite *h, SqId id, const SqArg *args, int n_args,
 
 /* ------------------------------------------------------ transactions */
 
+/* Durability.  Every write transaction commits with synchronous=NORMAL
+ * (SQLite appends the frames to the write-ahead log and does not sync it);
+ * a durable one then syncs the log itself (sq_wal_sync), after the commit
+ * and so after the write lock is released: commits of several processes
+ * share their syncs instead of queueing for one each, as a database's
+ * group commit does.  The sync covers every frame before ours (the log is
+ * only appended to, and restarted from its start only after a checkpoint
+ * copied and synced all of it into the database file), so a commit is
+ * durable once sq_end returns.  Light writes skip the sync: losing them
+ * harms nothing, and any later durable commit syncs them too. */
+
+/* The write-ahead log's file, opened once per handle; -1 when the file is
+ * not in WAL mode (in-memory, or read-only immutable), where syncing the
+ * database file itself is SQLite's business (synchronous=FULL). */
+static int sq_wal_fd(MsSqlite *h)
+{
+    char wal[4096];
+    if (h->wal_fd >= 0 || !h->wal_mode)
+        return h->wal_fd;
+    if ((size_t)snprintf(wal, sizeof wal, "%s-wal", h->path) < sizeof wal)
+        h->wal_fd = open(wal, O_RDWR | O_CLOEXEC);
+    return h->wal_fd;
+}
+
+static int sq_wal_sync(MsSqlite *h, CombErr *err)
+{
+    int fd = sq_wal_fd(h);
+    if (fd < 0 && h->wal_mode)
+        return comb_err(err, COMB_EMETASTORE,
+                        "cannot open the write-ahead log of the metastore "
+                        "'%s' to make a commit durable: %s",
+                        h->path, strerror(errno));
+    if (fd >= 0 && fdatasync(fd) != 0)
+        return comb_err(err, errno == ENOSPC || errno == EDQUOT
+                                 ? COMB_EFULL : COMB_EIO,
+                        "cannot make a commit to the metastore '%s' durable "
+                        "(syncing its write-ahead log): %s",
+                        h->path, strerror(errno));
+    return COMB_OK;
+}
+
+/* A read (deferred) or durable write (IMMEDIATE, synced at sq_end)
+ * transaction. */
 static int sq_begin(MsSqlite *h, bool write, CombErr *err)
 {
     if (write && h->fault == SQ_FAULT_FULL)
         return sq_error(h, SQLITE_FULL, err);
+    h->durable = write;
     return sq_exec(h, write ? SQ_BEGIN_IMMEDIATE : SQ_BEGIN, SQ_NO_ARGS,
                    err);
+}
+
+/* A write whose loss on power failure harms nothing (opening a txn,
+ * locks, heartbeats, housekeeping, read-only commits): not synced. */
+static int sq_begin_light(MsSqlite *h, CombErr *err)
+{
+    if (h->fault == SQ_FAULT_FULL)
+        return sq_error(h, SQLITE_FULL, err);
+    h->durable = false;
+    return sq_exec(h, SQ_BEGIN_IMMEDIATE, SQ_NO_ARGS, err);
 }
 
 /* End the transaction sq_begin started: commit when rc is COMB_OK, else
@@ -1016,6 +1248,9 @@ static int sq_end(MsSqlite *h, int rc, CombErr *err)
         rc = sq_exec(h, SQ_COMMIT, SQ_NO_ARGS, err);
     if (rc && !sqlite3_get_autocommit(h->db))
         sq_exec(h, SQ_ROLLBACK, SQ_NO_ARGS, &ignored);
+    if (!rc && h->durable)
+        rc = sq_wal_sync(h, err);
+    h->durable = false;
     return rc;
 }
 
@@ -1495,19 +1730,6 @@ static int mss_table_list(void *impl, const char *db, CombArena *a,
 
 /* ---------------------------------------------------------------- ALTER */
 
-/* Hive lets ALTER change the comments of partition keys, nothing else of
- * them (HiveAlterHandler). */
-static bool part_keys_same(const MsTable *a, const MsTable *b)
-{
-    if (a->n_part_keys != b->n_part_keys)
-        return false;
-    for (int i = 0; i < a->n_part_keys; i++)
-        if (strcmp(a->part_keys[i].name, b->part_keys[i].name) != 0 ||
-            strcmp(a->part_keys[i].type, b->part_keys[i].type) != 0)
-            return false;
-    return true;
-}
-
 static int table_alter_body(MsSqlite *h, const MsTable *t, CombArena *a,
                             CombErr *err)
 {
@@ -1517,7 +1739,7 @@ static int table_alter_body(MsSqlite *h, const MsTable *t, CombArena *a,
     int rc = table_fetch(h, t->db, t->name, a, &old, &tbl_id, err);
     if (rc)
         return rc;
-    if (!part_keys_same(old, t))
+    if (!ms_part_keys_same(old, t))
         return comb_err(err, COMB_EINVALID,
                         "partition keys can not be changed.");
     location = t->location || table_is_view(t) ? t->location : old->location;
@@ -1909,21 +2131,32 @@ static int mss_part_set_location(void *impl, const char *db,
 
 /* ------------------------------------------------------- transactions */
 
-/* State and type of a txn; *found is false for an unknown id.  A state
- * letter outside o/a/c is a damaged row, reported, never trusted. */
-static int txn_lookup(MsSqlite *h, int64_t txnid, bool *found,
-                      MsTxnState *state, int *type, CombErr *err)
+/* A TXNS row: whether it exists, its state, type and abort reason. */
+typedef struct SqTxn {
+    bool found;
+    MsTxnState state;
+    int type;
+    char reason[160];
+} SqTxn;
+
+/* The TXNS row of txnid.  A state letter outside o/a/c is a damaged row,
+ * reported, never trusted. */
+static int txn_lookup(MsSqlite *h, int64_t txnid, SqTxn *t, CombErr *err)
 {
     sqlite3_stmt *st;
-    const unsigned char *letter;
+    const unsigned char *letter, *reason;
     bool ok;
     int rc = sq_prepare(h, SQ_TXN_GET, SQ_ARGS(SQ_INT(txnid)), &st, err);
-    if (rc || (rc = sq_step(h, st, found, err)) || !*found)
+    memset(t, 0, sizeof *t);
+    t->state = MS_TXN_OPEN;
+    if (rc || (rc = sq_step(h, st, &t->found, err)) || !t->found)
         return rc;
     letter = sqlite3_column_text(st, 0);
-    ok = letter && ms_txn_state_parse(letter[0], state);
-    if (type)
-        *type = sqlite3_column_int(st, 1);
+    ok = letter && ms_txn_state_parse(letter[0], &t->state);
+    t->type = sqlite3_column_int(st, 1);
+    reason = sqlite3_column_text(st, 2);
+    snprintf(t->reason, sizeof t->reason, "%s",
+             reason ? (const char *)reason : "");
     sq_release(st);
     if (!ok)
         return comb_err(err, COMB_EMETASTORE,
@@ -1931,6 +2164,16 @@ static int txn_lookup(MsSqlite *h, int64_t txnid, bool *found,
                         "invalid TXN_STATE",
                         h->path, (long long)txnid);
     return COMB_OK;
+}
+
+/* An operation that needs txnid open: COMB_OK, or why not. */
+static int txn_require_open(MsSqlite *h, int64_t txnid, CombErr *err)
+{
+    SqTxn t;
+    int rc = txn_lookup(h, txnid, &t, err);
+    if (!rc && (!t.found || t.state != MS_TXN_OPEN))
+        rc = ms_err_txn_not_open(err, txnid, t.found, t.state, t.reason);
+    return rc;
 }
 
 /* NEXT_TXN_ID, the id the next txn gets; a missing or non-positive one is
@@ -1946,181 +2189,249 @@ static int next_txn_get(MsSqlite *h, int64_t *next, CombErr *err)
     return rc;
 }
 
-static int txn_open_body(MsSqlite *h, const char *user, const char *host,
-                         int64_t *txnid, CombErr *err)
+/* Read-only txns of this handle, whose end needs no sync. */
+static void ro_remember(MsSqlite *h, int64_t txnid)
 {
-    int64_t next = 0;
-    int rc = next_txn_get(h, &next, err);
+    memmove(h->ro_txns + 1, h->ro_txns,
+            (SQ_RO_MAX - 1) * sizeof h->ro_txns[0]);
+    h->ro_txns[0] = txnid;
+}
+
+static bool ro_forget(MsSqlite *h, int64_t txnid)
+{
+    for (int i = 0; i < SQ_RO_MAX; i++) {
+        if (h->ro_txns[i] == txnid) {
+            h->ro_txns[i] = 0;
+            return true;
+        }
+    }
+    return false;
+}
+
+static int txn_open_body(MsSqlite *h, const char *user, const char *host,
+                         MsTxnType type, int64_t max_open, int64_t *txnid,
+                         CombErr *err)
+{
+    int64_t next = 0, n_open = 0;
+    bool found;
+    int rc = COMB_OK;
+    if (max_open > 0 &&
+        !(rc = sq_query_int(h, SQ_TXN_COUNT_OPEN, SQ_ARGS(SQ_INT(max_open)),
+                            &n_open, &found, err)) &&
+        n_open >= max_open)
+        return comb_err(err, COMB_ETXN,
+                        "Maximum allowed number of open transactions has "
+                        "been reached. See hive.max.open.txns.");
+    if (!rc)
+        rc = next_txn_get(h, &next, err);
     if (!rc)
         rc = sq_exec(h, SQ_NEXT_TXN_SET, SQ_ARGS(SQ_INT(next + 1)), err);
     if (!rc)
         rc = sq_exec(h, SQ_TXN_INSERT,
                      SQ_ARGS(SQ_INT(next), SQ_TEXT(user), SQ_TEXT(host),
-                             SQ_INT(MS_TXN_TYPE_DEFAULT)),
+                             SQ_INT(type)),
                      err);
+    if (!rc)
+        rc = sq_exec(h, SQ_MHL_INSERT, SQ_ARGS(SQ_INT(next)), err);
     if (!rc)
         *txnid = next;
     return rc;
 }
 
-static int mss_txn_open(void *impl, const char *user, const char *host,
-                        int64_t *txnid, CombErr *err)
+/* ------------------------------------------------------------- locks */
+
+/* The current row of a SQ_LOCK_COLUMNS query into *r, strings in `a`. */
+static void lock_row_of(sqlite3_stmt *st, CombArena *a, MsLockRow *r,
+                        bool *nomem)
 {
-    MsSqlite *h = impl;
-    int rc = sq_begin(h, true, err);
+    const unsigned char *state = sqlite3_column_text(st, 6);
+    const unsigned char *type = sqlite3_column_text(st, 7);
+    r->extid = sqlite3_column_int64(st, 0);
+    r->intid = sqlite3_column_int64(st, 1);
+    r->txnid = sqlite3_column_int64(st, 2);
+    r->db = sq_col_text(st, 3, a, nomem);
+    r->table = sq_col_text(st, 4, a, nomem);
+    r->partition = sq_col_text(st, 5, a, nomem);
+    r->state = state ? (MsLockState)state[0] : MS_LOCK_WAITING;
+    r->type = type ? (MsLockType)type[0] : MS_LOCK_EXCLUSIVE;
+    r->last_heartbeat = sqlite3_column_int64(st, 8);
+    r->acquired_at = sqlite3_column_int64(st, 9);
+    r->user = sq_col_text(st, 10, a, nomem);
+    r->host = sq_col_text(st, 11, a, nomem);
+    r->agent_info = sq_col_text(st, 12, a, nomem);
+    r->blocked_by_extid = sqlite3_column_int64(st, 13);
+    r->blocked_by_intid = sqlite3_column_int64(st, 14);
+}
+
+/* Every row of a SQ_LOCK_COLUMNS query, array and strings in `a`. */
+static int lock_rows_fetch(MsSqlite *h, SqId id, const SqArg *args,
+                           int n_args, CombArena *a, MsLockRow **rows,
+                           int *n, CombErr *err)
+{
+    CombBuf buf = COMB_BUF_INIT;
+    sqlite3_stmt *st;
+    bool row, nomem = false;
+    int rc = sq_prepare(h, id, args, n_args, &st, err);
+    *rows = NULL;
+    *n = 0;
+    while (!rc && !(rc = sq_step(h, st, &row, err)) && row) {
+        MsLockRow r;
+        lock_row_of(st, a, &r, &nomem);
+        if (nomem || comb_buf_append(&buf, &r, sizeof r)) {
+            sq_release(st);
+            rc = comb_err_nomem(err);
+        }
+    }
+    if (!rc && buf.len) {
+        if ((*rows = comb_arena_alloc(a, buf.len)))
+            memcpy(*rows, buf.data, buf.len);
+        else
+            rc = comb_err_nomem(err);
+    }
     if (!rc)
-        rc = sq_end(h, txn_open_body(h, user, host, txnid, err), err);
+        *n = (int)(buf.len / sizeof(MsLockRow));
+    comb_buf_free(&buf);
     return rc;
 }
 
-/* Hive's loser message for a write-write conflict, from a SQ_WS_CONFLICT
- * row: committed txn, its commit id, db, table, partition, our op, its op. */
-static int write_conflict_error(CombErr *err, int64_t txnid, int64_t commit_id,
-                                char **row)
+/* The rows of request rq under a new ext lock id, all waiting. */
+static int lock_enqueue(MsSqlite *h, const MsLockRequest *rq, int64_t *extid,
+                        CombErr *err)
 {
-    return comb_err_hive(
-        err, COMB_ETXN, 10263,
-        "[Error 10263]: Transaction manager has aborted the transaction "
-        "txnid:%lld.  Reason: Aborting [txnid:%lld,%lld] due to a write "
-        "conflict on %s/%s%s%s committed by [txnid:%s,%s] %s/%s",
-        (long long)txnid, (long long)txnid, (long long)commit_id, row[2],
-        row[3], row[4] ? "/" : "", row[4] ? row[4] : "", row[0], row[1],
-        row[5], row[6]);
-}
-
-/* Record this txn's update/delete writes in WRITE_SET, unless one of them
- * conflicts with a committed one; then *conflict holds that row. */
-static int write_set_check(MsSqlite *h, int64_t txnid, int64_t commit_id,
-                           CombArena *a, char ***conflict, CombErr *err)
-{
-    int n_rows = 0;
-    int rc = sq_fetch_texts(h, SQ_WS_CONFLICT, SQ_ARGS(SQ_INT(txnid)), 7, a,
-                            conflict, &n_rows, err);
-    if (rc || n_rows > 0)
-        return rc;
-    *conflict = NULL;
-    return sq_exec(h, SQ_WS_INSERT, SQ_ARGS(SQ_INT(txnid), SQ_INT(commit_id)),
-                   err);
-}
-
-static int txn_commit_body(MsSqlite *h, int64_t txnid, CombArena *a,
-                           int64_t *commit_id, char ***conflict, CombErr *err)
-{
-    MsTxnState state = MS_TXN_OPEN;
     int64_t next = 0;
     bool found;
-    int rc = txn_lookup(h, txnid, &found, &state, NULL, err);
-    *conflict = NULL;
+    int rc = sq_query_int(h, SQ_NEXT_LOCK_GET, SQ_NO_ARGS, &next, &found, err);
+    if (!rc && (!found || next <= 0))
+        rc = comb_err(err, COMB_EMETASTORE,
+                      "metastore '%s': NEXT_LOCK_ID has no valid row",
+                      h->path);
+    if (!rc)
+        rc = sq_exec(h, SQ_NEXT_LOCK_SET, SQ_ARGS(SQ_INT(next + 1)), err);
+    for (int i = 0; !rc && i < rq->n; i++) {
+        const MsLockComponent *c = &rq->components[i];
+        const char type[2] = {(char)c->type, '\0'};
+        rc = sq_exec(h, SQ_LOCK_INSERT,
+                     SQ_ARGS(SQ_INT(next), SQ_INT(i + 1), SQ_INT(rq->txnid),
+                             SQ_TEXT(c->db), SQ_TEXT(c->table),
+                             SQ_TEXT(c->partition), SQ_TEXT(type),
+                             SQ_TEXT(rq->user ? rq->user : ""),
+                             SQ_TEXT(rq->host ? rq->host : ""),
+                             SQ_TEXT(rq->agent_info)),
+                     err);
+    }
+    if (!rc)
+        *extid = next;
+    return rc;
+}
+
+/* Hive's checkLock on request extid of open txn txnid. */
+static int lock_check_body(MsSqlite *h, int64_t txnid, int64_t extid,
+                           bool zero_wait_read, MsLockStatus *out,
+                           CombErr *err)
+{
+    CombArena a;
+    MsLockRow *req = NULL, *earlier = NULL;
+    int n_req = 0, n_earlier = 0, ri, ei;
+    int rc = txn_require_open(h, txnid, err);
+    memset(out, 0, sizeof *out);
+    out->extid = extid;
     if (rc)
         return rc;
-    if (found && state == MS_TXN_COMMITTED)
-        return COMB_OK; /* a retried commit */
-    if (!found || state != MS_TXN_OPEN)
-        return ms_err_txn_not_open(err, txnid, found, state);
-    /* commit id: the highest txn id handed out so far (NEXT_TXN_ID - 1) */
-    rc = sq_query_int(h, SQ_NEXT_TXN_GET, SQ_NO_ARGS, &next, &found, err);
-    *commit_id = next - 1;
-    if (!rc)
-        rc = write_set_check(h, txnid, *commit_id, a, conflict, err);
-    if (!rc && *conflict)
-        return sq_exec(h, SQ_TXN_ABORT_REASON,
-                       SQ_ARGS(SQ_INT(txnid), SQ_TEXT("write conflicts")), err);
-    if (!rc)
-        rc = sq_exec(h, SQ_TC_COMPLETE, SQ_ARGS(SQ_INT(txnid)), err);
-    if (!rc)
-        rc = sq_exec(h, SQ_TC_DELETE, SQ_ARGS(SQ_INT(txnid)), err);
-    if (!rc)
-        rc = sq_exec(h, SQ_LOCKS_DELETE, SQ_ARGS(SQ_INT(txnid)), err);
-    if (!rc)
-        rc = sq_exec(h, SQ_TXN_SET_STATE,
-                     SQ_ARGS(SQ_INT(txnid), SQ_TEXT("c")), err);
-    return rc;
-}
-
-/* A conflict aborts the txn durably (the abort is committed to the
- * metastore) and then reports Hive's error 10263. */
-static int mss_txn_commit(void *impl, int64_t txnid, CombErr *err)
-{
-    MsSqlite *h = impl;
-    CombArena a;
-    char **conflict = NULL;
-    int64_t commit_id = 0;
-    int rc;
-    comb_arena_init(&a, 1024);
-    rc = sq_begin(h, true, err);
-    if (!rc)
-        rc = sq_end(h, txn_commit_body(h, txnid, &a, &commit_id, &conflict, err),
-                    err);
-    if (!rc && conflict)
-        rc = write_conflict_error(err, txnid, commit_id, conflict);
-    comb_arena_free(&a);
-    return rc;
-}
-
-/* The table, its partitions and the commit in one write transaction; a
- * write conflict (impossible for a new table, checked all the same) rolls
- * all of it back. */
-static int txn_commit_create_body(MsSqlite *h, int64_t txnid,
-                                  const MsTable *t, const MsPartition *parts,
-                                  int n, CombArena *a, CombErr *err)
-{
-    char **conflict = NULL;
-    int64_t commit_id = 0;
-    int rc = table_create_body(h, t, false, err);
-    if (!rc && n > 0)
-        rc = part_add_body(h, t->db, t->name, parts, n, false, NULL, a, err);
-    if (!rc)
-        rc = txn_commit_body(h, txnid, a, &commit_id, &conflict, err);
-    if (!rc && conflict)
-        rc = write_conflict_error(err, txnid, commit_id, conflict);
-    return rc;
-}
-
-static int mss_txn_commit_create(void *impl, int64_t txnid, const MsTable *t,
-                                 const MsPartition *parts, int n, CombErr *err)
-{
-    MsSqlite *h = impl;
-    CombArena a;
-    int rc;
     comb_arena_init(&a, 4096);
-    rc = sq_begin(h, true, err);
+    rc = lock_rows_fetch(h, SQ_LOCK_ROWS, SQ_ARGS(SQ_INT(extid)), &a, &req,
+                         &n_req, err);
+    if (!rc && n_req == 0)
+        rc = comb_err(err, COMB_ENOTFOUND, "No such lock: lockid:%lld",
+                      (long long)extid);
     if (!rc)
-        rc = sq_end(h, txn_commit_create_body(h, txnid, t, parts, n, &a, err),
-                    err);
+        rc = lock_rows_fetch(h, SQ_LOCK_EARLIER,
+                             SQ_ARGS(SQ_INT(extid), SQ_INT(txnid)), &a,
+                             &earlier, &n_earlier, err);
+    if (!rc) {
+        ms_lock_decide(req, n_req, earlier, n_earlier, zero_wait_read, out,
+                       &ri, &ei);
+        if (out->state == MS_LOCK_ACQUIRED)
+            rc = sq_exec(h, SQ_LOCK_ACQUIRE, SQ_ARGS(SQ_INT(extid)), err);
+        else if (out->state == MS_LOCK_REFUSED)
+            rc = sq_exec(h, SQ_LOCK_DELETE_EXT, SQ_ARGS(SQ_INT(extid)), err);
+        else
+            rc = sq_exec(h, SQ_LOCK_BLOCKED,
+                         SQ_ARGS(SQ_INT(extid), SQ_INT(req[ri].intid),
+                                 SQ_INT(earlier[ei].extid),
+                                 SQ_INT(earlier[ei].intid)),
+                         err);
+    }
     comb_arena_free(&a);
     return rc;
 }
 
-/* TXN_COMPONENTS stay: they are how the compactor finds aborted data. */
-static int txn_abort_body(MsSqlite *h, int64_t txnid, CombErr *err)
+static int lock_body(MsSqlite *h, const MsLockRequest *rq, MsLockStatus *out,
+                     CombErr *err)
 {
-    int rc = sq_exec(h, SQ_TXN_SET_STATE,
-                     SQ_ARGS(SQ_INT(txnid), SQ_TEXT("a")), err);
-    if (!rc && sqlite3_changes(h->db) > 0)
-        rc = sq_exec(h, SQ_LOCKS_DELETE, SQ_ARGS(SQ_INT(txnid)), err);
-    return rc;
-}
-
-static int mss_txn_abort(void *impl, int64_t txnid, CombErr *err)
-{
-    MsSqlite *h = impl;
-    int rc = sq_begin(h, true, err);
+    int64_t extid = 0;
+    int rc = txn_require_open(h, rq->txnid, err);
     if (!rc)
-        rc = sq_end(h, txn_abort_body(h, txnid, err), err);
+        rc = lock_enqueue(h, rq, &extid, err);
+    if (!rc)
+        rc = lock_check_body(h, rq->txnid, extid, rq->zero_wait_read, out,
+                             err);
     return rc;
 }
 
-static int mss_txn_state(void *impl, int64_t txnid, MsTxnState *state,
-                         CombErr *err)
+static int mss_lock(void *impl, const MsLockRequest *rq, MsLockStatus *out,
+                    CombErr *err)
 {
     MsSqlite *h = impl;
-    bool found;
-    int rc = txn_lookup(h, txnid, &found, state, NULL, err);
-    if (!rc && !found)
-        rc = comb_err(err, COMB_ENOTFOUND, "No such transaction txnid:%lld",
-                      (long long)txnid);
+    int rc = sq_begin_light(h, err);
+    if (!rc)
+        rc = sq_end(h, lock_body(h, rq, out, err), err);
     return rc;
 }
+
+static int mss_lock_check(void *impl, int64_t txnid, int64_t extid,
+                          bool zero_wait_read, MsLockStatus *out,
+                          CombErr *err)
+{
+    MsSqlite *h = impl;
+    int rc = sq_begin_light(h, err);
+    if (!rc)
+        rc = sq_end(h, lock_check_body(h, txnid, extid, zero_wait_read, out,
+                                       err),
+                    err);
+    return rc;
+}
+
+static int mss_unlock(void *impl, int64_t extid, CombErr *err)
+{
+    MsSqlite *h = impl;
+    int rc = sq_begin_light(h, err);
+    if (!rc) {
+        rc = sq_exec(h, SQ_UNLOCK_WAITING, SQ_ARGS(SQ_INT(extid)), err);
+        if (!rc && sqlite3_changes(h->db) == 0)
+            rc = comb_err(err, COMB_ENOTFOUND, "No such lock: lockid:%lld",
+                          (long long)extid);
+        rc = sq_end(h, rc, err);
+    }
+    return rc;
+}
+
+static int mss_lock_list(void *impl, const char *db, const char *table,
+                         const char *partition, CombArena *a,
+                         MsLockRow **rows, int *n, CombErr *err)
+{
+    MsSqlite *h = impl;
+    int rc = sq_begin(h, false, err);
+    if (!rc)
+        rc = sq_end(h,
+                    lock_rows_fetch(h, SQ_LOCK_LIST,
+                                    SQ_ARGS(SQ_TEXT(db), SQ_TEXT(table),
+                                            SQ_TEXT(partition)),
+                                    a, rows, n, err),
+                    err);
+    return rc;
+}
+
+/* ------------------------------------------------ opening and ending */
 
 /* A TXN_NOT_COMMITTED row (txnid, state letter) as an MsTxnRow. */
 static void txn_row_of(sqlite3_stmt *st, void *entry)
@@ -2146,6 +2457,213 @@ static int txn_snapshot_body(MsSqlite *h, int64_t txnid, CombTxnList *out,
     return rc;
 }
 
+static int txn_begin_body(MsSqlite *h, const char *user, const char *host,
+                          MsTxnType type, int64_t max_open,
+                          const MsLockRequest *locks, int64_t *txnid,
+                          MsLockStatus *status, CombTxnList *snapshot,
+                          bool *have_snapshot, CombErr *err)
+{
+    bool want_locks = locks && locks->n > 0;
+    int rc = txn_open_body(h, user, host, type, max_open, txnid, err);
+    if (!rc && want_locks) {
+        MsLockRequest rq = *locks;
+        rq.txnid = *txnid;
+        rq.user = rq.user ? rq.user : user;
+        rq.host = rq.host ? rq.host : host;
+        rc = lock_body(h, &rq, status, err);
+    }
+    if (!rc && snapshot &&
+        (!want_locks || status->state == MS_LOCK_ACQUIRED)) {
+        rc = txn_snapshot_body(h, *txnid, snapshot, err);
+        *have_snapshot = !rc;
+    }
+    return rc;
+}
+
+/* Opening a txn needs no sync: a durable step always follows before
+ * anything depends on it (write ids are allocated durably), and a txn
+ * lost with the power had no reader left to care. */
+static int mss_txn_begin(void *impl, const char *user, const char *host,
+                         MsTxnType type, int64_t max_open,
+                         const MsLockRequest *locks, int64_t *txnid,
+                         MsLockStatus *status, CombTxnList *snapshot,
+                         bool *have_snapshot, CombErr *err)
+{
+    MsSqlite *h = impl;
+    int rc = sq_begin_light(h, err);
+    if (!rc)
+        rc = sq_end(h,
+                    txn_begin_body(h, user, host, type, max_open, locks,
+                                   txnid, status, snapshot, have_snapshot,
+                                   err),
+                    err);
+    if (rc && *have_snapshot) {
+        comb_idlist_free(snapshot);
+        *have_snapshot = false;
+    }
+    if (!rc && type == MS_TXN_TYPE_READ_ONLY)
+        ro_remember(h, *txnid);
+    return rc;
+}
+
+/* Record this txn's update/delete writes in WRITE_SET, unless (checking)
+ * one of them conflicts with a committed one; then *conflict holds that
+ * row. */
+static int write_set_check(MsSqlite *h, int64_t txnid, int64_t commit_id,
+                           bool check, CombArena *a, char ***conflict,
+                           CombErr *err)
+{
+    int n_rows = 0;
+    int rc = check ? sq_fetch_texts(h, SQ_WS_CONFLICT, SQ_ARGS(SQ_INT(txnid)),
+                                    7, a, conflict, &n_rows, err)
+                   : COMB_OK;
+    if (rc || n_rows > 0)
+        return rc;
+    *conflict = NULL;
+    return sq_exec(h, SQ_WS_INSERT, SQ_ARGS(SQ_INT(txnid), SQ_INT(commit_id)),
+                   err);
+}
+
+/* An open txn ends: its locks and MIN_HISTORY_LEVEL row go with it. */
+static int txn_release(MsSqlite *h, int64_t txnid, CombErr *err)
+{
+    int rc = sq_exec(h, SQ_LOCKS_DELETE, SQ_ARGS(SQ_INT(txnid)), err);
+    if (!rc)
+        rc = sq_exec(h, SQ_MHL_DELETE, SQ_ARGS(SQ_INT(txnid)), err);
+    return rc;
+}
+
+/* Abort open txnid for `reason`; nothing for any other state. */
+static int txn_abort_body(MsSqlite *h, int64_t txnid, const char *reason,
+                          CombErr *err)
+{
+    int rc = sq_exec(h, SQ_TXN_ABORT_REASON,
+                     SQ_ARGS(SQ_INT(txnid), SQ_TEXT(reason)), err);
+    if (!rc && sqlite3_changes(h->db) > 0)
+        rc = txn_release(h, txnid, err);
+    return rc;
+}
+
+static int txn_commit_body(MsSqlite *h, int64_t txnid, bool excl_write,
+                           CombArena *a, int64_t *commit_id, char ***conflict,
+                           CombErr *err)
+{
+    SqTxn t;
+    int64_t next = 0;
+    bool found;
+    int rc = txn_lookup(h, txnid, &t, err);
+    *conflict = NULL;
+    if (rc)
+        return rc;
+    if (t.found && t.state == MS_TXN_COMMITTED)
+        return COMB_OK; /* a retried commit */
+    if (!t.found || t.state != MS_TXN_OPEN)
+        return ms_err_txn_not_open(err, txnid, t.found, t.state, t.reason);
+    /* commit id: the highest txn id handed out so far (NEXT_TXN_ID - 1) */
+    rc = sq_query_int(h, SQ_NEXT_TXN_GET, SQ_NO_ARGS, &next, &found, err);
+    *commit_id = next - 1;
+    if (!rc)
+        rc = write_set_check(h, txnid, *commit_id, !excl_write, a, conflict,
+                             err);
+    if (!rc && *conflict)
+        return txn_abort_body(h, txnid, MS_ABORT_WRITE_CONFLICT, err);
+    if (!rc)
+        rc = sq_exec(h, SQ_TC_COMPLETE, SQ_ARGS(SQ_INT(txnid)), err);
+    if (!rc)
+        rc = sq_exec(h, SQ_TC_DELETE, SQ_ARGS(SQ_INT(txnid)), err);
+    if (!rc)
+        rc = txn_release(h, txnid, err);
+    if (!rc)
+        rc = sq_exec(h, SQ_TXN_SET_STATE,
+                     SQ_ARGS(SQ_INT(txnid), SQ_TEXT("c")), err);
+    return rc;
+}
+
+/* A conflict aborts the txn durably (the abort is committed to the
+ * metastore) and then reports Hive's error 10263.  A read-only txn's
+ * commit changes nothing anyone reads durably: not synced. */
+static int mss_txn_commit(void *impl, int64_t txnid, bool excl_write,
+                          CombErr *err)
+{
+    MsSqlite *h = impl;
+    CombArena a;
+    char **conflict = NULL;
+    int64_t commit_id = 0;
+    int rc;
+    comb_arena_init(&a, 1024);
+    rc = ro_forget(h, txnid) ? sq_begin_light(h, err) : sq_begin(h, true, err);
+    if (!rc)
+        rc = sq_end(h,
+                    txn_commit_body(h, txnid, excl_write, &a, &commit_id,
+                                    &conflict, err),
+                    err);
+    if (!rc && conflict)
+        rc = ms_err_write_conflict(err, txnid, commit_id, conflict);
+    comb_arena_free(&a);
+    return rc;
+}
+
+/* The table, its partitions and the commit in one write transaction; a
+ * write conflict (impossible for a new table, checked all the same) rolls
+ * all of it back. */
+static int txn_commit_create_body(MsSqlite *h, int64_t txnid,
+                                  const MsTable *t, const MsPartition *parts,
+                                  int n, CombArena *a, CombErr *err)
+{
+    char **conflict = NULL;
+    int64_t commit_id = 0;
+    int rc = table_create_body(h, t, false, err);
+    if (!rc && n > 0)
+        rc = part_add_body(h, t->db, t->name, parts, n, false, NULL, a, err);
+    if (!rc)
+        rc = txn_commit_body(h, txnid, false, a, &commit_id, &conflict, err);
+    if (!rc && conflict)
+        rc = ms_err_write_conflict(err, txnid, commit_id, conflict);
+    return rc;
+}
+
+static int mss_txn_commit_create(void *impl, int64_t txnid, const MsTable *t,
+                                 const MsPartition *parts, int n, CombErr *err)
+{
+    MsSqlite *h = impl;
+    CombArena a;
+    int rc;
+    comb_arena_init(&a, 4096);
+    rc = sq_begin(h, true, err);
+    if (!rc)
+        rc = sq_end(h, txn_commit_create_body(h, txnid, t, parts, n, &a, err),
+                    err);
+    comb_arena_free(&a);
+    return rc;
+}
+
+/* An abort need not be durable: a txn whose abort is lost is found open
+ * without heartbeat and aborted again by the housekeeper. */
+static int mss_txn_abort(void *impl, int64_t txnid, const char *reason,
+                         CombErr *err)
+{
+    MsSqlite *h = impl;
+    int rc;
+    ro_forget(h, txnid);
+    rc = sq_begin_light(h, err);
+    if (!rc)
+        rc = sq_end(h, txn_abort_body(h, txnid, reason, err), err);
+    return rc;
+}
+
+static int mss_txn_state(void *impl, int64_t txnid, MsTxnState *state,
+                         CombErr *err)
+{
+    MsSqlite *h = impl;
+    SqTxn t;
+    int rc = txn_lookup(h, txnid, &t, err);
+    *state = t.state;
+    if (!rc && !t.found)
+        rc = comb_err(err, COMB_ENOTFOUND, "No such transaction txnid:%lld",
+                      (long long)txnid);
+    return rc;
+}
+
 static int mss_txn_snapshot(void *impl, int64_t txnid, CombTxnList *out,
                             CombErr *err)
 {
@@ -2158,14 +2676,156 @@ static int mss_txn_snapshot(void *impl, int64_t txnid, CombTxnList *out,
     return rc;
 }
 
-/* What a txn writes may only be recorded while it is open. */
-static int txn_require_open(MsSqlite *h, int64_t txnid, CombErr *err)
+static int txn_list_body(MsSqlite *h, CombArena *a, MsTxnInfo **rows, int *n,
+                         CombErr *err)
 {
-    MsTxnState state = MS_TXN_OPEN;
+    CombBuf buf = COMB_BUF_INIT;
+    sqlite3_stmt *st;
+    bool row, nomem = false;
+    int rc = sq_prepare(h, SQ_TXN_LIST, SQ_NO_ARGS, &st, err);
+    while (!rc && !(rc = sq_step(h, st, &row, err)) && row) {
+        const unsigned char *letter = sqlite3_column_text(st, 1);
+        MsTxnInfo t = {0};
+        t.txnid = sqlite3_column_int64(st, 0);
+        t.state = letter && letter[0] == 'a' ? MS_TXN_ABORTED : MS_TXN_OPEN;
+        t.type = (MsTxnType)sqlite3_column_int(st, 2);
+        t.started = sqlite3_column_int64(st, 3);
+        t.last_heartbeat = sqlite3_column_int64(st, 4);
+        t.user = sq_col_text(st, 5, a, &nomem);
+        t.host = sq_col_text(st, 6, a, &nomem);
+        t.meta_info = sq_col_text(st, 7, a, &nomem);
+        if (nomem || comb_buf_append(&buf, &t, sizeof t)) {
+            sq_release(st);
+            rc = comb_err_nomem(err);
+        }
+    }
+    if (!rc && buf.len && !(*rows = comb_arena_alloc(a, buf.len)))
+        rc = comb_err_nomem(err);
+    if (!rc && buf.len)
+        memcpy(*rows, buf.data, buf.len);
+    if (!rc)
+        *n = (int)(buf.len / sizeof(MsTxnInfo));
+    comb_buf_free(&buf);
+    return rc;
+}
+
+static int mss_txn_list(void *impl, CombArena *a, MsTxnInfo **rows, int *n,
+                        CombErr *err)
+{
+    MsSqlite *h = impl;
+    int rc = sq_begin(h, false, err);
+    if (!rc)
+        rc = sq_end(h, txn_list_body(h, a, rows, n, err), err);
+    return rc;
+}
+
+static int heartbeat_body(MsSqlite *h, const int64_t *txnids, int n,
+                          bool *open, CombErr *err)
+{
+    int rc = COMB_OK;
+    for (int i = 0; !rc && i < n; i++) {
+        rc = sq_exec(h, SQ_TXN_HEARTBEAT, SQ_ARGS(SQ_INT(txnids[i])), err);
+        open[i] = !rc && sqlite3_changes(h->db) > 0;
+    }
+    return rc;
+}
+
+static int mss_txn_heartbeat(void *impl, const int64_t *txnids, int n,
+                             bool *open, CombErr *err)
+{
+    MsSqlite *h = impl;
+    int rc = sq_begin_light(h, err);
+    if (!rc)
+        rc = sq_end(h, heartbeat_body(h, txnids, n, open, err), err);
+    return rc;
+}
+
+/* --------------------------------------------------------- housekeeping */
+
+/* Is a run due: none recorded, or the last one at least interval_ms old? */
+static int housekeep_due(MsSqlite *h, int64_t interval_ms, bool *due,
+                         CombErr *err)
+{
+    int64_t v = 0;
     bool found;
-    int rc = txn_lookup(h, txnid, &found, &state, NULL, err);
-    if (!rc && (!found || state != MS_TXN_OPEN))
-        rc = ms_err_txn_not_open(err, txnid, found, state);
+    int rc = sq_query_int(h, SQ_HK_DUE, SQ_ARGS(SQ_INT(interval_ms)), &v,
+                          &found, err);
+    *due = !rc && found && v != 0;
+    return rc;
+}
+
+/* Abort every open txn not heard from for timeout_ms. */
+static int housekeep_timeouts(MsSqlite *h, int64_t timeout_ms,
+                              MsHousekeepResult *out, CombErr *err)
+{
+    CombArena a;
+    char **ids = NULL;
+    int n = 0;
+    int rc;
+    comb_arena_init(&a, 1024);
+    rc = sq_fetch_texts(h, SQ_HK_TIMED_OUT, SQ_ARGS(SQ_INT(timeout_ms)), 1,
+                        &a, &ids, &n, err);
+    for (int i = 0; !rc && i < n; i++)
+        rc = txn_abort_body(h, strtoll(ids[i], NULL, 10), MS_ABORT_TIMEOUT,
+                            err);
+    if (!rc)
+        out->timed_out = n;
+    comb_arena_free(&a);
+    return rc;
+}
+
+/* Run one delete (with its one parameter, if it has one); its row count
+ * goes to *count. */
+static int housekeep_delete(MsSqlite *h, SqId id, int64_t param,
+                            int64_t *count, CombErr *err)
+{
+    int rc = id == SQ_HK_CTC ? sq_exec(h, id, SQ_NO_ARGS, err)
+                             : sq_exec(h, id, SQ_ARGS(SQ_INT(param)), err);
+    if (!rc)
+        *count += sqlite3_changes(h->db);
+    return rc;
+}
+
+static int housekeep_body(MsSqlite *h, const MsHousekeeping *cfg,
+                          MsHousekeepResult *out, CombErr *err)
+{
+    int64_t w = 0;
+    bool due, found;
+    int rc = housekeep_due(h, cfg->interval_ms, &due, err);
+    if (rc || !due)
+        return rc;
+    out->ran = true;
+    if ((rc = sq_exec(h, SQ_HK_MARK, SQ_NO_ARGS, err)) ||
+        (rc = housekeep_timeouts(h, cfg->txn_timeout_ms, out, err)) ||
+        (rc = sq_query_int(h, SQ_HK_WATERMARK, SQ_NO_ARGS, &w, &found, err)))
+        return rc;
+    if (!(rc = housekeep_delete(h, SQ_HK_WRITE_SET, w, &out->rows_deleted,
+                                err)) &&
+        !(rc = housekeep_delete(h, SQ_HK_T2W, w, &out->rows_deleted, err)) &&
+        !(rc = housekeep_delete(h, SQ_HK_CTC, w, &out->rows_deleted, err)) &&
+        !(rc = housekeep_delete(h, SQ_HK_TXNS_COMMITTED, w, &out->txns_deleted,
+                                err)))
+        rc = housekeep_delete(h, SQ_HK_TXNS_ABORTED, cfg->txn_timeout_ms,
+                              &out->txns_deleted, err);
+    return rc;
+}
+
+/* Checked first outside any transaction, so that a process finding the
+ * run not due does not take the write lock; checked again inside, where
+ * only one process at a time gets (SQLite has one writer). */
+static int mss_housekeep(void *impl, const MsHousekeeping *cfg,
+                         MsHousekeepResult *out, CombErr *err)
+{
+    MsSqlite *h = impl;
+    bool due;
+    int rc = housekeep_due(h, cfg->interval_ms, &due, err);
+    memset(out, 0, sizeof *out);
+    if (rc || !due)
+        return rc;
+    if (!(rc = sq_begin_light(h, err)))
+        rc = sq_end(h, housekeep_body(h, cfg, out, err), err);
+    if (rc)
+        memset(out, 0, sizeof *out);
     return rc;
 }
 
@@ -2187,12 +2847,14 @@ static int txn_components_insert(MsSqlite *h, int64_t txnid, const char *db,
     return rc;
 }
 
+/* Components need no sync of their own: the commit that makes them count
+ * is durable, and a txn that dies first is aborted whatever they say. */
 static int mss_txn_add_component(void *impl, int64_t txnid, const char *db,
                                  const char *table, const char *partition,
                                  MsOpType op, int64_t writeid, CombErr *err)
 {
     MsSqlite *h = impl;
-    int rc = sq_begin(h, true, err);
+    int rc = sq_begin_light(h, err);
     if (!rc)
         rc = sq_end(h,
                     txn_components_insert(h, txnid, db, table,
@@ -2223,7 +2885,7 @@ static int mss_txn_add_partitions(void *impl, int64_t txnid, const char *db,
                                   CombErr *err)
 {
     MsSqlite *h = impl;
-    int rc = sq_begin(h, true, err);
+    int rc = sq_begin_light(h, err);
     if (!rc)
         rc = sq_end(h,
                     txn_add_partitions_body(h, txnid, db, table, partitions,
@@ -2238,13 +2900,12 @@ static int writeid_allocate_body(MsSqlite *h, int64_t txnid, const char *db,
                                  const char *table, int64_t *writeid,
                                  CombErr *err)
 {
-    MsTxnState state = MS_TXN_OPEN;
+    SqTxn t;
     int64_t next = 1;
-    int type = MS_TXN_TYPE_DEFAULT;
     bool found;
-    int rc = txn_lookup(h, txnid, &found, &state, &type, err);
-    if (!rc && (!found || state != MS_TXN_OPEN ||
-                type == MS_TXN_TYPE_READ_ONLY))
+    int rc = txn_lookup(h, txnid, &t, err);
+    if (!rc && (!t.found || t.state != MS_TXN_OPEN ||
+                t.type == MS_TXN_TYPE_READ_ONLY))
         rc = ms_err_writeid_refused(err, db, table);
     /* one write id per txn and table: a second call returns the first */
     if (!rc)
@@ -2409,6 +3070,10 @@ static void sq_disconnect(MsSqlite *h)
     }
     sqlite3_close_v2(h->db);
     h->db = NULL;
+    if (h->wal_fd >= 0)
+        close(h->wal_fd);
+    h->wal_fd = -1;
+    h->wal_mode = false;
 }
 
 static void mss_close(void *impl)
@@ -2455,12 +3120,35 @@ static int sq_enable_wal(MsSqlite *h, char *mode_out, size_t cap,
     }
 }
 
+/* SQLite's busy handler: another connection holds the write lock.  Our
+ * write transactions are short (no file work inside them), so the lock
+ * comes free within microseconds to a few milliseconds: sleep 20 us,
+ * doubling up to 2 ms, rather than sqlite3_busy_timeout's steps of up to
+ * 100 ms, which make eight busy clients slower than one.  Gives up after
+ * SQ_BUSY_TIMEOUT_MS in all. */
+static int sq_busy_wait(void *arg, int count)
+{
+    MsSqlite *h = arg;
+    struct timespec ts;
+    int64_t now_us, pause_us;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    now_us = (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+    if (count == 0)
+        h->busy_since_us = now_us;
+    if (now_us - h->busy_since_us >= (int64_t)SQ_BUSY_TIMEOUT_MS * 1000)
+        return 0;
+    pause_us = count < 7 ? (int64_t)20 << count : 2000;
+    ts = (struct timespec){0, (long)pause_us * 1000};
+    nanosleep(&ts, NULL);
+    return 1;
+}
+
 /* Connection settings, per connection except WAL (which the file keeps). */
 static int sq_configure(MsSqlite *h, CombErr *err)
 {
     char mode[16];
     int rc;
-    sqlite3_busy_timeout(h->db, SQ_BUSY_TIMEOUT_MS);
+    sqlite3_busy_handler(h->db, sq_busy_wait, h);
     if (sqlite3_exec(h->db,
                      "PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON",
                      NULL, NULL, NULL) != SQLITE_OK)
@@ -2477,6 +3165,12 @@ static int sq_configure(MsSqlite *h, CombErr *err)
                         "metastore '%s': cannot switch to WAL journal mode "
                         "(got '%s'; is the file system local?)",
                         h->path, mode);
+    /* durable commits sync the log themselves (sq_wal_sync) */
+    h->wal_mode = strcmp(mode, "wal") == 0;
+    if (h->wal_mode &&
+        sqlite3_exec(h->db, "PRAGMA synchronous = NORMAL", NULL, NULL,
+                     NULL) != SQLITE_OK)
+        return sq_fail(h, err);
     return COMB_OK;
 }
 
@@ -2534,21 +3228,35 @@ static int sq_foreign_key_check(MsSqlite *h, CombErr *err)
                     h->path);
 }
 
-/* Version 1 to 2 in the caller's write transaction; nothing when another
- * process upgraded first. */
+/* Every step from an older version to the current one, in the caller's
+ * write transaction; nothing when another process upgraded first. */
 static int schema_upgrade_body(MsSqlite *h, CombArena *a, CombErr *err)
 {
     char *version = NULL;
     bool found = false;
     int rc = schema_version(h, a, &version, &found, err);
-    if (rc || !found || strcmp(version, "1") != 0)
+    if (rc || !found)
         return rc;
-    if (sqlite3_exec(h->db, UPGRADE_V1_SQL, NULL, NULL, NULL) != SQLITE_OK)
+    if (strcmp(version, "1") == 0) {
+        if (sqlite3_exec(h->db, UPGRADE_V1_SQL, NULL, NULL, NULL) != SQLITE_OK)
+            return sq_fail(h, err);
+        if ((rc = sq_foreign_key_check(h, err)))
+            return rc;
+        version = "2";
+    }
+    if (strcmp(version, "2") == 0 &&
+        sqlite3_exec(h->db, UPGRADE_V2_SQL, NULL, NULL, NULL) != SQLITE_OK)
         return sq_fail(h, err);
-    return sq_foreign_key_check(h, err);
+    return COMB_OK;
 }
 
-/* Upgrade a version 1 file in one transaction.  SQLite's table rebuild
+/* A version this comb upgrades from. */
+static bool schema_is_older(const char *version)
+{
+    return strcmp(version, "1") == 0 || strcmp(version, "2") == 0;
+}
+
+/* Upgrade an older file in one transaction.  SQLite's table rebuild
  * needs foreign keys off, which only takes effect outside a transaction. */
 static int schema_upgrade(MsSqlite *h, CombArena *a, CombErr *err)
 {
@@ -2582,7 +3290,7 @@ static int schema_ensure(MsSqlite *h, CombErr *err)
     rc = schema_version(h, &a, &version, &found, err);
     if (!rc && !found && !(rc = sq_begin(h, true, err)))
         rc = sq_end(h, schema_create_body(h, err), err);
-    if (!rc && found && strcmp(version, "1") == 0)
+    if (!rc && found && schema_is_older(version))
         rc = schema_upgrade(h, &a, err);
     if (!rc)
         rc = schema_version(h, &a, &version, &found, err);
@@ -2610,7 +3318,7 @@ static const MsBackendOps ms_sqlite_ops = {
     .table_drop = mss_table_drop,
     .table_get = mss_table_get,
     .table_list = mss_table_list,
-    .txn_open = mss_txn_open,
+    .txn_begin = mss_txn_begin,
     .txn_commit = mss_txn_commit,
     .txn_abort = mss_txn_abort,
     .txn_state = mss_txn_state,
@@ -2627,6 +3335,13 @@ static const MsBackendOps ms_sqlite_ops = {
     .txn_add_partitions = mss_txn_add_partitions,
     .writeid_seed = mss_writeid_seed,
     .txnid_seed = mss_txnid_seed,
+    .lock = mss_lock,
+    .lock_check = mss_lock_check,
+    .unlock = mss_unlock,
+    .lock_list = mss_lock_list,
+    .txn_list = mss_txn_list,
+    .txn_heartbeat = mss_txn_heartbeat,
+    .housekeep = mss_housekeep,
     .txn_commit_create = mss_txn_commit_create,
 };
 
@@ -2728,6 +3443,7 @@ int ms_open_sqlite(const char *path, const char *warehouse_dir, Ms **out,
     h = comb_calloc(1, sizeof *h);
     if (!h)
         return comb_err_nomem(err);
+    h->wal_fd = -1;
     h->path = comb_strdup(path);
     h->warehouse = comb_strdup(warehouse_dir);
     if (!h->path || !h->warehouse)
@@ -2736,7 +3452,7 @@ int ms_open_sqlite(const char *path, const char *warehouse_dir, Ms **out,
         rc = sq_connect(h, err);
     if (!rc)
         rc = schema_ensure(h, err);
-    if (!rc && !(*out = comb_malloc(sizeof **out)))
+    if (!rc && !(*out = comb_calloc(1, sizeof **out)))
         rc = comb_err_nomem(err);
     if (rc) {
         mss_close(h);

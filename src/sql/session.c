@@ -70,9 +70,19 @@ static void settings_free(SqlSettings *set)
     memset(set, 0, sizeof *set);
 }
 
+/* Chosen when the session opens (--metastore, --hiveconf): the
+ * metastore of a running session cannot change. */
+#define METASTORE_URL_KEY "comb.metastore.url"
+
 int sql_session_set_conf(SqlSession *s, const char *key, const char *value,
                          CombErr *err)
 {
+    if (strcmp(key, METASTORE_URL_KEY) == 0)
+        return comb_err(err, COMB_EINVALID,
+                        "Cannot modify %s at runtime. It is in the list of "
+                        "parameters that can't be modified at runtime or is "
+                        "prefixed by a restricted variable",
+                        key);
     return settings_put(&s->conf, key, value, err);
 }
 
@@ -84,7 +94,10 @@ int sql_session_set_var(SqlSession *s, const char *key, const char *value,
 
 const char *sql_session_get_conf(const SqlSession *s, const char *key)
 {
-    SqlSetting *it = settings_find(&s->conf, key);
+    SqlSetting *it;
+    if (strcmp(key, METASTORE_URL_KEY) == 0)
+        return s->metastore;
+    it = settings_find(&s->conf, key);
     return it ? it->value : NULL;
 }
 
@@ -144,12 +157,15 @@ int sql_session_open(const SqlSessionOptions *opt, SqlSession **out,
         goto fail;
     if ((rc = fs_mkdirs(s->warehouse, err)))
         goto fail;
-    ms_path = comb_arena_printf(&s->stmt_arena, "%s/metastore.db", s->warehouse);
-    if (!ms_path) {
+    ms_path = opt->metastore
+                  ? comb_arena_strdup(&s->stmt_arena, opt->metastore)
+                  : comb_arena_printf(&s->stmt_arena, "%s/metastore.db",
+                                      s->warehouse);
+    if (!ms_path || !(s->metastore = ms_target_display(ms_path))) {
         rc = comb_err_nomem(err);
         goto fail;
     }
-    if ((rc = ms_open_sqlite(ms_path, s->warehouse, &s->ms, err)))
+    if ((rc = ms_open(ms_path, s->warehouse, &s->ms, err)))
         goto fail;
     comb_arena_reset(&s->stmt_arena);
     *out = s;
@@ -164,6 +180,7 @@ void sql_session_close(SqlSession *s)
     if (!s)
         return;
     ms_close(s->ms);
+    comb_free(s->metastore);
     settings_free(&s->conf);
     settings_free(&s->vars);
     comb_free(s->warehouse);

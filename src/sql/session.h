@@ -39,6 +39,9 @@ typedef struct SqlSink {
 typedef struct SqlSessionOptions {
     const char *warehouse;   /* warehouse directory; created if missing */
     const char *user;        /* recorded in TXNS; NULL = $USER or "comb" */
+    const char *metastore;   /* NULL: the SQLite file metastore.db in the
+                                warehouse; else a file or a PostgreSQL URI
+                                (ms_open), comb.metastore.url */
 } SqlSessionOptions;
 
 int sql_session_open(const SqlSessionOptions *opt, SqlSession **out,

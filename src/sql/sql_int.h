@@ -38,6 +38,8 @@ typedef struct SqlSettings {
 
 struct SqlSession {
     Ms *ms;                 /* metastore connection, owned */
+    char *metastore;        /* comb.metastore.url as SET shows it: the
+                               file or URL, no password; owned */
     char *warehouse;        /* absolute warehouse directory, owned */
     char *db;               /* current database, owned */
     char *user;

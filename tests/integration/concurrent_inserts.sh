@@ -7,7 +7,9 @@
 set -eu
 WH=$(mktemp -d)
 trap 'rm -rf "$WH"' EXIT
-c() { "$COMB" --warehouse "$WH" --outputformat tsv "$@"; }
+# COMB_TEST_METASTORE: a metastore other than the warehouse's SQLite file
+# (tests/integration/pg_concurrent_*.sh run this on PostgreSQL)
+c() { "$COMB" --warehouse "$WH" ${COMB_TEST_METASTORE:+--metastore "$COMB_TEST_METASTORE"} --outputformat tsv "$@"; }
 c -e "CREATE TABLE t (w INT, i INT, v STRING) CLUSTERED BY (i) INTO 4 BUCKETS
       TBLPROPERTIES ('transactional'='true')"
 rows=50

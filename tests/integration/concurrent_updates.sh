@@ -6,7 +6,9 @@
 set -u
 WH=$(mktemp -d)
 trap 'rm -rf "$WH"' EXIT
-c() { "$COMB" --warehouse "$WH" --outputformat tsv "$@"; }
+# COMB_TEST_METASTORE: a metastore other than the warehouse's SQLite file
+# (tests/integration/pg_concurrent_*.sh run this on PostgreSQL)
+c() { "$COMB" --warehouse "$WH" ${COMB_TEST_METASTORE:+--metastore "$COMB_TEST_METASTORE"} --outputformat tsv "$@"; }
 fail() { echo "$*"; exit 1; }
 c -e "CREATE TABLE t (i INT, v INT) CLUSTERED BY (i) INTO 2 BUCKETS
       TBLPROPERTIES ('transactional'='true');

@@ -53,12 +53,19 @@ const char *unit_testdata(void)
     return d ? d : "../shared/testdata";
 }
 
+void unit_skip(const char *why)
+{
+    printf("    %s\n", why);
+    skipped_now = 1;
+}
+
 int unit_skip_without_testdata(void)
 {
+    char why[600];
     if (fs_is_dir(unit_testdata()))
         return 0;
-    printf("    no shared test data at %s\n", unit_testdata());
-    skipped_now = 1;
+    snprintf(why, sizeof why, "no shared test data at %s", unit_testdata());
+    unit_skip(why);
     return 1;
 }
 

@@ -25,6 +25,9 @@ const char *unit_testdata(void);
  * (a lone clone of the repository): tests needing it return at once and
  * pass. */
 int unit_skip_without_testdata(void);
+/* Report the running test skipped ("skip - name") if it returns without
+ * failing, printing why first. */
+void unit_skip(const char *why);
 /* A fresh empty temporary directory for this test (removed at exit). */
 const char *unit_tmpdir(void);
 

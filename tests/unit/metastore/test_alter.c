@@ -60,7 +60,7 @@ static MsTable view_of(const char *name)
     return v;
 }
 
-TEST(ms_table_storage_round_trip)
+MS_TEST(ms_table_storage_round_trip)
 {
     Fx fx;
     Ms *ms = NULL;
@@ -103,7 +103,7 @@ TEST(ms_table_storage_round_trip)
     comb_arena_free(&a);
 }
 
-TEST(ms_view_round_trip)
+MS_TEST(ms_view_round_trip)
 {
     Fx fx;
     Ms *ms = NULL;
@@ -141,7 +141,7 @@ static void check_refused(Ms *ms, const MsTable *t, const char *want)
                   t->name, want, err.msg);
 }
 
-TEST(ms_table_kinds_validated)
+MS_TEST(ms_table_kinds_validated)
 {
     Fx fx;
     Ms *ms = NULL;
@@ -207,7 +207,7 @@ TEST(ms_table_kinds_validated)
     ms_close(ms);
 }
 
-TEST(ms_table_alter_replaces_definition)
+MS_TEST(ms_table_alter_replaces_definition)
 {
     Fx fx;
     Ms *ms = NULL;
@@ -307,7 +307,7 @@ static int64_t commit_write(Ms *ms, const char *db, const char *name,
     return w;
 }
 
-TEST(ms_table_rename_keeps_write_ids)
+MS_TEST(ms_table_rename_keeps_write_ids)
 {
     Fx fx;
     Ms *ms = NULL;
@@ -396,7 +396,7 @@ TEST(ms_table_rename_keeps_write_ids)
     comb_arena_free(&a);
 }
 
-TEST(ms_table_rename_errors)
+MS_TEST(ms_table_rename_errors)
 {
     Fx fx;
     Ms *ms = NULL;

@@ -40,7 +40,7 @@ static MsTable sample_table(const char *db, const char *name)
     return t;
 }
 
-TEST(ms_db_create_get_list_drop)
+MS_TEST(ms_db_create_get_list_drop)
 {
     Fx fx;
     Ms *ms = NULL;
@@ -87,7 +87,7 @@ TEST(ms_db_create_get_list_drop)
     comb_arena_free(&a);
 }
 
-TEST(ms_db_drop_needs_cascade_when_not_empty)
+MS_TEST(ms_db_drop_needs_cascade_when_not_empty)
 {
     Fx fx;
     Ms *ms = NULL;
@@ -135,7 +135,7 @@ TEST(ms_db_drop_needs_cascade_when_not_empty)
     comb_arena_free(&a);
 }
 
-TEST(ms_table_round_trip)
+MS_TEST(ms_table_round_trip)
 {
     Fx fx;
     Ms *ms = NULL;
@@ -180,7 +180,7 @@ TEST(ms_table_round_trip)
     comb_arena_free(&a);
 }
 
-TEST(ms_table_defaults)
+MS_TEST(ms_table_defaults)
 {
     Fx fx;
     Ms *ms = NULL;
@@ -199,7 +199,7 @@ TEST(ms_table_defaults)
     in.cols = &col;
     in.n_props = 1;
     in.props = &prop;
-    CHECK_OK(ms_open_sqlite(fx.db, fx.warehouse, &ms, &err), &err);
+    CHECK_OK(fx_reopen(&fx, NULL, &ms, &err), &err);
     CHECK_OK(ms_table_create(ms, &in, false, &err), &err);
     CHECK_OK(ms_table_get(ms, "default", "plain", &a, &t, &err), &err);
     snprintf(expect, sizeof expect, "%s/plain", fx.warehouse);
@@ -225,7 +225,7 @@ TEST(ms_table_defaults)
     comb_arena_free(&a);
 }
 
-TEST(ms_table_duplicate_and_if_not_exists)
+MS_TEST(ms_table_duplicate_and_if_not_exists)
 {
     Fx fx;
     Ms *ms = NULL;
@@ -251,7 +251,7 @@ TEST(ms_table_duplicate_and_if_not_exists)
     comb_arena_free(&a);
 }
 
-TEST(ms_table_list_and_drop)
+MS_TEST(ms_table_list_and_drop)
 {
     Fx fx;
     Ms *ms = NULL;
@@ -294,7 +294,7 @@ TEST(ms_table_list_and_drop)
     comb_arena_free(&a);
 }
 
-TEST(ms_catalog_unknown_names)
+MS_TEST(ms_catalog_unknown_names)
 {
     Fx fx;
     Ms *ms = NULL;
@@ -325,7 +325,7 @@ TEST(ms_catalog_unknown_names)
     comb_arena_free(&a);
 }
 
-TEST(ms_catalog_bad_input)
+MS_TEST(ms_catalog_bad_input)
 {
     Fx fx;
     Ms *ms = NULL;
@@ -345,7 +345,7 @@ TEST(ms_catalog_bad_input)
     comb_arena_init(&a, 0);
     memset(longname, 'x', sizeof longname - 1);
     longname[sizeof longname - 1] = '\0';
-    CHECK_OK(ms_open_sqlite(fx.db, fx.warehouse, &ms, &err), &err);
+    CHECK_OK(fx_reopen(&fx, NULL, &ms, &err), &err);
 
     /* Hive 4's special characters are table names; a backslash, control
      * characters and non-ASCII letters are not */

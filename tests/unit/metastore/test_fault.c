@@ -33,7 +33,7 @@ static int session(const Fx *fx, int k, CombErr *err)
     t.props = &prop;
     d.name = name;
     comb_arena_init(&a, 64);
-    rc = ms_open_sqlite(fx->db, fx->warehouse, &ms, err);
+    rc = fx_reopen(fx, NULL, &ms, err);
     if (!rc)
         rc = ms_db_create(ms, &d, false, err);
     if (!rc)
@@ -90,7 +90,7 @@ static int oom_loop(const Fx *fx, int (*run)(const Fx *, int, CombErr *),
     return rc;
 }
 
-TEST(ms_oom_every_allocation)
+MS_TEST(ms_oom_every_allocation)
 {
     Fx fx;
     CombErr err;
@@ -159,7 +159,7 @@ static int session_parts(const Fx *fx, int k, CombErr *err)
     t.n_part_keys = 2;
     t.part_keys = keys;
     comb_arena_init(&a, 64);
-    rc = ms_open_sqlite(fx->db, fx->warehouse, &ms, err);
+    rc = fx_reopen(fx, NULL, &ms, err);
     if (!rc)
         rc = ms_table_create(ms, &t, false, err);
     if (!rc)
@@ -203,7 +203,7 @@ static int session_parts(const Fx *fx, int k, CombErr *err)
     return rc;
 }
 
-TEST(ms_oom_partition_calls)
+MS_TEST(ms_oom_partition_calls)
 {
     Fx fx;
     CombErr err;

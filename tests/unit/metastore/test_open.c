@@ -1,22 +1,22 @@
-/* Opening the SQLite metastore: schema creation, idempotence, WAL, version
- * checks and bad files. */
+/* Opening a metastore: schema creation, idempotence, version checks, bad
+ * files and URLs, unwritable metastores; WAL on SQLite. */
 #include "ms_fixture.h"
 #include "common/arena.h"
 #include "fs/fs.h"
 
 #include <stdlib.h>
 
-TEST(ms_open_twice_keeps_one_schema)
+MS_TEST(ms_open_twice_keeps_one_schema)
 {
     Fx fx;
     Ms *a = NULL, *b = NULL;
     CombErr err;
     fx_paths(&fx);
-    CHECK_OK(ms_open_sqlite(fx.db, fx.warehouse, &a, &err), &err);
+    CHECK_OK(fx_reopen(&fx, NULL, &a, &err), &err);
     ms_close(a);
-    CHECK_OK(ms_open_sqlite(fx.db, fx.warehouse, &a, &err), &err);
+    CHECK_OK(fx_reopen(&fx, NULL, &a, &err), &err);
     /* a second handle while the first is open */
-    CHECK_OK(ms_open_sqlite(fx.db, "/elsewhere", &b, &err), &err);
+    CHECK_OK(fx_reopen(&fx, "/elsewhere", &b, &err), &err);
     ms_close(a);
     ms_close(b);
     CHECK_EQ(fx_sql_int(&fx, "SELECT count(*) FROM VERSION"), 1);
@@ -28,7 +28,7 @@ TEST(ms_open_twice_keeps_one_schema)
              1);
 }
 
-TEST(ms_open_creates_every_hive_table)
+MS_TEST(ms_open_creates_every_hive_table)
 {
     static const char *const tables[] = {
         "VERSION", "DBS", "TBLS", "COLUMNS_V2", "TABLE_PARAMS",
@@ -39,16 +39,12 @@ TEST(ms_open_creates_every_hive_table)
     Fx fx;
     Ms *ms = NULL;
     CombErr err;
-    char sql[200];
     CHECK_OK(fx_open(&fx, &ms, &err), &err);
     ms_close(ms);
-    for (size_t i = 0; i < sizeof tables / sizeof *tables; i++) {
-        snprintf(sql, sizeof sql,
-                 "SELECT count(*) FROM sqlite_master WHERE type = 'table' "
-                 "AND name = '%s'", tables[i]);
-        if (fx_sql_int(&fx, sql) != 1)
+    for (size_t i = 0; i < sizeof tables / sizeof *tables; i++)
+        if (!fx_table_exists(&fx, tables[i]))
             unit_fail(__FILE__, __LINE__, "table %s missing", tables[i]);
-    }
+    CHECK(!fx_table_exists(&fx, "NO_SUCH_TABLE"));
 }
 
 TEST(ms_open_uses_wal)
@@ -71,7 +67,7 @@ TEST(ms_open_uses_wal)
     CHECK(ok);
 }
 
-TEST(ms_open_default_db_is_warehouse)
+MS_TEST(ms_open_default_db_is_warehouse)
 {
     Fx fx;
     Ms *ms = NULL;
@@ -87,7 +83,7 @@ TEST(ms_open_default_db_is_warehouse)
     CHECK_STR(d->owner, "public");
     ms_close(ms);
     /* reopening with another warehouse does not move the default db */
-    CHECK_OK(ms_open_sqlite(fx.db, "/other", &ms, &err), &err);
+    CHECK_OK(fx_reopen(&fx, "/other", &ms, &err), &err);
     CHECK_OK(ms_db_get(ms, "default", &a, &d, &err), &err);
     CHECK_STR(d->location, fx.warehouse);
     ms_close(ms);
@@ -109,7 +105,7 @@ TEST(ms_open_rejects_garbage_file)
     CHECK(strstr(err.msg, fx.db) != NULL);
 }
 
-TEST(ms_open_rejects_other_schema_version)
+MS_TEST(ms_open_rejects_other_schema_version)
 {
     Fx fx;
     Ms *ms = NULL;
@@ -119,8 +115,14 @@ TEST(ms_open_rejects_other_schema_version)
     CHECK_EQ(fx_sql_exec(&fx, "UPDATE VERSION SET SCHEMA_VERSION = '99'"),
              SQLITE_OK);
     ms = NULL;
-    CHECK_EQ(ms_open_sqlite(fx.db, fx.warehouse, &ms, &err), COMB_EMETASTORE);
+    CHECK_EQ(fx_reopen(&fx, NULL, &ms, &err), COMB_EMETASTORE);
     CHECK(strstr(err.msg, "schema version '99'") != NULL);
+    CHECK(strstr(err.msg, fx.where) != NULL);
+    CHECK(ms == NULL);
+    /* and a VERSION table without its row */
+    CHECK_EQ(fx_sql_exec(&fx, "DELETE FROM VERSION"), SQLITE_OK);
+    CHECK_EQ(fx_reopen(&fx, NULL, &ms, &err), COMB_EMETASTORE);
+    CHECK(strstr(err.msg, "VERSION table has no version row") != NULL);
     CHECK(ms == NULL);
 }
 
@@ -162,7 +164,7 @@ static void check_unwritable(const char *fault, int code, const char *cause)
     CHECK_OK(ms_txn_commit(ms, txn, &err), &err);
     ms_close(ms);
     setenv("COMB_MS_FAULT", fault, 1);
-    CHECK_OK(ms_open_sqlite(fx.db, fx.warehouse, &ms, &err), &err);
+    CHECK_OK(fx_reopen(&fx, NULL, &ms, &err), &err);
     unsetenv("COMB_MS_FAULT");
     CHECK_OK(ms_table_get(ms, "default", "t", &a, &t, &err), &err);
     /* the snapshot of a reader without a txn: hwm 2, txn 1 still open */
@@ -174,7 +176,7 @@ static void check_unwritable(const char *fault, int code, const char *cause)
     CHECK_EQ(ms_txn_open(ms, "u", "h", &txn, &err), code);
     CHECK(strstr(err.msg, "cannot write to the metastore") != NULL);
     CHECK(strstr(err.msg, cause) != NULL);
-    CHECK(strstr(err.msg, fx.db) != NULL);
+    CHECK(strstr(err.msg, fx.where) != NULL);
     CHECK(strstr(err.msg, "INSERT") == NULL && strstr(err.msg, "BEGIN") == NULL &&
           strstr(err.msg, "TXNS") == NULL);
     CHECK_EQ(fx_create_t(ms, &err), code);
@@ -183,12 +185,12 @@ static void check_unwritable(const char *fault, int code, const char *cause)
     comb_arena_free(&a);
 }
 
-TEST(ms_open_read_only_reads_and_refuses_writes)
+MS_TEST(ms_open_read_only_reads_and_refuses_writes)
 {
     check_unwritable("readonly", COMB_EREADONLY, "it is read-only");
 }
 
-TEST(ms_full_disk_reads_and_refuses_writes)
+MS_TEST(ms_full_disk_reads_and_refuses_writes)
 {
     check_unwritable("full", COMB_EFULL, "the disk is full");
 }

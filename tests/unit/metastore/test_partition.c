@@ -62,7 +62,7 @@ static void list_names(Ms *ms, const MsProperty *spec, int n_spec,
     comb_arena_free(&a);
 }
 
-TEST(ms_part_add_get_list_drop)
+MS_TEST(ms_part_add_get_list_drop)
 {
     Fx fx;
     Ms *ms = NULL;
@@ -144,7 +144,7 @@ TEST(ms_part_add_get_list_drop)
     comb_arena_free(&a);
 }
 
-TEST(ms_part_add_errors_change_nothing)
+MS_TEST(ms_part_add_errors_change_nothing)
 {
     Fx fx;
     Ms *ms = NULL;
@@ -228,7 +228,7 @@ TEST(ms_part_add_errors_change_nothing)
     ms_close(ms);
 }
 
-TEST(ms_part_list_partial_spec)
+MS_TEST(ms_part_list_partial_spec)
 {
     Fx fx;
     Ms *ms = NULL;
@@ -279,7 +279,7 @@ TEST(ms_part_list_partial_spec)
     comb_arena_free(&a);
 }
 
-TEST(ms_part_drop_many_all_or_nothing)
+MS_TEST(ms_part_drop_many_all_or_nothing)
 {
     Fx fx;
     Ms *ms = NULL;
@@ -310,7 +310,7 @@ TEST(ms_part_drop_many_all_or_nothing)
     ms_close(ms);
 }
 
-TEST(ms_part_set_location_moves_one)
+MS_TEST(ms_part_set_location_moves_one)
 {
     Fx fx;
     Ms *ms = NULL;
@@ -344,7 +344,7 @@ TEST(ms_part_set_location_moves_one)
 
 /* One txn writing several partitions: one write id for the table, one
  * component per partition, carried to COMPLETED_TXN_COMPONENTS. */
-TEST(ms_txn_partitions_share_one_writeid)
+MS_TEST(ms_txn_partitions_share_one_writeid)
 {
     Fx fx;
     Ms *ms = NULL;
@@ -391,7 +391,7 @@ TEST(ms_txn_partitions_share_one_writeid)
 
 /* Update conflicts are per partition: disjoint partitions both commit,
  * the same partition loses the second committer (Hive's 10263). */
-TEST(ms_txn_write_conflict_per_partition)
+MS_TEST(ms_txn_write_conflict_per_partition)
 {
     Fx fx;
     Ms *ms = NULL;
@@ -422,7 +422,7 @@ TEST(ms_txn_write_conflict_per_partition)
 
 /* Dropping a partition takes its transaction rows with it (Hive's
  * cleanupRecords); those of the other partitions stay. */
-TEST(ms_part_drop_cleans_txn_rows)
+MS_TEST(ms_part_drop_cleans_txn_rows)
 {
     Fx fx;
     Ms *ms = NULL;
@@ -462,7 +462,7 @@ TEST(ms_part_drop_cleans_txn_rows)
     ms_close(ms);
 }
 
-TEST(ms_table_drop_takes_partitions)
+MS_TEST(ms_table_drop_takes_partitions)
 {
     Fx fx;
     Ms *ms = NULL;

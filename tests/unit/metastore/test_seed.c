@@ -24,7 +24,7 @@ static void writeid_text(Ms *ms, int64_t txn, char *buf, size_t cap)
     comb_idlist_free(&snap);
 }
 
-TEST(ms_writeid_seed_makes_disk_ids_committed)
+MS_TEST(ms_writeid_seed_makes_disk_ids_committed)
 {
     Fx fx;
     Ms *ms = NULL;
@@ -61,7 +61,7 @@ TEST(ms_writeid_seed_makes_disk_ids_committed)
     ms_close(ms);
 }
 
-TEST(ms_writeid_seed_after_allocation)
+MS_TEST(ms_writeid_seed_after_allocation)
 {
     Fx fx;
     Ms *ms = NULL;
@@ -96,7 +96,7 @@ TEST(ms_writeid_seed_after_allocation)
     ms_close(ms);
 }
 
-TEST(ms_writeid_seed_twice_and_large)
+MS_TEST(ms_writeid_seed_twice_and_large)
 {
     Fx fx;
     Ms *ms = NULL;
@@ -122,7 +122,7 @@ TEST(ms_writeid_seed_twice_and_large)
     ms_close(ms);
 }
 
-TEST(ms_txnid_seed_makes_visibility_ids_committed)
+MS_TEST(ms_txnid_seed_makes_visibility_ids_committed)
 {
     Fx fx;
     Ms *ms = NULL;

@@ -16,7 +16,7 @@ static int snapshot_str(Ms *ms, int64_t txnid, char *buf, size_t n,
     return COMB_OK;
 }
 
-TEST(ms_txn_state_machine)
+MS_TEST(ms_txn_state_machine)
 {
     Fx fx;
     Ms *ms = NULL;
@@ -46,7 +46,7 @@ TEST(ms_txn_state_machine)
     CHECK_EQ(st, MS_TXN_ABORTED);
     CHECK_OK(ms_txn_abort(ms, t2, &err), &err);
     CHECK_EQ(ms_txn_commit(ms, t2, &err), COMB_ETXN);
-    CHECK_STR(err.msg, "Transaction txnid:2 already aborted");
+    CHECK_STR(err.msg, "Transaction txnid:2 already aborted (rollback)");
     CHECK_OK(ms_txn_state(ms, t2, &st, &err), &err);
     CHECK_EQ(st, MS_TXN_ABORTED);
 
@@ -70,7 +70,7 @@ TEST(ms_txn_state_machine)
     ms_close(ms);
 }
 
-TEST(ms_txn_snapshot_hive_form)
+MS_TEST(ms_txn_snapshot_hive_form)
 {
     Fx fx;
     Ms *ms = NULL;
@@ -115,7 +115,7 @@ TEST(ms_txn_snapshot_hive_form)
     ms_close(ms);
 }
 
-TEST(ms_txn_commit_moves_components)
+MS_TEST(ms_txn_commit_moves_components)
 {
     Fx fx;
     Ms *ms = NULL;
@@ -169,7 +169,7 @@ TEST(ms_txn_commit_moves_components)
     CHECK_STR(err.msg, "Transaction txnid:1 is already committed.");
     CHECK_EQ(ms_txn_add_component(ms, t3, "default", "t", NULL, MS_OP_INSERT,
                                   1, &err), COMB_ETXN);
-    CHECK_STR(err.msg, "Transaction txnid:3 already aborted");
+    CHECK_STR(err.msg, "Transaction txnid:3 already aborted (rollback)");
     CHECK_EQ(ms_txn_add_component(ms, 42, "default", "t", NULL, MS_OP_INSERT,
                                   1, &err), COMB_ETXN);
     CHECK_STR(err.msg, "No such transaction txnid:42");
@@ -178,7 +178,7 @@ TEST(ms_txn_commit_moves_components)
     ms_close(ms);
 }
 
-TEST(ms_txn_visible_across_handles)
+MS_TEST(ms_txn_visible_across_handles)
 {
     Fx fx;
     Ms *a = NULL, *b = NULL;
@@ -186,8 +186,8 @@ TEST(ms_txn_visible_across_handles)
     MsTxnState st;
     int64_t t1, t2;
     fx_paths(&fx);
-    CHECK_OK(ms_open_sqlite(fx.db, fx.warehouse, &a, &err), &err);
-    CHECK_OK(ms_open_sqlite(fx.db, fx.warehouse, &b, &err), &err);
+    CHECK_OK(fx_reopen(&fx, NULL, &a, &err), &err);
+    CHECK_OK(fx_reopen(&fx, NULL, &b, &err), &err);
     CHECK_OK(ms_txn_open(a, "u", "h", &t1, &err), &err);
     CHECK_OK(ms_txn_open(b, "u", "h", &t2, &err), &err);
     CHECK_EQ(t2, t1 + 1);
@@ -202,7 +202,7 @@ TEST(ms_txn_visible_across_handles)
  * txns that update/delete the same table, the second to commit is aborted
  * with Hive's error 10263; inserts, other tables, other partitions and
  * serial txns never conflict. */
-TEST(ms_txn_write_conflict)
+MS_TEST(ms_txn_write_conflict)
 {
     Fx fx;
     Ms *ms = NULL;
@@ -246,7 +246,7 @@ TEST(ms_txn_write_conflict)
 /* CREATE TABLE AS SELECT's commit: the table, its partitions and the
  * commit of the txn that wrote its rows are one metastore transaction;
  * any failure leaves no table, no partition and the txn open. */
-TEST(ms_txn_commit_creating_a_table)
+MS_TEST(ms_txn_commit_creating_a_table)
 {
     Fx fx;
     Ms *ms = NULL;

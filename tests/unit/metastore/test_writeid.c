@@ -22,7 +22,7 @@ static int writeids_str(Ms *ms, int64_t txnid, const char *table, char *buf,
     return COMB_OK;
 }
 
-TEST(ms_writeid_allocation)
+MS_TEST(ms_writeid_allocation)
 {
     Fx fx;
     Ms *ms = NULL;
@@ -64,7 +64,7 @@ TEST(ms_writeid_allocation)
     ms_close(ms);
 }
 
-TEST(ms_writeid_list_open_aborted_committed)
+MS_TEST(ms_writeid_list_open_aborted_committed)
 {
     Fx fx;
     Ms *ms = NULL;
@@ -132,7 +132,7 @@ TEST(ms_writeid_list_open_aborted_committed)
     ms_close(ms);
 }
 
-TEST(ms_writeid_table_drop_resets_sequence)
+MS_TEST(ms_writeid_table_drop_resets_sequence)
 {
     Fx fx;
     Ms *ms = NULL;

@@ -1,0 +1,369 @@
+/*
+ * txn.c - the transaction and lock manager's throughput through the
+ * metastore API, per backend, with 1 and N concurrent clients
+ * (processes, each with its own handle):
+ *
+ *   sync 4 KiB writes/s   the machine's rate of pwrite + fdatasync of one
+ *                         4 KiB block in the metastore's directory: the
+ *                         physical limit of a durable commit
+ *   read-only txns/s      open a READ_ONLY txn with its snapshot, commit
+ *   writing txns/s        open, allocate a write id, commit (durable)
+ *   locks/s               a SELECT's metastore work: read-only txn with a
+ *                         SHARED_READ lock granted and its snapshot, then
+ *                         commit (releasing it)
+ *
+ *   txn [--backend sqlite|postgresql|all] [--url URL] [--seconds S]
+ *       [--clients N] [DIR]
+ *
+ * DIR (default: a new directory under $TMPDIR, removed after) holds the
+ * SQLite metastore; its file system decides the sync rate.  PostgreSQL:
+ * the server at URL, else a throw-away one started for the run
+ * (tests/lib/pgserver.sh, durable: fsync and synchronous_commit on) in a
+ * new directory under /tmp, where the sync rate is then measured; skipped
+ * with a line saying why when PostgreSQL is not installed.  The default,
+ * all, runs both.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "common/alloc.h"
+#include "common/err.h"
+#include "fs/fs.h"
+#include "metastore/ms.h"
+
+typedef struct Opts {
+    const char *backend;
+    const char *dir;
+    const char *url;         /* postgresql: the server's URL */
+    double seconds;
+    int clients;
+} Opts;
+
+/* A handle on the bench's metastore, for the chosen backend. */
+static int backend_open(const Opts *o, Ms **ms, CombErr *err)
+{
+    char db[4200], wh[4200];
+    snprintf(wh, sizeof wh, "%s/warehouse", o->dir);
+    if (strcmp(o->backend, "sqlite") == 0) {
+        snprintf(db, sizeof db, "%s/metastore.db", o->dir);
+        return ms_open_sqlite(db, wh, ms, err);
+    }
+    if (strcmp(o->backend, "postgresql") == 0)
+        return ms_open_pg(o->url, wh, ms, err);
+    return comb_err(err, COMB_EINVALID,
+                    "unknown backend '%s' (have: sqlite, postgresql)",
+                    o->backend);
+}
+
+typedef int (*Work)(Ms *ms, int client, CombErr *err);
+
+static int work_read_only(Ms *ms, int client, CombErr *err)
+{
+    MsTxnBegin rq = {"bench", "host", MS_TXN_TYPE_READ_ONLY, 0, NULL};
+    CombTxnList snap;
+    bool have;
+    int64_t txn;
+    int rc = ms_txn_begin(ms, &rq, &txn, NULL, &snap, &have, err);
+    (void)client;
+    if (rc)
+        return rc;
+    comb_idlist_free(&snap);
+    return ms_txn_commit(ms, txn, err);
+}
+
+static int work_write(Ms *ms, int client, CombErr *err)
+{
+    char table[16];
+    int64_t txn, w;
+    int rc = ms_txn_open(ms, "bench", "host", &txn, err);
+    snprintf(table, sizeof table, "t%d", client);
+    if (!rc)
+        rc = ms_writeid_allocate(ms, txn, "default", table, &w, err);
+    if (!rc)
+        rc = ms_txn_commit(ms, txn, err);
+    return rc;
+}
+
+static int work_lock(Ms *ms, int client, CombErr *err)
+{
+    MsLockComponent c = {"default", "t0", NULL, MS_LOCK_SHARED_READ};
+    MsLockRequest locks = {0, NULL, NULL, "bench", &c, 1, false};
+    MsTxnBegin rq = {"bench", "host", MS_TXN_TYPE_READ_ONLY, 0, &locks};
+    MsLockStatus st;
+    CombTxnList snap;
+    bool have;
+    int64_t txn;
+    int rc = ms_txn_begin(ms, &rq, &txn, &st, &snap, &have, err);
+    (void)client;
+    if (rc)
+        return rc;
+    if (have)
+        comb_idlist_free(&snap);
+    if (st.state != MS_LOCK_ACQUIRED)
+        return comb_err(err, COMB_EINTERNAL, "a shared read lock waited");
+    return ms_txn_commit(ms, txn, err);
+}
+
+/* Housekeeping keeps the tables at the size a long run would see. */
+static int housekeep(Ms *ms, CombErr *err)
+{
+    MsHousekeeping hk = {300000, 0};
+    MsHousekeepResult res;
+    return ms_housekeep(ms, &hk, &res, err);
+}
+
+/* One client: run `work` for o->seconds; the count of completed ones. */
+static long client_run(const Opts *o, Work work, int client, CombErr *err)
+{
+    Ms *ms = NULL;
+    double end;
+    long n = 0;
+    if (backend_open(o, &ms, err))
+        return -1;
+    end = now() + o->seconds;
+    while (now() < end) {
+        for (int i = 0; i < 50; i++, n++)
+            if (work(ms, client, err)) {
+                ms_close(ms);
+                return -1;
+            }
+        if (client == 0 && n % 5000 == 0 && housekeep(ms, err)) {
+            ms_close(ms);
+            return -1;
+        }
+    }
+    ms_close(ms);
+    return n;
+}
+
+/* `clients` processes at once; the total rate. */
+static double run_clients(const Opts *o, Work work, int clients)
+{
+    int fds[64][2];
+    pid_t pids[64];
+    long total = 0;
+    double start = now(), elapsed;
+    bool failed = false;
+    for (int c = 0; c < clients; c++) {
+        if (pipe(fds[c]) != 0 || (pids[c] = fork()) < 0) {
+            perror("txn");
+            exit(1);
+        }
+        if (pids[c] == 0) {
+            CombErr err;
+            long n = client_run(o, work, c, &err);
+            if (n < 0)
+                fprintf(stderr, "txn: client %d: %s\n", c, err.msg);
+            if (write(fds[c][1], &n, sizeof n) != sizeof n)
+                _exit(2);
+            _exit(n < 0);
+        }
+        close(fds[c][1]);
+    }
+    for (int c = 0; c < clients; c++) {
+        long n = -1;
+        int status;
+        if (read(fds[c][0], &n, sizeof n) != sizeof n || n < 0)
+            failed = true;
+        else
+            total += n;
+        close(fds[c][0]);
+        waitpid(pids[c], &status, 0);
+    }
+    elapsed = now() - start;
+    if (failed) {
+        fprintf(stderr, "txn: a client failed\n");
+        exit(1);
+    }
+    return (double)total / elapsed;
+}
+
+/* pwrite + fdatasync of one 4 KiB block, as often as the disk allows. */
+static double sync_write_rate(const Opts *o)
+{
+    char path[4200], block[4096];
+    double end, start;
+    long n = 0;
+    int fd;
+    snprintf(path, sizeof path, "%s/sync-probe", o->dir);
+    memset(block, 'x', sizeof block);
+    if ((fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644)) < 0) {
+        perror(path);
+        exit(1);
+    }
+    start = now();
+    end = start + o->seconds;
+    while (now() < end) {
+        if (pwrite(fd, block, sizeof block, 0) != (ssize_t)sizeof block ||
+            fdatasync(fd) != 0) {
+            perror(path);
+            exit(1);
+        }
+        n++;
+    }
+    close(fd);
+    unlink(path);
+    return (double)n / (now() - start);
+}
+
+/* The tables t0..t<clients> exist for the writers. */
+static void setup(const Opts *o)
+{
+    Ms *ms = NULL;
+    CombErr err;
+    MsColumn col = {"a", "int", NULL};
+    if (backend_open(o, &ms, &err)) {
+        fprintf(stderr, "txn: %s\n", err.msg);
+        exit(1);
+    }
+    for (int c = 0; c < o->clients; c++) {
+        char name[16];
+        MsTable t = {0};
+        snprintf(name, sizeof name, "t%d", c);
+        t.db = "default";
+        t.name = name;
+        t.n_cols = 1;
+        t.cols = &col;
+        if (ms_table_create(ms, &t, true, &err)) {
+            fprintf(stderr, "txn: %s\n", err.msg);
+            exit(1);
+        }
+    }
+    ms_close(ms);
+}
+
+static void usage(void)
+{
+    fputs("usage: txn [--backend sqlite|postgresql|all] [--url URL]\n"
+          "           [--seconds S] [--clients N] [DIR]\n",
+          stderr);
+    exit(2);
+}
+
+/* Every figure of one backend. */
+static void run_backend(Opts *o)
+{
+    static const struct {
+        const char *name;
+        Work work;
+    } works[] = {{"read-only txns/s", work_read_only},
+                 {"writing txns/s (durable)", work_write},
+                 {"locks acquired+released/s", work_lock}};
+    double sync_rate;
+    char *where = ms_target_display(o->url ? o->url : o->dir);
+    setup(o);
+    sync_rate = sync_write_rate(o);
+    printf("backend %s, %s, %.1f s per figure\n", o->backend,
+           where ? where : "?", o->seconds);
+    comb_free(where);
+    printf("%-28s %12.0f\n", "sync 4 KiB writes/s", sync_rate);
+    printf("%-28s %12s %12s\n", "", "1 client", "clients");
+    for (size_t w = 0; w < sizeof works / sizeof works[0]; w++) {
+        double one = run_clients(o, works[w].work, 1);
+        double many = run_clients(o, works[w].work, o->clients);
+        printf("%-28s %12.0f %9.0f (%d)\n", works[w].name, one, many,
+               o->clients);
+        fflush(stdout);
+    }
+}
+
+/* tests/lib/pgserver.sh CMD DIR [durable], found from this file's path
+ * (the benches run from the repository root); its exit status. */
+static int pg_server(const char *cmd, const char *dir)
+{
+    const char *file = __FILE__, *tail = strstr(file, "bench/txn.c");
+    char line[9000];
+    int status;
+    snprintf(line, sizeof line, "bash '%.*stests/lib/pgserver.sh' %s '%s'%s",
+             tail ? (int)(tail - file) : 0, file, cmd, dir,
+             strcmp(cmd, "start") == 0 ? " durable" : "");
+    fflush(stdout);
+    status = system(line);
+    return status >= 0 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* The PostgreSQL figures, on o->url or on a server of their own. */
+static void run_postgresql(Opts *o)
+{
+    char dir[64] = "/tmp/comb-pg-XXXXXX", url[200];
+    const char *probe_dir = o->dir;
+    int rc;
+    o->backend = "postgresql";
+    if (o->url) {
+        run_backend(o);
+        return;
+    }
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        exit(1);
+    }
+    if ((rc = pg_server("start", dir)) != 0) {
+        pg_server("stop", dir);
+        if (rc == 77) {
+            printf("backend postgresql: skipped (no PostgreSQL server)\n");
+            return;
+        }
+        fprintf(stderr, "txn: the PostgreSQL server did not start\n");
+        exit(1);
+    }
+    snprintf(url, sizeof url, "postgresql://comb@/postgres?host=%s", dir);
+    o->url = url;
+    o->dir = dir;          /* the sync rate of the server's disk */
+    run_backend(o);
+    o->url = NULL;
+    o->dir = probe_dir;
+    pg_server("stop", dir);
+}
+
+int main(int argc, char **argv)
+{
+    Opts o = {"all", NULL, NULL, 2.0, 8};
+    char tmp[4096];
+    bool own_dir = false, all;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--backend") == 0 && i + 1 < argc)
+            o.backend = argv[++i];
+        else if (strcmp(argv[i], "--url") == 0 && i + 1 < argc)
+            o.url = argv[++i];
+        else if (strcmp(argv[i], "--seconds") == 0 && i + 1 < argc)
+            o.seconds = atof(argv[++i]);
+        else if (strcmp(argv[i], "--clients") == 0 && i + 1 < argc)
+            o.clients = atoi(argv[++i]);
+        else if (argv[i][0] != '-' && !o.dir)
+            o.dir = argv[i];
+        else
+            usage();
+    }
+    if (o.seconds <= 0 || o.clients < 1 || o.clients > 64)
+        usage();
+    if (!o.dir) {
+        const char *base = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+        snprintf(tmp, sizeof tmp, "%s/comb-txn-bench-XXXXXX", base);
+        if (!mkdtemp(tmp)) {
+            perror("mkdtemp");
+            return 1;
+        }
+        o.dir = tmp;
+        own_dir = true;
+    }
+    all = strcmp(o.backend, "all") == 0;
+    if (all || strcmp(o.backend, "sqlite") == 0) {
+        o.backend = "sqlite";
+        run_backend(&o);
+    }
+    if (all || strcmp(o.backend, "postgresql") == 0)
+        run_postgresql(&o);
+    else if (!all && strcmp(o.backend, "sqlite") != 0)
+        usage();
+    if (own_dir) {
+        CombErr err;
+        fs_remove_tree(o.dir, &err);
+    }
+    return 0;
+}
