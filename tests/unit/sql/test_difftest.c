@@ -189,10 +189,12 @@ static const char *child_stderr(Runner *rn)
     if (f)
         fclose(f);
     buf[n] = '\0';
-    for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+    for (line = strtok_r(buf, "\n", &save); line && k < sizeof out - 1;
+         line = strtok_r(NULL, "\n", &save))
         if (strstr(line, "ERROR") || strstr(line, "SUMMARY") || strstr(line, "runtime error") ||
             strstr(line, " #0 ") || strstr(line, " #1 ") || strstr(line, " #2 "))
             k += (size_t)snprintf(out + k, sizeof out - k, "%s%s", k ? " | " : "", line);
+    /* snprintf counts what did not fit: the report is cut, not overrun */
     return comb_arena_strdup(&rn->arena, k ? out : "(no sanitizer report)");
 }
 
