@@ -58,7 +58,7 @@ struct SqlSelectPlan {
     BoundExpr **group;       /* over the source's rows */
     const AstExpr **group_ast; /* what each key was written as */
     int n_agg;
-    SqlAggSpec *aggs;
+    SqlAgg **aggs;
     SqlScope agg_sc;         /* items of an aggregate query (agg_resolve) */
     BoundExpr *having;       /* over the aggregated batch */
     int n_keys;
@@ -163,7 +163,7 @@ static bool expr_has_aggregate(const AstExpr *e)
 {
     if (!e)
         return false;
-    if (e->kind == AST_FUNC && sql_is_aggregate(e->name))
+    if (e->kind == AST_FUNC && sql_agg_exists(e->name))
         return true;
     for (int i = 0; i < e->n_args; i++)
         if (expr_has_aggregate(e->args[i]))
@@ -184,94 +184,33 @@ static int check_orderable(SqlStmtCtx *c, const BoundExpr *e, CombErr *err)
                       "map<> type or complex type containing map<>.");
 }
 
-/* Result types of the aggregates (GenericUDAFCount/Sum/Average/Min/Max):
- * sum of integers BIGINT, of floats, doubles and timestamps DOUBLE, of
- * decimal(p,s) decimal(min(38, p + 10), s); avg DOUBLE, of decimal(p,s)
- * decimal(p - s + s', s') with s' = min(s + 4, 38 - (p - s)); min and max
- * the argument's type. */
-static int aggregate_type(SqlStmtCtx *c, const AstExpr *e, SqlAggSpec *a,
-                          CombErr *err)
-{
-    const BoundExpr *x = a->arg;
-    int p, sc, int_part;
-    if (x && (a->fn == SQL_AGG_SUM || a->fn == SQL_AGG_AVG) &&
-        !sql_is_number(x->type) && x->type != COMB_T_TIMESTAMP &&
-        x->type != COMB_T_NULL)
-        return sql_err_at(err, COMB_ESEMANTIC, 10014, e->pos,
-                          "Wrong arguments for '%s': expected a number",
-                          e->name);
-    switch (a->fn) {
-    case SQL_AGG_COUNT:
-        a->type = sql_kind_type(COMB_T_BIGINT);
-        break;
-    case SQL_AGG_SUM:
-    case SQL_AGG_AVG:
-        if (x->type != COMB_T_DECIMAL) {
-            a->type = sql_kind_type(a->fn == SQL_AGG_SUM && (sql_is_number(x->type) ||
-                                                         x->type == COMB_T_NULL) &&
-                                            !comb_type_is_float(x->type)
-                                        ? COMB_T_BIGINT : COMB_T_DOUBLE);
-            break;
-        }
-        p = (int)x->ctype->precision;
-        sc = (int)x->ctype->scale;
-        int_part = p - sc;
-        if (a->fn == SQL_AGG_SUM)
-            a->type = sql_decimal_type(c, p + 10 < 38 ? p + 10 : 38, sc);
-        else {
-            sc = sc + 4 < 38 - int_part ? sc + 4 : 38 - int_part;
-            a->type = sql_decimal_type(c, int_part + sc, sc);
-        }
-        break;
-    default:
-        if (x->type == COMB_T_NULL) {
-            a->type = sql_kind_type(COMB_T_STRING);
-            break;
-        }
-        if (check_orderable(c, x, err))
-            return COMB_ESEMANTIC;
-        a->type = sql_bx_type(c, x);
-        break;
-    }
-    return a->type ? COMB_OK : comb_err_nomem(err);
-}
-
+/* An aggregate call of the items, HAVING or ORDER BY: its arguments are
+ * bound over the source's rows, then func/agg.h checks it and types it.
+ * The same call written twice (an item and HAVING) is one aggregate. */
 static int bind_aggregate(SqlStmtCtx *c, SqlSelectPlan *p, const AstExpr *e,
                           int *agg_idx, CombErr *err)
 {
-    static const struct { const char *name; SqlAggFn fn; } fns[] = {
-        {"count", SQL_AGG_COUNT}, {"sum", SQL_AGG_SUM}, {"min", SQL_AGG_MIN},
-        {"max", SQL_AGG_MAX}, {"avg", SQL_AGG_AVG}};
-    SqlAggSpec a = {0};
-    SqlAggSpec *grown;
+    BoundExpr **args = comb_arena_calloc(c->arena, (size_t)(e->n_args + 1) * sizeof *args);
+    SqlAgg *a, **grown;
     int rc;
-    for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++)
-        if (strcmp(fns[i].name, e->name) == 0)
-            a.fn = fns[i].fn;
-    a.text = e->text;
+    if (!args)
+        return comb_err_nomem(err);
     if (e->distinct)
         return sql_err_at(err, COMB_EUNSUPPORTED, 0, e->pos,
                           "%s(DISTINCT ...) is not supported yet", e->name);
-    if (e->star_arg && a.fn != SQL_AGG_COUNT)
-        return sql_err_at(err, COMB_ESEMANTIC, 10015, e->pos,
-                          "'*' is only allowed in count(*)");
-    if (!e->star_arg && e->n_args != 1)
-        return sql_err_at(err, COMB_ESEMANTIC, 10015, e->pos,
-                          "Arguments length mismatch for '%s'", e->name);
-    /* the same call written again (an item and HAVING) is one aggregate */
     for (int i = 0; i < p->n_agg; i++)
-        if (p->aggs[i].text && e->text && strcasecmp(p->aggs[i].text, e->text) == 0) {
+        if (p->aggs[i]->text && e->text && strcasecmp(p->aggs[i]->text, e->text) == 0) {
             *agg_idx = i;
             return COMB_OK;
         }
-    if (!e->star_arg) {
-        if (expr_has_aggregate(e->args[0]))
-            return sql_err_at(err, COMB_ESEMANTIC, 10128, e->pos,
+    for (int i = 0; i < e->n_args; i++) {
+        if (expr_has_aggregate(e->args[i]))
+            return sql_err_at(err, COMB_ESEMANTIC, 10128, e->args[i]->pos,
                               "Not yet supported place for UDAF '%s'", e->name);
-        if ((rc = sql_bind_expr(c, &p->sc, e->args[0], &a.arg, err)))
+        if ((rc = sql_bind_expr(c, &p->sc, e->args[i], &args[i], err)))
             return rc;
     }
-    if ((rc = aggregate_type(c, e, &a, err)))
+    if ((rc = sql_agg_bind(c, e, args, e->n_args, &a, err)))
         return rc;
     grown = comb_arena_alloc(c->arena, (size_t)(p->n_agg + 1) * sizeof *grown);
     if (!grown)
@@ -313,11 +252,11 @@ static int agg_resolve(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
         *out = column_node(c, g, sql_bx_type(c, p->group[g]), e->pos);
         return *out ? COMB_OK : comb_err_nomem(err);
     }
-    if (e->kind != AST_FUNC || !sql_is_aggregate(e->name))
+    if (e->kind != AST_FUNC || !sql_agg_exists(e->name))
         return COMB_OK;
     if ((rc = bind_aggregate(c, p, e, &a, err)))
         return rc;
-    *out = column_node(c, p->n_group + a, p->aggs[a].type, e->pos);
+    *out = column_node(c, p->n_group + a, p->aggs[a]->type, e->pos);
     return *out ? COMB_OK : comb_err_nomem(err);
 }
 
@@ -787,7 +726,7 @@ static const char **aggregate_names(SqlStmtCtx *c, const SqlSelectPlan *p)
         names[g] = p->group_ast[g] && p->group_ast[g]->text ? p->group_ast[g]->text
                                                             : p->names[g];
     for (int a = 0; names && a < p->n_agg; a++)
-        names[p->n_group + a] = p->aggs[a].text ? p->aggs[a].text : "?";
+        names[p->n_group + a] = p->aggs[a]->text ? p->aggs[a]->text : "?";
     return names;
 }
 

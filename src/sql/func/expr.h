@@ -257,9 +257,6 @@ int sql_bind_unite_chars(SqlStmtCtx *c, BoundExpr **vals, int n,
 int sql_bind_case(SqlStmtCtx *c, BoundExpr **conds, BoundExpr **vals, int n,
                   BoundExpr *other, AstPos pos, BoundExpr **out, CombErr *err);
 
-/* count, sum, min, max, avg. */
-bool sql_is_aggregate(const char *name);
-
 /* Set project[i] for every table column i (< n_cols) that e reads. */
 void sql_expr_mark_columns(const BoundExpr *e, int n_cols, bool *project);
 

@@ -6,17 +6,19 @@
 #include "sql/func/expr.h"
 
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
 
 #include "common/datetime.h"
 
+#include "sql/func/agg.h"
 #include "sql/func/convert.h"
+#include "sql/func/func_int.h"
 #include "sql/func/unicase.h"
 
-#define FOR_LIVE(in, i, row) \
-    for (int i = 0, row; i < comb_batch_live(in) && ((row = comb_batch_row(in, i)), 1); i++)
 
 static void copy_nulls(CombVector *o, const CombBatch *in, const CombVector *x)
 {
@@ -276,7 +278,6 @@ typedef enum FnTypeRule {
     FN_COMMON       /* returns the common type of all arguments */
 } FnTypeRule;
 
-#define FN_ANY_ARGS INT32_MAX   /* no limit on the number of arguments */
 
 static const struct {
     const char *name;
@@ -297,20 +298,6 @@ static const struct {
     {"ltrim", 1, 1, FN_STRING, fn_ltrim},
     {"rtrim", 1, 1, FN_STRING, fn_rtrim},
 };
-
-static bool is_aggregate_name(const char *name)
-{
-    static const char *const aggs[] = {"count", "sum", "min", "max", "avg"};
-    for (size_t i = 0; i < sizeof aggs / sizeof aggs[0]; i++)
-        if (strcmp(name, aggs[i]) == 0)
-            return true;
-    return false;
-}
-
-bool sql_is_aggregate(const char *name)
-{
-    return is_aggregate_name(name);
-}
 
 /* Arguments converted to `to` as Hive's functions accept them: anything
  * becomes a string, NULL anything, numbers and strings a float or double,
@@ -433,7 +420,7 @@ int sql_bind_function(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
     bool found;
     int rc;
     (void)sc;
-    if (is_aggregate_name(e->name))
+    if (sql_agg_exists(e->name))
         return sql_err_at(err, COMB_ESEMANTIC, 10128, e->pos,
                           "Not yet supported place for UDAF '%s'", e->name);
     if (strcmp(e->name, "if") == 0) {
@@ -497,4 +484,150 @@ int sql_bind_function(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
     }
     return sql_err_at(err, COMB_ESEMANTIC, 10011, e->pos,
                       "Invalid function '%s'", e->name);
+}
+
+/* ------------------------------------------------ helpers of the families */
+
+/* Hive's ErrorMsg.getText of a parse-tree node: the text of its last
+ * child, down to a leaf (so `f(a, b + 1)` is named by `1`). */
+static const char *hive_node_text(const AstExpr *e)
+{
+    for (;;) {
+        const AstExpr *next = NULL;
+        switch (e->kind) {
+        case AST_FUNC:
+        case AST_IN:
+            next = e->n_args ? e->args[e->n_args - 1] : NULL;
+            if (!next)
+                return e->name ? e->name : e->text;
+            break;
+        case AST_CASE:
+            next = e->right ? e->right : e->n_args ? e->args[e->n_args - 1] : NULL;
+            break;
+        case AST_BINARY:
+        case AST_LIKE:
+        case AST_INDEX:
+            next = e->right;
+            break;
+        case AST_BETWEEN:
+            next = e->third;
+            break;
+        case AST_UNARY:
+        case AST_IS_NULL:
+        case AST_CAST:
+            next = e->left;
+            break;
+        case AST_COLREF:
+        case AST_FIELD:
+            return e->name;
+        default:
+            return e->text;
+        }
+        if (!next)
+            return e->text;
+        e = next;
+    }
+}
+
+int sql_fn_error(CombErr *err, int hive_code, const AstExpr *call, int argi,
+                 const char *fmt, ...)
+{
+    static const char *const what[] = {"Wrong arguments",
+                                       "Arguments length mismatch",
+                                       "Argument type mismatch"};
+    char reason[COMB_ERR_MSG_MAX];
+    const AstExpr *at = argi >= 0 && argi < call->n_args ? call->args[argi] : NULL;
+    const char *named = hive_node_text(at ? at : call);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(reason, sizeof reason, fmt, ap);
+    va_end(ap);
+    return sql_err_at(err, COMB_ESEMANTIC, hive_code, at ? at->pos : call->pos,
+                      "%s '%s': %s",
+                      what[hive_code >= 10014 && hive_code <= 10016 ? hive_code - 10014 : 0],
+                      named ? named : call->name, reason);
+}
+
+int sql_fn_arg_to(SqlFnBind *f, int i, const CombType *t, CombErr *err)
+{
+    return sql_bind_convert(f->c, f->b->args[i], t, &f->b->args[i], err);
+}
+
+int sql_fn_arg_kind(SqlFnBind *f, int i, CombTypeKind k, CombErr *err)
+{
+    return sql_bind_convert_kind(f->c, f->b->args[i], k, &f->b->args[i], err);
+}
+
+bool sql_fn_is_numeric_group(CombTypeKind k)
+{
+    return sql_is_number(k);
+}
+
+bool sql_fn_is_string_group(CombTypeKind k)
+{
+    return sql_is_string(k);
+}
+
+bool sql_fn_is_date_group(CombTypeKind k)
+{
+    return k == COMB_T_DATE || k == COMB_T_TIMESTAMP;
+}
+
+void sql_fn_copy_nulls(CombVector *o, const CombBatch *in, const CombVector *x)
+{
+    copy_nulls(o, in, x);
+}
+
+void sql_fn_nulls_of_args(const BoundExpr *e, const CombBatch *in)
+{
+    CombVector *o = e->out;
+    bool any = false;
+    for (int k = 0; k < e->n_args; k++)
+        any |= e->args[k]->out->has_nulls;
+    o->has_nulls = any;
+    if (!any)
+        return;
+    FOR_LIVE(in, i, row) {
+        bool null = false;
+        for (int k = 0; k < e->n_args && !null; k++)
+            null = comb_vec_is_null(e->args[k]->out, row);
+        o->nulls[row] = null;
+    }
+}
+
+int sql_utf8_len(const unsigned char *s, size_t n)
+{
+    int len = s[0] < 0x80 ? 1 : s[0] < 0xC0 ? 1 : s[0] < 0xE0 ? 2 : s[0] < 0xF0 ? 3 : 4;
+    if ((size_t)len > n)
+        return 1;
+    for (int k = 1; k < len; k++)
+        if ((s[k] & 0xC0) != 0x80)
+            return 1;
+    return len;
+}
+
+int64_t sql_utf8_count(CombStr s)
+{
+    int64_t n = 0;
+    for (uint32_t k = 0; k < s.len; k++)
+        n += ((unsigned char)s.ptr[k] & 0xC0) != 0x80;
+    return n;
+}
+
+/* java.util.Random: seed scrambled with 0x5DEECE66D, 48-bit LCG. */
+void sql_jrand_seed(SqlJavaRandom *r, int64_t seed)
+{
+    r->seed = ((uint64_t)seed ^ 0x5DEECE66DULL) & ((1ULL << 48) - 1);
+}
+
+int32_t sql_jrand_next(SqlJavaRandom *r, int bits)
+{
+    r->seed = (r->seed * 0x5DEECE66DULL + 0xBULL) & ((1ULL << 48) - 1);
+    return (int32_t)(r->seed >> (48 - bits));
+}
+
+double sql_jrand_double(SqlJavaRandom *r)
+{
+    int64_t hi = sql_jrand_next(r, 26), lo = sql_jrand_next(r, 27);
+    return (double)((hi << 27) + lo) * 0x1.0p-53;
 }
