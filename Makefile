@@ -24,7 +24,7 @@ else
   MODE_LDFLAGS :=
 endif
 CFLAGS_ALL := $(BASE_CFLAGS) $(MODE_CFLAGS) $(CFLAGS)
-LIBS := -lprotobuf-c -lz -lsnappy -lzstd -llz4 -lsqlite3 -ledit -lm
+LIBS := -lprotobuf-c -lz -lsnappy -lzstd -llz4 -lsqlite3 -ledit -lpcre2-8 -lnettle -lm
 
 # Layers, lowest first; a layer's archive may only use the ones before it.
 LAYERS := common fs orc text acid metastore sql cli

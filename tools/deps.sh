@@ -3,7 +3,8 @@
 # Runs apt-get directly as root, through sudo otherwise.
 set -euo pipefail
 pkgs=(gcc make pkg-config protobuf-c-compiler libprotobuf-c-dev zlib1g-dev
-      libsnappy-dev libzstd-dev liblz4-dev libsqlite3-dev libedit-dev)
+      libsnappy-dev libzstd-dev liblz4-dev libsqlite3-dev libedit-dev
+      libpcre2-dev nettle-dev)
 missing=()
 for p in "${pkgs[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \

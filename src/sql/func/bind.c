@@ -71,6 +71,8 @@ bool sql_expr_is_const(const BoundExpr *e)
         return false;
     if (e->kind == BX_CONST)
         return true;
+    if (e->kind == BX_FUNC && sql_function_volatile(e->fname))
+        return false;
     for (int i = 0; i < e->n_args; i++)
         if (!sql_expr_is_const(e->args[i]))
             return false;
@@ -650,6 +652,28 @@ static int bind_in(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
     return COMB_OK;
 }
 
+/* a [NOT] RLIKE|REGEXP p: NOT RLIKE is NOT (a RLIKE p). */
+static int bind_rlike(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
+                      BoundExpr **out, CombErr *err)
+{
+    BoundExpr *a, *p, *m, *not;
+    int rc;
+    if ((rc = bind_node(c, sc, e->left, &a, err)) ||
+        (rc = bind_node(c, sc, e->right, &p, err)) ||
+        (rc = sql_bind_rlike(c, a, p, e->pos, &m, err)))
+        return rc;
+    if (!e->negated) {
+        *out = m;
+        return COMB_OK;
+    }
+    if (!(not = sql_bx_new(c, BX_UNARY, COMB_T_BOOLEAN, e->pos)))
+        return comb_err_nomem(err);
+    not->op = AST_OP_NOT;
+    not->a = m;
+    *out = not;
+    return COMB_OK;
+}
+
 static int bind_like(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
                      BoundExpr **out, CombErr *err)
 {
@@ -658,8 +682,7 @@ static int bind_like(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
     if (!b)
         return comb_err_nomem(err);
     if (e->op == AST_OP_RLIKE)
-        return sql_err_at(err, COMB_EUNSUPPORTED, 0, e->pos,
-                          "RLIKE / REGEXP is not supported yet");
+        return bind_rlike(c, sc, e, out, err);
     b->negated = e->negated;
     if ((rc = bind_node(c, sc, e->left, &b->a, err)) ||
         (rc = bind_node(c, sc, e->right, &b->b, err)) ||

@@ -67,6 +67,9 @@ struct BoundExpr {
     /* BX_FUNC */
     const char *fname;
     BxFuncImpl fn;
+    void *state;            /* what a function prepared at bind time (a
+                               compiled regular expression); statement
+                               arena */
     /* evaluation output: points at an input column for BX_COL */
     CombVector *out;
     CombVector own;         /* storage for out when computed here */
@@ -227,6 +230,19 @@ int sql_bind_struct_field(SqlStmtCtx *c, BoundExpr *base, const char *name,
  * one of them; then b is typed and given its implementation. */
 int sql_bind_complex_function(SqlStmtCtx *c, BoundExpr *b, bool *found,
                               CombErr *err);
+
+/* Whether name is a scalar function of the function table, and every
+ * such name (SHOW FUNCTIONS; in arena a). */
+bool sql_function_exists(const char *name);
+/* A function whose value changes from row to row with the same arguments
+ * (rand): never folded as a constant. */
+bool sql_function_volatile(const char *name);
+int sql_function_names(const char ***names, int *n, CombArena *a);
+
+/* a RLIKE pattern / a REGEXP pattern (func_regex.c): true when the
+ * pattern, a java.util.regex, matches anywhere in a. */
+int sql_bind_rlike(SqlStmtCtx *c, BoundExpr *a, BoundExpr *pattern, AstPos pos,
+                   BoundExpr **out, CombErr *err);
 
 /* Scalar function call (func.c); args already bound. */
 int sql_bind_function(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,

@@ -8,6 +8,7 @@
 
 #include <stdarg.h>
 
+#include "common/buf.h"
 #include "sql/func/expr.h"
 
 #define FOR_LIVE(in, i, row) \
@@ -18,11 +19,13 @@
 /* What binding a call has: the statement, the call as written (names and
  * argument texts for Hive's messages) and the node being typed, whose
  * args are bound.  A binder sets b's type and fn (or replaces *out). */
+struct SqlFuncDef;
 typedef struct SqlFnBind {
     SqlStmtCtx *c;
     const AstExpr *call;
     BoundExpr *b;
     BoundExpr **out;         /* the result; *out == b unless replaced */
+    const struct SqlFuncDef *def;
 } SqlFnBind;
 
 typedef int (*SqlFnBinder)(SqlFnBind *f, CombErr *err);
@@ -35,7 +38,50 @@ typedef struct SqlFuncDef {
     int min_args, max_args;
     SqlFnBinder bind;
     BxFuncImpl fn;
+    const char *sig;         /* for sql_fn_bind_sig: "r:aaa" */
 } SqlFuncDef;
+
+/* The binder of functions whose arguments convert to fixed types: sig is
+ * "r:args", one code per argument (the last repeats): s any primitive as
+ * a string (GenericUDF text converters), S a string group value only, i
+ * a number as an INT, I an integer no wider than INT (UDF methods), l a
+ * number as a BIGINT, d a number or string as a DOUBLE, x BINARY (or a
+ * string's bytes), b BOOLEAN, * anything kept as it is; the result r is
+ * one of s i l d x b, a (array<string>) or m (map<string,string>). */
+int sql_fn_bind_sig(SqlFnBind *f, CombErr *err);
+
+/* The definition a binder runs for (its sig, name and fn). */
+const SqlFuncDef *sql_fn_def(const SqlFnBind *f);
+
+/* Row-at-a-time evaluation inside a batch: rows where an argument is
+ * NULL are NULL, the others are computed by row_fn, which may set *null.
+ * The output's strings go to e->scratch (reset per batch). */
+typedef int (*SqlFnRow)(BoundExpr *e, int row, bool *null, CombErr *err);
+int sql_fn_eval_strict(BoundExpr *e, const CombBatch *in, CombErr *err,
+                       SqlFnRow row_fn);
+
+/* A strict function `name` (a BxFuncImpl) whose row body follows. */
+#define SQL_STRICT_FN(name)                                                  \
+    static int name##_row(BoundExpr *e, int row, bool *null, CombErr *err);  \
+    static int name(BoundExpr *e, const CombBatch *in, CombErr *err)         \
+    {                                                                        \
+        return sql_fn_eval_strict(e, in, err, name##_row);                   \
+    }                                                                        \
+    static int name##_row(BoundExpr *e, int row, bool *null, CombErr *err)
+
+#define ARG_S(k) (e->args[k]->out->str[row])
+#define ARG_I(k) (e->args[k]->out->i64[row])
+#define ARG_D(k) (e->args[k]->out->f64[row])
+#define ARG_NULL(k) comb_vec_is_null(e->args[k]->out, row)
+
+/* Bytes for a string result in the node's scratch arena. */
+char *sql_fn_alloc(BoundExpr *e, size_t n, CombErr *err);
+/* Set row's string result (bytes in scratch or borrowed from an input). */
+static inline void sql_fn_set_str(BoundExpr *e, int row, const char *p,
+                                  size_t n)
+{
+    e->out->str[row] = (CombStr){p, (uint32_t)n};
+}
 
 /* The families' tables, each ended by a row with a NULL name. */
 extern const SqlFuncDef sql_funcs_string[];
@@ -44,6 +90,12 @@ extern const SqlFuncDef sql_funcs_date[];
 extern const SqlFuncDef sql_funcs_cond[];
 extern const SqlFuncDef sql_funcs_coll[];
 extern const SqlFuncDef sql_funcs_misc[];
+extern const SqlFuncDef sql_funcs_regex[];
+
+/* A java.util.regex pattern p[0..n) as a PCRE2 pattern appended to out
+ * (func_regex.c); -1 with the reason in why when it has no PCRE2 form. */
+int sql_regex_translate(const char *p, size_t n, CombBuf *out, char *why,
+                        size_t wn);
 
 /* Hive's errors of a function's arguments: 10014 "Wrong arguments",
  * 10015 "Arguments length mismatch", 10016 "Argument type mismatch",
