@@ -124,6 +124,11 @@ void sql_fn_nulls_of_args(const BoundExpr *e, const CombBatch *in);
 int sql_utf8_len(const unsigned char *s, size_t n);
 int64_t sql_utf8_count(CombStr s);
 
+/* d rounded to `scale` fraction digits (negative: to tens, hundreds...)
+ * as BigDecimal.valueOf(d).setScale(scale, HALF_UP or HALF_EVEN)
+ * .doubleValue() gives it (func_math.c). */
+double sql_round_double(double d, int64_t scale, bool half_even);
+
 /* Java's java.util.Random (a 48-bit linear congruential generator). */
 typedef struct SqlJavaRandom {
     uint64_t seed;

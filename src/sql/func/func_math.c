@@ -25,7 +25,7 @@
 /* d rounded to `scale` fraction digits (negative: tens, hundreds, ...) on
  * its Double.toString digits, HALF_UP or HALF_EVEN (BigDecimal.valueOf(d)
  * .setScale(scale, mode).doubleValue()). */
-static double round_double(double d, int64_t scale, bool half_even)
+double sql_round_double(double d, int64_t scale, bool half_even)
 {
     char buf[64], out[400];
     char digits[32];
@@ -134,7 +134,7 @@ static int round_fn(BoundExpr *e, const CombBatch *in, bool half_even)
                 sql_vec_mark(o, in, row, true);
             }
         } else if (o->f64) {
-            double r = round_double(x->f64[row], scale, half_even);
+            double r = sql_round_double(x->f64[row], scale, half_even);
             o->f64[row] = e->type == COMB_T_FLOAT ? (float)r : r;
         } else {
             o->i64[row] = sql_int_wrap(e->type, round_int(x->i64[row], scale, half_even));
