@@ -701,6 +701,31 @@ int sql_fn_eval_strict(BoundExpr *e, const CombBatch *in, CombErr *err,
 
 /* --------------------------------------------------- signature binding */
 
+const char *sql_hive_category(CombTypeKind k)
+{
+    switch (k) {
+    case COMB_T_NULL: return "VOID";
+    case COMB_T_BOOLEAN: return "BOOLEAN";
+    case COMB_T_TINYINT: return "BYTE";
+    case COMB_T_SMALLINT: return "SHORT";
+    case COMB_T_INT: return "INT";
+    case COMB_T_BIGINT: return "LONG";
+    case COMB_T_FLOAT: return "FLOAT";
+    case COMB_T_DOUBLE: return "DOUBLE";
+    case COMB_T_STRING: return "STRING";
+    case COMB_T_VARCHAR: return "VARCHAR";
+    case COMB_T_CHAR: return "CHAR";
+    case COMB_T_DATE: return "DATE";
+    case COMB_T_TIMESTAMP: return "TIMESTAMP";
+    case COMB_T_BINARY: return "BINARY";
+    case COMB_T_DECIMAL: return "DECIMAL";
+    case COMB_T_LIST: return "LIST";
+    case COMB_T_MAP: return "MAP";
+    case COMB_T_STRUCT: return "STRUCT";
+    default: return "UNION";
+    }
+}
+
 static const char *const ordinals[] = {"1st", "2nd", "3rd", "4th", "5th",
                                        "6th", "7th", "8th", "9th"};
 
@@ -767,7 +792,7 @@ static int sig_arg(SqlFnBind *f, int i, char k, CombErr *err)
         return sql_fn_error(err, 10016, f->call, i,
                             "%s only takes %s types as %s argument, got %s",
                             f->def->name, group, ordinal(i),
-                            sql_bx_type_text(f->c, a));
+                            sql_hive_category(t));
     if (to == COMB_T_BINARY && sql_is_string(t))
         return sql_bind_cast(f->c, a, sql_kind_type(COMB_T_BINARY), true,
                              &f->b->args[i], err);

@@ -133,6 +133,15 @@ static const char *session_zone(SqlStmtCtx *c)
 
 /* --------------------------------------------------------------- binding */
 
+/* The function's name in capitals, as Hive's messages print it. */
+static const char *upper_name(SqlFnBind *f)
+{
+    char *u = comb_arena_strdup(f->c->arena, f->def->name);
+    for (char *p = u; p && *p; p++)
+        *p = (char)toupper((unsigned char)*p);
+    return u ? u : f->def->name;
+}
+
 /* Argument i as a DATE (strings read as dates, timestamps by their
  * day); Hive's message for other types. */
 static int date_arg(SqlFnBind *f, int i, CombErr *err)
@@ -141,10 +150,9 @@ static int date_arg(SqlFnBind *f, int i, CombErr *err)
     if (!(sql_is_string(t) || t == COMB_T_DATE || t == COMB_T_TIMESTAMP ||
           t == COMB_T_NULL))
         return sql_fn_error(err, 10014, f->call, i,
-                            "%s() only takes STRING/TIMESTAMP/DATEWRITABLE types "
-                            "as %s argument, got %s", f->def->name,
-                            i == 0 ? "first" : "second",
-                            sql_bx_type_text(f->c, f->b->args[i]));
+                            " %s() only takes STRING/TIMESTAMP/DATEWRITABLE types "
+                            "as %s argument, got %s", upper_name(f),
+                            i == 0 ? "first" : "second", sql_hive_category(t));
     return sql_fn_arg_kind(f, i, COMB_T_DATE, err);
 }
 
@@ -156,10 +164,9 @@ static int timestamp_arg(SqlFnBind *f, int i, CombErr *err)
     if (!(sql_is_string(t) || t == COMB_T_DATE || t == COMB_T_TIMESTAMP ||
           t == COMB_T_NULL))
         return sql_fn_error(err, 10016, f->call, i,
-                            "%s only takes STRING_GROUP or DATE_GROUP types as "
+                            "%s only takes STRING_GROUP, DATE_GROUP types as "
                             "%s argument, got %s", f->def->name,
-                            i == 0 ? "1st" : "2nd",
-                            sql_bx_type_text(f->c, f->b->args[i]));
+                            i == 0 ? "1st" : "2nd", sql_hive_category(t));
     return sql_fn_arg_kind(f, i, COMB_T_TIMESTAMP, err);
 }
 
@@ -168,9 +175,9 @@ static int small_int_arg(SqlFnBind *f, int i, CombErr *err)
     CombTypeKind t = f->b->args[i]->type;
     if (!(t == COMB_T_NULL || (sql_int_rank(t) && sql_int_rank(t) <= 3)))
         return sql_fn_error(err, 10014, f->call, i,
-                            "%s() only takes TINYINT/SMALLINT/INT types as "
-                            "second argument, got %s", f->def->name,
-                            sql_bx_type_text(f->c, f->b->args[i]));
+                            " %s() only takes TINYINT/SMALLINT/INT types as "
+                            "second argument, got %s", upper_name(f),
+                            sql_hive_category(t));
     return sql_fn_arg_kind(f, i, COMB_T_INT, err);
 }
 
@@ -452,7 +459,7 @@ static void num(CombBuf *b, int64_t v, int width)
 }
 
 /* A wall-clock reading formatted with a Java date pattern (letters y M
- * d D E u a H k K h m s S, 'quoted' text); false for another letter. */
+ * d D Q E u a H k K h m s S, 'quoted' text); false for another letter. */
 static bool format_time(int64_t secs, int32_t nanos, CombStr pat, CombBuf *b)
 {
     int64_t days = comb_seconds_to_days(secs), sod = secs - days * 86400, y;
@@ -499,6 +506,7 @@ static bool format_time(int64_t secs, int32_t nanos, CombStr pat, CombBuf *b)
                 num(b, m, (int)n);
             break;
         case 'd': num(b, d, (int)n); break;
+        case 'Q': num(b, (m - 1) / 3 + 1, (int)n); break;
         case 'D': num(b, days - comb_days_from_civil(y, 1, 1) + 1, (int)n); break;
         case 'E':
             if (n >= 4)

@@ -50,6 +50,10 @@ typedef struct SqlFuncDef {
  * one of s i l d x b, a (array<string>) or m (map<string,string>). */
 int sql_fn_bind_sig(SqlFnBind *f, CombErr *err);
 
+/* Hive's PrimitiveCategory name of a kind ("LONG" for bigint), as its
+ * argument checks print it. */
+const char *sql_hive_category(CombTypeKind k);
+
 /* The definition a binder runs for (its sig, name and fn). */
 const SqlFuncDef *sql_fn_def(const SqlFnBind *f);
 

@@ -260,6 +260,8 @@ static int bind_floor_ceil(SqlFnBind *f, CombErr *err)
 typedef double (*DoubleFn)(double);
 
 static double deg(double x) { return x * 57.29577951308232; }
+/* UDFLog2: Math.log(x) / Math.log(2), not a correctly rounded log2 */
+static double log2_hive(double x) { return log(x) / log(2.0); }
 static double rad(double x) { return x * 0.017453292519943295; }
 
 static const struct {
@@ -267,7 +269,7 @@ static const struct {
     DoubleFn fn;
     int domain;              /* 0 any, 1 x > 0, 2 x >= 0 (else NULL) */
 } unary_doubles[] = {
-    {"sqrt", sqrt, 2}, {"exp", exp, 0}, {"ln", log, 1}, {"log2", log2, 1},
+    {"sqrt", sqrt, 2}, {"exp", exp, 0}, {"ln", log, 1}, {"log2", log2_hive, 1},
     {"log10", log10, 1}, {"sin", sin, 0}, {"cos", cos, 0}, {"tan", tan, 0},
     {"asin", asin, 0}, {"acos", acos, 0}, {"atan", atan, 0},
     {"degrees", deg, 0}, {"radians", rad, 0}, {"cbrt", cbrt, 0},

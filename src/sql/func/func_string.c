@@ -229,6 +229,18 @@ SQL_STRICT_FN(fn_locate)
 
 /* -------------------------------------------------------------- padding */
 
+/* GenericUDFBasePad: text, an INT/SHORT/BYTE length, text. */
+static int bind_pad(SqlFnBind *f, CombErr *err)
+{
+    CombTypeKind t = f->b->args[1]->type;
+    if (t != COMB_T_NULL && !(sql_int_rank(t) && sql_int_rank(t) <= 3))
+        return sql_fn_error(err, 10016, f->call, 2,
+                            "%s only takes INT/SHORT/BYTE types as 2-ths "
+                            "argument, got %s", f->def->name,
+                            sql_hive_category(t));
+    return sql_fn_bind_sig(f, err);
+}
+
 /* lpad/rpad: the string cut or padded to len characters; NULL for a
  * negative len or an empty pad. */
 static int pad_row(BoundExpr *e, int row, bool *null, CombErr *err, bool left)
@@ -705,6 +717,14 @@ SQL_STRICT_FN(fn_soundex)
     int n = 0;
     uint32_t at = 0;
     (void)null;
+    for (uint32_t k = 0; k < s.len; k++)
+        if ((unsigned char)s.ptr[k] >= 0x80)
+            return comb_err_hive(err, COMB_EINVALID, 40000,
+                                 "java.lang.IllegalArgumentException: The "
+                                 "character is not mapped: %.*s (soundex maps "
+                                 "the letters A to Z only)",
+                                 sql_utf8_len((const unsigned char *)s.ptr + k, s.len - k),
+                                 s.ptr + k);
     while (at < s.len && !((s.ptr[at] | 0x20) >= 'a' && (s.ptr[at] | 0x20) <= 'z'))
         at++;
     if (at >= s.len) {
@@ -1005,8 +1025,9 @@ static int java_digits(double d, char *digits, int *exp)
  * digits, into an integer part and fraction text; half_even picks Java's
  * DecimalFormat rounding (a tie is decided by the double's exact value),
  * else HALF_UP as Formatter's %f. */
-static void round_digits(double d, const char *digits, int nd, int exp,
-                         int frac, bool half_even, CombBuf *ip, CombBuf *fp)
+static void round_digits(double d, bool exact, const char *digits, int nd,
+                         int exp, int frac, bool half_even, CombBuf *ip,
+                         CombBuf *fp)
 {
     int keep = exp + frac, n = 0;
     char dig[400];
@@ -1033,6 +1054,8 @@ static void round_digits(double d, const char *digits, int nd, int exp,
             up = next >= '5';
         else if (next != '5' || rest)
             up = next > '5' || (next == '5' && rest);
+        else if (exact)
+            up = (dig[n - 1] - '0') % 2;
         else {
             /* an exact tie in the shortest digits: the binary value decides */
             char exact[64];
@@ -1159,7 +1182,7 @@ SQL_STRICT_FN(fn_format_number)
             nd = java_digits(d, digits, &exp);
         }
     }
-    round_digits(d, digits, nd, exp, (int)frac, true, &ip, &fp);
+    round_digits(d, d == 0, digits, nd, exp, (int)frac, true, &ip, &fp);
     rc = group_thousands(e, row, neg, &ip, &fp, (int)frac, err);
     comb_buf_free(&ip);
     comb_buf_free(&fp);
@@ -1303,8 +1326,7 @@ static int printf_one(const Spec *sp, const CombVector *v, int row, CombBuf *b,
                                  "java.util.IllegalFormatConversionException: "
                                  "%c != %s", sp->conv,
                                  v->f64 ? "java.lang.Double" : v->dec
-                                 ? "org.apache.hadoop.hive.common.type.HiveDecimal"
-                                 : "java.lang.String");
+                                 ? "java.math.BigDecimal" : "java.lang.String");
         if (sp->conv == 'd') {
             int64_t x = v->i64[row];
             snprintf(buf, sizeof buf, "%llu", (unsigned long long)(x < 0 ? -(uint64_t)x : (uint64_t)x));
@@ -1358,7 +1380,7 @@ static int printf_one(const Spec *sp, const CombVector *v, int row, CombBuf *b,
             int exp, nd = java_digits(d, digits, &exp);
             CombBuf ip = COMB_BUF_INIT, fp = COMB_BUF_INIT;
             int prec = sp->prec < 0 ? 6 : sp->prec;
-            round_digits(d, digits, nd, exp, prec, false, &ip, &fp);
+            round_digits(d, false, digits, nd, exp, prec, false, &ip, &fp);
             if (prec) {
                 comb_buf_append_byte(&ip, '.');
                 comb_buf_append(&ip, fp.data, fp.len);
@@ -1512,8 +1534,8 @@ const SqlFuncDef sql_funcs_string[] = {
     {"substring", 2, 3, bind_substr, fn_substr, NULL},
     {"instr", 2, 2, sql_fn_bind_sig, fn_instr, "i:ss"},
     {"locate", 2, 3, sql_fn_bind_sig, fn_locate, "i:ssi"},
-    {"lpad", 3, 3, sql_fn_bind_sig, fn_lpad, "s:sis"},
-    {"rpad", 3, 3, sql_fn_bind_sig, fn_rpad, "s:sis"},
+    {"lpad", 3, 3, bind_pad, fn_lpad, "s:sis"},
+    {"rpad", 3, 3, bind_pad, fn_rpad, "s:sis"},
     {"repeat", 2, 2, sql_fn_bind_sig, fn_repeat, "s:si"},
     {"space", 1, 1, sql_fn_bind_sig, fn_space, "s:i"},
     {"reverse", 1, 1, sql_fn_bind_sig, fn_reverse, "s:s"},
