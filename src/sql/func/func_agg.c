@@ -1170,15 +1170,16 @@ static int bind_percentile(AggBind *ab, CombErr *err)
 {
     SqlAgg *a = ab->a;
     int rc;
-    if (a->n_args != 2)
-        return sql_fn_error(err, 10015, ab->call, -1,
+    if (a->n_args != 2 ||
+        (!sql_int_rank(a->args[0]->type) && a->args[0]->type != COMB_T_NULL))
+        return sql_fn_error(err, 10014, ab->call, -1,
                             "No matching method for class org.apache.hadoop."
-                            "hive.ql.udf.UDAFPercentile with %d arguments",
-                            a->n_args);
-    if (!sql_int_rank(a->args[0]->type) && a->args[0]->type != COMB_T_NULL)
-        return sql_fn_error(err, 10014, ab->call, 0,
-                            "Only an integer argument is accepted as parameter "
-                            "1, but %s was passed instead.", arg_type(ab, 0));
+                            "hive.ql.udf.UDAFPercentile with (%s%s%s). Possible "
+                            "choices: _FUNC_(bigint, array<double>)  "
+                            "_FUNC_(bigint, double)  ",
+                            a->n_args ? arg_type(ab, 0) : "",
+                            a->n_args > 1 ? ", " : "",
+                            a->n_args > 1 ? arg_type(ab, 1) : "");
     if ((rc = sql_bind_convert_kind(ab->c, a->args[0], COMB_T_BIGINT,
                                     &a->args[0], err)) ||
         (rc = percent_params(ab, false, err)))

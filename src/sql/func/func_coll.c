@@ -12,6 +12,8 @@
 #include "sql/func/func_int.h"
 #include "sql/func/value.h"
 
+/* GenericUDFArrayContains: FALSE (not NULL) for a NULL or empty array
+ * or a NULL value. */
 static int fn_array_contains(BoundExpr *e, const CombBatch *in, CombErr *err)
 {
     const CombVector *a = e->args[0]->out, *v = e->args[1]->out;
@@ -19,11 +21,9 @@ static int fn_array_contains(BoundExpr *e, const CombBatch *in, CombErr *err)
     (void)err;
     o->has_nulls = false;
     FOR_LIVE(in, i, row) {
-        bool null = comb_vec_is_null(a, row) || comb_vec_is_null(v, row), found = false;
-        sql_vec_mark(o, in, row, null);
-        if (null)
-            continue;
-        for (uint32_t k = 0; k < a->len[row] && !found; k++) {
+        bool found = false;
+        for (uint32_t k = 0; !comb_vec_is_null(a, row) && !comb_vec_is_null(v, row) &&
+                             k < a->len[row] && !found; k++) {
             int at = (int)(a->off[row] + k);
             found = !comb_vec_is_null(&a->children[0], at) &&
                     sql_value_cmp(&a->children[0], at, v, row, true) == 0;
@@ -55,7 +55,6 @@ static int bind_array_contains(SqlFnBind *f, CombErr *err)
 
 typedef struct SortCtx {
     const CombVector *v;
-    bool desc;
 } SortCtx;
 
 static SortCtx sort_ctx;
@@ -68,11 +67,7 @@ static int cmp_elems(const void *x, const void *y)
         c = na == nb ? 0 : na ? -1 : 1;
     else
         c = sql_value_cmp(sort_ctx.v, a, sort_ctx.v, b, true);
-    if (c == 0)
-        c = a - b;
-    else if (sort_ctx.desc)
-        c = -c;
-    return c;
+    return c ? c : a - b;
 }
 
 static int fn_sort_array(BoundExpr *e, const CombBatch *in, CombErr *err)
@@ -83,8 +78,7 @@ static int fn_sort_array(BoundExpr *e, const CombBatch *in, CombErr *err)
     FOR_LIVE(in, i, row) {
         uint32_t n;
         int *idx;
-        if (comb_vec_is_null(a, row) ||
-            (e->n_args > 1 && comb_vec_is_null(e->args[1]->out, row))) {
+        if (comb_vec_is_null(a, row)) {
             sql_fill_null(f, row);
             continue;
         }
@@ -97,7 +91,6 @@ static int fn_sort_array(BoundExpr *e, const CombBatch *in, CombErr *err)
         for (uint32_t k = 0; k < n; k++)
             idx[k] = (int)(a->off[row] + k);
         sort_ctx.v = &a->children[0];
-        sort_ctx.desc = e->n_args > 1 && !e->args[1]->out->i64[row];
         qsort(idx, n, sizeof *idx, cmp_elems);
         for (uint32_t k = 0; k < n; k++)
             if (sql_fill_copy(kid, f->used + (int)k, &a->children[0], idx[k])) {
@@ -124,10 +117,6 @@ static int bind_sort_array(SqlFnBind *f, CombErr *err)
         return sql_fn_error(err, 10016, f->call, 0,
                             "Cannot support comparison of map<> type or complex "
                             "type containing map<>.");
-    if (b->n_args > 1 && b->args[1]->type != COMB_T_BOOLEAN)
-        return sql_fn_error(err, 10016, f->call, 1,
-                            "Argument 2 of function SORT_ARRAY must be boolean, "
-                            "but %s was found.", sql_bx_type_text(f->c, b->args[1]));
     sql_bx_set_type(b, b->args[0]->ctype);
     return COMB_OK;
 }
@@ -179,7 +168,7 @@ static int bind_map_part(SqlFnBind *f, CombErr *err)
 
 const SqlFuncDef sql_funcs_coll[] = {
     {"array_contains", 2, 2, bind_array_contains, fn_array_contains, NULL},
-    {"sort_array", 1, 2, bind_sort_array, fn_sort_array, NULL},
+    {"sort_array", 1, 1, bind_sort_array, fn_sort_array, NULL},
     {"map_keys", 1, 1, bind_map_part, fn_map_part, NULL},
     {"map_values", 1, 1, bind_map_part, fn_map_part, NULL},
     {NULL, 0, 0, NULL, NULL, NULL},
