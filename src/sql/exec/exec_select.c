@@ -434,12 +434,12 @@ static int plan_subquery(SqlStmtCtx *c, SqlSelectPlan *p, CombErr *err)
 {
     const AstSelect *s = p->ast;
     int rc;
-    if ((rc = plan_inner(c, s->from_query, &p->inner, err)) ||
-        (rc = derived_table(c, p->inner, p->inner->names, s->from_alias, &p->t,
+    if ((rc = plan_inner(c, s->from->query, &p->inner, err)) ||
+        (rc = derived_table(c, p->inner, p->inner->names, s->from->alias, &p->t,
                             err)))
         return rc;
-    p->label = comb_arena_printf(c->arena, "Subquery %s", s->from_alias);
-    p->sc = (SqlScope){p->t, s->from_alias, -1};
+    p->label = comb_arena_printf(c->arena, "Subquery %s", s->from->alias);
+    p->sc = (SqlScope){p->t, s->from->alias, -1};
     return p->label ? COMB_OK : comb_err_nomem(err);
 }
 
@@ -495,11 +495,11 @@ static int plan_view(SqlStmtCtx *c, SqlSelectPlan *p, SqlTable *v,
     const MsTable *m = v->ms;
     const char *text = m->view_expanded_text ? m->view_expanded_text
                                              : m->view_original_text;
-    const char *alias = s->from_alias ? s->from_alias : m->name;
+    const char *alias = s->from->alias ? s->from->alias : m->name;
     SqlViewFrame frame = {v, c->views};
     AstStmt *q;
     int rc;
-    if ((rc = view_cycle(c, v, s->from.pos, err)))
+    if ((rc = view_cycle(c, v, s->from->pos, err)))
         return rc;
     rc = sql_parse_statement(text, strlen(text), c->arena, &q, err);
     if (!rc && q->kind != AST_SELECT)
@@ -511,16 +511,16 @@ static int plan_view(SqlStmtCtx *c, SqlSelectPlan *p, SqlTable *v,
         c->views = frame.outer;
     }
     if (rc)
-        return view_origin(err, v, text, alias, s->from.pos);
+        return view_origin(err, v, text, alias, s->from->pos);
     if (p->inner->n_out != v->n_cols)
-        return sql_err_at(err, COMB_ESEMANTIC, 0, s->from.pos,
+        return sql_err_at(err, COMB_ESEMANTIC, 0, s->from->pos,
                           "view %s has %d columns but its query now gives %d "
                           "(the tables it reads changed; CREATE OR REPLACE "
                           "VIEW defines it again)",
                           v->qualified, v->n_cols, p->inner->n_out);
     if ((rc = derived_table(c, p->inner, v->names, alias, &p->t, err)))
         return rc;
-    p->label = s->from_alias
+    p->label = s->from->alias
                    ? comb_arena_printf(c->arena, "View %s as %s", v->qualified, alias)
                    : comb_arena_printf(c->arena, "View %s", v->qualified);
     p->sc = (SqlScope){p->t, alias, -1};
@@ -533,17 +533,20 @@ static int plan_from(SqlStmtCtx *c, SqlSelectPlan *p, CombErr *err)
     SqlTable *t;
     int rc;
     p->sc = (SqlScope){NULL, NULL, -1};
-    if (!s->has_from)
+    if (!s->from)
         return COMB_OK;
-    if (s->from_query)
+    if (s->from->kind == AST_FROM_QUERY)
         return plan_subquery(c, p, err);
-    if ((rc = sql_table_resolve(c, &s->from, &t, err)))
+    if (s->from->kind != AST_FROM_TABLE)
+        return sql_err_at(err, COMB_EUNSUPPORTED, 0, s->from->pos,
+                          "joins are not supported yet");
+    if ((rc = sql_table_resolve(c, &s->from->table, &t, err)))
         return rc;
     if (t->kind == SQL_TABLE_VIEW)
         return plan_view(c, p, t, err);
     p->t = t;
     p->sc.table = t;
-    p->sc.alias = s->from_alias ? s->from_alias : t->ms->name;
+    p->sc.alias = s->from->alias ? s->from->alias : t->ms->name;
     p->sc.rowid_col = t->n_cols;
     return COMB_OK;
 }
@@ -626,6 +629,10 @@ int sql_select_plan(SqlStmtCtx *c, const AstSelect *s, SqlSelectPlan **out,
     int rc;
     if (!p)
         return comb_err_nomem(err);
+    if (s->setop || s->n_with || s->grouping || s->offset)
+        return sql_err_at(err, COMB_EUNSUPPORTED, 0, s->pos,
+                          "set operations, WITH, grouping sets and LIMIT "
+                          "offsets are not supported yet");
     p->ast = s;
     p->limit = s->limit;
     if ((rc = plan_from(c, p, err)) || (rc = plan_where(c, p, err)))

@@ -151,13 +151,20 @@ typedef int (*SqlResolveFn)(SqlStmtCtx *c, const SqlScope *sc,
 /* Name resolution scope: one table (or none), its alias, and where its
  * columns and ROW__ID live in the input batch.  With `resolve` set (the
  * items of an aggregate query), column references that the hook does not
- * resolve are errors: they are not GROUP BY keys. */
+ * resolve are errors: they are not GROUP BY keys.  With `query` set (the
+ * query binder, plan/), that hook is tried next, for column references,
+ * fields and subqueries (AST_SUBQUERY, AST_EXISTS, AST_IN over a query):
+ * it resolves a column reference or fails, and may leave a field (*out
+ * NULL) to the rules here; its BX_COL nodes hold logical column ids
+ * (plan/logical.h).  Without it, a subquery is Hive's 10249. */
 struct SqlScope {
     const SqlTable *table;  /* NULL: no FROM */
     const char *alias;      /* table name or alias used as qualifier */
     int rowid_col;          /* batch index of ROW__ID.writeid, -1 none */
     SqlResolveFn resolve;   /* NULL: plain scope */
     void *resolve_ctx;      /* for resolve */
+    SqlResolveFn query;     /* NULL: names are the table's */
+    void *query_ctx;        /* for query */
 };
 
 /* An operator as Hive names it in messages ("and", "<>", "div"). */
@@ -196,12 +203,10 @@ int sql_bind_unify(SqlStmtCtx *c, BoundExpr **a, BoundExpr **list, int n,
 /* Hive's narrowing of a constant compared with a bare column (`column op
  * constant` or `constant op column`): the constant becomes a value of the
  * column's type when it converts exactly. */
-void sql_narrow_compare(SqlStmtCtx *c, const SqlScope *sc, BoundExpr **a,
-                        BoundExpr **b);
+void sql_narrow_compare(SqlStmtCtx *c, BoundExpr **a, BoundExpr **b);
 /* The same for `column [NOT] IN (constants)`: constants that are no value
  * of the column's type leave the list; *emptied when none is left. */
-void sql_narrow_in_list(SqlStmtCtx *c, const SqlScope *sc, BoundExpr *in,
-                        bool *emptied);
+void sql_narrow_in_list(SqlStmtCtx *c, BoundExpr *in, bool *emptied);
 
 /* Convert e for assignment to column `col` of t (INSERT, UPDATE): Hive's
  * implicit conversions, bad values are errors naming the column, and
