@@ -52,6 +52,7 @@
 #include "sql/exec/exec.h"
 #include "sql/func/agg.h"
 #include "sql/func/rowstore.h"
+#include "sql/func/udtf.h"
 
 typedef struct SqlOp SqlOp;
 typedef struct SqlExplain SqlExplain;
@@ -117,6 +118,12 @@ int sql_op_project(SqlStmtCtx *c, SqlOp *input, int n, BoundExpr **exprs,
 int sql_op_aggregate(SqlStmtCtx *c, SqlOp *input, int n_keys,
                      BoundExpr **keys, int n_aggs, SqlAgg **aggs,
                      const char **names, SqlOp **out, CombErr *err);
+/* LATERAL VIEW [OUTER] u (op_lateral.c): for each input row the rows of
+ * table function u, after the input's columns (keep_input) or alone (a
+ * lone table function in the select list); names: u's output columns. */
+int sql_op_lateral(SqlStmtCtx *c, SqlOp *input, SqlUdtf *u, bool outer,
+                   bool keep_input, const char *const *names, SqlOp **out,
+                   CombErr *err);
 /* All input rows sorted by keys (columns of the input), then the first
  * n_emit columns of each. */
 int sql_op_sort(SqlStmtCtx *c, SqlOp *input, const SqlSortKey *keys,

@@ -17,6 +17,7 @@
 #include "sql/func/agg.h"
 #include "sql/func/convert.h"
 #include "sql/func/func_int.h"
+#include "sql/func/udtf.h"
 #include "sql/func/unicase.h"
 
 
@@ -488,6 +489,10 @@ int sql_bind_function(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
     if (sql_agg_exists(e->name))
         return sql_err_at(err, COMB_ESEMANTIC, 10128, e->pos,
                           "Not yet supported place for UDAF '%s'", e->name);
+    if (sql_udtf_exists(e->name))
+        return sql_err_at(err, COMB_ESEMANTIC, 10081, e->pos,
+                          "UDTF's are not supported outside the SELECT clause, "
+                          "nor nested in expressions");
     if (strcmp(e->name, "if") == 0) {
         if (n_args != 3)
             return sql_err_at(err, COMB_ESEMANTIC, 10015, e->pos,

@@ -132,6 +132,8 @@ typedef struct AstProperty {
 typedef struct AstSelectItem {
     AstExpr *expr;           /* AST_STAR for * and t.* */
     char *alias;             /* NULL if none */
+    int n_aliases;           /* AS (a, b, ...): a table function's columns */
+    char **aliases;
 } AstSelectItem;
 
 typedef struct AstOrderItem {
@@ -172,7 +174,16 @@ typedef enum AstJoinKind {
     AST_JOIN_COMMA           /* left, right */
 } AstJoinKind;
 
-struct AstLateral;           /* LATERAL VIEW [OUTER] f(...) t AS c, ... */
+/* LATERAL VIEW [OUTER] f(args) alias [AS c1, c2, ...]: the table
+ * function's rows joined to each row of the item before it. */
+typedef struct AstLateral {
+    bool outer;              /* a row with NULLs when f gives none */
+    AstExpr *call;           /* AST_FUNC */
+    char *alias;
+    AstPos alias_pos;
+    int n_cols;              /* 0: the function's own column names */
+    char **cols;
+} AstLateral;
 
 typedef struct AstFrom {
     AstFromKind kind;

@@ -27,7 +27,25 @@ static AstSelect *sel_new(SqlParser *p, AstPos pos)
 
 /* ----------------------------------------------------------- select list */
 
-/* *, t.*, or expr [[AS] alias] */
+/* AS (a, b, ...): the column names of a table function in the select
+ * list (SELECT explode(m) AS (k, v)). */
+static int alias_list(SqlParser *p, AstSelectItem *it)
+{
+    SqlVec names = {0};
+    sp_next(p);
+    sp_next(p);
+    do {
+        char *name;
+        SP_TRY(sp_ident(p, &name, NULL));
+        SP_TRY(sp_vec_push(p, &names, &name, sizeof name));
+    } while (sp_accept(p, SQL_TK_COMMA));
+    SP_TRY(sp_expect(p, SQL_TK_RPAREN, "')'"));
+    it->n_aliases = names.n;
+    it->aliases = names.data;
+    return COMB_OK;
+}
+
+/* *, t.*, or expr [[AS] alias | AS (alias, ...)] */
 static int sel_item(SqlParser *p, void *items)
 {
     AstSelectItem it = {0};
@@ -46,7 +64,10 @@ static int sel_item(SqlParser *p, void *items)
         SP_TRY(sp_star(p, qualifier, pos, start, &it.expr));
     } else {
         SP_TRY(sp_expr(p, &it.expr));
-        SP_TRY(sp_alias(p, &it.alias));
+        if (sp_is_kw(p, KW_AS) && sp_peek(p, 1)->kind == SQL_TK_LPAREN)
+            SP_TRY(alias_list(p, &it));
+        else
+            SP_TRY(sp_alias(p, &it.alias));
     }
     return sp_vec_push(p, items, &it, sizeof it);
 }
@@ -91,7 +112,44 @@ static int from_subquery(SqlParser *p, AstFrom **out)
     return COMB_OK;
 }
 
-/* [db.]name [[AS] alias] | ( query ) alias */
+/* LATERAL VIEW [OUTER] f(args) alias [AS col, ...] over *item. */
+static int lateral_view(SqlParser *p, AstFrom **item)
+{
+    const SqlToken *t = sp_peek(p, 0);
+    AstFrom *f = from_new(p, AST_FROM_LATERAL, sp_pos(t));
+    AstLateral *lv = sp_alloc(p, sizeof *lv);
+    SqlVec cols = {0};
+    if (!f || !lv)
+        return COMB_ENOMEM;
+    sp_next(p);
+    if (!sp_accept_kw(p, KW_VIEW))
+        return sp_error(p, sp_peek(p, 0), "missing VIEW after LATERAL");
+    lv->outer = sp_accept_kw(p, KW_OUTER);
+    t = sp_peek(p, 0);
+    SP_TRY(sp_expr(p, &lv->call));
+    if (lv->call->kind != AST_FUNC)
+        return sp_error(p, t, "expected a table function call in LATERAL VIEW");
+    t = sp_peek(p, 0);
+    lv->alias_pos = sp_pos(t);
+    if (sp_is_kw(p, KW_AS))
+        return sp_error(p, t, "missing table alias of the LATERAL VIEW");
+    SP_TRY(sp_ident(p, &lv->alias, NULL));
+    if (sp_accept_kw(p, KW_AS)) {
+        do {
+            char *name;
+            SP_TRY(sp_ident(p, &name, NULL));
+            SP_TRY(sp_vec_push(p, &cols, &name, sizeof name));
+        } while (sp_accept(p, SQL_TK_COMMA));
+    }
+    lv->n_cols = cols.n;
+    lv->cols = cols.data;
+    f->left = *item;
+    f->lateral = lv;
+    *item = f;
+    return COMB_OK;
+}
+
+/* [db.]name [[AS] alias] | ( query ) alias, then LATERAL VIEWs */
 static int from_primary(SqlParser *p, AstFrom **out)
 {
     const SqlToken *t = sp_peek(p, 0);
@@ -107,9 +165,8 @@ static int from_primary(SqlParser *p, AstFrom **out)
         SP_TRY(sp_alias(p, &f->alias));
         *out = f;
     }
-    t = sp_peek(p, 0);
-    if (t->kind == SQL_TK_WORD && t->kw == KW_LATERAL)
-        return sp_unsupported(p, t, "LATERAL VIEW");
+    while (sp_is_kw(p, KW_LATERAL))
+        SP_TRY(lateral_view(p, out));
     return COMB_OK;
 }
 
