@@ -313,7 +313,9 @@ typedef enum AstStmtKind {
     AST_DROP_VIEW,           /* name, if_exists */
     AST_ALTER_VIEW,          /* ALTER VIEW name AS query: name, qdef (its
                                 other forms are AST_ALTER_TABLE) */
-    AST_EXPLAIN              /* qdef->explained */
+    AST_EXPLAIN,             /* qdef->explained */
+    AST_SHOW_FUNCTIONS       /* SHOW FUNCTIONS [LIKE 'pat'|"pat"|`pat`]:
+                                like_pattern */
 } AstStmtKind;
 
 /* FROM src [alias] INSERT ... SELECT ... [INSERT ... SELECT ...]...: each
