@@ -206,7 +206,7 @@ static int find_text(CombStr s, CombStr sub, int64_t start, int64_t *at,
 
 SQL_STRICT_FN(fn_instr)
 {
-    int64_t at;
+    int64_t at = -1;
     int rc = find_text(ARG_S(0), ARG_S(1), 0, &at, err);
     (void)null;
     e->out->i64[row] = at + 1;
@@ -215,7 +215,7 @@ SQL_STRICT_FN(fn_instr)
 
 SQL_STRICT_FN(fn_locate)
 {
-    int64_t start = e->n_args > 2 ? ARG_I(2) : 1, at;
+    int64_t start = e->n_args > 2 ? ARG_I(2) : 1, at = -1;
     int rc;
     (void)null;
     if (start > (int64_t)ARG_S(1).len + 1) {
