@@ -24,7 +24,9 @@
  * by init.  Whatever a state holds beyond them (min/max strings, the
  * values of collect_list, percentile's counts) is allocated in the arena
  * the caller passes to add and merge, and stays valid as long as that
- * arena: a state needs no destructor.  A state's final value is a datum
+ * arena: a state needs no destructor.  merge may keep pointers into the
+ * source state's memory (min/max values, collected values), so the
+ * source's arena must live as long as the destination's.  A state's final value is a datum
  * (rowstore.h) whose strings and parts may point into the state.
  *
  * Arguments: the caller evaluates the call's argument expressions
