@@ -293,6 +293,11 @@ int acid_bucketing_version_parse(const char *value, int *version,
 int acid_bucket_of_row(const CombBatch *b, int row, const int *cluster_cols,
                        int n_cluster_cols, int n_buckets, int version);
 
+/* (Addition.) Hive's hash of one value under bucketing `version`, the
+ * per-column h the bucket combines (also SQL's hash() in version 1 and
+ * murmur_hash() in version 2); NULL is 0. */
+int32_t acid_hash_of_value(const CombVector *v, int row, int version);
+
 /* (Addition.) true if acid_bucket_of_row hashes values of this kind (every
  * column type; not the untyped NULL), so callers can reject others as
  * CLUSTERED BY columns. */

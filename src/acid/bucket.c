@@ -182,6 +182,11 @@ static int32_t hash_value(const CombVector *v, int row, int version)
     }
 }
 
+int32_t acid_hash_of_value(const CombVector *v, int row, int version)
+{
+    return hash_value(v, row, version);
+}
+
 int acid_bucketing_version_parse(const char *value, int *version,
                                  CombErr *err)
 {

@@ -67,15 +67,15 @@ static size_t text_offset(const char *text, AstPos start, AstPos at)
 static int unqualified_names(SqlStmtCtx *c, const AstSelect *s, AstPos **pos,
                              int *n, CombErr *err)
 {
-    for (; s && s->has_from; s = s->from_query) {
+    for (const AstFrom *f = s ? s->from : NULL; f; f = f->query ? f->query->from : NULL) {
         AstPos *grown;
-        if (s->from_query || s->from.db)
+        if (f->kind != AST_FROM_TABLE || f->table.db)
             continue;
         if (!(grown = comb_arena_alloc(c->arena, (size_t)(*n + 1) * sizeof *grown)))
             return comb_err_nomem(err);
         if (*n)
             memcpy(grown, *pos, (size_t)*n * sizeof *grown);
-        grown[(*n)++] = s->from.pos;
+        grown[(*n)++] = f->table.pos;
         *pos = grown;
     }
     return COMB_OK;

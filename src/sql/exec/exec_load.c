@@ -263,6 +263,7 @@ static int load_rows(SqlStmtCtx *c, const SqlTable *t, char **static_values,
     AstSelect sel;
     AstSelectItem star_item;
     AstExpr star;
+    AstFrom from;
     SqlTable *src;
     int rc;
     if ((rc = source_table(c, t, static_values, format, s, &src, err)))
@@ -275,8 +276,12 @@ static int load_rows(SqlStmtCtx *c, const SqlTable *t, char **static_values,
     memset(&sel, 0, sizeof sel);
     sel.n_items = 1;
     sel.items = &star_item;
-    sel.has_from = true;
-    sel.from = (AstName){NULL, src->ms->name, load->load_path_pos};
+    memset(&from, 0, sizeof from);
+    from.kind = AST_FROM_TABLE;
+    from.pos = load->load_path_pos;
+    from.table = (AstName){NULL, src->ms->name, load->load_path_pos};
+    sel.from = &from;
+    sel.pos = load->load_path_pos;
     sel.limit = -1;
     ins.kind = AST_INSERT;
     ins.select = &sel;

@@ -38,8 +38,22 @@
  * a few operators on the stack of every pass). */
 #define MAX_QUERY_DEPTH 1000
 
+/* One LATERAL VIEW of the FROM clause: its function, its columns' names
+ * and where they start in the rows its operator gives. */
+typedef struct SqlLateral {
+    const AstLateral *ast;
+    SqlUdtf *u;
+    const char **names;
+    int first_col;
+} SqlLateral;
+
 struct SqlSelectPlan {
     const AstSelect *ast;
+    const AstFrom *from;     /* the FROM item under the lateral views */
+    int n_lateral;
+    SqlLateral *laterals;    /* in the order written */
+    SqlUdtf *select_udtf;    /* SELECT f(...) [AS (...)] FROM ...: f */
+    const char **udtf_names;
     SqlTable *t;             /* the FROM source as a table; NULL without */
     SqlSelectPlan *inner;    /* a subquery or view in FROM: its plan */
     const char *label;       /* EXPLAIN's line for the subquery or view */
@@ -58,7 +72,7 @@ struct SqlSelectPlan {
     BoundExpr **group;       /* over the source's rows */
     const AstExpr **group_ast; /* what each key was written as */
     int n_agg;
-    SqlAggSpec *aggs;
+    SqlAgg **aggs;
     SqlScope agg_sc;         /* items of an aggregate query (agg_resolve) */
     BoundExpr *having;       /* over the aggregated batch */
     int n_keys;
@@ -120,6 +134,25 @@ static BoundExpr *column_node(SqlStmtCtx *c, int col, const CombType *t,
     return e;
 }
 
+/* The lateral views' columns of `*` (alias.col), after the table's. */
+static int expand_lateral_star(SqlStmtCtx *c, SqlSelectPlan *p,
+                               const AstExpr *star, CombErr *err)
+{
+    for (int v = 0; v < p->n_lateral; v++) {
+        const SqlLateral *l = &p->laterals[v];
+        for (int j = 0; j < l->u->n_cols; j++) {
+            BoundExpr *e = column_node(c, l->first_col + j, l->u->types[j], star->pos);
+            char *name = comb_arena_printf(c->arena, "%s.%s", l->ast->alias, l->names[j]);
+            int rc;
+            if (!e || !name)
+                return comb_err_nomem(err);
+            if ((rc = add_column(c, p, name, e, err)))
+                return rc;
+        }
+    }
+    return COMB_OK;
+}
+
 static int expand_star(SqlStmtCtx *c, SqlSelectPlan *p, const AstExpr *star,
                        CombErr *err)
 {
@@ -145,7 +178,7 @@ static int expand_star(SqlStmtCtx *c, SqlSelectPlan *p, const AstExpr *star,
         if ((rc = add_column(c, p, name, e, err)))
             return rc;
     }
-    return COMB_OK;
+    return expand_lateral_star(c, p, star, err);
 }
 
 static const char *item_name(SqlStmtCtx *c, const AstSelectItem *it, int idx)
@@ -163,7 +196,7 @@ static bool expr_has_aggregate(const AstExpr *e)
 {
     if (!e)
         return false;
-    if (e->kind == AST_FUNC && sql_is_aggregate(e->name))
+    if (e->kind == AST_FUNC && sql_agg_exists(e->name))
         return true;
     for (int i = 0; i < e->n_args; i++)
         if (expr_has_aggregate(e->args[i]))
@@ -184,94 +217,33 @@ static int check_orderable(SqlStmtCtx *c, const BoundExpr *e, CombErr *err)
                       "map<> type or complex type containing map<>.");
 }
 
-/* Result types of the aggregates (GenericUDAFCount/Sum/Average/Min/Max):
- * sum of integers BIGINT, of floats, doubles and timestamps DOUBLE, of
- * decimal(p,s) decimal(min(38, p + 10), s); avg DOUBLE, of decimal(p,s)
- * decimal(p - s + s', s') with s' = min(s + 4, 38 - (p - s)); min and max
- * the argument's type. */
-static int aggregate_type(SqlStmtCtx *c, const AstExpr *e, SqlAggSpec *a,
-                          CombErr *err)
-{
-    const BoundExpr *x = a->arg;
-    int p, sc, int_part;
-    if (x && (a->fn == SQL_AGG_SUM || a->fn == SQL_AGG_AVG) &&
-        !sql_is_number(x->type) && x->type != COMB_T_TIMESTAMP &&
-        x->type != COMB_T_NULL)
-        return sql_err_at(err, COMB_ESEMANTIC, 10014, e->pos,
-                          "Wrong arguments for '%s': expected a number",
-                          e->name);
-    switch (a->fn) {
-    case SQL_AGG_COUNT:
-        a->type = sql_kind_type(COMB_T_BIGINT);
-        break;
-    case SQL_AGG_SUM:
-    case SQL_AGG_AVG:
-        if (x->type != COMB_T_DECIMAL) {
-            a->type = sql_kind_type(a->fn == SQL_AGG_SUM && (sql_is_number(x->type) ||
-                                                         x->type == COMB_T_NULL) &&
-                                            !comb_type_is_float(x->type)
-                                        ? COMB_T_BIGINT : COMB_T_DOUBLE);
-            break;
-        }
-        p = (int)x->ctype->precision;
-        sc = (int)x->ctype->scale;
-        int_part = p - sc;
-        if (a->fn == SQL_AGG_SUM)
-            a->type = sql_decimal_type(c, p + 10 < 38 ? p + 10 : 38, sc);
-        else {
-            sc = sc + 4 < 38 - int_part ? sc + 4 : 38 - int_part;
-            a->type = sql_decimal_type(c, int_part + sc, sc);
-        }
-        break;
-    default:
-        if (x->type == COMB_T_NULL) {
-            a->type = sql_kind_type(COMB_T_STRING);
-            break;
-        }
-        if (check_orderable(c, x, err))
-            return COMB_ESEMANTIC;
-        a->type = sql_bx_type(c, x);
-        break;
-    }
-    return a->type ? COMB_OK : comb_err_nomem(err);
-}
-
+/* An aggregate call of the items, HAVING or ORDER BY: its arguments are
+ * bound over the source's rows, then func/agg.h checks it and types it.
+ * The same call written twice (an item and HAVING) is one aggregate. */
 static int bind_aggregate(SqlStmtCtx *c, SqlSelectPlan *p, const AstExpr *e,
                           int *agg_idx, CombErr *err)
 {
-    static const struct { const char *name; SqlAggFn fn; } fns[] = {
-        {"count", SQL_AGG_COUNT}, {"sum", SQL_AGG_SUM}, {"min", SQL_AGG_MIN},
-        {"max", SQL_AGG_MAX}, {"avg", SQL_AGG_AVG}};
-    SqlAggSpec a = {0};
-    SqlAggSpec *grown;
+    BoundExpr **args = comb_arena_calloc(c->arena, (size_t)(e->n_args + 1) * sizeof *args);
+    SqlAgg *a, **grown;
     int rc;
-    for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++)
-        if (strcmp(fns[i].name, e->name) == 0)
-            a.fn = fns[i].fn;
-    a.text = e->text;
+    if (!args)
+        return comb_err_nomem(err);
     if (e->distinct)
         return sql_err_at(err, COMB_EUNSUPPORTED, 0, e->pos,
                           "%s(DISTINCT ...) is not supported yet", e->name);
-    if (e->star_arg && a.fn != SQL_AGG_COUNT)
-        return sql_err_at(err, COMB_ESEMANTIC, 10015, e->pos,
-                          "'*' is only allowed in count(*)");
-    if (!e->star_arg && e->n_args != 1)
-        return sql_err_at(err, COMB_ESEMANTIC, 10015, e->pos,
-                          "Arguments length mismatch for '%s'", e->name);
-    /* the same call written again (an item and HAVING) is one aggregate */
     for (int i = 0; i < p->n_agg; i++)
-        if (p->aggs[i].text && e->text && strcasecmp(p->aggs[i].text, e->text) == 0) {
+        if (p->aggs[i]->text && e->text && strcasecmp(p->aggs[i]->text, e->text) == 0) {
             *agg_idx = i;
             return COMB_OK;
         }
-    if (!e->star_arg) {
-        if (expr_has_aggregate(e->args[0]))
-            return sql_err_at(err, COMB_ESEMANTIC, 10128, e->pos,
+    for (int i = 0; i < e->n_args; i++) {
+        if (expr_has_aggregate(e->args[i]))
+            return sql_err_at(err, COMB_ESEMANTIC, 10128, e->args[i]->pos,
                               "Not yet supported place for UDAF '%s'", e->name);
-        if ((rc = sql_bind_expr(c, &p->sc, e->args[0], &a.arg, err)))
+        if ((rc = sql_bind_expr(c, &p->sc, e->args[i], &args[i], err)))
             return rc;
     }
-    if ((rc = aggregate_type(c, e, &a, err)))
+    if ((rc = sql_agg_bind(c, e, args, e->n_args, &a, err)))
         return rc;
     grown = comb_arena_alloc(c->arena, (size_t)(p->n_agg + 1) * sizeof *grown);
     if (!grown)
@@ -313,11 +285,11 @@ static int agg_resolve(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
         *out = column_node(c, g, sql_bx_type(c, p->group[g]), e->pos);
         return *out ? COMB_OK : comb_err_nomem(err);
     }
-    if (e->kind != AST_FUNC || !sql_is_aggregate(e->name))
+    if (e->kind != AST_FUNC || !sql_agg_exists(e->name))
         return COMB_OK;
     if ((rc = bind_aggregate(c, p, e, &a, err)))
         return rc;
-    *out = column_node(c, p->n_group + a, p->aggs[a].type, e->pos);
+    *out = column_node(c, p->n_group + a, p->aggs[a]->type, e->pos);
     return *out ? COMB_OK : comb_err_nomem(err);
 }
 
@@ -493,14 +465,13 @@ static int plan_inner(SqlStmtCtx *c, const AstSelect *q, SqlSelectPlan **out,
 /* FROM (subquery) alias */
 static int plan_subquery(SqlStmtCtx *c, SqlSelectPlan *p, CombErr *err)
 {
-    const AstSelect *s = p->ast;
     int rc;
-    if ((rc = plan_inner(c, s->from_query, &p->inner, err)) ||
-        (rc = derived_table(c, p->inner, p->inner->names, s->from_alias, &p->t,
+    if ((rc = plan_inner(c, p->from->query, &p->inner, err)) ||
+        (rc = derived_table(c, p->inner, p->inner->names, p->from->alias, &p->t,
                             err)))
         return rc;
-    p->label = comb_arena_printf(c->arena, "Subquery %s", s->from_alias);
-    p->sc = (SqlScope){p->t, s->from_alias, -1};
+    p->label = comb_arena_printf(c->arena, "Subquery %s", p->from->alias);
+    p->sc = (SqlScope){p->t, p->from->alias, -1};
     return p->label ? COMB_OK : comb_err_nomem(err);
 }
 
@@ -552,15 +523,14 @@ static int view_cycle(SqlStmtCtx *c, const SqlTable *v, AstPos pos,
 static int plan_view(SqlStmtCtx *c, SqlSelectPlan *p, SqlTable *v,
                      CombErr *err)
 {
-    const AstSelect *s = p->ast;
     const MsTable *m = v->ms;
     const char *text = m->view_expanded_text ? m->view_expanded_text
                                              : m->view_original_text;
-    const char *alias = s->from_alias ? s->from_alias : m->name;
+    const char *alias = p->from->alias ? p->from->alias : m->name;
     SqlViewFrame frame = {v, c->views};
     AstStmt *q;
     int rc;
-    if ((rc = view_cycle(c, v, s->from.pos, err)))
+    if ((rc = view_cycle(c, v, p->from->pos, err)))
         return rc;
     rc = sql_parse_statement(text, strlen(text), c->arena, &q, err);
     if (!rc && q->kind != AST_SELECT)
@@ -572,16 +542,16 @@ static int plan_view(SqlStmtCtx *c, SqlSelectPlan *p, SqlTable *v,
         c->views = frame.outer;
     }
     if (rc)
-        return view_origin(err, v, text, alias, s->from.pos);
+        return view_origin(err, v, text, alias, p->from->pos);
     if (p->inner->n_out != v->n_cols)
-        return sql_err_at(err, COMB_ESEMANTIC, 0, s->from.pos,
+        return sql_err_at(err, COMB_ESEMANTIC, 0, p->from->pos,
                           "view %s has %d columns but its query now gives %d "
                           "(the tables it reads changed; CREATE OR REPLACE "
                           "VIEW defines it again)",
                           v->qualified, v->n_cols, p->inner->n_out);
     if ((rc = derived_table(c, p->inner, v->names, alias, &p->t, err)))
         return rc;
-    p->label = s->from_alias
+    p->label = p->from->alias
                    ? comb_arena_printf(c->arena, "View %s as %s", v->qualified, alias)
                    : comb_arena_printf(c->arena, "View %s", v->qualified);
     p->sc = (SqlScope){p->t, alias, -1};
@@ -594,18 +564,170 @@ static int plan_from(SqlStmtCtx *c, SqlSelectPlan *p, CombErr *err)
     SqlTable *t;
     int rc;
     p->sc = (SqlScope){NULL, NULL, -1};
-    if (!s->has_from)
+    if (!s->from)
         return COMB_OK;
-    if (s->from_query)
+    p->from = s->from;
+    while (p->from->kind == AST_FROM_LATERAL)
+        p->from = p->from->left;
+    if (p->from->kind == AST_FROM_QUERY)
         return plan_subquery(c, p, err);
-    if ((rc = sql_table_resolve(c, &s->from, &t, err)))
+    if (p->from->kind != AST_FROM_TABLE || (s->from != p->from &&
+                                            s->from->left->kind == AST_FROM_JOIN))
+        return sql_err_at(err, COMB_EUNSUPPORTED, 0, p->from->pos,
+                          "joins are not supported yet");
+    if ((rc = sql_table_resolve(c, &p->from->table, &t, err)))
         return rc;
     if (t->kind == SQL_TABLE_VIEW)
         return plan_view(c, p, t, err);
     p->t = t;
     p->sc.table = t;
-    p->sc.alias = s->from_alias ? s->from_alias : t->ms->name;
+    p->sc.alias = p->from->alias ? p->from->alias : t->ms->name;
     p->sc.rowid_col = t->n_cols;
+    return COMB_OK;
+}
+
+/* ---------------------------------------------------------- LATERAL VIEW */
+
+/* The scope's hook for a FROM with lateral views: a column of a lateral
+ * view by its alias (lv.c) or by its name alone; anything else is bound
+ * against the FROM item as usual (*out NULL). */
+static int lateral_resolve(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
+                           BoundExpr **out, CombErr *err)
+{
+    const SqlSelectPlan *p = sc->query_ctx;
+    if (e->kind != AST_COLREF)
+        return COMB_OK;
+    for (int v = 0; v < p->n_lateral; v++) {
+        const SqlLateral *l = &p->laterals[v];
+        bool mine = e->qualifier && strcasecmp(e->qualifier, l->ast->alias) == 0;
+        if (e->qualifier && !mine)
+            continue;
+        for (int j = 0; j < l->u->n_cols; j++)
+            if (strcasecmp(l->names[j], e->name) == 0) {
+                *out = column_node(c, l->first_col + j, l->u->types[j], e->pos);
+                return *out ? COMB_OK : comb_err_nomem(err);
+            }
+        if (mine)
+            return sql_err_at(err, COMB_ESEMANTIC, 10004, e->pos,
+                              "Invalid column reference '%s.%s'", e->qualifier,
+                              e->name);
+    }
+    return COMB_OK;
+}
+
+static int udtf_names(SqlStmtCtx *c, const SqlUdtf *u, int n_aliases,
+                      char *const *aliases, AstPos pos, const char ***out,
+                      CombErr *err)
+{
+    if (n_aliases && n_aliases != u->n_cols)
+        return sql_err_at(err, COMB_ESEMANTIC, 10083, pos,
+                          "The number of aliases supplied in the AS clause "
+                          "does not match the number of columns output by the "
+                          "UDTF expected %d aliases but got %d", u->n_cols,
+                          n_aliases);
+    *out = n_aliases ? (const char **)aliases : u->names;
+    (void)c;
+    return COMB_OK;
+}
+
+/* A table function call bound over the scope. */
+static int bind_udtf(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *call,
+                     SqlUdtf **out, CombErr *err)
+{
+    BoundExpr **args = comb_arena_calloc(c->arena, (size_t)(call->n_args + 1) * sizeof *args);
+    int rc;
+    if (!args)
+        return comb_err_nomem(err);
+    if (!sql_udtf_exists(call->name))
+        return sql_err_at(err, COMB_ESEMANTIC, 10011, call->pos,
+                          "Invalid function '%s' (not a table function)", call->name);
+    for (int i = 0; i < call->n_args; i++) {
+        if (expr_has_aggregate(call->args[i]))
+            return sql_err_at(err, COMB_ESEMANTIC, 10128, call->args[i]->pos,
+                              "Not yet supported place for UDAF");
+        if ((rc = sql_bind_expr(c, sc, call->args[i], &args[i], err)))
+            return rc;
+    }
+    return sql_udtf_bind(c, call, args, call->n_args, out, err);
+}
+
+/* The lateral views over the FROM item, innermost (first written) first;
+ * each sees the item's columns and the views before it. */
+static int plan_laterals(SqlStmtCtx *c, SqlSelectPlan *p, CombErr *err)
+{
+    const AstFrom *f = p->ast->from;
+    int n = 0, width;
+    for (const AstFrom *g = f; g && g->kind == AST_FROM_LATERAL; g = g->left)
+        n++;
+    if (!n)
+        return COMB_OK;
+    if (!(p->laterals = comb_arena_calloc(c->arena, (size_t)n * sizeof *p->laterals)))
+        return comb_err_nomem(err);
+    for (int v = n - 1; v >= 0; v--, f = f->left)
+        p->laterals[v].ast = f->lateral;
+    /* a table scan's rows end with the three ROW__ID columns */
+    width = p->t ? p->t->n_cols + (p->inner ? 0 : 3) : 0;
+    p->sc.query = lateral_resolve;
+    p->sc.query_ctx = p;
+    for (int v = 0; v < n; v++) {
+        SqlLateral *l = &p->laterals[v];
+        int rc;
+        p->n_lateral = v;
+        if ((rc = bind_udtf(c, &p->sc, l->ast->call, &l->u, err)) ||
+            (rc = udtf_names(c, l->u, l->ast->n_cols, l->ast->cols,
+                             l->ast->alias_pos, &l->names, err)))
+            return rc;
+        l->first_col = width;
+        width += l->u->n_cols;
+    }
+    p->n_lateral = n;
+    return COMB_OK;
+}
+
+/* SELECT f(...) [AS (a, b)] FROM ...: a table function alone in the
+ * select list (Hive's rules: nothing else there, no GROUP BY, SORT BY,
+ * CLUSTER BY, DISTRIBUTE BY, no lateral view). */
+static bool is_udtf_item(const AstSelectItem *it)
+{
+    return it->expr->kind == AST_FUNC && sql_udtf_exists(it->expr->name);
+}
+
+static int plan_select_udtf(SqlStmtCtx *c, SqlSelectPlan *p, CombErr *err)
+{
+    const AstSelect *s = p->ast;
+    const AstSelectItem *it = &s->items[0];
+    int rc;
+    for (int i = 1; i < s->n_items; i++)
+        if (is_udtf_item(&s->items[i]) || is_udtf_item(it))
+            return sql_err_at(err, COMB_ESEMANTIC, 10075, s->items[i].expr->pos,
+                              "Only a single expression in the SELECT clause is "
+                              "supported with UDTF's");
+    if (s->n_items != 1 || !is_udtf_item(it))
+        return COMB_OK;
+    if (p->n_lateral)
+        return sql_err_at(err, COMB_ESEMANTIC, 10082, it->expr->pos,
+                          "UDTF's cannot be in a select expression when there "
+                          "is a lateral view");
+    if (s->n_group_by)
+        return sql_err_at(err, COMB_ESEMANTIC, 10077, it->expr->pos,
+                          "GROUP BY is not supported with a UDTF in the SELECT "
+                          "clause");
+    if (s->sort_by)
+        return sql_err_at(err, COMB_ESEMANTIC,
+                          s->sort_by->cluster ? 10079 : s->sort_by->n_sort ? 10078 : 10080,
+                          it->expr->pos, "%s is not supported with a UDTF in the "
+                          "SELECT clause", s->sort_by->cluster ? "CLUSTER BY"
+                          : s->sort_by->n_sort ? "SORT BY" : "DISTRUBTE BY");
+    if ((rc = bind_udtf(c, &p->sc, it->expr, &p->select_udtf, err)) ||
+        (rc = udtf_names(c, p->select_udtf, it->alias ? 1 : it->n_aliases,
+                         it->alias ? (char *const *)&it->alias : it->aliases,
+                         it->expr->pos, &p->udtf_names, err)))
+        return rc;
+    for (int j = 0; j < p->select_udtf->n_cols; j++) {
+        BoundExpr *e = column_node(c, j, p->select_udtf->types[j], it->expr->pos);
+        if (!e || (rc = add_column(c, p, p->udtf_names[j], e, err)))
+            return e ? rc : comb_err_nomem(err);
+    }
     return COMB_OK;
 }
 
@@ -687,9 +809,14 @@ int sql_select_plan(SqlStmtCtx *c, const AstSelect *s, SqlSelectPlan **out,
     int rc;
     if (!p)
         return comb_err_nomem(err);
+    if (s->setop || s->n_with || s->grouping || s->offset)
+        return sql_err_at(err, COMB_EUNSUPPORTED, 0, s->pos,
+                          "set operations, WITH, grouping sets and LIMIT "
+                          "offsets are not supported yet");
     p->ast = s;
     p->limit = s->limit;
-    if ((rc = plan_from(c, p, err)) || (rc = plan_where(c, p, err)))
+    if ((rc = plan_from(c, p, err)) || (rc = plan_laterals(c, p, err)) ||
+        (rc = plan_where(c, p, err)) || (rc = plan_select_udtf(c, p, err)))
         return rc;
     p->agg_sc = (SqlScope){NULL, NULL, -1, agg_resolve, p};
     p->aggregate = s->n_group_by > 0;
@@ -701,7 +828,7 @@ int sql_select_plan(SqlStmtCtx *c, const AstSelect *s, SqlSelectPlan **out,
         return sql_err_at(err, COMB_EUNSUPPORTED, 0, s->items[0].expr->pos,
                           "SELECT DISTINCT with '*' among other items is not "
                           "supported yet");
-    for (int i = 0; i < s->n_items; i++) {
+    for (int i = 0; i < s->n_items && !p->select_udtf; i++) {
         const AstSelectItem *it = &s->items[i];
         if (it->expr->kind == AST_STAR && !p->aggregate)
             rc = expand_star(c, p, it->expr, err);
@@ -787,7 +914,7 @@ static const char **aggregate_names(SqlStmtCtx *c, const SqlSelectPlan *p)
         names[g] = p->group_ast[g] && p->group_ast[g]->text ? p->group_ast[g]->text
                                                             : p->names[g];
     for (int a = 0; names && a < p->n_agg; a++)
-        names[p->n_group + a] = p->aggs[a].text ? p->aggs[a].text : "?";
+        names[p->n_group + a] = p->aggs[a]->text ? p->aggs[a]->text : "?";
     return names;
 }
 
@@ -814,8 +941,17 @@ int sql_select_build(SqlStmtCtx *c, SqlSelectPlan *p, SqlOp **root,
         *root = p->root;
         return COMB_OK;
     }
-    if ((rc = build_source(c, p, &top, err)) ||
-        (rc = build_where(c, p, &top, err)))
+    if ((rc = build_source(c, p, &top, err)))
+        return rc;
+    for (int v = 0; v < p->n_lateral; v++)
+        if ((rc = sql_op_lateral(c, top, p->laterals[v].u, p->laterals[v].ast->outer,
+                                 true, p->laterals[v].names, &top, err)))
+            return rc;
+    if ((rc = build_where(c, p, &top, err)))
+        return rc;
+    if (p->select_udtf &&
+        (rc = sql_op_lateral(c, top, p->select_udtf, false, false, p->udtf_names,
+                             &top, err)))
         return rc;
     if (p->aggregate) {
         if (!(names = aggregate_names(c, p)))

@@ -50,7 +50,9 @@
 #define COMB_SQL_OP_H
 
 #include "sql/exec/exec.h"
+#include "sql/func/agg.h"
 #include "sql/func/rowstore.h"
+#include "sql/func/udtf.h"
 
 typedef struct SqlOp SqlOp;
 typedef struct SqlExplain SqlExplain;
@@ -110,28 +112,18 @@ int sql_op_project(SqlStmtCtx *c, SqlOp *input, int n, BoundExpr **exprs,
                    const char **names, const CombType **types, SqlOp **out,
                    CombErr *err);
 
-typedef enum SqlAggFn {
-    SQL_AGG_COUNT,
-    SQL_AGG_SUM,
-    SQL_AGG_MIN,
-    SQL_AGG_MAX,
-    SQL_AGG_AVG
-} SqlAggFn;
-
-/* One aggregate call: fn(arg), arg NULL for count(*), result type. */
-typedef struct SqlAggSpec {
-    SqlAggFn fn;
-    BoundExpr *arg;
-    const CombType *type;
-    const char *text;        /* as written, for EXPLAIN */
-} SqlAggSpec;
-
 /* Hash aggregation: one output row per distinct value of keys (over the
  * input; one row for no keys, even without input rows): the keys, then
  * each aggregate's value.  names: n_keys + n_aggs output names. */
 int sql_op_aggregate(SqlStmtCtx *c, SqlOp *input, int n_keys,
-                     BoundExpr **keys, int n_aggs, SqlAggSpec *aggs,
+                     BoundExpr **keys, int n_aggs, SqlAgg **aggs,
                      const char **names, SqlOp **out, CombErr *err);
+/* LATERAL VIEW [OUTER] u (op_lateral.c): for each input row the rows of
+ * table function u, after the input's columns (keep_input) or alone (a
+ * lone table function in the select list); names: u's output columns. */
+int sql_op_lateral(SqlStmtCtx *c, SqlOp *input, SqlUdtf *u, bool outer,
+                   bool keep_input, const char *const *names, SqlOp **out,
+                   CombErr *err);
 /* All input rows sorted by keys (columns of the input), then the first
  * n_emit columns of each. */
 int sql_op_sort(SqlStmtCtx *c, SqlOp *input, const SqlSortKey *keys,

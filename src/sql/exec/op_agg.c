@@ -3,7 +3,9 @@
  * calls' arguments are evaluated over every input batch and folded into a
  * hash table of groups (open addressing; keys equal as Hive groups them:
  * NaNs together, decimals by value); when the input ends, the groups
- * become output batches of the keys and each aggregate's final value.  A
+ * become output batches of the keys and each aggregate's final value.
+ * The aggregates themselves are func/agg.h's: each call has a state per
+ * group, in one block per group.  A
  * query with aggregates and no GROUP BY has one group even without rows.
  * HAVING, the select items and ORDER BY run over these batches as the
  * operators above.
@@ -15,18 +17,9 @@
 
 #include "common/alloc.h"
 
-typedef struct AggState {
-    int64_t count;
-    int64_t isum;
-    double dsum;
-    comb_i128 decsum;        /* sum/avg of decimals, at the argument's scale */
-    bool overflow;           /* decsum left 38 digits: the result is NULL */
-    SqlDatum best;           /* min / max */
-} AggState;
-
 typedef struct GroupTable {
     SqlRowStore groups;      /* group key datums, one row per group */
-    AggState **states;       /* per group: n_agg states */
+    unsigned char **states;  /* per group: its calls' states (offsets) */
     int64_t *slots;          /* open addressing: group index + 1, 0 empty */
     uint64_t *hashes;        /* hash per group */
     int64_t n_slots;
@@ -38,7 +31,12 @@ typedef struct AggOp {
     BoundExpr **keys;        /* over the input */
     const CombType **ktypes;
     int n_aggs;
-    SqlAggSpec *aggs;
+    SqlAgg **aggs;
+    size_t *offsets;         /* of each call's state in a group's block */
+    size_t states_size;
+    void **row_states;       /* per live row of a batch: its call's state */
+    const CombVector **argv; /* the arguments of one call */
+    int max_args;
     GroupTable gt;
     bool have_groups;
     bool grouped;            /* the input has been consumed */
@@ -153,7 +151,7 @@ static int group_new(const AggOp *p, GroupTable *gt, int row,
     int rc;
     if ((n & (n - 1)) == 0 || n == 0) {
         size_t cap = n ? (size_t)n * 2 : 1;
-        AggState **st = comb_realloc(gt->states, cap * sizeof *st);
+        unsigned char **st = comb_realloc(gt->states, cap * sizeof *st);
         uint64_t *hs = comb_realloc(gt->hashes, cap * sizeof *hs);
         if (st)
             gt->states = st;
@@ -167,12 +165,11 @@ static int group_new(const AggOp *p, GroupTable *gt, int row,
     for (int g = 0; g < p->n_keys; g++)
         if (sql_datum_read(&key[g], p->keys[g]->out, row, &gt->groups.arena))
             return comb_err_nomem(err);
-    gt->states[n] = comb_arena_calloc(&gt->groups.arena,
-                                      (size_t)(p->n_aggs + 1) * sizeof(AggState));
+    gt->states[n] = comb_arena_alloc(&gt->groups.arena, p->states_size + 1);
     if (!gt->states[n])
         return comb_err_nomem(err);
     for (int a = 0; a < p->n_aggs; a++)
-        gt->states[n][a].best.null = true;
+        p->aggs[a]->ops->init(p->aggs[a], gt->states[n] + p->offsets[a]);
     gt->hashes[n] = h;
     *gi = n;
     return COMB_OK;
@@ -202,132 +199,43 @@ static int group_find(const AggOp *p, GroupTable *gt, int row,
     return COMB_OK;
 }
 
-/* sum and avg: integers wrap (and count as doubles for avg), doubles and
- * timestamps (their seconds as a double) add as doubles, decimals add
- * exactly until they leave 38 digits (the result is then NULL, as Hive's
- * HiveDecimalWritable.mutateAdd). */
-static void agg_add(AggState *st, const CombVector *v, int row)
+/* The group of each live row of b (gis[i] for live row i). */
+static int find_groups(AggOp *p, GroupTable *gt, const CombBatch *b,
+                       int64_t *gis, CombArena *scratch, CombErr *err)
 {
-    if (v->dec) {
-        if (!st->overflow && !comb_dec_add(st->decsum, v->dec[row], &st->decsum))
-            st->overflow = true;
-    } else if (v->f64) {
-        st->dsum += v->f64[row];
-    } else if (v->nanos) {
-        st->dsum += (double)v->i64[row] + (double)v->nanos[row] / 1e9;
-    } else {
-        st->isum = (int64_t)((uint64_t)st->isum + (uint64_t)v->i64[row]);
-        st->dsum += (double)v->i64[row];
-    }
-}
-
-/* min and max: strings compare in place and are copied only when kept;
- * other values are read into scratch first (complex ones have parts). */
-static int agg_best(const SqlAggSpec *a, AggState *st, const CombVector *v,
-                    int row, CombArena *arena, CombArena *scratch)
-{
-    SqlDatum d;
-    int cmp;
-    memset(&d, 0, sizeof d);
-    if (v->str)
-        d.s = v->str[row];
-    else if (sql_datum_read(&d, v, row, scratch))
-        return COMB_ENOMEM;
-    cmp = st->best.null ? 0 : sql_datum_cmp(a->type, &d, &st->best);
-    if (st->best.null || (a->fn == SQL_AGG_MIN ? cmp < 0 : cmp > 0)) {
-        if (sql_datum_read(&d, v, row, arena))
-            return COMB_ENOMEM;
-        st->best = d;
+    for (int i = 0; i < comb_batch_live(b); i++) {
+        int rc;
+        comb_arena_reset(scratch);
+        if ((rc = group_find(p, gt, comb_batch_row(b, i), scratch, &gis[i], err)))
+            return rc;
     }
     return COMB_OK;
 }
 
-static int agg_update(const SqlAggSpec *a, AggState *st, int row,
-                      CombArena *arena, CombArena *scratch)
-{
-    const CombVector *v;
-    if (!a->arg) {
-        st->count++;
-        return COMB_OK;
-    }
-    v = a->arg->out;
-    if (comb_vec_is_null(v, row))
-        return COMB_OK;
-    st->count++;
-    switch (a->fn) {
-    case SQL_AGG_SUM:
-    case SQL_AGG_AVG:
-        agg_add(st, v, row);
-        return COMB_OK;
-    case SQL_AGG_MIN:
-    case SQL_AGG_MAX:
-        return agg_best(a, st, v, row, arena, scratch);
-    default:
-        return COMB_OK;
-    }
-}
-
-/* The sum or average of decimals as a value of the result's type
- * (HiveDecimal.divide, then enforcePrecisionScale): NULL when the sum left
- * 38 digits or the result does not fit. */
-static void decimal_final(const SqlAggSpec *a, const AggState *st, SqlDatum *out)
-{
-    int from = (int)a->arg->ctype->scale, to = (int)a->type->scale;
-    bool ok = !st->overflow &&
-              (a->fn == SQL_AGG_SUM
-                   ? comb_dec_rescale(st->decsum, from, to, &out->dec)
-                   : sql_dec_arith(AST_OP_DIV, st->decsum, from, st->count, 0,
-                                   (int)a->type->precision, to, &out->dec));
-    out->null = !ok || !comb_dec_fits(out->dec, (int)a->type->precision);
-}
-
-static void agg_final(const SqlAggSpec *a, const AggState *st, SqlDatum *out)
-{
-    memset(out, 0, sizeof *out);
-    switch (a->fn) {
-    case SQL_AGG_COUNT:
-        out->i = st->count;
-        return;
-    case SQL_AGG_SUM:
-    case SQL_AGG_AVG:
-        out->null = st->count == 0;
-        if (out->null)
-            return;
-        if (a->type->kind == COMB_T_DECIMAL)
-            decimal_final(a, st, out);
-        else if (a->fn == SQL_AGG_AVG)
-            out->d = st->dsum / (double)st->count;
-        else if (a->type->kind == COMB_T_DOUBLE)
-            out->d = st->dsum;
-        else
-            out->i = st->isum;
-        return;
-    default:
-        *out = st->best;
-        return;
-    }
-}
-
+/* Keys and arguments over the batch, each row's group, then each call
+ * adds the batch to its states (agg.h). */
 static int consume_batch(AggOp *p, GroupTable *gt, const CombBatch *b,
-                         CombArena *scratch, CombErr *err)
+                         int64_t *gis, CombArena *scratch, CombErr *err)
 {
     int rc;
     for (int g = 0; g < p->n_keys; g++)
         if ((rc = sql_expr_eval(p->keys[g], b, err)))
             return rc;
     for (int a = 0; a < p->n_aggs; a++)
-        if (p->aggs[a].arg && (rc = sql_expr_eval(p->aggs[a].arg, b, err)))
+        for (int k = 0; k < p->aggs[a]->n_args; k++)
+            if ((rc = sql_expr_eval(p->aggs[a]->args[k], b, err)))
+                return rc;
+    if ((rc = find_groups(p, gt, b, gis, scratch, err)))
+        return rc;
+    for (int a = 0; a < p->n_aggs; a++) {
+        const SqlAgg *agg = p->aggs[a];
+        for (int k = 0; k < agg->n_args; k++)
+            p->argv[k] = agg->args[k]->out;
+        for (int i = 0; i < comb_batch_live(b); i++)
+            p->row_states[i] = gt->states[gis[i]] + p->offsets[a];
+        if ((rc = agg->ops->add(agg, p->row_states, p->argv, b,
+                                &gt->groups.arena, err)))
             return rc;
-    for (int i = 0; i < comb_batch_live(b); i++) {
-        int row = comb_batch_row(b, i);
-        int64_t gi;
-        comb_arena_reset(scratch);
-        if ((rc = group_find(p, gt, row, scratch, &gi, err)))
-            return rc;
-        for (int a = 0; a < p->n_aggs; a++)
-            if (agg_update(&p->aggs[a], &gt->states[gi][a], row,
-                           &gt->groups.arena, scratch))
-                return comb_err_nomem(err);
     }
     return COMB_OK;
 }
@@ -344,9 +252,9 @@ static void group_table_free(GroupTable *gt)
 
 /* Fill the output batch with groups [first, first + capacity): the keys,
  * then the final value of each aggregate. */
-static int fill_groups(AggOp *p, int64_t first)
+static int fill_groups(AggOp *p, int64_t first, CombErr *err)
 {
-    const GroupTable *gt = &p->gt;
+    GroupTable *gt = &p->gt;
     CombBatch *ab = &p->batch;
     comb_batch_reset(ab);
     for (int j = 0; j < ab->n_cols; j++)
@@ -358,10 +266,15 @@ static int fill_groups(AggOp *p, int64_t first)
             if (sql_datum_fill(&p->fills[g], r, &gt->groups.rows[gi][g]))
                 return COMB_ENOMEM;
         for (int a = 0; a < p->n_aggs; a++) {
+            const SqlAgg *agg = p->aggs[a];
             SqlDatum d;
-            agg_final(&p->aggs[a], &gt->states[gi][a], &d);
+            int rc;
+            memset(&d, 0, sizeof d);
+            if ((rc = agg->ops->final(agg, gt->states[gi] + p->offsets[a], &d,
+                                      &p->batch.arena, err)))
+                return rc;
             if (sql_datum_fill(&p->fills[p->n_keys + a], r, &d))
-                return COMB_ENOMEM;
+                return comb_err_nomem(err);
         }
     }
     return COMB_OK;
@@ -377,8 +290,10 @@ static int agg_open(SqlOp *op, CombErr *err)
         if ((rc = sql_expr_prepare(p->keys[g], op->c->arena, COMB_BATCH_SIZE, err)))
             return rc;
     for (int a = 0; a < p->n_aggs; a++)
-        if ((rc = sql_expr_prepare(p->aggs[a].arg, op->c->arena, COMB_BATCH_SIZE, err)))
-            return rc;
+        for (int k = 0; k < p->aggs[a]->n_args; k++)
+            if ((rc = sql_expr_prepare(p->aggs[a]->args[k], op->c->arena,
+                                       COMB_BATCH_SIZE, err)))
+                return rc;
     memset(&p->gt, 0, sizeof p->gt);
     if (sql_rows_init_types(&p->gt.groups, p->n_keys, p->ktypes))
         return comb_err_nomem(err);
@@ -396,15 +311,17 @@ static int agg_open(SqlOp *op, CombErr *err)
 static int group_input(AggOp *p, CombErr *err)
 {
     CombArena scratch;
-    int rc = COMB_OK;
+    int64_t *gis = comb_malloc(COMB_BATCH_SIZE * sizeof *gis);
+    int rc = gis ? COMB_OK : comb_err_nomem(err);
     comb_arena_init(&scratch, 4096);
     while (!rc) {
         const CombBatch *b;
         if ((rc = sql_op_next(p->op.input, &b, err)) || !b)
             break;
-        rc = consume_batch(p, &p->gt, b, &scratch, err);
+        rc = consume_batch(p, &p->gt, b, gis, &scratch, err);
     }
     comb_arena_free(&scratch);
+    comb_free(gis);
     /* a global aggregate over no rows still yields one row */
     if (!rc && p->n_keys == 0 && p->gt.groups.n_rows == 0) {
         int64_t gi;
@@ -424,8 +341,8 @@ static int agg_next(SqlOp *op, const CombBatch **out, CombErr *err)
     }
     if (p->next_group >= p->gt.groups.n_rows)
         return COMB_OK;
-    if (fill_groups(p, p->next_group))
-        return comb_err_nomem(err);
+    if ((rc = fill_groups(p, p->next_group, err)))
+        return rc;
     p->next_group += p->batch.n_rows;
     *out = &p->batch;
     return COMB_OK;
@@ -437,7 +354,8 @@ static void agg_close(SqlOp *op)
     for (int g = 0; g < p->n_keys; g++)
         sql_expr_release(p->keys[g]);
     for (int a = 0; a < p->n_aggs; a++)
-        sql_expr_release(p->aggs[a].arg);
+        for (int k = 0; k < p->aggs[a]->n_args; k++)
+            sql_expr_release(p->aggs[a]->args[k]);
     if (p->have_groups) {
         group_table_free(&p->gt);
         if (p->batch.cols)
@@ -465,7 +383,8 @@ static void agg_need(SqlOp *op, const bool *used)
     for (int g = 0; g < p->n_keys; g++)
         sql_bx_mark_used(p->keys[g], op->input->n_cols, in);
     for (int a = 0; a < p->n_aggs; a++)
-        sql_bx_mark_used(p->aggs[a].arg, op->input->n_cols, in);
+        for (int k = 0; k < p->aggs[a]->n_args; k++)
+            sql_bx_mark_used(p->aggs[a]->args[k], op->input->n_cols, in);
     sql_op_need(op->input, in);
 }
 
@@ -485,7 +404,7 @@ static int agg_explain(const SqlOp *op, SqlExplain *x, CombErr *err)
     if (!rc && p->n_aggs)
         rc = sql_explain_detail(x, "%saggregates: ", p->n_keys ? "; " : "");
     for (int a = 0; a < p->n_aggs && !rc; a++)
-        rc = sql_explain_detail(x, "%s%s", a ? ", " : "", p->aggs[a].text);
+        rc = sql_explain_detail(x, "%s%s", a ? ", " : "", p->aggs[a]->text);
     return rc;
 }
 
@@ -494,19 +413,29 @@ static const SqlOpVt agg_vt = {
 };
 
 int sql_op_aggregate(SqlStmtCtx *c, SqlOp *input, int n_keys,
-                     BoundExpr **keys, int n_aggs, SqlAggSpec *aggs,
+                     BoundExpr **keys, int n_aggs, SqlAgg **aggs,
                      const char **names, SqlOp **out, CombErr *err)
 {
     AggOp *p = sql_op_alloc(c, sizeof *p, &agg_vt, input);
     int n = n_keys + n_aggs;
     if (!p || !(p->ktypes = comb_arena_alloc(c->arena, (size_t)(n_keys + 1) * sizeof *p->ktypes)) ||
-        !(p->op.types = comb_arena_alloc(c->arena, (size_t)(n + 1) * sizeof *p->op.types)))
+        !(p->op.types = comb_arena_alloc(c->arena, (size_t)(n + 1) * sizeof *p->op.types)) ||
+        !(p->offsets = comb_arena_alloc(c->arena, (size_t)(n_aggs + 1) * sizeof *p->offsets)) ||
+        !(p->row_states = comb_arena_alloc(c->arena, COMB_BATCH_SIZE * sizeof *p->row_states)))
         return comb_err_nomem(err);
     for (int g = 0; g < n_keys; g++)
         if (!(p->ktypes[g] = p->op.types[g] = sql_bx_type(c, keys[g])))
             return comb_err_nomem(err);
-    for (int a = 0; a < n_aggs; a++)
-        p->op.types[n_keys + a] = aggs[a].type;
+    for (int a = 0; a < n_aggs; a++) {
+        p->op.types[n_keys + a] = aggs[a]->type;
+        /* states are 16-byte aligned in the group's block */
+        p->offsets[a] = p->states_size;
+        p->states_size += (aggs[a]->state_size + 15) & ~(size_t)15;
+        if (aggs[a]->n_args > p->max_args)
+            p->max_args = aggs[a]->n_args;
+    }
+    if (!(p->argv = comb_arena_alloc(c->arena, (size_t)(p->max_args + 1) * sizeof *p->argv)))
+        return comb_err_nomem(err);
     p->op.n_cols = n;
     p->op.names = names;
     p->n_keys = n_keys;

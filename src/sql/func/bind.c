@@ -71,6 +71,8 @@ bool sql_expr_is_const(const BoundExpr *e)
         return false;
     if (e->kind == BX_CONST)
         return true;
+    if (e->kind == BX_FUNC && sql_function_volatile(e->fname))
+        return false;
     for (int i = 0; i < e->n_args; i++)
         if (!sql_expr_is_const(e->args[i]))
             return false;
@@ -532,7 +534,7 @@ static int bind_binary(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
         (rc = bind_node(c, sc, e->right, &b->b, err)))
         return rc;
     if (is_compare(e->op)) {
-        sql_narrow_compare(c, sc, &b->a, &b->b);
+        sql_narrow_compare(c, &b->a, &b->b);
         /* <=> must see its operands before conversion (Hive's
          * GenericUDFOPEqualNS tests them for NULL first) */
         if ((rc = check_complex_compare(c, b->a, b->b, e->op, err)) ||
@@ -635,7 +637,7 @@ static int bind_in(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
     for (int i = 0; i < e->n_args; i++)
         if ((rc = bind_node(c, sc, e->args[i], &b->args[i], err)))
             return rc;
-    sql_narrow_in_list(c, sc, b, &emptied);
+    sql_narrow_in_list(c, b, &emptied);
     if (emptied) {
         /* no constant is a value of the column: IN is FALSE, even for a
          * NULL row (NOT IN TRUE) */
@@ -650,6 +652,28 @@ static int bind_in(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
     return COMB_OK;
 }
 
+/* a [NOT] RLIKE|REGEXP p: NOT RLIKE is NOT (a RLIKE p). */
+static int bind_rlike(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
+                      BoundExpr **out, CombErr *err)
+{
+    BoundExpr *a, *p, *m, *not;
+    int rc;
+    if ((rc = bind_node(c, sc, e->left, &a, err)) ||
+        (rc = bind_node(c, sc, e->right, &p, err)) ||
+        (rc = sql_bind_rlike(c, a, p, e->pos, &m, err)))
+        return rc;
+    if (!e->negated) {
+        *out = m;
+        return COMB_OK;
+    }
+    if (!(not = sql_bx_new(c, BX_UNARY, COMB_T_BOOLEAN, e->pos)))
+        return comb_err_nomem(err);
+    not->op = AST_OP_NOT;
+    not->a = m;
+    *out = not;
+    return COMB_OK;
+}
+
 static int bind_like(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
                      BoundExpr **out, CombErr *err)
 {
@@ -658,8 +682,7 @@ static int bind_like(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
     if (!b)
         return comb_err_nomem(err);
     if (e->op == AST_OP_RLIKE)
-        return sql_err_at(err, COMB_EUNSUPPORTED, 0, e->pos,
-                          "RLIKE / REGEXP is not supported yet");
+        return bind_rlike(c, sc, e, out, err);
     b->negated = e->negated;
     if ((rc = bind_node(c, sc, e->left, &b->a, err)) ||
         (rc = bind_node(c, sc, e->right, &b->b, err)) ||
@@ -859,12 +882,24 @@ static int bind_case_expr(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
 static int bind_node(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
                      BoundExpr **out, CombErr *err)
 {
+    int rc;
     if (sc->resolve) {
-        int rc;
         *out = NULL;
         if ((rc = sc->resolve(c, sc, e, out, err)) || *out)
             return rc;
     }
+    if (sc->query && (e->kind == AST_COLREF || e->kind == AST_FIELD ||
+                      e->kind == AST_SUBQUERY || e->kind == AST_EXISTS ||
+                      (e->kind == AST_IN && e->query))) {
+        *out = NULL;
+        if ((rc = sc->query(c, sc, e, out, err)) || *out)
+            return rc;
+    }
+    if (e->kind == AST_SUBQUERY || e->kind == AST_EXISTS ||
+        (e->kind == AST_IN && e->query))
+        return sql_err_at(err, COMB_ESEMANTIC, 10249, e->pos,
+                          "Unsupported SubQuery Expression: a subquery is "
+                          "not allowed here");
     switch (e->kind) {
     case AST_LIT_INT:
     case AST_LIT_DOUBLE:
@@ -899,6 +934,9 @@ static int bind_node(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
         return bind_case_expr(c, sc, e, out, err);
     case AST_INDEX:
         return bind_index(c, sc, e, out, err);
+    case AST_SUBQUERY:
+    case AST_EXISTS:
+        break;
     }
     return sql_err_at(err, COMB_EUNSUPPORTED, 0, e->pos,
                       "this expression is not supported yet");

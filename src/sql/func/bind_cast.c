@@ -453,12 +453,9 @@ static bool fits_string_column(CombStr s, CombTypeKind kind, uint32_t len)
     return true;
 }
 
-static uint32_t column_length(const SqlScope *sc, const BoundExpr *col)
+static uint32_t column_length(const BoundExpr *col)
 {
-    const SqlTable *t = sc->table;
-    if (!t || !t->lengths || col->col < 0 || col->col >= t->n_cols)
-        return 0;
-    return t->lengths[col->col];
+    return col->length;
 }
 
 /* A number or string constant as a DECIMAL of its own precision and scale
@@ -488,9 +485,8 @@ static Narrow narrow_decimal(const BoundExpr *k, CombTypeKind to, BoundExpr *n)
     return NARROW_DONE;
 }
 
-static Narrow narrow_constant(SqlStmtCtx *c, const SqlScope *sc,
-                              const BoundExpr *col, const BoundExpr *k,
-                              BoundExpr **out)
+static Narrow narrow_constant(SqlStmtCtx *c, const BoundExpr *col,
+                              const BoundExpr *k, BoundExpr **out)
 {
     CombTypeKind to = col->type;
     CombStr text;
@@ -517,7 +513,7 @@ static Narrow narrow_constant(SqlStmtCtx *c, const SqlScope *sc,
         r = narrow_to_decimal(c, text, n);
     } else if (k->type == COMB_T_STRING &&
                (to == COMB_T_CHAR || to == COMB_T_VARCHAR) &&
-               (len = column_length(sc, col)) > 0) {
+               (len = column_length(col)) > 0) {
         if (!fits_string_column(text, to, len))
             return NARROW_FAILS;
         n->sval = text;
@@ -529,18 +525,16 @@ static Narrow narrow_constant(SqlStmtCtx *c, const SqlScope *sc,
     return r;
 }
 
-void sql_narrow_compare(SqlStmtCtx *c, const SqlScope *sc, BoundExpr **a,
-                        BoundExpr **b)
+void sql_narrow_compare(SqlStmtCtx *c, BoundExpr **a, BoundExpr **b)
 {
     BoundExpr *n;
-    if (narrow_constant(c, sc, *a, *b, &n) == NARROW_DONE)
+    if (narrow_constant(c, *a, *b, &n) == NARROW_DONE)
         *b = n;
-    else if (narrow_constant(c, sc, *b, *a, &n) == NARROW_DONE)
+    else if (narrow_constant(c, *b, *a, &n) == NARROW_DONE)
         *a = n;
 }
 
-void sql_narrow_in_list(SqlStmtCtx *c, const SqlScope *sc, BoundExpr *in,
-                        bool *emptied)
+void sql_narrow_in_list(SqlStmtCtx *c, BoundExpr *in, bool *emptied)
 {
     int kept = 0;
     *emptied = false;
@@ -548,7 +542,7 @@ void sql_narrow_in_list(SqlStmtCtx *c, const SqlScope *sc, BoundExpr *in,
         return;
     for (int i = 0; i < in->n_args; i++) {
         BoundExpr *n = in->args[i];
-        switch (narrow_constant(c, sc, in->a, in->args[i], &n)) {
+        switch (narrow_constant(c, in->a, in->args[i], &n)) {
         case NARROW_FAILS:
             continue;
         default:

@@ -67,6 +67,9 @@ struct BoundExpr {
     /* BX_FUNC */
     const char *fname;
     BxFuncImpl fn;
+    void *state;            /* what a function prepared at bind time (a
+                               compiled regular expression); statement
+                               arena */
     /* evaluation output: points at an input column for BX_COL */
     CombVector *out;
     CombVector own;         /* storage for out when computed here */
@@ -148,13 +151,20 @@ typedef int (*SqlResolveFn)(SqlStmtCtx *c, const SqlScope *sc,
 /* Name resolution scope: one table (or none), its alias, and where its
  * columns and ROW__ID live in the input batch.  With `resolve` set (the
  * items of an aggregate query), column references that the hook does not
- * resolve are errors: they are not GROUP BY keys. */
+ * resolve are errors: they are not GROUP BY keys.  With `query` set (the
+ * query binder, plan/), that hook is tried next, for column references,
+ * fields and subqueries (AST_SUBQUERY, AST_EXISTS, AST_IN over a query):
+ * it resolves a column reference or fails, and may leave a field (*out
+ * NULL) to the rules here; its BX_COL nodes hold logical column ids
+ * (plan/logical.h).  Without it, a subquery is Hive's 10249. */
 struct SqlScope {
     const SqlTable *table;  /* NULL: no FROM */
     const char *alias;      /* table name or alias used as qualifier */
     int rowid_col;          /* batch index of ROW__ID.writeid, -1 none */
     SqlResolveFn resolve;   /* NULL: plain scope */
     void *resolve_ctx;      /* for resolve */
+    SqlResolveFn query;     /* NULL: names are the table's */
+    void *query_ctx;        /* for query */
 };
 
 /* An operator as Hive names it in messages ("and", "<>", "div"). */
@@ -193,12 +203,10 @@ int sql_bind_unify(SqlStmtCtx *c, BoundExpr **a, BoundExpr **list, int n,
 /* Hive's narrowing of a constant compared with a bare column (`column op
  * constant` or `constant op column`): the constant becomes a value of the
  * column's type when it converts exactly. */
-void sql_narrow_compare(SqlStmtCtx *c, const SqlScope *sc, BoundExpr **a,
-                        BoundExpr **b);
+void sql_narrow_compare(SqlStmtCtx *c, BoundExpr **a, BoundExpr **b);
 /* The same for `column [NOT] IN (constants)`: constants that are no value
  * of the column's type leave the list; *emptied when none is left. */
-void sql_narrow_in_list(SqlStmtCtx *c, const SqlScope *sc, BoundExpr *in,
-                        bool *emptied);
+void sql_narrow_in_list(SqlStmtCtx *c, BoundExpr *in, bool *emptied);
 
 /* Convert e for assignment to column `col` of t (INSERT, UPDATE): Hive's
  * implicit conversions, bad values are errors naming the column, and
@@ -228,6 +236,19 @@ int sql_bind_struct_field(SqlStmtCtx *c, BoundExpr *base, const char *name,
 int sql_bind_complex_function(SqlStmtCtx *c, BoundExpr *b, bool *found,
                               CombErr *err);
 
+/* Whether name is a scalar function of the function table, and every
+ * such name (SHOW FUNCTIONS; in arena a). */
+bool sql_function_exists(const char *name);
+/* A function whose value changes from row to row with the same arguments
+ * (rand): never folded as a constant. */
+bool sql_function_volatile(const char *name);
+int sql_function_names(const char ***names, int *n, CombArena *a);
+
+/* a RLIKE pattern / a REGEXP pattern (func_regex.c): true when the
+ * pattern, a java.util.regex, matches anywhere in a. */
+int sql_bind_rlike(SqlStmtCtx *c, BoundExpr *a, BoundExpr *pattern, AstPos pos,
+                   BoundExpr **out, CombErr *err);
+
 /* Scalar function call (func.c); args already bound. */
 int sql_bind_function(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
                       BoundExpr **args, int n_args, BoundExpr **out,
@@ -256,9 +277,6 @@ int sql_bind_unite_chars(SqlStmtCtx *c, BoundExpr **vals, int n,
  * the values are brought to one type. */
 int sql_bind_case(SqlStmtCtx *c, BoundExpr **conds, BoundExpr **vals, int n,
                   BoundExpr *other, AstPos pos, BoundExpr **out, CombErr *err);
-
-/* count, sum, min, max, avg. */
-bool sql_is_aggregate(const char *name);
 
 /* Set project[i] for every table column i (< n_cols) that e reads. */
 void sql_expr_mark_columns(const BoundExpr *e, int n_cols, bool *project);

@@ -6,17 +6,20 @@
 #include "sql/func/expr.h"
 
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
 
 #include "common/datetime.h"
 
+#include "sql/func/agg.h"
 #include "sql/func/convert.h"
+#include "sql/func/func_int.h"
+#include "sql/func/udtf.h"
 #include "sql/func/unicase.h"
 
-#define FOR_LIVE(in, i, row) \
-    for (int i = 0, row; i < comb_batch_live(in) && ((row = comb_batch_row(in, i)), 1); i++)
 
 static void copy_nulls(CombVector *o, const CombBatch *in, const CombVector *x)
 {
@@ -266,52 +269,6 @@ static int fn_rtrim(BoundExpr *e, const CombBatch *in, CombErr *err)
     return fn_trim_sides(e, in, false, true);
 }
 
-typedef enum FnTypeRule {
-    FN_STRING,      /* returns string, arguments cast to string */
-    FN_CASE,        /* upper/lower: a string, CHAR and VARCHAR keep their
-                       type (GenericUDFUpper/Lower), values unpadded */
-    FN_CONCAT,      /* concat: sql_concat_type */
-    FN_INT_OF_STRING,
-    FN_ABS,         /* Hive's abs: int for tinyint..int, bigint, else double */
-    FN_COMMON       /* returns the common type of all arguments */
-} FnTypeRule;
-
-#define FN_ANY_ARGS INT32_MAX   /* no limit on the number of arguments */
-
-static const struct {
-    const char *name;
-    int min_args, max_args;
-    FnTypeRule rule;
-    BxFuncImpl fn;
-} functions[] = {
-    {"upper", 1, 1, FN_CASE, fn_upper},
-    {"ucase", 1, 1, FN_CASE, fn_upper},
-    {"lower", 1, 1, FN_CASE, fn_lower},
-    {"lcase", 1, 1, FN_CASE, fn_lower},
-    {"length", 1, 1, FN_INT_OF_STRING, fn_length},
-    {"abs", 1, 1, FN_ABS, fn_abs},
-    {"coalesce", 1, FN_ANY_ARGS, FN_COMMON, fn_coalesce},
-    {"nvl", 2, 2, FN_COMMON, fn_coalesce},
-    {"concat", 1, FN_ANY_ARGS, FN_CONCAT, fn_concat},
-    {"trim", 1, 1, FN_STRING, fn_trim},
-    {"ltrim", 1, 1, FN_STRING, fn_ltrim},
-    {"rtrim", 1, 1, FN_STRING, fn_rtrim},
-};
-
-static bool is_aggregate_name(const char *name)
-{
-    static const char *const aggs[] = {"count", "sum", "min", "max", "avg"};
-    for (size_t i = 0; i < sizeof aggs / sizeof aggs[0]; i++)
-        if (strcmp(name, aggs[i]) == 0)
-            return true;
-    return false;
-}
-
-bool sql_is_aggregate(const char *name)
-{
-    return is_aggregate_name(name);
-}
-
 /* Arguments converted to `to` as Hive's functions accept them: anything
  * becomes a string, NULL anything, numbers and strings a float or double,
  * an integer a wider integer or a decimal. */
@@ -425,17 +382,117 @@ static int bind_now(SqlStmtCtx *c, const AstExpr *e, int n_args,
     return COMB_OK;
 }
 
+static int bind_case_fn(SqlFnBind *f, CombErr *err)
+{
+    BoundExpr *b = f->b, **args = b->args;
+    b->type = args[0]->type == COMB_T_CHAR || args[0]->type == COMB_T_VARCHAR
+                  ? args[0]->type : COMB_T_STRING;
+    b->length = args[0]->length;
+    return cast_all(f->c, args, b->n_args, sql_kind_type(COMB_T_STRING), err);
+}
+
+static int bind_concat_fn(SqlFnBind *f, CombErr *err)
+{
+    BoundExpr *b = f->b;
+    sql_concat_type(b->args, b->n_args, &b->type, &b->length);
+    return cast_all(f->c, b->args, b->n_args, sql_kind_type(COMB_T_STRING), err);
+}
+
+static int bind_to_string_fn(SqlFnBind *f, CombErr *err)
+{
+    f->b->type = COMB_T_STRING;
+    return cast_all(f->c, f->b->args, f->b->n_args, sql_kind_type(COMB_T_STRING), err);
+}
+
+static int bind_length_fn(SqlFnBind *f, CombErr *err)
+{
+    f->b->type = COMB_T_INT;
+    return cast_all(f->c, f->b->args, f->b->n_args, sql_kind_type(COMB_T_STRING), err);
+}
+
+static int bind_abs_fn(SqlFnBind *f, CombErr *err)
+{
+    return bind_abs(f->c, f->b, err);
+}
+
+static int bind_coalesce_fn(SqlFnBind *f, CombErr *err)
+{
+    return bind_coalesce(f->c, f->b, err);
+}
+
+/* The functions comb had first; the families add the rest. */
+static const SqlFuncDef core_funcs[] = {
+    {"upper", 1, 1, bind_case_fn, fn_upper, NULL},
+    {"ucase", 1, 1, bind_case_fn, fn_upper, NULL},
+    {"lower", 1, 1, bind_case_fn, fn_lower, NULL},
+    {"lcase", 1, 1, bind_case_fn, fn_lower, NULL},
+    {"length", 1, 1, bind_length_fn, fn_length, NULL},
+    {"abs", 1, 1, bind_abs_fn, fn_abs, NULL},
+    {"coalesce", 1, FN_ANY_ARGS, bind_coalesce_fn, fn_coalesce, NULL},
+    {"nvl", 2, 2, bind_coalesce_fn, fn_coalesce, NULL},
+    {"concat", 1, FN_ANY_ARGS, bind_concat_fn, fn_concat, NULL},
+    {"trim", 1, 1, bind_to_string_fn, fn_trim, NULL},
+    {"ltrim", 1, 1, bind_to_string_fn, fn_ltrim, NULL},
+    {"rtrim", 1, 1, bind_to_string_fn, fn_rtrim, NULL},
+    {NULL, 0, 0, NULL, NULL, NULL},
+};
+
+static const SqlFuncDef *const families[] = {
+    core_funcs, sql_funcs_string, sql_funcs_math, sql_funcs_date,
+    sql_funcs_cond, sql_funcs_coll, sql_funcs_misc, sql_funcs_regex,
+};
+
+static const SqlFuncDef *find_function(const char *name)
+{
+    for (size_t f = 0; f < sizeof families / sizeof families[0]; f++)
+        for (const SqlFuncDef *d = families[f]; d->name; d++)
+            if (strcmp(d->name, name) == 0)
+                return d;
+    return NULL;
+}
+
+bool sql_function_volatile(const char *name)
+{
+    return name && strcmp(name, "rand") == 0;
+}
+
+bool sql_function_exists(const char *name)
+{
+    return find_function(name) != NULL;
+}
+
+int sql_function_names(const char ***names, int *n, CombArena *a)
+{
+    int count = 0, k = 0;
+    for (size_t f = 0; f < sizeof families / sizeof families[0]; f++)
+        for (const SqlFuncDef *d = families[f]; d->name; d++)
+            count++;
+    if (!(*names = comb_arena_alloc(a, (size_t)(count + 1) * sizeof **names)))
+        return COMB_ENOMEM;
+    for (size_t f = 0; f < sizeof families / sizeof families[0]; f++)
+        for (const SqlFuncDef *d = families[f]; d->name; d++)
+            (*names)[k++] = d->name;
+    *n = count;
+    return COMB_OK;
+}
+
 int sql_bind_function(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
                       BoundExpr **args, int n_args, BoundExpr **out,
                       CombErr *err)
 {
+    const SqlFuncDef *def;
+    SqlFnBind f;
     BoundExpr *b;
     bool found;
     int rc;
     (void)sc;
-    if (is_aggregate_name(e->name))
+    if (sql_agg_exists(e->name))
         return sql_err_at(err, COMB_ESEMANTIC, 10128, e->pos,
                           "Not yet supported place for UDAF '%s'", e->name);
+    if (sql_udtf_exists(e->name))
+        return sql_err_at(err, COMB_ESEMANTIC, 10081, e->pos,
+                          "UDTF's are not supported outside the SELECT clause, "
+                          "nor nested in expressions");
     if (strcmp(e->name, "if") == 0) {
         if (n_args != 3)
             return sql_err_at(err, COMB_ESEMANTIC, 10015, e->pos,
@@ -454,47 +511,328 @@ int sql_bind_function(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
         *out = b;
         return rc;
     }
-    for (size_t i = 0; i < sizeof functions / sizeof functions[0]; i++) {
-        if (strcmp(functions[i].name, e->name) != 0)
-            continue;
-        if (n_args < functions[i].min_args || n_args > functions[i].max_args ||
-            e->star_arg)
-            return sql_err_at(err, COMB_ESEMANTIC, 10015, e->pos,
-                              "Arguments length mismatch for function '%s'",
-                              e->name);
-        b->fname = functions[i].name;
-        b->fn = functions[i].fn;
-        switch (functions[i].rule) {
-        case FN_STRING:
-            b->type = COMB_T_STRING;
-            rc = cast_all(c, args, n_args, sql_kind_type(COMB_T_STRING), err);
+    if (!(def = find_function(e->name)))
+        return sql_err_at(err, COMB_ESEMANTIC, 10011, e->pos,
+                          "Invalid function '%s'", e->name);
+    if (n_args < def->min_args || n_args > def->max_args || e->star_arg)
+        return sql_err_at(err, COMB_ESEMANTIC, 10015, e->pos,
+                          "Arguments length mismatch for function '%s'",
+                          e->name);
+    b->fname = def->name;
+    b->fn = def->fn;
+    *out = b;
+    f = (SqlFnBind){c, e, b, out, def};
+    return def->bind(&f, err);
+}
+
+/* ------------------------------------------------ helpers of the families */
+
+/* Hive's ErrorMsg.getText of a parse-tree node: the text of its last
+ * child, down to a leaf (so `f(a, b + 1)` is named by `1`). */
+static const char *hive_node_text(const AstExpr *e)
+{
+    for (;;) {
+        const AstExpr *next = NULL;
+        switch (e->kind) {
+        case AST_FUNC:
+        case AST_IN:
+            next = e->n_args ? e->args[e->n_args - 1] : NULL;
+            if (!next)
+                return e->name ? e->name : e->text;
             break;
-        case FN_CONCAT:
-            sql_concat_type(args, n_args, &b->type, &b->length);
-            rc = cast_all(c, args, n_args, sql_kind_type(COMB_T_STRING), err);
+        case AST_CASE:
+            next = e->right ? e->right : e->n_args ? e->args[e->n_args - 1] : NULL;
             break;
-        case FN_CASE:
-            b->type = args[0]->type == COMB_T_CHAR || args[0]->type == COMB_T_VARCHAR
-                          ? args[0]->type : COMB_T_STRING;
-            b->length = args[0]->length;
-            rc = cast_all(c, args, n_args, sql_kind_type(COMB_T_STRING), err);
+        case AST_BINARY:
+        case AST_LIKE:
+        case AST_INDEX:
+            next = e->right;
             break;
-        case FN_INT_OF_STRING:
-            b->type = COMB_T_INT;
-            rc = cast_all(c, args, n_args, sql_kind_type(COMB_T_STRING), err);
+        case AST_BETWEEN:
+            next = e->third;
             break;
-        case FN_ABS:
-            rc = bind_abs(c, b, err);
+        case AST_UNARY:
+        case AST_IS_NULL:
+        case AST_CAST:
+            next = e->left;
             break;
+        case AST_COLREF:
+        case AST_FIELD:
+            return e->name;
         default:
-            rc = bind_coalesce(c, b, err);
-            break;
+            return e->text;
         }
-        if (rc)
+        if (!next)
+            return e->text;
+        e = next;
+    }
+}
+
+int sql_fn_error(CombErr *err, int hive_code, const AstExpr *call, int argi,
+                 const char *fmt, ...)
+{
+    static const char *const what[] = {"Wrong arguments",
+                                       "Arguments length mismatch",
+                                       "Argument type mismatch"};
+    char reason[COMB_ERR_MSG_MAX];
+    const AstExpr *at = argi >= 0 && argi < call->n_args ? call->args[argi] : NULL;
+    const char *named = hive_node_text(at ? at : call);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(reason, sizeof reason, fmt, ap);
+    va_end(ap);
+    return sql_err_at(err, COMB_ESEMANTIC, hive_code, at ? at->pos : call->pos,
+                      "%s '%s': %s",
+                      what[hive_code >= 10014 && hive_code <= 10016 ? hive_code - 10014 : 0],
+                      named ? named : call->name, reason);
+}
+
+int sql_fn_arg_to(SqlFnBind *f, int i, const CombType *t, CombErr *err)
+{
+    return sql_bind_convert(f->c, f->b->args[i], t, &f->b->args[i], err);
+}
+
+int sql_fn_arg_kind(SqlFnBind *f, int i, CombTypeKind k, CombErr *err)
+{
+    return sql_bind_convert_kind(f->c, f->b->args[i], k, &f->b->args[i], err);
+}
+
+bool sql_fn_is_numeric_group(CombTypeKind k)
+{
+    return sql_is_number(k);
+}
+
+bool sql_fn_is_string_group(CombTypeKind k)
+{
+    return sql_is_string(k);
+}
+
+bool sql_fn_is_date_group(CombTypeKind k)
+{
+    return k == COMB_T_DATE || k == COMB_T_TIMESTAMP;
+}
+
+void sql_fn_copy_nulls(CombVector *o, const CombBatch *in, const CombVector *x)
+{
+    copy_nulls(o, in, x);
+}
+
+void sql_fn_nulls_of_args(const BoundExpr *e, const CombBatch *in)
+{
+    CombVector *o = e->out;
+    bool any = false;
+    for (int k = 0; k < e->n_args; k++)
+        any |= e->args[k]->out->has_nulls;
+    o->has_nulls = any;
+    if (!any)
+        return;
+    FOR_LIVE(in, i, row) {
+        bool null = false;
+        for (int k = 0; k < e->n_args && !null; k++)
+            null = comb_vec_is_null(e->args[k]->out, row);
+        o->nulls[row] = null;
+    }
+}
+
+int sql_utf8_len(const unsigned char *s, size_t n)
+{
+    int len = s[0] < 0x80 ? 1 : s[0] < 0xC0 ? 1 : s[0] < 0xE0 ? 2 : s[0] < 0xF0 ? 3 : 4;
+    if ((size_t)len > n)
+        return 1;
+    for (int k = 1; k < len; k++)
+        if ((s[k] & 0xC0) != 0x80)
+            return 1;
+    return len;
+}
+
+int64_t sql_utf8_count(CombStr s)
+{
+    int64_t n = 0;
+    for (uint32_t k = 0; k < s.len; k++)
+        n += ((unsigned char)s.ptr[k] & 0xC0) != 0x80;
+    return n;
+}
+
+/* java.util.Random: seed scrambled with 0x5DEECE66D, 48-bit LCG. */
+void sql_jrand_seed(SqlJavaRandom *r, int64_t seed)
+{
+    r->seed = ((uint64_t)seed ^ 0x5DEECE66DULL) & ((1ULL << 48) - 1);
+}
+
+int32_t sql_jrand_next(SqlJavaRandom *r, int bits)
+{
+    r->seed = (r->seed * 0x5DEECE66DULL + 0xBULL) & ((1ULL << 48) - 1);
+    return (int32_t)(r->seed >> (48 - bits));
+}
+
+double sql_jrand_double(SqlJavaRandom *r)
+{
+    int64_t hi = sql_jrand_next(r, 26), lo = sql_jrand_next(r, 27);
+    return (double)((hi << 27) + lo) * 0x1.0p-53;
+}
+
+const SqlFuncDef *sql_fn_def(const SqlFnBind *f)
+{
+    return f->def;
+}
+
+char *sql_fn_alloc(BoundExpr *e, size_t n, CombErr *err)
+{
+    char *p = comb_arena_alloc(e->scratch, n + 1);
+    if (!p)
+        comb_err_nomem(err);
+    return p;
+}
+
+int sql_fn_eval_strict(BoundExpr *e, const CombBatch *in, CombErr *err,
+                       SqlFnRow row_fn)
+{
+    CombVector *o = e->out;
+    if (e->scratch)
+        comb_arena_reset(e->scratch);
+    sql_fn_nulls_of_args(e, in);
+    FOR_LIVE(in, i, row) {
+        bool null = false;
+        int rc;
+        if (o->has_nulls && o->nulls[row])
+            continue;
+        if ((rc = row_fn(e, row, &null, err)))
             return rc;
-        *out = b;
+        if (null)
+            sql_vec_mark(o, in, row, true);
+    }
+    return COMB_OK;
+}
+
+/* --------------------------------------------------- signature binding */
+
+const char *sql_hive_category(CombTypeKind k)
+{
+    switch (k) {
+    case COMB_T_NULL: return "VOID";
+    case COMB_T_BOOLEAN: return "BOOLEAN";
+    case COMB_T_TINYINT: return "BYTE";
+    case COMB_T_SMALLINT: return "SHORT";
+    case COMB_T_INT: return "INT";
+    case COMB_T_BIGINT: return "LONG";
+    case COMB_T_FLOAT: return "FLOAT";
+    case COMB_T_DOUBLE: return "DOUBLE";
+    case COMB_T_STRING: return "STRING";
+    case COMB_T_VARCHAR: return "VARCHAR";
+    case COMB_T_CHAR: return "CHAR";
+    case COMB_T_DATE: return "DATE";
+    case COMB_T_TIMESTAMP: return "TIMESTAMP";
+    case COMB_T_BINARY: return "BINARY";
+    case COMB_T_DECIMAL: return "DECIMAL";
+    case COMB_T_LIST: return "LIST";
+    case COMB_T_MAP: return "MAP";
+    case COMB_T_STRUCT: return "STRUCT";
+    default: return "UNION";
+    }
+}
+
+static const char *const ordinals[] = {"1st", "2nd", "3rd", "4th", "5th",
+                                       "6th", "7th", "8th", "9th"};
+
+static const char *ordinal(int i)
+{
+    return i < 9 ? ordinals[i] : "nth";
+}
+
+/* Argument i converted by code k; Hive's checkArgGroups text otherwise. */
+static int sig_arg(SqlFnBind *f, int i, char k, CombErr *err)
+{
+    BoundExpr *a = f->b->args[i];
+    CombTypeKind t = a->type;
+    const char *group = NULL;
+    CombTypeKind to = COMB_T_NULL;
+    switch (k) {
+    case 's':
+        if (comb_type_is_primitive(t))
+            to = COMB_T_STRING;
+        else
+            group = "STRING_GROUP";
+        break;
+    case 'S':
+        if (sql_is_string(t) || t == COMB_T_NULL)
+            to = COMB_T_STRING;
+        else
+            group = "STRING_GROUP";
+        break;
+    case 'i':
+    case 'l':
+        if (sql_is_number(t) || t == COMB_T_NULL)
+            to = k == 'i' ? COMB_T_INT : COMB_T_BIGINT;
+        else
+            group = "NUMERIC_GROUP";
+        break;
+    case 'I':
+        if (t == COMB_T_NULL || (sql_int_rank(t) && sql_int_rank(t) <= 3))
+            to = COMB_T_INT;
+        else
+            group = "INT";
+        break;
+    case 'd':
+        if (sql_is_number(t) || sql_is_string(t) || t == COMB_T_NULL)
+            to = COMB_T_DOUBLE;
+        else
+            group = "NUMERIC_GROUP";
+        break;
+    case 'x':
+        if (t == COMB_T_BINARY || sql_is_string(t) || t == COMB_T_NULL)
+            to = COMB_T_BINARY;
+        else
+            group = "BINARY";
+        break;
+    case 'b':
+        if (t == COMB_T_BOOLEAN || t == COMB_T_NULL)
+            to = COMB_T_BOOLEAN;
+        else
+            group = "BOOLEAN";
+        break;
+    default:
         return COMB_OK;
     }
-    return sql_err_at(err, COMB_ESEMANTIC, 10011, e->pos,
-                      "Invalid function '%s'", e->name);
+    if (group)
+        return sql_fn_error(err, 10016, f->call, i,
+                            "%s only takes %s types as %s argument, got %s",
+                            f->def->name, group, ordinal(i),
+                            sql_hive_category(t));
+    if (to == COMB_T_BINARY && sql_is_string(t))
+        return sql_bind_cast(f->c, a, sql_kind_type(COMB_T_BINARY), true,
+                             &f->b->args[i], err);
+    return sql_fn_arg_kind(f, i, to, err);
+}
+
+static int sig_result(SqlFnBind *f, char r, CombErr *err)
+{
+    CombType *t;
+    switch (r) {
+    case 's': f->b->type = COMB_T_STRING; return COMB_OK;
+    case 'i': f->b->type = COMB_T_INT; return COMB_OK;
+    case 'l': f->b->type = COMB_T_BIGINT; return COMB_OK;
+    case 'd': f->b->type = COMB_T_DOUBLE; return COMB_OK;
+    case 'x': f->b->type = COMB_T_BINARY; return COMB_OK;
+    case 'b': f->b->type = COMB_T_BOOLEAN; return COMB_OK;
+    default:
+        t = comb_type_new(f->c->arena, r == 'a' ? COMB_T_LIST : COMB_T_MAP);
+        if (!t || comb_type_add_field(f->c->arena, t, NULL,
+                                      (CombType *)sql_kind_type(COMB_T_STRING)) ||
+            (r == 'm' && comb_type_add_field(f->c->arena, t, NULL,
+                                             (CombType *)sql_kind_type(COMB_T_STRING))))
+            return comb_err_nomem(err);
+        sql_bx_set_type(f->b, t);
+        return COMB_OK;
+    }
+}
+
+int sql_fn_bind_sig(SqlFnBind *f, CombErr *err)
+{
+    const char *sig = f->def->sig, *args = sig + 2;
+    size_t n = strlen(args);
+    int rc;
+    for (int i = 0; i < f->b->n_args; i++)
+        if ((rc = sig_arg(f, i, args[(size_t)i < n ? (size_t)i : n - 1], err)))
+            return rc;
+    return sig_result(f, sig[0], err);
 }

@@ -61,7 +61,9 @@ typedef enum AstExprKind {
     AST_CAST,         /* CAST(left AS cast_type) */
     AST_CASE,         /* CASE [left] WHEN args[2i] THEN args[2i+1] ...
                          [ELSE right] END */
-    AST_INDEX         /* left[right]: array element or map value */
+    AST_INDEX,        /* left[right]: array element or map value */
+    AST_SUBQUERY,     /* (query): a scalar subquery */
+    AST_EXISTS        /* EXISTS (query); NOT EXISTS is NOT over it */
 } AstExprKind;
 
 typedef enum AstOp {
@@ -102,6 +104,8 @@ typedef struct AstExpr {
     int n_args;
     struct AstExpr **args;
     AstTypeName cast_type;
+    struct AstSelect *query; /* AST_SUBQUERY, AST_EXISTS, and AST_IN over a
+                                subquery: left [NOT] IN (query), no args */
     char *text;              /* the expression's source text (for headers) */
     int height;              /* 1 for a leaf; <= AST_MAX_DEPTH */
 } AstExpr;
@@ -128,6 +132,8 @@ typedef struct AstProperty {
 typedef struct AstSelectItem {
     AstExpr *expr;           /* AST_STAR for * and t.* */
     char *alias;             /* NULL if none */
+    int n_aliases;           /* AS (a, b, ...): a table function's columns */
+    char **aliases;
 } AstSelectItem;
 
 typedef struct AstOrderItem {
@@ -149,23 +155,112 @@ typedef struct AstSortBy {
     bool cluster;            /* written CLUSTER BY */
 } AstSortBy;
 
+/* A FROM item: a table, view or CTE by name, a subquery, a join of two
+ * items, or an item with a LATERAL VIEW (qfunc). */
+typedef enum AstFromKind {
+    AST_FROM_TABLE,          /* table [alias] */
+    AST_FROM_QUERY,          /* (query) alias */
+    AST_FROM_JOIN,           /* left JOIN right [ON on | USING (cols)] */
+    AST_FROM_LATERAL         /* left LATERAL VIEW ... (lateral) */
+} AstFromKind;
+
+typedef enum AstJoinKind {
+    AST_JOIN_INNER,          /* [INNER] JOIN */
+    AST_JOIN_LEFT,           /* LEFT [OUTER] JOIN */
+    AST_JOIN_RIGHT,          /* RIGHT [OUTER] JOIN */
+    AST_JOIN_FULL,           /* FULL [OUTER] JOIN */
+    AST_JOIN_LEFT_SEMI,      /* LEFT SEMI JOIN */
+    AST_JOIN_CROSS,          /* CROSS JOIN */
+    AST_JOIN_COMMA           /* left, right */
+} AstJoinKind;
+
+/* LATERAL VIEW [OUTER] f(args) alias [AS c1, c2, ...]: the table
+ * function's rows joined to each row of the item before it. */
+typedef struct AstLateral {
+    bool outer;              /* a row with NULLs when f gives none */
+    AstExpr *call;           /* AST_FUNC */
+    char *alias;
+    AstPos alias_pos;
+    int n_cols;              /* 0: the function's own column names */
+    char **cols;
+} AstLateral;
+
+typedef struct AstFrom {
+    AstFromKind kind;
+    AstPos pos;              /* the item's first token (JOIN: the join
+                                keyword) */
+    AstName table;           /* TABLE */
+    char *alias;             /* TABLE: NULL if none; QUERY: required */
+    struct AstSelect *query; /* QUERY */
+    AstJoinKind join;        /* JOIN */
+    struct AstFrom *left;    /* JOIN, LATERAL */
+    struct AstFrom *right;   /* JOIN */
+    AstExpr *on;             /* JOIN ... ON; NULL if none */
+    int n_using;             /* JOIN ... USING (a, b) */
+    char **using_cols;
+    AstPos *using_pos;
+    struct AstLateral *lateral; /* LATERAL */
+} AstFrom;
+
+/* WITH name AS (query): a name the query and its subqueries can read. */
+typedef struct AstCte {
+    char *name;
+    AstPos pos;
+    struct AstSelect *query;
+} AstCte;
+
+typedef enum AstSetOpKind {
+    AST_SETOP_NONE,
+    AST_SETOP_UNION,
+    AST_SETOP_INTERSECT,
+    AST_SETOP_EXCEPT         /* EXCEPT and MINUS */
+} AstSetOpKind;
+
+/* GROUP BY keys [WITH ROLLUP | WITH CUBE | GROUPING SETS (...)], or
+ * GROUP BY ROLLUP (keys) / CUBE (keys). */
+typedef enum AstGroupingKind {
+    AST_GROUPING_NONE,
+    AST_GROUPING_SETS,
+    AST_GROUPING_ROLLUP,
+    AST_GROUPING_CUBE
+} AstGroupingKind;
+
+/* One set of GROUPING SETS: ( ) or (a, b) or a. */
+typedef struct AstGroupingSet {
+    int n;
+    AstExpr **exprs;
+    AstPos pos;
+} AstGroupingSet;
+
+/* A query: a SELECT block, or a set operation of two queries (setop; the
+ * block's own fields unset).  ORDER BY, SORT BY and LIMIT apply to the
+ * query's result either way; WITH names are visible in it and below. */
 typedef struct AstSelect {
+    AstPos pos;              /* SELECT (or the first query's) */
+    int n_with;              /* WITH name AS (query), ... */
+    AstCte *with;
+    AstSetOpKind setop;      /* AST_SETOP_NONE: a SELECT block */
+    bool setop_all;          /* UNION ALL, INTERSECT ALL, EXCEPT ALL */
+    AstPos setop_pos;        /* the operator keyword */
+    struct AstSelect *setop_left;
+    struct AstSelect *setop_right;
     bool distinct;
     int n_items;
     AstSelectItem *items;
-    bool has_from;
-    AstName from;
-    char *from_alias;        /* NULL if none */
+    AstFrom *from;           /* NULL: no FROM */
     AstExpr *where;          /* NULL if none */
     int n_group_by;
     AstExpr **group_by;
+    AstGroupingKind grouping;
+    int n_sets;              /* AST_GROUPING_SETS */
+    AstGroupingSet *sets;
+    AstPos grouping_pos;     /* ROLLUP, CUBE or GROUPING */
     AstExpr *having;
     int n_order_by;
     AstOrderItem *order_by;
     int64_t limit;           /* -1 if none */
+    int64_t offset;          /* LIMIT o, n / LIMIT n OFFSET o; 0 if none */
     AstSortBy *sort_by;      /* SORT/DISTRIBUTE/CLUSTER BY; NULL if none */
-    struct AstSelect *from_query; /* FROM (query) from_alias: the subquery
-                                     (from unset); NULL for a table */
 } AstSelect;
 
 /* PARTITION (k1 = 'v', k2 [= v], ...): a key with a constant is static,
@@ -218,7 +313,9 @@ typedef enum AstStmtKind {
     AST_DROP_VIEW,           /* name, if_exists */
     AST_ALTER_VIEW,          /* ALTER VIEW name AS query: name, qdef (its
                                 other forms are AST_ALTER_TABLE) */
-    AST_EXPLAIN              /* qdef->explained */
+    AST_EXPLAIN,             /* qdef->explained */
+    AST_SHOW_FUNCTIONS       /* SHOW FUNCTIONS [LIKE 'pat'|"pat"|`pat`]:
+                                like_pattern */
 } AstStmtKind;
 
 /* FROM src [alias] INSERT ... SELECT ... [INSERT ... SELECT ...]...: each

@@ -83,7 +83,8 @@ enum {
     X(REVOKE, RESERVED) X(RIGHT, RESERVED) X(RLIKE, PLAIN)                  \
     X(ROLLBACK, PLAIN) X(ROLLUP, RESERVED) X(ROW, RESERVED)                 \
     X(ROWS, RESERVED) X(SCHEMA, PLAIN) X(SCHEMAS, PLAIN)                    \
-    X(SELECT, RESERVED) X(SERDE, PLAIN) X(SERDEPROPERTIES, PLAIN)           \
+    X(SELECT, RESERVED) X(SEMI, PLAIN) X(SERDE, PLAIN)                     \
+    X(SERDEPROPERTIES, PLAIN)                                               \
     X(SET, RESERVED) X(SETS, PLAIN)                                         \
     X(SHOW, PLAIN) X(SKEWED, PLAIN) X(SMALLINT, FUNC) X(SORT, CLAUSE)       \
     X(SORTED, PLAIN) X(START, PLAIN) X(STORED, PLAIN) X(STRING, PLAIN)      \
@@ -95,8 +96,9 @@ enum {
     X(TRUNCATE, RESERVED)                                                   \
     X(UNION, RESERVED) X(UNIONTYPE, PLAIN) X(UNIQUE, PLAIN)                 \
     X(UNLOCK, PLAIN) X(UNSET, PLAIN)                                        \
-    X(UPDATE, RESERVED) X(USE, PLAIN) X(VALUES, RESERVED)                   \
-    X(VARCHAR, RESERVED) X(VIEW, PLAIN) X(WHEN, RESERVED)                   \
+    X(UPDATE, RESERVED) X(USE, PLAIN) X(USING, RESERVED)                    \
+    X(VALUES, RESERVED) X(VARCHAR, RESERVED) X(VIEW, PLAIN)                \
+    X(WHEN, RESERVED)                                                       \
     X(WHERE, RESERVED) X(WINDOW, RESERVED) X(WITH, RESERVED)
 
 typedef enum SqlKeyword {

@@ -12,6 +12,7 @@
 #include "sql/parse/parse_int.h"
 
 #include <string.h>
+#include <strings.h>
 
 /* --------------------------------------------------------------- shared */
 
@@ -349,13 +350,25 @@ int sp_drop(SqlParser *p, AstStmt *s)
     return COMB_OK;
 }
 
-/* SHOW DATABASES [LIKE 'pat'] | SHOW TABLES [IN db] [[LIKE] 'pat'] */
+/* SHOW DATABASES [LIKE 'pat'] | SHOW TABLES [IN db] [[LIKE] 'pat'] |
+ * SHOW FUNCTIONS [LIKE 'pat'] */
 int sp_show(SqlParser *p, AstStmt *s)
 {
     sp_next(p);
     if (sp_accept_kw(p, KW_DATABASES) || sp_accept_kw(p, KW_SCHEMAS)) {
         s->kind = AST_SHOW_DATABASES;
         return ddl_string_clause(p, KW_LIKE, &s->like_pattern);
+    }
+    if (sp_peek(p, 0)->kind == SQL_TK_WORD && sp_peek(p, 0)->len == 9 &&
+        strncasecmp(p->src + sp_peek(p, 0)->off, "functions", 9) == 0) {
+        s->kind = AST_SHOW_FUNCTIONS;
+        sp_next(p);
+        if (!sp_accept_kw(p, KW_LIKE))
+            return COMB_OK;
+        /* Hive takes the pattern as a string or a quoted identifier */
+        if (sp_is(p, SQL_TK_QUOTED_ID))
+            return sp_ident(p, &s->like_pattern, NULL);
+        return sp_string(p, &s->like_pattern, NULL);
     }
     if (!sp_accept_kw(p, KW_TABLES)) {
         bool handled;

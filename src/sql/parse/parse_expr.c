@@ -278,10 +278,41 @@ static bool starts_query(SqlParser *p, int k)
     return sp_is_kw_at(p, k, KW_SELECT) || sp_is_kw_at(p, k, KW_WITH);
 }
 
+/* ( query ): the query of a subquery expression, counted towards the
+ * nesting limit like any parenthesis. */
+static int ex_query(SqlParser *p, AstSelect **out)
+{
+    int rc;
+    SP_TRY(sp_expect(p, SQL_TK_LPAREN, "'('"));
+    if (!starts_query(p, 0))
+        return sp_error(p, sp_peek(p, 0), "missing SELECT");
+    SP_TRY(sp_enter(p));
+    rc = sp_select(p, out);
+    sp_leave(p);
+    if (rc)
+        return rc;
+    return sp_expect(p, SQL_TK_RPAREN, "')'");
+}
+
+/* (query) as a value, or EXISTS (query) */
+static int ex_subquery(SqlParser *p, AstExprKind kind, AstExpr **out)
+{
+    const SqlToken *t = sp_peek(p, 0);
+    size_t start = t->off;
+    AstExpr *e = ex_new(p, kind, sp_pos(t));
+    if (!e)
+        return COMB_ENOMEM;
+    if (kind == AST_EXISTS)
+        sp_next(p);
+    SP_TRY(ex_query(p, &e->query));
+    *out = e;
+    return ex_finish(p, e, start);
+}
+
 static int ex_paren(SqlParser *p, AstExpr **out)
 {
     if (starts_query(p, 1))
-        return sp_unsupported(p, sp_peek(p, 1), "a subquery");
+        return ex_subquery(p, AST_SUBQUERY, out);
     sp_next(p);
     SP_TRY(sp_expr(p, out));
     if (sp_is(p, SQL_TK_COMMA))
@@ -304,7 +335,9 @@ static int ex_word(SqlParser *p, AstExpr **out)
     case KW_CASE:
         return ex_case(p, out);
     case KW_EXISTS:
-        return sp_unsupported(p, t, "EXISTS (subquery)");
+        if (call)
+            return ex_subquery(p, AST_EXISTS, out);
+        break;
     case KW_INTERVAL:
         return sp_unsupported(p, t, "INTERVAL");
     case KW_DATE:
@@ -449,7 +482,7 @@ static int ex_in_list(SqlParser *p, AstExpr *e)
 {
     SqlVec items = {0};
     if (sp_is(p, SQL_TK_LPAREN) && starts_query(p, 1))
-        return sp_unsupported(p, sp_peek(p, 1), "IN (subquery)");
+        return ex_query(p, &e->query);
     SP_TRY(sp_list(p, true, sp_expr_item, &items));
     ex_set_args(e, &items);
     return COMB_OK;

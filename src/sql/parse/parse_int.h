@@ -118,7 +118,17 @@ int sp_set(SqlParser *p, AstStmt *s);
  * takes): sp_at_dml tells whether t opens one, sp_dml parses it. */
 bool sp_at_dml(const SqlToken *t);
 int sp_dml(SqlParser *p, AstStmt *s);
+/* parse_query.c: [WITH ...] query (set operations, ORDER BY ... LIMIT);
+ * a SELECT block without the clauses after HAVING (FROM items given by
+ * a FROM statement: with_from false), and those clauses; FROM items; the
+ * WITH list, and a WITH list put in front of a query's own. */
 int sp_select(SqlParser *p, AstSelect **out);
+int sp_select_block(SqlParser *p, AstSelect *sel, bool with_from);
+int sp_select_tail(SqlParser *p, AstSelect *sel);
+int sp_from_clause(SqlParser *p, AstFrom **out);
+int sp_with(SqlParser *p, int *n, AstCte **ctes);
+int sp_attach_with(SqlParser *p, AstSelect *q, int n, AstCte *ctes);
+int sp_with_statement(SqlParser *p, AstStmt *s);
 int sp_insert(SqlParser *p, AstStmt *s);
 int sp_from(SqlParser *p, AstStmt *s);
 int sp_update(SqlParser *p, AstStmt *s);

@@ -32,9 +32,8 @@ int sp_query(SqlParser *p, AstQueryDef *q)
     const SqlToken *t = sp_peek(p, 0);
     size_t start = t->off;
     q->query_pos = sp_pos(t);
-    if (t->kind == SQL_TK_WORD && t->kw == KW_WITH)
-        return sp_unsupported(p, t, "WITH");
-    if (!(t->kind == SQL_TK_WORD && t->kw == KW_SELECT))
+    if (!(t->kind == SQL_TK_WORD && (t->kw == KW_SELECT || t->kw == KW_WITH)) &&
+        !(t->kind == SQL_TK_LPAREN))
         return sp_error(p, t, "missing SELECT");
     SP_TRY(sp_select(p, &q->query));
     q->query_text = sp_text(p, start);

@@ -425,7 +425,6 @@ static bool is_unsupported_statement(const SqlToken *t)
         KW_ABORT, KW_ANALYZE, KW_COMMIT, KW_EXPORT,
         KW_GRANT, KW_IMPORT, KW_LOCK, KW_MERGE,
         KW_RELOAD, KW_RESET, KW_REVOKE, KW_ROLLBACK, KW_START, KW_UNLOCK,
-        KW_WITH,
     };
     if (t->kind != SQL_TK_WORD)
         return false;
@@ -439,7 +438,7 @@ bool sp_at_dml(const SqlToken *t)
 {
     return t->kind == SQL_TK_WORD &&
            (t->kw == KW_SELECT || t->kw == KW_INSERT || t->kw == KW_FROM ||
-            t->kw == KW_UPDATE || t->kw == KW_DELETE);
+            t->kw == KW_UPDATE || t->kw == KW_DELETE || t->kw == KW_WITH);
 }
 
 int sp_dml(SqlParser *p, AstStmt *s)
@@ -450,6 +449,7 @@ int sp_dml(SqlParser *p, AstStmt *s)
         return sp_select(p, &s->select);
     case KW_INSERT: return sp_insert(p, s);
     case KW_FROM: return sp_from(p, s);
+    case KW_WITH: return sp_with_statement(p, s);
     case KW_UPDATE: return sp_update(p, s);
     default: return sp_delete(p, s);
     }
@@ -479,8 +479,11 @@ static int sp_statement(SqlParser *p, AstStmt *s)
     }
     if (is_unsupported_statement(t))
         return sp_unsupported(p, t, "%s statement", sql_keyword_name(t->kw));
-    if (t->kind == SQL_TK_LPAREN && sp_is_kw_at(p, 1, KW_SELECT))
-        return sp_unsupported(p, t, "a parenthesized query");
+    if (t->kind == SQL_TK_LPAREN &&
+        (sp_is_kw_at(p, 1, KW_SELECT) || sp_is_kw_at(p, 1, KW_WITH))) {
+        s->kind = AST_SELECT;
+        return sp_select(p, &s->select);
+    }
     return sp_error(p, t, "cannot recognize input");
 }
 

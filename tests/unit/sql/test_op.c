@@ -243,7 +243,9 @@ TEST(op_sort_and_aggregate_leave_their_input_alone)
     TestSrc *s;
     SqlOp *srt, *agg;
     const CombBatch *b;
-    SqlAggSpec count = {SQL_AGG_COUNT, NULL, NULL, "count(*)"};
+    AstExpr call = {.kind = AST_FUNC, .name = "count", .star_arg = true,
+                    .text = "count(*)"};
+    SqlAgg *count;
     const char *names[1] = {"n"};
     long rows;
     int64_t sum;
@@ -263,7 +265,7 @@ TEST(op_sort_and_aggregate_leave_their_input_alone)
     sql_op_close(srt);
 
     s = src_new(&e, 3, 8);
-    count.type = sql_kind_type(COMB_T_BIGINT);
+    CHECK_OK(sql_agg_bind(&e.c, &call, NULL, 0, &count, &err), &err);
     CHECK_OK(sql_op_aggregate(&e.c, &s->op, 0, NULL, 1, &count, names, &agg, &err), &err);
     sql_op_need(agg, NULL);
     /* count(*) reads no column */

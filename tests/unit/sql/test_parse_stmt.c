@@ -250,13 +250,13 @@ TEST(parse_insert_select_and_overwrite)
     CHECK_EQ(s->kind, AST_INSERT);
     CHECK(s->select != NULL);
     CHECK_EQ(s->select->n_items, 2);
-    CHECK_STR(s->select->from.name, "u");
+    CHECK_STR(s->select->from->table.name, "u");
     CHECK(s->select->where != NULL);
     CHECK_EQ(s->n_rows, 0);
     PARSE_OK(s, "INSERT OVERWRITE TABLE t (a) SELECT 1");
     CHECK(s->overwrite);
     CHECK_EQ(s->n_insert_cols, 1);
-    CHECK(s->select != NULL && !s->select->has_from);
+    CHECK(s->select != NULL && s->select->from == NULL);
 }
 
 TEST(parse_load_data)
@@ -306,10 +306,10 @@ TEST(parse_select_full)
     CHECK_EQ(sel->items[5].expr->kind, AST_STAR);
     CHECK_STR(sel->items[5].expr->qualifier, "t");
     CHECK_STR(sel->items[5].expr->text, "t.*");
-    CHECK(sel->has_from);
-    CHECK_STR(sel->from.db, "db");
-    CHECK_STR(sel->from.name, "tbl");
-    CHECK_STR(sel->from_alias, "t");
+    CHECK(sel->from != NULL);
+    CHECK_STR(sel->from->table.db, "db");
+    CHECK_STR(sel->from->table.name, "tbl");
+    CHECK_STR(sel->from->alias, "t");
     CHECK_EQ(sel->where->kind, AST_BINARY);
     CHECK_EQ(sel->n_group_by, 2);
     CHECK_STR(sel->group_by[1]->text, "t.b");
@@ -329,20 +329,19 @@ TEST(parse_select_defaults_and_no_from)
     AstStmt *s;
     PARSE_OK(s, "select 1+1");
     AstSelect *sel = s->select;
-    CHECK(!sel->distinct && !sel->has_from);
+    CHECK(!sel->distinct && sel->from == NULL);
     CHECK(sel->where == NULL && sel->having == NULL);
     CHECK_EQ(sel->n_group_by, 0);
     CHECK_EQ(sel->n_order_by, 0);
     CHECK_EQ(sel->limit, -1);
-    CHECK(sel->from_alias == NULL);
     CHECK_STR(sel->items[0].expr->text, "1+1");
     PARSE_OK(s, "select all a from t x limit 0");
     CHECK(!s->select->distinct);
-    CHECK_STR(s->select->from_alias, "x");
+    CHECK_STR(s->select->from->alias, "x");
     CHECK_EQ(s->select->limit, 0);
     /* a clause keyword after the table is not taken for an alias */
     PARSE_OK(s, "select a from t limit 5");
-    CHECK(s->select->from_alias == NULL);
+    CHECK(s->select->from->alias == NULL);
     CHECK_EQ(s->select->limit, 5);
 }
 
@@ -397,10 +396,10 @@ TEST(parse_from_first_select)
     PARSE_OK(s, "FROM db.t x SELECT x.a, b WHERE a > 1 GROUP BY x.a, b "
                 "SORT BY b");
     CHECK_EQ(s->kind, AST_SELECT);
-    CHECK(s->select->has_from);
-    CHECK_STR(s->select->from.db, "db");
-    CHECK_STR(s->select->from.name, "t");
-    CHECK_STR(s->select->from_alias, "x");
+    CHECK(s->select->from != NULL);
+    CHECK_STR(s->select->from->table.db, "db");
+    CHECK_STR(s->select->from->table.name, "t");
+    CHECK_STR(s->select->from->alias, "x");
     CHECK_EQ(s->select->n_items, 2);
     CHECK(s->select->where != NULL);
     CHECK_EQ(s->select->n_group_by, 2);
@@ -431,9 +430,9 @@ TEST(parse_multi_insert)
     CHECK_EQ(c->n_insert_cols, 2);
     CHECK_STR(c->insert_cols[1], "y");
     CHECK_EQ(c->select->n_items, 3);
-    CHECK(c->select->has_from);
-    CHECK_STR(c->select->from.name, "src");
-    CHECK_STR(c->select->from_alias, "a");
+    CHECK(c->select->from != NULL);
+    CHECK_STR(c->select->from->table.name, "src");
+    CHECK_STR(c->select->from->alias, "a");
     CHECK(c->select->where != NULL);
     CHECK_STR(c->text, "insert overwrite table t1 partition (p = 1, q) (x, y)\n"
                        "  select a.a, a.b, a.c where a.c is not null");
@@ -456,17 +455,17 @@ TEST(parse_multi_insert)
     PARSE_OK(s, "from src insert into t select 1");
     CHECK_EQ(s->kind, AST_MULTI_INSERT);
     CHECK_EQ(s->multi->n, 1);
-    CHECK(s->multi->inserts[0]->select->from_alias == NULL);
+    CHECK(s->multi->inserts[0]->select->from->alias == NULL);
     /* FROM (subquery) alias: every clause reads the subquery */
     PARSE_OK(s, "from (select a, b from t where a > 1) q "
                 "insert into u select q.a insert into v select b");
     CHECK_EQ(s->kind, AST_MULTI_INSERT);
     CHECK_EQ(s->multi->n, 2);
-    CHECK(s->multi->inserts[0]->select->from_query != NULL);
-    CHECK(s->multi->inserts[1]->select->from_query ==
-          s->multi->inserts[0]->select->from_query);
-    CHECK_STR(s->multi->inserts[1]->select->from_alias, "q");
-    CHECK(s->multi->inserts[1]->select->from.name == NULL);
+    CHECK(s->multi->inserts[0]->select->from->query != NULL);
+    CHECK(s->multi->inserts[1]->select->from->query ==
+          s->multi->inserts[0]->select->from->query);
+    CHECK_STR(s->multi->inserts[1]->select->from->alias, "q");
+    CHECK(s->multi->inserts[1]->select->from->table.name == NULL);
 }
 
 TEST(parse_select_from_subquery)
@@ -475,22 +474,21 @@ TEST(parse_select_from_subquery)
     AstSelect *inner;
     PARSE_OK(s, "select sub.tid from (select row__id.writeid as tid from t "
                 "order by tid limit 2) AS sub where tid = 3");
-    CHECK(s->select->has_from);
-    CHECK(s->select->from.name == NULL);
-    CHECK_STR(s->select->from_alias, "sub");
-    inner = s->select->from_query;
+    CHECK(s->select->from != NULL);
+    CHECK(s->select->from->table.name == NULL);
+    CHECK_STR(s->select->from->alias, "sub");
+    inner = s->select->from->query;
     CHECK(inner != NULL);
-    CHECK_STR(inner->from.name, "t");
+    CHECK_STR(inner->from->table.name, "t");
     CHECK_STR(inner->items[0].alias, "tid");
     CHECK_EQ(inner->n_order_by, 1);
     CHECK_EQ(inner->limit, 2);
     CHECK(s->select->where != NULL);
     /* nested, alias without AS */
     PARSE_OK(s, "select * from (select * from (select 1 a) x) y");
-    CHECK_STR(s->select->from_alias, "y");
-    CHECK_STR(s->select->from_query->from_alias, "x");
-    CHECK(s->select->from_query->from_query->from_query == NULL);
-    CHECK(!s->select->from_query->from_query->has_from);
+    CHECK_STR(s->select->from->alias, "y");
+    CHECK_STR(s->select->from->query->from->alias, "x");
+    CHECK(s->select->from->query->from->query->from == NULL);
 }
 
 TEST(parse_subquery_nesting_is_bounded)
@@ -610,7 +608,7 @@ TEST(parse_explain)
     PARSE_OK(s, "explain select a from t");
     CHECK_EQ(s->kind, AST_EXPLAIN);
     CHECK_EQ(s->qdef->explained->kind, AST_SELECT);
-    CHECK_STR(s->qdef->explained->select->from.name, "t");
+    CHECK_STR(s->qdef->explained->select->from->table.name, "t");
     PARSE_OK(s, "EXPLAIN CBO update t set a = 1 where b = 2");
     CHECK_EQ(s->qdef->explained->kind, AST_UPDATE);
     CHECK_EQ(s->qdef->explained->n_assignments, 1);
@@ -695,8 +693,8 @@ TEST(parse_case_insensitive_keywords_lowercase_names)
     PARSE_OK(s, "sElEcT MyCol FrOm MyDb.MyTable WhErE MyCol Is NoT nUlL");
     CHECK_STR(s->select->items[0].expr->name, "mycol");
     CHECK_STR(s->select->items[0].expr->text, "MyCol");
-    CHECK_STR(s->select->from.db, "mydb");
-    CHECK_STR(s->select->from.name, "mytable");
+    CHECK_STR(s->select->from->table.db, "mydb");
+    CHECK_STR(s->select->from->table.name, "mytable");
     CHECK_EQ(s->select->where->kind, AST_IS_NULL);
     CHECK(s->select->where->negated);
 }
@@ -709,8 +707,8 @@ TEST(parse_backquoted_identifiers)
     CHECK_STR(s->select->items[1].expr->name, "a`b");
     CHECK_STR(s->select->items[2].expr->name, "spaced out");
     CHECK_STR(s->select->items[2].alias, "from");
-    CHECK_STR(s->select->from.db, "my db");
-    CHECK_STR(s->select->from.name, "t");
+    CHECK_STR(s->select->from->table.db, "my db");
+    CHECK_STR(s->select->from->table.name, "t");
     PARSE_OK(s, "create table `table` (`int` int)");
     CHECK_STR(s->name.name, "table");
     CHECK_STR(s->columns[0].name, "int");

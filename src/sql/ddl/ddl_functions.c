@@ -1,0 +1,101 @@
+/*
+ * ddl_functions.c - SHOW FUNCTIONS [LIKE 'pattern']: the names comb
+ * runs, as Hive lists its registry: scalar functions, aggregates, table
+ * functions and the operators and forms that are functions in Hive
+ * (`+`, `and`, `case`, `between`, ...), sorted as Java sorts strings.
+ * The pattern is Hive's FunctionRegistry.getFunctionNamesByLikePattern:
+ * alternatives split at '|', each a LIKE pattern ('%', '_') matched
+ * ignoring case.
+ */
+#include "sql/sql_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "sql/ddl/ddl_int.h"
+#include "sql/func/agg.h"
+#include "sql/func/expr.h"
+#include "sql/func/udtf.h"
+#include "sql/func/unicase.h"
+#include "sql/func/value.h"
+
+/* Operators and syntax that Hive's registry lists as functions. */
+static const char *const syntax_names[] = {
+    "!", "!=", "%", "*", "+", "-", "/", "<", "<=", "<=>", "<>", "=", "==",
+    ">", ">=", "and", "array", "between", "case", "current_date",
+    "current_timestamp", "div", "if", "in", "index",
+    "like", "map", "named_struct", "not", "or", "size", "struct", "when",
+    NULL,
+};
+
+static int cmp_names(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* One alternative of the pattern matched against name, ignoring case. */
+static bool like_any(const char *pattern, const char *name)
+{
+    CombArena a;
+    bool hit = false;
+    char *low = NULL, *alt, *save = NULL;
+    comb_arena_init(&a, 256);
+    if (!(low = comb_arena_strdup(&a, pattern))) {
+        comb_arena_free(&a);
+        return false;
+    }
+    for (alt = strtok_r(low, "|", &save); alt && !hit; alt = strtok_r(NULL, "|", &save)) {
+        CombStr n = {name, (uint32_t)strlen(name)}, p;
+        CombStr ln, lp;
+        while (*alt == ' ')
+            alt++;
+        p = (CombStr){alt, (uint32_t)strlen(alt)};
+        while (p.len && p.ptr[p.len - 1] == ' ')
+            p.len--;
+        if (sql_utf8_case(n, false, &a, &ln) || sql_utf8_case(p, false, &a, &lp))
+            break;
+        hit = sql_like_match(ln, lp);
+    }
+    comb_arena_free(&a);
+    return hit;
+}
+
+int sql_exec_show_functions(SqlStmtCtx *c, CombErr *err)
+{
+    static const char *const header[] = {"tab_name"};
+    const char *const *aggs = sql_agg_names(), *const *udtfs = sql_udtf_names();
+    const char **scalars, **all;
+    int n_scalar, n = 0, rc = COMB_OK;
+    TextResult tr;
+    size_t cap;
+    if (sql_function_names(&scalars, &n_scalar, c->arena))
+        return comb_err_nomem(err);
+    cap = (size_t)n_scalar + 64 + sizeof syntax_names / sizeof syntax_names[0];
+    for (int i = 0; aggs[i]; i++)
+        cap++;
+    if (!(all = comb_arena_alloc(c->arena, cap * sizeof *all)))
+        return comb_err_nomem(err);
+    for (int i = 0; i < n_scalar; i++)
+        all[n++] = scalars[i];
+    for (int i = 0; aggs[i]; i++)
+        all[n++] = aggs[i];
+    for (int i = 0; udtfs[i]; i++)
+        all[n++] = udtfs[i];
+    for (int i = 0; syntax_names[i]; i++)
+        all[n++] = syntax_names[i];
+    qsort(all, (size_t)n, sizeof *all, cmp_names);
+    if (sql_text_begin(&tr, 1))
+        return comb_err_nomem(err);
+    for (int i = 0; i < n && !rc; i++) {
+        if (i > 0 && strcmp(all[i], all[i - 1]) == 0)
+            continue;
+        if (c->stmt->like_pattern && !like_any(c->stmt->like_pattern, all[i]))
+            continue;
+        rc = sql_text_row(&tr, &all[i], err);
+    }
+    if (rc) {
+        sql_rows_free(&tr.rs);
+        return rc;
+    }
+    return sql_text_emit(c, &tr, header, err);
+}

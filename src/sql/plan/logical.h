@@ -1,0 +1,280 @@
+/*
+ * logical.h - the logical plan: the relational operators a query is bound
+ * into (bind_query.c and its helpers), the rewrite rules that transform
+ * them (rules.c: constant folding, subquery decorrelation, predicate and
+ * projection push-down, join ordering by estimated size) and the contract
+ * the lowering to physical operators (exec/lower.c) relies on.
+ *
+ * The contract:
+ *
+ *  - A plan is a tree of LpNode in the statement arena.  Every node has
+ *    fixed output columns (cols[0..n_cols)), each with an id unique in the
+ *    statement (sql_lp_col_id), a name (for EXPLAIN, derived tables and
+ *    result headers) and a whole type.
+ *
+ *  - Expressions of a node are BoundExpr trees (func/expr.h) whose BX_COL
+ *    nodes hold a column *id* in `col`, never a position: an expression
+ *    may read any column of the node's input(s), and only those (a
+ *    correlated subquery's outer references are the one exception, until
+ *    decorrelation moves them into a join condition).  BX_ROWID's col is
+ *    the id of a table's ROW__ID.writeid column; its bucketid and rowid
+ *    columns have the next two ids, and every node keeps those three
+ *    adjacent and in order.  Lowering turns ids into positions.
+ *
+ *  - Which node passes which columns on:
+ *      GET        the table's columns, then ROW__ID's writeid, bucketid,
+ *                 rowid (all of them; the physical scan decodes only the
+ *                 ones the plan reads)
+ *      VALUES     its own columns
+ *      FILTER, SORT, LIMIT
+ *                 the input's columns, same ids
+ *      PROJECT    new columns, one per expression
+ *      JOIN       left's columns then right's (INNER, LEFT, RIGHT, FULL,
+ *                 SINGLE); left's only (SEMI, ANTI); left's then the mark
+ *                 column (MARK)
+ *      AGGREGATE  new columns: the keys, the aggregates, then GROUPING__ID
+ *                 when there are grouping sets
+ *      WINDOW     the input's columns, then one new column per window call
+ *      LATERAL    the input's columns, then the generator's new columns
+ *      SETOP      new columns; column j is column j of left and of right
+ *                 (the binder gives both sides the same types)
+ *
+ *  - Rules may rewrite a tree in place or build new nodes; a column id
+ *    always means the same value wherever it is read.  The optimized tree
+ *    gives the same rows (as a multiset; in order only under a SORT that
+ *    is kept) as the bound one.  The planner is deterministic: the same
+ *    statement over the same files gives the same plan.
+ *
+ * Window functions (qwindow) and LATERAL VIEW (qfunc) have their node
+ * kinds and a pointer each to a struct of their own (declared by their
+ * headers); the binder places a WINDOW node between the aggregation (or
+ * FROM/WHERE) and the select list's PROJECT, a LATERAL node over the FROM
+ * item it follows; lowering dispatches on the kind.
+ */
+#ifndef COMB_SQL_PLAN_LOGICAL_H
+#define COMB_SQL_PLAN_LOGICAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sql/func/aggregate.h"
+#include "sql/func/expr.h"
+#include "sql/func/rowstore.h"
+#include "sql/plan/plan.h"
+#include "sql/sql_int.h"
+
+typedef enum LpKind {
+    LP_GET,        /* a table's rows under the statement snapshot */
+    LP_VALUES,     /* constant rows: a FROM-less query's one row, or none */
+    LP_FILTER,     /* input rows for which pred is TRUE */
+    LP_PROJECT,    /* exprs over the input, one per output column */
+    LP_JOIN,       /* left and right, combined as join says */
+    LP_AGGREGATE,  /* groups of keys (per grouping set), aggregates */
+    LP_WINDOW,     /* window functions (qwindow: struct LpWindow) */
+    LP_LATERAL,    /* LATERAL VIEW generator (qfunc: struct LpLateral) */
+    LP_SORT,       /* all input rows ordered by sort keys */
+    LP_LIMIT,      /* rows offset .. offset + limit - 1 of the input */
+    LP_SETOP       /* UNION / INTERSECT / EXCEPT of left and right */
+} LpKind;
+
+typedef enum LpJoinKind {
+    LP_JOIN_INNER,  /* also CROSS JOIN and comma joins (cond NULL) */
+    LP_JOIN_LEFT,   /* LEFT OUTER: left rows without a match get NULLs */
+    LP_JOIN_RIGHT,
+    LP_JOIN_FULL,
+    LP_JOIN_SEMI,   /* left rows whose mark is TRUE (LEFT SEMI JOIN, IN,
+                       EXISTS) */
+    LP_JOIN_ANTI,   /* left rows whose mark is FALSE (NOT EXISTS, NOT IN) */
+    LP_JOIN_MARK,   /* every left row and its mark (a subquery predicate
+                       that is not a conjunct of WHERE: OR, CASE, ...) */
+    LP_JOIN_SINGLE  /* every left row and the one right row matching it
+                       (scalar subquery): NULLs (or single_default's row)
+                       without one; more than one is Hive's error */
+} LpJoinKind;
+
+typedef enum LpSetOpKind {
+    LP_UNION,
+    LP_INTERSECT,
+    LP_EXCEPT       /* also MINUS */
+} LpSetOpKind;
+
+typedef struct LpCol {
+    int id;
+    const char *name;        /* unqualified ("a", "_c1", "ROW__ID.writeid") */
+    const CombType *type;
+} LpCol;
+
+/* ORDER BY key: an input column, its direction and where NULLs go. */
+typedef struct LpSortKey {
+    int col;                 /* column id of the input */
+    bool desc;
+    bool nulls_first;
+} LpSortKey;
+
+struct LpWindow;             /* plan/window.h (qwindow) */
+struct LpLateral;            /* LATERAL VIEW (qfunc) */
+
+typedef struct LpNode LpNode;
+struct LpNode {
+    LpKind kind;
+    int n_cols;
+    LpCol *cols;
+    LpNode *input;           /* unary nodes; JOIN and SETOP: the left */
+    LpNode *right;           /* JOIN, SETOP */
+    const char *label;       /* EXPLAIN: the line above a derived table's
+                                tree ("Subquery s", "View db.v", "CTE c") */
+    double est_rows;         /* estimated output rows (rules.c); < 0 unknown */
+
+    /* GET */
+    const SqlTable *table;
+    const char *alias;       /* the name the query reads it by */
+    BoundExpr *filter;       /* predicates pushed into the scan; NULL none */
+
+    /* VALUES: n_rows rows of n_cols constant expressions */
+    int n_rows;
+    BoundExpr ***rows;
+
+    /* FILTER: pred (boolean) */
+    BoundExpr *pred;
+
+    /* PROJECT: exprs[j] gives output column j */
+    BoundExpr **exprs;
+
+    /* JOIN.  cond is TRUE-only (NULL: none, a cross product); with
+     * in_left/in_right (x IN (SELECT y ...)) the mark is three-valued as
+     * SQL's IN: TRUE when a right row satisfies cond and x = y, else NULL
+     * when one satisfies cond with x or y NULL, else FALSE; without them
+     * TRUE when a right row satisfies cond.  SEMI keeps the left rows
+     * whose mark is TRUE, ANTI those whose mark is FALSE (so NOT IN over
+     * a NULL is no row, as in Hive).  The equi keys and the residual are
+     * found by the lowering (exec/lower.c) from cond. */
+    LpJoinKind join;
+    BoundExpr *cond;
+    BoundExpr *in_left, *in_right;
+    int mark_col;            /* MARK: id of the boolean mark column */
+    LpNode *single_default;  /* SINGLE: a plan of at most one row, columns
+                                positionally right's, for left rows without
+                                a match (a correlated aggregate over no
+                                rows: count 0); NULL: NULLs */
+
+    /* AGGREGATE: output keys, then aggs, then GROUPING__ID (n_sets > 0).
+     * sets[s] has bit k set when key k is NOT grouped in set s (Hive's
+     * GROUPING__ID of the set, key 0 the most significant of n_keys
+     * bits). */
+    int n_keys;
+    BoundExpr **keys;
+    int n_aggs;
+    SqlAggSpec *aggs;
+    int n_sets;
+    uint64_t *sets;
+
+    /* SORT */
+    int n_sort;
+    LpSortKey *sort;
+
+    /* LIMIT: limit < 0 is no limit */
+    int64_t offset;
+    int64_t limit;
+
+    /* SETOP */
+    LpSetOpKind setop;
+    bool all;
+
+    /* WINDOW, LATERAL */
+    struct LpWindow *window;
+    struct LpLateral *lateral;
+};
+
+/* ------------------------------------------------------------- nodes (lp.c) */
+
+/* A new column id of the statement. */
+int sql_lp_col_id(SqlStmtCtx *c);
+/* A node of `kind` with n_cols columns (zeroed: fill in names and types),
+ * in the statement arena; NULL when out of memory. */
+LpNode *sql_lp_node(SqlStmtCtx *c, LpKind kind, int n_cols);
+/* Column `col` of n as an expression (BX_COL with its id). */
+BoundExpr *sql_lp_colref(SqlStmtCtx *c, const LpCol *col, AstPos pos);
+/* The output column of n with this id, or NULL. */
+const LpCol *sql_lp_find_col(const LpNode *n, int id);
+/* Nodes whose output columns are their input's (same ids): FILTER, SORT,
+ * LIMIT, and the GET, VALUES, JOIN, ... built by the constructors below.
+ * Each returns COMB_OK and the node in *out, or COMB_ENOMEM. */
+int sql_lp_filter(SqlStmtCtx *c, LpNode *input, BoundExpr *pred,
+                  LpNode **out, CombErr *err);
+int sql_lp_limit(SqlStmtCtx *c, LpNode *input, int64_t offset, int64_t limit,
+                 LpNode **out, CombErr *err);
+int sql_lp_sort(SqlStmtCtx *c, LpNode *input, const LpSortKey *keys, int n,
+                LpNode **out, CombErr *err);
+/* A projection of n exprs named names[j] (types from the exprs). */
+int sql_lp_project(SqlStmtCtx *c, LpNode *input, int n, BoundExpr **exprs,
+                   const char *const *names, LpNode **out, CombErr *err);
+/* A projection passing on input columns ids[0..n) (same ids). */
+int sql_lp_keep(SqlStmtCtx *c, LpNode *input, const int *ids, int n,
+                LpNode **out, CombErr *err);
+/* A scan of t read as alias: its columns and ROW__ID's three. */
+int sql_lp_get(SqlStmtCtx *c, const SqlTable *t, const char *alias,
+               LpNode **out, CombErr *err);
+/* One row of no columns (a query without FROM); zero rows when empty. */
+int sql_lp_values(SqlStmtCtx *c, bool empty, LpNode **out, CombErr *err);
+/* A join of kind over cond (mark_col is made for MARK). */
+int sql_lp_join(SqlStmtCtx *c, LpJoinKind kind, LpNode *left, LpNode *right,
+                BoundExpr *cond, LpNode **out, CombErr *err);
+
+/* --------------------------------------------------- expressions (lp.c) */
+
+/* Call fn(ctx, id) for each column id e reads (ROW__ID: its three). */
+void sql_lp_expr_cols(const BoundExpr *e, void (*fn)(void *ctx, int id),
+                      void *ctx);
+/* Does e read only columns of n's output? */
+bool sql_lp_expr_within(const BoundExpr *e, const LpNode *n);
+/* Does e read any column of n's output? */
+bool sql_lp_expr_touches(const BoundExpr *e, const LpNode *n);
+/* A copy of e with each BX_COL whose id is ids[k] replaced by a copy of
+ * with[k] (BX_ROWID over ids that are replaced is refused: NULL). */
+BoundExpr *sql_lp_expr_subst(SqlStmtCtx *c, const BoundExpr *e,
+                             const int *ids, BoundExpr *const *with, int n);
+/* Structural equality of two bound expressions (same kinds, operators,
+ * types, columns and constants). */
+bool sql_lp_expr_equal(const BoundExpr *a, const BoundExpr *b);
+
+/* -------------------------------------------------------- the binder */
+
+/* Bind a query (a SELECT, a set operation, WITH ...) into a plan whose
+ * output columns are the query's result columns, named as Hive names
+ * them (with hive.resultset.use.unique.column.names, "t.c" for a column
+ * read as t.c or through t.*), and optimize it. */
+int sql_lp_bind_query(SqlStmtCtx *c, const AstSelect *q, LpNode **out,
+                      CombErr *err);
+/* The rows an UPDATE or DELETE changes: a GET of t (its columns and
+ * ROW__ID, in table order) filtered by where, which may hold subqueries
+ * (IN, NOT IN, EXISTS, scalar), correlated to t or not. */
+int sql_lp_bind_dml_source(SqlStmtCtx *c, const SqlTable *t,
+                           const AstExpr *where, LpNode **out, CombErr *err);
+
+/* ------------------------------------------------------- rules (rules.c) */
+
+/* Every rule, in order: constant folding of predicates, decorrelation
+ * (MARK joins whose mark is a WHERE conjunct become SEMI / ANTI joins),
+ * predicate push-down (never into the NULL-supplying side of an outer
+ * join, never below a LIMIT, an aggregate's computed columns or a
+ * window), join ordering of runs of inner joins by estimated size, and
+ * projection pruning (unused PROJECT and AGGREGATE outputs removed). */
+int sql_lp_optimize(SqlStmtCtx *c, LpNode **root, CombErr *err);
+
+/* Individual rules (the unit tests call them one at a time). */
+int sql_lp_fold(SqlStmtCtx *c, LpNode **root, CombErr *err);
+int sql_lp_decorrelate(SqlStmtCtx *c, LpNode **root, CombErr *err);
+int sql_lp_push_filters(SqlStmtCtx *c, LpNode **root, CombErr *err);
+int sql_lp_order_joins(SqlStmtCtx *c, LpNode **root, CombErr *err);
+int sql_lp_prune(SqlStmtCtx *c, LpNode **root, CombErr *err);
+
+/* Estimated rows of a node (stats.c): a GET's from its files' sizes (ORC
+ * footers' row counts where cheap to read) under the pushed filter's
+ * partition pruning, scaled by its filter; the others from their inputs. */
+double sql_lp_estimate(SqlStmtCtx *c, LpNode *n);
+
+/* The plan as indented text, one node a line (tests, debugging). */
+int sql_lp_format(SqlStmtCtx *c, const LpNode *root, char **out,
+                  CombErr *err);
+
+#endif

@@ -1,0 +1,14 @@
+-- SHOW FUNCTIONS [LIKE]: the functions comb runs, sorted; LIKE patterns
+-- with '|' alternatives, ignoring case
+SHOW FUNCTIONS;
+SHOW FUNCTIONS LIKE 'c%';
+SHOW FUNCTIONS LIKE '%e';
+SHOW FUNCTIONS LIKE 'log%';
+SHOW FUNCTIONS LIKE 'max|min';
+SHOW FUNCTIONS LIKE 'xpath%|m%';
+SHOW FUNCTIONS LIKE 'When';
+SHOW FUNCTIONS LIKE "log";
+SHOW FUNCTIONS LIKE `log`;
+SHOW FUNCTIONS LIKE 'nomatch';
+SHOW FUNCTIONS LIKE '%date%';
+SHOW FUNCTIONS LIKE 'l_g';
