@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common/alloc.h"
@@ -83,7 +84,10 @@ int sql_session_set_conf(SqlSession *s, const char *key, const char *value,
                         "parameters that can't be modified at runtime or is "
                         "prefixed by a restricted variable",
                         key);
-    return settings_put(&s->conf, key, value, err);
+    int rc = settings_put(&s->conf, key, value, err);
+    if (!rc)
+        sql_txn_settings_changed(s);
+    return rc;
 }
 
 int sql_session_set_var(SqlSession *s, const char *key, const char *value,
@@ -161,11 +165,13 @@ int sql_session_open(const SqlSessionOptions *opt, SqlSession **out,
                   ? comb_arena_strdup(&s->stmt_arena, opt->metastore)
                   : comb_arena_printf(&s->stmt_arena, "%s/metastore.db",
                                       s->warehouse);
-    if (!ms_path || !(s->metastore = ms_target_display(ms_path))) {
+    if (!ms_path || !(s->metastore = ms_target_display(ms_path)) ||
+        !(s->ms_target = comb_strdup(ms_path))) {
         rc = comb_err_nomem(err);
         goto fail;
     }
-    if ((rc = ms_open(ms_path, s->warehouse, &s->ms, err)))
+    if ((rc = ms_open(ms_path, s->warehouse, &s->ms, err)) ||
+        (rc = sql_site_conf_load(s, err)))
         goto fail;
     comb_arena_reset(&s->stmt_arena);
     *out = s;
@@ -179,7 +185,9 @@ void sql_session_close(SqlSession *s)
 {
     if (!s)
         return;
+    ms_heartbeater_stop(s->hb);
     ms_close(s->ms);
+    comb_free(s->ms_target);
     comb_free(s->metastore);
     settings_free(&s->conf);
     settings_free(&s->vars);
@@ -285,13 +293,11 @@ int sql_txn_begin(SqlStmtCtx *c, CombErr *err)
     int rc;
     if (c->txnid || c->have_snapshot)
         return COMB_OK;
-    rc = ms_txn_open(c->s->ms, c->s->user, c->s->host, &c->txnid, err);
-    if (answers_without_txn(c, rc))
-        comb_err_clear(err);
-    else if (rc)
+    rc = sql_txn_open_locked(c, err);
+    if (!rc || !answers_without_txn(c, rc))
         return rc;
-    rc = ms_txn_snapshot(c->s->ms, c->txnid, &c->snapshot, err);
-    if (rc)
+    comb_err_clear(err);
+    if ((rc = ms_txn_snapshot(c->s->ms, 0, &c->snapshot, err)))
         return rc;
     c->have_snapshot = true;
     return COMB_OK;
@@ -303,7 +309,8 @@ int sql_txn_commit(SqlStmtCtx *c, CombErr *err)
     if (!c->txnid)
         return COMB_OK;
     sql_crash_point(c, "before_commit");
-    rc = ms_txn_commit(c->s->ms, c->txnid, err);
+    sql_pause_point(c, "before_commit");
+    rc = sql_txn_commit_locked(c, err);
     if (rc == COMB_OK)
         c->txnid = 0;
     return rc;
@@ -312,8 +319,10 @@ int sql_txn_commit(SqlStmtCtx *c, CombErr *err)
 static void txn_end(SqlStmtCtx *c)
 {
     CombErr ignore;
-    if (c->txnid)
+    if (c->txnid) {
         ms_txn_abort(c->s->ms, c->txnid, &ignore);
+        sql_txn_forget(c->s, c->txnid);
+    }
     c->txnid = 0;
     if (c->have_snapshot)
         comb_idlist_free(&c->snapshot);
@@ -326,6 +335,29 @@ void sql_crash_point(SqlStmtCtx *c, const char *name)
     const char *want = sql_session_get_conf(c->s, "comb.test.crash.point");
     if (want && strcmp(want, name) == 0)
         raise(SIGKILL);
+#else
+    (void)c;
+    (void)name;
+#endif
+}
+
+void sql_pause_point(SqlStmtCtx *c, const char *name)
+{
+#ifdef COMB_TEST_BUILD
+    const char *want = sql_session_get_conf(c->s, "comb.test.pause.point");
+    const char *go = sql_session_get_conf(c->s, "comb.test.pause.file");
+    struct timespec tick = {0, 10 * 1000000};
+    char at[4096];
+    FILE *f;
+    if (!want || !go || strcmp(want, name) != 0)
+        return;
+    /* <file>.at says the point is reached; the test makes <file> to go
+     * on (or kills the process meanwhile) */
+    snprintf(at, sizeof at, "%s.at", go);
+    if ((f = fopen(at, "w")))
+        fclose(f);
+    while (access(go, F_OK) != 0)
+        nanosleep(&tick, NULL);
 #else
     (void)c;
     (void)name;
@@ -418,7 +450,8 @@ int sql_session_execute(SqlSession *s, const char *text, size_t len,
         rc = sql_parse_statement(sql, sql_len, c.arena, &stmt, err);
     if (!rc) {
         c.stmt = stmt;
-        rc = dispatch(&c, err);
+        if (!(rc = sql_locks_plan(&c, err)))
+            rc = dispatch(&c, err);
     }
     if (!rc)
         rc = sql_txn_commit(&c, err);
