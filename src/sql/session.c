@@ -179,6 +179,7 @@ void sql_session_close(SqlSession *s)
 {
     if (!s)
         return;
+    sql_txn_session_end(s);
     ms_close(s->ms);
     comb_free(s->metastore);
     settings_free(&s->conf);
@@ -283,7 +284,7 @@ static bool answers_without_txn(const SqlStmtCtx *c, int rc)
 int sql_txn_begin(SqlStmtCtx *c, CombErr *err)
 {
     int rc;
-    if (c->txnid || c->have_snapshot)
+    if (c->txnid || c->have_snapshot || sql_txn_join(c))
         return COMB_OK;
     rc = ms_txn_open(c->s->ms, c->s->user, c->s->host, &c->txnid, err);
     if (answers_without_txn(c, rc))
@@ -294,13 +295,14 @@ int sql_txn_begin(SqlStmtCtx *c, CombErr *err)
     if (rc)
         return rc;
     c->have_snapshot = true;
+    sql_txn_adopt(c);
     return COMB_OK;
 }
 
 int sql_txn_commit(SqlStmtCtx *c, CombErr *err)
 {
     int rc;
-    if (!c->txnid)
+    if (!c->txnid || c->explicit_txn)
         return COMB_OK;
     sql_crash_point(c, "before_commit");
     rc = ms_txn_commit(c->s->ms, c->txnid, err);
@@ -312,6 +314,11 @@ int sql_txn_commit(SqlStmtCtx *c, CombErr *err)
 static void txn_end(SqlStmtCtx *c)
 {
     CombErr ignore;
+    if (c->explicit_txn) {
+        c->txnid = 0;
+        c->have_snapshot = false;
+        return;
+    }
     if (c->txnid)
         ms_txn_abort(c->s->ms, c->txnid, &ignore);
     c->txnid = 0;
@@ -392,6 +399,10 @@ static int dispatch(SqlStmtCtx *c, CombErr *err)
         return sql_exec_load(c, err);
     case AST_EXPLAIN:
         return sql_exec_explain(c, err);
+    case AST_TXN_BEGIN:
+    case AST_TXN_COMMIT:
+    case AST_TXN_ROLLBACK:
+        return sql_exec_txn(c, err);
     default:
         return sql_exec_ddl(c, err);
     }
@@ -418,11 +429,14 @@ int sql_session_execute(SqlSession *s, const char *text, size_t len,
         rc = sql_parse_statement(sql, sql_len, c.arena, &stmt, err);
     if (!rc) {
         c.stmt = stmt;
-        rc = dispatch(&c, err);
+        rc = sql_txn_statement_check(&c, err);
     }
+    if (!rc)
+        rc = dispatch(&c, err);
     if (!rc)
         rc = sql_txn_commit(&c, err);
     txn_end(&c);
+    sql_txn_statement_end(&c, rc, err);
     if (c.one_row.cols)
         comb_batch_free(&c.one_row);
     comb_arena_reset(&s->stmt_arena);

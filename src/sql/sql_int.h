@@ -36,6 +36,31 @@ typedef struct SqlSettings {
     SqlSetting *items;      /* owned, heap */
 } SqlSettings;
 
+/* A table an explicit transaction wrote, under its one write id. */
+typedef struct SqlTxnWrite {
+    char *db, *table;       /* owned */
+    int64_t writeid;
+    bool overwritten;       /* by INSERT OVERWRITE: base_W hides any later
+                               delta of W, so no later write may follow */
+} SqlTxnWrite;
+
+/* The session's explicit transaction (txn.c): from BEGIN to COMMIT or
+ * ROLLBACK every statement runs in one metastore txn, opened and given
+ * its snapshot by the first statement that reads or writes. */
+typedef struct SqlTxn {
+    bool open;              /* BEGIN ran, no COMMIT/ROLLBACK yet */
+    bool read_only;         /* START TRANSACTION READ ONLY */
+    bool failed;            /* a statement failed: the metastore txn is
+                               aborted; only COMMIT / ROLLBACK end it */
+    char *failure;          /* that statement's error message; owned */
+    int64_t txnid;          /* 0 until the first statement opens it */
+    bool have_snapshot;
+    CombTxnList snapshot;   /* taken by the first statement; owned */
+    int next_stmt;          /* statement ids given out so far */
+    SqlTxnWrite *writes;    /* owned */
+    int n_writes, cap_writes;
+} SqlTxn;
+
 struct SqlSession {
     Ms *ms;                 /* metastore connection, owned */
     char *metastore;        /* comb.metastore.url as SET shows it: the
@@ -47,6 +72,7 @@ struct SqlSession {
     SqlSettings conf;       /* SET / --hiveconf */
     SqlSettings vars;       /* --hivevar / SET hivevar:x=y */
     CombArena stmt_arena;   /* reset after each statement */
+    SqlTxn txn;             /* explicit transaction, if any */
 };
 
 /* What one statement runs with. */
@@ -58,6 +84,12 @@ typedef struct SqlStmtCtx {
     int64_t txnid;          /* 0 until a transaction is opened */
     bool have_snapshot;
     CombTxnList snapshot;   /* valid only if have_snapshot */
+    bool explicit_txn;      /* txnid and snapshot are the session's
+                               explicit transaction's (borrowed): the
+                               statement neither commits nor frees them */
+    int stmt_base;          /* first statement id of this statement in
+                               its transaction (0 under autocommit) */
+    int stmt_end;           /* one past the highest statement id used */
     CombBatch one_row;      /* input of constant folding, made on first use */
     bool have_now;          /* current_date / current_timestamp: one value
                                per statement, taken on first use */
@@ -89,6 +121,41 @@ int sql_err_at(CombErr *err, int code, int hive_code, AstPos pos,
 
 /* Commit the statement's transaction (files must already be durable). */
 int sql_txn_commit(SqlStmtCtx *c, CombErr *err);
+
+/* ----------------------------------------- explicit transactions (txn.c) */
+
+/* Called by sql_txn_begin: inside an explicit transaction whose txn is
+ * open, make c use it (true); else false. */
+bool sql_txn_join(SqlStmtCtx *c);
+/* Called by sql_txn_begin after it opened c's txn: inside an explicit
+ * transaction the session keeps it for the statements to come. */
+void sql_txn_adopt(SqlStmtCtx *c);
+/* Before dispatch: refuse what an explicit transaction does not allow
+ * (DDL, any statement after a failure, writes in a READ ONLY one) and
+ * set c->stmt_base. */
+int sql_txn_statement_check(SqlStmtCtx *c, CombErr *err);
+/* After the statement (rc its result): inside an explicit transaction a
+ * failure aborts the metastore txn and leaves the transaction failed. */
+void sql_txn_statement_end(SqlStmtCtx *c, int rc, const CombErr *err);
+/* BEGIN / START TRANSACTION, COMMIT, ROLLBACK. */
+int sql_exec_txn(SqlStmtCtx *c, CombErr *err);
+/* Roll back the session's open explicit transaction, if any (closing). */
+void sql_txn_session_end(SqlSession *s);
+/* The statement id of a writer's deltas: c->stmt_base + local (local:
+ * the writer's number within the statement), recorded as used. */
+int sql_txn_stmt_id(SqlStmtCtx *c, int local, int *out, CombErr *err);
+/* A writer of t is opening (overwrite: INSERT OVERWRITE): refused inside
+ * an explicit transaction for a table that cannot roll back (not
+ * transactional) or was overwritten earlier in it. */
+int sql_txn_check_write(SqlStmtCtx *c, const struct SqlTable *t,
+                        bool overwrite, CombErr *err);
+/* Record that the explicit transaction wrote t under writeid. */
+int sql_txn_note_write(SqlStmtCtx *c, const struct SqlTable *t,
+                       int64_t writeid, bool overwrite, CombErr *err);
+/* Mark in wil (t's write-id list for c) the explicit transaction's own
+ * earlier write id, so the statement does not read its own output. */
+void sql_txn_own_writes(const SqlStmtCtx *c, const struct SqlTable *t,
+                        CombWriteIdList *wil);
 
 /* Fault points for crash tests: when conf comb.test.crash.point equals
  * `name`, the process exits immediately (as if killed). */
