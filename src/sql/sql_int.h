@@ -144,11 +144,11 @@ void sql_txn_session_end(SqlSession *s);
 /* The statement id of a writer's deltas: c->stmt_base + local (local:
  * the writer's number within the statement), recorded as used. */
 int sql_txn_stmt_id(SqlStmtCtx *c, int local, int *out, CombErr *err);
-/* A writer of t is opening (overwrite: INSERT OVERWRITE): refused inside
- * an explicit transaction for a table that cannot roll back (not
- * transactional) or was overwritten earlier in it. */
+/* A writer of t is opening: refused inside an explicit transaction for a
+ * table that cannot roll back (not transactional) or was overwritten
+ * (INSERT OVERWRITE) earlier in it. */
 int sql_txn_check_write(SqlStmtCtx *c, const struct SqlTable *t,
-                        bool overwrite, CombErr *err);
+                        CombErr *err);
 /* Record that the explicit transaction wrote t under writeid. */
 int sql_txn_note_write(SqlStmtCtx *c, const struct SqlTable *t,
                        int64_t writeid, bool overwrite, CombErr *err);

@@ -39,12 +39,23 @@
 
 /* ------------------------------------------------------------ messages */
 
+/* How messages name the transaction: Hive's "txnid:N", or that no
+ * statement has opened its metastore txn yet. */
+static const char *txn_label(const SqlTxn *t, char *buf, size_t n)
+{
+    if (!t->txnid)
+        return "no txnid yet";
+    snprintf(buf, n, "txnid:%lld", (long long)t->txnid);
+    return buf;
+}
+
 static int err_in_txn(CombErr *err, const SqlSession *s, const char *op)
 {
+    char id[32];
     return comb_err_hive(err, COMB_ETXN, 20007,
                          "[Error 20007]: Operation %s is not allowed in a "
-                         "transaction (txnid:%lld).",
-                         op, (long long)s->txn.txnid);
+                         "transaction (%s).",
+                         op, txn_label(&s->txn, id, sizeof id));
 }
 
 static int err_without_txn(CombErr *err, const char *op)
@@ -220,29 +231,27 @@ static SqlTxnWrite *find_write(const SqlTxn *t, const SqlTable *tb)
     return NULL;
 }
 
-int sql_txn_check_write(SqlStmtCtx *c, const SqlTable *tb, bool overwrite,
-                        CombErr *err)
+int sql_txn_check_write(SqlStmtCtx *c, const SqlTable *tb, CombErr *err)
 {
     const SqlTxn *t = &c->s->txn;
     const SqlTxnWrite *w;
-    (void)overwrite;
+    char id[32];
     if (!t->open)
         return COMB_OK;
     if (tb->kind == SQL_TABLE_PLAIN)
         return comb_err_hive(err, COMB_ETXN, 20007,
                              "[Error 20007]: Operation %s is not allowed in "
-                             "a transaction (txnid:%lld): %s is not "
-                             "transactional, so its write could not be "
-                             "rolled back",
+                             "a transaction (%s): %s is not transactional, "
+                             "so its write could not be rolled back",
                              write_name(c->stmt->kind),
-                             (long long)t->txnid, tb->qualified);
+                             txn_label(t, id, sizeof id), tb->qualified);
     w = find_write(t, tb);
     if (w && w->overwritten)
         return comb_err(err, COMB_EUNSUPPORTED,
                         "%s was overwritten (INSERT OVERWRITE) earlier in "
-                        "this transaction (txnid:%lld); it cannot be "
-                        "written again before COMMIT",
-                        tb->qualified, (long long)t->txnid);
+                        "this transaction (%s); it cannot be written again "
+                        "before COMMIT",
+                        tb->qualified, txn_label(t, id, sizeof id));
     return COMB_OK;
 }
 
@@ -304,10 +313,11 @@ static int txn_begin(SqlStmtCtx *c)
  * failed; say so, with that statement's error. */
 static int commit_failed(SqlSession *s, CombErr *err)
 {
+    char id[32];
     int rc = comb_err(err, COMB_ETXN,
-                      "COMMIT rolled back the transaction (txnid:%lld) "
-                      "instead: a statement in it failed: %s",
-                      (long long)s->txn.txnid,
+                      "COMMIT rolled back the transaction (%s) instead: a "
+                      "statement in it failed: %s",
+                      txn_label(&s->txn, id, sizeof id),
                       s->txn.failure ? s->txn.failure : "(no message)");
     txn_reset(&s->txn);
     return rc;

@@ -100,7 +100,7 @@ int sql_writer_open(SqlStmtCtx *c, SqlTable *t, MsOpType op, bool overwrite,
     w->op = op;
     w->overwrite = overwrite;
     w->static_values = static_values;
-    if ((rc = sql_txn_check_write(c, t, overwrite, err)))
+    if ((rc = sql_txn_check_write(c, t, err)))
         return rc;
     w->max_dynamic = conf_int(c, "hive.exec.max.dynamic.partitions", 1000);
     w->max_dynamic_node = conf_int(c, "hive.exec.max.dynamic.partitions.pernode", 100);
