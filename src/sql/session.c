@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common/alloc.h"
@@ -83,7 +84,10 @@ int sql_session_set_conf(SqlSession *s, const char *key, const char *value,
                         "parameters that can't be modified at runtime or is "
                         "prefixed by a restricted variable",
                         key);
-    return settings_put(&s->conf, key, value, err);
+    int rc = settings_put(&s->conf, key, value, err);
+    if (!rc)
+        sql_txn_settings_changed(s);
+    return rc;
 }
 
 int sql_session_set_var(SqlSession *s, const char *key, const char *value,
@@ -161,11 +165,13 @@ int sql_session_open(const SqlSessionOptions *opt, SqlSession **out,
                   ? comb_arena_strdup(&s->stmt_arena, opt->metastore)
                   : comb_arena_printf(&s->stmt_arena, "%s/metastore.db",
                                       s->warehouse);
-    if (!ms_path || !(s->metastore = ms_target_display(ms_path))) {
+    if (!ms_path || !(s->metastore = ms_target_display(ms_path)) ||
+        !(s->ms_target = comb_strdup(ms_path))) {
         rc = comb_err_nomem(err);
         goto fail;
     }
-    if ((rc = ms_open(ms_path, s->warehouse, &s->ms, err)))
+    if ((rc = ms_open(ms_path, s->warehouse, &s->ms, err)) ||
+        (rc = sql_site_conf_load(s, err)))
         goto fail;
     comb_arena_reset(&s->stmt_arena);
     *out = s;
@@ -180,7 +186,9 @@ void sql_session_close(SqlSession *s)
     if (!s)
         return;
     sql_txn_session_end(s);
+    ms_heartbeater_stop(s->hb);
     ms_close(s->ms);
+    comb_free(s->ms_target);
     comb_free(s->metastore);
     settings_free(&s->conf);
     settings_free(&s->vars);
@@ -283,18 +291,21 @@ static bool answers_without_txn(const SqlStmtCtx *c, int rc)
 
 int sql_txn_begin(SqlStmtCtx *c, CombErr *err)
 {
+    bool joined;
     int rc;
-    if (c->txnid || c->have_snapshot || sql_txn_join(c))
+    if (c->txnid || c->have_snapshot)
         return COMB_OK;
-    rc = ms_txn_open(c->s->ms, c->s->user, c->s->host, &c->txnid, err);
-    if (answers_without_txn(c, rc))
+    if ((rc = sql_txn_join(c, &joined, err)) || joined)
+        return rc;
+    rc = sql_txn_open_locked(c, err);
+    if (rc && !answers_without_txn(c, rc))
+        return rc;
+    if (rc) {
         comb_err_clear(err);
-    else if (rc)
-        return rc;
-    rc = ms_txn_snapshot(c->s->ms, c->txnid, &c->snapshot, err);
-    if (rc)
-        return rc;
-    c->have_snapshot = true;
+        if ((rc = ms_txn_snapshot(c->s->ms, 0, &c->snapshot, err)))
+            return rc;
+        c->have_snapshot = true;
+    }
     sql_txn_adopt(c);
     return COMB_OK;
 }
@@ -305,7 +316,8 @@ int sql_txn_commit(SqlStmtCtx *c, CombErr *err)
     if (!c->txnid || c->explicit_txn)
         return COMB_OK;
     sql_crash_point(c, "before_commit");
-    rc = ms_txn_commit(c->s->ms, c->txnid, err);
+    sql_pause_point(c, "before_commit");
+    rc = sql_txn_commit_locked(c, err);
     if (rc == COMB_OK)
         c->txnid = 0;
     return rc;
@@ -319,8 +331,10 @@ static void txn_end(SqlStmtCtx *c)
         c->have_snapshot = false;
         return;
     }
-    if (c->txnid)
+    if (c->txnid) {
         ms_txn_abort(c->s->ms, c->txnid, &ignore);
+        sql_txn_forget(c->s, c->txnid);
+    }
     c->txnid = 0;
     if (c->have_snapshot)
         comb_idlist_free(&c->snapshot);
@@ -333,6 +347,22 @@ void sql_crash_point(SqlStmtCtx *c, const char *name)
     const char *want = sql_session_get_conf(c->s, "comb.test.crash.point");
     if (want && strcmp(want, name) == 0)
         raise(SIGKILL);
+#else
+    (void)c;
+    (void)name;
+#endif
+}
+
+void sql_pause_point(SqlStmtCtx *c, const char *name)
+{
+#ifdef COMB_TEST_BUILD
+    const char *want = sql_session_get_conf(c->s, "comb.test.pause.point");
+    if (want && strcmp(want, name) == 0) {
+        int64_t ms = sql_conf_duration_ms(c->s, "comb.test.pause.ms", 1000, 1);
+        struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000};
+        while (nanosleep(&ts, &ts) != 0)
+            ;
+    }
 #else
     (void)c;
     (void)name;
@@ -429,7 +459,8 @@ int sql_session_execute(SqlSession *s, const char *text, size_t len,
         rc = sql_parse_statement(sql, sql_len, c.arena, &stmt, err);
     if (!rc) {
         c.stmt = stmt;
-        rc = sql_txn_statement_check(&c, err);
+        if (!(rc = sql_txn_statement_check(&c, err)))
+            rc = sql_locks_plan(&c, err);
     }
     if (!rc)
         rc = dispatch(&c, err);

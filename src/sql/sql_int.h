@@ -72,8 +72,30 @@ struct SqlSession {
     SqlSettings conf;       /* SET / --hiveconf */
     SqlSettings vars;       /* --hivevar / SET hivevar:x=y */
     CombArena stmt_arena;   /* reset after each statement */
+    char *ms_target;        /* what ms_open opened (file or URL), owned:
+                               the heartbeater opens its own handle on it */
+    MsHeartbeater *hb;      /* heartbeats the open txn (txn_locks.c);
+                               started with the first txn, owned */
     SqlTxn txn;             /* explicit transaction, if any */
 };
+
+/* The locks one statement asks for (txn_locks.c): components planned from
+ * the statement before its transaction opens (write targets) and added as
+ * tables are resolved (reads), requested all together when the txn opens
+ * and waited for before its snapshot is taken; released by the metastore
+ * when the txn commits or aborts. */
+typedef struct SqlLockPlan {
+    MsLockComponent *items; /* statement arena */
+    int n, cap;
+    int n_requested;        /* items[0..n_requested) were sent */
+    bool writes;            /* the statement may write: a DEFAULT txn, not
+                               a READ_ONLY one */
+    bool excl_write;        /* hive.txn.xlock.write: updates and deletes
+                               ran under EXCL_WRITE, commit skips the
+                               write-set check */
+    bool acid_manager;      /* hive.txn.manager is DbTxnManager and
+                               hive.support.concurrency is on */
+} SqlLockPlan;
 
 /* What one statement runs with. */
 typedef struct SqlStmtCtx {
@@ -102,6 +124,7 @@ typedef struct SqlStmtCtx {
     const struct SqlViewFrame *views; /* views whose queries are being bound,
                                innermost first (exec_select.c) */
     int query_depth;        /* subqueries and views being bound */
+    SqlLockPlan locks;      /* txn_locks.c */
 } SqlStmtCtx;
 
 /* A view whose query is being bound: the chain finds a view that reads
@@ -125,8 +148,9 @@ int sql_txn_commit(SqlStmtCtx *c, CombErr *err);
 /* ----------------------------------------- explicit transactions (txn.c) */
 
 /* Called by sql_txn_begin: inside an explicit transaction whose txn is
- * open, make c use it (true); else false. */
-bool sql_txn_join(SqlStmtCtx *c);
+ * open, make c use it and acquire c's locks for it (*joined); before its
+ * first statement, make the txn c opens one that may write. */
+int sql_txn_join(SqlStmtCtx *c, bool *joined, CombErr *err);
 /* Called by sql_txn_begin after it opened c's txn: inside an explicit
  * transaction the session keeps it for the statements to come. */
 void sql_txn_adopt(SqlStmtCtx *c);
@@ -160,6 +184,50 @@ void sql_txn_own_writes(const SqlStmtCtx *c, const struct SqlTable *t,
 /* Fault points for crash tests: when conf comb.test.crash.point equals
  * `name`, the process exits immediately (as if killed). */
 void sql_crash_point(SqlStmtCtx *c, const char *name);
+/* Test builds: when conf comb.test.pause.point equals `name`, sleep
+ * comb.test.pause.ms (default 1000) there: "after_snapshot" (the txn
+ * open, its locks granted, nothing read yet) and "before_commit" (files
+ * durable, locks still held), for concurrency tests. */
+void sql_pause_point(SqlStmtCtx *c, const char *name);
+
+/* ------------------------------------------------- locks (txn_locks.c) */
+
+/* Before a statement runs: Hive's choice of locks for what it writes
+ * (DbTxnManager / AcidUtils.makeLockComponents), whether it is read-only,
+ * and for DDL that takes locks the transaction itself (opened at once).
+ * Errors: Hive's 10264/10265/10294 when the settings choose no ACID
+ * transaction manager and the statement writes a transactional table. */
+int sql_locks_plan(SqlStmtCtx *c, CombErr *err);
+/* A table the statement reads (plan/catalog.c): a SHARED_READ component
+ * for a managed table or view-less table, unless the statement writes it
+ * already; once the txn is open, requested and waited for at once.
+ * Hive's 10265 for a transactional table under a non-ACID manager. */
+int sql_locks_note_read(SqlStmtCtx *c, const MsTable *t, CombErr *err);
+/* Open the statement's txn (READ_ONLY unless it writes) with its planned
+ * locks, wait for them (hive.lock.numretries, hive.lock.sleep.between.
+ * retries; past that Hive's 10307 and nothing held, the txn aborted) and
+ * have the heartbeater keep it alive.  Snapshot: see sql_txn_begin. */
+int sql_txn_open_locked(SqlStmtCtx *c, CombErr *err);
+/* Request the components planned since the last request for the open
+ * txn and wait for them (a later statement of an explicit transaction, or
+ * a table resolved after the txn opened). */
+int sql_locks_acquire(SqlStmtCtx *c, CombErr *err);
+/* Commit the open txn (ms_txn_commit, or ms_txn_commit_excl under
+ * hive.txn.xlock.write); the metastore releases its locks. */
+int sql_txn_commit_locked(SqlStmtCtx *c, CombErr *err);
+/* The txn is over (committed or aborted): stop heartbeating it. */
+void sql_txn_forget(SqlSession *s, int64_t txnid);
+/* Apply the settings the session's transaction machinery reads
+ * (hive.txn.timeout, metastore.acid.housekeeper.interval) to its
+ * heartbeater; called after each SET. */
+void sql_txn_settings_changed(SqlSession *s);
+/* A duration setting in milliseconds: "300", "300s", "5000ms", "2m", ...;
+ * a bare number is in unit_ms; unset or bad: dflt_ms. */
+int64_t sql_conf_duration_ms(const SqlSession *s, const char *key,
+                             int64_t dflt_ms, int64_t unit_ms);
+/* <warehouse>/comb-site.conf: key=value lines (# comments) applied as
+ * settings when the session opens, before --hiveconf and SET. */
+int sql_site_conf_load(SqlSession *s, CombErr *err);
 
 /* ------------------------------------------------------------------ tables */
 

@@ -122,8 +122,10 @@ static void txn_reset(SqlTxn *t)
 static void txn_abort(SqlSession *s)
 {
     CombErr ignore;
-    if (s->txn.txnid && !s->txn.failed)
+    if (s->txn.txnid && !s->txn.failed) {
         ms_txn_abort(s->ms, s->txn.txnid, &ignore);
+        sql_txn_forget(s, s->txn.txnid);
+    }
 }
 
 void sql_txn_session_end(SqlSession *s)
@@ -143,16 +145,25 @@ SqlTxnState sql_session_txn_state(const SqlSession *s, int64_t *txnid)
     return s->txn.failed ? SQL_TXN_FAILED : SQL_TXN_OPEN;
 }
 
-bool sql_txn_join(SqlStmtCtx *c)
+int sql_txn_join(SqlStmtCtx *c, bool *joined, CombErr *err)
 {
     const SqlTxn *t = &c->s->txn;
-    if (!t->open || !t->have_snapshot)
-        return false;
+    *joined = false;
+    if (!t->open)
+        return COMB_OK;
+    if (!t->have_snapshot) {
+        /* the first statement opens the txn: one that may write later,
+         * even if this statement only reads */
+        c->locks.writes = !t->read_only;
+        return COMB_OK;
+    }
     c->txnid = t->txnid;
     c->snapshot = t->snapshot;
     c->have_snapshot = true;
     c->explicit_txn = true;
-    return true;
+    *joined = true;
+    /* this statement's locks, for the txn: held until it ends */
+    return sql_locks_acquire(c, err);
 }
 
 void sql_txn_adopt(SqlStmtCtx *c)
@@ -331,9 +342,15 @@ static int txn_commit(SqlStmtCtx *c, CombErr *err)
         return commit_failed(s, err);
     if (s->txn.txnid) {
         sql_crash_point(c, "before_commit");
+        sql_pause_point(c, "before_commit");
+        /* always with the write-set check: the locks of the statements
+         * after the first were granted after the snapshot, so they do not
+         * keep a concurrent update of the same rows out of it */
         rc = ms_txn_commit(s->ms, s->txn.txnid, err);
         if (rc)
             txn_abort(s); /* a write conflict aborted it already */
+        else
+            sql_txn_forget(s, s->txn.txnid);
     }
     txn_reset(&s->txn);
     return rc;

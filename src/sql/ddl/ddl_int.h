@@ -185,5 +185,8 @@ int sql_exec_create_like(SqlStmtCtx *c, CombErr *err);
 int sql_exec_create_view(SqlStmtCtx *c, CombErr *err);
 int sql_exec_drop_view(SqlStmtCtx *c, CombErr *err);
 int sql_exec_alter_view(SqlStmtCtx *c, CombErr *err);
+int sql_exec_show_locks(SqlStmtCtx *c, CombErr *err);        /* ddl_locks.c */
+int sql_exec_show_transactions(SqlStmtCtx *c, CombErr *err);
+int sql_exec_abort_transactions(SqlStmtCtx *c, CombErr *err);
 
 #endif

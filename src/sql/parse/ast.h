@@ -320,9 +320,24 @@ typedef enum AstStmtKind {
     AST_ALTER_VIEW,          /* ALTER VIEW name AS query: name, qdef (its
                                 other forms are AST_ALTER_TABLE) */
     AST_EXPLAIN,             /* qdef->explained */
-    AST_SHOW_FUNCTIONS       /* SHOW FUNCTIONS [LIKE 'pat'|"pat"|`pat`]:
+    AST_SHOW_FUNCTIONS,      /* SHOW FUNCTIONS [LIKE 'pat'|"pat"|`pat`]:
                                 like_pattern */
+    /* the transaction manager (parse_locks.c; fields in AstLocks) */
+    AST_SHOW_LOCKS,          /* SHOW LOCKS [[db.]t [PARTITION (...)] |
+                                DATABASE|SCHEMA db] [EXTENDED]: name (NULL
+                                name.name: all), part */
+    AST_SHOW_TRANSACTIONS,   /* SHOW TRANSACTIONS */
+    AST_ABORT_TRANSACTIONS   /* ABORT TRANSACTIONS id [id ...] */
 } AstStmtKind;
+
+/* SHOW LOCKS and ABORT TRANSACTIONS. */
+typedef struct AstLocks {
+    bool database;           /* SHOW LOCKS DATABASE db: name.name is db */
+    bool extended;           /* ... EXTENDED */
+    int n_ids;               /* ABORT TRANSACTIONS ids */
+    int64_t *ids;
+    AstPos *id_pos;
+} AstLocks;
 
 /* FROM src [alias] INSERT ... SELECT ... [INSERT ... SELECT ...]...: each
  * clause is an AST_INSERT statement of its own (its SELECT reads the FROM
@@ -517,6 +532,7 @@ typedef struct AstStmt {
     AstCatalog *catalog;
     AstQueryDef *qdef;       /* views, CTAS, CREATE TABLE LIKE, EXPLAIN;
                                 NULL otherwise */
+    AstLocks *locks;         /* SHOW LOCKS, ABORT TRANSACTIONS; else NULL */
 } AstStmt;
 
 /*

@@ -3,7 +3,7 @@
  * by parser.c (token stream, errors, helpers, statement dispatch),
  * parse_ddl.c (database and table statements, SHOW, USE, SET),
  * parse_catalog.c (SHOW CREATE/TBLPROPERTIES/COLUMNS/PARTITIONS, DESCRIBE,
- * MSCK), parse_alter.c (ALTER TABLE/VIEW, TRUNCATE),
+ * MSCK), parse_locks.c (SHOW LOCKS/TRANSACTIONS, ABORT TRANSACTIONS), parse_alter.c (ALTER TABLE/VIEW, TRUNCATE),
  * parse_dml.c (SELECT, INSERT, UPDATE, DELETE, FROM-first statements) and
  * parse_expr.c (expressions and type names).  Nothing outside the parser
  * includes it.
@@ -163,6 +163,10 @@ int sp_column_list(SqlParser *p, int *n, AstColumnDef **cols);
  * after STORED AS, INPUTFORMAT ... OUTPUTFORMAT ... */
 int sp_msck(SqlParser *p, AstStmt *s);
 int sp_show_catalog(SqlParser *p, AstStmt *s, bool *handled);
+/* parse_locks.c: after SHOW, LOCKS and TRANSACTIONS (*handled false
+ * otherwise); ABORT TRANSACTIONS. */
+int sp_show_locks(SqlParser *p, AstStmt *s, bool *handled);
+int sp_abort(SqlParser *p, AstStmt *s);
 int sp_row_format_serde(SqlParser *p, AstStmt *s);
 int sp_stored_as_formats(SqlParser *p, AstStmt *s);
 /* parse_view.c: views, EXPLAIN, a CTAS's query (s->qdef, made on first

@@ -177,6 +177,8 @@ int sql_table_resolve(SqlStmtCtx *c, const AstName *name, SqlTable **out,
         *err = ms_err;
         return rc;
     }
+    if ((rc = sql_locks_note_read(c, ms, err)))
+        return rc;
     return sql_table_from_ms(c, ms, out, err);
 }
 

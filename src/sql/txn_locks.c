@@ -1,0 +1,742 @@
+/*
+ * txn_locks.c - the session's half of Hive's DbTxnManager: which locks a
+ * statement takes (AcidUtils.makeLockComponents, as Hive 4 chooses them),
+ * opening its transaction with them (read-only when it writes nothing),
+ * waiting for them as DbLockManager does, committing, and the background
+ * heartbeater that keeps the open transaction (and so its locks) alive
+ * and runs the housekeeper.  The metastore calls are ms_txn_begin,
+ * ms_lock, ms_lock_wait, ms_txn_commit[_excl] and ms_heartbeater_*.
+ *
+ * Locks belong to the transaction: they are released when it commits or
+ * aborts (by the metastore, in the same metastore transaction), never at
+ * the end of a statement, so a transaction spanning statements keeps them.
+ * No metastore lock or transaction is held while files are read or
+ * written: a lock is a HIVE_LOCKS row, waiting is polling.
+ *
+ * Which locks (Hive 4, hive.txn.xlock.write true by default):
+ *   SELECT and every table read      SHARED_READ on the table
+ *   INSERT INTO / LOAD, ACID         SHARED_READ (xlock.write=false:
+ *                                    SHARED_WRITE)
+ *   INSERT INTO / LOAD, not ACID     EXCLUSIVE (hive.txn.strict.locking.
+ *                                    mode=false: SHARED_READ)
+ *   INSERT OVERWRITE, ACID           EXCLUSIVE (hive.txn.xlock.iow=false
+ *                                    or xlock.write=false: EXCL_WRITE)
+ *   INSERT OVERWRITE, not ACID       EXCLUSIVE
+ *   UPDATE / DELETE                  EXCL_WRITE (xlock.write=false:
+ *                                    SHARED_WRITE)
+ *   CTAS                             EXCL_WRITE on the new table (not
+ *                                    ACID: EXCLUSIVE), SHARED_READ on its db
+ *   CREATE TABLE                     SHARED_READ on the database
+ *   DROP TABLE, ALTER TABLE,         EXCLUSIVE on the table (or the named
+ *   TRUNCATE, MSCK REPAIR            partition); ADD PARTITION SHARED_READ
+ *   DROP DATABASE                    EXCLUSIVE on the database
+ * A write names a partition when every partition key has a constant
+ * (static partitions; UPDATE/DELETE: an equality with a constant for each
+ * key among the top-level conjuncts of WHERE), else the table (dynamic
+ * partitions).  Views, external and temporary tables are not locked (Hive's
+ * isLockableTable).
+ */
+#include "sql/sql_int.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "common/alloc.h"
+#include "fs/fs.h"
+#include "sql/plan/plan.h"
+
+/* ----------------------------------------------------------- settings */
+
+static bool conf_bool(const SqlSession *s, const char *key, bool dflt)
+{
+    const char *v = sql_session_get_conf(s, key);
+    if (!v || !*v)
+        return dflt;
+    if (strcasecmp(v, "true") == 0)
+        return true;
+    if (strcasecmp(v, "false") == 0)
+        return false;
+    return dflt;
+}
+
+static int64_t conf_int(const SqlSession *s, const char *key, int64_t dflt)
+{
+    const char *v = sql_session_get_conf(s, key);
+    char *end;
+    long long n;
+    if (!v || !*v)
+        return dflt;
+    n = strtoll(v, &end, 10);
+    return *end == '\0' && n >= 0 ? (int64_t)n : dflt;
+}
+
+int64_t sql_conf_duration_ms(const SqlSession *s, const char *key,
+                             int64_t dflt_ms, int64_t unit_ms)
+{
+    static const struct { const char *suffix; int64_t ms; } units[] = {
+        {"ms", 1}, {"msec", 1}, {"s", 1000}, {"sec", 1000},
+        {"seconds", 1000}, {"m", 60000}, {"min", 60000},
+        {"minutes", 60000}, {"h", 3600000}, {"hours", 3600000},
+        {"d", 86400000}, {"days", 86400000},
+    };
+    const char *v = sql_session_get_conf(s, key);
+    char *end;
+    double n;
+    if (!v || !*v)
+        return dflt_ms;
+    n = strtod(v, &end);
+    if (end == v || n < 0)
+        return dflt_ms;
+    while (isspace((unsigned char)*end))
+        end++;
+    if (!*end)
+        return (int64_t)(n * (double)unit_ms);
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+        if (strcasecmp(end, units[i].suffix) == 0)
+            return (int64_t)(n * (double)units[i].ms);
+    return dflt_ms;
+}
+
+/* Hive's defaults. */
+#define TXN_TIMEOUT_MS 300000
+#define HOUSEKEEPER_INTERVAL_MS 60000
+#define LOCK_RETRIES 100
+#define LOCK_SLEEP_MS 60000
+#define MAX_OPEN_TXNS 100000
+
+void sql_txn_settings_changed(SqlSession *s)
+{
+    if (!s->hb)
+        return;
+    ms_heartbeater_configure(
+        s->hb, sql_conf_duration_ms(s, "hive.txn.timeout", TXN_TIMEOUT_MS, 1000),
+        sql_conf_duration_ms(s, "metastore.acid.housekeeper.interval",
+                             HOUSEKEEPER_INTERVAL_MS, 1000));
+}
+
+#define SITE_CONF "comb-site.conf"
+
+int sql_site_conf_load(SqlSession *s, CombErr *err)
+{
+    char path[4096], line[4096];
+    FILE *f;
+    int rc = COMB_OK, lineno = 0;
+    snprintf(path, sizeof path, "%s/%s", s->warehouse, SITE_CONF);
+    if (!(f = fopen(path, "r")))
+        return COMB_OK;
+    while (!rc && fgets(line, sizeof line, f)) {
+        char *p = line, *eq, *end;
+        lineno++;
+        while (isspace((unsigned char)*p))
+            p++;
+        end = p + strlen(p);
+        while (end > p && isspace((unsigned char)end[-1]))
+            *--end = '\0';
+        if (!*p || *p == '#')
+            continue;
+        if (!(eq = strchr(p, '='))) {
+            rc = comb_err(err, COMB_EINVALID,
+                          "%s:%d: expected key=value, found '%s'", path,
+                          lineno, p);
+            break;
+        }
+        for (char *k = eq; k > p && isspace((unsigned char)k[-1]); k--)
+            k[-1] = '\0';
+        *eq++ = '\0';
+        while (isspace((unsigned char)*eq))
+            eq++;
+        rc = sql_session_set_conf(s, p, eq, err);
+    }
+    fclose(f);
+    return rc;
+}
+
+/* ------------------------------------------------- the txn manager */
+
+#define DB_TXN_MANAGER "org.apache.hadoop.hive.ql.lockmgr.DbTxnManager"
+
+/* Hive's check of the transaction manager for a statement on ACID table
+ * t: DbTxnManager needs hive.support.concurrency (10264); another
+ * manager cannot run UPDATE/DELETE (10294) nor anything on an ACID table
+ * (10265). */
+static int check_manager(SqlStmtCtx *c, const MsTable *t, CombErr *err)
+{
+    const char *mgr = sql_session_get_conf(c->s, "hive.txn.manager");
+    bool db_mgr = !mgr || !*mgr || strcmp(mgr, DB_TXN_MANAGER) == 0 ||
+                  strcmp(mgr, "DbTxnManager") == 0;
+    AstStmtKind k = c->stmt->kind;
+    if (!ms_table_is_transactional(t))
+        return COMB_OK;
+    if (db_mgr && !conf_bool(c->s, "hive.support.concurrency", true))
+        return comb_err_hive(err, COMB_ETXN, 10264,
+                             "[Error 10264]: To use DbTxnManager you must set "
+                             "hive.support.concurrency=true");
+    if (db_mgr)
+        return COMB_OK;
+    if (k == AST_UPDATE || k == AST_DELETE)
+        return sql_err_at(err, COMB_ETXN, 10294, c->stmt->pos,
+                          "Attempt to do update or delete using transaction "
+                          "manager that does not support these operations.");
+    return sql_err_at(err, COMB_ETXN, 10265, c->stmt->pos,
+                      "This command is not allowed on an ACID table %s.%s "
+                      "with a non-ACID transaction manager",
+                      t->db, t->name);
+}
+
+/* No locks at all (Hive's DummyTxnManager, or concurrency off). */
+static bool locking_on(const SqlSession *s)
+{
+    const char *mgr = sql_session_get_conf(s, "hive.txn.manager");
+    if (mgr && *mgr && strcmp(mgr, DB_TXN_MANAGER) != 0 &&
+        strcmp(mgr, "DbTxnManager") != 0)
+        return false;
+    return conf_bool(s, "hive.support.concurrency", true);
+}
+
+/* ---------------------------------------------------------- the plan */
+
+static int type_rank(MsLockType t)
+{
+    switch (t) {
+    case MS_LOCK_SHARED_READ: return 0;
+    case MS_LOCK_SHARED_WRITE: return 1;
+    case MS_LOCK_EXCL_WRITE: return 2;
+    case MS_LOCK_EXCLUSIVE: return 3;
+    }
+    return 3;
+}
+
+static bool same(const char *a, const char *b)
+{
+    return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/* Add a component (names copied into the statement arena); the same
+ * object again keeps the stronger type, as Hive merges its entities. */
+static int plan_add(SqlStmtCtx *c, const char *db, const char *table,
+                    const char *part, MsLockType type, CombErr *err)
+{
+    SqlLockPlan *p = &c->locks;
+    MsLockComponent *it;
+    for (int i = p->n_requested; i < p->n; i++) {
+        it = &p->items[i];
+        if (same(it->db, db) && same(it->table, table) &&
+            same(it->partition, part)) {
+            if (type_rank(type) > type_rank(it->type))
+                it->type = type;
+            return COMB_OK;
+        }
+    }
+    if (p->n == p->cap) {
+        int cap = p->cap ? p->cap * 2 : 8;
+        MsLockComponent *n = comb_arena_alloc(c->arena, (size_t)cap * sizeof *n);
+        if (!n)
+            return comb_err_nomem(err);
+        if (p->n)
+            memcpy(n, p->items, (size_t)p->n * sizeof *n);
+        p->items = n;
+        p->cap = cap;
+    }
+    it = &p->items[p->n];
+    it->db = comb_arena_strdup(c->arena, db);
+    it->table = table ? comb_arena_strdup(c->arena, table) : NULL;
+    it->partition = part ? comb_arena_strdup(c->arena, part) : NULL;
+    it->type = type;
+    if (!it->db || (table && !it->table) || (part && !it->partition))
+        return comb_err_nomem(err);
+    p->n++;
+    return COMB_OK;
+}
+
+/* Hive's isLockableTable: managed tables only (no views, no external or
+ * temporary tables). */
+static bool lockable(const MsTable *t)
+{
+    return t->table_type && strcmp(t->table_type, MS_MANAGED_TABLE) == 0;
+}
+
+/* Is any component of the plan on table db.table itself (not a
+ * partition) of a type at least SHARED_READ? */
+static bool plan_has_table(const SqlLockPlan *p, const char *db,
+                           const char *table)
+{
+    for (int i = 0; i < p->n; i++)
+        if (same(p->items[i].db, db) && same(p->items[i].table, table) &&
+            !p->items[i].partition)
+            return true;
+    return false;
+}
+
+int sql_locks_note_read(SqlStmtCtx *c, const MsTable *t, CombErr *err)
+{
+    int rc;
+    if ((rc = check_manager(c, t, err)))
+        return rc;
+    if (!locking_on(c->s) || !lockable(t) ||
+        plan_has_table(&c->locks, t->db, t->name) ||
+        !conf_bool(c->s, "hive.txn.read.locks", true))
+        return COMB_OK;
+    if ((rc = plan_add(c, t->db, t->name, NULL, MS_LOCK_SHARED_READ, err)))
+        return rc;
+    return c->txnid ? sql_locks_acquire(c, err) : COMB_OK;
+}
+
+/* The catalog record of [db.]name, or NULL when there is none (the
+ * statement reports that itself). */
+static MsTable *table_of(SqlStmtCtx *c, const AstName *name)
+{
+    MsTable *t = NULL;
+    CombErr ignored;
+    const char *db = name->db ? name->db : c->s->db;
+    if (!name->name ||
+        ms_table_get(c->s->ms, db, name->name, c->arena, &t, &ignored))
+        return NULL;
+    return t;
+}
+
+/* The partition name of t named by items (key = constant for every
+ * partition key), or NULL: dynamic, incomplete, or a value that does not
+ * convert (the statement reports that itself). */
+static char *static_partition(SqlStmtCtx *c, MsTable *mt,
+                              const AstPartItem *items, int n_items)
+{
+    SqlTable *t;
+    char **values, *name = NULL;
+    CombErr ignored;
+    if (mt->n_part_keys == 0 || sql_table_from_ms(c, mt, &t, &ignored) ||
+        !(values = comb_arena_calloc(c->arena,
+                                     (size_t)mt->n_part_keys * sizeof *values)))
+        return NULL;
+    for (int k = 0; k < mt->n_part_keys; k++) {
+        const AstPartItem *it = NULL;
+        for (int i = 0; i < n_items && !it; i++)
+            if (items[i].value && strcasecmp(items[i].key, mt->part_keys[k].name) == 0)
+                it = &items[i];
+        if (!it || sql_part_static_value(c, t, k, it, &values[k], &ignored))
+            return NULL;
+    }
+    if (ms_part_name_make(mt, values, c->arena, &name, &ignored))
+        return NULL;
+    return name;
+}
+
+/* key = constant conjuncts of an UPDATE/DELETE's WHERE as partition
+ * items (top-level ANDs only). */
+static int where_items(SqlStmtCtx *c, const AstExpr *e, AstPartItem *items,
+                       int cap, int *n)
+{
+    const AstExpr *col, *val;
+    if (!e || *n >= cap)
+        return COMB_OK;
+    if (e->kind == AST_BINARY && e->op == AST_OP_AND) {
+        where_items(c, e->left, items, cap, n);
+        return where_items(c, e->right, items, cap, n);
+    }
+    if (e->kind != AST_BINARY || e->op != AST_OP_EQ)
+        return COMB_OK;
+    col = e->left->kind == AST_COLREF ? e->left : e->right;
+    val = col == e->left ? e->right : e->left;
+    if (col->kind != AST_COLREF ||
+        (val->kind != AST_LIT_STRING && val->kind != AST_LIT_INT &&
+         val->kind != AST_LIT_DOUBLE))
+        return COMB_OK;
+    items[*n] = (AstPartItem){col->name, (AstExpr *)val, val->pos};
+    (*n)++;
+    return COMB_OK;
+}
+
+/* One written object: the static partition of mt named by items, else
+ * the table. */
+static int plan_write(SqlStmtCtx *c, MsTable *mt, const AstPartItem *items,
+                      int n_items, MsLockType type, CombErr *err)
+{
+    char *part = static_partition(c, mt, items, n_items);
+    return plan_add(c, mt->db, mt->name, part, type, err);
+}
+
+/* INSERT INTO/OVERWRITE or LOAD DATA [OVERWRITE] into st->name. */
+static int plan_insert(SqlStmtCtx *c, const AstStmt *st, CombErr *err)
+{
+    MsTable *mt = table_of(c, &st->name);
+    bool acid, xlock = conf_bool(c->s, "hive.txn.xlock.write", true);
+    MsLockType type;
+    int rc;
+    if (!mt)
+        return COMB_OK;
+    if ((rc = check_manager(c, mt, err)))
+        return rc;
+    if (!lockable(mt))
+        return COMB_OK;
+    acid = ms_table_is_transactional(mt);
+    if (st->overwrite)
+        type = acid && (!xlock || !conf_bool(c->s, "hive.txn.xlock.iow", true))
+                   ? MS_LOCK_EXCL_WRITE
+                   : MS_LOCK_EXCLUSIVE;
+    else if (acid)
+        type = xlock ? MS_LOCK_SHARED_READ : MS_LOCK_SHARED_WRITE;
+    else
+        type = conf_bool(c->s, "hive.txn.strict.locking.mode", true)
+                   ? MS_LOCK_EXCLUSIVE
+                   : MS_LOCK_SHARED_READ;
+    return plan_write(c, mt, st->part.items, st->part.n, type, err);
+}
+
+static int plan_update(SqlStmtCtx *c, const AstStmt *st, CombErr *err)
+{
+    enum { MAX_ITEMS = 64 };
+    AstPartItem items[MAX_ITEMS];
+    MsTable *mt = table_of(c, &st->name);
+    int n = 0, rc;
+    if (!mt)
+        return COMB_OK;
+    if ((rc = check_manager(c, mt, err)))
+        return rc;
+    if (!lockable(mt))
+        return COMB_OK;
+    where_items(c, st->where, items, MAX_ITEMS, &n);
+    return plan_write(c, mt, items, n,
+                      conf_bool(c->s, "hive.txn.xlock.write", true)
+                          ? MS_LOCK_EXCL_WRITE
+                          : MS_LOCK_SHARED_WRITE,
+                      err);
+}
+
+/* DDL on an existing table: EXCLUSIVE (ADD PARTITION: SHARED_READ) on
+ * the table or the partition the statement names. */
+static int plan_table_ddl(SqlStmtCtx *c, const AstStmt *st, MsLockType type,
+                          CombErr *err)
+{
+    MsTable *mt = table_of(c, &st->name);
+    if (!mt || !lockable(mt))
+        return COMB_OK;
+    return plan_write(c, mt, st->part.items, st->part.n, type, err);
+}
+
+static const char *stmt_db(const SqlStmtCtx *c, const AstName *n)
+{
+    return n->db ? n->db : c->s->db;
+}
+
+/* The tables a query names in FROM (through joins, subqueries, set
+ * operations and WITH), planned as reads before the txn opens, so that
+ * their locks come in the statement's one request; names of WITH queries
+ * are not tables.  Views are locked through their tables when bound. */
+static int plan_query_reads(SqlStmtCtx *c, const AstSelect *q,
+                            const AstSelect *scope, int depth, CombErr *err);
+
+static bool is_cte(const AstSelect *scope, const char *name)
+{
+    for (int i = 0; scope && i < scope->n_with; i++)
+        if (strcmp(scope->with[i].name, name) == 0)
+            return true;
+    return false;
+}
+
+static int plan_from_reads(SqlStmtCtx *c, const AstFrom *f,
+                           const AstSelect *scope, int depth, CombErr *err)
+{
+    int rc;
+    if (!f || depth > 64)
+        return COMB_OK;
+    switch (f->kind) {
+    case AST_FROM_TABLE: {
+        MsTable *mt;
+        if (!f->table.db && is_cte(scope, f->table.name))
+            return COMB_OK;
+        if (!(mt = table_of(c, &f->table)))
+            return COMB_OK;
+        return sql_locks_note_read(c, mt, err);
+    }
+    case AST_FROM_QUERY:
+        return plan_query_reads(c, f->query, scope, depth + 1, err);
+    case AST_FROM_JOIN:
+        if ((rc = plan_from_reads(c, f->left, scope, depth + 1, err)))
+            return rc;
+        return plan_from_reads(c, f->right, scope, depth + 1, err);
+    case AST_FROM_LATERAL:
+        return plan_from_reads(c, f->left, scope, depth + 1, err);
+    }
+    return COMB_OK;
+}
+
+static int plan_query_reads(SqlStmtCtx *c, const AstSelect *q,
+                            const AstSelect *scope, int depth, CombErr *err)
+{
+    int rc;
+    if (!q || depth > 64)
+        return COMB_OK;
+    if (q->n_with)
+        scope = q;
+    for (int i = 0; i < q->n_with; i++)
+        if ((rc = plan_query_reads(c, q->with[i].query, scope, depth + 1, err)))
+            return rc;
+    if (q->setop != AST_SETOP_NONE) {
+        if ((rc = plan_query_reads(c, q->setop_left, scope, depth + 1, err)))
+            return rc;
+        return plan_query_reads(c, q->setop_right, scope, depth + 1, err);
+    }
+    return plan_from_reads(c, q->from, scope, depth + 1, err);
+}
+
+/* Statements that never write: a READ_ONLY txn (no write id, no
+ * components).  Everything else (CTAS and INSERT included) opens a
+ * DEFAULT one. */
+static bool read_only_kind(AstStmtKind k)
+{
+    switch (k) {
+    case AST_SELECT:
+    case AST_EXPLAIN:
+    case AST_DESCRIBE:
+    case AST_DESCRIBE_DATABASE:
+    case AST_SHOW_DATABASES:
+    case AST_SHOW_TABLES:
+    case AST_SHOW_CREATE_TABLE:
+    case AST_SHOW_TBLPROPERTIES:
+    case AST_SHOW_COLUMNS:
+    case AST_SHOW_PARTITIONS:
+    case AST_SHOW_FUNCTIONS:
+    case AST_SHOW_LOCKS:
+    case AST_SHOW_TRANSACTIONS:
+    case AST_USE:
+    case AST_SET:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* The write targets of a statement (and, for the DDL that opens no txn
+ * of its own otherwise, whether to open one now to hold them). */
+static int plan_writes(SqlStmtCtx *c, const AstStmt *st, bool *open_now,
+                       CombErr *err)
+{
+    int rc = COMB_OK;
+    *open_now = false;
+    switch (st->kind) {
+    case AST_INSERT:
+    case AST_LOAD:
+        if ((rc = plan_insert(c, st, err)))
+            return rc;
+        return plan_query_reads(c, st->select, NULL, 0, err);
+    case AST_MULTI_INSERT:
+        for (int i = 0; i < st->multi->n && !rc; i++)
+            if (!(rc = plan_insert(c, st->multi->inserts[i], err)))
+                rc = plan_query_reads(c, st->multi->inserts[i]->select, NULL,
+                                      0, err);
+        return rc;
+    case AST_UPDATE:
+    case AST_DELETE:
+        return plan_update(c, st, err);
+    case AST_SELECT:
+        return plan_query_reads(c, st->select, NULL, 0, err);
+    case AST_CREATE_TABLE:
+        if (st->qdef && st->qdef->query) {
+            bool acid = st->transactional;
+            for (int i = 0; i < st->n_props; i++)
+                if (strcasecmp(st->props[i].key, "transactional") == 0)
+                    acid = strcasecmp(st->props[i].value, "true") == 0;
+            if ((rc = plan_add(c, stmt_db(c, &st->name), st->name.name, NULL,
+                               acid ? MS_LOCK_EXCL_WRITE : MS_LOCK_EXCLUSIVE,
+                               err)) ||
+                (rc = plan_add(c, stmt_db(c, &st->name), NULL, NULL,
+                               MS_LOCK_SHARED_READ, err)))
+                return rc;
+            return plan_query_reads(c, st->qdef->query, NULL, 0, err);
+        }
+        *open_now = true;
+        return plan_add(c, stmt_db(c, &st->name), NULL, NULL,
+                        MS_LOCK_SHARED_READ, err);
+    case AST_DROP_TABLE:
+        *open_now = true;
+        if ((rc = plan_table_ddl(c, st, MS_LOCK_EXCLUSIVE, err)))
+            return rc;
+        return plan_add(c, stmt_db(c, &st->name), NULL, NULL,
+                        MS_LOCK_SHARED_READ, err);
+    case AST_DROP_DATABASE:
+        *open_now = true;
+        return plan_add(c, st->name.name, NULL, NULL, MS_LOCK_EXCLUSIVE, err);
+    case AST_ALTER_TABLE:
+        if (st->alter->view)
+            return COMB_OK;
+        *open_now = true;
+        return plan_table_ddl(c, st,
+                              st->alter->kind == AST_ALTER_ADD_PARTITIONS
+                                  ? MS_LOCK_SHARED_READ
+                                  : MS_LOCK_EXCLUSIVE,
+                              err);
+    case AST_TRUNCATE:
+        *open_now = true;
+        return plan_table_ddl(c, st, MS_LOCK_EXCLUSIVE, err);
+    case AST_MSCK:
+        if (!st->catalog || !st->catalog->repair)
+            return COMB_OK;
+        *open_now = true;
+        return plan_table_ddl(c, st, MS_LOCK_EXCLUSIVE, err);
+    default:
+        return COMB_OK;
+    }
+}
+
+int sql_locks_plan(SqlStmtCtx *c, CombErr *err)
+{
+    bool open_now = false;
+    int rc;
+    c->locks.writes = !read_only_kind(c->stmt->kind);
+    c->locks.acid_manager = locking_on(c->s);
+    /* without locks no writer excludes another: commits check conflicts */
+    c->locks.excl_write = c->locks.acid_manager &&
+                          conf_bool(c->s, "hive.txn.xlock.write", true);
+    if ((rc = plan_writes(c, c->stmt, &open_now, err)))
+        return rc;
+    if (!c->locks.acid_manager)
+        c->locks.n = 0;
+    return open_now && c->locks.n > 0 ? sql_txn_begin(c, err) : COMB_OK;
+}
+
+/* --------------------------------------------------------- waiting */
+
+static const char *type_name(MsLockType t)
+{
+    switch (t) {
+    case MS_LOCK_SHARED_READ: return "SHARED_READ";
+    case MS_LOCK_SHARED_WRITE: return "SHARED_WRITE";
+    case MS_LOCK_EXCL_WRITE: return "EXCL_WRITE";
+    case MS_LOCK_EXCLUSIVE: return "EXCLUSIVE";
+    }
+    return "?";
+}
+
+/* Hive's 10307 as its Driver prints it: "Error in acquiring locks: Lock
+ * acquisition for LockRequest(...) timed out after <n>ms.
+ * LockResponse(...)", the request in thrift's toString form. */
+static int lock_timeout(SqlStmtCtx *c, const MsLockComponent *items, int n,
+                        const MsLockStatus *st, int64_t waited_ms,
+                        CombErr *err)
+{
+    char rq[COMB_ERR_MSG_MAX / 2];
+    size_t len = 0;
+    len += (size_t)snprintf(rq + len, sizeof rq - len, "LockRequest(component:[");
+    for (int i = 0; i < n && len < sizeof rq; i++) {
+        const MsLockComponent *it = &items[i];
+        len += (size_t)snprintf(
+            rq + len, sizeof rq - len,
+            "%sLockComponent(type:%s, level:%s, dbname:%s%s%s%s%s)",
+            i ? ", " : "", type_name(it->type),
+            it->partition ? "PARTITION" : it->table ? "TABLE" : "DB", it->db,
+            it->table ? ", tablename:" : "", it->table ? it->table : "",
+            it->partition ? ", partitionname:" : "",
+            it->partition ? it->partition : "");
+    }
+    if (len < sizeof rq)
+        snprintf(rq + len, sizeof rq - len, "], txnid:%lld, user:%s, hostname:%s)",
+                 (long long)c->txnid, c->s->user, c->s->host);
+    return comb_err_hive(err, COMB_ETXN, 10307,
+                         "Error in acquiring locks: Lock acquisition for %s "
+                         "timed out after %lldms.  LockResponse(lockid:%lld, "
+                         "state:WAITING)",
+                         rq, (long long)waited_ms, (long long)st->extid);
+}
+
+/* A request that is WAITING: DbLockManager's loop; past the retries the
+ * request is gone (ms_lock_wait removed it) and the statement fails. */
+static int wait_for(SqlStmtCtx *c, const MsLockComponent *items, int n,
+                    MsLockStatus *st, CombErr *err)
+{
+    SqlSession *s = c->s;
+    int64_t sleep_ms = sql_conf_duration_ms(s, "hive.lock.sleep.between.retries",
+                                            LOCK_SLEEP_MS, 1000);
+    MsLockWait w = {(int)conf_int(s, "hive.lock.numretries", LOCK_RETRIES),
+                    sleep_ms > 15000 ? sleep_ms : 15000, false, NULL, NULL};
+    int64_t waited = 0;
+    int rc = ms_lock_wait(s->ms, c->txnid, &w, st, &waited, err);
+    if (rc)
+        return rc;
+    if (st->state == MS_LOCK_WAITING)
+        return lock_timeout(c, items, n, st, waited, err);
+    return COMB_OK;
+}
+
+int sql_locks_acquire(SqlStmtCtx *c, CombErr *err)
+{
+    SqlLockPlan *p = &c->locks;
+    MsLockRequest rq = {c->txnid, c->s->user, c->s->host, "comb",
+                        p->items + p->n_requested, p->n - p->n_requested,
+                        false};
+    MsLockStatus st;
+    int rc;
+    if (!c->txnid || rq.n == 0)
+        return COMB_OK;
+    p->n_requested = p->n;
+    if ((rc = ms_lock(c->s->ms, &rq, &st, err)))
+        return rc;
+    return st.state == MS_LOCK_WAITING
+               ? wait_for(c, rq.components, rq.n, &st, err)
+               : COMB_OK;
+}
+
+/* ------------------------------------------------ open and commit */
+
+/* The heartbeater, started with the session's first txn on a handle of
+ * its own (ms_open: SQLite or PostgreSQL alike). */
+static int heartbeater_start(SqlSession *s, CombErr *err)
+{
+    Ms *own = NULL;
+    int rc;
+    if (s->hb)
+        return COMB_OK;
+    if ((rc = ms_open(s->ms_target, s->warehouse, &own, err)) ||
+        (rc = ms_heartbeater_start(own, &s->hb, err)))
+        return rc;
+    sql_txn_settings_changed(s);
+    return COMB_OK;
+}
+
+int sql_txn_open_locked(SqlStmtCtx *c, CombErr *err)
+{
+    SqlSession *s = c->s;
+    SqlLockPlan *p = &c->locks;
+    MsLockRequest rq = {0, s->user, s->host, "comb", p->items, p->n, false};
+    MsTxnBegin b = {s->user, s->host,
+                    p->writes ? MS_TXN_TYPE_DEFAULT : MS_TXN_TYPE_READ_ONLY,
+                    conf_int(s, "metastore.max.open.txns",
+                             conf_int(s, "hive.max.open.txns", MAX_OPEN_TXNS)),
+                    p->n ? &rq : NULL};
+    MsLockStatus st = {0};
+    bool have = false;
+    int rc;
+    if ((rc = heartbeater_start(s, err)))
+        return rc;
+    if ((rc = ms_txn_begin(s->ms, &b, &c->txnid, &st, &c->snapshot, &have, err)))
+        return rc;
+    p->n_requested = p->n;
+    if ((rc = ms_heartbeater_add(s->hb, c->txnid, err)))
+        return rc;
+    if (p->n && st.state == MS_LOCK_WAITING &&
+        (rc = wait_for(c, p->items, p->n, &st, err)))
+        return rc;
+    /* the snapshot is taken once the locks are granted: it sees every
+     * writer the locks waited for */
+    if (!have && (rc = ms_txn_snapshot(s->ms, c->txnid, &c->snapshot, err)))
+        return rc;
+    c->have_snapshot = true;
+    sql_pause_point(c, "after_snapshot");
+    return COMB_OK;
+}
+
+int sql_txn_commit_locked(SqlStmtCtx *c, CombErr *err)
+{
+    int rc = c->locks.excl_write ? ms_txn_commit_excl(c->s->ms, c->txnid, err)
+                                 : ms_txn_commit(c->s->ms, c->txnid, err);
+    if (rc == COMB_OK)
+        sql_txn_forget(c->s, c->txnid);
+    return rc;
+}
+
+void sql_txn_forget(SqlSession *s, int64_t txnid)
+{
+    if (s->hb && txnid)
+        ms_heartbeater_remove(s->hb, txnid);
+}
