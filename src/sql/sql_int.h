@@ -59,6 +59,8 @@ typedef struct SqlTxn {
     int next_stmt;          /* statement ids given out so far */
     SqlTxnWrite *writes;    /* owned */
     int n_writes, cap_writes;
+    MsLockComponent *held;  /* locks requested so far (names owned) */
+    int n_held, cap_held;
 } SqlTxn;
 
 struct SqlSession {
@@ -161,6 +163,12 @@ int sql_txn_statement_check(SqlStmtCtx *c, CombErr *err);
 /* After the statement (rc its result): inside an explicit transaction a
  * failure aborts the metastore txn and leaves the transaction failed. */
 void sql_txn_statement_end(SqlStmtCtx *c, int rc, const CombErr *err);
+/* Before a statement of an explicit transaction requests locks
+ * (c->locks.items[n_requested..n)): drop those its txn holds already
+ * (the same object, or its table, at least as strong), so that it never
+ * queues behind a waiter for a lock it holds itself (a deadlock with
+ * itself), and remember the rest as held. */
+int sql_txn_locks_filter(SqlStmtCtx *c, CombErr *err);
 /* BEGIN / START TRANSACTION, COMMIT, ROLLBACK. */
 int sql_exec_txn(SqlStmtCtx *c, CombErr *err);
 /* Roll back the session's open explicit transaction, if any (closing). */
@@ -212,6 +220,9 @@ int sql_txn_open_locked(SqlStmtCtx *c, CombErr *err);
  * txn and wait for them (a later statement of an explicit transaction, or
  * a table resolved after the txn opened). */
 int sql_locks_acquire(SqlStmtCtx *c, CombErr *err);
+/* Lock types by strength: SHARED_READ 0 < SHARED_WRITE < EXCL_WRITE <
+ * EXCLUSIVE 3. */
+int sql_lock_type_rank(MsLockType t);
 /* Commit the open txn (ms_txn_commit, or ms_txn_commit_excl under
  * hive.txn.xlock.write); the metastore releases its locks. */
 int sql_txn_commit_locked(SqlStmtCtx *c, CombErr *err);

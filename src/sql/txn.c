@@ -114,6 +114,12 @@ static void txn_reset(SqlTxn *t)
         comb_free(t->writes[i].table);
     }
     comb_free(t->writes);
+    for (int i = 0; i < t->n_held; i++) {
+        comb_free((char *)t->held[i].db);
+        comb_free((char *)t->held[i].table);
+        comb_free((char *)t->held[i].partition);
+    }
+    comb_free(t->held);
     comb_free(t->failure);
     memset(t, 0, sizeof *t);
 }
@@ -166,15 +172,90 @@ int sql_txn_join(SqlStmtCtx *c, bool *joined, CombErr *err)
     return sql_locks_acquire(c, err);
 }
 
+/* ------------------------------------------------------------ held locks */
+
+static bool same_name(const char *a, const char *b)
+{
+    return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/* Does held lock h make request r unnecessary? */
+static bool covers(const MsLockComponent *h, const MsLockComponent *r)
+{
+    return same_name(h->db, r->db) && same_name(h->table, r->table) &&
+           (!h->partition || same_name(h->partition, r->partition)) &&
+           (h->table || !r->table) &&
+           sql_lock_type_rank(h->type) >= sql_lock_type_rank(r->type);
+}
+
+static int hold(SqlTxn *t, const MsLockComponent *r, CombErr *err)
+{
+    MsLockComponent *h;
+    if (t->n_held == t->cap_held) {
+        int cap = t->cap_held ? 2 * t->cap_held : 8;
+        MsLockComponent *p = comb_realloc(t->held, (size_t)cap * sizeof *p);
+        if (!p)
+            return comb_err_nomem(err);
+        t->held = p;
+        t->cap_held = cap;
+    }
+    h = &t->held[t->n_held];
+    h->db = comb_strdup(r->db);
+    h->table = r->table ? comb_strdup(r->table) : NULL;
+    h->partition = r->partition ? comb_strdup(r->partition) : NULL;
+    h->type = r->type;
+    if (!h->db || (r->table && !h->table) || (r->partition && !h->partition)) {
+        comb_free((char *)h->db);
+        comb_free((char *)h->table);
+        comb_free((char *)h->partition);
+        return comb_err_nomem(err);
+    }
+    t->n_held++;
+    return COMB_OK;
+}
+
+static bool held(const SqlTxn *t, const MsLockComponent *r)
+{
+    for (int i = 0; i < t->n_held; i++)
+        if (covers(&t->held[i], r))
+            return true;
+    return false;
+}
+
+int sql_txn_locks_filter(SqlStmtCtx *c, CombErr *err)
+{
+    SqlTxn *t = &c->s->txn;
+    SqlLockPlan *p = &c->locks;
+    int kept = p->n_requested, rc;
+    if (!t->open)
+        return COMB_OK;
+    for (int i = p->n_requested; i < p->n; i++) {
+        if (held(t, &p->items[i]))
+            continue;
+        if ((rc = hold(t, &p->items[i], err)))
+            return rc;
+        p->items[kept++] = p->items[i];
+    }
+    p->n = kept;
+    return COMB_OK;
+}
+
 void sql_txn_adopt(SqlStmtCtx *c)
 {
     SqlTxn *t = &c->s->txn;
+    CombErr ignore;
     if (!t->open)
         return;
     t->txnid = c->txnid;
     t->snapshot = c->snapshot;
     t->have_snapshot = c->have_snapshot;
     c->explicit_txn = true;
+    /* the first statement's locks came with the txn (ms_txn_begin);
+     * without memory a later statement asks for them again, which only
+     * costs a lock request */
+    for (int i = 0; i < c->locks.n_requested; i++)
+        if (hold(t, &c->locks.items[i], &ignore))
+            break;
 }
 
 /* ------------------------------------------------------------ statements */

@@ -198,7 +198,7 @@ static bool locking_on(const SqlSession *s)
 
 /* ---------------------------------------------------------- the plan */
 
-static int type_rank(MsLockType t)
+int sql_lock_type_rank(MsLockType t)
 {
     switch (t) {
     case MS_LOCK_SHARED_READ: return 0;
@@ -225,7 +225,7 @@ static int plan_add(SqlStmtCtx *c, const char *db, const char *table,
         it = &p->items[i];
         if (same(it->db, db) && same(it->table, table) &&
             same(it->partition, part)) {
-            if (type_rank(type) > type_rank(it->type))
+            if (sql_lock_type_rank(type) > sql_lock_type_rank(it->type))
                 it->type = type;
             return COMB_OK;
         }
@@ -662,12 +662,15 @@ static int wait_for(SqlStmtCtx *c, const MsLockComponent *items, int n,
 int sql_locks_acquire(SqlStmtCtx *c, CombErr *err)
 {
     SqlLockPlan *p = &c->locks;
-    MsLockRequest rq = {c->txnid, c->s->user, c->s->host, "comb",
-                        p->items + p->n_requested, p->n - p->n_requested,
+    MsLockRequest rq = {c->txnid, c->s->user, c->s->host, "comb", NULL, 0,
                         false};
     MsLockStatus st;
-    int rc;
-    if (!c->txnid || rq.n == 0)
+    int rc = COMB_OK;
+    if (!c->txnid || (rc = sql_txn_locks_filter(c, err)))
+        return rc;
+    rq.components = p->items + p->n_requested;
+    rq.n = p->n - p->n_requested;
+    if (rq.n == 0)
         return COMB_OK;
     p->n_requested = p->n;
     if ((rc = ms_lock(c->s->ms, &rq, &st, err)))
