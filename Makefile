@@ -17,6 +17,12 @@ ifeq ($(MODE),fuzz)
   SAN := -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer
   MODE_CFLAGS := -O1 $(SAN) -DCOMB_TEST_BUILD
   MODE_LDFLAGS := -fsanitize=fuzzer,address,undefined
+else ifeq ($(MODE),tsan)
+  # ThreadSanitizer over the code that runs threads (the metastore's
+  # heartbeater and housekeeper); make test builds and runs it
+  SAN := -fsanitize=thread -fno-omit-frame-pointer
+  MODE_CFLAGS := -O1 $(SAN) -DCOMB_TEST_BUILD
+  MODE_LDFLAGS := $(SAN)
 else ifeq ($(MODE),test)
   SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
   MODE_CFLAGS := -O1 $(SAN) -DCOMB_TEST_BUILD
@@ -110,6 +116,13 @@ $(B)/tests/unit_$(1): $$(patsubst tests/%.c,$(B)/tests/obj/%.o,$$(wildcard tests
 endef
 $(foreach L,$(UNIT_LAYERS),$(eval $(call unit_rule,$(L))))
 
+# The threaded unit tests alone, for MODE=tsan (quick: make test runs it)
+TSAN_TESTS := tests/unit/metastore/test_heartbeat.c tests/unit/metastore/test_housekeep.c \
+	tests/unit/metastore/ms_fixture.c tests/unit/unit.c
+$(B)/tests/threads_metastore: $(patsubst tests/%.c,$(B)/tests/obj/%.o,$(TSAN_TESTS)) $(DEPS_metastore) $(DEPS_fs)
+	@mkdir -p $(dir $@)
+	$(CC) $(MODE_LDFLAGS) -o $@ $(filter %.o,$^) $(DEPS_metastore) $(DEPS_fs) $(LIBS)
+
 BENCH_BINS := $(patsubst bench/%.c,$(B)/bench/%,$(wildcard bench/*.c))
 $(B)/bench/%: bench/%.c $(DEPS_sql)
 	@mkdir -p $(dir $@)
@@ -138,6 +151,7 @@ bench-bins: $(BENCH_BINS)
 # that -O1 does not, and make demo / make bench must never break.
 test: deps-test
 	@$(MAKE) --no-print-directory MODE=test check-layers build/test/comb unit
+	@$(MAKE) --no-print-directory MODE=tsan build/tsan/tests/threads_metastore
 	@$(MAKE) --no-print-directory MODE=rel all
 	@tests/run.sh build/test
 

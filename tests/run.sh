@@ -2,6 +2,7 @@
 # Run every test against a build directory (default build/test) and end
 # with the line "N passed, N failed".
 #   unit tests:        $BUILD/tests/unit_<layer>   (one line per test)
+#   threaded tests:    build/tsan/tests/threads_*  (ThreadSanitizer)
 #   SQL golden tests:  tests/sql/**/*.sql vs .out  (tests/sqltest.sh)
 #   Hive's .q tests:   tests/qtest/passing.txt     (run by $BUILD/tests/qtest)
 #   fuzz corpora:      fuzz/corpus/<target>/*      (replayed, no libFuzzer)
@@ -51,6 +52,12 @@ run_one() {  # name, command...  (exit status 77: skipped)
 }
 
 for bin in "$BUILD"/tests/unit_*; do
+    [[ -x $bin ]] && count_unit "$bin"
+done
+# the threaded unit tests built with ThreadSanitizer (make test builds
+# build/tsan/tests/threads_*: MODE=tsan in the Makefile); a race report
+# makes the binary exit non-zero
+for bin in "${TSAN_BUILD:-build/tsan}"/tests/threads_*; do
     [[ -x $bin ]] && count_unit "$bin"
 done
 while IFS= read -r t; do

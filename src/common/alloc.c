@@ -11,24 +11,30 @@
 
 #define HDR 16
 
+/* Counted by every thread (a session's heartbeater allocates too), so
+ * updated atomically; the failure countdown belongs to the thread that
+ * armed it, so a background thread never takes a test's failure. */
 static struct {
     int64_t live;
     int64_t peak;
-    int64_t fail_countdown;
 } alloc_state;
+static _Thread_local int64_t fail_countdown;
 
 static int alloc_should_fail(void)
 {
-    if (alloc_state.fail_countdown <= 0)
+    if (fail_countdown <= 0)
         return 0;
-    return --alloc_state.fail_countdown == 0;
+    return --fail_countdown == 0;
 }
 
 static void alloc_count(int64_t delta)
 {
-    alloc_state.live += delta;
-    if (alloc_state.live > alloc_state.peak)
-        alloc_state.peak = alloc_state.live;
+    int64_t live = __atomic_add_fetch(&alloc_state.live, delta, __ATOMIC_RELAXED);
+    int64_t peak = __atomic_load_n(&alloc_state.peak, __ATOMIC_RELAXED);
+    while (live > peak &&
+           !__atomic_compare_exchange_n(&alloc_state.peak, &peak, live, 1,
+                                        __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+        ;
 }
 
 void *comb_malloc(size_t n)
@@ -100,11 +106,11 @@ char *comb_strdup(const char *s)
     return comb_strndup(s, strlen(s));
 }
 
-int64_t comb_alloc_live_bytes(void) { return alloc_state.live; }
-int64_t comb_alloc_peak_bytes(void) { return alloc_state.peak; }
+int64_t comb_alloc_live_bytes(void) { return __atomic_load_n(&alloc_state.live, __ATOMIC_RELAXED); }
+int64_t comb_alloc_peak_bytes(void) { return __atomic_load_n(&alloc_state.peak, __ATOMIC_RELAXED); }
 
 void comb_alloc_peak_reset(void)
 {
-    alloc_state.peak = alloc_state.live;
+    __atomic_store_n(&alloc_state.peak, comb_alloc_live_bytes(), __ATOMIC_RELAXED);
 }
-void comb_alloc_fail_after(int64_t countdown) { alloc_state.fail_countdown = countdown; }
+void comb_alloc_fail_after(int64_t countdown) { fail_countdown = countdown; }

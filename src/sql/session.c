@@ -357,12 +357,19 @@ void sql_pause_point(SqlStmtCtx *c, const char *name)
 {
 #ifdef COMB_TEST_BUILD
     const char *want = sql_session_get_conf(c->s, "comb.test.pause.point");
-    if (want && strcmp(want, name) == 0) {
-        int64_t ms = sql_conf_duration_ms(c->s, "comb.test.pause.ms", 1000, 1);
-        struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000};
-        while (nanosleep(&ts, &ts) != 0)
-            ;
-    }
+    const char *go = sql_session_get_conf(c->s, "comb.test.pause.file");
+    struct timespec tick = {0, 10 * 1000000};
+    char at[4096];
+    FILE *f;
+    if (!want || !go || strcmp(want, name) != 0)
+        return;
+    /* <file>.at says the point is reached; the test makes <file> to go
+     * on (or kills the process meanwhile) */
+    snprintf(at, sizeof at, "%s.at", go);
+    if ((f = fopen(at, "w")))
+        fclose(f);
+    while (access(go, F_OK) != 0)
+        nanosleep(&tick, NULL);
 #else
     (void)c;
     (void)name;

@@ -192,10 +192,11 @@ void sql_txn_own_writes(const SqlStmtCtx *c, const struct SqlTable *t,
 /* Fault points for crash tests: when conf comb.test.crash.point equals
  * `name`, the process exits immediately (as if killed). */
 void sql_crash_point(SqlStmtCtx *c, const char *name);
-/* Test builds: when conf comb.test.pause.point equals `name`, sleep
- * comb.test.pause.ms (default 1000) there: "after_snapshot" (the txn
- * open, its locks granted, nothing read yet) and "before_commit" (files
- * durable, locks still held), for concurrency tests. */
+/* Test builds: when conf comb.test.pause.point equals `name`, make the
+ * file <comb.test.pause.file>.at and wait there until the file
+ * comb.test.pause.file exists: "after_snapshot" (the txn open, its locks
+ * granted, nothing read yet) and "before_commit" (files durable, locks
+ * still held), for concurrency tests. */
 void sql_pause_point(SqlStmtCtx *c, const char *name);
 
 /* ------------------------------------------------- locks (txn_locks.c) */

@@ -284,43 +284,63 @@ int sql_locks_note_read(SqlStmtCtx *c, const MsTable *t, CombErr *err)
     return c->txnid ? sql_locks_acquire(c, err) : COMB_OK;
 }
 
-/* The catalog record of [db.]name, or NULL when there is none (the
- * statement reports that itself). */
-static MsTable *table_of(SqlStmtCtx *c, const AstName *name)
+/* The catalog record of [db.]name into *out, NULL when there is none
+ * (the statement reports that itself); errors other than "not found"
+ * (out of memory, the metastore) are the statement's. */
+static int table_of(SqlStmtCtx *c, const AstName *name, MsTable **out,
+                    CombErr *err)
 {
-    MsTable *t = NULL;
-    CombErr ignored;
     const char *db = name->db ? name->db : c->s->db;
-    if (!name->name ||
-        ms_table_get(c->s->ms, db, name->name, c->arena, &t, &ignored))
-        return NULL;
-    return t;
+    int rc;
+    *out = NULL;
+    if (!name->name)
+        return COMB_OK;
+    rc = ms_table_get(c->s->ms, db, name->name, c->arena, out, err);
+    if (rc == COMB_ENOTFOUND) {
+        comb_err_clear(err);
+        *out = NULL;
+        return COMB_OK;
+    }
+    return rc;
 }
 
 /* The partition name of t named by items (key = constant for every
- * partition key), or NULL: dynamic, incomplete, or a value that does not
- * convert (the statement reports that itself). */
-static char *static_partition(SqlStmtCtx *c, MsTable *mt,
-                              const AstPartItem *items, int n_items)
+ * partition key) into *out, or NULL: dynamic, incomplete, or a value
+ * that does not convert (the statement reports that itself).  Only
+ * running out of memory is an error. */
+static int static_partition(SqlStmtCtx *c, MsTable *mt,
+                            const AstPartItem *items, int n_items, char **out,
+                            CombErr *err)
 {
     SqlTable *t;
-    char **values, *name = NULL;
-    CombErr ignored;
-    if (mt->n_part_keys == 0 || sql_table_from_ms(c, mt, &t, &ignored) ||
-        !(values = comb_arena_calloc(c->arena,
+    char **values;
+    int rc;
+    *out = NULL;
+    if (mt->n_part_keys == 0)
+        return COMB_OK;
+    if ((rc = sql_table_from_ms(c, mt, &t, err)))
+        goto done;
+    if (!(values = comb_arena_calloc(c->arena,
                                      (size_t)mt->n_part_keys * sizeof *values)))
-        return NULL;
+        return comb_err_nomem(err);
     for (int k = 0; k < mt->n_part_keys; k++) {
         const AstPartItem *it = NULL;
         for (int i = 0; i < n_items && !it; i++)
             if (items[i].value && strcasecmp(items[i].key, mt->part_keys[k].name) == 0)
                 it = &items[i];
-        if (!it || sql_part_static_value(c, t, k, it, &values[k], &ignored))
-            return NULL;
+        if (!it)
+            return COMB_OK;
+        if ((rc = sql_part_static_value(c, t, k, it, &values[k], err)))
+            goto done;
     }
-    if (ms_part_name_make(mt, values, c->arena, &name, &ignored))
-        return NULL;
-    return name;
+    rc = ms_part_name_make(mt, values, c->arena, out, err);
+done:
+    if (rc && rc != COMB_ENOMEM) {
+        comb_err_clear(err);
+        *out = NULL;
+        return COMB_OK;
+    }
+    return rc;
 }
 
 /* key = constant conjuncts of an UPDATE/DELETE's WHERE as partition
@@ -353,19 +373,20 @@ static int where_items(SqlStmtCtx *c, const AstExpr *e, AstPartItem *items,
 static int plan_write(SqlStmtCtx *c, MsTable *mt, const AstPartItem *items,
                       int n_items, MsLockType type, CombErr *err)
 {
-    char *part = static_partition(c, mt, items, n_items);
-    return plan_add(c, mt->db, mt->name, part, type, err);
+    char *part;
+    int rc = static_partition(c, mt, items, n_items, &part, err);
+    return rc ? rc : plan_add(c, mt->db, mt->name, part, type, err);
 }
 
 /* INSERT INTO/OVERWRITE or LOAD DATA [OVERWRITE] into st->name. */
 static int plan_insert(SqlStmtCtx *c, const AstStmt *st, CombErr *err)
 {
-    MsTable *mt = table_of(c, &st->name);
+    MsTable *mt;
     bool acid, xlock = conf_bool(c->s, "hive.txn.xlock.write", true);
     MsLockType type;
     int rc;
-    if (!mt)
-        return COMB_OK;
+    if ((rc = table_of(c, &st->name, &mt, err)) || !mt)
+        return rc;
     if ((rc = check_manager(c, mt, err)))
         return rc;
     if (!lockable(mt))
@@ -388,10 +409,10 @@ static int plan_update(SqlStmtCtx *c, const AstStmt *st, CombErr *err)
 {
     enum { MAX_ITEMS = 64 };
     AstPartItem items[MAX_ITEMS];
-    MsTable *mt = table_of(c, &st->name);
+    MsTable *mt;
     int n = 0, rc;
-    if (!mt)
-        return COMB_OK;
+    if ((rc = table_of(c, &st->name, &mt, err)) || !mt)
+        return rc;
     if ((rc = check_manager(c, mt, err)))
         return rc;
     if (!lockable(mt))
@@ -409,9 +430,10 @@ static int plan_update(SqlStmtCtx *c, const AstStmt *st, CombErr *err)
 static int plan_table_ddl(SqlStmtCtx *c, const AstStmt *st, MsLockType type,
                           CombErr *err)
 {
-    MsTable *mt = table_of(c, &st->name);
-    if (!mt || !lockable(mt))
-        return COMB_OK;
+    MsTable *mt;
+    int rc;
+    if ((rc = table_of(c, &st->name, &mt, err)) || !mt || !lockable(mt))
+        return rc;
     return plan_write(c, mt, st->part.items, st->part.n, type, err);
 }
 
@@ -446,8 +468,8 @@ static int plan_from_reads(SqlStmtCtx *c, const AstFrom *f,
         MsTable *mt;
         if (!f->table.db && is_cte(scope, f->table.name))
             return COMB_OK;
-        if (!(mt = table_of(c, &f->table)))
-            return COMB_OK;
+        if ((rc = table_of(c, &f->table, &mt, err)) || !mt)
+            return rc;
         return sql_locks_note_read(c, mt, err);
     }
     case AST_FROM_QUERY:
