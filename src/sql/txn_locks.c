@@ -352,6 +352,11 @@ static int where_items(SqlStmtCtx *c, const AstExpr *e, AstPartItem *items,
     if (!e || *n >= cap)
         return COMB_OK;
     if (e->kind == AST_BINARY && e->op == AST_OP_AND) {
+        /* the parser makes a run of ANDs one node over args[] */
+        for (int i = 0; i < e->n_args; i++)
+            where_items(c, e->args[i], items, cap, n);
+        if (e->n_args)
+            return COMB_OK;
         where_items(c, e->left, items, cap, n);
         return where_items(c, e->right, items, cap, n);
     }
