@@ -132,9 +132,10 @@ void sql_pause_point(SqlStmtCtx *c, const char *name);
  * transaction manager and the statement writes a transactional table. */
 int sql_locks_plan(SqlStmtCtx *c, CombErr *err);
 /* A table the statement reads (plan/catalog.c): a SHARED_READ component
- * for a managed table or view-less table, unless the statement writes it
- * already; once the txn is open, requested and waited for at once.
- * Hive's 10265 for a transactional table under a non-ACID manager. */
+ * for a managed table (views, external and temporary tables are not
+ * locked), unless the statement locks it already for a write; once the
+ * txn is open, requested and waited for at once.  Hive's 10264/10265 for
+ * a transactional table when the settings choose no ACID manager. */
 int sql_locks_note_read(SqlStmtCtx *c, const MsTable *t, CombErr *err);
 /* Open the statement's txn (READ_ONLY unless it writes) with its planned
  * locks, wait for them (hive.lock.numretries, hive.lock.sleep.between.

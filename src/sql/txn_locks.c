@@ -352,33 +352,32 @@ done:
 
 /* key = constant conjuncts of an UPDATE/DELETE's WHERE as partition
  * items (top-level ANDs only). */
-static int where_items(SqlStmtCtx *c, const AstExpr *e, AstPartItem *items,
-                       int cap, int *n)
+static void where_items(const AstExpr *e, AstPartItem *items, int cap,
+                        int *n)
 {
     const AstExpr *col, *val;
     if (!e || *n >= cap)
-        return COMB_OK;
+        return;
     if (e->kind == AST_BINARY && e->op == AST_OP_AND) {
         /* a run of ANDs is one node with its operands in args */
         for (int i = 0; i < e->n_args; i++)
-            where_items(c, e->args[i], items, cap, n);
+            where_items(e->args[i], items, cap, n);
         if (e->n_args == 0) {
-            where_items(c, e->left, items, cap, n);
-            where_items(c, e->right, items, cap, n);
+            where_items(e->left, items, cap, n);
+            where_items(e->right, items, cap, n);
         }
-        return COMB_OK;
+        return;
     }
     if (e->kind != AST_BINARY || e->op != AST_OP_EQ)
-        return COMB_OK;
+        return;
     col = e->left->kind == AST_COLREF ? e->left : e->right;
     val = col == e->left ? e->right : e->left;
     if (col->kind != AST_COLREF ||
         (val->kind != AST_LIT_STRING && val->kind != AST_LIT_INT &&
          val->kind != AST_LIT_DOUBLE))
-        return COMB_OK;
+        return;
     items[*n] = (AstPartItem){col->name, (AstExpr *)val, val->pos};
     (*n)++;
-    return COMB_OK;
 }
 
 /* One written object: the static partition of mt named by items, else
@@ -430,7 +429,7 @@ static int plan_update(SqlStmtCtx *c, const AstStmt *st, CombErr *err)
         return rc;
     if (!lockable(mt))
         return COMB_OK;
-    where_items(c, st->where, items, MAX_ITEMS, &n);
+    where_items(st->where, items, MAX_ITEMS, &n);
     return plan_write(c, mt, items, n,
                       conf_bool(c->s, "hive.txn.xlock.write", true)
                           ? MS_LOCK_EXCL_WRITE
