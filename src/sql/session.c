@@ -291,12 +291,10 @@ static bool answers_without_txn(const SqlStmtCtx *c, int rc)
 
 int sql_txn_begin(SqlStmtCtx *c, CombErr *err)
 {
-    bool joined;
     int rc;
     if (c->txnid || c->have_snapshot)
         return COMB_OK;
-    if ((rc = sql_txn_join(c, &joined, err)) || joined)
-        return rc;
+    sql_txn_opening(c);
     rc = sql_txn_open_locked(c, err);
     if (rc && !answers_without_txn(c, rc))
         return rc;

@@ -149,16 +149,17 @@ int sql_txn_commit(SqlStmtCtx *c, CombErr *err);
 
 /* ----------------------------------------- explicit transactions (txn.c) */
 
-/* Called by sql_txn_begin: inside an explicit transaction whose txn is
- * open, make c use it and acquire c's locks for it (*joined); before its
- * first statement, make the txn c opens one that may write. */
-int sql_txn_join(SqlStmtCtx *c, bool *joined, CombErr *err);
+/* Called by sql_txn_begin before it opens c's txn: the first statement
+ * of an explicit transaction opens one that may write. */
+void sql_txn_opening(SqlStmtCtx *c);
 /* Called by sql_txn_begin after it opened c's txn: inside an explicit
  * transaction the session keeps it for the statements to come. */
 void sql_txn_adopt(SqlStmtCtx *c);
-/* Before dispatch: refuse what an explicit transaction does not allow
- * (DDL, any statement after a failure, writes in a READ ONLY one) and
- * set c->stmt_base. */
+/* Before sql_locks_plan: refuse what an explicit transaction does not
+ * allow (DDL, any statement after a failure, writes in a READ ONLY one),
+ * set c->stmt_base, and once its txn is open make c run in it
+ * (SqlStmtCtx.explicit_txn), so that sql_locks_plan takes c's locks for
+ * it before c reads. */
 int sql_txn_statement_check(SqlStmtCtx *c, CombErr *err);
 /* After the statement (rc its result): inside an explicit transaction a
  * failure aborts the metastore txn and leaves the transaction failed. */
@@ -208,9 +209,10 @@ void sql_pause_point(SqlStmtCtx *c, const char *name);
  * transaction manager and the statement writes a transactional table. */
 int sql_locks_plan(SqlStmtCtx *c, CombErr *err);
 /* A table the statement reads (plan/catalog.c): a SHARED_READ component
- * for a managed table or view-less table, unless the statement writes it
- * already; once the txn is open, requested and waited for at once.
- * Hive's 10265 for a transactional table under a non-ACID manager. */
+ * for a managed table (views, external and temporary tables are not
+ * locked), unless the statement locks it already for a write; once the
+ * txn is open, requested and waited for at once.  Hive's 10264/10265 for
+ * a transactional table when the settings choose no ACID manager. */
 int sql_locks_note_read(SqlStmtCtx *c, const MsTable *t, CombErr *err);
 /* Open the statement's txn (READ_ONLY unless it writes) with its planned
  * locks, wait for them (hive.lock.numretries, hive.lock.sleep.between.

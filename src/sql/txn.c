@@ -5,9 +5,9 @@
  * Between BEGIN and COMMIT every statement runs in one metastore txn.  The
  * first statement that reads or writes opens it and takes its snapshot
  * (sql_txn_begin, then sql_txn_adopt); later statements borrow both
- * (sql_txn_join), so they read that snapshot plus the transaction's own
- * writes: the txn is no exception of its own snapshot, so its write ids
- * are valid to it.  Each writer gets the next statement id of the
+ * (sql_txn_statement_check) and take their locks for it, so they read
+ * that snapshot plus the transaction's own writes: the txn is no
+ * exception of its own snapshot, so its write ids are valid to it.  Each writer gets the next statement id of the
  * transaction, so several writes of one table (one write id, as Hive's
  * allocateTableWriteIds gives one per txn and table) land in distinct
  * delta_W_W_S / delete_delta_W_W_S directories, and a statement's
@@ -151,25 +151,23 @@ SqlTxnState sql_session_txn_state(const SqlSession *s, int64_t *txnid)
     return s->txn.failed ? SQL_TXN_FAILED : SQL_TXN_OPEN;
 }
 
-int sql_txn_join(SqlStmtCtx *c, bool *joined, CombErr *err)
+void sql_txn_opening(SqlStmtCtx *c)
+{
+    /* the first statement of an explicit transaction opens a txn that
+     * may write later, even if this statement only reads */
+    if (c->s->txn.open)
+        c->locks.writes = !c->s->txn.read_only;
+}
+
+/* A later statement of the transaction: it runs in the txn (and
+ * sql_locks_plan takes its locks for it before it reads). */
+static void borrow(SqlStmtCtx *c)
 {
     const SqlTxn *t = &c->s->txn;
-    *joined = false;
-    if (!t->open)
-        return COMB_OK;
-    if (!t->have_snapshot) {
-        /* the first statement opens the txn: one that may write later,
-         * even if this statement only reads */
-        c->locks.writes = !t->read_only;
-        return COMB_OK;
-    }
     c->txnid = t->txnid;
     c->snapshot = t->snapshot;
     c->have_snapshot = true;
     c->explicit_txn = true;
-    *joined = true;
-    /* this statement's locks, for the txn: held until it ends */
-    return sql_locks_acquire(c, err);
 }
 
 /* ------------------------------------------------------------ held locks */
@@ -282,6 +280,8 @@ int sql_txn_statement_check(SqlStmtCtx *c, CombErr *err)
                         "cannot execute %s in a read-only transaction",
                         write_name(k));
     c->stmt_base = c->stmt_end = t->next_stmt;
+    if (t->have_snapshot)
+        borrow(c);
     return COMB_OK;
 }
 

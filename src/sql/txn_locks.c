@@ -14,7 +14,11 @@
  * written: a lock is a HIVE_LOCKS row, waiting is polling.
  *
  * Which locks (Hive 4, hive.txn.xlock.write true by default):
- *   SELECT and every table read      SHARED_READ on the table
+ *   SELECT and every table read      SHARED_READ on the table (none with
+ *                                    hive.txn.read.locks=false; ACID
+ *                                    tables none with hive.acid.lockless.
+ *                                    reads.enabled, others none with
+ *                                    hive.txn.nonacid.read.locks=false)
  *   INSERT INTO / LOAD, ACID         SHARED_READ (xlock.write=false:
  *                                    SHARED_WRITE)
  *   INSERT INTO / LOAD, not ACID     EXCLUSIVE (hive.txn.strict.locking.
@@ -28,7 +32,8 @@
  *                                    ACID: EXCLUSIVE), SHARED_READ on its db
  *   CREATE TABLE                     SHARED_READ on the database
  *   DROP TABLE, ALTER TABLE,         EXCLUSIVE on the table (or the named
- *   TRUNCATE, MSCK REPAIR            partition); ADD PARTITION SHARED_READ
+ *   TRUNCATE, MSCK REPAIR            partition); ADD PARTITION SHARED_READ,
+ *                                    DROP PARTITION the table
  *   DROP DATABASE                    EXCLUSIVE on the database
  * A write names a partition when every partition key has a constant
  * (static partitions; UPDATE/DELETE: an equality with a constant for each
@@ -258,14 +263,13 @@ static bool lockable(const MsTable *t)
     return t->table_type && strcmp(t->table_type, MS_MANAGED_TABLE) == 0;
 }
 
-/* Is any component of the plan on table db.table itself (not a
- * partition) of a type at least SHARED_READ? */
+/* Does the plan lock table db.table or one of its partitions already
+ * (a table the statement writes is not also locked for its reads)? */
 static bool plan_has_table(const SqlLockPlan *p, const char *db,
                            const char *table)
 {
     for (int i = 0; i < p->n; i++)
-        if (same(p->items[i].db, db) && same(p->items[i].table, table) &&
-            !p->items[i].partition)
+        if (same(p->items[i].db, db) && same(p->items[i].table, table))
             return true;
     return false;
 }
@@ -277,7 +281,10 @@ int sql_locks_note_read(SqlStmtCtx *c, const MsTable *t, CombErr *err)
         return rc;
     if (!locking_on(c->s) || !lockable(t) ||
         plan_has_table(&c->locks, t->db, t->name) ||
-        !conf_bool(c->s, "hive.txn.read.locks", true))
+        !conf_bool(c->s, "hive.txn.read.locks", true) ||
+        (ms_table_is_transactional(t)
+             ? conf_bool(c->s, "hive.acid.lockless.reads.enabled", false)
+             : !conf_bool(c->s, "hive.txn.nonacid.read.locks", true)))
         return COMB_OK;
     if ((rc = plan_add(c, t->db, t->name, NULL, MS_LOCK_SHARED_READ, err)))
         return rc;
@@ -345,32 +352,32 @@ done:
 
 /* key = constant conjuncts of an UPDATE/DELETE's WHERE as partition
  * items (top-level ANDs only). */
-static int where_items(SqlStmtCtx *c, const AstExpr *e, AstPartItem *items,
-                       int cap, int *n)
+static void where_items(const AstExpr *e, AstPartItem *items, int cap,
+                        int *n)
 {
     const AstExpr *col, *val;
     if (!e || *n >= cap)
-        return COMB_OK;
+        return;
     if (e->kind == AST_BINARY && e->op == AST_OP_AND) {
-        /* the parser makes a run of ANDs one node over args[] */
+        /* a run of ANDs is one node with its operands in args */
         for (int i = 0; i < e->n_args; i++)
-            where_items(c, e->args[i], items, cap, n);
-        if (e->n_args)
-            return COMB_OK;
-        where_items(c, e->left, items, cap, n);
-        return where_items(c, e->right, items, cap, n);
+            where_items(e->args[i], items, cap, n);
+        if (e->n_args == 0) {
+            where_items(e->left, items, cap, n);
+            where_items(e->right, items, cap, n);
+        }
+        return;
     }
     if (e->kind != AST_BINARY || e->op != AST_OP_EQ)
-        return COMB_OK;
+        return;
     col = e->left->kind == AST_COLREF ? e->left : e->right;
     val = col == e->left ? e->right : e->left;
     if (col->kind != AST_COLREF ||
         (val->kind != AST_LIT_STRING && val->kind != AST_LIT_INT &&
          val->kind != AST_LIT_DOUBLE))
-        return COMB_OK;
+        return;
     items[*n] = (AstPartItem){col->name, (AstExpr *)val, val->pos};
     (*n)++;
-    return COMB_OK;
 }
 
 /* One written object: the static partition of mt named by items, else
@@ -422,7 +429,7 @@ static int plan_update(SqlStmtCtx *c, const AstStmt *st, CombErr *err)
         return rc;
     if (!lockable(mt))
         return COMB_OK;
-    where_items(c, st->where, items, MAX_ITEMS, &n);
+    where_items(st->where, items, MAX_ITEMS, &n);
     return plan_write(c, mt, items, n,
                       conf_bool(c->s, "hive.txn.xlock.write", true)
                           ? MS_LOCK_EXCL_WRITE
@@ -620,6 +627,10 @@ int sql_locks_plan(SqlStmtCtx *c, CombErr *err)
         return rc;
     if (!c->locks.acid_manager)
         c->locks.n = 0;
+    /* a txn already open (explicit transactions) takes the statement's
+     * locks now, before the statement reads anything */
+    if (c->txnid)
+        return sql_locks_acquire(c, err);
     return open_now && c->locks.n > 0 ? sql_txn_begin(c, err) : COMB_OK;
 }
 

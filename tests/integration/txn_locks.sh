@@ -8,7 +8,8 @@
 #     to commit fails with the write-conflict error 10263;
 #  3. a lock wait past hive.lock.numretries fails with Hive's text and
 #     holds nothing, and SHOW LOCKS from a third process shows the holder
-#     (ACQUIRED) and the waiter (WAITING, blocked by the holder).
+#     (ACQUIRED) and the waiter (WAITING, blocked by the holder);
+# and metastore.max.open.txns refuses a txn past the limit (Hive's text).
 # Processes are held at named points (comb.test.pause.point) until the test
 # makes a file, so no step depends on timing.
 # COMB_TEST_METASTORE: a metastore other than the warehouse's SQLite file
@@ -130,4 +131,15 @@ finished h1
 [[ $(cat "$WH/h1.rc") == 0 ]] || fail "holder: $(cat "$WH/h1.log")"
 [[ $(value) == 0 ]] || fail "v = $(value): the timed-out UPDATE changed something"
 [[ $(c -e "SHOW LOCKS" | wc -l) == 1 ]] || fail "locks left: $(c -e 'SHOW LOCKS')"
+
+# metastore.max.open.txns: with one txn held open, a limit of 1 refuses
+paused m1 after_snapshot -e "SELECT count(*) FROM t"
+wait_for "$WH/m1"
+c --hiveconf metastore.max.open.txns=1 -e "SELECT 1" > "$WH/max.log" 2>&1 \
+    && fail "a txn opened past metastore.max.open.txns"
+grep -q "Maximum allowed number of open transactions has been reached. See hive.max.open.txns." "$WH/max.log" \
+    || fail "max open txns text: $(cat "$WH/max.log")"
+c --hiveconf metastore.max.open.txns=2 -e "SELECT 1" > /dev/null || fail "a limit of 2 refused"
+touch "$WH/m1"
+finished m1
 echo ok

@@ -5,7 +5,8 @@
 #   fails FS_FAULT MS_FAULT SQL TEXT  SQL must fail, its message holding TEXT,
 #                                   with COMB_FS_FAULT / COMB_MS_FAULT set
 #   killed CRASH_POINT SQL          SQL must die of SIGKILL at the test build's
-#                                   comb.test.crash.point CRASH_POINT
+#                                   comb.test.crash.point CRASH_POINT (its
+#                                   locks then last 2 s: comb-site.conf)
 c() { "$COMB" --warehouse "$WH" --outputformat tsv "$@"; }
 same() { [[ $1 == "$2" ]] || { echo "got:"; echo "$1"; echo "want:"; echo "$2"; exit 1; }; }
 fails() {
@@ -19,6 +20,11 @@ fails() {
 }
 killed() {
     local rc
+    # a killed writer's txn keeps its locks until hive.txn.timeout passes
+    # without a heartbeat: seconds here, so the next statement waits only
+    # that long for the housekeeper (the warehouse's comb-site.conf)
+    [[ -f $WH/comb-site.conf ]] ||
+        printf 'hive.txn.timeout=2s\nmetastore.acid.housekeeper.interval=1s\n' > "$WH/comb-site.conf"
     set +e
     c --hiveconf comb.test.crash.point="$1" -e "$2" > /dev/null 2>&1
     rc=$?
