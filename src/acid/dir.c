@@ -430,12 +430,21 @@ static int process_base(DirScan *s, AcidParsedDir *d, CombErr *err)
     return names_push(s->a, &s->obsolete, (char *)d->name, err);
 }
 
+/* A delta the reading statement of an explicit transaction is writing
+ * itself (CombWriteIdList.own_writeid): not read, not obsolete either. */
+static bool own_statement_output(const DirScan *s, const AcidParsedDir *d)
+{
+    const CombWriteIdList *w = s->wil;
+    return w->own_writeid > 0 && d->min_wid == w->own_writeid &&
+           d->max_wid == w->own_writeid && d->stmt >= w->own_stmt_limit;
+}
+
 /* 4.1 processDelta. */
 static int process_delta(DirScan *s, AcidParsedDir *d, CombErr *err)
 {
     bool usable;
     int rc = dir_usable(s, d, &usable, err);
-    if (rc || !usable)
+    if (rc || !usable || own_statement_output(s, d))
         return rc;
     if (comb_idlist_range_aborted(&s->wil->ids, d->min_wid, d->max_wid) ==
         COMB_RANGE_ALL)

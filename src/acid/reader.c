@@ -292,6 +292,8 @@ static int copy_snapshot(AcidReader *r, const CombWriteIdList *wil,
         return comb_err_nomem(err);
     if (comb_idlist_copy(&r->wil.ids, &wil->ids))
         return comb_err_nomem(err);
+    r->wil.own_writeid = wil->own_writeid;
+    r->wil.own_stmt_limit = wil->own_stmt_limit;
     if (txns && comb_idlist_copy(&r->txn_copy, txns))
         return comb_err_nomem(err);
     return COMB_OK;

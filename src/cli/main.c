@@ -27,6 +27,7 @@
 #include "cli/orcfiledump.h"
 #include "cli/print.h"
 #include "cli/shell.h"
+#include "cli/stop.h"
 #include "common/alloc.h"
 #include "common/buf.h"
 #include "common/version.h"
@@ -109,7 +110,8 @@ size_t cli_run_buffer(CliContext *cx, const char *buf, size_t len,
                       bool stop_on_error, bool *failed)
 {
     size_t done = 0, end;
-    while (done < len && sql_next_statement(buf + done, len - done, &end)) {
+    while (done < len && !cli_stop_requested(NULL) &&
+           sql_next_statement(buf + done, len - done, &end)) {
         done += end;
         cli_run_statement(cx, buf + done - end, end, failed);
         if (*failed && stop_on_error)
@@ -127,16 +129,45 @@ void cli_run_statement(CliContext *cx, const char *text, size_t len,
 {
     CombErr err;
     SqlSink sink = cli_printer_sink(cx->printer);
-    if (sql_is_blank(text, len))
+    SqlTxnState before = sql_session_txn_state(cx->session, NULL);
+    int rc;
+    if (sql_is_blank(text, len) || cli_stop_requested(NULL))
         return;
     if (cx->verbose)
         echo_statement(cx->printer->out, text, len);
-    if (sql_session_execute(cx->session, text, len, &sink, &err)) {
+    if (cli_stop_is_quit(text, len)) {
+        cli_stop_quit();
+        return;
+    }
+    cli_stop_busy(true);
+    rc = sql_session_execute(cx->session, text, len, &sink, &err);
+    cli_stop_busy(false);
+    if (rc) {
         fflush(cx->printer->out);
         fprintf(stderr, "Error: %s\n", err.msg);
         *failed = true;
+        if (before == SQL_TXN_OPEN &&
+            sql_session_txn_state(cx->session, NULL) == SQL_TXN_FAILED)
+            fputs("Notice: the transaction is aborted; ROLLBACK ends it "
+                  "(COMMIT rolls it back too)\n",
+                  stderr);
     }
     fflush(cx->printer->out);
+}
+
+/* The end of the input, a signal or quit with a transaction still open:
+ * closing the session rolls it back; say so. */
+static void notice_open_txn(SqlSession *s)
+{
+    int64_t txnid;
+    if (sql_session_txn_state(s, &txnid) == SQL_TXN_NONE)
+        return;
+    if (txnid)
+        fprintf(stderr, "Notice: rolling back the transaction left open "
+                        "(txnid:%lld)\n",
+                (long long)txnid);
+    else
+        fputs("Notice: ending the transaction left open\n", stderr);
 }
 
 /* Run a whole script, text[0..len); a trailing statement without ';' runs
@@ -295,7 +326,7 @@ int main(int argc, char **argv)
     char **vars = comb_calloc((size_t)argc + 1, sizeof *vars);
     char **confs = comb_calloc((size_t)argc + 1, sizeof *confs);
     const Subcommand *sub = NULL;
-    int n_vars = 0, n_confs = 0, rc;
+    int n_vars = 0, n_confs = 0, rc, sig;
 
     if (!vars || !confs)
         return 1;
@@ -324,6 +355,7 @@ int main(int argc, char **argv)
             rc = apply_setting(s, confs[i], false);
     comb_free(vars);
     comb_free(confs);
+    cli_stop_install();
     cli_printer_init(&printer, o.format, stdout);
     cx = (CliContext){s, &printer, o.verbose};
     if (!rc) {
@@ -341,6 +373,9 @@ int main(int argc, char **argv)
         }
     }
     cli_printer_free(&printer);
+    notice_open_txn(s);
     sql_session_close(s);
+    if (cli_stop_requested(&sig) && sig)
+        return 128 + sig;
     return rc;
 }

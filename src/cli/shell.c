@@ -9,6 +9,7 @@
 
 #include <editline/readline.h>
 
+#include "cli/stop.h"
 #include "common/alloc.h"
 #include "common/buf.h"
 #include "sql/parse/ast.h"
@@ -51,7 +52,8 @@ static int run_interactive(CliContext *cx, CombBuf *b, bool *failed)
     char *line;
     if (hist)
         read_history(hist);
-    while ((line = readline(sql_is_blank((const char *)b->data, b->len)
+    while (!cli_stop_requested(NULL) &&
+           (line = readline(sql_is_blank((const char *)b->data, b->len)
                                 ? "comb> " : "    > ")) != NULL) {
         if (*line)
             add_history(line);
@@ -75,7 +77,8 @@ static int run_piped(CliContext *cx, CombBuf *b, bool *failed)
     size_t cap = 0;
     ssize_t n;
     bool first = true;
-    while ((n = getline(&line, &cap, stdin)) >= 0) {
+    while (!cli_stop_requested(NULL) &&
+           (n = getline(&line, &cap, stdin)) >= 0) {
         const char *text = line;
         if (n > 0 && line[n - 1] == '\n')
             n--;
@@ -103,7 +106,8 @@ int cli_shell_run(CliContext *cx, bool interactive)
         run_interactive(cx, &b, &failed);
     else
         run_piped(cx, &b, &failed);
-    /* a final statement without ';' still runs, as in the Hive CLI */
+    /* a final statement without ';' still runs, as in the Hive CLI
+     * (not after a signal cut the input short: cli_run_statement) */
     cli_run_statement(cx, (const char *)b.data, b.len, &failed);
     comb_buf_free(&b);
     return failed ? 1 : 0;

@@ -40,6 +40,14 @@ typedef CombIdList CombTxnList;
 typedef struct CombWriteIdList {
     char *table;            /* "db.table" lower case; owned; may be NULL */
     CombIdList ids;
+    /* A reader inside an explicit transaction that already wrote the
+     * table under write id own_writeid (valid in ids: the transaction
+     * sees its own writes): delta_W_W_S and delete_delta_W_W_S of that
+     * write id with S >= own_stmt_limit are the reading statement's own
+     * output and stay invisible to it.  0: no such write (not part of
+     * the string forms). */
+    int64_t own_writeid;
+    int own_stmt_limit;
 } CombWriteIdList;
 
 /* Build from parts (open and aborted may overlap none; arrays unsorted ok). */

@@ -185,6 +185,7 @@ void sql_session_close(SqlSession *s)
 {
     if (!s)
         return;
+    sql_txn_session_end(s);
     ms_heartbeater_stop(s->hb);
     ms_close(s->ms);
     comb_free(s->ms_target);
@@ -293,20 +294,24 @@ int sql_txn_begin(SqlStmtCtx *c, CombErr *err)
     int rc;
     if (c->txnid || c->have_snapshot)
         return COMB_OK;
+    sql_txn_opening(c);
     rc = sql_txn_open_locked(c, err);
-    if (!rc || !answers_without_txn(c, rc))
+    if (rc && !answers_without_txn(c, rc))
         return rc;
-    comb_err_clear(err);
-    if ((rc = ms_txn_snapshot(c->s->ms, 0, &c->snapshot, err)))
-        return rc;
-    c->have_snapshot = true;
+    if (rc) {
+        comb_err_clear(err);
+        if ((rc = ms_txn_snapshot(c->s->ms, 0, &c->snapshot, err)))
+            return rc;
+        c->have_snapshot = true;
+    }
+    sql_txn_adopt(c);
     return COMB_OK;
 }
 
 int sql_txn_commit(SqlStmtCtx *c, CombErr *err)
 {
     int rc;
-    if (!c->txnid)
+    if (!c->txnid || c->explicit_txn)
         return COMB_OK;
     sql_crash_point(c, "before_commit");
     sql_pause_point(c, "before_commit");
@@ -319,6 +324,11 @@ int sql_txn_commit(SqlStmtCtx *c, CombErr *err)
 static void txn_end(SqlStmtCtx *c)
 {
     CombErr ignore;
+    if (c->explicit_txn) {
+        c->txnid = 0;
+        c->have_snapshot = false;
+        return;
+    }
     if (c->txnid) {
         ms_txn_abort(c->s->ms, c->txnid, &ignore);
         sql_txn_forget(c->s, c->txnid);
@@ -424,6 +434,10 @@ static int dispatch(SqlStmtCtx *c, CombErr *err)
         return sql_exec_load(c, err);
     case AST_EXPLAIN:
         return sql_exec_explain(c, err);
+    case AST_TXN_BEGIN:
+    case AST_TXN_COMMIT:
+    case AST_TXN_ROLLBACK:
+        return sql_exec_txn(c, err);
     default:
         return sql_exec_ddl(c, err);
     }
@@ -450,12 +464,15 @@ int sql_session_execute(SqlSession *s, const char *text, size_t len,
         rc = sql_parse_statement(sql, sql_len, c.arena, &stmt, err);
     if (!rc) {
         c.stmt = stmt;
-        if (!(rc = sql_locks_plan(&c, err)))
-            rc = dispatch(&c, err);
+        if (!(rc = sql_txn_statement_check(&c, err)))
+            rc = sql_locks_plan(&c, err);
     }
+    if (!rc)
+        rc = dispatch(&c, err);
     if (!rc)
         rc = sql_txn_commit(&c, err);
     txn_end(&c);
+    sql_txn_statement_end(&c, rc, err);
     if (c.one_row.cols)
         comb_batch_free(&c.one_row);
     comb_arena_reset(&s->stmt_arena);

@@ -7,6 +7,9 @@
  * transaction (autocommit, as in Hive): the transaction is opened before
  * the statement reads anything and committed after its files are durable,
  * or aborted on any error, so a failed statement changes nothing visible.
+ * Between BEGIN (START TRANSACTION) and COMMIT or ROLLBACK the statements
+ * share one transaction instead (txn.c); closing the session rolls back
+ * one left open.
  *
  * Results stream to a SqlSink one batch at a time.  Ownership: the session
  * owns everything it allocates; sink callbacks borrow the batch and the
@@ -64,6 +67,16 @@ const char *sql_session_get_conf(const SqlSession *s, const char *key);
 
 /* Current database name. */
 const char *sql_session_database(const SqlSession *s);
+
+/* The session's explicit transaction (BEGIN ... COMMIT / ROLLBACK). */
+typedef enum SqlTxnState {
+    SQL_TXN_NONE,           /* autocommit: every statement its own txn */
+    SQL_TXN_OPEN,           /* inside BEGIN ... */
+    SQL_TXN_FAILED          /* a statement failed: the transaction is
+                               aborted, only ROLLBACK / COMMIT end it */
+} SqlTxnState;
+/* *txnid (may be NULL): its metastore txn, 0 before its first statement. */
+SqlTxnState sql_session_txn_state(const SqlSession *s, int64_t *txnid);
 
 /* Test hook: a named point at which the statement stops as if killed
  * (set with conf "comb.test.crash.point"); see exec_dml.c. */

@@ -36,6 +36,33 @@ typedef struct SqlSettings {
     SqlSetting *items;      /* owned, heap */
 } SqlSettings;
 
+/* A table an explicit transaction wrote, under its one write id. */
+typedef struct SqlTxnWrite {
+    char *db, *table;       /* owned */
+    int64_t writeid;
+    bool overwritten;       /* by INSERT OVERWRITE: base_W hides any later
+                               delta of W, so no later write may follow */
+} SqlTxnWrite;
+
+/* The session's explicit transaction (txn.c): from BEGIN to COMMIT or
+ * ROLLBACK every statement runs in one metastore txn, opened and given
+ * its snapshot by the first statement that reads or writes. */
+typedef struct SqlTxn {
+    bool open;              /* BEGIN ran, no COMMIT/ROLLBACK yet */
+    bool read_only;         /* START TRANSACTION READ ONLY */
+    bool failed;            /* a statement failed: the metastore txn is
+                               aborted; only COMMIT / ROLLBACK end it */
+    char *failure;          /* that statement's error message; owned */
+    int64_t txnid;          /* 0 until the first statement opens it */
+    bool have_snapshot;
+    CombTxnList snapshot;   /* taken by the first statement; owned */
+    int next_stmt;          /* statement ids given out so far */
+    SqlTxnWrite *writes;    /* owned */
+    int n_writes, cap_writes;
+    MsLockComponent *held;  /* locks requested so far (names owned) */
+    int n_held, cap_held;
+} SqlTxn;
+
 struct SqlSession {
     Ms *ms;                 /* metastore connection, owned */
     char *metastore;        /* comb.metastore.url as SET shows it: the
@@ -51,6 +78,7 @@ struct SqlSession {
                                the heartbeater opens its own handle on it */
     MsHeartbeater *hb;      /* heartbeats the open txn (txn_locks.c);
                                started with the first txn, owned */
+    SqlTxn txn;             /* explicit transaction, if any */
 };
 
 /* The locks one statement asks for (txn_locks.c): components planned from
@@ -80,6 +108,12 @@ typedef struct SqlStmtCtx {
     int64_t txnid;          /* 0 until a transaction is opened */
     bool have_snapshot;
     CombTxnList snapshot;   /* valid only if have_snapshot */
+    bool explicit_txn;      /* txnid and snapshot are the session's
+                               explicit transaction's (borrowed): the
+                               statement neither commits nor frees them */
+    int stmt_base;          /* first statement id of this statement in
+                               its transaction (0 under autocommit) */
+    int stmt_end;           /* one past the highest statement id used */
     CombBatch one_row;      /* input of constant folding, made on first use */
     bool have_now;          /* current_date / current_timestamp: one value
                                per statement, taken on first use */
@@ -113,6 +147,49 @@ int sql_err_at(CombErr *err, int code, int hive_code, AstPos pos,
 /* Commit the statement's transaction (files must already be durable). */
 int sql_txn_commit(SqlStmtCtx *c, CombErr *err);
 
+/* ----------------------------------------- explicit transactions (txn.c) */
+
+/* Called by sql_txn_begin before it opens c's txn: the first statement
+ * of an explicit transaction opens one that may write. */
+void sql_txn_opening(SqlStmtCtx *c);
+/* Called by sql_txn_begin after it opened c's txn: inside an explicit
+ * transaction the session keeps it for the statements to come. */
+void sql_txn_adopt(SqlStmtCtx *c);
+/* Before sql_locks_plan: refuse what an explicit transaction does not
+ * allow (DDL, any statement after a failure, writes in a READ ONLY one),
+ * set c->stmt_base, and once its txn is open make c run in it
+ * (SqlStmtCtx.explicit_txn), so that sql_locks_plan takes c's locks for
+ * it before c reads. */
+int sql_txn_statement_check(SqlStmtCtx *c, CombErr *err);
+/* After the statement (rc its result): inside an explicit transaction a
+ * failure aborts the metastore txn and leaves the transaction failed. */
+void sql_txn_statement_end(SqlStmtCtx *c, int rc, const CombErr *err);
+/* Before a statement of an explicit transaction requests locks
+ * (c->locks.items[n_requested..n)): drop those its txn holds already
+ * (the same object, or its table, at least as strong), so that it never
+ * queues behind a waiter for a lock it holds itself (a deadlock with
+ * itself), and remember the rest as held. */
+int sql_txn_locks_filter(SqlStmtCtx *c, CombErr *err);
+/* BEGIN / START TRANSACTION, COMMIT, ROLLBACK. */
+int sql_exec_txn(SqlStmtCtx *c, CombErr *err);
+/* Roll back the session's open explicit transaction, if any (closing). */
+void sql_txn_session_end(SqlSession *s);
+/* The statement id of a writer's deltas: c->stmt_base + local (local:
+ * the writer's number within the statement), recorded as used. */
+int sql_txn_stmt_id(SqlStmtCtx *c, int local, int *out, CombErr *err);
+/* A writer of t is opening: refused inside an explicit transaction for a
+ * table that cannot roll back (not transactional) or was overwritten
+ * (INSERT OVERWRITE) earlier in it. */
+int sql_txn_check_write(SqlStmtCtx *c, const struct SqlTable *t,
+                        CombErr *err);
+/* Record that the explicit transaction wrote t under writeid. */
+int sql_txn_note_write(SqlStmtCtx *c, const struct SqlTable *t,
+                       int64_t writeid, bool overwrite, CombErr *err);
+/* Mark in wil (t's write-id list for c) the explicit transaction's own
+ * earlier write id, so the statement does not read its own output. */
+void sql_txn_own_writes(const SqlStmtCtx *c, const struct SqlTable *t,
+                        CombWriteIdList *wil);
+
 /* Fault points for crash tests: when conf comb.test.crash.point equals
  * `name`, the process exits immediately (as if killed). */
 void sql_crash_point(SqlStmtCtx *c, const char *name);
@@ -132,9 +209,10 @@ void sql_pause_point(SqlStmtCtx *c, const char *name);
  * transaction manager and the statement writes a transactional table. */
 int sql_locks_plan(SqlStmtCtx *c, CombErr *err);
 /* A table the statement reads (plan/catalog.c): a SHARED_READ component
- * for a managed table or view-less table, unless the statement writes it
- * already; once the txn is open, requested and waited for at once.
- * Hive's 10265 for a transactional table under a non-ACID manager. */
+ * for a managed table (views, external and temporary tables are not
+ * locked), unless the statement locks it already for a write; once the
+ * txn is open, requested and waited for at once.  Hive's 10264/10265 for
+ * a transactional table when the settings choose no ACID manager. */
 int sql_locks_note_read(SqlStmtCtx *c, const MsTable *t, CombErr *err);
 /* Open the statement's txn (READ_ONLY unless it writes) with its planned
  * locks, wait for them (hive.lock.numretries, hive.lock.sleep.between.
@@ -145,6 +223,9 @@ int sql_txn_open_locked(SqlStmtCtx *c, CombErr *err);
  * txn and wait for them (a later statement of an explicit transaction, or
  * a table resolved after the txn opened). */
 int sql_locks_acquire(SqlStmtCtx *c, CombErr *err);
+/* Lock types by strength: SHARED_READ 0 < SHARED_WRITE < EXCL_WRITE <
+ * EXCLUSIVE 3. */
+int sql_lock_type_rank(MsLockType t);
 /* Commit the open txn (ms_txn_commit, or ms_txn_commit_excl under
  * hive.txn.xlock.write); the metastore releases its locks. */
 int sql_txn_commit_locked(SqlStmtCtx *c, CombErr *err);

@@ -203,7 +203,7 @@ static bool locking_on(const SqlSession *s)
 
 /* ---------------------------------------------------------- the plan */
 
-static int type_rank(MsLockType t)
+int sql_lock_type_rank(MsLockType t)
 {
     switch (t) {
     case MS_LOCK_SHARED_READ: return 0;
@@ -230,7 +230,7 @@ static int plan_add(SqlStmtCtx *c, const char *db, const char *table,
         it = &p->items[i];
         if (same(it->db, db) && same(it->table, table) &&
             same(it->partition, part)) {
-            if (type_rank(type) > type_rank(it->type))
+            if (sql_lock_type_rank(type) > sql_lock_type_rank(it->type))
                 it->type = type;
             return COMB_OK;
         }
@@ -352,33 +352,32 @@ done:
 
 /* key = constant conjuncts of an UPDATE/DELETE's WHERE as partition
  * items (top-level ANDs only). */
-static int where_items(SqlStmtCtx *c, const AstExpr *e, AstPartItem *items,
-                       int cap, int *n)
+static void where_items(const AstExpr *e, AstPartItem *items, int cap,
+                        int *n)
 {
     const AstExpr *col, *val;
     if (!e || *n >= cap)
-        return COMB_OK;
+        return;
     if (e->kind == AST_BINARY && e->op == AST_OP_AND) {
         /* a run of ANDs is one node with its operands in args */
         for (int i = 0; i < e->n_args; i++)
-            where_items(c, e->args[i], items, cap, n);
+            where_items(e->args[i], items, cap, n);
         if (e->n_args == 0) {
-            where_items(c, e->left, items, cap, n);
-            where_items(c, e->right, items, cap, n);
+            where_items(e->left, items, cap, n);
+            where_items(e->right, items, cap, n);
         }
-        return COMB_OK;
+        return;
     }
     if (e->kind != AST_BINARY || e->op != AST_OP_EQ)
-        return COMB_OK;
+        return;
     col = e->left->kind == AST_COLREF ? e->left : e->right;
     val = col == e->left ? e->right : e->left;
     if (col->kind != AST_COLREF ||
         (val->kind != AST_LIT_STRING && val->kind != AST_LIT_INT &&
          val->kind != AST_LIT_DOUBLE))
-        return COMB_OK;
+        return;
     items[*n] = (AstPartItem){col->name, (AstExpr *)val, val->pos};
     (*n)++;
-    return COMB_OK;
 }
 
 /* One written object: the static partition of mt named by items, else
@@ -430,7 +429,7 @@ static int plan_update(SqlStmtCtx *c, const AstStmt *st, CombErr *err)
         return rc;
     if (!lockable(mt))
         return COMB_OK;
-    where_items(c, st->where, items, MAX_ITEMS, &n);
+    where_items(st->where, items, MAX_ITEMS, &n);
     return plan_write(c, mt, items, n,
                       conf_bool(c->s, "hive.txn.xlock.write", true)
                           ? MS_LOCK_EXCL_WRITE
@@ -701,12 +700,15 @@ static int wait_for(SqlStmtCtx *c, const MsLockComponent *items, int n,
 int sql_locks_acquire(SqlStmtCtx *c, CombErr *err)
 {
     SqlLockPlan *p = &c->locks;
-    MsLockRequest rq = {c->txnid, c->s->user, c->s->host, "comb",
-                        p->items + p->n_requested, p->n - p->n_requested,
+    MsLockRequest rq = {c->txnid, c->s->user, c->s->host, "comb", NULL, 0,
                         false};
     MsLockStatus st;
-    int rc;
-    if (!c->txnid || rq.n == 0)
+    int rc = COMB_OK;
+    if (!c->txnid || (rc = sql_txn_locks_filter(c, err)))
+        return rc;
+    rq.components = p->items + p->n_requested;
+    rq.n = p->n - p->n_requested;
+    if (rq.n == 0)
         return COMB_OK;
     p->n_requested = p->n;
     if ((rc = ms_lock(c->s->ms, &rq, &st, err)))

@@ -100,6 +100,8 @@ int sql_writer_open(SqlStmtCtx *c, SqlTable *t, MsOpType op, bool overwrite,
     w->op = op;
     w->overwrite = overwrite;
     w->static_values = static_values;
+    if ((rc = sql_txn_check_write(c, t, err)))
+        return rc;
     w->max_dynamic = conf_int(c, "hive.exec.max.dynamic.partitions", 1000);
     w->max_dynamic_node = conf_int(c, "hive.exec.max.dynamic.partitions.pernode", 100);
     if (t->format == SQL_FORMAT_TEXT &&
@@ -120,6 +122,7 @@ int sql_writer_open(SqlStmtCtx *c, SqlTable *t, MsOpType op, bool overwrite,
     if (t->kind != SQL_TABLE_PLAIN &&
         ((rc = ms_writeid_allocate(c->s->ms, c->txnid, t->ms->db, t->ms->name,
                                    &w->write_id, err)) ||
+         (rc = sql_txn_note_write(c, t, w->write_id, overwrite, err)) ||
          (t->n_part == 0 &&
           (rc = ms_txn_add_component(c->s->ms, c->txnid, t->ms->db,
                                      t->ms->name, NULL, op, w->write_id, err)))))
@@ -129,7 +132,7 @@ int sql_writer_open(SqlStmtCtx *c, SqlTable *t, MsOpType op, bool overwrite,
 
 /* ------------------------------------------------------ unit writers */
 
-static int open_acid(SqlWriter *w, SqlUnitWriter *u, CombErr *err)
+static int open_acid(SqlWriter *w, SqlUnitWriter *u, int stmt, CombErr *err)
 {
     const SqlTable *t = w->t;
     AcidSchema schema = {t->n_data, t->names, t->types};
@@ -139,22 +142,22 @@ static int open_acid(SqlWriter *w, SqlUnitWriter *u, CombErr *err)
                                  w->orc.dictionary_key_threshold};
     opt.stripe_size = w->overwrite ? w->orc.stripe_size
                                    : sql_orc_delta_stripe_size(&w->orc);
-    return acid_writer_open_opts(u->dir, &schema, w->write_id, w->stmt_id,
+    return acid_writer_open_opts(u->dir, &schema, w->write_id, stmt,
                                  w->orc.compression, &opt, &u->acid, err);
 }
 
 /* Where an insert-only or plain unit's new files go. */
-static int open_stage(SqlWriter *w, SqlUnitWriter *u, CombErr *err)
+static int open_stage(SqlWriter *w, SqlUnitWriter *u, int stmt, CombErr *err)
 {
     SqlStmtCtx *c = w->c;
     char *name;
     int made;
     if (w->t->kind == SQL_TABLE_INSERT_ONLY)
         name = acid_dir_name(c->arena, w->overwrite ? ACID_DIR_BASE : ACID_DIR_DELTA,
-                             w->write_id, w->write_id, w->stmt_id);
+                             w->write_id, w->write_id, stmt);
     else
         name = comb_arena_printf(c->arena, "%s-%lld-%d", PLAIN_STAGING,
-                                 (long long)c->txnid, w->stmt_id);
+                                 (long long)c->txnid, stmt);
     if (!name || !(u->stage = fs_join(c->arena, u->dir, name)))
         return comb_err_nomem(err);
     if (fs_exists(u->stage))
@@ -162,17 +165,22 @@ static int open_stage(SqlWriter *w, SqlUnitWriter *u, CombErr *err)
     return fs_mkdirs_n(u->stage, &made, err);
 }
 
+/* Open a unit's directory and files.  Its statement id is the writer's
+ * number in the statement offset by the statement ids earlier statements
+ * of an explicit transaction used (sql_txn_stmt_id). */
 static int unit_open(SqlWriter *w, SqlUnitWriter *u, CombErr *err)
 {
-    int made = 0, rc;
+    int made = 0, stmt, rc;
+    if ((rc = sql_txn_stmt_id(w->c, w->stmt_id, &stmt, err)))
+        return rc;
     if (!fs_is_dir(u->dir)) {
         if ((rc = fs_mkdirs_n(u->dir, &made, err)))
             return rc;
         u->made_dir = made > 0;
     }
     if (w->t->kind == SQL_TABLE_ACID)
-        return open_acid(w, u, err);
-    return open_stage(w, u, err);
+        return open_acid(w, u, stmt, err);
+    return open_stage(w, u, stmt, err);
 }
 
 static bool unit_named(const SqlUnitWriter *u, const char *name)

@@ -301,6 +301,12 @@ typedef enum AstStmtKind {
     AST_MULTI_INSERT,        /* FROM src INSERT ... SELECT ... INSERT ... */
     AST_ALTER_TABLE,         /* ALTER TABLE|VIEW name ...: alter */
     AST_TRUNCATE,            /* TRUNCATE [TABLE] name [PARTITION] [FORCE] */
+    /* explicit transactions (parse_txn.c): START TRANSACTION [READ ONLY |
+     * READ WRITE][, ISOLATION LEVEL SNAPSHOT] and BEGIN [TRANSACTION|WORK]
+     * (txn_read_only); COMMIT [WORK]; ROLLBACK [WORK] */
+    AST_TXN_BEGIN,
+    AST_TXN_COMMIT,
+    AST_TXN_ROLLBACK,
     /* catalog statements (fields in AstCatalog) */
     AST_SHOW_CREATE_TABLE,   /* SHOW CREATE TABLE name */
     AST_SHOW_TBLPROPERTIES,  /* SHOW TBLPROPERTIES name [('key')] */
@@ -452,6 +458,7 @@ typedef struct AstStmt {
     bool if_exists;          /* DROP ... IF EXISTS */
     bool cascade;            /* DROP DATABASE ... CASCADE */
     bool purge;              /* DROP TABLE ... PURGE */
+    bool txn_read_only;      /* START TRANSACTION READ ONLY */
     char *comment;           /* CREATE DATABASE/TABLE ... COMMENT */
     char *location;          /* ... LOCATION '...' */
     char *like_pattern;      /* SHOW DATABASES/TABLES LIKE '...' */

@@ -53,6 +53,11 @@ bool sp_accept_kw(SqlParser *p, SqlKeyword kw);
 int sp_expect(SqlParser *p, SqlTokKind kind, const char *shown);
 int sp_expect_kw(SqlParser *p, SqlKeyword kw);
 AstPos sp_pos(const SqlToken *t);
+/* Words matched by spelling (any case, quoted names excluded) where the
+ * grammar expects them, so that they stay identifiers everywhere else. */
+bool sp_is_word_at(SqlParser *p, int k, const char *w);
+bool sp_accept_word(SqlParser *p, const char *w);
+int sp_expect_word(SqlParser *p, const char *w);
 
 /* ------------------------------------------------------------- errors */
 
@@ -134,6 +139,10 @@ int sp_from(SqlParser *p, AstStmt *s);
 int sp_update(SqlParser *p, AstStmt *s);
 int sp_delete(SqlParser *p, AstStmt *s);
 int sp_load(SqlParser *p, AstStmt *s);
+/* START TRANSACTION, BEGIN, COMMIT, ROLLBACK (parse_txn.c): sp_at_txn
+ * tells whether the current token opens one. */
+bool sp_at_txn(SqlParser *p);
+int sp_txn(SqlParser *p, AstStmt *s);
 int sp_alter(SqlParser *p, AstStmt *s);
 int sp_truncate(SqlParser *p, AstStmt *s);
 

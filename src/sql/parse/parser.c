@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 /* ------------------------------------------------------- token stream */
 
@@ -93,6 +94,29 @@ int sp_expect_kw(SqlParser *p, SqlKeyword kw)
     if (sp_accept_kw(p, kw))
         return COMB_OK;
     return sp_error(p, sp_peek(p, 0), "missing %s", sql_keyword_name(kw));
+}
+
+bool sp_is_word_at(SqlParser *p, int k, const char *w)
+{
+    const SqlToken *t = sp_peek(p, k);
+    size_t n = strlen(w);
+    return t->kind == SQL_TK_WORD && t->len == n &&
+           strncasecmp(p->src + t->off, w, n) == 0;
+}
+
+bool sp_accept_word(SqlParser *p, const char *w)
+{
+    if (!sp_is_word_at(p, 0, w))
+        return false;
+    sp_next(p);
+    return true;
+}
+
+int sp_expect_word(SqlParser *p, const char *w)
+{
+    if (sp_accept_word(p, w))
+        return COMB_OK;
+    return sp_error(p, sp_peek(p, 0), "missing %s", w);
 }
 
 AstPos sp_pos(const SqlToken *t)
@@ -422,9 +446,9 @@ int sp_expr_item(SqlParser *p, void *vec_of_exprs)
 static bool is_unsupported_statement(const SqlToken *t)
 {
     static const SqlKeyword kws[] = {
-        KW_ANALYZE, KW_COMMIT, KW_EXPORT,
+        KW_ANALYZE, KW_EXPORT,
         KW_GRANT, KW_IMPORT, KW_LOCK, KW_MERGE,
-        KW_RELOAD, KW_RESET, KW_REVOKE, KW_ROLLBACK, KW_START, KW_UNLOCK,
+        KW_RELOAD, KW_RESET, KW_REVOKE, KW_UNLOCK,
     };
     if (t->kind != SQL_TK_WORD)
         return false;
@@ -460,6 +484,8 @@ static int sp_statement(SqlParser *p, AstStmt *s)
     const SqlToken *t = sp_peek(p, 0);
     if (sp_at_dml(t))
         return sp_dml(p, s);
+    if (sp_at_txn(p))
+        return sp_txn(p, s);
     if (t->kind == SQL_TK_WORD) {
         switch (t->kw) {
         case KW_CREATE: return sp_create(p, s);

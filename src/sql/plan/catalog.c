@@ -186,8 +186,9 @@ int sql_table_writeids(SqlStmtCtx *c, const SqlTable *t, CombWriteIdList *out,
                        CombErr *err)
 {
     int rc = sql_txn_begin(c, err);
-    if (rc)
+    if (rc || (rc = ms_writeid_list(c->s->ms, &c->snapshot, t->ms->db,
+                                    t->ms->name, out, err)))
         return rc;
-    return ms_writeid_list(c->s->ms, &c->snapshot, t->ms->db, t->ms->name, out,
-                           err);
+    sql_txn_own_writes(c, t, out);
+    return COMB_OK;
 }

@@ -509,3 +509,49 @@ TEST(dir_state_base_of_open_write_id_invisible)
     CHECK_EQ(st->n_deltas, 0);
     comb_arena_free(&fx.a);
 }
+
+/* An explicit transaction reading a table it wrote under write id 7
+ * (statements 0..2 before this one, 3 the reading statement's own): its
+ * own earlier statements are read, its own output is not, nor obsolete;
+ * other write ids are untouched by the limit. */
+TEST(dir_state_own_statements_hidden)
+{
+    static const char *const layout[] = {
+        "delta_0000005_0000005_0000/", "delta_0000007_0000007_0000/",
+        "delta_0000007_0000007_0002/", "delete_delta_0000007_0000007_0002/",
+        "delta_0000007_0000007_0003/", "delete_delta_0000007_0000007_0003/",
+        "delta_0000007_0000007_0005/", "delta_0000008_0000008_0003/"};
+    static const char *const own[] = {
+        "delta_0000005_0000005_0000", "delta_0000007_0000007_0000",
+        "delta_0000007_0000007_0002", "delta_0000008_0000008_0003"};
+    static const char *const own_deletes[] = {
+        "delete_delta_0000007_0000007_0002"};
+    static const char *const all[] = {
+        "delta_0000005_0000005_0000", "delta_0000007_0000007_0000",
+        "delta_0000007_0000007_0002", "delta_0000007_0000007_0003",
+        "delta_0000007_0000007_0005", "delta_0000008_0000008_0003"};
+    CombWriteIdList wil;
+    DirFx fx;
+    const AcidDirState *st = &fx.st;
+    CHECK(fx_begin(&fx, layout, N(layout)) == COMB_OK);
+    wil_make(&wil, 8, NULL, 0, NULL, 0);
+    wil.own_writeid = 7;
+    wil.own_stmt_limit = 3;
+    CHECK_OK(fx_state(&fx, &wil, NULL), &fx.err);
+    CHECK(names_are(st->deltas, st->n_deltas, own, N(own)));
+    CHECK(names_are(st->delete_deltas, st->n_delete_deltas, own_deletes,
+                    N(own_deletes)));
+    CHECK_EQ(st->n_obsolete, 0);
+    /* limit 0: every statement of write id 7 is the reader's own */
+    wil.own_stmt_limit = 0;
+    CHECK_OK(fx_state(&fx, &wil, NULL), &fx.err);
+    CHECK_EQ(st->n_deltas, 2);
+    CHECK_EQ(st->n_delete_deltas, 0);
+    /* no own write id: everything of write id 7 is read */
+    wil.own_writeid = 0;
+    CHECK_OK(fx_state(&fx, &wil, NULL), &fx.err);
+    CHECK(names_are(st->deltas, st->n_deltas, all, N(all)));
+    CHECK_EQ(st->n_delete_deltas, 2);
+    wil_free(&wil);
+    comb_arena_free(&fx.a);
+}
