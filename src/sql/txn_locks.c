@@ -372,12 +372,33 @@ static void where_items(const AstExpr *e, AstPartItem *items, int cap,
         return;
     col = e->left->kind == AST_COLREF ? e->left : e->right;
     val = col == e->left ? e->right : e->left;
-    if (col->kind != AST_COLREF ||
-        (val->kind != AST_LIT_STRING && val->kind != AST_LIT_INT &&
-         val->kind != AST_LIT_DOUBLE))
+    if (col->kind != AST_COLREF || col->qualifier ||
+        (val->kind != AST_LIT_STRING && val->kind != AST_LIT_INT))
         return;
     items[*n] = (AstPartItem){col->name, (AstExpr *)val, val->pos};
     (*n)++;
+}
+
+/* Does `key = val` select exactly the partition named by val's text?
+ * Only when the comparison is one of like types: a string literal
+ * against a string or varchar key, an integer literal against an
+ * integer key.  Across types Hive compares as doubles ('01' = 1), which
+ * would match partitions of other names. */
+static bool literal_fits_key(const MsTable *mt, const char *name,
+                             const AstExpr *val)
+{
+    for (int k = 0; k < mt->n_part_keys; k++) {
+        const char *type = mt->part_keys[k].type;
+        if (strcmp(mt->part_keys[k].name, name) != 0)
+            continue;
+        if (val->kind == AST_LIT_STRING)
+            return strcmp(type, "string") == 0 ||
+                   strncmp(type, "varchar", 7) == 0;
+        return val->kind == AST_LIT_INT &&
+               (strcmp(type, "tinyint") == 0 || strcmp(type, "smallint") == 0 ||
+                strcmp(type, "int") == 0 || strcmp(type, "bigint") == 0);
+    }
+    return false;
 }
 
 /* One written object: the static partition of mt named by items, else
@@ -430,6 +451,9 @@ static int plan_update(SqlStmtCtx *c, const AstStmt *st, CombErr *err)
     if (!lockable(mt))
         return COMB_OK;
     where_items(st->where, items, MAX_ITEMS, &n);
+    for (int i = 0; i < n; i++)
+        if (!literal_fits_key(mt, items[i].key, items[i].value))
+            items[i].value = NULL;    /* not a key, or no exact match */
     return plan_write(c, mt, items, n,
                       conf_bool(c->s, "hive.txn.xlock.write", true)
                           ? MS_LOCK_EXCL_WRITE

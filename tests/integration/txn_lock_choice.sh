@@ -35,6 +35,8 @@ expect() {
 c -e "CREATE TABLE t (k INT, v INT) PARTITIONED BY (p STRING)
       TBLPROPERTIES ('transactional'='true');
       CREATE TABLE u (k INT, v INT) TBLPROPERTIES ('transactional'='true');
+      CREATE TABLE ti (k INT) PARTITIONED BY (d INT)
+        TBLPROPERTIES ('transactional'='true');
       CREATE TABLE plain (k INT) TBLPROPERTIES ('transactional'='false');
       CREATE EXTERNAL TABLE ext (k INT) LOCATION '$WH/ext';
       CREATE VIEW vw AS SELECT k FROM u;
@@ -58,6 +60,10 @@ expect "default/plain/NULL/SHARED_READ" --hiveconf hive.txn.strict.locking.mode=
     -e "INSERT INTO plain VALUES (1)"
 expect "default/t/p=a/EXCL_WRITE" -e "UPDATE t SET v = 1 WHERE p = 'a' AND k > 0"
 expect "default/t/NULL/EXCL_WRITE" -e "UPDATE t SET v = 1 WHERE p = 'a' OR k > 0"
+# across types Hive compares as doubles ('01' = 1): no one partition
+expect "default/t/NULL/EXCL_WRITE" -e "UPDATE t SET v = 1 WHERE p = 1"
+expect "default/ti/d=7/EXCL_WRITE" -e "DELETE FROM ti WHERE k > 0 AND d = 7"
+expect "default/ti/NULL/EXCL_WRITE" -e "DELETE FROM ti WHERE d = '7'"
 expect "default/u/NULL/SHARED_WRITE" --hiveconf hive.txn.xlock.write=false \
     -e "DELETE FROM u WHERE k = 5"
 expect "default/NULL/NULL/SHARED_READ;default/c/NULL/EXCL_WRITE;default/u/NULL/SHARED_READ" \
