@@ -133,6 +133,13 @@ typedef struct AcidReader AcidReader;
 typedef struct AcidReaderOptions {
     const bool *project;   /* per user column: decode it; NULL = all */
     bool want_row_id;      /* fill the three ROW__ID columns */
+    /* Predicate push-down (orc/sarg.h), leaves numbering user columns;
+     * NULL none.  Borrowed: it must outlive the reader.  Applied to the
+     * insert data files only (base, deltas, originals): a row it skips
+     * could not have been returned, while delete events are always read
+     * whole.  A leaf whose column a file lacks or stores as another type
+     * (schema evolution) is unknown for that file. */
+    const struct OrcSarg *sarg;
 } AcidReaderOptions;
 
 /*
@@ -182,6 +189,10 @@ int acid_reader_batch_init(const AcidReader *r, CombBatch *b);
  * NULL.
  */
 int acid_reader_next(AcidReader *r, CombBatch *b, CombErr *err);
+
+/* (Addition.) What the scan's ORC readers of data files read and
+ * skipped so far (delete files not counted). */
+void acid_reader_counters(const AcidReader *r, OrcReadCounters *out);
 
 /* Directories and files the scan uses (for tests and EXPLAIN). */
 const AcidDirState *acid_reader_dir_state(const AcidReader *r);

@@ -108,7 +108,8 @@ static void slot_in(OrcReader *r, OrcColRead *c, int slot, OrcIn *in)
         .fd = r->fd, .off = sb->off, .end = sb->found ? sb->off + sb->len : 0,
         .raw = &sb->raw,
         .codec = r->comp == ORC_COMP_NONE ? NULL : r->codec,
-        .block = r->block, .dec = &sb->dec, .spill = &sb->spill};
+        .block = r->block, .dec = &sb->dec, .spill = &sb->spill,
+        .bytes_read = &r->counters.bytes_read};
     orc_in_init_chunks(in, &sb->chunks, r->path, c->type->id, name);
 }
 
@@ -898,9 +899,15 @@ int orc_reader_next(OrcReader *r, CombBatch *b, CombErr *err)
     b->use_sel = false;
     b->n_sel = 0;
     while (r->stripe_left == 0) {
-        if (r->stripe + 1 >= (int)r->footer->n_stripes)
+        int next = r->stripe + 1;
+        if (next >= (int)r->footer->n_stripes)
             return COMB_OK;
-        if ((rc = load_stripe(r, r->stripe + 1, err)))
+        if (orc_ppd_skip_stripe(r, next)) {
+            r->stripe = next;
+            r->row += r->footer->stripes[next]->numberofrows;
+            continue;
+        }
+        if ((rc = load_stripe(r, next, err)))
             return r->failed = rc;
     }
     int n = r->stripe_left < (uint64_t)b->capacity ? (int)r->stripe_left

@@ -97,6 +97,8 @@ static int chunks_need(OrcIn *in, size_t need, CombErr *err)
                           err);
     if (rc)
         return rc;
+    if (c->bytes_read)
+        *c->bytes_read += want;
     raw->len += want;
     c->off += want;
     return COMB_OK;

@@ -174,7 +174,7 @@ typedef struct OrcColumnStats {
     bool has_int;  int64_t int_min, int_max;   /* integer kinds, date */
     bool has_sum;  int64_t int_sum;            /* absent on overflow */
     bool has_double; double dbl_min, dbl_max;  /* with values */
-    double dbl_sum;                             /* 0 when absent */
+    bool has_dbl_sum; double dbl_sum;           /* 0 when absent */
     bool has_string; CombStr str_min, str_max; int64_t str_sum_len;
     bool has_bucket; uint64_t true_count;      /* boolean */
     /* decimal: Hive's text of the values (trailing zeros trimmed) */
@@ -259,6 +259,35 @@ int orc_reader_next(OrcReader *r, CombBatch *b, CombErr *err);
 
 /* Row number (0-based, file-wide) of the first row the next call returns. */
 uint64_t orc_reader_row_number(const OrcReader *r);
+
+/* ---------------------------------------------------- predicate push-down */
+
+struct OrcSarg;
+
+/* What a reader read and skipped (stripes and row groups of the file; a
+ * file skipped whole counts all its stripes as skipped). */
+typedef struct OrcReadCounters {
+    uint64_t files_skipped;       /* 1 when the file statistics rule it out */
+    uint64_t stripes_read, stripes_skipped;
+    uint64_t row_groups_read, row_groups_skipped;
+    uint64_t bytes_read;          /* every byte read from the file */
+} OrcReadCounters;
+
+/* Skip what the search argument (orc/sarg.h) proves holds no row it
+ * keeps: the whole file by its file statistics, stripes by their stripe
+ * statistics, never read (no byte of a skipped stripe is read).
+ * columns[i] is the ORC column id of sarg->leaves[i] in this file, -1 when
+ * the file has no column to test it on (the leaf is then unknown).  Both
+ * are borrowed until the reader is closed.  Must be called before the
+ * first orc_reader_next.  Rows skipped still count in
+ * orc_reader_row_number (it stays file-wide); statistics that cannot be
+ * read (a damaged metadata section) skip nothing. */
+int orc_reader_set_sarg(OrcReader *r, const struct OrcSarg *sarg,
+                        const int *columns, CombErr *err);
+
+/* The counters so far; sum adds them into *sum. */
+void orc_reader_counters(const OrcReader *r, OrcReadCounters *out);
+void orc_read_counters_add(OrcReadCounters *sum, const OrcReadCounters *c);
 
 /* ------------------------------------------------------------------- dump */
 

@@ -16,6 +16,7 @@
 #include "common/err.h"
 #include "orc/orc.h"
 #include "orc/orc_proto.pb-c.h"
+#include "orc/sarg.h"
 
 #define ORC_MAGIC "ORC"
 #define ORC_MAGIC_LEN 3
@@ -115,6 +116,7 @@ typedef struct OrcChunks {
     CombBuf *spill;       /* bytes of one take that span two windows */
     size_t piece;         /* bytes read at a time; 0 = 256 KiB (tests
                              make it small to cut streams anywhere) */
+    uint64_t *bytes_read; /* counts what is read; NULL none */
 } OrcChunks;
 
 /* A cursor over a stream: a window of bytes (the whole stream, or the
@@ -497,7 +499,18 @@ struct OrcReader {
     int scratch_cap;
     uint8_t *root_nulls;          /* NULL rows of a struct root */
     int root_cap;
+    /* predicate push-down (ppd.c) */
+    const struct OrcSarg *sarg;   /* NULL: none */
+    const int *sarg_cols;         /* ORC column id of each leaf, -1 none */
+    OrcTruth *leaf_truth;         /* per leaf, reader arena */
+    bool sarg_checked_file;       /* file statistics looked at */
+    bool sarg_skip_file;          /* ... and they rule the file out */
+    OrcReadCounters counters;
 };
+
+/* Whether the search argument rules out stripe `stripe` (ppd.c): its
+ * rows are then skipped without reading anything of it. */
+bool orc_ppd_skip_stripe(OrcReader *r, int stripe);
 
 /* The zone a stripe footer names (or the local one when it names none)
  * as the reader's stripe_zone, loaded on first use. */

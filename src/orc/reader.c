@@ -42,6 +42,7 @@ int orc_reader_read_section(OrcReader *r, uint64_t off, uint64_t len,
                           err);
     if (rc)
         return rc;
+    r->counters.bytes_read += len;
     sb->raw.len = (size_t)len;
     if (r->comp == ORC_COMP_NONE) {
         sb->p = sb->raw.data;
@@ -105,6 +106,7 @@ static int check_magic(OrcReader *r, CombErr *err)
     int rc = fs_pread_all(r->fd, head, sizeof head, 0, r->path, err);
     if (rc)
         return rc;
+    r->counters.bytes_read += sizeof head;
     if (memcmp(head, ORC_MAGIC, ORC_MAGIC_LEN) != 0)
         return corrupt(r, "not an ORC file (no \"ORC\" magic)", err);
     return COMB_OK;
@@ -138,6 +140,7 @@ static int read_postscript(OrcReader *r, uint64_t *ps_total, CombErr *err)
                           err);
     if (rc)
         return rc;
+    r->counters.bytes_read += n;
     size_t ps_len = tail[n - 1];
     if (ps_len == 0 || ps_len + 1 > n)
         return corrupt(r, "bad postscript length (not an ORC file?)", err);

@@ -20,6 +20,7 @@
 #include "common/err.h"
 #include "common/txnlist.h"
 #include "metastore/ms.h"
+#include "orc/orc.h"
 #include "sql/parse/ast.h"
 #include "sql/session.h"
 
@@ -70,6 +71,8 @@ typedef struct SqlStmtCtx {
     const struct SqlViewFrame *views; /* views whose queries are being bound,
                                innermost first (exec_select.c) */
     int query_depth;        /* subqueries and views being bound */
+    OrcReadCounters scan_counters; /* what the statement's ORC scans read
+                               and skipped (comb.scan.stats prints it) */
 } SqlStmtCtx;
 
 /* A view whose query is being bound: the chain finds a view that reads

@@ -62,6 +62,8 @@ typedef struct SqlScan {
     BoundExpr *filter;      /* may be NULL */
     CombWriteIdList wil;    /* transactional tables */
     bool have_wil;
+    struct OrcSarg *sarg;   /* pushed to the ORC readers; NULL none */
+    OrcReadCounters counters; /* of the units closed so far */
 } SqlScan;
 
 /* Open a scan of t: project[i] for each column read (NULL = all), ROW__ID
@@ -70,6 +72,15 @@ typedef struct SqlScan {
 int sql_scan_open(SqlStmtCtx *c, const SqlTable *t, const bool *project,
                   bool want_row_id, BoundExpr *where, SqlScan *scan,
                   CombErr *err);
+/* hive.optimize.index.filter: push-down on (the default) or off. */
+bool sql_index_filter_enabled(SqlStmtCtx *c);
+/* The search argument (orc/sarg.h) of a scan of t filtered by `filter`,
+ * over t's columns (scan_sarg.c): what of the filter ORC statistics can
+ * test; *out NULL when nothing (no filter, a text table, push-down off,
+ * nothing understood).  In the statement arena. */
+int sql_scan_sarg(SqlStmtCtx *c, const SqlTable *t, const BoundExpr *filter,
+                  struct OrcSarg **out, CombErr *err);
+
 /* Next batch with the filter applied; *done at the end. */
 int sql_scan_next(SqlScan *scan, bool *done, CombErr *err);
 /* The unit the last batch came from. */
