@@ -727,8 +727,8 @@ static int next_rows(AcidReader *r, CombBatch *b, CombErr *err)
         }
         if ((rc = orc_reader_next(r->orc, &r->obatch, err)))
             return rc;
-        /* after the read: stripes skipped before it count as rows */
-        first_row = orc_reader_row_number(r->orc) - (uint64_t)r->obatch.n_rows;
+        /* after the read: groups skipped before it count as rows */
+        first_row = orc_reader_batch_row(r->orc);
         if (r->obatch.n_rows > 0)
             return fill_batch(r, b, first_row, err);
         close_file(r);

@@ -116,7 +116,11 @@ typedef struct OrcChunks {
     CombBuf *spill;       /* bytes of one take that span two windows */
     size_t piece;         /* bytes read at a time; 0 = 256 KiB (tests
                              make it small to cut streams anywhere) */
-    uint64_t *bytes_read; /* counts what is read; NULL none */
+    uint64_t start;       /* the stream's first stored byte in the file */
+    uint64_t soft_end;    /* no read-ahead past this (a skipped row group
+                             starts there): beyond it only the bytes a
+                             chunk needs are read; 0 = none */
+    OrcReadCounters *counters;  /* bytes read, chunks decompressed; NULL ok */
 } OrcChunks;
 
 /* A cursor over a stream: a window of bytes (the whole stream, or the
@@ -224,6 +228,13 @@ static inline int orc_in_varint(OrcIn *in, uint64_t *out, CombErr *err)
 }
 /* Copy the next n bytes to dst. */
 int orc_in_read(OrcIn *in, void *dst, size_t n, CombErr *err);
+/* Move a stream read from chunks to a recorded row-index position: the
+ * stored offset `stored` (of a compressed chunk's header, or the byte of
+ * an uncompressed stream) and, compressed, `dec` bytes into that chunk;
+ * nothing before it is read.  soft_end: see OrcChunks (0 = none).
+ * COMB_ECORRUPT when the position lies outside the stream. */
+int orc_in_seek(OrcIn *in, uint64_t stored, uint64_t dec, uint64_t soft_end,
+                CombErr *err);
 
 typedef struct OrcByteDec {
     OrcIn in;
@@ -297,6 +308,59 @@ int orc_rle2_write_as(CombBuf *out, bool is_signed, int form,
                       const int64_t *v, int n);
 
 int orc_varint_put(CombBuf *out, uint64_t v);
+
+/* Skip n values (after a seek: the values of a run before a position). */
+int orc_byte_dec_skip(OrcByteDec *d, uint64_t n, CombErr *err);
+int orc_bool_dec_skip(OrcBoolDec *d, uint64_t n, CombErr *err);
+int orc_int_dec_skip(OrcIntDec *d, uint64_t n, CombErr *err);
+
+/* ------------------------------------------------- row index positions
+ *
+ * A row index entry's positions are, for each stream of the column in a
+ * fixed order, the stream's place: for a compressed file the stored
+ * offset of the chunk and the bytes into its decompressed form, else the
+ * byte offset; then for a run-length stream the values into the run
+ * (byte RLE, integer RLE v1/v2), for a boolean stream those bytes' values
+ * and the bits into the byte.  The order (the specification's, ORC Java's
+ * and C++'s): PRESENT when the stripe has it, then DATA (booleans,
+ * tinyints, integers, dates, floats, doubles, string bytes or dictionary
+ * ids, binaries, decimals, timestamp seconds, union tags), LENGTH (direct
+ * strings and binaries, lists, maps), SECONDARY (decimal scales,
+ * timestamp nanos). */
+typedef enum OrcPosForm {
+    ORC_POS_BYTES,      /* raw bytes: the place only */
+    ORC_POS_RLE,        /* byte or integer RLE: + values into the run */
+    ORC_POS_BOOL        /* boolean RLE: + byte values + bits */
+} OrcPosForm;
+
+typedef struct OrcPosStream {
+    int slot;           /* stream kind: PRESENT, DATA, LENGTH, SECONDARY */
+    OrcPosForm form;
+} OrcPosStream;
+
+#define ORC_POS_MAX_STREAMS 4
+
+/* The streams of a column of this kind and encoding that positions name,
+ * in order; returns their count. */
+int orc_pos_layout(CombTypeKind kind, int encoding, bool has_present,
+                   bool decimal64, OrcPosStream out[ORC_POS_MAX_STREAMS]);
+/* Numbers one stream's position takes. */
+int orc_pos_width(OrcPosForm form, bool compressed);
+
+/* --------------------------------------------------------- bloom filters */
+
+/* ORC's hashes: Murmur3 64-bit (seed 104729) of bytes, Thomas Wang's
+ * 64-bit hash of longs, doubles by their bits. */
+uint64_t orc_murmur3_64(const void *data, size_t len);
+uint64_t orc_long_hash(int64_t v);
+uint64_t orc_double_hash(double v);
+/* Set the k bits of hash h in bits[0..n_bits/64). */
+void orc_bloom_add_hash(uint64_t *bits, uint64_t n_bits, uint32_t n_hash,
+                        uint64_t h);
+/* ORC's sizing: bits for `entries` values at false-positive rate fpp,
+ * rounded up past a multiple of 64, and the hash count. */
+void orc_bloom_size(uint64_t entries, double fpp, uint64_t *n_bits,
+                    uint32_t *n_hash);
 
 /* ------------------------------------------------------------ time zones */
 
@@ -499,18 +563,28 @@ struct OrcReader {
     int scratch_cap;
     uint8_t *root_nulls;          /* NULL rows of a struct root */
     int root_cap;
+    OrcStripeIndex *index;        /* the last orc_reader_stripe_index */
+    OrcReadCounters counters;
+    OrcGroupFilter filter;
+    void *filter_ctx;
+    uint8_t *keep;                /* the current stripe's kept groups */
+    uint32_t keep_cap, n_groups;
+    uint32_t next_group;          /* first group not yet scanned */
+    bool seeking;                 /* the stripe is read by kept runs */
+    uint64_t stripe_row0;         /* file row of the stripe's first */
+    uint64_t batch_row;           /* file row of the last batch's first */
     /* predicate push-down (ppd.c) */
     const struct OrcSarg *sarg;   /* NULL: none */
     const int *sarg_cols;         /* ORC column id of each leaf, -1 none */
     OrcTruth *leaf_truth;         /* per leaf, reader arena */
     bool sarg_checked_file;       /* file statistics looked at */
     bool sarg_skip_file;          /* ... and they rule the file out */
-    OrcReadCounters counters;
 };
 
-/* Whether the search argument rules out stripe `stripe` (ppd.c): its
- * rows are then skipped without reading anything of it. */
-bool orc_ppd_skip_stripe(OrcReader *r, int stripe);
+void orc_stripe_index_free(OrcStripeIndex *x);  /* NULL ok */
+/* Positions of a group of a column that orc_stripe_index_has. */
+const uint64_t *orc_stripe_index_positions(const OrcStripeIndex *x,
+                                           int column, int group, size_t *n);
 
 /* The zone a stripe footer names (or the local one when it names none)
  * as the reader's stripe_zone, loaded on first use. */

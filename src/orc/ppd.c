@@ -1,9 +1,10 @@
 /*
  * ppd.c - predicate push-down in the reader: the search argument a caller
- * set (orc_reader_set_sarg) evaluated against the file statistics once
- * and against each stripe's statistics before the stripe is loaded; a
- * stripe ruled out is passed over without reading a byte of it.  The
- * counters say what was read and skipped.
+ * set (orc_reader_set_sarg), as the reader's group filter (orc.h):
+ * against the file statistics once, each stripe's statistics before the
+ * stripe is loaded (a stripe ruled out is passed over without reading a
+ * byte of it), and the row index statistics and bloom filters of the
+ * stripe's row groups (groups ruled out are never read or decompressed).
  *
  * Doubt never skips: a leaf without a column in this file, statistics the
  * file lacks or a metadata section that does not parse leave the group
@@ -13,26 +14,7 @@
 
 #include <string.h>
 
-int orc_reader_set_sarg(OrcReader *r, const OrcSarg *sarg, const int *columns,
-                        CombErr *err)
-{
-    if (r->started)
-        return comb_err(err, COMB_EINVALID,
-                        "ORC file '%s': search argument set after reading "
-                        "began", r->path);
-    r->sarg = NULL;
-    if (!sarg || !sarg->root || sarg->n_leaves == 0)
-        return COMB_OK;
-    r->leaf_truth = comb_arena_alloc(&r->arena, (size_t)sarg->n_leaves *
-                                                    sizeof *r->leaf_truth);
-    if (!r->leaf_truth)
-        return comb_err_nomem(err);
-    r->sarg = sarg;
-    r->sarg_cols = columns;
-    r->sarg_checked_file = false;
-    r->sarg_skip_file = false;
-    return COMB_OK;
-}
+#include "common/alloc.h"
 
 /* Statistics of a leaf's column in a group: the file's (stripe < 0) or a
  * stripe's; false when there are none to use. */
@@ -70,38 +52,125 @@ static bool group_may_match(OrcReader *r, int stripe, uint64_t n_rows)
     return orc_truth_may_be_true(orc_sarg_eval(s, r->leaf_truth));
 }
 
-bool orc_ppd_skip_stripe(OrcReader *r, int stripe)
+/* ORC's bloom filter tests behind the evaluator's probe. */
+static bool bloom_test(void *ctx, const OrcBloomProbe *p)
 {
-    bool skip;
-    if (!r->sarg) {
-        r->counters.stripes_read++;
-        return false;
+    const OrcBloom *b = ctx;
+    switch (p->kind) {
+    case ORC_BLOOM_LONG: return orc_bloom_might_contain_long(b, p->l);
+    case ORC_BLOOM_DOUBLE: return orc_bloom_might_contain_double(b, p->d);
+    case ORC_BLOOM_BYTES: return orc_bloom_might_contain_string(b, p->bytes, p->len);
     }
+    return true;
+}
+
+/* Whether some row of row group `g` of an indexed stripe may make the
+ * argument TRUE, by the group's index statistics and bloom filters. */
+static bool row_group_may_match(OrcReader *r, const OrcStripeIndex *x,
+                                uint32_t g, uint64_t n_rows)
+{
+    const OrcSarg *s = r->sarg;
+    uint32_t version = orc_reader_writer_version(r);
+    for (int i = 0; i < s->n_leaves; i++) {
+        int column = r->sarg_cols[i];
+        OrcColumnStats st;
+        OrcSargColumn col;
+        const OrcBloom *bloom;
+        if (column < 0 || !orc_stripe_index_has(x, column) ||
+            orc_stripe_index_stats(x, column, (int)g, &st) != COMB_OK) {
+            r->leaf_truth[i] = ORC_TV_YES_NO_NULL;
+            continue;
+        }
+        memset(&col, 0, sizeof col);
+        col.kind = r->by_id[column]->kind;
+        col.stats = &st;
+        col.n_rows = n_rows;
+        col.writer_version = version;
+        if ((bloom = orc_stripe_index_bloom(x, column, (int)g))) {
+            col.bloom_test = bloom_test;
+            col.bloom_ctx = (void *)bloom;
+        }
+        r->leaf_truth[i] = orc_sarg_eval_leaf(&s->leaves[i], &col);
+    }
+    return orc_truth_may_be_true(orc_sarg_eval(s, r->leaf_truth));
+}
+
+/* The row groups of a stripe the argument cannot rule out, from the
+ * stripe's row index (read for the leaves' columns only). */
+static int filter_row_groups(OrcReader *r, int stripe, uint64_t rows,
+                             uint32_t n_groups, uint8_t *keep, CombErr *err)
+{
+    uint32_t stride = orc_reader_row_index_stride(r);
+    const OrcStripeIndex *x;
+    bool *cols = comb_calloc((size_t)r->n_cols, sizeof *cols);
+    int rc;
+    if (!cols)
+        return comb_err_nomem(err);
+    for (int i = 0; i < r->sarg->n_leaves; i++)
+        if (r->sarg_cols[i] >= 0 && r->sarg_cols[i] < r->n_cols)
+            cols[r->sarg_cols[i]] = true;
+    rc = orc_reader_stripe_index(r, stripe, cols, true, &x, err);
+    comb_free(cols);
+    if (rc)
+        return rc;
+    if (orc_stripe_index_groups(x) != n_groups)
+        return COMB_OK;
+    for (uint32_t g = 0; g < n_groups; g++) {
+        uint64_t first = (uint64_t)g * stride;
+        uint64_t n = rows - first < stride ? rows - first : stride;
+        keep[g] = row_group_may_match(r, x, g, n);
+    }
+    return COMB_OK;
+}
+
+/* The reader's group filter (orc.h): the file, then the stripe, then its
+ * row groups. */
+static int sarg_filter(void *ctx, OrcReader *r, int stripe, uint32_t n_groups,
+                       uint8_t *keep, CombErr *err)
+{
+    uint64_t rows = r->footer->stripes[stripe]->numberofrows;
+    (void)ctx;
     if (!r->sarg_checked_file) {
         r->sarg_checked_file = true;
         r->sarg_skip_file = !group_may_match(r, -1, r->n_rows);
-        r->counters.files_skipped = r->sarg_skip_file;
     }
-    skip = r->sarg_skip_file ||
-           !group_may_match(r, stripe, r->footer->stripes[stripe]->numberofrows);
-    if (skip)
-        r->counters.stripes_skipped++;
-    else
-        r->counters.stripes_read++;
-    return skip;
-}
-
-void orc_reader_counters(const OrcReader *r, OrcReadCounters *out)
-{
-    *out = r->counters;
+    if (r->sarg_skip_file || !group_may_match(r, stripe, rows)) {
+        memset(keep, 0, n_groups);
+        return COMB_OK;
+    }
+    if (orc_reader_row_index_stride(r) == 0)
+        return COMB_OK;
+    return filter_row_groups(r, stripe, rows, n_groups, keep, err);
 }
 
 void orc_read_counters_add(OrcReadCounters *sum, const OrcReadCounters *c)
 {
-    sum->files_skipped += c->files_skipped;
     sum->stripes_read += c->stripes_read;
     sum->stripes_skipped += c->stripes_skipped;
-    sum->row_groups_read += c->row_groups_read;
-    sum->row_groups_skipped += c->row_groups_skipped;
+    sum->groups_read += c->groups_read;
+    sum->groups_skipped += c->groups_skipped;
     sum->bytes_read += c->bytes_read;
+    sum->chunks_decompressed += c->chunks_decompressed;
+}
+
+int orc_reader_set_sarg(OrcReader *r, const OrcSarg *sarg, const int *columns,
+                        CombErr *err)
+{
+    if (r->started)
+        return comb_err(err, COMB_EINVALID,
+                        "ORC file '%s': search argument set after reading "
+                        "began", r->path);
+    r->sarg = NULL;
+    if (!sarg || !sarg->root || sarg->n_leaves == 0)
+        return COMB_OK;
+    r->leaf_truth = comb_arena_alloc(&r->arena, (size_t)sarg->n_leaves *
+                                                    sizeof *r->leaf_truth);
+    if (!r->leaf_truth)
+        return comb_err_nomem(err);
+    r->sarg = sarg;
+    r->sarg_cols = columns;
+    r->sarg_checked_file = false;
+    r->sarg_skip_file = false;
+    orc_reader_set_filter(r, sarg_filter, NULL);
+    return COMB_OK;
 }

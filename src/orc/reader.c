@@ -42,7 +42,6 @@ int orc_reader_read_section(OrcReader *r, uint64_t off, uint64_t len,
                           err);
     if (rc)
         return rc;
-    r->counters.bytes_read += len;
     sb->raw.len = (size_t)len;
     if (r->comp == ORC_COMP_NONE) {
         sb->p = sb->raw.data;
@@ -106,7 +105,6 @@ static int check_magic(OrcReader *r, CombErr *err)
     int rc = fs_pread_all(r->fd, head, sizeof head, 0, r->path, err);
     if (rc)
         return rc;
-    r->counters.bytes_read += sizeof head;
     if (memcmp(head, ORC_MAGIC, ORC_MAGIC_LEN) != 0)
         return corrupt(r, "not an ORC file (no \"ORC\" magic)", err);
     return COMB_OK;
@@ -140,7 +138,6 @@ static int read_postscript(OrcReader *r, uint64_t *ps_total, CombErr *err)
                           err);
     if (rc)
         return rc;
-    r->counters.bytes_read += n;
     size_t ps_len = tail[n - 1];
     if (ps_len == 0 || ps_len + 1 > n)
         return corrupt(r, "bad postscript length (not an ORC file?)", err);
@@ -272,6 +269,8 @@ void orc_reader_close(OrcReader *r)
     if (!r)
         return;
     orc_reader_cols_free(r);
+    orc_stripe_index_free(r->index);
+    comb_free(r->keep);
     for (int i = 0; i < r->n_zones; i++)
         orc_tz_free(r->zones[i]);
     comb_free(r->zones);

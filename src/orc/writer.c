@@ -81,6 +81,8 @@ void orc_writer_options_default(OrcWriterOptions *opt)
     opt->compression_block_size = 256 * 1024;
     opt->stripe_size = 64ull * 1024 * 1024;
     opt->dictionary_key_threshold = 0.8;
+    opt->row_index_stride = 10000;
+    opt->bloom_fpp = 0.05;
 }
 
 uint64_t orc_writer_rows(const OrcWriter *w) { return w->rows; }

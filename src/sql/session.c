@@ -406,16 +406,15 @@ static int scan_stats_info(SqlStmtCtx *c, CombErr *err)
     const char *on = sql_session_get_conf(c->s, "comb.scan.stats");
     char line[256];
     if (!on || strcasecmp(on, "true") != 0 || !c->sink->info ||
-        k->bytes_read == 0)
+        k->stripes_read + k->stripes_skipped == 0)
         return COMB_OK;
     snprintf(line, sizeof line,
-             "ORC scan: files skipped %llu, stripes read %llu skipped %llu, "
-             "row groups read %llu skipped %llu, bytes read %llu",
-             (unsigned long long)k->files_skipped,
+             "ORC scan: stripes read %llu skipped %llu, row groups read "
+             "%llu skipped %llu, bytes read %llu",
              (unsigned long long)k->stripes_read,
              (unsigned long long)k->stripes_skipped,
-             (unsigned long long)k->row_groups_read,
-             (unsigned long long)k->row_groups_skipped,
+             (unsigned long long)k->groups_read,
+             (unsigned long long)k->groups_skipped,
              (unsigned long long)k->bytes_read);
     return c->sink->info(c->sink->ctx, line, err);
 }
