@@ -596,6 +596,19 @@ void orc_reader_cols_free(OrcReader *r);
 
 /* ------------------------------------------------------- writer internals */
 
+/* Where a row group starts in each stream of a column: the stream's
+ * uncompressed length then and the values its encoder still held (and
+ * for boolean RLE the bits of the byte being filled); turned into the
+ * row index's positions when the stripe is written (idxwrite.c). */
+typedef struct OrcGroupMark {
+    uint64_t present[3];    /* bytes, byte values pending, bits */
+    uint64_t data[3];       /* bytes, values pending, bits (booleans) */
+    uint64_t length[2];
+    uint64_t secondary[2];
+    uint64_t values;        /* non-null values before the group: the
+                               dictionary id the group starts at */
+} OrcGroupMark;
+
 /* The dictionary of one string column's pending stripe (dictwrite.c). */
 typedef struct OrcDictEnc {
     double threshold;       /* orc.dictionary.key.threshold; 0 = never */
@@ -622,12 +635,27 @@ int orc_dict_add(OrcDictEnc *d, const CombBuf *data, uint64_t off,
 bool orc_dict_wanted(const OrcDictEnc *d);
 /* Turn the stripe's direct bytes (data) into DICTIONARY_V2 streams: the
  * sorted keys into dict_data, their lengths into lengths (replacing the
- * values' lengths), the values' key ids into data. */
+ * values' lengths), the values' key ids into data; each row group mark's
+ * data[0..1] becomes where its ids start (marks[g].values ids before). */
 int orc_dict_write(OrcDictEnc *d, CombBuf *data, CombBuf *lengths,
-                   CombBuf *dict_data);
+                   CombBuf *dict_data, OrcGroupMark *marks,
+                   size_t n_marks);
+
 
 typedef struct OrcColWrite {
     const CombType *type;
+    OrcStatsAcc group_stats;  /* the current row group's (the whole
+                                 stripe's without a row index) */
+    OrcGroupMark *marks;      /* start of each row group of the stripe */
+    size_t n_marks, cap_marks;
+    CombBuf group_pb;         /* packed ColumnStatistics of the finished
+                                 groups, one after another */
+    size_t *pb_end;           /* ... where each ends */
+    uint64_t *bloom;          /* the current group's filter bits, or NULL */
+    uint64_t bloom_bits;
+    uint32_t bloom_hash;
+    CombBuf bloom_pb;         /* BloomFilterIndex entries of finished
+                                 groups (the stream's bytes) */
     CombBuf present_buf, data_buf, length_buf, secondary_buf;
     CombBuf dict_buf;     /* DICTIONARY_DATA of a dictionary stripe */
     OrcDictEnc dict;      /* string, varchar, char */
@@ -672,5 +700,33 @@ size_t orc_colwrite_mem(const OrcColWrite *c);
 void orc_colwrite_reset(OrcColWrite *c);
 /* The column's encoding kind as written. */
 int orc_colwrite_encoding(const OrcColWrite *c);
+
+/* ---- row index and bloom filters of the pending stripe (idxwrite.c) */
+
+/* Give the column a bloom filter per row group of n_bits bits and n_hash
+ * hash functions. */
+int orc_colwrite_bloom_init(OrcColWrite *c, uint64_t n_bits,
+                            uint32_t n_hash);
+/* Record where a row group starts in the column's streams. */
+int orc_colwrite_mark(OrcColWrite *c);
+/* End the current row group: its statistics merge into the stripe's
+ * (and with `index`, are kept packed for the row index with its bloom
+ * filter). */
+int orc_colwrite_group_end(OrcColWrite *c, bool index, CombArena *tmp);
+/* The ROW_INDEX message of the stripe's groups into dst, from the
+ * streams as written: stream kind k's compressed bytes are
+ * out[start[k] .. start[k] + len[k]). */
+int orc_colwrite_row_index(const OrcColWrite *c, bool compressed,
+                           uint64_t block, const uint8_t *out,
+                           const size_t start[ORC_N_SLOTS],
+                           const size_t len[ORC_N_SLOTS], CombBuf *dst);
+/* Add one value's hash to the group's filter when it has one (a macro:
+ * the hash is computed only then, off the scan of unfiltered columns). */
+#define ORC_BLOOM_ADD(c, hash)                                              \
+    do {                                                                    \
+        if ((c)->bloom)                                                     \
+            orc_bloom_add_hash((c)->bloom, (c)->bloom_bits,                 \
+                               (c)->bloom_hash, (hash));                    \
+    } while (0)
 
 #endif
