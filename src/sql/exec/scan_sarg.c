@@ -103,14 +103,15 @@ static bool leaf_type(CombTypeKind k, OrcSargType *out)
     return true;
 }
 
-/* A constant of the comparison's type (an integer constant may sit behind
- * an integer widening <=> keeps unfolded); *is_null for NULL. */
+/* A constant of the comparison's type (an integer constant or a NULL may
+ * sit behind a conversion <=> keeps unfolded); *is_null for NULL. */
 static bool constant_of(const BoundExpr *e, CombTypeKind want, bool *is_null,
                         OrcSargValue *v)
 {
     OrcSargType lt, wt;
     if (e->kind == BX_CAST && e->a->kind == BX_CONST &&
-        is_integer(e->type) && is_integer(e->a->type))
+        ((is_integer(e->type) && is_integer(e->a->type)) ||
+         e->a->is_null || e->a->type == COMB_T_NULL))
         e = e->a;
     if (e->kind != BX_CONST)
         return false;
