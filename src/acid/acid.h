@@ -238,6 +238,15 @@ typedef struct AcidWriterOptions {
      * it the largest pending stripe is written early (ORC's memory
      * manager).  0 = 128 MiB. */
     uint64_t memory_budget;
+    /* When set_index: the bucket files' row index stride (0 = none),
+     * compression block size, and bloom filters on the row columns i with
+     * bloom_fields[i] (schema.n_cols entries, NULL none; copied) at
+     * false-positive rate bloom_fpp (see OrcWriterOptions). */
+    bool set_index;
+    uint32_t row_index_stride;
+    uint64_t compression_block_size;
+    const bool *bloom_fields;
+    double bloom_fpp;
     /* A budget shared with other writers (a statement writing many
      * partitions), instead of one of the writer's own; borrowed: it must
      * outlive the writer.  memory_budget is then ignored. */

@@ -1013,7 +1013,7 @@ static int ask_filter(OrcReader *r, int stripe, uint32_t *kept,
 /* Start stripe s: skipped whole, read whole, or read by kept runs. */
 static int enter_stripe(OrcReader *r, int s, CombErr *err)
 {
-    uint32_t kept;
+    uint32_t kept = 0;
     uint64_t rows = r->footer->stripes[s]->numberofrows;
     r->stripe_row0 = r->stripe < 0 ? 0 : r->stripe_row0 +
                      r->footer->stripes[r->stripe]->numberofrows;

@@ -30,7 +30,19 @@ typedef struct SqlOrcOptions {
     OrcCompression compression;
     uint64_t stripe_size;   /* bases, insert-only and plain files */
     double dictionary_key_threshold;  /* orc.dictionary.key.threshold */
+    uint64_t block_size;    /* orc.compress.size */
+    uint32_t row_index_stride;  /* orc.row.index.stride; 0 when
+                                   orc.create.index is false */
+    double bloom_fpp;       /* orc.bloom.filter.fpp */
+    /* orc.bloom.filter.columns: per data column (table order), NULL when
+     * none (statement arena) */
+    bool *bloom;
 } SqlOrcOptions;
+/* The ORC column ids of the bloom filter columns of a file whose data
+ * columns' ids are field_ids[0..n) (a plain file: 1..; ACID: the row
+ * struct's fields) into ids (n entries); their count. */
+int sql_orc_bloom_ids(const SqlOrcOptions *o, const int *field_ids, int n,
+                      int *ids);
 int sql_table_orc_options(SqlStmtCtx *c, const SqlTable *t,
                           SqlOrcOptions *out, CombErr *err);
 /* Full-ACID deltas: the stripe size / orc.base.delta.ratio (8), as Hive. */
