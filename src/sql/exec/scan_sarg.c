@@ -200,14 +200,26 @@ static OrcSargNode *negated(SargBuild *b, OrcSargNode *n, bool neg)
     return neg ? orc_sarg_not(b->sarg, n) : n;
 }
 
+/* x BETWEEN lo AND hi; when x is converted apart for each bound (the
+ * binder's two comparisons, see bind_between) it is x >= lo AND x' <= hi,
+ * which BETWEEN is in three-valued logic too. */
 static OrcSargNode *between(SargBuild *b, const BoundExpr *e)
 {
+    const BoundExpr *x_hi = e->n_args ? e->args[0] : e->a;
     OrcSargValue v[2];
     bool null_lo, null_hi;
-    if (e->n_args || !constant_of(e->b, e->a->type, &null_lo, &v[0]) ||
-        !constant_of(e->c, e->a->type, &null_hi, &v[1]) || null_lo || null_hi)
+    OrcSargNode *n, *sides[2];
+    if (!constant_of(e->b, e->a->type, &null_lo, &v[0]) ||
+        !constant_of(e->c, x_hi->type, &null_hi, &v[1]) || null_lo || null_hi)
         return unknown(b);
-    return negated(b, make_leaf(b, ORC_SARG_BETWEEN, e->a, v, 2), e->negated);
+    if (!e->n_args)
+        n = make_leaf(b, ORC_SARG_BETWEEN, e->a, v, 2);
+    else {
+        sides[0] = orc_sarg_not(b->sarg, make_leaf(b, ORC_SARG_LT, e->a, &v[0], 1));
+        sides[1] = make_leaf(b, ORC_SARG_LE, x_hi, &v[1], 1);
+        n = orc_sarg_node(b->sarg, ORC_SARG_AND, sides, 2);
+    }
+    return negated(b, n, e->negated);
 }
 
 /* x IN (k...): NULL constants are left out, since they only turn FALSE

@@ -76,3 +76,17 @@ INSERT INTO plain VALUES (1, DATE '2024-01-01'), (2, DATE '2024-01-02');
 INSERT INTO plain VALUES (100, DATE '2025-01-01');
 SELECT id FROM plain WHERE d >= DATE '2025-01-01';
 SELECT id FROM plain WHERE id = 2 OR d = DATE '2025-01-01' ORDER BY id;
+
+-- row groups: a row index every 100 rows and bloom filters on name;
+-- sorted ids find their one group by its statistics, an unsorted name
+-- its groups by their bloom filters
+CREATE TABLE idx (id INT, name STRING) STORED AS ORC TBLPROPERTIES
+  ('transactional'='false', 'orc.row.index.stride'='100',
+   'orc.bloom.filter.columns'='name');
+INSERT INTO idx SELECT pos, concat('n', CAST(pmod(pos * 7919, 1009) AS STRING))
+  FROM (SELECT posexplode(split(space(1999), ' ')) AS (pos, x)) s;
+SELECT id, name FROM idx WHERE id = 42;
+SELECT id, name FROM idx WHERE name = 'n77' ORDER BY id;
+SELECT count(*) FROM idx WHERE name IN ('n1', 'n2') OR id BETWEEN 1000 AND 1004;
+SET hive.optimize.index.filter=false;
+SELECT id, name FROM idx WHERE name = 'n77' ORDER BY id;
