@@ -537,9 +537,20 @@ static int start_synthetic_ids(AcidReader *r, CombErr *err)
     return COMB_OK;
 }
 
+/* Whether the file's values of a column are the values the scan sees: a
+ * copy, or a CHAR(n) of a CHAR(n) file (re-padded to the same length,
+ * which changes nothing of a value a CHAR(n) can hold). */
+static bool stored_as_read(const AcidConv *conv)
+{
+    return conv->kind == ACID_CONV_COPY ||
+           (conv->kind == ACID_CONV_STR && conv->from->kind == COMB_T_CHAR &&
+            conv->to->kind == COMB_T_CHAR &&
+            conv->from->max_length == conv->to->max_length);
+}
+
 /* The search argument's leaves mapped to this file's ORC column ids: a
- * column read as it is stored (no conversion) can be tested on its
- * statistics; a missing or converted one cannot. */
+ * column read as it is stored can be tested on its statistics; a missing
+ * or converted one cannot. */
 static int push_sarg(AcidReader *r, const CombType *row, CombErr *err)
 {
     const OrcSarg *s = r->sarg;
@@ -553,7 +564,7 @@ static int push_sarg(AcidReader *r, const CombType *row, CombErr *err)
         int c = s->leaves[i].column;
         const AcidConv *conv = c >= 0 && c < r->schema.n_cols ? &r->convs[c]
                                                                : NULL;
-        cols[i] = conv && conv->field >= 0 && conv->kind == ACID_CONV_COPY
+        cols[i] = conv && conv->field >= 0 && stored_as_read(conv)
                       ? row->children[conv->field]->id
                       : -1;
     }

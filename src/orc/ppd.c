@@ -16,40 +16,20 @@
 
 #include "common/alloc.h"
 
-/* Statistics of a leaf's column in a group: the file's (stripe < 0) or a
- * stripe's; false when there are none to use. */
-static bool group_stats(OrcReader *r, int stripe, int column,
-                        OrcColumnStats *st)
+/* Statistics of a leaf's column in a group: row group g of the stripe
+ * index x, else the file's (stripe < 0) or a stripe's; false when there
+ * are none to use. */
+static bool group_stats(OrcReader *r, const OrcStripeIndex *x, int stripe,
+                        uint32_t g, int column, OrcColumnStats *st)
 {
     if (column < 0 || column >= r->n_cols)
         return false;
+    if (x)
+        return orc_stripe_index_has(x, column) &&
+               orc_stripe_index_stats(x, column, (int)g, st) == COMB_OK;
     if (stripe < 0)
         return orc_reader_column_stats(r, column, st) == COMB_OK;
     return orc_reader_stripe_stats(r, stripe, column, st, NULL) == COMB_OK;
-}
-
-/* Whether some row of the group (the file, or stripe `stripe`) may make
- * the argument TRUE. */
-static bool group_may_match(OrcReader *r, int stripe, uint64_t n_rows)
-{
-    const OrcSarg *s = r->sarg;
-    uint32_t version = orc_reader_writer_version(r);
-    for (int i = 0; i < s->n_leaves; i++) {
-        int column = r->sarg_cols[i];
-        OrcColumnStats st;
-        OrcSargColumn col;
-        if (!group_stats(r, stripe, column, &st)) {
-            r->leaf_truth[i] = ORC_TV_YES_NO_NULL;
-            continue;
-        }
-        memset(&col, 0, sizeof col);
-        col.kind = r->by_id[column]->kind;
-        col.stats = &st;
-        col.n_rows = n_rows;
-        col.writer_version = version;
-        r->leaf_truth[i] = orc_sarg_eval_leaf(&s->leaves[i], &col);
-    }
-    return orc_truth_may_be_true(orc_sarg_eval(s, r->leaf_truth));
 }
 
 /* ORC's bloom filter tests behind the evaluator's probe. */
@@ -64,10 +44,11 @@ static bool bloom_test(void *ctx, const OrcBloomProbe *p)
     return true;
 }
 
-/* Whether some row of row group `g` of an indexed stripe may make the
- * argument TRUE, by the group's index statistics and bloom filters. */
-static bool row_group_may_match(OrcReader *r, const OrcStripeIndex *x,
-                                uint32_t g, uint64_t n_rows)
+/* Whether some row of the group (the file, stripe `stripe`, or with a
+ * stripe index x its row group g) of n_rows rows may make the argument
+ * TRUE; row groups add their bloom filters. */
+static bool group_may_match(OrcReader *r, const OrcStripeIndex *x, int stripe,
+                            uint32_t g, uint64_t n_rows)
 {
     const OrcSarg *s = r->sarg;
     uint32_t version = orc_reader_writer_version(r);
@@ -75,9 +56,8 @@ static bool row_group_may_match(OrcReader *r, const OrcStripeIndex *x,
         int column = r->sarg_cols[i];
         OrcColumnStats st;
         OrcSargColumn col;
-        const OrcBloom *bloom;
-        if (column < 0 || !orc_stripe_index_has(x, column) ||
-            orc_stripe_index_stats(x, column, (int)g, &st) != COMB_OK) {
+        const OrcBloom *bloom = NULL;
+        if (!group_stats(r, x, stripe, g, column, &st)) {
             r->leaf_truth[i] = ORC_TV_YES_NO_NULL;
             continue;
         }
@@ -86,7 +66,7 @@ static bool row_group_may_match(OrcReader *r, const OrcStripeIndex *x,
         col.stats = &st;
         col.n_rows = n_rows;
         col.writer_version = version;
-        if ((bloom = orc_stripe_index_bloom(x, column, (int)g))) {
+        if (x && (bloom = orc_stripe_index_bloom(x, column, (int)g))) {
             col.bloom_test = bloom_test;
             col.bloom_ctx = (void *)bloom;
         }
@@ -118,7 +98,7 @@ static int filter_row_groups(OrcReader *r, int stripe, uint64_t rows,
     for (uint32_t g = 0; g < n_groups; g++) {
         uint64_t first = (uint64_t)g * stride;
         uint64_t n = rows - first < stride ? rows - first : stride;
-        keep[g] = row_group_may_match(r, x, g, n);
+        keep[g] = group_may_match(r, x, stripe, g, n);
     }
     return COMB_OK;
 }
@@ -132,9 +112,9 @@ static int sarg_filter(void *ctx, OrcReader *r, int stripe, uint32_t n_groups,
     (void)ctx;
     if (!r->sarg_checked_file) {
         r->sarg_checked_file = true;
-        r->sarg_skip_file = !group_may_match(r, -1, r->n_rows);
+        r->sarg_skip_file = !group_may_match(r, NULL, -1, 0, r->n_rows);
     }
-    if (r->sarg_skip_file || !group_may_match(r, stripe, rows)) {
+    if (r->sarg_skip_file || !group_may_match(r, NULL, stripe, 0, rows)) {
         memset(keep, 0, n_groups);
         return COMB_OK;
     }
