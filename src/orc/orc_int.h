@@ -575,6 +575,11 @@ struct OrcReader {
 };
 
 void orc_stripe_index_free(OrcStripeIndex *x);  /* NULL ok */
+/* An index stream (len bytes at off) decompressed and unpacked as desc;
+ * COMB_ECORRUPT naming the file when it does not. */
+int orc_reader_index_stream(OrcReader *r, uint64_t off, uint64_t len,
+                            const ProtobufCMessageDescriptor *desc,
+                            ProtobufCMessage **out, CombErr *err);
 /* Positions of a group of a column that orc_stripe_index_has. */
 const uint64_t *orc_stripe_index_positions(const OrcStripeIndex *x,
                                            int column, int group, size_t *n);
