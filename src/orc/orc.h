@@ -270,7 +270,9 @@ int orc_reader_batch_init(const OrcReader *r, CombBatch *b, int capacity);
  * system's zoneinfo gives COMB_EUNSUPPORTED. */
 int orc_reader_next(OrcReader *r, CombBatch *b, CombErr *err);
 
-/* Row number (0-based, file-wide) of the first row the next call returns. */
+/* Row number (0-based, file-wide) of the first row the next call returns
+ * when no filter skips rows (with one, the next batch may start later:
+ * orc_reader_batch_row says where a batch's rows are). */
 uint64_t orc_reader_row_number(const OrcReader *r);
 
 /* ------------------------------------------------- row index, bloom filters
