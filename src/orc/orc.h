@@ -328,10 +328,11 @@ const OrcBloom *orc_stripe_index_bloom(const OrcStripeIndex *x, int column,
 
 /* Membership tests as ORC's readers make them: false means the value is
  * certainly not in the group.  Longs for integer kinds, dates (days),
- * booleans (0/1) and timestamps (UTC milliseconds as the statistics have
- * them); doubles for float and double (floats widened); strings for
- * string, varchar, char and binary bytes and for decimals (Hive's text,
- * trailing zeros trimmed). */
+ * booleans (0/1) and timestamps (seconds * 1000 + nanos / 1000000 of the
+ * wall clock, seconds floored: ORC C++'s millisecond of the instant with
+ * writer zone UTC); doubles for float and double (floats widened);
+ * strings for string, varchar, char and binary bytes and for decimals
+ * (Hive's text, trailing zeros trimmed, as orc_decimal_text gives it). */
 bool orc_bloom_might_contain_long(const OrcBloom *b, int64_t v);
 bool orc_bloom_might_contain_double(const OrcBloom *b, double v);
 bool orc_bloom_might_contain_string(const OrcBloom *b, const char *p,
