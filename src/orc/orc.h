@@ -337,6 +337,12 @@ bool orc_bloom_might_contain_long(const OrcBloom *b, int64_t v);
 bool orc_bloom_might_contain_double(const OrcBloom *b, double v);
 bool orc_bloom_might_contain_string(const OrcBloom *b, const char *p,
                                     size_t len);
+/* The same for a decimal (unscaled at `scale`) and a timestamp (wall-clock
+ * seconds and nanos), turned into what the filters hold as above. */
+bool orc_bloom_might_contain_decimal(const OrcBloom *b, comb_i128 unscaled,
+                                     int scale);
+bool orc_bloom_might_contain_timestamp(const OrcBloom *b, int64_t secs,
+                                       int32_t nanos);
 
 /* Push-down: called once per stripe before any of its bytes are read,
  * with keep[0..n_groups) all 1 (n_groups = orc_reader_stripe_groups).  The

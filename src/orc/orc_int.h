@@ -353,6 +353,12 @@ int orc_pos_width(OrcPosForm form, bool compressed);
 uint64_t orc_murmur3_64(const void *data, size_t len);
 uint64_t orc_long_hash(int64_t v);
 uint64_t orc_double_hash(double v);
+/* The long a timestamp's bloom filter entry is (ORC C++'s UTC
+ * milliseconds: floored seconds * 1000 + the nanos' milliseconds). */
+static inline int64_t orc_timestamp_bloom_millis(int64_t secs, int32_t nanos)
+{
+    return secs * 1000 + nanos / 1000000;
+}
 /* Set the k bits of hash h in bits[0..n_bits/64). */
 void orc_bloom_add_hash(uint64_t *bits, uint64_t n_bits, uint32_t n_hash,
                         uint64_t h);
