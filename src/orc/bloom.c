@@ -142,3 +142,18 @@ void orc_bloom_size(uint64_t entries, double fpp, uint64_t *n_bits,
     long k = lround((double)*n_bits / n * log(2.0));
     *n_hash = k < 1 ? 1 : (uint32_t)k;
 }
+
+bool orc_bloom_might_contain_decimal(const OrcBloom *b, comb_i128 unscaled,
+                                     int scale)
+{
+    char text[64];
+    size_t n = orc_decimal_text(unscaled, scale, text, sizeof text);
+    return orc_bloom_might_contain_string(b, text, n);
+}
+
+bool orc_bloom_might_contain_timestamp(const OrcBloom *b, int64_t secs,
+                                       int32_t nanos)
+{
+    return orc_bloom_might_contain_long(b, orc_timestamp_bloom_millis(secs,
+                                                                      nanos));
+}

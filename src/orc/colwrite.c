@@ -173,7 +173,7 @@ static int put_timestamp(OrcColWrite *c, int64_t secs, int32_t nanos)
     if (millis < 0 && nanos > 999999)
         millis -= 1000;
     orc_stats_add_timestamp(&c->group_stats, millis, nanos % 1000000);
-    ORC_BLOOM_ADD(c, orc_long_hash(secs * 1000 + nanos / 1000000));
+    ORC_BLOOM_ADD(c, orc_long_hash(orc_timestamp_bloom_millis(secs, nanos)));
     if (orc_int_enc_add(&c->ints, written - ORC_TS_BASE_UTC) ||
         orc_int_enc_add(&c->secondary, (int64_t)format_nanos(nanos)))
         return COMB_ENOMEM;

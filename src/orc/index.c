@@ -33,16 +33,16 @@ struct OrcStripeIndex {
 int orc_pos_layout(CombTypeKind kind, int encoding, bool has_present,
                    bool decimal64, OrcPosStream out[ORC_POS_MAX_STREAMS])
 {
+#define PUT(slot, form)                                                     \
+    out[n++] = (OrcPosStream){ORC__PROTO__STREAM__KIND__##slot, ORC_POS_##form}
     int n = 0;
     bool dict = encoding == ORC__PROTO__COLUMN_ENCODING__KIND__DICTIONARY ||
                 encoding == ORC__PROTO__COLUMN_ENCODING__KIND__DICTIONARY_V2;
     if (has_present)
-        out[n++] = (OrcPosStream){ORC__PROTO__STREAM__KIND__PRESENT,
-                                  ORC_POS_BOOL};
+        PUT(PRESENT, BOOL);
     switch (kind) {
     case COMB_T_BOOLEAN:
-        out[n++] = (OrcPosStream){ORC__PROTO__STREAM__KIND__DATA,
-                                  ORC_POS_BOOL};
+        PUT(DATA, BOOL);
         break;
     case COMB_T_TINYINT:
     case COMB_T_UNION:
@@ -50,54 +50,44 @@ int orc_pos_layout(CombTypeKind kind, int encoding, bool has_present,
     case COMB_T_INT:
     case COMB_T_BIGINT:
     case COMB_T_DATE:
-        out[n++] = (OrcPosStream){ORC__PROTO__STREAM__KIND__DATA,
-                                  ORC_POS_RLE};
+        PUT(DATA, RLE);
         break;
     case COMB_T_FLOAT:
     case COMB_T_DOUBLE:
-        out[n++] = (OrcPosStream){ORC__PROTO__STREAM__KIND__DATA,
-                                  ORC_POS_BYTES};
+        PUT(DATA, BYTES);
         break;
     case COMB_T_STRING:
     case COMB_T_VARCHAR:
     case COMB_T_CHAR:
     case COMB_T_BINARY:
         if (dict) {
-            out[n++] = (OrcPosStream){ORC__PROTO__STREAM__KIND__DATA,
-                                      ORC_POS_RLE};
+            PUT(DATA, RLE);
             break;
         }
-        out[n++] = (OrcPosStream){ORC__PROTO__STREAM__KIND__DATA,
-                                  ORC_POS_BYTES};
-        out[n++] = (OrcPosStream){ORC__PROTO__STREAM__KIND__LENGTH,
-                                  ORC_POS_RLE};
+        PUT(DATA, BYTES);
+        PUT(LENGTH, RLE);
         break;
     case COMB_T_TIMESTAMP:
-        out[n++] = (OrcPosStream){ORC__PROTO__STREAM__KIND__DATA,
-                                  ORC_POS_RLE};
-        out[n++] = (OrcPosStream){ORC__PROTO__STREAM__KIND__SECONDARY,
-                                  ORC_POS_RLE};
+        PUT(DATA, RLE);
+        PUT(SECONDARY, RLE);
         break;
     case COMB_T_DECIMAL:
         if (decimal64) {
-            out[n++] = (OrcPosStream){ORC__PROTO__STREAM__KIND__DATA,
-                                      ORC_POS_RLE};
+            PUT(DATA, RLE);
             break;
         }
-        out[n++] = (OrcPosStream){ORC__PROTO__STREAM__KIND__DATA,
-                                  ORC_POS_BYTES};
-        out[n++] = (OrcPosStream){ORC__PROTO__STREAM__KIND__SECONDARY,
-                                  ORC_POS_RLE};
+        PUT(DATA, BYTES);
+        PUT(SECONDARY, RLE);
         break;
     case COMB_T_LIST:
     case COMB_T_MAP:
-        out[n++] = (OrcPosStream){ORC__PROTO__STREAM__KIND__LENGTH,
-                                  ORC_POS_RLE};
+        PUT(LENGTH, RLE);
         break;
     default:  /* struct: presence only */
         break;
     }
     return n;
+#undef PUT
 }
 
 int orc_pos_width(OrcPosForm form, bool compressed)
@@ -165,32 +155,37 @@ static OrcStripeIndex *index_new(int stripe, uint32_t n_groups, int n_cols)
 
 /* ------------------------------------------------------------- reading */
 
-/* Unpack one index stream; *out NULL (and no error) when it does not
- * parse. */
-static int read_index_stream(OrcReader *r, uint64_t off, uint64_t len,
-                             const ProtobufCMessageDescriptor *desc,
-                             ProtobufCMessage **out, CombErr *err)
+int orc_reader_index_stream(OrcReader *r, uint64_t off, uint64_t len,
+                            const ProtobufCMessageDescriptor *desc,
+                            ProtobufCMessage **out, CombErr *err)
 {
     OrcStreamBuf sb;
     memset(&sb, 0, sizeof sb);
     *out = NULL;
     int rc = orc_reader_read_section(r, off, len, &sb, "index stream", err);
     r->counters.bytes_read += rc ? 0 : len;
-    if (rc == COMB_ECORRUPT) {
-        /* a damaged chunk: the column has no index */
-        comb_err_clear(err);
-        rc = COMB_OK;
-    } else if (rc == COMB_OK) {
-        rc = orc_pb_unpack(desc, sb.len, sb.p, out);
-        if (rc == COMB_ECORRUPT) {
-            *out = NULL;
-            rc = COMB_OK;
-        } else if (rc) {
-            rc = comb_err_nomem(err);
-        }
-    }
+    if (!rc && (rc = orc_pb_unpack(desc, sb.len, sb.p, out)))
+        rc = rc == COMB_ENOMEM
+                 ? comb_err_nomem(err)
+                 : comb_err(err, COMB_ECORRUPT, "corrupt file '%s': an index "
+                            "stream does not parse", r->path);
     comb_buf_free(&sb.raw);
     comb_buf_free(&sb.dec);
+    return rc;
+}
+
+/* One index stream for push-down; *out NULL (and no error) when it is
+ * damaged: the column then has no index. */
+static int read_index_stream(OrcReader *r, uint64_t off, uint64_t len,
+                             const ProtobufCMessageDescriptor *desc,
+                             ProtobufCMessage **out, CombErr *err)
+{
+    int rc = orc_reader_index_stream(r, off, len, desc, out, err);
+    if (rc == COMB_ECORRUPT) {
+        *out = NULL;
+        comb_err_clear(err);
+        rc = COMB_OK;
+    }
     return rc;
 }
 

@@ -270,7 +270,9 @@ int orc_reader_batch_init(const OrcReader *r, CombBatch *b, int capacity);
  * system's zoneinfo gives COMB_EUNSUPPORTED. */
 int orc_reader_next(OrcReader *r, CombBatch *b, CombErr *err);
 
-/* Row number (0-based, file-wide) of the first row the next call returns. */
+/* Row number (0-based, file-wide) of the first row the next call returns
+ * when no filter skips rows (with one, the next batch may start later:
+ * orc_reader_batch_row says where a batch's rows are). */
 uint64_t orc_reader_row_number(const OrcReader *r);
 
 /* ------------------------------------------------- row index, bloom filters
@@ -326,14 +328,21 @@ const OrcBloom *orc_stripe_index_bloom(const OrcStripeIndex *x, int column,
 
 /* Membership tests as ORC's readers make them: false means the value is
  * certainly not in the group.  Longs for integer kinds, dates (days),
- * booleans (0/1) and timestamps (UTC milliseconds as the statistics have
- * them); doubles for float and double (floats widened); strings for
- * string, varchar, char and binary bytes and for decimals (Hive's text,
- * trailing zeros trimmed). */
+ * booleans (0/1) and timestamps (seconds * 1000 + nanos / 1000000 of the
+ * wall clock, seconds floored: ORC C++'s millisecond of the instant with
+ * writer zone UTC); doubles for float and double (floats widened);
+ * strings for string, varchar, char and binary bytes and for decimals
+ * (Hive's text, trailing zeros trimmed, as orc_decimal_text gives it). */
 bool orc_bloom_might_contain_long(const OrcBloom *b, int64_t v);
 bool orc_bloom_might_contain_double(const OrcBloom *b, double v);
 bool orc_bloom_might_contain_string(const OrcBloom *b, const char *p,
                                     size_t len);
+/* The same for a decimal (unscaled at `scale`) and a timestamp (wall-clock
+ * seconds and nanos), turned into what the filters hold as above. */
+bool orc_bloom_might_contain_decimal(const OrcBloom *b, comb_i128 unscaled,
+                                     int scale);
+bool orc_bloom_might_contain_timestamp(const OrcBloom *b, int64_t secs,
+                                       int32_t nanos);
 
 /* Push-down: called once per stripe before any of its bytes are read,
  * with keep[0..n_groups) all 1 (n_groups = orc_reader_stripe_groups).  The

@@ -354,6 +354,12 @@ int orc_pos_width(OrcPosForm form, bool compressed);
 uint64_t orc_murmur3_64(const void *data, size_t len);
 uint64_t orc_long_hash(int64_t v);
 uint64_t orc_double_hash(double v);
+/* The long a timestamp's bloom filter entry is (ORC C++'s UTC
+ * milliseconds: floored seconds * 1000 + the nanos' milliseconds). */
+static inline int64_t orc_timestamp_bloom_millis(int64_t secs, int32_t nanos)
+{
+    return secs * 1000 + nanos / 1000000;
+}
 /* Set the k bits of hash h in bits[0..n_bits/64). */
 void orc_bloom_add_hash(uint64_t *bits, uint64_t n_bits, uint32_t n_hash,
                         uint64_t h);
@@ -582,6 +588,11 @@ struct OrcReader {
 };
 
 void orc_stripe_index_free(OrcStripeIndex *x);  /* NULL ok */
+/* An index stream (len bytes at off) decompressed and unpacked as desc;
+ * COMB_ECORRUPT naming the file when it does not. */
+int orc_reader_index_stream(OrcReader *r, uint64_t off, uint64_t len,
+                            const ProtobufCMessageDescriptor *desc,
+                            ProtobufCMessage **out, CombErr *err);
 /* Positions of a group of a column that orc_stripe_index_has. */
 const uint64_t *orc_stripe_index_positions(const OrcStripeIndex *x,
                                            int column, int group, size_t *n);

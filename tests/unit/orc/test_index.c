@@ -259,7 +259,6 @@ TEST(orc_index_seek_shared_files)
 static bool bloom_has_row(const OrcBloom *b, const CombType *t,
                           const CombVector *v, int row)
 {
-    char text[64];
     switch (t->kind) {
     case COMB_T_BOOLEAN:
     case COMB_T_TINYINT:
@@ -277,14 +276,11 @@ static bool bloom_has_row(const OrcBloom *b, const CombType *t,
     case COMB_T_BINARY:
         return orc_bloom_might_contain_string(b, v->str[row].ptr,
                                               v->str[row].len);
-    case COMB_T_DECIMAL: {
-        size_t n = orc_decimal_text(v->dec[row], (int)t->scale, text,
-                                    sizeof text);
-        return orc_bloom_might_contain_string(b, text, n);
-    }
+    case COMB_T_DECIMAL:
+        return orc_bloom_might_contain_decimal(b, v->dec[row], (int)t->scale);
     case COMB_T_TIMESTAMP:
-        return orc_bloom_might_contain_long(
-            b, v->i64[row] * 1000 + v->nanos[row] / 1000000);
+        return orc_bloom_might_contain_timestamp(b, v->i64[row],
+                                                 v->nanos[row]);
     default:
         return true;
     }
