@@ -40,6 +40,7 @@ static bool bloom_test(void *ctx, const OrcBloomProbe *p)
     case ORC_BLOOM_LONG: return orc_bloom_might_contain_long(b, p->l);
     case ORC_BLOOM_DOUBLE: return orc_bloom_might_contain_double(b, p->d);
     case ORC_BLOOM_BYTES: return orc_bloom_might_contain_string(b, p->bytes, p->len);
+    case ORC_BLOOM_DECIMAL: return orc_bloom_might_contain_decimal(b, p->dec, p->scale);
     }
     return true;
 }

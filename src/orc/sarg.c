@@ -573,7 +573,7 @@ static bool bloom_string(const OrcSargLeaf *leaf, const OrcSargColumn *col,
                          CombStr s)
 {
     char buf[4096];
-    OrcBloomProbe p = {ORC_BLOOM_BYTES, 0, 0, s.ptr, s.len};
+    OrcBloomProbe p = {ORC_BLOOM_BYTES, 0, 0, s.ptr, s.len, 0, 0};
     if (!leaf->rtrim)
         return probe(col, &p);
     if (leaf->char_length == 0 || s.len + MAX_CHAR_PROBES > sizeof buf)
@@ -591,12 +591,13 @@ static bool bloom_string(const OrcSargLeaf *leaf, const OrcSargColumn *col,
 }
 
 /* Whether literal i of the leaf may be in the group's bloom filter; true
- * for types whose hashing differs between writers (decimals, timestamps). */
+ * for timestamps (what the filter holds of one before 1970 with nanos
+ * beyond the millisecond is not the value read back) and booleans. */
 static bool bloom_may_hold(const OrcSargLeaf *leaf, const OrcSargColumn *col,
                            int i)
 {
     const OrcSargValue *v = &leaf->values[i];
-    OrcBloomProbe p = {ORC_BLOOM_LONG, v->i, 0, NULL, 0};
+    OrcBloomProbe p = {ORC_BLOOM_LONG, v->i, 0, NULL, 0, v->dec, v->scale};
     switch (leaf->type) {
     case ORC_SARG_LONG:
         return !is_int_kind(col->kind) || probe(col, &p);
@@ -614,6 +615,9 @@ static bool bloom_may_hold(const OrcSargLeaf *leaf, const OrcSargColumn *col,
         return v->d == 0 && probe(col, &p);
     case ORC_SARG_STRING:
         return !is_string_kind(col->kind) || bloom_string(leaf, col, v->s);
+    case ORC_SARG_DECIMAL:
+        p.kind = ORC_BLOOM_DECIMAL;
+        return col->kind != COMB_T_DECIMAL || probe(col, &p);
     default:
         return true;
     }

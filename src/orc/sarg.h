@@ -159,13 +159,16 @@ int orc_sarg_print(const OrcSarg *s, CombBuf *out);
 
 /* A value as ORC's bloom filters hash it: integers, dates and booleans
  * as longs, floating point as doubles (their bits), strings as their
- * bytes. */
+ * bytes, decimals as their text (unscaled dec at scale). */
 typedef struct OrcBloomProbe {
-    enum { ORC_BLOOM_LONG, ORC_BLOOM_DOUBLE, ORC_BLOOM_BYTES } kind;
+    enum { ORC_BLOOM_LONG, ORC_BLOOM_DOUBLE, ORC_BLOOM_BYTES,
+           ORC_BLOOM_DECIMAL } kind;
     int64_t l;
     double d;
     const char *bytes;
     size_t len;
+    comb_i128 dec;
+    int scale;
 } OrcBloomProbe;
 
 /* What is known of one column in one group of rows (a file, a stripe, a
