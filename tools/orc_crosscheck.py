@@ -964,13 +964,30 @@ class Table:
         self.canon = None     # instead of rows: id -> canonical row
 
 
-def table_props(kind, codec, stripe):
+# Row index every INDEX_STRIDE rows, small compression chunks (positions
+# inside and on chunk boundaries) and bloom filters on every primitive
+# top-level column of comb's tables.
+INDEX_STRIDE = 1000
+INDEX_BLOCK = 8192
+
+
+def table_props(kind, codec, stripe, bloom=()):
     props = {"acid": [("transactional", "true")],
              "insert_only": [("transactional", "true"),
                              ("transactional_properties", "insert_only")],
              "plain": [("transactional", "false")]}[kind]
-    props = props + [("orc.compress", codec), ("orc.stripe.size", str(stripe))]
+    props = props + [("orc.compress", codec), ("orc.stripe.size", str(stripe)),
+                     ("orc.row.index.stride", str(INDEX_STRIDE)),
+                     ("orc.compress.size", str(INDEX_BLOCK))]
+    if bloom:
+        props += [("orc.bloom.filter.columns", ",".join(bloom)),
+                  ("orc.bloom.filter.fpp", "0.02")]
     return ", ".join("'%s'='%s'" % kv for kv in props)
+
+
+def bloom_columns(cols):
+    """The top-level columns of a schema that get bloom filters."""
+    return [n for n, ty in cols if parse_type(ty).kind in PRIMS | STRS | {"decimal"}]
 
 
 def build(comb, work, n_rows, seed, stripe, codecs, log):
@@ -1002,7 +1019,8 @@ def build(comb, work, n_rows, seed, stripe, codecs, log):
                       schema, kind, codec, bucketed)
             clustered = " CLUSTERED BY (id) INTO 3 BUCKETS" if bucketed else ""
             comb.run_sql("CREATE TABLE %s (%s)%s STORED AS ORC TBLPROPERTIES (%s)"
-                         % (t.name, coldefs, clustered, table_props(kind, codec, stripe)))
+                         % (t.name, coldefs, clustered,
+                            table_props(kind, codec, stripe, bloom_columns(SCHEMAS[schema]))))
             run_ops(comb, t, rows, n_rows)
             tables.append(t)
     return tables
@@ -1585,6 +1603,8 @@ class Report:
         self.model_cmp = Counter()     # generated rows vs comb SELECT
         self.stats_cmp = Counter()     # statistics, three ways
         self.meta_cmp = Counter()      # codec, counts, ACID metadata
+        self.index_cmp = Counter()     # row indexes, bloom filters in ORC C++
+        self.index_checks = []
         self.copy_cmp = Counter()      # ORC C++ file rows vs comb's copy
         self.conf_cmp = Counter()      # ORC's example files, both readers
         self.conf_stats_cmp = Counter()
@@ -1602,7 +1622,8 @@ class Report:
                 ("ORC's example files (orc-contents vs comb orcfiledump -d)", self.conf_cmp),
                 ("ORC's example files' statistics (both readers)", self.conf_stats_cmp),
                 ("statistics (orc-statistics vs comb orcfiledump vs data)", self.stats_cmp),
-                ("metadata (codec, counts, ACID key index and stats)", self.meta_cmp)]
+                ("metadata (codec, counts, ACID key index and stats)", self.meta_cmp),
+                ("row indexes and bloom filters (ORC C++ seeks and sargs)", self.index_cmp)]
 
 
 def check_file(path, t, fkind, comb, tools, rep):
@@ -1653,6 +1674,8 @@ def check_file(path, t, fkind, comb, tools, rep):
         m.bad(rel, "stripe rows %s do not add up to %d" % (stripe_rows, meta["rows"]))
     if t.kind == "acid":
         check_acid_meta(rel, meta, comb_rows, stripe_rows, fkind, m)
+    if not t.location:
+        check_index(path, rel, t, meta, tools, rep)
     # statistics
     stripes_imp, file_imp = implied_stats(root, comb_rows, stripe_rows)
     comb_stripes, comb_file = parse_comb_stats(comb.dump(path, None), root)
@@ -1788,6 +1811,45 @@ def check_acid_meta(rel, meta, rows, stripe_rows, fkind, m):
         if prev is not None and not prev < key:
             m.bad(rel, "row %d: key %s not after %s" % (i, key, prev))
         prev = key
+
+
+def check_index(path, rel, t, meta, tools, rep):
+    """comb's row index and bloom filters as ORC C++ sees them: the footer's
+    stride, a ROW_INDEX stream per column in every stripe, a
+    BLOOM_FILTER_UTF8 one (kind 8) per bloom column, and orc_index_check
+    (seekToRow to every row group and search-argument scans through the
+    filters give the full scan's rows)."""
+    cnt = rep.index_cmp
+    cnt.values += 1
+    if meta.get("row index stride") != INDEX_STRIDE:
+        cnt.bad(rel, "row index stride %s" % meta.get("row index stride"))
+    v = json.loads(tool(tools, "orc-metadata", "-v", path).decode("utf-8", "surrogateescape"))
+    root = parse_type(v["type"])
+    n_cols = sum(1 for _ in root.walk())
+    for st in v["stripes"]:
+        kinds = [(s["column"], s["kind"]) for s in st["streams"]]
+        cnt.values += 1
+        if sum(1 for c, k in kinds if k == "index") != n_cols:
+            cnt.bad(rel, "stripe %d: %d ROW_INDEX streams for %d columns"
+                    % (st["stripe"], sum(1 for c, k in kinds if k == "index"), n_cols))
+        if t.kind != "acid":
+            cnt.values += 1
+            blooms = sum(1 for c, k in kinds if k == "unknown - 8")
+            want = len(bloom_columns(SCHEMAS[t.schema]))
+            if blooms != want:
+                cnt.bad(rel, "stripe %d: %d bloom filter streams, want %d"
+                        % (st["stripe"], blooms, want))
+    if not INDEX_CHECK[0]:
+        return
+    p = subprocess.run([INDEX_CHECK[0], path], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    cnt.values += 1
+    rep.index_checks.append(p.stdout.decode("utf-8", "replace").strip())
+    if p.returncode != 0:
+        cnt.bad(rel, "orc_index_check: %s" % (p.stderr or p.stdout).decode("utf-8", "replace")
+                .strip()[:300])
+
+
+INDEX_CHECK = [None]
 
 
 def check_table(t, wh, comb, tools, rep):
@@ -2040,7 +2102,10 @@ def main():
         os.path.abspath(__file__))), "..", "shared", "testdata"),
         help="test data with Apache ORC's example files in orc/")
     ap.add_argument("--show", type=int, default=20, help="mismatches shown per check")
+    ap.add_argument("--index-check", default=None,
+                    help="orc_index_check binary (built against ORC C++ by orc_crosscheck.sh)")
     args = ap.parse_args()
+    INDEX_CHECK[0] = args.index_check
     work = tempfile.mkdtemp(prefix="orc-crosscheck.")
     wh = os.path.join(work, "warehouse")
     rep = Report()
@@ -2061,6 +2126,16 @@ def main():
     if rep.conf_files or rep.conf_skipped:
         print("  (%d of ORC's example files, %d rows; not compared: %s)"
               % (rep.conf_files, rep.conf_rows, "; ".join(rep.conf_skipped) or "none"))
+    if rep.index_checks:
+        seeks = sum(int(re.search(r"(\d+) seeks", l).group(1)) for l in rep.index_checks
+                    if re.search(r"(\d+) seeks", l))
+        sargs = sum(int(re.search(r"(\d+) search arguments", l).group(1))
+                    for l in rep.index_checks if re.search(r"(\d+) search arguments", l))
+        print("  (ORC C++ seekToRow through comb's row indexes: %d seeks; %d search-argument"
+              " scans through its statistics and bloom filters, in %d files)"
+              % (seeks, sargs, len(rep.index_checks)))
+    elif not INDEX_CHECK[0]:
+        print("  (orc_index_check not built: ORC C++'s seeks and search arguments not tried)")
     if rep.nul_rows:
         print("  (%d file rows hold a NUL byte in a string, where orc-contents stops"
               " printing: checked up to it)" % rep.nul_rows)

@@ -11,7 +11,12 @@
 # column, stripe and file between orc-statistics, comb orcfiledump and the
 # rows; codec, counts and the ACID key index with orc-metadata.  Then the
 # other way round: files written by ORC C++'s csv-import (three writer
-# zones) read by comb.  Prints a summary; exit status 1 on a mismatch.
+# zones) read by comb.  comb's tables have a row index (stride 1000, 8 KiB
+# chunks) and bloom filters on their primitive columns: orc-metadata must
+# list them and tools/orc_index_check.cc (built here against the ORC C++
+# library of $ORC_TOOLS/../..) runs ORC C++'s seekToRow into every row
+# group and search-argument scans through them.  Prints a summary; exit
+# status 1 on a mismatch.
 #
 # OPTIONS (tools/orc_crosscheck.py --help): --rows N (5000), --seed N,
 # --codecs NONE,ZLIB,SNAPPY,LZ4,ZSTD, --stripe-size BYTES (65536), --keep
@@ -36,4 +41,20 @@ if [[ ! -x $comb ]]; then
     exit 1
 fi
 command -v python3 >/dev/null || { echo "orc_crosscheck: python3 is needed" >&2; exit 1; }
-exec python3 "$here/orc_crosscheck.py" --comb "$comb" --tools "$ORC_TOOLS" "$@"
+# tools/orc_index_check.cc against the ORC C++ library of that build (its
+# CMake cache names the source tree): ORC C++'s own seeks and search
+# arguments over comb's row indexes and bloom filters
+build=$(cd "$ORC_TOOLS/../.." && pwd)
+src=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$build/CMakeCache.txt" 2>/dev/null)
+check=()
+if [[ -n $src && -f $build/c++/src/liborc.a ]] && command -v g++ >/dev/null; then
+    bin=$(mktemp -d)/orc_index_check
+    if g++ -std=c++17 -O1 -I"$src/c++/include" -I"$build/c++/include" \
+            "$here/orc_index_check.cc" "$build/c++/src/liborc.a" \
+            -lprotobuf -lsnappy -lzstd -llz4 -lz -lpthread -o "$bin"; then
+        check=(--index-check "$bin")
+    else
+        echo "orc_crosscheck: orc_index_check did not build; ORC C++'s seeks not tried" >&2
+    fi
+fi
+exec python3 "$here/orc_crosscheck.py" --comb "$comb" --tools "$ORC_TOOLS" "${check[@]}" "$@"

@@ -133,6 +133,13 @@ typedef struct AcidReader AcidReader;
 typedef struct AcidReaderOptions {
     const bool *project;   /* per user column: decode it; NULL = all */
     bool want_row_id;      /* fill the three ROW__ID columns */
+    /* Predicate push-down (orc/sarg.h), leaves numbering user columns;
+     * NULL none.  Borrowed: it must outlive the reader.  Applied to the
+     * insert data files only (base, deltas, originals): a row it skips
+     * could not have been returned, while delete events are always read
+     * whole.  A leaf whose column a file lacks or stores as another type
+     * (schema evolution) is unknown for that file. */
+    const struct OrcSarg *sarg;
 } AcidReaderOptions;
 
 /*
@@ -183,6 +190,10 @@ int acid_reader_batch_init(const AcidReader *r, CombBatch *b);
  */
 int acid_reader_next(AcidReader *r, CombBatch *b, CombErr *err);
 
+/* (Addition.) What the scan's ORC readers of data files read and
+ * skipped so far (delete files not counted). */
+void acid_reader_counters(const AcidReader *r, OrcReadCounters *out);
+
 /* Directories and files the scan uses (for tests and EXPLAIN). */
 const AcidDirState *acid_reader_dir_state(const AcidReader *r);
 
@@ -227,6 +238,15 @@ typedef struct AcidWriterOptions {
      * it the largest pending stripe is written early (ORC's memory
      * manager).  0 = 128 MiB. */
     uint64_t memory_budget;
+    /* When set_index: the bucket files' row index stride (0 = none),
+     * compression block size, and bloom filters on the row columns i with
+     * bloom_fields[i] (schema.n_cols entries, NULL none; copied) at
+     * false-positive rate bloom_fpp (see OrcWriterOptions). */
+    bool set_index;
+    uint32_t row_index_stride;
+    uint64_t compression_block_size;
+    const bool *bloom_fields;
+    double bloom_fpp;
     /* A budget shared with other writers (a statement writing many
      * partitions), instead of one of the writer's own; borrowed: it must
      * outlive the writer.  memory_budget is then ignored. */

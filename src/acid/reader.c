@@ -26,6 +26,7 @@
 
 #include "common/alloc.h"
 #include "fs/fs.h"
+#include "orc/sarg.h"
 
 /* A data file the scan reads. */
 typedef struct ScanFile {
@@ -59,6 +60,8 @@ struct AcidReader {
     CombIdList txn_copy;       /* copy of the txn list, if given */
     bool *project;             /* per user column */
     bool want_row_id;
+    const OrcSarg *sarg;       /* borrowed; NULL none */
+    OrcReadCounters counters;  /* of the files closed so far */
     int capacity;              /* rows per batch */
     AcidDirState state;
     ScanFile *files;           /* read order: bucket, then seq */
@@ -311,6 +314,7 @@ static int copy_options(AcidReader *r, const AcidReaderOptions *opt,
     for (int i = 0; i < n; i++)
         r->project[i] = !opt || !opt->project || opt->project[i];
     r->want_row_id = opt && opt->want_row_id;
+    r->sarg = opt ? opt->sarg : NULL;
     return COMB_OK;
 }
 
@@ -399,6 +403,11 @@ int acid_reader_open_files(const char *const *paths, int n,
 
 static void close_file(AcidReader *r)
 {
+    if (r->orc) {
+        OrcReadCounters c;
+        orc_reader_counters(r->orc, &c);
+        orc_read_counters_add(&r->counters, &c);
+    }
     if (r->have_obatch)
         comb_batch_free(&r->obatch);
     r->have_obatch = false;
@@ -419,6 +428,16 @@ void acid_reader_close(AcidReader *r)
     comb_arena_free(&r->file_arena);
     comb_arena_free(&r->arena);
     comb_free(r);
+}
+
+void acid_reader_counters(const AcidReader *r, OrcReadCounters *out)
+{
+    *out = r->counters;
+    if (r->orc) {
+        OrcReadCounters c;
+        orc_reader_counters(r->orc, &c);
+        orc_read_counters_add(out, &c);
+    }
 }
 
 const AcidDirState *acid_reader_dir_state(const AcidReader *r)
@@ -520,6 +539,40 @@ static int start_synthetic_ids(AcidReader *r, CombErr *err)
     return COMB_OK;
 }
 
+/* Whether the file's values of a column are the values the scan sees: a
+ * copy, or a CHAR(n) of a CHAR(n) file (re-padded to the same length,
+ * which changes nothing of a value a CHAR(n) can hold). */
+static bool stored_as_read(const AcidConv *conv)
+{
+    return conv->kind == ACID_CONV_COPY ||
+           (conv->kind == ACID_CONV_STR && conv->from->kind == COMB_T_CHAR &&
+            conv->to->kind == COMB_T_CHAR &&
+            conv->from->max_length == conv->to->max_length);
+}
+
+/* The search argument's leaves mapped to this file's ORC column ids: a
+ * column read as it is stored can be tested on its statistics; a missing
+ * or converted one cannot. */
+static int push_sarg(AcidReader *r, const CombType *row, CombErr *err)
+{
+    const OrcSarg *s = r->sarg;
+    int *cols;
+    if (!s || s->n_leaves == 0)
+        return COMB_OK;
+    if (!(cols = comb_arena_alloc(&r->file_arena,
+                                  (size_t)s->n_leaves * sizeof *cols)))
+        return comb_err_nomem(err);
+    for (int i = 0; i < s->n_leaves; i++) {
+        int c = s->leaves[i].column;
+        const AcidConv *conv = c >= 0 && c < r->schema.n_cols ? &r->convs[c]
+                                                               : NULL;
+        cols[i] = conv && conv->field >= 0 && stored_as_read(conv)
+                      ? row->children[conv->field]->id
+                      : -1;
+    }
+    return orc_reader_set_sarg(r->orc, s, cols, err);
+}
+
 static int open_file(AcidReader *r, const ScanFile *f, CombErr *err)
 {
     const CombType *root, *row;
@@ -543,7 +596,7 @@ static int open_file(AcidReader *r, const ScanFile *f, CombErr *err)
     /* §6.4 step 4: the metadata may be skipped when nothing needs it */
     r->cur_meta = r->cur_acid &&
                   (r->want_row_id || r->deletes.n > 0 || !f->all_valid);
-    if ((rc = select_columns(r, row, err)))
+    if ((rc = select_columns(r, row, err)) || (rc = push_sarg(r, row, err)))
         return rc;
     if (orc_reader_batch_init(r->orc, &r->obatch, r->capacity))
         return comb_err_nomem(err);
@@ -685,9 +738,10 @@ static int next_rows(AcidReader *r, CombBatch *b, CombErr *err)
             if ((rc = open_file(r, &r->files[r->next_file++], err)))
                 return rc;
         }
-        first_row = orc_reader_row_number(r->orc);
         if ((rc = orc_reader_next(r->orc, &r->obatch, err)))
             return rc;
+        /* after the read: groups skipped before it count as rows */
+        first_row = orc_reader_batch_row(r->orc);
         if (r->obatch.n_rows > 0)
             return fill_batch(r, b, first_row, err);
         close_file(r);

@@ -90,6 +90,13 @@ struct AcidWriter {
     uint64_t stripe_size;
     bool set_dict_threshold;
     double dict_threshold;
+    bool set_index;            /* AcidWriterOptions' index settings */
+    uint32_t index_stride;
+    uint64_t block_size;
+    double bloom_fpp;
+    int *bloom_rel;            /* bloom columns: ids within the row struct
+                                  (its first field 1) */
+    int n_bloom;
     OrcWriterGroup *group;     /* memory budget of all the ORC writers */
     OrcWriterGroup *own_group; /* group, when the writer made it */
     CombType *file_type;        /* §1.1 ACID schema */
@@ -240,6 +247,37 @@ static int check_args(int64_t write_id, int stmt_id, int compression,
     return COMB_OK;
 }
 
+/* Nodes in a type tree: how far pre-order ids advance over it. */
+static int type_nodes(const CombType *t)
+{
+    int n = 1;
+    for (int i = 0; i < t->n_children; i++)
+        n += type_nodes(t->children[i]);
+    return n;
+}
+
+/* The row columns' bloom filters as ids relative to the row struct. */
+static int index_setup(AcidWriter *w, const AcidSchema *schema,
+                       const AcidWriterOptions *opt, CombErr *err)
+{
+    w->set_index = true;
+    w->index_stride = opt->row_index_stride;
+    w->block_size = opt->compression_block_size;
+    w->bloom_fpp = opt->bloom_fpp;
+    if (!opt->bloom_fields)
+        return COMB_OK;
+    w->bloom_rel = comb_arena_alloc(&w->arena, ((size_t)schema->n_cols + 1) *
+                                                   sizeof *w->bloom_rel);
+    if (!w->bloom_rel)
+        return comb_err_nomem(err);
+    for (int i = 0, id = 1; i < schema->n_cols; i++) {
+        if (opt->bloom_fields[i])
+            w->bloom_rel[w->n_bloom++] = id;
+        id += type_nodes(schema->types[i]);
+    }
+    return COMB_OK;
+}
+
 int acid_writer_open_opts(const char *dir, const AcidSchema *schema,
                           int64_t write_id, int stmt_id, int compression,
                           const AcidWriterOptions *opt, AcidWriter **out,
@@ -263,7 +301,9 @@ int acid_writer_open_opts(const char *dir, const AcidSchema *schema,
                      : w->base ? 0 : DELTA_STRIPE_SIZE;
     w->set_dict_threshold = opt && opt->set_dictionary_key_threshold;
     w->dict_threshold = opt ? opt->dictionary_key_threshold : 0;
-    if (!(w->dir = comb_arena_strdup(&w->arena, dir)))
+    if (opt && opt->set_index)
+        rc = index_setup(w, schema, opt, err);
+    if (!rc && !(w->dir = comb_arena_strdup(&w->arena, dir)))
         rc = comb_err_nomem(err);
     if (!rc && opt && opt->group)
         w->group = opt->group;
@@ -338,6 +378,25 @@ static int delete_on_stripe(void *ctx, uint64_t stripe_rows, CombErr *err)
                       err);
 }
 
+/* The index options of a bucket file of type `type` (the ACID schema,
+ * whose last field is the row struct, or the row struct alone). */
+static void index_options(const AcidWriter *w, const CombType *type,
+                          OrcWriterOptions *o, int *ids)
+{
+    int row = 0;
+    if (type == w->file_type)
+        for (int i = 0; i + 1 < type->n_children; i++)
+            row += type_nodes(type->children[i]);
+    o->row_index_stride = w->index_stride;
+    if (w->block_size)
+        o->compression_block_size = w->block_size;
+    o->bloom_fpp = w->bloom_fpp;
+    for (int i = 0; i < w->n_bloom; i++)
+        ids[i] = (type == w->file_type ? row + 1 : 0) + w->bloom_rel[i];
+    o->bloom_columns = ids;
+    o->n_bloom_columns = w->n_bloom;
+}
+
 static int open_orc(AcidWriter *w, const char *dir, int bucket,
                     const CombType *type,
                     int (*on_stripe)(void *, uint64_t, CombErr *), void *ctx,
@@ -357,6 +416,13 @@ static int open_orc(AcidWriter *w, const char *dir, int bucket,
     o.on_stripe = on_stripe;
     o.ctx = ctx;
     o.group = w->group;
+    int *ids = w->n_bloom ? comb_arena_alloc(&w->arena, (size_t)w->n_bloom *
+                                                            sizeof *ids)
+                          : NULL;
+    if (w->n_bloom && !ids)
+        return comb_err_nomem(err);
+    if (w->set_index)
+        index_options(w, type, &o, ids);
     return orc_writer_open(path, type, &o, out, err);
 }
 

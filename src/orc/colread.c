@@ -106,6 +106,7 @@ static void slot_in(OrcReader *r, OrcColRead *c, int slot, OrcIn *in)
     comb_buf_clear(&sb->raw);
     sb->chunks = (OrcChunks){
         .fd = r->fd, .off = sb->off, .end = sb->found ? sb->off + sb->len : 0,
+        .start = sb->found ? sb->off : 0, .counters = &r->counters,
         .raw = &sb->raw,
         .codec = r->comp == ORC_COMP_NONE ? NULL : r->codec,
         .block = r->block, .dec = &sb->dec, .spill = &sb->spill};
@@ -853,6 +854,231 @@ static int read_root(OrcReader *r, CombBatch *b, int n, CombErr *err)
     return rc;
 }
 
+/* ------------------------------------------------- row group skipping */
+
+/* The decoder whose window a stream of the position layout moves. */
+static OrcIn *slot_window(OrcColRead *c, const OrcPosStream *ps)
+{
+    switch (ps->slot) {
+    case ORC__PROTO__STREAM__KIND__PRESENT:
+        return &c->present.bytes.in;
+    case ORC__PROTO__STREAM__KIND__LENGTH:
+        return &c->lens.in;
+    case ORC__PROTO__STREAM__KIND__SECONDARY:
+        return &c->secondary.in;
+    default:
+        break;
+    }
+    if (ps->form == ORC_POS_BYTES)
+        return &c->data;
+    if (ps->form == ORC_POS_BOOL)
+        return &c->bools.bytes.in;
+    CombTypeKind k = c->type->kind;
+    return k == COMB_T_TINYINT || k == COMB_T_UNION ? &c->bytes.in
+                                                    : &c->ints.in;
+}
+
+/* Restart the stream's decoder on its moved window and skip the values of
+ * the run before the position (p: the numbers after the place). */
+static int restart_decoder(OrcColRead *c, const OrcPosStream *ps,
+                           const OrcIn *moved, const uint64_t *p,
+                           CombErr *err)
+{
+    CombTypeKind k = c->type->kind;
+    OrcIn copy = *moved;  /* the decoder's own window: init clears it */
+    const OrcIn *in = &copy;
+    if (ps->form == ORC_POS_BYTES)
+        return COMB_OK;
+    if (ps->form == ORC_POS_BOOL) {
+        OrcBoolDec *d = ps->slot == ORC__PROTO__STREAM__KIND__PRESENT
+                            ? &c->present : &c->bools;
+        orc_bool_dec_init(d, in);
+        int rc = orc_byte_dec_skip(&d->bytes, p[0], err);
+        return rc ? rc : orc_bool_dec_skip(d, p[1], err);
+    }
+    if (ps->slot == ORC__PROTO__STREAM__KIND__DATA &&
+        (k == COMB_T_TINYINT || k == COMB_T_UNION)) {
+        orc_byte_dec_init(&c->bytes, in);
+        return orc_byte_dec_skip(&c->bytes, p[0], err);
+    }
+    OrcIntDec *d = ps->slot == ORC__PROTO__STREAM__KIND__LENGTH ? &c->lens
+                 : ps->slot == ORC__PROTO__STREAM__KIND__SECONDARY
+                     ? &c->secondary : &c->ints;
+    orc_int_dec_init(d, in, d->is_signed, d->v2);
+    return orc_int_dec_skip(d, p[0], err);
+}
+
+/* Move every stream of a column to the start of row group g; reading
+ * ahead stops where group `until` starts (none when past the stripe). */
+static int seek_column(OrcReader *r, OrcColRead *c, uint32_t g,
+                       uint32_t until, CombErr *err)
+{
+    OrcPosStream ps[ORC_POS_MAX_STREAMS];
+    bool compressed = r->comp != ORC_COMP_NONE;
+    int n = orc_pos_layout(c->type->kind, c->enc, c->has_present,
+                           is_decimal64(r, c->type), ps);
+    static const uint64_t start[4 * ORC_POS_MAX_STREAMS];
+    size_t np, nq = 0;
+    const uint64_t *p = g == 0 ? start
+        : orc_stripe_index_positions(r->index, c->type->id, (int)g, &np);
+    const uint64_t *q = until < r->n_groups
+        ? orc_stripe_index_positions(r->index, c->type->id, (int)until, &nq)
+        : NULL;
+    for (int i = 0, at = 0; i < n; i++) {
+        OrcIn *in = slot_window(c, &ps[i]);
+        uint64_t soft = q ? q[at] : 0;
+        int rc = orc_in_seek(in, p[at], compressed ? p[at + 1] : 0, soft,
+                             err);
+        int place = compressed ? 2 : 1;
+        if (rc || (rc = restart_decoder(c, &ps[i], in, p + at + place, err)))
+            return rc;
+        at += orc_pos_width(ps[i].form, compressed);
+    }
+    return COMB_OK;
+}
+
+static uint32_t group_rows(const OrcReader *r, uint32_t g)
+{
+    uint64_t stride = orc_reader_row_index_stride(r);
+    uint64_t rows = r->footer->stripes[r->stripe]->numberofrows;
+    uint64_t first = (uint64_t)g * stride;
+    return (uint32_t)(rows - first < stride ? rows - first : stride);
+}
+
+/* Position the scan at the next run of kept groups of the stripe; false
+ * when none is left. */
+static int next_run(OrcReader *r, bool *found, CombErr *err)
+{
+    uint32_t g = r->next_group, end;
+    while (g < r->n_groups && !r->keep[g])
+        g++;
+    r->counters.groups_skipped += g - r->next_group;
+    *found = g < r->n_groups;
+    if (!*found) {
+        r->next_group = g;
+        return COMB_OK;
+    }
+    uint64_t rows = 0;
+    for (end = g; end < r->n_groups && r->keep[end]; end++)
+        rows += group_rows(r, end);
+    r->counters.groups_read += end - g;
+    for (int i = 0; i < r->n_cols; i++)
+        if (r->selected[i]) {
+            int rc = seek_column(r, &r->cols[i], g, end, err);
+            if (rc)
+                return rc;
+        }
+    r->row = r->stripe_row0 + (uint64_t)g * orc_reader_row_index_stride(r);
+    r->stripe_left = rows;
+    r->next_group = end;
+    return COMB_OK;
+}
+
+/* Whether every selected column of the stripe has a sound row index. */
+static int index_usable(OrcReader *r, int stripe, bool *ok, CombErr *err)
+{
+    const OrcStripeIndex *x;
+    int rc = orc_reader_stripe_index(r, stripe, r->selected, false, &x, err);
+    *ok = rc == COMB_OK;
+    for (int i = 0; i < r->n_cols && *ok; i++)
+        *ok = !r->selected[i] || orc_stripe_index_has(x, i);
+    return rc;
+}
+
+/* Ask the filter which groups of the stripe to keep: *kept of them. */
+static int ask_filter(OrcReader *r, int stripe, uint32_t *kept,
+                      CombErr *err)
+{
+    uint32_t n = orc_reader_stripe_groups(r, stripe);
+    if (n > r->keep_cap) {
+        uint8_t *k = comb_realloc(r->keep, n);
+        if (!k)
+            return comb_err_nomem(err);
+        r->keep = k;
+        r->keep_cap = n;
+    }
+    r->n_groups = n;
+    memset(r->keep, 1, n);
+    if (r->filter) {
+        int rc = r->filter(r->filter_ctx, r, stripe, n, r->keep, err);
+        if (rc)
+            return rc;
+    }
+    *kept = 0;
+    for (uint32_t g = 0; g < n; g++)
+        *kept += r->keep[g] != 0;
+    return COMB_OK;
+}
+
+/* Start stripe s: skipped whole, read whole, or read by kept runs. */
+static int enter_stripe(OrcReader *r, int s, CombErr *err)
+{
+    uint32_t kept = 0;
+    uint64_t rows = r->footer->stripes[s]->numberofrows;
+    r->stripe_row0 = r->stripe < 0 ? 0 : r->stripe_row0 +
+                     r->footer->stripes[r->stripe]->numberofrows;
+    r->seeking = false;
+    int rc = ask_filter(r, s, &kept, err);
+    if (rc)
+        return rc;
+    if (kept == 0) {
+        r->stripe = s;
+        r->stripe_left = 0;
+        r->row = r->stripe_row0 + rows;
+        r->counters.stripes_skipped++;
+        r->counters.groups_skipped += r->n_groups;
+        return COMB_OK;
+    }
+    if ((rc = load_stripe(r, s, err)))
+        return rc;
+    r->row = r->stripe_row0;
+    r->counters.stripes_read++;
+    bool ok = false;
+    if (kept < r->n_groups && (rc = index_usable(r, s, &ok, err)))
+        return rc;
+    if (!ok) {
+        r->counters.groups_read += r->n_groups;
+        return COMB_OK;
+    }
+    r->seeking = true;
+    r->next_group = 0;
+    r->stripe_left = 0;
+    bool found;
+    return next_run(r, &found, err);
+}
+
+/* Make rows available: the next kept run, else the next stripe; none
+ * left at the end of the file. */
+static int advance(OrcReader *r, CombErr *err)
+{
+    while (r->stripe_left == 0) {
+        bool found = false;
+        int rc;
+        if (r->seeking && (rc = next_run(r, &found, err)))
+            return rc;
+        if (found)
+            continue;
+        if (r->stripe + 1 >= (int)r->footer->n_stripes)
+            return COMB_OK;
+        if ((rc = enter_stripe(r, r->stripe + 1, err)))
+            return rc;
+    }
+    return COMB_OK;
+}
+
+void orc_reader_set_filter(OrcReader *r, OrcGroupFilter f, void *ctx)
+{
+    r->filter = f;
+    r->filter_ctx = ctx;
+}
+
+uint64_t orc_reader_batch_row(const OrcReader *r) { return r->batch_row; }
+
+void orc_reader_counters(const OrcReader *r, OrcReadCounters *out)
+{
+    *out = r->counters;
+}
+
 /* ------------------------------------------------------------ entry */
 
 static int check_batch(const OrcReader *r, const CombBatch *b, CombErr *err)
@@ -897,17 +1123,16 @@ int orc_reader_next(OrcReader *r, CombBatch *b, CombErr *err)
     b->n_rows = 0;
     b->use_sel = false;
     b->n_sel = 0;
-    while (r->stripe_left == 0) {
-        if (r->stripe + 1 >= (int)r->footer->n_stripes)
-            return COMB_OK;
-        if ((rc = load_stripe(r, r->stripe + 1, err)))
-            return r->failed = rc;
-    }
+    if ((rc = advance(r, err)))
+        return r->failed = rc;
+    if (r->stripe_left == 0)
+        return COMB_OK;
     int n = r->stripe_left < (uint64_t)b->capacity ? (int)r->stripe_left
                                                     : b->capacity;
     if ((rc = read_root(r, b, n, err)))
         return r->failed = rc;  /* the decoders are now out of step */
     b->n_rows = n;
+    r->batch_row = r->row;
     r->stripe_left -= (uint64_t)n;
     r->row += (uint64_t)n;
     return COMB_OK;

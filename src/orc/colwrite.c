@@ -42,6 +42,7 @@ void orc_colwrite_init(OrcColWrite *c, const CombType *t,
     orc_int_enc_init(&c->secondary, &c->secondary_buf,
                      t->kind == COMB_T_DECIMAL);
     orc_stats_init(&c->stripe_stats, t);
+    orc_stats_init(&c->group_stats, t);
 }
 
 void orc_colwrite_free(OrcColWrite *c)
@@ -56,7 +57,13 @@ void orc_colwrite_free(OrcColWrite *c)
     orc_int_enc_free(&c->lens);
     orc_int_enc_free(&c->secondary);
     orc_stats_free(&c->stripe_stats);
+    orc_stats_free(&c->group_stats);
     comb_free(c->rows);
+    comb_free(c->marks);
+    comb_free(c->pb_end);
+    comb_buf_free(&c->group_pb);
+    comb_free(c->bloom);
+    comb_buf_free(&c->bloom_pb);
 }
 
 int orc_colwrite_encoding(const OrcColWrite *c)
@@ -165,7 +172,8 @@ static int put_timestamp(OrcColWrite *c, int64_t secs, int32_t nanos)
     int64_t millis = written * 1000 + nanos / 1000000;
     if (millis < 0 && nanos > 999999)
         millis -= 1000;
-    orc_stats_add_timestamp(&c->stripe_stats, millis, nanos % 1000000);
+    orc_stats_add_timestamp(&c->group_stats, millis, nanos % 1000000);
+    ORC_BLOOM_ADD(c, orc_long_hash(orc_timestamp_bloom_millis(secs, nanos)));
     if (orc_int_enc_add(&c->ints, written - ORC_TS_BASE_UTC) ||
         orc_int_enc_add(&c->secondary, (int64_t)format_nanos(nanos)))
         return COMB_ENOMEM;
@@ -179,7 +187,12 @@ static int put_decimal(OrcColWrite *c, comb_i128 v)
     int scale = (int)c->type->scale;
     uint8_t bytes[20];
     size_t n = 0;
-    orc_stats_add_decimal(&c->stripe_stats, v);
+    orc_stats_add_decimal(&c->group_stats, v);
+    if (c->bloom) {
+        char text[64];
+        size_t len = orc_decimal_text(v, scale, text, sizeof text);
+        ORC_BLOOM_ADD(c, orc_murmur3_64(text, len));
+    }
     while (scale > 0 && v % 10 == 0) {
         v /= 10;
         scale--;
@@ -202,30 +215,35 @@ static int put_decimal(OrcColWrite *c, comb_i128 v)
 /* One non-null value of row i. */
 static int put_value(OrcColWrite *c, const CombVector *v, int i)
 {
-    OrcStatsAcc *s = &c->stripe_stats;
+    OrcStatsAcc *s = &c->group_stats;
     switch (c->type->kind) {
     case COMB_T_BOOLEAN: {
         bool b = v->i64[i] != 0;
         s->true_count += b;
         s->n_values++;
+        ORC_BLOOM_ADD(c, orc_long_hash(b));
         return orc_bool_enc_add(&c->bools, b);
     }
     case COMB_T_TINYINT:
         orc_stats_add_int(s, (int8_t)v->i64[i]);
+        ORC_BLOOM_ADD(c, orc_long_hash((int8_t)v->i64[i]));
         return orc_byte_enc_add(&c->bytes, (uint8_t)v->i64[i]);
     case COMB_T_SMALLINT:
     case COMB_T_INT:
     case COMB_T_BIGINT:
     case COMB_T_DATE:
         orc_stats_add_int(s, v->i64[i]);
+        ORC_BLOOM_ADD(c, orc_long_hash(v->i64[i]));
         return orc_int_enc_add(&c->ints, v->i64[i]);
     case COMB_T_FLOAT: {
         float f = (float)v->f64[i];
         orc_stats_add_double(s, f);
+        ORC_BLOOM_ADD(c, orc_double_hash(f));
         return comb_buf_append(&c->data_buf, &f, sizeof f);
     }
     case COMB_T_DOUBLE:
         orc_stats_add_double(s, v->f64[i]);
+        ORC_BLOOM_ADD(c, orc_double_hash(v->f64[i]));
         return comb_buf_append(&c->data_buf, &v->f64[i], sizeof(double));
     case COMB_T_TIMESTAMP:
         return put_timestamp(c, v->i64[i], v->nanos[i]);
@@ -241,6 +259,7 @@ static int put_value(OrcColWrite *c, const CombVector *v, int i)
     case COMB_T_BINARY: {
         CombStr str = v->str[i];
         uint64_t at = c->data_buf.len;
+        ORC_BLOOM_ADD(c, orc_murmur3_64(str.ptr, str.len));
         if (orc_stats_add_str(s, str.ptr, str.len) ||
             comb_buf_append(&c->data_buf, str.ptr, str.len) ||
             orc_dict_add(&c->dict, &c->data_buf, at, str.len))
@@ -286,7 +305,7 @@ static int write_own(OrcColWrite *c, const CombVector *v,
         if (orc_bool_enc_add(&c->present, !null))
             return COMB_ENOMEM;
         if (null) {
-            c->stripe_stats.has_null = true;
+            c->group_stats.has_null = true;
             continue;
         }
         if ((rc = put_value(c, v, row)))
@@ -333,7 +352,7 @@ int orc_colwrite_flush(OrcColWrite *c)
     c->use_dict = dict_kind(c->type->kind) && orc_dict_wanted(&c->dict);
     if (c->use_dict)
         return orc_dict_write(&c->dict, &c->data_buf, &c->length_buf,
-                              &c->dict_buf);
+                              &c->dict_buf, c->marks, c->n_marks);
     return COMB_OK;
 }
 
@@ -352,7 +371,10 @@ size_t orc_colwrite_mem(const OrcColWrite *c)
            orc_dict_mem(&c->dict) +
            (size_t)(c->ints.cap + c->lens.cap + c->secondary.cap) * 8 +
            (size_t)c->rows_cap * sizeof *c->rows + c->stripe_stats.smin.cap +
-           c->stripe_stats.smax.cap;
+           c->stripe_stats.smax.cap + c->group_stats.smin.cap +
+           c->group_stats.smax.cap +
+           c->cap_marks * (sizeof *c->marks + sizeof *c->pb_end) +
+           c->group_pb.cap + c->bloom_pb.cap + c->bloom_bits / 8;
 }
 
 void orc_colwrite_reset(OrcColWrite *c)
@@ -365,4 +387,10 @@ void orc_colwrite_reset(OrcColWrite *c)
     orc_dict_reset(&c->dict);
     c->use_dict = false;
     orc_stats_reset(&c->stripe_stats);
+    orc_stats_reset(&c->group_stats);
+    c->n_marks = 0;
+    comb_buf_clear(&c->group_pb);
+    comb_buf_clear(&c->bloom_pb);
+    if (c->bloom)
+        memset(c->bloom, 0, (size_t)(c->bloom_bits / 8));
 }

@@ -208,9 +208,21 @@ static int sort_keys(OrcDictEnc *d, const CombBuf *data, uint32_t **rank)
     return COMB_OK;
 }
 
-int orc_dict_write(OrcDictEnc *d, CombBuf *data, CombBuf *lengths,
-                   CombBuf *dict_data)
+/* Mark the groups whose ids start at id i. */
+static void mark_ids(OrcGroupMark *marks, size_t n_marks, size_t *g,
+                     size_t i, const CombBuf *data, const OrcIntEnc *e)
 {
+    for (; *g < n_marks && marks[*g].values <= i; (*g)++) {
+        marks[*g].data[0] = data->len;
+        marks[*g].data[1] = (uint64_t)e->n;
+        marks[*g].data[2] = 0;
+    }
+}
+
+int orc_dict_write(OrcDictEnc *d, CombBuf *data, CombBuf *lengths,
+                   CombBuf *dict_data, OrcGroupMark *marks, size_t n_marks)
+{
+    size_t g = 0;
     uint32_t *rank = NULL;
     OrcIntEnc e;
     int rc = sort_keys(d, data, &rank);
@@ -230,8 +242,11 @@ int orc_dict_write(OrcDictEnc *d, CombBuf *data, CombBuf *lengths,
     /* the direct bytes are not needed any more: DATA becomes the ids */
     comb_buf_clear(data);
     orc_int_enc_init(&e, data, false);
-    for (size_t i = 0; i < d->n_ids && !rc; i++)
+    for (size_t i = 0; i < d->n_ids && !rc; i++) {
+        mark_ids(marks, n_marks, &g, i, data, &e);
         rc = orc_int_enc_add(&e, rank[d->ids[i]]);
+    }
+    mark_ids(marks, n_marks, &g, d->n_ids, data, &e);
     if (!rc)
         rc = orc_int_enc_flush(&e);
     orc_int_enc_free(&e);

@@ -589,24 +589,6 @@ static void json_stats(Json *j, CombTypeKind kind,
 
 /* ------------------------------------------------- row index and blooms */
 
-/* A section of the stripe decompressed and unpacked as desc. */
-static int read_index(OrcReader *r, uint64_t off, uint64_t len,
-                      const ProtobufCMessageDescriptor *desc,
-                      ProtobufCMessage **out, CombErr *err)
-{
-    OrcStreamBuf sb;
-    memset(&sb, 0, sizeof sb);
-    int rc = orc_reader_read_section(r, off, len, &sb, "index stream", err);
-    if (!rc && (rc = orc_pb_unpack(desc, sb.len, sb.p, out)))
-        rc = rc == COMB_ENOMEM
-                 ? comb_err_nomem(err)
-                 : comb_err(err, COMB_ECORRUPT, "corrupt file '%s': an index "
-                            "stream does not parse", orc_reader_path(r));
-    comb_buf_free(&sb.raw);
-    comb_buf_free(&sb.dec);
-    return rc;
-}
-
 typedef struct StripeIndex {
     Orc__Proto__RowIndex **rows;            /* per column, NULL: none */
     Orc__Proto__BloomFilterIndex **blooms;  /* per column, NULL: none */
@@ -643,9 +625,9 @@ static int load_stripe_index(const Dump *d, const Orc__Proto__StripeFooter *sf,
         int kind = (int)st->kind;
         if (col < (uint32_t)d->n_cols && d->index_cols[col]) {
             if (kind == ORC__PROTO__STREAM__KIND__ROW_INDEX && !x->rows[col])
-                rc = read_index(d->r, off, st->length,
-                                &orc__proto__row_index__descriptor,
-                                (ProtobufCMessage **)&x->rows[col], err);
+                rc = orc_reader_index_stream(
+                    d->r, off, st->length, &orc__proto__row_index__descriptor,
+                    (ProtobufCMessage **)&x->rows[col], err);
             else if ((kind == ORC__PROTO__STREAM__KIND__BLOOM_FILTER_UTF8 ||
                       (kind == ORC__PROTO__STREAM__KIND__BLOOM_FILTER &&
                        !x->blooms[col]))) {
@@ -653,9 +635,10 @@ static int load_stripe_index(const Dump *d, const Orc__Proto__StripeFooter *sf,
                     protobuf_c_message_free_unpacked(&x->blooms[col]->base,
                                                      &orc_pb_alloc);
                 x->blooms[col] = NULL;
-                rc = read_index(d->r, off, st->length,
-                                &orc__proto__bloom_filter_index__descriptor,
-                                (ProtobufCMessage **)&x->blooms[col], err);
+                rc = orc_reader_index_stream(
+                    d->r, off, st->length,
+                    &orc__proto__bloom_filter_index__descriptor,
+                    (ProtobufCMessage **)&x->blooms[col], err);
                 /* Hive 1.2's pre-release filters (a double where the bits
                  * are now) do not parse: the column then shows none */
                 if (rc == COMB_ECORRUPT) {

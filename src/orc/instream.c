@@ -19,6 +19,8 @@
 /* Bytes of a stored stream read at a time (more when one chunk is
  * larger). */
 #define ORC_READ_PIECE (256u << 10)
+/* ... and at least this much past a soft end of an uncompressed stream. */
+#define ORC_READ_LEAST (4u << 10)
 
 void orc_in_init(OrcIn *in, const uint8_t *p, size_t len, const char *path,
                  int column, const char *stream)
@@ -70,6 +72,17 @@ static int chunks_need(OrcIn *in, size_t need, CombErr *err)
     if (left >= need || c->off >= c->end)
         return COMB_OK;
     size_t want = need - left > piece ? need - left : piece;
+    if (c->soft_end && want > need - left) {
+        /* a skipped row group starts at soft_end: read ahead only to
+         * there, beyond it what a chunk needs (a little more without
+         * compression, where values are taken a few bytes at a time) */
+        uint64_t room = c->soft_end > c->off ? c->soft_end - c->off : 0;
+        size_t least = need - left;
+        if (!c->codec && least < ORC_READ_LEAST)
+            least = ORC_READ_LEAST;
+        if (want > room)
+            want = room > least ? (size_t)room : least;
+    }
     if (want > c->end - c->off)
         want = (size_t)(c->end - c->off);
     CombBuf *raw = c->raw;
@@ -99,6 +112,8 @@ static int chunks_need(OrcIn *in, size_t need, CombErr *err)
         return rc;
     raw->len += want;
     c->off += want;
+    if (c->counters)
+        c->counters->bytes_read += want;
     return COMB_OK;
 }
 
@@ -134,6 +149,8 @@ static int next_chunk(OrcIn *in, CombErr *err)
         in->len = clen;
         return COMB_OK;
     }
+    if (c->counters)
+        c->counters->chunks_decompressed++;
     rc = orc_codec_decode_chunk(c->codec, c->block, body, clen, c->dec,
                                 in->path, what, at, err);
     in->p = c->dec->data;
@@ -246,5 +263,37 @@ int orc_in_varint_slow(OrcIn *in, uint64_t *out, CombErr *err)
             return orc_in_corrupt(in, "varint longer than 10 bytes", err);
     }
     *out = v;
+    return COMB_OK;
+}
+
+int orc_in_seek(OrcIn *in, uint64_t stored, uint64_t dec, uint64_t soft_end,
+                CombErr *err)
+{
+    OrcChunks *c = in->more;
+    if (!c)
+        return orc_in_corrupt(in, "row index position in a stream read "
+                              "whole", err);
+    uint64_t len = c->end > c->start ? c->end - c->start : 0;
+    if (stored > len || (!c->codec && dec))
+        return orc_in_corrupt(in, "row index position lies outside the "
+                              "stream", err);
+    comb_buf_clear(c->raw);
+    c->raw_pos = 0;
+    c->off = c->start + stored;
+    c->done = stored;
+    c->soft_end = soft_end ? c->start + soft_end : 0;
+    in->p = NULL;
+    in->len = in->pos = 0;
+    if (!c->codec || chunks_done(c))
+        return dec ? orc_in_corrupt(in, "row index position lies outside "
+                                    "the stream", err)
+                   : COMB_OK;
+    int rc = next_chunk(in, err);
+    if (rc)
+        return rc;
+    if (dec > in->len)
+        return orc_in_corrupt(in, "row index position lies outside its "
+                              "chunk", err);
+    in->pos = (size_t)dec;
     return COMB_OK;
 }

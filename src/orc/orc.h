@@ -85,6 +85,19 @@ typedef struct OrcWriterOptions {
      * values <= this (ORC Java's rule), else DIRECT_V2; 0..1, default
      * 0.8; 0 never uses a dictionary, 1 always */
     double dictionary_key_threshold;
+    /* orc.row.index.stride: a ROW_INDEX entry (stream positions and
+     * statistics) every this many rows of each stripe; 0 = no index
+     * (orc.create.index=false).  Default 10000. */
+    uint32_t row_index_stride;
+    /* orc.bloom.filter.columns: column ids (pre-order, as in the footer)
+     * that get a BLOOM_FILTER_UTF8 stream (one filter per row group; needs
+     * the row index).  Copied by orc_writer_open.  Compound columns have
+     * none (ignored). */
+    const int *bloom_columns;
+    int n_bloom_columns;
+    /* orc.bloom.filter.fpp: false-positive rate the filters are sized for
+     * (ORC's formula on row_index_stride entries), 0 < fpp < 1; 0.05 */
+    double bloom_fpp;
     /* Called just before a stripe is written, after its last row was
      * added (also for the final stripe, inside orc_writer_finish, and for
      * a stripe the group's budget forces out while another writer of the
@@ -174,7 +187,7 @@ typedef struct OrcColumnStats {
     bool has_int;  int64_t int_min, int_max;   /* integer kinds, date */
     bool has_sum;  int64_t int_sum;            /* absent on overflow */
     bool has_double; double dbl_min, dbl_max;  /* with values */
-    double dbl_sum;                             /* 0 when absent */
+    bool has_dbl_sum; double dbl_sum;           /* 0 when absent */
     bool has_string; CombStr str_min, str_max; int64_t str_sum_len;
     bool has_bucket; uint64_t true_count;      /* boolean */
     /* decimal: Hive's text of the values (trailing zeros trimmed) */
@@ -257,8 +270,125 @@ int orc_reader_batch_init(const OrcReader *r, CombBatch *b, int capacity);
  * system's zoneinfo gives COMB_EUNSUPPORTED. */
 int orc_reader_next(OrcReader *r, CombBatch *b, CombErr *err);
 
-/* Row number (0-based, file-wide) of the first row the next call returns. */
+/* Row number (0-based, file-wide) of the first row the next call returns
+ * when no filter skips rows (with one, the next batch may start later:
+ * orc_reader_batch_row says where a batch's rows are). */
 uint64_t orc_reader_row_number(const OrcReader *r);
+
+/* ------------------------------------------------- row index, bloom filters
+ *
+ * A file written with a row index (orc_reader_row_index_stride > 0) has,
+ * per stripe and column, a ROW_INDEX stream: one entry per row group of
+ * `stride` rows (the last one shorter) with the group's statistics and the
+ * stream positions a reader seeks to; and for some columns a bloom filter
+ * per row group (BLOOM_FILTER_UTF8, or the older BLOOM_FILTER).  They are
+ * read on demand, a stripe and the asked-for columns at a time: only those
+ * streams' bytes are read.
+ */
+
+/* The index of one stripe, for the columns asked for.  Owned by the
+ * reader: valid until the next orc_reader_stripe_index call or
+ * orc_reader_close. */
+typedef struct OrcStripeIndex OrcStripeIndex;
+
+/* One bloom filter (ORC's BloomFilter: k hash functions over n_bits bits,
+ * Murmur3 64-bit for bytes, Thomas Wang's 64-bit hash for longs). */
+typedef struct OrcBloom {
+    uint32_t n_hash;
+    uint64_t n_bits;          /* a multiple of 64 */
+    const uint64_t *bits;     /* n_bits / 64 words, bit i in word i / 64 */
+} OrcBloom;
+
+/* Row groups of a stripe: ceil(rows / stride), 1 when the file has no
+ * row index (the whole stripe is then one group). */
+uint32_t orc_reader_stripe_groups(const OrcReader *r, int stripe);
+
+/* Read stripe `stripe`'s ROW_INDEX streams of the columns with
+ * columns[id] true (NULL = all) and, with `blooms`, their bloom filter
+ * streams.  Damaged or missing streams do not fail: the column then has
+ * no index (orc_stripe_index_has false) and push-down must keep all its
+ * groups; an I/O error does.  *out is owned by the reader. */
+int orc_reader_stripe_index(OrcReader *r, int stripe, const bool *columns,
+                            bool blooms, const OrcStripeIndex **out,
+                            CombErr *err);
+uint32_t orc_stripe_index_groups(const OrcStripeIndex *x);
+/* Whether column's row index was read and is sound (entry count, position
+ * counts for its encoding, statistics). */
+bool orc_stripe_index_has(const OrcStripeIndex *x, int column);
+/* Statistics of row group `group` of the column (strings borrowed from the
+ * index); COMB_ENOTFOUND when the column has no usable index or the entry
+ * has no statistics. */
+int orc_stripe_index_stats(const OrcStripeIndex *x, int column, int group,
+                           OrcColumnStats *out);
+/* The bloom filter of row group `group`, NULL when the column has none
+ * that can be trusted (none written, damaged, or an old BLOOM_FILTER of a
+ * kind its writer hashed wrongly). */
+const OrcBloom *orc_stripe_index_bloom(const OrcStripeIndex *x, int column,
+                                       int group);
+
+/* Membership tests as ORC's readers make them: false means the value is
+ * certainly not in the group.  Longs for integer kinds, dates (days),
+ * booleans (0/1) and timestamps (seconds * 1000 + nanos / 1000000 of the
+ * wall clock, seconds floored: ORC C++'s millisecond of the instant with
+ * writer zone UTC); doubles for float and double (floats widened);
+ * strings for string, varchar, char and binary bytes and for decimals
+ * (Hive's text, trailing zeros trimmed, as orc_decimal_text gives it). */
+bool orc_bloom_might_contain_long(const OrcBloom *b, int64_t v);
+bool orc_bloom_might_contain_double(const OrcBloom *b, double v);
+bool orc_bloom_might_contain_string(const OrcBloom *b, const char *p,
+                                    size_t len);
+/* The same for a decimal (unscaled at `scale`) and a timestamp (wall-clock
+ * seconds and nanos), turned into what the filters hold as above. */
+bool orc_bloom_might_contain_decimal(const OrcBloom *b, comb_i128 unscaled,
+                                     int scale);
+bool orc_bloom_might_contain_timestamp(const OrcBloom *b, int64_t secs,
+                                       int32_t nanos);
+
+/* Push-down: called once per stripe before any of its bytes are read,
+ * with keep[0..n_groups) all 1 (n_groups = orc_reader_stripe_groups).  The
+ * filter clears the groups that cannot hold a wanted row (it may call
+ * orc_reader_stripe_stats / orc_reader_stripe_index); all cleared skips
+ * the stripe without reading it.  The scan then seeks every selected
+ * stream to each kept group's recorded positions and never reads or
+ * decompresses the chunks that hold only skipped groups.  A stripe
+ * whose index is missing or damaged for a selected column is read whole
+ * (rows are never wrong; callers filter the rows exactly anyway).  A
+ * non-zero return fails orc_reader_next with it. */
+typedef int (*OrcGroupFilter)(void *ctx, OrcReader *r, int stripe,
+                              uint32_t n_groups, uint8_t *keep,
+                              CombErr *err);
+/* Install (f NULL: remove) before the first orc_reader_next. */
+void orc_reader_set_filter(OrcReader *r, OrcGroupFilter f, void *ctx);
+
+/* With a filter, batches never span a skipped group: the rows of the
+ * last batch are file rows [orc_reader_batch_row, + n_rows). */
+uint64_t orc_reader_batch_row(const OrcReader *r);
+
+/* What a scan read, for tests and EXPLAIN-like counters. */
+typedef struct OrcReadCounters {
+    uint64_t stripes_read, stripes_skipped;
+    uint64_t groups_read, groups_skipped;  /* row groups */
+    uint64_t bytes_read;        /* of stripe data and index streams */
+    uint64_t chunks_decompressed;
+} OrcReadCounters;
+void orc_reader_counters(const OrcReader *r, OrcReadCounters *out);
+void orc_read_counters_add(OrcReadCounters *sum, const OrcReadCounters *c);
+
+/* ---------------------------------------------------- predicate push-down */
+
+struct OrcSarg;
+
+/* Skip what the search argument (orc/sarg.h) proves holds no row it
+ * keeps, through the group filter above (which it installs): the whole
+ * file by its file statistics, stripes by their stripe statistics, row
+ * groups by their row index statistics and bloom filters.  columns[i] is
+ * the ORC column id of sarg->leaves[i] in this file, -1 when the file has
+ * no column to test it on (the leaf is then unknown).  Both are borrowed
+ * until the reader is closed.  Must be called before the first
+ * orc_reader_next.  Statistics that cannot be read (a damaged metadata
+ * section or index) skip nothing. */
+int orc_reader_set_sarg(OrcReader *r, const struct OrcSarg *sarg,
+                        const int *columns, CombErr *err);
 
 /* ------------------------------------------------------------------- dump */
 

@@ -16,6 +16,7 @@
 #include "common/err.h"
 #include "orc/orc.h"
 #include "orc/orc_proto.pb-c.h"
+#include "orc/sarg.h"
 
 #define ORC_MAGIC "ORC"
 #define ORC_MAGIC_LEN 3
@@ -115,6 +116,11 @@ typedef struct OrcChunks {
     CombBuf *spill;       /* bytes of one take that span two windows */
     size_t piece;         /* bytes read at a time; 0 = 256 KiB (tests
                              make it small to cut streams anywhere) */
+    uint64_t start;       /* the stream's first stored byte in the file */
+    uint64_t soft_end;    /* no read-ahead past this (a skipped row group
+                             starts there): beyond it only the bytes a
+                             chunk needs are read; 0 = none */
+    OrcReadCounters *counters;  /* bytes read, chunks decompressed; NULL ok */
 } OrcChunks;
 
 /* A cursor over a stream: a window of bytes (the whole stream, or the
@@ -222,6 +228,13 @@ static inline int orc_in_varint(OrcIn *in, uint64_t *out, CombErr *err)
 }
 /* Copy the next n bytes to dst. */
 int orc_in_read(OrcIn *in, void *dst, size_t n, CombErr *err);
+/* Move a stream read from chunks to a recorded row-index position: the
+ * stored offset `stored` (of a compressed chunk's header, or the byte of
+ * an uncompressed stream) and, compressed, `dec` bytes into that chunk;
+ * nothing before it is read.  soft_end: see OrcChunks (0 = none).
+ * COMB_ECORRUPT when the position lies outside the stream. */
+int orc_in_seek(OrcIn *in, uint64_t stored, uint64_t dec, uint64_t soft_end,
+                CombErr *err);
 
 typedef struct OrcByteDec {
     OrcIn in;
@@ -295,6 +308,65 @@ int orc_rle2_write_as(CombBuf *out, bool is_signed, int form,
                       const int64_t *v, int n);
 
 int orc_varint_put(CombBuf *out, uint64_t v);
+
+/* Skip n values (after a seek: the values of a run before a position). */
+int orc_byte_dec_skip(OrcByteDec *d, uint64_t n, CombErr *err);
+int orc_bool_dec_skip(OrcBoolDec *d, uint64_t n, CombErr *err);
+int orc_int_dec_skip(OrcIntDec *d, uint64_t n, CombErr *err);
+
+/* ------------------------------------------------- row index positions
+ *
+ * A row index entry's positions are, for each stream of the column in a
+ * fixed order, the stream's place: for a compressed file the stored
+ * offset of the chunk and the bytes into its decompressed form, else the
+ * byte offset; then for a run-length stream the values into the run
+ * (byte RLE, integer RLE v1/v2), for a boolean stream those bytes' values
+ * and the bits into the byte.  The order (the specification's, ORC Java's
+ * and C++'s): PRESENT when the stripe has it, then DATA (booleans,
+ * tinyints, integers, dates, floats, doubles, string bytes or dictionary
+ * ids, binaries, decimals, timestamp seconds, union tags), LENGTH (direct
+ * strings and binaries, lists, maps), SECONDARY (decimal scales,
+ * timestamp nanos). */
+typedef enum OrcPosForm {
+    ORC_POS_BYTES,      /* raw bytes: the place only */
+    ORC_POS_RLE,        /* byte or integer RLE: + values into the run */
+    ORC_POS_BOOL        /* boolean RLE: + byte values + bits */
+} OrcPosForm;
+
+typedef struct OrcPosStream {
+    int slot;           /* stream kind: PRESENT, DATA, LENGTH, SECONDARY */
+    OrcPosForm form;
+} OrcPosStream;
+
+#define ORC_POS_MAX_STREAMS 4
+
+/* The streams of a column of this kind and encoding that positions name,
+ * in order; returns their count. */
+int orc_pos_layout(CombTypeKind kind, int encoding, bool has_present,
+                   bool decimal64, OrcPosStream out[ORC_POS_MAX_STREAMS]);
+/* Numbers one stream's position takes. */
+int orc_pos_width(OrcPosForm form, bool compressed);
+
+/* --------------------------------------------------------- bloom filters */
+
+/* ORC's hashes: Murmur3 64-bit (seed 104729) of bytes, Thomas Wang's
+ * 64-bit hash of longs, doubles by their bits. */
+uint64_t orc_murmur3_64(const void *data, size_t len);
+uint64_t orc_long_hash(int64_t v);
+uint64_t orc_double_hash(double v);
+/* The long a timestamp's bloom filter entry is (ORC C++'s UTC
+ * milliseconds: floored seconds * 1000 + the nanos' milliseconds). */
+static inline int64_t orc_timestamp_bloom_millis(int64_t secs, int32_t nanos)
+{
+    return secs * 1000 + nanos / 1000000;
+}
+/* Set the k bits of hash h in bits[0..n_bits/64). */
+void orc_bloom_add_hash(uint64_t *bits, uint64_t n_bits, uint32_t n_hash,
+                        uint64_t h);
+/* ORC's sizing: bits for `entries` values at false-positive rate fpp,
+ * rounded up past a multiple of 64, and the hash count. */
+void orc_bloom_size(uint64_t entries, double fpp, uint64_t *n_bits,
+                    uint32_t *n_hash);
 
 /* ------------------------------------------------------------ time zones */
 
@@ -497,7 +569,33 @@ struct OrcReader {
     int scratch_cap;
     uint8_t *root_nulls;          /* NULL rows of a struct root */
     int root_cap;
+    OrcStripeIndex *index;        /* the last orc_reader_stripe_index */
+    OrcReadCounters counters;
+    OrcGroupFilter filter;
+    void *filter_ctx;
+    uint8_t *keep;                /* the current stripe's kept groups */
+    uint32_t keep_cap, n_groups;
+    uint32_t next_group;          /* first group not yet scanned */
+    bool seeking;                 /* the stripe is read by kept runs */
+    uint64_t stripe_row0;         /* file row of the stripe's first */
+    uint64_t batch_row;           /* file row of the last batch's first */
+    /* predicate push-down (ppd.c) */
+    const struct OrcSarg *sarg;   /* NULL: none */
+    const int *sarg_cols;         /* ORC column id of each leaf, -1 none */
+    OrcTruth *leaf_truth;         /* per leaf, reader arena */
+    bool sarg_checked_file;       /* file statistics looked at */
+    bool sarg_skip_file;          /* ... and they rule the file out */
 };
+
+void orc_stripe_index_free(OrcStripeIndex *x);  /* NULL ok */
+/* An index stream (len bytes at off) decompressed and unpacked as desc;
+ * COMB_ECORRUPT naming the file when it does not. */
+int orc_reader_index_stream(OrcReader *r, uint64_t off, uint64_t len,
+                            const ProtobufCMessageDescriptor *desc,
+                            ProtobufCMessage **out, CombErr *err);
+/* Positions of a group of a column that orc_stripe_index_has. */
+const uint64_t *orc_stripe_index_positions(const OrcStripeIndex *x,
+                                           int column, int group, size_t *n);
 
 /* The zone a stripe footer names (or the local one when it names none)
  * as the reader's stripe_zone, loaded on first use. */
@@ -508,6 +606,19 @@ int orc_reader_read_section(OrcReader *r, uint64_t off, uint64_t len,
 void orc_reader_cols_free(OrcReader *r);
 
 /* ------------------------------------------------------- writer internals */
+
+/* Where a row group starts in each stream of a column: the stream's
+ * uncompressed length then and the values its encoder still held (and
+ * for boolean RLE the bits of the byte being filled); turned into the
+ * row index's positions when the stripe is written (idxwrite.c). */
+typedef struct OrcGroupMark {
+    uint64_t present[3];    /* bytes, byte values pending, bits */
+    uint64_t data[3];       /* bytes, values pending, bits (booleans) */
+    uint64_t length[2];
+    uint64_t secondary[2];
+    uint64_t values;        /* non-null values before the group: the
+                               dictionary id the group starts at */
+} OrcGroupMark;
 
 /* The dictionary of one string column's pending stripe (dictwrite.c). */
 typedef struct OrcDictEnc {
@@ -535,12 +646,27 @@ int orc_dict_add(OrcDictEnc *d, const CombBuf *data, uint64_t off,
 bool orc_dict_wanted(const OrcDictEnc *d);
 /* Turn the stripe's direct bytes (data) into DICTIONARY_V2 streams: the
  * sorted keys into dict_data, their lengths into lengths (replacing the
- * values' lengths), the values' key ids into data. */
+ * values' lengths), the values' key ids into data; each row group mark's
+ * data[0..1] becomes where its ids start (marks[g].values ids before). */
 int orc_dict_write(OrcDictEnc *d, CombBuf *data, CombBuf *lengths,
-                   CombBuf *dict_data);
+                   CombBuf *dict_data, OrcGroupMark *marks,
+                   size_t n_marks);
+
 
 typedef struct OrcColWrite {
     const CombType *type;
+    OrcStatsAcc group_stats;  /* the current row group's (the whole
+                                 stripe's without a row index) */
+    OrcGroupMark *marks;      /* start of each row group of the stripe */
+    size_t n_marks, cap_marks;
+    CombBuf group_pb;         /* packed ColumnStatistics of the finished
+                                 groups, one after another */
+    size_t *pb_end;           /* ... where each ends */
+    uint64_t *bloom;          /* the current group's filter bits, or NULL */
+    uint64_t bloom_bits;
+    uint32_t bloom_hash;
+    CombBuf bloom_pb;         /* BloomFilterIndex entries of finished
+                                 groups (the stream's bytes) */
     CombBuf present_buf, data_buf, length_buf, secondary_buf;
     CombBuf dict_buf;     /* DICTIONARY_DATA of a dictionary stripe */
     OrcDictEnc dict;      /* string, varchar, char */
@@ -585,5 +711,33 @@ size_t orc_colwrite_mem(const OrcColWrite *c);
 void orc_colwrite_reset(OrcColWrite *c);
 /* The column's encoding kind as written. */
 int orc_colwrite_encoding(const OrcColWrite *c);
+
+/* ---- row index and bloom filters of the pending stripe (idxwrite.c) */
+
+/* Give the column a bloom filter per row group of n_bits bits and n_hash
+ * hash functions. */
+int orc_colwrite_bloom_init(OrcColWrite *c, uint64_t n_bits,
+                            uint32_t n_hash);
+/* Record where a row group starts in the column's streams. */
+int orc_colwrite_mark(OrcColWrite *c);
+/* End the current row group: its statistics merge into the stripe's
+ * (and with `index`, are kept packed for the row index with its bloom
+ * filter). */
+int orc_colwrite_group_end(OrcColWrite *c, bool index, CombArena *tmp);
+/* The ROW_INDEX message of the stripe's groups into dst, from the
+ * streams as written: stream kind k's compressed bytes are
+ * out[start[k] .. start[k] + len[k]). */
+int orc_colwrite_row_index(const OrcColWrite *c, bool compressed,
+                           uint64_t block, const uint8_t *out,
+                           const size_t start[ORC_N_SLOTS],
+                           const size_t len[ORC_N_SLOTS], CombBuf *dst);
+/* Add one value's hash to the group's filter when it has one (a macro:
+ * the hash is computed only then, off the scan of unfiltered columns). */
+#define ORC_BLOOM_ADD(c, hash)                                              \
+    do {                                                                    \
+        if ((c)->bloom)                                                     \
+            orc_bloom_add_hash((c)->bloom, (c)->bloom_bits,                 \
+                               (c)->bloom_hash, (hash));                    \
+    } while (0)
 
 #endif

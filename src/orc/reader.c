@@ -269,6 +269,8 @@ void orc_reader_close(OrcReader *r)
     if (!r)
         return;
     orc_reader_cols_free(r);
+    orc_stripe_index_free(r->index);
+    comb_free(r->keep);
     for (int i = 0; i < r->n_zones; i++)
         orc_tz_free(r->zones[i]);
     comb_free(r->zones);

@@ -541,3 +541,23 @@ int orc_int_dec_next(OrcIntDec *d, int64_t *out, size_t n, CombErr *err)
     }
     return COMB_OK;
 }
+
+/* ------------------------------------------------------------- skipping */
+
+/* Decode n values into a sink, a slice at a time; one per decoder. */
+#define SKIP_FN(name, Dec, T, next)                                         \
+    int name(Dec *d, uint64_t n, CombErr *err)                              \
+    {                                                                       \
+        T sink[ORC_RLE2_MAX];                                               \
+        while (n > 0) {                                                     \
+            size_t k = n < ORC_RLE2_MAX ? (size_t)n : ORC_RLE2_MAX;         \
+            int rc = next(d, sink, k, err);                                 \
+            if (rc)                                                         \
+                return rc;                                                  \
+            n -= k;                                                         \
+        }                                                                   \
+        return COMB_OK;                                                     \
+    }
+SKIP_FN(orc_byte_dec_skip, OrcByteDec, uint8_t, orc_byte_dec_next)
+SKIP_FN(orc_bool_dec_skip, OrcBoolDec, uint8_t, orc_bool_dec_next)
+SKIP_FN(orc_int_dec_skip, OrcIntDec, int64_t, orc_int_dec_next)

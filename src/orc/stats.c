@@ -470,8 +470,10 @@ void orc_stats_from_proto(const Orc__Proto__ColumnStatistics *pb,
         out->dbl_min = fs->minimum;
         out->dbl_max = fs->maximum;
     }
-    if (fs && fs->has_sum)
+    if (fs && fs->has_sum) {
+        out->has_dbl_sum = true;
         out->dbl_sum = fs->sum;
+    }
     if (pb->stringstatistics)
         string_stats_from_proto(pb->stringstatistics, out);
     if (pb->binarystatistics && pb->binarystatistics->has_sum)

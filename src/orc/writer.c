@@ -33,6 +33,8 @@ typedef struct OrcScratch {
     OrcCodec *codec;
     CombArena tmp;            /* protobuf messages of one stripe / footer */
     CombBuf out;              /* compressed bytes about to be written */
+    CombBuf idx_out;          /* a stripe's index streams, compressed */
+    CombBuf idx_raw;          /* one index stream before compression */
     CombBuf packed;           /* a serialized message before compression */
 } OrcScratch;
 
@@ -59,6 +61,11 @@ struct OrcWriter {
     OrcScratch *scratch;      /* &own or the group's */
     OrcWriterGroup *group;    /* NULL when on its own */
     bool has_timestamp;       /* stripe footers name the writer zone */
+    bool *bloom;              /* per column id: a bloom filter wanted */
+    uint64_t bloom_bits;      /* each filter's size (ORC's formula) */
+    uint32_t bloom_hash;
+    uint64_t group_rows;      /* rows in the pending stripe's last group */
+    CombArena group_tmp;      /* a row group's statistics messages */
     uint32_t *identity;       /* 0, 1, 2...: the rows of a whole batch */
     int identity_cap;
     size_t group_idx;         /* index in group->members */
@@ -81,6 +88,8 @@ void orc_writer_options_default(OrcWriterOptions *opt)
     opt->compression_block_size = 256 * 1024;
     opt->stripe_size = 64ull * 1024 * 1024;
     opt->dictionary_key_threshold = 0.8;
+    opt->row_index_stride = 10000;
+    opt->bloom_fpp = 0.05;
 }
 
 uint64_t orc_writer_rows(const OrcWriter *w) { return w->rows; }
@@ -100,6 +109,8 @@ static void scratch_free(OrcScratch *s)
     s->codec = NULL;
     comb_arena_free(&s->tmp);
     comb_buf_free(&s->out);
+    comb_buf_free(&s->idx_out);
+    comb_buf_free(&s->idx_raw);
     comb_buf_free(&s->packed);
 }
 
@@ -194,9 +205,14 @@ static int cols_acquire(OrcWriter *w, CombErr *err)
         return COMB_OK;
     if (!(w->cols = comb_calloc((size_t)w->n_cols, sizeof *w->cols)))
         return comb_err_nomem(err);
-    for (int i = 0; i < w->n_cols; i++)
+    for (int i = 0; i < w->n_cols; i++) {
         orc_colwrite_init(&w->cols[i], w->types[i],
                           w->opt.dictionary_key_threshold);
+        if (w->bloom[i] && orc_colwrite_bloom_init(&w->cols[i], w->bloom_bits,
+                                                   w->bloom_hash))
+            return comb_err_nomem(err);
+    }
+    w->group_rows = 0;
     return COMB_OK;
 }
 
@@ -228,6 +244,8 @@ static void writer_free(OrcWriter *w)
     }
     comb_free(w->md);
     comb_free(w->identity);
+    comb_free(w->bloom);
+    comb_arena_free(&w->group_tmp);
     comb_free(w->stripes);
     comb_buf_free(&w->meta_raw);
     scratch_free(&w->own);
@@ -276,6 +294,11 @@ static int check_options(const OrcWriterOptions *o, CombErr *err)
         return comb_err(err, COMB_EINVALID,
                         "ORC writer: the dictionary key threshold must be "
                         "between 0 and 1");
+    if (o->n_bloom_columns > 0 && o->row_index_stride > 0 &&
+        !(o->bloom_fpp > 0 && o->bloom_fpp < 1))
+        return comb_err(err, COMB_EINVALID,
+                        "ORC writer: the bloom filter false positive "
+                        "probability must be between 0 and 1 (exclusive)");
     if (o->compression_block_size == 0 ||
         o->compression_block_size > ORC_MAX_CHUNK)
         return comb_err(err, COMB_EINVALID,
@@ -300,6 +323,32 @@ static int create_file(OrcWriter *w, CombErr *err)
     return fs_close(fd, w->path, err);
 }
 
+/* Which columns get bloom filters: the listed ones of a kind that has
+ * them (compound columns do not), and only with a row index. */
+static int bloom_setup(OrcWriter *w, CombErr *err)
+{
+    const OrcWriterOptions *o = &w->opt;
+    if (!(w->bloom = comb_calloc((size_t)w->n_cols, sizeof *w->bloom)))
+        return comb_err_nomem(err);
+    for (int i = 0; i < o->n_bloom_columns; i++) {
+        int id = o->bloom_columns[i];
+        if (id < 0 || id >= w->n_cols)
+            return comb_err(err, COMB_EINVALID,
+                            "ORC writer '%s': bloom filter column %d does "
+                            "not exist (the file has %d)", w->path, id,
+                            w->n_cols);
+        CombTypeKind k = w->types[id]->kind;
+        w->bloom[id] = o->row_index_stride > 0 && k != COMB_T_STRUCT &&
+                       k != COMB_T_LIST && k != COMB_T_MAP &&
+                       k != COMB_T_UNION;
+    }
+    w->opt.bloom_columns = NULL;  /* not kept: the caller's memory */
+    w->opt.n_bloom_columns = 0;
+    orc_bloom_size(o->row_index_stride, o->bloom_fpp, &w->bloom_bits,
+                   &w->bloom_hash);
+    return COMB_OK;
+}
+
 static int writer_setup(OrcWriter *w, const CombType *schema, CombErr *err)
 {
     int rc;
@@ -317,6 +366,8 @@ static int writer_setup(OrcWriter *w, const CombType *schema, CombErr *err)
         orc_stats_init(&w->file_stats[i], w->types[i]);
         w->has_timestamp |= w->types[i]->kind == COMB_T_TIMESTAMP;
     }
+    if ((rc = bloom_setup(w, err)))
+        return rc;
     if (w->opt.group)
         rc = group_join(w->opt.group, w, err);
     else if ((rc = scratch_init(&w->own, w->opt.compression, err)) == COMB_OK)
@@ -336,6 +387,7 @@ int orc_writer_open(const char *path, const CombType *schema,
         return comb_err_nomem(err);
     w->opt = *opt;
     comb_arena_init(&w->arena, 2048);
+    comb_arena_init(&w->group_tmp, 4096);
     if (!(w->path = comb_strdup(path)))
         rc = comb_err_nomem(err);
     else
@@ -353,12 +405,13 @@ int orc_writer_open(const char *path, const CombType *schema,
 /* Compress `len` bytes onto the scratch's `out` and describe them as a
  * stream. */
 static int add_stream(OrcWriter *w, Orc__Proto__Stream ***list, size_t *n,
-                      int kind, int column, const CombBuf *buf, CombErr *err)
+                      int kind, int column, const CombBuf *buf, CombBuf *to,
+                      size_t *at, CombErr *err)
 {
     OrcScratch *x = w->scratch;
-    size_t start = x->out.len;
+    size_t start = to->len;
     int rc = orc_codec_compress(x->codec, w->opt.compression_block_size,
-                                buf->data, buf->len, &x->out, err);
+                                buf->data, buf->len, to, err);
     if (rc)
         return rc;
     Orc__Proto__Stream *s =
@@ -368,32 +421,62 @@ static int add_stream(OrcWriter *w, Orc__Proto__Stream ***list, size_t *n,
     s->has_kind = s->has_column = s->has_length = 1;
     s->kind = (Orc__Proto__Stream__Kind)kind;
     s->column = (uint32_t)column;
-    s->length = x->out.len - start;
+    s->length = to->len - start;
     (*list)[(*n)++] = s;
+    if (at)
+        at[kind] = start;
     return COMB_OK;
 }
 
+/* The data streams of a column onto the scratch's `out`; at[kind] = where
+ * each starts there. */
 static int column_streams(OrcWriter *w, OrcColWrite *c, Orc__Proto__Stream ***list,
-                          size_t *n, CombErr *err)
+                          size_t *n, size_t at[ORC_N_SLOTS], CombErr *err)
 {
     int id = c->type->id, rc = COMB_OK;
     CombTypeKind k = c->type->kind;
+    CombBuf *out = &w->scratch->out;
     bool collection = k == COMB_T_LIST || k == COMB_T_MAP;
     if (c->stripe_stats.has_null)
         rc = add_stream(w, list, n, ORC__PROTO__STREAM__KIND__PRESENT, id,
-                        &c->present_buf, err);
+                        &c->present_buf, out, at, err);
     if (!rc && k != COMB_T_STRUCT && !collection)
         rc = add_stream(w, list, n, ORC__PROTO__STREAM__KIND__DATA, id,
-                        &c->data_buf, err);
+                        &c->data_buf, out, at, err);
     if (!rc && (comb_type_is_str(k) || collection))
         rc = add_stream(w, list, n, ORC__PROTO__STREAM__KIND__LENGTH, id,
-                        &c->length_buf, err);
+                        &c->length_buf, out, at, err);
     if (!rc && c->use_dict)
         rc = add_stream(w, list, n, ORC__PROTO__STREAM__KIND__DICTIONARY_DATA,
-                        id, &c->dict_buf, err);
+                        id, &c->dict_buf, out, at, err);
     if (!rc && (k == COMB_T_TIMESTAMP || k == COMB_T_DECIMAL))
         rc = add_stream(w, list, n, ORC__PROTO__STREAM__KIND__SECONDARY, id,
-                        &c->secondary_buf, err);
+                        &c->secondary_buf, out, at, err);
+    return rc;
+}
+
+/* The ROW_INDEX (and BLOOM_FILTER_UTF8) streams of a column whose data
+ * streams were just written at[kind] .. (lengths from list). */
+static int index_streams(OrcWriter *w, OrcColWrite *c,
+                         Orc__Proto__Stream **data, size_t n_data,
+                         const size_t at[ORC_N_SLOTS],
+                         Orc__Proto__Stream ***list, size_t *n, CombErr *err)
+{
+    OrcScratch *x = w->scratch;
+    size_t len[ORC_N_SLOTS] = {0};
+    int id = c->type->id;
+    for (size_t i = 0; i < n_data; i++)
+        len[data[i]->kind] = (size_t)data[i]->length;
+    if (orc_colwrite_row_index(c, w->opt.compression != ORC_COMP_NONE,
+                               w->opt.compression_block_size, x->out.data,
+                               at, len, &x->idx_raw))
+        return comb_err_nomem(err);
+    int rc = add_stream(w, list, n, ORC__PROTO__STREAM__KIND__ROW_INDEX, id,
+                        &x->idx_raw, &x->idx_out, NULL, err);
+    if (!rc && c->bloom)
+        rc = add_stream(w, list, n,
+                        ORC__PROTO__STREAM__KIND__BLOOM_FILTER_UTF8, id,
+                        &c->bloom_pb, &x->idx_out, NULL, err);
     return rc;
 }
 
@@ -412,7 +495,13 @@ static int pack_message(OrcWriter *w, const ProtobufCMessage *m, CombErr *err)
 static int stripe_footer(OrcWriter *w, Orc__Proto__StripeFooter *sf,
                          CombErr *err)
 {
-    sf->streams = comb_arena_alloc(&w->scratch->tmp, 5 * (size_t)w->n_cols *
+    /* index streams come first in the stripe, data streams after them */
+    size_t n_index = 0, n_data = 0;
+    Orc__Proto__Stream **index = comb_arena_alloc(
+        &w->scratch->tmp, 2 * (size_t)w->n_cols * sizeof *index);
+    Orc__Proto__Stream **data = comb_arena_alloc(
+        &w->scratch->tmp, 5 * (size_t)w->n_cols * sizeof *data);
+    sf->streams = comb_arena_alloc(&w->scratch->tmp, 7 * (size_t)w->n_cols *
                                                 sizeof *sf->streams);
     /* Hive 3+ writes timestamps with useUTCTimestamp: zone "UTC" */
     if (w->has_timestamp)
@@ -421,11 +510,14 @@ static int stripe_footer(OrcWriter *w, Orc__Proto__StripeFooter *sf,
                                                 sizeof *sf->columns);
     Orc__Proto__ColumnEncoding *enc =
         comb_arena_alloc(&w->scratch->tmp, (size_t)w->n_cols * sizeof *enc);
-    if (!sf->streams || !sf->columns || !enc)
+    if (!sf->streams || !sf->columns || !enc || !index || !data)
         return comb_err_nomem(err);
     for (int i = 0; i < w->n_cols; i++) {
-        int rc = column_streams(w, &w->cols[i], &sf->streams, &sf->n_streams,
-                                err);
+        size_t at[ORC_N_SLOTS] = {0}, first = n_data;
+        int rc = column_streams(w, &w->cols[i], &data, &n_data, at, err);
+        if (!rc && w->opt.row_index_stride > 0)
+            rc = index_streams(w, &w->cols[i], data + first, n_data - first,
+                               at, &index, &n_index, err);
         if (rc)
             return rc;
         orc__proto__column_encoding__init(&enc[i]);
@@ -439,6 +531,9 @@ static int stripe_footer(OrcWriter *w, Orc__Proto__StripeFooter *sf,
         sf->columns[i] = &enc[i];
     }
     sf->n_columns = (size_t)w->n_cols;
+    memcpy(sf->streams, index, n_index * sizeof *index);
+    memcpy(sf->streams + n_index, data, n_data * sizeof *data);
+    sf->n_streams = n_index + n_data;
     return COMB_OK;
 }
 
@@ -487,19 +582,25 @@ static int push_stripe_info(OrcWriter *w, const OrcStripeInfo *si,
     return COMB_OK;
 }
 
-/* Append bytes to the file through a descriptor of their own. */
-static int append_bytes(OrcWriter *w, const CombBuf *b, CombErr *err)
+/* Append bytes (a, then b) to the file through a descriptor of their
+ * own. */
+static int append_bytes(OrcWriter *w, const CombBuf *a, const CombBuf *b,
+                        CombErr *err)
 {
     int fd = fs_open_append(w->path, err), rc;
     if (fd < 0)
         return COMB_EIO;
-    rc = fs_write_all(fd, b->data, b->len, w->path, err);
+    rc = fs_write_all(fd, a->data, a->len, w->path, err);
+    if (!rc)
+        rc = fs_write_all(fd, b->data, b->len, w->path, err);
     if (rc) {
         fs_close(fd, w->path, NULL);
         return rc;
     }
     return fs_close(fd, w->path, err);
 }
+
+static int end_group(OrcWriter *w, CombErr *err);
 
 /* Streams and footer of the pending stripe, then bookkeeping. */
 static int write_stripe(OrcWriter *w, CombErr *err)
@@ -508,23 +609,28 @@ static int write_stripe(OrcWriter *w, CombErr *err)
     OrcStripeInfo si = {.offset = w->offset, .n_rows = w->stripe_rows};
     OrcScratch *x = w->scratch;
     comb_buf_clear(&x->out);
+    comb_buf_clear(&x->idx_out);
     comb_arena_reset(&x->tmp);
+    int rc = end_group(w, err);
+    if (rc)
+        return rc;
     for (int i = 0; i < w->n_cols; i++)
         if (orc_colwrite_flush(&w->cols[i]))
             return comb_err_nomem(err);
-    int rc = stripe_footer(w, &sf, err);
+    rc = stripe_footer(w, &sf, err);
     if (rc || (rc = pack_message(w, &sf.base, err)))
         return rc;
+    si.index_length = x->idx_out.len;
     si.data_length = x->out.len;
     if ((rc = orc_codec_compress(x->codec, w->opt.compression_block_size,
                                  x->packed.data, x->packed.len, &x->out, err)))
         return rc;
     si.footer_length = x->out.len - si.data_length;
-    if ((rc = append_bytes(w, &x->out, err)) ||
+    if ((rc = append_bytes(w, &x->idx_out, &x->out, err)) ||
         (rc = record_stripe_stats(w, err)) ||
         (rc = push_stripe_info(w, &si, err)))
         return rc;
-    w->offset += x->out.len;
+    w->offset += x->idx_out.len + x->out.len;
     for (int i = 0; i < w->n_cols; i++) {
         if (orc_stats_merge(&w->file_stats[i], &w->cols[i].stripe_stats))
             return comb_err_nomem(err);
@@ -587,7 +693,7 @@ static int write_root(OrcWriter *w, const CombBatch *b, const uint32_t *rows,
     for (int i = 0; i < n; i++)
         if (orc_bool_enc_add(&w->cols[0].present, true))
             return comb_err_nomem(err);
-    w->cols[0].stripe_stats.n_values += (uint64_t)n;
+    w->cols[0].group_stats.n_values += (uint64_t)n;
     for (int i = 0; i < root->n_children && !rc; i++)
         rc = orc_colwrite_rows(w->cols, root->children[i], &b->cols[i], rows,
                                n, err);
@@ -654,6 +760,53 @@ int orc_writer_write(OrcWriter *w, const CombBatch *b, CombErr *err)
     return orc_writer_write_rows(w, b, w->identity, b->n_rows, err);
 }
 
+/* Start a row group in every column: where each stream stands. */
+static int start_group(OrcWriter *w, CombErr *err)
+{
+    for (int i = 0; i < w->n_cols; i++)
+        if (orc_colwrite_mark(&w->cols[i]))
+            return comb_err_nomem(err);
+    return COMB_OK;
+}
+
+/* End the pending stripe's current row group (the whole stripe without
+ * an index): statistics into the stripe's, the index entry kept. */
+static int end_group(OrcWriter *w, CombErr *err)
+{
+    bool index = w->opt.row_index_stride > 0;
+    for (int i = 0; i < w->n_cols; i++)
+        if (orc_colwrite_group_end(&w->cols[i], index && w->group_rows > 0,
+                                   &w->group_tmp))
+            return comb_err_nomem(err);
+    w->group_rows = 0;
+    return COMB_OK;
+}
+
+/* The rows, cut at row group boundaries (every row_index_stride rows of
+ * a stripe) so that each group's start is marked and its statistics and
+ * bloom filter are its own. */
+static int write_groups(OrcWriter *w, const CombBatch *b, const uint32_t *rows,
+                        int n, CombErr *err)
+{
+    uint64_t stride = w->opt.row_index_stride;
+    int rc = COMB_OK;
+    if (stride == 0)
+        return write_root(w, b, rows, n, err);
+    for (int done = 0; done < n && !rc;) {
+        if (w->group_rows == 0 && (rc = start_group(w, err)))
+            return rc;
+        uint64_t room = stride - w->group_rows;
+        int k = (uint64_t)(n - done) < room ? n - done : (int)room;
+        if ((rc = write_root(w, b, rows + done, k, err)))
+            return rc;
+        w->group_rows += (uint64_t)k;
+        done += k;
+        if (w->group_rows == stride)
+            rc = end_group(w, err);
+    }
+    return rc;
+}
+
 int orc_writer_write_rows(OrcWriter *w, const CombBatch *b,
                           const uint32_t *rows, int n, CombErr *err)
 {
@@ -664,7 +817,7 @@ int orc_writer_write_rows(OrcWriter *w, const CombBatch *b,
         return COMB_OK;
     rc = cols_acquire(w, err);
     if (!rc)
-        rc = write_root(w, b, rows, n, err);
+        rc = write_groups(w, b, rows, n, err);
     if (rc == COMB_OK) {
         w->rows += (uint64_t)n;
         w->stripe_rows += (uint64_t)n;
@@ -806,7 +959,7 @@ static int write_footer(OrcWriter *w, int fd, uint64_t *len, CombErr *err)
     f.headerlength = ORC_MAGIC_LEN;
     f.contentlength = w->offset;
     f.numberofrows = w->rows;
-    f.rowindexstride = 0;
+    f.rowindexstride = w->opt.row_index_stride;
     f.writer = ORC_WRITER_ID;
     /* dates and timestamps are proleptic Gregorian (Hive 3+, ORC-1.6's
      * PROLEPTIC_GREGORIAN): readers must not shift old dates */

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "common/alloc.h"
@@ -443,6 +444,27 @@ static int dispatch(SqlStmtCtx *c, CombErr *err)
     }
 }
 
+/* comb.scan.stats=true: after a statement that read ORC files, a line of
+ * what its scans read and skipped (push-down tests count with it). */
+static int scan_stats_info(SqlStmtCtx *c, CombErr *err)
+{
+    const OrcReadCounters *k = &c->scan_counters;
+    const char *on = sql_session_get_conf(c->s, "comb.scan.stats");
+    char line[256];
+    if (!on || strcasecmp(on, "true") != 0 || !c->sink->info ||
+        k->stripes_read + k->stripes_skipped == 0)
+        return COMB_OK;
+    snprintf(line, sizeof line,
+             "ORC scan: stripes read %llu skipped %llu, row groups read "
+             "%llu skipped %llu, bytes read %llu",
+             (unsigned long long)k->stripes_read,
+             (unsigned long long)k->stripes_skipped,
+             (unsigned long long)k->groups_read,
+             (unsigned long long)k->groups_skipped,
+             (unsigned long long)k->bytes_read);
+    return c->sink->info(c->sink->ctx, line, err);
+}
+
 int sql_session_execute(SqlSession *s, const char *text, size_t len,
                         const SqlSink *sink, CombErr *err)
 {
@@ -471,6 +493,8 @@ int sql_session_execute(SqlSession *s, const char *text, size_t len,
         rc = dispatch(&c, err);
     if (!rc)
         rc = sql_txn_commit(&c, err);
+    if (!rc)
+        rc = scan_stats_info(&c, err);
     txn_end(&c);
     sql_txn_statement_end(&c, rc, err);
     if (c.one_row.cols)

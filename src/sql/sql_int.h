@@ -20,6 +20,7 @@
 #include "common/err.h"
 #include "common/txnlist.h"
 #include "metastore/ms.h"
+#include "orc/orc.h"
 #include "sql/parse/ast.h"
 #include "sql/session.h"
 
@@ -127,6 +128,8 @@ typedef struct SqlStmtCtx {
                                innermost first (exec_select.c) */
     int query_depth;        /* subqueries and views being bound */
     SqlLockPlan locks;      /* txn_locks.c */
+    OrcReadCounters scan_counters; /* what the statement's ORC scans read
+                               and skipped (comb.scan.stats prints it) */
 } SqlStmtCtx;
 
 /* A view whose query is being bound: the chain finds a view that reads

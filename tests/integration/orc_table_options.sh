@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# orc.compress and orc.stripe.size, as Hive reads them: the table property,
+# orc.compress, orc.stripe.size, orc.compress.size, orc.row.index.stride,
+# orc.create.index, orc.bloom.filter.columns and orc.bloom.filter.fpp, as
+# Hive reads them: the table property,
 # else the session setting, else hive.exec.orc.default.*; every codec comb
 # writes, for full-ACID (deltas with 1/8 of the stripe size, bases with
 # all of it, delete deltas too), insert-only and plain tables; values comb
@@ -76,6 +78,43 @@ c --hiveconf hive.exec.orc.default.compress=SNAPPY --hiveconf orc.compress=ZSTD 
 c -e "INSERT INTO s1 VALUES (3)"
 [[ $(codec_of "$WH/s1/000000_0_copy_2") == ZLIB ]] || fail "default is not ZLIB"
 
+# row index and bloom filters: stride, chunk size, filters on the named
+# columns (any case, spaces ignored) sized by ORC's formula (500 entries
+# at fpp 0.01: 4800 bits, 7 hash functions); full ACID files have them on
+# the row columns (ids 7 and 8 under the ACID struct)
+index_of() { "$COMB" orcfiledump --rowindex="$2" "$1"; }
+c -e "CREATE TABLE ix (id INT, s STRING) TBLPROPERTIES ('transactional'='false',
+      'orc.row.index.stride'='500', 'orc.bloom.filter.columns'=' S ,id',
+      'orc.bloom.filter.fpp'='0.01', 'orc.compress.size'='8192');
+      INSERT INTO ix SELECT * FROM src" || fail ix
+f=$WH/ix/000000_0
+[[ $(dump "$f" | sed -n 's/^Compression size: //p') == 8192 ]] || fail "ix: orc.compress.size"
+out=$(index_of "$f" 1,2)
+n=$(grep -c '^      Entry [0-9]*: count: 500 hasNull: false min' <<<"$out")
+((n == 12)) || fail "ix: $n row group entries, want 6 per column: $out"
+grep -q '^    Bloom filters for column 2:' <<<"$out" || fail "ix: no bloom filter on s"
+grep -q '^    Bloom filters for column 1:' <<<"$out" || fail "ix: no bloom filter on id"
+grep -q 'Stripe level merge: numHashFunctions: 7 bitCount: 4800 ' <<<"$out" || fail "ix: filter size: $out"
+[[ $(q "SELECT count(*), sum(id) FROM ix WHERE s = '$(printf '%0100d' 1234)'") == "1	1234" ]] \
+    || fail "ix: rows read back wrong"
+c -e "CREATE TABLE ixa (id INT, s STRING) TBLPROPERTIES ('transactional'='true',
+      'orc.row.index.stride'='1000', 'orc.bloom.filter.columns'='s');
+      INSERT INTO ixa SELECT * FROM src" || fail ixa
+f=$(find "$WH/ixa" -name 'bucket_*' | head -1)
+out=$(index_of "$f" 8)
+grep -q '^    Bloom filters for column 8:' <<<"$out" || fail "ixa: no bloom filter on row.s: $out"
+[[ $(grep -c '^      Entry [0-9]*: count: 1000 ' <<<"$out") == 3 ]] || fail "ixa: row groups: $out"
+# orc.create.index=false (and stride 0): no index streams at all
+for props in "'orc.create.index'='FALSE'" "'orc.row.index.stride'='0'"; do
+    c -e "DROP TABLE IF EXISTS noix; CREATE TABLE noix (id INT, s STRING) TBLPROPERTIES
+          ('transactional'='false', $props, 'orc.bloom.filter.columns'='id');
+          INSERT INTO noix SELECT * FROM src" || fail "noix $props"
+    ! dump "$WH/noix/000000_0" | grep -q 'ROW_INDEX\|BLOOM' || fail "noix ($props): index written"
+done
+# no property: the default stride, no filters
+dump "$WH/small/000000_0" | grep -q 'section ROW_INDEX' || fail "small: no row index by default"
+! dump "$WH/small/000000_0" | grep -q 'BLOOM_FILTER' || fail "small: bloom filter by default"
+
 # errors: nothing written, the table named
 check_error() {  # table properties, expected message part[, settings...]
     local props=$1 want=$2 out rc
@@ -96,5 +135,17 @@ check_error "'transactional'='false'" "orc.compress (hive.exec.orc.default.compr
 for bad in 0 -5 12a 1099511627777 ''; do
     check_error "'transactional'='true', 'orc.stripe.size'='$bad'" \
         "orc.stripe.size (table property) '$bad' is not a number of bytes"
+done
+check_error "'transactional'='false', 'orc.bloom.filter.columns'='id,nope'" \
+    "orc.bloom.filter.columns (table property) names 'nope', which is not a column"
+for bad in 0 1 1.5 -0.1 x; do
+    check_error "'transactional'='true', 'orc.bloom.filter.fpp'='$bad'" \
+        "orc.bloom.filter.fpp (table property) '$bad' is not a probability"
+done
+check_error "'transactional'='false', 'orc.row.index.stride'='-1'" \
+    "orc.row.index.stride (table property) '-1' is not a number from 0 to"
+for bad in 0 8388608 4k; do
+    check_error "'transactional'='false', 'orc.compress.size'='$bad'" \
+        "orc.compress.size (table property) '$bad' is not a number from 1 to 8388607"
 done
 echo ok

@@ -30,7 +30,19 @@ typedef struct SqlOrcOptions {
     OrcCompression compression;
     uint64_t stripe_size;   /* bases, insert-only and plain files */
     double dictionary_key_threshold;  /* orc.dictionary.key.threshold */
+    uint64_t block_size;    /* orc.compress.size */
+    uint32_t row_index_stride;  /* orc.row.index.stride; 0 when
+                                   orc.create.index is false */
+    double bloom_fpp;       /* orc.bloom.filter.fpp */
+    /* orc.bloom.filter.columns: per data column (table order), NULL when
+     * none (statement arena) */
+    bool *bloom;
 } SqlOrcOptions;
+/* The ORC column ids of the bloom filter columns of a file whose data
+ * columns' ids are field_ids[0..n) (a plain file: 1..; ACID: the row
+ * struct's fields) into ids (n entries); their count. */
+int sql_orc_bloom_ids(const SqlOrcOptions *o, const int *field_ids, int n,
+                      int *ids);
 int sql_table_orc_options(SqlStmtCtx *c, const SqlTable *t,
                           SqlOrcOptions *out, CombErr *err);
 /* Full-ACID deltas: the stripe size / orc.base.delta.ratio (8), as Hive. */
@@ -62,6 +74,8 @@ typedef struct SqlScan {
     BoundExpr *filter;      /* may be NULL */
     CombWriteIdList wil;    /* transactional tables */
     bool have_wil;
+    struct OrcSarg *sarg;   /* pushed to the ORC readers; NULL none */
+    OrcReadCounters counters; /* of the units closed so far */
 } SqlScan;
 
 /* Open a scan of t: project[i] for each column read (NULL = all), ROW__ID
@@ -70,6 +84,15 @@ typedef struct SqlScan {
 int sql_scan_open(SqlStmtCtx *c, const SqlTable *t, const bool *project,
                   bool want_row_id, BoundExpr *where, SqlScan *scan,
                   CombErr *err);
+/* hive.optimize.index.filter: push-down on (the default) or off. */
+bool sql_index_filter_enabled(SqlStmtCtx *c);
+/* The search argument (orc/sarg.h) of a scan of t filtered by `filter`,
+ * over t's columns (scan_sarg.c): what of the filter ORC statistics can
+ * test; *out NULL when nothing (no filter, a text table, push-down off,
+ * nothing understood).  In the statement arena. */
+int sql_scan_sarg(SqlStmtCtx *c, const SqlTable *t, const BoundExpr *filter,
+                  struct OrcSarg **out, CombErr *err);
+
 /* Next batch with the filter applied; *done at the end. */
 int sql_scan_next(SqlScan *scan, bool *done, CombErr *err);
 /* The unit the last batch came from. */

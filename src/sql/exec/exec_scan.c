@@ -92,7 +92,7 @@ static int open_unit(SqlScan *s, CombErr *err)
     const SqlTable *t = s->t;
     const SqlUnit *u = &s->units[s->unit];
     AcidSchema schema = {t->n_cols, t->names, t->types};
-    AcidReaderOptions opt = {s->project, s->want_row_id};
+    AcidReaderOptions opt = {s->project, s->want_row_id, s->sarg};
     char **paths;
     int n, rc;
     s->unit_open = true;
@@ -141,6 +141,12 @@ static int unit_next(SqlScan *s, CombErr *err)
 
 static void unit_close(SqlScan *s)
 {
+    if (s->reader) {
+        OrcReadCounters c;
+        acid_reader_counters(s->reader, &c);
+        orc_read_counters_add(&s->counters, &c);
+        orc_read_counters_add(&s->c->scan_counters, &c);
+    }
     acid_reader_close(s->reader);
     s->reader = NULL;
     text_reader_close(s->text);
@@ -195,6 +201,7 @@ int sql_scan_open(SqlStmtCtx *c, const SqlTable *t, const bool *project,
     if ((t->format == SQL_FORMAT_TEXT &&
          (rc = sql_table_text_options(t, &scan->text_opt, err))) ||
         (rc = sql_table_units(c, t, where, &scan->units, &scan->n_units, err)) ||
+        (rc = sql_scan_sarg(c, t, where, &scan->sarg, err)) ||
         (rc = scan_batch_init(scan, err)))
         sql_scan_close(scan);
     return rc;

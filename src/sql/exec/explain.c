@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "common/buf.h"
+#include "orc/sarg.h"
 #include "sql/func/value.h"
 
 struct SqlExplain {
@@ -319,6 +320,24 @@ static const char **scan_names(SqlStmtCtx *c, const SqlTable *t)
     return names;
 }
 
+/* The part of the filter pushed to the ORC readers, as ORC prints a
+ * search argument. */
+static int explain_sarg(SqlExplain *x, const SqlTable *t,
+                        const BoundExpr *filter, CombErr *err)
+{
+    OrcSarg *sarg;
+    CombBuf text = COMB_BUF_INIT;
+    int rc = sql_scan_sarg(x->c, t, filter, &sarg, err);
+    if (rc || !sarg)
+        return rc;
+    rc = orc_sarg_print(sarg, &text) ||
+                 comb_buf_append_byte(&text, 0)
+             ? COMB_ENOMEM
+             : sql_explain_prop(x, "pushed predicate: %s", (char *)text.data);
+    comb_buf_free(&text);
+    return rc;
+}
+
 int sql_explain_scan(SqlExplain *x, const SqlTable *t, const bool *project,
                      bool row_id, BoundExpr *filter, CombErr *err)
 {
@@ -342,6 +361,8 @@ int sql_explain_scan(SqlExplain *x, const SqlTable *t, const bool *project,
         const char *text = sql_explain_expr(x->c, filter, names);
         rc = text ? sql_explain_prop(x, "filter: %s", text) : COMB_ENOMEM;
     }
+    if (!rc)
+        rc = explain_sarg(x, t, filter, err);
     if (!rc)
         rc = explain_units(x, t, filter, err);
     sql_expr_release(filter);

@@ -8,6 +8,17 @@
  *   orc.stripe.size   hive.exec.orc.default.stripe.size  64 MiB
  *   orc.dictionary.key.threshold
  *                     hive.exec.orc.dictionary.key.size.threshold  0.8
+ *   orc.compress.size hive.exec.orc.default.buffer.size  256 KiB
+ *   orc.row.index.stride
+ *                     hive.exec.orc.default.row.index.stride  10000
+ *   orc.create.index  hive.exec.orc.create.index         true
+ *   orc.bloom.filter.columns                             (none)
+ *   orc.bloom.filter.fpp
+ *                     orc.default.bloom.fpp              0.05
+ *
+ * orc.bloom.filter.columns is a comma-separated list of the table's data
+ * column names (any case, spaces around names ignored); a name that is no
+ * data column is an error.  Booleans read as Java's Boolean.parseBoolean.
  *
  * Full-ACID deltas are written with 1/8 of the stripe size, as Hive's
  * OrcRecordUpdater divides it by orc.base.delta.ratio (8); bases and the
@@ -22,6 +33,9 @@
 #define ORC_DEFAULT_STRIPE_SIZE (64ull << 20)
 #define ORC_BASE_DELTA_RATIO 8
 #define ORC_DEFAULT_DICT_THRESHOLD 0.8
+#define ORC_DEFAULT_BLOCK_SIZE (256u << 10)
+#define ORC_DEFAULT_STRIDE 10000
+#define ORC_DEFAULT_FPP 0.05
 
 /* The value of an OrcConf setting and the name it was found under. */
 static const char *orc_conf(SqlStmtCtx *c, const SqlTable *t,
@@ -99,9 +113,134 @@ static int parse_threshold(const char *v, const char *where,
     return COMB_OK;
 }
 
+/* A whole number in [lo, hi] as Java's Integer/Long.parseLong takes it
+ * (digits only here: no sign, no suffix). */
+static int parse_count(const char *key, const char *v, const char *where,
+                       const SqlTable *t, uint64_t lo, uint64_t hi,
+                       uint64_t *out, CombErr *err)
+{
+    char *end = (char *)v;
+    unsigned long long n = 0;
+    bool digits = *v >= '0' && *v <= '9';
+    if (digits)
+        n = strtoull(v, &end, 10);
+    if (!digits || *end != '\0' || n < lo || n > hi)
+        return comb_err(err, COMB_EINVALID,
+                        "Cannot write table %s: %s (%s) '%s' is not a "
+                        "number from %llu to %llu", t->qualified, key, where,
+                        v, (unsigned long long)lo, (unsigned long long)hi);
+    *out = n;
+    return COMB_OK;
+}
+
+static int parse_fpp(const char *v, const char *where, const SqlTable *t,
+                     double *out, CombErr *err)
+{
+    char *end = (char *)v;
+    double d = -1;
+    if ((*v >= '0' && *v <= '9') || *v == '.')
+        d = strtod(v, &end);
+    if (*end != '\0' || !(d > 0 && d < 1))
+        return comb_err(err, COMB_EINVALID,
+                        "Cannot write table %s: orc.bloom.filter.fpp (%s) "
+                        "'%s' is not a probability between 0 and 1",
+                        t->qualified, where, v);
+    *out = d;
+    return COMB_OK;
+}
+
+/* The data column a trimmed name of the list names, or an error. */
+static int bloom_column(const SqlTable *t, const char *name, size_t len,
+                        const char *where, bool *bloom, CombErr *err)
+{
+    for (int i = 0; i < t->n_data; i++)
+        if (strlen(t->names[i]) == len &&
+            strncasecmp(t->names[i], name, len) == 0) {
+            bloom[i] = true;
+            return COMB_OK;
+        }
+    return comb_err(err, COMB_EINVALID,
+                    "Cannot write table %s: orc.bloom.filter.columns (%s) "
+                    "names '%.*s', which is not a column of the table's "
+                    "files", t->qualified, where, (int)len, name);
+}
+
+static int parse_bloom_columns(SqlStmtCtx *c, const SqlTable *t,
+                               const char *v, const char *where,
+                               SqlOrcOptions *out, CombErr *err)
+{
+    bool *bloom = comb_arena_alloc(c->arena, (size_t)t->n_data + 1);
+    int rc = COMB_OK;
+    if (!bloom)
+        return comb_err_nomem(err);
+    memset(bloom, 0, (size_t)t->n_data + 1);
+    for (const char *p = v; *p && !rc;) {
+        size_t n = strcspn(p, ",");
+        const char *name = p, *end = p + n;
+        while (name < end && *name == ' ')
+            name++;
+        while (end > name && end[-1] == ' ')
+            end--;
+        if (end > name)
+            rc = bloom_column(t, name, (size_t)(end - name), where, bloom,
+                              err);
+        p += n + (p[n] == ',');
+    }
+    out->bloom = bloom;
+    return rc;
+}
+
+int sql_orc_bloom_ids(const SqlOrcOptions *o, const int *field_ids, int n,
+                      int *ids)
+{
+    int k = 0;
+    for (int i = 0; o->bloom && i < n; i++)
+        if (o->bloom[i])
+            ids[k++] = field_ids[i];
+    return k;
+}
+
+/* The row index and bloom filter settings. */
+static int index_options(SqlStmtCtx *c, const SqlTable *t, SqlOrcOptions *out,
+                         CombErr *err)
+{
+    const char *where, *v;
+    uint64_t n;
+    int rc;
+    v = orc_conf(c, t, "orc.compress.size", "hive.exec.orc.default.buffer.size",
+                 &where);
+    if (v && (rc = parse_count("orc.compress.size", v, where, t, 1,
+                               (1u << 23) - 1, &out->block_size, err)))
+        return rc;
+    v = orc_conf(c, t, "orc.row.index.stride",
+                 "hive.exec.orc.default.row.index.stride", &where);
+    if (v && (rc = parse_count("orc.row.index.stride", v, where, t, 0,
+                               INT32_MAX, &n, err)))
+        return rc;
+    if (v)
+        out->row_index_stride = (uint32_t)n;
+    v = orc_conf(c, t, "orc.create.index", "hive.exec.orc.create.index",
+                 &where);
+    if (v && strcasecmp(v, "true") != 0)
+        out->row_index_stride = 0;
+    v = orc_conf(c, t, "orc.bloom.filter.fpp", "orc.default.bloom.fpp",
+                 &where);
+    if (v && (rc = parse_fpp(v, where, t, &out->bloom_fpp, err)))
+        return rc;
+    v = orc_conf(c, t, "orc.bloom.filter.columns", "orc.bloom.filter.columns",
+                 &where);
+    if (v && (rc = parse_bloom_columns(c, t, v, where, out, err)))
+        return rc;
+    return COMB_OK;
+}
+
 int sql_table_orc_options(SqlStmtCtx *c, const SqlTable *t,
                           SqlOrcOptions *out, CombErr *err)
 {
+    out->block_size = ORC_DEFAULT_BLOCK_SIZE;
+    out->row_index_stride = ORC_DEFAULT_STRIDE;
+    out->bloom_fpp = ORC_DEFAULT_FPP;
+    out->bloom = NULL;
     const char *where, *v;
     int rc;
     out->compression = ORC_COMP_ZLIB;
@@ -120,7 +259,7 @@ int sql_table_orc_options(SqlStmtCtx *c, const SqlTable *t,
     if (v && (rc = parse_threshold(v, where, t,
                                    &out->dictionary_key_threshold, err)))
         return rc;
-    return COMB_OK;
+    return index_options(c, t, out, err);
 }
 
 uint64_t sql_orc_delta_stripe_size(const SqlOrcOptions *o)

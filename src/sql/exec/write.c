@@ -139,7 +139,12 @@ static int open_acid(SqlWriter *w, SqlUnitWriter *u, int stmt, CombErr *err)
     AcidWriterOptions opt = {.base = w->overwrite, .group = w->group,
                              .set_dictionary_key_threshold = true,
                              .dictionary_key_threshold =
-                                 w->orc.dictionary_key_threshold};
+                                 w->orc.dictionary_key_threshold,
+                             .set_index = true,
+                             .row_index_stride = w->orc.row_index_stride,
+                             .compression_block_size = w->orc.block_size,
+                             .bloom_fields = w->orc.bloom,
+                             .bloom_fpp = w->orc.bloom_fpp};
     opt.stripe_size = w->overwrite ? w->orc.stripe_size
                                    : sql_orc_delta_stripe_size(&w->orc);
     return acid_writer_open_opts(u->dir, &schema, w->write_id, stmt,
@@ -283,6 +288,26 @@ static char *free_name(SqlStmtCtx *c, const char *dir, const char *base)
     return p;
 }
 
+/* The row index and bloom filter settings of a plain file of type row
+ * (its fields the data columns). */
+static int plain_index_options(SqlWriter *w, const CombType *row,
+                               OrcWriterOptions *opt, CombErr *err)
+{
+    int n = row->n_children;
+    int *fields = comb_arena_alloc(w->c->arena, (size_t)(n + 1) * sizeof(int));
+    int *ids = comb_arena_alloc(w->c->arena, (size_t)(n + 1) * sizeof(int));
+    if (!fields || !ids)
+        return comb_err_nomem(err);
+    for (int i = 0; i < n; i++)
+        fields[i] = row->children[i]->id;
+    opt->row_index_stride = w->orc.row_index_stride;
+    opt->compression_block_size = w->orc.block_size;
+    opt->bloom_fpp = w->orc.bloom_fpp;
+    opt->bloom_columns = ids;
+    opt->n_bloom_columns = sql_orc_bloom_ids(&w->orc, fields, n, ids);
+    return COMB_OK;
+}
+
 /* The plain ORC file of a bucket in an insert-only or plain unit. */
 static int plain_file(SqlWriter *w, SqlUnitWriter *u, int bucket,
                       PlainFile **out, CombErr *err)
@@ -322,6 +347,8 @@ static int plain_file(SqlWriter *w, SqlUnitWriter *u, int bucket,
         opt.stripe_size = w->orc.stripe_size;
         opt.dictionary_key_threshold = w->orc.dictionary_key_threshold;
         opt.group = w->group;
+        if ((rc = plain_index_options(w, row, &opt, err)))
+            return rc;
         rc = orc_writer_open(f->path, row, &opt, &f->orc, err);
     }
     if (rc)

@@ -110,6 +110,7 @@ TEST(orc_dump_metadata_listing)
     comb_type_add_field(&a, root, "name", comb_type_new(&a, COMB_T_VARCHAR));
     orc_writer_options_default(&opt);
     opt.stripe_size = 1000;
+    opt.row_index_stride = 0;  /* the listing of a file without index */
     CHECK_OK(orc_test_writer_open("meta.orc", root, &opt, 1000, path, &w, &b,
                                   &err), &err);
     int rc = COMB_OK;
