@@ -70,7 +70,7 @@ bool sameRow(const std::string& a, const std::string& b) {
 }
 
 struct Check {
-  uint64_t seeks = 0, sargs = 0, rows = 0, bad = 0;
+  uint64_t seeks = 0, sargs = 0, rows = 0, bad = 0, cppSkipBug = 0;
   uint64_t selected = 0, evaluated = 0;
   void fail(const std::string& what) {
     if (bad++ < 10) std::cerr << "orc_index_check: " << what << "\n";
@@ -91,7 +91,19 @@ void checkSeeks(const char* path, const std::vector<std::string>& want, Check& c
   for (uint64_t start = 0; start < want.size(); start += stride) {
     for (uint64_t at : {start, start + stride / 2 + 1}) {
       if (at >= want.size()) continue;
-      rows->seekToRow(at);
+      try {
+        rows->seekToRow(at);
+      } catch (const orc::ParseError& e) {
+        // ORC C++ 2.x: a direct string column skipping 0 values right
+        // after a seek throws this (any writer's file: a group whose
+        // first rows hold no value in the column); not a position error
+        if (std::string(e.what()).find("lastBuffer_ is null") == std::string::npos) throw;
+        c.cppSkipBug++;
+        rows = reader->createRowReader(orc::RowReaderOptions());
+        batch = rows->createRowBatch(stride / 2 + 7);
+        printer = orc::createColumnPrinter(line, &rows->getSelectedType());
+        continue;
+      }
       c.seeks++;
       if (!rows->next(*batch)) {
         c.fail("no rows after seekToRow(" + std::to_string(at) + ")");
@@ -172,21 +184,27 @@ void checkSargs(const char* path, const std::vector<std::string>& want, Check& c
   const orc::Type& type = reader->getType();
   if (type.getKind() != orc::STRUCT || want.empty()) return;
   auto rows = reader->createRowReader(orc::RowReaderOptions());
-  auto batch = rows->createRowBatch(1);
-  // about 12 sampled rows, each tested on every bigint/int/string field
-  uint64_t step = want.size() / 12 + 1;
-  for (uint64_t r = step / 3; r < want.size(); r += step) {
-    rows->seekToRow(r);
-    if (!rows->next(*batch)) break;
+  auto batch = rows->createRowBatch(1000);
+  // about 12 sampled rows, each tested on every bigint/int/string field;
+  // their values come from a plain scan (no seek: see checkSeeks)
+  uint64_t step = want.size() / 12 + 1, first = 0;
+  while (rows->next(*batch)) {
     auto& st = dynamic_cast<orc::StructVectorBatch&>(*batch);
-    for (uint64_t f = 0; f < type.getSubtypeCount(); f++) {
-      std::unique_ptr<orc::SearchArgument> sarg;
-      if (sargFor(type, st, 0, f, sarg)) scanWithSarg(path, std::move(sarg), r, want, c);
+    for (uint64_t i = 0; i < batch->numElements; i++) {
+      uint64_t r = first + i;
+      if (r % step != step / 3) continue;
+      for (uint64_t f = 0; f < type.getSubtypeCount(); f++) {
+        std::unique_ptr<orc::SearchArgument> sarg;
+        if (sargFor(type, st, i, f, sarg)) scanWithSarg(path, std::move(sarg), r, want, c);
+      }
     }
+    first += batch->numElements;
   }
 }
 
 }  // namespace
+
+const char* phase = "";
 
 int main(int argc, char** argv) {
   if (argc != 2) {
@@ -195,16 +213,20 @@ int main(int argc, char** argv) {
   }
   Check c;
   try {
+    phase = "full scan";
     std::vector<std::string> want = allRows(argv[1]);
+    phase = "seekToRow";
     checkSeeks(argv[1], want, c);
+    phase = "search argument scan";
     checkSargs(argv[1], want, c);
   } catch (const std::exception& e) {
-    std::cerr << "orc_index_check: " << argv[1] << ": " << e.what() << "\n";
+    std::cerr << "orc_index_check: " << argv[1] << ": " << phase << ": " << e.what() << "\n";
     return 1;
   }
-  std::printf("orc_index_check: %s: %llu seeks (%llu rows), %llu search arguments "
-              "(row groups kept %llu of %llu), %llu mismatches\n",
+  std::printf("orc_index_check: %s: %llu seeks (%llu rows; %llu hit ORC C++'s skip(0) "
+              "bug), %llu search arguments (row groups kept %llu of %llu), %llu mismatches\n",
               argv[1], (unsigned long long)c.seeks, (unsigned long long)c.rows,
+              (unsigned long long)c.cppSkipBug,
               (unsigned long long)c.sargs, (unsigned long long)c.selected,
               (unsigned long long)c.evaluated, (unsigned long long)c.bad);
   return c.bad ? 1 : 0;
