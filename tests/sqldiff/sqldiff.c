@@ -196,6 +196,21 @@ typedef struct Table {
     char col_names[MAX_COLS][16];
 } Table;
 
+typedef struct World {  /* one round's tables */
+    Table tab[4];
+    int n_tab;
+    unsigned features;
+} World;
+
+static void scope_of_table(const Table *t, const char *qual, Scope *sc)
+{
+    for (int i = 0; i < t->n_cols && sc->n < MAX_COLS * 2; i++) {
+        sc->col[sc->n].name = qual ? fmt("%s.%s", qual, t->col[i].name) : t->col[i].name;
+        sc->col[sc->n].t = t->col[i].t;
+        sc->n++;
+    }
+}
+
 /* ------------------------------------------------------------ literals */
 
 static const char *const words[] = {"a", "b", "ab", "Ab", "abc", "B", "ba", "", "x y",
@@ -278,12 +293,14 @@ static Ex value(Ty t)
 typedef struct Gen {
     const Scope *sc;
     unsigned features;
+    const World *w;   /* tables for subqueries; NULL: none */
 } Gen;
 
 enum { F_DISTINCT = 1, F_JOIN = 2, F_SUBQ = 4, F_SETOP = 8, F_WINDOW = 16, F_CTE = 32 };
 
 static Ex gen(const Gen *g, Ty t, int depth);
 static Ex gen_bool(const Gen *g, int depth);
+static Ex gen_agg(const Gen *g);
 
 static const Col *pick_col(const Scope *sc, Ty t)
 {
@@ -774,6 +791,65 @@ static Ex gen_bool(const Gen *g, int depth)
     }
 }
 
+/* A subquery condition (F_SUBQ) over another table, alias sq: IN or NOT
+ * IN of a column, EXISTS or NOT EXISTS correlated on a qualified column
+ * of the outer scope of the same type, or a comparison with a scalar
+ * aggregate. */
+static Ex gen_subquery(const Gen *g, int depth)
+{
+    const Table *t = &g->w->tab[rnd(g->w->n_tab)];
+    Scope inner = {0};
+    Gen ig = {&inner, g->features, NULL};
+    const char *wh = "", *wl = "";
+    bool neg = chance(40);
+    Ex a, e = {0};
+    e.t = T_BOOL;
+    scope_of_table(t, "sq", &inner);
+    if (chance(50)) {
+        Ex p = gen_bool(&ig, 1);
+        wh = fmt(" WHERE %s", p.h);
+        wl = fmt(" WHERE %s", p.l);
+    }
+    switch (rnd(3)) {
+    case 0: {
+        const Col *c = &inner.col[rnd(inner.n)];
+        a = gen(g, c->t, depth - 1);
+        if (ty_num(c->t))
+            a = gen(g, c->t == T_DOUBLE ? T_DOUBLE : c->t == T_DEC ? T_DEC : T_INT, depth - 1);
+        e.h = fmt("(%s %sIN (SELECT %s FROM %s sq%s))", a.h, neg ? "NOT " : "", c->name, t->name, wh);
+        e.l = fmt("(%s %sIN (SELECT %s FROM %s sq%s))", a.l, neg ? "NOT " : "", c->name, t->name, wl);
+        return e;
+    }
+    case 1: {
+        const Col *oc = NULL, *ic = NULL;
+        for (int tries = 0; tries < 8 && !ic; tries++) {
+            oc = &g->sc->col[rnd(g->sc->n)];
+            if (strchr(oc->name, '.'))
+                ic = pick_col(&inner, oc->t);
+        }
+        if (ic) {
+            const char *jh = fmt("%s = %s", ic->name, oc->name);
+            wh = fmt(" WHERE %s%s%s", jh, *wh ? " AND " : "", *wh ? wh + 7 : "");
+            wl = fmt(" WHERE %s%s%s", jh, *wl ? " AND " : "", *wl ? wl + 7 : "");
+        }
+        e.h = fmt("(%sEXISTS (SELECT 1 FROM %s sq%s))", neg ? "NOT " : "", t->name, wh);
+        e.l = fmt("(%sEXISTS (SELECT 1 FROM %s sq%s))", neg ? "NOT " : "", t->name, wl);
+        return e;
+    }
+    default: {
+        Ex agg = gen_agg(&ig), b;
+        const char *op = cmp_ops[rnd(6)];
+        if (ty_num(agg.t))
+            b = gen(g, agg.t == T_DEC ? T_DEC : agg.t == T_DOUBLE ? T_DOUBLE : T_INT, depth - 1);
+        else
+            b = gen(g, agg.t, depth - 1);
+        e.h = fmt("(%s %s (SELECT %s FROM %s sq%s))", b.h, op, agg.h, t->name, wh);
+        e.l = fmt("(%s %s (SELECT %s FROM %s sq%s))", b.l, op, agg.l, t->name, wl);
+        return e;
+    }
+    }
+}
+
 static Ex gen(const Gen *g, Ty t, int depth)
 {
     if (depth <= 0 || chance(30))
@@ -864,21 +940,6 @@ typedef struct Query {
     bool ordered;
 } Query;
 
-typedef struct World {
-    Table tab[4];
-    int n_tab;
-    unsigned features;
-} World;
-
-static void scope_of_table(const Table *t, const char *qual, Scope *sc)
-{
-    for (int i = 0; i < t->n_cols && sc->n < MAX_COLS * 2; i++) {
-        sc->col[sc->n].name = qual ? fmt("%s.%s", qual, t->col[i].name) : t->col[i].name;
-        sc->col[sc->n].t = t->col[i].t;
-        sc->n++;
-    }
-}
-
 /* ORDER BY every output column (so ties are equal rows), in random
  * directions, NULL order explicit or Hive's default. */
 static void order_all(Query *q, const char **oh, const char **ol)
@@ -897,23 +958,71 @@ static void order_all(Query *q, const char **oh, const char **ol)
     *ol = l;
 }
 
-/* The FROM item: a table, or a derived table over one with computed
- * columns d0..dn (sometimes filtered). */
-static void gen_from(const World *w, Scope *sc, const char **fh, const char **fl)
+/* A FROM clause for each engine, and a WITH clause before the query. */
+typedef struct From {
+    const char *h, *l;
+    const char *with_h, *with_l;
+} From;
+
+/* Two tables joined (F_JOIN): a and b, on their first (INT) columns and
+ * sometimes a generated condition over both.  LEFT SEMI JOIN is an
+ * EXISTS in SQLite, inside a derived table named a. */
+static void gen_join(const World *w, Scope *sc, From *f)
+{
+    static const char *const kinds[] = {"JOIN", "INNER JOIN", "LEFT JOIN", "LEFT OUTER JOIN",
+                                        "RIGHT JOIN", "FULL OUTER JOIN", "LEFT SEMI JOIN",
+                                        "CROSS JOIN", ","};
+    const Table *ta = &w->tab[rnd(w->n_tab)], *tb = &w->tab[rnd(w->n_tab)];
+    int k = rnd(9);
+    Scope both_sc = {0};
+    Gen bg = {&both_sc, w->features, NULL};
+    const char *ch = "(a.i0 = b.i0)", *cl = ch;
+    scope_of_table(ta, "a", &both_sc);
+    scope_of_table(tb, "b", &both_sc);
+    if (chance(30)) {
+        Ex p = gen_bool(&bg, 1);
+        ch = fmt("(%s AND %s)", ch, p.h);
+        cl = fmt("(%s AND %s)", cl, p.l);
+    }
+    if (k == 6) {
+        scope_of_table(ta, "a", sc);
+        f->h = fmt("%s a LEFT SEMI JOIN %s b ON %s", ta->name, tb->name, ch);
+        f->l = fmt("(SELECT * FROM %s a WHERE EXISTS (SELECT 1 FROM %s b WHERE %s)) a", ta->name,
+                   tb->name, cl);
+        return;
+    }
+    *sc = both_sc;
+    if (k >= 7)   /* cross and comma joins: the condition goes to WHERE by the caller */
+        f->h = f->l = fmt("%s a %s %s b", ta->name, kinds[k], tb->name);
+    else {
+        f->h = fmt("%s a %s %s b ON %s", ta->name, kinds[k], tb->name, ch);
+        f->l = fmt("%s a %s %s b ON %s", ta->name, kinds[k], tb->name, cl);
+    }
+}
+
+/* The FROM item: a table, two joined (F_JOIN), or a derived table over
+ * one with computed columns d0..dn (sometimes filtered), as a subquery or
+ * (F_CTE) a WITH item. */
+static void gen_from(const World *w, Scope *sc, From *f)
 {
     const Table *t = &w->tab[rnd(w->n_tab)];
     Scope inner = {0};
-    Gen ig = {&inner, w->features};
+    Gen ig = {&inner, w->features, NULL};
+    f->with_h = f->with_l = "";
+    if ((w->features & F_JOIN) && chance(40)) {
+        gen_join(w, sc, f);
+        return;
+    }
     if (chance(75)) {
         bool alias = chance(30);
         scope_of_table(t, alias ? "x" : NULL, sc);
-        *fh = *fl = alias ? fmt("%s x", t->name) : t->name;
+        f->h = f->l = alias ? fmt("%s x", t->name) : t->name;
         return;
     }
     scope_of_table(t, NULL, &inner);
     {
         int n = 2 + rnd(3);
-        const char *h = "", *l = "";
+        const char *h = "", *l = "", *body_h, *body_l;
         for (int i = 0; i < n; i++) {
             Ex e = chance(40) ? leaf(&ig, any_type()) : gen(&ig, any_type(), 2);
             if (e.t == T_DEC && e.scale != 2) {   /* the outer scope knows scale 2 only */
@@ -932,11 +1041,19 @@ static void gen_from(const World *w, Scope *sc, const char **fh, const char **fl
         }
         if (chance(50)) {
             Ex p = gen_bool(&ig, 2);
-            *fh = fmt("(SELECT %s FROM %s WHERE %s) s", h, t->name, p.h);
-            *fl = fmt("(SELECT %s FROM %s WHERE %s) s", l, t->name, p.l);
+            body_h = fmt("SELECT %s FROM %s WHERE %s", h, t->name, p.h);
+            body_l = fmt("SELECT %s FROM %s WHERE %s", l, t->name, p.l);
         } else {
-            *fh = fmt("(SELECT %s FROM %s) s", h, t->name);
-            *fl = fmt("(SELECT %s FROM %s) s", l, t->name);
+            body_h = fmt("SELECT %s FROM %s", h, t->name);
+            body_l = fmt("SELECT %s FROM %s", l, t->name);
+        }
+        if ((w->features & F_CTE) && chance(50)) {
+            f->with_h = fmt("WITH s AS (%s) ", body_h);
+            f->with_l = fmt("WITH s AS (%s) ", body_l);
+            f->h = f->l = "s";
+        } else {
+            f->h = fmt("(%s) s", body_h);
+            f->l = fmt("(%s) s", body_l);
         }
     }
 }
@@ -990,27 +1107,163 @@ static void finish_order(Query *q, const char **h, const char **l)
     }
 }
 
+/* A window function over the scope (F_WINDOW): PARTITION BY a column,
+ * ORDER BY every column of the scope (ties are equal rows, so the result
+ * is determined), NULL order always explicit. */
+static Ex gen_window(const Gen *g)
+{
+    const Col *pc = &g->sc->col[rnd(g->sc->n)];
+    const char *ord = "", *part = chance(80) ? fmt("PARTITION BY %s ", pc->name) : "";
+    const char *frame = "";
+    Ex e = {0}, a;
+    for (int i = 0; i < g->sc->n; i++)
+        ord = fmt("%s%s%s%s%s", ord, i ? ", " : "", g->sc->col[i].name,
+                  chance(40) ? " DESC" : " ASC", chance(50) ? " NULLS FIRST" : " NULLS LAST");
+    switch (rnd(6)) {
+    case 0: {
+        static const char *const rk[] = {"row_number()", "rank()", "dense_rank()"};
+        e.h = e.l = rk[rnd(3)];
+        e.t = T_INT;
+        break;
+    }
+    case 1: {
+        bool lag = chance(50);
+        const Col *c = &g->sc->col[rnd(g->sc->n)];
+        e.h = e.l = fmt("%s(%s)", lag ? "lag" : "lead", c->name);
+        e.t = c->t;
+        e.scale = c->t == T_DEC ? 2 : 0;
+        break;
+    }
+    case 2: {
+        const Col *c = &g->sc->col[rnd(g->sc->n)];
+        e.h = e.l = fmt("first_value(%s)", c->name);
+        e.t = c->t;
+        e.scale = c->t == T_DEC ? 2 : 0;
+        break;
+    }
+    default: {
+        Gen plain = *g;   /* SQLite has no DISTINCT in window aggregates */
+        plain.features &= ~(unsigned)F_DISTINCT;
+        a = gen_agg(&plain);
+        e = a;
+        if (chance(30))
+            frame = chance(50) ? " ROWS BETWEEN 1 PRECEDING AND CURRENT ROW"
+                               : " ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING";
+        if (chance(25)) {   /* no ORDER BY: the whole partition */
+            e.h = fmt("%s OVER (%s)", a.h, part);
+            e.l = fmt("%s OVER (%s)", a.l, part);
+            return e;
+        }
+        break;
+    }
+    }
+    e.h = fmt("%s OVER (%sORDER BY %s%s)", e.h, part, ord, frame);
+    e.l = fmt("%s OVER (%sORDER BY %s%s)", e.l, part, ord, frame);
+    return e;
+}
+
+/* WHERE: a generated condition, with F_SUBQ sometimes a subquery
+ * condition ANDed to it; for cross and comma joins often the join
+ * condition. */
+static void gen_where(const Gen *g, const From *f, const char **wh, const char **wl)
+{
+    const char *h = "", *l = "";
+    if (chance(60)) {
+        Ex p = gen_bool(g, 3);
+        h = p.h;
+        l = p.l;
+    }
+    if ((g->features & F_SUBQ) && g->w && chance(35)) {
+        Ex p = gen_subquery(g, 2);
+        h = *h ? fmt("%s AND %s", p.h, h) : p.h;
+        l = *l ? fmt("%s AND %s", p.l, l) : p.l;
+    }
+    if ((strstr(f->h, " CROSS JOIN ") || strstr(f->h, " a , ")) && chance(70)) {
+        h = *h ? fmt("a.i0 = b.i0 AND %s", h) : "a.i0 = b.i0";
+        l = *l ? fmt("a.i0 = b.i0 AND %s", l) : "a.i0 = b.i0";
+    }
+    *wh = *h ? fmt(" WHERE %s", h) : "";
+    *wl = *l ? fmt(" WHERE %s", l) : "";
+}
+
+/* A projection of the given types (for set operations): column i is of
+ * types[i] or, for integers, BIGINT where the expression widened. */
+static void gen_branch(const World *w, int n, const Ty *types, Ty *got, int *scale,
+                       const char **h, const char **l)
+{
+    Scope sc = {0};
+    Gen g = {&sc, w->features & ~(unsigned)F_SUBQ, w};
+    From f;
+    const char *sh = "", *sl = "", *wh, *wl;
+    gen_from(w, &sc, &f);
+    gen_where(&g, &f, &wh, &wl);
+    for (int i = 0; i < n; i++) {
+        Ex e = gen(&g, types[i], 2);
+        sh = fmt("%s%s%s AS c%d", sh, i ? ", " : "", e.h, i);
+        sl = fmt("%s%s%s AS c%d", sl, i ? ", " : "", e.l, i);
+        got[i] = e.t;
+        scale[i] = e.scale;
+    }
+    /* a WITH inside a set operation's branch is not SQL: the CTE goes in
+     * front of the whole statement, so it is turned into a subquery */
+    if (*f.with_h) {
+        f.h = fmt("(%.*s) s", (int)strlen(f.with_h) - 11, f.with_h + 10);
+        f.l = fmt("(%.*s) s", (int)strlen(f.with_l) - 11, f.with_l + 10);
+    }
+    *h = fmt("SELECT %s FROM %s%s", sh, f.h, wh);
+    *l = fmt("SELECT %s FROM %s%s", sl, f.l, wl);
+}
+
+/* UNION ALL, UNION [DISTINCT], INTERSECT [DISTINCT], EXCEPT / MINUS of
+ * two projections (F_SETOP), as a derived table u: the result type of a
+ * column is the wider of its branches'. */
+static Query gen_setop(const World *w)
+{
+    static const char *const ops_h[] = {"UNION ALL", "UNION", "UNION DISTINCT", "INTERSECT",
+                                        "INTERSECT DISTINCT", "EXCEPT", "MINUS"};
+    static const char *const ops_l[] = {"UNION ALL", "UNION", "UNION", "INTERSECT", "INTERSECT",
+                                        "EXCEPT", "EXCEPT"};
+    Query q = {0};
+    Ty types[MAX_OUT], t1[MAX_OUT], t2[MAX_OUT];
+    int s1[MAX_OUT], s2[MAX_OUT], op = rnd(7);
+    const char *h1, *l1, *h2, *l2;
+    q.n_out = 1 + rnd(3);
+    for (int i = 0; i < q.n_out; i++)
+        types[i] = any_type();
+    gen_branch(w, q.n_out, types, t1, s1, &h1, &l1);
+    gen_branch(w, q.n_out, types, t2, s2, &h2, &l2);
+    for (int i = 0; i < q.n_out; i++) {
+        q.out_t[i] = ty_num(t1[i]) ? num_common(t1[i], t2[i]) : t1[i];
+        q.out_scale[i] = max_i(s1[i], s2[i]);
+    }
+    q.h = fmt("SELECT * FROM (%s %s %s) u", h1, ops_h[op], h2);
+    q.l = fmt("SELECT * FROM (%s %s %s) u", l1, ops_l[op], l2);
+    finish_order(&q, &q.h, &q.l);
+    return q;
+}
+
 static Query gen_query(const World *w)
 {
     Query q = {0};
     Scope sc = {0};
-    Gen g = {&sc, w->features};
-    const char *fh, *fl, *sh = "", *sl = "", *wh = "", *wl = "";
-    gen_from(w, &sc, &fh, &fl);
-    if (chance(60)) {
-        Ex p = gen_bool(&g, 3);
-        wh = fmt(" WHERE %s", p.h);
-        wl = fmt(" WHERE %s", p.l);
-    }
+    Gen g = {&sc, w->features, w};
+    From f;
+    const char *sh = "", *sl = "", *wh, *wl;
+    if ((w->features & F_SETOP) && chance(20))
+        return gen_setop(w);
+    gen_from(w, &sc, &f);
+    gen_where(&g, &f, &wh, &wl);
+    g.w = NULL;   /* subqueries only in WHERE */
     if (chance(45)) {   /* plain projection */
         int n = 1 + rnd(4);
         bool distinct = chance(20);
         for (int i = 0; i < n; i++) {
-            Ex e = gen(&g, any_type(), 3);
+            Ex e = (w->features & F_WINDOW) && chance(25) ? gen_window(&g)
+                                                           : gen(&g, any_type(), 3);
             add_out(&q, &e, &sh, &sl);
         }
-        q.h = fmt("SELECT %s%s FROM %s%s", distinct ? "DISTINCT " : "", sh, fh, wh);
-        q.l = fmt("SELECT %s%s FROM %s%s", distinct ? "DISTINCT " : "", sl, fl, wl);
+        q.h = fmt("%sSELECT %s%s FROM %s%s", f.with_h, distinct ? "DISTINCT " : "", sh, f.h, wh);
+        q.l = fmt("%sSELECT %s%s FROM %s%s", f.with_l, distinct ? "DISTINCT " : "", sl, f.l, wl);
     } else {            /* aggregation, grouped or global */
         int nk = chance(25) ? 0 : 1 + rnd(2), na = 1 + rnd(3);
         const char *gh = "", *gl = "", *hh = "", *hl = "";
@@ -1030,8 +1283,10 @@ static Query gen_query(const World *w)
             hh = fmt(" HAVING %s %s %s", a.h, op, b.h);
             hl = fmt(" HAVING %s %s %s", a.l, op, b.l);
         }
-        q.h = fmt("SELECT %s FROM %s%s%s%s%s", sh, fh, wh, nk ? " GROUP BY " : "", gh, hh);
-        q.l = fmt("SELECT %s FROM %s%s%s%s%s", sl, fl, wl, nk ? " GROUP BY " : "", gl, hl);
+        q.h = fmt("%sSELECT %s FROM %s%s%s%s%s", f.with_h, sh, f.h, wh, nk ? " GROUP BY " : "",
+                  gh, hh);
+        q.l = fmt("%sSELECT %s FROM %s%s%s%s%s", f.with_l, sl, f.l, wl, nk ? " GROUP BY " : "",
+                  gl, hl);
     }
     finish_order(&q, &q.h, &q.l);
     return q;
@@ -1393,7 +1648,7 @@ static void make_table(Run *rn, World *w, int k)
 static void change_table(Run *rn, const World *w, const Table *t)
 {
     Scope sc = {0};
-    Gen g = {&sc, w->features};
+    Gen g = {&sc, w->features, NULL};
     scope_of_table(t, NULL, &sc);
     for (int n = rnd(4); n > 0; n--) {
         Ex p = gen_bool(&g, 2);
