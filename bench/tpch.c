@@ -28,8 +28,9 @@
  * setting (threads=1 and the default, all cores), whose peak RSS is the
  * process's.  comb runs with comb.exec.threads=1 and =2 when the setting
  * exists ("n/a" otherwise).  A query an engine refuses prints
- * "unsupported: <error>"; one over --timeout seconds (default 600) is
- * killed and printed as "timeout".
+ * "unsupported: <error>"; one over --timeout seconds (default 60) is
+ * killed and printed as "timeout".  The rows column is SQLite's row
+ * count, marked "!" where comb's or DuckDB's differs.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -472,7 +473,7 @@ done:
 
 static int load_sqlite_table(sqlite3 *db, const char *data, const TableDef *t)
 {
-    char path[4096], sql[4096], cols[2048], line[8192];
+    char path[4096 + 128], sql[4096], cols[2048], line[8192];
     int n = count_cols(t->cols);
     sqlite3_stmt *st = NULL;
     FILE *f;
@@ -488,7 +489,7 @@ static int load_sqlite_table(sqlite3 *db, const char *data, const TableDef *t)
     }
     if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
         return 1;
-    snprintf(path, sizeof path, "%s/%s/%s.tbl", data, t->name, t->name);
+    snprintf(path, sizeof path, "%.4000s/%s/%s.tbl", data, t->name, t->name);
     if (!(f = fopen(path, "r")))
         return 1;
     while (fgets(line, sizeof line, f)) {
@@ -565,6 +566,18 @@ static char *read_file(const char *path)
     return buf;
 }
 
+/* b's text as a malloc'd string (CombBuf memory is comb's allocator's). */
+static char *buf_string(CombBuf *b)
+{
+    char *s;
+    comb_buf_append(b, "", 1);
+    s = strdup((const char *)b->data);
+    comb_buf_free(b);
+    if (!s)
+        exit(1);
+    return s;
+}
+
 /* text with every `from` replaced by `to` (a new heap string) */
 static char *replace_all(const char *text, const char *from, const char *to)
 {
@@ -579,8 +592,7 @@ static char *replace_all(const char *text, const char *from, const char *to)
         comb_buf_append(&b, p, (size_t)(q - p));
         comb_buf_append(&b, to, strlen(to));
     }
-    comb_buf_append(&b, "", 1);
-    return (char *)b.data;
+    return buf_string(&b);
 }
 
 /* The HiveQL text without its comment lines and trailing ';'. */
@@ -597,8 +609,7 @@ static char *strip_comments(const char *text)
     while (b.len && (b.data[b.len - 1] == '\n' || b.data[b.len - 1] == ';' ||
                      b.data[b.len - 1] == ' '))
         b.len--;
-    comb_buf_append(&b, "", 1);
-    return (char *)b.data;
+    return buf_string(&b);
 }
 
 /* SQLite's reading of a HiveQL query: dates are text. */
@@ -626,9 +637,8 @@ static char *sqlite_text(const char *hive)
             p = e;
         }
     }
-    comb_buf_append(&out, "", 1);
     free(a);
-    b = (char *)out.data;
+    b = buf_string(&out);
     return b;
 }
 
@@ -667,7 +677,7 @@ static void comb_child(const char *dir, const char *sql, const char *threads, Ch
     snprintf(wh, sizeof wh, "%s/comb", dir);
     if (sql_session_open(&opt, &s, &err)) {
         out->failed = 1;
-        snprintf(out->msg, sizeof out->msg, "%s", err.msg);
+        snprintf(out->msg, sizeof out->msg, "%.200s", err.msg);
         return;
     }
     if (threads)
@@ -675,7 +685,7 @@ static void comb_child(const char *dir, const char *sql, const char *threads, Ch
     t0 = now();
     if (sql_session_execute(s, sql, strlen(sql), &sink, &err)) {
         out->failed = 1;
-        snprintf(out->msg, sizeof out->msg, "%s", err.msg);
+        snprintf(out->msg, sizeof out->msg, "%.200s", err.msg);
     }
     out->seconds = now() - t0;
     sql_session_close(s);
@@ -689,19 +699,19 @@ static void sqlite_child(const char *path, const char *sql, ChildOut *out)
     int rc;
     if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
         out->failed = 1;
-        snprintf(out->msg, sizeof out->msg, "%s", sqlite3_errmsg(db));
+        snprintf(out->msg, sizeof out->msg, "%.200s", sqlite3_errmsg(db));
         return;
     }
     t0 = now();
     if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
         out->failed = 1;
-        snprintf(out->msg, sizeof out->msg, "%s", sqlite3_errmsg(db));
+        snprintf(out->msg, sizeof out->msg, "%.200s", sqlite3_errmsg(db));
     } else {
         while ((rc = sqlite3_step(st)) == SQLITE_ROW)
             out->rows++;
         if (rc != SQLITE_DONE) {
             out->failed = 1;
-            snprintf(out->msg, sizeof out->msg, "%s", sqlite3_errmsg(db));
+            snprintf(out->msg, sizeof out->msg, "%.200s", sqlite3_errmsg(db));
         }
     }
     out->seconds = now() - t0;
@@ -760,7 +770,7 @@ static Timing run_child(char engine, const char *dir, const char *sql, const cha
         snprintf(t.msg, sizeof t.msg, "crashed (status %d)", status);
     } else if (out.failed) {
         t.status = 1;
-        snprintf(t.msg, sizeof t.msg, "%s", out.msg);
+        snprintf(t.msg, sizeof t.msg, "%.200s", out.msg);
     } else {
         t.seconds = out.seconds;
         t.rows = out.rows;
@@ -798,7 +808,7 @@ static int run_duckdb(const char *self, const char *data, const char *qlist_file
         } else if (sscanf(line, "q%d error %1000[^\n]", &q, msg) == 2 && q >= 1 &&
                    q <= N_QUERIES) {
             out[q - 1].status = 1;
-            snprintf(out[q - 1].msg, sizeof out[q - 1].msg, "%s", msg);
+            snprintf(out[q - 1].msg, sizeof out[q - 1].msg, "%.200s", msg);
         } else {
             sscanf(line, "peak_kib %ld threads %d", peak_kb, n_threads);
         }
@@ -854,7 +864,7 @@ static bool threads_setting_exists(const char *dir)
 
 int main(int argc, char **argv)
 {
-    double sf = 0.1, timeout = 600;
+    double sf = 0.1, timeout = 60;
     const char *dir = NULL, *qdir = "bench/tpch/queries", *qsel = NULL;
     bool acid = true;
     char data[4096], marker[4096 + 64], path[4096 + 64], qlist[4096 + 64];
@@ -912,9 +922,18 @@ int main(int argc, char **argv)
         }
         stripped = strip_comments(raw);
         hive[q] = replace_all(stripped, "${fraction}", fraction);
-        lite[q] = sqlite_text(hive[q]);
         free(raw);
         free(stripped);
+        /* qdir/sqlite/qNN.sql: a rewrite SQLite's planner needs */
+        snprintf(path, sizeof path, "%s/sqlite/q%02d.sql", qdir, q + 1);
+        if ((raw = read_file(path))) {
+            stripped = strip_comments(raw);
+            lite[q] = sqlite_text(stripped);
+            free(raw);
+            free(stripped);
+        } else {
+            lite[q] = sqlite_text(hive[q]);
+        }
     }
     for (const char *p = qsel; p && *p;) {
         int q = atoi(p);
@@ -1006,12 +1025,16 @@ int main(int argc, char **argv)
         print_ratio(&comb1[q], &duck1[q]);
         print_ratio(&comb1[q], &duckn[q]);
         printf(" %8.0f %8.0f", comb1[q].rss_kb / 1024.0, sqlt[q].rss_kb / 1024.0);
-        if (comb1[q].status == 0 && (sqlt[q].status != 0 || sqlt[q].rows == comb1[q].rows))
-            printf(" %6ld", comb1[q].rows);
-        else if (comb1[q].status == 0)
-            printf(" %ld!=%ld", comb1[q].rows, sqlt[q].rows);   /* a wrong answer somewhere */
-        else
-            printf(" %6s", "-");
+        {
+            const Timing *ref = sqlt[q].status == 0 ? &sqlt[q] : duck1[q].status == 0 ? &duck1[q]
+                                                                                       : &comb1[q];
+            bool differ = (comb1[q].status == 0 && comb1[q].rows != ref->rows) ||
+                          (duck1[q].status == 0 && duck1[q].rows != ref->rows);
+            if (ref->status == 0)   /* "!": an engine returned another row count */
+                printf(" %6ld%s", ref->rows, differ ? "!" : "");
+            else
+                printf(" %6s", "-");
+        }
         printf("\n");
     }
     for (int q = 0; q < N_QUERIES; q++) {
