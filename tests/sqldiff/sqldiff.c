@@ -54,7 +54,13 @@
  *  - floor/ceil of a double are BIGINT in Hive: SQLite gets the integer
  *    formula; round(x) rounds half away from zero in both.
  *  - if(c, a, b) is CASE; nvl is coalesce; `<=>` is IS; isnull/isnotnull
- *    are IS [NOT] NULL; concat(a, b) is a || b (NULL if either is NULL).
+ *    are IS [NOT] NULL; concat(a, b) is a || b (NULL if either is NULL);
+ *    locate(sub, s) is instr(s, sub); quarter is (month + 2) / 3.
+ *  - lpad/rpad (one-character pads, cutting longer strings to n) and
+ *    repeat are built from replace(hex(zeroblob(n)), '00', ...) in SQLite;
+ *    last_day and trunc(d, 'MM'|'YEAR') are date() modifiers (their Hive
+ *    results are STRINGs: cast to DATE).  instr/locate search for
+ *    non-empty literals only (Hive fails on an empty search string).
  *  - CAST of strings to numbers differs (Hive: NULL for bad text, SQLite:
  *    the numeric prefix) and is not generated.  CAST(double AS INT) is
  *    Java's narrowing in Hive (truncated, clamped to the INT range): SQLite
@@ -417,7 +423,7 @@ static Ex gen_int(const Gen *g, Ty t, int depth)
 {
     Ex a, b, e = {0};
     e.t = t;
-    switch (rnd(12)) {
+    switch (rnd(14)) {
     case 0: case 1: {   /* + - */
         bool plus = chance(50);
         a = gen(g, t == T_BIGINT && chance(50) ? T_INT : t, depth - 1);
@@ -505,6 +511,26 @@ static Ex gen_int(const Gen *g, Ty t, int depth)
     }
     case 9:
         return conditional(g, t, depth);
+    case 10: {
+        a = gen(g, T_STR, depth - 1);
+        b = lit(T_STR);   /* an empty search string fails in Hive */
+        if (strcmp(b.h, "''") == 0)
+            b.h = b.l = "'b'";
+        e.t = T_INT;
+        if (chance(50)) {
+            e.h = fmt("instr(%s, %s)", a.h, b.h);
+        } else {
+            e.h = fmt("locate(%s, %s)", b.h, a.h);
+        }
+        e.l = fmt("instr(%s, %s)", a.l, b.l);
+        return e;
+    }
+    case 11:
+        a = gen(g, T_DATE, depth - 1);
+        e.t = T_INT;
+        e.h = fmt("quarter(%s)", a.h);
+        e.l = fmt("((CAST(strftime('%%m', %s) AS INTEGER) + 2) / 3)", a.l);
+        return e;
     default:
         return leaf(g, t);
     }
@@ -607,11 +633,67 @@ static Ex gen_dec(const Gen *g, int depth)
     }
 }
 
+/* lpad/rpad(s, n, 'p') with a one-character pad: Hive cuts s to n
+ * characters when it is longer; SQLite builds the padding from
+ * zeroblob's hex digits. */
+static Ex pad(const Ex *a, bool left, int n, char p)
+{
+    Ex e = {0};
+    const char *padding = fmt("substr(replace(hex(zeroblob(%d)), '00', '%c'), 1, %d - length(%s))",
+                              n, p, n, a->l);
+    e.t = T_STR;
+    e.h = fmt("%s(%s, %d, '%c')", left ? "lpad" : "rpad", a->h, n, p);
+    e.l = left ? fmt("CASE WHEN length(%s) >= %d THEN substr(%s, 1, %d) ELSE %s || %s END", a->l,
+                     n, a->l, n, padding, a->l)
+               : fmt("CASE WHEN length(%s) >= %d THEN substr(%s, 1, %d) ELSE %s || %s END", a->l,
+                     n, a->l, n, a->l, padding);
+    return e;
+}
+
 static Ex gen_str(const Gen *g, int depth)
 {
     Ex a, b, e = {0};
     e.t = T_STR;
-    switch (rnd(9)) {
+    switch (rnd(13)) {
+    case 9:
+        a = gen(g, T_STR, depth - 1);
+        return pad(&a, chance(50), rnd(6), "*x"[rnd(2)]);
+    case 10:
+        a = gen(g, T_STR, depth - 1);
+        if (chance(50)) {
+            b = lit(T_STR);
+            e.h = fmt("replace(%s, %s, 'Q')", a.h, strcmp(b.h, "''") ? b.h : "'a'");
+            e.l = fmt("replace(%s, %s, 'Q')", a.l, strcmp(b.l, "''") ? b.l : "'a'");
+        } else {
+            int n = rnd(4);
+            e.h = fmt("repeat(%s, %d)", a.h, n);
+            e.l = fmt("replace(hex(zeroblob(%d)), '00', %s)", n, a.l);
+        }
+        return e;
+    case 11: {
+        static const char *const f[] = {"ltrim", "rtrim"};
+        int k = rnd(3);
+        a = gen(g, T_STR, depth - 1);
+        if (k < 2) {
+            e.h = fmt("%s(%s)", f[k], a.h);
+            e.l = fmt("%s(%s)", f[k], a.l);
+        } else {
+            b = gen(g, T_STR, depth - 1);
+            e.h = fmt("nullif(%s, %s)", a.h, b.h);
+            e.l = fmt("nullif(%s, %s)", a.l, b.l);
+        }
+        return e;
+    }
+    case 12: {   /* simple CASE */
+        Ex x = gen(g, T_STR, depth - 1), v1 = lit(T_STR), v2 = lit(T_STR);
+        a = gen(g, T_STR, depth - 1);
+        b = gen(g, T_STR, depth - 1);
+        e.h = fmt("CASE %s WHEN %s THEN %s WHEN %s THEN 'w2' ELSE %s END", x.h, v1.h, a.h, v2.h,
+                  b.h);
+        e.l = fmt("CASE %s WHEN %s THEN %s WHEN %s THEN 'w2' ELSE %s END", x.l, v1.l, a.l, v2.l,
+                  b.l);
+        return e;
+    }
     case 0: {
         bool up = chance(50);
         a = gen(g, T_STR, depth - 1);
@@ -667,6 +749,18 @@ static Ex gen_date(const Gen *g, int depth)
         a = gen(g, T_DATE, depth - 1);
         e.h = fmt("%s(%s, %d)", add ? "date_add" : "date_sub", a.h, n);
         e.l = fmt("date(%s, '%c%d days')", a.l, add ? '+' : '-', n);
+        return e;
+    }
+    if (chance(10)) {
+        a = gen(g, T_DATE, depth - 1);
+        if (chance(50)) {
+            e.h = fmt("CAST(last_day(%s) AS DATE)", a.h);   /* Hive's is a STRING */
+            e.l = fmt("date(%s, 'start of month', '+1 month', '-1 day')", a.l);
+        } else {
+            bool month = chance(50);
+            e.h = fmt("CAST(trunc(%s, '%s') AS DATE)", a.h, month ? "MM" : "YEAR");
+            e.l = fmt("date(%s, 'start of %s')", a.l, month ? "month" : "year");
+        }
         return e;
     }
     if (chance(15))
@@ -1712,7 +1806,7 @@ int main(int argc, char **argv)
     bool long_mode = getenv("COMB_SQLDIFF_LONG") && strcmp(getenv("COMB_SQLDIFF_LONG"), "1") == 0;
     long seed = env_num("COMB_SQLDIFF_SEED", 1);
     long rounds = env_num("COMB_SQLDIFF_ROUNDS", long_mode ? 20 : 6);
-    long queries = env_num("COMB_SQLDIFF_QUERIES", long_mode ? 100000 : 4000);
+    long queries = env_num("COMB_SQLDIFF_QUERIES", long_mode ? 100000 : 3000);
     double seconds = (double)env_num("COMB_SQLDIFF_SECONDS", long_mode ? 36000 : 100);
     unsigned features = parse_features(getenv("COMB_SQLDIFF_FEATURES"));
     const char *dir = NULL;
