@@ -4,7 +4,7 @@
  * the same run.  Figures only, never assertions.
  *
  *   tpch [--sf SF] [--dir DIR] [--queries LIST] [--timeout S] [--format acid|orc]
- *        [--qdir DIR]
+ *        [--qdir DIR] [--engines comb,sqlite,duckdb]
  *   tpch gen SF DIR        only write the data files
  *
  * Data: tables in the TPC-H specification's shapes and approximately its
@@ -866,6 +866,7 @@ int main(int argc, char **argv)
 {
     double sf = 0.1, timeout = 60;
     const char *dir = NULL, *qdir = "bench/tpch/queries", *qsel = NULL;
+    const char *engines = "comb,sqlite,duckdb";
     bool acid = true;
     char data[4096], marker[4096 + 64], path[4096 + 64], qlist[4096 + 64];
     char *hive[N_QUERIES] = {0}, *lite[N_QUERIES] = {0};
@@ -892,11 +893,14 @@ int main(int argc, char **argv)
             qsel = argv[++i];
         else if (i + 1 < argc && strcmp(argv[i], "--timeout") == 0)
             timeout = atof(argv[++i]);
+        else if (i + 1 < argc && strcmp(argv[i], "--engines") == 0)
+            engines = argv[++i];
         else if (i + 1 < argc && strcmp(argv[i], "--format") == 0)
             acid = strcmp(argv[++i], "orc") != 0;
         else {
             fprintf(stderr, "usage: tpch [--sf SF] [--dir DIR] [--queries 1,6,...] "
                             "[--timeout S] [--format acid|orc] [--qdir DIR]\n"
+                            "            [--engines comb,sqlite,duckdb]\n"
                             "       tpch gen SF DIR\n");
             return 2;
         }
@@ -985,7 +989,8 @@ int main(int argc, char **argv)
     fclose(ql);
     for (int q = 0; q < N_QUERIES; q++)
         duck1[q] = duckn[q] = (Timing){.status = 3};
-    have_duck = run_duckdb(argv[0], data, qlist, 1, duck1, &duck1_kb, &duck1_thr) == 0;
+    have_duck = strstr(engines, "duckdb") &&
+                run_duckdb(argv[0], data, qlist, 1, duck1, &duck1_kb, &duck1_thr) == 0;
     if (have_duck)
         run_duckdb(argv[0], data, qlist, 0, duckn, &duckn_kb, &duckn_thr);
 
@@ -993,10 +998,12 @@ int main(int argc, char **argv)
         comb1[q] = comb2[q] = sqlt[q] = (Timing){.status = 3};
         if (!want[q])
             continue;
-        comb1[q] = run_child('c', dir, hive[q], threads_ok ? "1" : NULL, timeout);
+        if (strstr(engines, "comb"))
+            comb1[q] = run_child('c', dir, hive[q], threads_ok ? "1" : NULL, timeout);
         if (threads_ok && comb1[q].status == 0)
             comb2[q] = run_child('c', dir, hive[q], "2", timeout);
-        sqlt[q] = run_child('s', dir, lite[q], NULL, timeout);
+        if (strstr(engines, "sqlite"))
+            sqlt[q] = run_child('s', dir, lite[q], NULL, timeout);
     }
 
     printf("\nseconds per query (comb: one process per query; DuckDB: in memory, %s)\n",
