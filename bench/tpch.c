@@ -828,6 +828,14 @@ static void print_cell(const Timing *t)
         printf(" %10s", t->status == 2 ? "timeout" : "unsup.");
 }
 
+static void print_mb(const Timing *t)
+{
+    if (t->status == 3)
+        printf(" %8s", "-");
+    else
+        printf(" %8.0f", t->rss_kb / 1024.0);
+}
+
 static void print_ratio(const Timing *a, const Timing *b)
 {
     if (a->status == 0 && b->status == 0 && b->seconds > 0)
@@ -1031,7 +1039,8 @@ int main(int argc, char **argv)
         print_ratio(&comb1[q], &sqlt[q]);
         print_ratio(&comb1[q], &duck1[q]);
         print_ratio(&comb1[q], &duckn[q]);
-        printf(" %8.0f %8.0f", comb1[q].rss_kb / 1024.0, sqlt[q].rss_kb / 1024.0);
+        print_mb(&comb1[q]);
+        print_mb(&sqlt[q]);
         {
             const Timing *ref = sqlt[q].status == 0 ? &sqlt[q] : duck1[q].status == 0 ? &duck1[q]
                                                                                        : &comb1[q];
