@@ -144,7 +144,12 @@ $(B)/fuzz/replay_%: fuzz/fuzz_%.c fuzz/replay.c $(DEPS_sql)
 	$(CC) $(CFLAGS_ALL) $(MODE_LDFLAGS) -o $@ fuzz/fuzz_$*.c fuzz/replay.c $(DEPS_sql) $(LIBS)
 FUZZ_REPLAYS := $(foreach N,$(FUZZ_NAMES),$(B)/fuzz/replay_$(N))
 
-unit: $(UNIT_BINS) $(B)/tests/qtest $(FUZZ_REPLAYS)
+# The differential query test against SQLite (tests/sqldiff/)
+$(B)/tests/sqldiff: tests/sqldiff/sqldiff.c $(DEPS_sql)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(MODE_LDFLAGS) -o $@ $< $(DEPS_sql) $(LIBS)
+
+unit: $(UNIT_BINS) $(B)/tests/qtest $(B)/tests/sqldiff $(FUZZ_REPLAYS)
 bench-bins: $(BENCH_BINS)
 
 # The release build is compiled too: -O2 finds warnings (maybe-uninitialized)

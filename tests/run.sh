@@ -5,6 +5,7 @@
 #   threaded tests:    build/tsan/tests/threads_*  (ThreadSanitizer)
 #   SQL golden tests:  tests/sql/**/*.sql vs .out  (tests/sqltest.sh)
 #   Hive's .q tests:   tests/qtest/passing.txt     (run by $BUILD/tests/qtest)
+#   differential test: $BUILD/tests/sqldiff (random queries, comb vs SQLite)
 #   fuzz corpora:      fuzz/corpus/<target>/*      (replayed, no libFuzzer)
 #   integration tests: tests/integration/*.sh      (crash, concurrency, ...;
 #                      exit status 77 reports the test skipped)
@@ -74,6 +75,7 @@ while read -r q; do
     fi
     run_one "hive-qtest $q" "$BUILD/tests/qtest" "$COMB_TESTDATA/hive-qtests/$q.q"
 done < tests/qtest/passing.txt
+[[ -x $BUILD/tests/sqldiff ]] && run_one "sqldiff (comb vs SQLite)" "$BUILD/tests/sqldiff"
 for r in "$BUILD"/fuzz/replay_*; do
     [[ -x $r ]] || continue
     name=${r##*/replay_}
