@@ -31,6 +31,8 @@ int sql_exec_ddl(SqlStmtCtx *c, CombErr *err)
     case AST_CREATE_VIEW: return sql_exec_create_view(c, err);
     case AST_DROP_VIEW: return sql_exec_drop_view(c, err);
     case AST_ALTER_VIEW: return sql_exec_alter_view(c, err);
+    case AST_SHOW_COMPACTIONS: return sql_exec_show_compactions(c, err);
+    case AST_ABORT_COMPACTIONS: return sql_exec_abort_compactions(c, err);
     default: return COMB_INTERNAL(err, "statement kind not handled");
     }
 }

@@ -314,8 +314,10 @@ typedef enum AstStmtKind {
     AST_ALTER_VIEW,          /* ALTER VIEW name AS query: name, qdef (its
                                 other forms are AST_ALTER_TABLE) */
     AST_EXPLAIN,             /* qdef->explained */
-    AST_SHOW_FUNCTIONS       /* SHOW FUNCTIONS [LIKE 'pat'|"pat"|`pat`]:
+    AST_SHOW_FUNCTIONS,      /* SHOW FUNCTIONS [LIKE 'pat'|"pat"|`pat`]:
                                 like_pattern */
+    AST_SHOW_COMPACTIONS,    /* SHOW COMPACTIONS */
+    AST_ABORT_COMPACTIONS    /* ABORT COMPACTIONS id ...: n_ids, ids */
 } AstStmtKind;
 
 /* FROM src [alias] INSERT ... SELECT ... [INSERT ... SELECT ...]...: each
@@ -343,7 +345,9 @@ typedef enum AstAlterKind {
                                   [LOCATION '...'] ... */
     AST_ALTER_DROP_PARTITIONS, /* DROP [IF EXISTS] PARTITION (k op v, ...),
                                   ... [PURGE] */
-    AST_ALTER_CONCATENATE      /* CONCATENATE */
+    AST_ALTER_CONCATENATE,     /* CONCATENATE */
+    AST_ALTER_COMPACT          /* COMPACT 'compact_type' [AND WAIT] [WITH
+                                  OVERWRITE TBLPROPERTIES (props)] */
 } AstAlterKind;
 
 /* One PARTITION (...) of ADD PARTITION (items are key = constant) or DROP
@@ -376,6 +380,9 @@ typedef struct AstAlter {
     int n_parts;             /* ADD / DROP PARTITION */
     AstAlterPart *parts;
     bool purge;              /* DROP PARTITION ... PURGE */
+    char *compact_type;      /* COMPACT: the string as written */
+    AstPos compact_type_pos;
+    bool compact_wait;       /* COMPACT ... AND WAIT */
 } AstAlter;
 
 /* What MSCK does with partitions (Hive's MsckDesc). */
@@ -510,6 +517,8 @@ typedef struct AstStmt {
     AstCatalog *catalog;
     AstQueryDef *qdef;       /* views, CTAS, CREATE TABLE LIKE, EXPLAIN;
                                 NULL otherwise */
+    int n_ids;               /* ABORT COMPACTIONS */
+    int64_t *ids;
 } AstStmt;
 
 /*

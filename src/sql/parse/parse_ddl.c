@@ -373,6 +373,8 @@ int sp_show(SqlParser *p, AstStmt *s)
     if (!sp_accept_kw(p, KW_TABLES)) {
         bool handled;
         int rc = sp_show_catalog(p, s, &handled);
+        if (!handled)
+            rc = sp_show_compactions(p, s, &handled);
         return handled ? rc : ddl_refuse_form(p, "SHOW");
     }
     s->kind = AST_SHOW_TABLES;

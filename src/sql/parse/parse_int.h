@@ -154,6 +154,19 @@ int sp_column_list(SqlParser *p, int *n, AstColumnDef **cols);
  * after STORED AS, INPUTFORMAT ... OUTPUTFORMAT ... */
 int sp_msck(SqlParser *p, AstStmt *s);
 int sp_show_catalog(SqlParser *p, AstStmt *s, bool *handled);
+
+/* parse_compact.c: words that are no keywords (COMPACTIONS, WAIT, ...) */
+/* Is the k-th token ahead the word w (any case), quoted names excluded? */
+bool sp_is_word_at(SqlParser *p, int k, const char *w);
+/* Consume the word w if it is next. */
+bool sp_accept_word(SqlParser *p, const char *w);
+/* ALTER TABLE ... COMPACT 'type' [AND WAIT] [WITH OVERWRITE TBLPROPERTIES
+ * (...)], after COMPACT. */
+int sp_alter_compact(SqlParser *p, AstAlter *a);
+/* SHOW COMPACTIONS (at COMPACTIONS; *handled false when it is not). */
+int sp_show_compactions(SqlParser *p, AstStmt *s, bool *handled);
+/* ABORT COMPACTIONS id ... (at ABORT). */
+int sp_abort_compactions(SqlParser *p, AstStmt *s);
 int sp_row_format_serde(SqlParser *p, AstStmt *s);
 int sp_stored_as_formats(SqlParser *p, AstStmt *s);
 /* parse_view.c: views, EXPLAIN, a CTAS's query (s->qdef, made on first

@@ -477,6 +477,9 @@ static int sp_statement(SqlParser *p, AstStmt *s)
         default: break;
         }
     }
+    if (t->kind == SQL_TK_WORD && t->kw == KW_ABORT &&
+        sp_is_word_at(p, 1, "compactions"))
+        return sp_abort_compactions(p, s);
     if (is_unsupported_statement(t))
         return sp_unsupported(p, t, "%s statement", sql_keyword_name(t->kw));
     if (t->kind == SQL_TK_LPAREN &&

@@ -1,0 +1,181 @@
+/*
+ * compact.c - the file half of compaction (hive-acid-transactions.md 4.2):
+ * a major compaction merges the base and deltas a compactor's snapshot
+ * chooses into one base_<hwm>_v<txn>, a minor one the deltas after the
+ * base into delta_<min>_<hwm>_v<txn> and delete_delta_<min>_<hwm>_v<txn>.
+ * The metastore half (queue, the compactor's txn, the cleaner) is
+ * compactor/'s; this file only reads and writes directories.
+ *
+ * Rows stream from the merge-on-read reader into a writer that keeps
+ * their ROW__IDs (AcidWriterOptions.keep_row_ids): the reader emits each
+ * bucket's rows in key order (base, then deltas in order, every file
+ * sorted, §6.1), which is the order the output files need.  Delete events
+ * of a minor compaction are loaded file by file, filtered by the
+ * compactor's list (aborted events dropped) and written sorted at commit.
+ */
+#include "acid/acid_int.h"
+
+#include <string.h>
+
+#include "fs/fs.h"
+
+/* Hive's Worker.isEnoughToCompact. */
+static bool enough_to_compact(const AcidDirState *st, bool major)
+{
+    int n_deltas = st->n_deltas + st->n_delete_deltas;
+    if (major)
+        return st->n_originals > 0 ||
+               n_deltas + (st->base ? 1 : 0) > 1;
+    if (n_deltas < 2)
+        return false;
+    /* one delta and the delete delta of the same write (an UPDATE) */
+    return !(n_deltas == 2 && st->n_deltas == 1 &&
+             st->deltas[0].min_wid == st->delete_deltas[0].min_wid &&
+             st->deltas[0].max_wid == st->delete_deltas[0].max_wid);
+}
+
+/* The lowest write id the deltas after the base cover. */
+static int64_t deltas_min_wid(const AcidDirState *st)
+{
+    int64_t min = INT64_MAX;
+    for (int i = 0; i < st->n_deltas; i++)
+        if (st->deltas[i].min_wid < min)
+            min = st->deltas[i].min_wid;
+    for (int i = 0; i < st->n_delete_deltas; i++)
+        if (st->delete_deltas[i].min_wid < min)
+            min = st->delete_deltas[i].min_wid;
+    return min;
+}
+
+/* Stream the reader's rows, ROW__IDs and all, into the writer. */
+static int copy_rows(AcidReader *r, AcidWriter *w, int64_t *n_rows,
+                     CombErr *err)
+{
+    CombBatch b;
+    int rc;
+    if (acid_reader_batch_init(r, &b))
+        return comb_err_nomem(err);
+    for (;;) {
+        if ((rc = acid_reader_next(r, &b, err)) || b.n_rows == 0)
+            break;
+        if ((rc = acid_writer_insert(w, &b, NULL, err)))
+            break;
+        *n_rows += comb_batch_live(&b);
+    }
+    comb_batch_free(&b);
+    return rc;
+}
+
+/* Minor: every valid event of the kept delete deltas into the writer. */
+static int copy_delete_events(const char *dir, const AcidDirState *st,
+                              const CombWriteIdList *cwil, AcidWriter *w,
+                              CombArena *a, int64_t *n_events, CombErr *err)
+{
+    AcidDeleteSet set;
+    int rc = COMB_OK;
+    acid_delete_set_init(&set);
+    for (int i = 0; !rc && i < st->n_delete_deltas; i++) {
+        char *path = fs_join(a, dir, st->delete_deltas[i].name), **names;
+        int n = 0;
+        if (!path) {
+            rc = comb_err_nomem(err);
+            break;
+        }
+        rc = fs_list_dir(path, a, &names, &n, err);
+        for (int j = 0; !rc && j < n; j++) {
+            int bucket;
+            char *file;
+            if (!acid_bucket_file_parse(names[j], &bucket))
+                continue;
+            if (!(file = fs_join(a, path, names[j]))) {
+                rc = comb_err_nomem(err);
+                break;
+            }
+            acid_delete_set_clear(&set);
+            rc = acid_delete_set_load(&set, file, cwil, bucket, err);
+            for (size_t k = 0; !rc && k < set.n; k++)
+                rc = acid_writer_delete(w, set.keys[k].owid,
+                                        set.keys[k].bucket,
+                                        set.keys[k].row_id, err);
+            *n_events += (int64_t)set.n;
+        }
+    }
+    acid_delete_set_free(&set);
+    return rc;
+}
+
+static int open_output(const char *dir, const AcidSchema *schema,
+                       const AcidCompactSpec *spec, int64_t min_wid,
+                       CombArena *a, AcidWriter **w, AcidCompactResult *out,
+                       CombErr *err)
+{
+    AcidWriterOptions o;
+    memset(&o, 0, sizeof o);
+    o.keep_row_ids = true;
+    o.base = spec->major;
+    if (spec->major) {
+        out->insert_dir = acid_dir_name_vis(a, ACID_DIR_BASE, spec->hwm,
+                                            spec->hwm, -1,
+                                            spec->visibility_txn);
+    } else {
+        out->insert_dir = acid_dir_name_vis(a, ACID_DIR_DELTA, min_wid,
+                                            spec->hwm, -1,
+                                            spec->visibility_txn);
+        out->delete_dir = acid_dir_name_vis(a, ACID_DIR_DELETE_DELTA,
+                                            min_wid, spec->hwm, -1,
+                                            spec->visibility_txn);
+        if (!out->delete_dir)
+            return comb_err_nomem(err);
+    }
+    if (!out->insert_dir)
+        return comb_err_nomem(err);
+    o.insert_dir_name = out->insert_dir;
+    o.delete_dir_name = out->delete_dir;
+    return acid_writer_open_opts(dir, schema, spec->hwm, -1, spec->compression,
+                                 &o, w, err);
+}
+
+int acid_compact_dir(const char *dir, const AcidSchema *schema,
+                     const CombWriteIdList *cwil, const CombTxnList *txns,
+                     const AcidCompactSpec *spec, CombArena *a,
+                     AcidCompactResult *out, CombErr *err)
+{
+    AcidReaderOptions ro = {NULL, true, true, !spec->major};
+    AcidReader *r = NULL;
+    AcidWriter *w = NULL;
+    const AcidDirState *st;
+    AcidWriteStats stats;
+    int rc;
+    memset(out, 0, sizeof *out);
+    if (spec->hwm <= 0 || spec->visibility_txn <= 0)
+        return comb_err(err, COMB_EINVALID,
+                        "compaction needs a high watermark and a txn");
+    if ((rc = acid_reader_open(dir, schema, cwil, txns, &ro, &r, err)))
+        return rc;
+    st = acid_reader_dir_state(r);
+    out->enough = enough_to_compact(st, spec->major);
+    out->cleanable = st->n_obsolete > 0 || st->n_aborted > 0;
+    if (!out->enough) {
+        acid_reader_close(r);
+        return COMB_OK;
+    }
+    out->n_dirs_read = st->n_deltas + st->n_delete_deltas + (st->base ? 1 : 0);
+    rc = open_output(dir, schema, spec, deltas_min_wid(st), a, &w, out, err);
+    if (!rc)
+        rc = copy_rows(r, w, &out->n_rows, err);
+    if (!rc && !spec->major)
+        rc = copy_delete_events(dir, st, cwil, w, a, &out->n_deletes, err);
+    acid_reader_close(r);
+    if (rc) {
+        acid_writer_abort(w);
+        return rc;
+    }
+    if ((rc = acid_writer_commit_files(w, &stats, err)))
+        return rc;
+    /* a side that got nothing was never created */
+    if (!spec->major && stats.n_inserted == 0)
+        out->insert_dir = NULL;
+    if (!spec->major && stats.n_deleted == 0)
+        out->delete_dir = NULL;
+    return COMB_OK;
+}
