@@ -37,6 +37,10 @@ typedef struct CompactorConfig {
     int failed_threshold;          /* hive.compactor.initiator.failed.
                                       compacts.threshold (2) */
     MsCompactRetention retention;  /* hive.compactor.history.retention.* */
+    int64_t txn_timeout_ms;        /* hive.txn.timeout (300s): the daemon
+                                      is the embedded setup's housekeeper
+                                      (ms_housekeep), which aborts txns of
+                                      clients that stopped heartbeating */
     char host[64];                 /* this machine, for worker ids */
 } CompactorConfig;
 
@@ -94,9 +98,9 @@ int compactor_initiate(Ms *ms, const CompactorConfig *cfg, int *n_queued,
 /* `comb compactor`: until *stop becomes true (a signal handler sets it),
  * the initiator every check interval (if on), cfg->worker_threads workers
  * (each on its own handle from ms_open(target, warehouse)) and the cleaner
- * every cleaner interval (if on).  once: run the workers until the queue
- * has nothing initiated, the cleaner once (and the initiator first, if
- * on), and return. */
+ * every cleaner interval (if on), housekeeping (ms_housekeep) before each
+ * cleaner pass.  once: housekeeping, the initiator (if on), the workers
+ * until the queue has nothing initiated, the cleaner once, and return. */
 int compactor_daemon(const char *target, const char *warehouse,
                      const CompactorConfig *cfg, bool once,
                      volatile int *stop, CombErr *err);

@@ -84,11 +84,22 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
+/* Aborts the txns of clients that died, so that their files count as
+ * aborted (the initiator and the compactions see them) and no dead txn
+ * holds the cleaner back for ever. */
+static int housekeep(Ms *ms, const CompactorConfig *cfg, CombErr *err)
+{
+    MsHousekeeping hk = {cfg->txn_timeout_ms, 0};
+    MsHousekeepResult res;
+    return ms_housekeep(ms, &hk, &res, err);
+}
+
 static int run_once(Ms *ms, const CompactorConfig *cfg, volatile int *stop,
                     CombErr *err)
 {
-    int rc = cfg->initiator_on ? compactor_initiate(ms, cfg, NULL, err)
-                               : COMB_OK;
+    int rc = housekeep(ms, cfg, err);
+    if (!rc && cfg->initiator_on)
+        rc = compactor_initiate(ms, cfg, NULL, err);
     if (!rc)
         rc = drain(ms, cfg, 0, stop, err);
     if (!rc && cfg->cleaner_on)
@@ -109,7 +120,9 @@ static int main_loop(Ms *ms, const CompactorConfig *cfg, volatile int *stop,
             next_init = now + cfg->check_interval_ms;
         }
         if (!rc && cfg->cleaner_on && now >= next_clean) {
-            rc = compactor_clean(ms, cfg, NULL, err);
+            rc = housekeep(ms, cfg, err);
+            if (!rc)
+                rc = compactor_clean(ms, cfg, NULL, err);
             next_clean = now + cfg->cleaner_interval_ms;
         }
         if (!rc)

@@ -47,6 +47,7 @@ void compactor_config_default(CompactorConfig *cfg)
     cfg->aborted_threshold = 1000;
     cfg->failed_threshold = 2;
     cfg->retention = (MsCompactRetention){3, 3, 2, 3, 3};
+    cfg->txn_timeout_ms = 300 * 1000LL;
     if (gethostname(cfg->host, sizeof cfg->host - 1) != 0 || !cfg->host[0])
         snprintf(cfg->host, sizeof cfg->host, "localhost");
 }
@@ -104,6 +105,13 @@ int compactor_config_set(CompactorConfig *cfg, const char *key,
     const char *k = key;
     bool ok = true;
     *used = false;
+    if (strcasecmp(k, "hive.txn.timeout") == 0) {
+        *used = true;
+        if (!parse_time_ms(value, 1000, &cfg->txn_timeout_ms))
+            return comb_err(err, COMB_EINVALID, "bad value '%s' for %s",
+                            value, key);
+        return COMB_OK;
+    }
     if (strncasecmp(k, prefix, sizeof prefix - 1) != 0)
         return COMB_OK;
     k += sizeof prefix - 1;

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common/alloc.h"
@@ -294,6 +295,7 @@ int sql_txn_begin(SqlStmtCtx *c, CombErr *err)
     if (rc)
         return rc;
     c->have_snapshot = true;
+    sql_sleep_point(c, "comb.test.sleep.after.snapshot.ms");
     return COMB_OK;
 }
 
@@ -329,6 +331,21 @@ void sql_crash_point(SqlStmtCtx *c, const char *name)
 #else
     (void)c;
     (void)name;
+#endif
+}
+
+void sql_sleep_point(SqlStmtCtx *c, const char *key)
+{
+#ifdef COMB_TEST_BUILD
+    const char *ms = sql_session_get_conf(c->s, key);
+    long long n = ms ? strtoll(ms, NULL, 10) : 0;
+    if (n > 0) {
+        struct timespec ts = {n / 1000, (long)(n % 1000) * 1000000L};
+        nanosleep(&ts, NULL);
+    }
+#else
+    (void)c;
+    (void)key;
 #endif
 }
 

@@ -93,6 +93,10 @@ int sql_txn_commit(SqlStmtCtx *c, CombErr *err);
 /* Fault points for crash tests: when conf comb.test.crash.point equals
  * `name`, the process exits immediately (as if killed). */
 void sql_crash_point(SqlStmtCtx *c, const char *name);
+/* Test builds: sleep as many milliseconds as conf `key` says (none when
+ * unset), e.g. comb.test.sleep.after.snapshot.ms: a reader that holds its
+ * snapshot open while others compact and clean. */
+void sql_sleep_point(SqlStmtCtx *c, const char *key);
 
 /* ------------------------------------------------------------------ tables */
 
