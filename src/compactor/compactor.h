@@ -41,6 +41,10 @@ typedef struct CompactorConfig {
                                       is the embedded setup's housekeeper
                                       (ms_housekeep), which aborts txns of
                                       clients that stopped heartbeating */
+    int64_t test_sleep_ms;         /* test builds: comb.test.compactor.sleep.ms,
+                                      a pause after the claim and another
+                                      between the files and the commit, so
+                                      kill tests hit every step */
     char host[64];                 /* this machine, for worker ids */
 } CompactorConfig;
 

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "acid/acid.h"
@@ -105,6 +106,13 @@ int compactor_config_set(CompactorConfig *cfg, const char *key,
     const char *k = key;
     bool ok = true;
     *used = false;
+    if (strcasecmp(k, "comb.test.compactor.sleep.ms") == 0) {
+        *used = true;
+        if (!parse_time_ms(value, 1, &cfg->test_sleep_ms))
+            return comb_err(err, COMB_EINVALID, "bad value '%s' for %s",
+                            value, key);
+        return COMB_OK;
+    }
     if (strcasecmp(k, "hive.txn.timeout") == 0) {
         *used = true;
         if (!parse_time_ms(value, 1000, &cfg->txn_timeout_ms))
@@ -242,6 +250,20 @@ int compactor_writeid_list(const CombWriteIdList *in, CombWriteIdList *out,
 
 /* ----------------------------------------------------------------- run */
 
+/* Test builds: the pause of comb.test.compactor.sleep.ms. */
+static void test_pause(const CompactorConfig *cfg)
+{
+#ifdef COMB_TEST_BUILD
+    if (cfg->test_sleep_ms > 0) {
+        struct timespec ts = {cfg->test_sleep_ms / 1000,
+                              (long)(cfg->test_sleep_ms % 1000) * 1000000L};
+        nanosleep(&ts, NULL);
+    }
+#else
+    (void)cfg;
+#endif
+}
+
 /* One claimed entry, from its txn to its commit.  *state is where the
  * entry should go when this returns an error (failed), or what it became. */
 typedef struct Job {
@@ -325,8 +347,12 @@ static int run_job(Job *j, bool *refused, CombErr *err)
         have_cwil = true;
     if (!rc)
         rc = ms_compact_set_txn(j->ms, j->c->id, j->txn, cwil.ids.hwm, err);
+    if (!rc)
+        test_pause(j->cfg);
     if (!rc && cwil.ids.hwm > 0)
         rc = write_files(j, t, &snap, &cwil, err);
+    if (!rc)
+        test_pause(j->cfg);
     if (!rc && !j->res.enough)
         *refused = true;
     if (have_cwil)
