@@ -867,3 +867,12 @@ TEST(parse_compaction_statements)
     CHECK_EQ(s->ids[0], 3);
     CHECK_EQ(s->ids[2], 15);
 }
+
+TEST(parse_explain_compact)
+{
+    AstStmt *s;
+    PARSE_OK(s, "explain alter table t partition (ds='y') compact 'minor'");
+    CHECK_EQ(s->kind, AST_EXPLAIN);
+    CHECK_EQ(s->qdef->explained->kind, AST_ALTER_TABLE);
+    CHECK_EQ(s->qdef->explained->alter->kind, AST_ALTER_COMPACT);
+}
