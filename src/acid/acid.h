@@ -295,6 +295,10 @@ typedef struct AcidCompactSpec {
     int64_t hwm;             /* the compactor's high watermark (> 0) */
     int64_t visibility_txn;  /* the compactor's txn: the _v suffix */
     int compression;         /* OrcCompression of the new files */
+    int max_deltas;          /* hive.compactor.max.num.delta: more deltas
+                                than this are first merged oldest first in
+                                minor passes of at most this many (all in
+                                the same txn); 0 = no limit */
 } AcidCompactSpec;
 
 /* (Addition.) What it did. */
@@ -308,6 +312,10 @@ typedef struct AcidCompactResult {
     int64_t n_deletes;       /* delete events written (minor) */
     char *insert_dir;        /* directory names written (arena), or NULL */
     char *delete_dir;
+    int n_passes;            /* minor passes before the last one */
+    int n_written;           /* every directory written, passes included
+                                (what to remove if the txn never commits) */
+    char **written;
 } AcidCompactResult;
 
 /* (Addition.) Compact the directory `dir` as the compactor's write-id list
@@ -322,7 +330,12 @@ typedef struct AcidCompactResult {
  *    aborted write ids dropped).
  * "Enough" is Hive's rule: major needs originals or more than one of base
  * and deltas; minor more than one delta, not just a delta and its delete
- * delta.  Files and directories are durable when this returns (the
+ * delta.  With spec->max_deltas, a backlog is merged in passes first
+ * (Hive's several-pass compaction of a huge backlog): the oldest
+ * max_deltas deltas into delta_<min>_<cap>_v<txn>, cap their highest write
+ * id, until no more than max_deltas are left.  The compactor's txn is
+ * valid in its own snapshot, so each pass reads the previous one's
+ * output.  Files and directories are durable when this returns (the
  * writer's order); the caller then commits the compactor's txn, before
  * which readers ignore the _v directories.  On error nothing is left. */
 int acid_compact_dir(const char *dir, const AcidSchema *schema,

@@ -15,8 +15,10 @@
  */
 #include "acid/acid_int.h"
 
+#include <stdlib.h>
 #include <string.h>
 
+#include "common/alloc.h"
 #include "fs/fs.h"
 
 /* Hive's Worker.isEnoughToCompact. */
@@ -135,10 +137,27 @@ static int open_output(const char *dir, const AcidSchema *schema,
                                  &o, w, err);
 }
 
-int acid_compact_dir(const char *dir, const AcidSchema *schema,
-                     const CombWriteIdList *cwil, const CombTxnList *txns,
-                     const AcidCompactSpec *spec, CombArena *a,
-                     AcidCompactResult *out, CombErr *err)
+static int note_written(CombArena *a, AcidCompactResult *out,
+                        char *name, CombErr *err)
+{
+    char **v;
+    if (!name)
+        return COMB_OK;
+    v = comb_arena_alloc(a, (size_t)(out->n_written + 1) * sizeof *v);
+    if (!v)
+        return comb_err_nomem(err);
+    if (out->n_written)
+        memcpy(v, out->written, (size_t)out->n_written * sizeof *v);
+    v[out->n_written++] = name;
+    out->written = v;
+    return COMB_OK;
+}
+
+/* One compaction as the spec says, no passes. */
+static int compact_pass(const char *dir, const AcidSchema *schema,
+                        const CombWriteIdList *cwil, const CombTxnList *txns,
+                        const AcidCompactSpec *spec, CombArena *a,
+                        AcidCompactResult *out, CombErr *err)
 {
     AcidReaderOptions ro = {NULL, true, true, !spec->major};
     AcidReader *r = NULL;
@@ -146,10 +165,6 @@ int acid_compact_dir(const char *dir, const AcidSchema *schema,
     const AcidDirState *st;
     AcidWriteStats stats;
     int rc;
-    memset(out, 0, sizeof *out);
-    if (spec->hwm <= 0 || spec->visibility_txn <= 0)
-        return comb_err(err, COMB_EINVALID,
-                        "compaction needs a high watermark and a txn");
     if ((rc = acid_reader_open(dir, schema, cwil, txns, &ro, &r, err)))
         return rc;
     st = acid_reader_dir_state(r);
@@ -177,5 +192,129 @@ int acid_compact_dir(const char *dir, const AcidSchema *schema,
         out->insert_dir = NULL;
     if (!spec->major && stats.n_deleted == 0)
         out->delete_dir = NULL;
-    return COMB_OK;
+    if ((rc = note_written(a, out, out->insert_dir, err)))
+        return rc;
+    return note_written(a, out, out->delete_dir, err);
+}
+
+static int cmp_i64(const void *pa, const void *pb)
+{
+    int64_t x = *(const int64_t *)pa, y = *(const int64_t *)pb;
+    return x < y ? -1 : x > y;
+}
+
+/* The write id that caps the oldest `max` deltas of st (insert and delete
+ * deltas by their highest write id), or 0 when there are no more than
+ * max. */
+static int64_t pass_cap(const AcidDirState *st, int max, CombArena *a)
+{
+    int n = st->n_deltas + st->n_delete_deltas, k = 0;
+    int64_t *ids;
+    if (n <= max || !(ids = comb_arena_alloc(a, (size_t)n * sizeof *ids)))
+        return 0;
+    for (int i = 0; i < st->n_deltas; i++)
+        ids[k++] = st->deltas[i].max_wid;
+    for (int i = 0; i < st->n_delete_deltas; i++)
+        ids[k++] = st->delete_deltas[i].max_wid;
+    qsort(ids, (size_t)n, sizeof *ids, cmp_i64);
+    return ids[max - 1];
+}
+
+/* cwil with its high watermark lowered to cap. */
+static int capped_list(const CombWriteIdList *cwil, int64_t cap,
+                       CombWriteIdList *out, CombErr *err)
+{
+    const CombIdList *ids = &cwil->ids;
+    int64_t *aborted = comb_malloc((size_t)(ids->n_exceptions + 1) *
+                                   sizeof *aborted);
+    int n = 0, rc;
+    if (!aborted)
+        return comb_err_nomem(err);
+    for (int i = 0; i < ids->n_exceptions; i++)
+        if (ids->aborted[i] && ids->exceptions[i] <= cap)
+            aborted[n++] = ids->exceptions[i];
+    memset(out, 0, sizeof *out);
+    rc = comb_idlist_init(&out->ids, cap, NULL, 0, aborted, n);
+    comb_free(aborted);
+    return rc ? comb_err_nomem(err) : COMB_OK;
+}
+
+/* hive.compactor.max.num.delta: minor passes over the oldest deltas while
+ * more than spec->max_deltas are left. */
+static int backlog_passes(const char *dir, const AcidSchema *schema,
+                          const CombWriteIdList *cwil,
+                          const CombTxnList *txns,
+                          const AcidCompactSpec *spec, CombArena *a,
+                          AcidCompactResult *out, CombErr *err)
+{
+    AcidDirStateOptions o = {true};
+    for (;;) {
+        AcidDirState st;
+        CombWriteIdList capped;
+        AcidCompactSpec pass = *spec;
+        AcidCompactResult res;
+        int64_t cap;
+        int rc = acid_dir_state_get_opts(dir, cwil, txns, &o, a, &st, err);
+        if (rc)
+            return rc;
+        cap = pass_cap(&st, spec->max_deltas, a);
+        if (cap <= 0 || cap >= spec->hwm)
+            return COMB_OK;
+        if ((rc = capped_list(cwil, cap, &capped, err)))
+            return rc;
+        pass.major = false;
+        pass.hwm = cap;
+        memset(&res, 0, sizeof res);
+        rc = compact_pass(dir, schema, &capped, txns, &pass, a, &res, err);
+        comb_idlist_free(&capped.ids);
+        for (int i = 0; !rc && i < res.n_written; i++)
+            rc = note_written(a, out, res.written[i], err);
+        if (rc || !res.enough)
+            return rc;
+        out->n_passes++;
+    }
+}
+
+/* Remove what an unfinished compaction wrote. */
+static void remove_written(const char *dir, const AcidCompactResult *out,
+                           CombArena *a)
+{
+    CombErr ignored;
+    for (int i = 0; i < out->n_written; i++) {
+        char *path = fs_join(a, dir, out->written[i]);
+        if (path)
+            fs_remove_tree(path, &ignored);
+    }
+}
+
+int acid_compact_dir(const char *dir, const AcidSchema *schema,
+                     const CombWriteIdList *cwil, const CombTxnList *txns,
+                     const AcidCompactSpec *spec, CombArena *a,
+                     AcidCompactResult *out, CombErr *err)
+{
+    int rc;
+    memset(out, 0, sizeof *out);
+    if (spec->hwm <= 0 || spec->visibility_txn <= 0)
+        return comb_err(err, COMB_EINVALID,
+                        "compaction needs a high watermark and a txn");
+    rc = spec->max_deltas > 1
+             ? backlog_passes(dir, schema, cwil, txns, spec, a, out, err)
+             : COMB_OK;
+    if (!rc) {
+        AcidCompactResult last;
+        memset(&last, 0, sizeof last);
+        rc = compact_pass(dir, schema, cwil, txns, spec, a, &last, err);
+        for (int i = 0; !rc && i < last.n_written; i++)
+            rc = note_written(a, out, last.written[i], err);
+        out->enough = last.enough || out->n_passes > 0;
+        out->cleanable = last.cleanable;
+        out->n_dirs_read = last.n_dirs_read;
+        out->n_rows = last.n_rows;
+        out->n_deletes = last.n_deletes;
+        out->insert_dir = last.insert_dir;
+        out->delete_dir = last.delete_dir;
+    }
+    if (rc)
+        remove_written(dir, out, a);
+    return rc;
 }

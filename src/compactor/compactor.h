@@ -36,6 +36,9 @@ typedef struct CompactorConfig {
                                       (1000) */
     int failed_threshold;          /* hive.compactor.initiator.failed.
                                       compacts.threshold (2) */
+    int max_num_delta;             /* hive.compactor.max.num.delta (500):
+                                      a compaction reads at most this many
+                                      deltas per pass */
     MsCompactRetention retention;  /* hive.compactor.history.retention.* */
     int64_t txn_timeout_ms;        /* hive.txn.timeout (300s): the daemon
                                       is the embedded setup's housekeeper

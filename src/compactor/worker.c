@@ -47,6 +47,7 @@ void compactor_config_default(CompactorConfig *cfg)
     cfg->delta_pct_threshold = 0.1;
     cfg->aborted_threshold = 1000;
     cfg->failed_threshold = 2;
+    cfg->max_num_delta = 500;
     cfg->retention = (MsCompactRetention){3, 3, 2, 3, 3};
     cfg->txn_timeout_ms = 300 * 1000LL;
     if (gethostname(cfg->host, sizeof cfg->host - 1) != 0 || !cfg->host[0])
@@ -147,6 +148,8 @@ int compactor_config_set(CompactorConfig *cfg, const char *key,
     else if (strcasecmp(k, "initiator.failed.compacts.threshold") == 0)
         ok = parse_int(value, &cfg->failed_threshold) &&
              cfg->failed_threshold >= 1 && cfg->failed_threshold <= 20;
+    else if (strcasecmp(k, "max.num.delta") == 0)
+        ok = parse_int(value, &cfg->max_num_delta);
     else if (strcasecmp(k, "history.retention.succeeded") == 0)
         ok = parse_int(value, &cfg->retention.succeeded);
     else if (strcasecmp(k, "history.retention.failed") == 0)
@@ -291,10 +294,8 @@ static int open_txn(Job *j, CombTxnList *snap, CombErr *err)
 static void remove_output(Job *j)
 {
     CombErr ignored;
-    const char *names[2] = {j->res.insert_dir, j->res.delete_dir};
-    for (int i = 0; i < 2; i++) {
-        char *path = names[i] && j->dir ? fs_join(j->a, j->dir, names[i])
-                                        : NULL;
+    for (int i = 0; i < j->res.n_written; i++) {
+        char *path = j->dir ? fs_join(j->a, j->dir, j->res.written[i]) : NULL;
         if (path)
             fs_remove_tree(path, &ignored);
     }
@@ -312,6 +313,7 @@ static int write_files(Job *j, const MsTable *t, const CombTxnList *snap,
     spec.hwm = cwil->ids.hwm;
     spec.visibility_txn = j->txn;
     spec.compression = table_compression(t);
+    spec.max_deltas = j->cfg->max_num_delta;
     return acid_compact_dir(j->dir, &schema, cwil, snap, &spec, j->a,
                             &j->res, err);
 }

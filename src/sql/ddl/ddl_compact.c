@@ -186,7 +186,7 @@ int sql_alter_compact(SqlStmtCtx *c, AlterTarget *tg, CombErr *err)
     const AstAlter *a = st->alter;
     char initiator[96];
     MsCompactRequest rq;
-    MsCompactType type;
+    MsCompactType type = MS_CQ_MAJOR;
     MsCompactState state;
     AlterPart *parts = NULL;
     const char *part = NULL;

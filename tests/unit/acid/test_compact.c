@@ -212,3 +212,40 @@ TEST(compact_writer_refuses_rows_out_of_key_order)
     acid_writer_abort(w);
     comb_batch_free(&b);
 }
+
+TEST(compact_backlog_in_passes)
+{
+    const char *dir = unit_tmpdir();
+    CombWriteIdList wil = {0};
+    CombErr err;
+    CombArena a;
+    AcidCompactResult res;
+    AcidCompactSpec major = {true, 7, 20, ORC_COMP_NONE, 3};
+    char *before, *after;
+    int n_before, n_after;
+    comb_arena_init(&a, 1 << 16);
+    for (int w = 1; w <= 7; w++)
+        CHECK_OK(write_ids(dir, w, w * 100, w * 100 + 5, &err), &err);
+    CHECK_OK(comb_idlist_init(&wil.ids, 7, NULL, 0, NULL, 0), &err);
+    before = scan_text(dir, &wil, &a, &n_before, &err);
+    CHECK(before != NULL);
+    CHECK_EQ(n_before, 35);
+    /* 7 deltas, 3 per pass: 1-3 into one, then (1-3),4,5 into 1-5, then
+     * the major over 1-5, 6, 7 */
+    CHECK_OK(acid_compact_dir(dir, &c_schema, &wil, NULL, &major, &a, &res,
+                              &err),
+             &err);
+    CHECK(res.enough);
+    CHECK_EQ(res.n_passes, 2);
+    CHECK_EQ(res.n_dirs_read, 3);
+    CHECK_EQ(res.n_rows, 35);
+    CHECK_STR(res.insert_dir, "base_0000007_v0000020");
+    CHECK_EQ(res.n_written, 3);
+    CHECK_STR(res.written[0], "delta_0000001_0000003_v0000020");
+    CHECK_STR(res.written[1], "delta_0000001_0000005_v0000020");
+    after = scan_text(dir, &wil, &a, &n_after, &err);
+    CHECK(after != NULL);
+    CHECK_STR(after, before);
+    comb_idlist_free(&wil.ids);
+    comb_arena_free(&a);
+}
