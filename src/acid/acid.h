@@ -343,6 +343,19 @@ int acid_compact_dir(const char *dir, const AcidSchema *schema,
                      const AcidCompactSpec *spec, CombArena *a,
                      AcidCompactResult *out, CombErr *err);
 
+/* (Addition.) acid_compact_dir for an insert-only ORC table
+ * (transactional_properties=insert_only): the data files of the chosen
+ * base and deltas (major) or of the deltas after the base (minor) are
+ * merged into base_<hwm>_v<txn> / delta_<min>_<hwm>_v<txn>, one plain ORC
+ * file NNNNNN_0 per bucket number of the input file names; there are no
+ * ROW__IDs and no delete events.  Same rules, durability and cleanup as
+ * acid_compact_dir (no max_deltas passes). */
+int acid_compact_insert_only_dir(const char *dir, const AcidSchema *schema,
+                                 const CombWriteIdList *cwil,
+                                 const CombTxnList *txns,
+                                 const AcidCompactSpec *spec, CombArena *a,
+                                 AcidCompactResult *out, CombErr *err);
+
 /* ---------------------------------------------------------------- bucketing */
 
 /* (Addition.) The table property that names a bucketed table's hash (§7)

@@ -318,3 +318,174 @@ int acid_compact_dir(const char *dir, const AcidSchema *schema,
         remove_written(dir, out, a);
     return rc;
 }
+
+/* ------------------------------------------------------- insert-only */
+
+/* The data files of one directory of an insert-only table (every visible
+ * regular file, as the SQL layer reads them), appended to files/buckets. */
+static int list_data_files(const char *dir, const char *name, CombArena *a,
+                           char ***files, int **buckets, int *n, int *cap,
+                           CombErr *err)
+{
+    char *path = fs_join(a, dir, name), **names;
+    int m = 0, rc;
+    if (!path)
+        return comb_err_nomem(err);
+    if ((rc = fs_list_dir(path, a, &names, &m, err)))
+        return rc;
+    for (int i = 0; i < m; i++) {
+        char *f;
+        int bucket = 0;
+        if (acid_name_is_hidden(names[i]))
+            continue;
+        if (!(f = fs_join(a, path, names[i])))
+            return comb_err_nomem(err);
+        if (fs_is_dir(f))
+            continue;
+        if (!acid_data_file_parse(names[i], &bucket) || bucket < 0 ||
+            bucket > ACID_MAX_BUCKET)
+            bucket = 0;
+        if (*n == *cap) {
+            int nc = *cap ? *cap * 2 : 16;
+            char **fv = comb_arena_alloc(a, (size_t)nc * sizeof *fv);
+            int *bv = comb_arena_alloc(a, (size_t)nc * sizeof *bv);
+            if (!fv || !bv)
+                return comb_err_nomem(err);
+            if (*n) {
+                memcpy(fv, *files, (size_t)*n * sizeof *fv);
+                memcpy(bv, *buckets, (size_t)*n * sizeof *bv);
+            }
+            *files = fv;
+            *buckets = bv;
+            *cap = nc;
+        }
+        (*files)[*n] = f;
+        (*buckets)[(*n)++] = bucket;
+    }
+    return COMB_OK;
+}
+
+/* Rows of the files of one bucket, in read order, into out_path. */
+static int merge_bucket(const char *const *paths, int n,
+                        const AcidSchema *schema, const CombType *row_type,
+                        int compression, const char *out_path,
+                        int64_t *n_rows, CombErr *err)
+{
+    AcidReader *r = NULL;
+    OrcWriter *w = NULL;
+    OrcWriterOptions o;
+    CombBatch b;
+    uint32_t *live = NULL;
+    bool have_batch = false;
+    int rc = acid_reader_open_files(paths, n, schema, NULL, &r, err);
+    orc_writer_options_default(&o);
+    o.compression = (OrcCompression)compression;
+    if (!rc)
+        rc = orc_writer_open(out_path, row_type, &o, &w, err);
+    if (!rc && acid_reader_batch_init(r, &b))
+        rc = comb_err_nomem(err);
+    else if (!rc)
+        have_batch = true;
+    if (!rc && !(live = comb_malloc((size_t)b.capacity * sizeof *live)))
+        rc = comb_err_nomem(err);
+    while (!rc && !(rc = acid_reader_next(r, &b, err)) && b.n_rows > 0) {
+        CombBatch view = b;
+        int k = comb_batch_live(&b);
+        view.n_cols = schema->n_cols;
+        for (int i = 0; i < k; i++)
+            live[i] = (uint32_t)comb_batch_row(&b, i);
+        rc = orc_writer_write_rows(w, &view, live, k, err);
+        *n_rows += k;
+    }
+    comb_free(live);
+    if (have_batch)
+        comb_batch_free(&b);
+    acid_reader_close(r);
+    if (!rc && w)
+        return orc_writer_close(w, err);
+    orc_writer_abort(w);
+    return rc;
+}
+
+static int write_insert_only(const char *dir, const char *out_dir,
+                             const AcidSchema *schema,
+                             const AcidCompactSpec *spec, char **files,
+                             const int *buckets, int n, CombArena *a,
+                             AcidCompactResult *out, CombErr *err)
+{
+    CombType *row_type;
+    char *path = fs_join(a, dir, out_dir);
+    int rc;
+    if (!path)
+        return comb_err_nomem(err);
+    if (fs_exists(path))
+        return comb_err(err, COMB_EEXISTS, "ACID directory '%s' exists "
+                        "already", path);
+    if ((rc = acid_row_type(a, schema, &row_type, err)) ||
+        (rc = fs_mkdirs(path, err)) ||
+        (rc = note_written(a, out, (char *)out_dir, err)))
+        return rc;
+    for (int bucket = 0; !rc && bucket <= ACID_MAX_BUCKET; bucket++) {
+        const char **group = comb_arena_alloc(a, (size_t)(n + 1) *
+                                                 sizeof *group);
+        char name[32], *file;
+        int k = 0;
+        if (!group)
+            return comb_err_nomem(err);
+        for (int i = 0; i < n; i++)
+            if (buckets[i] == bucket)
+                group[k++] = files[i];
+        if (k == 0)
+            continue;
+        snprintf(name, sizeof name, "%06d_0", bucket);
+        if (!(file = fs_join(a, path, name)))
+            return comb_err_nomem(err);
+        rc = merge_bucket(group, k, schema, row_type, spec->compression,
+                          file, &out->n_rows, err);
+    }
+    return rc ? rc : fs_fsync_dir(path, err);
+}
+
+int acid_compact_insert_only_dir(const char *dir, const AcidSchema *schema,
+                                 const CombWriteIdList *cwil,
+                                 const CombTxnList *txns,
+                                 const AcidCompactSpec *spec, CombArena *a,
+                                 AcidCompactResult *out, CombErr *err)
+{
+    AcidDirStateOptions o = {true};
+    AcidDirState st;
+    char **files = NULL, *name;
+    int *buckets = NULL, n = 0, cap = 0, rc;
+    memset(out, 0, sizeof *out);
+    if (spec->hwm <= 0 || spec->visibility_txn <= 0)
+        return comb_err(err, COMB_EINVALID,
+                        "compaction needs a high watermark and a txn");
+    if ((rc = acid_dir_state_get_opts(dir, cwil, txns, &o, a, &st, err)))
+        return rc;
+    out->cleanable = st.n_obsolete > 0 || st.n_aborted > 0;
+    out->enough = enough_to_compact(&st, spec->major);
+    if (!out->enough)
+        return COMB_OK;
+    out->n_dirs_read = st.n_deltas + (spec->major && st.base ? 1 : 0);
+    if (spec->major && st.base)
+        rc = list_data_files(dir, st.base->name, a, &files, &buckets, &n,
+                             &cap, err);
+    for (int i = 0; !rc && i < st.n_deltas; i++)
+        rc = list_data_files(dir, st.deltas[i].name, a, &files, &buckets, &n,
+                             &cap, err);
+    if (rc)
+        return rc;
+    name = spec->major
+               ? acid_dir_name_vis(a, ACID_DIR_BASE, spec->hwm, spec->hwm, -1,
+                                   spec->visibility_txn)
+               : acid_dir_name_vis(a, ACID_DIR_DELTA, deltas_min_wid(&st),
+                                   spec->hwm, -1, spec->visibility_txn);
+    if (!name)
+        return comb_err_nomem(err);
+    out->insert_dir = name;
+    rc = write_insert_only(dir, name, schema, spec, files, buckets, n, a, out,
+                           err);
+    if (rc)
+        remove_written(dir, out, a);
+    return rc;
+}

@@ -23,9 +23,9 @@
 #include "common/arena.h"
 #include "fs/fs.h"
 
-/* The table's write ids as of now, capped at hwm: ids above it count as
- * not yet written (their directories stay). */
-static int capped_writeids(Ms *ms, const MsCompaction *c,
+/* The table's write ids as of now, capped at `cap`: ids above it count
+ * as not yet written (their directories stay). */
+static int capped_writeids(Ms *ms, const MsCompaction *c, int64_t cap,
                            const CombTxnList *snap, CombWriteIdList *out,
                            CombErr *err)
 {
@@ -36,7 +36,7 @@ static int capped_writeids(Ms *ms, const MsCompaction *c,
     int rc = ms_writeid_list(ms, snap, c->db, c->table, &now, err);
     if (rc)
         return rc;
-    hwm = now.ids.hwm < c->highest_writeid ? now.ids.hwm : c->highest_writeid;
+    hwm = now.ids.hwm < cap ? now.ids.hwm : cap;
     open = comb_malloc((size_t)(now.ids.n_exceptions + 1) * sizeof *open);
     aborted = comb_malloc((size_t)(now.ids.n_exceptions + 1) *
                           sizeof *aborted);
@@ -80,9 +80,10 @@ static int entry_dir(Ms *ms, const MsCompaction *c, CombArena *a,
     return *gone ? COMB_OK : rc;
 }
 
-/* Delete the obsolete and aborted directories of one entry's directory. */
-static int clean_dir(Ms *ms, const MsCompaction *c, const char *dir,
-                     CombArena *a, CombErr *err)
+/* Delete the obsolete and aborted directories of one entry's directory,
+ * in the view capped at `cap`. */
+static int clean_dir(Ms *ms, const MsCompaction *c, int64_t cap,
+                     const char *dir, CombArena *a, CombErr *err)
 {
     CombTxnList snap;
     CombWriteIdList wil;
@@ -90,7 +91,7 @@ static int clean_dir(Ms *ms, const MsCompaction *c, const char *dir,
     int rc = ms_txn_snapshot(ms, 0, &snap, err);
     if (rc)
         return rc;
-    rc = capped_writeids(ms, c, &snap, &wil, err);
+    rc = capped_writeids(ms, c, cap, &snap, &wil, err);
     if (rc) {
         comb_idlist_free(&snap);
         return rc;
@@ -111,6 +112,28 @@ static int clean_dir(Ms *ms, const MsCompaction *c, const char *dir,
     return rc;
 }
 
+static bool same_partition(const MsCompaction *x, const MsCompaction *y)
+{
+    return strcmp(x->db, y->db) == 0 && strcmp(x->table, y->table) == 0 &&
+           ((!x->partition && !y->partition) ||
+            (x->partition && y->partition &&
+             strcmp(x->partition, y->partition) == 0));
+}
+
+/* The view of an entry is capped at the highest watermark of the ready
+ * entries of its partition: they are all committed and past every reader
+ * that could need their inputs, and an older entry's own cap would hide
+ * the newer compaction's base ("not enough history"). */
+static int64_t partition_cap(const MsCompaction *rows, int n, int i)
+{
+    int64_t cap = rows[i].highest_writeid;
+    for (int k = 0; k < n; k++)
+        if (same_partition(&rows[k], &rows[i]) &&
+            rows[k].highest_writeid > cap)
+            cap = rows[k].highest_writeid;
+    return cap;
+}
+
 int compactor_clean(Ms *ms, const CompactorConfig *cfg, int *n_cleaned,
                     CombErr *err)
 {
@@ -124,7 +147,15 @@ int compactor_clean(Ms *ms, const CompactorConfig *cfg, int *n_cleaned,
         bool gone;
         rc = entry_dir(ms, &rows[i], &a, &dir, &gone, err);
         if (!rc && !gone)
-            rc = clean_dir(ms, &rows[i], dir, &a, err);
+            rc = clean_dir(ms, &rows[i], partition_cap(rows, n, i), dir, &a,
+                           err);
+        /* a newer compaction of the partition, not yet ready, already
+         * replaced what this one wrote: clean both once it is ready */
+        if (rc == COMB_ETXN) {
+            comb_err_clear(err);
+            rc = COMB_OK;
+            continue;
+        }
         if (!rc)
             rc = ms_compact_finish(ms, rows[i].id, MS_CQ_SUCCEEDED, NULL,
                                    &cfg->retention, err);

@@ -215,6 +215,18 @@ static int table_schema(const MsTable *t, CombArena *a, AcidSchema *out,
     return COMB_OK;
 }
 
+static bool is_insert_only(const MsTable *t)
+{
+    const char *v = ms_table_prop(t, "transactional_properties");
+    return v && strcasecmp(v, "insert_only") == 0;
+}
+
+static bool is_orc(const MsTable *t)
+{
+    return t->input_format &&
+           strcmp(t->input_format, MS_ORC_INPUT_FORMAT) == 0;
+}
+
 /* orc.compress of the table (Hive's default ZLIB). */
 static int table_compression(const MsTable *t)
 {
@@ -314,6 +326,9 @@ static int write_files(Job *j, const MsTable *t, const CombTxnList *snap,
     spec.visibility_txn = j->txn;
     spec.compression = table_compression(t);
     spec.max_deltas = j->cfg->max_num_delta;
+    if (is_insert_only(t))
+        return acid_compact_insert_only_dir(j->dir, &schema, cwil, snap,
+                                            &spec, j->a, &j->res, err);
     return acid_compact_dir(j->dir, &schema, cwil, snap, &spec, j->a,
                             &j->res, err);
 }
@@ -332,12 +347,11 @@ static int run_job(Job *j, bool *refused, CombErr *err)
         rc = comb_err(err, COMB_EINVALID,
                       "Compaction is not allowed on non-ACID table %s.%s",
                       j->c->db, j->c->table);
-    if (!rc && ms_table_prop(t, "transactional_properties") &&
-        strcasecmp(ms_table_prop(t, "transactional_properties"),
-                   "insert_only") == 0)
+    if (!rc && is_insert_only(t) && !is_orc(t))
         rc = comb_err(err, COMB_EUNSUPPORTED,
-                      "compaction of insert-only table %s.%s is not "
-                      "supported yet", j->c->db, j->c->table);
+                      "compaction of insert-only table %s.%s stored as %s "
+                      "is not supported yet (ORC only)", j->c->db,
+                      j->c->table, t->input_format ? t->input_format : "?");
     if (!rc)
         rc = request_dir(j->ms, t, j->c, j->a, &j->dir, err);
     if (!rc && !(rc = open_txn(j, &snap, err)))
