@@ -55,4 +55,21 @@ c -e "ALTER TABLE t PARTITION (p=1) COMPACT 'major' AND WAIT" > /dev/null
 c compactor --once > /dev/null
 same "$(cd "$WH/t/p=1" && ls -d base_* delta_* delete_delta_* 2>/dev/null | wc -l)" 1
 same "$(c -e "SELECT id, v FROM t ORDER BY id")" "$want"
+
+# SIGTERM stops the daemon cleanly (exit status 0, a request it was
+# working on finished first)
+c -e "INSERT INTO t PARTITION (p=1) VALUES (1000, 'term');
+      INSERT INTO t PARTITION (p=1) VALUES (1001, 'term');
+      ALTER TABLE t PARTITION (p=1) COMPACT 'minor'" > /dev/null
+daemon > "$WH/daemon.log" 2>&1 &
+pid=$!
+for _ in $(seq 100); do
+    [[ $(c -e "SHOW COMPACTIONS" | cut -f6 | tail -1) != initiated ]] && break
+    sleep 0.05
+done
+kill -TERM "$pid"
+rc=0
+wait "$pid" || rc=$?
+same "$rc" 0
+same "$(c -e "SHOW COMPACTIONS" | cut -f6 | tail -1 | grep -cE 'ready for cleaning|succeeded')" 1
 echo ok
