@@ -224,19 +224,10 @@ static int64_t pass_cap(const AcidDirState *st, int max, CombArena *a)
 static int capped_list(const CombWriteIdList *cwil, int64_t cap,
                        CombWriteIdList *out, CombErr *err)
 {
-    const CombIdList *ids = &cwil->ids;
-    int64_t *aborted = comb_malloc((size_t)(ids->n_exceptions + 1) *
-                                   sizeof *aborted);
-    int n = 0, rc;
-    if (!aborted)
-        return comb_err_nomem(err);
-    for (int i = 0; i < ids->n_exceptions; i++)
-        if (ids->aborted[i] && ids->exceptions[i] <= cap)
-            aborted[n++] = ids->exceptions[i];
     memset(out, 0, sizeof *out);
-    rc = comb_idlist_init(&out->ids, cap, NULL, 0, aborted, n);
-    comb_free(aborted);
-    return rc ? comb_err_nomem(err) : COMB_OK;
+    if (comb_idlist_aborted_upto(&cwil->ids, cap, &out->ids))
+        return comb_err_nomem(err);
+    return COMB_OK;
 }
 
 /* hive.compactor.max.num.delta: minor passes over the oldest deltas while

@@ -249,18 +249,10 @@ int compactor_writeid_list(const CombWriteIdList *in, CombWriteIdList *out,
     const CombIdList *ids = &in->ids;
     int64_t hwm = ids->min_open != COMB_NO_OPEN_ID ? ids->min_open - 1
                                                    : ids->hwm;
-    int64_t *aborted = comb_malloc((size_t)(ids->n_exceptions + 1) *
-                                   sizeof *aborted);
-    int n = 0, rc;
-    if (!aborted)
-        return comb_err_nomem(err);
-    for (int i = 0; i < ids->n_exceptions; i++)
-        if (ids->aborted[i] && ids->exceptions[i] <= hwm)
-            aborted[n++] = ids->exceptions[i];
     memset(out, 0, sizeof *out);
-    rc = comb_idlist_init(&out->ids, hwm, NULL, 0, aborted, n);
-    comb_free(aborted);
-    return rc ? comb_err_nomem(err) : COMB_OK;
+    if (comb_idlist_aborted_upto(ids, hwm, &out->ids))
+        return comb_err_nomem(err);
+    return COMB_OK;
 }
 
 /* ----------------------------------------------------------------- run */
