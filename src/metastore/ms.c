@@ -1422,9 +1422,8 @@ int ms_compact_enqueue(Ms *ms, const MsCompactRequest *rq, bool *accepted,
     copy.table = ltable.s;
     *accepted = false;
     *id = 0;
-    return commit_traced(ms->ops->compact_enqueue(ms->impl, &copy, accepted,
-                                                  id, state, err),
-                         "compact_enqueue", NULL, *id);
+    rc = ms->ops->compact_enqueue(ms->impl, &copy, accepted, id, state, err);
+    return commit_traced(rc, "compact_enqueue", NULL, *id);
 }
 
 int ms_compact_claim(Ms *ms, const char *worker_id, int64_t timeout_ms,

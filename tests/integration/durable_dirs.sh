@@ -26,6 +26,15 @@ c -e "CREATE DATABASE d;
       INSERT INTO nested VALUES (7);
       CREATE TABLE d.c PARTITIONED BY (v) AS SELECT id, v FROM d.t;
       CREATE TABLE d.p TBLPROPERTIES ('transactional'='false') AS SELECT id FROM d.t;" > /dev/null
+# compactions: their bases and deltas are durable before their commit
+c -e "ALTER TABLE d.t COMPACT 'minor' AND WAIT;
+      INSERT INTO d.t VALUES (5, 'e');
+      ALTER TABLE d.t COMPACT 'major' AND WAIT;
+      CREATE TABLE io (id INT) TBLPROPERTIES ('transactional'='true',
+        'transactional_properties'='insert_only');
+      INSERT INTO io VALUES (1); INSERT INTO io VALUES (2);
+      ALTER TABLE io COMPACT 'major' AND WAIT;" > /dev/null
+c compactor --once
 
 awk '
 function dirname(p) { sub(/\/[^\/]*$/, "", p); return p == "" ? "/" : p }
