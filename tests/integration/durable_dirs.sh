@@ -73,8 +73,10 @@ done
 (( $(at "mkdir $WH/d.db/t") < $(at "ms_commit table_create t") )) || { echo "table dir after its row"; exit 1; }
 grep -q -- "^create $WH/d.db/t/delta_0000001_0000001_0000/bucket_0000" "$TRACE" || { echo "no insert file traced"; exit 1; }
 grep -q -- "^rename $WH/d.db/gone $WH/d.db/.gone.dropped-1$" "$TRACE" || { echo "no drop rename traced"; exit 1; }
+grep -q -- "^mkdir $WH/d.db/t/base_0000004_v" "$TRACE" || { echo "no compaction base traced"; exit 1; }
+grep -q -- "^create $WH/io/base_0000002_v[0-9]*/000000_0" "$TRACE" || { echo "no insert-only compaction traced"; exit 1; }
 [[ $(grep -c '^ms_commit txn_commit' "$TRACE") -ge 5 ]] || { echo "too few txn commits"; exit 1; }
 
 got=$(c -e "SELECT id, v FROM d.t ORDER BY id; SELECT * FROM nested")
-[[ $got == $'id\tv\n1\ta\n2\tB\n4\td\nnested.id\n7' ]] || { echo "data: $got"; exit 1; }
+[[ $got == $'id\tv\n1\ta\n2\tB\n4\td\n5\te\nnested.id\n7' ]] || { echo "data: $got"; exit 1; }
 echo ok
