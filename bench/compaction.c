@@ -1,7 +1,7 @@
 /*
  * compaction.c - what compaction buys and what it costs (issue 11, item 7):
  *
- *   compaction [ROWS] [WAREHOUSE_DIR]      (default 1000000 rows)
+ *   compaction [ROWS] [DIR]      (default 1000000 rows; DIR is kept)
  *
  * For D = 1, 10, 50, 200: a 4-bucket transactional table gets ROWS rows
  * in D INSERT ... SELECT statements (D deltas) and a DELETE of 10% of them
@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 
 #include "common/buf.h"
+#include "fs/fs.h"
 #include "sql/session.h"
 
 #include "bench.h"
@@ -103,7 +104,8 @@ static int source(SqlSession *s, long rows)
 {
     CombBuf b = COMB_BUF_INIT;
     int rc = comb_exec(s, "CREATE TABLE src (id BIGINT, grp INT, name STRING,"
-                          " amount DOUBLE) STORED AS ORC", NULL);
+                          " amount DOUBLE) STORED AS ORC"
+                          " TBLPROPERTIES ('transactional'='false')", NULL);
     for (long i = 0; !rc && i < rows; i += 10000) {
         comb_buf_clear(&b);
         comb_buf_append_str(&b, "INSERT INTO src VALUES ");
@@ -123,6 +125,7 @@ int main(int argc, char **argv)
     long rows = argc > 1 ? atol(argv[1]) : 1000000;
     char tmpl[] = "/tmp/comb-bench.XXXXXX";
     const char *dir = argc > 2 ? argv[2] : mkdtemp(tmpl);
+    bool keep = argc > 2;
     char wh[4096];
     SqlSessionOptions opt = {wh, "bench", NULL};
     SqlSession *s;
@@ -138,7 +141,8 @@ int main(int argc, char **argv)
     }
     if (source(s, rows) ||
         comb_exec(s, "CREATE TABLE plain (id BIGINT, grp INT, name STRING,"
-                     " amount DOUBLE) STORED AS ORC", NULL))
+                     " amount DOUBLE) STORED AS ORC"
+                     " TBLPROPERTIES ('transactional'='false')", NULL))
         return 1;
     printf("%ld rows, 4 buckets, 10%% deleted; scans best of 3\n", rows);
     printf("%7s %12s %12s %8s | %12s %9s %8s | %12s %9s %8s | %8s %8s\n",
@@ -203,5 +207,9 @@ int main(int argc, char **argv)
     }
     printf("peak RSS %ld MB\n", peak_rss_kb() / 1024);
     sql_session_close(s);
+    if (!keep) {
+        CombErr ignored;
+        fs_remove_tree(dir, &ignored);
+    }
     return 0;
 }
