@@ -47,7 +47,7 @@ static void sleep_ms(int64_t ms)
 static void worker_id(const CompactorConfig *cfg, int index, char *buf,
                       size_t cap)
 {
-    snprintf(buf, cap, "%s-%ld-%d", cfg->host, (long)getpid(), index);
+    snprintf(buf, cap, "%s-%ld.%d", cfg->host, (long)getpid(), index);
 }
 
 /* Run initiated entries until none is left (or stop). */

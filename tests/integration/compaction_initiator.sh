@@ -43,4 +43,15 @@ initiator --hiveconf hive.compactor.delta.num.threshold=1
 same "$(queue | tail -1)" "default g p=1 MAJOR succeeded"
 same "$(dirs n)" "delta_0000001_0000001_0000 delta_0000002_0000002_0000 delta_0000003_0000003_0000 "
 same "$(c -e 'SELECT count(*) FROM n' | tail -1)" 3
+
+# a partition whose compactions keep failing (a damaged file) is left
+# alone after hive.compactor.initiator.failed.compacts.threshold failures
+c -e "CREATE TABLE f (id INT) TBLPROPERTIES ('transactional'='true',
+        'compactorthreshold.hive.compactor.delta.num.threshold'='1');
+      INSERT INTO f VALUES (1); INSERT INTO f VALUES (2)" > /dev/null
+printf 'not an ORC file' > "$WH/f/delta_0000002_0000002_0000/bucket_00000"
+c --hiveconf hive.compactor.initiator.on=true compactor --once 2> /dev/null || true
+same "$(queue | grep ' f ' | tail -1)" "default f  ---  MAJOR failed"
+initiator --hiveconf hive.compactor.initiator.failed.compacts.threshold=1
+same "$(queue | grep ' f ' | tail -1)" "default f  ---  MAJOR did not initiate"
 echo ok
