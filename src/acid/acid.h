@@ -299,6 +299,12 @@ typedef struct AcidCompactSpec {
                                 than this are first merged oldest first in
                                 minor passes of at most this many (all in
                                 the same txn); 0 = no limit */
+    /* Called after every batch of rows written (may be NULL), with the
+     * rows written so far in this pass: the caller heartbeats its txn and
+     * may stop the compaction by returning an error (then nothing is
+     * left). */
+    int (*progress)(void *ctx, int64_t rows, CombErr *err);
+    void *progress_ctx;
 } AcidCompactSpec;
 
 /* (Addition.) What it did. */

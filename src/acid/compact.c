@@ -50,8 +50,8 @@ static int64_t deltas_min_wid(const AcidDirState *st)
 }
 
 /* Stream the reader's rows, ROW__IDs and all, into the writer. */
-static int copy_rows(AcidReader *r, AcidWriter *w, int64_t *n_rows,
-                     CombErr *err)
+static int copy_rows(AcidReader *r, AcidWriter *w, const AcidCompactSpec *spec,
+                     int64_t *n_rows, CombErr *err)
 {
     CombBatch b;
     int rc;
@@ -63,6 +63,9 @@ static int copy_rows(AcidReader *r, AcidWriter *w, int64_t *n_rows,
         if ((rc = acid_writer_insert(w, &b, NULL, err)))
             break;
         *n_rows += comb_batch_live(&b);
+        if (spec->progress &&
+            (rc = spec->progress(spec->progress_ctx, *n_rows, err)))
+            break;
     }
     comb_batch_free(&b);
     return rc;
@@ -177,7 +180,7 @@ static int compact_pass(const char *dir, const AcidSchema *schema,
     out->n_dirs_read = st->n_deltas + st->n_delete_deltas + (st->base ? 1 : 0);
     rc = open_output(dir, schema, spec, deltas_min_wid(st), a, &w, out, err);
     if (!rc)
-        rc = copy_rows(r, w, &out->n_rows, err);
+        rc = copy_rows(r, w, spec, &out->n_rows, err);
     if (!rc && !spec->major)
         rc = copy_delete_events(dir, st, cwil, w, a, &out->n_deletes, err);
     acid_reader_close(r);
@@ -359,7 +362,7 @@ static int list_data_files(const char *dir, const char *name, CombArena *a,
 /* Rows of the files of one bucket, in read order, into out_path. */
 static int merge_bucket(const char *const *paths, int n,
                         const AcidSchema *schema, const CombType *row_type,
-                        int compression, const char *out_path,
+                        const AcidCompactSpec *spec, const char *out_path,
                         int64_t *n_rows, CombErr *err)
 {
     AcidReader *r = NULL;
@@ -370,7 +373,7 @@ static int merge_bucket(const char *const *paths, int n,
     bool have_batch = false;
     int rc = acid_reader_open_files(paths, n, schema, NULL, &r, err);
     orc_writer_options_default(&o);
-    o.compression = (OrcCompression)compression;
+    o.compression = (OrcCompression)spec->compression;
     if (!rc)
         rc = orc_writer_open(out_path, row_type, &o, &w, err);
     if (!rc && acid_reader_batch_init(r, &b))
@@ -387,6 +390,8 @@ static int merge_bucket(const char *const *paths, int n,
             live[i] = (uint32_t)comb_batch_row(&b, i);
         rc = orc_writer_write_rows(w, &view, live, k, err);
         *n_rows += k;
+        if (!rc && spec->progress)
+            rc = spec->progress(spec->progress_ctx, *n_rows, err);
     }
     comb_free(live);
     if (have_batch)
@@ -431,8 +436,8 @@ static int write_insert_only(const char *dir, const char *out_dir,
         snprintf(name, sizeof name, "%06d_0", bucket);
         if (!(file = fs_join(a, path, name)))
             return comb_err_nomem(err);
-        rc = merge_bucket(group, k, schema, row_type, spec->compression,
-                          file, &out->n_rows, err);
+        rc = merge_bucket(group, k, schema, row_type, spec, file,
+                          &out->n_rows, err);
     }
     return rc ? rc : fs_fsync_dir(path, err);
 }

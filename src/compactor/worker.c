@@ -281,7 +281,38 @@ typedef struct Job {
     int64_t txn;             /* the compactor's txn, 0 before it opens */
     AcidCompactResult res;
     char *dir;
+    int64_t last_beat_ms;    /* when the txn was last heartbeated */
 } Job;
+
+static int64_t clock_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* acid_compact_dir's progress callback: the compactor's txn is
+ * heartbeated every quarter of hive.txn.timeout, so that housekeeping
+ * never aborts a long compaction; a txn found aborted (ABORT
+ * TRANSACTIONS, a timeout after all) stops the work at once. */
+static int heartbeat(void *ctx, int64_t rows, CombErr *err)
+{
+    Job *j = ctx;
+    int64_t now = clock_ms();
+    bool open = true;
+    int rc;
+    (void)rows;
+    if (now - j->last_beat_ms < j->cfg->txn_timeout_ms / 4)
+        return COMB_OK;
+    j->last_beat_ms = now;
+    if ((rc = ms_txn_heartbeat(j->ms, &j->txn, 1, &open, err)))
+        return rc;
+    if (!open)
+        return comb_err(err, COMB_ETXN,
+                        "the compaction's txn txnid:%lld is no longer open",
+                        (long long)j->txn);
+    return COMB_OK;
+}
 
 static int open_txn(Job *j, CombTxnList *snap, CombErr *err)
 {
@@ -318,6 +349,9 @@ static int write_files(Job *j, const MsTable *t, const CombTxnList *snap,
     spec.visibility_txn = j->txn;
     spec.compression = table_compression(t);
     spec.max_deltas = j->cfg->max_num_delta;
+    spec.progress = heartbeat;
+    spec.progress_ctx = j;
+    j->last_beat_ms = clock_ms();
     if (is_insert_only(t))
         return acid_compact_insert_only_dir(j->dir, &schema, cwil, snap,
                                             &spec, j->a, &j->res, err);
@@ -435,7 +469,7 @@ int compactor_work_one(Ms *ms, const CompactorConfig *cfg,
     }
     out->claimed = true;
     out->id = c.id;
-    j = (Job){ms, cfg, &c, &a, 0, {0}, NULL};
+    j = (Job){ms, cfg, &c, &a, 0, {0}, NULL, 0};
     comb_err_clear(&why);
     if ((rc = run_job(&j, &refused, &why))) {
         rc = give_up(&j, MS_CQ_FAILED, why.msg, out, err);

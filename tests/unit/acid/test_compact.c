@@ -249,3 +249,51 @@ TEST(compact_backlog_in_passes)
     comb_idlist_free(&wil.ids);
     comb_arena_free(&a);
 }
+
+typedef struct Progress {
+    int calls;
+    int64_t last;
+    int stop_after;          /* fail on this call (0: never) */
+} Progress;
+
+static int on_progress(void *ctx, int64_t rows, CombErr *err)
+{
+    Progress *p = ctx;
+    p->calls++;
+    if (rows < p->last)
+        return comb_err(err, COMB_EINTERNAL, "rows went down");
+    p->last = rows;
+    if (p->stop_after && p->calls == p->stop_after)
+        return comb_err(err, COMB_ETXN, "txn gone");
+    return COMB_OK;
+}
+
+TEST(compact_progress_and_stop)
+{
+    const char *dir = unit_tmpdir();
+    CombWriteIdList wil = {0};
+    CombErr err;
+    CombArena a;
+    AcidCompactResult res;
+    Progress p = {0, 0, 0};
+    AcidCompactSpec major = {true, 2, 9, ORC_COMP_NONE, 0, on_progress, &p};
+    comb_arena_init(&a, 1 << 16);
+    CHECK_OK(write_ids(dir, 1, 0, 1000, &err), &err);
+    CHECK_OK(write_ids(dir, 2, 1000, 2000, &err), &err);
+    CHECK_OK(comb_idlist_init(&wil.ids, 2, NULL, 0, NULL, 0), &err);
+    /* the callback stops it: nothing is left behind */
+    p.stop_after = 1;
+    CHECK_EQ(acid_compact_dir(dir, &c_schema, &wil, NULL, &major, &a, &res,
+                              &err),
+             COMB_ETXN);
+    CHECK(!fs_exists(comb_arena_printf(&a, "%s/base_0000002_v0000009", dir)));
+    p = (Progress){0, 0, 0};
+    CHECK_OK(acid_compact_dir(dir, &c_schema, &wil, NULL, &major, &a, &res,
+                              &err),
+             &err);
+    CHECK(p.calls >= 2);
+    CHECK_EQ(p.last, 2000);
+    CHECK_EQ(res.n_rows, 2000);
+    comb_idlist_free(&wil.ids);
+    comb_arena_free(&a);
+}
