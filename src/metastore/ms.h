@@ -819,8 +819,11 @@ int ms_compact_claim(Ms *ms, const char *worker_id, int64_t timeout_ms,
                      int64_t id, CombArena *a, MsCompaction *out,
                      bool *found, CombErr *err);
 /* Record the compactor's txn and high watermark on working entry id
- * (CQ_TXN_ID, CQ_HIGHEST_WRITE_ID), before it writes anything, so that
- * a failed attempt's files can be found. */
+ * (CQ_TXN_ID, CQ_HIGHEST_WRITE_ID), before it writes anything, with a
+ * TXN_COMPONENTS row of operation 'c' (Hive's): should the txn abort, it
+ * stays known as aborted through housekeeping (else its _v directories
+ * would read as committed once its TXNS row went) until the cleaner of a
+ * later compaction removed them; ms_compact_finish as refused drops it. */
 int ms_compact_set_txn(Ms *ms, int64_t id, int64_t txnid,
                        int64_t highest_writeid, CombErr *err);
 /* The compaction succeeded: commit its txn (as ms_txn_commit_excl), move

@@ -416,6 +416,8 @@ typedef enum PgId {
     PG_CQ_CLAIM,
     PG_CQ_GET,
     PG_CQ_SET_TXN,
+    PG_CQ_TC_INSERT,
+    PG_CQ_TC_DROP,
     PG_CQ_NEXT_TXN_LOCK,
     PG_CQ_READY,
     PG_CQ_STATE,
@@ -1014,6 +1016,20 @@ static const char *const pg_sql[PG_N_STATEMENTS] = {
     [PG_CQ_SET_TXN] =
         "UPDATE COMPACTION_QUEUE SET CQ_TXN_ID = $2, CQ_HIGHEST_WRITE_ID = $3"
         " WHERE CQ_ID = $1 AND CQ_STATE = 'w'",
+    /* Hive's 'c' component: an aborted compaction's txn stays known as
+     * aborted (housekeeping keeps txns with components), so its _v
+     * directories stay invisible until a cleaner has removed them */
+    [PG_CQ_TC_INSERT] =
+        "INSERT INTO TXN_COMPONENTS (TC_TXNID, TC_DATABASE, TC_TABLE,"
+        " TC_PARTITION, TC_OPERATION_TYPE, TC_WRITEID)"
+        " SELECT CQ_TXN_ID, CQ_DATABASE, CQ_TABLE, CQ_PARTITION, 'c',"
+        " CQ_HIGHEST_WRITE_ID FROM COMPACTION_QUEUE WHERE CQ_ID = $1",
+    /* ... dropped when the aborted attempt wrote nothing (refused) */
+    [PG_CQ_TC_DROP] =
+        "DELETE FROM TXN_COMPONENTS WHERE TC_OPERATION_TYPE = 'c'"
+        " AND TC_TXNID = (SELECT CQ_TXN_ID FROM COMPACTION_QUEUE"
+        "  WHERE CQ_ID = $1)"
+        " AND TC_TXNID IN (SELECT TXN_ID FROM TXNS WHERE TXN_STATE = 'a')",
     /* held until the commit: no txn opens between reading the next id and
      * the compaction's commit, so every later txn sees the compaction */
     [PG_CQ_NEXT_TXN_LOCK] = "SELECT NTXN_NEXT FROM NEXT_TXN_ID FOR UPDATE",
@@ -3834,6 +3850,8 @@ static int compact_set_txn_body(MsPg *h, void *p, CombErr *err)
                            &changed, err);
     if (!rc && changed == 0)
         rc = ms_err_no_compaction(err, a->id);
+    if (!rc)
+        rc = pg_exec(h, PG_CQ_TC_INSERT, PG_ARGS(PG_INT(a->id)), err);
     return rc;
 }
 
@@ -3921,6 +3939,8 @@ static int compact_finish_body(MsPg *h, void *p, CombErr *err)
         rc = compact_get(h, a->id, a->a, &c, &found, err);
     if (!rc && !found)
         return ms_err_no_compaction(err, a->id);
+    if (!rc && a->state == MS_CQ_REFUSED)
+        rc = pg_exec(h, PG_CQ_TC_DROP, PG_ARGS(PG_INT(a->id)), err);
     if (!rc)
         rc = pg_exec(h, PG_CQ_TO_HISTORY,
                      PG_ARGS(PG_INT(a->id), PG_TEXT(letter),

@@ -490,6 +490,8 @@ typedef enum SqId {
     SQ_CQ_CLAIM,
     SQ_CQ_GET,
     SQ_CQ_SET_TXN,
+    SQ_CQ_TC_INSERT,
+    SQ_CQ_TC_DROP,
     SQ_CQ_READY,
     SQ_CQ_STATE,
     SQ_CQ_TO_HISTORY,
@@ -960,6 +962,20 @@ static const char *const sq_sql[SQ_N_STATEMENTS] = {
     [SQ_CQ_SET_TXN] =
         "UPDATE COMPACTION_QUEUE SET CQ_TXN_ID = ?2, CQ_HIGHEST_WRITE_ID = ?3"
         " WHERE CQ_ID = ?1 AND CQ_STATE = 'w'",
+    /* Hive's 'c' component: an aborted compaction's txn stays known as
+     * aborted (housekeeping keeps txns with components), so its _v
+     * directories stay invisible until a cleaner has removed them */
+    [SQ_CQ_TC_INSERT] =
+        "INSERT INTO TXN_COMPONENTS (TC_TXNID, TC_DATABASE, TC_TABLE,"
+        " TC_PARTITION, TC_OPERATION_TYPE, TC_WRITEID)"
+        " SELECT CQ_TXN_ID, CQ_DATABASE, CQ_TABLE, CQ_PARTITION, 'c',"
+        " CQ_HIGHEST_WRITE_ID FROM COMPACTION_QUEUE WHERE CQ_ID = ?1",
+    /* ... dropped when the aborted attempt wrote nothing (refused) */
+    [SQ_CQ_TC_DROP] =
+        "DELETE FROM TXN_COMPONENTS WHERE TC_OPERATION_TYPE = 'c'"
+        " AND TC_TXNID = (SELECT CQ_TXN_ID FROM COMPACTION_QUEUE"
+        "  WHERE CQ_ID = ?1)"
+        " AND TC_TXNID IN (SELECT TXN_ID FROM TXNS WHERE TXN_STATE = 'a')",
     [SQ_CQ_READY] =
         "UPDATE COMPACTION_QUEUE SET CQ_STATE = 'r', CQ_WORKER_ID = NULL,"
         " CQ_NEXT_TXN_ID = (SELECT NTXN_NEXT FROM NEXT_TXN_ID),"
@@ -3336,6 +3352,8 @@ static int mss_compact_set_txn(void *impl, int64_t id, int64_t txnid,
                      err);
     if (!rc && sqlite3_changes(h->db) == 0)
         rc = ms_err_no_compaction(err, id);
+    if (!rc)
+        rc = sq_exec(h, SQ_CQ_TC_INSERT, SQ_ARGS(SQ_INT(id)), err);
     return sq_end(h, rc, err);
 }
 
@@ -3396,6 +3414,8 @@ static int compact_finish_body(MsSqlite *h, int64_t id, MsCompactState state,
     int rc = compact_get(h, id, a, &c, &found, err);
     if (!rc && !found)
         return ms_err_no_compaction(err, id);
+    if (!rc && state == MS_CQ_REFUSED)
+        rc = sq_exec(h, SQ_CQ_TC_DROP, SQ_ARGS(SQ_INT(id)), err);
     if (!rc)
         rc = sq_exec(h, SQ_CQ_TO_HISTORY,
                      SQ_ARGS(SQ_INT(id), SQ_TEXT(letter), SQ_TEXT(error)),

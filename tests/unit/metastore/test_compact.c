@@ -173,6 +173,22 @@ MS_TEST(ms_compact_timed_out_worker_is_retried)
     CHECK_EQ(ts, MS_TXN_ABORTED);
     /* the dead worker's late commit is refused */
     CHECK_EQ(ms_compact_commit(ms, id, ctxn, &err), COMB_ENOTFOUND);
+    /* its txn stays known as aborted through housekeeping (its 'c'
+     * component), so what it wrote stays invisible */
+    {
+        MsHousekeeping hk = {1, 0};
+        MsHousekeepResult hr;
+        char q[200];
+        CombTxnList snap;
+        usleep(20000);
+        CHECK_OK(ms_housekeep(ms, &hk, &hr, &err), &err);
+        snprintf(q, sizeof q, "SELECT count(*) FROM TXNS WHERE TXN_ID = %lld"
+                              " AND TXN_STATE = 'a'", (long long)ctxn);
+        CHECK_EQ(fx_sql_int(&fx, q), 1);
+        CHECK_OK(ms_txn_snapshot(ms, 0, &snap, &err), &err);
+        CHECK(comb_idlist_is_aborted(&snap, ctxn));
+        comb_idlist_free(&snap);
+    }
     comb_arena_free(&a);
     ms_close(ms);
 }
