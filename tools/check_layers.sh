@@ -13,11 +13,11 @@ declare -A allow=(
   [text]="common fs text"
   [acid]="common fs orc acid"
   [metastore]="common fs metastore"
-  [sql]="common fs orc text acid metastore sql"
+  [sql]="common fs orc text acid metastore compactor sql"
   [compactor]="common fs orc acid metastore compactor"
   [stream]="common fs orc acid metastore stream"
-  [server]="common fs orc text acid metastore sql server"
-  [cli]="common fs orc text acid metastore sql cli"
+  [server]="common fs orc text acid metastore compactor sql server"
+  [cli]="common fs orc text acid metastore compactor sql cli"
 )
 # The parts of sql/ (its sub-folders), lowest first.  A part may include
 # the headers of the parts up to itself and the core (sql/sql_int.h and

@@ -140,6 +140,13 @@ typedef struct AcidReaderOptions {
      * whole.  A leaf whose column a file lacks or stores as another type
      * (schema evolution) is unknown for that file. */
     const struct OrcSarg *sarg;
+    /* (Compaction.) wil is a compactor list: directories are chosen as
+     * acid_dir_state_get_opts with AcidDirStateOptions.compactor. */
+    bool compactor;
+    /* (Minor compaction.) Read the kept insert deltas alone: no base, no
+     * original files, no delete events applied (rows of invalid write ids
+     * are still dropped). */
+    bool inserts_only;
 } AcidReaderOptions;
 
 /*
@@ -251,6 +258,18 @@ typedef struct AcidWriterOptions {
      * partitions), instead of one of the writer's own; borrowed: it must
      * outlive the writer.  memory_budget is then ignored. */
     OrcWriterGroup *group;
+    /* (Compaction.) Directory names to write instead of
+     * delta_W_W_S / base_W and delete_delta_W_W_S, e.g. base_N_vT,
+     * delta_A_B_vT; NULL = the usual ones.  Delete events get
+     * currentTransaction = write_id. */
+    const char *insert_dir_name;
+    const char *delete_dir_name;
+    /* (Compaction.) Inserted rows keep their ROW__ID: the batch carries
+     * it in the three columns after the user columns (the reader's layout,
+     * acid_reader_batch_init), rows go to the bucket file of the writer id
+     * in their bucket property, and within a file they must ascend by key
+     * (§6.1; else COMB_ECORRUPT).  The buckets argument is ignored. */
+    bool keep_row_ids;
 } AcidWriterOptions;
 
 /* (Addition.) acid_writer_open with options (opt NULL = acid_writer_open).
@@ -286,6 +305,82 @@ int acid_writer_commit_files(AcidWriter *w, AcidWriteStats *stats,
 
 /* Remove everything the writer created; frees w.  NULL ok. */
 void acid_writer_abort(AcidWriter *w);
+
+/* ------------------------------------------------------------- compaction */
+
+/* (Addition.) What a compaction of one table (or partition) directory
+ * writes (hive-acid-transactions.md 4.2). */
+typedef struct AcidCompactSpec {
+    bool major;              /* base_<hwm>_v<txn>, else minor deltas */
+    int64_t hwm;             /* the compactor's high watermark (> 0) */
+    int64_t visibility_txn;  /* the compactor's txn: the _v suffix */
+    int compression;         /* OrcCompression of the new files */
+    int max_deltas;          /* hive.compactor.max.num.delta: more deltas
+                                than this are first merged oldest first in
+                                minor passes of at most this many (all in
+                                the same txn); 0 = no limit */
+    /* Called after every batch of rows written (may be NULL), with the
+     * rows written so far in this pass: the caller heartbeats its txn and
+     * may stop the compaction by returning an error (then nothing is
+     * left). */
+    int (*progress)(void *ctx, int64_t rows, CombErr *err);
+    void *progress_ctx;
+} AcidCompactSpec;
+
+/* (Addition.) What it did. */
+typedef struct AcidCompactResult {
+    bool enough;             /* there was something to compact (else
+                                nothing was written) */
+    bool cleanable;          /* not enough, but obsolete or aborted
+                                directories wait for the cleaner */
+    int n_dirs_read;         /* base and deltas merged */
+    int64_t n_rows;          /* rows (insert events) written */
+    int64_t n_deletes;       /* delete events written (minor) */
+    char *insert_dir;        /* directory names written (arena), or NULL */
+    char *delete_dir;
+    int n_passes;            /* minor passes before the last one */
+    int n_written;           /* every directory written, passes included
+                                (what to remove if the txn never commits) */
+    char **written;
+} AcidCompactResult;
+
+/* (Addition.) Compact the directory `dir` as the compactor's write-id list
+ * `cwil` (hive-acid-storage.md 5.2: hwm below the lowest open write id,
+ * exceptions = aborted ids) and txn list `txns` see it:
+ *  - major: every row still visible (deletes applied, rows of aborted
+ *    write ids dropped), ROW__IDs kept, into base_<hwm>_v<txn> (an empty
+ *    bucket_00000 when no row is left);
+ *  - minor: the rows of the insert deltas after the base into
+ *    delta_<min>_<hwm>_v<txn>, the delete events of the delete deltas into
+ *    delete_delta_<min>_<hwm>_v<txn> (one file per bucket, keys kept,
+ *    aborted write ids dropped).
+ * "Enough" is Hive's rule: major needs originals or more than one of base
+ * and deltas; minor more than one delta, not just a delta and its delete
+ * delta.  With spec->max_deltas, a backlog is merged in passes first
+ * (Hive's several-pass compaction of a huge backlog): the oldest
+ * max_deltas deltas into delta_<min>_<cap>_v<txn>, cap their highest write
+ * id, until no more than max_deltas are left.  The compactor's txn is
+ * valid in its own snapshot, so each pass reads the previous one's
+ * output.  Files and directories are durable when this returns (the
+ * writer's order); the caller then commits the compactor's txn, before
+ * which readers ignore the _v directories.  On error nothing is left. */
+int acid_compact_dir(const char *dir, const AcidSchema *schema,
+                     const CombWriteIdList *cwil, const CombTxnList *txns,
+                     const AcidCompactSpec *spec, CombArena *a,
+                     AcidCompactResult *out, CombErr *err);
+
+/* (Addition.) acid_compact_dir for an insert-only ORC table
+ * (transactional_properties=insert_only): the data files of the chosen
+ * base and deltas (major) or of the deltas after the base (minor) are
+ * merged into base_<hwm>_v<txn> / delta_<min>_<hwm>_v<txn>, one plain ORC
+ * file NNNNNN_0 per bucket number of the input file names; there are no
+ * ROW__IDs and no delete events.  Same rules, durability and cleanup as
+ * acid_compact_dir (no max_deltas passes). */
+int acid_compact_insert_only_dir(const char *dir, const AcidSchema *schema,
+                                 const CombWriteIdList *cwil,
+                                 const CombTxnList *txns,
+                                 const AcidCompactSpec *spec, CombArena *a,
+                                 AcidCompactResult *out, CombErr *err);
 
 /* ---------------------------------------------------------------- bucketing */
 

@@ -62,6 +62,8 @@ struct AcidReader {
     bool want_row_id;
     const OrcSarg *sarg;       /* borrowed; NULL none */
     OrcReadCounters counters;  /* of the files closed so far */
+    bool compactor;            /* AcidReaderOptions.compactor */
+    bool inserts_only;         /* AcidReaderOptions.inserts_only */
     int capacity;              /* rows per batch */
     AcidDirState state;
     ScanFile *files;           /* read order: bucket, then seq */
@@ -194,7 +196,7 @@ static int list_acid_dirs(AcidReader *r, const char *dir, FileLists *l,
                           CombErr *err)
 {
     int rc;
-    if (r->state.base) {
+    if (r->state.base && !r->inserts_only) {
         ScanFile proto = {0};
         proto.group = GROUP_BASE;
         proto.synth_wid = r->state.base->max_wid;
@@ -268,9 +270,9 @@ static int build_file_lists(AcidReader *r, const char *dir, CombErr *err)
 {
     FileLists l = {0};
     int rc;
-    if ((rc = list_originals(r, dir, &l, err)) ||
+    if ((!r->inserts_only && (rc = list_originals(r, dir, &l, err))) ||
         (rc = list_acid_dirs(r, dir, &l, err)) ||
-        (rc = list_delete_files(r, dir, &l, err)))
+        (!r->inserts_only && (rc = list_delete_files(r, dir, &l, err))))
         return rc;
     if (l.n_files > 1)
         qsort(l.files, (size_t)l.n_files, sizeof *l.files, cmp_scan_file);
@@ -315,6 +317,8 @@ static int copy_options(AcidReader *r, const AcidReaderOptions *opt,
         r->project[i] = !opt || !opt->project || opt->project[i];
     r->want_row_id = opt && opt->want_row_id;
     r->sarg = opt ? opt->sarg : NULL;
+    r->compactor = opt && opt->compactor;
+    r->inserts_only = opt && opt->inserts_only;
     return COMB_OK;
 }
 
@@ -337,8 +341,10 @@ int acid_reader_open(const char *dir, const AcidSchema *schema,
     if ((rc = acid_schema_copy(&r->arena, schema, &r->schema, err)) ||
         (rc = copy_snapshot(r, wil, txns, err)) ||
         (rc = copy_options(r, opt, err)) ||
-        (rc = acid_dir_state_get(dir, &r->wil, txns ? &r->txn_copy : NULL,
-                                 &r->arena, &r->state, err)) ||
+        (rc = acid_dir_state_get_opts(dir, &r->wil,
+                                      txns ? &r->txn_copy : NULL,
+                                      &(AcidDirStateOptions){r->compactor},
+                                      &r->arena, &r->state, err)) ||
         (rc = build_file_lists(r, dir, err))) {
         acid_reader_close(r);
         return rc;

@@ -50,6 +50,9 @@ typedef struct InsertFile {
     int64_t next_row_id;     /* rowId of the next row */
     int64_t stripe_first;    /* rowId of the first row of the open stripe */
     CombBuf key_index;       /* §1.4: "owid,bucket,rowId;" per stripe */
+    bool keyed;              /* rows bring their ROW__ID (compaction) */
+    bool has_last;
+    AcidKey last;            /* keyed: the last row's key so far */
 } InsertFile;
 
 /* One delete file bucket_M while it is written. */
@@ -87,6 +90,11 @@ struct AcidWriter {
     int stmt;                  /* -1: directory names without statement */
     int compression;           /* OrcCompression */
     bool base;                 /* INSERT OVERWRITE into base_W */
+    bool keep_row_ids;         /* compaction: rows keep their ROW__IDs */
+    const char *insert_name;   /* compaction: directory names given */
+    const char *delete_name;
+    int *buckets;              /* keep_row_ids: writer id per row, heap */
+    int buckets_cap;
     uint64_t stripe_size;
     bool set_dict_threshold;
     double dict_threshold;
@@ -218,11 +226,15 @@ static CombBatch stage_batch(Stage *st, int n_rows)
 
 static int dir_paths(AcidWriter *w, CombErr *err)
 {
-    char *ins = acid_dir_name(&w->arena,
-                              w->base ? ACID_DIR_BASE : ACID_DIR_DELTA,
-                              w->write_id, w->write_id, w->stmt);
-    char *del = acid_dir_name(&w->arena, ACID_DIR_DELETE_DELTA, w->write_id,
-                              w->write_id, w->stmt);
+    char *ins = w->insert_name
+                    ? (char *)w->insert_name
+                    : acid_dir_name(&w->arena,
+                                    w->base ? ACID_DIR_BASE : ACID_DIR_DELTA,
+                                    w->write_id, w->write_id, w->stmt);
+    char *del = w->delete_name
+                    ? (char *)w->delete_name
+                    : acid_dir_name(&w->arena, ACID_DIR_DELETE_DELTA,
+                                    w->write_id, w->write_id, w->stmt);
     if (!ins || !del)
         return comb_err_nomem(err);
     w->insert_dir.path = fs_join(&w->arena, w->dir, ins);
@@ -297,6 +309,7 @@ int acid_writer_open_opts(const char *dir, const AcidSchema *schema,
     w->stmt = stmt_id;
     w->compression = compression;
     w->base = opt && opt->base;
+    w->keep_row_ids = opt && opt->keep_row_ids;
     w->stripe_size = opt && opt->stripe_size ? opt->stripe_size
                      : w->base ? 0 : DELTA_STRIPE_SIZE;
     w->set_dict_threshold = opt && opt->set_dictionary_key_threshold;
@@ -304,6 +317,12 @@ int acid_writer_open_opts(const char *dir, const AcidSchema *schema,
     if (opt && opt->set_index)
         rc = index_setup(w, schema, opt, err);
     if (!rc && !(w->dir = comb_arena_strdup(&w->arena, dir)))
+        rc = comb_err_nomem(err);
+    if (!rc && opt && opt->insert_dir_name &&
+        !(w->insert_name = comb_arena_strdup(&w->arena, opt->insert_dir_name)))
+        rc = comb_err_nomem(err);
+    if (!rc && opt && opt->delete_dir_name &&
+        !(w->delete_name = comb_arena_strdup(&w->arena, opt->delete_dir_name)))
         rc = comb_err_nomem(err);
     if (!rc && opt && opt->group)
         w->group = opt->group;
@@ -366,6 +385,9 @@ static int insert_on_stripe(void *ctx, uint64_t stripe_rows, CombErr *err)
     InsertFile *f = ctx;
     int64_t last = f->stripe_first + (int64_t)stripe_rows - 1;
     f->stripe_first += (int64_t)stripe_rows;
+    if (f->keyed) /* the stripe ends with the last row written to f */
+        return append_key(&f->key_index, f->last.owid, f->last.bucket,
+                          f->last.row_id, err);
     return append_key(&f->key_index, f->write_id, f->prop, last, err);
 }
 
@@ -468,6 +490,7 @@ static int insert_file_get(AcidWriter *w, int bucket, InsertFile **out,
     if (!(f = comb_calloc(1, sizeof *f)))
         return comb_err_nomem(err);
     f->write_id = w->write_id;
+    f->keyed = w->keep_row_ids;
     if ((rc = acid_bucket_encode(bucket, w->stmt, &f->prop, err)) ||
         (rc = open_orc(w, w->insert_dir.path, bucket, w->file_type,
                        insert_on_stripe, f, &f->orc, err))) {
@@ -480,6 +503,16 @@ static int insert_file_get(AcidWriter *w, int bucket, InsertFile **out,
 }
 
 /* ---------------------------------------------------------------- insert */
+
+/* The row struct of the staging batch: views of the caller's vectors. */
+static void stage_values(AcidWriter *w, const CombBatch *in)
+{
+    Stage *st = &w->stage;
+    st->cols[ACID_FIELD_ROW].has_nulls = false;
+    for (int i = 0; i < w->schema.n_cols; i++)
+        st->views[i] = in->cols[i].kind == COMB_T_NULL ? st->nulls[i]
+                                                       : in->cols[i];
+}
 
 /* Stage the caller's rows rows[0..n) for bucket file f: their metadata
  * (§6.2) at their own row numbers, their values as views. */
@@ -495,10 +528,41 @@ static void stage_insert(AcidWriter *w, InsertFile *f, const CombBatch *in,
         st->cols[ACID_FIELD_ROWID].i64[row] = f->next_row_id++;
         st->cols[ACID_FIELD_CURRENT].i64[row] = w->write_id;
     }
-    st->cols[ACID_FIELD_ROW].has_nulls = false;
-    for (int i = 0; i < w->schema.n_cols; i++)
-        st->views[i] = in->cols[i].kind == COMB_T_NULL ? st->nulls[i]
-                                                       : in->cols[i];
+    stage_values(w, in);
+}
+
+/* keep_row_ids: the rows' own ROW__IDs (the three columns after the user
+ * columns, acid_reader_batch_init's layout), which must ascend within the
+ * file (§6.1), as they do when read from sorted files bucket by bucket. */
+static int stage_insert_keyed(AcidWriter *w, InsertFile *f,
+                              const CombBatch *in, const uint32_t *rows,
+                              int n, CombErr *err)
+{
+    Stage *st = &w->stage;
+    const CombVector *ids = &in->cols[w->schema.n_cols];
+    for (int j = 0; j < n; j++) {
+        uint32_t row = rows[j];
+        AcidKey k = {ids[ACID_COL_WRITEID].i64[row],
+                     ids[ACID_COL_ROWID].i64[row],
+                     (int32_t)ids[ACID_COL_BUCKET].i64[row], 0};
+        if (f->has_last && acid_key_cmp(&f->last, &k) >= 0)
+            return comb_err(err, COMB_ECORRUPT,
+                            "rows out of ROW__ID order in '%s': (%lld,%d,"
+                            "%lld) after (%lld,%d,%lld)", w->dir,
+                            (long long)k.owid, (int)k.bucket,
+                            (long long)k.row_id, (long long)f->last.owid,
+                            (int)f->last.bucket, (long long)f->last.row_id);
+        f->last = k;
+        f->has_last = true;
+        f->next_row_id++;
+        st->cols[ACID_FIELD_OPERATION].i64[row] = ACID_OP_INSERT;
+        st->cols[ACID_FIELD_OWID].i64[row] = k.owid;
+        st->cols[ACID_FIELD_BUCKET].i64[row] = k.bucket;
+        st->cols[ACID_FIELD_ROWID].i64[row] = k.row_id;
+        st->cols[ACID_FIELD_CURRENT].i64[row] = k.owid;
+    }
+    stage_values(w, in);
+    return COMB_OK;
 }
 
 /* The caller's columns must be vectors of the columns' types (or untyped
@@ -562,7 +626,11 @@ static int write_runs(AcidWriter *w, const CombBatch *rows,
         }
         if ((rc = insert_file_get(w, bucket, &f, err)))
             return rc;
-        stage_insert(w, f, rows, w->run, end - start);
+        if (!w->keep_row_ids)
+            stage_insert(w, f, rows, w->run, end - start);
+        else if ((rc = stage_insert_keyed(w, f, rows, w->run, end - start,
+                                          err)))
+            return rc;
         CombBatch b = stage_batch(&w->stage, 0);
         if ((rc = orc_writer_write_rows(f->orc, &b, w->run, end - start,
                                         err)))
@@ -587,12 +655,41 @@ static int reserve_order(AcidWriter *w, int n, CombErr *err)
     return COMB_OK;
 }
 
+/* keep_row_ids: each row goes to the file of the writer id in its bucket
+ * property (§2), into w->buckets (indexed by physical row). */
+static int keyed_buckets(AcidWriter *w, const CombBatch *rows,
+                         const int **buckets, CombErr *err)
+{
+    const CombVector *prop = &rows->cols[w->schema.n_cols + ACID_COL_BUCKET];
+    int stmt, rc;
+    if (rows->n_cols < w->schema.n_cols + 3)
+        return comb_err(err, COMB_EINVALID,
+                        "rows without their ROW__ID columns");
+    if (rows->capacity > w->buckets_cap) {
+        int *v = comb_realloc(w->buckets, (size_t)rows->capacity * sizeof *v);
+        if (!v)
+            return comb_err_nomem(err);
+        w->buckets = v;
+        w->buckets_cap = rows->capacity;
+    }
+    for (int i = 0; i < comb_batch_live(rows); i++) {
+        int row = comb_batch_row(rows, i);
+        if ((rc = acid_bucket_decode((int32_t)prop->i64[row],
+                                     &w->buckets[row], &stmt, err)))
+            return rc;
+    }
+    *buckets = w->buckets;
+    return COMB_OK;
+}
+
 int acid_writer_insert(AcidWriter *w, const CombBatch *rows,
                        const int *buckets, CombErr *err)
 {
     int n_live = comb_batch_live(rows), rc;
     if (n_live == 0)
         return COMB_OK;
+    if (w->keep_row_ids && (rc = keyed_buckets(w, rows, &buckets, err)))
+        return rc;
     if ((rc = check_rows(w, rows, err)) ||
         (rc = stage_reserve(&w->stage, w->schema.n_cols, rows->capacity,
                             err)) ||
@@ -765,6 +862,7 @@ static void writer_free(AcidWriter *w)
     stage_free(&w->stage, w->schema.n_cols);
     comb_free(w->order);
     comb_free(w->run);
+    comb_free(w->buckets);
     acid_delete_set_free(&w->deletes);
     comb_arena_free(&w->arena);
     comb_free(w);

@@ -5,6 +5,7 @@
  *   comb [OPTIONS] [-e 'SQL;...' | -f FILE]
  *   comb [OPTIONS] orcfiledump [-d|--contents] [-j [-p]] [-t]
  *        [--rowindex=C,...] [--skip-dump] PATH...   (cli/orcfiledump.c)
+ *   comb [OPTIONS] compactor [--once]               (cli/compactor_cmd.c)
  *
  * OPTIONS: --warehouse DIR, --metastore PATH|URL, --hivevar k=v,
  * --hiveconf k=v, --outputformat table|tsv|csv, -v, --silent.  Global
@@ -24,6 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/compactor_cmd.h"
 #include "cli/orcfiledump.h"
 #include "cli/print.h"
 #include "cli/shell.h"
@@ -50,6 +52,7 @@ static void usage(FILE *out)
     fputs("usage: comb [OPTIONS] [-e 'SQL;...' | -f FILE]\n"
           "       comb [OPTIONS] orcfiledump [-d|--contents] [-j [-p]] [-t]\n"
           "            [--rowindex=C,...] [--skip-dump] PATH...\n"
+          "       comb [OPTIONS] compactor [--once]\n"
           "OPTIONS: [--warehouse DIR] [--metastore FILE|postgresql://...]\n"
           "         [--hivevar k=v]... [--hiveconf k=v]...\n"
           "         [--outputformat table|tsv|csv] [-v] [--silent]\n"
@@ -219,8 +222,17 @@ typedef struct Subcommand {
     int (*run)(int argc, char **argv);   /* argv[0] is the name */
 } Subcommand;
 
+/* `comb compactor` needs the global options: main calls it itself. */
+static int compactor_placeholder(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    return 2;
+}
+
 static const Subcommand subcommands[] = {
     {"orcfiledump", cli_orcfiledump},
+    {"compactor", compactor_placeholder},
 };
 
 /* The subcommand named by the first argument after the global options, or
@@ -333,6 +345,14 @@ int main(int argc, char **argv)
     rc = parse_options(argc, argv, &o, &vars, &n_vars, &confs, &n_confs);
     if (!rc && optind < argc)
         rc = find_subcommand(&o, argv[optind], &sub);
+    if (!rc && sub && sub->run == compactor_placeholder) {
+        const char *ms = take_metastore_conf(&o, confs, n_confs);
+        rc = cli_compactor(o.warehouse, ms, confs, n_confs, argc - optind,
+                           argv + optind);
+        comb_free(vars);
+        comb_free(confs);
+        return rc;
+    }
     if (rc || sub) {
         comb_free(vars);
         comb_free(confs);

@@ -156,6 +156,23 @@ CombRangeValid comb_idlist_range_aborted(const CombIdList *l, int64_t lo,
     return COMB_RANGE_SOME;
 }
 
+int comb_idlist_aborted_upto(const CombIdList *in, int64_t hwm,
+                             CombIdList *out)
+{
+    int64_t *aborted = comb_malloc((size_t)(in->n_exceptions + 1) *
+                                   sizeof *aborted);
+    int n = 0, rc;
+    memset(out, 0, sizeof *out);
+    if (!aborted)
+        return COMB_ENOMEM;
+    for (int i = 0; i < in->n_exceptions; i++)
+        if (in->aborted[i] && in->exceptions[i] <= hwm)
+            aborted[n++] = in->exceptions[i];
+    rc = comb_idlist_init(out, hwm, NULL, 0, aborted, n);
+    comb_free(aborted);
+    return rc;
+}
+
 bool comb_idlist_is_valid_base(const CombIdList *l, int64_t id)
 {
     return id < l->min_open && id <= l->hwm;

@@ -66,6 +66,12 @@ CombRangeValid comb_idlist_range_aborted(const CombIdList *l, int64_t lo,
                                          int64_t hi);
 /* A base_N may be used: N < minOpen and N <= hwm. */
 bool comb_idlist_is_valid_base(const CombIdList *l, int64_t id);
+/* (Compaction.) The list of the ids up to hwm that in `in` are aborted,
+ * with high watermark hwm and no open ids: Hive's compactor write-id
+ * list shape (hive-acid-storage.md 5.2).  *out is the caller's to free.
+ * COMB_ENOMEM only. */
+int comb_idlist_aborted_upto(const CombIdList *in, int64_t hwm,
+                             CombIdList *out);
 
 /* Hive string forms.  The returned string is heap-allocated (comb_free). */
 char *comb_txnlist_format(const CombTxnList *l);

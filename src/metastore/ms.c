@@ -43,6 +43,14 @@ int ms_err_no_db(CombErr *err, const char *db)
     return comb_err(err, COMB_ENOTFOUND, "Database does not exist: %s", db);
 }
 
+int ms_err_no_compaction(CombErr *err, int64_t id)
+{
+    return comb_err(err, COMB_ENOTFOUND,
+                    "No such compaction in the queue: %lld, or not in the "
+                    "state this step needs (aborted, or timed out and "
+                    "claimed by another worker)", (long long)id);
+}
+
 int ms_err_no_table(CombErr *err, const char *db, const char *table)
 {
     return comb_err(err, COMB_ENOTFOUND, "Table not found '%s.%s'", db,
@@ -1007,7 +1015,8 @@ int ms_txn_begin(Ms *ms, const MsTxnBegin *rq, int64_t *txnid,
     if (!rc)
         rc = check_out(have_snapshot, "result pointer", err);
     if (!rc && rq->type != MS_TXN_TYPE_DEFAULT &&
-        rq->type != MS_TXN_TYPE_READ_ONLY)
+        rq->type != MS_TXN_TYPE_READ_ONLY &&
+        rq->type != MS_TXN_TYPE_COMPACTION)
         rc = comb_err(err, COMB_EINVALID, "unknown transaction type %d",
                       (int)rq->type);
     if (!rc && rq->locks)
@@ -1356,4 +1365,152 @@ int ms_txnid_seed(Ms *ms, int64_t max_txnid, CombErr *err)
         return rc;
     return commit_traced(ms->ops->txnid_seed(ms->impl, max_txnid, err),
                          "txnid_seed", NULL, max_txnid);
+}
+
+/* ------------------------------------------------------------ compaction */
+
+const char *ms_compact_state_name(MsCompactState s)
+{
+    switch (s) {
+    case MS_CQ_INITIATED: return "initiated";
+    case MS_CQ_WORKING: return "working";
+    case MS_CQ_READY_FOR_CLEANING: return "ready for cleaning";
+    case MS_CQ_FAILED: return "failed";
+    case MS_CQ_SUCCEEDED: return "succeeded";
+    case MS_CQ_DID_NOT_INITIATE: return "did not initiate";
+    case MS_CQ_REFUSED: return "refused";
+    case MS_CQ_ABORTED: return "aborted";
+    }
+    return "unknown";
+}
+
+static bool compact_final_state(MsCompactState s)
+{
+    return s == MS_CQ_FAILED || s == MS_CQ_SUCCEEDED ||
+           s == MS_CQ_DID_NOT_INITIATE || s == MS_CQ_REFUSED ||
+           s == MS_CQ_ABORTED;
+}
+
+int ms_compact_enqueue(Ms *ms, const MsCompactRequest *rq, bool *accepted,
+                       int64_t *id, MsCompactState *state, CombErr *err)
+{
+    MsName ldb, ltable;
+    MsCompactRequest copy;
+    int rc = check_handle(ms, err);
+    if (!rc)
+        rc = check_out(rq, "request", err);
+    if (!rc)
+        rc = check_out(accepted, "result pointer", err);
+    if (!rc)
+        rc = check_out(id, "result pointer", err);
+    if (!rc)
+        rc = check_out(state, "result pointer", err);
+    if (!rc && rq->type != MS_CQ_MAJOR && rq->type != MS_CQ_MINOR)
+        rc = comb_err(err, COMB_EINVALID,
+                      "Invalid compaction type, supported values are "
+                      "'major' and 'minor'");
+    if (!rc && rq->partition && !*rq->partition)
+        rc = comb_err(err, COMB_EINVALID, "empty partition name");
+    if (!rc)
+        rc = name_lower(&ldb, rq->db, "database", err);
+    if (!rc)
+        rc = name_lower(&ltable, rq->table, "table", err);
+    if (rc)
+        return rc;
+    copy = *rq;
+    copy.db = ldb.s;
+    copy.table = ltable.s;
+    *accepted = false;
+    *id = 0;
+    rc = ms->ops->compact_enqueue(ms->impl, &copy, accepted, id, state, err);
+    return commit_traced(rc, "compact_enqueue", NULL, *id);
+}
+
+int ms_compact_claim(Ms *ms, const char *worker_id, int64_t timeout_ms,
+                     int64_t id, CombArena *a, MsCompaction *out,
+                     bool *found, CombErr *err)
+{
+    int rc = check_handle(ms, err);
+    if (!rc)
+        rc = check_out(worker_id, "worker id", err);
+    if (!rc)
+        rc = check_out(a, "arena", err);
+    if (!rc)
+        rc = check_out(out, "result pointer", err);
+    if (!rc)
+        rc = check_out(found, "result pointer", err);
+    if (rc)
+        return rc;
+    memset(out, 0, sizeof *out);
+    *found = false;
+    return ms->ops->compact_claim(ms->impl, worker_id, timeout_ms, id, a, out,
+                                  found, err);
+}
+
+int ms_compact_set_txn(Ms *ms, int64_t id, int64_t txnid,
+                       int64_t highest_writeid, CombErr *err)
+{
+    int rc = check_handle(ms, err);
+    if (rc)
+        return rc;
+    return commit_traced(ms->ops->compact_set_txn(ms->impl, id, txnid,
+                                                  highest_writeid, err),
+                         "compact_set_txn", NULL, id);
+}
+
+int ms_compact_commit(Ms *ms, int64_t id, int64_t txnid, CombErr *err)
+{
+    int rc = check_handle(ms, err);
+    if (rc)
+        return rc;
+    return commit_traced(ms->ops->compact_commit(ms->impl, id, txnid, err),
+                         "txn_commit", NULL, txnid);
+}
+
+int ms_compact_finish(Ms *ms, int64_t id, MsCompactState state,
+                      const char *error, const MsCompactRetention *keep,
+                      CombErr *err)
+{
+    int rc = check_handle(ms, err);
+    if (!rc && !compact_final_state(state))
+        rc = comb_err(err, COMB_EINVALID,
+                      "compaction state '%c' is not a final state",
+                      (char)state);
+    if (rc)
+        return rc;
+    return commit_traced(ms->ops->compact_finish(ms->impl, id, state, error,
+                                                 keep, err),
+                         "compact_finish", NULL, id);
+}
+
+int ms_compact_list(Ms *ms, bool ready_to_clean, CombArena *a,
+                    MsCompaction **rows, int *n, CombErr *err)
+{
+    int rc = check_handle(ms, err);
+    if (!rc)
+        rc = check_out(a, "arena", err);
+    if (!rc)
+        rc = check_out(rows, "result pointer", err);
+    if (!rc)
+        rc = check_out(n, "result pointer", err);
+    if (rc)
+        return rc;
+    *rows = NULL;
+    *n = 0;
+    return ms->ops->compact_list(ms->impl, ready_to_clean, a, rows, n, err);
+}
+
+int ms_compact_abort(Ms *ms, const int64_t *ids, int n, bool *done,
+                     CombErr *err)
+{
+    int rc = check_handle(ms, err);
+    if (!rc && n > 0)
+        rc = check_out(ids, "ids", err);
+    if (!rc && n > 0)
+        rc = check_out(done, "result pointer", err);
+    if (rc)
+        return rc;
+    for (int i = 0; i < n; i++)
+        done[i] = false;
+    return ms->ops->compact_abort(ms->impl, ids, n, done, err);
 }

@@ -160,8 +160,10 @@ typedef enum MsTxnState {
 /* TXNS.TXN_TYPE values comb opens (Hive's TxnType numbers). */
 typedef enum MsTxnType {
     MS_TXN_TYPE_DEFAULT = 0,
-    MS_TXN_TYPE_READ_ONLY = 2  /* no write id, no components; not an
+    MS_TXN_TYPE_READ_ONLY = 2, /* no write id, no components; not an
                                   exception in other txns' snapshots */
+    MS_TXN_TYPE_COMPACTION = 3 /* a compactor's txn: writes only _v<txn>
+                                  directories, allocates no write id */
 } MsTxnType;
 
 /* HIVE_LOCKS.HL_LOCK_TYPE letters (Hive 4). */
@@ -247,6 +249,7 @@ typedef struct MsTxnInfo {
 #define MS_ABORT_TIMEOUT "heartbeat time-out"
 #define MS_ABORT_ROLLBACK "rollback"
 #define MS_ABORT_DEADLOCK "deadlock"
+#define MS_ABORT_COMPACTION "compaction transaction abort"
 
 /* Housekeeping (Hive's AcidHouseKeeperService and AcidTxnCleanerService),
  * one run of it. */
@@ -264,6 +267,65 @@ typedef struct MsHousekeepResult {
     int64_t txns_deleted;         /* TXNS rows removed */
     int64_t rows_deleted;         /* other rows removed (T2W, CTC, WRITE_SET) */
 } MsHousekeepResult;
+
+/* Compaction queue and history (ms_compact_*). */
+
+/* COMPACTION_QUEUE.CQ_STATE / COMPLETED_COMPACTIONS.CC_STATE letters. */
+typedef enum MsCompactState {
+    MS_CQ_INITIATED = 'i',
+    MS_CQ_WORKING = 'w',
+    MS_CQ_READY_FOR_CLEANING = 'r',
+    MS_CQ_FAILED = 'f',
+    MS_CQ_SUCCEEDED = 's',
+    MS_CQ_DID_NOT_INITIATE = 'a',
+    MS_CQ_REFUSED = 'c',
+    MS_CQ_ABORTED = 'x'
+} MsCompactState;
+
+/* CQ_TYPE letters. */
+typedef enum MsCompactType {
+    MS_CQ_MAJOR = 'a',
+    MS_CQ_MINOR = 'i'
+} MsCompactType;
+
+/* One compaction, queued (COMPACTION_QUEUE) or done
+ * (COMPLETED_COMPACTIONS).  Strings in the caller's arena; times epoch ms,
+ * 0 = none; ids 0 = none. */
+typedef struct MsCompaction {
+    int64_t id;                   /* CQ_ID / CC_ID, shared sequence */
+    char *db, *table;
+    char *partition;              /* NULL: unpartitioned table */
+    MsCompactState state;
+    MsCompactType type;
+    char *tblprops;               /* WITH OVERWRITE TBLPROPERTIES, as
+                                     "k=v" lines; NULL if none */
+    char *worker_id;              /* "<host>-<pid>-<thread>" while working */
+    int64_t enqueue_time, start, end;
+    int64_t highest_writeid;      /* the compactor's high watermark */
+    int64_t txnid;                /* the compactor's txn */
+    int64_t next_txnid;           /* NEXT_TXN_ID when it committed: the
+                                     cleaner waits until every txn below it
+                                     has ended */
+    int64_t commit_time;
+    char *error;                  /* why it failed, or NULL */
+    char *initiator_id;           /* "<host>-manual" or "<host>-initiator" */
+} MsCompaction;
+
+/* A compaction request (Hive's CompactionRequest). */
+typedef struct MsCompactRequest {
+    const char *db, *table;
+    const char *partition;        /* NULL: unpartitioned table */
+    MsCompactType type;
+    const char *tblprops;         /* may be NULL */
+    const char *initiator_id;
+} MsCompactRequest;
+
+/* How many history rows of each final state ms_compact_finish keeps per
+ * partition (hive.compactor.history.retention.succeeded, .failed,
+ * .did.not.initiate, .refused; aborted ones as refused). */
+typedef struct MsCompactRetention {
+    int succeeded, failed, did_not_initiate, refused, aborted;
+} MsCompactRetention;
 
 /* ---------------------------------------------------------------- backends */
 
@@ -359,6 +421,24 @@ typedef struct MsBackendOps {
                      MsHousekeepResult *out, CombErr *err);
     int (*txn_commit_create)(void *impl, int64_t txnid, const MsTable *t,
                              const MsPartition *parts, int n, CombErr *err);
+    /* compaction queue and history: see the ms_compact_* wrappers */
+    int (*compact_enqueue)(void *impl, const MsCompactRequest *rq,
+                           bool *accepted, int64_t *id,
+                           MsCompactState *state, CombErr *err);
+    int (*compact_claim)(void *impl, const char *worker_id,
+                         int64_t timeout_ms, int64_t id, CombArena *a,
+                         MsCompaction *out, bool *found, CombErr *err);
+    int (*compact_set_txn)(void *impl, int64_t id, int64_t txnid,
+                           int64_t highest_writeid, CombErr *err);
+    int (*compact_commit)(void *impl, int64_t id, int64_t txnid,
+                          CombErr *err);
+    int (*compact_finish)(void *impl, int64_t id, MsCompactState state,
+                          const char *error, const MsCompactRetention *keep,
+                          CombErr *err);
+    int (*compact_list)(void *impl, bool ready_to_clean, CombArena *a,
+                        MsCompaction **rows, int *n, CombErr *err);
+    int (*compact_abort)(void *impl, const int64_t *ids, int n, bool *done,
+                         CombErr *err);
 } MsBackendOps;
 
 /* A handle; backends allocate it zeroed (comb_calloc). */
@@ -719,6 +799,64 @@ bool ms_lock_overlaps(const MsLockRow *a, const MsLockRow *b);
  * *victim = 0. */
 void ms_lock_deadlock(const MsLockRow *rows, int n, int64_t txnid,
                       int64_t *victim, int64_t *cycle, int cap, int *n_cycle);
+
+/* ------------------------------------------------------------ compaction */
+
+/* Hive's compact(): refused (*accepted false, *id and *state those of the
+ * entry in the way) when the queue holds an initiated or working entry
+ * for the same partition, or a ready-for-cleaning one whose high
+ * watermark is the table's current one (nothing new to compact); else a
+ * new entry in state initiated (*accepted true, *id its id). */
+int ms_compact_enqueue(Ms *ms, const MsCompactRequest *rq, bool *accepted,
+                       int64_t *id, MsCompactState *state, CombErr *err);
+/* A worker claims work: first, working entries whose CQ_START is older
+ * than timeout_ms (a worker that died: hive.compactor.worker.timeout) go
+ * back to initiated; then the oldest initiated entry (or, id > 0, that one
+ * if it is initiated) becomes working with CQ_WORKER_ID = worker_id and
+ * CQ_START = now, in one metastore transaction, so that two workers never
+ * claim the same entry.  *found false: nothing to do. */
+int ms_compact_claim(Ms *ms, const char *worker_id, int64_t timeout_ms,
+                     int64_t id, CombArena *a, MsCompaction *out,
+                     bool *found, CombErr *err);
+/* Record the compactor's txn and high watermark on working entry id
+ * (CQ_TXN_ID, CQ_HIGHEST_WRITE_ID), before it writes anything, with a
+ * TXN_COMPONENTS row of operation 'c' (Hive's): should the txn abort, it
+ * stays known as aborted through housekeeping (else its _v directories
+ * would read as committed once its TXNS row went) until the cleaner of a
+ * later compaction removed them; ms_compact_finish as refused drops it. */
+int ms_compact_set_txn(Ms *ms, int64_t id, int64_t txnid,
+                       int64_t highest_writeid, CombErr *err);
+/* The compaction succeeded: commit its txn (as ms_txn_commit_excl), move
+ * entry id to ready for cleaning with CQ_NEXT_TXN_ID = the next txn id
+ * and CQ_COMMIT_TIME = now, in one metastore transaction.  COMB_ENOTFOUND
+ * when the entry is not working under that txn any more (aborted, timed
+ * out and claimed again): nothing changes and the txn stays open. */
+int ms_compact_commit(Ms *ms, int64_t id, int64_t txnid, CombErr *err);
+/* Move entry id to the history in a final state (succeeded, failed, did
+ * not initiate, refused, aborted) with CC_END = now and error (may be
+ * NULL); succeeded also removes the COMPLETED_TXN_COMPONENTS rows of the
+ * partition up to its high watermark and the TXN_COMPONENTS rows of
+ * aborted txns up to it (their files are gone), as Hive's markCleaned.
+ * Then the partition's history is trimmed to the newest rows of each
+ * final state that *keep allows (NULL: keep all).  A missing entry is
+ * COMB_ENOTFOUND. */
+int ms_compact_finish(Ms *ms, int64_t id, MsCompactState state,
+                      const char *error, const MsCompactRetention *keep,
+                      CombErr *err);
+/* Queue and history by id (SHOW COMPACTIONS); ready_to_clean: only the
+ * ready-for-cleaning entries whose CQ_NEXT_TXN_ID is at or below the
+ * lowest open txn id (no txn that could read the old files is open), the
+ * cleaner's work list. */
+int ms_compact_list(Ms *ms, bool ready_to_clean, CombArena *a,
+                    MsCompaction **rows, int *n, CombErr *err);
+/* ABORT COMPACTIONS: each initiated entry of ids goes to the history as
+ * aborted; done[i] says which did (others are working, finished or
+ * unknown). */
+int ms_compact_abort(Ms *ms, const int64_t *ids, int n, bool *done,
+                     CombErr *err);
+/* Display string of a state (SHOW COMPACTIONS): "initiated", "working",
+ * "ready for cleaning", ... */
+const char *ms_compact_state_name(MsCompactState s);
 
 /* ---------------------------------------------------- timeouts, cleaning */
 

@@ -35,6 +35,9 @@
 int ms_err_no_db(CombErr *err, const char *db);
 /* COMB_ENOTFOUND "Table not found '<db>.<table>'". */
 int ms_err_no_table(CombErr *err, const char *db, const char *table);
+/* COMB_ENOTFOUND "No such compaction: <id>" (not queued, or not in the
+ * state the call needs). */
+int ms_err_no_compaction(CombErr *err, int64_t id);
 /* COMB_EEXISTS "Database <db> already exists". */
 int ms_err_db_exists(CombErr *err, const char *db);
 /* COMB_EEXISTS "Table already exists: <db>.<table>". */

@@ -405,6 +405,29 @@ typedef enum PgId {
     PG_NWI_SEED,
     PG_NWI_GET,
     PG_WRITEIDS,
+    /* compaction queue and history */
+    PG_CQ_MUTEX,
+    PG_CQ_NEXT_ID_SET,
+    PG_CQ_IN_WAY,
+    PG_CQ_INSERT,
+    PG_CQ_ABORT_TIMED_OUT,
+    PG_CQ_RESET_TIMED_OUT,
+    PG_CQ_PICK,
+    PG_CQ_CLAIM,
+    PG_CQ_GET,
+    PG_CQ_SET_TXN,
+    PG_CQ_TC_INSERT,
+    PG_CQ_TC_DROP,
+    PG_CQ_NEXT_TXN_LOCK,
+    PG_CQ_READY,
+    PG_CQ_STATE,
+    PG_CQ_TO_HISTORY,
+    PG_CQ_DELETE,
+    PG_CQ_CLEAN_CTC,
+    PG_CQ_CLEAN_TC,
+    PG_CC_PURGE,
+    PG_CQ_LIST,
+    PG_CQ_READY_LIST,
     PG_N_STATEMENTS
 } PgId;
 
@@ -943,6 +966,118 @@ static const char *const pg_sql[PG_N_STATEMENTS] = {
         " LEFT JOIN TXN_TO_WRITE_ID w ON w.T2W_DATABASE = $1"
         "  AND w.T2W_TABLE = $2 AND w.T2W_WRITEID <= h.hwm"
         " ORDER BY w.T2W_WRITEID",
+    /* compaction: the queue's columns as ms_compact_list reads them */
+#define PG_CQ_COLUMNS                                                   \
+    "CQ_ID, CQ_DATABASE, CQ_TABLE, CQ_PARTITION, CQ_STATE, CQ_TYPE,"    \
+    " CQ_TBLPROPERTIES, CQ_WORKER_ID, CQ_ENQUEUE_TIME, CQ_START,"       \
+    " NULL::bigint, CQ_HIGHEST_WRITE_ID, CQ_TXN_ID, CQ_NEXT_TXN_ID,"    \
+    " CQ_COMMIT_TIME, CQ_ERROR_MESSAGE, CQ_INITIATOR_ID"
+#define PG_CC_COLUMNS                                                   \
+    "CC_ID, CC_DATABASE, CC_TABLE, CC_PARTITION, CC_STATE, CC_TYPE,"    \
+    " CC_TBLPROPERTIES, CC_WORKER_ID, CC_ENQUEUE_TIME, CC_START, CC_END," \
+    " CC_HIGHEST_WRITE_ID, CC_TXN_ID, CC_NEXT_TXN_ID, CC_COMMIT_TIME,"  \
+    " CC_ERROR_MESSAGE, CC_INITIATOR_ID"
+    /* every change of the queue first locks the id row: queue calls run
+     * one at a time (Hive's CompactionScheduler mutex) */
+    [PG_CQ_MUTEX] =
+        "SELECT NCQ_NEXT FROM NEXT_COMPACTION_QUEUE_ID FOR UPDATE",
+    [PG_CQ_NEXT_ID_SET] = "UPDATE NEXT_COMPACTION_QUEUE_ID SET NCQ_NEXT = $1",
+    [PG_CQ_IN_WAY] =
+        "SELECT CQ_ID, CQ_STATE FROM COMPACTION_QUEUE"
+        " WHERE CQ_DATABASE = $1 AND CQ_TABLE = $2"
+        " AND CQ_PARTITION IS NOT DISTINCT FROM $3::text"
+        " AND (CQ_STATE IN ('i', 'w') OR (CQ_STATE = 'r'"
+        "  AND CQ_HIGHEST_WRITE_ID = (SELECT NWI_NEXT - 1 FROM NEXT_WRITE_ID"
+        "   WHERE NWI_DATABASE = $1 AND NWI_TABLE = $2)))"
+        " ORDER BY CQ_ID LIMIT 1",
+    [PG_CQ_INSERT] =
+        "INSERT INTO COMPACTION_QUEUE (CQ_ID, CQ_DATABASE, CQ_TABLE,"
+        " CQ_PARTITION, CQ_STATE, CQ_TYPE, CQ_TBLPROPERTIES, CQ_ENQUEUE_TIME,"
+        " CQ_INITIATOR_ID) VALUES ($1, $2, $3, $4, 'i', $5, $6, " PG_NOW_MS
+        ", $7)",
+    /* workers that did not finish within $1 ms: their txns are aborted */
+    [PG_CQ_ABORT_TIMED_OUT] =
+        PG_ABORT_TXNS("TXN_ID IN (SELECT CQ_TXN_ID FROM COMPACTION_QUEUE"
+                      " WHERE CQ_STATE = 'w' AND CQ_START < " PG_NOW_MS
+                      " - $1::bigint)",
+                      "'" MS_ABORT_COMPACTION "'"),
+    [PG_CQ_RESET_TIMED_OUT] =
+        "UPDATE COMPACTION_QUEUE SET CQ_STATE = 'i', CQ_WORKER_ID = NULL,"
+        " CQ_START = NULL, CQ_TXN_ID = NULL"
+        " WHERE CQ_STATE = 'w' AND CQ_START < " PG_NOW_MS " - $1::bigint",
+    [PG_CQ_PICK] =
+        "SELECT CQ_ID FROM COMPACTION_QUEUE WHERE CQ_STATE = 'i'"
+        " AND ($1::bigint = 0 OR CQ_ID = $1::bigint) ORDER BY CQ_ID LIMIT 1",
+    [PG_CQ_CLAIM] =
+        "UPDATE COMPACTION_QUEUE SET CQ_STATE = 'w', CQ_WORKER_ID = $2,"
+        " CQ_START = " PG_NOW_MS " WHERE CQ_ID = $1 AND CQ_STATE = 'i'",
+    [PG_CQ_GET] =
+        "SELECT " PG_CQ_COLUMNS " FROM COMPACTION_QUEUE WHERE CQ_ID = $1",
+    [PG_CQ_SET_TXN] =
+        "UPDATE COMPACTION_QUEUE SET CQ_TXN_ID = $2, CQ_HIGHEST_WRITE_ID = $3"
+        " WHERE CQ_ID = $1 AND CQ_STATE = 'w'",
+    /* Hive's 'c' component: an aborted compaction's txn stays known as
+     * aborted (housekeeping keeps txns with components), so its _v
+     * directories stay invisible until a cleaner has removed them */
+    [PG_CQ_TC_INSERT] =
+        "INSERT INTO TXN_COMPONENTS (TC_TXNID, TC_DATABASE, TC_TABLE,"
+        " TC_PARTITION, TC_OPERATION_TYPE, TC_WRITEID)"
+        " SELECT CQ_TXN_ID, CQ_DATABASE, CQ_TABLE, CQ_PARTITION, 'c',"
+        " CQ_HIGHEST_WRITE_ID FROM COMPACTION_QUEUE WHERE CQ_ID = $1",
+    /* ... dropped when the aborted attempt wrote nothing (refused) */
+    [PG_CQ_TC_DROP] =
+        "DELETE FROM TXN_COMPONENTS WHERE TC_OPERATION_TYPE = 'c'"
+        " AND TC_TXNID = (SELECT CQ_TXN_ID FROM COMPACTION_QUEUE"
+        "  WHERE CQ_ID = $1)"
+        " AND TC_TXNID IN (SELECT TXN_ID FROM TXNS WHERE TXN_STATE = 'a')",
+    /* held until the commit: no txn opens between reading the next id and
+     * the compaction's commit, so every later txn sees the compaction */
+    [PG_CQ_NEXT_TXN_LOCK] = "SELECT NTXN_NEXT FROM NEXT_TXN_ID FOR UPDATE",
+    [PG_CQ_READY] =
+        "UPDATE COMPACTION_QUEUE SET CQ_STATE = 'r', CQ_WORKER_ID = NULL,"
+        " CQ_NEXT_TXN_ID = $3, CQ_COMMIT_TIME = " PG_NOW_MS
+        " WHERE CQ_ID = $1 AND CQ_STATE = 'w' AND CQ_TXN_ID = $2",
+    [PG_CQ_STATE] = "SELECT CQ_STATE FROM COMPACTION_QUEUE WHERE CQ_ID = $1",
+    [PG_CQ_TO_HISTORY] =
+        "INSERT INTO COMPLETED_COMPACTIONS (CC_ID, CC_DATABASE, CC_TABLE,"
+        " CC_PARTITION, CC_STATE, CC_TYPE, CC_TBLPROPERTIES, CC_WORKER_ID,"
+        " CC_ENQUEUE_TIME, CC_START, CC_END, CC_RUN_AS, CC_HIGHEST_WRITE_ID,"
+        " CC_META_INFO, CC_HADOOP_JOB_ID, CC_ERROR_MESSAGE, CC_NEXT_TXN_ID,"
+        " CC_TXN_ID, CC_COMMIT_TIME, CC_INITIATOR_ID, CC_INITIATOR_VERSION,"
+        " CC_WORKER_VERSION, CC_POOL_NAME, CC_NUMBER_OF_BUCKETS, CC_ORDER_BY)"
+        " SELECT CQ_ID, CQ_DATABASE, CQ_TABLE, CQ_PARTITION, $2, CQ_TYPE,"
+        " CQ_TBLPROPERTIES, CQ_WORKER_ID, CQ_ENQUEUE_TIME, CQ_START, "
+        PG_NOW_MS ", CQ_RUN_AS, CQ_HIGHEST_WRITE_ID, CQ_META_INFO,"
+        " CQ_HADOOP_JOB_ID, COALESCE($3::text, CQ_ERROR_MESSAGE),"
+        " CQ_NEXT_TXN_ID, CQ_TXN_ID, CQ_COMMIT_TIME, CQ_INITIATOR_ID,"
+        " CQ_INITIATOR_VERSION, CQ_WORKER_VERSION, CQ_POOL_NAME,"
+        " CQ_NUMBER_OF_BUCKETS, CQ_ORDER_BY"
+        " FROM COMPACTION_QUEUE WHERE CQ_ID = $1",
+    [PG_CQ_DELETE] = "DELETE FROM COMPACTION_QUEUE WHERE CQ_ID = $1",
+    /* markCleaned: ($1 db, $2 table, $3 partition, $4 high watermark) */
+    [PG_CQ_CLEAN_CTC] =
+        "DELETE FROM COMPLETED_TXN_COMPONENTS WHERE CTC_DATABASE = $1"
+        " AND CTC_TABLE = $2 AND CTC_PARTITION IS NOT DISTINCT FROM $3::text"
+        " AND CTC_WRITEID <= $4",
+    [PG_CQ_CLEAN_TC] =
+        "DELETE FROM TXN_COMPONENTS WHERE TC_DATABASE = $1 AND TC_TABLE = $2"
+        " AND TC_PARTITION IS NOT DISTINCT FROM $3::text AND TC_WRITEID <= $4"
+        " AND TC_TXNID IN (SELECT TXN_ID FROM TXNS WHERE TXN_STATE = 'a')",
+    [PG_CC_PURGE] =
+        "DELETE FROM COMPLETED_COMPACTIONS WHERE CC_DATABASE = $1"
+        " AND CC_TABLE = $2 AND CC_PARTITION IS NOT DISTINCT FROM $3::text"
+        " AND CC_STATE = $4 AND CC_ID NOT IN (SELECT CC_ID"
+        "  FROM COMPLETED_COMPACTIONS WHERE CC_DATABASE = $1"
+        "  AND CC_TABLE = $2 AND CC_PARTITION IS NOT DISTINCT FROM $3::text"
+        "  AND CC_STATE = $4 ORDER BY CC_ID DESC LIMIT $5)",
+    [PG_CQ_LIST] =
+        "SELECT " PG_CQ_COLUMNS " FROM COMPACTION_QUEUE UNION ALL"
+        " SELECT " PG_CC_COLUMNS " FROM COMPLETED_COMPACTIONS ORDER BY 1",
+    [PG_CQ_READY_LIST] =
+        "SELECT " PG_CQ_COLUMNS " FROM COMPACTION_QUEUE WHERE CQ_STATE = 'r'"
+        " AND CQ_NEXT_TXN_ID <= COALESCE((SELECT MIN(TXN_ID) FROM TXNS"
+        "  WHERE TXN_STATE = 'o'), (SELECT NTXN_NEXT FROM NEXT_TXN_ID))"
+        " ORDER BY CQ_ID",
 };
 
 /* ------------------------------------------------------------ handle */
@@ -3552,6 +3687,375 @@ static int schema_ensure(MsPg *h, CombErr *err)
     return rc;
 }
 
+/* ------------------------------------------------------- compaction */
+
+static int cq_mutex(MsPg *h, int64_t *next, CombErr *err)
+{
+    bool found;
+    int rc = pg_query_int(h, PG_CQ_MUTEX, PG_NO_ARGS, next, &found, err);
+    if (!rc && !found)
+        rc = comb_err(err, COMB_EMETASTORE,
+                      "metastore '%s': NEXT_COMPACTION_QUEUE_ID has no row",
+                      h->where);
+    return rc;
+}
+
+typedef struct CompactEnqueueArgs {
+    const MsCompactRequest *rq;
+    bool *accepted;
+    int64_t *id;
+    MsCompactState *state;
+} CompactEnqueueArgs;
+
+static int compact_enqueue_body(MsPg *h, void *p, CombErr *err)
+{
+    const CompactEnqueueArgs *a = p;
+    const MsCompactRequest *rq = a->rq;
+    char type[2] = {(char)rq->type, 0};
+    PGresult *res;
+    int64_t next = 0;
+    int rc = cq_mutex(h, &next, err);
+    *a->accepted = false;
+    if (!rc)
+        rc = pg_exec_res(h, PG_CQ_IN_WAY,
+                         PG_ARGS(PG_TEXT(rq->db), PG_TEXT(rq->table),
+                                 PG_TEXT(rq->partition)),
+                         &res, err);
+    if (rc)
+        return rc;
+    if (PQntuples(res) > 0) {
+        pg_int_at(res, 0, 0, a->id);
+        *a->state = (MsCompactState)PQgetvalue(res, 0, 1)[0];
+        PQclear(res);
+        return COMB_OK;
+    }
+    PQclear(res);
+    if ((rc = pg_exec(h, PG_CQ_NEXT_ID_SET, PG_ARGS(PG_INT(next + 1)), err)) ||
+        (rc = pg_exec(h, PG_CQ_INSERT,
+                      PG_ARGS(PG_INT(next), PG_TEXT(rq->db),
+                              PG_TEXT(rq->table), PG_TEXT(rq->partition),
+                              PG_TEXT(type), PG_TEXT(rq->tblprops),
+                              PG_TEXT(rq->initiator_id)),
+                      err)))
+        return rc;
+    *a->accepted = true;
+    *a->id = next;
+    *a->state = MS_CQ_INITIATED;
+    return COMB_OK;
+}
+
+static int msp_compact_enqueue(void *impl, const MsCompactRequest *rq,
+                               bool *accepted, int64_t *id,
+                               MsCompactState *state, CombErr *err)
+{
+    CompactEnqueueArgs a = {rq, accepted, id, state};
+    return pg_run(impl, PG_TXN, false, compact_enqueue_body, &a, err);
+}
+
+/* Row `row` of a PG_CQ_COLUMNS / PG_CC_COLUMNS result. */
+static void compaction_at(const PGresult *res, int row, CombArena *a,
+                          MsCompaction *c, bool *nomem)
+{
+    int64_t *ints[] = {&c->enqueue_time, &c->start, &c->end,
+                       &c->highest_writeid, &c->txnid, &c->next_txnid,
+                       &c->commit_time};
+    memset(c, 0, sizeof *c);
+    pg_int_at(res, row, 0, &c->id);
+    c->db = pg_text_at(res, row, 1, a, nomem);
+    c->table = pg_text_at(res, row, 2, a, nomem);
+    c->partition = pg_text_at(res, row, 3, a, nomem);
+    c->state = (MsCompactState)PQgetvalue(res, row, 4)[0];
+    c->type = (MsCompactType)PQgetvalue(res, row, 5)[0];
+    c->tblprops = pg_text_at(res, row, 6, a, nomem);
+    c->worker_id = pg_text_at(res, row, 7, a, nomem);
+    for (int i = 0; i < 7; i++)
+        pg_int_at(res, row, 8 + i, ints[i]);
+    c->error = pg_text_at(res, row, 15, a, nomem);
+    c->initiator_id = pg_text_at(res, row, 16, a, nomem);
+}
+
+static int compact_get(MsPg *h, int64_t id, CombArena *a, MsCompaction *out,
+                       bool *found, CombErr *err)
+{
+    PGresult *res;
+    bool nomem = false;
+    int rc = pg_exec_res(h, PG_CQ_GET, PG_ARGS(PG_INT(id)), &res, err);
+    *found = false;
+    if (rc)
+        return rc;
+    if (PQntuples(res) > 0) {
+        compaction_at(res, 0, a, out, &nomem);
+        *found = true;
+    }
+    PQclear(res);
+    return nomem ? comb_err_nomem(err) : COMB_OK;
+}
+
+typedef struct CompactClaimArgs {
+    const char *worker_id;
+    int64_t timeout_ms, id;
+    CombArena *a;
+    MsCompaction *out;
+    bool *found;
+} CompactClaimArgs;
+
+static int compact_claim_body(MsPg *h, void *p, CombErr *err)
+{
+    const CompactClaimArgs *a = p;
+    int64_t next = 0, pick = 0;
+    bool any = false;
+    int rc = cq_mutex(h, &next, err);
+    *a->found = false;
+    /* Hive's revokeTimedoutWorkers: the txn of a worker that stopped
+     * answering is aborted and its entry initiated again */
+    if (!rc && a->timeout_ms > 0)
+        rc = pg_exec(h, PG_CQ_ABORT_TIMED_OUT,
+                     PG_ARGS(PG_INT(a->timeout_ms)), err);
+    if (!rc && a->timeout_ms > 0)
+        rc = pg_exec(h, PG_CQ_RESET_TIMED_OUT,
+                     PG_ARGS(PG_INT(a->timeout_ms)), err);
+    if (!rc)
+        rc = pg_query_int(h, PG_CQ_PICK, PG_ARGS(PG_INT(a->id)), &pick, &any,
+                          err);
+    if (rc || !any)
+        return rc;
+    rc = pg_exec(h, PG_CQ_CLAIM, PG_ARGS(PG_INT(pick), PG_TEXT(a->worker_id)),
+                 err);
+    if (!rc)
+        rc = compact_get(h, pick, a->a, a->out, a->found, err);
+    return rc;
+}
+
+static int msp_compact_claim(void *impl, const char *worker_id,
+                             int64_t timeout_ms, int64_t id, CombArena *a,
+                             MsCompaction *out, bool *found, CombErr *err)
+{
+    CompactClaimArgs args = {worker_id, timeout_ms, id, a, out, found};
+    return pg_run(impl, PG_TXN, false, compact_claim_body, &args, err);
+}
+
+typedef struct CompactSetTxnArgs {
+    int64_t id, txnid, hwm;
+} CompactSetTxnArgs;
+
+static int compact_set_txn_body(MsPg *h, void *p, CombErr *err)
+{
+    const CompactSetTxnArgs *a = p;
+    int64_t next, changed = 0;
+    int rc = cq_mutex(h, &next, err);
+    if (!rc)
+        rc = pg_exec_count(h, PG_CQ_SET_TXN,
+                           PG_ARGS(PG_INT(a->id), PG_INT(a->txnid),
+                                   PG_INT(a->hwm)),
+                           &changed, err);
+    if (!rc && changed == 0)
+        rc = ms_err_no_compaction(err, a->id);
+    if (!rc)
+        rc = pg_exec(h, PG_CQ_TC_INSERT, PG_ARGS(PG_INT(a->id)), err);
+    return rc;
+}
+
+static int msp_compact_set_txn(void *impl, int64_t id, int64_t txnid,
+                               int64_t highest_writeid, CombErr *err)
+{
+    CompactSetTxnArgs a = {id, txnid, highest_writeid};
+    return pg_run(impl, PG_TXN, true, compact_set_txn_body, &a, err);
+}
+
+typedef struct CompactCommitArgs {
+    int64_t id;
+    TxnCommitArgs commit;
+} CompactCommitArgs;
+
+static int compact_commit_body(MsPg *h, void *p, CombErr *err)
+{
+    CompactCommitArgs *a = p;
+    int64_t next = 0, next_txn = 0, changed = 0;
+    bool found;
+    int rc = cq_mutex(h, &next, err);
+    if (!rc)
+        rc = pg_query_int(h, PG_CQ_NEXT_TXN_LOCK, PG_NO_ARGS, &next_txn,
+                          &found, err);
+    if (!rc)
+        rc = pg_exec_count(h, PG_CQ_READY,
+                           PG_ARGS(PG_INT(a->id), PG_INT(a->commit.txnid),
+                                   PG_INT(next_txn)),
+                           &changed, err);
+    if (!rc && changed == 0)
+        return ms_err_no_compaction(err, a->id);
+    if (!rc)
+        rc = txn_commit_body(h, &a->commit, err);
+    return rc;
+}
+
+static int msp_compact_commit(void *impl, int64_t id, int64_t txnid,
+                              CombErr *err)
+{
+    CombArena ar;
+    CompactCommitArgs a = {id, {txnid, true, &ar, 0, NULL}};
+    int rc;
+    comb_arena_init(&ar, 1024);
+    rc = pg_run(impl, PG_TXN, false, compact_commit_body, &a, err);
+    comb_arena_free(&ar);
+    return rc;
+}
+
+typedef struct CompactFinishArgs {
+    int64_t id;
+    MsCompactState state;
+    const char *error;
+    const MsCompactRetention *keep;
+    CombArena *a;
+} CompactFinishArgs;
+
+/* hive.compactor.history.retention.*: the newest rows of each final state
+ * of the partition stay. */
+static int compact_purge(MsPg *h, const MsCompaction *c,
+                         const MsCompactRetention *keep, CombErr *err)
+{
+    const struct { const char *state; int keep; } rules[] = {
+        {"s", keep->succeeded}, {"f", keep->failed},
+        {"a", keep->did_not_initiate}, {"c", keep->refused},
+        {"x", keep->aborted}};
+    int rc = COMB_OK;
+    for (size_t i = 0; !rc && i < sizeof rules / sizeof *rules; i++)
+        rc = pg_exec(h, PG_CC_PURGE,
+                     PG_ARGS(PG_TEXT(c->db), PG_TEXT(c->table),
+                             PG_TEXT(c->partition), PG_TEXT(rules[i].state),
+                             PG_INT(rules[i].keep < 0 ? 0 : rules[i].keep)),
+                     err);
+    return rc;
+}
+
+static int compact_finish_body(MsPg *h, void *p, CombErr *err)
+{
+    const CompactFinishArgs *a = p;
+    MsCompaction c;
+    char letter[2] = {(char)a->state, 0};
+    int64_t next;
+    bool found = false;
+    int rc = cq_mutex(h, &next, err);
+    if (!rc)
+        rc = compact_get(h, a->id, a->a, &c, &found, err);
+    if (!rc && !found)
+        return ms_err_no_compaction(err, a->id);
+    if (!rc && a->state == MS_CQ_REFUSED)
+        rc = pg_exec(h, PG_CQ_TC_DROP, PG_ARGS(PG_INT(a->id)), err);
+    if (!rc)
+        rc = pg_exec(h, PG_CQ_TO_HISTORY,
+                     PG_ARGS(PG_INT(a->id), PG_TEXT(letter),
+                             PG_TEXT(a->error)),
+                     err);
+    if (!rc)
+        rc = pg_exec(h, PG_CQ_DELETE, PG_ARGS(PG_INT(a->id)), err);
+    if (!rc && a->state == MS_CQ_SUCCEEDED) {
+        PgId clean[2] = {PG_CQ_CLEAN_CTC, PG_CQ_CLEAN_TC};
+        for (int i = 0; !rc && i < 2; i++)
+            rc = pg_exec(h, clean[i],
+                         PG_ARGS(PG_TEXT(c.db), PG_TEXT(c.table),
+                                 PG_TEXT(c.partition),
+                                 PG_INT(c.highest_writeid)),
+                         err);
+    }
+    if (!rc && a->keep)
+        rc = compact_purge(h, &c, a->keep, err);
+    return rc;
+}
+
+static int msp_compact_finish(void *impl, int64_t id, MsCompactState state,
+                              const char *error,
+                              const MsCompactRetention *keep, CombErr *err)
+{
+    CombArena ar;
+    CompactFinishArgs a = {id, state, error, keep, &ar};
+    int rc;
+    comb_arena_init(&ar, 1024);
+    rc = pg_run(impl, PG_TXN, false, compact_finish_body, &a, err);
+    comb_arena_free(&ar);
+    return rc;
+}
+
+typedef struct CompactListArgs {
+    bool ready_to_clean;
+    CombArena *a;
+    MsCompaction **rows;
+    int *n;
+} CompactListArgs;
+
+static int compact_list_body(MsPg *h, void *p, CombErr *err)
+{
+    const CompactListArgs *a = p;
+    PGresult *res;
+    bool nomem = false;
+    int n_rows, rc = pg_exec_res(h, a->ready_to_clean ? PG_CQ_READY_LIST
+                                                      : PG_CQ_LIST,
+                                 PG_NO_ARGS, &res, err);
+    *a->rows = NULL;
+    *a->n = 0;
+    if (rc)
+        return rc;
+    n_rows = PQntuples(res);
+    *a->rows = table_list_alloc(a->a, n_rows, sizeof **a->rows, &nomem);
+    for (int i = 0; i < n_rows && !nomem; i++)
+        compaction_at(res, i, a->a, &(*a->rows)[i], &nomem);
+    PQclear(res);
+    if (nomem)
+        return comb_err_nomem(err);
+    *a->n = n_rows;
+    return COMB_OK;
+}
+
+static int msp_compact_list(void *impl, bool ready_to_clean, CombArena *a,
+                            MsCompaction **rows, int *n, CombErr *err)
+{
+    CompactListArgs args = {ready_to_clean, a, rows, n};
+    return pg_run(impl, PG_AUTOCOMMIT, true, compact_list_body, &args, err);
+}
+
+typedef struct CompactAbortArgs {
+    const int64_t *ids;
+    int n;
+    bool *done;
+} CompactAbortArgs;
+
+static int compact_abort_body(MsPg *h, void *p, CombErr *err)
+{
+    const CompactAbortArgs *a = p;
+    int64_t next;
+    int rc = cq_mutex(h, &next, err);
+    for (int i = 0; i < a->n; i++)
+        a->done[i] = false;
+    for (int i = 0; !rc && i < a->n; i++) {
+        PGresult *res;
+        bool initiated;
+        if ((rc = pg_exec_res(h, PG_CQ_STATE, PG_ARGS(PG_INT(a->ids[i])),
+                              &res, err)))
+            break;
+        initiated = PQntuples(res) > 0 &&
+                    PQgetvalue(res, 0, 0)[0] == MS_CQ_INITIATED;
+        PQclear(res);
+        if (!initiated)
+            continue;
+        rc = pg_exec(h, PG_CQ_TO_HISTORY,
+                     PG_ARGS(PG_INT(a->ids[i]), PG_TEXT("x"), PG_NULL), err);
+        if (!rc)
+            rc = pg_exec(h, PG_CQ_DELETE, PG_ARGS(PG_INT(a->ids[i])), err);
+        a->done[i] = !rc;
+    }
+    return rc;
+}
+
+static int msp_compact_abort(void *impl, const int64_t *ids, int n,
+                             bool *done, CombErr *err)
+{
+    CompactAbortArgs a = {ids, n, done};
+    int rc = pg_run(impl, PG_TXN, true, compact_abort_body, &a, err);
+    if (rc)
+        for (int i = 0; i < n; i++)
+            done[i] = false;
+    return rc;
+}
+
 static const MsBackendOps ms_pg_ops = {
     .name = "postgresql",
     .close = msp_close,
@@ -3588,6 +4092,13 @@ static const MsBackendOps ms_pg_ops = {
     .txn_heartbeat = msp_txn_heartbeat,
     .housekeep = msp_housekeep,
     .txn_commit_create = msp_txn_commit_create,
+    .compact_enqueue = msp_compact_enqueue,
+    .compact_claim = msp_compact_claim,
+    .compact_set_txn = msp_compact_set_txn,
+    .compact_commit = msp_compact_commit,
+    .compact_finish = msp_compact_finish,
+    .compact_list = msp_compact_list,
+    .compact_abort = msp_compact_abort,
 };
 
 static void pg_fault_load(MsPg *h)

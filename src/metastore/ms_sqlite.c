@@ -479,6 +479,28 @@ typedef enum SqId {
     SQ_T2W_UPTO,
     SQ_NWI_GET,
     SQ_NWI_SET,
+    /* compaction queue and history */
+    SQ_CQ_NEXT_ID_GET,
+    SQ_CQ_NEXT_ID_SET,
+    SQ_CQ_IN_WAY,
+    SQ_CQ_INSERT,
+    SQ_CQ_TIMED_OUT_TXNS,
+    SQ_CQ_RESET_TIMED_OUT,
+    SQ_CQ_PICK,
+    SQ_CQ_CLAIM,
+    SQ_CQ_GET,
+    SQ_CQ_SET_TXN,
+    SQ_CQ_TC_INSERT,
+    SQ_CQ_TC_DROP,
+    SQ_CQ_READY,
+    SQ_CQ_STATE,
+    SQ_CQ_TO_HISTORY,
+    SQ_CQ_DELETE,
+    SQ_CQ_CLEAN_CTC,
+    SQ_CQ_CLEAN_TC,
+    SQ_CC_PURGE,
+    SQ_CQ_LIST,
+    SQ_CQ_READY_LIST,
     SQ_N_STATEMENTS
 } SqId;
 
@@ -895,6 +917,111 @@ static const char *const sq_sql[SQ_N_STATEMENTS] = {
         "INSERT INTO NEXT_WRITE_ID (NWI_DATABASE, NWI_TABLE, NWI_NEXT)"
         " VALUES (?1, ?2, ?3) ON CONFLICT (NWI_DATABASE, NWI_TABLE)"
         " DO UPDATE SET NWI_NEXT = excluded.NWI_NEXT",
+    /* compaction: the queue's columns as ms_compact_list reads them */
+#define SQ_CQ_COLUMNS                                                   \
+    "CQ_ID, CQ_DATABASE, CQ_TABLE, CQ_PARTITION, CQ_STATE, CQ_TYPE,"    \
+    " CQ_TBLPROPERTIES, CQ_WORKER_ID, CQ_ENQUEUE_TIME, CQ_START, NULL," \
+    " CQ_HIGHEST_WRITE_ID, CQ_TXN_ID, CQ_NEXT_TXN_ID, CQ_COMMIT_TIME,"  \
+    " CQ_ERROR_MESSAGE, CQ_INITIATOR_ID"
+#define SQ_CC_COLUMNS                                                   \
+    "CC_ID, CC_DATABASE, CC_TABLE, CC_PARTITION, CC_STATE, CC_TYPE,"    \
+    " CC_TBLPROPERTIES, CC_WORKER_ID, CC_ENQUEUE_TIME, CC_START, CC_END," \
+    " CC_HIGHEST_WRITE_ID, CC_TXN_ID, CC_NEXT_TXN_ID, CC_COMMIT_TIME,"  \
+    " CC_ERROR_MESSAGE, CC_INITIATOR_ID"
+    [SQ_CQ_NEXT_ID_GET] = "SELECT NCQ_NEXT FROM NEXT_COMPACTION_QUEUE_ID",
+    [SQ_CQ_NEXT_ID_SET] = "UPDATE NEXT_COMPACTION_QUEUE_ID SET NCQ_NEXT = ?1",
+    /* Hive's compact(): what makes a new request pointless */
+    [SQ_CQ_IN_WAY] =
+        "SELECT CQ_ID, CQ_STATE FROM COMPACTION_QUEUE"
+        " WHERE CQ_DATABASE = ?1 AND CQ_TABLE = ?2 AND CQ_PARTITION IS ?3"
+        " AND (CQ_STATE IN ('i', 'w') OR (CQ_STATE = 'r'"
+        "  AND CQ_HIGHEST_WRITE_ID = (SELECT NWI_NEXT - 1 FROM NEXT_WRITE_ID"
+        "   WHERE NWI_DATABASE = ?1 AND NWI_TABLE = ?2)))"
+        " ORDER BY CQ_ID LIMIT 1",
+    [SQ_CQ_INSERT] =
+        "INSERT INTO COMPACTION_QUEUE (CQ_ID, CQ_DATABASE, CQ_TABLE,"
+        " CQ_PARTITION, CQ_STATE, CQ_TYPE, CQ_TBLPROPERTIES, CQ_ENQUEUE_TIME,"
+        " CQ_INITIATOR_ID) VALUES (?1, ?2, ?3, ?4, 'i', ?5, ?6, " SQ_NOW_MS
+        ", ?7)",
+    /* workers that did not finish within ?1 ms: their txns and entries */
+    [SQ_CQ_TIMED_OUT_TXNS] =
+        "SELECT CQ_TXN_ID FROM COMPACTION_QUEUE WHERE CQ_STATE = 'w'"
+        " AND CQ_START < " SQ_NOW_MS " - ?1 AND CQ_TXN_ID IS NOT NULL",
+    [SQ_CQ_RESET_TIMED_OUT] =
+        "UPDATE COMPACTION_QUEUE SET CQ_STATE = 'i', CQ_WORKER_ID = NULL,"
+        " CQ_START = NULL, CQ_TXN_ID = NULL"
+        " WHERE CQ_STATE = 'w' AND CQ_START < " SQ_NOW_MS " - ?1",
+    [SQ_CQ_PICK] =
+        "SELECT CQ_ID FROM COMPACTION_QUEUE WHERE CQ_STATE = 'i'"
+        " AND (?1 = 0 OR CQ_ID = ?1) ORDER BY CQ_ID LIMIT 1",
+    [SQ_CQ_CLAIM] =
+        "UPDATE COMPACTION_QUEUE SET CQ_STATE = 'w', CQ_WORKER_ID = ?2,"
+        " CQ_START = " SQ_NOW_MS " WHERE CQ_ID = ?1 AND CQ_STATE = 'i'",
+    [SQ_CQ_GET] =
+        "SELECT " SQ_CQ_COLUMNS " FROM COMPACTION_QUEUE WHERE CQ_ID = ?1",
+    [SQ_CQ_SET_TXN] =
+        "UPDATE COMPACTION_QUEUE SET CQ_TXN_ID = ?2, CQ_HIGHEST_WRITE_ID = ?3"
+        " WHERE CQ_ID = ?1 AND CQ_STATE = 'w'",
+    /* Hive's 'c' component: an aborted compaction's txn stays known as
+     * aborted (housekeeping keeps txns with components), so its _v
+     * directories stay invisible until a cleaner has removed them */
+    [SQ_CQ_TC_INSERT] =
+        "INSERT INTO TXN_COMPONENTS (TC_TXNID, TC_DATABASE, TC_TABLE,"
+        " TC_PARTITION, TC_OPERATION_TYPE, TC_WRITEID)"
+        " SELECT CQ_TXN_ID, CQ_DATABASE, CQ_TABLE, CQ_PARTITION, 'c',"
+        " CQ_HIGHEST_WRITE_ID FROM COMPACTION_QUEUE WHERE CQ_ID = ?1",
+    /* ... dropped when the aborted attempt wrote nothing (refused) */
+    [SQ_CQ_TC_DROP] =
+        "DELETE FROM TXN_COMPONENTS WHERE TC_OPERATION_TYPE = 'c'"
+        " AND TC_TXNID = (SELECT CQ_TXN_ID FROM COMPACTION_QUEUE"
+        "  WHERE CQ_ID = ?1)"
+        " AND TC_TXNID IN (SELECT TXN_ID FROM TXNS WHERE TXN_STATE = 'a')",
+    [SQ_CQ_READY] =
+        "UPDATE COMPACTION_QUEUE SET CQ_STATE = 'r', CQ_WORKER_ID = NULL,"
+        " CQ_NEXT_TXN_ID = (SELECT NTXN_NEXT FROM NEXT_TXN_ID),"
+        " CQ_COMMIT_TIME = " SQ_NOW_MS
+        " WHERE CQ_ID = ?1 AND CQ_STATE = 'w' AND CQ_TXN_ID = ?2",
+    [SQ_CQ_STATE] = "SELECT CQ_STATE FROM COMPACTION_QUEUE WHERE CQ_ID = ?1",
+    [SQ_CQ_TO_HISTORY] =
+        "INSERT INTO COMPLETED_COMPACTIONS (CC_ID, CC_DATABASE, CC_TABLE,"
+        " CC_PARTITION, CC_STATE, CC_TYPE, CC_TBLPROPERTIES, CC_WORKER_ID,"
+        " CC_ENQUEUE_TIME, CC_START, CC_END, CC_RUN_AS, CC_HIGHEST_WRITE_ID,"
+        " CC_META_INFO, CC_HADOOP_JOB_ID, CC_ERROR_MESSAGE, CC_NEXT_TXN_ID,"
+        " CC_TXN_ID, CC_COMMIT_TIME, CC_INITIATOR_ID, CC_INITIATOR_VERSION,"
+        " CC_WORKER_VERSION, CC_POOL_NAME, CC_NUMBER_OF_BUCKETS, CC_ORDER_BY)"
+        " SELECT CQ_ID, CQ_DATABASE, CQ_TABLE, CQ_PARTITION, ?2, CQ_TYPE,"
+        " CQ_TBLPROPERTIES, CQ_WORKER_ID, CQ_ENQUEUE_TIME, CQ_START, "
+        SQ_NOW_MS ", CQ_RUN_AS, CQ_HIGHEST_WRITE_ID, CQ_META_INFO,"
+        " CQ_HADOOP_JOB_ID, COALESCE(?3, CQ_ERROR_MESSAGE), CQ_NEXT_TXN_ID,"
+        " CQ_TXN_ID, CQ_COMMIT_TIME, CQ_INITIATOR_ID, CQ_INITIATOR_VERSION,"
+        " CQ_WORKER_VERSION, CQ_POOL_NAME, CQ_NUMBER_OF_BUCKETS, CQ_ORDER_BY"
+        " FROM COMPACTION_QUEUE WHERE CQ_ID = ?1",
+    [SQ_CQ_DELETE] = "DELETE FROM COMPACTION_QUEUE WHERE CQ_ID = ?1",
+    /* markCleaned: (?1 db, ?2 table, ?3 partition, ?4 high watermark) */
+    [SQ_CQ_CLEAN_CTC] =
+        "DELETE FROM COMPLETED_TXN_COMPONENTS WHERE CTC_DATABASE = ?1"
+        " AND CTC_TABLE = ?2 AND CTC_PARTITION IS ?3 AND CTC_WRITEID <= ?4",
+    [SQ_CQ_CLEAN_TC] =
+        "DELETE FROM TXN_COMPONENTS WHERE TC_DATABASE = ?1 AND TC_TABLE = ?2"
+        " AND TC_PARTITION IS ?3 AND TC_WRITEID <= ?4"
+        " AND TC_TXNID IN (SELECT TXN_ID FROM TXNS WHERE TXN_STATE = 'a')",
+    /* keep the newest ?5 history rows in state ?4 of a partition */
+    [SQ_CC_PURGE] =
+        "DELETE FROM COMPLETED_COMPACTIONS WHERE CC_DATABASE = ?1"
+        " AND CC_TABLE = ?2 AND CC_PARTITION IS ?3 AND CC_STATE = ?4"
+        " AND CC_ID NOT IN (SELECT CC_ID FROM COMPLETED_COMPACTIONS"
+        "  WHERE CC_DATABASE = ?1 AND CC_TABLE = ?2 AND CC_PARTITION IS ?3"
+        "  AND CC_STATE = ?4 ORDER BY CC_ID DESC LIMIT ?5)",
+    [SQ_CQ_LIST] =
+        "SELECT " SQ_CQ_COLUMNS " FROM COMPACTION_QUEUE UNION ALL"
+        " SELECT " SQ_CC_COLUMNS " FROM COMPLETED_COMPACTIONS ORDER BY 1",
+    /* the cleaner's work: every txn that began before the compaction
+     * committed (ids below CQ_NEXT_TXN_ID) has ended */
+    [SQ_CQ_READY_LIST] =
+        "SELECT " SQ_CQ_COLUMNS " FROM COMPACTION_QUEUE WHERE CQ_STATE = 'r'"
+        " AND CQ_NEXT_TXN_ID <= COALESCE((SELECT MIN(TXN_ID) FROM TXNS"
+        "  WHERE TXN_STATE = 'o'), (SELECT NTXN_NEXT FROM NEXT_TXN_ID))"
+        " ORDER BY CQ_ID",
 };
 
 /* ------------------------------------------------------------ handle */
@@ -3060,6 +3187,349 @@ static int mss_txnid_seed(void *impl, int64_t max_txnid, CombErr *err)
     return rc;
 }
 
+/* ------------------------------------------------------- compaction */
+
+static int compact_enqueue_body(MsSqlite *h, const MsCompactRequest *rq,
+                                bool *accepted, int64_t *id,
+                                MsCompactState *state, CombErr *err)
+{
+    sqlite3_stmt *st;
+    bool row, found;
+    int64_t next = 0;
+    int rc = sq_prepare(h, SQ_CQ_IN_WAY,
+                        SQ_ARGS(SQ_TEXT(rq->db), SQ_TEXT(rq->table),
+                                SQ_TEXT(rq->partition)),
+                        &st, err);
+    if (rc || (rc = sq_step(h, st, &row, err)))
+        return rc;
+    if (row) {
+        const unsigned char *letter = sqlite3_column_text(st, 1);
+        *id = sqlite3_column_int64(st, 0);
+        *state = letter ? (MsCompactState)letter[0] : MS_CQ_INITIATED;
+        sq_release(st);
+        return COMB_OK;
+    }
+    if ((rc = sq_query_int(h, SQ_CQ_NEXT_ID_GET, SQ_NO_ARGS, &next, &found,
+                           err)) ||
+        (rc = sq_exec(h, SQ_CQ_NEXT_ID_SET, SQ_ARGS(SQ_INT(next + 1)), err)))
+        return rc;
+    {
+        char type[2] = {(char)rq->type, 0};
+        rc = sq_exec(h, SQ_CQ_INSERT,
+                     SQ_ARGS(SQ_INT(next), SQ_TEXT(rq->db), SQ_TEXT(rq->table),
+                             SQ_TEXT(rq->partition), SQ_TEXT(type),
+                             SQ_TEXT(rq->tblprops),
+                             SQ_TEXT(rq->initiator_id)),
+                     err);
+    }
+    if (!rc) {
+        *accepted = true;
+        *id = next;
+        *state = MS_CQ_INITIATED;
+    }
+    return rc;
+}
+
+static int mss_compact_enqueue(void *impl, const MsCompactRequest *rq,
+                               bool *accepted, int64_t *id,
+                               MsCompactState *state, CombErr *err)
+{
+    MsSqlite *h = impl;
+    int rc = sq_begin(h, true, err);
+    if (!rc)
+        rc = sq_end(h, compact_enqueue_body(h, rq, accepted, id, state, err),
+                    err);
+    return rc;
+}
+
+/* The current row of a SQ_CQ_COLUMNS / SQ_CC_COLUMNS query. */
+static void compaction_of(sqlite3_stmt *st, CombArena *a, MsCompaction *c,
+                          bool *nomem)
+{
+    const unsigned char *state = sqlite3_column_text(st, 4);
+    const unsigned char *type = sqlite3_column_text(st, 5);
+    memset(c, 0, sizeof *c);
+    c->id = sqlite3_column_int64(st, 0);
+    c->db = sq_col_text(st, 1, a, nomem);
+    c->table = sq_col_text(st, 2, a, nomem);
+    c->partition = sq_col_text(st, 3, a, nomem);
+    c->state = state ? (MsCompactState)state[0] : MS_CQ_INITIATED;
+    c->type = type ? (MsCompactType)type[0] : MS_CQ_MAJOR;
+    c->tblprops = sq_col_text(st, 6, a, nomem);
+    c->worker_id = sq_col_text(st, 7, a, nomem);
+    c->enqueue_time = sqlite3_column_int64(st, 8);
+    c->start = sqlite3_column_int64(st, 9);
+    c->end = sqlite3_column_int64(st, 10);
+    c->highest_writeid = sqlite3_column_int64(st, 11);
+    c->txnid = sqlite3_column_int64(st, 12);
+    c->next_txnid = sqlite3_column_int64(st, 13);
+    c->commit_time = sqlite3_column_int64(st, 14);
+    c->error = sq_col_text(st, 15, a, nomem);
+    c->initiator_id = sq_col_text(st, 16, a, nomem);
+}
+
+static int compact_get(MsSqlite *h, int64_t id, CombArena *a,
+                       MsCompaction *out, bool *found, CombErr *err)
+{
+    sqlite3_stmt *st;
+    bool row, nomem = false;
+    int rc = sq_prepare(h, SQ_CQ_GET, SQ_ARGS(SQ_INT(id)), &st, err);
+    *found = false;
+    if (rc || (rc = sq_step(h, st, &row, err)) || !row)
+        return rc;
+    compaction_of(st, a, out, &nomem);
+    sq_release(st);
+    *found = true;
+    return nomem ? comb_err_nomem(err) : COMB_OK;
+}
+
+static void sq_int64_row(sqlite3_stmt *st, void *entry)
+{
+    *(int64_t *)entry = sqlite3_column_int64(st, 0);
+}
+
+/* Txns of workers that stopped answering are aborted with their entries
+ * reset to initiated (Hive's revokeTimedoutWorkers). */
+static int compact_reset_timed_out(MsSqlite *h, int64_t timeout_ms,
+                                   CombErr *err)
+{
+    int64_t *txns = NULL;
+    int n = 0;
+    int rc = sq_fetch_rows(h, SQ_CQ_TIMED_OUT_TXNS,
+                           SQ_ARGS(SQ_INT(timeout_ms)), sq_int64_row,
+                           sizeof *txns, (void **)&txns, &n, err);
+    for (int i = 0; !rc && i < n; i++)
+        rc = txn_abort_body(h, txns[i], MS_ABORT_COMPACTION, err);
+    comb_free(txns);
+    if (!rc)
+        rc = sq_exec(h, SQ_CQ_RESET_TIMED_OUT, SQ_ARGS(SQ_INT(timeout_ms)),
+                     err);
+    return rc;
+}
+
+static int compact_claim_body(MsSqlite *h, const char *worker_id,
+                              int64_t timeout_ms, int64_t id, CombArena *a,
+                              MsCompaction *out, bool *found, CombErr *err)
+{
+    int64_t pick = 0;
+    bool any;
+    int rc = timeout_ms > 0 ? compact_reset_timed_out(h, timeout_ms, err)
+                            : COMB_OK;
+    if (!rc)
+        rc = sq_query_int(h, SQ_CQ_PICK, SQ_ARGS(SQ_INT(id)), &pick, &any,
+                          err);
+    if (rc || !any)
+        return rc;
+    rc = sq_exec(h, SQ_CQ_CLAIM, SQ_ARGS(SQ_INT(pick), SQ_TEXT(worker_id)),
+                 err);
+    if (!rc)
+        rc = compact_get(h, pick, a, out, found, err);
+    return rc;
+}
+
+static int mss_compact_claim(void *impl, const char *worker_id,
+                             int64_t timeout_ms, int64_t id, CombArena *a,
+                             MsCompaction *out, bool *found, CombErr *err)
+{
+    MsSqlite *h = impl;
+    int rc = sq_begin(h, true, err);
+    if (!rc)
+        rc = sq_end(h, compact_claim_body(h, worker_id, timeout_ms, id, a,
+                                          out, found, err),
+                    err);
+    return rc;
+}
+
+static int mss_compact_set_txn(void *impl, int64_t id, int64_t txnid,
+                               int64_t highest_writeid, CombErr *err)
+{
+    MsSqlite *h = impl;
+    int rc = sq_begin(h, true, err);
+    if (!rc)
+        rc = sq_exec(h, SQ_CQ_SET_TXN,
+                     SQ_ARGS(SQ_INT(id), SQ_INT(txnid),
+                             SQ_INT(highest_writeid)),
+                     err);
+    if (!rc && sqlite3_changes(h->db) == 0)
+        rc = ms_err_no_compaction(err, id);
+    if (!rc)
+        rc = sq_exec(h, SQ_CQ_TC_INSERT, SQ_ARGS(SQ_INT(id)), err);
+    return sq_end(h, rc, err);
+}
+
+static int compact_commit_body(MsSqlite *h, int64_t id, int64_t txnid,
+                               CombArena *a, CombErr *err)
+{
+    int64_t commit_id = 0;
+    char **conflict = NULL;
+    int rc = sq_exec(h, SQ_CQ_READY, SQ_ARGS(SQ_INT(id), SQ_INT(txnid)), err);
+    if (!rc && sqlite3_changes(h->db) == 0)
+        return ms_err_no_compaction(err, id);
+    if (!rc)
+        rc = txn_commit_body(h, txnid, true, a, &commit_id, &conflict, err);
+    return rc;
+}
+
+static int mss_compact_commit(void *impl, int64_t id, int64_t txnid,
+                              CombErr *err)
+{
+    MsSqlite *h = impl;
+    CombArena a;
+    int rc;
+    comb_arena_init(&a, 1024);
+    rc = sq_begin(h, true, err);
+    if (!rc)
+        rc = sq_end(h, compact_commit_body(h, id, txnid, &a, err), err);
+    comb_arena_free(&a);
+    return rc;
+}
+
+/* hive.compactor.history.retention.*: the newest rows of each final state
+ * of the partition stay. */
+static int compact_purge(MsSqlite *h, const MsCompaction *c,
+                         const MsCompactRetention *keep, CombErr *err)
+{
+    const struct { const char *state; int keep; } rules[] = {
+        {"s", keep->succeeded}, {"f", keep->failed},
+        {"a", keep->did_not_initiate}, {"c", keep->refused},
+        {"x", keep->aborted}};
+    int rc = COMB_OK;
+    for (size_t i = 0; !rc && i < sizeof rules / sizeof *rules; i++)
+        rc = sq_exec(h, SQ_CC_PURGE,
+                     SQ_ARGS(SQ_TEXT(c->db), SQ_TEXT(c->table),
+                             SQ_TEXT(c->partition), SQ_TEXT(rules[i].state),
+                             SQ_INT(rules[i].keep < 0 ? 0 : rules[i].keep)),
+                     err);
+    return rc;
+}
+
+static int compact_finish_body(MsSqlite *h, int64_t id, MsCompactState state,
+                               const char *error,
+                               const MsCompactRetention *keep, CombArena *a,
+                               CombErr *err)
+{
+    MsCompaction c;
+    bool found;
+    char letter[2] = {(char)state, 0};
+    int rc = compact_get(h, id, a, &c, &found, err);
+    if (!rc && !found)
+        return ms_err_no_compaction(err, id);
+    if (!rc && state == MS_CQ_REFUSED)
+        rc = sq_exec(h, SQ_CQ_TC_DROP, SQ_ARGS(SQ_INT(id)), err);
+    if (!rc)
+        rc = sq_exec(h, SQ_CQ_TO_HISTORY,
+                     SQ_ARGS(SQ_INT(id), SQ_TEXT(letter), SQ_TEXT(error)),
+                     err);
+    if (!rc)
+        rc = sq_exec(h, SQ_CQ_DELETE, SQ_ARGS(SQ_INT(id)), err);
+    if (!rc && state == MS_CQ_SUCCEEDED) {
+        SqId clean[2] = {SQ_CQ_CLEAN_CTC, SQ_CQ_CLEAN_TC};
+        for (int i = 0; !rc && i < 2; i++)
+            rc = sq_exec(h, clean[i],
+                         SQ_ARGS(SQ_TEXT(c.db), SQ_TEXT(c.table),
+                                 SQ_TEXT(c.partition),
+                                 SQ_INT(c.highest_writeid)),
+                         err);
+    }
+    if (!rc && keep)
+        rc = compact_purge(h, &c, keep, err);
+    return rc;
+}
+
+static int mss_compact_finish(void *impl, int64_t id, MsCompactState state,
+                              const char *error,
+                              const MsCompactRetention *keep, CombErr *err)
+{
+    MsSqlite *h = impl;
+    CombArena a;
+    int rc;
+    comb_arena_init(&a, 1024);
+    rc = sq_begin(h, true, err);
+    if (!rc)
+        rc = sq_end(h,
+                    compact_finish_body(h, id, state, error, keep, &a, err),
+                    err);
+    comb_arena_free(&a);
+    return rc;
+}
+
+static int compact_list_body(MsSqlite *h, bool ready_to_clean, CombArena *a,
+                             MsCompaction **rows, int *n, CombErr *err)
+{
+    CombBuf buf = COMB_BUF_INIT;
+    sqlite3_stmt *st;
+    bool row, nomem = false;
+    int rc = sq_prepare(h, ready_to_clean ? SQ_CQ_READY_LIST : SQ_CQ_LIST,
+                        SQ_NO_ARGS, &st, err);
+    while (!rc && !(rc = sq_step(h, st, &row, err)) && row) {
+        MsCompaction c;
+        compaction_of(st, a, &c, &nomem);
+        if (nomem || comb_buf_append(&buf, &c, sizeof c)) {
+            sq_release(st);
+            rc = comb_err_nomem(err);
+        }
+    }
+    if (!rc && buf.len && !(*rows = comb_arena_alloc(a, buf.len)))
+        rc = comb_err_nomem(err);
+    if (!rc && buf.len)
+        memcpy(*rows, buf.data, buf.len);
+    if (!rc)
+        *n = (int)(buf.len / sizeof(MsCompaction));
+    comb_buf_free(&buf);
+    return rc;
+}
+
+static int mss_compact_list(void *impl, bool ready_to_clean, CombArena *a,
+                            MsCompaction **rows, int *n, CombErr *err)
+{
+    MsSqlite *h = impl;
+    int rc = sq_begin(h, false, err);
+    if (!rc)
+        rc = sq_end(h, compact_list_body(h, ready_to_clean, a, rows, n, err),
+                    err);
+    return rc;
+}
+
+static int compact_abort_body(MsSqlite *h, const int64_t *ids, int n,
+                              bool *done, CombErr *err)
+{
+    int rc = COMB_OK;
+    for (int i = 0; !rc && i < n; i++) {
+        sqlite3_stmt *st;
+        bool row, initiated = false;
+        if ((rc = sq_prepare(h, SQ_CQ_STATE, SQ_ARGS(SQ_INT(ids[i])), &st,
+                             err)) ||
+            (rc = sq_step(h, st, &row, err)))
+            break;
+        if (row) {
+            const unsigned char *letter = sqlite3_column_text(st, 0);
+            initiated = letter && letter[0] == MS_CQ_INITIATED;
+            sq_release(st);
+        }
+        if (!initiated)
+            continue;
+        rc = sq_exec(h, SQ_CQ_TO_HISTORY,
+                     SQ_ARGS(SQ_INT(ids[i]), SQ_TEXT("x"), SQ_NULL), err);
+        if (!rc)
+            rc = sq_exec(h, SQ_CQ_DELETE, SQ_ARGS(SQ_INT(ids[i])), err);
+        done[i] = !rc;
+    }
+    return rc;
+}
+
+static int mss_compact_abort(void *impl, const int64_t *ids, int n,
+                             bool *done, CombErr *err)
+{
+    MsSqlite *h = impl;
+    int rc = sq_begin(h, true, err);
+    if (!rc)
+        rc = sq_end(h, compact_abort_body(h, ids, n, done, err), err);
+    if (rc)
+        for (int i = 0; i < n; i++)
+            done[i] = false;
+    return rc;
+}
+
 /* ---------------------------------------------------------- open/close */
 
 static void sq_disconnect(MsSqlite *h)
@@ -3343,6 +3813,13 @@ static const MsBackendOps ms_sqlite_ops = {
     .txn_heartbeat = mss_txn_heartbeat,
     .housekeep = mss_housekeep,
     .txn_commit_create = mss_txn_commit_create,
+    .compact_enqueue = mss_compact_enqueue,
+    .compact_claim = mss_compact_claim,
+    .compact_set_txn = mss_compact_set_txn,
+    .compact_commit = mss_compact_commit,
+    .compact_finish = mss_compact_finish,
+    .compact_list = mss_compact_list,
+    .compact_abort = mss_compact_abort,
 };
 
 static void sq_fault_load(MsSqlite *h)

@@ -306,6 +306,7 @@ int sql_txn_begin(SqlStmtCtx *c, CombErr *err)
         c->have_snapshot = true;
     }
     sql_txn_adopt(c);
+    sql_sleep_point(c, "comb.test.sleep.after.snapshot.ms");
     return COMB_OK;
 }
 
@@ -372,6 +373,21 @@ void sql_pause_point(SqlStmtCtx *c, const char *name)
 #else
     (void)c;
     (void)name;
+#endif
+}
+
+void sql_sleep_point(SqlStmtCtx *c, const char *key)
+{
+#ifdef COMB_TEST_BUILD
+    const char *ms = sql_session_get_conf(c->s, key);
+    long long n = ms ? strtoll(ms, NULL, 10) : 0;
+    if (n > 0) {
+        struct timespec ts = {n / 1000, (long)(n % 1000) * 1000000L};
+        nanosleep(&ts, NULL);
+    }
+#else
+    (void)c;
+    (void)key;
 #endif
 }
 

@@ -245,6 +245,10 @@ int64_t sql_conf_duration_ms(const SqlSession *s, const char *key,
 /* <warehouse>/comb-site.conf: key=value lines (# comments) applied as
  * settings when the session opens, before --hiveconf and SET. */
 int sql_site_conf_load(SqlSession *s, CombErr *err);
+/* Test builds: sleep as many milliseconds as conf `key` says (none when
+ * unset), e.g. comb.test.sleep.after.snapshot.ms: a reader that holds its
+ * snapshot open while others compact and clean. */
+void sql_sleep_point(SqlStmtCtx *c, const char *key);
 
 /* ------------------------------------------------------------------ tables */
 

@@ -26,6 +26,15 @@ c -e "CREATE DATABASE d;
       INSERT INTO nested VALUES (7);
       CREATE TABLE d.c PARTITIONED BY (v) AS SELECT id, v FROM d.t;
       CREATE TABLE d.p TBLPROPERTIES ('transactional'='false') AS SELECT id FROM d.t;" > /dev/null
+# compactions: their bases and deltas are durable before their commit
+c -e "ALTER TABLE d.t COMPACT 'minor' AND WAIT;
+      INSERT INTO d.t VALUES (5, 'e');
+      ALTER TABLE d.t COMPACT 'major' AND WAIT;
+      CREATE TABLE io (id INT) TBLPROPERTIES ('transactional'='true',
+        'transactional_properties'='insert_only');
+      INSERT INTO io VALUES (1); INSERT INTO io VALUES (2);
+      ALTER TABLE io COMPACT 'major' AND WAIT;" > /dev/null
+c compactor --once
 
 awk '
 function dirname(p) { sub(/\/[^\/]*$/, "", p); return p == "" ? "/" : p }
@@ -64,8 +73,10 @@ done
 (( $(at "mkdir $WH/d.db/t") < $(at "ms_commit table_create t") )) || { echo "table dir after its row"; exit 1; }
 grep -q -- "^create $WH/d.db/t/delta_0000001_0000001_0000/bucket_0000" "$TRACE" || { echo "no insert file traced"; exit 1; }
 grep -q -- "^rename $WH/d.db/gone $WH/d.db/.gone.dropped-1$" "$TRACE" || { echo "no drop rename traced"; exit 1; }
+grep -q -- "^mkdir $WH/d.db/t/base_0000004_v" "$TRACE" || { echo "no compaction base traced"; exit 1; }
+grep -q -- "^create $WH/io/base_0000002_v[0-9]*/000000_0" "$TRACE" || { echo "no insert-only compaction traced"; exit 1; }
 [[ $(grep -c '^ms_commit txn_commit' "$TRACE") -ge 5 ]] || { echo "too few txn commits"; exit 1; }
 
 got=$(c -e "SELECT id, v FROM d.t ORDER BY id; SELECT * FROM nested")
-[[ $got == $'id\tv\n1\ta\n2\tB\n4\td\nnested.id\n7' ]] || { echo "data: $got"; exit 1; }
+[[ $got == $'id\tv\n1\ta\n2\tB\n4\td\n5\te\nnested.id\n7' ]] || { echo "data: $got"; exit 1; }
 echo ok

@@ -62,6 +62,9 @@ int sql_alter_drop_partitions(SqlStmtCtx *c, AlterTarget *tg, CombErr *err);
 /* ALTER TABLE ... [PARTITION (...)] CONCATENATE (ddl_alter_files.c). */
 int sql_alter_concatenate(SqlStmtCtx *c, AlterTarget *tg, CombErr *err);
 
+/* ALTER TABLE ... [PARTITION (...)] COMPACT (ddl_compact.c). */
+int sql_alter_compact(SqlStmtCtx *c, AlterTarget *tg, CombErr *err);
+
 /* A plain table's files become the first delta of the insert-only table
  * `to` (its definition, stored here once the files are in place), as
  * Hive's conversion moves them: each unit's visible files go into

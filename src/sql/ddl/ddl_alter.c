@@ -991,6 +991,7 @@ int sql_exec_alter(SqlStmtCtx *c, CombErr *err)
     case AST_ALTER_ADD_PARTITIONS: return sql_alter_add_partitions(c, &tg, err);
     case AST_ALTER_DROP_PARTITIONS: return sql_alter_drop_partitions(c, &tg, err);
     case AST_ALTER_CONCATENATE: return sql_alter_concatenate(c, &tg, err);
+    case AST_ALTER_COMPACT: return sql_alter_compact(c, &tg, err);
     }
     return COMB_INTERNAL(err, "ALTER kind not handled");
 }

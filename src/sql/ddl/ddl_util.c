@@ -22,8 +22,8 @@
 
 int sql_text_begin(TextResult *tr, int n_cols)
 {
-    CombTypeKind kinds[16];
-    if (n_cols > 16)
+    CombTypeKind kinds[32];
+    if (n_cols > 32)
         return COMB_EINVALID;
     for (int i = 0; i < n_cols; i++)
         kinds[i] = COMB_T_STRING;

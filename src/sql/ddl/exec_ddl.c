@@ -34,6 +34,8 @@ int sql_exec_ddl(SqlStmtCtx *c, CombErr *err)
     case AST_SHOW_LOCKS: return sql_exec_show_locks(c, err);
     case AST_SHOW_TRANSACTIONS: return sql_exec_show_transactions(c, err);
     case AST_ABORT_TRANSACTIONS: return sql_exec_abort_transactions(c, err);
+    case AST_SHOW_COMPACTIONS: return sql_exec_show_compactions(c, err);
+    case AST_ABORT_COMPACTIONS: return sql_exec_abort_compactions(c, err);
     default: return COMB_INTERNAL(err, "statement kind not handled");
     }
 }

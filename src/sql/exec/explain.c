@@ -427,6 +427,29 @@ static int explain_insert(SqlExplain *x, const AstStmt *st, CombErr *err)
                                               st->n_rows), err);
 }
 
+/* ALTER TABLE ... COMPACT: what would be queued (Hive's Compact stage). */
+static int explain_compact(SqlExplain *x, const AstStmt *st, CombErr *err)
+{
+    SqlTable *t;
+    int rc = target_line(x, "Compact", &st->name, false, &t, err);
+    if (!rc)
+        rc = sql_explain_prop(x, "compaction type: %s",
+                              st->alter->compact_type);
+    for (int i = 0; i < st->part.n && !rc; i++) {
+        const AstExpr *v = st->part.items[i].value;
+        rc = v && v->kind == AST_LIT_INT
+                 ? sql_explain_prop(x, "partition spec: %s %lld",
+                                    st->part.items[i].key,
+                                    (long long)v->ival)
+                 : sql_explain_prop(x, "partition spec: %s %s",
+                                    st->part.items[i].key,
+                                    v && v->sval ? v->sval : "");
+    }
+    if (!rc && st->alter->compact_wait)
+        rc = sql_explain_prop(x, "blocking: true");
+    return rc == COMB_ENOMEM ? comb_err_nomem(err) : rc;
+}
+
 static int explain_update_delete(SqlExplain *x, const AstStmt *st,
                                  CombErr *err)
 {
@@ -475,6 +498,9 @@ int sql_exec_explain(SqlStmtCtx *c, CombErr *err)
         break;
     case AST_INSERT:
         rc = explain_insert(&x, st, err);
+        break;
+    case AST_ALTER_TABLE:
+        rc = explain_compact(&x, st, err);
         break;
     case AST_MULTI_INSERT:   /* its clauses' plans, in clause order */
         rc = COMB_OK;

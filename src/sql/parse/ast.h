@@ -327,7 +327,9 @@ typedef enum AstStmtKind {
                                 DATABASE|SCHEMA db] [EXTENDED]: name (NULL
                                 name.name: all), part */
     AST_SHOW_TRANSACTIONS,   /* SHOW TRANSACTIONS */
-    AST_ABORT_TRANSACTIONS   /* ABORT TRANSACTIONS id [id ...] */
+    AST_ABORT_TRANSACTIONS,  /* ABORT TRANSACTIONS id [id ...] */
+    AST_SHOW_COMPACTIONS,    /* SHOW COMPACTIONS */
+    AST_ABORT_COMPACTIONS    /* ABORT COMPACTIONS id ...: n_ids, ids */
 } AstStmtKind;
 
 /* SHOW LOCKS and ABORT TRANSACTIONS. */
@@ -364,7 +366,9 @@ typedef enum AstAlterKind {
                                   [LOCATION '...'] ... */
     AST_ALTER_DROP_PARTITIONS, /* DROP [IF EXISTS] PARTITION (k op v, ...),
                                   ... [PURGE] */
-    AST_ALTER_CONCATENATE      /* CONCATENATE */
+    AST_ALTER_CONCATENATE,     /* CONCATENATE */
+    AST_ALTER_COMPACT          /* COMPACT 'compact_type' [AND WAIT] [WITH
+                                  OVERWRITE TBLPROPERTIES (props)] */
 } AstAlterKind;
 
 /* One PARTITION (...) of ADD PARTITION (items are key = constant) or DROP
@@ -397,6 +401,9 @@ typedef struct AstAlter {
     int n_parts;             /* ADD / DROP PARTITION */
     AstAlterPart *parts;
     bool purge;              /* DROP PARTITION ... PURGE */
+    char *compact_type;      /* COMPACT: the string as written */
+    AstPos compact_type_pos;
+    bool compact_wait;       /* COMPACT ... AND WAIT */
 } AstAlter;
 
 /* What MSCK does with partitions (Hive's MsckDesc). */
@@ -533,6 +540,8 @@ typedef struct AstStmt {
     AstQueryDef *qdef;       /* views, CTAS, CREATE TABLE LIKE, EXPLAIN;
                                 NULL otherwise */
     AstLocks *locks;         /* SHOW LOCKS, ABORT TRANSACTIONS; else NULL */
+    int n_ids;               /* ABORT COMPACTIONS */
+    int64_t *ids;
 } AstStmt;
 
 /*

@@ -7,7 +7,7 @@
  *   TRUNCATE [TABLE] name [PARTITION (k = v, ...)] [FORCE]
  *
  * The operations comb runs fill an AstAlter (ast.h); valid Hive forms it
- * does not run (COMPACT, SET FILEFORMAT, CLUSTERED BY, TOUCH, ARCHIVE,
+ * does not run (SET FILEFORMAT, CLUSTERED BY, TOUCH, ARCHIVE,
  * EXCHANGE, constraints, ...) are refused as unsupported at their first
  * word, never silently dropped.  Whether an operation fits the table (a
  * view, a partition spec on an unpartitioned table, ...) is the executor's
@@ -202,6 +202,8 @@ static int partition_operation(SqlParser *p, AstAlter *a)
         a->kind = AST_ALTER_CONCATENATE;
         return COMB_OK;
     }
+    if (sp_accept_kw(p, KW_COMPACT))
+        return sp_alter_compact(p, a);
     if (sp_accept_kw(p, KW_CHANGE))
         return change_column(p, a);
     if (sp_is_kw(p, KW_ADD) && sp_is_kw_at(p, 1, KW_COLUMNS)) {

@@ -375,6 +375,8 @@ int sp_show(SqlParser *p, AstStmt *s)
         int rc = sp_show_catalog(p, s, &handled);
         if (!handled)
             rc = sp_show_locks(p, s, &handled);
+        if (!handled)
+            rc = sp_show_compactions(p, s, &handled);
         return handled ? rc : ddl_refuse_form(p, "SHOW");
     }
     s->kind = AST_SHOW_TABLES;

@@ -167,6 +167,15 @@ int sp_show_catalog(SqlParser *p, AstStmt *s, bool *handled);
  * otherwise); ABORT TRANSACTIONS. */
 int sp_show_locks(SqlParser *p, AstStmt *s, bool *handled);
 int sp_abort(SqlParser *p, AstStmt *s);
+
+/* parse_compact.c */
+/* ALTER TABLE ... COMPACT 'type' [AND WAIT] [WITH OVERWRITE TBLPROPERTIES
+ * (...)], after COMPACT. */
+int sp_alter_compact(SqlParser *p, AstAlter *a);
+/* SHOW COMPACTIONS (at COMPACTIONS; *handled false when it is not). */
+int sp_show_compactions(SqlParser *p, AstStmt *s, bool *handled);
+/* ABORT COMPACTIONS id ... (at ABORT). */
+int sp_abort_compactions(SqlParser *p, AstStmt *s);
 int sp_row_format_serde(SqlParser *p, AstStmt *s);
 int sp_stored_as_formats(SqlParser *p, AstStmt *s);
 /* parse_view.c: views, EXPLAIN, a CTAS's query (s->qdef, made on first

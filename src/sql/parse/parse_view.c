@@ -125,6 +125,15 @@ int sp_explain(SqlParser *p, AstStmt *s)
     inner->pos = sp_pos(t);
     if (t->kind != SQL_TK_WORD)
         return sp_error(p, t, "cannot recognize input");
+    if (t->kw == KW_ALTER) {
+        SqlToken at = *t;
+        SP_TRY(sp_alter(p, inner));
+        if (inner->kind != AST_ALTER_TABLE ||
+            inner->alter->kind != AST_ALTER_COMPACT)
+            return sp_unsupported(p, &at, "EXPLAIN of ALTER other than "
+                                          "COMPACT");
+        return COMB_OK;
+    }
     if (!sp_at_dml(t))
         return sp_unsupported(p, t, "EXPLAIN %.*s", (int)t->len, p->src + t->off);
     return sp_dml(p, inner);

@@ -500,7 +500,9 @@ static int sp_statement(SqlParser *p, AstStmt *s)
         case KW_ALTER: return sp_alter(p, s);
         case KW_TRUNCATE: return sp_truncate(p, s);
         case KW_MSCK: return sp_msck(p, s);
-        case KW_ABORT: return sp_abort(p, s);
+        case KW_ABORT:
+            return sp_is_word_at(p, 1, "compactions")
+                       ? sp_abort_compactions(p, s) : sp_abort(p, s);
         default: break;
         }
     }

@@ -417,6 +417,14 @@ TEST(dir_state_visibility_suffix)
     CHECK(set_is(st->obsolete, st->n_obsolete, two, N(two)));
     CHECK_EQ(st->n_aborted, 0);
     comb_idlist_free(&txns);
+    /* a snapshot taken before txn 30 began: above its high watermark,
+     * the minor compaction does not exist for it */
+    CHECK_OK(comb_idlist_init(&txns, 25, NULL, 0, NULL, 0), &fx.err);
+    CHECK_OK(fx_state(&fx, &wil, &txns), &fx.err);
+    CHECK_STR(st->base->name, "base_0000005_v0000020");
+    CHECK(names_are(st->deltas, st->n_deltas, two, N(two)));
+    CHECK_EQ(st->n_aborted, 0);
+    comb_idlist_free(&txns);
     /* no txn list: visibility is not checked (Trino's behaviour) */
     CHECK_OK(fx_state(&fx, &wil, NULL), &fx.err);
     CHECK_STR(st->base->name, "base_0000005_v0000020");

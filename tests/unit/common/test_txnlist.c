@@ -52,3 +52,24 @@ TEST(txnlist_ranges)
     comb_free(s);
     comb_idlist_free(&l);
 }
+
+TEST(idlist_aborted_upto_is_the_compactor_shape)
+{
+    int64_t open[] = {7, 12}, aborted[] = {3, 5, 9};
+    CombIdList in, out;
+    CHECK_EQ(comb_idlist_init(&in, 15, open, 2, aborted, 3), COMB_OK);
+    /* below the lowest open id: aborted 3 and 5 stay, open ones go */
+    CHECK_EQ(comb_idlist_aborted_upto(&in, 6, &out), COMB_OK);
+    CHECK_EQ(out.hwm, 6);
+    CHECK_EQ(out.n_exceptions, 2);
+    CHECK_EQ(out.exceptions[1], 5);
+    CHECK(out.aborted[0] && out.aborted[1]);
+    CHECK_EQ(out.min_open, COMB_NO_OPEN_ID);
+    CHECK(comb_idlist_is_valid(&out, 6));
+    CHECK(!comb_idlist_is_valid(&out, 7));
+    comb_idlist_free(&out);
+    CHECK_EQ(comb_idlist_aborted_upto(&in, 0, &out), COMB_OK);
+    CHECK_EQ(out.n_exceptions, 0);
+    comb_idlist_free(&out);
+    comb_idlist_free(&in);
+}

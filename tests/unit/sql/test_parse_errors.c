@@ -318,9 +318,12 @@ TEST(unsupported_ddl)
 TEST(unsupported_statements_and_dml)
 {
     static const UnsupportedCase cases[] = {
-        {"alter table t compact 'major'", 14, "ALTER TABLE compact"},
-        {"alter table t partition (p=1) compact 'minor'", 30,
-         "ALTER TABLE compact"},
+        {"alter table t compact 'major' pool 'p'", 30, "COMPACT ... pool"},
+        {"alter table t compact 'major' and wait order by a", 39,
+         "COMPACT ... order"},
+        {"show compactions t", 17, "SHOW COMPACTIONS t"},
+        {"explain alter table t rename to u", 8,
+         "EXPLAIN of ALTER other than COMPACT"},
         {"alter table t set fileformat orc", 18, "ALTER TABLE SET fileformat"},
         {"alter table t clustered by (a) into 2 buckets", 14,
          "ALTER TABLE clustered"},

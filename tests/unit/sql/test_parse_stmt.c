@@ -840,3 +840,39 @@ TEST(parse_alter_words_stay_identifiers)
     CHECK_EQ(s->select->n_items, 13);
     CHECK_STR(s->select->items[11].expr->name, "to");
 }
+
+TEST(parse_compaction_statements)
+{
+    AstStmt *s;
+    PARSE_OK(s, "alter table d.t partition (p='x', q=1) compact 'MAJOR' and "
+                "wait with overwrite tblproperties ('compactor.mapreduce.map."
+                "memory.mb'='2048')");
+    CHECK_EQ(s->kind, AST_ALTER_TABLE);
+    CHECK_EQ(s->alter->kind, AST_ALTER_COMPACT);
+    CHECK_STR(s->alter->compact_type, "MAJOR");
+    CHECK(s->alter->compact_wait);
+    CHECK_EQ(s->part.n, 2);
+    CHECK_EQ(s->alter->n_props, 1);
+    CHECK_STR(s->alter->props[0].value, "2048");
+    PARSE_OK(s, "alter table t compact 'minor'");
+    CHECK_EQ(s->alter->kind, AST_ALTER_COMPACT);
+    CHECK(!s->alter->compact_wait);
+    CHECK_EQ(s->alter->n_props, 0);
+    CHECK_EQ(s->alter->compact_type_pos.col, 23);
+    PARSE_OK(s, "SHOW COMPACTIONS;");
+    CHECK_EQ(s->kind, AST_SHOW_COMPACTIONS);
+    PARSE_OK(s, "abort compactions 3 14 15");
+    CHECK_EQ(s->kind, AST_ABORT_COMPACTIONS);
+    CHECK_EQ(s->n_ids, 3);
+    CHECK_EQ(s->ids[0], 3);
+    CHECK_EQ(s->ids[2], 15);
+}
+
+TEST(parse_explain_compact)
+{
+    AstStmt *s;
+    PARSE_OK(s, "explain alter table t partition (ds='y') compact 'minor'");
+    CHECK_EQ(s->kind, AST_EXPLAIN);
+    CHECK_EQ(s->qdef->explained->kind, AST_ALTER_TABLE);
+    CHECK_EQ(s->qdef->explained->alter->kind, AST_ALTER_COMPACT);
+}

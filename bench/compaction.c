@@ -1,0 +1,215 @@
+/*
+ * compaction.c - what compaction buys and what it costs (issue 11, item 7):
+ *
+ *   compaction [ROWS] [DIR]      (default 1000000 rows; DIR is kept)
+ *
+ * For D = 1, 10, 50, 200: a 4-bucket transactional table gets ROWS rows
+ * in D INSERT ... SELECT statements (D deltas) and a DELETE of 10% of them
+ * (one delete delta); a full scan of it is timed (best of 3), then a major
+ * compaction (ALTER TABLE ... COMPACT 'major' AND WAIT, run in this
+ * process) and the scan of the compacted table.  Printed: scan time over
+ * D deltas / scan time over the one base, and compaction rows/s and MB/s
+ * (bytes of the new base) next to a plain ORC write of the same rows
+ * (INSERT OVERWRITE of a non-transactional ORC table from the compacted
+ * table: the same read and the same ORC writer without the ACID columns).
+ * The last two columns are plain/major speed by wall time and by CPU
+ * time (the machine may be shared; compaction also makes a few more
+ * durable metastore commits: claim, txn, commit).
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "common/buf.h"
+#include "fs/fs.h"
+#include "sql/session.h"
+
+#include "bench.h"
+
+typedef struct ScanCount {
+    long rows;
+} ScanCount;
+
+static int count_batch(void *ctx, const CombBatch *b, CombErr *err)
+{
+    (void)err;
+    ((ScanCount *)ctx)->rows += comb_batch_live(b);
+    return 0;
+}
+
+static int scan(SqlSession *s, const char *table, long *rows, double *secs)
+{
+    char sql[256];
+    double best = 1e30;
+    snprintf(sql, sizeof sql, "SELECT id, grp, name, amount FROM %s", table);
+    for (int i = 0; i < 3; i++) {
+        ScanCount c = {0};
+        SqlSink sink = {&c, NULL, count_batch, NULL, NULL};
+        double t0 = now();
+        if (comb_exec(s, sql, &sink))
+            return 1;
+        if (now() - t0 < best)
+            best = now() - t0;
+        *rows = c.rows;
+    }
+    *secs = best;
+    return 0;
+}
+
+/* Bytes of the files under dir (one level of subdirectories). */
+static long long dir_bytes(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    long long total = 0;
+    if (!d)
+        return 0;
+    while ((e = readdir(d))) {
+        char path[4096];
+        struct stat st;
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (stat(path, &st) != 0)
+            continue;
+        total += S_ISDIR(st.st_mode) ? dir_bytes(path) : (long long)st.st_size;
+    }
+    closedir(d);
+    return total;
+}
+
+static int fill(SqlSession *s, const char *t, int n_deltas)
+{
+    char sql[512];
+    snprintf(sql, sizeof sql,
+             "CREATE TABLE %s (id BIGINT, grp INT, name STRING, amount DOUBLE)"
+             " CLUSTERED BY (id) INTO 4 BUCKETS STORED AS ORC"
+             " TBLPROPERTIES ('transactional'='true')", t);
+    if (comb_exec(s, sql, NULL))
+        return 1;
+    for (int k = 0; k < n_deltas; k++) {
+        snprintf(sql, sizeof sql,
+                 "INSERT INTO %s SELECT id, grp, name, amount FROM src"
+                 " WHERE id %% %d = %d", t, n_deltas, k);
+        if (comb_exec(s, sql, NULL))
+            return 1;
+    }
+    snprintf(sql, sizeof sql, "DELETE FROM %s WHERE id %% 10 = 3", t);
+    return comb_exec(s, sql, NULL);
+}
+
+static int source(SqlSession *s, long rows)
+{
+    CombBuf b = COMB_BUF_INIT;
+    int rc = comb_exec(s, "CREATE TABLE src (id BIGINT, grp INT, name STRING,"
+                          " amount DOUBLE) STORED AS ORC"
+                          " TBLPROPERTIES ('transactional'='false')", NULL);
+    for (long i = 0; !rc && i < rows; i += 10000) {
+        comb_buf_clear(&b);
+        comb_buf_append_str(&b, "INSERT INTO src VALUES ");
+        for (long j = i; j < i + 10000 && j < rows; j++)
+            comb_buf_printf(&b, "%s(%ld,%ld,'name-%ld',%ld.25)",
+                            j == i ? "" : ",", j, j % 97, j, j % 1000);
+        comb_buf_append_byte(&b, '\0');
+        rc = comb_exec(s, (const char *)b.data, NULL);
+    }
+    comb_buf_free(&b);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    static const int deltas[] = {1, 10, 50, 200};
+    long rows = argc > 1 ? atol(argv[1]) : 1000000;
+    char tmpl[] = "/tmp/comb-bench.XXXXXX";
+    const char *dir = argc > 2 ? argv[2] : mkdtemp(tmpl);
+    bool keep = argc > 2;
+    char wh[4096];
+    SqlSessionOptions opt = {wh, "bench", NULL};
+    SqlSession *s;
+    CombErr err;
+    if (!dir || rows <= 0) {
+        fprintf(stderr, "usage: compaction [ROWS] [DIR]\n");
+        return 2;
+    }
+    snprintf(wh, sizeof wh, "%s/warehouse", dir);
+    if (sql_session_open(&opt, &s, &err)) {
+        fprintf(stderr, "comb: %s\n", err.msg);
+        return 1;
+    }
+    if (source(s, rows) ||
+        comb_exec(s, "CREATE TABLE plain (id BIGINT, grp INT, name STRING,"
+                     " amount DOUBLE) STORED AS ORC"
+                     " TBLPROPERTIES ('transactional'='false')", NULL))
+        return 1;
+    printf("%ld rows, 4 buckets, 10%% deleted; scans best of 3\n", rows);
+    printf("%7s %12s %12s %8s | %12s %9s %8s | %12s %9s %8s | %8s %8s\n",
+           "deltas", "scan deltas", "scan base", "ratio", "major rows/s",
+           "MB/s", "CPU s", "plain rows/s", "MB/s", "CPU s", "wall",
+           "CPU");
+    for (size_t i = 0; i < sizeof deltas / sizeof *deltas; i++) {
+        char t[32], sql[256], base_dir[4200];
+        long n_before, n_after;
+        double t_deltas, t_base, t_major, t_plain, t0, c0, c_major, c_plain;
+        long long major_bytes, plain_bytes;
+        snprintf(t, sizeof t, "t%d", deltas[i]);
+        if (fill(s, t, deltas[i]) || scan(s, t, &n_before, &t_deltas))
+            return 1;
+        snprintf(sql, sizeof sql, "ALTER TABLE %s COMPACT 'major' AND WAIT", t);
+        t0 = now();
+        c0 = cpu_seconds();
+        if (comb_exec(s, sql, NULL))
+            return 1;
+        t_major = now() - t0;
+        c_major = cpu_seconds() - c0;
+        snprintf(base_dir, sizeof base_dir, "%s/%s", wh, t);
+        /* the old directories are still there (no cleaner ran): the
+         * base is the directory named base_* */
+        {
+            DIR *d = opendir(base_dir);
+            struct dirent *e;
+            major_bytes = 0;
+            while (d && (e = readdir(d)))
+                if (strncmp(e->d_name, "base_", 5) == 0) {
+                    char p[4700];
+                    snprintf(p, sizeof p, "%s/%s", base_dir, e->d_name);
+                    major_bytes = dir_bytes(p);
+                }
+            if (d)
+                closedir(d);
+        }
+        if (scan(s, t, &n_after, &t_base))
+            return 1;
+        if (n_after != n_before) {
+            fprintf(stderr, "rows differ after compaction: %ld vs %ld\n",
+                    n_before, n_after);
+            return 1;
+        }
+        snprintf(sql, sizeof sql, "INSERT OVERWRITE TABLE plain SELECT id,"
+                                  " grp, name, amount FROM %s", t);
+        t0 = now();
+        c0 = cpu_seconds();
+        if (comb_exec(s, sql, NULL))
+            return 1;
+        t_plain = now() - t0;
+        c_plain = cpu_seconds() - c0;
+        snprintf(base_dir, sizeof base_dir, "%s/plain", wh);
+        plain_bytes = dir_bytes(base_dir);
+        printf("%7d %10.3f s %10.3f s %7.2fx | %12.0f %9.1f %8.3f | %12.0f "
+               "%9.1f %8.3f | %7.2fx %7.2fx\n",
+               deltas[i], t_deltas, t_base, t_deltas / t_base,
+               n_after / t_major, major_bytes / 1e6 / t_major, c_major,
+               n_after / t_plain, plain_bytes / 1e6 / t_plain, c_plain,
+               t_plain / t_major, c_plain / c_major);
+        fflush(stdout);
+    }
+    printf("peak RSS %ld MB\n", peak_rss_kb() / 1024);
+    sql_session_close(s);
+    if (!keep) {
+        CombErr ignored;
+        fs_remove_tree(dir, &ignored);
+    }
+    return 0;
+}
