@@ -124,6 +124,12 @@ int sql_op_aggregate(SqlStmtCtx *c, SqlOp *input, int n_keys,
 int sql_op_lateral(SqlStmtCtx *c, SqlOp *input, SqlUdtf *u, bool outer,
                    bool keep_input, const char *const *names, SqlOp **out,
                    CombErr *err);
+/* Window functions (op_window.c, plan/window.h): the input's rows sorted
+ * by w's partition and order keys, each with its columns and then one
+ * column per call of w (names: the calls' output names). */
+struct LpWindow;
+int sql_op_window(SqlStmtCtx *c, SqlOp *input, const struct LpWindow *w,
+                  const char **names, SqlOp **out, CombErr *err);
 /* All input rows sorted by keys (columns of the input), then the first
  * n_emit columns of each. */
 int sql_op_sort(SqlStmtCtx *c, SqlOp *input, const SqlSortKey *keys,

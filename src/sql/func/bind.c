@@ -9,6 +9,7 @@
  * rules in typerules.c.
  */
 #include "sql/func/expr.h"
+#include "sql/func/window.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -745,6 +746,9 @@ static int bind_func(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
     int rc;
     if (!args)
         return comb_err_nomem(err);
+    if (sql_window_fn_exists(e->name))
+        return sql_err_at(err, COMB_ESEMANTIC, 10247, e->pos,
+                          "Missing over clause for function : %s", e->name);
     for (int i = 0; i < e->n_args; i++)
         if ((rc = bind_node(c, sc, e->args[i], &args[i], err)))
             return rc;
@@ -883,6 +887,12 @@ static int bind_node(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
                      BoundExpr **out, CombErr *err)
 {
     int rc;
+    if (e->kind == AST_FUNC && e->over) {
+        if (!sc->window)
+            return sql_err_at(err, COMB_ESEMANTIC, 10128, e->pos,
+                              "Not yet supported place for UDAF '%s'", e->name);
+        return sc->window(c, sc, e, out, err);
+    }
     if (sc->resolve) {
         *out = NULL;
         if ((rc = sc->resolve(c, sc, e, out, err)) || *out)

@@ -156,7 +156,8 @@ typedef int (*SqlResolveFn)(SqlStmtCtx *c, const SqlScope *sc,
  * fields and subqueries (AST_SUBQUERY, AST_EXISTS, AST_IN over a query):
  * it resolves a column reference or fails, and may leave a field (*out
  * NULL) to the rules here; its BX_COL nodes hold logical column ids
- * (plan/logical.h).  Without it, a subquery is Hive's 10249. */
+ * (plan/logical.h).  Without it, a subquery is Hive's 10249.  With
+ * `window` set, that hook binds each window call (func/window.h). */
 struct SqlScope {
     const SqlTable *table;  /* NULL: no FROM */
     const char *alias;      /* table name or alias used as qualifier */
@@ -165,6 +166,11 @@ struct SqlScope {
     void *resolve_ctx;      /* for resolve */
     SqlResolveFn query;     /* NULL: names are the table's */
     void *query_ctx;        /* for query */
+    /* A window call (AST_FUNC with over), tried before everything else;
+     * NULL: window calls are not allowed here (WHERE, GROUP BY, HAVING,
+     * a window's own arguments): Hive's 10128. */
+    SqlResolveFn window;
+    void *window_ctx;
 };
 
 /* An operator as Hive names it in messages ("and", "<>", "div"). */

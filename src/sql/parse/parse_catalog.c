@@ -16,30 +16,6 @@
 
 /* ------------------------------------------------------------- helpers */
 
-/* Is the k-th token ahead the word w (any case), quoted names excluded? */
-static bool is_word_at(SqlParser *p, int k, const char *w)
-{
-    const SqlToken *t = sp_peek(p, k);
-    size_t n = strlen(w);
-    return t->kind == SQL_TK_WORD && t->len == n &&
-           strncasecmp(p->src + t->off, w, n) == 0;
-}
-
-static bool accept_word(SqlParser *p, const char *w)
-{
-    if (!is_word_at(p, 0, w))
-        return false;
-    sp_next(p);
-    return true;
-}
-
-static int expect_word(SqlParser *p, const char *w)
-{
-    if (accept_word(p, w))
-        return COMB_OK;
-    return sp_error(p, sp_peek(p, 0), "missing %s", w);
-}
-
 /* The statement's AstCatalog, made on first use. */
 static AstCatalog *catalog_of(SqlParser *p, AstStmt *s)
 {
@@ -58,7 +34,7 @@ int sp_row_format_serde(SqlParser *p, AstStmt *s)
         return COMB_ENOMEM;
     SP_TRY(sp_expect_kw(p, KW_SERDE));
     SP_TRY(sp_string(p, &c->serde, NULL));
-    if (!sp_is_kw(p, KW_WITH) || !is_word_at(p, 1, "serdeproperties"))
+    if (!sp_is_kw(p, KW_WITH) || !sp_is_word_at(p, 1, "serdeproperties"))
         return COMB_OK;
     sp_next(p);
     sp_next(p);
@@ -73,9 +49,9 @@ int sp_stored_as_formats(SqlParser *p, AstStmt *s)
         return COMB_ENOMEM;
     SP_TRY(sp_expect_kw(p, KW_INPUTFORMAT));
     SP_TRY(sp_string(p, &c->input_format, NULL));
-    SP_TRY(expect_word(p, "OUTPUTFORMAT"));
+    SP_TRY(sp_expect_word(p, "OUTPUTFORMAT"));
     SP_TRY(sp_string(p, &c->output_format, NULL));
-    if (is_word_at(p, 0, "inputdriver"))
+    if (sp_is_word_at(p, 0, "inputdriver"))
         return sp_unsupported(p, sp_peek(p, 0), "INPUTDRIVER");
     return COMB_OK;
 }
@@ -122,7 +98,7 @@ static int show_columns(SqlParser *p, AstStmt *s)
         return COMB_ENOMEM;
     s->kind = AST_SHOW_COLUMNS;
     c->sorted = sp_accept_kw(p, KW_SORTED);
-    SP_TRY(expect_word(p, "COLUMNS"));
+    SP_TRY(sp_expect_word(p, "COLUMNS"));
     if (!accept_from_or_in(p))
         return sp_error(p, sp_peek(p, 0), "missing FROM or IN");
     SP_TRY(sp_name(p, &s->name));
@@ -177,10 +153,10 @@ int sp_show_catalog(SqlParser *p, AstStmt *s, bool *handled)
         return show_create(p, s);
     if (sp_is_kw(p, KW_TBLPROPERTIES))
         return show_tblproperties(p, s);
-    if (is_word_at(p, 0, "columns") ||
-        (sp_is_kw(p, KW_SORTED) && is_word_at(p, 1, "columns")))
+    if (sp_is_word_at(p, 0, "columns") ||
+        (sp_is_kw(p, KW_SORTED) && sp_is_word_at(p, 1, "columns")))
         return show_columns(p, s);
-    if (is_word_at(p, 0, "partitions"))
+    if (sp_is_word_at(p, 0, "partitions"))
         return show_partitions(p, s);
     *handled = false;
     return COMB_OK;
@@ -240,14 +216,14 @@ int sp_msck(SqlParser *p, AstStmt *s)
         return COMB_ENOMEM;
     s->kind = AST_MSCK;
     sp_next(p);
-    c->repair = accept_word(p, "repair");
+    c->repair = sp_accept_word(p, "repair");
     SP_TRY(sp_expect_kw(p, KW_TABLE));
     SP_TRY(sp_name(p, &s->name));
-    if (is_word_at(p, 1, "partitions") &&
-        (sp_is_kw(p, KW_DROP) || is_word_at(p, 0, "sync") ||
-         is_word_at(p, 0, "add"))) {
+    if (sp_is_word_at(p, 1, "partitions") &&
+        (sp_is_kw(p, KW_DROP) || sp_is_word_at(p, 0, "sync") ||
+         sp_is_word_at(p, 0, "add"))) {
         c->msck_mode = sp_is_kw(p, KW_DROP)        ? AST_MSCK_DROP
-                       : is_word_at(p, 0, "sync") ? AST_MSCK_SYNC
+                       : sp_is_word_at(p, 0, "sync") ? AST_MSCK_SYNC
                                                   : AST_MSCK_ADD;
         sp_next(p);
         sp_next(p);

@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 /* ------------------------------------------------------- token stream */
 
@@ -79,6 +80,29 @@ bool sp_accept_kw(SqlParser *p, SqlKeyword kw)
         return false;
     sp_next(p);
     return true;
+}
+
+bool sp_is_word_at(SqlParser *p, int k, const char *w)
+{
+    const SqlToken *t = sp_peek(p, k);
+    size_t n = strlen(w);
+    return t->kind == SQL_TK_WORD && t->len == n &&
+           strncasecmp(p->src + t->off, w, n) == 0;
+}
+
+bool sp_accept_word(SqlParser *p, const char *w)
+{
+    if (!sp_is_word_at(p, 0, w))
+        return false;
+    sp_next(p);
+    return true;
+}
+
+int sp_expect_word(SqlParser *p, const char *w)
+{
+    if (sp_accept_word(p, w))
+        return COMB_OK;
+    return sp_error(p, sp_peek(p, 0), "missing %s", w);
 }
 
 int sp_expect(SqlParser *p, SqlTokKind kind, const char *shown)
