@@ -33,6 +33,7 @@
 #include <strings.h>
 
 #include "common/buf.h"
+#include "sql/plan/window.h"
 
 /* Views and subqueries nested deeper than this are refused (each level is
  * a few operators on the stack of every pass). */
@@ -46,6 +47,22 @@ typedef struct SqlLateral {
     const char **names;
     int first_col;
 } SqlLateral;
+
+/* One window operator of a SELECT: its spec as written (to find the calls
+ * that share it) and its node. */
+typedef struct SqlWinGroup {
+    const AstWindowSpec *spec;   /* resolved: named windows filled in */
+    LpWindow w;
+    const char **names;          /* per call */
+} SqlWinGroup;
+
+/* A column reference to a window call's result, whose position is known
+ * once the operator tree is built (after every aggregate is bound). */
+typedef struct SqlWinRef {
+    BoundExpr *node;
+    int group;
+    int call;
+} SqlWinRef;
 
 struct SqlSelectPlan {
     const AstSelect *ast;
@@ -78,6 +95,11 @@ struct SqlSelectPlan {
     int n_keys;
     SqlSortKey *keys;
     int64_t limit;
+    int n_win;               /* window operators: one per distinct
+                                PARTITION BY / ORDER BY, in order found */
+    SqlWinGroup *wins;
+    int n_win_refs;          /* window results the items and ORDER BY read */
+    SqlWinRef *win_refs;
     SqlOp *root;             /* built by sql_select_build */
 };
 
@@ -192,10 +214,31 @@ static const char *item_name(SqlStmtCtx *c, const AstSelectItem *it, int idx)
     return comb_arena_printf(c->arena, "_c%d", idx);
 }
 
+static bool expr_has_aggregate(const AstExpr *e);
+
+/* A window call aggregates its query when an aggregate is inside it:
+ * rank() OVER (ORDER BY sum(x)), sum(sum(x)) OVER (). */
+static bool window_has_aggregate(const AstExpr *e)
+{
+    const AstWindowSpec *w = e->over;
+    for (int i = 0; i < e->n_args; i++)
+        if (expr_has_aggregate(e->args[i]))
+            return true;
+    for (int i = 0; i < w->n_partition; i++)
+        if (expr_has_aggregate(w->partition[i]))
+            return true;
+    for (int i = 0; i < w->n_order; i++)
+        if (expr_has_aggregate(w->order[i].expr))
+            return true;
+    return false;
+}
+
 static bool expr_has_aggregate(const AstExpr *e)
 {
     if (!e)
         return false;
+    if (e->kind == AST_FUNC && e->over)
+        return window_has_aggregate(e);
     if (e->kind == AST_FUNC && sql_agg_exists(e->name))
         return true;
     for (int i = 0; i < e->n_args; i++)
@@ -329,6 +372,18 @@ static int plan_group_by(SqlStmtCtx *c, SqlSelectPlan *p, CombErr *err)
     return COMB_OK;
 }
 
+/* Where an ORDER BY key's NULLs go: as written, else Hive 4's
+ * hive.default.nulls.last (default true: NULLS LAST ascending, NULLS
+ * FIRST descending; false the other way round). */
+static bool nulls_first(SqlStmtCtx *c, const AstOrderItem *o)
+{
+    const char *v = sql_session_get_conf(c->s, "hive.default.nulls.last");
+    bool last = !(v && strcasecmp(v, "false") == 0);
+    if (o->nulls)
+        return o->nulls == 1;
+    return o->desc ? last : !last;
+}
+
 /* hive.orderby.position.alias (default true): ORDER BY 2 is the second
  * select item (SORT BY 2 sorts by the constant, as in Hive). */
 static bool order_by_position(SqlStmtCtx *c, const SqlSelectPlan *p,
@@ -364,7 +419,7 @@ static int plan_order_item(SqlStmtCtx *c, SqlSelectPlan *p,
     BoundExpr *e;
     int rc;
     key->desc = o->desc;
-    key->nulls_first = o->nulls == 1 || (o->nulls == 0 && o->desc);
+    key->nulls_first = nulls_first(c, o);
     if (order_by_position(c, p, o)) {
         if (o->expr->ival < 1 || o->expr->ival > p->n_out)
             return sql_err_at(err, COMB_ESEMANTIC, 10220, o->expr->pos,
@@ -785,6 +840,207 @@ static int plan_distinct(SqlStmtCtx *c, SqlSelectPlan *p, CombErr *err)
     return COMB_OK;
 }
 
+/* ------------------------------------------------------------ windows */
+
+static const AstNamedWindow *named_window(const AstSelect *s, const char *name)
+{
+    for (int i = 0; i < s->n_windows; i++)
+        if (strcasecmp(s->windows[i].name, name) == 0)
+            return &s->windows[i];
+    return NULL;
+}
+
+/* w with its named window filled in (WINDOW w AS (...), OVER w, OVER (w
+ * ORDER BY ...)): the name's PARTITION BY, ORDER BY and frame, each
+ * replaced by w's own where w writes one. */
+static int resolve_spec(SqlStmtCtx *c, const AstSelect *s,
+                        const AstWindowSpec *w, int depth,
+                        const AstWindowSpec **out, CombErr *err)
+{
+    const AstNamedWindow *nw;
+    const AstWindowSpec *base;
+    AstWindowSpec *m;
+    int rc;
+    if (!w->ref) {
+        *out = w;
+        return COMB_OK;
+    }
+    if (depth > s->n_windows)
+        return sql_err_at(err, COMB_ESEMANTIC, 0, w->ref_pos,
+                          "Cycle in Window references %s", w->ref);
+    if (!(nw = named_window(s, w->ref)))
+        return sql_err_at(err, COMB_ESEMANTIC, 0, w->ref_pos,
+                          "Window Spec %s refers to an unknown source", w->ref);
+    if ((rc = resolve_spec(c, s, nw->spec, depth + 1, &base, err)))
+        return rc;
+    if (!(m = comb_arena_alloc(c->arena, sizeof *m)))
+        return comb_err_nomem(err);
+    *m = *base;
+    m->ref = NULL;
+    m->pos = w->pos;
+    if (w->n_partition) {
+        m->n_partition = w->n_partition;
+        m->partition = w->partition;
+    }
+    if (w->n_order) {
+        m->n_order = w->n_order;
+        m->order = w->order;
+    }
+    if (w->unit != AST_FRAME_NONE) {
+        m->unit = w->unit;
+        m->frame_pos = w->frame_pos;
+        m->start = w->start;
+        m->end = w->end;
+    }
+    *out = m;
+    return COMB_OK;
+}
+
+static bool same_text(const AstExpr *a, const AstExpr *b)
+{
+    return a->text && b->text && strcasecmp(a->text, b->text) == 0;
+}
+
+/* Do two specs partition and order alike (as written)?  Their calls then
+ * share one operator; frames are per call. */
+static bool same_sort(const AstWindowSpec *a, const AstWindowSpec *b)
+{
+    if (a->n_partition != b->n_partition || a->n_order != b->n_order)
+        return false;
+    for (int i = 0; i < a->n_partition; i++)
+        if (!same_text(a->partition[i], b->partition[i]))
+            return false;
+    for (int i = 0; i < a->n_order; i++)
+        if (!same_text(a->order[i].expr, b->order[i].expr) ||
+            a->order[i].desc != b->order[i].desc ||
+            a->order[i].nulls != b->order[i].nulls)
+            return false;
+    return true;
+}
+
+/* PARTITION BY and ORDER BY of spec bound in scope sc. */
+static int bind_sort(SqlStmtCtx *c, const SqlScope *sc,
+                     const AstWindowSpec *spec, LpWindow *w, CombErr *err)
+{
+    int rc;
+    w->n_part = spec->n_partition;
+    w->n_order = spec->n_order;
+    w->part = comb_arena_calloc(c->arena, (size_t)(w->n_part + 1) * sizeof *w->part);
+    w->order = comb_arena_calloc(c->arena, (size_t)(w->n_order + 1) * sizeof *w->order);
+    if (!w->part || !w->order)
+        return comb_err_nomem(err);
+    for (int i = 0; i < w->n_part; i++)
+        if ((rc = sql_bind_expr(c, sc, spec->partition[i], &w->part[i], err)) ||
+            (rc = check_orderable(c, w->part[i], err)))
+            return rc;
+    for (int i = 0; i < w->n_order; i++) {
+        const AstOrderItem *o = &spec->order[i];
+        if ((rc = sql_bind_expr(c, sc, o->expr, &w->order[i].expr, err)) ||
+            (rc = check_orderable(c, w->order[i].expr, err)))
+            return rc;
+        w->order[i].desc = o->desc;
+        w->order[i].nulls_first = nulls_first(c, o);
+    }
+    return COMB_OK;
+}
+
+/* The operator whose PARTITION BY / ORDER BY spec has, made if new. */
+static int window_group(SqlStmtCtx *c, SqlSelectPlan *p, const SqlScope *sc,
+                        const AstWindowSpec *spec, int *out, CombErr *err)
+{
+    SqlWinGroup *grown;
+    int rc;
+    for (int g = 0; g < p->n_win; g++)
+        if (same_sort(p->wins[g].spec, spec)) {
+            *out = g;
+            return COMB_OK;
+        }
+    if (!(grown = comb_arena_calloc(c->arena, (size_t)(p->n_win + 1) * sizeof *grown)))
+        return comb_err_nomem(err);
+    if (p->n_win)
+        memcpy(grown, p->wins, (size_t)p->n_win * sizeof *grown);
+    p->wins = grown;
+    grown[p->n_win].spec = spec;
+    if ((rc = bind_sort(c, sc, spec, &grown[p->n_win].w, err)))
+        return rc;
+    *out = p->n_win++;
+    return COMB_OK;
+}
+
+static int group_add_call(SqlStmtCtx *c, SqlWinGroup *g, SqlWinCall *call,
+                          CombErr *err)
+{
+    LpWindow *w = &g->w;
+    SqlWinCall **calls = comb_arena_alloc(c->arena, (size_t)(w->n_calls + 1) * sizeof *calls);
+    const char **names = comb_arena_alloc(c->arena, (size_t)(w->n_calls + 1) * sizeof *names);
+    if (!calls || !names)
+        return comb_err_nomem(err);
+    if (w->n_calls) {
+        memcpy(calls, w->calls, (size_t)w->n_calls * sizeof *calls);
+        memcpy(names, g->names, (size_t)w->n_calls * sizeof *names);
+    }
+    calls[w->n_calls] = call;
+    names[w->n_calls] = call->text ? call->text : call->name;
+    w->calls = calls;
+    g->names = names;
+    w->n_calls++;
+    return COMB_OK;
+}
+
+static int add_window_ref(SqlStmtCtx *c, SqlSelectPlan *p, BoundExpr *node,
+                          int group, int call, CombErr *err)
+{
+    SqlWinRef *grown = comb_arena_alloc(c->arena, (size_t)(p->n_win_refs + 1) * sizeof *grown);
+    if (!grown)
+        return comb_err_nomem(err);
+    if (p->n_win_refs)
+        memcpy(grown, p->win_refs, (size_t)p->n_win_refs * sizeof *grown);
+    grown[p->n_win_refs++] = (SqlWinRef){node, group, call};
+    p->win_refs = grown;
+    return COMB_OK;
+}
+
+/* Scope hook for window calls in the items and ORDER BY: the call is
+ * bound (its spec and arguments in the same scope, where another window
+ * call is an error) into the operator of its spec, and read as that
+ * operator's output column. */
+static int window_resolve(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
+                          BoundExpr **out, CombErr *err)
+{
+    SqlSelectPlan *p = sc->window_ctx;
+    SqlScope in = *sc;
+    const AstWindowSpec *spec;
+    BoundExpr **args = comb_arena_calloc(c->arena, (size_t)(e->n_args + 1) * sizeof *args);
+    SqlWinCall *call;
+    const LpWindow *w;
+    int g, rc;
+    in.window = NULL;
+    if (!args)
+        return comb_err_nomem(err);
+    if ((rc = resolve_spec(c, p->ast, e->over, 0, &spec, err)) ||
+        (rc = window_group(c, p, &in, spec, &g, err)))
+        return rc;
+    for (int i = 0; i < e->n_args; i++)
+        if ((rc = sql_bind_expr(c, &in, e->args[i], &args[i], err)))
+            return rc;
+    w = &p->wins[g].w;
+    if ((rc = sql_window_bind(c, e, spec, w->n_order,
+                              w->n_order == 1 ? sql_bx_type(c, w->order[0].expr) : NULL,
+                              args, e->n_args, &call, err)) ||
+        (rc = group_add_call(c, &p->wins[g], call, err)))
+        return rc;
+    if (!(*out = column_node(c, -1, call->type, e->pos)))
+        return comb_err_nomem(err);
+    return add_window_ref(c, p, *out, g, w->n_calls - 1, err);
+}
+
+/* Window calls are allowed in the items and ORDER BY only. */
+static void allow_windows(SqlSelectPlan *p, bool on)
+{
+    p->sc.window = p->agg_sc.window = on ? window_resolve : NULL;
+    p->sc.window_ctx = p->agg_sc.window_ctx = p;
+}
+
 static int plan_having(SqlStmtCtx *c, SqlSelectPlan *p, CombErr *err)
 {
     const AstExpr *h = p->ast->having;
@@ -828,6 +1084,7 @@ int sql_select_plan(SqlStmtCtx *c, const AstSelect *s, SqlSelectPlan **out,
         return sql_err_at(err, COMB_EUNSUPPORTED, 0, s->items[0].expr->pos,
                           "SELECT DISTINCT with '*' among other items is not "
                           "supported yet");
+    allow_windows(p, true);
     for (int i = 0; i < s->n_items && !p->select_udtf; i++) {
         const AstSelectItem *it = &s->items[i];
         if (it->expr->kind == AST_STAR && !p->aggregate)
@@ -841,9 +1098,18 @@ int sql_select_plan(SqlStmtCtx *c, const AstSelect *s, SqlSelectPlan **out,
             return rc;
     }
     p->n_out = p->n_cols;
+    allow_windows(p, false);
+    if (s->distinct && p->n_win)
+        return sql_err_at(err, COMB_EUNSUPPORTED, 0, s->items[0].expr->pos,
+                          "SELECT DISTINCT with window functions is not "
+                          "supported yet");
     if ((s->distinct && (rc = plan_distinct(c, p, err))) ||
-        (rc = plan_having(c, p, err)) || (rc = plan_order_by(c, p, err)))
+        (rc = plan_having(c, p, err)))
         return rc;
+    allow_windows(p, true);
+    if ((rc = plan_order_by(c, p, err)))
+        return rc;
+    allow_windows(p, false);
     *out = p;
     return COMB_OK;
 }
@@ -931,6 +1197,26 @@ static int plan_tail(SqlStmtCtx *c, SqlSelectPlan *p, SqlOp **top,
     return rc;
 }
 
+/* One Window operator per spec over the aggregated (or source) rows;
+ * each adds its calls' columns, so a call's result is column base + the
+ * calls before it. */
+static int build_windows(SqlStmtCtx *c, SqlSelectPlan *p, SqlOp **top,
+                         CombErr *err)
+{
+    int *first = comb_arena_alloc(c->arena, (size_t)(p->n_win + 1) * sizeof *first);
+    if (!first)
+        return comb_err_nomem(err);
+    for (int g = 0; g < p->n_win; g++) {
+        int rc;
+        first[g] = (*top)->n_cols;
+        if ((rc = sql_op_window(c, *top, &p->wins[g].w, p->wins[g].names, top, err)))
+            return rc;
+    }
+    for (int r = 0; r < p->n_win_refs; r++)
+        p->win_refs[r].node->col = first[p->win_refs[r].group] + p->win_refs[r].call;
+    return COMB_OK;
+}
+
 int sql_select_build(SqlStmtCtx *c, SqlSelectPlan *p, SqlOp **root,
                      CombErr *err)
 {
@@ -961,7 +1247,8 @@ int sql_select_build(SqlStmtCtx *c, SqlSelectPlan *p, SqlOp **root,
             (p->having && (rc = sql_op_filter(c, top, p->having, &top, err))))
             return rc;
     }
-    if ((rc = sql_op_project(c, top, p->n_cols, p->exprs, p->names, p->types,
+    if ((rc = build_windows(c, p, &top, err)) ||
+        (rc = sql_op_project(c, top, p->n_cols, p->exprs, p->names, p->types,
                              &top, err)) ||
         (rc = plan_tail(c, p, &top, err)))
         return rc;
