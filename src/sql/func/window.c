@@ -111,11 +111,17 @@ static int bind_ranking(SqlStmtCtx *c, const AstExpr *call, const WinFn *fn,
                         BoundExpr **args, int n_args, SqlWinCall *w,
                         CombErr *err)
 {
-    if (n_args < fn->min_args || n_args > fn->max_args)
+    if (n_args < fn->min_args || n_args > fn->max_args) {
+        if (fn->min_args == fn->max_args)
+            return sql_err_at(err, COMB_ESEMANTIC, 10015, call->pos,
+                              "Arguments length mismatch: %s takes %d "
+                              "argument%s, given %d", call->name, fn->min_args,
+                              fn->min_args == 1 ? "" : "s", n_args);
         return sql_err_at(err, COMB_ESEMANTIC, 10015, call->pos,
                           "Arguments length mismatch: %s takes %d to %d "
                           "arguments, given %d", call->name, fn->min_args,
                           fn->max_args, n_args);
+    }
     if (call->null_treatment && fn->kind != SQL_WIN_FIRST_VALUE &&
         fn->kind != SQL_WIN_LAST_VALUE)
         return sql_err_at(err, COMB_ESEMANTIC, 10016, call->pos,
