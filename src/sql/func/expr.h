@@ -167,6 +167,14 @@ struct SqlScope {
     void *query_ctx;        /* for query */
 };
 
+/* Hive's ROW__ID: struct<writeid:bigint,bucketid:int,rowid:bigint>
+ * (statement arena; NULL out of memory). */
+const CombType *sql_rowid_type(SqlStmtCtx *c);
+/* e = ROW__ID.writeid / .bucketid / .rowid: BX_COL first_col + 0, 1, 2
+ * (Hive's 10042 for another field). */
+int sql_bind_rowid_field(SqlStmtCtx *c, int first_col, const AstExpr *e,
+                         BoundExpr **out, CombErr *err);
+
 /* An operator as Hive names it in messages ("and", "<>", "div"). */
 const char *sql_op_text(AstOp op);
 

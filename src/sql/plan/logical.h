@@ -60,6 +60,7 @@
 #include "sql/func/aggregate.h"
 #include "sql/func/expr.h"
 #include "sql/func/rowstore.h"
+#include "sql/func/udtf.h"
 #include "sql/plan/plan.h"
 #include "sql/sql_int.h"
 
@@ -112,7 +113,15 @@ typedef struct LpSortKey {
 } LpSortKey;
 
 struct LpWindow;             /* plan/window.h (qwindow) */
-struct LpLateral;            /* LATERAL VIEW (qfunc) */
+
+/* LATERAL VIEW [OUTER] f(...) (and a lone table function in the select
+ * list, whose PROJECT keeps only the new columns): f's arguments are over
+ * the input's columns. */
+struct LpLateral {
+    SqlUdtf *u;
+    bool outer;              /* a row of NULLs when f gives none */
+    const char *const *names; /* the new columns' names */
+};
 
 typedef struct LpNode LpNode;
 struct LpNode {
