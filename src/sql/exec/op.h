@@ -193,11 +193,6 @@ BoundExpr *sql_bx_clone(SqlStmtCtx *c, const BoundExpr *e,
                         BoundExpr *const *through);
 /* used[j] for every column j of the batch e reads (ROW__ID reads three). */
 void sql_bx_mark_used(const BoundExpr *e, int n_cols, bool *used);
-/* The conjuncts of a predicate (AND's operands, else itself). */
-int sql_bx_conjuncts(const BoundExpr *e);
-BoundExpr *sql_bx_conjunct(BoundExpr *e, int i);
-/* a AND b (either NULL: the other), flattening ANDs. */
-BoundExpr *sql_bx_and(SqlStmtCtx *c, BoundExpr *a, BoundExpr *b);
 
 /* The operator tree of a bound SELECT (built once; the plan owns it, and
  * sql_select_close closes it). */

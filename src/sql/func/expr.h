@@ -286,6 +286,12 @@ int sql_bind_unite_chars(SqlStmtCtx *c, BoundExpr **vals, int n,
 int sql_bind_case(SqlStmtCtx *c, BoundExpr **conds, BoundExpr **vals, int n,
                   BoundExpr *other, AstPos pos, BoundExpr **out, CombErr *err);
 
+/* The conjuncts of a predicate (AND's operands, else itself). */
+int sql_bx_conjuncts(const BoundExpr *e);
+BoundExpr *sql_bx_conjunct(BoundExpr *e, int i);
+/* a AND b (either NULL: the other), flattening ANDs. */
+BoundExpr *sql_bx_and(SqlStmtCtx *c, BoundExpr *a, BoundExpr *b);
+
 /* Set project[i] for every table column i (< n_cols) that e reads. */
 void sql_expr_mark_columns(const BoundExpr *e, int n_cols, bool *project);
 

@@ -238,6 +238,13 @@ void sql_lp_expr_cols(const BoundExpr *e, void (*fn)(void *ctx, int id),
 bool sql_lp_expr_within(const BoundExpr *e, const LpNode *n);
 /* Does e read any column of n's output? */
 bool sql_lp_expr_touches(const BoundExpr *e, const LpNode *n);
+/* Does e read column id? */
+bool sql_lp_expr_reads(const BoundExpr *e, int id);
+/* Does e read only columns of a's and b's outputs? */
+bool sql_lp_expr_within2(const BoundExpr *e, const LpNode *a, const LpNode *b);
+/* pred without its conjunct i (NULL when none is left, or out of
+ * memory: pred had a single conjunct or the caller checks). */
+BoundExpr *sql_lp_without_conjunct(SqlStmtCtx *c, BoundExpr *pred, int i);
 /* A copy of e with each BX_COL whose id is ids[k] replaced by a copy of
  * with[k] (BX_ROWID over ids that are replaced is refused: NULL). */
 BoundExpr *sql_lp_expr_subst(SqlStmtCtx *c, const BoundExpr *e,

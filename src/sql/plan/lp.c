@@ -231,6 +231,52 @@ bool sql_lp_expr_touches(const BoundExpr *e, const LpNode *n)
     return w.inside > 0;
 }
 
+BoundExpr *sql_lp_without_conjunct(SqlStmtCtx *c, BoundExpr *pred, int i)
+{
+    BoundExpr *rest = NULL;
+    for (int k = 0; k < sql_bx_conjuncts(pred); k++)
+        if (k != i)
+            rest = sql_bx_and(c, rest, sql_bx_conjunct(pred, k));
+    return rest;
+}
+
+typedef struct ReadsCtx {
+    int id;
+    bool found;
+} ReadsCtx;
+
+static void note_read(void *ctx, int id)
+{
+    ReadsCtx *r = ctx;
+    r->found |= id == r->id;
+}
+
+bool sql_lp_expr_reads(const BoundExpr *e, int id)
+{
+    ReadsCtx r = {id, false};
+    sql_lp_expr_cols(e, note_read, &r);
+    return r.found;
+}
+
+typedef struct Within2Ctx {
+    const LpNode *a, *b;
+    bool outside;
+} Within2Ctx;
+
+static void note_within2(void *ctx, int id)
+{
+    Within2Ctx *w = ctx;
+    if (!sql_lp_find_col(w->a, id) && !sql_lp_find_col(w->b, id))
+        w->outside = true;
+}
+
+bool sql_lp_expr_within2(const BoundExpr *e, const LpNode *a, const LpNode *b)
+{
+    Within2Ctx w = {a, b, false};
+    sql_lp_expr_cols(e, note_within2, &w);
+    return !w.outside;
+}
+
 static int subst_index(const int *ids, int n, int id)
 {
     for (int k = 0; k < n; k++)
