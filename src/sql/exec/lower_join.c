@@ -114,6 +114,9 @@ int sql_lower_join(SqlStmtCtx *c, const LpNode *n, SqlOp **out, CombErr *err)
             return rc;
         spec.null_aware = true;
     }
+    if (n->single_default &&
+        (rc = sql_lp_lower(c, n->single_default, &spec.single_default, err)))
+        return rc;
     spec.kind = n->join;
     spec.n_keys = k.n;
     spec.lkeys = k.l;

@@ -169,6 +169,9 @@ typedef struct SqlJoinSpec {
     bool null_aware;         /* x IN (SELECT y): the last key is x = y, whose
                                 NULLs make a mark NULL instead of FALSE */
     bool build_left;         /* INNER: the left side is the smaller one */
+    SqlOp *single_default;   /* SINGLE: at most one row, right's columns
+                                first, for left rows without a match;
+                                NULL: NULLs */
 } SqlJoinSpec;
 int sql_op_join(SqlStmtCtx *c, SqlOp *left, SqlOp *right,
                 const SqlJoinSpec *spec, SqlOp **out, CombErr *err);

@@ -71,6 +71,7 @@ typedef struct JoinOp {
     CombVector *vcols;
     CombBatch markb;
     const CombType **pair_types;   /* left ++ right */
+    SqlRowStore defrow;            /* SINGLE: single_default's row */
     bool *pused, *bused;           /* input columns read */
     bool built;
 } JoinOp;
@@ -299,7 +300,10 @@ static int put_row(JoinOp *j, int k, int row, int64_t r)
     }
     for (int c = 0; c < j->n_bcols; c++) {
         SqlVecFill *f = &j->fills[j->boff + c];
-        if (r < 0)
+        if (r < 0 && row >= 0 && c < j->defrow.n_cols && j->defrow.n_rows) {
+            if (sql_datum_fill(f, k, &j->defrow.rows[0][c]))
+                return COMB_ENOMEM;
+        } else if (r < 0)
             sql_fill_null(f, k);
         else if (sql_datum_fill(f, k, &j->rows.rows[r][c]))
             return COMB_ENOMEM;
@@ -479,12 +483,32 @@ static int finish_marks(JoinOp *j, const CombBatch **out, CombErr *err)
     return COMB_OK;
 }
 
+/* SINGLE's default row: the first row of single_default, if any. */
+static int read_default(JoinOp *j, CombErr *err)
+{
+    SqlOp *d = j->s.single_default;
+    const CombBatch *b;
+    CombVector **cols;
+    int rc;
+    if (!d)
+        return COMB_OK;
+    if (sql_rows_init_types(&j->defrow, d->n_cols, d->types) ||
+        !(cols = comb_arena_alloc(j->op.c->arena, (size_t)(d->n_cols + 1) * sizeof *cols)))
+        return comb_err_nomem(err);
+    if ((rc = sql_op_next(d, &b, err)) || !b)
+        return rc;
+    for (int c = 0; c < d->n_cols; c++)
+        cols[c] = &((CombBatch *)b)->cols[c];
+    return sql_rows_append(&j->defrow, cols, b, err);
+}
+
 static int join_next(SqlOp *op, const CombBatch **out, CombErr *err)
 {
     JoinOp *j = (JoinOp *)op;
     int rc;
     if (!j->built) {
-        if ((rc = read_build(j, err)) || (rc = build_chains(j, err)))
+        if ((rc = read_build(j, err)) || (rc = build_chains(j, err)) ||
+            (rc = read_default(j, err)))
             return rc;
         j->built = true;
     }
@@ -549,7 +573,8 @@ static int join_open(SqlOp *op, CombErr *err)
     CombTypeKind boolean = COMB_T_BOOLEAN;
     int nk = j->s.n_keys, rc;
     comb_arena_init(&j->scratch, 64 * 1024);
-    if ((rc = sql_op_open(j->probe, err)) || (rc = sql_op_open(j->build, err)))
+    if ((rc = sql_op_open(j->probe, err)) || (rc = sql_op_open(j->build, err)) ||
+        (j->s.single_default && (rc = sql_op_open(j->s.single_default, err))))
         return rc;
     for (int k = 0; k < nk; k++)
         if ((rc = sql_expr_prepare(j->pkeys[k], c->arena, COMB_BATCH_SIZE, err)) ||
@@ -586,11 +611,13 @@ static void join_close(SqlOp *op)
     memset(&j->markb, 0, sizeof j->markb);
     sql_rows_free(&j->rows);
     sql_rows_free(&j->out_rs);
+    sql_rows_free(&j->defrow);
     memset(&j->rows, 0, sizeof j->rows);
     memset(&j->out_rs, 0, sizeof j->out_rs);
     comb_arena_free(&j->scratch);
     sql_op_close(j->probe);
     sql_op_close(j->build);
+    sql_op_close(j->s.single_default);
 }
 
 /* What each input must give: the output columns read, the keys', the
@@ -622,6 +649,8 @@ static void join_need(SqlOp *op, const bool *used)
     }
     sql_op_need(j->probe, j->pused);
     sql_op_need(j->build, j->bused);
+    if (j->s.single_default)
+        sql_op_need(j->s.single_default, NULL);
 }
 
 static const char *join_kind_text(LpJoinKind k)

@@ -610,16 +610,21 @@ static const SqlScope *item_scope(BqBlock *b)
     return b->aggregate ? &b->agg_sc : &b->sc;
 }
 
+/* An item or ORDER BY expression; without aggregation its scalar
+ * subqueries join the plan under the items' PROJECT. */
 static int bind_item_expr(BqBlock *b, const AstExpr *e, BoundExpr **out,
                           CombErr *err)
 {
+    int rc;
     if (!b->aggregate && b->window_resolve) {
-        int rc;
         *out = NULL;
         if ((rc = b->window_resolve(b->c, &b->sc, e, out, err)) || *out)
             return rc ? rc : sql_fold_constant(b->c, out, err);
     }
-    return sql_bind_expr(b->c, item_scope(b), e, out, err);
+    b->allow_subquery = !b->aggregate;
+    rc = sql_bind_expr(b->c, item_scope(b), e, out, err);
+    b->allow_subquery = false;
+    return rc;
 }
 
 static int bind_items(BqBlock *b, CombErr *err)
