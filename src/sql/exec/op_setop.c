@@ -265,7 +265,8 @@ static int tag_side(SqlStmtCtx *c, SqlOp *side, bool left, SqlOp **out,
 }
 
 /* count(tag column j) over the union's rows. */
-static int tag_count(SqlStmtCtx *c, int j, SqlAgg **out, CombErr *err)
+static int tag_count(SqlStmtCtx *c, int j, const char *text, SqlAgg **out,
+                     CombErr *err)
 {
     AstExpr *call = comb_arena_calloc(c->arena, sizeof *call);
     BoundExpr **args = comb_arena_alloc(c->arena, sizeof *args);
@@ -274,7 +275,7 @@ static int tag_count(SqlStmtCtx *c, int j, SqlAgg **out, CombErr *err)
     call->kind = AST_FUNC;
     call->name = "count";
     call->n_args = 1;
-    call->text = j % 2 ? "count(right)" : "count(left)";
+    call->text = (char *)text;
     call->height = 2;
     return sql_agg_bind(c, call, args, 1, out, err);
 }
@@ -344,9 +345,16 @@ static int setop_result(SqlStmtCtx *c, LpSetOpKind kind, bool all, SqlOp *in,
         }
         exprs[n] = times;
         types[n] = &bigint_type;
-        if ((rc = sql_op_project(c, in, n + 1, exprs, in->names, types, &in, err)))
+        if ((rc = sql_op_project(c, in, n + 1, exprs, in->names, types, &in, err)) ||
+            (rc = sql_op_repeat(c, in, n, &in, err)))
             return rc;
-        return sql_op_repeat(c, in, n, out, err);
+        /* the row's columns without the count */
+        exprs = comb_arena_alloc(c->arena, (size_t)(n + 1) * sizeof *exprs);
+        if (!exprs)
+            return comb_err_nomem(err);
+        for (int j = 0; j < n; j++)
+            if (!(exprs[j] = col(c, j, in->types[j])))
+                return comb_err_nomem(err);
     }
     return sql_op_project(c, in, n, exprs, in->names, types, out, err);
 }
@@ -357,7 +365,7 @@ int sql_op_setop(SqlStmtCtx *c, LpSetOpKind kind, bool all, SqlOp *left,
     int n = left->n_cols, rc;
     BoundExpr **keys = comb_arena_alloc(c->arena, (size_t)(n + 1) * sizeof *keys);
     SqlAgg **aggs = comb_arena_alloc(c->arena, 2 * sizeof *aggs);
-    const char **names = comb_arena_alloc(c->arena, (size_t)(n + 2) * sizeof *names);
+    const char **names = comb_arena_alloc(c->arena, (size_t)(n + 3) * sizeof *names);
     SqlOp *sides[2], *top;
     BoundExpr *keep;
     if (!keys || !aggs || !names)
@@ -375,8 +383,8 @@ int sql_op_setop(SqlStmtCtx *c, LpSetOpKind kind, bool all, SqlOp *left,
     if ((rc = tag_side(c, left, true, &sides[0], err)) ||
         (rc = tag_side(c, right, false, &sides[1], err)) ||
         (rc = sql_op_union_all(c, sides, 2, &top, err)) ||
-        (rc = tag_count(c, n, &aggs[0], err)) ||
-        (rc = tag_count(c, n + 1, &aggs[1], err)))
+        (rc = tag_count(c, n, "count(left)", &aggs[0], err)) ||
+        (rc = tag_count(c, n + 1, "count(right)", &aggs[1], err)))
         return rc;
     for (int j = 0; j < n; j++) {
         if (!(keys[j] = col(c, j, left->types[j])))
@@ -385,6 +393,7 @@ int sql_op_setop(SqlStmtCtx *c, LpSetOpKind kind, bool all, SqlOp *left,
     }
     names[n] = "left";
     names[n + 1] = "right";
+    names[n + 2] = NULL;
     if ((rc = sql_op_aggregate(c, top, n, keys, 2, aggs, names, &top, err)))
         return rc;
     if (!(keep = setop_keep(c, kind, all, n)))

@@ -393,10 +393,6 @@ static int agg_resolve(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
         return bind_grouping(b, e, out, err);
     if (e->kind != AST_FUNC || !sql_agg_exists(e->name))
         return COMB_OK;
-    if (e->distinct && (rc = sql_err_at(err, COMB_EUNSUPPORTED, 0, e->pos,
-                                        "%s(DISTINCT ...) is not supported yet",
-                                        e->name)))
-        return rc;
     if ((rc = bind_aggregate(b, e, &a, err)))
         return rc;
     *out = id_ref(c, b->agg_ids[a], b->aggs[a]->type, e->pos);
