@@ -70,6 +70,7 @@ typedef struct SqlStmtCtx {
     const struct SqlViewFrame *views; /* views whose queries are being bound,
                                innermost first (exec_select.c) */
     int query_depth;        /* subqueries and views being bound */
+    int next_col_id;        /* logical plan column ids (plan/logical.h) */
 } SqlStmtCtx;
 
 /* A view whose query is being bound: the chain finds a view that reads

@@ -361,7 +361,13 @@ static int explain_op(SqlExplain *x, const SqlOp *op, int depth, CombErr *err)
     if ((rc = start_line(x, depth, op->vt->name, err)) ||
         (rc = op->vt->explain(op, x, err)))
         return rc == COMB_ENOMEM ? comb_err_nomem(err) : rc;
-    return op->input ? explain_op(x, op->input, depth + 1, err) : COMB_OK;
+    if (op->input && (rc = explain_op(x, op->input, depth + 1, err)))
+        return rc;
+    if (op->right && (rc = explain_op(x, op->right, depth + 1, err)))
+        return rc;
+    for (int i = 0; i < op->n_more && !rc; i++)
+        rc = explain_op(x, op->more[i], depth + 1, err);
+    return rc;
 }
 
 static int explain_select(SqlExplain *x, const AstSelect *s, int depth,

@@ -241,8 +241,7 @@ static int table_column(SqlStmtCtx *c, const SqlScope *sc, const char *name,
     return idx;
 }
 
-/* Hive's ROW__ID: struct<writeid:bigint,bucketid:int,rowid:bigint>. */
-static const CombType *rowid_type(SqlStmtCtx *c)
+const CombType *sql_rowid_type(SqlStmtCtx *c)
 {
     static const char *const names[3] = {"writeid", "bucketid", "rowid"};
     static const CombTypeKind kinds[3] = {COMB_T_BIGINT, COMB_T_INT,
@@ -282,7 +281,7 @@ static int bind_colref(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
     if (!qualifier_matches(sc, e->qualifier) || !sc->table)
         return column_list_error(c, sc, e, err);
     if (strcmp(e->name, "row__id") == 0 && sc->rowid_col >= 0) {
-        const CombType *t = rowid_type(c);
+        const CombType *t = sql_rowid_type(c);
         *out = t ? sql_bx_new_type(c, BX_ROWID, t, e->pos) : NULL;
         if (!*out)
             return comb_err_nomem(err);
@@ -297,8 +296,8 @@ static int bind_colref(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
 }
 
 /* row__id.writeid / .bucketid / .rowid */
-static int bind_rowid_field(SqlStmtCtx *c, const SqlScope *sc,
-                            const AstExpr *e, BoundExpr **out, CombErr *err)
+int sql_bind_rowid_field(SqlStmtCtx *c, int first_col, const AstExpr *e,
+                         BoundExpr **out, CombErr *err)
 {
     static const struct {
         const char *name;
@@ -313,7 +312,7 @@ static int bind_rowid_field(SqlStmtCtx *c, const SqlScope *sc,
         *out = sql_bx_new(c, BX_COL, fields[i].type, e->pos);
         if (!*out)
             return comb_err_nomem(err);
-        (*out)->col = sc->rowid_col + fields[i].offset;
+        (*out)->col = first_col + fields[i].offset;
         return COMB_OK;
     }
     return sql_err_at(err, COMB_ESEMANTIC, 10042, e->pos,
@@ -331,7 +330,7 @@ static int bind_field(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
     if (l->kind == AST_COLREF && strcmp(l->name, "row__id") == 0 &&
         sc->rowid_col >= 0 && qualifier_matches(sc, l->qualifier) &&
         !sc->resolve)
-        return bind_rowid_field(c, sc, e, out, err);
+        return sql_bind_rowid_field(c, sc->rowid_col, e, out, err);
     if ((rc = bind_node(c, sc, l, &base, err)))
         return rc;
     return sql_bind_struct_field(c, base, e->name, e->pos, out, err);

@@ -173,6 +173,14 @@ struct SqlScope {
     void *window_ctx;
 };
 
+/* Hive's ROW__ID: struct<writeid:bigint,bucketid:int,rowid:bigint>
+ * (statement arena; NULL out of memory). */
+const CombType *sql_rowid_type(SqlStmtCtx *c);
+/* e = ROW__ID.writeid / .bucketid / .rowid: BX_COL first_col + 0, 1, 2
+ * (Hive's 10042 for another field). */
+int sql_bind_rowid_field(SqlStmtCtx *c, int first_col, const AstExpr *e,
+                         BoundExpr **out, CombErr *err);
+
 /* An operator as Hive names it in messages ("and", "<>", "div"). */
 const char *sql_op_text(AstOp op);
 
@@ -283,6 +291,12 @@ int sql_bind_unite_chars(SqlStmtCtx *c, BoundExpr **vals, int n,
  * the values are brought to one type. */
 int sql_bind_case(SqlStmtCtx *c, BoundExpr **conds, BoundExpr **vals, int n,
                   BoundExpr *other, AstPos pos, BoundExpr **out, CombErr *err);
+
+/* The conjuncts of a predicate (AND's operands, else itself). */
+int sql_bx_conjuncts(const BoundExpr *e);
+BoundExpr *sql_bx_conjunct(BoundExpr *e, int i);
+/* a AND b (either NULL: the other), flattening ANDs. */
+BoundExpr *sql_bx_and(SqlStmtCtx *c, BoundExpr *a, BoundExpr *b);
 
 /* Set project[i] for every table column i (< n_cols) that e reads. */
 void sql_expr_mark_columns(const BoundExpr *e, int n_cols, bool *project);
