@@ -3,8 +3,8 @@
  * row for a FROM-less query, filter, projection, hash aggregation, sort,
  * limit), chained into a tree whose root feeds the statement's sink.  A
  * subquery in FROM or a view is simply the root of its own query's tree
- * used as an input.  Joins, set operations and windows are later
- * operators of the same kind.
+ * used as an input.  Joins, set operations and window functions
+ * (op_window.c) are operators of the same kind.
  *
  * The contract every operator keeps:
  *
