@@ -6,9 +6,11 @@
  * then each partition is computed call by call and the rows leave in that
  * order: the input's columns, then one column per call.
  *
- * Store layout per row: input columns [0, n_in), results [n_in, n_in +
- * n_calls), then the evaluated expressions; so the first n_in + n_calls
- * columns are exactly the output.
+ * Store layout per row, fixed at open once the consumer has said what it
+ * reads: the input columns that the consumer or the window reads, the
+ * calls' results (from res_base), then the values of the window's
+ * expressions that are not plain input columns (partition and order keys,
+ * arguments).  An input column the consumer does not read leaves as NULL.
  *
  * Per partition (rows [p0, p1) of the sorted store):
  *  - ranking functions, NTILE, LAG and LEAD in one pass over the rows and
@@ -32,10 +34,13 @@
 
 #include "sql/plan/window.h"
 
-/* Per call: where its inputs sit in the store, its arguments' batch. */
+/* Per call: its expressions' slots and where they sit in the store, its
+ * arguments' batch. */
 typedef struct WinCallRt {
-    int arg_col;             /* LAG/LEAD/FIRST/LAST_VALUE argument, -1 */
-    int dflt_col;            /* LAG/LEAD default, -1 */
+    int arg_slot, dflt_slot; /* LAG/LEAD/FIRST/LAST_VALUE argument, -1 */
+    int *agg_slots;
+    int arg_col;             /* store columns of the above */
+    int dflt_col;
     int *agg_cols;           /* aggregate arguments */
     CombBatch argb;          /* aggregate arguments of up to a batch of rows */
     SqlVecFill *fills;
@@ -47,8 +52,16 @@ typedef struct WinOp {
     SqlOp op;
     const LpWindow *w;
     int n_in;
+    int n_slot;              /* the window's expressions, over the input:
+                                partition keys, order keys, then each
+                                call's arguments */
+    BoundExpr **slots;
+    int *slot_col;           /* each one's store column (at open) */
+    int *in_col;             /* input column -> store column, -1 */
+    int res_base;            /* store column of call 0's result */
     int n_eval;
-    BoundExpr **evals;       /* over the input, stored from eval_base */
+    BoundExpr **evals;       /* slots that are no input column, stored
+                                from eval_base */
     int eval_base;
     int n_store;
     const CombType **store_types;
@@ -100,14 +113,14 @@ static SqlDatum *cell(const WinOp *o, int64_t r, int col)
 
 static void set_int(WinOp *o, int64_t r, int k, int64_t v)
 {
-    SqlDatum *d = cell(o, r, o->n_in + k);
+    SqlDatum *d = cell(o, r, o->res_base + k);
     memset(d, 0, sizeof *d);
     d->i = v;
 }
 
 static void set_double(WinOp *o, int64_t r, int k, double v)
 {
-    SqlDatum *d = cell(o, r, o->n_in + k);
+    SqlDatum *d = cell(o, r, o->res_base + k);
     memset(d, 0, sizeof *d);
     d->d = v;
 }
@@ -313,7 +326,7 @@ static void compute_lead_lag(WinOp *o, int k, int64_t p0, int64_t p1)
     int64_t step = w->kind == SQL_WIN_LAG ? -w->n : w->n;
     for (int64_t i = p0; i < p1; i++) {
         int64_t j = i + step;
-        SqlDatum *d = cell(o, i, o->n_in + k);
+        SqlDatum *d = cell(o, i, o->res_base + k);
         if (j >= p0 && j < p1)
             *d = *cell(o, j, rt->arg_col);
         else if (rt->dflt_col >= 0)
@@ -346,7 +359,7 @@ static int compute_first_last(WinOp *o, int k, int64_t p0, int64_t p1,
     }
     for (int64_t i = p0; i < p1; i++) {
         int64_t s, e, pick;
-        SqlDatum *d = cell(o, i, o->n_in + k);
+        SqlDatum *d = cell(o, i, o->res_base + k);
         frame_rows(o, &w->frame, i, p0, p1, &s, &e);
         if (s >= e) {
             d->null = true;
@@ -409,7 +422,7 @@ static int store_final(WinOp *o, int k, int64_t i, void *st, CombErr *err)
     memset(&d, 0, sizeof d);
     if ((rc = a->ops->final(a, st, &d, &o->part, err)))
         return rc;
-    if (datum_copy(cell(o, i, o->n_in + k), &d, &o->rows.arena))
+    if (datum_copy(cell(o, i, o->res_base + k), &d, &o->rows.arena))
         return comb_err_nomem(err);
     return COMB_OK;
 }
@@ -429,7 +442,7 @@ static int agg_running(WinOp *o, int k, int64_t p0, int64_t p1, CombErr *err)
         int rc;
         frame_rows(o, &w->frame, i, p0, p1, &s, &e);
         if (e == last_e) {
-            *cell(o, i, o->n_in + k) = *cell(o, i - 1, o->n_in + k);
+            *cell(o, i, o->res_base + k) = *cell(o, i - 1, o->res_base + k);
             continue;
         }
         if (e < added) {        /* never for sorted rows; kept exact */
@@ -515,7 +528,7 @@ static int agg_sliding(WinOp *o, int k, int64_t p0, int64_t p1, CombErr *err)
         int64_t s, e;
         frame_rows(o, &w->frame, i, p0, p1, &s, &e);
         if (s == last_s && e == last_e) {
-            *cell(o, i, o->n_in + k) = *cell(o, i - 1, o->n_in + k);
+            *cell(o, i, o->res_base + k) = *cell(o, i - 1, o->res_base + k);
             continue;
         }
         if ((rc = seg_query(o, &t, s - p0, e - p0, acc, right, err)) ||
@@ -583,7 +596,8 @@ static int consume(WinOp *o, CombErr *err)
         if (rc || !in)
             return rc;
         for (int j = 0; j < o->n_in; j++)
-            o->cols[j] = o->kept[j] ? (CombVector *)&in->cols[j] : NULL;
+            if (o->in_col[j] >= 0)
+                o->cols[o->in_col[j]] = (CombVector *)&in->cols[j];
         for (int e = 0; e < o->n_eval; e++) {
             if ((rc = sql_expr_eval(o->evals[e], in, err)))
                 return rc;
@@ -616,11 +630,103 @@ static int argb_open(WinOp *o, int k, CombErr *err)
     return COMB_OK;
 }
 
+static bool input_col(const WinOp *o, const BoundExpr *e)
+{
+    return e->kind == BX_COL && e->col >= 0 && e->col < o->n_in;
+}
+
+/* The store's columns (see the top), the sort keys' and the calls'. */
+static int layout(WinOp *o, CombErr *err)
+{
+    CombArena *a = o->op.c->arena;
+    const LpWindow *w = o->w;
+    int next = 0;
+    bool *read = comb_arena_calloc(a, (size_t)o->n_in + 1);
+    if (!read)
+        return comb_err_nomem(err);
+    for (int s = 0; s < o->n_slot; s++)
+        if (input_col(o, o->slots[s]))
+            read[o->slots[s]->col] = true;
+    for (int j = 0; j < o->n_in; j++)
+        o->in_col[j] = o->kept[j] || read[j] ? next++ : -1;
+    o->res_base = next;
+    next += w->n_calls;
+    o->eval_base = next;
+    o->n_eval = 0;
+    for (int s = 0; s < o->n_slot; s++) {
+        if (input_col(o, o->slots[s])) {
+            o->slot_col[s] = o->in_col[o->slots[s]->col];
+            continue;
+        }
+        o->slot_col[s] = next++;
+        o->evals[o->n_eval++] = o->slots[s];
+    }
+    o->n_store = next;
+    if (!(o->store_types = comb_arena_alloc(a, (size_t)(next + 1) * sizeof *o->store_types)) ||
+        !(o->cols = comb_arena_calloc(a, (size_t)(next + 1) * sizeof *o->cols)))
+        return comb_err_nomem(err);
+    for (int j = 0; j < o->n_in; j++)
+        if (o->in_col[j] >= 0)
+            o->store_types[o->in_col[j]] = o->op.input->types[j];
+    for (int k = 0; k < w->n_calls; k++)
+        o->store_types[o->res_base + k] = w->calls[k]->type;
+    for (int e = 0; e < o->n_eval; e++)
+        if (!(o->store_types[o->eval_base + e] = sql_bx_type(o->op.c, o->evals[e])))
+            return comb_err_nomem(err);
+    for (int g = 0; g < w->n_part + w->n_order; g++)
+        o->keys[g].col = o->slot_col[g];
+    for (int k = 0; k < w->n_calls; k++) {
+        WinCallRt *rt = &o->rt[k];
+        rt->arg_col = rt->arg_slot >= 0 ? o->slot_col[rt->arg_slot] : -1;
+        rt->dflt_col = rt->dflt_slot >= 0 ? o->slot_col[rt->dflt_slot] : -1;
+        for (int j = 0; w->calls[k]->agg && j < w->calls[k]->agg->n_args; j++)
+            rt->agg_cols[j] = o->slot_col[rt->agg_slots[j]];
+    }
+    return COMB_OK;
+}
+
+/* The output batch: the input's columns (NULL where the consumer reads
+ * none), then the results. */
+static int out_init(WinOp *o, CombErr *err)
+{
+    SqlOp *op = &o->op;
+    if (comb_batch_init_types(&o->batch, op->n_cols, op->types, COMB_BATCH_SIZE))
+        return comb_err_nomem(err);
+    if (!(o->fills = comb_arena_alloc(&o->rows.arena, (size_t)(op->n_cols + 1) * sizeof *o->fills)))
+        return comb_err_nomem(err);
+    for (int j = 0; j < op->n_cols; j++)
+        if (sql_fill_init(&o->fills[j], &o->batch.cols[j], &o->rows.arena))
+            return comb_err_nomem(err);
+    return COMB_OK;
+}
+
+static int out_fill(WinOp *o, CombErr *err)
+{
+    CombBatch *b = &o->batch;
+    int n = o->op.n_cols;
+    comb_batch_reset(b);
+    for (int j = 0; j < n; j++)
+        sql_fill_reset(&o->fills[j]);
+    for (; o->next_row < o->rows.n_rows && b->n_rows < b->capacity; o->next_row++) {
+        const SqlDatum *row = o->rows.rows[o->next_row];
+        for (int j = 0; j < n; j++) {
+            int col = j < o->n_in ? (o->kept[j] ? o->in_col[j] : -1)
+                                  : o->res_base + j - o->n_in;
+            if (col < 0)
+                sql_fill_null(&o->fills[j], b->n_rows);
+            else if (sql_datum_fill(&o->fills[j], b->n_rows, &row[col]))
+                return comb_err_nomem(err);
+        }
+        b->n_rows++;
+    }
+    return COMB_OK;
+}
+
 static int win_open(SqlOp *op, CombErr *err)
 {
     WinOp *o = (WinOp *)op;
     int rc = sql_op_open(op->input, err);
-    if (rc)
+    if (rc || (rc = layout(o, err)))
         return rc;
     for (int e = 0; e < o->n_eval; e++)
         if ((rc = sql_expr_prepare(o->evals[e], op->c->arena, COMB_BATCH_SIZE, err)))
@@ -646,14 +752,13 @@ static int win_next(SqlOp *op, const CombBatch **out, CombErr *err)
         if ((rc = compute_partitions(o, err)))
             return rc;
         o->computed = true;
-        if (sql_rows_batch_init(&o->rows, op->n_cols, &o->batch, &o->fills))
-            return comb_err_nomem(err);
+        if ((rc = out_init(o, err)))
+            return rc;
     }
     if (o->next_row >= o->rows.n_rows)
         return COMB_OK;
-    if (sql_rows_fill(&o->rows, o->next_row, op->n_cols, &o->batch, o->fills))
-        return comb_err_nomem(err);
-    o->next_row += o->batch.n_rows;
+    if ((rc = out_fill(o, err)))
+        return rc;
     *out = &o->batch;
     return COMB_OK;
 }
@@ -663,6 +768,7 @@ static void win_close(SqlOp *op)
     WinOp *o = (WinOp *)op;
     for (int e = 0; e < o->n_eval; e++)
         sql_expr_release(o->evals[e]);
+    o->n_eval = 0;
     for (int k = 0; k < o->w->n_calls; k++) {
         if (o->rt[k].have_argb)
             comb_batch_free(&o->rt[k].argb);
@@ -692,8 +798,8 @@ static void win_need(SqlOp *op, const bool *used)
     }
     for (int j = 0; j < o->n_in; j++)
         in[j] = o->kept[j] = !used || used[j];
-    for (int e = 0; e < o->n_eval; e++)
-        sql_bx_mark_used(o->evals[e], o->n_in, in);
+    for (int s = 0; s < o->n_slot; s++)
+        sql_bx_mark_used(o->slots[s], o->n_in, in);
     sql_op_need(op->input, in);
 }
 
@@ -732,14 +838,14 @@ static const SqlOpVt win_vt = {
     "Window", win_open, win_next, win_close, win_need, NULL, win_explain,
 };
 
-/* Add e to the evaluated expressions; its store column. */
-static int add_eval(WinOp *o, BoundExpr *e)
+/* Add e to the window's expressions; its slot. */
+static int add_slot(WinOp *o, BoundExpr *e)
 {
-    o->evals[o->n_eval] = e;
-    return o->eval_base + o->n_eval++;
+    o->slots[o->n_slot] = e;
+    return o->n_slot++;
 }
 
-static int count_evals(const LpWindow *w)
+static int count_slots(const LpWindow *w)
 {
     int n = w->n_part + w->n_order;
     for (int k = 0; k < w->n_calls; k++) {
@@ -749,44 +855,30 @@ static int count_evals(const LpWindow *w)
     return n;
 }
 
-static int plan_calls(SqlStmtCtx *c, WinOp *o, CombErr *err)
+static int plan_slots(SqlStmtCtx *c, WinOp *o, CombErr *err)
 {
     const LpWindow *w = o->w;
+    for (int g = 0; g < w->n_part; g++) {
+        add_slot(o, w->part[g]);
+        o->keys[g] = (SqlSortKey){-1, false, true};
+    }
+    for (int g = 0; g < w->n_order; g++) {
+        add_slot(o, w->order[g].expr);
+        o->keys[w->n_part + g] = (SqlSortKey){-1, w->order[g].desc,
+                                              w->order[g].nulls_first};
+    }
     for (int k = 0; k < w->n_calls; k++) {
         const SqlWinCall *call = w->calls[k];
         WinCallRt *rt = &o->rt[k];
-        rt->arg_col = call->arg ? add_eval(o, call->arg) : -1;
-        rt->dflt_col = call->dflt ? add_eval(o, call->dflt) : -1;
-        if (!call->agg)
-            continue;
-        if (!(rt->agg_cols = comb_arena_alloc(c->arena, (size_t)(call->agg->n_args + 1) * sizeof *rt->agg_cols)))
+        int n_args = call->agg ? call->agg->n_args : 0;
+        rt->arg_slot = call->arg ? add_slot(o, call->arg) : -1;
+        rt->dflt_slot = call->dflt ? add_slot(o, call->dflt) : -1;
+        if (!(rt->agg_slots = comb_arena_alloc(c->arena, (size_t)(n_args + 1) * sizeof *rt->agg_slots)) ||
+            !(rt->agg_cols = comb_arena_alloc(c->arena, (size_t)(n_args + 1) * sizeof *rt->agg_cols)))
             return comb_err_nomem(err);
-        for (int j = 0; j < call->agg->n_args; j++)
-            rt->agg_cols[j] = add_eval(o, call->agg->args[j]);
+        for (int j = 0; j < n_args; j++)
+            rt->agg_slots[j] = add_slot(o, call->agg->args[j]);
     }
-    return COMB_OK;
-}
-
-static int plan_store(SqlStmtCtx *c, WinOp *o, CombErr *err)
-{
-    const LpWindow *w = o->w;
-    int n_keys = w->n_part + w->n_order, rc;
-    for (int j = 0; j < o->n_in; j++)
-        o->store_types[j] = o->op.input->types[j];
-    for (int k = 0; k < w->n_calls; k++)
-        o->store_types[o->n_in + k] = w->calls[k]->type;
-    for (int g = 0; g < w->n_part; g++)
-        o->keys[g] = (SqlSortKey){add_eval(o, w->part[g]), false, true};
-    for (int g = 0; g < w->n_order; g++)
-        o->keys[w->n_part + g] = (SqlSortKey){add_eval(o, w->order[g].expr),
-                                              w->order[g].desc,
-                                              w->order[g].nulls_first};
-    (void)n_keys;
-    if ((rc = plan_calls(c, o, err)))
-        return rc;
-    for (int e = 0; e < o->n_eval; e++)
-        if (!(o->store_types[o->eval_base + e] = sql_bx_type(c, o->evals[e])))
-            return comb_err_nomem(err);
     return COMB_OK;
 }
 
@@ -794,29 +886,28 @@ int sql_op_window(SqlStmtCtx *c, SqlOp *input, const LpWindow *w,
                   const char **names, SqlOp **out, CombErr *err)
 {
     WinOp *o = sql_op_alloc(c, sizeof *o, &win_vt, input);
-    int n_in = input->n_cols, n_eval = count_evals(w), rc;
+    int n_in = input->n_cols, n_slot = count_slots(w), rc;
     if (!o)
         return comb_err_nomem(err);
     o->w = w;
     o->n_in = n_in;
-    o->eval_base = n_in + w->n_calls;
-    o->n_store = o->eval_base + n_eval;
     o->op.n_cols = n_in + w->n_calls;
     if (!(o->op.types = comb_arena_alloc(c->arena, (size_t)(o->op.n_cols + 1) * sizeof *o->op.types)) ||
         !(o->op.names = comb_arena_alloc(c->arena, (size_t)(o->op.n_cols + 1) * sizeof *o->op.names)) ||
-        !(o->store_types = comb_arena_alloc(c->arena, (size_t)(o->n_store + 1) * sizeof *o->store_types)) ||
-        !(o->evals = comb_arena_alloc(c->arena, (size_t)(n_eval + 1) * sizeof *o->evals)) ||
+        !(o->slots = comb_arena_alloc(c->arena, (size_t)(n_slot + 1) * sizeof *o->slots)) ||
+        !(o->slot_col = comb_arena_alloc(c->arena, (size_t)(n_slot + 1) * sizeof *o->slot_col)) ||
+        !(o->evals = comb_arena_alloc(c->arena, (size_t)(n_slot + 1) * sizeof *o->evals)) ||
+        !(o->in_col = comb_arena_alloc(c->arena, (size_t)(n_in + 1) * sizeof *o->in_col)) ||
         !(o->kept = comb_arena_alloc(c->arena, (size_t)n_in + 1)) ||
-        !(o->cols = comb_arena_calloc(c->arena, (size_t)(o->n_store + 1) * sizeof *o->cols)) ||
         !(o->keys = comb_arena_alloc(c->arena, (size_t)(w->n_part + w->n_order + 1) * sizeof *o->keys)) ||
         !(o->rt = comb_arena_calloc(c->arena, (size_t)(w->n_calls + 1) * sizeof *o->rt)) ||
         !(o->sts = comb_arena_alloc(c->arena, COMB_BATCH_SIZE * sizeof *o->sts)))
         return comb_err_nomem(err);
     memset(o->kept, 1, (size_t)n_in + 1);
-    if ((rc = plan_store(c, o, err)))
+    if ((rc = plan_slots(c, o, err)))
         return rc;
     for (int j = 0; j < o->op.n_cols; j++) {
-        o->op.types[j] = o->store_types[j];
+        o->op.types[j] = j < n_in ? input->types[j] : w->calls[j - n_in]->type;
         o->op.names[j] = j < n_in ? input->names[j] : names[j - n_in];
     }
     *out = &o->op;

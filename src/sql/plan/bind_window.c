@@ -177,11 +177,11 @@ static int window_resolve(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
 {
     BqBlock *b = sc->window_ctx;
     SqlScope in = *sc;
-    const AstWindowSpec *spec;
+    const AstWindowSpec *spec = NULL;
     BoundExpr **args = comb_arena_calloc(c->arena, (size_t)(e->n_args + 1) * sizeof *args);
-    SqlWinCall *call;
-    BqWindow *g;
-    int id, rc;
+    SqlWinCall *call = NULL;
+    BqWindow *g = NULL;
+    int id = 0, rc;
     in.window = NULL;
     if (!args)
         return comb_err_nomem(err);
