@@ -6,8 +6,10 @@
 # be compared: the latest row per key (ROW_NUMBER ... WHERE rn = 1), RANK,
 # a running SUM (the default RANGE frame), a sliding SUM (ROWS 10 PRECEDING
 # AND 10 FOLLOWING), a sliding MAX over one 1,000,000-row partition, LAG,
-# and a RANGE frame by value.  Wall seconds per query (one process each,
-# startup included).  COMB=path/to/comb overrides build/rel/comb.
+# and a RANGE frame by value.  Per query and engine (one process each,
+# startup included): wall seconds, CPU seconds (user + system; steadier
+# than wall on a shared machine) and peak RSS.  COMB=path/to/comb
+# overrides build/rel/comb.
 set -eu
 rows=${1:-1000000}
 dir=${2:-$(mktemp -d "${TMPDIR:-/tmp}/comb-window-bench.XXXXXX")}
@@ -18,8 +20,6 @@ wh="$dir/warehouse"
 awk -v n="$rows" 'BEGIN { srand(7); for (i = 0; i < n; i++)
     printf "%d,%d,%d,%d\n", i, i % 1000, int(rand() * 1000000000), int(rand() * 1000) }' \
     > "$dir/stage/data.csv"
-
-now() { date +%s.%N; }
 
 "$comb" --warehouse "$wh" --silent -e "
 CREATE EXTERNAL TABLE stage (id INT, k INT, ts BIGINT, v INT)
@@ -40,16 +40,20 @@ queries=(
   "range by value|SELECT sum(c) FROM (SELECT count(*) OVER (PARTITION BY k ORDER BY v RANGE BETWEEN 5 PRECEDING AND 5 FOLLOWING) AS c FROM t) q"
 )
 
-printf '%d rows\n%-26s %10s %10s  %s\n' "$rows" query comb_s sqlite_s "results (comb | sqlite)"
+# run ENGINE-ARGS...: stdout's last line into $res, "wall cpu rss" into $fig
+run() {
+    res=$(/usr/bin/time -f '%e %U %S %M' -o "$dir/time" "$@" | tail -n 1)
+    fig=$(awk '{ printf "%6.2f %6.2f %6.0f", $1, $2 + $3, $4 / 1024 }' "$dir/time")
+}
+
+printf '%d rows; wall s, CPU s, peak RSS MB\n%-26s %22s %22s  %s\n' "$rows" query \
+    "comb" "sqlite" "results (comb | sqlite)"
 for q in "${queries[@]}"; do
     name=${q%%|*}
     sql=${q#*|}
-    t0=$(now)
-    cr=$("$comb" --warehouse "$wh" --silent --outputformat tsv -e "$sql;" | tail -n 1)
-    t1=$(now)
-    sr=$(sqlite3 -separator $'\t' "$dir/sqlite.db" "$sql;")
-    t2=$(now)
-    printf '%-26s %10.2f %10.2f  %s | %s\n' "$name" "$(echo "$t1 - $t0" | bc)" \
-        "$(echo "$t2 - $t1" | bc)" "$cr" "$sr"
+    run "$comb" --warehouse "$wh" --silent --outputformat tsv -e "$sql;"
+    cr=$res cf=$fig
+    run sqlite3 -separator $'\t' "$dir/sqlite.db" "$sql;"
+    printf '%-26s %22s %22s  %s | %s\n' "$name" "$cf" "$fig" "$cr" "$res"
 done
 [[ -n ${2:-} ]] || rm -rf "$dir"
