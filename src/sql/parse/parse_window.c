@@ -20,23 +20,30 @@
 
 #include <string.h>
 
-/* exprs of PARTITION / DISTRIBUTE / CLUSTER BY: a list, parenthesized
- * when '(' follows BY (Hive's grammar commits to it there too). */
+/* item, item, ...: parenthesized when '(' follows BY (Hive's grammar
+ * commits to it there too). */
+static int spec_list(SqlParser *p, SqlItemFn item, SqlVec *v)
+{
+    *v = (SqlVec){0};
+    return sp_list(p, sp_is(p, SQL_TK_LPAREN), item, v);
+}
+
+/* exprs of PARTITION / DISTRIBUTE / CLUSTER BY */
 static int partition_list(SqlParser *p, AstWindowSpec *w)
 {
-    SqlVec exprs = {0};
-    SP_TRY(sp_list(p, sp_is(p, SQL_TK_LPAREN), sp_expr_item, &exprs));
-    w->n_partition = exprs.n;
-    w->partition = exprs.data;
+    SqlVec v;
+    SP_TRY(spec_list(p, sp_expr_item, &v));
+    w->n_partition = v.n;
+    w->partition = v.data;
     return COMB_OK;
 }
 
 static int order_list(SqlParser *p, AstWindowSpec *w)
 {
-    SqlVec items = {0};
-    SP_TRY(sp_list(p, sp_is(p, SQL_TK_LPAREN), sp_order_item, &items));
-    w->n_order = items.n;
-    w->order = items.data;
+    SqlVec v;
+    SP_TRY(spec_list(p, sp_order_item, &v));
+    w->n_order = v.n;
+    w->order = v.data;
     return COMB_OK;
 }
 
