@@ -41,6 +41,14 @@ bool sql_window_fn_exists(const char *name)
     return win_fn(name) != NULL;
 }
 
+const char *const *sql_window_fn_names(void)
+{
+    static const char *names[sizeof WIN_FNS / sizeof WIN_FNS[0] + 1];
+    for (size_t i = 0; i < sizeof WIN_FNS / sizeof WIN_FNS[0]; i++)
+        names[i] = WIN_FNS[i].name;
+    return names;
+}
+
 static bool integer_kind(CombTypeKind k)
 {
     return k == COMB_T_TINYINT || k == COMB_T_SMALLINT || k == COMB_T_INT ||

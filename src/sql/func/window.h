@@ -60,6 +60,8 @@ typedef struct SqlWinCall {
 /* True for the functions that exist only with OVER (row_number, rank,
  * lag, first_value, ...); aggregates are sql_agg_exists'. */
 bool sql_window_fn_exists(const char *name);
+/* Their names (SHOW FUNCTIONS), NULL-terminated. */
+const char *const *sql_window_fn_names(void);
 
 /* Bind call (AST_FUNC with over) whose value arguments are bound
  * (args[0..n_args), over the window operator's input): Hive's argument
