@@ -345,7 +345,7 @@ static int from_lateral(BqBlock *b, const AstFrom *f, LpNode **node,
                         CombErr *err)
 {
     const AstLateral *l = f->lateral;
-    const char **names;
+    const char **names = NULL;
     SqlUdtf *u;
     int rc;
     if ((rc = from_item(b, f->left, node, err)) ||
@@ -376,7 +376,7 @@ int sql_bq_select_udtf(BqBlock *b, CombErr *err)
 {
     const AstSelect *s = b->ast;
     const AstSelectItem *it = &s->items[0];
-    const char **names;
+    const char **names = NULL;
     SqlUdtf *u;
     int rc;
     for (int i = 1; i < s->n_items; i++)

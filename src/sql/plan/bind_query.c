@@ -1091,6 +1091,29 @@ int sql_bq_query(SqlStmtCtx *c, const AstSelect *q, const BqCte *ctes,
     return rc;
 }
 
+int sql_lp_bind_dml_source(SqlStmtCtx *c, const SqlTable *t,
+                           const AstExpr *where, LpNode **out, CombErr *err)
+{
+    BqBlock *b = comb_arena_calloc(c->arena, sizeof *b);
+    AstSelect *none = comb_arena_calloc(c->arena, sizeof *none);
+    BqRel rel;
+    int rc;
+    if (!b || !none)
+        return comb_err_nomem(err);
+    none->where = (AstExpr *)where;
+    none->limit = -1;
+    b->c = c;
+    b->ast = none;
+    b->sc = (SqlScope){NULL, NULL, -1, NULL, NULL, bq_resolve, b};
+    if ((rc = sql_lp_get(c, t, t->ms->name, &b->top, err)))
+        return rc;
+    rel = (BqRel){b->top->alias, t->n_cols, b->top->cols, b->top->cols[t->n_cols].id};
+    if ((rc = sql_bq_add_rel(c, &b->from, &rel, err)) || (rc = bind_where(b, err)))
+        return rc;
+    *out = b->top;
+    return sql_lp_optimize(c, out, err);
+}
+
 int sql_lp_bind_query(SqlStmtCtx *c, const AstSelect *q, LpNode **out,
                       CombErr *err)
 {
