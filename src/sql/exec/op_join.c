@@ -22,13 +22,16 @@
  * The mark of x IN (SELECT y ...) (null_aware: the last key is x = y) is
  * SQL's three-valued IN: TRUE on a match, else NULL when x is NULL and
  * some build row has equal other keys, or when such a row has y NULL,
- * else FALSE.  (The residual is not consulted for the NULL cases.)
+ * else FALSE; with a residual condition, only build rows that satisfy it
+ * count, which a second pass over the unmatched probe rows' candidates
+ * (the rows of equal other keys whose y is NULL, or all of them when x is
+ * NULL) decides.
  */
 #include "sql/exec/op.h"
 
 #include <string.h>
 
-enum { PH_PAIRS, PH_PROBE_REST, PH_BUILD_REST, PH_DONE };
+enum { PH_PAIRS, PH_NULL_PAIRS, PH_PROBE_REST, PH_BUILD_REST, PH_DONE };
 
 typedef struct JoinOp {
     SqlOp op;
@@ -408,6 +411,72 @@ static int null_aware_marks(JoinOp *j, CombErr *err)
     return COMB_OK;
 }
 
+/* The null-aware pass's candidates of row pi: build rows whose other
+ * keys equal pi's and whose IN key is NULL (all of them when pi's is). */
+static void null_settle(JoinOp *j)
+{
+    int nk = j->s.n_keys, np = nk - 1;
+    for (; j->cand >= 0; j->cand = np ? j->chain2[j->cand]
+                                      : (j->cand + 1 < j->rows.n_rows ? j->cand + 1 : -1)) {
+        const SqlDatum *k = bkey(j, j->cand);
+        if ((j->pkey[nk - 1].null || k[nk - 1].null) && keys_equal(j, j->pkey, k, np) &&
+            !null_blocks(j, k, np))
+            return;
+    }
+}
+
+static int null_first(JoinOp *j, CombErr *err)
+{
+    int row = comb_batch_row(j->pb, j->pi), nk = j->s.n_keys, np = nk - 1;
+    for (int k = 0; k < nk; k++)
+        if (sql_datum_read(&j->pkey[k], j->pkeys[k]->out, row, &j->scratch))
+            return comb_err_nomem(err);
+    if (null_blocks(j, j->pkey, np) || !j->rows.n_rows)
+        j->cand = -1;
+    else
+        j->cand = np ? j->heads2[hash_keys(j, j->pkey, np) & j->mask] : 0;
+    return COMB_OK;
+}
+
+/* Candidate pairs of the unmatched probe rows for their NULL marks. */
+static int fill_null_pairs(JoinOp *j, CombErr *err)
+{
+    out_reset(j);
+    while (j->pi < j->live && j->out.n_rows < j->out.capacity) {
+        int rc;
+        if (j->pmark[j->pi] != 0) {
+            j->pi++;
+            continue;
+        }
+        if (j->cand == -2 && (rc = null_first(j, err)))
+            return rc;
+        null_settle(j);
+        if (j->cand < 0) {
+            j->pi++;
+            j->cand = -2;
+            continue;
+        }
+        if (put_row(j, j->out.n_rows, comb_batch_row(j->pb, j->pi), j->cand))
+            return comb_err_nomem(err);
+        j->out_probe[j->out.n_rows] = j->pi;
+        j->out.n_rows++;
+        j->cand = j->s.n_keys > 1 ? j->chain2[j->cand]
+                  : (j->cand + 1 < j->rows.n_rows ? j->cand + 1 : -1);
+    }
+    return COMB_OK;
+}
+
+/* A pair satisfying the residual makes its probe row's mark NULL. */
+static int record_null_pairs(JoinOp *j, CombErr *err)
+{
+    int rc;
+    if ((rc = sql_filter_batch(j->s.residual, &j->out, err)))
+        return rc;
+    for (int i = 0; i < comb_batch_live(&j->out); i++)
+        j->pmark[j->out_probe[comb_batch_row(&j->out, i)]] = -1;
+    return COMB_OK;
+}
+
 /* SEMI / ANTI: a selection over the probe batch; MARK: its columns and
  * the marks. */
 static const CombBatch *mark_view(JoinOp *j)
@@ -475,7 +544,7 @@ static int build_rest(JoinOp *j, CombErr *err)
 static int finish_marks(JoinOp *j, const CombBatch **out, CombErr *err)
 {
     int rc;
-    if (j->s.null_aware && (rc = null_aware_marks(j, err)))
+    if (j->s.null_aware && !j->s.residual && (rc = null_aware_marks(j, err)))
         return rc;
     *out = mark_view(j);
     j->pb = NULL;
@@ -527,12 +596,22 @@ static int join_next(SqlOp *op, const CombBatch **out, CombErr *err)
             }
             if ((rc = fill_pairs(j, err)) || (rc = record_pairs(j, err)))
                 return rc;
-            if (j->pi >= j->live)
-                j->phase = PH_PROBE_REST;
+            if (j->pi >= j->live) {
+                bool nulls = j->s.null_aware && j->s.residual;
+                j->phase = nulls ? PH_NULL_PAIRS : PH_PROBE_REST;
+                j->pi = 0;
+                j->cand = -2;
+            }
             if (!marks_only(j) && comb_batch_live(&j->out) > 0) {
                 *out = &j->out;
                 return COMB_OK;
             }
+            continue;
+        case PH_NULL_PAIRS:
+            if ((rc = fill_null_pairs(j, err)) || (rc = record_null_pairs(j, err)))
+                return rc;
+            if (j->pi >= j->live)
+                j->phase = PH_PROBE_REST;
             continue;
         case PH_PROBE_REST:
             if (marks_only(j)) {
