@@ -155,6 +155,27 @@ static bool keeps_sort_prefix(const LpNode *n)
     return true;
 }
 
+/* A PROJECT passing on some of its input's columns (same ids). */
+static bool is_keep(const LpNode *n)
+{
+    if (n->kind != LP_PROJECT || n->label)
+        return false;
+    for (int j = 0; j < n->n_cols; j++)
+        if (n->exprs[j]->kind != BX_COL || n->exprs[j]->col != n->cols[j].id)
+            return false;
+    return true;
+}
+
+/* What a PROJECT reads: keeping PROJECTs under it change nothing it
+ * computes (the ids they pass are their input's), so it reads below them. */
+static const LpNode *project_source(const LpNode *n)
+{
+    const LpNode *src = n->input;
+    while (is_keep(src) && !keeps_sort_prefix(src))
+        src = src->input;
+    return src;
+}
+
 static int lower_project(SqlStmtCtx *c, const LpNode *n, SqlOp *in,
                          SqlOp **out, CombErr *err)
 {
@@ -165,7 +186,7 @@ static int lower_project(SqlStmtCtx *c, const LpNode *n, SqlOp *in,
     int rc;
     if (!exprs || !names || !types)
         return comb_err_nomem(err);
-    if ((rc = map_init(c, &m, n->input, NULL, err)))
+    if ((rc = map_init(c, &m, project_source(n), NULL, err)))
         return rc;
     for (int j = 0; j < n->n_cols; j++)
         if ((rc = xlate(c, n->exprs[j], &m, &exprs[j], err)))
@@ -346,7 +367,8 @@ static int lower_unary(SqlStmtCtx *c, const LpNode *n, SqlOp **out,
     SqlOp *in;
     bool emit = n->kind == LP_PROJECT && keeps_sort_prefix(n);
     const LpNode *below = emit ? n->input : n;
-    int rc = lower_node(c, below->input, &in, err);
+    const LpNode *src = n->kind == LP_PROJECT && !emit ? project_source(n) : below->input;
+    int rc = lower_node(c, src, &in, err);
     if (rc)
         return rc;
     if (emit)
