@@ -6,7 +6,7 @@
 # random tables with NULLs, run by comb and by SQLite (Debian's sqlite3) on
 # the same rows; each query's rows, sorted, must be the same.
 #
-#   QUERIES=N (default 400), SEED=S (default 8)
+#   QUERIES=N (default 400), SEED=S (default 8), KEEP=1 keeps the files
 #
 # The Hive-vs-SQLite differences are mapped in the generator, one
 # statement text per engine where they differ:
@@ -126,4 +126,5 @@ if ! cmp -s "$WH/c.txt" "$WH/s.txt"; then
     done
     exit 1
 fi
-echo "ok: $QUERIES queries agree ($(grep -vc "^#[0-9]*$" "$WH/c.txt") rows)"; [[ -n ${KEEP:-} ]] && echo "kept $WH"
+if [[ -n ${KEEP:-} ]]; then echo "kept $WH"; fi
+echo "ok: $QUERIES queries agree ($(grep -vc "^#[0-9]*$" "$WH/c.txt") rows)"

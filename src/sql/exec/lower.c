@@ -410,8 +410,7 @@ static int lower_node(SqlStmtCtx *c, const LpNode *n, SqlOp **out,
         rc = lower_setop(c, n, out, err);
         break;
     case LP_WINDOW:
-        rc = sql_err_at(err, COMB_EUNSUPPORTED, 0, (AstPos){0, 0},
-                        "window functions are not supported yet");
+        rc = sql_lower_window(c, n, out, err);
         break;
     default:
         rc = lower_unary(c, n, out, err);

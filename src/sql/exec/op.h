@@ -179,6 +179,11 @@ typedef struct SqlJoinSpec {
 int sql_op_join(SqlStmtCtx *c, SqlOp *left, SqlOp *right,
                 const SqlJoinSpec *spec, SqlOp **out, CombErr *err);
 
+/* A WINDOW node (lower_window.c, the window functions' hook): its input
+ * lowered, the window operator over it. */
+int sql_lower_window(SqlStmtCtx *c, const LpNode *n, SqlOp **out,
+                     CombErr *err);
+
 /* The rows an UPDATE or DELETE of t whose WHERE has subqueries changes
  * (exec_dml.c): the source plan's operator tree, its needs set (whole
  * rows for UPDATE, ROW__ID for DELETE); the target's scan is its leftmost

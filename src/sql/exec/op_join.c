@@ -256,13 +256,22 @@ static int start_probe_batch(JoinOp *j, CombErr *err)
     return COMB_OK;
 }
 
+/* Row pi's keys as datums (j->pkey). */
+static int read_pkey(JoinOp *j, CombErr *err)
+{
+    int row = comb_batch_row(j->pb, j->pi);
+    for (int k = 0; k < j->s.n_keys; k++)
+        if (sql_datum_read(&j->pkey[k], j->pkeys[k]->out, row, &j->scratch))
+            return comb_err_nomem(err);
+    return COMB_OK;
+}
+
 /* Row pi's keys as datums; its first candidate. */
 static int first_candidate(JoinOp *j, CombErr *err)
 {
-    int row = comb_batch_row(j->pb, j->pi), nk = j->s.n_keys;
-    for (int k = 0; k < nk; k++)
-        if (sql_datum_read(&j->pkey[k], j->pkeys[k]->out, row, &j->scratch))
-            return comb_err_nomem(err);
+    int nk = j->s.n_keys;
+    if (read_pkey(j, err))
+        return COMB_ENOMEM;
     j->pkey_null = null_blocks(j, j->pkey, nk);
     if (nk == 0)
         j->cand = j->rows.n_rows ? 0 : -1;
@@ -314,6 +323,17 @@ static int put_row(JoinOp *j, int k, int row, int64_t r)
     return COMB_OK;
 }
 
+/* The pair (row pi, build row cand) as the next output row. */
+static int put_pair(JoinOp *j)
+{
+    if (put_row(j, j->out.n_rows, comb_batch_row(j->pb, j->pi), j->cand))
+        return COMB_ENOMEM;
+    j->out_probe[j->out.n_rows] = j->pi;
+    j->out_build[j->out.n_rows] = j->cand;
+    j->out.n_rows++;
+    return COMB_OK;
+}
+
 static void out_reset(JoinOp *j)
 {
     comb_batch_reset(&j->out);
@@ -347,11 +367,8 @@ static int fill_pairs(JoinOp *j, CombErr *err)
             j->cand = -2;
             continue;
         }
-        if (put_row(j, j->out.n_rows, comb_batch_row(j->pb, j->pi), j->cand))
+        if (put_pair(j))
             return comb_err_nomem(err);
-        j->out_probe[j->out.n_rows] = j->pi;
-        j->out_build[j->out.n_rows] = j->cand;
-        j->out.n_rows++;
         j->cand = next_of(j, j->cand);
     }
     return COMB_OK;
@@ -395,13 +412,11 @@ static int null_aware_marks(JoinOp *j, CombErr *err)
 {
     int nk = j->s.n_keys, np = nk - 1;
     for (j->pi = 0; j->pi < j->live; j->pi++) {
-        int row = comb_batch_row(j->pb, j->pi), rc;
         bool x_null;
         if (j->pmark[j->pi] == 1)
             continue;
-        for (int k = 0; k < nk; k++)
-            if ((rc = sql_datum_read(&j->pkey[k], j->pkeys[k]->out, row, &j->scratch)))
-                return comb_err_nomem(err);
+        if (read_pkey(j, err))
+            return COMB_ENOMEM;
         if (null_blocks(j, j->pkey, np))
             continue;
         x_null = j->pkey[nk - 1].null;
@@ -413,11 +428,17 @@ static int null_aware_marks(JoinOp *j, CombErr *err)
 
 /* The null-aware pass's candidates of row pi: build rows whose other
  * keys equal pi's and whose IN key is NULL (all of them when pi's is). */
+static int64_t null_next(const JoinOp *j, int64_t r)
+{
+    if (j->s.n_keys > 1)
+        return j->chain2[r];
+    return r + 1 < j->rows.n_rows ? r + 1 : -1;
+}
+
 static void null_settle(JoinOp *j)
 {
     int nk = j->s.n_keys, np = nk - 1;
-    for (; j->cand >= 0; j->cand = np ? j->chain2[j->cand]
-                                      : (j->cand + 1 < j->rows.n_rows ? j->cand + 1 : -1)) {
+    for (; j->cand >= 0; j->cand = null_next(j, j->cand)) {
         const SqlDatum *k = bkey(j, j->cand);
         if ((j->pkey[nk - 1].null || k[nk - 1].null) && keys_equal(j, j->pkey, k, np) &&
             !null_blocks(j, k, np))
@@ -427,10 +448,9 @@ static void null_settle(JoinOp *j)
 
 static int null_first(JoinOp *j, CombErr *err)
 {
-    int row = comb_batch_row(j->pb, j->pi), nk = j->s.n_keys, np = nk - 1;
-    for (int k = 0; k < nk; k++)
-        if (sql_datum_read(&j->pkey[k], j->pkeys[k]->out, row, &j->scratch))
-            return comb_err_nomem(err);
+    int np = j->s.n_keys - 1;
+    if (read_pkey(j, err))
+        return COMB_ENOMEM;
     if (null_blocks(j, j->pkey, np) || !j->rows.n_rows)
         j->cand = -1;
     else
@@ -456,12 +476,9 @@ static int fill_null_pairs(JoinOp *j, CombErr *err)
             j->cand = -2;
             continue;
         }
-        if (put_row(j, j->out.n_rows, comb_batch_row(j->pb, j->pi), j->cand))
+        if (put_pair(j))
             return comb_err_nomem(err);
-        j->out_probe[j->out.n_rows] = j->pi;
-        j->out.n_rows++;
-        j->cand = j->s.n_keys > 1 ? j->chain2[j->cand]
-                  : (j->cand + 1 < j->rows.n_rows ? j->cand + 1 : -1);
+        j->cand = null_next(j, j->cand);
     }
     return COMB_OK;
 }

@@ -274,19 +274,6 @@ static int from_join(BqBlock *b, const AstFrom *f, LpNode **node, CombErr *err)
 
 /* ------------------------------------------------------- LATERAL VIEW */
 
-static bool expr_has_aggregate(const AstExpr *e)
-{
-    if (!e)
-        return false;
-    if (e->kind == AST_FUNC && sql_agg_exists(e->name))
-        return true;
-    for (int i = 0; i < e->n_args; i++)
-        if (expr_has_aggregate(e->args[i]))
-            return true;
-    return expr_has_aggregate(e->left) || expr_has_aggregate(e->right) ||
-           expr_has_aggregate(e->third);
-}
-
 static int udtf_names(const SqlUdtf *u, int n_aliases, char *const *aliases,
                       AstPos pos, const char ***out, CombErr *err)
 {
@@ -313,7 +300,7 @@ static int bind_udtf(BqBlock *b, const AstExpr *call, SqlUdtf **out,
         return sql_err_at(err, COMB_ESEMANTIC, 10011, call->pos,
                           "Invalid function '%s' (not a table function)", call->name);
     for (int i = 0; i < call->n_args; i++) {
-        if (expr_has_aggregate(call->args[i]))
+        if (sql_bq_has_aggregate(call->args[i]))
             return sql_err_at(err, COMB_ESEMANTIC, 10128, call->args[i]->pos,
                               "Not yet supported place for UDAF");
         if ((rc = sql_bq_expr(b, call->args[i], &args[i], err)))

@@ -80,6 +80,8 @@ int sql_bq_grouping_sets(BqBlock *b, CombErr *err);
 /* SELECT f(...) [AS (a, b)]: a lone table function in the select list
  * (bind_from.c): a LATERAL over b->top and its columns as the items. */
 int sql_bq_select_udtf(BqBlock *b, CombErr *err);
+/* Does e call an aggregate function? */
+bool sql_bq_has_aggregate(const AstExpr *e);
 /* Bind e over the block's FROM scope. */
 int sql_bq_expr(BqBlock *b, const AstExpr *e, BoundExpr **out, CombErr *err);
 
@@ -88,10 +90,6 @@ int sql_bq_from(BqBlock *b, CombErr *err);
 /* Add rel to scope (columns borrowed). */
 int sql_bq_add_rel(SqlStmtCtx *c, BqScope *sc, const BqRel *rel,
                    CombErr *err);
-/* A relation over node n's columns [first, first + n) named alias. */
-int sql_bq_rel_of(SqlStmtCtx *c, const LpNode *n, int first, int count,
-                  const char *alias, int rowid, BqRel *out, CombErr *err);
-
 /* Subqueries in expressions (bind_subquery.c): e is AST_SUBQUERY,
  * AST_EXISTS or AST_IN over a query; b->top grows a MARK or SINGLE join
  * and *out reads its result. */

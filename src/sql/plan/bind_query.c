@@ -49,15 +49,6 @@ int sql_bq_add_rel(SqlStmtCtx *c, BqScope *sc, const BqRel *rel, CombErr *err)
     return COMB_OK;
 }
 
-int sql_bq_rel_of(SqlStmtCtx *c, const LpNode *n, int first, int count,
-                  const char *alias, int rowid, BqRel *out, CombErr *err)
-{
-    (void)c;
-    (void)err;
-    *out = (BqRel){alias, count, n->cols + first, rowid};
-    return COMB_OK;
-}
-
 static bool alias_is(const BqRel *r, const char *q)
 {
     return r->alias && strcasecmp(r->alias, q) == 0;
@@ -106,16 +97,7 @@ static int column_list_error(SqlStmtCtx *c, const BqScope *sc,
                             sc->rels[r].cols[j].name);
     comb_buf_append_byte(&b, '\0');
     (void)c;
-    if (e->qualifier)
-        rc = sql_err_at(err, COMB_ESEMANTIC, 10004, e->pos,
-                        "Invalid table alias or column reference '%s.%s': "
-                        "(possible column names are: %s)",
-                        e->qualifier, e->name, b.data ? (char *)b.data : "");
-    else
-        rc = sql_err_at(err, COMB_ESEMANTIC, 10004, e->pos,
-                        "Invalid table alias or column reference '%s': "
-                        "(possible column names are: %s)",
-                        e->name, b.data ? (char *)b.data : "");
+    rc = sql_err_unknown_column(e, b.data ? (char *)b.data : "", err);
     comb_buf_free(&b);
     return rc;
 }
@@ -266,17 +248,17 @@ int sql_bq_expr(BqBlock *b, const AstExpr *e, BoundExpr **out, CombErr *err)
 
 /* ---------------------------------------------------------- aggregates */
 
-static bool expr_has_aggregate(const AstExpr *e)
+bool sql_bq_has_aggregate(const AstExpr *e)
 {
     if (!e)
         return false;
     if (e->kind == AST_FUNC && sql_agg_exists(e->name))
         return true;
     for (int i = 0; i < e->n_args; i++)
-        if (expr_has_aggregate(e->args[i]))
+        if (sql_bq_has_aggregate(e->args[i]))
             return true;
-    return expr_has_aggregate(e->left) || expr_has_aggregate(e->right) ||
-           expr_has_aggregate(e->third);
+    return sql_bq_has_aggregate(e->left) || sql_bq_has_aggregate(e->right) ||
+           sql_bq_has_aggregate(e->third);
 }
 
 /* "Cannot support comparison of map<> type ...": Hive's error for maps
@@ -309,7 +291,7 @@ static int bind_aggregate(BqBlock *b, const AstExpr *e, int *agg_idx,
             return COMB_OK;
         }
     for (int i = 0; i < e->n_args; i++) {
-        if (expr_has_aggregate(e->args[i]))
+        if (sql_bq_has_aggregate(e->args[i]))
             return sql_err_at(err, COMB_ESEMANTIC, 10128, e->args[i]->pos,
                               "Not yet supported place for UDAF '%s'", e->name);
         if ((rc = sql_bq_expr(b, e->args[i], &args[i], err)))
@@ -505,7 +487,7 @@ static int bind_group_by(BqBlock *b, CombErr *err)
         return comb_err_nomem(err);
     for (int g = 0; g < s->n_group_by; g++) {
         int rc;
-        if (expr_has_aggregate(s->group_by[g]))
+        if (sql_bq_has_aggregate(s->group_by[g]))
             return sql_err_at(err, COMB_ESEMANTIC, 10128, s->group_by[g]->pos,
                               "Not yet supported place for UDAF in GROUP BY");
         if ((rc = sql_bq_expr(b, s->group_by[g], &b->keys[g], err)) ||
@@ -701,7 +683,7 @@ static int bind_where(BqBlock *b, CombErr *err)
     int rc;
     if (!w)
         return COMB_OK;
-    if (expr_has_aggregate(w))
+    if (sql_bq_has_aggregate(w))
         return sql_err_at(err, COMB_ESEMANTIC, 10128, w->pos,
                           "Not yet supported place for UDAF in WHERE");
     b->allow_subquery = true;
@@ -908,7 +890,7 @@ static bool block_aggregates(const AstSelect *s)
 {
     bool agg = s->n_group_by > 0 || s->grouping != AST_GROUPING_NONE;
     for (int i = 0; i < s->n_items; i++)
-        agg |= expr_has_aggregate(s->items[i].expr);
+        agg |= sql_bq_has_aggregate(s->items[i].expr);
     return agg;
 }
 

@@ -151,25 +151,11 @@ int sql_lp_decorrelate(SqlStmtCtx *c, LpNode **root, CombErr *err)
 
 /* ---------------------------------------------------------- push filters */
 
-typedef struct Pending {
-    int n, cap;
-    BoundExpr **e;
-} Pending;
+typedef LpExprs Pending;
 
 static int pend(SqlStmtCtx *c, Pending *p, BoundExpr *e, CombErr *err)
 {
-    if (p->n == p->cap) {
-        int cap = p->cap ? 2 * p->cap : 8;
-        BoundExpr **g = comb_arena_alloc(c->arena, (size_t)cap * sizeof *g);
-        if (!g)
-            return comb_err_nomem(err);
-        if (p->n)
-            memcpy(g, p->e, (size_t)p->n * sizeof *g);
-        p->e = g;
-        p->cap = cap;
-    }
-    p->e[p->n++] = e;
-    return COMB_OK;
+    return sql_lp_exprs_add(c, p, e, err);
 }
 
 static int pend_all(SqlStmtCtx *c, Pending *p, BoundExpr *pred, CombErr *err)
