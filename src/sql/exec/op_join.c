@@ -256,12 +256,37 @@ static int start_probe_batch(JoinOp *j, CombErr *err)
     return COMB_OK;
 }
 
+/* A value of a flat kind as a datum without a copy: its string bytes stay
+ * the vector's, valid as long as the probe batch. */
+static bool flat_datum(const CombVector *v, int row, SqlDatum *d)
+{
+    if (!comb_type_is_primitive(v->kind))
+        return false;
+    memset(d, 0, sizeof *d);
+    if (comb_vec_is_null(v, row) || v->kind == COMB_T_NULL) {
+        d->null = true;
+        return true;
+    }
+    if (v->i64)
+        d->i = v->i64[row];
+    if (v->nanos)
+        d->nanos = v->nanos[row];
+    if (v->f64)
+        d->d = v->f64[row];
+    if (v->dec)
+        d->dec = v->dec[row];
+    if (v->str)
+        d->s = v->str[row];
+    return true;
+}
+
 /* Row pi's keys as datums (j->pkey). */
 static int read_pkey(JoinOp *j, CombErr *err)
 {
     int row = comb_batch_row(j->pb, j->pi);
     for (int k = 0; k < j->s.n_keys; k++)
-        if (sql_datum_read(&j->pkey[k], j->pkeys[k]->out, row, &j->scratch))
+        if (!flat_datum(j->pkeys[k]->out, row, &j->pkey[k]) &&
+            sql_datum_read(&j->pkey[k], j->pkeys[k]->out, row, &j->scratch))
             return comb_err_nomem(err);
     return COMB_OK;
 }
