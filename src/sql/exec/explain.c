@@ -433,6 +433,12 @@ static int explain_update_delete(SqlExplain *x, const AstStmt *st,
         rc = text ? sql_explain_prop(x, "set: %s = %s", st->assignments[i].column, text)
                   : COMB_ENOMEM;
     }
+    if (!rc && sql_has_subquery(st->where)) {
+        SqlOp *root;
+        if ((rc = sql_dml_source(x->c, t, st->where, st->kind == AST_UPDATE, &root, err)))
+            return rc;
+        return explain_op(x, root, 1, err);
+    }
     if (!rc && st->where && (rc = sql_bind_expr(x->c, &sc, st->where, &where, err)))
         return rc;
     if (!rc)

@@ -14,8 +14,6 @@
 
 #include <string.h>
 
-#include "sql/plan/window.h"
-
 /* Column id -> position in the batches an expression reads. */
 typedef struct PosMap {
     int n;
@@ -157,6 +155,27 @@ static bool keeps_sort_prefix(const LpNode *n)
     return true;
 }
 
+/* A PROJECT passing on some of its input's columns (same ids). */
+static bool is_keep(const LpNode *n)
+{
+    if (n->kind != LP_PROJECT || n->label)
+        return false;
+    for (int j = 0; j < n->n_cols; j++)
+        if (n->exprs[j]->kind != BX_COL || n->exprs[j]->col != n->cols[j].id)
+            return false;
+    return true;
+}
+
+/* What a PROJECT reads: keeping PROJECTs under it change nothing it
+ * computes (the ids they pass are their input's), so it reads below them. */
+static const LpNode *project_source(const LpNode *n)
+{
+    const LpNode *src = n->input;
+    while (is_keep(src) && !keeps_sort_prefix(src))
+        src = src->input;
+    return src;
+}
+
 static int lower_project(SqlStmtCtx *c, const LpNode *n, SqlOp *in,
                          SqlOp **out, CombErr *err)
 {
@@ -167,7 +186,7 @@ static int lower_project(SqlStmtCtx *c, const LpNode *n, SqlOp *in,
     int rc;
     if (!exprs || !names || !types)
         return comb_err_nomem(err);
-    if ((rc = map_init(c, &m, n->input, NULL, err)))
+    if ((rc = map_init(c, &m, project_source(n), NULL, err)))
         return rc;
     for (int j = 0; j < n->n_cols; j++)
         if ((rc = xlate(c, n->exprs[j], &m, &exprs[j], err)))
@@ -325,66 +344,6 @@ static int lower_lateral(SqlStmtCtx *c, const LpNode *n, SqlOp *in,
                           out, err);
 }
 
-/* A window call with its arguments over the input's positions. */
-static int lower_win_call(SqlStmtCtx *c, const SqlWinCall *src, const PosMap *m,
-                          SqlWinCall **out, CombErr *err)
-{
-    SqlWinCall *w = comb_arena_alloc(c->arena, sizeof *w);
-    int rc;
-    if (!w)
-        return comb_err_nomem(err);
-    *w = *src;
-    if ((rc = xlate(c, src->arg, m, &w->arg, err)) ||
-        (rc = xlate(c, src->dflt, m, &w->dflt, err)))
-        return rc;
-    if (src->agg) {
-        SqlAgg *a = comb_arena_alloc(c->arena, sizeof *a);
-        if (!a)
-            return comb_err_nomem(err);
-        *a = *src->agg;
-        if (!(a->args = comb_arena_alloc(c->arena, (size_t)(a->n_args + 1) * sizeof *a->args)))
-            return comb_err_nomem(err);
-        for (int k = 0; k < a->n_args; k++)
-            if ((rc = xlate(c, src->agg->args[k], m, &a->args[k], err)))
-                return rc;
-        w->agg = a;
-    }
-    *out = w;
-    return COMB_OK;
-}
-
-/* LP_WINDOW: its keys and calls over the input's positions; the calls'
- * columns are named as the node names them. */
-static int lower_window(SqlStmtCtx *c, const LpNode *n, SqlOp *in,
-                        SqlOp **out, CombErr *err)
-{
-    const LpWindow *src = n->window;
-    LpWindow *w = comb_arena_alloc(c->arena, sizeof *w);
-    const char **names = col_names(c, n);
-    PosMap m;
-    int rc;
-    if (!w || !names || (rc = map_init(c, &m, n->input, NULL, err)))
-        return !w || !names ? comb_err_nomem(err) : rc;
-    *w = *src;
-    w->part = comb_arena_alloc(c->arena, (size_t)(src->n_part + 1) * sizeof *w->part);
-    w->order = comb_arena_alloc(c->arena, (size_t)(src->n_order + 1) * sizeof *w->order);
-    w->calls = comb_arena_alloc(c->arena, (size_t)(src->n_calls + 1) * sizeof *w->calls);
-    if (!w->part || !w->order || !w->calls)
-        return comb_err_nomem(err);
-    for (int i = 0; i < src->n_part; i++)
-        if ((rc = xlate(c, src->part[i], &m, &w->part[i], err)))
-            return rc;
-    for (int i = 0; i < src->n_order; i++) {
-        w->order[i] = src->order[i];
-        if ((rc = xlate(c, src->order[i].expr, &m, &w->order[i].expr, err)))
-            return rc;
-    }
-    for (int k = 0; k < src->n_calls; k++)
-        if ((rc = lower_win_call(c, src->calls[k], &m, &w->calls[k], err)))
-            return rc;
-    return sql_op_window(c, in, w, names + n->input->n_cols, out, err);
-}
-
 static int lower_setop(SqlStmtCtx *c, const LpNode *n, SqlOp **out,
                        CombErr *err)
 {
@@ -408,7 +367,8 @@ static int lower_unary(SqlStmtCtx *c, const LpNode *n, SqlOp **out,
     SqlOp *in;
     bool emit = n->kind == LP_PROJECT && keeps_sort_prefix(n);
     const LpNode *below = emit ? n->input : n;
-    int rc = lower_node(c, below->input, &in, err);
+    const LpNode *src = n->kind == LP_PROJECT && !emit ? project_source(n) : below->input;
+    int rc = lower_node(c, src, &in, err);
     if (rc)
         return rc;
     if (emit)
@@ -424,8 +384,6 @@ static int lower_unary(SqlStmtCtx *c, const LpNode *n, SqlOp **out,
         return sql_op_offset_limit(c, in, n->offset, n->limit, out, err);
     case LP_LATERAL:
         return lower_lateral(c, n, in, out, err);
-    case LP_WINDOW:
-        return lower_window(c, n, in, out, err);
     default:
         return COMB_INTERNAL(err, "not a unary plan node");
     }
@@ -450,6 +408,9 @@ static int lower_node(SqlStmtCtx *c, const LpNode *n, SqlOp **out,
         break;
     case LP_SETOP:
         rc = lower_setop(c, n, out, err);
+        break;
+    case LP_WINDOW:
+        rc = sql_lower_window(c, n, out, err);
         break;
     default:
         rc = lower_unary(c, n, out, err);

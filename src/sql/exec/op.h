@@ -104,6 +104,9 @@ bool sql_op_push_filter(SqlOp *op, BoundExpr *pred);
  * when needed: ROW__ID of a table that is not full ACID is an error at
  * open).  Pushed predicates become its filter. */
 int sql_op_scan(SqlStmtCtx *c, const SqlTable *t, SqlOp **out, CombErr *err);
+/* The unit of a table scan's last batch (NULL: op is no scan, or before
+ * its first batch). */
+const SqlUnit *sql_op_scan_unit(const SqlOp *op);
 /* One row and no columns: the input of a query without FROM. */
 int sql_op_one_row(SqlStmtCtx *c, SqlOp **out, CombErr *err);
 /* Rows of input for which pred is TRUE. */
@@ -181,6 +184,18 @@ typedef struct SqlJoinSpec {
 } SqlJoinSpec;
 int sql_op_join(SqlStmtCtx *c, SqlOp *left, SqlOp *right,
                 const SqlJoinSpec *spec, SqlOp **out, CombErr *err);
+
+/* A WINDOW node (lower_window.c, the window functions' hook): its input
+ * lowered, the window operator over it. */
+int sql_lower_window(SqlStmtCtx *c, const LpNode *n, SqlOp **out,
+                     CombErr *err);
+
+/* The rows an UPDATE or DELETE of t whose WHERE has subqueries changes
+ * (exec_dml.c): the source plan's operator tree, its needs set (whole
+ * rows for UPDATE, ROW__ID for DELETE); the target's scan is its leftmost
+ * leaf. */
+int sql_dml_source(SqlStmtCtx *c, const SqlTable *t, const AstExpr *where,
+                   bool is_update, SqlOp **root, CombErr *err);
 
 /* ------------------------------------------------- lowering (lower.c) */
 

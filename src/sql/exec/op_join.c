@@ -22,13 +22,16 @@
  * The mark of x IN (SELECT y ...) (null_aware: the last key is x = y) is
  * SQL's three-valued IN: TRUE on a match, else NULL when x is NULL and
  * some build row has equal other keys, or when such a row has y NULL,
- * else FALSE.  (The residual is not consulted for the NULL cases.)
+ * else FALSE; with a residual condition, only build rows that satisfy it
+ * count, which a second pass over the unmatched probe rows' candidates
+ * (the rows of equal other keys whose y is NULL, or all of them when x is
+ * NULL) decides.
  */
 #include "sql/exec/op.h"
 
 #include <string.h>
 
-enum { PH_PAIRS, PH_PROBE_REST, PH_BUILD_REST, PH_DONE };
+enum { PH_PAIRS, PH_NULL_PAIRS, PH_PROBE_REST, PH_BUILD_REST, PH_DONE };
 
 typedef struct JoinOp {
     SqlOp op;
@@ -253,13 +256,47 @@ static int start_probe_batch(JoinOp *j, CombErr *err)
     return COMB_OK;
 }
 
+/* A value of a flat kind as a datum without a copy: its string bytes stay
+ * the vector's, valid as long as the probe batch. */
+static bool flat_datum(const CombVector *v, int row, SqlDatum *d)
+{
+    if (!comb_type_is_primitive(v->kind))
+        return false;
+    memset(d, 0, sizeof *d);
+    if (comb_vec_is_null(v, row) || v->kind == COMB_T_NULL) {
+        d->null = true;
+        return true;
+    }
+    if (v->i64)
+        d->i = v->i64[row];
+    if (v->nanos)
+        d->nanos = v->nanos[row];
+    if (v->f64)
+        d->d = v->f64[row];
+    if (v->dec)
+        d->dec = v->dec[row];
+    if (v->str)
+        d->s = v->str[row];
+    return true;
+}
+
+/* Row pi's keys as datums (j->pkey). */
+static int read_pkey(JoinOp *j, CombErr *err)
+{
+    int row = comb_batch_row(j->pb, j->pi);
+    for (int k = 0; k < j->s.n_keys; k++)
+        if (!flat_datum(j->pkeys[k]->out, row, &j->pkey[k]) &&
+            sql_datum_read(&j->pkey[k], j->pkeys[k]->out, row, &j->scratch))
+            return comb_err_nomem(err);
+    return COMB_OK;
+}
+
 /* Row pi's keys as datums; its first candidate. */
 static int first_candidate(JoinOp *j, CombErr *err)
 {
-    int row = comb_batch_row(j->pb, j->pi), nk = j->s.n_keys;
-    for (int k = 0; k < nk; k++)
-        if (sql_datum_read(&j->pkey[k], j->pkeys[k]->out, row, &j->scratch))
-            return comb_err_nomem(err);
+    int nk = j->s.n_keys;
+    if (read_pkey(j, err))
+        return COMB_ENOMEM;
     j->pkey_null = null_blocks(j, j->pkey, nk);
     if (nk == 0)
         j->cand = j->rows.n_rows ? 0 : -1;
@@ -311,6 +348,17 @@ static int put_row(JoinOp *j, int k, int row, int64_t r)
     return COMB_OK;
 }
 
+/* The pair (row pi, build row cand) as the next output row. */
+static int put_pair(JoinOp *j)
+{
+    if (put_row(j, j->out.n_rows, comb_batch_row(j->pb, j->pi), j->cand))
+        return COMB_ENOMEM;
+    j->out_probe[j->out.n_rows] = j->pi;
+    j->out_build[j->out.n_rows] = j->cand;
+    j->out.n_rows++;
+    return COMB_OK;
+}
+
 static void out_reset(JoinOp *j)
 {
     comb_batch_reset(&j->out);
@@ -344,11 +392,8 @@ static int fill_pairs(JoinOp *j, CombErr *err)
             j->cand = -2;
             continue;
         }
-        if (put_row(j, j->out.n_rows, comb_batch_row(j->pb, j->pi), j->cand))
+        if (put_pair(j))
             return comb_err_nomem(err);
-        j->out_probe[j->out.n_rows] = j->pi;
-        j->out_build[j->out.n_rows] = j->cand;
-        j->out.n_rows++;
         j->cand = next_of(j, j->cand);
     }
     return COMB_OK;
@@ -392,19 +437,85 @@ static int null_aware_marks(JoinOp *j, CombErr *err)
 {
     int nk = j->s.n_keys, np = nk - 1;
     for (j->pi = 0; j->pi < j->live; j->pi++) {
-        int row = comb_batch_row(j->pb, j->pi), rc;
         bool x_null;
         if (j->pmark[j->pi] == 1)
             continue;
-        for (int k = 0; k < nk; k++)
-            if ((rc = sql_datum_read(&j->pkey[k], j->pkeys[k]->out, row, &j->scratch)))
-                return comb_err_nomem(err);
+        if (read_pkey(j, err))
+            return COMB_ENOMEM;
         if (null_blocks(j, j->pkey, np))
             continue;
         x_null = j->pkey[nk - 1].null;
         if (x_null ? prefix_row(j, np, false) : prefix_row(j, np, true))
             j->pmark[j->pi] = -1;
     }
+    return COMB_OK;
+}
+
+/* The null-aware pass's candidates of row pi: build rows whose other
+ * keys equal pi's and whose IN key is NULL (all of them when pi's is). */
+static int64_t null_next(const JoinOp *j, int64_t r)
+{
+    if (j->s.n_keys > 1)
+        return j->chain2[r];
+    return r + 1 < j->rows.n_rows ? r + 1 : -1;
+}
+
+static void null_settle(JoinOp *j)
+{
+    int nk = j->s.n_keys, np = nk - 1;
+    for (; j->cand >= 0; j->cand = null_next(j, j->cand)) {
+        const SqlDatum *k = bkey(j, j->cand);
+        if ((j->pkey[nk - 1].null || k[nk - 1].null) && keys_equal(j, j->pkey, k, np) &&
+            !null_blocks(j, k, np))
+            return;
+    }
+}
+
+static int null_first(JoinOp *j, CombErr *err)
+{
+    int np = j->s.n_keys - 1;
+    if (read_pkey(j, err))
+        return COMB_ENOMEM;
+    if (null_blocks(j, j->pkey, np) || !j->rows.n_rows)
+        j->cand = -1;
+    else
+        j->cand = np ? j->heads2[hash_keys(j, j->pkey, np) & j->mask] : 0;
+    return COMB_OK;
+}
+
+/* Candidate pairs of the unmatched probe rows for their NULL marks. */
+static int fill_null_pairs(JoinOp *j, CombErr *err)
+{
+    out_reset(j);
+    while (j->pi < j->live && j->out.n_rows < j->out.capacity) {
+        int rc;
+        if (j->pmark[j->pi] != 0) {
+            j->pi++;
+            continue;
+        }
+        if (j->cand == -2 && (rc = null_first(j, err)))
+            return rc;
+        null_settle(j);
+        if (j->cand < 0) {
+            j->pi++;
+            j->cand = -2;
+            continue;
+        }
+        if (put_pair(j))
+            return comb_err_nomem(err);
+        j->cand = null_next(j, j->cand);
+    }
+    return COMB_OK;
+}
+
+/* A pair satisfying the residual makes its probe row's mark NULL. */
+static int record_null_pairs(JoinOp *j, CombErr *err)
+{
+    int rc;
+    if ((rc = sql_filter_batch(j->s.residual, &j->out, err)))
+        return rc;
+    for (int i = 0; i < comb_batch_live(&j->out); i++)
+        j->pmark[j->out_probe[comb_batch_row(&j->out, i)]] = -1;
     return COMB_OK;
 }
 
@@ -475,7 +586,7 @@ static int build_rest(JoinOp *j, CombErr *err)
 static int finish_marks(JoinOp *j, const CombBatch **out, CombErr *err)
 {
     int rc;
-    if (j->s.null_aware && (rc = null_aware_marks(j, err)))
+    if (j->s.null_aware && !j->s.residual && (rc = null_aware_marks(j, err)))
         return rc;
     *out = mark_view(j);
     j->pb = NULL;
@@ -527,12 +638,22 @@ static int join_next(SqlOp *op, const CombBatch **out, CombErr *err)
             }
             if ((rc = fill_pairs(j, err)) || (rc = record_pairs(j, err)))
                 return rc;
-            if (j->pi >= j->live)
-                j->phase = PH_PROBE_REST;
+            if (j->pi >= j->live) {
+                bool nulls = j->s.null_aware && j->s.residual;
+                j->phase = nulls ? PH_NULL_PAIRS : PH_PROBE_REST;
+                j->pi = 0;
+                j->cand = -2;
+            }
             if (!marks_only(j) && comb_batch_live(&j->out) > 0) {
                 *out = &j->out;
                 return COMB_OK;
             }
+            continue;
+        case PH_NULL_PAIRS:
+            if ((rc = fill_null_pairs(j, err)) || (rc = record_null_pairs(j, err)))
+                return rc;
+            if (j->pi >= j->live)
+                j->phase = PH_PROBE_REST;
             continue;
         case PH_PROBE_REST:
             if (marks_only(j)) {

@@ -67,7 +67,7 @@ static bool union_push(SqlOp *op, BoundExpr *pred)
     for (int i = 0; i < u->n; i++)
         if (!(copies[i] = sql_bx_clone(op->c, pred, NULL)))
             return false;
-    /* all or nothing: a Filter above is kept otherwise */
+    /* an input that refuses it gets a Filter of its own */
     for (int i = 0; i < u->n; i++) {
         SqlOp *f;
         CombErr ignored;

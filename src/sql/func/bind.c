@@ -193,6 +193,19 @@ static int bind_literal(SqlStmtCtx *c, const AstExpr *e, BoundExpr **out,
 
 /* ------------------------------------------------------------------ columns */
 
+int sql_err_unknown_column(const AstExpr *e, const char *possible,
+                           CombErr *err)
+{
+    if (e->qualifier)
+        return sql_err_at(err, COMB_ESEMANTIC, 10004, e->pos,
+                          "Invalid table alias or column reference '%s.%s': "
+                          "(possible column names are: %s)",
+                          e->qualifier, e->name, possible);
+    return sql_err_at(err, COMB_ESEMANTIC, 10004, e->pos,
+                      "Invalid table alias or column reference '%s': "
+                      "(possible column names are: %s)", e->name, possible);
+}
+
 static int column_list_error(SqlStmtCtx *c, const SqlScope *sc,
                              const AstExpr *e, CombErr *err)
 {
@@ -203,16 +216,7 @@ static int column_list_error(SqlStmtCtx *c, const SqlScope *sc,
                         sc->table->names[i]);
     comb_buf_append_byte(&b, '\0');
     (void)c;
-    if (e->qualifier)
-        rc = sql_err_at(err, COMB_ESEMANTIC, 10004, e->pos,
-                        "Invalid table alias or column reference '%s.%s': "
-                        "(possible column names are: %s)",
-                        e->qualifier, e->name, b.data ? (char *)b.data : "");
-    else
-        rc = sql_err_at(err, COMB_ESEMANTIC, 10004, e->pos,
-                        "Invalid table alias or column reference '%s': "
-                        "(possible column names are: %s)",
-                        e->name, b.data ? (char *)b.data : "");
+    rc = sql_err_unknown_column(e, b.data ? (char *)b.data : "", err);
     comb_buf_free(&b);
     return rc;
 }

@@ -181,6 +181,10 @@ const CombType *sql_rowid_type(SqlStmtCtx *c);
 int sql_bind_rowid_field(SqlStmtCtx *c, int first_col, const AstExpr *e,
                          BoundExpr **out, CombErr *err);
 
+/* Hive's 10004 for column reference e, listing the possible names. */
+int sql_err_unknown_column(const AstExpr *e, const char *possible,
+                           CombErr *err);
+
 /* An operator as Hive names it in messages ("and", "<>", "div"). */
 const char *sql_op_text(AstOp op);
 

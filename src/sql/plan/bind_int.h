@@ -88,10 +88,6 @@ int sql_bq_from(BqBlock *b, CombErr *err);
 /* Add rel to scope (columns borrowed). */
 int sql_bq_add_rel(SqlStmtCtx *c, BqScope *sc, const BqRel *rel,
                    CombErr *err);
-/* A relation over node n's columns [first, first + n) named alias. */
-int sql_bq_rel_of(SqlStmtCtx *c, const LpNode *n, int first, int count,
-                  const char *alias, int rowid, BqRel *out, CombErr *err);
-
 /* Subqueries in expressions (bind_subquery.c): e is AST_SUBQUERY,
  * AST_EXISTS or AST_IN over a query; b->top grows a MARK or SINGLE join
  * and *out reads its result. */

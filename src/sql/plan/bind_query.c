@@ -49,15 +49,6 @@ int sql_bq_add_rel(SqlStmtCtx *c, BqScope *sc, const BqRel *rel, CombErr *err)
     return COMB_OK;
 }
 
-int sql_bq_rel_of(SqlStmtCtx *c, const LpNode *n, int first, int count,
-                  const char *alias, int rowid, BqRel *out, CombErr *err)
-{
-    (void)c;
-    (void)err;
-    *out = (BqRel){alias, count, n->cols + first, rowid};
-    return COMB_OK;
-}
-
 static bool alias_is(const BqRel *r, const char *q)
 {
     return r->alias && strcasecmp(r->alias, q) == 0;
@@ -106,16 +97,7 @@ static int column_list_error(SqlStmtCtx *c, const BqScope *sc,
                             sc->rels[r].cols[j].name);
     comb_buf_append_byte(&b, '\0');
     (void)c;
-    if (e->qualifier)
-        rc = sql_err_at(err, COMB_ESEMANTIC, 10004, e->pos,
-                        "Invalid table alias or column reference '%s.%s': "
-                        "(possible column names are: %s)",
-                        e->qualifier, e->name, b.data ? (char *)b.data : "");
-    else
-        rc = sql_err_at(err, COMB_ESEMANTIC, 10004, e->pos,
-                        "Invalid table alias or column reference '%s': "
-                        "(possible column names are: %s)",
-                        e->name, b.data ? (char *)b.data : "");
+    rc = sql_err_unknown_column(e, b.data ? (char *)b.data : "", err);
     comb_buf_free(&b);
     return rc;
 }
@@ -1112,6 +1094,29 @@ int sql_bq_query(SqlStmtCtx *c, const AstSelect *q, const BqCte *ctes,
         rc = setop_tail(c, q, out, err);
     c->query_depth--;
     return rc;
+}
+
+int sql_lp_bind_dml_source(SqlStmtCtx *c, const SqlTable *t,
+                           const AstExpr *where, LpNode **out, CombErr *err)
+{
+    BqBlock *b = comb_arena_calloc(c->arena, sizeof *b);
+    AstSelect *none = comb_arena_calloc(c->arena, sizeof *none);
+    BqRel rel;
+    int rc;
+    if (!b || !none)
+        return comb_err_nomem(err);
+    none->where = (AstExpr *)where;
+    none->limit = -1;
+    b->c = c;
+    b->ast = none;
+    b->sc = (SqlScope){NULL, NULL, -1, NULL, NULL, bq_resolve, b};
+    if ((rc = sql_lp_get(c, t, t->ms->name, &b->top, err)))
+        return rc;
+    rel = (BqRel){b->top->alias, t->n_cols, b->top->cols, b->top->cols[t->n_cols].id};
+    if ((rc = sql_bq_add_rel(c, &b->from, &rel, err)) || (rc = bind_where(b, err)))
+        return rc;
+    *out = b->top;
+    return sql_lp_optimize(c, out, err);
 }
 
 int sql_lp_bind_query(SqlStmtCtx *c, const AstSelect *q, LpNode **out,

@@ -23,33 +23,12 @@
 
 #include <string.h>
 
-typedef struct Pulled {
-    int n, cap;
-    BoundExpr **e;
-} Pulled;
-
 typedef struct Inner {
     SqlStmtCtx *c;
     int n_ids, cap_ids;
     int *ids;                /* every id the subquery's plan makes */
-    Pulled pulled;
+    LpExprs pulled;
 } Inner;
-
-static int add_pulled(SqlStmtCtx *c, Pulled *p, BoundExpr *e, CombErr *err)
-{
-    if (p->n == p->cap) {
-        int cap = p->cap ? 2 * p->cap : 4;
-        BoundExpr **g = comb_arena_alloc(c->arena, (size_t)cap * sizeof *g);
-        if (!g)
-            return comb_err_nomem(err);
-        if (p->n)
-            memcpy(g, p->e, (size_t)p->n * sizeof *g);
-        p->e = g;
-        p->cap = cap;
-    }
-    p->e[p->n++] = e;
-    return COMB_OK;
-}
 
 static int add_id(Inner *in, int id, CombErr *err)
 {
@@ -209,7 +188,7 @@ static int pull(Inner *in, LpNode **np, CombErr *err)
         for (int i = 0; i < sql_bx_conjuncts(n->pred); i++) {
             BoundExpr *e = sql_bx_conjunct(n->pred, i);
             if (reads_outer(in, e))
-                rc = add_pulled(c, &in->pulled, e, err);
+                rc = sql_lp_exprs_add(c, &in->pulled, e, err);
             else
                 rc = (rest = sql_bx_and(c, rest, e)) ? COMB_OK : comb_err_nomem(err);
             if (rc)
@@ -241,9 +220,8 @@ static int pull(Inner *in, LpNode **np, CombErr *err)
         return x.rc;
     }
     case LP_AGGREGATE: {
-        int before = in->pulled.n;
         bool ok;
-        Pulled outer_part = in->pulled;
+        LpExprs outer_part = in->pulled;
         /* only the conjuncts from below are regrouped */
         in->pulled.n = 0;
         in->pulled.cap = 0;
@@ -253,10 +231,9 @@ static int pull(Inner *in, LpNode **np, CombErr *err)
         if (in->pulled.n && (rc = regroup(in, n, &ok, err)))
             return rc;
         for (int i = 0; i < in->pulled.n; i++)
-            if ((rc = add_pulled(c, &outer_part, in->pulled.e[i], err)))
+            if ((rc = sql_lp_exprs_add(c, &outer_part, in->pulled.e[i], err)))
                 return rc;
         in->pulled = outer_part;
-        (void)before;
         return COMB_OK;
     }
     default:

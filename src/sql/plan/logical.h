@@ -231,6 +231,14 @@ int sql_lp_join(SqlStmtCtx *c, LpJoinKind kind, LpNode *left, LpNode *right,
 
 /* --------------------------------------------------- expressions (lp.c) */
 
+/* A growing list of expressions (conjuncts being moved by a rule). */
+typedef struct LpExprs {
+    int n, cap;
+    BoundExpr **e;
+} LpExprs;
+/* Append e (statement arena); COMB_OK or COMB_ENOMEM. */
+int sql_lp_exprs_add(SqlStmtCtx *c, LpExprs *l, BoundExpr *e, CombErr *err);
+
 /* Call fn(ctx, id) for each column id e reads (ROW__ID: its three). */
 void sql_lp_expr_cols(const BoundExpr *e, void (*fn)(void *ctx, int id),
                       void *ctx);

@@ -186,6 +186,22 @@ int sql_lp_join(SqlStmtCtx *c, LpJoinKind kind, LpNode *left, LpNode *right,
 
 /* --------------------------------------------------------- expressions */
 
+int sql_lp_exprs_add(SqlStmtCtx *c, LpExprs *l, BoundExpr *e, CombErr *err)
+{
+    if (l->n == l->cap) {
+        int cap = l->cap ? 2 * l->cap : 8;
+        BoundExpr **g = comb_arena_alloc(c->arena, (size_t)cap * sizeof *g);
+        if (!g)
+            return comb_err_nomem(err);
+        if (l->n)
+            memcpy(g, l->e, (size_t)l->n * sizeof *g);
+        l->e = g;
+        l->cap = cap;
+    }
+    l->e[l->n++] = e;
+    return COMB_OK;
+}
+
 void sql_lp_expr_cols(const BoundExpr *e, void (*fn)(void *ctx, int id),
                       void *ctx)
 {

@@ -17,7 +17,10 @@
  *    A join's own condition gives its one-sided conjuncts to the side
  *    whose rows they only narrow (either side of an inner or semi join,
  *    the right side of a LEFT, ANTI, MARK or SINGLE join);
- *  - order joins: each join gets its estimated rows (stats.c), which the
+ *  - order joins: a run of three or more inner joins is joined again
+ *    left-deep by estimated size (stats.c): the largest input streams, the
+ *    others come smallest first among those a condition connects, each
+ *    built into a hash table; every node gets its estimate, which the
  *    lowering uses to build an inner join's smaller side;
  *  - prune: nothing yet beyond what the physical need() pass does (the
  *    scans decode only the columns the whole tree reads).
@@ -148,25 +151,11 @@ int sql_lp_decorrelate(SqlStmtCtx *c, LpNode **root, CombErr *err)
 
 /* ---------------------------------------------------------- push filters */
 
-typedef struct Pending {
-    int n, cap;
-    BoundExpr **e;
-} Pending;
+typedef LpExprs Pending;
 
 static int pend(SqlStmtCtx *c, Pending *p, BoundExpr *e, CombErr *err)
 {
-    if (p->n == p->cap) {
-        int cap = p->cap ? 2 * p->cap : 8;
-        BoundExpr **g = comb_arena_alloc(c->arena, (size_t)cap * sizeof *g);
-        if (!g)
-            return comb_err_nomem(err);
-        if (p->n)
-            memcpy(g, p->e, (size_t)p->n * sizeof *g);
-        p->e = g;
-        p->cap = cap;
-    }
-    p->e[p->n++] = e;
-    return COMB_OK;
+    return sql_lp_exprs_add(c, p, e, err);
 }
 
 static int pend_all(SqlStmtCtx *c, Pending *p, BoundExpr *pred, CombErr *err)
@@ -392,11 +381,146 @@ static void estimate_all(SqlStmtCtx *c, LpNode *n)
     n->est_rows = sql_lp_estimate(c, n);
 }
 
+/* A run of INNER joins flattened: its inputs and its conditions'
+ * conjuncts. */
+typedef struct JoinRun {
+    int n, cap;
+    LpNode **leaves;
+    Pending conds;
+} JoinRun;
+
+static int run_add(SqlStmtCtx *c, JoinRun *run, LpNode *leaf, CombErr *err)
+{
+    if (run->n == run->cap) {
+        int cap = run->cap ? 2 * run->cap : 8;
+        LpNode **g = comb_arena_alloc(c->arena, (size_t)cap * sizeof *g);
+        if (!g)
+            return comb_err_nomem(err);
+        if (run->n)
+            memcpy(g, run->leaves, (size_t)run->n * sizeof *g);
+        run->leaves = g;
+        run->cap = cap;
+    }
+    run->leaves[run->n++] = leaf;
+    return COMB_OK;
+}
+
+static int flatten(SqlStmtCtx *c, LpNode *n, JoinRun *run, CombErr *err)
+{
+    int rc;
+    if (n->kind != LP_JOIN || n->join != LP_JOIN_INNER || n->label)
+        return run_add(c, run, n, err);
+    if ((rc = flatten(c, n->input, run, err)) || (rc = flatten(c, n->right, run, err)))
+        return rc;
+    return pend_all(c, &run->conds, n->cond, err);
+}
+
+/* Does a pending conjunct connect the joined set cur and leaf? */
+static bool connects(const JoinRun *run, const bool *used, const LpNode *cur,
+                     const LpNode *leaf)
+{
+    for (int i = 0; i < run->conds.n; i++)
+        if (!used[i] && sql_lp_expr_touches(run->conds.e[i], cur) &&
+            sql_lp_expr_touches(run->conds.e[i], leaf) &&
+            sql_lp_expr_within2(run->conds.e[i], cur, leaf))
+            return true;
+    return false;
+}
+
+/* The next input to join: the smallest connected one (the smallest of
+ * all when none connects). */
+static int next_leaf(const JoinRun *run, const bool *taken, const bool *used,
+                     const LpNode *cur)
+{
+    int best = -1;
+    bool best_conn = false;
+    for (int i = 0; i < run->n; i++) {
+        bool conn;
+        if (taken[i])
+            continue;
+        conn = connects(run, used, cur, run->leaves[i]);
+        if (best < 0 || (conn && !best_conn) ||
+            (conn == best_conn && run->leaves[i]->est_rows < run->leaves[best]->est_rows))
+            best = i, best_conn = conn;
+    }
+    return best;
+}
+
+/* A run of three or more inner joins, left-deep again: the largest input
+ * streams, the others are joined smallest first (each one the build side),
+ * conditions where their columns meet; a PROJECT restores the columns'
+ * order. */
+static int order_node(SqlStmtCtx *c, LpNode **np, CombErr *err);
+
+static int reorder_run(SqlStmtCtx *c, LpNode **np, CombErr *err)
+{
+    LpNode *n = *np, *cur;
+    JoinRun run = {0};
+    bool *taken, *used;
+    int *ids, start = 0, rc;
+    if ((rc = flatten(c, n, &run, err)))
+        return rc;
+    for (int i = 0; i < run.n; i++)
+        if ((rc = order_node(c, &run.leaves[i], err)))
+            return rc;
+    if (run.n < 3) {
+        n->input = run.leaves[0];
+        n->right = run.leaves[1];
+        return COMB_OK;
+    }
+    taken = comb_arena_calloc(c->arena, (size_t)run.n);
+    used = comb_arena_calloc(c->arena, (size_t)run.conds.n + 1);
+    ids = comb_arena_alloc(c->arena, (size_t)(n->n_cols + 1) * sizeof *ids);
+    if (!taken || !used || !ids)
+        return comb_err_nomem(err);
+    for (int i = 0; i < run.n; i++) {
+        estimate_all(c, run.leaves[i]);
+        if (run.leaves[i]->est_rows < 0)
+            return COMB_OK;   /* no estimates: the order as written */
+        if (run.leaves[i]->est_rows > run.leaves[start]->est_rows)
+            start = i;
+    }
+    cur = run.leaves[start];
+    taken[start] = true;
+    for (int k = 1; k < run.n; k++) {
+        int i = next_leaf(&run, taken, used, cur);
+        BoundExpr *cond = NULL;
+        LpNode *leaf = run.leaves[i];
+        taken[i] = true;
+        for (int q = 0; q < run.conds.n; q++)
+            if (!used[q] && (k == run.n - 1 ||
+                             sql_lp_expr_within2(run.conds.e[q], cur, leaf))) {
+                used[q] = true;
+                if (!(cond = sql_bx_and(c, cond, run.conds.e[q])))
+                    return comb_err_nomem(err);
+            }
+        if ((rc = sql_lp_join(c, LP_JOIN_INNER, cur, leaf, cond, &cur, err)))
+            return rc;
+        estimate_all(c, cur);
+    }
+    for (int j = 0; j < n->n_cols; j++)
+        ids[j] = n->cols[j].id;
+    return sql_lp_keep(c, cur, ids, n->n_cols, np, err);
+}
+
+static int order_node(SqlStmtCtx *c, LpNode **np, CombErr *err)
+{
+    int rc;
+    if (!*np)
+        return COMB_OK;
+    if ((*np)->kind == LP_JOIN && (*np)->join == LP_JOIN_INNER && !(*np)->label)
+        return reorder_run(c, np, err);
+    if ((rc = order_node(c, &(*np)->input, err)))
+        return rc;
+    return order_node(c, &(*np)->right, err);
+}
+
 int sql_lp_order_joins(SqlStmtCtx *c, LpNode **root, CombErr *err)
 {
-    (void)err;
-    estimate_all(c, *root);
-    return COMB_OK;
+    int rc = order_node(c, root, err);
+    if (!rc)
+        estimate_all(c, *root);
+    return rc;
 }
 
 int sql_lp_prune(SqlStmtCtx *c, LpNode **root, CombErr *err)

@@ -45,6 +45,17 @@ SELECT e.*, d.dname FROM emp e JOIN dept d ON e.dept = d.id ORDER BY e.id;
 EXPLAIN SELECT e.name, d.dname FROM emp e, dept d WHERE e.dept = d.id AND e.salary > 100 AND d.dname LIKE 'e%';
 EXPLAIN SELECT e.name FROM emp e LEFT JOIN dept d ON e.dept = d.id AND d.budget > 1 WHERE d.dname IS NULL;
 EXPLAIN SELECT e.name, d.dname FROM emp e JOIN dept d ON e.salary > d.budget;
+-- keys of different types join in the type they compare in: DECIMAL with
+-- DOUBLE, DATE with STRING (as strings), CHAR with VARCHAR (the CHAR's
+-- padding stripped, the VARCHAR's kept), INT with DECIMAL
+CREATE TABLE ka (d DECIMAL(5,2), dt DATE, c CHAR(5), i INT) STORED AS ORC;
+INSERT INTO ka VALUES (1.50, DATE '2024-01-01', 'ab', 1), (2.00, DATE '2024-02-01', 'cd', 2), (NULL, NULL, NULL, NULL);
+CREATE TABLE kb (d DOUBLE, dt STRING, c VARCHAR(5), i DECIMAL(3,1)) STORED AS ORC;
+INSERT INTO kb VALUES (1.5, '2024-01-01', 'ab', 1.0), (2.0, '2024-2-1', 'cd ', 2.5), (NULL, NULL, NULL, NULL);
+SELECT ka.d, kb.d FROM ka JOIN kb ON ka.d = kb.d ORDER BY ka.d;
+SELECT ka.dt, kb.dt FROM ka JOIN kb ON ka.dt = kb.dt;
+SELECT ka.c, kb.c FROM ka JOIN kb ON ka.c = kb.c;
+SELECT ka.i, kb.i FROM ka FULL JOIN kb ON ka.i = kb.i ORDER BY ka.i, kb.i;
 -- errors
 SELECT id FROM emp e JOIN dept d ON e.dept = d.id;
 SELECT e.nosuch FROM emp e JOIN dept d ON e.dept = d.id;
