@@ -130,6 +130,7 @@ typedef struct SqlStmtCtx {
     SqlLockPlan locks;      /* txn_locks.c */
     OrcReadCounters scan_counters; /* what the statement's ORC scans read
                                and skipped (comb.scan.stats prints it) */
+    int next_col_id;        /* logical plan column ids (plan/logical.h) */
 } SqlStmtCtx;
 
 /* A view whose query is being bound: the chain finds a view that reads

@@ -18,6 +18,7 @@
 #include "sql/func/udtf.h"
 #include "sql/func/unicase.h"
 #include "sql/func/value.h"
+#include "sql/func/window.h"
 
 /* Operators and syntax that Hive's registry lists as functions. */
 static const char *const syntax_names[] = {
@@ -64,6 +65,7 @@ int sql_exec_show_functions(SqlStmtCtx *c, CombErr *err)
 {
     static const char *const header[] = {"tab_name"};
     const char *const *aggs = sql_agg_names(), *const *udtfs = sql_udtf_names();
+    const char *const *wins = sql_window_fn_names();
     const char **scalars, **all;
     int n_scalar, n = 0, rc = COMB_OK;
     TextResult tr;
@@ -73,6 +75,8 @@ int sql_exec_show_functions(SqlStmtCtx *c, CombErr *err)
     cap = (size_t)n_scalar + 64 + sizeof syntax_names / sizeof syntax_names[0];
     for (int i = 0; aggs[i]; i++)
         cap++;
+    for (int i = 0; wins[i]; i++)
+        cap++;
     if (!(all = comb_arena_alloc(c->arena, cap * sizeof *all)))
         return comb_err_nomem(err);
     for (int i = 0; i < n_scalar; i++)
@@ -81,6 +85,8 @@ int sql_exec_show_functions(SqlStmtCtx *c, CombErr *err)
         all[n++] = aggs[i];
     for (int i = 0; udtfs[i]; i++)
         all[n++] = udtfs[i];
+    for (int i = 0; wins[i]; i++)
+        all[n++] = wins[i];
     for (int i = 0; syntax_names[i]; i++)
         all[n++] = syntax_names[i];
     qsort(all, (size_t)n, sizeof *all, cmp_names);

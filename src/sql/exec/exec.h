@@ -259,6 +259,8 @@ void sql_select_close(SqlSelectPlan *p);  /* NULL ok */
  * not full ACID (10414 insert-only, 10297 not transactional). */
 int sql_table_writable(const SqlTable *t, AstPos pos, bool update_delete,
                        CombErr *err);
+/* Does e hold a subquery (IN, EXISTS, a scalar one)? */
+bool sql_has_subquery(const AstExpr *e);
 /* Stream the rows of an opened SELECT into writer w: output k goes to
  * table column map[k] (exec_dml.c; INSERT ... SELECT and CTAS). */
 int sql_insert_select_rows(SqlStmtCtx *c, SqlWriter *w, SqlSelectPlan *sel,

@@ -10,7 +10,7 @@
  * UPDATE is Hive's split update: a delete event for the old ROW__ID plus an
  * insert of the new row image.
  */
-#include "sql/exec/exec.h"
+#include "sql/exec/op.h"
 
 #include <string.h>
 
@@ -533,6 +533,64 @@ static int update_delete_scan(SqlStmtCtx *c, SqlTable *t, SqlScan *scan,
     return rc;
 }
 
+bool sql_has_subquery(const AstExpr *e)
+{
+    if (!e)
+        return false;
+    if (e->kind == AST_SUBQUERY || e->kind == AST_EXISTS ||
+        (e->kind == AST_IN && e->query))
+        return true;
+    for (int i = 0; i < e->n_args; i++)
+        if (sql_has_subquery(e->args[i]))
+            return true;
+    return sql_has_subquery(e->left) || sql_has_subquery(e->right) ||
+           sql_has_subquery(e->third);
+}
+
+int sql_dml_source(SqlStmtCtx *c, const SqlTable *t, const AstExpr *where,
+                   bool is_update, SqlOp **root, CombErr *err)
+{
+    LpNode *lp;
+    bool *used;
+    int rc;
+    if ((rc = sql_lp_bind_dml_source(c, t, where, &lp, err)) ||
+        (rc = sql_lp_lower(c, lp, root, err)))
+        return rc;
+    if (!(used = comb_arena_calloc(c->arena, (size_t)(*root)->n_cols + 1)))
+        return comb_err_nomem(err);
+    /* UPDATE writes whole rows, DELETE only ROW__ID's events */
+    memset(used, is_update, (size_t)t->n_cols);
+    memset(used + t->n_cols, 1, 3);
+    sql_op_need(*root, used);
+    return COMB_OK;
+}
+
+/* UPDATE / DELETE whose WHERE has subqueries: the rows come from the
+ * source plan's operators.  Its target scan is the leftmost leaf, and
+ * each operator above it (filters, SEMI / ANTI / MARK / SINGLE joins
+ * probing with it) gives the rows of the scan's batch before it reads
+ * another, so a batch's unit is the scan's current one. */
+static int update_delete_joined(SqlTable *t, SqlOp *root,
+                                UpdatePlan *p, SqlWriter *d, CombErr *err)
+{
+    const SqlOp *leaf = root;
+    int rc = COMB_OK;
+    while (leaf->input)
+        leaf = leaf->input;
+    while (!rc) {
+        const CombBatch *b;
+        const SqlUnit *u;
+        if ((rc = sql_op_next(root, &b, err)) || !b)
+            break;
+        if (!(u = sql_op_scan_unit(leaf)))
+            return COMB_INTERNAL(err, "the rows to change are not a scan's");
+        rc = delete_live_rows(d, u, b, t->n_cols, err);
+        if (!rc && p)
+            rc = insert_updated_rows(d, p, b, err);
+    }
+    return rc;
+}
+
 int sql_exec_update_delete(SqlStmtCtx *c, CombErr *err)
 {
     const AstStmt *st = c->stmt;
@@ -551,6 +609,21 @@ int sql_exec_update_delete(SqlStmtCtx *c, CombErr *err)
         (rc = sql_table_writable(t, st->name.pos, true, err)))
         return rc;
     sc = (SqlScope){t, t->ms->name, t->n_cols};
+    if (sql_has_subquery(st->where)) {
+        SqlOp *root = NULL;
+        if (!(rc = sql_dml_source(c, t, st->where, is_update, &root, err)) &&
+            !(rc = sql_op_open(root, err)) &&
+            !(is_update && (rc = bind_assignments(c, t, &sc, &plan, err))) &&
+            !(is_update && t->n_buckets > 0 && (rc = sql_table_bucketing(t, err))) &&
+            !(rc = sql_writer_open(c, t, is_update ? MS_OP_UPDATE : MS_OP_DELETE,
+                                   false, NULL, &d, err)) &&
+            !(rc = update_delete_joined(t, root, is_update ? &plan : NULL, d, err)))
+            rc = sql_writer_finish(d, err);
+        sql_writer_close(d);
+        sql_op_close(root);
+        release_assignments(&plan);
+        return rc;
+    }
     if (st->where && (rc = sql_bind_expr(c, &sc, st->where, &where, err)))
         return rc;
     if (where && where->type != COMB_T_BOOLEAN && where->type != COMB_T_NULL)

@@ -382,7 +382,13 @@ static int explain_op(SqlExplain *x, const SqlOp *op, int depth, CombErr *err)
     if ((rc = start_line(x, depth, op->vt->name, err)) ||
         (rc = op->vt->explain(op, x, err)))
         return rc == COMB_ENOMEM ? comb_err_nomem(err) : rc;
-    return op->input ? explain_op(x, op->input, depth + 1, err) : COMB_OK;
+    if (op->input && (rc = explain_op(x, op->input, depth + 1, err)))
+        return rc;
+    if (op->right && (rc = explain_op(x, op->right, depth + 1, err)))
+        return rc;
+    for (int i = 0; i < op->n_more && !rc; i++)
+        rc = explain_op(x, op->more[i], depth + 1, err);
+    return rc;
 }
 
 static int explain_select(SqlExplain *x, const AstSelect *s, int depth,
@@ -470,6 +476,12 @@ static int explain_update_delete(SqlExplain *x, const AstStmt *st,
         text = sql_explain_expr(x->c, e, (const char *const *)t->names);
         rc = text ? sql_explain_prop(x, "set: %s = %s", st->assignments[i].column, text)
                   : COMB_ENOMEM;
+    }
+    if (!rc && sql_has_subquery(st->where)) {
+        SqlOp *root;
+        if ((rc = sql_dml_source(x->c, t, st->where, st->kind == AST_UPDATE, &root, err)))
+            return rc;
+        return explain_op(x, root, 1, err);
     }
     if (!rc && st->where && (rc = sql_bind_expr(x->c, &sc, st->where, &where, err)))
         return rc;

@@ -127,40 +127,6 @@ void sql_bx_mark_used(const BoundExpr *e, int n_cols, bool *used)
     sql_bx_mark_used(e->c, n_cols, used);
 }
 
-static bool is_and(const BoundExpr *e)
-{
-    return e->kind == BX_BINARY && e->op == AST_OP_AND;
-}
-
-int sql_bx_conjuncts(const BoundExpr *e)
-{
-    return is_and(e) ? e->n_args : 1;
-}
-
-BoundExpr *sql_bx_conjunct(BoundExpr *e, int i)
-{
-    return is_and(e) ? e->args[i] : e;
-}
-
-BoundExpr *sql_bx_and(SqlStmtCtx *c, BoundExpr *a, BoundExpr *b)
-{
-    BoundExpr *n;
-    int na, nb;
-    if (!a || !b)
-        return a ? a : b;
-    na = sql_bx_conjuncts(a);
-    nb = sql_bx_conjuncts(b);
-    if (!(n = sql_bx_new(c, BX_BINARY, COMB_T_BOOLEAN, a->pos)) ||
-        !(n->args = comb_arena_alloc(c->arena, (size_t)(na + nb) * sizeof *n->args)))
-        return NULL;
-    n->op = AST_OP_AND;
-    for (int i = 0; i < na; i++)
-        n->args[n->n_args++] = sql_bx_conjunct(a, i);
-    for (int i = 0; i < nb; i++)
-        n->args[n->n_args++] = sql_bx_conjunct(b, i);
-    return n;
-}
-
 /* ---------------------------------------------------------- single row */
 
 typedef struct OneRowOp {
@@ -448,6 +414,8 @@ int sql_op_project(SqlStmtCtx *c, SqlOp *input, int n, BoundExpr **exprs,
 
 typedef struct LimitOp {
     SqlOp op;
+    int64_t offset;          /* rows still to skip */
+    int64_t skip;
     int64_t limit;
     int64_t left;
     CombBatch view;
@@ -459,41 +427,62 @@ static int limit_open(SqlOp *op, CombErr *err)
     LimitOp *l = (LimitOp *)op;
     int rc = sql_op_open(op->input, err);
     l->left = l->limit;
+    l->skip = l->offset;
     if (!rc && !(l->sel = comb_arena_alloc(op->c->arena, COMB_BATCH_SIZE * sizeof *l->sel)))
         rc = comb_err_nomem(err);
     return rc;
 }
 
+/* The live rows of in from position `from`, at most n of them. */
+static const CombBatch *limit_view(LimitOp *l, const CombBatch *in, int from,
+                                   int64_t n)
+{
+    int live = comb_batch_live(in), k = 0;
+    if (from == 0 && (n < 0 || live <= n))
+        return in;
+    l->view = *in;
+    l->view.sel = l->sel;
+    for (int i = from; i < live && (n < 0 || k < n); i++)
+        l->sel[k++] = (uint16_t)comb_batch_row(in, i);
+    l->view.use_sel = true;
+    l->view.n_sel = k;
+    return &l->view;
+}
+
 static int limit_next(SqlOp *op, const CombBatch **out, CombErr *err)
 {
     LimitOp *l = (LimitOp *)op;
-    const CombBatch *in;
-    int live, rc;
-    if (l->left == 0)
-        return COMB_OK;
-    if ((rc = sql_op_next(op->input, &in, err)) || !in)
-        return rc;
-    live = comb_batch_live(in);
-    if (live <= l->left) {
-        l->left -= live;
-        *out = in;
+    for (;;) {
+        const CombBatch *in;
+        int live, from, rc;
+        if (l->left == 0)
+            return COMB_OK;
+        if ((rc = sql_op_next(op->input, &in, err)) || !in)
+            return rc;
+        live = comb_batch_live(in);
+        if (l->skip >= live) {
+            l->skip -= live;
+            continue;
+        }
+        from = (int)l->skip;
+        l->skip = 0;
+        *out = limit_view(l, in, from, l->left);
+        if (l->left > 0)
+            l->left -= comb_batch_live(*out);
         return COMB_OK;
     }
-    l->view = *in;
-    l->view.sel = l->sel;
-    for (int i = 0; i < (int)l->left; i++)
-        l->sel[i] = (uint16_t)comb_batch_row(in, i);
-    l->view.use_sel = true;
-    l->view.n_sel = (int)l->left;
-    l->left = 0;
-    *out = &l->view;
-    return COMB_OK;
 }
 
 static int limit_explain(const SqlOp *op, SqlExplain *x, CombErr *err)
 {
+    const LimitOp *l = (const LimitOp *)op;
     (void)err;
-    return sql_explain_detail(x, "%lld", (long long)((const LimitOp *)op)->limit);
+    if (l->offset && l->limit < 0)
+        return sql_explain_detail(x, "offset %lld", (long long)l->offset);
+    if (l->offset)
+        return sql_explain_detail(x, "%lld offset %lld", (long long)l->limit,
+                                  (long long)l->offset);
+    return sql_explain_detail(x, "%lld", (long long)l->limit);
 }
 
 static const SqlOpVt limit_vt = {
@@ -501,13 +490,20 @@ static const SqlOpVt limit_vt = {
     limit_explain,
 };
 
-int sql_op_limit(SqlStmtCtx *c, SqlOp *input, int64_t limit, SqlOp **out,
-                 CombErr *err)
+int sql_op_offset_limit(SqlStmtCtx *c, SqlOp *input, int64_t offset,
+                        int64_t limit, SqlOp **out, CombErr *err)
 {
     LimitOp *l = sql_op_alloc(c, sizeof *l, &limit_vt, input);
     if (!l)
         return comb_err_nomem(err);
+    l->offset = offset;
     l->limit = limit;
     *out = &l->op;
     return COMB_OK;
+}
+
+int sql_op_limit(SqlStmtCtx *c, SqlOp *input, int64_t limit, SqlOp **out,
+                 CombErr *err)
+{
+    return sql_op_offset_limit(c, input, 0, limit, out, err);
 }

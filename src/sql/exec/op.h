@@ -3,8 +3,8 @@
  * row for a FROM-less query, filter, projection, hash aggregation, sort,
  * limit), chained into a tree whose root feeds the statement's sink.  A
  * subquery in FROM or a view is simply the root of its own query's tree
- * used as an input.  Joins, set operations and windows are later
- * operators of the same kind.
+ * used as an input.  Joins, set operations and window functions
+ * (op_window.c) are operators of the same kind.
  *
  * The contract every operator keeps:
  *
@@ -53,6 +53,7 @@
 #include "sql/func/agg.h"
 #include "sql/func/rowstore.h"
 #include "sql/func/udtf.h"
+#include "sql/plan/logical.h"
 
 typedef struct SqlOp SqlOp;
 typedef struct SqlExplain SqlExplain;
@@ -79,6 +80,9 @@ struct SqlOp {
     const CombType **types;
     const char *label;       /* EXPLAIN: a line shown above the operator
                                 ("Subquery s", "View db.v"); NULL */
+    SqlOp *right;            /* a join's second input; NULL */
+    SqlOp **more;            /* UNION ALL: inputs after the first */
+    int n_more;
     bool opened;
 };
 
@@ -100,6 +104,9 @@ bool sql_op_push_filter(SqlOp *op, BoundExpr *pred);
  * when needed: ROW__ID of a table that is not full ACID is an error at
  * open).  Pushed predicates become its filter. */
 int sql_op_scan(SqlStmtCtx *c, const SqlTable *t, SqlOp **out, CombErr *err);
+/* The unit of a table scan's last batch (NULL: op is no scan, or before
+ * its first batch). */
+const SqlUnit *sql_op_scan_unit(const SqlOp *op);
 /* One row and no columns: the input of a query without FROM. */
 int sql_op_one_row(SqlStmtCtx *c, SqlOp **out, CombErr *err);
 /* Rows of input for which pred is TRUE. */
@@ -124,6 +131,12 @@ int sql_op_aggregate(SqlStmtCtx *c, SqlOp *input, int n_keys,
 int sql_op_lateral(SqlStmtCtx *c, SqlOp *input, SqlUdtf *u, bool outer,
                    bool keep_input, const char *const *names, SqlOp **out,
                    CombErr *err);
+/* Window functions (op_window.c, plan/window.h): the input's rows sorted
+ * by w's partition and order keys, each with its columns and then one
+ * column per call of w (names: the calls' output names). */
+struct LpWindow;
+int sql_op_window(SqlStmtCtx *c, SqlOp *input, const struct LpWindow *w,
+                  const char **names, SqlOp **out, CombErr *err);
 /* All input rows sorted by keys (columns of the input), then the first
  * n_emit columns of each. */
 int sql_op_sort(SqlStmtCtx *c, SqlOp *input, const SqlSortKey *keys,
@@ -132,6 +145,71 @@ int sql_op_sort(SqlStmtCtx *c, SqlOp *input, const SqlSortKey *keys,
 int sql_op_limit(SqlStmtCtx *c, SqlOp *input, int64_t limit, SqlOp **out,
                  CombErr *err);
 
+/* Rows offset .. offset + limit - 1 of input (limit < 0: all after
+ * offset). */
+int sql_op_offset_limit(SqlStmtCtx *c, SqlOp *input, int64_t offset,
+                        int64_t limit, SqlOp **out, CombErr *err);
+/* UNION ALL (op_setop.c): the rows of inputs[0], then of inputs[1], ...;
+ * the schema is the first input's (the others have the same types). */
+int sql_op_union_all(SqlStmtCtx *c, SqlOp **inputs, int n, SqlOp **out,
+                     CombErr *err);
+/* Each input row count times, count being its BIGINT column count_col
+ * (NULL or < 1: none) (op_setop.c: INTERSECT ALL, EXCEPT ALL). */
+int sql_op_repeat(SqlStmtCtx *c, SqlOp *input, int count_col, SqlOp **out,
+                  CombErr *err);
+/* UNION [DISTINCT], INTERSECT [ALL], EXCEPT [ALL] of two inputs of the
+ * same types (lower_setop.c), as a UNION ALL of both tagged with their
+ * side, aggregated by the whole row. */
+int sql_op_setop(SqlStmtCtx *c, LpSetOpKind kind, bool all, SqlOp *left,
+                 SqlOp *right, SqlOp **out, CombErr *err);
+
+/* The join operator (op_join.c): a hash join on equi keys, building one
+ * side into a hash table and streaming the other; a nested loop when
+ * there are no keys.  Output: left's columns then right's (INNER, LEFT,
+ * RIGHT, FULL, SINGLE), left's (SEMI, ANTI), left's then a boolean mark
+ * (MARK). */
+typedef struct SqlJoinSpec {
+    LpJoinKind kind;
+    int n_keys;
+    BoundExpr **lkeys;       /* over left's columns */
+    BoundExpr **rkeys;       /* over right's, each of its left key's type */
+    bool *null_safe;         /* <=>: NULL matches NULL */
+    BoundExpr *residual;     /* over left ++ right; NULL none */
+    bool null_aware;         /* x IN (SELECT y): the last key is x = y, whose
+                                NULLs make a mark NULL instead of FALSE */
+    bool build_left;         /* INNER: the left side is the smaller one */
+    SqlOp *single_default;   /* SINGLE: at most one row, right's columns
+                                first, for left rows without a match;
+                                NULL: NULLs */
+} SqlJoinSpec;
+int sql_op_join(SqlStmtCtx *c, SqlOp *left, SqlOp *right,
+                const SqlJoinSpec *spec, SqlOp **out, CombErr *err);
+
+/* A WINDOW node (lower_window.c, the window functions' hook): its input
+ * lowered, the window operator over it. */
+int sql_lower_window(SqlStmtCtx *c, const LpNode *n, SqlOp **out,
+                     CombErr *err);
+
+/* The rows an UPDATE or DELETE of t whose WHERE has subqueries changes
+ * (exec_dml.c): the source plan's operator tree, its needs set (whole
+ * rows for UPDATE, ROW__ID for DELETE); the target's scan is its leftmost
+ * leaf. */
+int sql_dml_source(SqlStmtCtx *c, const SqlTable *t, const AstExpr *where,
+                   bool is_update, SqlOp **root, CombErr *err);
+
+/* ------------------------------------------------- lowering (lower.c) */
+
+/* The physical operator tree of a logical plan. */
+int sql_lp_lower(SqlStmtCtx *c, const LpNode *root, SqlOp **out,
+                 CombErr *err);
+/* e (over the columns of a, then b's) with positions for column ids. */
+int sql_lower_expr(SqlStmtCtx *c, const BoundExpr *e, const LpNode *a,
+                   const LpNode *b, BoundExpr **out, CombErr *err);
+/* A JOIN node: its inputs lowered, its condition split into equi keys
+ * and a residual (lower_join.c). */
+int sql_lower_join(SqlStmtCtx *c, const LpNode *n, SqlOp **out,
+                   CombErr *err);
+
 /* A copy of e with every BX_COL j replaced by a copy of through[j] (NULL
  * through: column references stay), fresh for its own preparation.  NULL
  * when out of memory. */
@@ -139,11 +217,6 @@ BoundExpr *sql_bx_clone(SqlStmtCtx *c, const BoundExpr *e,
                         BoundExpr *const *through);
 /* used[j] for every column j of the batch e reads (ROW__ID reads three). */
 void sql_bx_mark_used(const BoundExpr *e, int n_cols, bool *used);
-/* The conjuncts of a predicate (AND's operands, else itself). */
-int sql_bx_conjuncts(const BoundExpr *e);
-BoundExpr *sql_bx_conjunct(BoundExpr *e, int i);
-/* a AND b (either NULL: the other), flattening ANDs. */
-BoundExpr *sql_bx_and(SqlStmtCtx *c, BoundExpr *a, BoundExpr *b);
 
 /* The operator tree of a bound SELECT (built once; the plan owns it, and
  * sql_select_close closes it). */

@@ -25,6 +25,16 @@ typedef struct GroupTable {
     int64_t n_slots;
 } GroupTable;
 
+/* A DISTINCT call's (group, argument tuple)s seen so far: it is fed
+ * each tuple of a group once (agg.h leaves DISTINCT to the caller). */
+typedef struct SeenSet {
+    const CombType **types;  /* BIGINT group index, then the arguments' */
+    SqlRowStore rows;
+    uint64_t *hashes;
+    int64_t *slots;          /* open addressing: row + 1, 0 empty */
+    int64_t n_slots;
+} SeenSet;
+
 typedef struct AggOp {
     SqlOp op;
     int n_keys;
@@ -44,6 +54,8 @@ typedef struct AggOp {
     CombArena arena;         /* the output batch's fill states */
     CombBatch batch;
     SqlVecFill *fills;
+    SeenSet *seen;           /* per call; types NULL unless DISTINCT */
+    uint16_t *dsel;          /* a DISTINCT call's new rows of a batch */
 } AggOp;
 
 static uint64_t hash_bytes(uint64_t h, const void *p, size_t n)
@@ -102,44 +114,128 @@ static uint64_t hash_key(const AggOp *p, int row)
     return h;
 }
 
-static bool key_equals(const AggOp *p, const SqlDatum *key, int row,
-                       CombArena *scratch)
+/* Do the values of exprs at row equal the datums d (of types)? */
+static bool values_equal(const CombType *const *types, const SqlDatum *d,
+                         BoundExpr *const *exprs, int n, int row,
+                         CombArena *scratch)
 {
-    for (int g = 0; g < p->n_keys; g++) {
-        SqlDatum d;
-        const CombVector *v = p->keys[g]->out;
+    for (int g = 0; g < n; g++) {
+        SqlDatum v;
+        const CombVector *vec = exprs[g]->out;
         /* strings compare in place: datum_read copies only into scratch */
-        if (comb_vec_is_null(v, row) != key[g].null)
+        if (comb_vec_is_null(vec, row) != d[g].null)
             return false;
-        if (key[g].null)
+        if (d[g].null)
             continue;
-        if (v->str) {
-            memset(&d, 0, sizeof d);
-            d.s = v->str[row];
-        } else if (sql_datum_read(&d, v, row, scratch)) {
+        if (vec->str) {
+            memset(&v, 0, sizeof v);
+            v.s = vec->str[row];
+        } else if (sql_datum_read(&v, vec, row, scratch)) {
             return false;
         }
-        if (sql_datum_cmp(p->ktypes[g], &key[g], &d) != 0)
+        if (sql_datum_cmp(types[g], &d[g], &v) != 0)
             return false;
     }
     return true;
 }
 
+static bool key_equals(const AggOp *p, const SqlDatum *key, int row,
+                       CombArena *scratch)
+{
+    return values_equal(p->ktypes, key, p->keys, p->n_keys, row, scratch);
+}
+
+/* Open addressing slots for rows 0..n_rows-1 of the given hashes, grown
+ * to twice the size. */
+static int slots_grow(int64_t **slots, int64_t *n_slots, const uint64_t *hashes,
+                      int64_t n_rows, CombErr *err)
+{
+    int64_t n = *n_slots ? *n_slots * 2 : 1024;
+    int64_t *grown = comb_calloc((size_t)n, sizeof *grown);
+    if (!grown)
+        return comb_err_nomem(err);
+    for (int64_t r = 0; r < n_rows; r++) {
+        int64_t s = (int64_t)(hashes[r] & (uint64_t)(n - 1));
+        while (grown[s])
+            s = (s + 1) & (n - 1);
+        grown[s] = r + 1;
+    }
+    comb_free(*slots);
+    *slots = grown;
+    *n_slots = n;
+    return COMB_OK;
+}
+
 static int table_grow(GroupTable *gt, CombErr *err)
 {
-    int64_t n = gt->n_slots ? gt->n_slots * 2 : 1024;
-    int64_t *slots = comb_calloc((size_t)n, sizeof *slots);
-    if (!slots)
-        return comb_err_nomem(err);
-    for (int64_t gi = 0; gi < gt->groups.n_rows; gi++) {
-        int64_t s = (int64_t)(gt->hashes[gi] & (uint64_t)(n - 1));
-        while (slots[s])
-            s = (s + 1) & (n - 1);
-        slots[s] = gi + 1;
+    return slots_grow(&gt->slots, &gt->n_slots, gt->hashes, gt->groups.n_rows, err);
+}
+
+/* Is (group gi, the call's arguments at row) new?  Then it is kept. */
+static int seen_insert(SeenSet *ss, const SqlAgg *agg, int64_t gi, int row,
+                       CombArena *scratch, bool *fresh, CombErr *err)
+{
+    uint64_t h = 14695981039346656037ULL ^ (uint64_t)gi;
+    int64_t n = ss->rows.n_rows, s;
+    SqlDatum *d;
+    int rc;
+    for (int k = 0; k < agg->n_args; k++)
+        h = hash_value(h * 1099511628211ULL, agg->args[k]->out, row);
+    if ((n + 1) * 2 > ss->n_slots &&
+        (rc = slots_grow(&ss->slots, &ss->n_slots, ss->hashes, n, err)))
+        return rc;
+    for (s = (int64_t)(h & (uint64_t)(ss->n_slots - 1)); ss->slots[s];
+         s = (s + 1) & (ss->n_slots - 1)) {
+        int64_t cand = ss->slots[s] - 1;
+        if (ss->hashes[cand] == h && ss->rows.rows[cand][0].i == gi &&
+            values_equal(ss->types + 1, ss->rows.rows[cand] + 1, agg->args,
+                         agg->n_args, row, scratch)) {
+            *fresh = false;
+            return COMB_OK;
+        }
     }
-    comb_free(gt->slots);
-    gt->slots = slots;
-    gt->n_slots = n;
+    if ((n & (n - 1)) == 0) {
+        uint64_t *hs = comb_realloc(ss->hashes, (size_t)(n ? 2 * n : 1) * sizeof *hs);
+        if (!hs)
+            return comb_err_nomem(err);
+        ss->hashes = hs;
+    }
+    if ((rc = sql_rows_add(&ss->rows, &d, err)))
+        return rc;
+    d[0].i = gi;
+    for (int k = 0; k < agg->n_args; k++)
+        if (sql_datum_read(&d[k + 1], agg->args[k]->out, row, &ss->rows.arena))
+            return comb_err_nomem(err);
+    ss->hashes[n] = h;
+    ss->slots[s] = n + 1;
+    *fresh = true;
+    return COMB_OK;
+}
+
+/* A DISTINCT call adds only the rows whose arguments are new in their
+ * group: a view of b selecting them, and their states. */
+static int distinct_rows(AggOp *p, int a, const CombBatch *b,
+                         const int64_t *gis, CombArena *scratch,
+                         CombBatch *view, CombErr *err)
+{
+    GroupTable *gt = &p->gt;
+    int k = 0;
+    *view = *b;
+    for (int i = 0; i < comb_batch_live(b); i++) {
+        int row = comb_batch_row(b, i), rc;
+        bool fresh;
+        comb_arena_reset(scratch);
+        if ((rc = seen_insert(&p->seen[a], p->aggs[a], gis[i], row, scratch,
+                              &fresh, err)))
+            return rc;
+        if (!fresh)
+            continue;
+        p->dsel[k] = (uint16_t)row;
+        p->row_states[k++] = gt->states[gis[i]] + p->offsets[a];
+    }
+    view->sel = p->dsel;
+    view->use_sel = true;
+    view->n_sel = k;
     return COMB_OK;
 }
 
@@ -229,11 +325,20 @@ static int consume_batch(AggOp *p, GroupTable *gt, const CombBatch *b,
         return rc;
     for (int a = 0; a < p->n_aggs; a++) {
         const SqlAgg *agg = p->aggs[a];
+        const CombBatch *in = b;
+        CombBatch view;
         for (int k = 0; k < agg->n_args; k++)
             p->argv[k] = agg->args[k]->out;
-        for (int i = 0; i < comb_batch_live(b); i++)
-            p->row_states[i] = gt->states[gis[i]] + p->offsets[a];
-        if ((rc = agg->ops->add(agg, p->row_states, p->argv, b,
+        if (agg->distinct) {
+            if ((rc = distinct_rows(p, a, b, gis, scratch, &view, err)))
+                return rc;
+            in = &view;
+        } else {
+            for (int i = 0; i < comb_batch_live(b); i++)
+                p->row_states[i] = gt->states[gis[i]] + p->offsets[a];
+        }
+        if (comb_batch_live(in) &&
+            (rc = agg->ops->add(agg, p->row_states, p->argv, in,
                                 &gt->groups.arena, err)))
             return rc;
     }
@@ -297,6 +402,10 @@ static int agg_open(SqlOp *op, CombErr *err)
     memset(&p->gt, 0, sizeof p->gt);
     if (sql_rows_init_types(&p->gt.groups, p->n_keys, p->ktypes))
         return comb_err_nomem(err);
+    for (int a = 0; a < p->n_aggs; a++)
+        if (p->seen[a].types &&
+            sql_rows_init_types(&p->seen[a].rows, p->aggs[a]->n_args + 1, p->seen[a].types))
+            return comb_err_nomem(err);
     p->have_groups = true;
     comb_arena_init(&p->arena, 4096);
     if (comb_batch_init_types(&p->batch, op->n_cols, op->types, COMB_BATCH_SIZE))
@@ -356,6 +465,14 @@ static void agg_close(SqlOp *op)
     for (int a = 0; a < p->n_aggs; a++)
         for (int k = 0; k < p->aggs[a]->n_args; k++)
             sql_expr_release(p->aggs[a]->args[k]);
+    for (int a = 0; p->seen && a < p->n_aggs; a++) {
+        sql_rows_free(&p->seen[a].rows);
+        comb_free(p->seen[a].hashes);
+        comb_free(p->seen[a].slots);
+        p->seen[a].hashes = NULL;
+        p->seen[a].slots = NULL;
+        p->seen[a].n_slots = 0;
+    }
     if (p->have_groups) {
         group_table_free(&p->gt);
         if (p->batch.cols)
@@ -434,8 +551,22 @@ int sql_op_aggregate(SqlStmtCtx *c, SqlOp *input, int n_keys,
         if (aggs[a]->n_args > p->max_args)
             p->max_args = aggs[a]->n_args;
     }
-    if (!(p->argv = comb_arena_alloc(c->arena, (size_t)(p->max_args + 1) * sizeof *p->argv)))
+    if (!(p->argv = comb_arena_alloc(c->arena, (size_t)(p->max_args + 1) * sizeof *p->argv)) ||
+        !(p->seen = comb_arena_calloc(c->arena, (size_t)(n_aggs + 1) * sizeof *p->seen)) ||
+        !(p->dsel = comb_arena_alloc(c->arena, COMB_BATCH_SIZE * sizeof *p->dsel)))
         return comb_err_nomem(err);
+    for (int a = 0; a < n_aggs; a++) {
+        static const CombType bigint = {.kind = COMB_T_BIGINT};
+        SeenSet *ss = &p->seen[a];
+        if (!aggs[a]->distinct)
+            continue;
+        if (!(ss->types = comb_arena_alloc(c->arena, (size_t)(aggs[a]->n_args + 2) * sizeof *ss->types)))
+            return comb_err_nomem(err);
+        ss->types[0] = &bigint;
+        for (int k = 0; k < aggs[a]->n_args; k++)
+            if (!(ss->types[k + 1] = sql_bx_type(c, aggs[a]->args[k])))
+                return comb_err_nomem(err);
+    }
     p->op.n_cols = n;
     p->op.names = names;
     p->n_keys = n_keys;

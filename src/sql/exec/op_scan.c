@@ -94,6 +94,12 @@ static const SqlOpVt scan_vt = {
     scan_explain,
 };
 
+const SqlUnit *sql_op_scan_unit(const SqlOp *op)
+{
+    const ScanOp *s = (const ScanOp *)op;
+    return op->vt == &scan_vt && s->scan_open ? sql_scan_unit(&s->scan) : NULL;
+}
+
 static const char *const rowid_names[3] = {
     "ROW__ID.writeid", "ROW__ID.bucketid", "ROW__ID.rowid",
 };

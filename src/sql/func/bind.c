@@ -9,6 +9,7 @@
  * rules in typerules.c.
  */
 #include "sql/func/expr.h"
+#include "sql/func/window.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -192,6 +193,19 @@ static int bind_literal(SqlStmtCtx *c, const AstExpr *e, BoundExpr **out,
 
 /* ------------------------------------------------------------------ columns */
 
+int sql_err_unknown_column(const AstExpr *e, const char *possible,
+                           CombErr *err)
+{
+    if (e->qualifier)
+        return sql_err_at(err, COMB_ESEMANTIC, 10004, e->pos,
+                          "Invalid table alias or column reference '%s.%s': "
+                          "(possible column names are: %s)",
+                          e->qualifier, e->name, possible);
+    return sql_err_at(err, COMB_ESEMANTIC, 10004, e->pos,
+                      "Invalid table alias or column reference '%s': "
+                      "(possible column names are: %s)", e->name, possible);
+}
+
 static int column_list_error(SqlStmtCtx *c, const SqlScope *sc,
                              const AstExpr *e, CombErr *err)
 {
@@ -202,16 +216,7 @@ static int column_list_error(SqlStmtCtx *c, const SqlScope *sc,
                         sc->table->names[i]);
     comb_buf_append_byte(&b, '\0');
     (void)c;
-    if (e->qualifier)
-        rc = sql_err_at(err, COMB_ESEMANTIC, 10004, e->pos,
-                        "Invalid table alias or column reference '%s.%s': "
-                        "(possible column names are: %s)",
-                        e->qualifier, e->name, b.data ? (char *)b.data : "");
-    else
-        rc = sql_err_at(err, COMB_ESEMANTIC, 10004, e->pos,
-                        "Invalid table alias or column reference '%s': "
-                        "(possible column names are: %s)",
-                        e->name, b.data ? (char *)b.data : "");
+    rc = sql_err_unknown_column(e, b.data ? (char *)b.data : "", err);
     comb_buf_free(&b);
     return rc;
 }
@@ -240,8 +245,7 @@ static int table_column(SqlStmtCtx *c, const SqlScope *sc, const char *name,
     return idx;
 }
 
-/* Hive's ROW__ID: struct<writeid:bigint,bucketid:int,rowid:bigint>. */
-static const CombType *rowid_type(SqlStmtCtx *c)
+const CombType *sql_rowid_type(SqlStmtCtx *c)
 {
     static const char *const names[3] = {"writeid", "bucketid", "rowid"};
     static const CombTypeKind kinds[3] = {COMB_T_BIGINT, COMB_T_INT,
@@ -281,7 +285,7 @@ static int bind_colref(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
     if (!qualifier_matches(sc, e->qualifier) || !sc->table)
         return column_list_error(c, sc, e, err);
     if (strcmp(e->name, "row__id") == 0 && sc->rowid_col >= 0) {
-        const CombType *t = rowid_type(c);
+        const CombType *t = sql_rowid_type(c);
         *out = t ? sql_bx_new_type(c, BX_ROWID, t, e->pos) : NULL;
         if (!*out)
             return comb_err_nomem(err);
@@ -296,8 +300,8 @@ static int bind_colref(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
 }
 
 /* row__id.writeid / .bucketid / .rowid */
-static int bind_rowid_field(SqlStmtCtx *c, const SqlScope *sc,
-                            const AstExpr *e, BoundExpr **out, CombErr *err)
+int sql_bind_rowid_field(SqlStmtCtx *c, int first_col, const AstExpr *e,
+                         BoundExpr **out, CombErr *err)
 {
     static const struct {
         const char *name;
@@ -312,7 +316,7 @@ static int bind_rowid_field(SqlStmtCtx *c, const SqlScope *sc,
         *out = sql_bx_new(c, BX_COL, fields[i].type, e->pos);
         if (!*out)
             return comb_err_nomem(err);
-        (*out)->col = sc->rowid_col + fields[i].offset;
+        (*out)->col = first_col + fields[i].offset;
         return COMB_OK;
     }
     return sql_err_at(err, COMB_ESEMANTIC, 10042, e->pos,
@@ -330,7 +334,7 @@ static int bind_field(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
     if (l->kind == AST_COLREF && strcmp(l->name, "row__id") == 0 &&
         sc->rowid_col >= 0 && qualifier_matches(sc, l->qualifier) &&
         !sc->resolve)
-        return bind_rowid_field(c, sc, e, out, err);
+        return sql_bind_rowid_field(c, sc->rowid_col, e, out, err);
     if ((rc = bind_node(c, sc, l, &base, err)))
         return rc;
     return sql_bind_struct_field(c, base, e->name, e->pos, out, err);
@@ -745,6 +749,9 @@ static int bind_func(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
     int rc;
     if (!args)
         return comb_err_nomem(err);
+    if (sql_window_fn_exists(e->name))
+        return sql_err_at(err, COMB_ESEMANTIC, 10247, e->pos,
+                          "Missing over clause for function : %s", e->name);
     for (int i = 0; i < e->n_args; i++)
         if ((rc = bind_node(c, sc, e->args[i], &args[i], err)))
             return rc;
@@ -883,6 +890,12 @@ static int bind_node(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
                      BoundExpr **out, CombErr *err)
 {
     int rc;
+    if (e->kind == AST_FUNC && e->over) {
+        if (!sc->window)
+            return sql_err_at(err, COMB_ESEMANTIC, 10128, e->pos,
+                              "Not yet supported place for UDAF '%s'", e->name);
+        return sc->window(c, sc, e, out, err);
+    }
     if (sc->resolve) {
         *out = NULL;
         if ((rc = sc->resolve(c, sc, e, out, err)) || *out)

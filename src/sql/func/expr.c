@@ -634,3 +634,39 @@ int sql_filter_batch(BoundExpr *pred, CombBatch *b, CombErr *err)
     b->use_sel = true;
     return COMB_OK;
 }
+
+/* ------------------------------------------------------------ conjuncts */
+
+static bool is_and(const BoundExpr *e)
+{
+    return e->kind == BX_BINARY && e->op == AST_OP_AND;
+}
+
+int sql_bx_conjuncts(const BoundExpr *e)
+{
+    return is_and(e) ? e->n_args : 1;
+}
+
+BoundExpr *sql_bx_conjunct(BoundExpr *e, int i)
+{
+    return is_and(e) ? e->args[i] : e;
+}
+
+BoundExpr *sql_bx_and(SqlStmtCtx *c, BoundExpr *a, BoundExpr *b)
+{
+    BoundExpr *n;
+    int na, nb;
+    if (!a || !b)
+        return a ? a : b;
+    na = sql_bx_conjuncts(a);
+    nb = sql_bx_conjuncts(b);
+    if (!(n = sql_bx_new(c, BX_BINARY, COMB_T_BOOLEAN, a->pos)) ||
+        !(n->args = comb_arena_alloc(c->arena, (size_t)(na + nb) * sizeof *n->args)))
+        return NULL;
+    n->op = AST_OP_AND;
+    for (int i = 0; i < na; i++)
+        n->args[n->n_args++] = sql_bx_conjunct(a, i);
+    for (int i = 0; i < nb; i++)
+        n->args[n->n_args++] = sql_bx_conjunct(b, i);
+    return n;
+}

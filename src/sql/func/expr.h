@@ -156,7 +156,8 @@ typedef int (*SqlResolveFn)(SqlStmtCtx *c, const SqlScope *sc,
  * fields and subqueries (AST_SUBQUERY, AST_EXISTS, AST_IN over a query):
  * it resolves a column reference or fails, and may leave a field (*out
  * NULL) to the rules here; its BX_COL nodes hold logical column ids
- * (plan/logical.h).  Without it, a subquery is Hive's 10249. */
+ * (plan/logical.h).  Without it, a subquery is Hive's 10249.  With
+ * `window` set, that hook binds each window call (func/window.h). */
 struct SqlScope {
     const SqlTable *table;  /* NULL: no FROM */
     const char *alias;      /* table name or alias used as qualifier */
@@ -165,7 +166,24 @@ struct SqlScope {
     void *resolve_ctx;      /* for resolve */
     SqlResolveFn query;     /* NULL: names are the table's */
     void *query_ctx;        /* for query */
+    /* A window call (AST_FUNC with over), tried before everything else;
+     * NULL: window calls are not allowed here (WHERE, GROUP BY, HAVING,
+     * a window's own arguments): Hive's 10128. */
+    SqlResolveFn window;
+    void *window_ctx;
 };
+
+/* Hive's ROW__ID: struct<writeid:bigint,bucketid:int,rowid:bigint>
+ * (statement arena; NULL out of memory). */
+const CombType *sql_rowid_type(SqlStmtCtx *c);
+/* e = ROW__ID.writeid / .bucketid / .rowid: BX_COL first_col + 0, 1, 2
+ * (Hive's 10042 for another field). */
+int sql_bind_rowid_field(SqlStmtCtx *c, int first_col, const AstExpr *e,
+                         BoundExpr **out, CombErr *err);
+
+/* Hive's 10004 for column reference e, listing the possible names. */
+int sql_err_unknown_column(const AstExpr *e, const char *possible,
+                           CombErr *err);
 
 /* An operator as Hive names it in messages ("and", "<>", "div"). */
 const char *sql_op_text(AstOp op);
@@ -277,6 +295,12 @@ int sql_bind_unite_chars(SqlStmtCtx *c, BoundExpr **vals, int n,
  * the values are brought to one type. */
 int sql_bind_case(SqlStmtCtx *c, BoundExpr **conds, BoundExpr **vals, int n,
                   BoundExpr *other, AstPos pos, BoundExpr **out, CombErr *err);
+
+/* The conjuncts of a predicate (AND's operands, else itself). */
+int sql_bx_conjuncts(const BoundExpr *e);
+BoundExpr *sql_bx_conjunct(BoundExpr *e, int i);
+/* a AND b (either NULL: the other), flattening ANDs. */
+BoundExpr *sql_bx_and(SqlStmtCtx *c, BoundExpr *a, BoundExpr *b);
 
 /* Set project[i] for every table column i (< n_cols) that e reads. */
 void sql_expr_mark_columns(const BoundExpr *e, int n_cols, bool *project);

@@ -106,6 +106,9 @@ typedef struct AstExpr {
     AstTypeName cast_type;
     struct AstSelect *query; /* AST_SUBQUERY, AST_EXISTS, and AST_IN over a
                                 subquery: left [NOT] IN (query), no args */
+    struct AstWindowSpec *over; /* AST_FUNC ... OVER (...) or OVER w; NULL */
+    int null_treatment;      /* AST_FUNC ... IGNORE NULLS (1) / RESPECT
+                                NULLS (2) before OVER; 0 not written */
     char *text;              /* the expression's source text (for headers) */
     int height;              /* 1 for a leaf; <= AST_MAX_DEPTH */
 } AstExpr;
@@ -141,6 +144,52 @@ typedef struct AstOrderItem {
     bool desc;
     int nulls;               /* 0 default, 1 NULLS FIRST, 2 NULLS LAST */
 } AstOrderItem;
+
+/* A window frame's boundary: UNBOUNDED PRECEDING, n PRECEDING, CURRENT
+ * ROW, n FOLLOWING or UNBOUNDED FOLLOWING. */
+typedef enum AstBoundKind {
+    AST_BOUND_UNBOUNDED_PRECEDING,
+    AST_BOUND_PRECEDING,
+    AST_BOUND_CURRENT_ROW,
+    AST_BOUND_FOLLOWING,
+    AST_BOUND_UNBOUNDED_FOLLOWING
+} AstBoundKind;
+
+typedef struct AstFrameBound {
+    AstBoundKind kind;
+    int64_t amount;          /* n of n PRECEDING / FOLLOWING (>= 0) */
+    AstPos pos;
+} AstFrameBound;
+
+typedef enum AstFrameUnit {
+    AST_FRAME_NONE,          /* no frame written: Hive's default */
+    AST_FRAME_ROWS,
+    AST_FRAME_RANGE
+} AstFrameUnit;
+
+/* OVER ( [w] [PARTITION BY ...] [ORDER BY ...] [ROWS|RANGE frame] ), or
+ * OVER w (only ref set).  PARTITION BY may be written DISTRIBUTE BY or
+ * CLUSTER BY, ORDER BY as SORT BY (Hive's partitioning spec); a frame
+ * with one boundary (ROWS 2 PRECEDING) ends at CURRENT ROW. */
+typedef struct AstWindowSpec {
+    AstPos pos;              /* OVER, or the WINDOW clause's name */
+    char *ref;               /* a named window this one starts from */
+    AstPos ref_pos;
+    int n_partition;
+    AstExpr **partition;
+    int n_order;
+    AstOrderItem *order;
+    AstFrameUnit unit;
+    AstPos frame_pos;        /* ROWS / RANGE */
+    AstFrameBound start, end;
+} AstWindowSpec;
+
+/* WINDOW name AS (spec), ... of a SELECT block. */
+typedef struct AstNamedWindow {
+    char *name;
+    AstPos pos;
+    AstWindowSpec *spec;
+} AstNamedWindow;
 
 /* Hive's SORT BY, DISTRIBUTE BY and CLUSTER BY of a SELECT.  comb runs
  * one "reducer", so SORT BY sorts all rows (as Hive with one reducer)
@@ -256,6 +305,8 @@ typedef struct AstSelect {
     AstGroupingSet *sets;
     AstPos grouping_pos;     /* ROLLUP, CUBE or GROUPING */
     AstExpr *having;
+    int n_windows;           /* WINDOW w AS (...), ... */
+    AstNamedWindow *windows;
     int n_order_by;
     AstOrderItem *order_by;
     int64_t limit;           /* -1 if none */

@@ -55,6 +55,10 @@ static int ex_finish(SqlParser *p, AstExpr *e, size_t start)
     h = max_height(h, e->third);
     for (int i = 0; i < e->n_args; i++)
         h = max_height(h, e->args[i]);
+    for (int i = 0; e->over && i < e->over->n_partition; i++)
+        h = max_height(h, e->over->partition[i]);
+    for (int i = 0; e->over && i < e->over->n_order; i++)
+        h = max_height(h, e->over->order[i].expr);
     e->height = h + 1;
     if (e->height > AST_MAX_DEPTH)
         return sp_error(p, sp_peek(p, 0), "expression nested too deeply");
@@ -214,8 +218,7 @@ static int ex_call(SqlParser *p, AstExpr **out)
         ex_set_args(e, &args);
     }
     SP_TRY(sp_expect(p, SQL_TK_RPAREN, "')'"));
-    if (sp_is_kw(p, KW_OVER))
-        return sp_unsupported(p, sp_peek(p, 0), "window function (OVER)");
+    SP_TRY(sp_over(p, e));
     return ex_finish(p, e, name.off);
 }
 

@@ -134,6 +134,13 @@ int sp_from_clause(SqlParser *p, AstFrom **out);
 int sp_with(SqlParser *p, int *n, AstCte **ctes);
 int sp_attach_with(SqlParser *p, AstSelect *q, int n, AstCte *ctes);
 int sp_with_statement(SqlParser *p, AstStmt *s);
+/* expr [ASC|DESC] [NULLS FIRST|LAST], appended to the AstOrderItem
+ * SqlVec ctx (ORDER BY, SORT BY, a window's ORDER BY). */
+int sp_order_item(SqlParser *p, void *items);
+/* parse_window.c: after a call's ')': [IGNORE|RESPECT NULLS] OVER spec;
+ * after HAVING: WINDOW name AS spec, ... */
+int sp_over(SqlParser *p, AstExpr *call);
+int sp_window_clause(SqlParser *p, AstSelect *sel);
 int sp_insert(SqlParser *p, AstStmt *s);
 int sp_from(SqlParser *p, AstStmt *s);
 int sp_update(SqlParser *p, AstStmt *s);

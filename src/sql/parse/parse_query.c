@@ -322,7 +322,7 @@ static int sel_group_by(SqlParser *p, AstSelect *sel)
 }
 
 /* expr [ASC|DESC] [NULLS FIRST|LAST] */
-static int sel_order_item(SqlParser *p, void *items)
+int sp_order_item(SqlParser *p, void *items)
 {
     AstOrderItem it = {0};
     SP_TRY(sp_expr(p, &it.expr));
@@ -345,7 +345,7 @@ static int sel_order_by(SqlParser *p, AstSelect *sel)
     if (!sp_accept_kw(p, KW_ORDER))
         return COMB_OK;
     SP_TRY(sp_expect_kw(p, KW_BY));
-    SP_TRY(sp_list(p, false, sel_order_item, &items));
+    SP_TRY(sp_list(p, false, sp_order_item, &items));
     sel->n_order_by = items.n;
     sel->order_by = items.data;
     return COMB_OK;
@@ -442,7 +442,7 @@ static int sel_sort_by(SqlParser *p, AstSelect *sel, AstSortBy *sb)
         return COMB_OK;
     sp_next(p);
     sp_next(p);
-    SP_TRY(sp_list(p, sp_is(p, SQL_TK_LPAREN), sel_order_item, &items));
+    SP_TRY(sp_list(p, sp_is(p, SQL_TK_LPAREN), sp_order_item, &items));
     it = items.data;
     first_last[0] = it[0].expr;
     first_last[1] = it[items.n - 1].expr;
@@ -524,9 +524,7 @@ int sp_select_block(SqlParser *p, AstSelect *sel, bool with_from)
     SP_TRY(sel_group_by(p, sel));
     if (sp_accept_kw(p, KW_HAVING))
         SP_TRY(sp_expr(p, &sel->having));
-    if (sp_is_kw(p, KW_WINDOW))
-        return sp_unsupported(p, sp_peek(p, 0), "WINDOW");
-    return COMB_OK;
+    return sp_window_clause(p, sel);
 }
 
 int sp_select_tail(SqlParser *p, AstSelect *sel)

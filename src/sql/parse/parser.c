@@ -82,20 +82,6 @@ bool sp_accept_kw(SqlParser *p, SqlKeyword kw)
     return true;
 }
 
-int sp_expect(SqlParser *p, SqlTokKind kind, const char *shown)
-{
-    if (sp_accept(p, kind))
-        return COMB_OK;
-    return sp_error(p, sp_peek(p, 0), "missing %s", shown);
-}
-
-int sp_expect_kw(SqlParser *p, SqlKeyword kw)
-{
-    if (sp_accept_kw(p, kw))
-        return COMB_OK;
-    return sp_error(p, sp_peek(p, 0), "missing %s", sql_keyword_name(kw));
-}
-
 bool sp_is_word_at(SqlParser *p, int k, const char *w)
 {
     const SqlToken *t = sp_peek(p, k);
@@ -117,6 +103,20 @@ int sp_expect_word(SqlParser *p, const char *w)
     if (sp_accept_word(p, w))
         return COMB_OK;
     return sp_error(p, sp_peek(p, 0), "missing %s", w);
+}
+
+int sp_expect(SqlParser *p, SqlTokKind kind, const char *shown)
+{
+    if (sp_accept(p, kind))
+        return COMB_OK;
+    return sp_error(p, sp_peek(p, 0), "missing %s", shown);
+}
+
+int sp_expect_kw(SqlParser *p, SqlKeyword kw)
+{
+    if (sp_accept_kw(p, kw))
+        return COMB_OK;
+    return sp_error(p, sp_peek(p, 0), "missing %s", sql_keyword_name(kw));
 }
 
 AstPos sp_pos(const SqlToken *t)

@@ -60,6 +60,7 @@
 #include "sql/func/aggregate.h"
 #include "sql/func/expr.h"
 #include "sql/func/rowstore.h"
+#include "sql/func/udtf.h"
 #include "sql/plan/plan.h"
 #include "sql/sql_int.h"
 
@@ -112,7 +113,15 @@ typedef struct LpSortKey {
 } LpSortKey;
 
 struct LpWindow;             /* plan/window.h (qwindow) */
-struct LpLateral;            /* LATERAL VIEW (qfunc) */
+
+/* LATERAL VIEW [OUTER] f(...) (and a lone table function in the select
+ * list, whose PROJECT keeps only the new columns): f's arguments are over
+ * the input's columns. */
+struct LpLateral {
+    SqlUdtf *u;
+    bool outer;              /* a row of NULLs when f gives none */
+    const char *const *names; /* the new columns' names */
+};
 
 typedef struct LpNode LpNode;
 struct LpNode {
@@ -222,6 +231,14 @@ int sql_lp_join(SqlStmtCtx *c, LpJoinKind kind, LpNode *left, LpNode *right,
 
 /* --------------------------------------------------- expressions (lp.c) */
 
+/* A growing list of expressions (conjuncts being moved by a rule). */
+typedef struct LpExprs {
+    int n, cap;
+    BoundExpr **e;
+} LpExprs;
+/* Append e (statement arena); COMB_OK or COMB_ENOMEM. */
+int sql_lp_exprs_add(SqlStmtCtx *c, LpExprs *l, BoundExpr *e, CombErr *err);
+
 /* Call fn(ctx, id) for each column id e reads (ROW__ID: its three). */
 void sql_lp_expr_cols(const BoundExpr *e, void (*fn)(void *ctx, int id),
                       void *ctx);
@@ -229,6 +246,13 @@ void sql_lp_expr_cols(const BoundExpr *e, void (*fn)(void *ctx, int id),
 bool sql_lp_expr_within(const BoundExpr *e, const LpNode *n);
 /* Does e read any column of n's output? */
 bool sql_lp_expr_touches(const BoundExpr *e, const LpNode *n);
+/* Does e read column id? */
+bool sql_lp_expr_reads(const BoundExpr *e, int id);
+/* Does e read only columns of a's and b's outputs? */
+bool sql_lp_expr_within2(const BoundExpr *e, const LpNode *a, const LpNode *b);
+/* pred without its conjunct i (NULL when none is left, or out of
+ * memory: pred had a single conjunct or the caller checks). */
+BoundExpr *sql_lp_without_conjunct(SqlStmtCtx *c, BoundExpr *pred, int i);
 /* A copy of e with each BX_COL whose id is ids[k] replaced by a copy of
  * with[k] (BX_ROWID over ids that are replaced is refused: NULL). */
 BoundExpr *sql_lp_expr_subst(SqlStmtCtx *c, const BoundExpr *e,

@@ -255,9 +255,6 @@ static void check_unsupported(const UnsupportedCase *c, size_t n)
 TEST(unsupported_query_features)
 {
     static const UnsupportedCase cases[] = {
-        {"select rank() over (order by a) from t", 14,
-         "window function (OVER)"},
-        {"select a from t window w as (partition by a)", 16, "WINDOW"},
         {"select a from t tablesample(bucket 1 out of 2)", 16, "TABLESAMPLE"},
         {"with x (a) as (select 1) select * from x", 7,
          "a column list of a WITH query"},

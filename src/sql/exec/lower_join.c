@@ -1,0 +1,130 @@
+/*
+ * lower_join.c - a JOIN node into the join operator (op.h): the
+ * condition's conjuncts `l = r` / `l <=> r` with l over the left side and
+ * r over the right one become hash keys (both sides converted to one
+ * type, so that equal values hash alike: decimals of different scales,
+ * say); every other conjunct is the residual, evaluated over left ++
+ * right.  x IN (SELECT y ...) adds x = y as the last, null-aware key.  An
+ * INNER join builds the side estimated smaller (rules.c's estimates).
+ */
+#include "sql/exec/op.h"
+
+typedef struct Keys {
+    int n;
+    BoundExpr **l, **r;
+    bool *null_safe;
+    BoundExpr *residual;     /* logical ids */
+} Keys;
+
+/* a = b between the two sides: *l the left side's, *r the right's. */
+static bool equi_sides(const BoundExpr *e, const LpNode *left,
+                       const LpNode *right, BoundExpr **l, BoundExpr **r)
+{
+    if (e->kind != BX_BINARY || (e->op != AST_OP_EQ && e->op != AST_OP_EQ_NS))
+        return false;
+    if (sql_lp_expr_touches(e->a, left) && sql_lp_expr_within(e->a, left) &&
+        sql_lp_expr_touches(e->b, right) && sql_lp_expr_within(e->b, right)) {
+        *l = e->a;
+        *r = e->b;
+        return true;
+    }
+    if (sql_lp_expr_touches(e->b, left) && sql_lp_expr_within(e->b, left) &&
+        sql_lp_expr_touches(e->a, right) && sql_lp_expr_within(e->a, right)) {
+        *l = e->b;
+        *r = e->a;
+        return true;
+    }
+    return false;
+}
+
+/* Both key sides of one type (NULL: none, the conjunct stays residual). */
+static int key_types(SqlStmtCtx *c, BoundExpr **l, BoundExpr **r, bool *ok,
+                     CombErr *err)
+{
+    const CombType *lt = sql_bx_type(c, *l), *rt = sql_bx_type(c, *r), *to;
+    int rc;
+    *ok = false;
+    if (!lt || !rt)
+        return comb_err_nomem(err);
+    if (comb_type_equal(lt, rt)) {
+        *ok = true;
+        return COMB_OK;
+    }
+    if ((rc = sql_common_class(c, lt, rt, &to)) || !to)
+        return rc;
+    if ((rc = sql_bind_cast(c, *l, to, true, l, err)) ||
+        (rc = sql_bind_cast(c, *r, to, true, r, err)))
+        return rc;
+    *ok = true;
+    return COMB_OK;
+}
+
+static int add_key(SqlStmtCtx *c, Keys *k, const LpNode *n, BoundExpr *l,
+                   BoundExpr *r, bool null_safe, CombErr *err)
+{
+    int rc;
+    if ((rc = sql_lower_expr(c, l, n->input, NULL, &k->l[k->n], err)) ||
+        (rc = sql_lower_expr(c, r, n->right, NULL, &k->r[k->n], err)))
+        return rc;
+    k->null_safe[k->n++] = null_safe;
+    return COMB_OK;
+}
+
+static int split_cond(SqlStmtCtx *c, const LpNode *n, Keys *k, CombErr *err)
+{
+    BoundExpr *cond = n->cond;
+    int nc = cond ? sql_bx_conjuncts(cond) : 0;
+    if (!(k->l = comb_arena_alloc(c->arena, (size_t)(nc + 2) * sizeof *k->l)) ||
+        !(k->r = comb_arena_alloc(c->arena, (size_t)(nc + 2) * sizeof *k->r)) ||
+        !(k->null_safe = comb_arena_alloc(c->arena, (size_t)(nc + 2) * sizeof *k->null_safe)))
+        return comb_err_nomem(err);
+    for (int i = 0; i < nc; i++) {
+        BoundExpr *e = sql_bx_conjunct(cond, i), *l, *r;
+        bool ok = false;
+        int rc;
+        if (equi_sides(e, n->input, n->right, &l, &r) &&
+            (rc = key_types(c, &l, &r, &ok, err)))
+            return rc;
+        if (ok && (rc = add_key(c, k, n, l, r, e->op == AST_OP_EQ_NS, err)))
+            return rc;
+        if (!ok && !(k->residual = sql_bx_and(c, k->residual, e)))
+            return comb_err_nomem(err);
+    }
+    return COMB_OK;
+}
+
+int sql_lower_join(SqlStmtCtx *c, const LpNode *n, SqlOp **out, CombErr *err)
+{
+    SqlJoinSpec spec = {0};
+    Keys k = {0};
+    SqlOp *left, *right;
+    int rc;
+    if ((rc = sql_lp_lower(c, n->input, &left, err)) ||
+        (rc = sql_lp_lower(c, n->right, &right, err)) ||
+        (rc = split_cond(c, n, &k, err)))
+        return rc;
+    if (n->in_left) {
+        BoundExpr *l = n->in_left, *r = n->in_right;
+        bool ok;
+        if ((rc = key_types(c, &l, &r, &ok, err)))
+            return rc;
+        if (!ok)
+            return COMB_INTERNAL(err, "IN subquery of types without a common one");
+        if ((rc = add_key(c, &k, n, l, r, false, err)))
+            return rc;
+        spec.null_aware = true;
+    }
+    if (n->single_default &&
+        (rc = sql_lp_lower(c, n->single_default, &spec.single_default, err)))
+        return rc;
+    spec.kind = n->join;
+    spec.n_keys = k.n;
+    spec.lkeys = k.l;
+    spec.rkeys = k.r;
+    spec.null_safe = k.null_safe;
+    if ((rc = sql_lower_expr(c, k.residual, n->input, n->right, &spec.residual, err)))
+        return rc;
+    spec.build_left = n->join == LP_JOIN_INNER && n->input->est_rows >= 0 &&
+                      n->right->est_rows >= 0 && n->input->est_rows < n->right->est_rows;
+    return sql_op_join(c, left, right, &spec, out, err);
+}

@@ -1,0 +1,902 @@
+/*
+ * op_join.c - the join operator (op.h).  One input (the build side: the
+ * right one, or the left one for RIGHT joins and for INNER joins whose
+ * left side is the smaller) is read whole into a row store with its key
+ * values and chained by their hash; the other (the probe side) streams.
+ * Each probe row's candidates are the build rows with equal keys (all
+ * build rows when there are none: a nested loop); a NULL key matches
+ * nothing, except under <=>.  The candidates are joined into an output
+ * batch of left ++ right columns, the residual condition narrows it, and
+ * what matched is recorded per probe row and per build row, so that
+ *
+ *   INNER, LEFT/RIGHT/FULL  emit the matching pairs, then per probe batch
+ *                           the unmatched probe rows with NULLs (outer
+ *                           probe side), and at the end the unmatched
+ *                           build rows with NULLs (FULL);
+ *   SEMI, ANTI              pass on the probe rows whose mark is TRUE /
+ *                           FALSE (a selection over the probe batch);
+ *   MARK                    pass on every probe row and its mark;
+ *   SINGLE                  like LEFT, and more than one match is Hive's
+ *                           error.
+ *
+ * The mark of x IN (SELECT y ...) (null_aware: the last key is x = y) is
+ * SQL's three-valued IN: TRUE on a match, else NULL when x is NULL and
+ * some build row has equal other keys, or when such a row has y NULL,
+ * else FALSE; with a residual condition, only build rows that satisfy it
+ * count, which a second pass over the unmatched probe rows' candidates
+ * (the rows of equal other keys whose y is NULL, or all of them when x is
+ * NULL) decides.
+ */
+#include "sql/exec/op.h"
+
+#include <string.h>
+
+enum { PH_PAIRS, PH_NULL_PAIRS, PH_PROBE_REST, PH_BUILD_REST, PH_DONE };
+
+typedef struct JoinOp {
+    SqlOp op;
+    SqlJoinSpec s;
+    SqlOp *probe, *build;
+    bool probe_left;
+    bool outer_probe, outer_build;
+    int n_left, n_right;
+    int poff, boff;                /* where each side's columns go */
+    BoundExpr **pkeys, **bkeys;    /* over the probe / build input */
+    const CombType **ktypes;
+    /* build side: its columns, then its key values */
+    SqlRowStore rows;
+    const CombType **stypes;
+    int n_bcols;
+    int64_t *heads, *chain;        /* by the keys' hash; -1 ends */
+    int64_t *heads2, *chain2;      /* null-aware: by the other keys */
+    uint64_t mask;
+    bool *bmatched;
+    bool any_row, any_null;        /* null-aware without other keys */
+    /* probe side */
+    const CombBatch *pb;
+    int pi, live;
+    int64_t cand;                  /* next candidate of row pi; -2 none yet */
+    SqlDatum *pkey;
+    bool pkey_null;                /* a non-null-safe key of pi is NULL */
+    int8_t *pmark;                 /* per live row: 1 TRUE, 0 FALSE, -1 NULL */
+    int *pcount;
+    CombArena scratch;
+    /* output */
+    CombBatch out;
+    SqlVecFill *fills;
+    SqlRowStore out_rs;            /* only the output's types and fills */
+    int *out_probe;
+    int64_t *out_build;
+    int phase;
+    int64_t bnext;
+    CombBatch view;
+    uint16_t *sel;
+    CombVector *vcols;
+    CombBatch markb;
+    const CombType **pair_types;   /* left ++ right */
+    SqlRowStore defrow;            /* SINGLE: single_default's row */
+    bool *pused, *bused;           /* input columns read */
+    bool built;
+} JoinOp;
+
+/* ---------------------------------------------------------------- hashing */
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+    h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+    return h * 0xff51afd7ed558ccdULL;
+}
+
+static uint64_t hash_bytes(const char *p, size_t n)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (uint8_t)p[i]) * 1099511628211ULL;
+    return h;
+}
+
+static uint64_t hash_datum(const CombType *t, const SqlDatum *d)
+{
+    uint64_t h = 0;
+    if (d->null)
+        return 0x51ed270b;
+    switch (t->kind) {
+    case COMB_T_FLOAT:
+    case COMB_T_DOUBLE: {
+        double v = d->d == 0 ? 0 : d->d;   /* -0.0 equals 0.0 */
+        int64_t bits;
+        if (v != v)
+            return 0x7ff8;
+        memcpy(&bits, &v, sizeof bits);
+        return mix(0, (uint64_t)bits);
+    }
+    case COMB_T_STRING:
+    case COMB_T_VARCHAR:
+    case COMB_T_CHAR:
+    case COMB_T_BINARY:
+        return hash_bytes(d->s.ptr, d->s.len);
+    case COMB_T_DECIMAL:
+        return mix(mix(0, (uint64_t)(d->dec >> 64)), (uint64_t)d->dec);
+    case COMB_T_TIMESTAMP:
+        return mix(mix(0, (uint64_t)d->i), (uint64_t)d->nanos);
+    case COMB_T_LIST:
+        for (uint32_t k = 0; k < d->n; k++)
+            h = mix(h, hash_datum(t->children[0], &d->parts[k]));
+        return h;
+    case COMB_T_MAP:
+        for (uint32_t k = 0; k < d->n; k++)
+            h += hash_datum(t->children[k % 2], &d->parts[k]);
+        return h;
+    case COMB_T_STRUCT:
+        for (uint32_t k = 0; k < d->n && k < (uint32_t)t->n_children; k++)
+            h = mix(h, hash_datum(t->children[k], &d->parts[k]));
+        return h;
+    case COMB_T_UNION:
+        return d->n ? mix(d->tag, hash_datum(t->children[d->tag], &d->parts[0])) : d->tag;
+    default:
+        return mix(0, (uint64_t)d->i);
+    }
+}
+
+static uint64_t hash_keys(const JoinOp *j, const SqlDatum *k, int n)
+{
+    uint64_t h = 0;
+    for (int i = 0; i < n; i++)
+        h = mix(h, hash_datum(j->ktypes[i], &k[i]));
+    return h;
+}
+
+static bool keys_equal(const JoinOp *j, const SqlDatum *a, const SqlDatum *b,
+                       int n)
+{
+    for (int i = 0; i < n; i++)
+        if (a[i].null != b[i].null || sql_datum_cmp(j->ktypes[i], &a[i], &b[i]) != 0)
+            return false;
+    return true;
+}
+
+/* The build row's keys. */
+static const SqlDatum *bkey(const JoinOp *j, int64_t r)
+{
+    return &j->rows.rows[r][j->n_bcols];
+}
+
+/* ------------------------------------------------------------------ build */
+
+static int read_build(JoinOp *j, CombErr *err)
+{
+    CombVector **cols = comb_arena_alloc(j->op.c->arena, (size_t)(j->n_bcols + j->s.n_keys + 1) * sizeof *cols);
+    if (!cols)
+        return comb_err_nomem(err);
+    for (;;) {
+        const CombBatch *b;
+        int rc = sql_op_next(j->build, &b, err);
+        if (rc || !b)
+            return rc;
+        for (int c = 0; c < j->n_bcols; c++)
+            cols[c] = j->bused[c] ? &((CombBatch *)b)->cols[c] : NULL;
+        for (int k = 0; k < j->s.n_keys; k++) {
+            if ((rc = sql_expr_eval(j->bkeys[k], b, err)))
+                return rc;
+            cols[j->n_bcols + k] = j->bkeys[k]->out;
+        }
+        if ((rc = sql_rows_append(&j->rows, cols, b, err)))
+            return rc;
+    }
+}
+
+/* A key that may not match: NULL under = (not <=>). */
+static bool null_blocks(const JoinOp *j, const SqlDatum *k, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (k[i].null && !j->s.null_safe[i])
+            return true;
+    return false;
+}
+
+static int build_chains(JoinOp *j, CombErr *err)
+{
+    int64_t n = j->rows.n_rows, size = 16;
+    int nk = j->s.n_keys, nprefix = j->s.null_aware ? nk - 1 : nk;
+    while (size < 2 * n)
+        size *= 2;
+    j->mask = (uint64_t)size - 1;
+    if (!(j->bmatched = comb_arena_calloc(j->op.c->arena, (size_t)n + 1)))
+        return comb_err_nomem(err);
+    if (nk == 0)
+        return COMB_OK;
+    if (!(j->heads = comb_arena_alloc(j->op.c->arena, (size_t)size * sizeof *j->heads)) ||
+        !(j->chain = comb_arena_alloc(j->op.c->arena, (size_t)(n + 1) * sizeof *j->chain)))
+        return comb_err_nomem(err);
+    memset(j->heads, 0xff, (size_t)size * sizeof *j->heads);
+    if (j->s.null_aware && nprefix > 0) {
+        if (!(j->heads2 = comb_arena_alloc(j->op.c->arena, (size_t)size * sizeof *j->heads2)) ||
+            !(j->chain2 = comb_arena_alloc(j->op.c->arena, (size_t)(n + 1) * sizeof *j->chain2)))
+            return comb_err_nomem(err);
+        memset(j->heads2, 0xff, (size_t)size * sizeof *j->heads2);
+    }
+    /* in reverse, so that each chain lists its rows in input order */
+    for (int64_t r = n - 1; r >= 0; r--) {
+        const SqlDatum *k = bkey(j, r);
+        if (j->s.null_aware) {
+            if (null_blocks(j, k, nprefix))
+                continue;
+            j->any_row = true;
+            j->any_null |= k[nk - 1].null;
+            if (j->heads2) {
+                uint64_t h2 = hash_keys(j, k, nprefix) & j->mask;
+                j->chain2[r] = j->heads2[h2];
+                j->heads2[h2] = r;
+            }
+        }
+        if (null_blocks(j, k, nk))
+            continue;
+        uint64_t h = hash_keys(j, k, nk) & j->mask;
+        j->chain[r] = j->heads[h];
+        j->heads[h] = r;
+    }
+    return COMB_OK;
+}
+
+/* ------------------------------------------------------------------ probe */
+
+static int start_probe_batch(JoinOp *j, CombErr *err)
+{
+    comb_arena_reset(&j->scratch);
+    for (int k = 0; k < j->s.n_keys; k++) {
+        int rc = sql_expr_eval(j->pkeys[k], j->pb, err);
+        if (rc)
+            return rc;
+    }
+    j->live = comb_batch_live(j->pb);
+    j->pi = 0;
+    j->cand = -2;
+    memset(j->pmark, 0, (size_t)COMB_BATCH_SIZE * sizeof *j->pmark);
+    memset(j->pcount, 0, (size_t)COMB_BATCH_SIZE * sizeof *j->pcount);
+    return COMB_OK;
+}
+
+/* A value of a flat kind as a datum without a copy: its string bytes stay
+ * the vector's, valid as long as the probe batch. */
+static bool flat_datum(const CombVector *v, int row, SqlDatum *d)
+{
+    if (!comb_type_is_primitive(v->kind))
+        return false;
+    memset(d, 0, sizeof *d);
+    if (comb_vec_is_null(v, row) || v->kind == COMB_T_NULL) {
+        d->null = true;
+        return true;
+    }
+    if (v->i64)
+        d->i = v->i64[row];
+    if (v->nanos)
+        d->nanos = v->nanos[row];
+    if (v->f64)
+        d->d = v->f64[row];
+    if (v->dec)
+        d->dec = v->dec[row];
+    if (v->str)
+        d->s = v->str[row];
+    return true;
+}
+
+/* Row pi's keys as datums (j->pkey). */
+static int read_pkey(JoinOp *j, CombErr *err)
+{
+    int row = comb_batch_row(j->pb, j->pi);
+    for (int k = 0; k < j->s.n_keys; k++)
+        if (!flat_datum(j->pkeys[k]->out, row, &j->pkey[k]) &&
+            sql_datum_read(&j->pkey[k], j->pkeys[k]->out, row, &j->scratch))
+            return comb_err_nomem(err);
+    return COMB_OK;
+}
+
+/* Row pi's keys as datums; its first candidate. */
+static int first_candidate(JoinOp *j, CombErr *err)
+{
+    int nk = j->s.n_keys;
+    if (read_pkey(j, err))
+        return COMB_ENOMEM;
+    j->pkey_null = null_blocks(j, j->pkey, nk);
+    if (nk == 0)
+        j->cand = j->rows.n_rows ? 0 : -1;
+    else if (j->pkey_null)
+        j->cand = -1;
+    else
+        j->cand = j->heads[hash_keys(j, j->pkey, nk) & j->mask];
+    return COMB_OK;
+}
+
+/* Advance j->cand to a build row whose keys equal row pi's (or -1). */
+static void settle(JoinOp *j)
+{
+    if (j->s.n_keys == 0)
+        return;
+    while (j->cand >= 0 && !keys_equal(j, j->pkey, bkey(j, j->cand), j->s.n_keys))
+        j->cand = j->chain[j->cand];
+}
+
+static int64_t next_of(const JoinOp *j, int64_t r)
+{
+    if (j->s.n_keys == 0)
+        return r + 1 < j->rows.n_rows ? r + 1 : -1;
+    return j->chain[r];
+}
+
+/* Output row k: probe row `row` (or NULLs, row < 0), build row r (or
+ * NULLs, r < 0). */
+static int put_row(JoinOp *j, int k, int row, int64_t r)
+{
+    int np = j->probe->n_cols;
+    for (int c = 0; c < np; c++) {
+        SqlVecFill *f = &j->fills[j->poff + c];
+        if (row < 0 || !j->pused[c])
+            sql_fill_null(f, k);
+        else if (sql_fill_copy(f, k, &j->pb->cols[c], row))
+            return COMB_ENOMEM;
+    }
+    for (int c = 0; c < j->n_bcols; c++) {
+        SqlVecFill *f = &j->fills[j->boff + c];
+        if (r < 0 && row >= 0 && c < j->defrow.n_cols && j->defrow.n_rows) {
+            if (sql_datum_fill(f, k, &j->defrow.rows[0][c]))
+                return COMB_ENOMEM;
+        } else if (r < 0)
+            sql_fill_null(f, k);
+        else if (sql_datum_fill(f, k, &j->rows.rows[r][c]))
+            return COMB_ENOMEM;
+    }
+    return COMB_OK;
+}
+
+/* The pair (row pi, build row cand) as the next output row. */
+static int put_pair(JoinOp *j)
+{
+    if (put_row(j, j->out.n_rows, comb_batch_row(j->pb, j->pi), j->cand))
+        return COMB_ENOMEM;
+    j->out_probe[j->out.n_rows] = j->pi;
+    j->out_build[j->out.n_rows] = j->cand;
+    j->out.n_rows++;
+    return COMB_OK;
+}
+
+static void out_reset(JoinOp *j)
+{
+    comb_batch_reset(&j->out);
+    for (int c = 0; c < j->out.n_cols; c++)
+        sql_fill_reset(&j->fills[c]);
+}
+
+static bool marks_only(const JoinOp *j)
+{
+    return j->s.kind == LP_JOIN_SEMI || j->s.kind == LP_JOIN_ANTI ||
+           j->s.kind == LP_JOIN_MARK;
+}
+
+/* Candidate pairs of the current probe batch into out, until it is full
+ * or the batch's rows are done. */
+static int fill_pairs(JoinOp *j, CombErr *err)
+{
+    out_reset(j);
+    while (j->pi < j->live && j->out.n_rows < j->out.capacity) {
+        int rc;
+        if (j->cand == -2 && (rc = first_candidate(j, err)))
+            return rc;
+        settle(j);
+        if (j->cand >= 0 && marks_only(j) && !j->s.residual) {
+            /* the first match decides the mark */
+            j->pmark[j->pi] = 1;
+            j->cand = -1;
+        }
+        if (j->cand < 0) {
+            j->pi++;
+            j->cand = -2;
+            continue;
+        }
+        if (put_pair(j))
+            return comb_err_nomem(err);
+        j->cand = next_of(j, j->cand);
+    }
+    return COMB_OK;
+}
+
+/* The residual over the pairs, then what matched. */
+static int record_pairs(JoinOp *j, CombErr *err)
+{
+    int rc;
+    if (j->s.residual && (rc = sql_filter_batch(j->s.residual, &j->out, err)))
+        return rc;
+    for (int i = 0; i < comb_batch_live(&j->out); i++) {
+        int row = comb_batch_row(&j->out, i);
+        j->pmark[j->out_probe[row]] = 1;
+        j->bmatched[j->out_build[row]] = true;
+        if (j->s.kind == LP_JOIN_SINGLE && ++j->pcount[j->out_probe[row]] > 1)
+            return comb_err(err, COMB_ESEMANTIC,
+                            "Scalar subquery expression returns more than one "
+                            "row.");
+    }
+    return COMB_OK;
+}
+
+/* Does a build row with keys equal to pkey's first n exist (with the
+ * last key NULL, when need_null)? (null-aware marks) */
+static bool prefix_row(const JoinOp *j, int n, bool need_null)
+{
+    int64_t r;
+    if (n == 0)
+        return need_null ? j->any_null : j->any_row;
+    for (r = j->heads2[hash_keys(j, j->pkey, n) & j->mask]; r >= 0; r = j->chain2[r]) {
+        const SqlDatum *k = bkey(j, r);
+        if (keys_equal(j, j->pkey, k, n) && (!need_null || k[j->s.n_keys - 1].null))
+            return true;
+    }
+    return false;
+}
+
+/* The three-valued IN marks of the probe rows without a match. */
+static int null_aware_marks(JoinOp *j, CombErr *err)
+{
+    int nk = j->s.n_keys, np = nk - 1;
+    for (j->pi = 0; j->pi < j->live; j->pi++) {
+        bool x_null;
+        if (j->pmark[j->pi] == 1)
+            continue;
+        if (read_pkey(j, err))
+            return COMB_ENOMEM;
+        if (null_blocks(j, j->pkey, np))
+            continue;
+        x_null = j->pkey[nk - 1].null;
+        if (x_null ? prefix_row(j, np, false) : prefix_row(j, np, true))
+            j->pmark[j->pi] = -1;
+    }
+    return COMB_OK;
+}
+
+/* The null-aware pass's candidates of row pi: build rows whose other
+ * keys equal pi's and whose IN key is NULL (all of them when pi's is). */
+static int64_t null_next(const JoinOp *j, int64_t r)
+{
+    if (j->s.n_keys > 1)
+        return j->chain2[r];
+    return r + 1 < j->rows.n_rows ? r + 1 : -1;
+}
+
+static void null_settle(JoinOp *j)
+{
+    int nk = j->s.n_keys, np = nk - 1;
+    for (; j->cand >= 0; j->cand = null_next(j, j->cand)) {
+        const SqlDatum *k = bkey(j, j->cand);
+        if ((j->pkey[nk - 1].null || k[nk - 1].null) && keys_equal(j, j->pkey, k, np) &&
+            !null_blocks(j, k, np))
+            return;
+    }
+}
+
+static int null_first(JoinOp *j, CombErr *err)
+{
+    int np = j->s.n_keys - 1;
+    if (read_pkey(j, err))
+        return COMB_ENOMEM;
+    if (null_blocks(j, j->pkey, np) || !j->rows.n_rows)
+        j->cand = -1;
+    else
+        j->cand = np ? j->heads2[hash_keys(j, j->pkey, np) & j->mask] : 0;
+    return COMB_OK;
+}
+
+/* Candidate pairs of the unmatched probe rows for their NULL marks. */
+static int fill_null_pairs(JoinOp *j, CombErr *err)
+{
+    out_reset(j);
+    while (j->pi < j->live && j->out.n_rows < j->out.capacity) {
+        int rc;
+        if (j->pmark[j->pi] != 0) {
+            j->pi++;
+            continue;
+        }
+        if (j->cand == -2 && (rc = null_first(j, err)))
+            return rc;
+        null_settle(j);
+        if (j->cand < 0) {
+            j->pi++;
+            j->cand = -2;
+            continue;
+        }
+        if (put_pair(j))
+            return comb_err_nomem(err);
+        j->cand = null_next(j, j->cand);
+    }
+    return COMB_OK;
+}
+
+/* A pair satisfying the residual makes its probe row's mark NULL. */
+static int record_null_pairs(JoinOp *j, CombErr *err)
+{
+    int rc;
+    if ((rc = sql_filter_batch(j->s.residual, &j->out, err)))
+        return rc;
+    for (int i = 0; i < comb_batch_live(&j->out); i++)
+        j->pmark[j->out_probe[comb_batch_row(&j->out, i)]] = -1;
+    return COMB_OK;
+}
+
+/* SEMI / ANTI: a selection over the probe batch; MARK: its columns and
+ * the marks. */
+static const CombBatch *mark_view(JoinOp *j)
+{
+    int k = 0;
+    j->view = *j->pb;
+    if (j->s.kind == LP_JOIN_MARK) {
+        CombVector *m = &j->markb.cols[0];
+        m->has_nulls = false;
+        for (int i = 0; i < j->live; i++) {
+            int row = comb_batch_row(j->pb, i);
+            m->i64[row] = j->pmark[i] == 1;
+            if (j->pmark[i] < 0) {
+                if (!m->has_nulls)
+                    memset(m->nulls, 0, (size_t)m->capacity);
+                m->has_nulls = true;
+            }
+            if (m->has_nulls)
+                m->nulls[row] = j->pmark[i] < 0;
+        }
+        memcpy(j->vcols, j->pb->cols, (size_t)j->n_left * sizeof *j->vcols);
+        j->vcols[j->n_left] = *m;
+        j->view.cols = j->vcols;
+        j->view.n_cols = j->n_left + 1;
+        return &j->view;
+    }
+    for (int i = 0; i < j->live; i++)
+        if (j->pmark[i] == (j->s.kind == LP_JOIN_SEMI ? 1 : 0))
+            j->sel[k++] = (uint16_t)comb_batch_row(j->pb, i);
+    if (!k)
+        return NULL;
+    j->view.sel = j->sel;
+    j->view.use_sel = true;
+    j->view.n_sel = k;
+    return &j->view;
+}
+
+/* The probe rows of the batch without a match, with NULLs. */
+static int probe_rest(JoinOp *j, CombErr *err)
+{
+    out_reset(j);
+    for (int i = 0; i < j->live; i++)
+        if (j->pmark[i] != 1) {
+            if (put_row(j, j->out.n_rows, comb_batch_row(j->pb, i), -1))
+                return comb_err_nomem(err);
+            j->out.n_rows++;
+        }
+    return COMB_OK;
+}
+
+/* The build rows never matched, with NULLs (FULL, RIGHT-shaped builds). */
+static int build_rest(JoinOp *j, CombErr *err)
+{
+    out_reset(j);
+    for (; j->bnext < j->rows.n_rows && j->out.n_rows < j->out.capacity; j->bnext++)
+        if (!j->bmatched[j->bnext]) {
+            if (put_row(j, j->out.n_rows, -1, j->bnext))
+                return comb_err_nomem(err);
+            j->out.n_rows++;
+        }
+    return COMB_OK;
+}
+
+/* SEMI, ANTI, MARK: the marks of the probe batch decided, its view. */
+static int finish_marks(JoinOp *j, const CombBatch **out, CombErr *err)
+{
+    int rc;
+    if (j->s.null_aware && !j->s.residual && (rc = null_aware_marks(j, err)))
+        return rc;
+    *out = mark_view(j);
+    j->pb = NULL;
+    j->phase = PH_PAIRS;
+    return COMB_OK;
+}
+
+/* SINGLE's default row: the first row of single_default, if any. */
+static int read_default(JoinOp *j, CombErr *err)
+{
+    SqlOp *d = j->s.single_default;
+    const CombBatch *b;
+    CombVector **cols;
+    int rc;
+    if (!d)
+        return COMB_OK;
+    if (sql_rows_init_types(&j->defrow, d->n_cols, d->types) ||
+        !(cols = comb_arena_alloc(j->op.c->arena, (size_t)(d->n_cols + 1) * sizeof *cols)))
+        return comb_err_nomem(err);
+    if ((rc = sql_op_next(d, &b, err)) || !b)
+        return rc;
+    for (int c = 0; c < d->n_cols; c++)
+        cols[c] = &((CombBatch *)b)->cols[c];
+    return sql_rows_append(&j->defrow, cols, b, err);
+}
+
+static int join_next(SqlOp *op, const CombBatch **out, CombErr *err)
+{
+    JoinOp *j = (JoinOp *)op;
+    int rc;
+    if (!j->built) {
+        if ((rc = read_build(j, err)) || (rc = build_chains(j, err)) ||
+            (rc = read_default(j, err)))
+            return rc;
+        j->built = true;
+    }
+    for (;;) {
+        switch (j->phase) {
+        case PH_PAIRS:
+            if (!j->pb) {
+                if ((rc = sql_op_next(j->probe, &j->pb, err)))
+                    return rc;
+                if (!j->pb) {
+                    j->phase = j->outer_build ? PH_BUILD_REST : PH_DONE;
+                    continue;
+                }
+                if ((rc = start_probe_batch(j, err)))
+                    return rc;
+            }
+            if ((rc = fill_pairs(j, err)) || (rc = record_pairs(j, err)))
+                return rc;
+            if (j->pi >= j->live) {
+                bool nulls = j->s.null_aware && j->s.residual;
+                j->phase = nulls ? PH_NULL_PAIRS : PH_PROBE_REST;
+                j->pi = 0;
+                j->cand = -2;
+            }
+            if (!marks_only(j) && comb_batch_live(&j->out) > 0) {
+                *out = &j->out;
+                return COMB_OK;
+            }
+            continue;
+        case PH_NULL_PAIRS:
+            if ((rc = fill_null_pairs(j, err)) || (rc = record_null_pairs(j, err)))
+                return rc;
+            if (j->pi >= j->live)
+                j->phase = PH_PROBE_REST;
+            continue;
+        case PH_PROBE_REST:
+            if (marks_only(j)) {
+                if ((rc = finish_marks(j, out, err)) || *out)
+                    return rc;
+                continue;
+            }
+            j->phase = PH_PAIRS;
+            if (j->outer_probe && (rc = probe_rest(j, err)))
+                return rc;
+            j->pb = NULL;
+            if (j->outer_probe && j->out.n_rows > 0) {
+                *out = &j->out;
+                return COMB_OK;
+            }
+            continue;
+        case PH_BUILD_REST:
+            if ((rc = build_rest(j, err)))
+                return rc;
+            if (j->out.n_rows > 0) {
+                *out = &j->out;
+                return COMB_OK;
+            }
+            j->phase = PH_DONE;
+            continue;
+        default:
+            return COMB_OK;
+        }
+    }
+}
+
+/* -------------------------------------------------------------- contract */
+
+static int join_open(SqlOp *op, CombErr *err)
+{
+    JoinOp *j = (JoinOp *)op;
+    SqlStmtCtx *c = op->c;
+    CombTypeKind boolean = COMB_T_BOOLEAN;
+    int nk = j->s.n_keys, rc;
+    comb_arena_init(&j->scratch, 64 * 1024);
+    if ((rc = sql_op_open(j->probe, err)) || (rc = sql_op_open(j->build, err)) ||
+        (j->s.single_default && (rc = sql_op_open(j->s.single_default, err))))
+        return rc;
+    for (int k = 0; k < nk; k++)
+        if ((rc = sql_expr_prepare(j->pkeys[k], c->arena, COMB_BATCH_SIZE, err)) ||
+            (rc = sql_expr_prepare(j->bkeys[k], c->arena, COMB_BATCH_SIZE, err)))
+            return rc;
+    if (j->s.residual &&
+        (rc = sql_expr_prepare(j->s.residual, c->arena, COMB_BATCH_SIZE, err)))
+        return rc;
+    if (sql_rows_init_types(&j->rows, j->n_bcols + nk, j->stypes) ||
+        sql_rows_init_types(&j->out_rs, j->n_left + j->n_right, j->pair_types) ||
+        sql_rows_batch_init(&j->out_rs, j->n_left + j->n_right, &j->out, &j->fills) ||
+        comb_batch_init(&j->markb, 1, &boolean, COMB_BATCH_SIZE))
+        return comb_err_nomem(err);
+    j->phase = PH_PAIRS;
+    j->pb = NULL;
+    j->built = false;
+    j->bnext = 0;
+    return COMB_OK;
+}
+
+static void join_close(SqlOp *op)
+{
+    JoinOp *j = (JoinOp *)op;
+    for (int k = 0; k < j->s.n_keys; k++) {
+        sql_expr_release(j->pkeys[k]);
+        sql_expr_release(j->bkeys[k]);
+    }
+    sql_expr_release(j->s.residual);
+    if (j->out.cols)
+        comb_batch_free(&j->out);
+    if (j->markb.cols)
+        comb_batch_free(&j->markb);
+    memset(&j->out, 0, sizeof j->out);
+    memset(&j->markb, 0, sizeof j->markb);
+    sql_rows_free(&j->rows);
+    sql_rows_free(&j->out_rs);
+    sql_rows_free(&j->defrow);
+    memset(&j->rows, 0, sizeof j->rows);
+    memset(&j->out_rs, 0, sizeof j->out_rs);
+    comb_arena_free(&j->scratch);
+    sql_op_close(j->probe);
+    sql_op_close(j->build);
+    sql_op_close(j->s.single_default);
+}
+
+/* What each input must give: the output columns read, the keys', the
+ * residual's. */
+static void join_need(SqlOp *op, const bool *used)
+{
+    JoinOp *j = (JoinOp *)op;
+    int n_pair = j->n_left + j->n_right;
+    bool *pair = comb_arena_calloc(op->c->arena, (size_t)n_pair + 1);
+    bool *l, *r;
+    if (!pair) {
+        sql_op_need(j->probe, NULL);
+        sql_op_need(j->build, NULL);
+        memset(j->pused, 1, (size_t)j->probe->n_cols);
+        memset(j->bused, 1, (size_t)j->n_bcols);
+        return;
+    }
+    for (int c = 0; c < op->n_cols; c++)
+        if ((!used || used[c]) && (c < j->n_left || !marks_only(j)))
+            pair[c] = true;
+    sql_bx_mark_used(j->s.residual, n_pair, pair);
+    l = j->probe_left ? j->pused : j->bused;
+    r = j->probe_left ? j->bused : j->pused;
+    memcpy(l, pair, (size_t)j->n_left);
+    memcpy(r, pair + j->n_left, (size_t)j->n_right);
+    for (int k = 0; k < j->s.n_keys; k++) {
+        sql_bx_mark_used(j->pkeys[k], j->probe->n_cols, j->pused);
+        sql_bx_mark_used(j->bkeys[k], j->n_bcols, j->bused);
+    }
+    sql_op_need(j->probe, j->pused);
+    sql_op_need(j->build, j->bused);
+    if (j->s.single_default)
+        sql_op_need(j->s.single_default, NULL);
+}
+
+static const char *join_kind_text(LpJoinKind k)
+{
+    static const char *const words[] = {
+        "inner", "left outer", "right outer", "full outer", "left semi",
+        "anti", "mark", "single",
+    };
+    return words[k];
+}
+
+static int join_explain(const SqlOp *op, SqlExplain *x, CombErr *err)
+{
+    const JoinOp *j = (const JoinOp *)op;
+    const char **names = comb_arena_alloc(op->c->arena, (size_t)(j->n_left + j->n_right + 1) * sizeof *names);
+    const SqlOp *l = j->probe_left ? j->probe : j->build;
+    const SqlOp *r = j->probe_left ? j->build : j->probe;
+    int rc;
+    if (!names)
+        return comb_err_nomem(err);
+    memcpy(names, l->names, (size_t)j->n_left * sizeof *names);
+    memcpy(names + j->n_left, r->names, (size_t)j->n_right * sizeof *names);
+    rc = sql_explain_detail(x, "%s", join_kind_text(j->s.kind));
+    for (int k = 0; k < j->s.n_keys && !rc; k++) {
+        const char *lt = sql_explain_expr(op->c, j->probe_left ? j->pkeys[k] : j->bkeys[k],
+                                          (const char *const *)l->names);
+        const char *rt = sql_explain_expr(op->c, j->probe_left ? j->bkeys[k] : j->pkeys[k],
+                                          (const char *const *)r->names);
+        if (!lt || !rt)
+            return comb_err_nomem(err);
+        rc = sql_explain_prop(x, "key: %s %s %s", lt, j->s.null_safe[k] ? "<=>" : "=", rt);
+    }
+    if (!rc && j->s.residual) {
+        const char *t = sql_explain_expr(op->c, j->s.residual, names);
+        rc = t ? sql_explain_prop(x, "filter: %s", t) : COMB_ENOMEM;
+    }
+    if (!rc && j->s.null_aware)
+        rc = sql_explain_prop(x, "null-aware: the last key is IN's");
+    if (!rc)
+        rc = sql_explain_prop(x, "build: %s", j->probe_left ? "right" : "left");
+    return rc == COMB_ENOMEM ? comb_err_nomem(err) : rc;
+}
+
+static const SqlOpVt hash_join_vt = {
+    "HashJoin", join_open, join_next, join_close, join_need, NULL, join_explain,
+};
+
+static const SqlOpVt loop_join_vt = {
+    "NestedLoopJoin", join_open, join_next, join_close, join_need, NULL,
+    join_explain,
+};
+
+/* The output schema: left ++ right, left alone, or left and the mark. */
+static int join_schema(SqlStmtCtx *c, JoinOp *j, SqlOp *left, SqlOp *right,
+                       CombErr *err)
+{
+    static const CombType boolean = {.kind = COMB_T_BOOLEAN};
+    int n_pair = left->n_cols + right->n_cols;
+    int n = marks_only(j) ? left->n_cols + (j->s.kind == LP_JOIN_MARK) : n_pair;
+    j->op.names = comb_arena_alloc(c->arena, (size_t)(n + 1) * sizeof *j->op.names);
+    j->op.types = comb_arena_alloc(c->arena, (size_t)(n + 1) * sizeof *j->op.types);
+    j->pair_types = comb_arena_alloc(c->arena, (size_t)(n_pair + 1) * sizeof *j->pair_types);
+    if (!j->op.names || !j->op.types || !j->pair_types)
+        return comb_err_nomem(err);
+    memcpy(j->pair_types, left->types, (size_t)left->n_cols * sizeof *j->pair_types);
+    memcpy(j->pair_types + left->n_cols, right->types, (size_t)right->n_cols * sizeof *j->pair_types);
+    for (int c2 = 0; c2 < n; c2++) {
+        bool is_left = c2 < left->n_cols;
+        j->op.names[c2] = is_left ? left->names[c2]
+                          : marks_only(j) ? "mark" : right->names[c2 - left->n_cols];
+        j->op.types[c2] = is_left ? left->types[c2]
+                          : marks_only(j) ? &boolean : right->types[c2 - left->n_cols];
+    }
+    j->op.n_cols = n;
+    return COMB_OK;
+}
+
+int sql_op_join(SqlStmtCtx *c, SqlOp *left, SqlOp *right,
+                const SqlJoinSpec *spec, SqlOp **out, CombErr *err)
+{
+    JoinOp *j = sql_op_alloc(c, sizeof *j, spec->n_keys ? &hash_join_vt : &loop_join_vt,
+                             left);
+    int nk = spec->n_keys, rc;
+    if (!j)
+        return comb_err_nomem(err);
+    j->s = *spec;
+    j->n_left = left->n_cols;
+    j->n_right = right->n_cols;
+    j->probe_left = !(spec->kind == LP_JOIN_RIGHT ||
+                      (spec->kind == LP_JOIN_INNER && spec->build_left));
+    j->probe = j->probe_left ? left : right;
+    j->build = j->probe_left ? right : left;
+    j->n_bcols = j->build->n_cols;
+    j->poff = j->probe_left ? 0 : j->n_left;
+    j->boff = j->probe_left ? j->n_left : 0;
+    j->outer_probe = spec->kind == LP_JOIN_LEFT || spec->kind == LP_JOIN_RIGHT ||
+                     spec->kind == LP_JOIN_FULL || spec->kind == LP_JOIN_SINGLE;
+    j->outer_build = spec->kind == LP_JOIN_FULL;
+    j->pkeys = j->probe_left ? spec->lkeys : spec->rkeys;
+    j->bkeys = j->probe_left ? spec->rkeys : spec->lkeys;
+    if ((rc = join_schema(c, j, left, right, err)))
+        return rc;
+    if (!(j->ktypes = comb_arena_alloc(c->arena, (size_t)(nk + 1) * sizeof *j->ktypes)) ||
+        !(j->stypes = comb_arena_alloc(c->arena, (size_t)(j->n_bcols + nk + 1) * sizeof *j->stypes)) ||
+        !(j->pkey = comb_arena_calloc(c->arena, (size_t)(nk + 1) * sizeof *j->pkey)) ||
+        !(j->pmark = comb_arena_alloc(c->arena, COMB_BATCH_SIZE * sizeof *j->pmark)) ||
+        !(j->pcount = comb_arena_alloc(c->arena, COMB_BATCH_SIZE * sizeof *j->pcount)) ||
+        !(j->out_probe = comb_arena_alloc(c->arena, COMB_BATCH_SIZE * sizeof *j->out_probe)) ||
+        !(j->out_build = comb_arena_alloc(c->arena, COMB_BATCH_SIZE * sizeof *j->out_build)) ||
+        !(j->sel = comb_arena_alloc(c->arena, COMB_BATCH_SIZE * sizeof *j->sel)) ||
+        !(j->vcols = comb_arena_alloc(c->arena, (size_t)(j->n_left + 2) * sizeof *j->vcols)) ||
+        !(j->pused = comb_arena_alloc(c->arena, (size_t)j->probe->n_cols + 1)) ||
+        !(j->bused = comb_arena_alloc(c->arena, (size_t)j->n_bcols + 1)))
+        return comb_err_nomem(err);
+    memset(j->pused, 1, (size_t)j->probe->n_cols + 1);
+    memset(j->bused, 1, (size_t)j->n_bcols + 1);
+    memcpy(j->stypes, j->build->types, (size_t)j->n_bcols * sizeof *j->stypes);
+    for (int k = 0; k < nk; k++) {
+        if (!(j->ktypes[k] = sql_bx_type(c, spec->lkeys[k])))
+            return comb_err_nomem(err);
+        j->stypes[j->n_bcols + k] = j->ktypes[k];
+    }
+    /* EXPLAIN shows the left input, then the right one */
+    j->op.input = left;
+    j->op.right = right;
+    *out = &j->op;
+    return COMB_OK;
+}

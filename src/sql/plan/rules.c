@@ -1,0 +1,542 @@
+/*
+ * rules.c - the rewrite rules of the logical plan (logical.h), run in
+ * order by sql_lp_optimize:
+ *
+ *  - fold: a FILTER whose predicate folded to TRUE goes;
+ *  - decorrelate: a MARK join (the binder's form of a subquery in WHERE)
+ *    whose mark is a conjunct of the FILTER above its chain of such joins
+ *    becomes a SEMI join (mark) or an ANTI join (NOT mark), the conjunct
+ *    dropped; a mark under OR, CASE, ... stays a MARK join;
+ *  - push filters: each conjunct of a FILTER goes as far down as rows are
+ *    the same: through PROJECTs (rewritten through their expressions, not
+ *    through volatile ones), SORTs and FILTERs, into the sides of joins
+ *    (never into the NULL-supplying side of an outer join; a conjunct over
+ *    both sides of an inner join joins its condition, which makes comma
+ *    joins hash joins), into a GET's filter (where the scan prunes
+ *    partitions); it stops at LIMIT, AGGREGATE, WINDOW, LATERAL and SETOP.
+ *    A join's own condition gives its one-sided conjuncts to the side
+ *    whose rows they only narrow (either side of an inner or semi join,
+ *    the right side of a LEFT, ANTI, MARK or SINGLE join);
+ *  - order joins: a run of three or more inner joins is joined again
+ *    left-deep by estimated size (stats.c): the largest input streams, the
+ *    others come smallest first among those a condition connects, each
+ *    built into a hash table; every node gets its estimate, which the
+ *    lowering uses to build an inner join's smaller side;
+ *  - prune: nothing yet beyond what the physical need() pass does (the
+ *    scans decode only the columns the whole tree reads).
+ */
+#include "sql/plan/logical.h"
+
+#include <string.h>
+#include <strings.h>
+
+/* ------------------------------------------------------------------ fold */
+
+static bool const_true(const BoundExpr *e)
+{
+    return e->kind == BX_CONST && e->type == COMB_T_BOOLEAN && !e->is_null && e->ival;
+}
+
+static void fold_node(LpNode **np)
+{
+    LpNode *n = *np;
+    if (!n)
+        return;
+    fold_node(&n->input);
+    fold_node(&n->right);
+    if (n->kind == LP_FILTER && const_true(n->pred))
+        *np = n->input;
+}
+
+int sql_lp_fold(SqlStmtCtx *c, LpNode **root, CombErr *err)
+{
+    (void)c;
+    (void)err;
+    fold_node(root);
+    return COMB_OK;
+}
+
+/* ----------------------------------------------------------- decorrelate */
+
+/* The conjunct of pred that is `mark` (*which 1) or `NOT mark` (0); -1
+ * none. */
+static int mark_conjunct(BoundExpr *pred, int mark, int *which)
+{
+    for (int i = 0; i < sql_bx_conjuncts(pred); i++) {
+        const BoundExpr *e = sql_bx_conjunct(pred, i);
+        if (e->kind == BX_COL && e->col == mark) {
+            *which = 1;
+            return i;
+        }
+        if (e->kind == BX_UNARY && e->op == AST_OP_NOT && e->a->kind == BX_COL &&
+            e->a->col == mark) {
+            *which = 0;
+            return i;
+        }
+    }
+    return -1;
+}
+
+static bool mark_kind(const LpNode *n)
+{
+    return n->kind == LP_JOIN && (n->join == LP_JOIN_MARK ||
+                                  n->join == LP_JOIN_SEMI || n->join == LP_JOIN_ANTI);
+}
+
+/* The columns of a chain of MARK / SEMI / ANTI joins again, bottom up,
+ * after some became SEMI or ANTI joins (their marks gone). */
+static int refresh_cols(SqlStmtCtx *c, LpNode *n, CombErr *err)
+{
+    const LpNode *in = n->input;
+    LpCol mark;
+    int rc;
+    if (mark_kind(in) && (rc = refresh_cols(c, n->input, err)))
+        return rc;
+    if (n->join != LP_JOIN_MARK) {
+        n->cols = in->cols;
+        n->n_cols = in->n_cols;
+        return COMB_OK;
+    }
+    mark = n->cols[n->n_cols - 1];
+    if (!(n->cols = comb_arena_alloc(c->arena, (size_t)(in->n_cols + 1) * sizeof *n->cols)))
+        return comb_err_nomem(err);
+    memcpy(n->cols, in->cols, (size_t)in->n_cols * sizeof *n->cols);
+    n->cols[in->n_cols] = mark;
+    n->n_cols = in->n_cols + 1;
+    return COMB_OK;
+}
+
+/* FILTER over MARK joins: each mark that is a conjunct decides alone. */
+static int decorrelate_filter(SqlStmtCtx *c, LpNode **np, CombErr *err)
+{
+    LpNode *f = *np;
+    bool changed = false;
+    int rc;
+    for (LpNode *j = f->input; f->pred && mark_kind(j); j = j->input) {
+        int which, i;
+        if (j->join != LP_JOIN_MARK || (i = mark_conjunct(f->pred, j->mark_col, &which)) < 0)
+            continue;
+        j->join = which ? LP_JOIN_SEMI : LP_JOIN_ANTI;
+        f->pred = sql_lp_without_conjunct(c, f->pred, i);
+        changed = true;
+    }
+    if (!changed)
+        return COMB_OK;
+    if ((rc = refresh_cols(c, f->input, err)))
+        return rc;
+    f->cols = f->input->cols;
+    f->n_cols = f->input->n_cols;
+    if (!f->pred)
+        *np = f->input;
+    return COMB_OK;
+}
+
+static int decorrelate_node(SqlStmtCtx *c, LpNode **np, CombErr *err)
+{
+    int rc;
+    if (!*np)
+        return COMB_OK;
+    if ((*np)->kind == LP_FILTER && mark_kind((*np)->input) &&
+        (rc = decorrelate_filter(c, np, err)))
+        return rc;
+    if ((rc = decorrelate_node(c, &(*np)->input, err)))
+        return rc;
+    return decorrelate_node(c, &(*np)->right, err);
+}
+
+int sql_lp_decorrelate(SqlStmtCtx *c, LpNode **root, CombErr *err)
+{
+    return decorrelate_node(c, root, err);
+}
+
+/* ---------------------------------------------------------- push filters */
+
+typedef LpExprs Pending;
+
+static int pend(SqlStmtCtx *c, Pending *p, BoundExpr *e, CombErr *err)
+{
+    return sql_lp_exprs_add(c, p, e, err);
+}
+
+static int pend_all(SqlStmtCtx *c, Pending *p, BoundExpr *pred, CombErr *err)
+{
+    for (int i = 0; pred && i < sql_bx_conjuncts(pred); i++) {
+        int rc = pend(c, p, sql_bx_conjunct(pred, i), err);
+        if (rc)
+            return rc;
+    }
+    return COMB_OK;
+}
+
+static bool has_volatile(const BoundExpr *e)
+{
+    if (!e)
+        return false;
+    if (e->kind == BX_FUNC && e->fname && sql_function_volatile(e->fname))
+        return true;
+    for (int i = 0; i < e->n_args; i++)
+        if (has_volatile(e->args[i]))
+            return true;
+    return has_volatile(e->a) || has_volatile(e->b) || has_volatile(e->c);
+}
+
+/* FILTER(kept) over *np, when there are any. */
+static int place(SqlStmtCtx *c, LpNode **np, const Pending *kept, CombErr *err)
+{
+    BoundExpr *pred = NULL;
+    for (int i = 0; i < kept->n; i++)
+        if (!(pred = sql_bx_and(c, pred, kept->e[i])))
+            return comb_err_nomem(err);
+    return pred ? sql_lp_filter(c, *np, pred, np, err) : COMB_OK;
+}
+
+/* Push the conjuncts p into the subtree *np; those it cannot take are
+ * added to *refused, for the caller to keep above it. */
+static int push(SqlStmtCtx *c, LpNode **np, Pending *p, Pending *refused,
+                CombErr *err);
+
+/* Push p into *np; what it refuses is a FILTER right over it. */
+static int push_here(SqlStmtCtx *c, LpNode **np, Pending *p, CombErr *err)
+{
+    Pending refused = {0};
+    int rc = push(c, np, p, &refused, err);
+    return rc ? rc : place(c, np, &refused, err);
+}
+
+static int refuse_all(SqlStmtCtx *c, const Pending *p, Pending *refused,
+                      CombErr *err)
+{
+    for (int i = 0; i < p->n; i++) {
+        int rc = pend(c, refused, p->e[i], err);
+        if (rc)
+            return rc;
+    }
+    return COMB_OK;
+}
+
+/* A node the conjuncts do not enter: its inputs' own filters pushed. */
+static int stop(SqlStmtCtx *c, LpNode **np, Pending *p, Pending *refused,
+                CombErr *err)
+{
+    Pending none = {0}, none2 = {0};
+    int rc;
+    if ((*np)->input && (rc = push_here(c, &(*np)->input, &none, err)))
+        return rc;
+    if ((*np)->right && (rc = push_here(c, &(*np)->right, &none2, err)))
+        return rc;
+    return refuse_all(c, p, refused, err);
+}
+
+/* Through a PROJECT: each conjunct rewritten over its input; those the
+ * input refuses stay above the PROJECT as written. */
+static int push_project(SqlStmtCtx *c, LpNode **np, Pending *p,
+                        Pending *refused, CombErr *err)
+{
+    LpNode *n = *np;
+    Pending below = {0}, back = {0}, own = {0};
+    BoundExpr **orig = comb_arena_alloc(c->arena, (size_t)(p->n + 1) * sizeof *orig);
+    int *ids = comb_arena_alloc(c->arena, (size_t)(n->n_cols + 1) * sizeof *ids);
+    int rc;
+    if (!ids || !orig)
+        return comb_err_nomem(err);
+    for (int j = 0; j < n->n_cols; j++)
+        ids[j] = n->cols[j].id;
+    for (int i = 0; i < p->n; i++) {
+        BoundExpr *e = NULL;
+        bool volatile_read = false;
+        for (int j = 0; j < n->n_cols; j++)
+            if (has_volatile(n->exprs[j]) && sql_lp_expr_reads(p->e[i], ids[j]))
+                volatile_read = true;
+        if (sql_lp_expr_within(p->e[i], n) && !volatile_read)
+            e = sql_lp_expr_subst(c, p->e[i], ids, n->exprs, n->n_cols);
+        if (e)
+            orig[below.n] = p->e[i];
+        rc = e ? pend(c, &below, e, err) : pend(c, refused, p->e[i], err);
+        if (rc)
+            return rc;
+    }
+    if ((rc = push(c, &n->input, &below, &back, err)))
+        return rc;
+    /* refused below: those from above go back as written, the input's
+     * own stay right over it */
+    for (int k = 0; k < back.n; k++) {
+        int i = 0;
+        while (i < below.n && below.e[i] != back.e[k])
+            i++;
+        rc = i < below.n ? pend(c, refused, orig[i], err) : pend(c, &own, back.e[k], err);
+        if (rc)
+            return rc;
+    }
+    return place(c, &n->input, &own, err);
+}
+
+/* Which sides a join's rows may be narrowed on. */
+static bool left_narrows(LpJoinKind k)
+{
+    return k != LP_JOIN_RIGHT && k != LP_JOIN_FULL;
+}
+
+static bool right_narrows(LpJoinKind k)
+{
+    return k == LP_JOIN_INNER || k == LP_JOIN_RIGHT;
+}
+
+/* The ON condition's one-sided conjuncts: to the side they only narrow. */
+static int split_join_cond(SqlStmtCtx *c, LpNode *n, Pending *l, Pending *r,
+                           CombErr *err)
+{
+    BoundExpr *cond = n->cond, *rest = NULL;
+    bool inner = n->join == LP_JOIN_INNER || n->join == LP_JOIN_SEMI;
+    bool to_right = n->join != LP_JOIN_RIGHT && n->join != LP_JOIN_FULL;
+    bool to_left = inner || n->join == LP_JOIN_RIGHT;
+    for (int i = 0; cond && i < sql_bx_conjuncts(cond); i++) {
+        BoundExpr *e = sql_bx_conjunct(cond, i);
+        int rc = COMB_OK;
+        bool lt = sql_lp_expr_touches(e, n->input), rt = sql_lp_expr_touches(e, n->right);
+        if (lt && !rt && to_left && sql_lp_expr_within(e, n->input))
+            rc = pend(c, l, e, err);
+        else if (rt && !lt && to_right && sql_lp_expr_within(e, n->right))
+            rc = pend(c, r, e, err);
+        else if (!(rest = sql_bx_and(c, rest, e)))
+            rc = comb_err_nomem(err);
+        if (rc)
+            return rc;
+    }
+    n->cond = rest;
+    return COMB_OK;
+}
+
+static int push_join(SqlStmtCtx *c, LpNode **np, Pending *p, Pending *refused,
+                     CombErr *err)
+{
+    LpNode *n = *np;
+    Pending l = {0}, r = {0};
+    int rc;
+    if ((rc = split_join_cond(c, n, &l, &r, err)))
+        return rc;
+    for (int i = 0; i < p->n; i++) {
+        BoundExpr *e = p->e[i];
+        if (left_narrows(n->join) && sql_lp_expr_within(e, n->input))
+            rc = pend(c, &l, e, err);
+        else if (right_narrows(n->join) && sql_lp_expr_within(e, n->right))
+            rc = pend(c, &r, e, err);
+        else if (n->join == LP_JOIN_INNER && sql_lp_expr_touches(e, n->input) &&
+                 sql_lp_expr_touches(e, n->right) && sql_lp_expr_within2(e, n->input, n->right))
+            rc = (n->cond = sql_bx_and(c, n->cond, e)) ? COMB_OK : comb_err_nomem(err);
+        else
+            rc = pend(c, refused, e, err);
+        if (rc)
+            return rc;
+    }
+    if ((rc = push_here(c, &n->input, &l, err)))
+        return rc;
+    return push_here(c, &n->right, &r, err);
+}
+
+static int push(SqlStmtCtx *c, LpNode **np, Pending *p, Pending *refused,
+                CombErr *err)
+{
+    LpNode *n = *np;
+    Pending all = {0};
+    int rc;
+    switch (n->kind) {
+    case LP_FILTER:
+        /* its own conjuncts first, then those from above */
+        if ((rc = pend_all(c, &all, n->pred, err)) || (rc = refuse_all(c, p, &all, err)))
+            return rc;
+        *np = n->input;
+        if (n->label && !(*np)->label)
+            (*np)->label = n->label;
+        return push(c, np, &all, refused, err);
+    case LP_SORT:
+        return push(c, &n->input, p, refused, err);
+    case LP_PROJECT:
+        return push_project(c, np, p, refused, err);
+    case LP_JOIN:
+        return push_join(c, np, p, refused, err);
+    case LP_GET:
+        for (int i = 0; i < p->n; i++)
+            if (!(n->filter = sql_bx_and(c, n->filter, p->e[i])))
+                return comb_err_nomem(err);
+        return COMB_OK;
+    default:
+        return stop(c, np, p, refused, err);
+    }
+}
+
+int sql_lp_push_filters(SqlStmtCtx *c, LpNode **root, CombErr *err)
+{
+    Pending none = {0};
+    return push_here(c, root, &none, err);
+}
+
+/* ----------------------------------------------------------- join order */
+
+static void estimate_all(SqlStmtCtx *c, LpNode *n)
+{
+    if (!n)
+        return;
+    estimate_all(c, n->input);
+    estimate_all(c, n->right);
+    n->est_rows = sql_lp_estimate(c, n);
+}
+
+/* A run of INNER joins flattened: its inputs and its conditions'
+ * conjuncts. */
+typedef struct JoinRun {
+    int n, cap;
+    LpNode **leaves;
+    Pending conds;
+} JoinRun;
+
+static int run_add(SqlStmtCtx *c, JoinRun *run, LpNode *leaf, CombErr *err)
+{
+    if (run->n == run->cap) {
+        int cap = run->cap ? 2 * run->cap : 8;
+        LpNode **g = comb_arena_alloc(c->arena, (size_t)cap * sizeof *g);
+        if (!g)
+            return comb_err_nomem(err);
+        if (run->n)
+            memcpy(g, run->leaves, (size_t)run->n * sizeof *g);
+        run->leaves = g;
+        run->cap = cap;
+    }
+    run->leaves[run->n++] = leaf;
+    return COMB_OK;
+}
+
+static int flatten(SqlStmtCtx *c, LpNode *n, JoinRun *run, CombErr *err)
+{
+    int rc;
+    if (n->kind != LP_JOIN || n->join != LP_JOIN_INNER || n->label)
+        return run_add(c, run, n, err);
+    if ((rc = flatten(c, n->input, run, err)) || (rc = flatten(c, n->right, run, err)))
+        return rc;
+    return pend_all(c, &run->conds, n->cond, err);
+}
+
+/* Does a pending conjunct connect the joined set cur and leaf? */
+static bool connects(const JoinRun *run, const bool *used, const LpNode *cur,
+                     const LpNode *leaf)
+{
+    for (int i = 0; i < run->conds.n; i++)
+        if (!used[i] && sql_lp_expr_touches(run->conds.e[i], cur) &&
+            sql_lp_expr_touches(run->conds.e[i], leaf) &&
+            sql_lp_expr_within2(run->conds.e[i], cur, leaf))
+            return true;
+    return false;
+}
+
+/* The next input to join: the smallest connected one (the smallest of
+ * all when none connects). */
+static int next_leaf(const JoinRun *run, const bool *taken, const bool *used,
+                     const LpNode *cur)
+{
+    int best = -1;
+    bool best_conn = false;
+    for (int i = 0; i < run->n; i++) {
+        bool conn;
+        if (taken[i])
+            continue;
+        conn = connects(run, used, cur, run->leaves[i]);
+        if (best < 0 || (conn && !best_conn) ||
+            (conn == best_conn && run->leaves[i]->est_rows < run->leaves[best]->est_rows))
+            best = i, best_conn = conn;
+    }
+    return best;
+}
+
+/* A run of three or more inner joins, left-deep again: the largest input
+ * streams, the others are joined smallest first (each one the build side),
+ * conditions where their columns meet; a PROJECT restores the columns'
+ * order. */
+static int order_node(SqlStmtCtx *c, LpNode **np, CombErr *err);
+
+static int reorder_run(SqlStmtCtx *c, LpNode **np, CombErr *err)
+{
+    LpNode *n = *np, *cur;
+    JoinRun run = {0};
+    bool *taken, *used;
+    int *ids, start = 0, rc;
+    if ((rc = flatten(c, n, &run, err)))
+        return rc;
+    for (int i = 0; i < run.n; i++)
+        if ((rc = order_node(c, &run.leaves[i], err)))
+            return rc;
+    if (run.n < 3) {
+        n->input = run.leaves[0];
+        n->right = run.leaves[1];
+        return COMB_OK;
+    }
+    taken = comb_arena_calloc(c->arena, (size_t)run.n);
+    used = comb_arena_calloc(c->arena, (size_t)run.conds.n + 1);
+    ids = comb_arena_alloc(c->arena, (size_t)(n->n_cols + 1) * sizeof *ids);
+    if (!taken || !used || !ids)
+        return comb_err_nomem(err);
+    for (int i = 0; i < run.n; i++) {
+        estimate_all(c, run.leaves[i]);
+        if (run.leaves[i]->est_rows < 0)
+            return COMB_OK;   /* no estimates: the order as written */
+        if (run.leaves[i]->est_rows > run.leaves[start]->est_rows)
+            start = i;
+    }
+    cur = run.leaves[start];
+    taken[start] = true;
+    for (int k = 1; k < run.n; k++) {
+        int i = next_leaf(&run, taken, used, cur);
+        BoundExpr *cond = NULL;
+        LpNode *leaf = run.leaves[i];
+        taken[i] = true;
+        for (int q = 0; q < run.conds.n; q++)
+            if (!used[q] && (k == run.n - 1 ||
+                             sql_lp_expr_within2(run.conds.e[q], cur, leaf))) {
+                used[q] = true;
+                if (!(cond = sql_bx_and(c, cond, run.conds.e[q])))
+                    return comb_err_nomem(err);
+            }
+        if ((rc = sql_lp_join(c, LP_JOIN_INNER, cur, leaf, cond, &cur, err)))
+            return rc;
+        estimate_all(c, cur);
+    }
+    for (int j = 0; j < n->n_cols; j++)
+        ids[j] = n->cols[j].id;
+    return sql_lp_keep(c, cur, ids, n->n_cols, np, err);
+}
+
+static int order_node(SqlStmtCtx *c, LpNode **np, CombErr *err)
+{
+    int rc;
+    if (!*np)
+        return COMB_OK;
+    if ((*np)->kind == LP_JOIN && (*np)->join == LP_JOIN_INNER && !(*np)->label)
+        return reorder_run(c, np, err);
+    if ((rc = order_node(c, &(*np)->input, err)))
+        return rc;
+    return order_node(c, &(*np)->right, err);
+}
+
+int sql_lp_order_joins(SqlStmtCtx *c, LpNode **root, CombErr *err)
+{
+    int rc = order_node(c, root, err);
+    if (!rc)
+        estimate_all(c, *root);
+    return rc;
+}
+
+int sql_lp_prune(SqlStmtCtx *c, LpNode **root, CombErr *err)
+{
+    (void)c;
+    (void)root;
+    (void)err;
+    return COMB_OK;
+}
+
+int sql_lp_optimize(SqlStmtCtx *c, LpNode **root, CombErr *err)
+{
+    int rc;
+    if ((rc = sql_lp_fold(c, root, err)) || (rc = sql_lp_decorrelate(c, root, err)) ||
+        (rc = sql_lp_push_filters(c, root, err)) ||
+        (rc = sql_lp_order_joins(c, root, err)))
+        return rc;
+    return sql_lp_prune(c, root, err);
+}

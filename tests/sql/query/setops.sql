@@ -1,0 +1,38 @@
+-- Set operations: UNION ALL, UNION [DISTINCT], INTERSECT [ALL], EXCEPT /
+-- MINUS [ALL]; NULLs are equal to each other here; Hive's type
+-- unification of the two sides; ORDER BY / LIMIT over the result.
+CREATE TABLE l (a INT, b STRING) STORED AS ORC TBLPROPERTIES ('transactional'='true');
+INSERT INTO l VALUES (1, 'x'), (2, 'y'), (2, 'y'), (2, 'y'), (3, NULL), (NULL, 'n'), (NULL, 'n');
+CREATE TABLE r (a BIGINT, b VARCHAR(5)) STORED AS ORC TBLPROPERTIES ('transactional'='true');
+INSERT INTO r VALUES (2, 'y'), (2, 'y'), (3, NULL), (4, 'w'), (NULL, 'n');
+
+SELECT a, b FROM l UNION ALL SELECT a, b FROM r ORDER BY a, b;
+SELECT a, b FROM l UNION SELECT a, b FROM r ORDER BY a, b;
+SELECT a, b FROM l UNION DISTINCT SELECT a, b FROM r ORDER BY a, b;
+SELECT a, b FROM l INTERSECT SELECT a, b FROM r ORDER BY a, b;
+SELECT a, b FROM l INTERSECT ALL SELECT a, b FROM r ORDER BY a, b;
+SELECT a, b FROM l EXCEPT SELECT a, b FROM r ORDER BY a, b;
+SELECT a, b FROM l EXCEPT ALL SELECT a, b FROM r ORDER BY a, b;
+SELECT a, b FROM l MINUS SELECT a, b FROM r ORDER BY a, b;
+SELECT a FROM r EXCEPT SELECT a FROM l;
+-- one precedence, left to right; parenthesized sides
+SELECT a FROM l UNION ALL SELECT a FROM r EXCEPT SELECT a FROM r WHERE a > 2 ORDER BY a;
+SELECT * FROM (SELECT a FROM l INTERSECT SELECT a FROM r) q ORDER BY a;
+-- types: INT with BIGINT is BIGINT, with DOUBLE a DOUBLE, with STRING a
+-- STRING; NULL takes the other side's type
+SELECT 1 AS x UNION ALL SELECT 2.5 ORDER BY x;
+SELECT 1 AS x UNION ALL SELECT 'one' ORDER BY x;
+SELECT NULL AS x UNION ALL SELECT DATE '2024-01-01';
+CREATE TABLE u AS SELECT a, b FROM l UNION SELECT a, b FROM r;
+DESCRIBE u;
+SELECT count(*) FROM u;
+-- ORDER BY names, positions and LIMIT [offset,] n over the result
+SELECT a AS k, b FROM l UNION ALL SELECT a, b FROM r ORDER BY k DESC, b LIMIT 3;
+SELECT a, b FROM l UNION ALL SELECT a, b FROM r ORDER BY 1, 2 LIMIT 2, 3;
+SELECT a FROM l UNION ALL SELECT a FROM r LIMIT 0;
+EXPLAIN SELECT a FROM l UNION ALL SELECT a FROM r WHERE a > 1;
+EXPLAIN SELECT a FROM l INTERSECT ALL SELECT a FROM r;
+-- errors
+SELECT a, b FROM l UNION ALL SELECT a FROM r;
+SELECT array(1) UNION ALL SELECT 1;
+SELECT a FROM l UNION ALL SELECT a FROM r ORDER BY b;
