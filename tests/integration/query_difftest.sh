@@ -52,7 +52,7 @@ BEGIN {
     for (i = 0; i < n; i++) {
         k = r(10); t = pick("t1|t2|t3"); u = pick("t1|t2|t3"); op = cmp()
         w = "x.b " cmp() " " k
-        c = r(15)
+        c = r(16)
         if (c == 0)
             same("SELECT x.a, x.b, y.b FROM " t " x " pick("JOIN|LEFT JOIN|RIGHT JOIN|FULL OUTER JOIN") " " u " y ON x.a = y.a" pick("| AND x.b " op " y.b| AND y.b " op " " k))
         else if (c == 1)
@@ -81,6 +81,8 @@ BEGIN {
         else if (c == 12)
             q("SELECT x.a, y.a FROM " t " x JOIN " u " y ON x.b <=> y.b AND x.a " op " y.a",
               "SELECT x.a, y.a FROM " t " x JOIN " u " y ON x.b IS y.b AND x.a " op " y.a")
+        else if (c == 14)
+            same("SELECT x.a, x.b FROM " t " x WHERE " pick("x.a IN|x.a NOT IN|EXISTS|NOT EXISTS") " (SELECT " pick("max|min|count") "(y.a) FROM " u " y WHERE y.b = x.b)")
         else if (c == 13)
             same("SELECT x.a, y.b, z.b FROM t1 x, t2 y, t3 z WHERE x.a = y.a AND y.b = z.b AND " w)
         else

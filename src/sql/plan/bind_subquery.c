@@ -270,9 +270,18 @@ static LpNode *empty_group_plan(SqlStmtCtx *c, const LpNode *n)
 }
 
 /* The subquery's plan, its correlated conjuncts pulled into *cond. */
+/* Does plan give exactly one row (a global aggregation under PROJECTs and
+ * SORTs, no HAVING)? */
+static bool one_row(const LpNode *n)
+{
+    while (n->kind == LP_PROJECT || n->kind == LP_SORT)
+        n = n->input;
+    return n->kind == LP_AGGREGATE && !n->n_keys && !n->n_sets;
+}
+
 static int bind_inner(BqBlock *b, const AstSelect *q, LpNode **plan,
                       int *n_visible, BoundExpr **cond, LpNode **empty,
-                      CombErr *err)
+                      bool *single, CombErr *err)
 {
     SqlStmtCtx *c = b->c;
     bool correlated = false;
@@ -284,6 +293,7 @@ static int bind_inner(BqBlock *b, const AstSelect *q, LpNode **plan,
         return rc;
     /* columns the decorrelation passes on come after the select list */
     *n_visible = (*plan)->n_cols;
+    *single = one_row(*plan);
     if (!correlated)
         return rc;
     *empty = empty_group_plan(c, *plan);
@@ -353,6 +363,49 @@ static int mark_join(BqBlock *b, const AstExpr *e, LpNode *plan,
     return COMB_OK;
 }
 
+/* A boolean constant. */
+static int bool_const(SqlStmtCtx *c, bool v, AstPos pos, BoundExpr **out,
+                      CombErr *err)
+{
+    if (!(*out = sql_bx_new(c, BX_CONST, COMB_T_BOOLEAN, pos)))
+        return comb_err_nomem(err);
+    (*out)->ival = v;
+    return COMB_OK;
+}
+
+/* x [NOT] IN (a query of one row) is x = v [negated], v its value: the
+ * one row's NULL makes it NULL either way. */
+static int in_one_row(BqBlock *b, const AstExpr *e, BoundExpr *v,
+                      BoundExpr **out, CombErr *err)
+{
+    SqlStmtCtx *c = b->c;
+    BoundExpr *x, *eq;
+    const CombType *to;
+    int rc;
+    if ((rc = sql_bq_expr(b, e->left, &x, err)))
+        return rc;
+    if (!sql_compare_type(c, x, v, &to))
+        return sql_err_at(err, COMB_ESEMANTIC, 10014, e->pos,
+                          "Wrong arguments for IN: %s and %s cannot be compared",
+                          sql_bx_type_text(c, x), sql_bx_type_text(c, v));
+    if (to && ((rc = sql_bind_cast(c, x, to, true, &x, err)) ||
+               (rc = sql_bind_cast(c, v, to, true, &v, err))))
+        return rc;
+    if (!(eq = sql_bx_new(c, BX_BINARY, COMB_T_BOOLEAN, e->pos)))
+        return comb_err_nomem(err);
+    eq->op = AST_OP_EQ;
+    eq->a = x;
+    eq->b = v;
+    *out = eq;
+    if (e->negated) {
+        if (!(*out = sql_bx_new(c, BX_UNARY, COMB_T_BOOLEAN, e->pos)))
+            return comb_err_nomem(err);
+        (*out)->op = AST_OP_NOT;
+        (*out)->a = eq;
+    }
+    return COMB_OK;
+}
+
 int sql_bq_subquery(BqBlock *b, const AstExpr *e, BoundExpr **out,
                     CombErr *err)
 {
@@ -360,20 +413,25 @@ int sql_bq_subquery(BqBlock *b, const AstExpr *e, BoundExpr **out,
     LpNode *plan, *join, *left = b->top;
     BoundExpr *cond;
     LpNode *empty;
+    bool single;
     int n_visible, rc;
-    if ((rc = bind_inner(b, e->query, &plan, &n_visible, &cond, &empty, err)))
+    if ((rc = bind_inner(b, e->query, &plan, &n_visible, &cond, &empty, &single, err)))
         return rc;
+    /* a global aggregation gives a row even over no rows */
+    if (e->kind == AST_EXISTS && single)
+        return bool_const(c, true, e->pos, out, err);
     if (e->kind == AST_EXISTS)
         return mark_join(b, e, plan, cond, out, err);
     if ((rc = one_column(e, n_visible, err)))
         return rc;
-    if (e->kind == AST_IN)
+    if (e->kind == AST_IN && !single)
         return mark_join(b, e, plan, cond, out, err);
     /* a scalar subquery: its one row's value, NULL without one */
     if ((rc = sql_lp_join(c, LP_JOIN_SINGLE, left, plan, cond, &join, err)))
         return rc;
     join->single_default = empty;
     b->top = join;
-    *out = sql_lp_colref(c, &join->cols[left->n_cols], e->pos);
-    return *out ? COMB_OK : comb_err_nomem(err);
+    if (!(*out = sql_lp_colref(c, &join->cols[left->n_cols], e->pos)))
+        return comb_err_nomem(err);
+    return e->kind == AST_IN ? in_one_row(b, e, *out, out, err) : COMB_OK;
 }
