@@ -45,10 +45,10 @@ worker() {
             if ((rc == 0)); then
                 echo "$w-$n-${#conf} $a $b $x" >> "$WH/w$w.log"; break
             fi
-            if ! grep -Eq "Error 10263|Error 10307|deadlock" "$WH/w$w.last"; then
+            if ! grep -Eq "Error 10263|Error 10307|Error in acquiring locks|deadlock" "$WH/w$w.last"; then
                 cp "$WH/w$w.last" "$WH/w$w.unexpected"; return 1
             fi
-            grep -Eo "Error 10263|Error 10307|deadlock|write conflict" "$WH/w$w.last" | sort -u | tr "\n" " " >> "$WH/w$w.retries"; echo >> "$WH/w$w.retries"
+            grep -Eo "Error 10263|Error 10307|Error in acquiring locks|deadlock|write conflict" "$WH/w$w.last" | sort -u | tr "\n" " " >> "$WH/w$w.retries"; echo >> "$WH/w$w.retries"
         done
     done
 }
