@@ -306,7 +306,6 @@ int sql_txn_begin(SqlStmtCtx *c, CombErr *err)
         c->have_snapshot = true;
     }
     sql_txn_adopt(c);
-    sql_sleep_point(c, "comb.test.sleep.after.snapshot.ms");
     return COMB_OK;
 }
 
