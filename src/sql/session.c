@@ -464,9 +464,8 @@ static int dispatch(SqlStmtCtx *c, CombErr *err)
 static int scan_stats_info(SqlStmtCtx *c, CombErr *err)
 {
     const OrcReadCounters *k = &c->scan_counters;
-    const char *on = sql_session_get_conf(c->s, "comb.scan.stats");
     char line[256];
-    if (!on || strcasecmp(on, "true") != 0 || !c->sink->info ||
+    if (!sql_conf_bool(c->s, "comb.scan.stats", false) || !c->sink->info ||
         k->stripes_read + k->stripes_skipped == 0)
         return COMB_OK;
     snprintf(line, sizeof line,

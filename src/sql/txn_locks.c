@@ -55,7 +55,7 @@
 
 /* ----------------------------------------------------------- settings */
 
-static bool conf_bool(const SqlSession *s, const char *key, bool dflt)
+bool sql_conf_bool(const SqlSession *s, const char *key, bool dflt)
 {
     const char *v = sql_session_get_conf(s, key);
     if (!v || !*v)
@@ -175,7 +175,7 @@ static int check_manager(SqlStmtCtx *c, const MsTable *t, CombErr *err)
     AstStmtKind k = c->stmt->kind;
     if (!ms_table_is_transactional(t))
         return COMB_OK;
-    if (db_mgr && !conf_bool(c->s, "hive.support.concurrency", true))
+    if (db_mgr && !sql_conf_bool(c->s, "hive.support.concurrency", true))
         return comb_err_hive(err, COMB_ETXN, 10264,
                              "[Error 10264]: To use DbTxnManager you must set "
                              "hive.support.concurrency=true");
@@ -198,7 +198,7 @@ static bool locking_on(const SqlSession *s)
     if (mgr && *mgr && strcmp(mgr, DB_TXN_MANAGER) != 0 &&
         strcmp(mgr, "DbTxnManager") != 0)
         return false;
-    return conf_bool(s, "hive.support.concurrency", true);
+    return sql_conf_bool(s, "hive.support.concurrency", true);
 }
 
 /* ---------------------------------------------------------- the plan */
@@ -281,10 +281,10 @@ int sql_locks_note_read(SqlStmtCtx *c, const MsTable *t, CombErr *err)
         return rc;
     if (!locking_on(c->s) || !lockable(t) ||
         plan_has_table(&c->locks, t->db, t->name) ||
-        !conf_bool(c->s, "hive.txn.read.locks", true) ||
+        !sql_conf_bool(c->s, "hive.txn.read.locks", true) ||
         (ms_table_is_transactional(t)
-             ? conf_bool(c->s, "hive.acid.lockless.reads.enabled", false)
-             : !conf_bool(c->s, "hive.txn.nonacid.read.locks", true)))
+             ? sql_conf_bool(c->s, "hive.acid.lockless.reads.enabled", false)
+             : !sql_conf_bool(c->s, "hive.txn.nonacid.read.locks", true)))
         return COMB_OK;
     if ((rc = plan_add(c, t->db, t->name, NULL, MS_LOCK_SHARED_READ, err)))
         return rc;
@@ -415,7 +415,7 @@ static int plan_write(SqlStmtCtx *c, MsTable *mt, const AstPartItem *items,
 static int plan_insert(SqlStmtCtx *c, const AstStmt *st, CombErr *err)
 {
     MsTable *mt;
-    bool acid, xlock = conf_bool(c->s, "hive.txn.xlock.write", true);
+    bool acid, xlock = sql_conf_bool(c->s, "hive.txn.xlock.write", true);
     MsLockType type;
     int rc;
     if ((rc = table_of(c, &st->name, &mt, err)) || !mt)
@@ -426,13 +426,13 @@ static int plan_insert(SqlStmtCtx *c, const AstStmt *st, CombErr *err)
         return COMB_OK;
     acid = ms_table_is_transactional(mt);
     if (st->overwrite)
-        type = acid && (!xlock || !conf_bool(c->s, "hive.txn.xlock.iow", true))
+        type = acid && (!xlock || !sql_conf_bool(c->s, "hive.txn.xlock.iow", true))
                    ? MS_LOCK_EXCL_WRITE
                    : MS_LOCK_EXCLUSIVE;
     else if (acid)
         type = xlock ? MS_LOCK_SHARED_READ : MS_LOCK_SHARED_WRITE;
     else
-        type = conf_bool(c->s, "hive.txn.strict.locking.mode", true)
+        type = sql_conf_bool(c->s, "hive.txn.strict.locking.mode", true)
                    ? MS_LOCK_EXCLUSIVE
                    : MS_LOCK_SHARED_READ;
     return plan_write(c, mt, st->part.items, st->part.n, type, err);
@@ -455,7 +455,7 @@ static int plan_update(SqlStmtCtx *c, const AstStmt *st, CombErr *err)
         if (!literal_fits_key(mt, items[i].key, items[i].value))
             items[i].value = NULL;    /* not a key, or no exact match */
     return plan_write(c, mt, items, n,
-                      conf_bool(c->s, "hive.txn.xlock.write", true)
+                      sql_conf_bool(c->s, "hive.txn.xlock.write", true)
                           ? MS_LOCK_EXCL_WRITE
                           : MS_LOCK_SHARED_WRITE,
                       err);
@@ -648,7 +648,7 @@ int sql_locks_plan(SqlStmtCtx *c, CombErr *err)
     c->locks.acid_manager = locking_on(c->s);
     /* without locks no writer excludes another: commits check conflicts */
     c->locks.excl_write = c->locks.acid_manager &&
-                          conf_bool(c->s, "hive.txn.xlock.write", true);
+                          sql_conf_bool(c->s, "hive.txn.xlock.write", true);
     if ((rc = plan_writes(c, c->stmt, &open_now, err)))
         return rc;
     if (!c->locks.acid_manager)

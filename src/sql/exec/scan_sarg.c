@@ -285,8 +285,7 @@ static OrcSargNode *translate(SargBuild *b, const BoundExpr *e)
 
 bool sql_index_filter_enabled(SqlStmtCtx *c)
 {
-    const char *v = sql_session_get_conf(c->s, "hive.optimize.index.filter");
-    return !v || strcasecmp(v, "false") != 0;
+    return sql_conf_bool(c->s, "hive.optimize.index.filter", true);
 }
 
 int sql_scan_sarg(SqlStmtCtx *c, const SqlTable *t, const BoundExpr *filter,

@@ -282,8 +282,7 @@ bool sql_bq_has_aggregate(const AstExpr *e)
 
 bool sql_bq_nulls_first(SqlStmtCtx *c, const AstOrderItem *o)
 {
-    const char *v = sql_session_get_conf(c->s, "hive.default.nulls.last");
-    bool last = !(v && strcasecmp(v, "false") == 0);
+    bool last = sql_conf_bool(c->s, "hive.default.nulls.last", true);
     if (o->nulls)
         return o->nulls == 1;
     return o->desc ? last : !last;
@@ -745,9 +744,9 @@ static int bind_having(BqBlock *b, BoundExpr **out, CombErr *err)
 static bool order_by_position(SqlStmtCtx *c, const AstSelect *s,
                               const AstOrderItem *o)
 {
-    const char *on = sql_session_get_conf(c->s, "hive.orderby.position.alias");
     return o->expr->kind == AST_LIT_INT && !o->expr->lit_suffix &&
-           !(on && strcasecmp(on, "false") == 0) && !s->sort_by;
+           sql_conf_bool(c->s, "hive.orderby.position.alias", true) &&
+           !s->sort_by;
 }
 
 /* The output an ORDER BY item names (alias, column name, or the same

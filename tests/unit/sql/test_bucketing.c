@@ -585,6 +585,9 @@ static int set_param(const char *wh, const char *sql)
     sqlite3 *db;
     snprintf(path, sizeof path, "%s/metastore.db", wh);
     int rc = sqlite3_open(path, &db);
+    /* the session's heartbeat thread may hold the file for a moment */
+    if (rc == SQLITE_OK)
+        rc = sqlite3_busy_timeout(db, 10000);
     if (rc == SQLITE_OK)
         rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
     sqlite3_close(db);
