@@ -320,11 +320,15 @@ typedef struct AcidCompactSpec {
                                 minor passes of at most this many (all in
                                 the same txn); 0 = no limit */
     /* Called after every batch of rows written (may be NULL), with the
-     * rows written so far in this pass: the caller heartbeats its txn and
-     * may stop the compaction by returning an error (then nothing is
-     * left). */
-    int (*progress)(void *ctx, int64_t rows, CombErr *err);
+     * rows written and the input bytes read so far in this pass (ORC
+     * stripe data; text: bytes copied, rows 0): the caller heartbeats its
+     * txn, reports progress, and may stop the compaction by returning an
+     * error (then nothing is left). */
+    int (*progress)(void *ctx, int64_t rows, int64_t bytes, CombErr *err);
     void *progress_ctx;
+    bool text;               /* insert-only TEXTFILE: files concatenated
+                                per bucket (not parsed), see
+                                acid_compact_insert_only_dir */
 } AcidCompactSpec;
 
 /* (Addition.) What it did. */
@@ -336,6 +340,7 @@ typedef struct AcidCompactResult {
     int n_dirs_read;         /* base and deltas merged */
     int64_t n_rows;          /* rows (insert events) written */
     int64_t n_deletes;       /* delete events written (minor) */
+    int64_t n_bytes;         /* input bytes read (insert-only) */
     char *insert_dir;        /* directory names written (arena), or NULL */
     char *delete_dir;
     int n_passes;            /* minor passes before the last one */
@@ -369,18 +374,45 @@ int acid_compact_dir(const char *dir, const AcidSchema *schema,
                      const AcidCompactSpec *spec, CombArena *a,
                      AcidCompactResult *out, CombErr *err);
 
-/* (Addition.) acid_compact_dir for an insert-only ORC table
+/* (Addition.) acid_compact_dir for an insert-only table
  * (transactional_properties=insert_only): the data files of the chosen
  * base and deltas (major) or of the deltas after the base (minor) are
  * merged into base_<hwm>_v<txn> / delta_<min>_<hwm>_v<txn>, one plain ORC
  * file NNNNNN_0 per bucket number of the input file names; there are no
- * ROW__IDs and no delete events.  Same rules, durability and cleanup as
- * acid_compact_dir (no max_deltas passes). */
+ * ROW__IDs and no delete events.  spec->text (TEXTFILE): the files of a
+ * bucket are concatenated byte for byte instead (plain text into
+ * NNNNNN_0, a line end added where a file lacks its last one and byte
+ * order marks dropped; gzip files into NNNNNN_0.gz as several members;
+ * .deflate and other codecs copied one by one).  Same rules, durability
+ * and cleanup as acid_compact_dir (no max_deltas passes). */
 int acid_compact_insert_only_dir(const char *dir, const AcidSchema *schema,
                                  const CombWriteIdList *cwil,
                                  const CombTxnList *txns,
                                  const AcidCompactSpec *spec, CombArena *a,
                                  AcidCompactResult *out, CombErr *err);
+
+/* (Addition.) What a directory looks like to the operator watching the
+ * price of its writes (Hive's delta metrics: compaction_num_deltas,
+ * _num_small_deltas, _num_obsolete_deltas), in one snapshot's view. */
+typedef struct AcidDirMetrics {
+    bool has_base;           /* a base (or original files) is read */
+    int n_deltas;            /* insert deltas read after it */
+    int n_delete_deltas;     /* delete deltas read */
+    int n_files;             /* data files of all those */
+    int n_small_files;       /* of which smaller than small_bytes */
+    int64_t bytes;           /* their size */
+    int64_t base_bytes;      /* of which the base's (or the originals') */
+    int n_obsolete;          /* directories shadowed by newer ones, left
+                                for the cleaner */
+    int n_aborted;           /* directories of aborted writes */
+} AcidDirMetrics;
+
+/* (Addition.) The metrics of `dir` as acid_dir_state_get_opts sees it
+ * under wil and txns. */
+int acid_dir_metrics(const char *dir, const CombWriteIdList *wil,
+                     const CombTxnList *txns, const AcidDirStateOptions *opt,
+                     int64_t small_bytes, CombArena *a, AcidDirMetrics *out,
+                     CombErr *err);
 
 /* ---------------------------------------------------------------- bucketing */
 

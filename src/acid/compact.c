@@ -63,9 +63,13 @@ static int copy_rows(AcidReader *r, AcidWriter *w, const AcidCompactSpec *spec,
         if ((rc = acid_writer_insert(w, &b, NULL, err)))
             break;
         *n_rows += comb_batch_live(&b);
-        if (spec->progress &&
-            (rc = spec->progress(spec->progress_ctx, *n_rows, err)))
-            break;
+        if (spec->progress) {
+            OrcReadCounters rd;
+            acid_reader_counters(r, &rd);
+            if ((rc = spec->progress(spec->progress_ctx, *n_rows,
+                                     (int64_t)rd.bytes_read, err)))
+                break;
+        }
     }
     comb_batch_free(&b);
     return rc;
@@ -364,8 +368,9 @@ static int list_data_files(const char *dir, const char *name, CombArena *a,
 static int merge_bucket(const char *const *paths, int n,
                         const AcidSchema *schema, const CombType *row_type,
                         const AcidCompactSpec *spec, const char *out_path,
-                        int64_t *n_rows, CombErr *err)
+                        int64_t *n_rows, int64_t *n_bytes, CombErr *err)
 {
+    OrcReadCounters rd = {0};
     AcidReader *r = NULL;
     OrcWriter *w = NULL;
     OrcWriterOptions o;
@@ -391,9 +396,12 @@ static int merge_bucket(const char *const *paths, int n,
             live[i] = (uint32_t)comb_batch_row(&b, i);
         rc = orc_writer_write_rows(w, &view, live, k, err);
         *n_rows += k;
+        acid_reader_counters(r, &rd);
         if (!rc && spec->progress)
-            rc = spec->progress(spec->progress_ctx, *n_rows, err);
+            rc = spec->progress(spec->progress_ctx, *n_rows,
+                                *n_bytes + (int64_t)rd.bytes_read, err);
     }
+    *n_bytes += (int64_t)rd.bytes_read;
     comb_free(live);
     if (have_batch)
         comb_batch_free(&b);
@@ -401,6 +409,133 @@ static int merge_bucket(const char *const *paths, int n,
     if (!rc && w)
         return orc_writer_close(w, err);
     orc_writer_abort(w);
+    return rc;
+}
+
+/* ------------------------------------------------- insert-only TEXTFILE */
+
+/* How the files of a bucket are merged, by the codec their names say
+ * (text/lines.c's suffixes). */
+typedef enum TextJoin {
+    TEXT_JOIN_PLAIN,   /* concatenated into NNNNNN_0 */
+    TEXT_JOIN_GZIP,    /* gzip members concatenated into NNNNNN_0.gz */
+    TEXT_JOIN_COPY     /* streams that do not concatenate: copied */
+} TextJoin;
+
+static bool has_suffix(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+static TextJoin text_join(const char *path, const char **suffix)
+{
+    static const char *const copied[] = {".deflate", ".bz2", ".snappy",
+                                         ".lz4", ".zst", ".lzo", ".br"};
+    *suffix = "";
+    if (has_suffix(path, ".gz"))
+        return TEXT_JOIN_GZIP;
+    for (size_t i = 0; i < sizeof copied / sizeof *copied; i++)
+        if (has_suffix(path, copied[i])) {
+            *suffix = has_suffix(path, ".lzo_deflate") ? ".lzo_deflate"
+                                                       : copied[i];
+            return TEXT_JOIN_COPY;
+        }
+    return TEXT_JOIN_PLAIN;
+}
+
+/* Append the bytes of `from` to fd.  Plain text: a UTF-8 byte order mark
+ * is dropped (the reader drops it only where a file starts) and a last
+ * line without its end gets "\n" (the next file's first row must start a
+ * line).  Gzip members are appended as they are: the reader reads any
+ * number of them. */
+static int append_text_file(int fd, const char *out_path, const char *from,
+                            bool plain, unsigned char *buf, size_t cap,
+                            int64_t *bytes, CombErr *err)
+{
+    unsigned char last = '\n';
+    bool start = true;
+    int in = fs_open_read(from, err), rc = COMB_OK;
+    if (in < 0)
+        return err->code;
+    for (;;) {
+        size_t got, skip = 0;
+        if ((rc = fs_read_some(in, buf, cap, &got, from, err)) || got == 0)
+            break;
+        if (plain && start && got >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0)
+            skip = 3;
+        start = false;
+        if (got > skip) {
+            last = buf[got - 1];
+            if ((rc = fs_write_all(fd, buf + skip, got - skip, out_path, err)))
+                break;
+            *bytes += (int64_t)(got - skip);
+        }
+    }
+    if (!rc && plain && last != '\n' && last != '\r') {
+        rc = fs_write_all(fd, "\n", 1, out_path, err);
+        *bytes += 1;
+    }
+    if (rc) {
+        CombErr ignored;
+        fs_close(in, from, &ignored);
+        return rc;
+    }
+    return fs_close(in, from, err);
+}
+
+/* The text files of one bucket into out_dir: plain ones concatenated into
+ * NNNNNN_0, gzip ones into NNNNNN_0.gz; files of codecs whose streams do
+ * not concatenate (.deflate) are copied one by one as NNNNNN_0_copy_K. */
+static int merge_text_bucket(const char *const *paths, int n, int bucket,
+                             const char *out_dir, const AcidCompactSpec *spec,
+                             CombArena *a, int64_t *bytes, CombErr *err)
+{
+    static const char *const joined[] = {"", ".gz"};
+    size_t cap = 1 << 20;
+    unsigned char *buf = comb_malloc(cap);
+    int rc = buf ? COMB_OK : comb_err_nomem(err), copies = 0;
+    for (int k = 0; !rc && k < 2; k++) {
+        char name[48], *file;
+        int fd = -1;
+        for (int i = 0; !rc && i < n; i++) {
+            const char *sfx;
+            if (text_join(paths[i], &sfx) != (TextJoin)k)
+                continue;
+            if (fd < 0) {
+                snprintf(name, sizeof name, "%06d_0%s", bucket, joined[k]);
+                if (!(file = fs_join(a, out_dir, name)))
+                    rc = comb_err_nomem(err);
+                else if ((fd = fs_create(file, err)) < 0)
+                    rc = err->code;
+            }
+            if (!rc)
+                rc = append_text_file(fd, file, paths[i], k == 0, buf, cap,
+                                      bytes, err);
+            if (!rc && spec->progress)
+                rc = spec->progress(spec->progress_ctx, -1, *bytes, err);
+        }
+        if (fd >= 0) {
+            CombErr ignored;
+            rc = rc ? (fs_close(fd, file, &ignored), rc)
+                    : fs_sync_close(fd, file, err);
+        }
+    }
+    for (int i = 0; !rc && i < n; i++) {
+        const char *sfx;
+        char name[64], *file;
+        uint64_t size = 0;
+        if (text_join(paths[i], &sfx) != TEXT_JOIN_COPY)
+            continue;
+        snprintf(name, sizeof name, "%06d_0_copy_%d%.16s", bucket, ++copies,
+                 sfx);
+        if (!(file = fs_join(a, out_dir, name)))
+            rc = comb_err_nomem(err);
+        else if (!(rc = fs_copy_file(paths[i], file, err)) &&
+                 !(rc = fs_file_size(file, &size, err)))
+            *bytes += (int64_t)size;
+    }
+    comb_free(buf);
     return rc;
 }
 
@@ -437,8 +572,11 @@ static int write_insert_only(const char *dir, const char *out_dir,
         snprintf(name, sizeof name, "%06d_0", bucket);
         if (!(file = fs_join(a, path, name)))
             return comb_err_nomem(err);
-        rc = merge_bucket(group, k, schema, row_type, spec, file,
-                          &out->n_rows, err);
+        rc = spec->text
+                 ? merge_text_bucket(group, k, bucket, path, spec, a,
+                                     &out->n_bytes, err)
+                 : merge_bucket(group, k, schema, row_type, spec, file,
+                                &out->n_rows, &out->n_bytes, err);
     }
     return rc ? rc : fs_fsync_dir(path, err);
 }
@@ -484,5 +622,81 @@ int acid_compact_insert_only_dir(const char *dir, const AcidSchema *schema,
                            err);
     if (rc)
         remove_written(dir, out, a);
+    return rc;
+}
+
+/* ------------------------------------------------------------- metrics */
+
+/* One data file into m. */
+static int count_file(const char *path, bool base, int64_t small_bytes,
+                      AcidDirMetrics *m, CombErr *err)
+{
+    uint64_t size;
+    int rc = fs_file_size(path, &size, err);
+    if (rc)
+        return rc;
+    m->n_files++;
+    m->n_small_files += (int64_t)size < small_bytes;
+    m->bytes += (int64_t)size;
+    if (base)
+        m->base_bytes += (int64_t)size;
+    return COMB_OK;
+}
+
+/* The data files (visible regular files) of `name` in dir into m: those
+ * of a directory, or the file itself (an original). */
+static int count_files(const char *dir, const char *name, bool base,
+                       int64_t small_bytes, CombArena *a, AcidDirMetrics *m,
+                       CombErr *err)
+{
+    char *path = fs_join(a, dir, name), **names;
+    int n = 0, rc;
+    if (!path)
+        return comb_err_nomem(err);
+    if (!fs_is_dir(path))
+        return count_file(path, base, small_bytes, m, err);
+    if ((rc = fs_list_dir(path, a, &names, &n, err)))
+        return rc;
+    for (int i = 0; !rc && i < n; i++) {
+        char *f = fs_join(a, path, names[i]);
+        if (!f)
+            return comb_err_nomem(err);
+        if (!acid_name_is_hidden(names[i]) && !fs_is_dir(f))
+            rc = count_file(f, base, small_bytes, m, err);
+    }
+    return rc;
+}
+
+int acid_dir_metrics(const char *dir, const CombWriteIdList *wil,
+                     const CombTxnList *txns, const AcidDirStateOptions *opt,
+                     int64_t small_bytes, CombArena *a, AcidDirMetrics *out,
+                     CombErr *err)
+{
+    AcidDirState st;
+    int rc = acid_dir_state_get_opts(dir, wil, txns, opt, a, &st, err);
+    memset(out, 0, sizeof *out);
+    if (rc)
+        return rc;
+    out->has_base = st.base != NULL;
+    out->n_deltas = st.n_deltas;
+    out->n_delete_deltas = st.n_delete_deltas;
+    out->n_aborted = st.n_aborted;
+    for (int i = 0; i < st.n_obsolete; i++) {
+        char *path = fs_join(a, dir, st.obsolete[i]);
+        if (!path)
+            return comb_err_nomem(err);
+        out->n_obsolete += fs_is_dir(path); /* originals are files */
+    }
+    if (st.base)
+        rc = count_files(dir, st.base->name, true, small_bytes, a, out, err);
+    for (int i = 0; !rc && i < st.n_deltas; i++)
+        rc = count_files(dir, st.deltas[i].name, false, small_bytes, a, out,
+                         err);
+    for (int i = 0; !rc && i < st.n_delete_deltas; i++)
+        rc = count_files(dir, st.delete_deltas[i].name, false, small_bytes, a,
+                         out, err);
+    for (int i = 0; !rc && !st.base && i < st.n_originals; i++)
+        rc = count_files(dir, st.originals[i], true, small_bytes, a, out,
+                         err);
     return rc;
 }

@@ -49,6 +49,11 @@ typedef struct CompactorConfig {
                                       between the files and the commit, so
                                       kill tests hit every step */
     char host[64];                 /* this machine, for worker ids */
+    /* Told how far a compaction this process runs got (may be NULL):
+     * percent done and SHOW COMPACTIONS' text of it; AND WAIT draws its
+     * progress bar with it. */
+    void (*on_progress)(void *ctx, int pct, const char *text);
+    void *on_progress_ctx;
 } CompactorConfig;
 
 /* Hive's defaults (and the host name). */

@@ -221,10 +221,30 @@ static bool is_insert_only(const MsTable *t)
     return v && strcasecmp(v, "insert_only") == 0;
 }
 
-static bool is_orc(const MsTable *t)
+static bool is_format(const MsTable *t, const char *input_format)
 {
-    return t->input_format &&
-           strcmp(t->input_format, MS_ORC_INPUT_FORMAT) == 0;
+    return t->input_format && strcmp(t->input_format, input_format) == 0;
+}
+
+/* Why an insert-only table cannot be compacted, or NULL: text files are
+ * concatenated, which would leave every file's header and footer lines
+ * (skip.header/footer.line.count) inside the merged file. */
+static const char *insert_only_refusal(const MsTable *t)
+{
+    static const char *const skips[] = {"skip.header.line.count",
+                                        "skip.footer.line.count"};
+    if (is_format(t, MS_ORC_INPUT_FORMAT))
+        return NULL;
+    if (!is_format(t, MS_TEXT_INPUT_FORMAT))
+        return "only ORC and TEXTFILE insert-only tables compact";
+    for (size_t i = 0; i < sizeof skips / sizeof *skips; i++) {
+        const char *v = ms_table_prop(t, skips[i]);
+        if (v && strtol(v, NULL, 10) != 0)
+            return "a TEXTFILE table with skip.header.line.count or "
+                   "skip.footer.line.count does not compact (its files are "
+                   "concatenated)";
+    }
+    return NULL;
 }
 
 /* orc.compress of the table (Hive's default ZLIB). */
@@ -282,6 +302,12 @@ typedef struct Job {
     AcidCompactResult res;
     char *dir;
     int64_t last_beat_ms;    /* when the txn was last heartbeated */
+    int64_t last_progress_ms;/* when progress was last recorded */
+    int64_t total_bytes;     /* size of the input directories */
+    int64_t rows_before;     /* rows and bytes of earlier passes (the
+                                callback counts from 0 in each) */
+    int64_t bytes_before;
+    int64_t last_rows, last_bytes;
 } Job;
 
 static int64_t clock_ms(void)
@@ -291,17 +317,13 @@ static int64_t clock_ms(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* acid_compact_dir's progress callback: the compactor's txn is
- * heartbeated every quarter of hive.txn.timeout, so that housekeeping
- * never aborts a long compaction; a txn found aborted (ABORT
- * TRANSACTIONS, a timeout after all) stops the work at once. */
-static int heartbeat(void *ctx, int64_t rows, CombErr *err)
+/* The compactor's txn is heartbeated every quarter of hive.txn.timeout,
+ * so that housekeeping never aborts a long compaction; a txn found
+ * aborted (ABORT TRANSACTIONS, a timeout after all) stops the work. */
+static int heartbeat(Job *j, int64_t now, CombErr *err)
 {
-    Job *j = ctx;
-    int64_t now = clock_ms();
     bool open = true;
     int rc;
-    (void)rows;
     if (now - j->last_beat_ms < j->cfg->txn_timeout_ms / 4)
         return COMB_OK;
     j->last_beat_ms = now;
@@ -312,6 +334,53 @@ static int heartbeat(void *ctx, int64_t rows, CombErr *err)
                         "the compaction's txn txnid:%lld is no longer open",
                         (long long)j->txn);
     return COMB_OK;
+}
+
+/* "37% (1200 rows, 3.1 of 8.4 MB)" (rows < 0: not counted): input bytes
+ * read of the input's size (stripe data only, so a little short of 100%
+ * until the end), in the unit that suits the size. */
+static void progress_text(const Job *j, int64_t rows, int64_t bytes,
+                          bool done, char *out, size_t cap)
+{
+    static const struct { double scale; const char *unit; } units[] = {
+        {1, "B"}, {1e3, "KB"}, {1e6, "MB"}, {1e9, "GB"}, {1e12, "TB"}};
+    int64_t total = j->total_bytes > 0 ? j->total_bytes : 1;
+    int pct = done ? 100 : (int)(bytes * 100 / total), u = 0;
+    char count[40] = "";
+    if (pct > 99 && !done)
+        pct = 99;
+    while (u < 4 && (double)j->total_bytes >= units[u + 1].scale * 10)
+        u++;
+    if (rows >= 0) /* text files are copied, not counted */
+        snprintf(count, sizeof count, "%lld rows, ", (long long)rows);
+    snprintf(out, cap, "%d%% (%s%.*f of %.*f %s)", pct, count, u ? 1 : 0,
+             (double)(done ? j->total_bytes : bytes) / units[u].scale,
+             u ? 1 : 0, (double)j->total_bytes / units[u].scale,
+             units[u].unit);
+    if (j->cfg->on_progress)
+        j->cfg->on_progress(j->cfg->on_progress_ctx, pct, out);
+}
+
+/* acid_compact_dir's progress callback: heartbeat, and how far it got
+ * into the queue entry (every second) for SHOW COMPACTIONS and AND WAIT. */
+static int progress(void *ctx, int64_t rows, int64_t bytes, CombErr *err)
+{
+    Job *j = ctx;
+    int64_t now = clock_ms();
+    char text[128];
+    int rc = heartbeat(j, now, err);
+    if (rows >= 0 && rows < j->last_rows) {
+        j->rows_before += j->last_rows;
+        j->bytes_before += j->last_bytes;
+    }
+    j->last_rows = rows;
+    j->last_bytes = bytes;
+    if (rc || now - j->last_progress_ms < 1000)
+        return rc;
+    j->last_progress_ms = now;
+    progress_text(j, j->rows_before + rows, j->bytes_before + bytes, false,
+                  text, sizeof text);
+    return ms_compact_progress(j->ms, j->c->id, text, err);
 }
 
 static int open_txn(Job *j, CombTxnList *snap, CombErr *err)
@@ -336,11 +405,24 @@ static void remove_output(Job *j)
     }
 }
 
+/* The input's size, for the share done; 0 when it cannot be told. */
+static int64_t input_bytes(Job *j, const CombTxnList *snap,
+                           const CombWriteIdList *cwil)
+{
+    AcidDirStateOptions o = {true};
+    AcidDirMetrics m;
+    CombErr ignored;
+    if (acid_dir_metrics(j->dir, cwil, snap, &o, 0, j->a, &m, &ignored))
+        return 0;
+    return j->c->type == MS_CQ_MAJOR ? m.bytes : m.bytes - m.base_bytes;
+}
+
 static int write_files(Job *j, const MsTable *t, const CombTxnList *snap,
                        const CombWriteIdList *cwil, CombErr *err)
 {
     AcidSchema schema;
-    AcidCompactSpec spec;
+    AcidCompactSpec spec = {0};
+    char text[128];
     int rc = table_schema(t, j->a, &schema, err);
     if (rc)
         return rc;
@@ -349,14 +431,22 @@ static int write_files(Job *j, const MsTable *t, const CombTxnList *snap,
     spec.visibility_txn = j->txn;
     spec.compression = table_compression(t);
     spec.max_deltas = j->cfg->max_num_delta;
-    spec.progress = heartbeat;
+    spec.progress = progress;
     spec.progress_ctx = j;
+    spec.text = is_format(t, MS_TEXT_INPUT_FORMAT);
     j->last_beat_ms = clock_ms();
+    j->total_bytes = input_bytes(j, snap, cwil);
     if (is_insert_only(t))
-        return acid_compact_insert_only_dir(j->dir, &schema, cwil, snap,
-                                            &spec, j->a, &j->res, err);
-    return acid_compact_dir(j->dir, &schema, cwil, snap, &spec, j->a,
-                            &j->res, err);
+        rc = acid_compact_insert_only_dir(j->dir, &schema, cwil, snap, &spec,
+                                          j->a, &j->res, err);
+    else
+        rc = acid_compact_dir(j->dir, &schema, cwil, snap, &spec, j->a,
+                              &j->res, err);
+    if (rc || !j->res.enough)
+        return rc;
+    progress_text(j, spec.text ? -1 : j->res.n_rows + j->rows_before, 0,
+                  true, text, sizeof text);
+    return ms_compact_progress(j->ms, j->c->id, text, err);
 }
 
 /* Everything between the claim and the commit; *refused says the entry
@@ -373,11 +463,10 @@ static int run_job(Job *j, bool *refused, CombErr *err)
         rc = comb_err(err, COMB_EINVALID,
                       "Compaction is not allowed on non-ACID table %s.%s",
                       j->c->db, j->c->table);
-    if (!rc && is_insert_only(t) && !is_orc(t))
+    if (!rc && is_insert_only(t) && insert_only_refusal(t))
         rc = comb_err(err, COMB_EUNSUPPORTED,
-                      "compaction of insert-only table %s.%s stored as %s "
-                      "is not supported yet (ORC only)", j->c->db,
-                      j->c->table, t->input_format ? t->input_format : "?");
+                      "cannot compact insert-only table %s.%s: %s", j->c->db,
+                      j->c->table, insert_only_refusal(t));
     if (!rc)
         rc = request_dir(j->ms, t, j->c, j->a, &j->dir, err);
     if (!rc && !(rc = open_txn(j, &snap, err)))

@@ -1458,6 +1458,15 @@ int ms_compact_set_txn(Ms *ms, int64_t id, int64_t txnid,
                          "compact_set_txn", NULL, id);
 }
 
+int ms_compact_progress(Ms *ms, int64_t id, const char *text, CombErr *err)
+{
+    int rc = check_handle(ms, err);
+    if (rc)
+        return rc;
+    return commit_traced(ms->ops->compact_progress(ms->impl, id, text, err),
+                         "compact_progress", NULL, id);
+}
+
 int ms_compact_commit(Ms *ms, int64_t id, int64_t txnid, CombErr *err)
 {
     int rc = check_handle(ms, err);

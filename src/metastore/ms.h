@@ -309,6 +309,9 @@ typedef struct MsCompaction {
     int64_t commit_time;
     char *error;                  /* why it failed, or NULL */
     char *initiator_id;           /* "<host>-manual" or "<host>-initiator" */
+    char *progress;               /* what the worker did so far, as
+                                     ms_compact_progress wrote it (kept in
+                                     CQ_META_INFO / CC_META_INFO), or NULL */
 } MsCompaction;
 
 /* A compaction request (Hive's CompactionRequest). */
@@ -428,6 +431,8 @@ typedef struct MsBackendOps {
     int (*compact_claim)(void *impl, const char *worker_id,
                          int64_t timeout_ms, int64_t id, CombArena *a,
                          MsCompaction *out, bool *found, CombErr *err);
+    int (*compact_progress)(void *impl, int64_t id, const char *text,
+                            CombErr *err);
     int (*compact_set_txn)(void *impl, int64_t id, int64_t txnid,
                            int64_t highest_writeid, CombErr *err);
     int (*compact_commit)(void *impl, int64_t id, int64_t txnid,
@@ -826,6 +831,10 @@ int ms_compact_claim(Ms *ms, const char *worker_id, int64_t timeout_ms,
  * later compaction removed them; ms_compact_finish as refused drops it. */
 int ms_compact_set_txn(Ms *ms, int64_t id, int64_t txnid,
                        int64_t highest_writeid, CombErr *err);
+/* (Addition.) Record how far working entry id got ("1200 rows, 3 of 8 MB
+ * read (37%)"): SHOW COMPACTIONS and AND WAIT show it; it moves to the
+ * history with the entry.  An entry no longer working is left alone. */
+int ms_compact_progress(Ms *ms, int64_t id, const char *text, CombErr *err);
 /* The compaction succeeded: commit its txn (as ms_txn_commit_excl), move
  * entry id to ready for cleaning with CQ_NEXT_TXN_ID = the next txn id
  * and CQ_COMMIT_TIME = now, in one metastore transaction.  COMB_ENOTFOUND

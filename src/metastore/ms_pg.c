@@ -416,6 +416,7 @@ typedef enum PgId {
     PG_CQ_CLAIM,
     PG_CQ_GET,
     PG_CQ_SET_TXN,
+    PG_CQ_PROGRESS,
     PG_CQ_TC_INSERT,
     PG_CQ_TC_DROP,
     PG_CQ_NEXT_TXN_LOCK,
@@ -971,12 +972,13 @@ static const char *const pg_sql[PG_N_STATEMENTS] = {
     "CQ_ID, CQ_DATABASE, CQ_TABLE, CQ_PARTITION, CQ_STATE, CQ_TYPE,"    \
     " CQ_TBLPROPERTIES, CQ_WORKER_ID, CQ_ENQUEUE_TIME, CQ_START,"       \
     " NULL::bigint, CQ_HIGHEST_WRITE_ID, CQ_TXN_ID, CQ_NEXT_TXN_ID,"    \
-    " CQ_COMMIT_TIME, CQ_ERROR_MESSAGE, CQ_INITIATOR_ID"
+    " CQ_COMMIT_TIME, CQ_ERROR_MESSAGE, CQ_INITIATOR_ID,"               \
+    " convert_from(CQ_META_INFO, 'UTF8')"
 #define PG_CC_COLUMNS                                                   \
     "CC_ID, CC_DATABASE, CC_TABLE, CC_PARTITION, CC_STATE, CC_TYPE,"    \
     " CC_TBLPROPERTIES, CC_WORKER_ID, CC_ENQUEUE_TIME, CC_START, CC_END," \
     " CC_HIGHEST_WRITE_ID, CC_TXN_ID, CC_NEXT_TXN_ID, CC_COMMIT_TIME,"  \
-    " CC_ERROR_MESSAGE, CC_INITIATOR_ID"
+    " CC_ERROR_MESSAGE, CC_INITIATOR_ID, convert_from(CC_META_INFO, 'UTF8')"
     /* every change of the queue first locks the id row: queue calls run
      * one at a time (Hive's CompactionScheduler mutex) */
     [PG_CQ_MUTEX] =
@@ -1013,6 +1015,9 @@ static const char *const pg_sql[PG_N_STATEMENTS] = {
         " CQ_START = " PG_NOW_MS " WHERE CQ_ID = $1 AND CQ_STATE = 'i'",
     [PG_CQ_GET] =
         "SELECT " PG_CQ_COLUMNS " FROM COMPACTION_QUEUE WHERE CQ_ID = $1",
+    [PG_CQ_PROGRESS] =
+        "UPDATE COMPACTION_QUEUE SET CQ_META_INFO = convert_to($2, 'UTF8')"
+        " WHERE CQ_ID = $1 AND CQ_STATE = 'w'",
     [PG_CQ_SET_TXN] =
         "UPDATE COMPACTION_QUEUE SET CQ_TXN_ID = $2, CQ_HIGHEST_WRITE_ID = $3"
         " WHERE CQ_ID = $1 AND CQ_STATE = 'w'",
@@ -3772,6 +3777,7 @@ static void compaction_at(const PGresult *res, int row, CombArena *a,
         pg_int_at(res, row, 8 + i, ints[i]);
     c->error = pg_text_at(res, row, 15, a, nomem);
     c->initiator_id = pg_text_at(res, row, 16, a, nomem);
+    c->progress = pg_text_at(res, row, 17, a, nomem);
 }
 
 static int compact_get(MsPg *h, int64_t id, CombArena *a, MsCompaction *out,
@@ -3853,6 +3859,25 @@ static int compact_set_txn_body(MsPg *h, void *p, CombErr *err)
     if (!rc)
         rc = pg_exec(h, PG_CQ_TC_INSERT, PG_ARGS(PG_INT(a->id)), err);
     return rc;
+}
+
+typedef struct CompactProgressArgs {
+    int64_t id;
+    const char *text;
+} CompactProgressArgs;
+
+static int compact_progress_body(MsPg *h, void *p, CombErr *err)
+{
+    const CompactProgressArgs *a = p;
+    return pg_exec(h, PG_CQ_PROGRESS, PG_ARGS(PG_INT(a->id), PG_TEXT(a->text)),
+                   err);
+}
+
+static int msp_compact_progress(void *impl, int64_t id, const char *text,
+                                CombErr *err)
+{
+    CompactProgressArgs a = {id, text};
+    return pg_run(impl, PG_TXN, true, compact_progress_body, &a, err);
 }
 
 static int msp_compact_set_txn(void *impl, int64_t id, int64_t txnid,
@@ -4095,6 +4120,7 @@ static const MsBackendOps ms_pg_ops = {
     .compact_enqueue = msp_compact_enqueue,
     .compact_claim = msp_compact_claim,
     .compact_set_txn = msp_compact_set_txn,
+    .compact_progress = msp_compact_progress,
     .compact_commit = msp_compact_commit,
     .compact_finish = msp_compact_finish,
     .compact_list = msp_compact_list,

@@ -490,6 +490,7 @@ typedef enum SqId {
     SQ_CQ_CLAIM,
     SQ_CQ_GET,
     SQ_CQ_SET_TXN,
+    SQ_CQ_PROGRESS,
     SQ_CQ_TC_INSERT,
     SQ_CQ_TC_DROP,
     SQ_CQ_READY,
@@ -922,12 +923,12 @@ static const char *const sq_sql[SQ_N_STATEMENTS] = {
     "CQ_ID, CQ_DATABASE, CQ_TABLE, CQ_PARTITION, CQ_STATE, CQ_TYPE,"    \
     " CQ_TBLPROPERTIES, CQ_WORKER_ID, CQ_ENQUEUE_TIME, CQ_START, NULL," \
     " CQ_HIGHEST_WRITE_ID, CQ_TXN_ID, CQ_NEXT_TXN_ID, CQ_COMMIT_TIME,"  \
-    " CQ_ERROR_MESSAGE, CQ_INITIATOR_ID"
+    " CQ_ERROR_MESSAGE, CQ_INITIATOR_ID, CAST(CQ_META_INFO AS TEXT)"
 #define SQ_CC_COLUMNS                                                   \
     "CC_ID, CC_DATABASE, CC_TABLE, CC_PARTITION, CC_STATE, CC_TYPE,"    \
     " CC_TBLPROPERTIES, CC_WORKER_ID, CC_ENQUEUE_TIME, CC_START, CC_END," \
     " CC_HIGHEST_WRITE_ID, CC_TXN_ID, CC_NEXT_TXN_ID, CC_COMMIT_TIME,"  \
-    " CC_ERROR_MESSAGE, CC_INITIATOR_ID"
+    " CC_ERROR_MESSAGE, CC_INITIATOR_ID, CAST(CC_META_INFO AS TEXT)"
     [SQ_CQ_NEXT_ID_GET] = "SELECT NCQ_NEXT FROM NEXT_COMPACTION_QUEUE_ID",
     [SQ_CQ_NEXT_ID_SET] = "UPDATE NEXT_COMPACTION_QUEUE_ID SET NCQ_NEXT = ?1",
     /* Hive's compact(): what makes a new request pointless */
@@ -959,6 +960,9 @@ static const char *const sq_sql[SQ_N_STATEMENTS] = {
         " CQ_START = " SQ_NOW_MS " WHERE CQ_ID = ?1 AND CQ_STATE = 'i'",
     [SQ_CQ_GET] =
         "SELECT " SQ_CQ_COLUMNS " FROM COMPACTION_QUEUE WHERE CQ_ID = ?1",
+    [SQ_CQ_PROGRESS] =
+        "UPDATE COMPACTION_QUEUE SET CQ_META_INFO = ?2"
+        " WHERE CQ_ID = ?1 AND CQ_STATE = 'w'",
     [SQ_CQ_SET_TXN] =
         "UPDATE COMPACTION_QUEUE SET CQ_TXN_ID = ?2, CQ_HIGHEST_WRITE_ID = ?3"
         " WHERE CQ_ID = ?1 AND CQ_STATE = 'w'",
@@ -3266,6 +3270,7 @@ static void compaction_of(sqlite3_stmt *st, CombArena *a, MsCompaction *c,
     c->commit_time = sqlite3_column_int64(st, 14);
     c->error = sq_col_text(st, 15, a, nomem);
     c->initiator_id = sq_col_text(st, 16, a, nomem);
+    c->progress = sq_col_text(st, 17, a, nomem);
 }
 
 static int compact_get(MsSqlite *h, int64_t id, CombArena *a,
@@ -3338,6 +3343,17 @@ static int mss_compact_claim(void *impl, const char *worker_id,
                                           out, found, err),
                     err);
     return rc;
+}
+
+static int mss_compact_progress(void *impl, int64_t id, const char *text,
+                                CombErr *err)
+{
+    MsSqlite *h = impl;
+    int rc = sq_begin(h, true, err);
+    if (!rc)
+        rc = sq_exec(h, SQ_CQ_PROGRESS, SQ_ARGS(SQ_INT(id), SQ_TEXT(text)),
+                     err);
+    return sq_end(h, rc, err);
 }
 
 static int mss_compact_set_txn(void *impl, int64_t id, int64_t txnid,
@@ -3816,6 +3832,7 @@ static const MsBackendOps ms_sqlite_ops = {
     .compact_enqueue = mss_compact_enqueue,
     .compact_claim = mss_compact_claim,
     .compact_set_txn = mss_compact_set_txn,
+    .compact_progress = mss_compact_progress,
     .compact_commit = mss_compact_commit,
     .compact_finish = mss_compact_finish,
     .compact_list = mss_compact_list,

@@ -75,10 +75,54 @@ static void sleep_ms(int64_t ms)
     nanosleep(&ts, NULL);
 }
 
-/* The entry's state now, and its error; *found false once it is gone
- * (history trimmed). */
+/* ------------------------------------------------- AND WAIT's progress */
+
+/* The progress bar of AND WAIT, drawn on stderr when it is a terminal
+ * (never into the result, never into a file: golden tests and scripts
+ * see none of it) and redrawn at most every 200 ms. */
+typedef struct WaitBar {
+    bool on;
+    bool drawn;
+    int64_t last_ms;
+} WaitBar;
+
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void bar_draw(void *ctx, int pct, const char *text)
+{
+    enum { WIDTH = 30 };
+    WaitBar *b = ctx;
+    char cells[WIDTH + 1];
+    int64_t now = now_ms();
+    int full = pct < 0 ? 0 : pct > 100 ? WIDTH : pct * WIDTH / 100;
+    if (!b->on || (b->drawn && pct < 100 && now - b->last_ms < 200))
+        return;
+    b->last_ms = now;
+    b->drawn = true;
+    memset(cells, '=', (size_t)full);
+    memset(cells + full, ' ', (size_t)(WIDTH - full));
+    cells[WIDTH] = 0;
+    fprintf(stderr, "\rCompacting [%s] %s\033[K", cells, text);
+    fflush(stderr);
+}
+
+static void bar_end(WaitBar *b)
+{
+    if (b->drawn)
+        fputs("\n", stderr);
+    b->drawn = false;
+}
+
+/* The entry's state now, its error and progress; *found false once it is
+ * gone (history trimmed). */
 static int entry_state(SqlStmtCtx *c, int64_t id, MsCompactState *state,
-                       char **error, bool *found, CombErr *err)
+                       char **error, char **progress, bool *found,
+                       CombErr *err)
 {
     MsCompaction *rows;
     int n, rc = ms_compact_list(c->s->ms, false, c->arena, &rows, &n, err);
@@ -87,6 +131,7 @@ static int entry_state(SqlStmtCtx *c, int64_t id, MsCompactState *state,
         if (rows[i].id == id) {
             *state = rows[i].state;
             *error = rows[i].error;
+            *progress = rows[i].progress;
             *found = true;
         }
     return rc;
@@ -100,13 +145,16 @@ static int wait_for(SqlStmtCtx *c, const AlterTarget *tg, const char *part,
     CompactorRun run;
     char worker[128];
     MsCompactState state = MS_CQ_INITIATED;
-    char *error = NULL;
+    char *error = NULL, *progress = NULL;
     bool found = true;
     int64_t waited = 0, pause = 2000, timeout = 300000;
     const char *v = sql_session_get_conf(c->s, "hive.compactor.wait.timeout");
+    WaitBar bar = {isatty(STDERR_FILENO) == 1, false, 0};
     int rc = session_compactor_config(c, &cfg, err);
     if (v)
         timeout = strtoll(v, NULL, 10);
+    cfg.on_progress = bar_draw;
+    cfg.on_progress_ctx = &bar;
     snprintf(worker, sizeof worker, "%s-%ld.wait", cfg.host, (long)getpid());
     if (!rc)
         rc = compactor_work_one(c->s->ms, &cfg, worker, id, &run, err);
@@ -114,10 +162,13 @@ static int wait_for(SqlStmtCtx *c, const AlterTarget *tg, const char *part,
         state = run.state;
     while (!rc && !run.claimed && found &&
            (state == MS_CQ_INITIATED || state == MS_CQ_WORKING)) {
-        rc = entry_state(c, id, &state, &error, &found, err);
+        rc = entry_state(c, id, &state, &error, &progress, &found, err);
         if (rc || !found ||
             (state != MS_CQ_INITIATED && state != MS_CQ_WORKING))
             break;
+        /* another worker has it: its recorded progress, or Hive's dots */
+        bar_draw(&bar, progress ? atoi(progress) : 0,
+                 progress ? progress : ms_compact_state_name(state));
         if (waited >= timeout)
             return comb_err(err, COMB_ETXN,
                             "Compaction with id %" PRId64 " did not finish "
@@ -128,6 +179,7 @@ static int wait_for(SqlStmtCtx *c, const AlterTarget *tg, const char *part,
         waited += pause;
         pause = pause * 2 > 60000 ? 60000 : pause * 2;
     }
+    bar_end(&bar);
     if (!rc && run.claimed)
         error = run.error;
     if (rc)
@@ -245,17 +297,18 @@ int sql_exec_show_compactions(SqlStmtCtx *c, CombErr *err)
         "compactionid", "dbname", "tabname", "partname", "type", "state",
         "workerhost", "workerid", "enqueuetime", "starttime", "duration",
         "hadoopjobid", "errormessage", "initiatorhost", "initiatorid",
-        "poolname", "txnid", "nexttxnid", "committime", "hightestwriteid"};
+        "poolname", "txnid", "nexttxnid", "committime", "hightestwriteid",
+        "progress"};
     MsCompaction *rows;
     TextResult tr;
     int n, rc = ms_compact_list(c->s->ms, false, c->arena, &rows, &n, err);
     if (rc)
         return rc;
-    if (sql_text_begin(&tr, 20))
+    if (sql_text_begin(&tr, 21))
         return comb_err_nomem(err);
     for (int i = 0; !rc && i < n; i++) {
         const MsCompaction *r = &rows[i];
-        const char *vals[20];
+        const char *vals[21];
         char *whost, *wid, *ihost, *iid;
         split_host(c, r->worker_id, &whost, &wid);
         split_host(c, r->initiator_id, &ihost, &iid);
@@ -280,6 +333,7 @@ int sql_exec_show_compactions(SqlStmtCtx *c, CombErr *err)
         vals[17] = num_or_none(c, r->next_txnid);
         vals[18] = num_or_none(c, r->commit_time);
         vals[19] = num_or_none(c, r->highest_writeid);
+        vals[20] = r->progress ? r->progress : NO_VAL;
         rc = sql_text_row(&tr, vals, err);
     }
     if (rc) {

@@ -101,6 +101,12 @@ MS_TEST(ms_compact_claim_commit_clean)
     CHECK_OK(ms_txn_open(ms, "u", "h", &reader, &err), &err);
     CHECK_OK(open_compactor_txn(ms, &ctxn, &err), &err);
     CHECK_OK(ms_compact_set_txn(ms, id, ctxn, 7, &err), &err);
+    /* the worker's progress is on the entry while it works */
+    CHECK_OK(ms_compact_progress(ms, id, "37% (12 rows, 3 of 8 B)", &err),
+             &err);
+    CHECK_OK(ms_compact_list(ms, false, &a, &rows, &n, &err), &err);
+    CHECK_EQ(n, 1);
+    CHECK_STR(rows[0].progress, "37% (12 rows, 3 of 8 B)");
     CHECK_EQ(ms_compact_commit(ms, id + 1, ctxn, &err), COMB_ENOTFOUND);
     CHECK_OK(ms_compact_commit(ms, id, ctxn, &err), &err);
     CHECK_EQ(fx_sql_int(&fx, "SELECT count(*) FROM TXNS WHERE TXN_STATE = 'c'"
@@ -133,6 +139,11 @@ MS_TEST(ms_compact_claim_commit_clean)
     CHECK_EQ(rows[0].state, MS_CQ_SUCCEEDED);
     CHECK(rows[0].end >= rows[0].start);
     CHECK_STR(ms_compact_state_name(rows[0].state), "succeeded");
+    /* and stays with it in the history; nothing changes it there */
+    CHECK_STR(rows[0].progress, "37% (12 rows, 3 of 8 B)");
+    CHECK_OK(ms_compact_progress(ms, id, "50%", &err), &err);
+    CHECK_OK(ms_compact_list(ms, false, &a, &rows, &n, &err), &err);
+    CHECK_STR(rows[0].progress, "37% (12 rows, 3 of 8 B)");
     CHECK_EQ(fx_sql_int(&fx, "SELECT count(*) FROM COMPACTION_QUEUE"), 0);
     comb_arena_free(&a);
     ms_close(ms);
