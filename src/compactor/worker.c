@@ -277,6 +277,11 @@ int compactor_writeid_list(const CombWriteIdList *in, CombWriteIdList *out,
 
 /* ----------------------------------------------------------------- run */
 
+/* How long a worker waits for its lock: Hive's hive.lock.numretries and
+ * hive.lock.sleep.between.retries defaults. */
+#define COMPACTOR_LOCK_RETRIES 100
+#define COMPACTOR_LOCK_SLEEP_MS 60000
+
 /* Test builds: the pause of comb.test.compactor.sleep.ms. */
 static void test_pause(const CompactorConfig *cfg)
 {
@@ -383,12 +388,37 @@ static int progress(void *ctx, int64_t rows, int64_t bytes, CombErr *err)
     return ms_compact_progress(j->ms, j->c->id, text, err);
 }
 
+/* The compactor's txn, its SHARED_READ lock on the table or partition
+ * (Hive's Worker: writers never wait for it, while what needs the object
+ * exclusively, DROP, TRUNCATE, INSERT OVERWRITE, waits until the
+ * compaction commits, so that no compaction writes into a dropped or
+ * overwritten directory) and, once the lock is granted, its snapshot. */
 static int open_txn(Job *j, CombTxnList *snap, CombErr *err)
 {
+    MsLockComponent lc = {j->c->db, j->c->table, j->c->partition,
+                          MS_LOCK_SHARED_READ};
+    MsLockRequest lr = {0, "compactor", j->cfg->host, "compactor", &lc, 1,
+                        false};
     MsTxnBegin rq = {"compactor", j->cfg->host, MS_TXN_TYPE_COMPACTION, 0,
-                     NULL};
+                     &lr};
+    MsLockWait wait = {COMPACTOR_LOCK_RETRIES, COMPACTOR_LOCK_SLEEP_MS, false,
+                       NULL, NULL};
+    MsLockStatus st;
+    int64_t waited = 0;
     bool have = false;
-    int rc = ms_txn_begin(j->ms, &rq, &j->txn, NULL, snap, &have, err);
+    int rc = ms_txn_begin(j->ms, &rq, &j->txn, &st, snap, &have, err);
+    if (!rc && st.state == MS_LOCK_WAITING &&
+        !(rc = ms_lock_wait(j->ms, j->txn, &wait, &st, &waited, err)) &&
+        st.state != MS_LOCK_ACQUIRED)
+        rc = comb_err(err, COMB_ETXN,
+                      "the compactor's SHARED_READ lock on %s.%s%s%s was not "
+                      "granted within %lld ms (lockid:%lld waits for "
+                      "lockid:%lld of txnid:%lld)",
+                      j->c->db, j->c->table, j->c->partition ? "/" : "",
+                      j->c->partition ? j->c->partition : "",
+                      (long long)waited, (long long)st.extid,
+                      (long long)st.blocker_extid,
+                      (long long)st.blocker_txnid);
     if (!rc && !have)
         rc = ms_txn_snapshot(j->ms, j->txn, snap, err);
     return rc;
