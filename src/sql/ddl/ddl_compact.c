@@ -360,3 +360,106 @@ int sql_exec_abort_compactions(SqlStmtCtx *c, CombErr *err)
                   st->ids[i]);
     return rc;
 }
+
+/* ------------------------------------------- SHOW COMPACTION METRICS */
+
+/* Hive's hive.merge.smallfiles.avgsize: a file below it is a small one. */
+#define SMALL_FILE_BYTES 16000000
+
+/* The partitions the statement names (all of them without a spec). */
+static int metrics_units(SqlStmtCtx *c, const AlterTarget *tg, char ***names,
+                         char ***dirs, int *n, CombErr *err)
+{
+    const AstStmt *st = c->stmt;
+    AlterPart *parts = NULL;
+    MsPartition *all = NULL;
+    int rc;
+    *n = 0;
+    if (tg->ms->n_part_keys == 0 && st->part.n == 0) {
+        *names = comb_arena_alloc(c->arena, sizeof **names);
+        *dirs = comb_arena_alloc(c->arena, sizeof **dirs);
+        if (!*names || !*dirs)
+            return comb_err_nomem(err);
+        (*names)[0] = NULL;
+        (*dirs)[0] = tg->ms->location;
+        *n = 1;
+        return COMB_OK;
+    }
+    rc = st->part.n > 0
+             ? sql_alter_spec(c, tg, &st->part, false, &parts, n, err)
+             : ms_part_list(c->s->ms, tg->db, tg->ms->name, NULL, 0, c->arena,
+                            &all, n, err);
+    if (rc)
+        return rc;
+    *names = comb_arena_alloc(c->arena, (size_t)(*n + 1) * sizeof **names);
+    *dirs = comb_arena_alloc(c->arena, (size_t)(*n + 1) * sizeof **dirs);
+    if (!*names || !*dirs)
+        return comb_err_nomem(err);
+    for (int i = 0; i < *n; i++) {
+        (*names)[i] = parts ? parts[i].name : all[i].name;
+        (*dirs)[i] = parts ? parts[i].ms->location : all[i].location;
+    }
+    return COMB_OK;
+}
+
+static int metrics_row(SqlStmtCtx *c, TextResult *tr, const AlterTarget *tg,
+                       const char *part, const AcidDirMetrics *m,
+                       CombErr *err)
+{
+    const int64_t nums[] = {m->n_deltas, m->n_delete_deltas, m->n_files,
+                            m->n_small_files, m->bytes, m->n_obsolete,
+                            m->n_aborted};
+    const char *vals[11];
+    vals[0] = tg->db;
+    vals[1] = tg->ms->name;
+    vals[2] = part ? part : NO_VAL;
+    vals[3] = m->has_base ? "true" : "false";
+    for (int i = 0; i < 7; i++)
+        if (!(vals[4 + i] = comb_arena_printf(c->arena, "%" PRId64, nums[i])))
+            return comb_err_nomem(err);
+    return sql_text_row(tr, vals, err);
+}
+
+/* Per partition, what its writes cost readers until compaction: the
+ * deltas and delete deltas a reader merges, the files and the small ones
+ * among them (below hive.merge.smallfiles.avgsize), their bytes, and the
+ * directories left for the cleaner (obsolete ones, aborted writes); all
+ * in this statement's snapshot, as a reader sees the table. */
+int sql_exec_show_compaction_metrics(SqlStmtCtx *c, CombErr *err)
+{
+    static const char *const header[] = {
+        "dbname", "tabname", "partname", "base", "deltas", "deletedeltas",
+        "files", "smallfiles", "bytes", "obsoletedirs", "aborteddirs"};
+    const char *v = sql_session_get_conf(c->s, "hive.merge.smallfiles.avgsize");
+    int64_t small = v ? strtoll(v, NULL, 10) : SMALL_FILE_BYTES;
+    AlterTarget tg;
+    CombWriteIdList wil;
+    TextResult tr;
+    char **names, **dirs;
+    int n, rc = sql_alter_target(c, &c->stmt->name, false, &tg, err);
+    if (!rc && !ms_table_is_transactional(tg.ms))
+        return sql_err_at(err, COMB_ESEMANTIC, 10286, c->stmt->name.pos,
+                          "Compaction is not allowed on non-ACID table %s.%s",
+                          tg.db, tg.ms->name);
+    if (!rc)
+        rc = metrics_units(c, &tg, &names, &dirs, &n, err);
+    if (rc || (rc = sql_table_writeids(c, tg.t, &wil, err)))
+        return rc;
+    if (sql_text_begin(&tr, 11)) {
+        comb_writeidlist_free(&wil);
+        return comb_err_nomem(err);
+    }
+    for (int i = 0; !rc && i < n; i++) {
+        AcidDirMetrics m;
+        rc = acid_dir_metrics(dirs[i], &wil, &c->snapshot, NULL, small,
+                              c->arena, &m, err);
+        if (!rc)
+            rc = metrics_row(c, &tr, &tg, names[i], &m, err);
+    }
+    comb_writeidlist_free(&wil);
+    if (rc) {
+        sql_rows_free(&tr.rs);
+        return rc;
+    }
+    return sql_text_emit(c, &tr, header, err);
+}

@@ -174,6 +174,7 @@ int sql_exec_show_functions(SqlStmtCtx *c, CombErr *err);
 /* SHOW COMPACTIONS, ABORT COMPACTIONS (ddl_compact.c). */
 int sql_exec_show_compactions(SqlStmtCtx *c, CombErr *err);
 int sql_exec_abort_compactions(SqlStmtCtx *c, CombErr *err);
+int sql_exec_show_compaction_metrics(SqlStmtCtx *c, CombErr *err);
 int sql_exec_describe(SqlStmtCtx *c, CombErr *err);
 int sql_exec_alter(SqlStmtCtx *c, CombErr *err);     /* ddl_alter.c */
 int sql_exec_truncate(SqlStmtCtx *c, CombErr *err);  /* ddl_alter_files.c */

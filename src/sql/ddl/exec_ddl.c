@@ -36,6 +36,8 @@ int sql_exec_ddl(SqlStmtCtx *c, CombErr *err)
     case AST_ABORT_TRANSACTIONS: return sql_exec_abort_transactions(c, err);
     case AST_SHOW_COMPACTIONS: return sql_exec_show_compactions(c, err);
     case AST_ABORT_COMPACTIONS: return sql_exec_abort_compactions(c, err);
+    case AST_SHOW_COMPACTION_METRICS:
+        return sql_exec_show_compaction_metrics(c, err);
     default: return COMB_INTERNAL(err, "statement kind not handled");
     }
 }

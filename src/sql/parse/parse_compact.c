@@ -6,6 +6,7 @@
  *       [AND WAIT] [WITH OVERWRITE TBLPROPERTIES ('k' = 'v', ...)]
  *   SHOW COMPACTIONS
  *   ABORT COMPACTIONS id [id ...]
+ *   SHOW COMPACTION METRICS [db.]table [PARTITION (k = v, ...)]  (comb's)
  *
  * Only the grammar is checked here: the compaction type's value, the
  * table and its partitions are the executor's (ddl/ddl_compact.c), which
@@ -49,8 +50,25 @@ int sp_alter_compact(SqlParser *p, AstAlter *a)
     return COMB_OK;
 }
 
+/* SHOW COMPACTION METRICS [db.]table [PARTITION (...)], a partial spec
+ * allowed (the partitions it matches). */
+static int show_metrics(SqlParser *p, AstStmt *s)
+{
+    s->kind = AST_SHOW_COMPACTION_METRICS;
+    sp_next(p);
+    sp_next(p);
+    SP_TRY(sp_name(p, &s->name));
+    if (sp_is_kw(p, KW_PARTITION))
+        SP_TRY(sp_partition_spec(p, true, &s->part));
+    return COMB_OK;
+}
+
 int sp_show_compactions(SqlParser *p, AstStmt *s, bool *handled)
 {
+    if (sp_is_word_at(p, 0, "compaction") && sp_is_word_at(p, 1, "metrics")) {
+        *handled = true;
+        return show_metrics(p, s);
+    }
     *handled = sp_accept_word(p, "compactions");
     if (!*handled)
         return COMB_OK;

@@ -1,7 +1,9 @@
 -- Compaction, golden: a partitioned bucketed table after 20 small inserts,
 -- 5 updates and 5 deletes; a minor then a major compaction of one partition
 -- leave exactly these directories before and after cleaning, the same
--- rows at every step, and SHOW COMPACTIONS in these states.
+-- rows at every step, and SHOW COMPACTIONS in these states; SHOW COMPACTION
+-- METRICS counts the deltas, delete deltas, files and obsolete directories
+-- (bytes left out: they change with the ORC writer).
 CREATE TABLE t (id INT, v STRING) PARTITIONED BY (p STRING)
   CLUSTERED BY (id) INTO 2 BUCKETS STORED AS ORC
   TBLPROPERTIES ('transactional'='true');
@@ -37,6 +39,7 @@ DELETE FROM t WHERE id = 104;
 DELETE FROM t WHERE id = 111;
 SELECT p, id, v FROM t ORDER BY p, id;
 -- @sh cd $WH/t && ls p=a p=b
+-- @sh $COMB --warehouse $WH --outputformat tsv -e 'SHOW COMPACTION METRICS t' | cut -f3-8,10-11
 -- a partitioned table needs its partition; a partial or unknown one is refused
 ALTER TABLE t COMPACT 'minor';
 ALTER TABLE t PARTITION (p='zzz') COMPACT 'minor';
@@ -49,13 +52,16 @@ SELECT p, id, v FROM t ORDER BY p, id;
 -- @sh $COMB --warehouse $WH --outputformat tsv -e 'SHOW COMPACTIONS' | cut -f1-6,20
 -- @sh $COMB --warehouse $WH compactor --once
 -- @sh cd $WH/t && ls p=a p=b
+-- @sh $COMB --warehouse $WH --outputformat tsv -e 'SHOW COMPACTION METRICS t' | cut -f3-8,10-11
 -- @sh $COMB --warehouse $WH --outputformat tsv -e 'SHOW COMPACTIONS' | cut -f1-6,20
 SELECT p, id, v FROM t ORDER BY p, id;
 ALTER TABLE t PARTITION (p='a') COMPACT 'major' AND WAIT;
 -- @sh cd $WH/t && ls p=a p=b
+-- @sh $COMB --warehouse $WH --outputformat tsv -e 'SHOW COMPACTION METRICS t' | cut -f3-8,10-11
 SELECT p, id, v FROM t ORDER BY p, id;
 -- @sh $COMB --warehouse $WH compactor --once
 -- @sh cd $WH/t && ls p=a p=a/* p=b
+-- @sh $COMB --warehouse $WH --outputformat tsv -e 'SHOW COMPACTION METRICS t' | cut -f3-8,10-11
 -- @sh $COMB --warehouse $WH --outputformat tsv -e 'SHOW COMPACTIONS' | cut -f1-6,20
 SELECT p, id, v FROM t ORDER BY p, id;
 -- ROW__IDs survive both compactions

@@ -49,3 +49,13 @@ CREATE TABLE ioh (a INT) STORED AS TEXTFILE
 INSERT INTO ioh VALUES (1);
 INSERT INTO ioh VALUES (2);
 ALTER TABLE ioh COMPACT 'major' AND WAIT;
+-- SHOW COMPACTION METRICS: the text table after its major compaction and
+-- cleaning (one base, its two files; none small below a 0-byte threshold)
+SHOW COMPACTION METRICS iot;
+SET hive.merge.smallfiles.avgsize=0;
+SHOW COMPACTION METRICS default.iot;
+INSERT INTO iot VALUES (20, 'twenty');
+SHOW COMPACTION METRICS iot;
+SHOW COMPACTION METRICS plain;
+SHOW COMPACTION METRICS iot PARTITION (a=1);
+SHOW COMPACTION METRICS nosuch;
