@@ -672,6 +672,8 @@ static int filter_rows(AcidReader *r, CombBatch *b, int n,
                        uint64_t first_row, CombErr *err)
 {
     int base = r->schema.n_cols, n_sel = 0;
+    int64_t last_current = 0;
+    bool last_valid = false;
     CombVector *wid = &b->cols[base + ACID_COL_WRITEID];
     CombVector *bkt = &b->cols[base + ACID_COL_BUCKET];
     CombVector *rid = &b->cols[base + ACID_COL_ROWID];
@@ -686,7 +688,12 @@ static int filter_rows(AcidReader *r, CombBatch *b, int n,
             bkt->i64[row] = k.bucket;
             rid->i64[row] = k.row_id;
         }
-        if (!comb_idlist_is_valid(&r->wil.ids, current) ||
+        /* the rows of a delta share their write id: look it up once */
+        if (row == 0 || current != last_current) {
+            last_current = current;
+            last_valid = comb_idlist_is_valid(&r->wil.ids, current);
+        }
+        if (!last_valid ||
             acid_delete_set_contains(&r->deletes, &r->cursor, &k))
             continue;
         b->sel[n_sel++] = (uint16_t)row;

@@ -253,16 +253,18 @@ TEST(compact_backlog_in_passes)
 typedef struct Progress {
     int calls;
     int64_t last;
+    int64_t last_bytes;
     int stop_after;          /* fail on this call (0: never) */
 } Progress;
 
-static int on_progress(void *ctx, int64_t rows, CombErr *err)
+static int on_progress(void *ctx, int64_t rows, int64_t bytes, CombErr *err)
 {
     Progress *p = ctx;
     p->calls++;
-    if (rows < p->last)
-        return comb_err(err, COMB_EINTERNAL, "rows went down");
+    if (rows < p->last || bytes < p->last_bytes)
+        return comb_err(err, COMB_EINTERNAL, "rows or bytes went down");
     p->last = rows;
+    p->last_bytes = bytes;
     if (p->stop_after && p->calls == p->stop_after)
         return comb_err(err, COMB_ETXN, "txn gone");
     return COMB_OK;
@@ -275,7 +277,7 @@ TEST(compact_progress_and_stop)
     CombErr err;
     CombArena a;
     AcidCompactResult res;
-    Progress p = {0, 0, 0};
+    Progress p = {0, 0, 0, 0};
     AcidCompactSpec major = {true, 2, 9, ORC_COMP_NONE, 0, on_progress, &p};
     comb_arena_init(&a, 1 << 16);
     CHECK_OK(write_ids(dir, 1, 0, 1000, &err), &err);
@@ -287,12 +289,13 @@ TEST(compact_progress_and_stop)
                               &err),
              COMB_ETXN);
     CHECK(!fs_exists(comb_arena_printf(&a, "%s/base_0000002_v0000009", dir)));
-    p = (Progress){0, 0, 0};
+    p = (Progress){0, 0, 0, 0};
     CHECK_OK(acid_compact_dir(dir, &c_schema, &wil, NULL, &major, &a, &res,
                               &err),
              &err);
     CHECK(p.calls >= 2);
     CHECK_EQ(p.last, 2000);
+    CHECK(p.last_bytes > 0); /* the input's stripes were read */
     CHECK_EQ(res.n_rows, 2000);
     comb_idlist_free(&wil.ids);
     comb_arena_free(&a);
