@@ -56,6 +56,10 @@ typedef struct CompactorConfig {
     void *on_progress_ctx;
 } CompactorConfig;
 
+/* Milliseconds of the monotonic clock: what the compactor's intervals,
+ * heartbeats and progress reports are measured in. */
+int64_t compactor_clock_ms(void);
+
 /* Hive's defaults (and the host name). */
 void compactor_config_default(CompactorConfig *cfg);
 /* Apply one setting if it is one of the above (true), else false; a value

@@ -31,13 +31,6 @@ typedef struct Worker {
     CombErr err;
 } Worker;
 
-static int64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static void sleep_ms(int64_t ms)
 {
     struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
@@ -114,7 +107,7 @@ static int main_loop(Ms *ms, const CompactorConfig *cfg, volatile int *stop,
     int64_t next_init = 0, next_clean = 0;
     int rc = COMB_OK;
     while (!rc && !*stop) {
-        int64_t now = now_ms();
+        int64_t now = compactor_clock_ms();
         if (cfg->initiator_on && now >= next_init) {
             rc = compactor_initiate(ms, cfg, NULL, err);
             next_init = now + cfg->check_interval_ms;

@@ -315,7 +315,7 @@ typedef struct Job {
     int64_t last_rows, last_bytes;
 } Job;
 
-static int64_t clock_ms(void)
+int64_t compactor_clock_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -371,7 +371,7 @@ static void progress_text(const Job *j, int64_t rows, int64_t bytes,
 static int progress(void *ctx, int64_t rows, int64_t bytes, CombErr *err)
 {
     Job *j = ctx;
-    int64_t now = clock_ms();
+    int64_t now = compactor_clock_ms();
     char text[128];
     int rc = heartbeat(j, now, err);
     if (rows >= 0 && rows < j->last_rows) {
@@ -464,7 +464,7 @@ static int write_files(Job *j, const MsTable *t, const CombTxnList *snap,
     spec.progress = progress;
     spec.progress_ctx = j;
     spec.text = is_format(t, MS_TEXT_INPUT_FORMAT);
-    j->last_beat_ms = clock_ms();
+    j->last_beat_ms = compactor_clock_ms();
     j->total_bytes = input_bytes(j, snap, cwil);
     if (is_insert_only(t))
         rc = acid_compact_insert_only_dir(j->dir, &schema, cwil, snap, &spec,

@@ -86,19 +86,12 @@ typedef struct WaitBar {
     int64_t last_ms;
 } WaitBar;
 
-static int64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static void bar_draw(void *ctx, int pct, const char *text)
 {
     enum { WIDTH = 30 };
     WaitBar *b = ctx;
     char cells[WIDTH + 1];
-    int64_t now = now_ms();
+    int64_t now = compactor_clock_ms();
     int full = pct < 0 ? 0 : pct > 100 ? WIDTH : pct * WIDTH / 100;
     if (!b->on || (b->drawn && pct < 100 && now - b->last_ms < 200))
         return;
