@@ -440,3 +440,67 @@ TEST(sarg_unknown_column_reads_all)
     CHECK_EQ(rows, 0);
     CHECK_EQ(k.stripes_skipped, 1);
 }
+
+/* struct<d:date> of n rows: days 0..n-2, then `last`. */
+static int write_dates(const char *name, int n, int64_t last, char *path,
+                       CombErr *err)
+{
+    CombArena a;
+    CombType *root;
+    OrcWriterOptions opt;
+    OrcWriter *w;
+    CombBatch b;
+    int rc;
+    comb_arena_init(&a, 1024);
+    root = comb_type_new(&a, COMB_T_STRUCT);
+    comb_type_add_field(&a, root, "d", comb_type_new(&a, COMB_T_DATE));
+    orc_writer_options_default(&opt);
+    rc = orc_test_writer_open(name, root, &opt, n, path, &w, &b, err);
+    if (!rc) {
+        for (int i = 0; i < n; i++)
+            b.cols[0].i64[i] = i + 1 < n ? i : last;
+        b.n_rows = n;
+        rc = orc_writer_write(w, &b, err);
+        comb_batch_free(&b);
+        rc = rc ? (orc_writer_abort(w), rc) : orc_writer_close(w, err);
+    }
+    comb_arena_free(&a);
+    return rc;
+}
+
+/* DateStatistics are sint32 days: a date beyond them leaves the bounds
+ * out of the file, stripe and row-group statistics (cut to 32 bits they
+ * would skip the row that holds it). */
+TEST(sarg_dates_beyond_32_bits_keep_their_rows)
+{
+    char path[ORC_TEST_PATH_LEN];
+    CombErr err;
+    OrcReadCounters k;
+    OrcColumnStats st;
+    OrcReader *r;
+    const OrcStripeIndex *x;
+    bool cols[2] = {false, true};
+    OrcSargValue v = {.i = (int64_t)INT32_MAX + 10};
+    OrcSargLeaf l = leaf1(ORC_SARG_EQ, ORC_SARG_DATE, &v);
+    long rows, hits;
+    CHECK_OK(write_dates("bigdate.orc", 3000, v.i, path, &err), &err);
+    CHECK_OK(orc_reader_open(path, &r, &err), &err);
+    CHECK_OK(orc_reader_column_stats(r, 1, &st), &err);
+    CHECK(!st.has_int);
+    CHECK_EQ(st.n_values, 3000);
+    CHECK_OK(orc_reader_stripe_stats(r, 0, 1, &st, &err), &err);
+    CHECK(!st.has_int);
+    CHECK_OK(orc_reader_stripe_index(r, 0, cols, false, &x, &err), &err);
+    CHECK_OK(orc_stripe_index_stats(x, 1, 0, &st), &err);
+    CHECK(!st.has_int);
+    orc_reader_close(r);
+    CHECK_OK(read_counted(path, &l, 1, &k, &rows, &hits, &err), &err);
+    CHECK_EQ(hits, 1);
+    /* dates within 32 bits keep their bounds and are skipped by them */
+    CHECK_OK(write_dates("date.orc", 3000, 20000, path, &err), &err);
+    CHECK_OK(read_counted(path, &l, 1, &k, &rows, &hits, &err), &err);
+    CHECK_EQ(rows, 0);
+    v.i = 20000;
+    CHECK_OK(read_counted(path, &l, 1, &k, &rows, &hits, &err), &err);
+    CHECK_EQ(hits, 1);
+}
