@@ -926,7 +926,7 @@ static int seek_column(OrcReader *r, OrcColRead *c, uint32_t g,
         : NULL;
     for (int i = 0, at = 0; i < n; i++) {
         OrcIn *in = slot_window(c, &ps[i]);
-        uint64_t soft = q ? q[at] : 0;
+        uint64_t soft = q ? q[at] : ORC_NO_SOFT_END;
         int rc = orc_in_seek(in, p[at], compressed ? p[at + 1] : 0, soft,
                              err);
         int place = compressed ? 2 : 1;
