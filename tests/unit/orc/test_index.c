@@ -680,6 +680,20 @@ TEST(orc_index_damaged_streams)
     free(want);
 }
 
+/* What a scan of some groups read against a full scan's: less than a
+ * factor-th of its bytes and of its chunks decompressed. */
+static void check_share(const char *what, const OrcReadCounters *part,
+                        const OrcReadCounters *all, unsigned factor)
+{
+    printf("    %s: bytes read %llu of %llu, chunks decompressed %llu of "
+           "%llu\n", what, (unsigned long long)part->bytes_read,
+           (unsigned long long)all->bytes_read,
+           (unsigned long long)part->chunks_decompressed,
+           (unsigned long long)all->chunks_decompressed);
+    CHECK(part->bytes_read * factor < all->bytes_read);
+    CHECK(part->chunks_decompressed * factor < all->chunks_decompressed);
+}
+
 /* What a skipping scan reads: one group of one stripe of a zstd file
  * reads a small part of its bytes, skipped stripes are not read, and the
  * counters add up; a filter that keeps nothing reads no stripe. */
@@ -735,14 +749,7 @@ TEST(orc_index_skip_counters)
             CHECK_EQ(one.stripes_skipped, n_stripes - 1);
             CHECK_EQ(one.groups_read, 1);
             CHECK_EQ(one.groups_skipped, groups - 1);
-            printf("    bytes read: full scan %llu, one group %llu; chunks "
-                   "decompressed %llu vs %llu\n",
-                   (unsigned long long)all.bytes_read,
-                   (unsigned long long)one.bytes_read,
-                   (unsigned long long)all.chunks_decompressed,
-                   (unsigned long long)one.chunks_decompressed);
-            CHECK(one.bytes_read * 5 < all.bytes_read);
-            CHECK(one.chunks_decompressed * 5 < all.chunks_decompressed);
+            check_share("one group", &one, &all, 5);
         } else {
             CHECK_EQ(rows, 0);
             CHECK_EQ(one.stripes_read, 0);
@@ -833,38 +840,14 @@ TEST(orc_index_kept_groups_read_their_share)
     free(want);
 }
 
-/* struct<d:double> of `rows` distinct values, 8 KiB ZLIB chunks (about a
- * row group of 1,000 each); want[r] gets each row's hash. */
-static int write_doubles(const char *name, uint64_t rows, char *path,
-                         uint64_t *want, CombErr *err)
+/* Distinct doubles; ctx gets each row's hash. */
+static void fill_doubles(void *ctx, const CombType *root, CombBatch *b)
 {
-    CombArena a;
-    CombType *root;
-    OrcWriterOptions opt;
-    OrcWriter *w;
-    CombBatch b;
-    int rc;
-    comb_arena_init(&a, 1024);
-    root = comb_type_new(&a, COMB_T_STRUCT);
-    comb_type_add_field(&a, root, "d", comb_type_new(&a, COMB_T_DOUBLE));
-    orc_writer_options_default(&opt);
-    opt.compression_block_size = 8 * 1024;
-    opt.row_index_stride = 1000;
-    rc = orc_test_writer_open(name, root, &opt, 1000, path, &w, &b, err);
-    if (!rc) {
-        for (uint64_t r = 0; r < rows && !rc; r += 1000) {
-            for (int i = 0; i < 1000; i++)
-                b.cols[0].f64[i] = (double)(r + (uint64_t)i) * 1.25;
-            b.n_rows = 1000;
-            for (int i = 0; i < 1000; i++)
-                want[r + (uint64_t)i] = batch_row_hash(root, &b, i);
-            rc = orc_writer_write(w, &b, err);
-        }
-        comb_batch_free(&b);
-        rc = rc ? (orc_writer_abort(w), rc) : orc_writer_close(w, err);
-    }
-    comb_arena_free(&a);
-    return rc;
+    uint64_t *want = ctx;
+    for (int i = 0; i < b->n_rows; i++)
+        b->cols[0].f64[i] = (double)i * 1.25;
+    for (int i = 0; i < b->n_rows; i++)
+        want[i] = batch_row_hash(root, b, i);
 }
 
 /* A stream of about a chunk per row group: keeping every 20th group
@@ -879,17 +862,16 @@ TEST(orc_index_kept_groups_read_in_proportion)
     char path[ORC_TEST_PATH_LEN];
     OrcReadCounters full, some;
     CHECK(want);
-    CHECK_OK(write_doubles("doubles.orc", ROWS, path, want, &err), &err);
+    OrcWriterOptions opt;
+    orc_writer_options_default(&opt);
+    opt.compression_block_size = 8 * 1024;  /* about a row group each */
+    opt.row_index_stride = 1000;
+    CHECK_OK(orc_test_write_column("doubles.orc", "d", COMB_T_DOUBLE, &opt,
+                                   ROWS, fill_doubles, want, path, &err), &err);
     scan_every(path, 1, want, &rows, &full);
     CHECK_EQ(rows, ROWS);
     scan_every(path, 20, want, &rows, &some);
     CHECK_EQ(rows, ROWS / 20);
-    printf("    every 20th group: %llu bytes of %llu, %llu chunks of %llu\n",
-           (unsigned long long)some.bytes_read,
-           (unsigned long long)full.bytes_read,
-           (unsigned long long)some.chunks_decompressed,
-           (unsigned long long)full.chunks_decompressed);
-    CHECK(some.bytes_read * 8 < full.bytes_read);
-    CHECK(some.chunks_decompressed * 8 < full.chunks_decompressed);
+    check_share("every 20th group", &some, &full, 8);
     free(want);
 }

@@ -441,31 +441,22 @@ TEST(sarg_unknown_column_reads_all)
     CHECK_EQ(k.stripes_skipped, 1);
 }
 
+/* Days 0..n-2, then *(int64_t *)ctx. */
+static void fill_dates(void *ctx, const CombType *root, CombBatch *b)
+{
+    (void)root;
+    for (int i = 0; i < b->n_rows; i++)
+        b->cols[0].i64[i] = i + 1 < b->n_rows ? i : *(const int64_t *)ctx;
+}
+
 /* struct<d:date> of n rows: days 0..n-2, then `last`. */
 static int write_dates(const char *name, int n, int64_t last, char *path,
                        CombErr *err)
 {
-    CombArena a;
-    CombType *root;
     OrcWriterOptions opt;
-    OrcWriter *w;
-    CombBatch b;
-    int rc;
-    comb_arena_init(&a, 1024);
-    root = comb_type_new(&a, COMB_T_STRUCT);
-    comb_type_add_field(&a, root, "d", comb_type_new(&a, COMB_T_DATE));
     orc_writer_options_default(&opt);
-    rc = orc_test_writer_open(name, root, &opt, n, path, &w, &b, err);
-    if (!rc) {
-        for (int i = 0; i < n; i++)
-            b.cols[0].i64[i] = i + 1 < n ? i : last;
-        b.n_rows = n;
-        rc = orc_writer_write(w, &b, err);
-        comb_batch_free(&b);
-        rc = rc ? (orc_writer_abort(w), rc) : orc_writer_close(w, err);
-    }
-    comb_arena_free(&a);
-    return rc;
+    return orc_test_write_column(name, "d", COMB_T_DATE, &opt, n, fill_dates,
+                                 &last, path, err);
 }
 
 /* DateStatistics are sint32 days: a date beyond them leaves the bounds
@@ -505,46 +496,38 @@ TEST(sarg_dates_beyond_32_bits_keep_their_rows)
     CHECK_EQ(hits, 1);
 }
 
-/* struct<ts:timestamp> of 20,000 rows in row groups of 1,000, a bloom
- * filter on ts: unsorted distinct seconds from 2020 with nanos, but row
- * 12,345 holds 1969-12-31 23:59:59.5, which reads back as 00:00:00.5
- * (orc/README.md).  Returns the seconds of row 4,321 in *probe_secs. */
-static int write_stamps(const char *name, char *path, int64_t *probe_secs,
-                        int32_t *probe_nanos, CombErr *err)
+/* Unsorted distinct seconds from 2020 with nanos, but row 12,345 holds
+ * 1969-12-31 23:59:59.5, which reads back as 00:00:00.5 (orc/README.md);
+ * ctx gets row 4,321's value. */
+static void fill_stamps(void *ctx, const CombType *root, CombBatch *b)
+{
+    OrcSargValue *v = ctx;
+    uint64_t seed = 777;
+    (void)root;
+    for (int i = 0; i < b->n_rows; i++) {
+        /* a permutation of 0..19999 spread over 2020 */
+        b->cols[0].i64[i] = 1577836800 + (int64_t)((i * 7919) % 20000) * 1500;
+        b->cols[0].nanos[i] = (int32_t)(orc_test_rand(&seed) % 1000000000);
+    }
+    b->cols[0].i64[12345] = -1;
+    b->cols[0].nanos[12345] = 500000000;
+    v->i = b->cols[0].i64[4321];
+    v->nanos = b->cols[0].nanos[4321];
+}
+
+/* struct<ts:timestamp> of 20,000 rows (fill_stamps) in row groups of
+ * 1,000, a bloom filter on ts. */
+static int write_stamps(const char *name, char *path, OrcSargValue *probe,
+                        CombErr *err)
 {
     static const int bloom[1] = {1};
-    CombArena a;
-    CombType *root;
     OrcWriterOptions opt;
-    OrcWriter *w;
-    CombBatch b;
-    uint64_t seed = 777;
-    int rc;
-    comb_arena_init(&a, 1024);
-    root = comb_type_new(&a, COMB_T_STRUCT);
-    comb_type_add_field(&a, root, "ts", comb_type_new(&a, COMB_T_TIMESTAMP));
     orc_writer_options_default(&opt);
     opt.bloom_columns = bloom;
     opt.n_bloom_columns = 1;
     opt.row_index_stride = 1000;
-    rc = orc_test_writer_open(name, root, &opt, 20000, path, &w, &b, err);
-    if (!rc) {
-        for (int i = 0; i < 20000; i++) {
-            /* a permutation of 0..19999 spread over 2020 */
-            b.cols[0].i64[i] = 1577836800 + (int64_t)((i * 7919) % 20000) * 1500;
-            b.cols[0].nanos[i] = (int32_t)(orc_test_rand(&seed) % 1000000000);
-        }
-        b.cols[0].i64[12345] = -1;
-        b.cols[0].nanos[12345] = 500000000;
-        *probe_secs = b.cols[0].i64[4321];
-        *probe_nanos = b.cols[0].nanos[4321];
-        b.n_rows = 20000;
-        rc = orc_writer_write(w, &b, err);
-        comb_batch_free(&b);
-        rc = rc ? (orc_writer_abort(w), rc) : orc_writer_close(w, err);
-    }
-    comb_arena_free(&a);
-    return rc;
+    return orc_test_write_column(name, "ts", COMB_T_TIMESTAMP, &opt, 20000,
+                                 fill_stamps, probe, path, err);
 }
 
 /* Timestamp equality finds its row groups by their bloom filters (the
@@ -559,7 +542,7 @@ TEST(sarg_timestamp_bloom_filters)
     OrcSargLeaf l = leaf1(ORC_SARG_EQ, ORC_SARG_TIMESTAMP, &v);
     long rows, hits;
     memset(&v, 0, sizeof v);
-    CHECK_OK(write_stamps("stamps.orc", path, &v.i, &v.nanos, &err), &err);
+    CHECK_OK(write_stamps("stamps.orc", path, &v, &err), &err);
     CHECK_OK(read_counted(path, &l, 1, &k, &rows, &hits, &err), &err);
     printf("    ts = row 4321's: row groups read %llu, skipped %llu\n",
            (unsigned long long)k.groups_read,
