@@ -545,20 +545,55 @@ static int start_synthetic_ids(AcidReader *r, CombErr *err)
     return COMB_OK;
 }
 
-/* Whether the file's values of a column are the values the scan sees: a
- * copy, or a CHAR(n) of a CHAR(n) file (re-padded to the same length,
- * which changes nothing of a value a CHAR(n) can hold). */
-static bool stored_as_read(const AcidConv *conv)
+/* Decimal digits an integer kind needs; 0 for other kinds. */
+static int int_digits(CombTypeKind k)
 {
-    return conv->kind == ACID_CONV_COPY ||
-           (conv->kind == ACID_CONV_STR && conv->from->kind == COMB_T_CHAR &&
-            conv->to->kind == COMB_T_CHAR &&
-            conv->from->max_length == conv->to->max_length);
+    switch (k) {
+    case COMB_T_TINYINT: return 3;
+    case COMB_T_SMALLINT: return 5;
+    case COMB_T_INT: return 10;
+    case COMB_T_BIGINT: return 19;
+    default: return 0;
+    }
+}
+
+/* Whether a search argument leaf over a table column may be tested on the
+ * file column's statistics and bloom filters (orc/sarg.c compares file
+ * integers as longs, doubles or decimals and file decimals at their own
+ * scale): the values the scan sees are the file's values, none made NULL,
+ * in the same order.  So: a copy, a CHAR(n) of a CHAR(n) file (re-padded
+ * to the same length), integer widening, an integer read as a double
+ * (rounding beyond 2^53 keeps the order, and the bounds convert alike)
+ * or as a decimal that holds every value of its kind, and decimal
+ * widening.  Not: narrowing (values out of range read as NULL), fewer
+ * decimals (rounded values fall outside the file's bounds), integers read
+ * as float (rounded to float, bounds to double), cut strings, text forms. */
+static bool sarg_safe(const AcidConv *conv)
+{
+    const CombType *f = conv->from, *t = conv->to;
+    switch (conv->kind) {
+    case ACID_CONV_COPY:
+        return true;
+    case ACID_CONV_STR:
+        return f->kind == COMB_T_CHAR && t->kind == COMB_T_CHAR &&
+               f->max_length == t->max_length;
+    case ACID_CONV_INT:
+        return int_digits(t->kind) >= int_digits(f->kind);
+    case ACID_CONV_INT_FLOAT:
+        return t->kind == COMB_T_DOUBLE;
+    case ACID_CONV_INT_DEC:
+        return (int)t->precision - (int)t->scale >= int_digits(f->kind);
+    case ACID_CONV_DEC:
+        return t->scale >= f->scale &&
+               t->precision - t->scale >= f->precision - f->scale;
+    default:
+        return false;
+    }
 }
 
 /* The search argument's leaves mapped to this file's ORC column ids: a
- * column read as it is stored can be tested on its statistics; a missing
- * or converted one cannot. */
+ * column read as stored or through a conversion sarg_safe allows can be
+ * tested on its statistics; a missing or otherwise converted one cannot. */
 static int push_sarg(AcidReader *r, const CombType *row, CombErr *err)
 {
     const OrcSarg *s = r->sarg;
@@ -572,7 +607,7 @@ static int push_sarg(AcidReader *r, const CombType *row, CombErr *err)
         int c = s->leaves[i].column;
         const AcidConv *conv = c >= 0 && c < r->schema.n_cols ? &r->convs[c]
                                                                : NULL;
-        cols[i] = conv && conv->field >= 0 && stored_as_read(conv)
+        cols[i] = conv && conv->field >= 0 && sarg_safe(conv)
                       ? row->children[conv->field]->id
                       : -1;
     }

@@ -504,21 +504,25 @@ static const int64_t pow10_i64[19] = {
     100000000000000000, 1000000000000000000};
 
 /* ORC stores nanos with their trailing zeros counted in the low 3 bits:
- * n << 3 | z means n * 10^(z+1) when z > 0. */
-static bool decode_nanos(uint64_t enc, int32_t *out)
+ * n << 3 | z means n * 10^(z+1) when z > 0.  Per z: the factor, and the
+ * largest n that stays below a second. */
+static const uint32_t nanos_factor[8] = {1, 100, 1000, 10000, 100000,
+                                         1000000, 10000000, 100000000};
+static const uint64_t nanos_limit[8] = {999999999, 9999999, 999999, 99999,
+                                        9999, 999, 99, 9};
+
+/* The k encoded nanos at enc as nanoseconds at out; false when one is
+ * out of range.  No branch per value: the check is folded over the run. */
+static bool decode_nanos(const int64_t *enc, int32_t *out, int k)
 {
-    uint64_t ns = enc >> 3;
-    int zeros = (int)(enc & 7);
-    if (zeros) {
-        uint64_t m = (uint64_t)pow10_i64[zeros + 1];
-        if (ns > (COMB_NANOS_PER_SECOND - 1) / m)
-            return false;
-        ns *= m;
+    bool bad = false;
+    for (int i = 0; i < k; i++) {
+        uint64_t e = (uint64_t)enc[i], ns = e >> 3;
+        unsigned z = (unsigned)(e & 7);
+        bad |= ns > nanos_limit[z];
+        out[i] = (int32_t)(ns * nanos_factor[z]);
     }
-    if (ns >= COMB_NANOS_PER_SECOND)
-        return false;
-    *out = (int32_t)ns;
-    return true;
+    return !bad;
 }
 
 /* Seconds from the zone's 2015-01-01 plus nanos, to the writer's wall
@@ -534,22 +538,26 @@ static int read_timestamps(OrcReader *r, OrcColRead *c, CombVector *v, int k,
     const OrcTz *tz = r->zones[r->stripe_zone];
     int64_t epoch = r->zone_epochs[r->stripe_zone];
     int32_t fixed = 0;
-    bool is_fixed = orc_tz_fixed(tz, &fixed);
+    bool is_fixed = orc_tz_fixed(tz, &fixed), bad = false;
     int rc = orc_int_dec_next(&c->ints, v->i64, (size_t)k, err);
     if (rc || (rc = orc_int_dec_next(&c->secondary, nanos, (size_t)k, err)))
         return rc;
+    if (!decode_nanos(nanos, v->nanos, k))
+        return orc_in_corrupt(&c->secondary.in, "nanoseconds out of range",
+                              err);
+    /* unsigned sums: a value out of range fails the read, after the loop */
     for (int i = 0; i < k; i++) {
         int64_t t = v->i64[i];
-        if (!decode_nanos((uint64_t)nanos[i], &v->nanos[i]))
-            return orc_in_corrupt(&c->secondary.in,
-                                  "nanoseconds out of range", err);
-        if (t > INT64_MAX / 4 || t < -INT64_MAX / 4)
-            return orc_in_corrupt(&c->ints.in, "seconds out of range", err);
-        t += epoch;
-        if (t < 0 && v->nanos[i] > 999999)
-            t -= 1;
-        v->i64[i] = t + (is_fixed ? fixed : orc_tz_offset(tz, t));
+        bad |= t > INT64_MAX / 4 || t < -INT64_MAX / 4;
+        t = (int64_t)((uint64_t)t + (uint64_t)epoch);
+        t -= t < 0 && v->nanos[i] > 999999;
+        v->i64[i] = (int64_t)((uint64_t)t + (uint64_t)(int64_t)fixed);
     }
+    if (bad)
+        return orc_in_corrupt(&c->ints.in, "seconds out of range", err);
+    if (!is_fixed)  /* fixed is 0 then */
+        for (int i = 0; i < k; i++)
+            v->i64[i] += orc_tz_offset(tz, v->i64[i]);
     return COMB_OK;
 }
 
@@ -926,7 +934,7 @@ static int seek_column(OrcReader *r, OrcColRead *c, uint32_t g,
         : NULL;
     for (int i = 0, at = 0; i < n; i++) {
         OrcIn *in = slot_window(c, &ps[i]);
-        uint64_t soft = q ? q[at] : 0;
+        uint64_t soft = q ? q[at] : ORC_NO_SOFT_END;
         int rc = orc_in_seek(in, p[at], compressed ? p[at + 1] : 0, soft,
                              err);
         int place = compressed ? 2 : 1;

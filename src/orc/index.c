@@ -252,13 +252,17 @@ static bool bad_cpp_blooms(const OrcReader *r)
     return false;
 }
 
-/* Whether this writer's filters of this kind hash as ORC's readers do. */
+/* Whether this writer's filters of this kind hash as ORC's readers do.
+ * Timestamps: only BLOOM_FILTER_UTF8 of writers since ORC-135 holds the
+ * UTC milliseconds the statistics count in (ORC Java's old BLOOM_FILTER
+ * holds them in its JVM's zone). */
 static bool bloom_trusted(const OrcReader *r, const CombType *t, int kind)
 {
     uint32_t wv = orc_reader_writer_version(r);
     if (bad_cpp_blooms(r))
         return false;
-    if (t->kind == COMB_T_TIMESTAMP && wv < WRITER_ORC_135)
+    if (t->kind == COMB_T_TIMESTAMP &&
+        (wv < WRITER_ORC_135 || kind != ORC__PROTO__STREAM__KIND__BLOOM_FILTER_UTF8))
         return false;
     if (kind == ORC__PROTO__STREAM__KIND__BLOOM_FILTER &&
         comb_type_is_str(t->kind) && wv < WRITER_HIVE_12055)

@@ -151,18 +151,25 @@ static int next_chunk(OrcIn *in, CombErr *err)
     }
     if (c->counters)
         c->counters->chunks_decompressed++;
+    c->have_dec = false;
     rc = orc_codec_decode_chunk(c->codec, c->block, body, clen, c->dec,
                                 in->path, what, at, err);
     in->p = c->dec->data;
     in->len = c->dec->len;
+    if (rc == COMB_OK) {
+        c->have_dec = true;
+        c->dec_at = at;
+        c->dec_end = at + 3 + clen;
+    }
     return rc;
 }
 
-/* The next window of an uncompressed stream: its next piece. */
+/* The next window of an uncompressed stream: the bytes read and not
+ * used yet (after a seek into them), else its next piece. */
 static int next_piece(OrcIn *in, CombErr *err)
 {
     OrcChunks *c = in->more;
-    int rc = chunks_need(in, raw_left(c) + 1, err);
+    int rc = raw_left(c) ? COMB_OK : chunks_need(in, 1, err);
     in->p = c->raw->data + c->raw_pos;
     in->len = rc ? 0 : raw_left(c);
     c->raw_pos = c->raw->len;
@@ -266,6 +273,21 @@ int orc_in_varint_slow(OrcIn *in, uint64_t *out, CombErr *err)
     return COMB_OK;
 }
 
+/* Go on reading at stored offset `stored` of the stream: from the bytes
+ * read already when they reach it (row groups sharing a chunk or a piece
+ * read it once), else from the file there. */
+static void place_raw(OrcChunks *c, uint64_t stored)
+{
+    if (stored >= c->done && stored <= c->done + c->raw->len) {
+        c->raw_pos = (size_t)(stored - c->done);
+        return;
+    }
+    comb_buf_clear(c->raw);
+    c->raw_pos = 0;
+    c->off = c->start + stored;
+    c->done = stored;
+}
+
 int orc_in_seek(OrcIn *in, uint64_t stored, uint64_t dec, uint64_t soft_end,
                 CombErr *err)
 {
@@ -277,20 +299,23 @@ int orc_in_seek(OrcIn *in, uint64_t stored, uint64_t dec, uint64_t soft_end,
     if (stored > len || (!c->codec && dec))
         return orc_in_corrupt(in, "row index position lies outside the "
                               "stream", err);
-    comb_buf_clear(c->raw);
-    c->raw_pos = 0;
-    c->off = c->start + stored;
-    c->done = stored;
-    c->soft_end = soft_end ? c->start + soft_end : 0;
+    c->soft_end = soft_end == ORC_NO_SOFT_END ? 0 : c->start + soft_end;
     in->p = NULL;
     in->len = in->pos = 0;
-    if (!c->codec || chunks_done(c))
-        return dec ? orc_in_corrupt(in, "row index position lies outside "
-                                    "the stream", err)
-                   : COMB_OK;
-    int rc = next_chunk(in, err);
-    if (rc)
-        return rc;
+    if (c->codec && c->have_dec && stored == c->dec_at) {
+        place_raw(c, c->dec_end);
+        in->p = c->dec->data;
+        in->len = c->dec->len;
+    } else {
+        place_raw(c, stored);
+        if (!c->codec || chunks_done(c))
+            return dec ? orc_in_corrupt(in, "row index position lies "
+                                        "outside the stream", err)
+                       : COMB_OK;
+        int rc = next_chunk(in, err);
+        if (rc)
+            return rc;
+    }
     if (dec > in->len)
         return orc_in_corrupt(in, "row index position lies outside its "
                               "chunk", err);

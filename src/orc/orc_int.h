@@ -121,6 +121,11 @@ typedef struct OrcChunks {
                              starts there): beyond it only the bytes a
                              chunk needs are read; 0 = none */
     OrcReadCounters *counters;  /* bytes read, chunks decompressed; NULL ok */
+    /* dec holds the chunk whose header is at stored offset dec_at (from
+     * the stream's start) and ends at dec_end: a seek back into it (the
+     * next kept row group in the same chunk) decompresses nothing */
+    bool have_dec;
+    uint64_t dec_at, dec_end;
 } OrcChunks;
 
 /* A cursor over a stream: a window of bytes (the whole stream, or the
@@ -231,8 +236,11 @@ int orc_in_read(OrcIn *in, void *dst, size_t n, CombErr *err);
 /* Move a stream read from chunks to a recorded row-index position: the
  * stored offset `stored` (of a compressed chunk's header, or the byte of
  * an uncompressed stream) and, compressed, `dec` bytes into that chunk;
- * nothing before it is read.  soft_end: see OrcChunks (0 = none).
+ * nothing before it is read.  soft_end: see OrcChunks, as a stored offset
+ * like `stored` (ORC_NO_SOFT_END = none; 0 is the stream's start, where
+ * the next kept group may begin when the first chunk holds both).
  * COMB_ECORRUPT when the position lies outside the stream. */
+#define ORC_NO_SOFT_END UINT64_MAX
 int orc_in_seek(OrcIn *in, uint64_t stored, uint64_t dec, uint64_t soft_end,
                 CombErr *err);
 

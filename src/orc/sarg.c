@@ -590,9 +590,27 @@ static bool bloom_string(const OrcSargLeaf *leaf, const OrcSargColumn *col,
     return false;
 }
 
+/* Whether a timestamp may be in the bloom filter, whose entries are UTC
+ * milliseconds, in the domain of the statistics (ts_bounds): floored
+ * seconds * 1000 + the nanos' milliseconds of the value written.  A value
+ * of the second before 1970 with nanos beyond the millisecond reads back
+ * one second late (orc/README.md), under ORC C++'s and comb's entry for
+ * the value written (ORC Java's is the one read back): a literal of the
+ * first second of 1970 probes that earlier second's entry too. */
+static bool timestamp_bloom(const OrcSargColumn *col, const OrcSargValue *v)
+{
+    OrcBloomProbe p = {ORC_BLOOM_LONG, 0, 0, NULL, 0, 0, 0};
+    p.l = orc_timestamp_bloom_millis(v->i, v->nanos);
+    if (probe(col, &p))
+        return true;
+    if (v->i != 0 || v->nanos <= 999999)
+        return false;
+    p.l = orc_timestamp_bloom_millis(-1, v->nanos);
+    return probe(col, &p);
+}
+
 /* Whether literal i of the leaf may be in the group's bloom filter; true
- * for timestamps (what the filter holds of one before 1970 with nanos
- * beyond the millisecond is not the value read back) and booleans. */
+ * for booleans. */
 static bool bloom_may_hold(const OrcSargLeaf *leaf, const OrcSargColumn *col,
                            int i)
 {
@@ -618,6 +636,8 @@ static bool bloom_may_hold(const OrcSargLeaf *leaf, const OrcSargColumn *col,
     case ORC_SARG_DECIMAL:
         p.kind = ORC_BLOOM_DECIMAL;
         return col->kind != COMB_T_DECIMAL || probe(col, &p);
+    case ORC_SARG_TIMESTAMP:
+        return col->kind != COMB_T_TIMESTAMP || timestamp_bloom(col, v);
     default:
         return true;
     }

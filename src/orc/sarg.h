@@ -158,8 +158,9 @@ int orc_sarg_print(const OrcSarg *s, CombBuf *out);
 /* ----------------------------------------------------------- evaluation */
 
 /* A value as ORC's bloom filters hash it: integers, dates and booleans
- * as longs, floating point as doubles (their bits), strings as their
- * bytes, decimals as their text (unscaled dec at scale). */
+ * as longs, timestamps as the long of their UTC milliseconds, floating
+ * point as doubles (their bits), strings as their bytes, decimals as
+ * their text (unscaled dec at scale). */
 typedef struct OrcBloomProbe {
     enum { ORC_BLOOM_LONG, ORC_BLOOM_DOUBLE, ORC_BLOOM_BYTES,
            ORC_BLOOM_DECIMAL } kind;

@@ -210,7 +210,10 @@ static int date_stats_to_proto(const OrcStatsAcc *s,
         orc_pb_new(a, &orc__proto__date_statistics__descriptor);
     if (!ds)
         return COMB_ENOMEM;
-    if (s->n_values) {
+    /* DateStatistics holds sint32 days; a value beyond them (a file of
+     * another writer copied, say) leaves the bounds out, which readers
+     * take as unknown, where cut ones would skip its rows */
+    if (s->n_values && s->imin >= INT32_MIN && s->imax <= INT32_MAX) {
         ds->has_minimum = ds->has_maximum = 1;
         ds->minimum = (int32_t)s->imin;
         ds->maximum = (int32_t)s->imax;

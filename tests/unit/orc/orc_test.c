@@ -253,3 +253,28 @@ int orc_test_copy_prefix(const char *src, const char *dst, size_t len)
         fclose(out);
     return rc;
 }
+
+int orc_test_write_column(const char *file, const char *name,
+                          CombTypeKind kind, const OrcWriterOptions *opt,
+                          int rows, OrcTestFill fill, void *ctx, char *path,
+                          CombErr *err)
+{
+    CombArena a;
+    CombType *root;
+    OrcWriter *w;
+    CombBatch b;
+    int rc;
+    comb_arena_init(&a, 1024);
+    root = comb_type_new(&a, COMB_T_STRUCT);
+    comb_type_add_field(&a, root, name, comb_type_new(&a, kind));
+    rc = orc_test_writer_open(file, root, opt, rows, path, &w, &b, err);
+    if (!rc) {
+        b.n_rows = rows;
+        fill(ctx, root, &b);
+        rc = orc_writer_write(w, &b, err);
+        comb_batch_free(&b);
+        rc = rc ? (orc_writer_abort(w), rc) : orc_writer_close(w, err);
+    }
+    comb_arena_free(&a);
+    return rc;
+}

@@ -62,4 +62,15 @@ uint64_t orc_test_rand(uint64_t *state);
 int orc_test_copy_prefix(const char *src, const char *dst, size_t len);
 long orc_test_file_size(const char *path);
 
+/* Fills the batch of a one-column file (b->cols[0], root its type) with
+ * b->n_rows rows. */
+typedef void (*OrcTestFill)(void *ctx, const CombType *root, CombBatch *b);
+
+/* Write struct<name:kind> of `rows` rows, one batch filled by fill, with
+ * opt at <a fresh tmpdir>/<file> (path gets where). */
+int orc_test_write_column(const char *file, const char *name,
+                          CombTypeKind kind, const OrcWriterOptions *opt,
+                          int rows, OrcTestFill fill, void *ctx, char *path,
+                          CombErr *err);
+
 #endif

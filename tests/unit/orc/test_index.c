@@ -100,7 +100,8 @@ static uint64_t *full_hashes(const char *path, uint64_t *n, CombErr *err)
 /* ------------------------------------------------------ skipping scans */
 
 typedef struct Pattern {
-    int mode;            /* 0: one group (stripe s, group g); 1: random */
+    int mode;            /* 0: one group (stripe s, group g); 1: random;
+                            2: every g-th group */
     int stripe;
     uint32_t group;
     uint64_t seed;
@@ -113,9 +114,9 @@ static int pattern_filter(void *ctx, OrcReader *r, int stripe,
     (void)r;
     (void)err;
     for (uint32_t g = 0; g < n_groups; g++)
-        keep[g] = p->mode == 0
-                      ? stripe == p->stripe && g == p->group
-                      : (orc_test_rand(&p->seed) & 3) != 0;
+        keep[g] = p->mode == 0   ? stripe == p->stripe && g == p->group
+                  : p->mode == 2 ? g % p->group == 0
+                                 : (orc_test_rand(&p->seed) & 3) != 0;
     return COMB_OK;
 }
 
@@ -679,6 +680,20 @@ TEST(orc_index_damaged_streams)
     free(want);
 }
 
+/* What a scan of some groups read against a full scan's: less than a
+ * factor-th of its bytes and of its chunks decompressed. */
+static void check_share(const char *what, const OrcReadCounters *part,
+                        const OrcReadCounters *all, unsigned factor)
+{
+    printf("    %s: bytes read %llu of %llu, chunks decompressed %llu of "
+           "%llu\n", what, (unsigned long long)part->bytes_read,
+           (unsigned long long)all->bytes_read,
+           (unsigned long long)part->chunks_decompressed,
+           (unsigned long long)all->chunks_decompressed);
+    CHECK(part->bytes_read * factor < all->bytes_read);
+    CHECK(part->chunks_decompressed * factor < all->chunks_decompressed);
+}
+
 /* What a skipping scan reads: one group of one stripe of a zstd file
  * reads a small part of its bytes, skipped stripes are not read, and the
  * counters add up; a filter that keeps nothing reads no stripe. */
@@ -734,14 +749,7 @@ TEST(orc_index_skip_counters)
             CHECK_EQ(one.stripes_skipped, n_stripes - 1);
             CHECK_EQ(one.groups_read, 1);
             CHECK_EQ(one.groups_skipped, groups - 1);
-            printf("    bytes read: full scan %llu, one group %llu; chunks "
-                   "decompressed %llu vs %llu\n",
-                   (unsigned long long)all.bytes_read,
-                   (unsigned long long)one.bytes_read,
-                   (unsigned long long)all.chunks_decompressed,
-                   (unsigned long long)one.chunks_decompressed);
-            CHECK(one.bytes_read * 5 < all.bytes_read);
-            CHECK(one.chunks_decompressed * 5 < all.chunks_decompressed);
+            check_share("one group", &one, &all, 5);
         } else {
             CHECK_EQ(rows, 0);
             CHECK_EQ(one.stripes_read, 0);
@@ -749,5 +757,121 @@ TEST(orc_index_skip_counters)
             CHECK_EQ(one.groups_skipped, groups);
         }
     }
+    free(want);
+}
+
+/* Scan path keeping every step-th row group (every group for step 1):
+ * the rows must be the full scan's; what was read in *k. */
+static void scan_every(const char *path, uint32_t step, const uint64_t *want,
+                       uint64_t *rows, OrcReadCounters *k)
+{
+    OrcReader *r;
+    CombBatch b;
+    CombErr err = {0};
+    Pattern p = {2, 0, step, 0};
+    *rows = 0;
+    CHECK_OK(orc_test_reader_open(path, 1000, &r, &b, &err), &err);
+    orc_reader_set_filter(r, pattern_filter, &p);
+    while (orc_reader_next(r, &b, &err) == COMB_OK && b.n_rows > 0) {
+        for (int i = 0; i < b.n_rows; i++)
+            CHECK(row_hash(r, &b, i) ==
+                  want[orc_reader_batch_row(r) + (uint64_t)i]);
+        *rows += (uint64_t)b.n_rows;
+    }
+    CHECK_EQ(err.code, COMB_OK);
+    orc_reader_counters(r, k);
+    comb_batch_free(&b);
+    orc_reader_close(r);
+}
+
+/* Kept row groups read only the bytes they need: groups sharing a
+ * compression chunk (or an uncompressed piece) read and decompress it
+ * once, so a scan of some groups never reads more than the stripe, and
+ * with small chunks it reads about its share of the stripe. */
+TEST(orc_index_kept_groups_read_their_share)
+{
+    enum { ROWS = 40000 };
+    static const struct { OrcCompression codec; uint64_t block; } cases[] = {
+        {ORC_COMP_ZLIB, 256 * 1024}, {ORC_COMP_ZLIB, 8 * 1024},
+        {ORC_COMP_NONE, 256 * 1024}};
+    uint64_t *want = malloc(ROWS * sizeof *want), rows;
+    CombErr err = {0};
+    char path[ORC_TEST_PATH_LEN];
+    CHECK(want);
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        OrcWriterOptions opt;
+        OrcReadCounters full, half, eighth;
+        OrcStripeInfo si;
+        OrcReader *r;
+        orc_writer_options_default(&opt);
+        opt.compression = cases[i].codec;
+        opt.compression_block_size = cases[i].block;
+        opt.row_index_stride = 1000;
+        CHECK_OK(write_kinds("share.orc", &opt, ROWS, path, want, &err), &err);
+        CHECK_OK(orc_reader_open(path, &r, &err), &err);
+        CHECK_EQ(orc_reader_n_stripes(r), 1);
+        CHECK_OK(orc_reader_stripe_info(r, 0, &si), &err);
+        orc_reader_close(r);
+        uint64_t stripe = si.index_length + si.data_length + si.footer_length;
+        scan_every(path, 1, want, &rows, &full);
+        CHECK_EQ(rows, ROWS);
+        scan_every(path, 2, want, &rows, &half);
+        CHECK_EQ(rows, ROWS / 2);
+        scan_every(path, 8, want, &rows, &eighth);
+        CHECK_EQ(rows, ROWS / 8);
+        printf("    %s, %llu KiB chunks: stripe %llu bytes; read: all groups "
+               "%llu, every 2nd %llu, every 8th %llu; chunks decompressed "
+               "%llu, %llu, %llu\n", orc_compression_name(cases[i].codec),
+               (unsigned long long)(cases[i].block / 1024),
+               (unsigned long long)stripe,
+               (unsigned long long)full.bytes_read,
+               (unsigned long long)half.bytes_read,
+               (unsigned long long)eighth.bytes_read,
+               (unsigned long long)full.chunks_decompressed,
+               (unsigned long long)half.chunks_decompressed,
+               (unsigned long long)eighth.chunks_decompressed);
+        CHECK(half.bytes_read <= stripe);
+        CHECK(eighth.bytes_read <= half.bytes_read);
+        CHECK(half.chunks_decompressed <= full.chunks_decompressed);
+        /* streams of a few bytes per group share their chunks */
+        if (cases[i].block == 8 * 1024)
+            CHECK(eighth.bytes_read * 2 < full.bytes_read);
+    }
+    free(want);
+}
+
+/* Distinct doubles; ctx gets each row's hash. */
+static void fill_doubles(void *ctx, const CombType *root, CombBatch *b)
+{
+    uint64_t *want = ctx;
+    for (int i = 0; i < b->n_rows; i++)
+        b->cols[0].f64[i] = (double)i * 1.25;
+    for (int i = 0; i < b->n_rows; i++)
+        want[i] = batch_row_hash(root, b, i);
+}
+
+/* A stream of about a chunk per row group: keeping every 20th group
+ * reads about a twentieth of it (each kept group's chunks and the one
+ * holding the next group's start), where reading ahead from the first
+ * chunk once read nearly all of it. */
+TEST(orc_index_kept_groups_read_in_proportion)
+{
+    enum { ROWS = 100000 };
+    uint64_t *want = malloc(ROWS * sizeof *want), rows;
+    CombErr err = {0};
+    char path[ORC_TEST_PATH_LEN];
+    OrcReadCounters full, some;
+    CHECK(want);
+    OrcWriterOptions opt;
+    orc_writer_options_default(&opt);
+    opt.compression_block_size = 8 * 1024;  /* about a row group each */
+    opt.row_index_stride = 1000;
+    CHECK_OK(orc_test_write_column("doubles.orc", "d", COMB_T_DOUBLE, &opt,
+                                   ROWS, fill_doubles, want, path, &err), &err);
+    scan_every(path, 1, want, &rows, &full);
+    CHECK_EQ(rows, ROWS);
+    scan_every(path, 20, want, &rows, &some);
+    CHECK_EQ(rows, ROWS / 20);
+    check_share("every 20th group", &some, &full, 8);
     free(want);
 }

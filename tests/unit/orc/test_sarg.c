@@ -440,3 +440,122 @@ TEST(sarg_unknown_column_reads_all)
     CHECK_EQ(rows, 0);
     CHECK_EQ(k.stripes_skipped, 1);
 }
+
+/* Days 0..n-2, then *(int64_t *)ctx. */
+static void fill_dates(void *ctx, const CombType *root, CombBatch *b)
+{
+    (void)root;
+    for (int i = 0; i < b->n_rows; i++)
+        b->cols[0].i64[i] = i + 1 < b->n_rows ? i : *(const int64_t *)ctx;
+}
+
+/* struct<d:date> of n rows: days 0..n-2, then `last`. */
+static int write_dates(const char *name, int n, int64_t last, char *path,
+                       CombErr *err)
+{
+    OrcWriterOptions opt;
+    orc_writer_options_default(&opt);
+    return orc_test_write_column(name, "d", COMB_T_DATE, &opt, n, fill_dates,
+                                 &last, path, err);
+}
+
+/* DateStatistics are sint32 days: a date beyond them leaves the bounds
+ * out of the file, stripe and row-group statistics (cut to 32 bits they
+ * would skip the row that holds it). */
+TEST(sarg_dates_beyond_32_bits_keep_their_rows)
+{
+    char path[ORC_TEST_PATH_LEN];
+    CombErr err;
+    OrcReadCounters k;
+    OrcColumnStats st;
+    OrcReader *r;
+    const OrcStripeIndex *x;
+    bool cols[2] = {false, true};
+    OrcSargValue v = {.i = (int64_t)INT32_MAX + 10};
+    OrcSargLeaf l = leaf1(ORC_SARG_EQ, ORC_SARG_DATE, &v);
+    long rows, hits;
+    CHECK_OK(write_dates("bigdate.orc", 3000, v.i, path, &err), &err);
+    CHECK_OK(orc_reader_open(path, &r, &err), &err);
+    CHECK_OK(orc_reader_column_stats(r, 1, &st), &err);
+    CHECK(!st.has_int);
+    CHECK_EQ(st.n_values, 3000);
+    CHECK_OK(orc_reader_stripe_stats(r, 0, 1, &st, &err), &err);
+    CHECK(!st.has_int);
+    CHECK_OK(orc_reader_stripe_index(r, 0, cols, false, &x, &err), &err);
+    CHECK_OK(orc_stripe_index_stats(x, 1, 0, &st), &err);
+    CHECK(!st.has_int);
+    orc_reader_close(r);
+    CHECK_OK(read_counted(path, &l, 1, &k, &rows, &hits, &err), &err);
+    CHECK_EQ(hits, 1);
+    /* dates within 32 bits keep their bounds and are skipped by them */
+    CHECK_OK(write_dates("date.orc", 3000, 20000, path, &err), &err);
+    CHECK_OK(read_counted(path, &l, 1, &k, &rows, &hits, &err), &err);
+    CHECK_EQ(rows, 0);
+    v.i = 20000;
+    CHECK_OK(read_counted(path, &l, 1, &k, &rows, &hits, &err), &err);
+    CHECK_EQ(hits, 1);
+}
+
+/* Unsorted distinct seconds from 2020 with nanos, but row 12,345 holds
+ * 1969-12-31 23:59:59.5, which reads back as 00:00:00.5 (orc/README.md);
+ * ctx gets row 4,321's value. */
+static void fill_stamps(void *ctx, const CombType *root, CombBatch *b)
+{
+    OrcSargValue *v = ctx;
+    uint64_t seed = 777;
+    (void)root;
+    for (int i = 0; i < b->n_rows; i++) {
+        /* a permutation of 0..19999 spread over 2020 */
+        b->cols[0].i64[i] = 1577836800 + (int64_t)((i * 7919) % 20000) * 1500;
+        b->cols[0].nanos[i] = (int32_t)(orc_test_rand(&seed) % 1000000000);
+    }
+    b->cols[0].i64[12345] = -1;
+    b->cols[0].nanos[12345] = 500000000;
+    v->i = b->cols[0].i64[4321];
+    v->nanos = b->cols[0].nanos[4321];
+}
+
+/* struct<ts:timestamp> of 20,000 rows (fill_stamps) in row groups of
+ * 1,000, a bloom filter on ts. */
+static int write_stamps(const char *name, char *path, OrcSargValue *probe,
+                        CombErr *err)
+{
+    static const int bloom[1] = {1};
+    OrcWriterOptions opt;
+    orc_writer_options_default(&opt);
+    opt.bloom_columns = bloom;
+    opt.n_bloom_columns = 1;
+    opt.row_index_stride = 1000;
+    return orc_test_write_column(name, "ts", COMB_T_TIMESTAMP, &opt, 20000,
+                                 fill_stamps, probe, path, err);
+}
+
+/* Timestamp equality finds its row groups by their bloom filters (the
+ * statistics of unsorted values cannot), and the value before 1970 that
+ * reads back one second late is found by what it reads as. */
+TEST(sarg_timestamp_bloom_filters)
+{
+    char path[ORC_TEST_PATH_LEN];
+    CombErr err;
+    OrcReadCounters k;
+    OrcSargValue v;
+    OrcSargLeaf l = leaf1(ORC_SARG_EQ, ORC_SARG_TIMESTAMP, &v);
+    long rows, hits;
+    memset(&v, 0, sizeof v);
+    CHECK_OK(write_stamps("stamps.orc", path, &v, &err), &err);
+    CHECK_OK(read_counted(path, &l, 1, &k, &rows, &hits, &err), &err);
+    printf("    ts = row 4321's: row groups read %llu, skipped %llu\n",
+           (unsigned long long)k.groups_read,
+           (unsigned long long)k.groups_skipped);
+    CHECK_EQ(hits, 1);
+    CHECK(k.groups_skipped >= 18);
+    /* a millisecond later is another bloom entry */
+    v.nanos = v.nanos < 999000000 ? v.nanos + 1000000 : v.nanos - 1000000;
+    CHECK_OK(read_counted(path, &l, 1, &k, &rows, &hits, &err), &err);
+    CHECK(k.groups_skipped >= 18);
+    v.i = 0;
+    v.nanos = 500000000;
+    CHECK_OK(read_counted(path, &l, 1, &k, &rows, &hits, &err), &err);
+    CHECK_EQ(hits, 1);
+    CHECK(k.groups_skipped >= 18);
+}
