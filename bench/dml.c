@@ -28,7 +28,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <libpq-fe.h>
@@ -195,21 +194,6 @@ static int pg_copy(PGconn *c, const char *path)
     return pg_ok(c, PQgetResult(c), PGRES_COMMAND_OK) || rc;
 }
 
-/* tests/lib/pgserver.sh CMD DIR [durable], found from this file's path
- * (the benches run from the repository root); its exit status. */
-static int pg_server(const char *cmd, const char *dir)
-{
-    const char *file = __FILE__, *tail = strstr(file, "bench/dml.c");
-    char line[9000];
-    int status;
-    snprintf(line, sizeof line, "bash '%.*stests/lib/pgserver.sh' %s '%s'%s",
-             tail ? (int)(tail - file) : 0, file, cmd, dir,
-             strcmp(cmd, "start") == 0 ? " durable" : "");
-    fflush(stdout);
-    status = system(line);
-    return status >= 0 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
 static int pg_steps(PGconn *c, const char *csv, Engine *e)
 {
     PGresult *r;
@@ -269,17 +253,6 @@ static int run_pg(const char *csv, Engine *e)
 }
 
 /* --------------------------------------------------------------- SQLite */
-
-static int lite_exec(sqlite3 *db, const char *sql)
-{
-    char *msg = NULL;
-    if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-        fprintf(stderr, "sqlite: %s\n", msg);
-        sqlite3_free(msg);
-        return 1;
-    }
-    return 0;
-}
 
 static int lite_load(sqlite3 *db, long rows)
 {
