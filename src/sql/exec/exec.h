@@ -103,7 +103,8 @@ int sql_filter_sarg(SqlStmtCtx *c, const SqlTable *t, const BoundExpr *filter,
  * on every CLUSTERED BY column (AND of them, OR of such), each constant
  * converted exactly to its column's type and hashed as the writer
  * routes rows (acid_bucket_of_row).  *mask NULL when every bucket may
- * (not bucketed, not transactional ORC, nothing understood); else
+ * (not bucketed, not transactional ORC, nothing understood,
+ * hive.tez.bucket.pruning false); else
  * (*mask)[b] for b < t->n_buckets, *n_read of them true.  Statement
  * arena. */
 int sql_scan_buckets(SqlStmtCtx *c, const SqlTable *t, const BoundExpr *filter,

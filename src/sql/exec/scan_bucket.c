@@ -14,7 +14,8 @@
  * bucket.  The bucket of a value combination is the writer's
  * (acid_bucket_of_row over a one-row batch), so NULL keys land in the
  * bucket NULL hashes to.  Floating-point columns are not pruned on (0.0
- * and -0.0 are equal but hash apart).
+ * and -0.0 are equal but hash apart).  hive.tez.bucket.pruning=false
+ * (Hive's setting) turns it off.
  */
 #include "sql/exec/exec.h"
 
@@ -322,7 +323,7 @@ int sql_scan_buckets(SqlStmtCtx *c, const SqlTable *t, const BoundExpr *filter,
     int rc;
     *mask = NULL;
     *n_read = t->n_buckets;
-    if (!prunable(t))
+    if (!prunable(t) || !sql_conf_bool(c->s, "hive.tez.bucket.pruning", true))
         return COMB_OK;
     if ((rc = sql_filter_sarg(c, t, filter, &sarg, err)) || !sarg)
         return rc;
