@@ -132,13 +132,12 @@ static bool store_value(const BucketPrune *p, int k, const OrcSargLeaf *leaf,
     case COMB_T_BOOLEAN:
         vec->i64[0] = v->i;
         return true;
-    case COMB_T_VARCHAR:
-        vec->str[0] = v->s;
-        return v->s.len <= type->max_length || !type->max_length;
     case COMB_T_DECIMAL:
         return dec_exact(v->dec, v->scale, (int)type->scale, &vec->dec[0]) &&
                comb_dec_fits(vec->dec[0], (int)type->precision);
-    default:  /* string; char is hashed and compared without its padding */
+    default:  /* string, varchar; char is hashed and compared without its
+                 padding (a longer value than the column holds matches
+                 no row, wherever it hashes) */
         vec->str[0] = v->s;
         return true;
     }
