@@ -17,8 +17,9 @@
  *   SQLite      an INTEGER PRIMARY KEY table in a WAL file database,
  *               synchronous=FULL, one transaction of prepared inserts
  * then each step of `steps` runs as one statement per engine, timed (wall
- * seconds; comb's CPU seconds too), with the files comb's statement left
- * in the table directory.  The loads are timed for scale, not compared.
+ * seconds, and CPU seconds: comb's and SQLite's of this process,
+ * PostgreSQL's of its server process for the connection, from /proc), with
+ * the files comb's statement left in the table directory.  The loads are timed for scale, not compared.
  * After the steps every engine's count(*), sum(id), sum(amount) must agree
  * (exit 1 otherwise).  DIR keeps the files; without it a temporary
  * directory is removed.
@@ -194,6 +195,27 @@ static int pg_copy(PGconn *c, const char *path)
     return pg_ok(c, PQgetResult(c), PGRES_COMMAND_OK) || rc;
 }
 
+/* CPU seconds the server process of a connection used so far (its
+ * /proc stat: the machine may be shared, and CPU time tells what wall
+ * time may not); -1 when unknown. */
+static double backend_cpu(int pid)
+{
+    char path[64], line[1024], *p;
+    unsigned long long utime, stime;
+    FILE *f;
+    snprintf(path, sizeof path, "/proc/%d/stat", pid);
+    if (!(f = fopen(path, "r")))
+        return -1;
+    p = fgets(line, sizeof line, f);
+    fclose(f);
+    /* fields 14 and 15, after the parenthesised command name */
+    if (!p || !(p = strrchr(line, ')')) ||
+        sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
+               &utime, &stime) != 2)
+        return -1;
+    return (double)(utime + stime) / (double)sysconf(_SC_CLK_TCK);
+}
+
 static int pg_steps(PGconn *c, const char *csv, Engine *e)
 {
     PGresult *r;
@@ -206,11 +228,12 @@ static int pg_steps(PGconn *c, const char *csv, Engine *e)
         return 1;
     e->load_s = now() - t0;
     for (int i = 0; i < N_STEPS; i++) {
+        double c0 = backend_cpu(PQbackendPID(c));
         t0 = now();
         if (pg_exec(c, steps[i].sql))
             return 1;
         e->step_s[i] = now() - t0;
-        e->step_cpu[i] = -1;
+        e->step_cpu[i] = c0 < 0 ? -1 : backend_cpu(PQbackendPID(c)) - c0;
         e->step_files[i] = -1;
     }
     r = PQexec(c, check_sql);
@@ -309,11 +332,12 @@ static int run_sqlite(const char *dir, long rows, Engine *e)
         goto done;
     e->load_s = now() - t0;
     for (int i = 0; i < N_STEPS; i++) {
+        double c0 = cpu_seconds();
         t0 = now();
         if (lite_exec(db, steps[i].sql))
             goto done;
         e->step_s[i] = now() - t0;
-        e->step_cpu[i] = -1;
+        e->step_cpu[i] = cpu_seconds() - c0;
         e->step_files[i] = -1;
     }
     rc = lite_check(db, e);
@@ -325,13 +349,19 @@ done:
 
 /* --------------------------------------------------------------- report */
 
+/* A peer's time of step i and comb's ratios to it, wall and CPU. */
 static void print_ratio(const Engine *comb, const Engine *peer, int i)
 {
-    if (peer->ran)
-        printf("  %s %8.3f s  comb/%s %6.2fx", peer->name, peer->step_s[i],
-               peer->name, comb->step_s[i] / peer->step_s[i]);
-    else
+    if (!peer->ran) {
         printf("  %s        -", peer->name);
+        return;
+    }
+    printf("  %s %.3f s", peer->name, peer->step_s[i]);
+    if (peer->step_cpu[i] > 0)
+        printf(" (cpu %.3f s)", peer->step_cpu[i]);
+    printf(" comb/%s %.2fx", peer->name, comb->step_s[i] / peer->step_s[i]);
+    if (peer->step_cpu[i] > 0)
+        printf(" (cpu %.2fx)", comb->step_cpu[i] / peer->step_cpu[i]);
 }
 
 static void report(long rows, const Engine *e, int n)
@@ -343,7 +373,7 @@ static void report(long rows, const Engine *e, int n)
             printf("  %s %.3f s", e[k].name, e[k].load_s);
     printf("\n");
     for (int i = 0; i < N_STEPS; i++) {
-        printf("%-12s %9ld rows  comb %8.3f s (cpu %.3f s, %ld files)",
+        printf("%-10s %8ld rows  comb %.3f s (cpu %.3f s, %ld files)",
                steps[i].name, (long)((double)rows * steps[i].fraction),
                e[0].step_s[i], e[0].step_cpu[i], e[0].step_files[i]);
         for (int k = 1; k < n; k++)
