@@ -275,35 +275,51 @@ static void predicate(Rng *r, int depth, CombBuf *out)
     }
 }
 
+/* SELECT * FROM table WHERE where with `setting` true, then false, into
+ * on and off (freed by the caller): 0 when both gave the same rows, 1 when
+ * both failed, -1 (a failure recorded) when they differ. */
+static int on_off(SqlSession *s, const char *setting, const char *table,
+                  const char *where, Rows *on, Rows *off)
+{
+    char sql[4096];
+    CombErr err_on, err_off;
+    int rc_on, rc_off, same = 0;
+    snprintf(sql, sizeof sql, "SELECT * FROM %s WHERE %s", table, where);
+    sql_session_set_conf(s, setting, "true", &err_on);
+    rc_on = run(s, sql, on, &err_on);
+    sql_session_set_conf(s, setting, "false", &err_off);
+    rc_off = run(s, sql, off, &err_off);
+    if (rc_on != rc_off) {
+        unit_fail(__FILE__, __LINE__, "%s: rc %d with %s, %d without", sql,
+                  rc_on, setting, rc_off);
+        return -1;
+    }
+    if (rc_on)
+        return 1;
+    char *a = sorted(on), *b = sorted(off);
+    if (!a || !b || strcmp(a, b) != 0) {
+        unit_fail(__FILE__, __LINE__, "%s: %d rows with %s, %d without", sql,
+                  on->n, setting, off->n);
+        same = -1;
+    }
+    comb_free(a);
+    comb_free(b);
+    return same;
+}
+
 /* The rows of `where` on `table` with push-down on and off: equal, or the
  * same error.  *skipped counts what push-down skipped. */
 static void compare_one(SqlSession *s, const char *table, const char *where,
                         long *skipped, int *errors)
 {
-    char sql[4096];
     Rows on = {COMB_BUF_INIT, 0, 0, 0}, off = {COMB_BUF_INIT, 0, 0, 0};
-    CombErr err_on, err_off;
-    int rc_on, rc_off;
-    snprintf(sql, sizeof sql, "SELECT * FROM %s WHERE %s", table, where);
-    sql_session_set_conf(s, "hive.optimize.index.filter", "true", &err_on);
-    rc_on = run(s, sql, &on, &err_on);
-    sql_session_set_conf(s, "hive.optimize.index.filter", "false", &err_off);
-    rc_off = run(s, sql, &off, &err_off);
-    if (rc_on != rc_off) {
-        unit_fail(__FILE__, __LINE__, "%s: rc %d with push-down, %d without",
-                  sql, rc_on, rc_off);
-    } else if (rc_on) {
-        ++*errors;
-    } else {
-        char *a = sorted(&on), *b = sorted(&off);
-        if (!a || !b || strcmp(a, b) != 0)
-            unit_fail(__FILE__, __LINE__,
-                      "%s: %d rows with push-down, %d without", sql, on.n, off.n);
-        comb_free(a);
-        comb_free(b);
+    int rc = on_off(s, "hive.optimize.index.filter", table, where, &on, &off);
+    *errors += rc == 1;
+    if (rc == 0) {
         *skipped += on.skipped;
         if (off.skipped)
-            unit_fail(__FILE__, __LINE__, "%s: skipped with push-down off", sql);
+            unit_fail(__FILE__, __LINE__, "%s: skipped with push-down off",
+                      where);
     }
     comb_buf_free(&on.text);
     comb_buf_free(&off.text);
@@ -391,29 +407,12 @@ static void key_predicate(Rng *r, const Bucketed *t, CombBuf *out)
 static void compare_buckets(SqlSession *s, const char *table,
                             const char *where, long *fewer)
 {
-    char sql[4096];
     Rows on = {COMB_BUF_INIT, 0, 0, 0}, off = {COMB_BUF_INIT, 0, 0, 0};
-    CombErr err_on, err_off;
-    int rc_on, rc_off;
-    snprintf(sql, sizeof sql, "SELECT * FROM %s WHERE %s", table, where);
-    sql_session_set_conf(s, "hive.tez.bucket.pruning", "true", &err_on);
-    rc_on = run(s, sql, &on, &err_on);
-    sql_session_set_conf(s, "hive.tez.bucket.pruning", "false", &err_off);
-    rc_off = run(s, sql, &off, &err_off);
-    if (rc_on != rc_off) {
-        unit_fail(__FILE__, __LINE__, "%s: rc %d with pruning, %d without",
-                  sql, rc_on, rc_off);
-    } else if (!rc_on) {
-        char *a = sorted(&on), *b = sorted(&off);
-        if (!a || !b || strcmp(a, b) != 0)
-            unit_fail(__FILE__, __LINE__,
-                      "%s: %d rows with bucket pruning, %d without", sql, on.n,
-                      off.n);
-        comb_free(a);
-        comb_free(b);
+    if (on_off(s, "hive.tez.bucket.pruning", table, where, &on, &off) == 0) {
         *fewer += on.files < off.files;
         if (on.files > off.files)
-            unit_fail(__FILE__, __LINE__, "%s: pruning opened more files", sql);
+            unit_fail(__FILE__, __LINE__, "%s: pruning opened more files",
+                      where);
     }
     comb_buf_free(&on.text);
     comb_buf_free(&off.text);
