@@ -59,17 +59,6 @@ static int comb_exec_count(SqlSession *s, const char *sql, ScanCount *count)
     return comb_exec(s, sql, count ? &sink : NULL);
 }
 
-static int lite_exec(sqlite3 *db, const char *sql)
-{
-    char *msg = NULL;
-    if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-        fprintf(stderr, "sqlite: %s\n", msg);
-        sqlite3_free(msg);
-        return 1;
-    }
-    return 0;
-}
-
 typedef struct Timings {
     double insert, update, del, scan;
     long scanned;

@@ -7,9 +7,13 @@
 #define COMB_BENCH_H
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
+
+#include <sqlite3.h>
 
 #include "sql/session.h"
 
@@ -48,6 +52,34 @@ static inline int comb_exec(SqlSession *s, const char *sql,
         return 1;
     }
     return 0;
+}
+
+/* SQLite's sqlite3_exec; 1 with the message on stderr when it fails. */
+static inline int lite_exec(sqlite3 *db, const char *sql)
+{
+    char *msg = NULL;
+    if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+        fprintf(stderr, "sqlite: %s\n", msg);
+        sqlite3_free(msg);
+        return 1;
+    }
+    return 0;
+}
+
+/* tests/lib/pgserver.sh CMD DIR (a durable server for "start"), found
+ * from this header's path (the benches run from the repository root);
+ * its exit status, 77 when there is no PostgreSQL server to run. */
+static inline int pg_server(const char *cmd, const char *dir)
+{
+    const char *file = __FILE__, *tail = strstr(file, "bench/bench.h");
+    char line[9000];
+    int status;
+    snprintf(line, sizeof line, "bash '%.*stests/lib/pgserver.sh' %s '%s'%s",
+             tail ? (int)(tail - file) : 0, file, cmd, dir,
+             strcmp(cmd, "start") == 0 ? " durable" : "");
+    fflush(stdout);
+    status = system(line);
+    return status >= 0 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 #endif

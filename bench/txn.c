@@ -273,21 +273,6 @@ static void run_backend(Opts *o)
     }
 }
 
-/* tests/lib/pgserver.sh CMD DIR [durable], found from this file's path
- * (the benches run from the repository root); its exit status. */
-static int pg_server(const char *cmd, const char *dir)
-{
-    const char *file = __FILE__, *tail = strstr(file, "bench/txn.c");
-    char line[9000];
-    int status;
-    snprintf(line, sizeof line, "bash '%.*stests/lib/pgserver.sh' %s '%s'%s",
-             tail ? (int)(tail - file) : 0, file, cmd, dir,
-             strcmp(cmd, "start") == 0 ? " durable" : "");
-    fflush(stdout);
-    status = system(line);
-    return status >= 0 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
 /* The PostgreSQL figures, on o->url or on a server of their own. */
 static void run_postgresql(Opts *o)
 {

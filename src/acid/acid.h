@@ -147,6 +147,17 @@ typedef struct AcidReaderOptions {
      * original files, no delete events applied (rows of invalid write ids
      * are still dropped). */
     bool inserts_only;
+    /* (Bucket pruning.) When set, the data and delete files numbered b <
+     * n_bucket_mask are read only where bucket_mask[b] (§6.3 pairs them
+     * by that number, so a bucket's rows and its delete events go
+     * together); files numbered higher, and plain files whose names carry
+     * no number, are read.  Borrowed. */
+    const bool *bucket_mask;
+    int n_bucket_mask;
+    /* (Tracing.) Called with the path of every data and delete file as
+     * the reader opens it; NULL none. */
+    void (*file_opened)(void *ctx, const char *path);
+    void *file_opened_ctx;
 } AcidReaderOptions;
 
 /*

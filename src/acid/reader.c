@@ -64,6 +64,10 @@ struct AcidReader {
     OrcReadCounters counters;  /* of the files closed so far */
     bool compactor;            /* AcidReaderOptions.compactor */
     bool inserts_only;         /* AcidReaderOptions.inserts_only */
+    const bool *bucket_mask;   /* AcidReaderOptions.bucket_mask */
+    int n_bucket_mask;
+    void (*file_opened)(void *ctx, const char *path);
+    void *file_opened_ctx;
     int capacity;              /* rows per batch */
     AcidDirState state;
     ScanFile *files;           /* read order: bucket, then seq */
@@ -93,6 +97,19 @@ struct AcidReader {
 };
 
 /* ------------------------------------------------------------ file lists */
+
+/* Bucket pruning left bucket b out. */
+static bool bucket_pruned(const AcidReader *r, int bucket)
+{
+    return r->bucket_mask && bucket >= 0 && bucket < r->n_bucket_mask &&
+           !r->bucket_mask[bucket];
+}
+
+static void trace_open(const AcidReader *r, const char *path)
+{
+    if (r->file_opened)
+        r->file_opened(r->file_opened_ctx, path);
+}
 
 typedef struct FileLists {
     ScanFile *files;
@@ -145,6 +162,8 @@ static int list_originals(AcidReader *r, const char *dir, FileLists *l,
             return comb_err_nomem(err);
         if (!acid_data_file_parse(base_name(f.path), &f.bucket))
             return COMB_INTERNAL(err, "original file name not parsable");
+        if (bucket_pruned(r, f.bucket))
+            continue;
         f.group = GROUP_ROOT;
         int rc = push_file(r, l, &f, err);
         if (rc)
@@ -178,7 +197,8 @@ static int list_dir_files(AcidReader *r, const char *dir,
     for (int i = 0; i < n; i++) {
         ScanFile f = *proto;
         if (acid_name_is_hidden(names[i]) ||
-            !acid_data_file_parse(names[i], &f.bucket))
+            !acid_data_file_parse(names[i], &f.bucket) ||
+            bucket_pruned(r, f.bucket))
             continue;
         f.path = fs_join(&r->arena, path, names[i]);
         if (!f.path)
@@ -233,7 +253,8 @@ static int list_delete_files(AcidReader *r, const char *dir, FileLists *l,
         for (int j = 0; j < n; j++) {
             int bucket;
             char *file;
-            if (!acid_bucket_file_parse(names[j], &bucket))
+            if (!acid_bucket_file_parse(names[j], &bucket) ||
+                bucket_pruned(r, bucket))
                 continue;
             if (!(file = fs_join(&r->arena, path, names[j])))
                 return comb_err_nomem(err);
@@ -319,6 +340,12 @@ static int copy_options(AcidReader *r, const AcidReaderOptions *opt,
     r->sarg = opt ? opt->sarg : NULL;
     r->compactor = opt && opt->compactor;
     r->inserts_only = opt && opt->inserts_only;
+    if (opt) {
+        r->bucket_mask = opt->bucket_mask;
+        r->n_bucket_mask = opt->n_bucket_mask;
+        r->file_opened = opt->file_opened;
+        r->file_opened_ctx = opt->file_opened_ctx;
+    }
     return COMB_OK;
 }
 
@@ -365,7 +392,9 @@ static int list_given_files(AcidReader *r, const char *const *paths, int n,
         if (!(f.path = comb_arena_strdup(&r->arena, paths[i])))
             return comb_err_nomem(err);
         if (!acid_data_file_parse(base_name(f.path), &f.bucket))
-            f.bucket = 0;
+            f.bucket = 0;  /* no number: never pruned */
+        else if (bucket_pruned(r, f.bucket))
+            continue;
         f.group = GROUP_FIRST_DELTA + i;
         f.all_valid = true;
         if ((rc = push_file(r, &l, &f, err)))
@@ -483,6 +512,7 @@ static int load_deletes(AcidReader *r, int bucket, CombErr *err)
         int rc;
         if (r->dfiles[i].bucket != bucket)
             continue;
+        trace_open(r, r->dfiles[i].path);
         rc = acid_delete_set_load(&r->deletes, r->dfiles[i].path, &r->wil,
                                   bucket, err);
         if (rc)
@@ -620,6 +650,7 @@ static int open_file(AcidReader *r, const ScanFile *f, CombErr *err)
     int rc;
     if ((rc = load_deletes(r, f->bucket, err)))
         return rc;
+    trace_open(r, f->path);
     if ((rc = orc_reader_open(f->path, &r->orc, err)))
         return rc;
     r->cur = f;

@@ -75,6 +75,7 @@ typedef struct SqlScan {
     CombWriteIdList wil;    /* transactional tables */
     bool have_wil;
     struct OrcSarg *sarg;   /* pushed to the ORC readers; NULL none */
+    bool *buckets;          /* bucket pruning's mask (t->n_buckets); NULL all */
     OrcReadCounters counters; /* of the units closed so far */
 } SqlScan;
 
@@ -92,6 +93,22 @@ bool sql_index_filter_enabled(SqlStmtCtx *c);
  * nothing understood).  In the statement arena. */
 int sql_scan_sarg(SqlStmtCtx *c, const SqlTable *t, const BoundExpr *filter,
                   struct OrcSarg **out, CombErr *err);
+/* The same translation whatever hive.optimize.index.filter says (bucket
+ * pruning reads its equalities). */
+int sql_filter_sarg(SqlStmtCtx *c, const SqlTable *t, const BoundExpr *filter,
+                    struct OrcSarg **out, CombErr *err);
+
+/* Bucket pruning (scan_bucket.c): the buckets of t whose files can hold
+ * a row `filter` keeps, from its equalities, IN lists, <=> and IS NULL
+ * on every CLUSTERED BY column (AND of them, OR of such), each constant
+ * converted exactly to its column's type and hashed as the writer
+ * routes rows (acid_bucket_of_row).  *mask NULL when every bucket may
+ * (not bucketed, not transactional ORC, nothing understood,
+ * hive.tez.bucket.pruning false); else
+ * (*mask)[b] for b < t->n_buckets, *n_read of them true.  Statement
+ * arena. */
+int sql_scan_buckets(SqlStmtCtx *c, const SqlTable *t, const BoundExpr *filter,
+                     bool **mask, int *n_read, CombErr *err);
 
 /* Next batch with the filter applied; *done at the end. */
 int sql_scan_next(SqlScan *scan, bool *done, CombErr *err);

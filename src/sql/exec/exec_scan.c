@@ -87,6 +87,17 @@ int sql_unit_files(SqlStmtCtx *c, const SqlTable *t, const SqlUnit *u,
     return rc;
 }
 
+/* comb.trace.files=true: every file a scan opens, as an info line (tests
+ * check which files pruning leaves out); best effort. */
+static void trace_file(void *ctx, const char *path)
+{
+    SqlStmtCtx *c = ctx;
+    CombErr ignored;
+    char *line = comb_arena_printf(c->arena, "file read: %s", path);
+    if (line)
+        c->sink->info(c->sink->ctx, line, &ignored);
+}
+
 static int open_unit(SqlScan *s, CombErr *err)
 {
     const SqlTable *t = s->t;
@@ -96,6 +107,12 @@ static int open_unit(SqlScan *s, CombErr *err)
     char **paths;
     int n, rc;
     s->unit_open = true;
+    opt.bucket_mask = s->buckets;
+    opt.n_bucket_mask = s->buckets ? t->n_buckets : 0;
+    if (s->c->sink->info && sql_conf_bool(s->c->s, "comb.trace.files", false)) {
+        opt.file_opened = trace_file;
+        opt.file_opened_ctx = s->c;
+    }
     if (t->kind == SQL_TABLE_ACID)
         return acid_reader_open(u->dir, &schema, &s->wil, &s->c->snapshot,
                                 &opt, &s->reader, err);
@@ -176,7 +193,7 @@ int sql_scan_open(SqlStmtCtx *c, const SqlTable *t, const bool *project,
                   bool want_row_id, BoundExpr *where, SqlScan *scan,
                   CombErr *err)
 {
-    int rc;
+    int rc, n_buckets;
     memset(scan, 0, sizeof *scan);
     scan->c = c;
     scan->t = t;
@@ -202,6 +219,7 @@ int sql_scan_open(SqlStmtCtx *c, const SqlTable *t, const bool *project,
          (rc = sql_table_text_options(t, &scan->text_opt, err))) ||
         (rc = sql_table_units(c, t, where, &scan->units, &scan->n_units, err)) ||
         (rc = sql_scan_sarg(c, t, where, &scan->sarg, err)) ||
+        (rc = sql_scan_buckets(c, t, where, &scan->buckets, &n_buckets, err)) ||
         (rc = scan_batch_init(scan, err)))
         sql_scan_close(scan);
     return rc;

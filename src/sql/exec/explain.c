@@ -306,6 +306,31 @@ static int explain_units(SqlExplain *x, const SqlTable *t, BoundExpr *filter,
     return rc;
 }
 
+/* The bucket files bucket pruning leaves to read, for bucketed tables. */
+static int explain_buckets(SqlExplain *x, const SqlTable *t,
+                           const BoundExpr *filter, CombErr *err)
+{
+    CombBuf b = COMB_BUF_INIT;
+    bool *mask;
+    int n_read, rc;
+    if (t->n_buckets <= 0)
+        return COMB_OK;
+    if ((rc = sql_scan_buckets(x->c, t, filter, &mask, &n_read, err)))
+        return rc;
+    if (!mask)
+        return sql_explain_prop(x, "buckets: all %d", t->n_buckets);
+    for (int i = 0; i < t->n_buckets; i++)
+        if (mask[i])
+            comb_buf_printf(&b, "%s%d", b.len ? ", " : "", i);
+    if (comb_buf_append_byte(&b, '\0'))
+        rc = COMB_ENOMEM;
+    else
+        rc = sql_explain_prop(x, "buckets: %d of %d%s%s", n_read, t->n_buckets,
+                              n_read ? ": " : "", (const char *)b.data);
+    comb_buf_free(&b);
+    return rc;
+}
+
 /* A scan batch's column names: the table's, then ROW__ID's fields. */
 static const char **scan_names(SqlStmtCtx *c, const SqlTable *t)
 {
@@ -365,6 +390,8 @@ int sql_explain_scan(SqlExplain *x, const SqlTable *t, const bool *project,
         rc = explain_sarg(x, t, filter, err);
     if (!rc)
         rc = explain_units(x, t, filter, err);
+    if (!rc)
+        rc = explain_buckets(x, t, filter, err);
     sql_expr_release(filter);
     return rc == COMB_ENOMEM ? comb_err_nomem(err) : rc;
 }

@@ -118,6 +118,7 @@ int sql_lower_join(SqlStmtCtx *c, const LpNode *n, SqlOp **out, CombErr *err)
         (rc = sql_lp_lower(c, n->single_default, &spec.single_default, err)))
         return rc;
     spec.kind = n->join;
+    spec.single_pos = n->single_pos;
     spec.n_keys = k.n;
     spec.lkeys = k.l;
     spec.rkeys = k.r;

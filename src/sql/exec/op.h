@@ -181,6 +181,7 @@ typedef struct SqlJoinSpec {
     SqlOp *single_default;   /* SINGLE: at most one row, right's columns
                                 first, for left rows without a match;
                                 NULL: NULLs */
+    AstPos single_pos;       /* SINGLE: the subquery, for its error */
 } SqlJoinSpec;
 int sql_op_join(SqlStmtCtx *c, SqlOp *left, SqlOp *right,
                 const SqlJoinSpec *spec, SqlOp **out, CombErr *err);

@@ -410,9 +410,9 @@ static int record_pairs(JoinOp *j, CombErr *err)
         j->pmark[j->out_probe[row]] = 1;
         j->bmatched[j->out_build[row]] = true;
         if (j->s.kind == LP_JOIN_SINGLE && ++j->pcount[j->out_probe[row]] > 1)
-            return comb_err(err, COMB_ESEMANTIC,
-                            "Scalar subquery expression returns more than one "
-                            "row.");
+            return sql_err_at(err, COMB_ESEMANTIC, 0, j->s.single_pos,
+                              "Scalar subquery expression returns more than "
+                              "one row.");
     }
     return COMB_OK;
 }

@@ -291,9 +291,18 @@ bool sql_index_filter_enabled(SqlStmtCtx *c)
 int sql_scan_sarg(SqlStmtCtx *c, const SqlTable *t, const BoundExpr *filter,
                   OrcSarg **out, CombErr *err)
 {
+    *out = NULL;
+    if (!sql_index_filter_enabled(c))
+        return COMB_OK;
+    return sql_filter_sarg(c, t, filter, out, err);
+}
+
+int sql_filter_sarg(SqlStmtCtx *c, const SqlTable *t, const BoundExpr *filter,
+                    OrcSarg **out, CombErr *err)
+{
     SargBuild b = {c, t, NULL};
     *out = NULL;
-    if (!filter || t->format != SQL_FORMAT_ORC || !sql_index_filter_enabled(c))
+    if (!filter || t->format != SQL_FORMAT_ORC)
         return COMB_OK;
     if (!(b.sarg = comb_arena_alloc(c->arena, sizeof *b.sarg)))
         return comb_err_nomem(err);

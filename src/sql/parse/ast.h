@@ -419,8 +419,13 @@ typedef enum AstAlterKind {
     AST_ALTER_DROP_PARTITIONS, /* DROP [IF EXISTS] PARTITION (k op v, ...),
                                   ... [PURGE] */
     AST_ALTER_CONCATENATE,     /* CONCATENATE */
-    AST_ALTER_COMPACT          /* COMPACT 'compact_type' [AND WAIT] [WITH
+    AST_ALTER_COMPACT,         /* COMPACT 'compact_type' [AND WAIT] [WITH
                                   OVERWRITE TBLPROPERTIES (props)] */
+    AST_ALTER_BUCKETING        /* CLUSTERED BY (...) [SORTED BY (...)] INTO n
+                                  BUCKETS (the statement's cluster_cols,
+                                  sort_cols, n_buckets), INTO n BUCKETS
+                                  (n_cluster_cols 0), NOT CLUSTERED
+                                  (n_buckets -1) */
 } AstAlterKind;
 
 /* One PARTITION (...) of ADD PARTITION (items are key = constant) or DROP

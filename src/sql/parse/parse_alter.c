@@ -224,6 +224,21 @@ static int partition_operation(SqlParser *p, AstAlter *a)
     return refuse_here(p, "ALTER TABLE");
 }
 
+/* CLUSTERED BY ... INTO n BUCKETS, INTO n BUCKETS, NOT CLUSTERED. */
+static int bucketing_clause(SqlParser *p, AstStmt *s, AstAlter *a)
+{
+    a->kind = AST_ALTER_BUCKETING;
+    if (sp_is_kw(p, KW_CLUSTERED))
+        return sp_clustered_by(p, s);
+    if (sp_accept_kw(p, KW_INTO)) {
+        SP_TRY(sp_int(p, 1, INT32_MAX, "bucket count", &s->n_buckets));
+        return sp_expect_kw(p, KW_BUCKETS);
+    }
+    sp_next(p);  /* NOT */
+    s->n_buckets = -1;
+    return sp_expect_kw(p, KW_CLUSTERED);
+}
+
 static int table_operation(SqlParser *p, AstStmt *s, AstAlter *a)
 {
     a->op_pos = sp_pos(sp_peek(p, 0));
@@ -243,6 +258,9 @@ static int table_operation(SqlParser *p, AstStmt *s, AstAlter *a)
         return drop_clause(p, a);
     if (sp_accept_kw(p, KW_UNSET))
         return properties(p, a, true);
+    if (sp_is_kw(p, KW_CLUSTERED) || sp_is_kw(p, KW_INTO) ||
+        (sp_is_kw(p, KW_NOT) && sp_is_kw_at(p, 1, KW_CLUSTERED)))
+        return bucketing_clause(p, s, a);
     return partition_operation(p, a);
 }
 

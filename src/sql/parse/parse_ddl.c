@@ -183,7 +183,7 @@ static int tbl_sort_col(SqlParser *p, void *ctx)
 }
 
 /* CLUSTERED BY (c, ...) [SORTED BY (c [ASC|DESC], ...)] INTO n BUCKETS */
-static int tbl_clustered_by(SqlParser *p, AstStmt *s)
+int sp_clustered_by(SqlParser *p, AstStmt *s)
 {
     SqlVec cluster = {0};
     SortCols sorted = {{0}, {0}};
@@ -300,7 +300,7 @@ static int create_table(SqlParser *p, AstStmt *s)
     }
     SP_TRY(ddl_string_clause(p, KW_COMMENT, &s->comment));
     SP_TRY(tbl_partitioned_by(p, s));
-    SP_TRY(tbl_clustered_by(p, s));
+    SP_TRY(sp_clustered_by(p, s));
     if (sp_is_kw(p, KW_SKEWED))
         return sp_unsupported(p, sp_peek(p, 0), "SKEWED BY");
     SP_TRY(tbl_row_format(p, s));

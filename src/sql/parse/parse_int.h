@@ -179,6 +179,9 @@ int sp_abort(SqlParser *p, AstStmt *s);
 /* ALTER TABLE ... COMPACT 'type' [AND WAIT] [WITH OVERWRITE TBLPROPERTIES
  * (...)], after COMPACT. */
 int sp_alter_compact(SqlParser *p, AstAlter *a);
+/* CREATE TABLE's CLUSTERED BY (c, ...) [SORTED BY (...)] INTO n BUCKETS
+ * into s (parse_ddl.c); nothing without CLUSTERED. */
+int sp_clustered_by(SqlParser *p, AstStmt *s);
 /* SHOW COMPACTIONS (at COMPACTIONS; *handled false when it is not). */
 int sp_show_compactions(SqlParser *p, AstStmt *s, bool *handled);
 /* ABORT COMPACTIONS id ... (at ABORT). */

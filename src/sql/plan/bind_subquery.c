@@ -430,6 +430,7 @@ int sql_bq_subquery(BqBlock *b, const AstExpr *e, BoundExpr **out,
     if ((rc = sql_lp_join(c, LP_JOIN_SINGLE, left, plan, cond, &join, err)))
         return rc;
     join->single_default = empty;
+    join->single_pos = e->pos;
     b->top = join;
     if (!(*out = sql_lp_colref(c, &join->cols[left->n_cols], e->pos)))
         return comb_err_nomem(err);

@@ -165,6 +165,8 @@ struct LpNode {
                                 positionally right's, for left rows without
                                 a match (a correlated aggregate over no
                                 rows: count 0); NULL: NULLs */
+    AstPos single_pos;       /* SINGLE: the scalar subquery (for the error
+                                of its second row) */
 
     /* AGGREGATE: output keys, then aggs, then GROUPING__ID (n_sets > 0).
      * sets[s] has bit k set when key k is NOT grouped in set s (Hive's

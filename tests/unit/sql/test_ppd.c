@@ -8,6 +8,12 @@
  * hive.optimize.index.filter on and off, for a full ACID table with
  * updates and deletes, a plain ORC table and a partitioned one.  The
  * scans must also have skipped something, or the test proves nothing.
+ * Bucket pruning alike: bucketed full-ACID tables (one, two and three
+ * CLUSTERED BY columns of several types, bucketing versions 1 and 2, with
+ * deletes and updates) give the same rows for random predicates ANDed or
+ * ORed with equalities, IN lists, <=> and IS NULL on their clustering
+ * columns with hive.tez.bucket.pruning on and off, and pruning opened
+ * fewer files (comb.trace.files) for some of them.
  * COMB_PPD_SEED / COMB_PPD_COUNT run other samples.
  */
 #include "unit.h"
@@ -71,6 +77,7 @@ typedef struct Rows {
     CombBuf text;      /* one line per row */
     int n;
     long skipped;      /* stripes + row groups skipped (comb.scan.stats) */
+    long files;        /* files opened (comb.trace.files) */
 } Rows;
 
 static int rows_batch(void *ctx, const CombBatch *b, CombErr *err)
@@ -98,6 +105,7 @@ static int rows_info(void *ctx, const char *line, CombErr *err)
                "read %llu skipped %llu, bytes read %llu",
                &sr, &ss, &gr, &gs, &bytes) == 5)
         r->skipped += (long)(ss + gs);
+    r->files += strncmp(line, "file read: ", 11) == 0;
     return COMB_OK;
 }
 
@@ -267,35 +275,51 @@ static void predicate(Rng *r, int depth, CombBuf *out)
     }
 }
 
+/* SELECT * FROM table WHERE where with `setting` true, then false, into
+ * on and off (freed by the caller): 0 when both gave the same rows, 1 when
+ * both failed, -1 (a failure recorded) when they differ. */
+static int on_off(SqlSession *s, const char *setting, const char *table,
+                  const char *where, Rows *on, Rows *off)
+{
+    char sql[4096];
+    CombErr err_on, err_off;
+    int rc_on, rc_off, same = 0;
+    snprintf(sql, sizeof sql, "SELECT * FROM %s WHERE %s", table, where);
+    sql_session_set_conf(s, setting, "true", &err_on);
+    rc_on = run(s, sql, on, &err_on);
+    sql_session_set_conf(s, setting, "false", &err_off);
+    rc_off = run(s, sql, off, &err_off);
+    if (rc_on != rc_off) {
+        unit_fail(__FILE__, __LINE__, "%s: rc %d with %s, %d without", sql,
+                  rc_on, setting, rc_off);
+        return -1;
+    }
+    if (rc_on)
+        return 1;
+    char *a = sorted(on), *b = sorted(off);
+    if (!a || !b || strcmp(a, b) != 0) {
+        unit_fail(__FILE__, __LINE__, "%s: %d rows with %s, %d without", sql,
+                  on->n, setting, off->n);
+        same = -1;
+    }
+    comb_free(a);
+    comb_free(b);
+    return same;
+}
+
 /* The rows of `where` on `table` with push-down on and off: equal, or the
  * same error.  *skipped counts what push-down skipped. */
 static void compare_one(SqlSession *s, const char *table, const char *where,
                         long *skipped, int *errors)
 {
-    char sql[4096];
-    Rows on = {COMB_BUF_INIT, 0, 0}, off = {COMB_BUF_INIT, 0, 0};
-    CombErr err_on, err_off;
-    int rc_on, rc_off;
-    snprintf(sql, sizeof sql, "SELECT * FROM %s WHERE %s", table, where);
-    sql_session_set_conf(s, "hive.optimize.index.filter", "true", &err_on);
-    rc_on = run(s, sql, &on, &err_on);
-    sql_session_set_conf(s, "hive.optimize.index.filter", "false", &err_off);
-    rc_off = run(s, sql, &off, &err_off);
-    if (rc_on != rc_off) {
-        unit_fail(__FILE__, __LINE__, "%s: rc %d with push-down, %d without",
-                  sql, rc_on, rc_off);
-    } else if (rc_on) {
-        ++*errors;
-    } else {
-        char *a = sorted(&on), *b = sorted(&off);
-        if (!a || !b || strcmp(a, b) != 0)
-            unit_fail(__FILE__, __LINE__,
-                      "%s: %d rows with push-down, %d without", sql, on.n, off.n);
-        comb_free(a);
-        comb_free(b);
+    Rows on = {COMB_BUF_INIT, 0, 0, 0}, off = {COMB_BUF_INIT, 0, 0, 0};
+    int rc = on_off(s, "hive.optimize.index.filter", table, where, &on, &off);
+    *errors += rc == 1;
+    if (rc == 0) {
         *skipped += on.skipped;
         if (off.skipped)
-            unit_fail(__FILE__, __LINE__, "%s: skipped with push-down off", sql);
+            unit_fail(__FILE__, __LINE__, "%s: skipped with push-down off",
+                      where);
     }
     comb_buf_free(&on.text);
     comb_buf_free(&off.text);
@@ -305,6 +329,131 @@ static long env_long(const char *name, long dflt)
 {
     const char *v = getenv(name);
     return v && *v ? strtol(v, NULL, 10) : dflt;
+}
+
+/* ------------------------------------------------------ bucket pruning */
+
+/* Bucketed tables: their CLUSTERED BY columns (indexes into cols). */
+typedef struct Bucketed {
+    const char *name;
+    const char *clause;
+    int n_keys;
+    int keys[3];
+} Bucketed;
+
+static const Bucketed bucketed[] = {
+    {"bk_i", "CLUSTERED BY (i) INTO 8 BUCKETS", 1, {2}},
+    {"bk_sdt", "CLUSTERED BY (s, dt) INTO 4 BUCKETS TBLPROPERTIES "
+               "('bucketing_version'='1')", 2, {6, 9}},
+    {"bk_cvd", "CLUSTERED BY (c, dec, ti) INTO 5 BUCKETS", 3, {8, 10, 0}},
+    {"bk_vb", "CLUSTERED BY (v, b) INTO 3 BUCKETS", 2, {7, 3}},
+};
+#define N_BUCKETED ((int)(sizeof bucketed / sizeof bucketed[0]))
+
+/* A test of column c that fixes its values: =, <=>, IN or IS NULL, with
+ * a constant of its own type mostly (else of another column's). */
+static void key_test(Rng *r, int c, CombBuf *out)
+{
+    const Col *k = rnd(r, 6) ? &cols[c] : &cols[rnd(r, N_COLS)];
+    const char *lit = k->pool[rnd(r, (unsigned)k->n_pool)];
+    switch (rnd(r, 5)) {
+    case 0: case 1:
+        comb_buf_printf(out, "%s = %s", cols[c].name, lit);
+        return;
+    case 2:
+        comb_buf_printf(out, "%s <=> %s", cols[c].name, rnd(r, 3) ? lit : "NULL");
+        return;
+    case 3:
+        comb_buf_printf(out, "%s IN (%s, %s)", cols[c].name, lit,
+                        k->pool[rnd(r, (unsigned)k->n_pool)]);
+        return;
+    default:
+        comb_buf_printf(out, "%s IS NULL", cols[c].name);
+    }
+}
+
+/* Every key of t fixed, ANDed; sometimes with another predicate. */
+static void key_predicate(Rng *r, const Bucketed *t, CombBuf *out)
+{
+    comb_buf_printf(out, "(");
+    for (int k = 0; k < t->n_keys; k++) {
+        if (k)
+            comb_buf_printf(out, " AND ");
+        key_test(r, t->keys[k], out);
+    }
+    comb_buf_printf(out, ")");
+    switch (rnd(r, 4)) {
+    case 0:
+        comb_buf_printf(out, " AND ");
+        predicate(r, 1, out);
+        break;
+    case 1:  /* either of two key combinations */
+        comb_buf_printf(out, " OR ");
+        key_predicate(r, t, out);
+        break;
+    case 2:  /* anything may match: every bucket */
+        if (rnd(r, 3) == 0) {
+            comb_buf_printf(out, " OR ");
+            predicate(r, 2, out);
+        }
+        break;
+    default:
+        break;
+    }
+}
+
+/* The rows with bucket pruning on and off: equal; *fewer counts the
+ * statements for which pruning opened fewer files. */
+static void compare_buckets(SqlSession *s, const char *table,
+                            const char *where, long *fewer)
+{
+    Rows on = {COMB_BUF_INIT, 0, 0, 0}, off = {COMB_BUF_INIT, 0, 0, 0};
+    if (on_off(s, "hive.tez.bucket.pruning", table, where, &on, &off) == 0) {
+        *fewer += on.files < off.files;
+        if (on.files > off.files)
+            unit_fail(__FILE__, __LINE__, "%s: pruning opened more files",
+                      where);
+    }
+    comb_buf_free(&on.text);
+    comb_buf_free(&off.text);
+}
+
+TEST(bucket_pruning_differential)
+{
+    SqlSessionOptions opt = {unit_tmpdir(), "tester"};
+    SqlSession *s = NULL;
+    CombErr err;
+    Rng r = {(uint64_t)env_long("COMB_PPD_SEED", 17)};
+    long count = env_long("COMB_PPD_COUNT", 300), fewer = 0;
+    CHECK_OK(sql_session_open(&opt, &s, &err), &err);
+    CHECK_OK(sql_session_set_conf(s, "comb.trace.files", "true", &err), &err);
+    for (int t = 0; t < N_BUCKETED; t++)
+        CHECK_OK(create_table(s, bucketed[t].name, bucketed[t].clause, &err), &err);
+    for (int phase = 0; phase < 4; phase++)
+        for (int t = 0; t < N_BUCKETED; t++)
+            CHECK_OK(insert_rows(s, &r, bucketed[t].name, "", phase, 40, &err),
+                     &err);
+    for (int t = 0; t < N_BUCKETED; t++) {
+        char sql[256];
+        snprintf(sql, sizeof sql, "DELETE FROM %s WHERE si %% 4 = 0",
+                 bucketed[t].name);
+        CHECK_OK(run(s, sql, NULL, &err), &err);
+        snprintf(sql, sizeof sql, "UPDATE %s SET bo = NOT bo, f = f + 1 "
+                 "WHERE si %% 3 = 1", bucketed[t].name);
+        CHECK_OK(run(s, sql, NULL, &err), &err);
+    }
+    for (long q = 0; q < count && !unit_failed_now(); q++) {
+        const Bucketed *t = &bucketed[q % N_BUCKETED];
+        CombBuf where = COMB_BUF_INIT;
+        key_predicate(&r, t, &where);
+        comb_buf_append_byte(&where, 0);
+        compare_buckets(s, t->name, (const char *)where.data, &fewer);
+        comb_buf_free(&where);
+    }
+    printf("    %ld predicates, %ld read fewer files with bucket pruning\n",
+           count, fewer);
+    CHECK(fewer > count / 4);
+    sql_session_close(s);
 }
 
 TEST(ppd_differential)
