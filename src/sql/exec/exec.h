@@ -76,6 +76,9 @@ typedef struct SqlScan {
     bool have_wil;
     struct OrcSarg *sarg;   /* pushed to the ORC readers; NULL none */
     OrcReadCounters counters; /* of the units closed so far */
+    AcidMorselWalk walk;    /* parallel scans: this scan's share of the
+                               stripes (text: files) of every unit, when
+                               walk.shared is set after open; else all */
 } SqlScan;
 
 /* Open a scan of t: project[i] for each column read (NULL = all), ROW__ID

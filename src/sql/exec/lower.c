@@ -11,6 +11,7 @@
  * the sort's emitted columns.
  */
 #include "sql/exec/op.h"
+#include "sql/exec/par.h"
 
 #include <string.h>
 
@@ -296,22 +297,15 @@ static int lower_grouping_set(SqlStmtCtx *c, const LpNode *n, uint64_t set,
                           out, err);
 }
 
-static int lower_aggregate(SqlStmtCtx *c, const LpNode *n, SqlOp **out,
-                           CombErr *err)
+/* One aggregation over its input, without grouping sets. */
+static int lower_one_aggregate(SqlStmtCtx *c, const LpNode *n, SqlOp **out,
+                               CombErr *err)
 {
     BoundExpr **keys;
     SqlAgg **aggs;
-    SqlOp *in, **sets;
+    SqlOp *in;
     PosMap m;
     int rc;
-    if (n->n_sets) {
-        if (!(sets = comb_arena_alloc(c->arena, (size_t)n->n_sets * sizeof *sets)))
-            return comb_err_nomem(err);
-        for (int s = 0; s < n->n_sets; s++)
-            if ((rc = lower_grouping_set(c, n, n->sets[s], &sets[s], err)))
-                return rc;
-        return sql_op_union_all(c, sets, n->n_sets, out, err);
-    }
     if (!(keys = comb_arena_alloc(c->arena, (size_t)(n->n_keys + 1) * sizeof *keys)))
         return comb_err_nomem(err);
     if ((rc = lower_node(c, n->input, &in, err)) ||
@@ -323,6 +317,42 @@ static int lower_aggregate(SqlStmtCtx *c, const LpNode *n, SqlOp **out,
             return rc;
     return sql_op_aggregate(c, in, n->n_keys, keys, n->n_aggs, aggs,
                             col_names(c, n), out, err);
+}
+
+/* Can the aggregation run as parallel copies (par.h)?  Not with DISTINCT
+ * (its seen sets would have to be merged too: it runs on one thread). */
+static bool aggregate_par_safe(const LpNode *n, const SqlOp *agg)
+{
+    for (int a = 0; a < n->n_aggs; a++)
+        if (n->aggs[a].distinct)
+            return false;
+    return sql_op_par_safe(agg->input);
+}
+
+static int lower_aggregate(SqlStmtCtx *c, const LpNode *n, SqlOp **out,
+                           CombErr *err)
+{
+    SqlOp **ops;
+    int rc, threads;
+    if (n->n_sets) {
+        if (!(ops = comb_arena_alloc(c->arena, (size_t)n->n_sets * sizeof *ops)))
+            return comb_err_nomem(err);
+        for (int s = 0; s < n->n_sets; s++)
+            if ((rc = lower_grouping_set(c, n, n->sets[s], &ops[s], err)))
+                return rc;
+        return sql_op_union_all(c, ops, n->n_sets, out, err);
+    }
+    if ((rc = lower_one_aggregate(c, n, out, err)) ||
+        (rc = sql_exec_threads(c, &threads, err)))
+        return rc;
+    if (threads == 1 || !aggregate_par_safe(n, *out))
+        return COMB_OK;
+    if (!(ops = comb_arena_alloc(c->arena, (size_t)(threads - 1) * sizeof *ops)))
+        return comb_err_nomem(err);
+    for (int k = 0; k < threads - 1; k++)
+        if ((rc = lower_one_aggregate(c, n, &ops[k], err)))
+            return rc;
+    return sql_op_aggregate_peers(*out, ops, threads - 1, err);
 }
 
 static int lower_lateral(SqlStmtCtx *c, const LpNode *n, SqlOp *in,

@@ -107,6 +107,13 @@ int sql_op_scan(SqlStmtCtx *c, const SqlTable *t, SqlOp **out, CombErr *err);
 /* The unit of a table scan's last batch (NULL: op is no scan, or before
  * its first batch). */
 const SqlUnit *sql_op_scan_unit(const SqlOp *op);
+/* Parallel copies (par.h): whether op is a table scan; its walk over
+ * the morsels (NULL: no scan, or not open); the expressions a scan
+ * (its filter), filter or projection evaluates, -1 for other operators. */
+bool sql_op_is_scan(const SqlOp *op);
+AcidMorselWalk *sql_op_scan_walk(SqlOp *op);
+int sql_op_exprs(const SqlOp *op, BoundExpr *const **out);
+int sql_scan_op_filter(const SqlOp *op, BoundExpr *const **out);
 /* One row and no columns: the input of a query without FROM. */
 int sql_op_one_row(SqlStmtCtx *c, SqlOp **out, CombErr *err);
 /* Rows of input for which pred is TRUE. */
@@ -125,6 +132,11 @@ int sql_op_project(SqlStmtCtx *c, SqlOp *input, int n, BoundExpr **exprs,
 int sql_op_aggregate(SqlStmtCtx *c, SqlOp *input, int n_keys,
                      BoundExpr **keys, int n_aggs, SqlAgg **aggs,
                      const char **names, SqlOp **out, CombErr *err);
+/* Parallel aggregation (par.h): peers[0..n) are aggregations built as
+ * op is, over copies of its input; they run beside it on threads of
+ * their own, over their share of the scan's morsels, and op merges
+ * them. */
+int sql_op_aggregate_peers(SqlOp *op, SqlOp **peers, int n, CombErr *err);
 /* LATERAL VIEW [OUTER] u (op_lateral.c): for each input row the rows of
  * table function u, after the input's columns (keep_input) or alone (a
  * lone table function in the select list); names: u's output columns. */

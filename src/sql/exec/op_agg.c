@@ -13,9 +13,11 @@
 #include "sql/exec/op.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/alloc.h"
+#include "sql/exec/par.h"
 
 typedef struct GroupTable {
     SqlRowStore groups;      /* group key datums, one row per group */
@@ -23,6 +25,10 @@ typedef struct GroupTable {
     int64_t *slots;          /* open addressing: group index + 1, 0 empty */
     uint64_t *hashes;        /* hash per group */
     int64_t n_slots;
+    /* parallel copies: per group the morsel it was first seen in, and its
+     * index in the table of the copy that read that morsel */
+    int64_t *first;
+    int64_t *first_local;
 } GroupTable;
 
 /* A DISTINCT call's (group, argument tuple)s seen so far: it is fed
@@ -56,6 +62,17 @@ typedef struct AggOp {
     SqlVecFill *fills;
     SeenSet *seen;           /* per call; types NULL unless DISTINCT */
     uint16_t *dsel;          /* a DISTINCT call's new rows of a batch */
+    /* parallel copies (par.h): this one merges peers[k], each run with
+     * context peer_ctx[k] over its share of the morsels */
+    struct AggOp **peers;
+    SqlStmtCtx **peer_ctx;
+    int n_peers;
+    bool peers_live;         /* peer contexts not yet ended */
+    AcidMorsels morsels;     /* shared by this copy's scan and the peers' */
+    AcidMorselWalk *walk;    /* this copy's scan's; NULL when serial */
+    _Atomic bool *stop;      /* a copy failed: the others stop early */
+    _Atomic bool stop_flag;  /* the first copy's, which stop points at */
+    int64_t *order;          /* output order of the groups; NULL: as made */
 } AggOp;
 
 static uint64_t hash_bytes(uint64_t h, const void *p, size_t n)
@@ -239,6 +256,18 @@ static int distinct_rows(AggOp *p, int a, const CombBatch *b,
     return COMB_OK;
 }
 
+static int first_grow(GroupTable *gt, size_t cap)
+{
+    int64_t *f = comb_realloc(gt->first, cap * sizeof *f);
+    int64_t *l;
+    if (f)
+        gt->first = f;
+    l = f ? comb_realloc(gt->first_local, cap * sizeof *l) : NULL;
+    if (l)
+        gt->first_local = l;
+    return f && l ? COMB_OK : COMB_ENOMEM;
+}
+
 static int group_new(const AggOp *p, GroupTable *gt, int row,
                      uint64_t h, int64_t *gi, CombErr *err)
 {
@@ -253,7 +282,7 @@ static int group_new(const AggOp *p, GroupTable *gt, int row,
             gt->states = st;
         if (hs)
             gt->hashes = hs;
-        if (!st || !hs)
+        if (!st || !hs || (p->walk && first_grow(gt, cap)))
             return comb_err_nomem(err);
     }
     if ((rc = sql_rows_add(&gt->groups, &key, err)))
@@ -267,6 +296,10 @@ static int group_new(const AggOp *p, GroupTable *gt, int row,
     for (int a = 0; a < p->n_aggs; a++)
         p->aggs[a]->ops->init(p->aggs[a], gt->states[n] + p->offsets[a]);
     gt->hashes[n] = h;
+    if (p->walk) {
+        gt->first[n] = p->walk->last;
+        gt->first_local[n] = n;
+    }
     *gi = n;
     return COMB_OK;
 }
@@ -351,6 +384,8 @@ static void group_table_free(GroupTable *gt)
     comb_free(gt->states);
     comb_free(gt->slots);
     comb_free(gt->hashes);
+    comb_free(gt->first);
+    comb_free(gt->first_local);
 }
 
 
@@ -364,8 +399,9 @@ static int fill_groups(AggOp *p, int64_t first, CombErr *err)
     comb_batch_reset(ab);
     for (int j = 0; j < ab->n_cols; j++)
         sql_fill_reset(&p->fills[j]);
-    for (int64_t gi = first; gi < gt->groups.n_rows && ab->n_rows < ab->capacity;
-         gi++) {
+    for (int64_t k = first; k < gt->groups.n_rows && ab->n_rows < ab->capacity;
+         k++) {
+        int64_t gi = p->order ? p->order[k] : k;
         int r = ab->n_rows++;
         for (int g = 0; g < p->n_keys; g++)
             if (sql_datum_fill(&p->fills[g], r, &gt->groups.rows[gi][g]))
@@ -381,6 +417,33 @@ static int fill_groups(AggOp *p, int64_t first, CombErr *err)
             if (sql_datum_fill(&p->fills[p->n_keys + a], r, &d))
                 return comb_err_nomem(err);
         }
+    }
+    return COMB_OK;
+}
+
+/* Open the peers on this thread, each with its context synchronized
+ * (the statement's transaction is open now), and make every copy's scan
+ * share one set of morsels. */
+static int open_peers(AggOp *p, CombErr *err)
+{
+    int rc;
+    p->stop = &p->stop_flag;
+    atomic_store(&p->stop_flag, false);
+    atomic_store(&p->morsels.next, 0);
+    p->peers_live = true;
+    if (!(p->walk = sql_op_par_walk(p->op.input)))
+        return COMB_INTERNAL(err, "a parallel aggregation's input has no scan");
+    p->walk->shared = &p->morsels;
+    for (int k = 0; k < p->n_peers; k++) {
+        AggOp *q = p->peers[k];
+        sql_par_ctx_sync(p->peer_ctx[k], p->op.c);
+        sql_op_set_ctx(&q->op, p->peer_ctx[k]);
+        if ((rc = sql_op_open(&q->op, err)))
+            return rc;
+        q->stop = p->stop;
+        if (!(q->walk = sql_op_par_walk(q->op.input)))
+            return COMB_INTERNAL(err, "a parallel aggregation's input has no scan");
+        q->walk->shared = &p->morsels;
     }
     return COMB_OK;
 }
@@ -414,16 +477,21 @@ static int agg_open(SqlOp *op, CombErr *err)
     for (int j = 0; p->fills && j < op->n_cols; j++)
         if (sql_fill_init(&p->fills[j], &p->batch.cols[j], &p->arena))
             return comb_err_nomem(err);
-    return p->fills ? COMB_OK : comb_err_nomem(err);
+    if (!p->fills)
+        return comb_err_nomem(err);
+    return p->n_peers ? open_peers(p, err) : COMB_OK;
 }
 
-static int group_input(AggOp *p, CombErr *err)
+/* The input's rows into this copy's groups (a parallel copy: its share
+ * of the morsels, stopping early when another copy failed). */
+static int group_rows(void *arg, CombErr *err)
 {
+    AggOp *p = arg;
     CombArena scratch;
     int64_t *gis = comb_malloc(COMB_BATCH_SIZE * sizeof *gis);
     int rc = gis ? COMB_OK : comb_err_nomem(err);
     comb_arena_init(&scratch, 4096);
-    while (!rc) {
+    while (!rc && !(p->stop && atomic_load(p->stop))) {
         const CombBatch *b;
         if ((rc = sql_op_next(p->op.input, &b, err)) || !b)
             break;
@@ -431,10 +499,134 @@ static int group_input(AggOp *p, CombErr *err)
     }
     comb_arena_free(&scratch);
     comb_free(gis);
+    if (rc && p->stop)
+        atomic_store(p->stop, true);
+    return rc;
+}
+
+static bool datums_equal(const AggOp *p, const SqlDatum *a, const SqlDatum *b)
+{
+    for (int g = 0; g < p->n_keys; g++) {
+        if (a[g].null != b[g].null)
+            return false;
+        if (!a[g].null && sql_datum_cmp(p->ktypes[g], &a[g], &b[g]) != 0)
+            return false;
+    }
+    return true;
+}
+
+/* Group gi of peer q into this copy's table: a new group takes q's key
+ * datums and states as they are (q's memory lives until this copy
+ * closes), a known one merges q's states into its own (agg.h). */
+static int merge_group(AggOp *p, const AggOp *q, int64_t gi, CombErr *err)
+{
+    GroupTable *gt = &p->gt;
+    const GroupTable *src = &q->gt;
+    uint64_t h = src->hashes[gi];
+    int64_t s, n = gt->groups.n_rows;
+    SqlDatum *key;
+    int rc;
+    if ((n + 1) * 2 > gt->n_slots && (rc = table_grow(gt, err)))
+        return rc;
+    s = (int64_t)(h & (uint64_t)(gt->n_slots - 1));
+    for (; gt->slots[s]; s = (s + 1) & (gt->n_slots - 1)) {
+        int64_t cand = gt->slots[s] - 1;
+        if (gt->hashes[cand] != h || !datums_equal(p, gt->groups.rows[cand], src->groups.rows[gi]))
+            continue;
+        for (int a = 0; a < p->n_aggs; a++)
+            if ((rc = p->aggs[a]->ops->merge(p->aggs[a], gt->states[cand] + p->offsets[a],
+                                             src->states[gi] + q->offsets[a],
+                                             &gt->groups.arena, err)))
+                return rc;
+        if (src->first[gi] < gt->first[cand]) {
+            gt->first[cand] = src->first[gi];
+            gt->first_local[cand] = src->first_local[gi];
+        }
+        return COMB_OK;
+    }
+    if ((n & (n - 1)) == 0 || n == 0) {
+        size_t cap = n ? (size_t)n * 2 : 1;
+        unsigned char **st = comb_realloc(gt->states, cap * sizeof *st);
+        uint64_t *hs = comb_realloc(gt->hashes, cap * sizeof *hs);
+        if (st)
+            gt->states = st;
+        if (hs)
+            gt->hashes = hs;
+        if (!st || !hs || first_grow(gt, cap))
+            return comb_err_nomem(err);
+    }
+    if ((rc = sql_rows_add(&gt->groups, &key, err)))
+        return rc;
+    memcpy(key, src->groups.rows[gi], (size_t)p->n_keys * sizeof *key);
+    gt->states[n] = src->states[gi];
+    gt->hashes[n] = h;
+    gt->first[n] = src->first[gi];
+    gt->first_local[n] = src->first_local[gi];
+    gt->slots[s] = n + 1;
+    return COMB_OK;
+}
+
+typedef struct GroupRank {
+    int64_t first, local, gi;
+} GroupRank;
+
+static int cmp_rank(const void *x, const void *y)
+{
+    const GroupRank *a = x, *b = y;
+    if (a->first != b->first)
+        return a->first < b->first ? -1 : 1;
+    return a->local < b->local ? -1 : a->local > b->local;
+}
+
+/* The groups in the order one thread makes them: by the morsel each was
+ * first seen in (morsels are numbered in scan order), then by its place
+ * in the table of the copy that read that morsel (the copy's rows came
+ * in scan order). */
+static int order_groups(AggOp *p, CombErr *err)
+{
+    int64_t n = p->gt.groups.n_rows;
+    GroupRank *r = comb_malloc((size_t)(n + 1) * sizeof *r);
+    if (!r || !(p->order = comb_malloc((size_t)(n + 1) * sizeof *p->order))) {
+        comb_free(r);
+        return comb_err_nomem(err);
+    }
+    for (int64_t gi = 0; gi < n; gi++)
+        r[gi] = (GroupRank){p->gt.first[gi], p->gt.first_local[gi], gi};
+    qsort(r, (size_t)n, sizeof *r, cmp_rank);
+    for (int64_t k = 0; k < n; k++)
+        p->order[k] = r[k].gi;
+    comb_free(r);
+    return COMB_OK;
+}
+
+/* Every copy groups its share on a thread of its own, then this one
+ * merges the others' groups in. */
+static int group_parallel(AggOp *p, CombErr *err)
+{
+    void **args = comb_malloc((size_t)(p->n_peers + 1) * sizeof *args);
+    int rc;
+    if (!args)
+        return comb_err_nomem(err);
+    args[0] = p;
+    for (int k = 0; k < p->n_peers; k++)
+        args[k + 1] = p->peers[k];
+    rc = sql_par_run(p->n_peers + 1, group_rows, args, err);
+    comb_free(args);
+    for (int k = 0; k < p->n_peers && !rc; k++)
+        for (int64_t gi = 0; gi < p->peers[k]->gt.groups.n_rows && !rc; gi++)
+            rc = merge_group(p, p->peers[k], gi, err);
+    return rc ? rc : order_groups(p, err);
+}
+
+static int group_input(AggOp *p, CombErr *err)
+{
+    int rc = p->n_peers ? group_parallel(p, err) : group_rows(p, err);
     /* a global aggregate over no rows still yields one row */
     if (!rc && p->n_keys == 0 && p->gt.groups.n_rows == 0) {
         int64_t gi;
         rc = group_new(p, &p->gt, 0, 0, &gi, err);
+        if (!rc && p->order)
+            p->order[0] = 0;
     }
     return rc;
 }
@@ -483,7 +675,15 @@ static void agg_close(SqlOp *op)
     p->have_groups = false;
     p->grouped = false;
     p->next_group = 0;
+    comb_free(p->order);
+    p->order = NULL;
     sql_op_close(op->input);
+    /* after this copy's groups: they may point into the peers' memory */
+    for (int k = 0; p->peers_live && k < p->n_peers; k++) {
+        sql_op_close(&p->peers[k]->op);
+        sql_par_ctx_end(p->peer_ctx[k], op->c);
+    }
+    p->peers_live = false;
 }
 
 /* Every group is computed whatever the consumer reads: the input must
@@ -503,6 +703,8 @@ static void agg_need(SqlOp *op, const bool *used)
         for (int k = 0; k < p->aggs[a]->n_args; k++)
             sql_bx_mark_used(p->aggs[a]->args[k], op->input->n_cols, in);
     sql_op_need(op->input, in);
+    for (int k = 0; k < p->n_peers; k++)
+        sql_op_need(&p->peers[k]->op, used);
 }
 
 static int agg_explain(const SqlOp *op, SqlExplain *x, CombErr *err)
@@ -574,5 +776,21 @@ int sql_op_aggregate(SqlStmtCtx *c, SqlOp *input, int n_keys,
     p->n_aggs = n_aggs;
     p->aggs = aggs;
     *out = &p->op;
+    return COMB_OK;
+}
+
+int sql_op_aggregate_peers(SqlOp *op, SqlOp **peers, int n, CombErr *err)
+{
+    AggOp *p = (AggOp *)op;
+    SqlStmtCtx *c = op->c;
+    if (!(p->peers = comb_arena_alloc(c->arena, (size_t)n * sizeof *p->peers)) ||
+        !(p->peer_ctx = comb_arena_alloc(c->arena, (size_t)n * sizeof *p->peer_ctx)))
+        return comb_err_nomem(err);
+    for (int k = 0; k < n; k++) {
+        p->peers[k] = (AggOp *)peers[k];
+        if (!(p->peer_ctx[k] = sql_par_ctx_new(c)))
+            return comb_err_nomem(err);
+        p->n_peers = k + 1;
+    }
     return COMB_OK;
 }

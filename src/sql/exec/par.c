@@ -1,0 +1,161 @@
+/*
+ * par.c - parallel execution's pieces (par.h): the thread setting, running
+ * a step's tasks on threads, worker contexts, and which operator chains
+ * can be copied.
+ */
+#include "sql/exec/par.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/alloc.h"
+
+int sql_threads_default(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > SQL_THREADS_MAX ? SQL_THREADS_MAX : (int)n;
+}
+
+int sql_exec_threads(SqlStmtCtx *c, int *n, CombErr *err)
+{
+    const char *v = sql_session_get_conf(c->s, SQL_CONF_THREADS);
+    char *end;
+    long k;
+    if (!v || !*v) {
+        *n = sql_threads_default();
+        return COMB_OK;
+    }
+    k = strtol(v, &end, 10);
+    if (*end || k < 1 || k > SQL_THREADS_MAX)
+        return comb_err(err, COMB_EINVALID, "%s must be a whole number from 1 "
+                        "to %d, not '%s'", SQL_CONF_THREADS, SQL_THREADS_MAX, v);
+    *n = (int)k;
+    return COMB_OK;
+}
+
+typedef struct ParSlot {
+    SqlParTask task;
+    void *arg;
+    int rc;
+    CombErr err;
+    pthread_t thread;
+    bool started;
+} ParSlot;
+
+static void *par_main(void *p)
+{
+    ParSlot *s = p;
+    s->rc = s->task(s->arg, &s->err);
+    return NULL;
+}
+
+int sql_par_run(int n, SqlParTask task, void *const *args, CombErr *err)
+{
+    ParSlot *slots = comb_calloc((size_t)n, sizeof *slots);
+    int rc = COMB_OK;
+    if (!slots)
+        return comb_err_nomem(err);
+    for (int i = 0; i < n; i++) {
+        slots[i].task = task;
+        slots[i].arg = args[i];
+    }
+    /* a thread that cannot be started leaves its task to the caller's
+     * thread: fewer threads, the same result */
+    for (int i = 1; i < n; i++)
+        slots[i].started = pthread_create(&slots[i].thread, NULL, par_main,
+                                          &slots[i]) == 0;
+    par_main(&slots[0]);
+    for (int i = 1; i < n; i++) {
+        if (slots[i].started)
+            pthread_join(slots[i].thread, NULL);
+        else
+            par_main(&slots[i]);
+    }
+    for (int i = 0; i < n && !rc; i++)
+        if ((rc = slots[i].rc) && err)
+            *err = slots[i].err;
+    comb_free(slots);
+    return rc;
+}
+
+SqlStmtCtx *sql_par_ctx_new(SqlStmtCtx *c)
+{
+    SqlStmtCtx *w = comb_arena_alloc(c->arena, sizeof *w);
+    CombArena *a = comb_arena_alloc(c->arena, sizeof *a);
+    if (!w || !a)
+        return NULL;
+    *w = *c;
+    comb_arena_init(a, 16 * 1024);
+    w->arena = a;
+    memset(&w->scan_counters, 0, sizeof w->scan_counters);
+    return w;
+}
+
+void sql_par_ctx_sync(SqlStmtCtx *w, const SqlStmtCtx *c)
+{
+    CombArena *a = w->arena;
+    *w = *c;
+    w->arena = a;
+    memset(&w->scan_counters, 0, sizeof w->scan_counters);
+}
+
+void sql_par_ctx_end(SqlStmtCtx *w, SqlStmtCtx *c)
+{
+    orc_read_counters_add(&c->scan_counters, &w->scan_counters);
+    memset(&w->scan_counters, 0, sizeof w->scan_counters);
+    comb_arena_free(w->arena);
+}
+
+void sql_op_set_ctx(SqlOp *op, SqlStmtCtx *w)
+{
+    if (!op)
+        return;
+    op->c = w;
+    sql_op_set_ctx(op->input, w);
+    sql_op_set_ctx(op->right, w);
+    for (int i = 0; i < op->n_more; i++)
+        sql_op_set_ctx(op->more[i], w);
+}
+
+/* Does e give the same rows on copies over parts of the input as once
+ * over all of it?  Not with state carried from batch to batch or shared
+ * scratch in the bound node: rand's generator, a compiled pattern's match
+ * data. */
+static bool bx_par_safe(const BoundExpr *e)
+{
+    if (!e)
+        return true;
+    if (e->kind == BX_FUNC && (e->state || strcmp(e->fname, "rand") == 0))
+        return false;
+    if (!bx_par_safe(e->a) || !bx_par_safe(e->b) || !bx_par_safe(e->c))
+        return false;
+    for (int i = 0; i < e->n_args; i++)
+        if (!bx_par_safe(e->args[i]))
+            return false;
+    return true;
+}
+
+bool sql_op_par_safe(const SqlOp *op)
+{
+    for (; op; op = op->input) {
+        BoundExpr *const *exprs;
+        int n = sql_op_exprs(op, &exprs);
+        if (n < 0 || op->right || op->n_more)
+            return false;
+        for (int i = 0; i < n; i++)
+            if (!bx_par_safe(exprs[i]))
+                return false;
+        if (!op->input)
+            return sql_op_is_scan(op);
+    }
+    return false;
+}
+
+AcidMorselWalk *sql_op_par_walk(SqlOp *op)
+{
+    while (op->input)
+        op = op->input;
+    return sql_op_scan_walk(op);
+}
