@@ -196,6 +196,14 @@ typedef struct SqlJoinSpec {
 } SqlJoinSpec;
 int sql_op_join(SqlStmtCtx *c, SqlOp *left, SqlOp *right,
                 const SqlJoinSpec *spec, SqlOp **out, CombErr *err);
+/* Parallel copies (par.h): a join's probe input (NULL: op is no join);
+ * whether copies of it may probe one build table side by side; its build
+ * table made now (on the statement's thread, before the copies run);
+ * copy probes lead's build table instead of building its own. */
+SqlOp *sql_op_join_probe(const SqlOp *op);
+bool sql_op_join_par_safe(const SqlOp *op);
+int sql_op_join_prebuild(SqlOp *op, CombErr *err);
+void sql_op_join_share(SqlOp *copy, const SqlOp *lead);
 
 /* A WINDOW node (lower_window.c, the window functions' hook): its input
  * lowered, the window operator over it. */

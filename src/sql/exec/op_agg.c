@@ -438,6 +438,7 @@ static int open_peers(AggOp *p, CombErr *err)
         AggOp *q = p->peers[k];
         sql_par_ctx_sync(p->peer_ctx[k], p->op.c);
         sql_op_set_ctx(&q->op, p->peer_ctx[k]);
+        sql_op_par_share(q->op.input, p->op.input);
         if ((rc = sql_op_open(&q->op, err)))
             return rc;
         q->stop = p->stop;
@@ -610,7 +611,9 @@ static int group_parallel(AggOp *p, CombErr *err)
     args[0] = p;
     for (int k = 0; k < p->n_peers; k++)
         args[k + 1] = p->peers[k];
-    rc = sql_par_run(p->n_peers + 1, group_rows, args, err);
+    rc = sql_op_par_prepare(p->op.input, err);
+    if (!rc)
+        rc = sql_par_run(p->n_peers + 1, group_rows, args, err);
     comb_free(args);
     for (int k = 0; k < p->n_peers && !rc; k++)
         for (int64_t gi = 0; gi < p->peers[k]->gt.groups.n_rows && !rc; gi++)

@@ -119,33 +119,42 @@ void sql_op_set_ctx(SqlOp *op, SqlStmtCtx *w)
         sql_op_set_ctx(op->more[i], w);
 }
 
-/* Does e give the same rows on copies over parts of the input as once
- * over all of it?  Not with state carried from batch to batch or shared
- * scratch in the bound node: rand's generator, a compiled pattern's match
- * data. */
-static bool bx_par_safe(const BoundExpr *e)
+bool sql_bx_par_safe(const BoundExpr *e)
 {
     if (!e)
         return true;
     if (e->kind == BX_FUNC && (e->state || strcmp(e->fname, "rand") == 0))
         return false;
-    if (!bx_par_safe(e->a) || !bx_par_safe(e->b) || !bx_par_safe(e->c))
+    if (!sql_bx_par_safe(e->a) || !sql_bx_par_safe(e->b) || !sql_bx_par_safe(e->c))
         return false;
     for (int i = 0; i < e->n_args; i++)
-        if (!bx_par_safe(e->args[i]))
+        if (!sql_bx_par_safe(e->args[i]))
             return false;
     return true;
 }
 
+/* The next operator down a parallel chain: a join's probe side, else the
+ * input. */
+static SqlOp *chain_next(const SqlOp *op)
+{
+    SqlOp *probe = sql_op_join_probe(op);
+    return probe ? probe : op->input;
+}
+
 bool sql_op_par_safe(const SqlOp *op)
 {
-    for (; op; op = op->input) {
+    for (; op; op = chain_next(op)) {
         BoundExpr *const *exprs;
-        int n = sql_op_exprs(op, &exprs);
-        if (n < 0 || op->right || op->n_more)
+        int n;
+        if (sql_op_join_probe(op)) {
+            if (!sql_op_join_par_safe(op))
+                return false;
+            continue;
+        }
+        if ((n = sql_op_exprs(op, &exprs)) < 0 || op->right || op->n_more)
             return false;
         for (int i = 0; i < n; i++)
-            if (!bx_par_safe(exprs[i]))
+            if (!sql_bx_par_safe(exprs[i]))
                 return false;
         if (!op->input)
             return sql_op_is_scan(op);
@@ -155,7 +164,24 @@ bool sql_op_par_safe(const SqlOp *op)
 
 AcidMorselWalk *sql_op_par_walk(SqlOp *op)
 {
-    while (op->input)
-        op = op->input;
+    while (chain_next(op))
+        op = chain_next(op);
     return sql_op_scan_walk(op);
+}
+
+int sql_op_par_prepare(SqlOp *lead, CombErr *err)
+{
+    for (; lead; lead = chain_next(lead)) {
+        int rc;
+        if (sql_op_join_probe(lead) && (rc = sql_op_join_prebuild(lead, err)))
+            return rc;
+    }
+    return COMB_OK;
+}
+
+void sql_op_par_share(SqlOp *copy, const SqlOp *lead)
+{
+    for (; copy && lead; copy = chain_next(copy), lead = chain_next(lead))
+        if (sql_op_join_probe(lead))
+            sql_op_join_share(copy, lead);
 }

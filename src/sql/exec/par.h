@@ -50,12 +50,23 @@ void sql_par_ctx_end(SqlStmtCtx *w, SqlStmtCtx *c);
 /* op and everything under it use context w. */
 void sql_op_set_ctx(SqlOp *op, SqlStmtCtx *w);
 
+/* Does e give the same rows when copies of it run over parts of the
+ * input as once over all of it (no state carried from batch to batch or
+ * kept in the bound node: rand's generator, a compiled pattern's match
+ * data, a time zone scope)? */
+bool sql_bx_par_safe(const BoundExpr *e);
 /* Can copies of op run side by side over one scan's morsels: op is a
- * chain of projections and filters over a table scan, whose expressions
- * keep no state across batches (no compiled regex, no rand)? */
+ * chain of projections, filters and joins (but FULL) down their probe
+ * sides to a table scan, whose expressions are all sql_bx_par_safe?  The
+ * joins' build inputs are run once, before the copies. */
 bool sql_op_par_safe(const SqlOp *op);
 /* The scan at the bottom of such a chain (open): its walk, to share the
  * morsels through. */
 AcidMorselWalk *sql_op_par_walk(SqlOp *op);
+/* Before the copies run: every join of lead's chain builds its table,
+ * and the same join of each copy's chain (copies[k], built as lead was)
+ * is told to probe it. */
+int sql_op_par_prepare(SqlOp *lead, CombErr *err);
+void sql_op_par_share(SqlOp *copy, const SqlOp *lead);
 
 #endif
