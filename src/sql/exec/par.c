@@ -6,6 +6,7 @@
 #include "sql/exec/par.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -44,6 +45,13 @@ typedef struct ParSlot {
     bool started;
 } ParSlot;
 
+static _Atomic uint64_t threads_started;
+
+uint64_t sql_par_threads_started(void)
+{
+    return atomic_load(&threads_started);
+}
+
 static void *par_main(void *p)
 {
     ParSlot *s = p;
@@ -64,8 +72,9 @@ int sql_par_run(int n, SqlParTask task, void *const *args, CombErr *err)
     /* a thread that cannot be started leaves its task to the caller's
      * thread: fewer threads, the same result */
     for (int i = 1; i < n; i++)
-        slots[i].started = pthread_create(&slots[i].thread, NULL, par_main,
-                                          &slots[i]) == 0;
+        if ((slots[i].started = pthread_create(&slots[i].thread, NULL, par_main,
+                                               &slots[i]) == 0))
+            atomic_fetch_add(&threads_started, 1);
     par_main(&slots[0]);
     for (int i = 1; i < n; i++) {
         if (slots[i].started)

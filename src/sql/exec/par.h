@@ -39,6 +39,9 @@ int sql_exec_threads(SqlStmtCtx *c, int *n, CombErr *err);
  * one fails).  The first failing task's error (lowest i) is the result. */
 typedef int (*SqlParTask)(void *arg, CombErr *err);
 int sql_par_run(int n, SqlParTask task, void *const *args, CombErr *err);
+/* Threads sql_par_run has started in this process (tests check that a
+ * parallel plan really ran on threads). */
+uint64_t sql_par_threads_started(void);
 
 /* A worker copy's context: made when the copy is built (statement
  * arena), synchronized with the statement's when the copy is opened
