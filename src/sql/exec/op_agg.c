@@ -268,23 +268,34 @@ static int first_grow(GroupTable *gt, size_t cap)
     return f && l ? COMB_OK : COMB_ENOMEM;
 }
 
+/* Room for one more group's per-group arrays (grown by doubling). */
+static int group_room(GroupTable *gt, bool track, CombErr *err)
+{
+    int64_t n = gt->groups.n_rows;
+    size_t cap = n ? (size_t)n * 2 : 1;
+    unsigned char **st;
+    uint64_t *hs;
+    if (n && (n & (n - 1)) != 0)
+        return COMB_OK;
+    st = comb_realloc(gt->states, cap * sizeof *st);
+    if (st)
+        gt->states = st;
+    hs = st ? comb_realloc(gt->hashes, cap * sizeof *hs) : NULL;
+    if (hs)
+        gt->hashes = hs;
+    if (!st || !hs || (track && first_grow(gt, cap)))
+        return comb_err_nomem(err);
+    return COMB_OK;
+}
+
 static int group_new(const AggOp *p, GroupTable *gt, int row,
                      uint64_t h, int64_t *gi, CombErr *err)
 {
     SqlDatum *key;
     int64_t n = gt->groups.n_rows;
     int rc;
-    if ((n & (n - 1)) == 0 || n == 0) {
-        size_t cap = n ? (size_t)n * 2 : 1;
-        unsigned char **st = comb_realloc(gt->states, cap * sizeof *st);
-        uint64_t *hs = comb_realloc(gt->hashes, cap * sizeof *hs);
-        if (st)
-            gt->states = st;
-        if (hs)
-            gt->hashes = hs;
-        if (!st || !hs || (p->walk && first_grow(gt, cap)))
-            return comb_err_nomem(err);
-    }
+    if ((rc = group_room(gt, p->walk != NULL, err)))
+        return rc;
     if ((rc = sql_rows_add(&gt->groups, &key, err)))
         return rc;
     for (int g = 0; g < p->n_keys; g++)
@@ -545,17 +556,8 @@ static int merge_group(AggOp *p, const AggOp *q, int64_t gi, CombErr *err)
         }
         return COMB_OK;
     }
-    if ((n & (n - 1)) == 0 || n == 0) {
-        size_t cap = n ? (size_t)n * 2 : 1;
-        unsigned char **st = comb_realloc(gt->states, cap * sizeof *st);
-        uint64_t *hs = comb_realloc(gt->hashes, cap * sizeof *hs);
-        if (st)
-            gt->states = st;
-        if (hs)
-            gt->hashes = hs;
-        if (!st || !hs || first_grow(gt, cap))
-            return comb_err_nomem(err);
-    }
+    if ((rc = group_room(gt, true, err)))
+        return rc;
     if ((rc = sql_rows_add(&gt->groups, &key, err)))
         return rc;
     memcpy(key, src->groups.rows[gi], (size_t)p->n_keys * sizeof *key);
