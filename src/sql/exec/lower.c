@@ -391,6 +391,28 @@ static int lower_setop(SqlStmtCtx *c, const LpNode *n, SqlOp **out,
     return rc;
 }
 
+/* A sort over in (lowered from src), with one copy per thread over
+ * copies of in when par.h can run them. */
+static int lower_sort_copies(SqlStmtCtx *c, const LpNode *n, int n_emit,
+                             const LpNode *src, SqlOp *in, SqlOp **out,
+                             CombErr *err)
+{
+    SqlOp **ops;
+    int threads, rc;
+    if ((rc = lower_sort(c, n, n_emit, in, out, err)) ||
+        (rc = sql_exec_threads(c, &threads, err)))
+        return rc;
+    if (threads == 1 || !sql_op_par_safe(in))
+        return COMB_OK;
+    if (!(ops = comb_arena_alloc(c->arena, (size_t)(threads - 1) * sizeof *ops)))
+        return comb_err_nomem(err);
+    for (int k = 0; k < threads - 1; k++)
+        if ((rc = lower_node(c, src, &in, err)) ||
+            (rc = lower_sort(c, n, n_emit, in, &ops[k], err)))
+            return rc;
+    return sql_op_sort_peers(*out, ops, threads - 1, err);
+}
+
 static int lower_unary(SqlStmtCtx *c, const LpNode *n, SqlOp **out,
                        CombErr *err)
 {
@@ -402,14 +424,14 @@ static int lower_unary(SqlStmtCtx *c, const LpNode *n, SqlOp **out,
     if (rc)
         return rc;
     if (emit)
-        return lower_sort(c, below, n->n_cols, in, out, err);
+        return lower_sort_copies(c, below, n->n_cols, src, in, out, err);
     switch (n->kind) {
     case LP_FILTER:
         return lower_filter(c, n, in, out, err);
     case LP_PROJECT:
         return lower_project(c, n, in, out, err);
     case LP_SORT:
-        return lower_sort(c, n, n->n_cols, in, out, err);
+        return lower_sort_copies(c, n, n->n_cols, src, in, out, err);
     case LP_LIMIT:
         return sql_op_offset_limit(c, in, n->offset, n->limit, out, err);
     case LP_LATERAL:

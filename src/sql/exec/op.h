@@ -153,6 +153,10 @@ int sql_op_window(SqlStmtCtx *c, SqlOp *input, const struct LpWindow *w,
  * n_emit columns of each. */
 int sql_op_sort(SqlStmtCtx *c, SqlOp *input, const SqlSortKey *keys,
                 int n_keys, int n_emit, SqlOp **out, CombErr *err);
+/* Parallel sort (par.h): peers[0..n) are sorts built as op is over
+ * copies of its input; each sorts its share of the morsels on a thread
+ * of its own and op merges the runs. */
+int sql_op_sort_peers(SqlOp *op, SqlOp **peers, int n, CombErr *err);
 /* The first limit rows of input. */
 int sql_op_limit(SqlStmtCtx *c, SqlOp *input, int64_t limit, SqlOp **out,
                  CombErr *err);

@@ -62,16 +62,10 @@ typedef struct AggOp {
     SqlVecFill *fills;
     SeenSet *seen;           /* per call; types NULL unless DISTINCT */
     uint16_t *dsel;          /* a DISTINCT call's new rows of a batch */
-    /* parallel copies (par.h): this one merges peers[k], each run with
-     * context peer_ctx[k] over its share of the morsels */
-    struct AggOp **peers;
-    SqlStmtCtx **peer_ctx;
-    int n_peers;
-    bool peers_live;         /* peer contexts not yet ended */
-    AcidMorsels morsels;     /* shared by this copy's scan and the peers' */
+    SqlParGroup par;         /* parallel copies (par.h): this one merges
+                                its peers' groups */
     AcidMorselWalk *walk;    /* this copy's scan's; NULL when serial */
-    _Atomic bool *stop;      /* a copy failed: the others stop early */
-    _Atomic bool stop_flag;  /* the first copy's, which stop points at */
+    _Atomic bool *stop;      /* the lead's par.stop: a copy failed */
     int64_t *order;          /* output order of the groups; NULL: as made */
 } AggOp;
 
@@ -432,32 +426,23 @@ static int fill_groups(AggOp *p, int64_t first, CombErr *err)
     return COMB_OK;
 }
 
-/* Open the peers on this thread, each with its context synchronized
- * (the statement's transaction is open now), and make every copy's scan
- * share one set of morsels. */
+static AggOp *peer(const AggOp *p, int k)
+{
+    return (AggOp *)p->par.peers[k];
+}
+
+/* The peers opened, and every copy told where its morsels and the stop
+ * flag are. */
 static int open_peers(AggOp *p, CombErr *err)
 {
-    int rc;
-    p->stop = &p->stop_flag;
-    atomic_store(&p->stop_flag, false);
-    atomic_store(&p->morsels.next, 0);
-    p->peers_live = true;
-    if (!(p->walk = sql_op_par_walk(p->op.input)))
-        return COMB_INTERNAL(err, "a parallel aggregation's input has no scan");
-    p->walk->shared = &p->morsels;
-    for (int k = 0; k < p->n_peers; k++) {
-        AggOp *q = p->peers[k];
-        sql_par_ctx_sync(p->peer_ctx[k], p->op.c);
-        sql_op_set_ctx(&q->op, p->peer_ctx[k]);
-        sql_op_par_share(q->op.input, p->op.input);
-        if ((rc = sql_op_open(&q->op, err)))
-            return rc;
-        q->stop = p->stop;
-        if (!(q->walk = sql_op_par_walk(q->op.input)))
-            return COMB_INTERNAL(err, "a parallel aggregation's input has no scan");
-        q->walk->shared = &p->morsels;
+    int rc = sql_par_group_open(&p->par, &p->op, err);
+    p->stop = &p->par.stop;
+    p->walk = sql_op_par_walk(p->op.input);
+    for (int k = 0; k < p->par.n; k++) {
+        peer(p, k)->stop = p->stop;
+        peer(p, k)->walk = sql_op_par_walk(peer(p, k)->op.input);
     }
-    return COMB_OK;
+    return rc;
 }
 
 static int agg_open(SqlOp *op, CombErr *err)
@@ -491,7 +476,7 @@ static int agg_open(SqlOp *op, CombErr *err)
             return comb_err_nomem(err);
     if (!p->fills)
         return comb_err_nomem(err);
-    return p->n_peers ? open_peers(p, err) : COMB_OK;
+    return p->par.n ? open_peers(p, err) : COMB_OK;
 }
 
 /* The input's rows into this copy's groups (a parallel copy: its share
@@ -511,8 +496,6 @@ static int group_rows(void *arg, CombErr *err)
     }
     comb_arena_free(&scratch);
     comb_free(gis);
-    if (rc && p->stop)
-        atomic_store(p->stop, true);
     return rc;
 }
 
@@ -606,26 +589,16 @@ static int order_groups(AggOp *p, CombErr *err)
  * merges the others' groups in. */
 static int group_parallel(AggOp *p, CombErr *err)
 {
-    void **args = comb_malloc((size_t)(p->n_peers + 1) * sizeof *args);
-    int rc;
-    if (!args)
-        return comb_err_nomem(err);
-    args[0] = p;
-    for (int k = 0; k < p->n_peers; k++)
-        args[k + 1] = p->peers[k];
-    rc = sql_op_par_prepare(p->op.input, err);
-    if (!rc)
-        rc = sql_par_run(p->n_peers + 1, group_rows, args, err);
-    comb_free(args);
-    for (int k = 0; k < p->n_peers && !rc; k++)
-        for (int64_t gi = 0; gi < p->peers[k]->gt.groups.n_rows && !rc; gi++)
-            rc = merge_group(p, p->peers[k], gi, err);
+    int rc = sql_par_group_run(&p->par, &p->op, group_rows, err);
+    for (int k = 0; k < p->par.n && !rc; k++)
+        for (int64_t gi = 0; gi < peer(p, k)->gt.groups.n_rows && !rc; gi++)
+            rc = merge_group(p, peer(p, k), gi, err);
     return rc ? rc : order_groups(p, err);
 }
 
 static int group_input(AggOp *p, CombErr *err)
 {
-    int rc = p->n_peers ? group_parallel(p, err) : group_rows(p, err);
+    int rc = p->par.n ? group_parallel(p, err) : group_rows(p, err);
     /* a global aggregate over no rows still yields one row */
     if (!rc && p->n_keys == 0 && p->gt.groups.n_rows == 0) {
         int64_t gi;
@@ -684,11 +657,7 @@ static void agg_close(SqlOp *op)
     p->order = NULL;
     sql_op_close(op->input);
     /* after this copy's groups: they may point into the peers' memory */
-    for (int k = 0; p->peers_live && k < p->n_peers; k++) {
-        sql_op_close(&p->peers[k]->op);
-        sql_par_ctx_end(p->peer_ctx[k], op->c);
-    }
-    p->peers_live = false;
+    sql_par_group_close(&p->par, op->c);
 }
 
 /* Every group is computed whatever the consumer reads: the input must
@@ -708,8 +677,8 @@ static void agg_need(SqlOp *op, const bool *used)
         for (int k = 0; k < p->aggs[a]->n_args; k++)
             sql_bx_mark_used(p->aggs[a]->args[k], op->input->n_cols, in);
     sql_op_need(op->input, in);
-    for (int k = 0; k < p->n_peers; k++)
-        sql_op_need(&p->peers[k]->op, used);
+    for (int k = 0; k < p->par.n; k++)
+        sql_op_need(p->par.peers[k], used);
 }
 
 static int agg_explain(const SqlOp *op, SqlExplain *x, CombErr *err)
@@ -786,16 +755,5 @@ int sql_op_aggregate(SqlStmtCtx *c, SqlOp *input, int n_keys,
 
 int sql_op_aggregate_peers(SqlOp *op, SqlOp **peers, int n, CombErr *err)
 {
-    AggOp *p = (AggOp *)op;
-    SqlStmtCtx *c = op->c;
-    if (!(p->peers = comb_arena_alloc(c->arena, (size_t)n * sizeof *p->peers)) ||
-        !(p->peer_ctx = comb_arena_alloc(c->arena, (size_t)n * sizeof *p->peer_ctx)))
-        return comb_err_nomem(err);
-    for (int k = 0; k < n; k++) {
-        p->peers[k] = (AggOp *)peers[k];
-        if (!(p->peer_ctx[k] = sql_par_ctx_new(c)))
-            return comb_err_nomem(err);
-        p->n_peers = k + 1;
-    }
-    return COMB_OK;
+    return sql_par_group_init(&((AggOp *)op)->par, op->c, peers, n, err);
 }

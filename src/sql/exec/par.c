@@ -194,3 +194,87 @@ void sql_op_par_share(SqlOp *copy, const SqlOp *lead)
         if (sql_op_join_probe(lead))
             sql_op_join_share(copy, lead);
 }
+
+int sql_par_group_init(SqlParGroup *g, SqlStmtCtx *c, SqlOp **peers, int n,
+                       CombErr *err)
+{
+    if (!(g->peers = comb_arena_alloc(c->arena, (size_t)n * sizeof *g->peers)) ||
+        !(g->ctx = comb_arena_alloc(c->arena, (size_t)n * sizeof *g->ctx)))
+        return comb_err_nomem(err);
+    for (int k = 0; k < n; k++) {
+        g->peers[k] = peers[k];
+        if (!(g->ctx[k] = sql_par_ctx_new(c)))
+            return comb_err_nomem(err);
+        g->n = k + 1;
+    }
+    return COMB_OK;
+}
+
+static int share_morsels(SqlParGroup *g, SqlOp *op, CombErr *err)
+{
+    AcidMorselWalk *w = sql_op_par_walk(op->input);
+    if (!w)
+        return COMB_INTERNAL(err, "a parallel operator's input has no scan");
+    w->shared = &g->morsels;
+    return COMB_OK;
+}
+
+int sql_par_group_open(SqlParGroup *g, SqlOp *lead, CombErr *err)
+{
+    int rc;
+    atomic_store(&g->stop, false);
+    atomic_store(&g->morsels.next, 0);
+    g->live = true;
+    if ((rc = share_morsels(g, lead, err)))
+        return rc;
+    for (int k = 0; k < g->n; k++) {
+        sql_par_ctx_sync(g->ctx[k], lead->c);
+        sql_op_set_ctx(g->peers[k], g->ctx[k]);
+        sql_op_par_share(g->peers[k]->input, lead->input);
+        if ((rc = sql_op_open(g->peers[k], err)) ||
+            (rc = share_morsels(g, g->peers[k], err)))
+            return rc;
+    }
+    return COMB_OK;
+}
+
+typedef struct GroupTask {
+    SqlParGroup *g;
+    SqlParTask task;
+    SqlOp *op;
+} GroupTask;
+
+static int group_task(void *arg, CombErr *err)
+{
+    GroupTask *t = arg;
+    int rc = t->task(t->op, err);
+    if (rc)
+        atomic_store(&t->g->stop, true);
+    return rc;
+}
+
+int sql_par_group_run(SqlParGroup *g, SqlOp *lead, SqlParTask task,
+                      CombErr *err)
+{
+    GroupTask *tasks = comb_malloc((size_t)(g->n + 1) * sizeof *tasks);
+    void **args = comb_malloc((size_t)(g->n + 1) * sizeof *args);
+    int rc = tasks && args ? sql_op_par_prepare(lead->input, err) : comb_err_nomem(err);
+    for (int k = 0; !rc && k <= g->n; k++) {
+        tasks[k] = (GroupTask){g, task, k ? g->peers[k - 1] : lead};
+        args[k] = &tasks[k];
+    }
+    if (!rc)
+        rc = sql_par_run(g->n + 1, group_task, args, err);
+    comb_free(tasks);
+    comb_free(args);
+    return rc;
+}
+
+void sql_par_group_close(SqlParGroup *g, SqlStmtCtx *c)
+{
+    for (int k = 0; g->live && k < g->n; k++) {
+        sql_op_close(g->peers[k]);
+        sql_par_ctx_end(g->ctx[k], c);
+    }
+    g->live = false;
+}

@@ -72,4 +72,32 @@ AcidMorselWalk *sql_op_par_walk(SqlOp *op);
 int sql_op_par_prepare(SqlOp *lead, CombErr *err);
 void sql_op_par_share(SqlOp *copy, const SqlOp *lead);
 
+/* The copies of one parallel operator as its first copy (the lead)
+ * keeps them: the peers, built as the lead was over copies of its input,
+ * with their contexts, the morsels all their scans share, and the flag
+ * that stops them all when one fails. */
+typedef struct SqlParGroup {
+    SqlOp **peers;
+    SqlStmtCtx **ctx;
+    int n;
+    bool live;               /* opened: contexts to end at close */
+    AcidMorsels morsels;
+    _Atomic bool stop;
+} SqlParGroup;
+
+int sql_par_group_init(SqlParGroup *g, SqlStmtCtx *c, SqlOp **peers, int n,
+                       CombErr *err);
+/* At the lead's open, after its input's: every peer opened here with its
+ * context synchronized, probing the lead's join builds, and the lead's
+ * and the peers' scans sharing the morsels. */
+int sql_par_group_open(SqlParGroup *g, SqlOp *lead, CombErr *err);
+/* The joins of the lead's chain build their tables, then task runs with
+ * the lead on this thread and each peer on a thread of its own
+ * (sql_par_run); a task that fails sets stop. */
+int sql_par_group_run(SqlParGroup *g, SqlOp *lead, SqlParTask task,
+                      CombErr *err);
+/* At the lead's close, after its own state: the peers closed, their
+ * contexts ended (once). */
+void sql_par_group_close(SqlParGroup *g, SqlStmtCtx *c);
+
 #endif

@@ -2,7 +2,8 @@
  * Parallel execution (comb.exec.threads, sql/exec/par.h): the same
  * queries with threads = 1, 2 and 4 give the same text, row for row and
  * in the same order (the parallel aggregation emits its groups in the
- * order one thread makes them).  The tables have many small stripes, so
+ * order one thread makes them; a parallel sort keeps ties in scan
+ * order, as the serial stable sort does).  The tables have many small stripes, so
  * that every copy gets morsels: a full-ACID table over several deltas
  * with deleted and updated rows (delete events apply to each stripe
  * alone), a partitioned one, a text table of several files (morsels are
@@ -126,6 +127,12 @@ static const char *const queries[] = {
     "GROUP BY x.g",
     "SELECT g, count(*) FROM fa GROUP BY g GROUPING SETS ((g), ())",
     "SELECT count(*) FROM fa WHERE s RLIKE '^s0[0-4]'",
+    /* sorts: many ties, which must keep the scan order */
+    "SELECT id, g, s FROM fa ORDER BY g DESC, s",
+    "SELECT g, d, id FROM fa WHERE id % 3 = 0 ORDER BY d NULLS FIRST LIMIT 500",
+    "SELECT fa.s, dim.name, fa.id FROM fa JOIN dim ON fa.g = dim.g ORDER BY dim.name",
+    "SELECT k, id FROM pa ORDER BY k, id % 10",
+    "SELECT s, id FROM tx ORDER BY s",
 };
 
 static int answer(SqlSession *s, const char *threads, const char *sql,
