@@ -9,6 +9,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common/alloc.h"
@@ -43,19 +44,35 @@ typedef struct ParSlot {
     CombErr err;
     pthread_t thread;
     bool started;
+    uint64_t cpu_ns;
 } ParSlot;
 
-static _Atomic uint64_t threads_started;
+static _Atomic uint64_t threads_started, task_cpu_ns, critical_cpu_ns;
 
 uint64_t sql_par_threads_started(void)
 {
     return atomic_load(&threads_started);
 }
 
+void sql_par_cpu(uint64_t *tasks_ns, uint64_t *critical_ns)
+{
+    *tasks_ns = atomic_load(&task_cpu_ns);
+    *critical_ns = atomic_load(&critical_cpu_ns);
+}
+
+static uint64_t thread_cpu_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 static void *par_main(void *p)
 {
     ParSlot *s = p;
+    uint64_t t0 = thread_cpu_ns();
     s->rc = s->task(s->arg, &s->err);
+    s->cpu_ns += thread_cpu_ns() - t0;
     return NULL;
 }
 
@@ -82,6 +99,13 @@ int sql_par_run(int n, SqlParTask task, void *const *args, CombErr *err)
         else
             par_main(&slots[i]);
     }
+    uint64_t sum = 0, max = 0;
+    for (int i = 0; i < n; i++) {
+        sum += slots[i].cpu_ns;
+        max = slots[i].cpu_ns > max ? slots[i].cpu_ns : max;
+    }
+    atomic_fetch_add(&task_cpu_ns, sum);
+    atomic_fetch_add(&critical_cpu_ns, max);
     for (int i = 0; i < n && !rc; i++)
         if ((rc = slots[i].rc) && err)
             *err = slots[i].err;

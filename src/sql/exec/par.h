@@ -42,6 +42,11 @@ int sql_par_run(int n, SqlParTask task, void *const *args, CombErr *err);
 /* Threads sql_par_run has started in this process (tests check that a
  * parallel plan really ran on threads). */
 uint64_t sql_par_threads_started(void);
+/* CPU time of every task sql_par_run has run in this process, and the
+ * sum over its runs of the busiest task's (the run's critical path on
+ * idle cores): what bench/ estimates the parallel speed-up by on a
+ * machine whose cores are shared. */
+void sql_par_cpu(uint64_t *tasks_ns, uint64_t *critical_ns);
 
 /* A worker copy's context: made when the copy is built (statement
  * arena), synchronized with the statement's when the copy is opened
