@@ -297,6 +297,36 @@ static int lower_grouping_set(SqlStmtCtx *c, const LpNode *n, uint64_t set,
                           out, err);
 }
 
+/* Lowering parallel copies: aggregations and sorts inside them (in a
+ * join's build side, which the copies never run) get no copies of their
+ * own, so that nesting does not multiply the plan. */
+static _Thread_local int lowering_copies;
+
+/* Copies n of node (of an aggregation or a sort, with its input). */
+typedef int (*LowerCopy)(SqlStmtCtx *c, const void *arg, SqlOp **out,
+                         CombErr *err);
+static int lower_copies(SqlStmtCtx *c, int n, LowerCopy f, const void *arg,
+                        SqlOp ***out, CombErr *err)
+{
+    SqlOp **ops = comb_arena_alloc(c->arena, (size_t)n * sizeof *ops);
+    int rc = ops ? COMB_OK : comb_err_nomem(err);
+    lowering_copies++;
+    for (int k = 0; k < n && !rc; k++)
+        rc = f(c, arg, &ops[k], err);
+    lowering_copies--;
+    *out = ops;
+    return rc;
+}
+
+/* How many copies of an operator over input in to build: threads - 1
+ * when par.h can run them, else 0. */
+static int copies_wanted(SqlStmtCtx *c, const SqlOp *in, int *n, CombErr *err)
+{
+    int threads, rc = sql_exec_threads(c, &threads, err);
+    *n = !rc && !lowering_copies && threads > 1 && sql_op_par_safe(in) ? threads - 1 : 0;
+    return rc;
+}
+
 /* One aggregation over its input, without grouping sets. */
 static int lower_one_aggregate(SqlStmtCtx *c, const LpNode *n, SqlOp **out,
                                CombErr *err)
@@ -319,21 +349,17 @@ static int lower_one_aggregate(SqlStmtCtx *c, const LpNode *n, SqlOp **out,
                             col_names(c, n), out, err);
 }
 
-/* Can the aggregation run as parallel copies (par.h)?  Not with DISTINCT
- * (its seen sets would have to be merged too: it runs on one thread). */
-static bool aggregate_par_safe(const LpNode *n, const SqlOp *agg)
+static int lower_aggregate_copy(SqlStmtCtx *c, const void *n, SqlOp **out,
+                                CombErr *err)
 {
-    for (int a = 0; a < n->n_aggs; a++)
-        if (n->aggs[a].distinct)
-            return false;
-    return sql_op_par_safe(agg->input);
+    return lower_one_aggregate(c, n, out, err);
 }
 
 static int lower_aggregate(SqlStmtCtx *c, const LpNode *n, SqlOp **out,
                            CombErr *err)
 {
     SqlOp **ops;
-    int rc, threads;
+    int rc, copies;
     if (n->n_sets) {
         if (!(ops = comb_arena_alloc(c->arena, (size_t)n->n_sets * sizeof *ops)))
             return comb_err_nomem(err);
@@ -342,17 +368,16 @@ static int lower_aggregate(SqlStmtCtx *c, const LpNode *n, SqlOp **out,
                 return rc;
         return sql_op_union_all(c, ops, n->n_sets, out, err);
     }
-    if ((rc = lower_one_aggregate(c, n, out, err)) ||
-        (rc = sql_exec_threads(c, &threads, err)))
+    if ((rc = lower_one_aggregate(c, n, out, err)))
         return rc;
-    if (threads == 1 || !aggregate_par_safe(n, *out))
-        return COMB_OK;
-    if (!(ops = comb_arena_alloc(c->arena, (size_t)(threads - 1) * sizeof *ops)))
-        return comb_err_nomem(err);
-    for (int k = 0; k < threads - 1; k++)
-        if ((rc = lower_one_aggregate(c, n, &ops[k], err)))
-            return rc;
-    return sql_op_aggregate_peers(*out, ops, threads - 1, err);
+    /* DISTINCT calls' seen sets would have to be merged too: one thread */
+    for (int a = 0; a < n->n_aggs; a++)
+        if (n->aggs[a].distinct)
+            return COMB_OK;
+    if ((rc = copies_wanted(c, (*out)->input, &copies, err)) || !copies ||
+        (rc = lower_copies(c, copies, lower_aggregate_copy, n, &ops, err)))
+        return rc;
+    return sql_op_aggregate_peers(*out, ops, copies, err);
 }
 
 static int lower_lateral(SqlStmtCtx *c, const LpNode *n, SqlOp *in,
@@ -391,26 +416,35 @@ static int lower_setop(SqlStmtCtx *c, const LpNode *n, SqlOp **out,
     return rc;
 }
 
+typedef struct SortCopy {
+    const LpNode *n, *src;
+    int n_emit;
+} SortCopy;
+
+static int lower_sort_copy(SqlStmtCtx *c, const void *arg, SqlOp **out,
+                           CombErr *err)
+{
+    const SortCopy *a = arg;
+    SqlOp *in;
+    int rc = lower_node(c, a->src, &in, err);
+    return rc ? rc : lower_sort(c, a->n, a->n_emit, in, out, err);
+}
+
 /* A sort over in (lowered from src), with one copy per thread over
  * copies of in when par.h can run them. */
 static int lower_sort_copies(SqlStmtCtx *c, const LpNode *n, int n_emit,
                              const LpNode *src, SqlOp *in, SqlOp **out,
                              CombErr *err)
 {
+    SortCopy arg = {n, src, n_emit};
     SqlOp **ops;
-    int threads, rc;
+    int copies, rc;
     if ((rc = lower_sort(c, n, n_emit, in, out, err)) ||
-        (rc = sql_exec_threads(c, &threads, err)))
+        (rc = copies_wanted(c, in, &copies, err)) || !copies)
         return rc;
-    if (threads == 1 || !sql_op_par_safe(in))
-        return COMB_OK;
-    if (!(ops = comb_arena_alloc(c->arena, (size_t)(threads - 1) * sizeof *ops)))
-        return comb_err_nomem(err);
-    for (int k = 0; k < threads - 1; k++)
-        if ((rc = lower_node(c, src, &in, err)) ||
-            (rc = lower_sort(c, n, n_emit, in, &ops[k], err)))
-            return rc;
-    return sql_op_sort_peers(*out, ops, threads - 1, err);
+    if ((rc = lower_copies(c, copies, lower_sort_copy, &arg, &ops, err)))
+        return rc;
+    return sql_op_sort_peers(*out, ops, copies, err);
 }
 
 static int lower_unary(SqlStmtCtx *c, const LpNode *n, SqlOp **out,
