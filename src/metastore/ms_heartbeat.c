@@ -90,8 +90,10 @@ static void *heartbeat_main(void *arg)
     int cap = 0;
     /* the first round at once: a process that only looks (SHOW
      * TRANSACTIONS) still reaps what is due */
-    int64_t last = monotonic_ms() - round_ms(hb);
+    int64_t last;
     pthread_mutex_lock(&hb->mu);
+    /* round_ms reads the settings, which configure changes under mu */
+    last = monotonic_ms() - round_ms(hb);
     while (wait_for_round(hb, last)) {
         MsHousekeeping cfg;
         int n;
