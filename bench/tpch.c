@@ -51,6 +51,7 @@
 #include "bench.h"
 #include "common/buf.h"
 #include "fs/fs.h"
+#include "sql/exec/par.h"
 #include "sql/session.h"
 
 #define N_QUERIES 22
@@ -647,6 +648,9 @@ static char *sqlite_text(const char *hive)
 typedef struct Timing {
     int status;        /* 0 ran, 1 unsupported/error, 2 timeout, 3 not run */
     double seconds;
+    double cpu;        /* comb: the process's CPU seconds for the statement */
+    double par_tasks;  /* comb: of them in parallel tasks, and the sum of */
+    double par_crit;   /* each parallel step's busiest task (sql/exec/par.h) */
     long rows;
     long rss_kb;
     char msg[240];
@@ -654,6 +658,7 @@ typedef struct Timing {
 
 typedef struct ChildOut {
     double seconds;
+    double cpu, par_tasks, par_crit;
     long rows;
     int failed;
     char msg[240];
@@ -673,7 +678,8 @@ static void comb_child(const char *dir, const char *sql, const char *threads, Ch
     SqlSession *s = NULL;
     CombErr err;
     SqlSink sink = {&out->rows, NULL, count_rows, NULL, NULL};
-    double t0;
+    double t0, c0;
+    uint64_t tasks0, crit0, tasks1, crit1;
     snprintf(wh, sizeof wh, "%s/comb", dir);
     if (sql_session_open(&opt, &s, &err)) {
         out->failed = 1;
@@ -682,12 +688,18 @@ static void comb_child(const char *dir, const char *sql, const char *threads, Ch
     }
     if (threads)
         (void)sql_session_set_conf(s, "comb.exec.threads", threads, &err);
+    sql_par_cpu(&tasks0, &crit0);
+    c0 = cpu_seconds();
     t0 = now();
     if (sql_session_execute(s, sql, strlen(sql), &sink, &err)) {
         out->failed = 1;
         snprintf(out->msg, sizeof out->msg, "%.200s", err.msg);
     }
     out->seconds = now() - t0;
+    out->cpu = cpu_seconds() - c0;
+    sql_par_cpu(&tasks1, &crit1);
+    out->par_tasks = (double)(tasks1 - tasks0) / 1e9;
+    out->par_crit = (double)(crit1 - crit0) / 1e9;
     sql_session_close(s);
 }
 
@@ -773,10 +785,33 @@ static Timing run_child(char engine, const char *dir, const char *sql, const cha
         snprintf(t.msg, sizeof t.msg, "%.200s", out.msg);
     } else {
         t.seconds = out.seconds;
+        t.cpu = out.cpu;
+        t.par_tasks = out.par_tasks;
+        t.par_crit = out.par_crit;
         t.rows = out.rows;
     }
     close(fds[0]);
     return t;
+}
+
+/* comb's CPU time per query with 1 and 2 threads, and the speed-up two
+ * idle cores would give: the serial CPU time over the 2-thread run's
+ * critical path (its CPU outside parallel steps plus each step's busiest
+ * task).  On a machine whose cores other work shares, wall times mostly
+ * measure that work; these do not. */
+static void print_cpu_table(const bool *want, const Timing *one, const Timing *two)
+{
+    printf("\ncomb CPU seconds (process CPU time around the statement)\n");
+    printf("%-4s %10s %10s %10s %10s %12s\n", "q", "cpu 1t", "cpu 2t", "par. tasks",
+           "crit. path", "est. speedup");
+    for (int q = 0; q < N_QUERIES; q++) {
+        double path;
+        if (!want[q] || one[q].status != 0 || two[q].status != 0)
+            continue;
+        path = two[q].cpu - two[q].par_tasks + two[q].par_crit;
+        printf("q%02d  %10.3f %10.3f %10.3f %10.3f %11.2fx\n", q + 1, one[q].cpu, two[q].cpu,
+               two[q].par_tasks, two[q].par_crit, path > 0 ? one[q].cpu / path : 0.0);
+    }
 }
 
 /* DuckDB through node: duckdb/tpch.mjs next to this binary loads the
@@ -1063,6 +1098,8 @@ int main(int argc, char **argv)
         if (duck1[q].status == 1)
             printf("q%02d DuckDB unsupported: %s\n", q + 1, duck1[q].msg);
     }
+    if (threads_ok)
+        print_cpu_table(want, comb1, comb2);
     if (have_duck)
         printf("DuckDB peak RSS: %.0f MB with threads=%d, %.0f MB with threads=%d\n",
                duck1_kb / 1024.0, duck1_thr, duckn_kb / 1024.0, duckn_thr);

@@ -16,6 +16,7 @@
 #ifndef COMB_ACID_H
 #define COMB_ACID_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -130,6 +131,27 @@ typedef struct AcidSchema {
 
 typedef struct AcidReader AcidReader;
 
+/* (Addition.) Parallel scans: the readers of one scan share an
+ * AcidMorsels, each through a walk of its own that counts the stripes of
+ * the files it is given, in read order (the same files and order for
+ * every walk: the same directories under the same snapshot).  Stripe
+ * number n is read by the walk that claimed n from the shared counter, so
+ * every stripe is read exactly once over all walks.  Delete events apply
+ * per bucket (§6.3), so a stripe read alone is still merged correctly. */
+typedef struct AcidMorsels {
+    _Atomic int64_t next;      /* the next stripe number to claim */
+} AcidMorsels;
+typedef struct AcidMorselWalk {
+    AcidMorsels *shared;
+    int64_t seq;               /* stripes walked so far */
+    int64_t claim;             /* valid when claimed */
+    int64_t last;              /* the last stripe taken (-1 none): the one
+                                  the reader's batches come from */
+    bool claimed;
+} AcidMorselWalk;
+/* Is the walk's next stripe (or other morsel) this walk's to read? */
+bool acid_morsel_take(AcidMorselWalk *w);
+
 typedef struct AcidReaderOptions {
     const bool *project;   /* per user column: decode it; NULL = all */
     bool want_row_id;      /* fill the three ROW__ID columns */
@@ -158,6 +180,8 @@ typedef struct AcidReaderOptions {
      * the reader opens it; NULL none. */
     void (*file_opened)(void *ctx, const char *path);
     void *file_opened_ctx;
+    /* Read only this walk's stripes (borrowed; NULL: all of them). */
+    AcidMorselWalk *walk;
 } AcidReaderOptions;
 
 /*

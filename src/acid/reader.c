@@ -68,6 +68,7 @@ struct AcidReader {
     int n_bucket_mask;
     void (*file_opened)(void *ctx, const char *path);
     void *file_opened_ctx;
+    AcidMorselWalk *walk;      /* AcidReaderOptions.walk */
     int capacity;              /* rows per batch */
     AcidDirState state;
     ScanFile *files;           /* read order: bucket, then seq */
@@ -346,6 +347,7 @@ static int copy_options(AcidReader *r, const AcidReaderOptions *opt,
         r->file_opened = opt->file_opened;
         r->file_opened_ctx = opt->file_opened_ctx;
     }
+    r->walk = opt ? opt->walk : NULL;
     return COMB_OK;
 }
 
@@ -644,6 +646,27 @@ static int push_sarg(AcidReader *r, const CombType *row, CombErr *err)
     return orc_reader_set_sarg(r->orc, s, cols, err);
 }
 
+bool acid_morsel_take(AcidMorselWalk *w)
+{
+    /* a claim is taken only when the last one was used, so it is never
+     * behind the walk: claims grow, and the walk is past every number
+     * handed out before its last use */
+    if (!w->claimed) {
+        w->claim = atomic_fetch_add(&w->shared->next, 1);
+        w->claimed = true;
+    }
+    if (w->seq++ != w->claim)
+        return false;
+    w->claimed = false;
+    w->last = w->claim;
+    return true;
+}
+
+static bool stripe_gate(void *walk)
+{
+    return acid_morsel_take(walk);
+}
+
 static int open_file(AcidReader *r, const ScanFile *f, CombErr *err)
 {
     const CombType *root, *row;
@@ -670,6 +693,8 @@ static int open_file(AcidReader *r, const ScanFile *f, CombErr *err)
                   (r->want_row_id || r->deletes.n > 0 || !f->all_valid);
     if ((rc = select_columns(r, row, err)) || (rc = push_sarg(r, row, err)))
         return rc;
+    if (r->walk)
+        orc_reader_set_gate(r->orc, stripe_gate, r->walk);
     if (orc_reader_batch_init(r->orc, &r->obatch, r->capacity))
         return comb_err_nomem(err);
     r->have_obatch = true;

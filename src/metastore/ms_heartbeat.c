@@ -92,6 +92,7 @@ static void *heartbeat_main(void *arg)
      * TRANSACTIONS) still reaps what is due */
     int64_t last;
     pthread_mutex_lock(&hb->mu);
+    /* round_ms reads the settings, which configure changes under mu */
     last = monotonic_ms() - round_ms(hb);
     while (wait_for_round(hb, last)) {
         MsHousekeeping cfg;

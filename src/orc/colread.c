@@ -1026,6 +1026,13 @@ static int enter_stripe(OrcReader *r, int s, CombErr *err)
     r->stripe_row0 = r->stripe < 0 ? 0 : r->stripe_row0 +
                      r->footer->stripes[r->stripe]->numberofrows;
     r->seeking = false;
+    if (r->gate && !r->gate(r->gate_ctx)) {
+        /* another reader's stripe: not read, and not counted as skipped */
+        r->stripe = s;
+        r->stripe_left = 0;
+        r->row = r->stripe_row0 + rows;
+        return COMB_OK;
+    }
     int rc = ask_filter(r, s, &kept, err);
     if (rc)
         return rc;
@@ -1078,6 +1085,12 @@ void orc_reader_set_filter(OrcReader *r, OrcGroupFilter f, void *ctx)
 {
     r->filter = f;
     r->filter_ctx = ctx;
+}
+
+void orc_reader_set_gate(OrcReader *r, OrcStripeGate gate, void *ctx)
+{
+    r->gate = gate;
+    r->gate_ctx = ctx;
 }
 
 uint64_t orc_reader_batch_row(const OrcReader *r) { return r->batch_row; }

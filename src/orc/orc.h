@@ -360,6 +360,13 @@ typedef int (*OrcGroupFilter)(void *ctx, OrcReader *r, int stripe,
 /* Install (f NULL: remove) before the first orc_reader_next. */
 void orc_reader_set_filter(OrcReader *r, OrcGroupFilter f, void *ctx);
 
+/* Parallel scans: called once per stripe, in stripe order, before the
+ * filter; false skips the stripe unread (another reader of the same file
+ * takes it) without counting it as skipped.  Install (NULL: remove)
+ * before the first orc_reader_next. */
+typedef bool (*OrcStripeGate)(void *ctx);
+void orc_reader_set_gate(OrcReader *r, OrcStripeGate gate, void *ctx);
+
 /* With a filter, batches never span a skipped group: the rows of the
  * last batch are file rows [orc_reader_batch_row, + n_rows). */
 uint64_t orc_reader_batch_row(const OrcReader *r);

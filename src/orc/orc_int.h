@@ -581,6 +581,8 @@ struct OrcReader {
     OrcReadCounters counters;
     OrcGroupFilter filter;
     void *filter_ctx;
+    OrcStripeGate gate;           /* orc_reader_set_gate; NULL none */
+    void *gate_ctx;
     uint8_t *keep;                /* the current stripe's kept groups */
     uint32_t keep_cap, n_groups;
     uint32_t next_group;          /* first group not yet scanned */

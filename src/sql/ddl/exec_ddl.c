@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "sql/ddl/ddl_int.h"
+#include "sql/exec/par.h"
 
 int sql_exec_ddl(SqlStmtCtx *c, CombErr *err)
 {
@@ -68,6 +69,8 @@ int sql_exec_set(SqlStmtCtx *c, CombErr *err)
     }
     if (!st->set_value) {
         const char *v = strncmp(key, "hivevar:", 8) == 0 ? NULL : sql_session_get_conf(s, key);
+        if (!v && strcmp(key, SQL_CONF_THREADS) == 0)
+            v = comb_arena_printf(c->arena, "%d", sql_threads_default());
         for (int i = 0; strncmp(key, "hivevar:", 8) == 0 && i < s->vars.n; i++)
             if (strcmp(s->vars.items[i].key, key + 8) == 0)
                 v = s->vars.items[i].value;

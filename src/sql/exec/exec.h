@@ -77,6 +77,9 @@ typedef struct SqlScan {
     struct OrcSarg *sarg;   /* pushed to the ORC readers; NULL none */
     bool *buckets;          /* bucket pruning's mask (t->n_buckets); NULL all */
     OrcReadCounters counters; /* of the units closed so far */
+    AcidMorselWalk walk;    /* parallel scans: this scan's share of the
+                               stripes (text: files) of every unit, when
+                               walk.shared is set after open; else all */
 } SqlScan;
 
 /* Open a scan of t: project[i] for each column read (NULL = all), ROW__ID

@@ -104,6 +104,7 @@ static int open_unit(SqlScan *s, CombErr *err)
     const SqlUnit *u = &s->units[s->unit];
     AcidSchema schema = {t->n_cols, t->names, t->types};
     AcidReaderOptions opt = {s->project, s->want_row_id, s->sarg};
+    opt.walk = s->walk.shared ? &s->walk : NULL;
     char **paths;
     int n, rc;
     s->unit_open = true;
@@ -148,6 +149,11 @@ static int unit_next(SqlScan *s, CombErr *err)
         if (s->text_next >= s->n_text_files) {
             s->batch.n_rows = 0;
             return COMB_OK;
+        }
+        /* a parallel scan's morsels of a text table are whole files */
+        if (s->walk.shared && !acid_morsel_take(&s->walk)) {
+            s->text_next++;
+            continue;
         }
         if ((rc = text_reader_open(s->text_files[s->text_next++], &s->text_opt,
                                    t->n_data, (const CombType *const *)t->types,
@@ -198,6 +204,7 @@ int sql_scan_open(SqlStmtCtx *c, const SqlTable *t, const bool *project,
     scan->c = c;
     scan->t = t;
     scan->unit = -1;
+    scan->walk.last = -1;
     scan->filter = where;
     scan->want_row_id = want_row_id;
     if (want_row_id && t->kind != SQL_TABLE_ACID)

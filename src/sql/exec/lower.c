@@ -11,6 +11,7 @@
  * the sort's emitted columns.
  */
 #include "sql/exec/op.h"
+#include "sql/exec/par.h"
 
 #include <string.h>
 
@@ -296,22 +297,45 @@ static int lower_grouping_set(SqlStmtCtx *c, const LpNode *n, uint64_t set,
                           out, err);
 }
 
-static int lower_aggregate(SqlStmtCtx *c, const LpNode *n, SqlOp **out,
-                           CombErr *err)
+/* Lowering parallel copies: aggregations and sorts inside them (in a
+ * join's build side, which the copies never run) get no copies of their
+ * own, so that nesting does not multiply the plan. */
+static _Thread_local int lowering_copies;
+
+/* Copies n of node (of an aggregation or a sort, with its input). */
+typedef int (*LowerCopy)(SqlStmtCtx *c, const void *arg, SqlOp **out,
+                         CombErr *err);
+static int lower_copies(SqlStmtCtx *c, int n, LowerCopy f, const void *arg,
+                        SqlOp ***out, CombErr *err)
+{
+    SqlOp **ops = comb_arena_alloc(c->arena, (size_t)n * sizeof *ops);
+    int rc = ops ? COMB_OK : comb_err_nomem(err);
+    lowering_copies++;
+    for (int k = 0; k < n && !rc; k++)
+        rc = f(c, arg, &ops[k], err);
+    lowering_copies--;
+    *out = ops;
+    return rc;
+}
+
+/* How many copies of an operator over input in to build: threads - 1
+ * when par.h can run them, else 0. */
+static int copies_wanted(SqlStmtCtx *c, const SqlOp *in, int *n, CombErr *err)
+{
+    int threads, rc = sql_exec_threads(c, &threads, err);
+    *n = !rc && !lowering_copies && threads > 1 && sql_op_par_safe(in) ? threads - 1 : 0;
+    return rc;
+}
+
+/* One aggregation over its input, without grouping sets. */
+static int lower_one_aggregate(SqlStmtCtx *c, const LpNode *n, SqlOp **out,
+                               CombErr *err)
 {
     BoundExpr **keys;
     SqlAgg **aggs;
-    SqlOp *in, **sets;
+    SqlOp *in;
     PosMap m;
     int rc;
-    if (n->n_sets) {
-        if (!(sets = comb_arena_alloc(c->arena, (size_t)n->n_sets * sizeof *sets)))
-            return comb_err_nomem(err);
-        for (int s = 0; s < n->n_sets; s++)
-            if ((rc = lower_grouping_set(c, n, n->sets[s], &sets[s], err)))
-                return rc;
-        return sql_op_union_all(c, sets, n->n_sets, out, err);
-    }
     if (!(keys = comb_arena_alloc(c->arena, (size_t)(n->n_keys + 1) * sizeof *keys)))
         return comb_err_nomem(err);
     if ((rc = lower_node(c, n->input, &in, err)) ||
@@ -323,6 +347,37 @@ static int lower_aggregate(SqlStmtCtx *c, const LpNode *n, SqlOp **out,
             return rc;
     return sql_op_aggregate(c, in, n->n_keys, keys, n->n_aggs, aggs,
                             col_names(c, n), out, err);
+}
+
+static int lower_aggregate_copy(SqlStmtCtx *c, const void *n, SqlOp **out,
+                                CombErr *err)
+{
+    return lower_one_aggregate(c, n, out, err);
+}
+
+static int lower_aggregate(SqlStmtCtx *c, const LpNode *n, SqlOp **out,
+                           CombErr *err)
+{
+    SqlOp **ops;
+    int rc, copies;
+    if (n->n_sets) {
+        if (!(ops = comb_arena_alloc(c->arena, (size_t)n->n_sets * sizeof *ops)))
+            return comb_err_nomem(err);
+        for (int s = 0; s < n->n_sets; s++)
+            if ((rc = lower_grouping_set(c, n, n->sets[s], &ops[s], err)))
+                return rc;
+        return sql_op_union_all(c, ops, n->n_sets, out, err);
+    }
+    if ((rc = lower_one_aggregate(c, n, out, err)))
+        return rc;
+    /* DISTINCT calls' seen sets would have to be merged too: one thread */
+    for (int a = 0; a < n->n_aggs; a++)
+        if (n->aggs[a].distinct)
+            return COMB_OK;
+    if ((rc = copies_wanted(c, (*out)->input, &copies, err)) || !copies ||
+        (rc = lower_copies(c, copies, lower_aggregate_copy, n, &ops, err)))
+        return rc;
+    return sql_op_aggregate_peers(*out, ops, copies, err);
 }
 
 static int lower_lateral(SqlStmtCtx *c, const LpNode *n, SqlOp *in,
@@ -361,6 +416,37 @@ static int lower_setop(SqlStmtCtx *c, const LpNode *n, SqlOp **out,
     return rc;
 }
 
+typedef struct SortCopy {
+    const LpNode *n, *src;
+    int n_emit;
+} SortCopy;
+
+static int lower_sort_copy(SqlStmtCtx *c, const void *arg, SqlOp **out,
+                           CombErr *err)
+{
+    const SortCopy *a = arg;
+    SqlOp *in;
+    int rc = lower_node(c, a->src, &in, err);
+    return rc ? rc : lower_sort(c, a->n, a->n_emit, in, out, err);
+}
+
+/* A sort over in (lowered from src), with one copy per thread over
+ * copies of in when par.h can run them. */
+static int lower_sort_copies(SqlStmtCtx *c, const LpNode *n, int n_emit,
+                             const LpNode *src, SqlOp *in, SqlOp **out,
+                             CombErr *err)
+{
+    SortCopy arg = {n, src, n_emit};
+    SqlOp **ops;
+    int copies, rc;
+    if ((rc = lower_sort(c, n, n_emit, in, out, err)) ||
+        (rc = copies_wanted(c, in, &copies, err)) || !copies)
+        return rc;
+    if ((rc = lower_copies(c, copies, lower_sort_copy, &arg, &ops, err)))
+        return rc;
+    return sql_op_sort_peers(*out, ops, copies, err);
+}
+
 static int lower_unary(SqlStmtCtx *c, const LpNode *n, SqlOp **out,
                        CombErr *err)
 {
@@ -372,14 +458,14 @@ static int lower_unary(SqlStmtCtx *c, const LpNode *n, SqlOp **out,
     if (rc)
         return rc;
     if (emit)
-        return lower_sort(c, below, n->n_cols, in, out, err);
+        return lower_sort_copies(c, below, n->n_cols, src, in, out, err);
     switch (n->kind) {
     case LP_FILTER:
         return lower_filter(c, n, in, out, err);
     case LP_PROJECT:
         return lower_project(c, n, in, out, err);
     case LP_SORT:
-        return lower_sort(c, n, n->n_cols, in, out, err);
+        return lower_sort_copies(c, n, n->n_cols, src, in, out, err);
     case LP_LIMIT:
         return sql_op_offset_limit(c, in, n->offset, n->limit, out, err);
     case LP_LATERAL:

@@ -507,3 +507,16 @@ int sql_op_limit(SqlStmtCtx *c, SqlOp *input, int64_t limit, SqlOp **out,
 {
     return sql_op_offset_limit(c, input, 0, limit, out, err);
 }
+
+int sql_op_exprs(const SqlOp *op, BoundExpr *const **out)
+{
+    if (op->vt == &filter_vt) {
+        *out = &((const FilterOp *)op)->pred;
+        return 1;
+    }
+    if (op->vt == &project_vt) {
+        *out = ((const ProjectOp *)op)->exprs;
+        return op->n_cols;
+    }
+    return sql_op_is_scan(op) ? sql_scan_op_filter(op, out) : -1;
+}

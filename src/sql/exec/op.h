@@ -107,6 +107,13 @@ int sql_op_scan(SqlStmtCtx *c, const SqlTable *t, SqlOp **out, CombErr *err);
 /* The unit of a table scan's last batch (NULL: op is no scan, or before
  * its first batch). */
 const SqlUnit *sql_op_scan_unit(const SqlOp *op);
+/* Parallel copies (par.h): whether op is a table scan; its walk over
+ * the morsels (NULL: no scan, or not open); the expressions a scan
+ * (its filter), filter or projection evaluates, -1 for other operators. */
+bool sql_op_is_scan(const SqlOp *op);
+AcidMorselWalk *sql_op_scan_walk(SqlOp *op);
+int sql_op_exprs(const SqlOp *op, BoundExpr *const **out);
+int sql_scan_op_filter(const SqlOp *op, BoundExpr *const **out);
 /* One row and no columns: the input of a query without FROM. */
 int sql_op_one_row(SqlStmtCtx *c, SqlOp **out, CombErr *err);
 /* Rows of input for which pred is TRUE. */
@@ -125,6 +132,11 @@ int sql_op_project(SqlStmtCtx *c, SqlOp *input, int n, BoundExpr **exprs,
 int sql_op_aggregate(SqlStmtCtx *c, SqlOp *input, int n_keys,
                      BoundExpr **keys, int n_aggs, SqlAgg **aggs,
                      const char **names, SqlOp **out, CombErr *err);
+/* Parallel aggregation (par.h): peers[0..n) are aggregations built as
+ * op is, over copies of its input; they run beside it on threads of
+ * their own, over their share of the scan's morsels, and op merges
+ * them. */
+int sql_op_aggregate_peers(SqlOp *op, SqlOp **peers, int n, CombErr *err);
 /* LATERAL VIEW [OUTER] u (op_lateral.c): for each input row the rows of
  * table function u, after the input's columns (keep_input) or alone (a
  * lone table function in the select list); names: u's output columns. */
@@ -141,6 +153,10 @@ int sql_op_window(SqlStmtCtx *c, SqlOp *input, const struct LpWindow *w,
  * n_emit columns of each. */
 int sql_op_sort(SqlStmtCtx *c, SqlOp *input, const SqlSortKey *keys,
                 int n_keys, int n_emit, SqlOp **out, CombErr *err);
+/* Parallel sort (par.h): peers[0..n) are sorts built as op is over
+ * copies of its input; each sorts its share of the morsels on a thread
+ * of its own and op merges the runs. */
+int sql_op_sort_peers(SqlOp *op, SqlOp **peers, int n, CombErr *err);
 /* The first limit rows of input. */
 int sql_op_limit(SqlStmtCtx *c, SqlOp *input, int64_t limit, SqlOp **out,
                  CombErr *err);
@@ -185,6 +201,14 @@ typedef struct SqlJoinSpec {
 } SqlJoinSpec;
 int sql_op_join(SqlStmtCtx *c, SqlOp *left, SqlOp *right,
                 const SqlJoinSpec *spec, SqlOp **out, CombErr *err);
+/* Parallel copies (par.h): a join's probe input (NULL: op is no join);
+ * whether copies of it may probe one build table side by side; its build
+ * table made now (on the statement's thread, before the copies run);
+ * copy probes lead's build table instead of building its own. */
+SqlOp *sql_op_join_probe(const SqlOp *op);
+bool sql_op_join_par_safe(const SqlOp *op);
+int sql_op_join_prebuild(SqlOp *op, CombErr *err);
+void sql_op_join_share(SqlOp *copy, const SqlOp *lead);
 
 /* A WINDOW node (lower_window.c, the window functions' hook): its input
  * lowered, the window operator over it. */

@@ -13,9 +13,11 @@
 #include "sql/exec/op.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/alloc.h"
+#include "sql/exec/par.h"
 
 typedef struct GroupTable {
     SqlRowStore groups;      /* group key datums, one row per group */
@@ -23,6 +25,10 @@ typedef struct GroupTable {
     int64_t *slots;          /* open addressing: group index + 1, 0 empty */
     uint64_t *hashes;        /* hash per group */
     int64_t n_slots;
+    /* parallel copies: per group the morsel it was first seen in, and its
+     * index in the table of the copy that read that morsel */
+    int64_t *first;
+    int64_t *first_local;
 } GroupTable;
 
 /* A DISTINCT call's (group, argument tuple)s seen so far: it is fed
@@ -56,6 +62,11 @@ typedef struct AggOp {
     SqlVecFill *fills;
     SeenSet *seen;           /* per call; types NULL unless DISTINCT */
     uint16_t *dsel;          /* a DISTINCT call's new rows of a batch */
+    SqlParGroup par;         /* parallel copies (par.h): this one merges
+                                its peers' groups */
+    AcidMorselWalk *walk;    /* this copy's scan's; NULL when serial */
+    _Atomic bool *stop;      /* the lead's par.stop: a copy failed */
+    int64_t *order;          /* output order of the groups; NULL: as made */
 } AggOp;
 
 static uint64_t hash_bytes(uint64_t h, const void *p, size_t n)
@@ -239,23 +250,46 @@ static int distinct_rows(AggOp *p, int a, const CombBatch *b,
     return COMB_OK;
 }
 
+static int first_grow(GroupTable *gt, size_t cap)
+{
+    int64_t *f = comb_realloc(gt->first, cap * sizeof *f);
+    int64_t *l;
+    if (f)
+        gt->first = f;
+    l = f ? comb_realloc(gt->first_local, cap * sizeof *l) : NULL;
+    if (l)
+        gt->first_local = l;
+    return f && l ? COMB_OK : COMB_ENOMEM;
+}
+
+/* Room for one more group's per-group arrays (grown by doubling). */
+static int group_room(GroupTable *gt, bool track, CombErr *err)
+{
+    int64_t n = gt->groups.n_rows;
+    size_t cap = n ? (size_t)n * 2 : 1;
+    unsigned char **st;
+    uint64_t *hs;
+    if (n && (n & (n - 1)) != 0)
+        return COMB_OK;
+    st = comb_realloc(gt->states, cap * sizeof *st);
+    if (st)
+        gt->states = st;
+    hs = st ? comb_realloc(gt->hashes, cap * sizeof *hs) : NULL;
+    if (hs)
+        gt->hashes = hs;
+    if (!st || !hs || (track && first_grow(gt, cap)))
+        return comb_err_nomem(err);
+    return COMB_OK;
+}
+
 static int group_new(const AggOp *p, GroupTable *gt, int row,
                      uint64_t h, int64_t *gi, CombErr *err)
 {
     SqlDatum *key;
     int64_t n = gt->groups.n_rows;
     int rc;
-    if ((n & (n - 1)) == 0 || n == 0) {
-        size_t cap = n ? (size_t)n * 2 : 1;
-        unsigned char **st = comb_realloc(gt->states, cap * sizeof *st);
-        uint64_t *hs = comb_realloc(gt->hashes, cap * sizeof *hs);
-        if (st)
-            gt->states = st;
-        if (hs)
-            gt->hashes = hs;
-        if (!st || !hs)
-            return comb_err_nomem(err);
-    }
+    if ((rc = group_room(gt, p->walk != NULL, err)))
+        return rc;
     if ((rc = sql_rows_add(&gt->groups, &key, err)))
         return rc;
     for (int g = 0; g < p->n_keys; g++)
@@ -267,6 +301,10 @@ static int group_new(const AggOp *p, GroupTable *gt, int row,
     for (int a = 0; a < p->n_aggs; a++)
         p->aggs[a]->ops->init(p->aggs[a], gt->states[n] + p->offsets[a]);
     gt->hashes[n] = h;
+    if (p->walk) {
+        gt->first[n] = p->walk->last;
+        gt->first_local[n] = n;
+    }
     *gi = n;
     return COMB_OK;
 }
@@ -351,6 +389,8 @@ static void group_table_free(GroupTable *gt)
     comb_free(gt->states);
     comb_free(gt->slots);
     comb_free(gt->hashes);
+    comb_free(gt->first);
+    comb_free(gt->first_local);
 }
 
 
@@ -364,8 +404,9 @@ static int fill_groups(AggOp *p, int64_t first, CombErr *err)
     comb_batch_reset(ab);
     for (int j = 0; j < ab->n_cols; j++)
         sql_fill_reset(&p->fills[j]);
-    for (int64_t gi = first; gi < gt->groups.n_rows && ab->n_rows < ab->capacity;
-         gi++) {
+    for (int64_t k = first; k < gt->groups.n_rows && ab->n_rows < ab->capacity;
+         k++) {
+        int64_t gi = p->order ? p->order[k] : k;
         int r = ab->n_rows++;
         for (int g = 0; g < p->n_keys; g++)
             if (sql_datum_fill(&p->fills[g], r, &gt->groups.rows[gi][g]))
@@ -383,6 +424,25 @@ static int fill_groups(AggOp *p, int64_t first, CombErr *err)
         }
     }
     return COMB_OK;
+}
+
+static AggOp *peer(const AggOp *p, int k)
+{
+    return (AggOp *)p->par.peers[k];
+}
+
+/* The peers opened, and every copy told where its morsels and the stop
+ * flag are. */
+static int open_peers(AggOp *p, CombErr *err)
+{
+    int rc = sql_par_group_open(&p->par, &p->op, err);
+    p->stop = &p->par.stop;
+    p->walk = sql_op_par_walk(p->op.input);
+    for (int k = 0; k < p->par.n; k++) {
+        peer(p, k)->stop = p->stop;
+        peer(p, k)->walk = sql_op_par_walk(peer(p, k)->op.input);
+    }
+    return rc;
 }
 
 static int agg_open(SqlOp *op, CombErr *err)
@@ -414,16 +474,21 @@ static int agg_open(SqlOp *op, CombErr *err)
     for (int j = 0; p->fills && j < op->n_cols; j++)
         if (sql_fill_init(&p->fills[j], &p->batch.cols[j], &p->arena))
             return comb_err_nomem(err);
-    return p->fills ? COMB_OK : comb_err_nomem(err);
+    if (!p->fills)
+        return comb_err_nomem(err);
+    return p->par.n ? open_peers(p, err) : COMB_OK;
 }
 
-static int group_input(AggOp *p, CombErr *err)
+/* The input's rows into this copy's groups (a parallel copy: its share
+ * of the morsels, stopping early when another copy failed). */
+static int group_rows(void *arg, CombErr *err)
 {
+    AggOp *p = arg;
     CombArena scratch;
     int64_t *gis = comb_malloc(COMB_BATCH_SIZE * sizeof *gis);
     int rc = gis ? COMB_OK : comb_err_nomem(err);
     comb_arena_init(&scratch, 4096);
-    while (!rc) {
+    while (!rc && !(p->stop && atomic_load(p->stop))) {
         const CombBatch *b;
         if ((rc = sql_op_next(p->op.input, &b, err)) || !b)
             break;
@@ -431,10 +496,115 @@ static int group_input(AggOp *p, CombErr *err)
     }
     comb_arena_free(&scratch);
     comb_free(gis);
+    return rc;
+}
+
+static bool datums_equal(const AggOp *p, const SqlDatum *a, const SqlDatum *b)
+{
+    for (int g = 0; g < p->n_keys; g++) {
+        if (a[g].null != b[g].null)
+            return false;
+        if (!a[g].null && sql_datum_cmp(p->ktypes[g], &a[g], &b[g]) != 0)
+            return false;
+    }
+    return true;
+}
+
+/* Group gi of peer q into this copy's table: a new group takes q's key
+ * datums and states as they are (q's memory lives until this copy
+ * closes), a known one merges q's states into its own (agg.h). */
+static int merge_group(AggOp *p, const AggOp *q, int64_t gi, CombErr *err)
+{
+    GroupTable *gt = &p->gt;
+    const GroupTable *src = &q->gt;
+    uint64_t h = src->hashes[gi];
+    int64_t s, n = gt->groups.n_rows;
+    SqlDatum *key;
+    int rc;
+    if ((n + 1) * 2 > gt->n_slots && (rc = table_grow(gt, err)))
+        return rc;
+    s = (int64_t)(h & (uint64_t)(gt->n_slots - 1));
+    for (; gt->slots[s]; s = (s + 1) & (gt->n_slots - 1)) {
+        int64_t cand = gt->slots[s] - 1;
+        if (gt->hashes[cand] != h || !datums_equal(p, gt->groups.rows[cand], src->groups.rows[gi]))
+            continue;
+        for (int a = 0; a < p->n_aggs; a++)
+            if ((rc = p->aggs[a]->ops->merge(p->aggs[a], gt->states[cand] + p->offsets[a],
+                                             src->states[gi] + q->offsets[a],
+                                             &gt->groups.arena, err)))
+                return rc;
+        if (src->first[gi] < gt->first[cand]) {
+            gt->first[cand] = src->first[gi];
+            gt->first_local[cand] = src->first_local[gi];
+        }
+        return COMB_OK;
+    }
+    if ((rc = group_room(gt, true, err)))
+        return rc;
+    if ((rc = sql_rows_add(&gt->groups, &key, err)))
+        return rc;
+    memcpy(key, src->groups.rows[gi], (size_t)p->n_keys * sizeof *key);
+    gt->states[n] = src->states[gi];
+    gt->hashes[n] = h;
+    gt->first[n] = src->first[gi];
+    gt->first_local[n] = src->first_local[gi];
+    gt->slots[s] = n + 1;
+    return COMB_OK;
+}
+
+typedef struct GroupRank {
+    int64_t first, local, gi;
+} GroupRank;
+
+static int cmp_rank(const void *x, const void *y)
+{
+    const GroupRank *a = x, *b = y;
+    if (a->first != b->first)
+        return a->first < b->first ? -1 : 1;
+    return a->local < b->local ? -1 : a->local > b->local;
+}
+
+/* The groups in the order one thread makes them: by the morsel each was
+ * first seen in (morsels are numbered in scan order), then by its place
+ * in the table of the copy that read that morsel (the copy's rows came
+ * in scan order). */
+static int order_groups(AggOp *p, CombErr *err)
+{
+    int64_t n = p->gt.groups.n_rows;
+    GroupRank *r = comb_malloc((size_t)(n + 1) * sizeof *r);
+    if (!r || !(p->order = comb_malloc((size_t)(n + 1) * sizeof *p->order))) {
+        comb_free(r);
+        return comb_err_nomem(err);
+    }
+    for (int64_t gi = 0; gi < n; gi++)
+        r[gi] = (GroupRank){p->gt.first[gi], p->gt.first_local[gi], gi};
+    qsort(r, (size_t)n, sizeof *r, cmp_rank);
+    for (int64_t k = 0; k < n; k++)
+        p->order[k] = r[k].gi;
+    comb_free(r);
+    return COMB_OK;
+}
+
+/* Every copy groups its share on a thread of its own, then this one
+ * merges the others' groups in. */
+static int group_parallel(AggOp *p, CombErr *err)
+{
+    int rc = sql_par_group_run(&p->par, &p->op, group_rows, err);
+    for (int k = 0; k < p->par.n && !rc; k++)
+        for (int64_t gi = 0; gi < peer(p, k)->gt.groups.n_rows && !rc; gi++)
+            rc = merge_group(p, peer(p, k), gi, err);
+    return rc ? rc : order_groups(p, err);
+}
+
+static int group_input(AggOp *p, CombErr *err)
+{
+    int rc = p->par.n ? group_parallel(p, err) : group_rows(p, err);
     /* a global aggregate over no rows still yields one row */
     if (!rc && p->n_keys == 0 && p->gt.groups.n_rows == 0) {
         int64_t gi;
         rc = group_new(p, &p->gt, 0, 0, &gi, err);
+        if (!rc && p->order)
+            p->order[0] = 0;
     }
     return rc;
 }
@@ -483,7 +653,11 @@ static void agg_close(SqlOp *op)
     p->have_groups = false;
     p->grouped = false;
     p->next_group = 0;
+    comb_free(p->order);
+    p->order = NULL;
     sql_op_close(op->input);
+    /* after this copy's groups: they may point into the peers' memory */
+    sql_par_group_close(&p->par, op->c);
 }
 
 /* Every group is computed whatever the consumer reads: the input must
@@ -503,6 +677,8 @@ static void agg_need(SqlOp *op, const bool *used)
         for (int k = 0; k < p->aggs[a]->n_args; k++)
             sql_bx_mark_used(p->aggs[a]->args[k], op->input->n_cols, in);
     sql_op_need(op->input, in);
+    for (int k = 0; k < p->par.n; k++)
+        sql_op_need(p->par.peers[k], used);
 }
 
 static int agg_explain(const SqlOp *op, SqlExplain *x, CombErr *err)
@@ -575,4 +751,9 @@ int sql_op_aggregate(SqlStmtCtx *c, SqlOp *input, int n_keys,
     p->aggs = aggs;
     *out = &p->op;
     return COMB_OK;
+}
+
+int sql_op_aggregate_peers(SqlOp *op, SqlOp **peers, int n, CombErr *err)
+{
+    return sql_par_group_init(&((AggOp *)op)->par, op->c, peers, n, err);
 }

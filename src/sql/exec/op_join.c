@@ -31,6 +31,8 @@
 
 #include <string.h>
 
+#include "sql/exec/par.h"
+
 enum { PH_PAIRS, PH_NULL_PAIRS, PH_PROBE_REST, PH_BUILD_REST, PH_DONE };
 
 typedef struct JoinOp {
@@ -77,6 +79,10 @@ typedef struct JoinOp {
     SqlRowStore defrow;            /* SINGLE: single_default's row */
     bool *pused, *bused;           /* input columns read */
     bool built;
+    /* a parallel copy (par.h): probes the build table of `lead` (built
+     * before the copies run, read-only while they do); its own build
+     * input is never opened */
+    const struct JoinOp *lead;
 } JoinOp;
 
 /* ---------------------------------------------------------------- hashing */
@@ -613,16 +619,45 @@ static int read_default(JoinOp *j, CombErr *err)
     return sql_rows_append(&j->defrow, cols, b, err);
 }
 
+static int join_build(JoinOp *j, CombErr *err)
+{
+    int rc;
+    if ((rc = read_build(j, err)) || (rc = build_chains(j, err)) ||
+        (rc = read_default(j, err)))
+        return rc;
+    j->built = true;
+    return COMB_OK;
+}
+
+/* A copy's view of its lead's build table: the same rows and chains, a
+ * match record of its own (what the lead's probe writes, not the
+ * copy's). */
+static int borrow_build(JoinOp *j, CombErr *err)
+{
+    const JoinOp *l = j->lead;
+    if (!l->built)
+        return COMB_INTERNAL(err, "a parallel join copy ran before its build");
+    j->rows = l->rows;
+    j->heads = l->heads;
+    j->chain = l->chain;
+    j->heads2 = l->heads2;
+    j->chain2 = l->chain2;
+    j->mask = l->mask;
+    j->any_row = l->any_row;
+    j->any_null = l->any_null;
+    j->defrow = l->defrow;
+    if (!(j->bmatched = comb_arena_calloc(j->op.c->arena, (size_t)j->rows.n_rows + 1)))
+        return comb_err_nomem(err);
+    j->built = true;
+    return COMB_OK;
+}
+
 static int join_next(SqlOp *op, const CombBatch **out, CombErr *err)
 {
     JoinOp *j = (JoinOp *)op;
     int rc;
-    if (!j->built) {
-        if ((rc = read_build(j, err)) || (rc = build_chains(j, err)) ||
-            (rc = read_default(j, err)))
-            return rc;
-        j->built = true;
-    }
+    if (!j->built && (rc = j->lead ? borrow_build(j, err) : join_build(j, err)))
+        return rc;
     for (;;) {
         switch (j->phase) {
         case PH_PAIRS:
@@ -694,8 +729,9 @@ static int join_open(SqlOp *op, CombErr *err)
     CombTypeKind boolean = COMB_T_BOOLEAN;
     int nk = j->s.n_keys, rc;
     comb_arena_init(&j->scratch, 64 * 1024);
-    if ((rc = sql_op_open(j->probe, err)) || (rc = sql_op_open(j->build, err)) ||
-        (j->s.single_default && (rc = sql_op_open(j->s.single_default, err))))
+    if ((rc = sql_op_open(j->probe, err)) ||
+        (!j->lead && (rc = sql_op_open(j->build, err))) ||
+        (!j->lead && j->s.single_default && (rc = sql_op_open(j->s.single_default, err))))
         return rc;
     for (int k = 0; k < nk; k++)
         if ((rc = sql_expr_prepare(j->pkeys[k], c->arena, COMB_BATCH_SIZE, err)) ||
@@ -704,7 +740,7 @@ static int join_open(SqlOp *op, CombErr *err)
     if (j->s.residual &&
         (rc = sql_expr_prepare(j->s.residual, c->arena, COMB_BATCH_SIZE, err)))
         return rc;
-    if (sql_rows_init_types(&j->rows, j->n_bcols + nk, j->stypes) ||
+    if ((!j->lead && sql_rows_init_types(&j->rows, j->n_bcols + nk, j->stypes)) ||
         sql_rows_init_types(&j->out_rs, j->n_left + j->n_right, j->pair_types) ||
         sql_rows_batch_init(&j->out_rs, j->n_left + j->n_right, &j->out, &j->fills) ||
         comb_batch_init(&j->markb, 1, &boolean, COMB_BATCH_SIZE))
@@ -730,9 +766,12 @@ static void join_close(SqlOp *op)
         comb_batch_free(&j->markb);
     memset(&j->out, 0, sizeof j->out);
     memset(&j->markb, 0, sizeof j->markb);
-    sql_rows_free(&j->rows);
+    if (!j->lead) {
+        sql_rows_free(&j->rows);
+        sql_rows_free(&j->defrow);
+    }
+    memset(&j->defrow, 0, sizeof j->defrow);
     sql_rows_free(&j->out_rs);
-    sql_rows_free(&j->defrow);
     memset(&j->rows, 0, sizeof j->rows);
     memset(&j->out_rs, 0, sizeof j->out_rs);
     comb_arena_free(&j->scratch);
@@ -899,4 +938,40 @@ int sql_op_join(SqlStmtCtx *c, SqlOp *left, SqlOp *right,
     j->op.right = right;
     *out = &j->op;
     return COMB_OK;
+}
+
+/* ------------------------------------------------------ parallel copies */
+
+static bool is_join(const SqlOp *op)
+{
+    return op->vt == &hash_join_vt || op->vt == &loop_join_vt;
+}
+
+SqlOp *sql_op_join_probe(const SqlOp *op)
+{
+    return is_join(op) ? ((const JoinOp *)op)->probe : NULL;
+}
+
+/* FULL's unmatched build rows would need the copies' match records
+ * merged; every other kind's output depends on the probe row alone. */
+bool sql_op_join_par_safe(const SqlOp *op)
+{
+    const JoinOp *j = (const JoinOp *)op;
+    if (j->s.kind == LP_JOIN_FULL || !sql_bx_par_safe(j->s.residual))
+        return false;
+    for (int k = 0; k < j->s.n_keys; k++)
+        if (!sql_bx_par_safe(j->pkeys[k]))
+            return false;
+    return true;
+}
+
+int sql_op_join_prebuild(SqlOp *op, CombErr *err)
+{
+    JoinOp *j = (JoinOp *)op;
+    return j->built ? COMB_OK : join_build(j, err);
+}
+
+void sql_op_join_share(SqlOp *copy, const SqlOp *lead)
+{
+    ((JoinOp *)copy)->lead = (const JoinOp *)lead;
 }

@@ -100,6 +100,24 @@ const SqlUnit *sql_op_scan_unit(const SqlOp *op)
     return op->vt == &scan_vt && s->scan_open ? sql_scan_unit(&s->scan) : NULL;
 }
 
+bool sql_op_is_scan(const SqlOp *op)
+{
+    return op->vt == &scan_vt;
+}
+
+AcidMorselWalk *sql_op_scan_walk(SqlOp *op)
+{
+    ScanOp *s = (ScanOp *)op;
+    return op->vt == &scan_vt && s->scan_open ? &s->scan.walk : NULL;
+}
+
+int sql_scan_op_filter(const SqlOp *op, BoundExpr *const **out)
+{
+    const ScanOp *s = (const ScanOp *)op;
+    *out = &s->filter;
+    return s->filter ? 1 : 0;
+}
+
 static const char *const rowid_names[3] = {
     "ROW__ID.writeid", "ROW__ID.bucketid", "ROW__ID.rowid",
 };

@@ -4,10 +4,20 @@
  * (rowstore.c: ascending NULLS LAST, descending NULLS FIRST unless the key
  * says otherwise), then emitted in batches of the first n_emit columns.
  * ORDER BY runs here; a SORT BY would too (comb runs one reducer).
+ *
+ * In parallel (par.h) every copy stores and sorts the rows of its
+ * morsels on a thread of its own, each row with its morsel's number as a
+ * last, hidden key, and the first copy merges the sorted runs by the keys
+ * and then that number: rows of equal keys come out in scan order, as
+ * the serial engine's stable sort leaves them.
  */
 #include "sql/exec/op.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+#include "common/alloc.h"
+#include "sql/exec/par.h"
 
 typedef struct SortOp {
     SqlOp op;
@@ -21,7 +31,47 @@ typedef struct SortOp {
     int64_t next_row;
     CombBatch batch;
     SqlVecFill *fills;
+    SqlParGroup par;         /* parallel copies; this one merges their runs */
+    AcidMorselWalk *walk;    /* this copy's scan's (parallel copies) */
+    _Atomic bool *stop;      /* the lead's par.stop */
+    SqlSortKey *run_keys;    /* keys, then the morsel number */
 } SortOp;
+
+static SortOp *peer(const SortOp *s, int k)
+{
+    return (SortOp *)s->par.peers[k];
+}
+
+/* A copy's rows carry one more column, the morsel number (BIGINT). */
+static int open_run_store(SortOp *s, CombErr *err)
+{
+    static const CombType bigint = {.kind = COMB_T_BIGINT};
+    int n = s->op.input->n_cols;
+    const CombType **types = comb_arena_alloc(s->op.c->arena, (size_t)(n + 1) * sizeof *types);
+    if (!types)
+        return comb_err_nomem(err);
+    memcpy(types, s->op.input->types, (size_t)n * sizeof *types);
+    types[n] = &bigint;
+    if (sql_rows_init_types(&s->rows, n + 1, types))
+        return comb_err_nomem(err);
+    s->have_rows = true;
+    return COMB_OK;
+}
+
+static int open_parallel(SortOp *s, CombErr *err)
+{
+    int rc = open_run_store(s, err);
+    if (rc || !s->par.n)
+        return rc;
+    rc = sql_par_group_open(&s->par, &s->op, err);
+    s->stop = &s->par.stop;
+    s->walk = sql_op_par_walk(s->op.input);
+    for (int k = 0; k < s->par.n; k++) {
+        peer(s, k)->stop = s->stop;
+        peer(s, k)->walk = sql_op_par_walk(peer(s, k)->op.input);
+    }
+    return rc;
+}
 
 static int sort_open(SqlOp *op, CombErr *err)
 {
@@ -29,8 +79,10 @@ static int sort_open(SqlOp *op, CombErr *err)
     int n = op->input->n_cols, rc = sql_op_open(op->input, err);
     if (rc)
         return rc;
-    if (!(s->cols = comb_arena_calloc(op->c->arena, (size_t)(n + 1) * sizeof *s->cols)))
+    if (!(s->cols = comb_arena_calloc(op->c->arena, (size_t)(n + 2) * sizeof *s->cols)))
         return comb_err_nomem(err);
+    if (s->run_keys)
+        return open_parallel(s, err);
     if (sql_rows_init_types(&s->rows, n, op->input->types))
         return comb_err_nomem(err);
     s->have_rows = true;
@@ -40,16 +92,83 @@ static int sort_open(SqlOp *op, CombErr *err)
 static int consume(SortOp *s, CombErr *err)
 {
     SqlOp *op = &s->op;
-    for (;;) {
+    int n = op->input->n_cols;
+    while (!(s->stop && atomic_load(s->stop))) {
         const CombBatch *in;
+        int64_t from = s->rows.n_rows;
         int rc = sql_op_next(op->input, &in, err);
         if (rc || !in)
             return rc;
-        for (int j = 0; j < op->input->n_cols; j++)
+        for (int j = 0; j < n; j++)
             s->cols[j] = s->kept[j] ? (CombVector *)&in->cols[j] : NULL;
         if ((rc = sql_rows_append(&s->rows, s->cols, in, err)))
             return rc;
+        for (int64_t r = from; s->run_keys && r < s->rows.n_rows; r++) {
+            s->rows.rows[r][n].null = false;
+            s->rows.rows[r][n].i = s->walk ? s->walk->last : 0;
+        }
     }
+    return COMB_OK;
+}
+
+/* A parallel copy's task: its morsels' rows, sorted. */
+static int sort_run(void *arg, CombErr *err)
+{
+    SortOp *s = arg;
+    int rc = consume(s, err);
+    if (!rc)
+        sql_rows_sort(&s->rows, s->run_keys, s->n_keys + 1);
+    return rc;
+}
+
+/* The runs of every copy merged into this copy's store (the rows stay in
+ * the peers' stores, which live until this one closes). */
+static int merge_runs(SortOp *s, CombErr *err)
+{
+    int nr = s->par.n + 1;
+    const SqlRowStore **runs = comb_malloc((size_t)nr * sizeof *runs);
+    int64_t *at = comb_calloc((size_t)nr, sizeof *at), total = 0;
+    SqlDatum **out = NULL;
+    for (int k = 0; runs && k < nr; k++) {
+        runs[k] = k ? &peer(s, k - 1)->rows : &s->rows;
+        total += runs[k]->n_rows;
+    }
+    if (!runs || !at || !(out = comb_malloc((size_t)(total + 1) * sizeof *out))) {
+        comb_free(runs);
+        comb_free(at);
+        return comb_err_nomem(err);
+    }
+    for (int64_t o = 0; o < total; o++) {
+        int best = -1;
+        for (int k = 0; k < nr; k++)
+            if (at[k] < runs[k]->n_rows &&
+                (best < 0 || sql_rows_cmp(&s->rows, s->run_keys, s->n_keys + 1,
+                                          runs[k]->rows[at[k]],
+                                          runs[best]->rows[at[best]]) < 0))
+                best = k;
+        out[o] = runs[best]->rows[at[best]++];
+    }
+    comb_free(s->rows.rows);
+    s->rows.rows = out;
+    s->rows.n_rows = s->rows.cap = total;
+    comb_free(runs);
+    comb_free(at);
+    return COMB_OK;
+}
+
+/* All input rows, sorted: on one thread, or as runs of every copy. */
+static int sort_input(SortOp *s, CombErr *err)
+{
+    int rc;
+    if (!s->par.n) {
+        if ((rc = consume(s, err)))
+            return rc;
+        sql_rows_sort(&s->rows, s->keys, s->n_keys);
+        return COMB_OK;
+    }
+    if ((rc = sql_par_group_run(&s->par, &s->op, sort_run, err)))
+        return rc;
+    return merge_runs(s, err);
 }
 
 static int sort_next(SqlOp *op, const CombBatch **out, CombErr *err)
@@ -57,9 +176,8 @@ static int sort_next(SqlOp *op, const CombBatch **out, CombErr *err)
     SortOp *s = (SortOp *)op;
     int rc;
     if (!s->sorted) {
-        if ((rc = consume(s, err)))
+        if ((rc = sort_input(s, err)))
             return rc;
-        sql_rows_sort(&s->rows, s->keys, s->n_keys);
         s->sorted = true;
         if (sql_rows_batch_init(&s->rows, op->n_cols, &s->batch, &s->fills))
             return comb_err_nomem(err);
@@ -85,6 +203,8 @@ static void sort_close(SqlOp *op)
     s->sorted = false;
     s->next_row = 0;
     sql_op_close(op->input);
+    /* after this copy's store, which points into the peers' rows */
+    sql_par_group_close(&s->par, op->c);
 }
 
 static void sort_need(SqlOp *op, const bool *used)
@@ -95,6 +215,8 @@ static void sort_need(SqlOp *op, const bool *used)
     for (int k = 0; k < s->n_keys; k++)
         s->kept[s->keys[k].col] = true;
     sql_op_need(op->input, s->kept);
+    for (int k = 0; k < s->par.n; k++)
+        sql_op_need(s->par.peers[k], used);
 }
 
 /* Filtering commutes with sorting: the input filters instead. */
@@ -135,4 +257,25 @@ int sql_op_sort(SqlStmtCtx *c, SqlOp *input, const SqlSortKey *keys,
     s->n_keys = n_keys;
     *out = &s->op;
     return COMB_OK;
+}
+
+/* The copies sort runs with the morsel number as their last key. */
+static int use_run_keys(SortOp *s, CombErr *err)
+{
+    SqlSortKey *k = comb_arena_alloc(s->op.c->arena, (size_t)(s->n_keys + 1) * sizeof *k);
+    if (!k)
+        return comb_err_nomem(err);
+    memcpy(k, s->keys, (size_t)s->n_keys * sizeof *k);
+    k[s->n_keys] = (SqlSortKey){s->op.input->n_cols, false, false};
+    s->run_keys = k;
+    return COMB_OK;
+}
+
+int sql_op_sort_peers(SqlOp *op, SqlOp **peers, int n, CombErr *err)
+{
+    SortOp *s = (SortOp *)op;
+    int rc = use_run_keys(s, err);
+    for (int k = 0; k < n && !rc; k++)
+        rc = use_run_keys((SortOp *)peers[k], err);
+    return rc ? rc : sql_par_group_init(&s->par, op->c, peers, n, err);
 }

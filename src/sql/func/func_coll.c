@@ -57,10 +57,9 @@ typedef struct SortCtx {
     const CombVector *v;
 } SortCtx;
 
-static SortCtx sort_ctx;
-
-static int cmp_elems(const void *x, const void *y)
+static int cmp_elems(const void *x, const void *y, void *ctx)
 {
+    const SortCtx sort_ctx = *(const SortCtx *)ctx;
     int a = *(const int *)x, b = *(const int *)y, c;
     bool na = comb_vec_is_null(sort_ctx.v, a), nb = comb_vec_is_null(sort_ctx.v, b);
     if (na || nb)
@@ -90,8 +89,9 @@ static int fn_sort_array(BoundExpr *e, const CombBatch *in, CombErr *err)
         }
         for (uint32_t k = 0; k < n; k++)
             idx[k] = (int)(a->off[row] + k);
-        sort_ctx.v = &a->children[0];
-        qsort(idx, n, sizeof *idx, cmp_elems);
+        /* qsort_r: parallel copies of the expression sort at once */
+        SortCtx sort_ctx = {&a->children[0]};
+        qsort_r(idx, n, sizeof *idx, cmp_elems, &sort_ctx);
         for (uint32_t k = 0; k < n; k++)
             if (sql_fill_copy(kid, f->used + (int)k, &a->children[0], idx[k])) {
                 free(idx);

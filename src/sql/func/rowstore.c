@@ -234,6 +234,13 @@ static int row_cmp(const void *a, const void *b, void *arg)
     return 0;
 }
 
+int sql_rows_cmp(const SqlRowStore *rs, const SqlSortKey *keys, int n_keys,
+                 const SqlDatum *x, const SqlDatum *y)
+{
+    SortCtx ctx = {rs, keys, n_keys};
+    return row_cmp(&x, &y, &ctx);
+}
+
 void sql_rows_sort(SqlRowStore *rs, const SqlSortKey *keys, int n_keys)
 {
     SortCtx ctx = {rs, keys, n_keys};

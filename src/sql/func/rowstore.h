@@ -76,6 +76,10 @@ int sql_rows_append(SqlRowStore *rs, CombVector *const *cols,
                     const CombBatch *b, CombErr *err);
 
 void sql_rows_sort(SqlRowStore *rs, const SqlSortKey *keys, int n_keys);
+/* The order sql_rows_sort gives rows x and y of rs (or of a store of the
+ * same types): < 0, 0 or > 0. */
+int sql_rows_cmp(const SqlRowStore *rs, const SqlSortKey *keys, int n_keys,
+                 const SqlDatum *x, const SqlDatum *y);
 
 /* A batch of the first n_cols columns' types and its fill states (in the
  * store's arena).  0 or COMB_ENOMEM. */

@@ -1,0 +1,218 @@
+/*
+ * Parallel execution (comb.exec.threads, sql/exec/par.h): the same
+ * queries with threads = 1, 2 and 4 give the same text, row for row and
+ * in the same order (the parallel aggregation emits its groups in the
+ * order one thread makes them; a parallel sort keeps ties in scan
+ * order, as the serial stable sort does).  The tables have many small stripes, so
+ * that every copy gets morsels: a full-ACID table over several deltas
+ * with deleted and updated rows (delete events apply to each stripe
+ * alone), a partitioned one, a text table of several files (morsels are
+ * whole files), and a small dimension for joins of every kind but FULL.
+ * Errors a worker raises (assert_true, a scalar subquery's second row)
+ * are the statement's, and the session goes on.  Threads must really have
+ * run (sql_par_threads_started), or the test proves nothing.  Built with
+ * ThreadSanitizer as build/tsan/tests/threads_sql too.
+ */
+#include "unit.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "common/buf.h"
+#include "sql/exec/par.h"
+#include "sql/func/value.h"
+#include "sql/session.h"
+
+static int rows_batch(void *ctx, const CombBatch *b, CombErr *err)
+{
+    CombBuf *out = ctx;
+    (void)err;
+    for (int i = 0; i < comb_batch_live(b); i++) {
+        int row = comb_batch_row(b, i);
+        for (int c = 0; c < b->n_cols; c++)
+            if (sql_format_value(&b->cols[c], row, out) ||
+                comb_buf_append_byte(out, c + 1 < b->n_cols ? '|' : '\n'))
+                return COMB_ENOMEM;
+    }
+    return COMB_OK;
+}
+
+static int run(SqlSession *s, const char *sql, CombBuf *out, CombErr *err)
+{
+    SqlSink sink = {out, NULL, rows_batch, NULL, NULL};
+    return sql_session_execute(s, sql, strlen(sql), out ? &sink : NULL, err);
+}
+
+/* INSERT of rows [from, to) of the generated data into table. */
+static int insert_range(SqlSession *s, const char *table, int from, int to,
+                        CombErr *err)
+{
+    CombBuf sql = COMB_BUF_INIT;
+    int rc;
+    comb_buf_printf(&sql, "INSERT INTO %s VALUES ", table);
+    for (int i = from; i < to; i++) {
+        /* g has NULLs and a key the dimension lacks (7); d is exact in
+         * binary, so sums do not depend on the order of addition */
+        if (i % 13 == 0)
+            comb_buf_printf(&sql, "%s(%d, NULL, 's%03d', %d.25, %d.5)",
+                            i > from ? ", " : "", i, i % 101, i % 50, i % 7);
+        else
+            comb_buf_printf(&sql, "%s(%d, %d, 's%03d', %d.25, %d.5)",
+                            i > from ? ", " : "", i, i % 8, i % 101, i % 50, i % 7);
+    }
+    comb_buf_append_byte(&sql, 0);
+    rc = run(s, (const char *)sql.data, NULL, err);
+    comb_buf_free(&sql);
+    return rc;
+}
+
+static int setup(SqlSession *s, CombErr *err)
+{
+    static const char *const ddl[] = {
+        "CREATE TABLE fa (id INT, g INT, s STRING, d DOUBLE, m DECIMAL(10,2)) "
+        "STORED AS ORC TBLPROPERTIES ('transactional'='true', "
+        "'orc.stripe.size'='16384')",
+        "CREATE TABLE pa (id INT, g INT, s STRING, d DOUBLE, m DECIMAL(10,2)) "
+        "PARTITIONED BY (k INT) STORED AS ORC TBLPROPERTIES "
+        "('transactional'='true', 'orc.stripe.size'='16384')",
+        "CREATE TABLE tx (id INT, g INT, s STRING, d DOUBLE, m DECIMAL(10,2)) "
+        "STORED AS TEXTFILE",
+        "CREATE TABLE dim (g INT, name STRING) STORED AS ORC "
+        "TBLPROPERTIES ('transactional'='true')",
+        "INSERT INTO dim VALUES (0,'zero'),(1,'one'),(2,'two'),(3,'three'),"
+        "(4,'four'),(5,'five'),(6,'six'),(NULL,'none'),(2,'deux')",
+    };
+    int rc;
+    for (size_t i = 0; i < sizeof ddl / sizeof ddl[0]; i++)
+        if ((rc = run(s, ddl[i], NULL, err)))
+            return rc;
+    for (int part = 0; part < 4; part++) {
+        if ((rc = insert_range(s, "fa", part * 3000, part * 3000 + 3000, err)) ||
+            (rc = insert_range(s, "tx", part * 500, part * 500 + 500, err)))
+            return rc;
+    }
+    if ((rc = run(s, "DELETE FROM fa WHERE id % 9 = 4", NULL, err)) ||
+        (rc = run(s, "UPDATE fa SET d = d + 100 WHERE id % 17 = 3", NULL, err)) ||
+        (rc = run(s, "INSERT INTO pa PARTITION (k) SELECT id, g, s, d, m, id % 3 "
+                     "FROM fa", NULL, err)) ||
+        (rc = run(s, "DELETE FROM pa WHERE id % 5 = 1", NULL, err)))
+        return rc;
+    return COMB_OK;
+}
+
+static const char *const queries[] = {
+    "SELECT g, count(*), sum(id), avg(d), min(s), max(s), sum(m), count(g), "
+    "min(m), max(d) FROM fa GROUP BY g",
+    "SELECT count(*), sum(d), max(id) FROM fa WHERE id > 1000 AND s <> 's007'",
+    "SELECT count(*), sum(d) FROM fa WHERE id < 0",
+    "SELECT s, count(*), sum(d) FROM fa WHERE g = 3 GROUP BY s",
+    "SELECT g, count(DISTINCT s), sum(id) FROM fa GROUP BY g",
+    "SELECT g, sort_array(collect_set(s % 5)) FROM "
+    "(SELECT g, CAST(substr(s, 2) AS INT) s FROM fa) x GROUP BY g",
+    "SELECT k, g, count(*), sum(d) FROM pa WHERE k > 0 GROUP BY k, g",
+    "SELECT g, count(*), sum(id), min(s) FROM tx GROUP BY g",
+    "SELECT dim.name, count(*), sum(fa.d) FROM fa JOIN dim ON fa.g = dim.g "
+    "GROUP BY dim.name",
+    "SELECT dim.name, count(*), sum(fa.id) FROM fa LEFT JOIN dim ON fa.g = dim.g "
+    "WHERE fa.id % 2 = 0 GROUP BY dim.name",
+    "SELECT dim.name, count(*) FROM dim RIGHT JOIN fa ON fa.g = dim.g GROUP BY dim.name",
+    "SELECT count(*), sum(id) FROM fa WHERE g IN (SELECT g FROM dim WHERE g > 2)",
+    "SELECT count(*), sum(id) FROM fa WHERE g NOT IN (SELECT g FROM dim)",
+    "SELECT count(*) FROM fa WHERE NOT EXISTS (SELECT 1 FROM dim WHERE dim.g = fa.g)",
+    "SELECT g, count(*) FROM fa WHERE EXISTS "
+    "(SELECT 1 FROM dim WHERE dim.g = fa.g AND dim.name <> fa.s) GROUP BY g",
+    "SELECT dim.name, count(*) FROM fa FULL JOIN dim ON fa.g = dim.g GROUP BY dim.name",
+    "SELECT g, sum(id) t FROM fa GROUP BY g ORDER BY t DESC LIMIT 3",
+    "SELECT x.g, count(*) FROM (SELECT g, count(*) c FROM fa GROUP BY g, s) x "
+    "GROUP BY x.g",
+    "SELECT g, count(*) FROM fa GROUP BY g GROUPING SETS ((g), ())",
+    "SELECT count(*) FROM fa WHERE s RLIKE '^s0[0-4]'",
+    /* sorts: many ties, which must keep the scan order */
+    "SELECT id, g, s FROM fa ORDER BY g DESC, s",
+    "SELECT g, d, id FROM fa WHERE id % 3 = 0 ORDER BY d NULLS FIRST LIMIT 500",
+    "SELECT fa.s, dim.name, fa.id FROM fa JOIN dim ON fa.g = dim.g ORDER BY dim.name",
+    "SELECT k, id FROM pa ORDER BY k, id % 10",
+    "SELECT s, id FROM tx ORDER BY s",
+};
+
+static int answer(SqlSession *s, const char *threads, const char *sql,
+                  CombBuf *out, CombErr *err)
+{
+    int rc = sql_session_set_conf(s, SQL_CONF_THREADS, threads, err);
+    out->len = 0;
+    return rc ? rc : run(s, sql, out, err);
+}
+
+/* Errors raised in a copy are the statement's; the session goes on. */
+static void check_worker_errors(SqlSession *s)
+{
+    CombErr err;
+    CombBuf out = COMB_BUF_INIT;
+    for (int t = 1; t <= 4 && !unit_failed_now(); t++) {
+        char tn[16];
+        snprintf(tn, sizeof tn, "%d", t);
+        /* fails in whichever copy reads the stripe with id 11000 */
+        CHECK(answer(s, tn, "SELECT g, count(*) FROM fa WHERE "
+                     "assert_true(id <> 11000) IS NULL GROUP BY g", &out, &err) != COMB_OK);
+        CHECK(strstr(err.msg, "ASSERT_TRUE") != NULL);
+        CHECK(answer(s, tn, "SELECT count(*) FROM fa WHERE fa.g = "
+                     "(SELECT g FROM dim WHERE name <> 'none')", &out, &err) != COMB_OK);
+        CHECK(strstr(err.msg, "more than one row") != NULL);
+        CHECK_OK(answer(s, tn, "SELECT count(*) FROM fa WHERE g = 1", &out, &err), &err);
+        CHECK(out.len > 0);
+    }
+    comb_buf_free(&out);
+}
+
+TEST(parallel_same_rows)
+{
+    SqlSessionOptions opt = {unit_tmpdir(), "tester"};
+    SqlSession *s = NULL;
+    CombErr err;
+    CombBuf one = COMB_BUF_INIT, many = COMB_BUF_INIT;
+    uint64_t started;
+    CHECK_OK(sql_session_open(&opt, &s, &err), &err);
+    CHECK_OK(setup(s, &err), &err);
+    started = sql_par_threads_started();
+    for (size_t q = 0; q < sizeof queries / sizeof queries[0] && !unit_failed_now(); q++) {
+        CHECK_OK(answer(s, "1", queries[q], &one, &err), &err);
+        CHECK(one.len > 0);
+        for (int t = 2; t <= 4 && !unit_failed_now(); t += 2) {
+            char tn[16];
+            snprintf(tn, sizeof tn, "%d", t);
+            CHECK_OK(answer(s, tn, queries[q], &many, &err), &err);
+            if (many.len != one.len || memcmp(many.data, one.data, one.len) != 0) {
+                unit_fail(__FILE__, __LINE__, "threads=%d differs for %s:\n%.*s\nvs "
+                          "threads=1:\n%.*s", t, queries[q], (int)many.len,
+                          (const char *)many.data, (int)one.len, (const char *)one.data);
+            }
+        }
+    }
+    /* the queries above ran copies on threads: 1 + 3 per parallel query */
+    CHECK(sql_par_threads_started() >= started + 20);
+    check_worker_errors(s);
+    comb_buf_free(&one);
+    comb_buf_free(&many);
+    sql_session_close(s);
+}
+
+TEST(parallel_threads_setting)
+{
+    SqlSessionOptions opt = {unit_tmpdir(), "tester"};
+    SqlSession *s = NULL;
+    CombErr err;
+    CombBuf out = COMB_BUF_INIT;
+    CHECK_OK(sql_session_open(&opt, &s, &err), &err);
+    CHECK(sql_threads_default() >= 1);
+    CHECK_OK(run(s, "CREATE TABLE t1 (a INT)", NULL, &err), &err);
+    CHECK_OK(run(s, "INSERT INTO t1 VALUES (1), (2)", NULL, &err), &err);
+    static const char *const bad[] = {"0", "-1", "x", "2x", "257"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        CHECK(answer(s, bad[i], "SELECT count(*) FROM t1", &out, &err) != COMB_OK);
+        CHECK(strstr(err.msg, SQL_CONF_THREADS) != NULL);
+    }
+    CHECK_OK(answer(s, "64", "SELECT count(*) FROM t1", &out, &err), &err);
+    CHECK(out.len == 2 && memcmp(out.data, "2\n", 2) == 0);
+    comb_buf_free(&out);
+    sql_session_close(s);
+}
