@@ -131,6 +131,9 @@ typedef struct SqlStmtCtx {
     OrcReadCounters scan_counters; /* what the statement's ORC scans read
                                and skipped (comb.scan.stats prints it) */
     int next_col_id;        /* logical plan column ids (plan/logical.h) */
+    bool par_copy;          /* a parallel copy's context (exec/par.c): it
+                               runs on a worker thread and reports nothing
+                               through the sink itself */
 } SqlStmtCtx;
 
 /* A view whose query is being bound: the chain finds a view that reads

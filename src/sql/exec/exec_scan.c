@@ -88,7 +88,8 @@ int sql_unit_files(SqlStmtCtx *c, const SqlTable *t, const SqlUnit *u,
 }
 
 /* comb.trace.files=true: every file a scan opens, as an info line (tests
- * check which files pruning leaves out); best effort. */
+ * check which files pruning leaves out); best effort.  Parallel copies
+ * open the same files as the lead copy, which alone reports them. */
 static void trace_file(void *ctx, const char *path)
 {
     SqlStmtCtx *c = ctx;
@@ -110,7 +111,8 @@ static int open_unit(SqlScan *s, CombErr *err)
     s->unit_open = true;
     opt.bucket_mask = s->buckets;
     opt.n_bucket_mask = s->buckets ? t->n_buckets : 0;
-    if (s->c->sink->info && sql_conf_bool(s->c->s, "comb.trace.files", false)) {
+    if (s->c->sink->info && !s->c->par_copy &&
+        sql_conf_bool(s->c->s, "comb.trace.files", false)) {
         opt.file_opened = trace_file;
         opt.file_opened_ctx = s->c;
     }

@@ -122,6 +122,7 @@ SqlStmtCtx *sql_par_ctx_new(SqlStmtCtx *c)
     *w = *c;
     comb_arena_init(a, 16 * 1024);
     w->arena = a;
+    w->par_copy = true;
     memset(&w->scan_counters, 0, sizeof w->scan_counters);
     return w;
 }
@@ -131,6 +132,7 @@ void sql_par_ctx_sync(SqlStmtCtx *w, const SqlStmtCtx *c)
     CombArena *a = w->arena;
     *w = *c;
     w->arena = a;
+    w->par_copy = true;
     memset(&w->scan_counters, 0, sizeof w->scan_counters);
 }
 
