@@ -207,3 +207,40 @@ TEST(ms_writeids_build_cases)
     comb_free(s);
     comb_idlist_free(&txns);
 }
+
+/* ms_txn_begin allocates the write ids of the tables it is told about
+ * when its locks are granted at once (one durable metastore transaction),
+ * and the writer's ms_writeid_allocate then returns them; a request that
+ * waits allocates none, so write ids follow lock order. */
+MS_TEST(ms_writeid_allocated_with_the_open)
+{
+    Fx fx;
+    Ms *ms = NULL;
+    CombErr err;
+    MsWriteTarget targets[] = {{"default", "t"}, {"default", "u"}};
+    MsLockComponent x = {"default", "t", NULL, MS_LOCK_EXCLUSIVE};
+    MsLockRequest lx = {0, NULL, NULL, "test", &x, 1, false};
+    MsTxnBegin rq = {"u", "h", MS_TXN_TYPE_DEFAULT, 0, &lx, targets, 2};
+    MsLockStatus st;
+    bool have;
+    int64_t t1, t2, w;
+    CHECK_OK(fx_open(&fx, &ms, &err), &err);
+    CHECK_OK(ms_txn_begin(ms, &rq, &t1, &st, NULL, &have, &err), &err);
+    CHECK_EQ(st.state, MS_LOCK_ACQUIRED);
+    CHECK_EQ(fx_sql_int(&fx, "SELECT count(*) FROM TXN_TO_WRITE_ID"), 2);
+    CHECK_OK(ms_writeid_allocate(ms, t1, "default", "u", &w, &err), &err);
+    CHECK_EQ(w, 1);
+    /* blocked by t1's EXCLUSIVE: no write id until its locks are granted */
+    CHECK_OK(ms_txn_begin(ms, &rq, &t2, &st, NULL, &have, &err), &err);
+    CHECK_EQ(st.state, MS_LOCK_WAITING);
+    CHECK_EQ(fx_sql_int(&fx, "SELECT count(*) FROM TXN_TO_WRITE_ID"), 2);
+    CHECK_OK(ms_txn_commit(ms, t1, &err), &err);
+    CHECK_OK(ms_writeid_allocate(ms, t2, "default", "t", &w, &err), &err);
+    CHECK_EQ(w, 2);
+    CHECK_OK(ms_txn_abort(ms, t2, &err), &err);
+    /* only a txn that may write gets write ids */
+    rq.type = MS_TXN_TYPE_READ_ONLY;
+    CHECK_EQ(ms_txn_begin(ms, &rq, &t1, &st, NULL, &have, &err),
+             COMB_EINVALID);
+    ms_close(ms);
+}
