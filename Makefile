@@ -19,7 +19,8 @@ ifeq ($(MODE),fuzz)
   MODE_LDFLAGS := -fsanitize=fuzzer,address,undefined
 else ifeq ($(MODE),tsan)
   # ThreadSanitizer over the code that runs threads (the metastore's
-  # heartbeater and housekeeper); make test builds and runs it
+  # heartbeater and housekeeper, the SQL session's heartbeater under
+  # statements); make test builds and runs it
   SAN := -fsanitize=thread -fno-omit-frame-pointer
   MODE_CFLAGS := -O1 $(SAN) -DCOMB_TEST_BUILD
   MODE_LDFLAGS := $(SAN)
@@ -125,6 +126,11 @@ $(B)/tests/threads_metastore: $(patsubst tests/%.c,$(B)/tests/obj/%.o,$(TSAN_TES
 	@mkdir -p $(dir $@)
 	$(CC) $(MODE_LDFLAGS) -o $@ $(filter %.o,$^) $(DEPS_metastore) $(DEPS_fs) $(LIBS)
 
+# The session's heartbeater thread under statements (the whole SQL layer)
+$(B)/tests/threads_sql: $(B)/tests/obj/unit/sql/test_heartbeat_session.o $(B)/tests/obj/unit/unit.o $(DEPS_sql)
+	@mkdir -p $(dir $@)
+	$(CC) $(MODE_LDFLAGS) -o $@ $(filter %.o,$^) $(DEPS_sql) $(LIBS)
+
 BENCH_BINS := $(patsubst bench/%.c,$(B)/bench/%,$(wildcard bench/*.c))
 $(B)/bench/%: bench/%.c $(DEPS_sql)
 	@mkdir -p $(dir $@)
@@ -158,7 +164,7 @@ bench-bins: $(BENCH_BINS)
 # that -O1 does not, and make demo / make bench must never break.
 test: deps-test
 	@$(MAKE) --no-print-directory MODE=test check-layers build/test/comb unit
-	@$(MAKE) --no-print-directory MODE=tsan build/tsan/tests/threads_metastore
+	@$(MAKE) --no-print-directory MODE=tsan build/tsan/tests/threads_metastore build/tsan/tests/threads_sql
 	@$(MAKE) --no-print-directory MODE=rel all
 	@tests/run.sh build/test
 
