@@ -7,8 +7,7 @@
  *                         4 KiB block in the metastore's directory: the
  *                         physical limit of a durable commit
  *   read-only txns/s      open a READ_ONLY txn with its snapshot, commit
- *   writing txns/s        open with a write id, the writer's id request, commit
- *                         (as an INSERT; durable)
+ *   writing txns/s        open, allocate a write id, commit (durable)
  *   locks/s               a SELECT's metastore work: read-only txn with a
  *                         SHARED_READ lock granted and its snapshot, then
  *                         commit (releasing it)
@@ -78,18 +77,12 @@ static int work_read_only(Ms *ms, int client, CombErr *err)
     return ms_txn_commit(ms, txn, err);
 }
 
-/* As an INSERT runs: the txn opens with its write id (one durable
- * metastore transaction), the writer asks for the id, the commit. */
 static int work_write(Ms *ms, int client, CombErr *err)
 {
     char table[16];
-    MsWriteTarget target = {"default", table};
-    MsTxnBegin rq = {"bench", "host", MS_TXN_TYPE_DEFAULT, 0, NULL, &target, 1};
-    bool have;
     int64_t txn, w;
-    int rc;
+    int rc = ms_txn_open(ms, "bench", "host", &txn, err);
     snprintf(table, sizeof table, "t%d", client);
-    rc = ms_txn_begin(ms, &rq, &txn, NULL, NULL, &have, err);
     if (!rc)
         rc = ms_writeid_allocate(ms, txn, "default", table, &w, err);
     if (!rc)

@@ -1011,21 +1011,6 @@ static int64_t open_limit(const Ms *ms, int64_t max_open)
     return (max_open * 9 + 9) / 10;
 }
 
-/* Write ids only for a txn that may write, of named (lower-case) tables. */
-static int check_write_targets(const MsTxnBegin *rq, CombErr *err)
-{
-    if (rq->n_writes < 0 || (rq->n_writes > 0 && !rq->writes))
-        return comb_err(err, COMB_EINVALID, "bad write target list");
-    if (rq->n_writes > 0 && rq->type != MS_TXN_TYPE_DEFAULT)
-        return comb_err(err, COMB_EINVALID,
-                        "only a DEFAULT txn allocates write ids");
-    for (int i = 0; i < rq->n_writes; i++)
-        if (!rq->writes[i].db || !rq->writes[i].table)
-            return comb_err(err, COMB_EINVALID,
-                            "a write target needs a database and a table");
-    return COMB_OK;
-}
-
 int ms_txn_begin(Ms *ms, const MsTxnBegin *rq, int64_t *txnid,
                  MsLockStatus *status, CombTxnList *snapshot,
                  bool *have_snapshot, CombErr *err)
@@ -1045,8 +1030,6 @@ int ms_txn_begin(Ms *ms, const MsTxnBegin *rq, int64_t *txnid,
                       (int)rq->type);
     if (!rc && rq->locks)
         rc = check_lock_request(rq->locks, err);
-    if (!rc)
-        rc = check_write_targets(rq, err);
     if (rc)
         return rc;
     *txnid = 0;
@@ -1058,9 +1041,8 @@ int ms_txn_begin(Ms *ms, const MsTxnBegin *rq, int64_t *txnid,
         memset(snapshot, 0, sizeof *snapshot);
     rc = ms->ops->txn_begin(ms->impl, rq->user ? rq->user : "",
                             rq->host ? rq->host : "", rq->type,
-                            open_limit(ms, rq->max_open), rq->locks,
-                            rq->writes, rq->n_writes, txnid, status, snapshot,
-                            have_snapshot, err);
+                            open_limit(ms, rq->max_open), rq->locks, txnid,
+                            status, snapshot, have_snapshot, err);
     if (rq->max_open > 0)
         ms->too_many_open = rc == COMB_ETXN && *txnid == 0;
     return commit_traced(rc, "txn_open", NULL, *txnid);

@@ -205,11 +205,6 @@ typedef struct MsLockRequest {
     bool zero_wait_read;
 } MsLockRequest;
 
-/* A table a txn writes (ms_txn_begin allocates its write id). */
-typedef struct MsWriteTarget {
-    const char *db, *table;
-} MsWriteTarget;
-
 /* The answer to a lock request or a check of it (Hive's LockResponse). */
 #define MS_LOCK_REFUSED 'n'       /* zero-wait read: nothing queued */
 typedef struct MsLockStatus {
@@ -375,14 +370,12 @@ typedef struct MsBackendOps {
     /* Open a txn and, in the same metastore transaction, enqueue and
      * check its lock request (locks->n > 0) and, when every lock was
      * granted (or none asked) and snapshot != NULL, take its snapshot
-     * (*have_snapshot says whether), and then allocate the write ids of
-     * writes[0..n_writes) (durably: the open is then a durable write).  locks->txnid is ignored: the new
+     * (*have_snapshot says whether).  locks->txnid is ignored: the new
      * txn's id is used.  max_open > 0: refuse (COMB_ETXN, Hive's text) when
      * that many txns are open already. */
     int (*txn_begin)(void *impl, const char *user, const char *host,
                      MsTxnType type, int64_t max_open,
-                     const MsLockRequest *locks, const MsWriteTarget *writes,
-                     int n_writes, int64_t *txnid,
+                     const MsLockRequest *locks, int64_t *txnid,
                      MsLockStatus *status, CombTxnList *snapshot,
                      bool *have_snapshot, CombErr *err);
     /* excl_write: skip the write-set conflict check (Hive's
@@ -654,16 +647,6 @@ typedef struct MsTxnBegin {
     MsTxnType type;
     int64_t max_open;            /* metastore.max.open.txns; 0: no limit */
     const MsLockRequest *locks;  /* NULL or n == 0: none (txnid ignored) */
-    /* tables whose write ids to allocate in the same metastore
-     * transaction when every lock is granted at once (a DEFAULT txn);
-     * ms_writeid_allocate then returns them without a write.  A request
-     * that waits allocates nothing: write ids follow lock order, as Hive
-     * allocates them only once its locks are acquired.  Folding the
-     * allocation (a durable write: a lost one would hand the id out
-     * again while files named by it are on disk) into the open leaves a
-     * writing txn two syncs, the open and the commit. */
-    const MsWriteTarget *writes;
-    int n_writes;
 } MsTxnBegin;
 
 /* Hive's openTxns + lock + getValidTxns as one metastore transaction: open

@@ -2943,26 +2943,16 @@ static int msp_txn_snapshot(void *impl, int64_t txnid, CombTxnList *out,
     return rc;
 }
 
-typedef struct WriteidArgs {
-    int64_t txnid;
-    const char *db, *table;
-    int64_t *writeid;
-} WriteidArgs;
-
 typedef struct TxnBeginArgs {
     const char *user, *host;
     MsTxnType type;
     int64_t max_open;
     const MsLockRequest *locks;
-    const MsWriteTarget *writes;
-    int n_writes;
     int64_t *txnid;
     MsLockStatus *status;
     CombTxnList *snapshot;
     bool *have_snapshot;
 } TxnBeginArgs;
-
-static int writeid_allocate_body(MsPg *h, void *p, CombErr *err);
 
 /* Hive's openTxns + lock + getValidTxns in one transaction; the snapshot
  * statement runs after the locks were granted, so it is never older than
@@ -2991,14 +2981,6 @@ static int txn_begin_body(MsPg *h, void *p, CombErr *err)
         rc = snapshot_body(h, &snap, err);
         *a->have_snapshot = !rc;
     }
-    for (int i = 0; !rc && i < a->n_writes &&
-                    (!want_locks || a->status->state == MS_LOCK_ACQUIRED);
-         i++) {
-        int64_t writeid;
-        WriteidArgs w = {*a->txnid, a->writes[i].db, a->writes[i].table,
-                         &writeid};
-        rc = writeid_allocate_body(h, &w, err);
-    }
     return rc;
 }
 
@@ -3006,15 +2988,12 @@ static int txn_begin_body(MsPg *h, void *p, CombErr *err)
  * their holders, on other hosts, go on. */
 static int msp_txn_begin(void *impl, const char *user, const char *host,
                          MsTxnType type, int64_t max_open,
-                         const MsLockRequest *locks,
-                         const MsWriteTarget *writes, int n_writes,
-                         int64_t *txnid, MsLockStatus *status,
-                         CombTxnList *snapshot, bool *have_snapshot,
-                         CombErr *err)
+                         const MsLockRequest *locks, int64_t *txnid,
+                         MsLockStatus *status, CombTxnList *snapshot,
+                         bool *have_snapshot, CombErr *err)
 {
-    TxnBeginArgs a = {user,     host,   type,     max_open,     locks,
-                      writes,   n_writes, txnid,  status,       snapshot,
-                      have_snapshot};
+    TxnBeginArgs a = {user,   host,   type,     max_open,     locks,
+                      txnid,  status, snapshot, have_snapshot};
     int rc = pg_run(impl, PG_TXN, false, txn_begin_body, &a, err);
     if (rc && *have_snapshot) {
         comb_idlist_free(snapshot);
@@ -3442,6 +3421,11 @@ static int msp_txn_add_partitions(void *impl, int64_t txnid, const char *db,
 
 /* ----------------------------------------------------------- write ids */
 
+typedef struct WriteidArgs {
+    int64_t txnid;
+    const char *db, *table;
+    int64_t *writeid;
+} WriteidArgs;
 
 static int writeid_allocate_body(MsPg *h, void *p, CombErr *err)
 {

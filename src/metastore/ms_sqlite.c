@@ -2584,20 +2584,13 @@ static int txn_snapshot_body(MsSqlite *h, int64_t txnid, CombTxnList *out,
     return rc;
 }
 
-static int writeid_allocate_body(MsSqlite *h, int64_t txnid, const char *db,
-                                 const char *table, int64_t *writeid,
-                                 CombErr *err);
-
 static int txn_begin_body(MsSqlite *h, const char *user, const char *host,
                           MsTxnType type, int64_t max_open,
-                          const MsLockRequest *locks,
-                          const MsWriteTarget *writes, int n_writes,
-                          int64_t *txnid, MsLockStatus *status,
-                          CombTxnList *snapshot, bool *have_snapshot,
-                          CombErr *err)
+                          const MsLockRequest *locks, int64_t *txnid,
+                          MsLockStatus *status, CombTxnList *snapshot,
+                          bool *have_snapshot, CombErr *err)
 {
     bool want_locks = locks && locks->n > 0;
-    int64_t writeid;
     int rc = txn_open_body(h, user, host, type, max_open, txnid, err);
     if (!rc && want_locks) {
         MsLockRequest rq = *locks;
@@ -2611,33 +2604,25 @@ static int txn_begin_body(MsSqlite *h, const char *user, const char *host,
         rc = txn_snapshot_body(h, *txnid, snapshot, err);
         *have_snapshot = !rc;
     }
-    for (int i = 0; !rc && i < n_writes &&
-                    (!want_locks || status->state == MS_LOCK_ACQUIRED);
-         i++)
-        rc = writeid_allocate_body(h, *txnid, writes[i].db, writes[i].table,
-                                   &writeid, err);
     return rc;
 }
 
 /* Opening a txn needs no sync: a durable step always follows before
  * anything depends on it (write ids are allocated durably), and a txn
- * lost with the power had no reader left to care.  With write ids to
- * allocate it is that durable step. */
+ * lost with the power had no reader left to care. */
 static int mss_txn_begin(void *impl, const char *user, const char *host,
                          MsTxnType type, int64_t max_open,
-                         const MsLockRequest *locks,
-                         const MsWriteTarget *writes, int n_writes,
-                         int64_t *txnid, MsLockStatus *status,
-                         CombTxnList *snapshot, bool *have_snapshot,
-                         CombErr *err)
+                         const MsLockRequest *locks, int64_t *txnid,
+                         MsLockStatus *status, CombTxnList *snapshot,
+                         bool *have_snapshot, CombErr *err)
 {
     MsSqlite *h = impl;
-    int rc = n_writes > 0 ? sq_begin(h, true, err) : sq_begin_light(h, err);
+    int rc = sq_begin_light(h, err);
     if (!rc)
         rc = sq_end(h,
                     txn_begin_body(h, user, host, type, max_open, locks,
-                                   writes, n_writes, txnid, status, snapshot,
-                                   have_snapshot, err),
+                                   txnid, status, snapshot, have_snapshot,
+                                   err),
                     err);
     if (rc && *have_snapshot) {
         comb_idlist_free(snapshot);
@@ -3074,20 +3059,12 @@ static int writeid_allocate_body(MsSqlite *h, int64_t txnid, const char *db,
     return rc;
 }
 
-/* An id allocated already (by ms_txn_begin) is read, not written: no
- * write transaction, no sync. */
 static int mss_writeid_allocate(void *impl, int64_t txnid, const char *db,
                                 const char *table, int64_t *writeid,
                                 CombErr *err)
 {
     MsSqlite *h = impl;
-    bool found = false;
-    int rc = sq_query_int(h, SQ_T2W_GET,
-                          SQ_ARGS(SQ_TEXT(db), SQ_TEXT(table), SQ_INT(txnid)),
-                          writeid, &found, err);
-    if (rc || found)
-        return rc;
-    rc = sq_begin(h, true, err);
+    int rc = sq_begin(h, true, err);
     if (!rc)
         rc = sq_end(h,
                     writeid_allocate_body(h, txnid, db, table, writeid, err),

@@ -98,9 +98,6 @@ typedef struct SqlLockPlan {
                                write-set check */
     bool acid_manager;      /* hive.txn.manager is DbTxnManager and
                                hive.support.concurrency is on */
-    MsWriteTarget write_ids[8]; /* ACID tables written: their write ids
-                                   come with the txn's open (more: later) */
-    int n_write_ids;
 } SqlLockPlan;
 
 /* What one statement runs with. */

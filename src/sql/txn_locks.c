@@ -426,20 +426,6 @@ static int plan_write(SqlStmtCtx *c, MsTable *mt, const AstPartItem *items,
     return rc ? rc : plan_add(c, mt->db, mt->name, part, type, err);
 }
 
-/* mt's write id is to be allocated with the txn's open. */
-static void plan_write_id(SqlStmtCtx *c, const MsTable *mt)
-{
-    SqlLockPlan *p = &c->locks;
-    int cap = (int)(sizeof p->write_ids / sizeof p->write_ids[0]);
-    if (!ms_table_is_transactional(mt) || p->n_write_ids == cap)
-        return;
-    for (int i = 0; i < p->n_write_ids; i++)
-        if (same(p->write_ids[i].db, mt->db) &&
-            same(p->write_ids[i].table, mt->name))
-            return;
-    p->write_ids[p->n_write_ids++] = (MsWriteTarget){mt->db, mt->name};
-}
-
 /* INSERT INTO/OVERWRITE or LOAD DATA [OVERWRITE] into st->name. */
 static int plan_insert(SqlStmtCtx *c, const AstStmt *st, CombErr *err)
 {
@@ -451,7 +437,6 @@ static int plan_insert(SqlStmtCtx *c, const AstStmt *st, CombErr *err)
         return rc;
     if ((rc = check_manager(c, mt, err)))
         return rc;
-    plan_write_id(c, mt);
     if (!lockable(mt))
         return COMB_OK;
     acid = ms_table_is_transactional(mt);
@@ -478,7 +463,6 @@ static int plan_update(SqlStmtCtx *c, const AstStmt *st, CombErr *err)
         return rc;
     if ((rc = check_manager(c, mt, err)))
         return rc;
-    plan_write_id(c, mt);
     if (!lockable(mt))
         return COMB_OK;
     where_items(st->where, items, MAX_ITEMS, &n);
@@ -804,8 +788,7 @@ int sql_txn_open_locked(SqlStmtCtx *c, CombErr *err)
                     p->writes ? MS_TXN_TYPE_DEFAULT : MS_TXN_TYPE_READ_ONLY,
                     conf_int(s, "metastore.max.open.txns",
                              conf_int(s, "hive.max.open.txns", MAX_OPEN_TXNS)),
-                    p->n ? &rq : NULL, p->write_ids,
-                    p->writes ? p->n_write_ids : 0};
+                    p->n ? &rq : NULL};
     MsLockStatus st = {0};
     bool have = false;
     int rc;
