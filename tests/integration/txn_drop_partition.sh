@@ -11,13 +11,7 @@ pids=()
 trap 'for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done; rm -rf "$WH"' EXIT
 c() { "$COMB" --warehouse "$WH/w" --outputformat tsv "$@"; }
 fail() { echo "FAIL: $*"; exit 1; }
-wait_for() {
-    local n=0
-    until [[ -e $1.at ]]; do
-        sleep 0.05; n=$((n + 1))
-        ((n < 1200)) || fail "no process reached the pause point of $1"
-    done
-}
+. "$(dirname "$0")/lib/pause.bash"
 # held NAME SQL: SQL in the background, held once its locks are granted
 held() {
     local name=$1
