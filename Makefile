@@ -19,8 +19,8 @@ ifeq ($(MODE),fuzz)
   MODE_LDFLAGS := -fsanitize=fuzzer,address,undefined
 else ifeq ($(MODE),tsan)
   # ThreadSanitizer over the code that runs threads (the metastore's
-  # heartbeater and housekeeper, parallel queries); make test builds and
-  # runs it
+  # heartbeater and housekeeper, the SQL session's heartbeater under
+  # statements, parallel queries); make test builds and runs it
   SAN := -fsanitize=thread -fno-omit-frame-pointer
   MODE_CFLAGS := -O1 $(SAN) -DCOMB_TEST_BUILD
   MODE_LDFLAGS := $(SAN)
@@ -126,8 +126,9 @@ $(B)/tests/threads_metastore: $(patsubst tests/%.c,$(B)/tests/obj/%.o,$(TSAN_TES
 	@mkdir -p $(dir $@)
 	$(CC) $(MODE_LDFLAGS) -o $@ $(filter %.o,$^) $(DEPS_metastore) $(DEPS_fs) $(LIBS)
 
-# the parallel query engine's tests (sql/exec/par.h) under ThreadSanitizer
-TSAN_SQL_TESTS := tests/unit/sql/test_parallel.c tests/unit/unit.c
+# the SQL layer's threads under ThreadSanitizer: the parallel query
+# engine (sql/exec/par.h) and the session's heartbeater under statements
+TSAN_SQL_TESTS := tests/unit/sql/test_parallel.c tests/unit/sql/test_heartbeat_session.c tests/unit/unit.c
 $(B)/tests/threads_sql: $(patsubst tests/%.c,$(B)/tests/obj/%.o,$(TSAN_SQL_TESTS)) $(DEPS_sql)
 	@mkdir -p $(dir $@)
 	$(CC) $(MODE_LDFLAGS) -o $@ $(filter %.o,$^) $(DEPS_sql) $(LIBS)

@@ -109,6 +109,14 @@ int compactor_config_set(CompactorConfig *cfg, const char *key,
     *used = false;
     if (strcasecmp(k, "comb.test.compactor.sleep.ms") == 0) {
         *used = true;
+#ifndef COMB_TEST_BUILD
+        /* as the session refuses its comb.test.* hooks: silently
+         * ignored, a test's pause would not happen */
+        return comb_err(err, COMB_EINVALID,
+                        "%s is a hook of the test build only (make "
+                        "MODE=test, build/test/comb); this build would "
+                        "ignore it", key);
+#endif
         if (!parse_time_ms(value, 1, &cfg->test_sleep_ms))
             return comb_err(err, COMB_EINVALID, "bad value '%s' for %s",
                             value, key);

@@ -108,6 +108,15 @@ int ms_err_txn_not_open(CombErr *err, int64_t txnid, bool found, int state,
     return COMB_INTERNAL(err, "txn reported not open while open");
 }
 
+int ms_err_deadlock_victim(CombErr *err, int64_t txnid, const char *cycle)
+{
+    return comb_err_hive(err, COMB_ETXN, 10263,
+                         "[Error 10263]: Transaction manager has aborted the "
+                         "transaction txnid:%lld.  Reason: Aborting "
+                         "[txnid:%lld] to break a %s",
+                         (long long)txnid, (long long)txnid, cycle);
+}
+
 int ms_err_writeid_refused(CombErr *err, const char *db, const char *table)
 {
     return comb_err(err, COMB_ETXN,

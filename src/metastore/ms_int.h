@@ -53,6 +53,9 @@ int ms_err_part_exists(CombErr *err, const char *db, const char *table,
 /* COMB_ETXN for a txn that an operation needs open: "No such transaction
  * txnid:<t>" when !found, else the already-aborted (with the abort reason
  * in parentheses when known) / already-committed text for `state`. */
+/* The deadlock victim's error: Hive's 10263 (its text for a txn the
+ * transaction manager aborted), the reason naming the cycle. */
+int ms_err_deadlock_victim(CombErr *err, int64_t txnid, const char *cycle);
 int ms_err_txn_not_open(CombErr *err, int64_t txnid, bool found, int state,
                         const char *reason);
 /* COMB_ETXN: Hive's allocateTableWriteIds refusal. */

@@ -204,7 +204,7 @@ static int break_deadlock(Ms *ms, int64_t txnid, CombErr *err)
     if ((rc = ms_txn_abort_reason(ms, victim, reason, err)))
         return rc;
     if (victim == txnid)
-        return ms_err_txn_not_open(err, txnid, true, MS_TXN_ABORTED, reason);
+        return ms_err_deadlock_victim(err, txnid, reason);
     return COMB_OK;
 }
 

@@ -1317,6 +1317,30 @@ static int sq_fetch_rows(MsSqlite *h, SqId id, const SqArg *args, int n_args,
 /* The write-ahead log's file, opened once per handle; -1 when the file is
  * not in WAL mode (in-memory, or read-only immutable), where syncing the
  * database file itself is SQLite's business (synchronous=FULL). */
+/* The directory of `path` synced: SQLite syncs a new log's directory
+ * entry only when it first syncs the log itself, which under
+ * synchronous=NORMAL is at the first checkpoint; until then a commit our
+ * fdatasync made durable would be lost with the power together with the
+ * entry of the log that holds it. */
+static int sq_dir_sync(const char *path)
+{
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    int fd, rc, saved;
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else
+        snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path),
+                 path);
+    if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+        return -1;
+    rc = fsync(fd);
+    saved = errno;
+    close(fd);
+    errno = saved;
+    return rc;
+}
+
 static int sq_wal_fd(MsSqlite *h)
 {
     char wal[4096];
@@ -1324,6 +1348,13 @@ static int sq_wal_fd(MsSqlite *h)
         return h->wal_fd;
     if ((size_t)snprintf(wal, sizeof wal, "%s-wal", h->path) < sizeof wal)
         h->wal_fd = open(wal, O_RDWR | O_CLOEXEC);
+    /* once per handle: the log stays while the handle has the file open */
+    if (h->wal_fd >= 0 && sq_dir_sync(wal) != 0) {
+        int saved = errno;
+        close(h->wal_fd);
+        h->wal_fd = -1;
+        errno = saved;
+    }
     return h->wal_fd;
 }
 
@@ -1333,7 +1364,8 @@ static int sq_wal_sync(MsSqlite *h, CombErr *err)
     if (fd < 0 && h->wal_mode)
         return comb_err(err, COMB_EMETASTORE,
                         "cannot open the write-ahead log of the metastore "
-                        "'%s' to make a commit durable: %s",
+                        "'%s' (or sync its directory) to make a commit "
+                        "durable: %s",
                         h->path, strerror(errno));
     if (fd >= 0 && fdatasync(fd) != 0)
         return comb_err(err, errno == ENOSPC || errno == EDQUOT

@@ -76,9 +76,23 @@ static void settings_free(SqlSettings *set)
  * metastore of a running session cannot change. */
 #define METASTORE_URL_KEY "comb.metastore.url"
 
+/* The test build's hooks (comb.test.*: crash, pause and sleep points) do
+ * nothing in other builds; accepting them there silently made a reader
+ * "held open" by comb.test.sleep.after.snapshot.ms end at once, so that
+ * a lock it should have held seemed to be ignored and its txn seemed
+ * committed while the shell still showed it running. */
+#define TEST_HOOK_PREFIX "comb.test."
+
 int sql_session_set_conf(SqlSession *s, const char *key, const char *value,
                          CombErr *err)
 {
+#ifndef COMB_TEST_BUILD
+    if (strncasecmp(key, TEST_HOOK_PREFIX, sizeof TEST_HOOK_PREFIX - 1) == 0)
+        return comb_err(err, COMB_EINVALID,
+                        "%s is a hook of the test build only (make "
+                        "MODE=test, build/test/comb); this build would "
+                        "ignore it", key);
+#endif
     if (strcmp(key, METASTORE_URL_KEY) == 0)
         return comb_err(err, COMB_EINVALID,
                         "Cannot modify %s at runtime. It is in the list of "

@@ -221,6 +221,12 @@ int sql_locks_plan(SqlStmtCtx *c, CombErr *err);
  * txn is open, requested and waited for at once.  Hive's 10264/10265 for
  * a transactional table when the settings choose no ACID manager. */
 int sql_locks_note_read(SqlStmtCtx *c, const MsTable *t, CombErr *err);
+/* The existing partitions names[0..n) of t a DROP PARTITION matched:
+ * EXCLUSIVE on each and none on the table (Hive 4), requested with the
+ * statement's txn (opened now) and waited for; nothing for a table that
+ * is not locked (views, external, temporary). */
+int sql_locks_note_dropped(SqlStmtCtx *c, const MsTable *t, char **names,
+                           int n, CombErr *err);
 /* Open the statement's txn (READ_ONLY unless it writes) with its planned
  * locks, wait for them (hive.lock.numretries, hive.lock.sleep.between.
  * retries; past that Hive's 10307 and nothing held, the txn aborted) and

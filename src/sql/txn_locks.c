@@ -33,7 +33,9 @@
  *   CREATE TABLE                     SHARED_READ on the database
  *   DROP TABLE, ALTER TABLE,         EXCLUSIVE on the table (or the named
  *   TRUNCATE, MSCK REPAIR            partition); ADD PARTITION SHARED_READ,
- *                                    DROP PARTITION the table
+ *                                    DROP PARTITION each partition it
+ *                                    matches (none on the table), ALTER
+ *                                    ... COMPACT none
  *   DROP DATABASE                    EXCLUSIVE on the database
  * A write names a partition when every partition key has a constant
  * (static partitions; UPDATE/DELETE: an equality with a constant for each
@@ -289,6 +291,19 @@ int sql_locks_note_read(SqlStmtCtx *c, const MsTable *t, CombErr *err)
     if ((rc = plan_add(c, t->db, t->name, NULL, MS_LOCK_SHARED_READ, err)))
         return rc;
     return c->txnid ? sql_locks_acquire(c, err) : COMB_OK;
+}
+
+int sql_locks_note_dropped(SqlStmtCtx *c, const MsTable *t, char **names,
+                           int n, CombErr *err)
+{
+    int rc = COMB_OK;
+    if (!c->locks.acid_manager || !lockable(t))
+        return COMB_OK;
+    for (int i = 0; i < n && !rc; i++)
+        rc = plan_add(c, t->db, t->name, names[i], MS_LOCK_EXCLUSIVE, err);
+    if (rc)
+        return rc;
+    return c->txnid ? sql_locks_acquire(c, err) : sql_txn_begin(c, err);
 }
 
 /* The catalog record of [db.]name into *out, NULL when there is none
@@ -618,8 +633,11 @@ static int plan_writes(SqlStmtCtx *c, const AstStmt *st, bool *open_now,
         return plan_add(c, st->name.name, NULL, NULL, MS_LOCK_EXCLUSIVE, err);
     case AST_ALTER_TABLE:
         /* a compaction request only queues work: Hive takes no lock for
-         * it, and the compactor's own txn never blocks readers */
-        if (st->alter->view || st->alter->kind == AST_ALTER_COMPACT)
+         * it, and the compactor's own txn never blocks readers; DROP
+         * PARTITION locks the partitions it matches once it has found
+         * them (sql_locks_note_dropped) */
+        if (st->alter->view || st->alter->kind == AST_ALTER_COMPACT ||
+            st->alter->kind == AST_ALTER_DROP_PARTITIONS)
             return COMB_OK;
         *open_now = true;
         return plan_table_ddl(c, st,

@@ -41,7 +41,7 @@ for _ in $(seq 1 300); do
 done
 grep -qi deadlock "$WH/a.out" "$WH/b.out" || { cat "$WH/a.out" "$WH/b.out"; fail "no deadlock reported"; }
 if grep -qi deadlock "$WH/a.out"; then victim=a survivor=b want="1:10,2:10,"; else victim=b survivor=a want="1:1,2:1,"; fi
-grep -Eqi "aborted.*deadlock: txnid:[0-9]+ -> txnid:[0-9]+ -> txnid:[0-9]+" "$WH/$victim.out" ||
+grep -Eq "Transaction manager has aborted the transaction txnid:[0-9]+\.  Reason: Aborting \[txnid:[0-9]+\] to break a deadlock: txnid:[0-9]+ -> txnid:[0-9]+ -> txnid:[0-9]+" "$WH/$victim.out" ||
     { cat "$WH/$victim.out"; fail "the victim's error does not say it was aborted for the deadlock"; }
 grep -q "Notice: the transaction is aborted" "$WH/$victim.out" || fail "no notice of the aborted transaction"
 wait_for "$WH/$survivor.out" "${survivor}2"

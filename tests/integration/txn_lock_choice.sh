@@ -72,7 +72,7 @@ expect "default/NULL/NULL/SHARED_READ;default/c2/NULL/EXCLUSIVE;default/u/NULL/S
     -e "CREATE TABLE c2 TBLPROPERTIES ('transactional'='false') AS SELECT * FROM u"
 expect "default/NULL/NULL/SHARED_READ" -e "CREATE TABLE n (k INT)"
 expect "default/t/NULL/SHARED_READ" -e "ALTER TABLE t ADD PARTITION (p='z')"
-expect "default/t/NULL/EXCLUSIVE" -e "ALTER TABLE t DROP PARTITION (p='z')"
+expect "default/t/p=z/EXCLUSIVE" -e "ALTER TABLE t DROP PARTITION (p='z')"
 expect "default/u/NULL/EXCLUSIVE" -e "ALTER TABLE u SET TBLPROPERTIES ('x'='y')"
 expect "default/t/p=a/EXCLUSIVE" -e "TRUNCATE TABLE t PARTITION (p='a')"
 expect "default/NULL/NULL/SHARED_READ;default/c/NULL/EXCLUSIVE" -e "DROP TABLE c"

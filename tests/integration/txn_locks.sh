@@ -20,14 +20,7 @@ pids=()
 trap 'for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done; rm -rf "$WH"' EXIT
 c() { "$COMB" --warehouse "$WH/w" ${COMB_TEST_METASTORE:+--metastore "$COMB_TEST_METASTORE"} --outputformat tsv "$@"; }
 fail() { echo "FAIL: $*"; exit 1; }
-# wait_for FILE: until the process paused at a point made FILE.at
-wait_for() {
-    local n=0
-    until [[ -e $1.at ]]; do
-        sleep 0.05; n=$((n + 1))
-        ((n < 1200)) || fail "no process reached the pause point of $1"
-    done
-}
+. "$(dirname "$0")/lib/pause.bash"
 # paused NAME POINT SQL...: run SQL in the background, held at POINT until
 # $WH/NAME exists; its output in $WH/NAME.log, its status in $WH/NAME.rc
 paused() {

@@ -452,8 +452,11 @@ int sql_alter_drop_partitions(SqlStmtCtx *c, AlterTarget *tg, CombErr *err)
         return rc;
     if (!(names = comb_arena_calloc(c->arena, (size_t)n * sizeof *names)))
         return comb_err_nomem(err);
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < n; i++)
         names[i] = (char *)units[i].name;
+    if ((rc = sql_locks_note_dropped(c, tg->ms, names, n, err)))
+        return rc;
+    for (int i = 0; i < n; i++) {
         if (sql_table_is_managed(tg->ms) && removable(tg, units[i].dir) &&
             (rc = sql_aside_move(c, units[i].dir, &aside, err))) {
             comb_err_prefix(err, "cannot drop partition %s of %s",

@@ -384,8 +384,10 @@ MS_TEST(ms_lock_deadlock_broken)
     CHECK_OK(lock_one(ms, t2, MS_LOCK_EXCL_WRITE, NULL, &b2, &err), &err);
     CHECK_EQ(b2.state, MS_LOCK_WAITING);
     CHECK_EQ(ms_lock_wait(ms, t2, &w, &b2, &waited, &err), COMB_ETXN);
-    CHECK_STR(err.msg, "Transaction txnid:2 already aborted (deadlock: "
-                       "txnid:2 -> txnid:1 -> txnid:2)");
+    CHECK_STR(err.msg, "[Error 10263]: Transaction manager has aborted the "
+                       "transaction txnid:2.  Reason: Aborting [txnid:2] to "
+                       "break a deadlock: txnid:2 -> txnid:1 -> txnid:2");
+    CHECK_EQ(err.hive_code, 10263);
     CHECK_OK(ms_txn_state(ms, t2, &st, &err), &err);
     CHECK_EQ(st, MS_TXN_ABORTED);
     fx_sql_text(&fx, "SELECT TXN_META_INFO FROM TXNS WHERE TXN_ID = 2",
