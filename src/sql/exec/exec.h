@@ -291,6 +291,8 @@ int sql_exec_insert(SqlStmtCtx *c, CombErr *err);
 int sql_exec_multi_insert(SqlStmtCtx *c, CombErr *err);
 int sql_exec_load(SqlStmtCtx *c, CombErr *err);
 int sql_exec_update_delete(SqlStmtCtx *c, CombErr *err);
+/* MERGE INTO (exec_merge.c). */
+int sql_exec_merge(SqlStmtCtx *c, CombErr *err);
 int sql_exec_explain(SqlStmtCtx *c, CombErr *err);
 
 #endif
