@@ -120,20 +120,9 @@ static int set_columns(SqlStmtCtx *c, const SqlTable *t, MergeLeg *leg,
         return comb_err_nomem(err);
     for (int i = 0; i < leg->n; i++) {
         const AstAssignment *a = &cl->assignments[i];
-        int col = sql_table_column(t, a->column);
-        if (col < 0)
-            return sql_err_at(err, COMB_ESEMANTIC, 10408, a->pos,
-                              "Target column \"%s\" of set clause is not found "
-                              "in table \"%s\".", a->column, t->qualified);
-        if (col >= t->n_data)
-            return sql_err_at(err, COMB_ESEMANTIC, 10292, a->pos,
-                              "Updating values of partition columns is not "
-                              "supported");
-        for (int k = 0; k < t->n_cluster; k++)
-            if (t->cluster_idx[k] == col)
-                return sql_err_at(err, COMB_ESEMANTIC, 10302, a->pos,
-                                  "Updating values of bucketing columns is "
-                                  "not supported.  Column %s.", a->column);
+        int col, rc;
+        if ((rc = sql_set_target_column(t, a, &col, err)))
+            return rc;
         for (int j = 0; j < i; j++)
             if (leg->cols[j] == col)
                 return sql_err_at(err, COMB_ESEMANTIC, 10408, a->pos,
