@@ -298,6 +298,10 @@ int sql_set_target_column(const SqlTable *t, const AstAssignment *a, int *out,
                           CombErr *err);
 /* MERGE INTO (exec_merge.c). */
 int sql_exec_merge(SqlStmtCtx *c, CombErr *err);
+/* MERGE statement st checked as its execution checks it, and the query
+ * it runs (for EXPLAIN). */
+int sql_merge_query(SqlStmtCtx *c, const AstStmt *st, AstSelect **query,
+                    CombErr *err);
 int sql_exec_explain(SqlStmtCtx *c, CombErr *err);
 
 #endif

@@ -63,6 +63,7 @@ typedef struct SeenRow {
 
 typedef struct MergeRun {
     SqlStmtCtx *c;
+    const AstStmt *st;       /* the MERGE statement */
     SqlTable *t;
     const AstMerge *m;
     MergeLeg legs[3];
@@ -85,9 +86,10 @@ typedef struct MergeRun {
 /* Hive's limits on WHEN MATCHED clauses (the grammar already keeps one
  * WHEN NOT MATCHED, last): one UPDATE, one DELETE, and with both the
  * first needs a condition. */
-static int check_clauses(SqlStmtCtx *c, const AstMerge *m, CombErr *err)
+static int check_clauses(const AstStmt *st, CombErr *err)
 {
-    const char *text = c->stmt->text ? c->stmt->text : "";
+    const AstMerge *m = st->merge;
+    const char *text = st->text ? st->text : "";
     int n_update = 0, n_delete = 0;
     for (int i = 0; i < m->n_clauses; i++) {
         const AstMergeClause *cl = &m->clauses[i];
@@ -262,8 +264,8 @@ static int build_query(MergeRun *r, CombErr *err)
         !(q->items = comb_arena_calloc(c->arena, (size_t)r->n_out * sizeof *q->items)))
         return comb_err_nomem(err);
     target->kind = AST_FROM_TABLE;
-    target->pos = c->stmt->name.pos;
-    target->table = c->stmt->name;
+    target->pos = r->st->name.pos;
+    target->table = r->st->name;
     target->alias = m->alias;
     join->kind = AST_FROM_JOIN;
     join->pos = m->on_pos;
@@ -271,7 +273,7 @@ static int build_query(MergeRun *r, CombErr *err)
     join->left = target;
     join->right = m->source;
     join->on = m->on;
-    q->pos = c->stmt->pos;
+    q->pos = r->st->pos;
     q->limit = -1;
     q->from = join;
     q->n_items = r->n_out;
@@ -661,17 +663,38 @@ static void merge_close(MergeRun *r, int rc)
     comb_free(r->seen);
 }
 
-/* Resolve and check the target and the clauses; plan the legs. */
-static int merge_plan(SqlStmtCtx *c, MergeRun *r, CombErr *err)
+/* Resolve and check the target and the clauses; lay out the legs. */
+static int merge_check(SqlStmtCtx *c, const AstStmt *st, MergeRun *r,
+                       CombErr *err)
 {
-    const AstStmt *st = c->stmt;
     int rc;
     r->c = c;
+    r->st = st;
     r->m = st->merge;
     if ((rc = sql_table_resolve(c, &st->name, &r->t, err)) ||
         (rc = sql_table_writable(r->t, st->name.pos, true, err)) ||
-        (rc = check_clauses(c, r->m, err)) ||
-        (rc = plan_legs(r, err)))
+        (rc = check_clauses(st, err)))
+        return rc;
+    return plan_legs(r, err);
+}
+
+int sql_merge_query(SqlStmtCtx *c, const AstStmt *st, AstSelect **query,
+                    CombErr *err)
+{
+    MergeRun r;
+    int rc;
+    memset(&r, 0, sizeof r);
+    if ((rc = merge_check(c, st, &r, err)) || (rc = build_query(&r, err)))
+        return rc;
+    *query = r.query;
+    return COMB_OK;
+}
+
+/* Check, then plan and open the query under the statement snapshot. */
+static int merge_plan(SqlStmtCtx *c, MergeRun *r, CombErr *err)
+{
+    int rc = merge_check(c, c->stmt, r, err);
+    if (rc)
         return rc;
     r->check_cardinality =
         r->has_matched &&

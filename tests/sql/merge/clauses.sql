@@ -32,3 +32,8 @@ MERGE INTO t USING u ON t.id = u.id
 WHEN MATCHED AND u.flag THEN UPDATE SET name = 'flagged'
 WHEN MATCHED THEN DELETE;
 SELECT * FROM t ORDER BY id;
+-- EXPLAIN shows the legs and the join feeding them
+EXPLAIN MERGE INTO t AS tt USING s AS ss ON tt.id = ss.id
+WHEN MATCHED AND ss.op = 'u' THEN UPDATE SET name = ss.name
+WHEN MATCHED AND ss.op = 'd' THEN DELETE
+WHEN NOT MATCHED THEN INSERT VALUES (ss.id, ss.name, ss.score);
