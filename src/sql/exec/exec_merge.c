@@ -30,6 +30,7 @@
 #include "sql/exec/op.h"
 
 #include <string.h>
+#include <strings.h>
 
 #include "common/alloc.h"
 #include "common/buf.h"
@@ -110,6 +111,33 @@ static int check_clauses(const AstStmt *st, CombErr *err)
                           "clauses requires \"AND <boolean>\" on the 1st WHEN "
                           "MATCHED clause of <%s>", text);
     return COMB_OK;
+}
+
+/* Does e name a column of the target: alias.col, or col alone when the
+ * target has it? */
+static bool reads_target(const AstExpr *e, const SqlTable *t, const char *alias)
+{
+    if (!e)
+        return false;
+    if (e->kind == AST_COLREF)
+        return e->qualifier ? strcasecmp(e->qualifier, alias) == 0
+                            : sql_table_column(t, e->name) >= 0;
+    for (int i = 0; i < e->n_args; i++)
+        if (reads_target(e->args[i], t, alias))
+            return true;
+    return reads_target(e->left, t, alias) || reads_target(e->right, t, alias) ||
+           reads_target(e->third, t, alias);
+}
+
+/* Hive's 10149: an ON clause that never reads the target. */
+static int check_on(const SqlTable *t, const AstMerge *m, CombErr *err)
+{
+    if (reads_target(m->on, t, m->alias))
+        return COMB_OK;
+    return sql_err_at(err, COMB_ESEMANTIC, 10149, m->on->pos,
+                      "No columns from target table '%s' found in ON clause "
+                      "'%s' of MERGE statement.", m->alias,
+                      m->on->text ? m->on->text : "");
 }
 
 /* The table column of each SET, refusing Hive's forbidden targets. */
@@ -673,7 +701,8 @@ static int merge_check(SqlStmtCtx *c, const AstStmt *st, MergeRun *r,
     r->m = st->merge;
     if ((rc = sql_table_resolve(c, &st->name, &r->t, err)) ||
         (rc = sql_table_writable(r->t, st->name.pos, true, err)) ||
-        (rc = check_clauses(st, err)))
+        (rc = check_clauses(st, err)) ||
+        (rc = check_on(r->t, r->m, err)))
         return rc;
     return plan_legs(r, err);
 }

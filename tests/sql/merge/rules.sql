@@ -25,6 +25,9 @@ WHEN MATCHED THEN DELETE;
 -- the INSERT branch with the wrong number of values
 MERGE INTO t USING s ON t.id = s.id
 WHEN NOT MATCHED THEN INSERT VALUES (s.id, s.name, s.p);
+-- an ON clause that never reads the target
+MERGE INTO t USING s ON s.id = 1 AND s.name IS NOT NULL
+WHEN MATCHED THEN DELETE;
 -- SET of an unknown column, a partition column, a bucketing column
 MERGE INTO t USING s ON t.id = s.id
 WHEN MATCHED THEN UPDATE SET nosuch = 1;
