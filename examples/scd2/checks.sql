@@ -66,3 +66,17 @@ LEFT JOIN deleted d
 WHERE v.end_date <> '9999-12-31'
   AND d.user_id IS NULL
   AND (v.next_start IS NULL OR v.next_start <> CAST(DATE_ADD(v.end_date, 1) AS STRING));
+
+-- 5. nothing of yesterday is lost: every version in yesterday's partition
+--    is in today's with the same values, and only an open one may have
+--    been closed since
+SELECT 'history_carried' AS check_name, COUNT(*) AS violations
+FROM dim_user_zip y
+LEFT JOIN dim_user_zip t
+  ON t.pt = '${hivevar:today}' AND t.user_id = y.user_id AND t.start_date = y.start_date
+WHERE y.pt = CAST(DATE_SUB('${hivevar:today}', 1) AS STRING)
+  AND (t.user_id IS NULL
+       OR NOT (t.user_name <=> y.user_name
+               AND t.user_level <=> y.user_level
+               AND t.city <=> y.city)
+       OR (y.end_date <> '9999-12-31' AND t.end_date <> y.end_date));

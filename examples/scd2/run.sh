@@ -46,8 +46,9 @@ same_rows() {  # NAME FILE-A FILE-B
     if cmp -s "$2" "$3"; then
         result "$1" "$(wc -l < "$2") rows" 1
     else
-        result "$1" "differ: $(diff "$2" "$3" | grep -c '^[<>]') lines" 0
-        diff "$2" "$3" | head -10 | sed 's/^/      /'
+        diff "$2" "$3" > "$tmp/diff" || true
+        result "$1" "differ: $(grep -c '^[<>]' "$tmp/diff") lines" 0
+        sed -n '1,10s/^/      /p' "$tmp/diff"
     fi
 }
 
