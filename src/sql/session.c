@@ -444,6 +444,8 @@ static int dispatch(SqlStmtCtx *c, CombErr *err)
     case AST_UPDATE:
     case AST_DELETE:
         return sql_exec_update_delete(c, err);
+    case AST_MERGE:
+        return sql_exec_merge(c, err);
     case AST_SET:
         return sql_exec_set(c, err);
     case AST_LOAD:

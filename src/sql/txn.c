@@ -90,7 +90,7 @@ static const char *refused_operation(const AstStmt *st)
 static bool writes_rows(AstStmtKind k)
 {
     return k == AST_INSERT || k == AST_MULTI_INSERT || k == AST_UPDATE ||
-           k == AST_DELETE || k == AST_LOAD;
+           k == AST_DELETE || k == AST_LOAD || k == AST_MERGE;
 }
 
 static const char *write_name(AstStmtKind k)
@@ -99,6 +99,7 @@ static const char *write_name(AstStmtKind k)
     case AST_UPDATE: return "UPDATE";
     case AST_DELETE: return "DELETE";
     case AST_LOAD: return "LOAD";
+    case AST_MERGE: return "MERGE";
     default: return "INSERT";
     }
 }

@@ -181,7 +181,7 @@ static int check_manager(SqlStmtCtx *c, const MsTable *t, CombErr *err)
                              "hive.support.concurrency=true");
     if (db_mgr)
         return COMB_OK;
-    if (k == AST_UPDATE || k == AST_DELETE)
+    if (k == AST_UPDATE || k == AST_DELETE || k == AST_MERGE)
         return sql_err_at(err, COMB_ETXN, 10294, c->stmt->pos,
                           "Attempt to do update or delete using transaction "
                           "manager that does not support these operations.");
@@ -461,6 +461,36 @@ static int plan_update(SqlStmtCtx *c, const AstStmt *st, CombErr *err)
                       err);
 }
 
+static int plan_from_reads(SqlStmtCtx *c, const AstFrom *f,
+                           const AstSelect *scope, int depth, CombErr *err);
+
+/* MERGE: its UPDATE / DELETE legs lock the target as UPDATE does; with
+ * only an INSERT leg, as INSERT does, or EXCL_WRITE when
+ * hive.txn.xlock.mergeinsert is set.  The source is read. */
+static int plan_merge(SqlStmtCtx *c, const AstStmt *st, CombErr *err)
+{
+    bool xlock = sql_conf_bool(c->s, "hive.txn.xlock.write", true);
+    bool changes = false;
+    MsTable *mt;
+    MsLockType type;
+    int rc;
+    for (int i = 0; i < st->merge->n_clauses; i++)
+        changes |= st->merge->clauses[i].action != AST_MERGE_INSERT;
+    if ((rc = table_of(c, &st->name, &mt, err)) || !mt ||
+        (rc = check_manager(c, mt, err)))
+        return rc;
+    if (!xlock)
+        type = MS_LOCK_SHARED_WRITE;
+    else if (changes ||
+             sql_conf_bool(c->s, "hive.txn.xlock.mergeinsert", false))
+        type = MS_LOCK_EXCL_WRITE;
+    else
+        type = MS_LOCK_SHARED_READ;
+    if (lockable(mt) && (rc = plan_write(c, mt, NULL, 0, type, err)))
+        return rc;
+    return plan_from_reads(c, st->merge->source, NULL, 0, err);
+}
+
 /* DDL on an existing table: EXCLUSIVE (ADD PARTITION: SHARED_READ) on
  * the table or the partition the statement names. */
 static int plan_table_ddl(SqlStmtCtx *c, const AstStmt *st, MsLockType type,
@@ -588,6 +618,8 @@ static int plan_writes(SqlStmtCtx *c, const AstStmt *st, bool *open_now,
     case AST_UPDATE:
     case AST_DELETE:
         return plan_update(c, st, err);
+    case AST_MERGE:
+        return plan_merge(c, st, err);
     case AST_SELECT:
         return plan_query_reads(c, st->select, NULL, 0, err);
     case AST_CREATE_TABLE:

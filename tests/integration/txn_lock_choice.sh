@@ -76,6 +76,17 @@ expect "default/t/NULL/EXCLUSIVE" -e "ALTER TABLE t DROP PARTITION (p='z')"
 expect "default/u/NULL/EXCLUSIVE" -e "ALTER TABLE u SET TBLPROPERTIES ('x'='y')"
 expect "default/t/p=a/EXCLUSIVE" -e "TRUNCATE TABLE t PARTITION (p='a')"
 expect "default/NULL/NULL/SHARED_READ;default/c/NULL/EXCLUSIVE" -e "DROP TABLE c"
+# MERGE: its UPDATE / DELETE legs lock the target as UPDATE; with only an
+# INSERT leg as INSERT (EXCL_WRITE with hive.txn.xlock.mergeinsert); the
+# source is read
+expect "default/t/NULL/EXCL_WRITE;default/u/NULL/SHARED_READ" \
+    -e "MERGE INTO t USING u ON t.k = u.k WHEN MATCHED THEN DELETE"
+expect "default/t/NULL/SHARED_READ;default/u/NULL/SHARED_READ" \
+    -e "MERGE INTO t USING u ON t.k = u.k WHEN NOT MATCHED THEN INSERT VALUES (u.k, u.v, 'm')"
+expect "default/t/NULL/EXCL_WRITE;default/u/NULL/SHARED_READ" --hiveconf hive.txn.xlock.mergeinsert=true \
+    -e "MERGE INTO t USING u ON t.k = u.k WHEN NOT MATCHED THEN INSERT VALUES (u.k, u.v, 'm')"
+expect "default/t/NULL/SHARED_WRITE;default/u/NULL/SHARED_READ" --hiveconf hive.txn.xlock.write=false \
+    -e "MERGE INTO t USING (SELECT * FROM u) s ON t.k = s.k WHEN MATCHED THEN UPDATE SET v = s.v"
 c -e "CREATE DATABASE d2" > /dev/null || fail "create d2"
 expect "d2/NULL/NULL/EXCLUSIVE" -e "DROP DATABASE d2"
 [[ $(c -e "SHOW LOCKS" | wc -l) == 1 ]] || fail "locks left: $(c -e 'SHOW LOCKS')"

@@ -291,6 +291,17 @@ int sql_exec_insert(SqlStmtCtx *c, CombErr *err);
 int sql_exec_multi_insert(SqlStmtCtx *c, CombErr *err);
 int sql_exec_load(SqlStmtCtx *c, CombErr *err);
 int sql_exec_update_delete(SqlStmtCtx *c, CombErr *err);
+/* The table column an UPDATE or MERGE SET assigns, refusing as Hive does
+ * an unknown column (10408), a partition column (10292) and a bucketing
+ * column (10302). */
+int sql_set_target_column(const SqlTable *t, const AstAssignment *a, int *out,
+                          CombErr *err);
+/* MERGE INTO (exec_merge.c). */
+int sql_exec_merge(SqlStmtCtx *c, CombErr *err);
+/* MERGE statement st checked as its execution checks it, and the query
+ * it runs (for EXPLAIN). */
+int sql_merge_query(SqlStmtCtx *c, const AstStmt *st, AstSelect **query,
+                    CombErr *err);
 int sql_exec_explain(SqlStmtCtx *c, CombErr *err);
 
 #endif

@@ -435,6 +435,27 @@ typedef struct UpdatePlan {
     CombVector *image;      /* the new row image's columns (table order) */
 } UpdatePlan;
 
+int sql_set_target_column(const SqlTable *t, const AstAssignment *a, int *out,
+                          CombErr *err)
+{
+    int col = sql_table_column(t, a->column);
+    if (col < 0)
+        return sql_err_at(err, COMB_ESEMANTIC, 10408, a->pos,
+                          "Target column \"%s\" of set clause is not found "
+                          "in table \"%s\".", a->column, t->qualified);
+    if (col >= t->n_data)
+        return sql_err_at(err, COMB_ESEMANTIC, 10292, a->pos,
+                          "Updating values of partition columns is not "
+                          "supported");
+    for (int k = 0; k < t->n_cluster; k++)
+        if (t->cluster_idx[k] == col)
+            return sql_err_at(err, COMB_ESEMANTIC, 10302, a->pos,
+                              "Updating values of bucketing columns is not "
+                              "supported.  Column %s.", a->column);
+    *out = col;
+    return COMB_OK;
+}
+
 static int bind_assignments(SqlStmtCtx *c, const SqlTable *t,
                             const SqlScope *sc, UpdatePlan *p, CombErr *err)
 {
@@ -447,20 +468,9 @@ static int bind_assignments(SqlStmtCtx *c, const SqlTable *t,
         return comb_err_nomem(err);
     for (int i = 0; i < p->n_set; i++) {
         const AstAssignment *a = &st->assignments[i];
-        int col = sql_table_column(t, a->column), rc;
-        if (col < 0)
-            return sql_err_at(err, COMB_ESEMANTIC, 10408, a->pos,
-                              "Target column \"%s\" of set clause is not found "
-                              "in table \"%s\".", a->column, t->qualified);
-        if (col >= t->n_data)
-            return sql_err_at(err, COMB_ESEMANTIC, 10292, a->pos,
-                              "Updating values of partition columns is not "
-                              "supported");
-        for (int k = 0; k < t->n_cluster; k++)
-            if (t->cluster_idx[k] == col)
-                return sql_err_at(err, COMB_ESEMANTIC, 10302, a->pos,
-                                  "Updating values of bucketing columns is not "
-                                  "supported.  Column %s.", a->column);
+        int col, rc;
+        if ((rc = sql_set_target_column(t, a, &col, err)))
+            return rc;
         p->set_col[i] = col;
         if ((rc = sql_bind_expr(c, sc, a->value, &p->set_expr[i], err)) ||
             (rc = sql_bind_assign(c, p->set_expr[i], t, col, &p->set_expr[i],

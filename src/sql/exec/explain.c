@@ -496,6 +496,31 @@ static int explain_update_delete(SqlExplain *x, const AstStmt *st,
     return rc == COMB_ENOMEM ? comb_err_nomem(err) : rc;
 }
 
+/* MERGE: the target, each WHEN clause's leg with its statement id, then
+ * the join that feeds them. */
+static int explain_merge(SqlExplain *x, const AstStmt *st, CombErr *err)
+{
+    static const char *const action[] = {"UPDATE (delete_delta + delta)",
+                                         "DELETE (delete_delta)",
+                                         "INSERT (delta)"};
+    const AstMerge *m = st->merge;
+    AstSelect *query;
+    SqlTable *t;
+    int rc = target_line(x, "Merge", &st->name, true, &t, err);
+    if (!rc)
+        rc = sql_merge_query(x->c, st, &query, err);
+    for (int i = 0; i < m->n_clauses && !rc; i++) {
+        const AstMergeClause *cl = &m->clauses[i];
+        rc = sql_explain_prop(x, "statement id %d: WHEN %sMATCHED%s: %s", i,
+                              cl->action == AST_MERGE_INSERT ? "NOT " : "",
+                              cl->cond ? " AND condition" : "",
+                              action[cl->action]);
+        if (rc == COMB_ENOMEM)
+            return comb_err_nomem(err);
+    }
+    return rc ? rc : explain_select(x, query, 1, err);
+}
+
 int sql_exec_explain(SqlStmtCtx *c, CombErr *err)
 {
     static const char *const names[] = {"Explain"};
@@ -513,6 +538,9 @@ int sql_exec_explain(SqlStmtCtx *c, CombErr *err)
         break;
     case AST_ALTER_TABLE:
         rc = explain_compact(&x, st, err);
+        break;
+    case AST_MERGE:
+        rc = explain_merge(&x, st, err);
         break;
     case AST_MULTI_INSERT:   /* its clauses' plans, in clause order */
         rc = COMB_OK;

@@ -380,8 +380,41 @@ typedef enum AstStmtKind {
     AST_SHOW_TRANSACTIONS,   /* SHOW TRANSACTIONS */
     AST_ABORT_TRANSACTIONS,  /* ABORT TRANSACTIONS id [id ...] */
     AST_SHOW_COMPACTIONS,    /* SHOW COMPACTIONS */
-    AST_ABORT_COMPACTIONS    /* ABORT COMPACTIONS id ...: n_ids, ids */
+    AST_ABORT_COMPACTIONS,   /* ABORT COMPACTIONS id ...: n_ids, ids */
+    AST_MERGE                /* MERGE INTO name ... (fields in AstMerge) */
 } AstStmtKind;
+
+/* One WHEN clause of MERGE (parse_merge.c). */
+typedef enum AstMergeAction {
+    AST_MERGE_UPDATE,        /* WHEN MATCHED ... THEN UPDATE SET ... */
+    AST_MERGE_DELETE,        /* WHEN MATCHED ... THEN DELETE */
+    AST_MERGE_INSERT         /* WHEN NOT MATCHED ... THEN INSERT ... */
+} AstMergeAction;
+
+typedef struct AstMergeClause {
+    AstMergeAction action;
+    AstPos pos;              /* WHEN */
+    AstExpr *cond;           /* AND cond; NULL if none */
+    int n_assignments;       /* UPDATE SET */
+    struct AstAssignment *assignments;
+    int n_insert_cols;       /* INSERT (cols); 0 = all data columns */
+    char **insert_cols;
+    AstPos *insert_col_pos;
+    int n_values;            /* INSERT VALUES (values) */
+    AstExpr **values;
+    AstPos values_pos;       /* VALUES */
+} AstMergeClause;
+
+/* MERGE INTO name [[AS] alias] USING source ON on clauses: the target
+ * is AstStmt.name. */
+typedef struct AstMerge {
+    char *alias;             /* the target's alias, else its table name */
+    struct AstFrom *source;  /* a table or (query) with its alias */
+    AstExpr *on;
+    AstPos on_pos;           /* ON */
+    int n_clauses;
+    AstMergeClause *clauses;
+} AstMerge;
 
 /* SHOW LOCKS and ABORT TRANSACTIONS. */
 typedef struct AstLocks {
@@ -593,6 +626,7 @@ typedef struct AstStmt {
     AstLocks *locks;         /* SHOW LOCKS, ABORT TRANSACTIONS; else NULL */
     int n_ids;               /* ABORT COMPACTIONS */
     int64_t *ids;
+    AstMerge *merge;         /* AST_MERGE; NULL otherwise */
 } AstStmt;
 
 /*

@@ -7,14 +7,9 @@
 
 /* ---------------------------------------------------------------- INSERT */
 
-typedef struct InsertCols {
-    SqlVec names;
-    SqlVec positions;
-} InsertCols;
-
-static int ins_column(SqlParser *p, void *ctx)
+int sp_insert_column(SqlParser *p, void *ctx)
 {
-    InsertCols *cols = ctx;
+    SpInsertCols *cols = ctx;
     char *name;
     AstPos pos;
     SP_TRY(sp_ident(p, &name, &pos));
@@ -82,10 +77,10 @@ static int ins_head(SqlParser *p, AstStmt *s)
     sp_next(p);
     SP_TRY(ins_target(p, s));
     if (sp_is(p, SQL_TK_LPAREN)) {
-        InsertCols cols = {{0}, {0}};
+        SpInsertCols cols = {{0}, {0}};
         if (sp_is_kw_at(p, 1, KW_SELECT))
             return sp_unsupported(p, sp_peek(p, 1), "a parenthesized query");
-        SP_TRY(sp_list(p, true, ins_column, &cols));
+        SP_TRY(sp_list(p, true, sp_insert_column, &cols));
         s->n_insert_cols = cols.names.n;
         s->insert_cols = cols.names.data;
         s->insert_col_pos = cols.positions.data;
@@ -196,7 +191,7 @@ int sp_with_statement(SqlParser *p, AstStmt *s)
 /* ------------------------------------------------------- UPDATE, DELETE */
 
 /* column = expr */
-static int upd_assignment(SqlParser *p, void *assignments)
+int sp_assignment(SqlParser *p, void *assignments)
 {
     AstAssignment a = {0};
     SP_TRY(sp_ident(p, &a.column, &a.pos));
@@ -219,7 +214,7 @@ int sp_update(SqlParser *p, AstStmt *s)
     sp_next(p);
     SP_TRY(sp_name(p, &s->name));
     SP_TRY(sp_expect_kw(p, KW_SET));
-    SP_TRY(sp_list(p, false, upd_assignment, &assignments));
+    SP_TRY(sp_list(p, false, sp_assignment, &assignments));
     s->n_assignments = assignments.n;
     s->assignments = assignments.data;
     return dml_where(p, s);

@@ -131,6 +131,18 @@ int sp_select(SqlParser *p, AstSelect **out);
 int sp_select_block(SqlParser *p, AstSelect *sel, bool with_from);
 int sp_select_tail(SqlParser *p, AstSelect *sel);
 int sp_from_clause(SqlParser *p, AstFrom **out);
+/* One FROM item: [db.]name [[AS] alias] or (query) alias (MERGE's USING). */
+int sp_from_item(SqlParser *p, AstFrom **out);
+/* INSERT's (col, ...) item (names and positions) and UPDATE's
+ * `column = expr` item (an AstAssignment), shared with MERGE. */
+typedef struct SpInsertCols {
+    SqlVec names;
+    SqlVec positions;
+} SpInsertCols;
+int sp_insert_column(SqlParser *p, void *cols);
+int sp_assignment(SqlParser *p, void *assignments);
+/* MERGE INTO ... (parse_merge.c) */
+int sp_merge(SqlParser *p, AstStmt *s);
 int sp_with(SqlParser *p, int *n, AstCte **ctes);
 int sp_attach_with(SqlParser *p, AstSelect *q, int n, AstCte *ctes);
 int sp_with_statement(SqlParser *p, AstStmt *s);

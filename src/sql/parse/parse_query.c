@@ -170,6 +170,11 @@ static int from_primary(SqlParser *p, AstFrom **out)
     return COMB_OK;
 }
 
+int sp_from_item(SqlParser *p, AstFrom **out)
+{
+    return from_primary(p, out);
+}
+
 /* The join operator at the current token: its kind, or false when none
  * is there.  Consumes nothing. */
 static bool join_op(SqlParser *p, AstJoinKind *kind, int *len)

@@ -134,6 +134,8 @@ int sp_explain(SqlParser *p, AstStmt *s)
                                           "COMPACT");
         return COMB_OK;
     }
+    if (t->kw == KW_MERGE)
+        return sp_merge(p, inner);
     if (!sp_at_dml(t))
         return sp_unsupported(p, t, "EXPLAIN %.*s", (int)t->len, p->src + t->off);
     return sp_dml(p, inner);

@@ -447,7 +447,7 @@ static bool is_unsupported_statement(const SqlToken *t)
 {
     static const SqlKeyword kws[] = {
         KW_ANALYZE, KW_EXPORT,
-        KW_GRANT, KW_IMPORT, KW_LOCK, KW_MERGE,
+        KW_GRANT, KW_IMPORT, KW_LOCK,
         KW_RELOAD, KW_RESET, KW_REVOKE, KW_UNLOCK,
     };
     if (t->kind != SQL_TK_WORD)
@@ -500,6 +500,7 @@ static int sp_statement(SqlParser *p, AstStmt *s)
         case KW_ALTER: return sp_alter(p, s);
         case KW_TRUNCATE: return sp_truncate(p, s);
         case KW_MSCK: return sp_msck(p, s);
+        case KW_MERGE: return sp_merge(p, s);
         case KW_ABORT:
             return sp_is_word_at(p, 1, "compactions")
                        ? sp_abort_compactions(p, s) : sp_abort(p, s);
