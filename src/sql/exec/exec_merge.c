@@ -624,7 +624,11 @@ static int insert_rows(MergeRun *r, MergeLeg *leg, const CombBatch *b,
 static int merge_batch(void *ctx, const CombBatch *b, CombErr *err)
 {
     MergeRun *r = ctx;
-    int rc = route_batch(r, b, err);
+    int rc;
+    /* the legs' row lists and the NULL columns hold one batch's rows */
+    if (b->n_rows > COMB_BATCH_SIZE)
+        return COMB_INTERNAL(err, "a MERGE batch larger than a batch");
+    rc = route_batch(r, b, err);
     for (int i = 0; i < r->n_legs && !rc; i++) {
         MergeLeg *leg = &r->legs[i];
         if (leg->n_rows == 0)

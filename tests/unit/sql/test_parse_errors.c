@@ -334,7 +334,6 @@ TEST(unsupported_statements_and_dml)
         {"truncate table t columns (a)", 17, "TRUNCATE of columns"},
         {"explain show tables", 8, "EXPLAIN show"},
         {"explain ast select 1", 8, "EXPLAIN ast"},
-        {"merge into t using u on t.a = u.a", 0, "MERGE statement"},
         {"from t select a insert into u select a", 16,
          "a FROM statement with a SELECT and further clauses"},
         {"from t select a select b", 16,
