@@ -456,7 +456,8 @@ static bool is_like_kw(SqlParser *p, int k)
 }
 
 /* The comparison-level forms that are not plain binary operators:
- * IS [NOT] NULL, [NOT] BETWEEN, [NOT] IN, [NOT] LIKE/RLIKE/REGEXP. */
+ * IS [NOT] NULL, IS [NOT] DISTINCT FROM, [NOT] BETWEEN, [NOT] IN,
+ * [NOT] LIKE/RLIKE/REGEXP. */
 static bool at_cmp_postfix(SqlParser *p)
 {
     int k = sp_is_kw(p, KW_NOT) ? 1 : 0;
@@ -491,8 +492,35 @@ static int ex_in_list(SqlParser *p, AstExpr *e)
     return COMB_OK;
 }
 
+/* a IS [NOT] DISTINCT FROM b, Hive's spelling of NOT (a <=> b) and
+ * a <=> b, at the level of the other comparisons */
+static bool at_distinct_from(SqlParser *p)
+{
+    int k = sp_is_kw_at(p, 1, KW_NOT) ? 2 : 1;
+    return sp_is_kw(p, KW_IS) && sp_is_kw_at(p, k, KW_DISTINCT) &&
+           sp_is_kw_at(p, k + 1, KW_FROM);
+}
+
+static int ex_distinct_from(SqlParser *p, size_t start, AstExpr **left)
+{
+    SqlToken is = sp_next(p);
+    bool not_distinct = sp_accept_kw(p, KW_NOT);
+    AstExpr *right;
+    sp_next(p);
+    sp_next(p);
+    SP_TRY(ex_prec(p, PREC_CMP + 1, &right));
+    SP_TRY(ex_make(p, AST_BINARY, AST_OP_EQ_NS, sp_pos(&is), *left, right,
+                   start, left));
+    if (not_distinct)
+        return COMB_OK;
+    return ex_make(p, AST_UNARY, AST_OP_NOT, sp_pos(&is), *left, NULL, start,
+                   left);
+}
+
 static int ex_cmp_postfix(SqlParser *p, size_t start, AstExpr **left)
 {
+    if (at_distinct_from(p))
+        return ex_distinct_from(p, start, left);
     bool negated = sp_accept_kw(p, KW_NOT);
     SqlToken op = sp_next(p);
     AstExpr *e = ex_new(p, AST_LIKE, sp_pos(&op));
