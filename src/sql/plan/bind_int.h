@@ -113,8 +113,10 @@ int sql_bq_agg_subqueries_place(BqBlock *b, CombErr *err);
  * (its arguments and spec bound in the scope the call is in: the
  * aggregate scope in an aggregate query); sql_bq_windows_allow turns the
  * hook off and on (HAVING).  sql_bq_windows_place runs after the
- * AGGREGATE and HAVING exist, before the items' PROJECT: it puts the
- * LP_WINDOW node(s) computing those ids over b->top. */
+ * AGGREGATE and HAVING exist, before the items' PROJECT (in a SELECT
+ * DISTINCT before its AGGREGATE: Hive applies DISTINCT to the windows'
+ * results): it puts the LP_WINDOW node(s) computing those ids over
+ * b->top. */
 int sql_bq_windows(BqBlock *b, CombErr *err);
 void sql_bq_windows_allow(BqBlock *b, bool on);
 int sql_bq_windows_place(BqBlock *b, CombErr *err);

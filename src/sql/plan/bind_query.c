@@ -928,6 +928,7 @@ static int bind_block(SqlStmtCtx *c, const AstSelect *s, const BqCte *ctes,
     BqBlock *b = comb_arena_calloc(c->arena, sizeof *b);
     BoundExpr *having = NULL;
     BqOrder order;
+    bool windows_first;
     int rc;
     if (!b)
         return comb_err_nomem(err);
@@ -953,12 +954,16 @@ static int bind_block(SqlStmtCtx *c, const AstSelect *s, const BqCte *ctes,
         (rc = bind_order(c, s, b, b->n_out, NULL, NULL, &order, err)) ||
         (rc = bind_distribute_by(b, err)))
         return rc;
+    /* Hive applies DISTINCT to the windows' results: they go under it */
+    windows_first = s->distinct && !b->udtf_items;
+    if (windows_first && (rc = sql_bq_windows_place(b, err)))
+        return rc;
     if (b->aggregate && ((rc = build_aggregate(b, err)) ||
                          (rc = sql_bq_agg_subqueries_place(b, err))))
         return rc;
     if (having && (rc = sql_lp_filter(c, b->top, having, &b->top, err)))
         return rc;
-    if ((rc = sql_bq_windows_place(b, err)) ||
+    if ((!windows_first && (rc = sql_bq_windows_place(b, err))) ||
         (rc = sql_lp_project(c, b->top, b->n_cols, b->exprs, b->names, &b->top, err)))
         return rc;
     if ((rc = bind_tail(c, s, &order, b->n_out, &b->top, err)))
