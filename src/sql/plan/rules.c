@@ -32,6 +32,7 @@
  *    scans decode only the columns the whole tree reads).
  */
 #include "sql/plan/logical.h"
+#include "sql/plan/window.h"
 
 #include <string.h>
 #include <strings.h>
@@ -137,6 +138,29 @@ static int decorrelate_filter(SqlStmtCtx *c, LpNode **np, CombErr *err)
     return COMB_OK;
 }
 
+/* A node that passes its input's columns on (a window adding its calls'
+ * after them) takes them again: a mark below it may have gone. */
+static int follow_input_cols(SqlStmtCtx *c, LpNode *n, CombErr *err)
+{
+    int own;
+    LpCol *cols;
+    if (n->kind == LP_FILTER || n->kind == LP_SORT || n->kind == LP_LIMIT) {
+        n->cols = n->input->cols;
+        n->n_cols = n->input->n_cols;
+        return COMB_OK;
+    }
+    if (n->kind != LP_WINDOW || n->n_cols == n->input->n_cols + n->window->n_calls)
+        return COMB_OK;
+    own = n->window->n_calls;
+    if (!(cols = comb_arena_alloc(c->arena, (size_t)(n->input->n_cols + own) * sizeof *cols)))
+        return comb_err_nomem(err);
+    memcpy(cols, n->input->cols, (size_t)n->input->n_cols * sizeof *cols);
+    memcpy(cols + n->input->n_cols, n->cols + n->n_cols - own, (size_t)own * sizeof *cols);
+    n->cols = cols;
+    n->n_cols = n->input->n_cols + own;
+    return COMB_OK;
+}
+
 static int decorrelate_node(SqlStmtCtx *c, LpNode **np, CombErr *err)
 {
     int rc;
@@ -145,9 +169,10 @@ static int decorrelate_node(SqlStmtCtx *c, LpNode **np, CombErr *err)
     if ((*np)->kind == LP_FILTER && mark_kind((*np)->input) &&
         (rc = decorrelate_filter(c, np, err)))
         return rc;
-    if ((rc = decorrelate_node(c, &(*np)->input, err)))
+    if ((rc = decorrelate_node(c, &(*np)->input, err)) ||
+        (rc = decorrelate_node(c, &(*np)->right, err)))
         return rc;
-    return decorrelate_node(c, &(*np)->right, err);
+    return (*np)->input ? follow_input_cols(c, *np, err) : COMB_OK;
 }
 
 int sql_lp_decorrelate(SqlStmtCtx *c, LpNode **root, CombErr *err)

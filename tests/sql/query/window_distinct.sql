@@ -16,3 +16,10 @@ SELECT DISTINCT g, row_number() OVER (PARTITION BY g ORDER BY v) AS rn FROM w OR
 SELECT DISTINCT sum(v) OVER () AS total, count(v) OVER () AS c FROM w;
 -- DISTINCT of a window result alone
 SELECT DISTINCT max(v) OVER (PARTITION BY g) AS m FROM w ORDER BY m;
+
+-- windows over a WHERE whose EXISTS became a semi join (the mark column
+-- the binder planned goes; the windows' columns follow their input)
+CREATE TABLE one (x INT);
+INSERT INTO one VALUES (1);
+SELECT g, v, count(*) OVER (PARTITION BY g) AS n FROM w WHERE EXISTS (SELECT 1 FROM one) ORDER BY g, v;
+SELECT DISTINCT g, count(*) OVER (PARTITION BY g) AS n FROM w WHERE NOT EXISTS (SELECT 1 FROM one WHERE x = v) ORDER BY g;
