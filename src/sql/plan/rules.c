@@ -138,24 +138,40 @@ static int decorrelate_filter(SqlStmtCtx *c, LpNode **np, CombErr *err)
     return COMB_OK;
 }
 
-/* A node that passes its input's columns on (a window adding its calls'
- * after them) takes them again: a mark below it may have gone. */
+/* How many columns n adds after its (left) input's: -1 for a node with
+ * columns of its own. */
+static int added_cols(const LpNode *n)
+{
+    switch (n->kind) {
+    case LP_FILTER: case LP_SORT: case LP_LIMIT:
+        return 0;
+    case LP_WINDOW:
+        return n->window->n_calls;
+    case LP_JOIN:
+        return n->join == LP_JOIN_SEMI || n->join == LP_JOIN_ANTI ? 0
+               : n->join == LP_JOIN_MARK                       ? 1
+                                                               : n->right->n_cols;
+    default:
+        return -1;
+    }
+}
+
+/* A node that passes its input's columns on (a window or a join adding
+ * its own after them) takes them again: a mark below it may have gone. */
 static int follow_input_cols(SqlStmtCtx *c, LpNode *n, CombErr *err)
 {
-    int own;
+    int own = added_cols(n);
     LpCol *cols;
-    if (n->kind == LP_FILTER || n->kind == LP_SORT || n->kind == LP_LIMIT) {
-        n->cols = n->input->cols;
-        n->n_cols = n->input->n_cols;
+    /* a join's right side may have changed too: joins always rebuild */
+    if (own < 0 || (n->kind != LP_JOIN && n->n_cols == n->input->n_cols + own))
         return COMB_OK;
-    }
-    if (n->kind != LP_WINDOW || n->n_cols == n->input->n_cols + n->window->n_calls)
-        return COMB_OK;
-    own = n->window->n_calls;
-    if (!(cols = comb_arena_alloc(c->arena, (size_t)(n->input->n_cols + own) * sizeof *cols)))
+    if (!(cols = comb_arena_alloc(c->arena, (size_t)(n->input->n_cols + own + 1) * sizeof *cols)))
         return comb_err_nomem(err);
     memcpy(cols, n->input->cols, (size_t)n->input->n_cols * sizeof *cols);
-    memcpy(cols + n->input->n_cols, n->cols + n->n_cols - own, (size_t)own * sizeof *cols);
+    memcpy(cols + n->input->n_cols,
+           n->kind == LP_JOIN && n->join != LP_JOIN_MARK ? n->right->cols
+                                                          : n->cols + n->n_cols - own,
+           (size_t)own * sizeof *cols);
     n->cols = cols;
     n->n_cols = n->input->n_cols + own;
     return COMB_OK;

@@ -37,3 +37,8 @@ SELECT g, sum(v) + (SELECT min(lim) FROM r WHERE r.k = s.g) FROM s GROUP BY g OR
 
 -- a non-grouped column is not visible to the subquery
 SELECT g, count(*) FROM s GROUP BY g HAVING EXISTS (SELECT 1 FROM r WHERE r.lim = s.v);
+
+-- scalar subqueries in the items over a WHERE whose EXISTS became a semi
+-- join: each item reads its own subquery's value (c2: rows of r with k = g)
+SELECT g, v, (SELECT count(*) FROM r) AS n, (SELECT count(*) FROM r WHERE r.k = s.g) AS m
+FROM s WHERE EXISTS (SELECT 1 FROM r WHERE r.lim = s.v) ORDER BY g, v;
