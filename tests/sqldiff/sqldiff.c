@@ -1125,7 +1125,7 @@ static void join_key(const char *x, const char *y, const char **h, const char **
 
 /* Two tables joined (F_JOIN): a and b, on their first (INT) columns
  * (join_key) and sometimes a generated condition over both; sometimes a
- * third, c (JOIN or LEFT JOIN on a column of a or b).  LEFT SEMI JOIN is
+ * third, c (JOIN or LEFT JOIN, c.i0 equal to a's or b's).  LEFT SEMI JOIN is
  * an EXISTS in SQLite, inside a derived table named a. */
 static void gen_join(const World *w, Scope *sc, From *f, bool in_setop)
 {
@@ -1163,12 +1163,12 @@ static void gen_join(const World *w, Scope *sc, From *f, bool in_setop)
     }
     f->h = fmt("%s a %s %s b ON %s", ta->name, kinds[k], tb->name, ch);
     f->l = fmt("%s a %s %s b ON %s", ta->name, kinds[k], tb->name, cl);
-    if (chance(30)) {   /* a third table, on a column of either */
+    if (chance(30)) {   /* a third table, on an equality (bounded rows) */
         const Table *tc = &w->tab[rnd(w->n_tab)];
         const char *kind = chance(50) ? "JOIN" : "LEFT JOIN";
-        join_key(chance(50) ? "a.i0" : "b.i0", "c.i0", &ch, &cl);
+        ch = fmt("(%s.i0 = c.i0)", chance(50) ? "a" : "b");
         f->h = fmt("%s %s %s c ON %s", f->h, kind, tc->name, ch);
-        f->l = fmt("%s %s %s c ON %s", f->l, kind, tc->name, cl);
+        f->l = fmt("%s %s %s c ON %s", f->l, kind, tc->name, ch);
         scope_of_table(tc, "c", sc);
     }
 }
