@@ -601,6 +601,7 @@ static bool read_only_kind(AstStmtKind k)
     case AST_SHOW_COLUMNS:
     case AST_SHOW_PARTITIONS:
     case AST_SHOW_FUNCTIONS:
+    case AST_DESCRIBE_FUNCTION:
     case AST_SHOW_LOCKS:
     case AST_SHOW_TRANSACTIONS:
     case AST_USE:

@@ -21,9 +21,13 @@
  * on); SQLite in an in-memory database per round.
  *
  * Features beyond single-table queries are off unless listed: distinct
- * (DISTINCT inside aggregates), join, subquery (IN / EXISTS / scalar),
- * setop (UNION [ALL], INTERSECT, EXCEPT), window (ranking and aggregates
- * OVER), cte (WITH).  "all" lists them all.
+ * (DISTINCT inside aggregates), join (inner, outer, semi, cross and comma
+ * joins of two tables and sometimes a third, on equalities, `<=>` or
+ * comparisons that are no equality), subquery (IN / NOT IN over columns
+ * holding NULLs, EXISTS / NOT EXISTS, scalar aggregates in WHERE and in
+ * the select list, correlated or not), setop (UNION [ALL], INTERSECT,
+ * EXCEPT), window (ranking and aggregates OVER), cte (WITH).  "all" lists
+ * them all; tests/run.sh runs with all.
  *
  * Every semantic difference between Hive and SQLite is mapped here, where
  * each expression is generated as a pair of texts (Hive, SQLite):
@@ -894,10 +898,55 @@ static Ex gen_bool(const Gen *g, int depth)
     }
 }
 
+/* The subquery's WHERE (" WHERE ..." or "") with `inner = outer` in
+ * front: a column of the subquery's table and a qualified column of the
+ * outer scope of the same type, when there is one. */
+static void correlate(const Gen *g, const Scope *inner, const char **wh, const char **wl)
+{
+    const Col *oc = NULL, *ic = NULL;
+    for (int tries = 0; tries < 8 && !ic; tries++) {
+        oc = &g->sc->col[rnd(g->sc->n)];
+        if (strchr(oc->name, '.'))
+            ic = pick_col(inner, oc->t);
+    }
+    if (ic) {
+        const char *jh = fmt("%s = %s", ic->name, oc->name);
+        *wh = fmt(" WHERE %s%s%s", jh, **wh ? " AND " : "", **wh ? *wh + 7 : "");
+        *wl = fmt(" WHERE %s%s%s", jh, **wl ? " AND " : "", **wl ? *wl + 7 : "");
+    }
+}
+
+/* A scalar subquery (F_SUBQ): an aggregate over another table, alias sq,
+ * sometimes filtered, sometimes correlated (a row without matches gives
+ * count 0 and NULL for the others, in both engines). */
+static Ex gen_scalar_subquery(const Gen *g)
+{
+    const Table *t = &g->w->tab[rnd(g->w->n_tab)];
+    Scope inner = {0};
+    Gen ig = {&inner, g->features & ~(unsigned)F_SUBQ, NULL};
+    const char *wh = "", *wl = "";
+    Ex agg, e;
+    scope_of_table(t, "sq", &inner);
+    if (chance(40)) {
+        Ex p = gen_bool(&ig, 1);
+        wh = fmt(" WHERE %s", p.h);
+        wl = fmt(" WHERE %s", p.l);
+    }
+    if (chance(60))
+        correlate(g, &inner, &wh, &wl);
+    agg = gen_agg(&ig);
+    e = agg;
+    e.leaf = false;
+    e.nonzero = false;
+    e.h = fmt("(SELECT %s FROM %s sq%s)", agg.h, t->name, wh);
+    e.l = fmt("(SELECT %s FROM %s sq%s)", agg.l, t->name, wl);
+    return e;
+}
+
 /* A subquery condition (F_SUBQ) over another table, alias sq: IN or NOT
  * IN of a column, EXISTS or NOT EXISTS correlated on a qualified column
  * of the outer scope of the same type, or a comparison with a scalar
- * aggregate. */
+ * aggregate (correlated or not). */
 static Ex gen_subquery(const Gen *g, int depth)
 {
     const Table *t = &g->w->tab[rnd(g->w->n_tab)];
@@ -924,30 +973,20 @@ static Ex gen_subquery(const Gen *g, int depth)
         return e;
     }
     case 1: {
-        const Col *oc = NULL, *ic = NULL;
-        for (int tries = 0; tries < 8 && !ic; tries++) {
-            oc = &g->sc->col[rnd(g->sc->n)];
-            if (strchr(oc->name, '.'))
-                ic = pick_col(&inner, oc->t);
-        }
-        if (ic) {
-            const char *jh = fmt("%s = %s", ic->name, oc->name);
-            wh = fmt(" WHERE %s%s%s", jh, *wh ? " AND " : "", *wh ? wh + 7 : "");
-            wl = fmt(" WHERE %s%s%s", jh, *wl ? " AND " : "", *wl ? wl + 7 : "");
-        }
+        correlate(g, &inner, &wh, &wl);
         e.h = fmt("(%sEXISTS (SELECT 1 FROM %s sq%s))", neg ? "NOT " : "", t->name, wh);
         e.l = fmt("(%sEXISTS (SELECT 1 FROM %s sq%s))", neg ? "NOT " : "", t->name, wl);
         return e;
     }
     default: {
-        Ex agg = gen_agg(&ig), b;
+        Ex sub = gen_scalar_subquery(g), b;
         const char *op = cmp_ops[rnd(6)];
-        if (ty_num(agg.t))
-            b = gen(g, agg.t == T_DEC ? T_DEC : agg.t == T_DOUBLE ? T_DOUBLE : T_INT, depth - 1);
+        if (ty_num(sub.t))
+            b = gen(g, sub.t == T_DEC ? T_DEC : sub.t == T_DOUBLE ? T_DOUBLE : T_INT, depth - 1);
         else
-            b = gen(g, agg.t, depth - 1);
-        e.h = fmt("(%s %s (SELECT %s FROM %s sq%s))", b.h, op, agg.h, t->name, wh);
-        e.l = fmt("(%s %s (SELECT %s FROM %s sq%s))", b.l, op, agg.l, t->name, wl);
+            b = gen(g, sub.t, depth - 1);
+        e.h = fmt("(%s %s %s)", b.h, op, sub.h);
+        e.l = fmt("(%s %s %s)", b.l, op, sub.l);
         return e;
     }
     }
@@ -1067,9 +1106,27 @@ typedef struct From {
     const char *with_h, *with_l;
 } From;
 
-/* Two tables joined (F_JOIN): a and b, on their first (INT) columns and
- * sometimes a generated condition over both.  LEFT SEMI JOIN is an
- * EXISTS in SQLite, inside a derived table named a. */
+/* A join condition over columns x and y: mostly an equality, sometimes
+ * `<=>` (IS in SQLite) or a comparison that is no equality (a nested
+ * loop join in comb). */
+static void join_key(const char *x, const char *y, const char **h, const char **l)
+{
+    static const char *const non_equi[] = {"<", "<=", ">", ">=", "<>"};
+    int k = rnd(10);
+    if (k < 6) {
+        *h = *l = fmt("(%s = %s)", x, y);
+    } else if (k < 8) {
+        *h = fmt("(%s <=> %s)", x, y);
+        *l = fmt("(%s IS %s)", x, y);
+    } else {
+        *h = *l = fmt("(%s %s %s)", x, non_equi[rnd(5)], y);
+    }
+}
+
+/* Two tables joined (F_JOIN): a and b, on their first (INT) columns
+ * (join_key) and sometimes a generated condition over both; sometimes a
+ * third, c (JOIN or LEFT JOIN, c.i0 equal to a's or b's).  LEFT SEMI JOIN is
+ * an EXISTS in SQLite, inside a derived table named a. */
 static void gen_join(const World *w, Scope *sc, From *f, bool in_setop)
 {
     static const char *const kinds[] = {"JOIN", "INNER JOIN", "LEFT JOIN", "LEFT OUTER JOIN",
@@ -1083,7 +1140,8 @@ static void gen_join(const World *w, Scope *sc, From *f, bool in_setop)
         k = 2;
     Scope both_sc = {0};
     Gen bg = {&both_sc, w->features, NULL};
-    const char *ch = "(a.i0 = b.i0)", *cl = ch;
+    const char *ch, *cl;
+    join_key("a.i0", "b.i0", &ch, &cl);
     scope_of_table(ta, "a", &both_sc);
     scope_of_table(tb, "b", &both_sc);
     if (chance(30)) {
@@ -1099,11 +1157,19 @@ static void gen_join(const World *w, Scope *sc, From *f, bool in_setop)
         return;
     }
     *sc = both_sc;
-    if (k >= 7)   /* cross and comma joins: the condition goes to WHERE by the caller */
+    if (k >= 7) {   /* cross and comma joins: the condition goes to WHERE by the caller */
         f->h = f->l = fmt("%s a %s %s b", ta->name, kinds[k], tb->name);
-    else {
-        f->h = fmt("%s a %s %s b ON %s", ta->name, kinds[k], tb->name, ch);
-        f->l = fmt("%s a %s %s b ON %s", ta->name, kinds[k], tb->name, cl);
+        return;
+    }
+    f->h = fmt("%s a %s %s b ON %s", ta->name, kinds[k], tb->name, ch);
+    f->l = fmt("%s a %s %s b ON %s", ta->name, kinds[k], tb->name, cl);
+    if (chance(30)) {   /* a third table, on an equality (bounded rows) */
+        const Table *tc = &w->tab[rnd(w->n_tab)];
+        const char *kind = chance(50) ? "JOIN" : "LEFT JOIN";
+        ch = fmt("(%s.i0 = c.i0)", chance(50) ? "a" : "b");
+        f->h = fmt("%s %s %s c ON %s", f->h, kind, tc->name, ch);
+        f->l = fmt("%s %s %s c ON %s", f->l, kind, tc->name, ch);
+        scope_of_table(tc, "c", sc);
     }
 }
 
@@ -1365,8 +1431,10 @@ static Query gen_query(const World *w)
         int n = 1 + rnd(4);
         bool distinct = chance(20);
         for (int i = 0; i < n; i++) {
+            Gen sg = {&sc, w->features, w};
             Ex e = (w->features & F_WINDOW) && chance(25) ? gen_window(&g)
-                                                           : gen(&g, any_type(), 3);
+                   : (w->features & F_SUBQ) && chance(10) ? gen_scalar_subquery(&sg)
+                                                          : gen(&g, any_type(), 3);
             add_out(&q, &e, &sh, &sl);
         }
         q.h = fmt("%sSELECT %s%s FROM %s%s", f.with_h, distinct ? "DISTINCT " : "", sh, f.h, wh);

@@ -5,12 +5,14 @@
  * (`+`, `and`, `case`, `between`, ...), sorted as Java sorts strings.
  * The pattern is Hive's FunctionRegistry.getFunctionNamesByLikePattern:
  * alternatives split at '|', each a LIKE pattern ('%', '_') matched
- * ignoring case.
+ * ignoring case.  DESCRIBE FUNCTION [EXTENDED] f: Hive's usage line
+ * for f (texts in ddl_funcdoc.c).
  */
 #include "sql/sql_int.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "sql/ddl/ddl_int.h"
 #include "sql/func/agg.h"
@@ -61,14 +63,14 @@ static bool like_any(const char *pattern, const char *name)
     return hit;
 }
 
-int sql_exec_show_functions(SqlStmtCtx *c, CombErr *err)
+/* Every name SHOW FUNCTIONS lists, sorted as Java sorts strings (with
+ * repeats, which callers skip). */
+static int registry_names(SqlStmtCtx *c, const char ***out, int *n_out, CombErr *err)
 {
-    static const char *const header[] = {"tab_name"};
     const char *const *aggs = sql_agg_names(), *const *udtfs = sql_udtf_names();
     const char *const *wins = sql_window_fn_names();
     const char **scalars, **all;
-    int n_scalar, n = 0, rc = COMB_OK;
-    TextResult tr;
+    int n_scalar, n = 0;
     size_t cap;
     if (sql_function_names(&scalars, &n_scalar, c->arena))
         return comb_err_nomem(err);
@@ -90,6 +92,19 @@ int sql_exec_show_functions(SqlStmtCtx *c, CombErr *err)
     for (int i = 0; syntax_names[i]; i++)
         all[n++] = syntax_names[i];
     qsort(all, (size_t)n, sizeof *all, cmp_names);
+    *out = all;
+    *n_out = n;
+    return COMB_OK;
+}
+
+int sql_exec_show_functions(SqlStmtCtx *c, CombErr *err)
+{
+    static const char *const header[] = {"tab_name"};
+    const char **all;
+    int n, rc;
+    TextResult tr;
+    if ((rc = registry_names(c, &all, &n, err)))
+        return rc;
     if (sql_text_begin(&tr, 1))
         return comb_err_nomem(err);
     for (int i = 0; i < n && !rc; i++) {
@@ -99,6 +114,76 @@ int sql_exec_show_functions(SqlStmtCtx *c, CombErr *err)
             continue;
         rc = sql_text_row(&tr, &all[i], err);
     }
+    if (rc) {
+        sql_rows_free(&tr.rs);
+        return rc;
+    }
+    return sql_text_emit(c, &tr, header, err);
+}
+
+/* ----------------------------------------------------- DESCRIBE FUNCTION */
+
+/* doc's usage with the name as asked for _FUNC_, then " - " and the text. */
+static const char *usage_line(SqlStmtCtx *c, const SqlFuncDoc *doc, const char *name)
+{
+    const char *u = doc->usage, *hit, *line = "";
+    while (line && (hit = strstr(u, "_FUNC_"))) {
+        line = comb_arena_printf(c->arena, "%s%.*s%s", line, (int)(hit - u), u, name);
+        u = hit + strlen("_FUNC_");
+    }
+    return line ? comb_arena_printf(c->arena, "%s%s - %s", line, u, doc->text) : NULL;
+}
+
+/* "Synonyms: a, b": doc's other names; NULL without any. */
+static const char *synonyms_line(SqlStmtCtx *c, const SqlFuncDoc *doc, const char *name)
+{
+    char *names = comb_arena_strdup(c->arena, doc->names), *save = NULL;
+    const char *line = NULL;
+    if (!names)
+        return NULL;
+    for (char *w = strtok_r(names, "|", &save); w; w = strtok_r(NULL, "|", &save))
+        if (strcasecmp(w, name) != 0)
+            line = comb_arena_printf(c->arena, "%s%s%s", line ? line : "Synonyms: ",
+                                     line ? ", " : "", w);
+    return line;
+}
+
+static bool registered(const char **all, int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (strcasecmp(all[i], name) == 0)
+            return true;
+    return false;
+}
+
+/* Hive's DESCRIBE FUNCTION [EXTENDED]: the usage line (EXTENDED adds the
+ * synonyms and the function's type); an unknown name is a row saying so,
+ * not an error. */
+int sql_exec_describe_function(SqlStmtCtx *c, CombErr *err)
+{
+    static const char *const header[] = {"tab_name"};
+    const char *name = c->stmt->func_name, *lines[3];
+    const char **all;
+    const SqlFuncDoc *doc = NULL;
+    int n, n_lines = 1, rc;
+    TextResult tr;
+    if ((rc = registry_names(c, &all, &n, err)))
+        return rc;
+    if (!registered(all, n, name))
+        lines[0] = comb_arena_printf(c->arena, "Function '%s' does not exist.", name);
+    else if (!(doc = sql_func_doc(name)))
+        lines[0] = comb_arena_printf(c->arena, "There is no documentation for function '%s'", name);
+    else
+        lines[0] = usage_line(c, doc, name);
+    if (doc && c->stmt->describe_extended) {
+        if ((lines[n_lines] = synonyms_line(c, doc, name)))
+            n_lines++;
+        lines[n_lines++] = "Function type:BUILTIN";
+    }
+    if (!lines[0] || sql_text_begin(&tr, 1))
+        return comb_err_nomem(err);
+    for (int i = 0; i < n_lines && !rc; i++)
+        rc = sql_text_row(&tr, &lines[i], err);
     if (rc) {
         sql_rows_free(&tr.rs);
         return rc;

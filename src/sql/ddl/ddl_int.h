@@ -171,6 +171,16 @@ int sql_exec_create_table(SqlStmtCtx *c, CombErr *err);
 int sql_exec_drop_table(SqlStmtCtx *c, CombErr *err);
 int sql_exec_show_tables(SqlStmtCtx *c, CombErr *err);
 int sql_exec_show_functions(SqlStmtCtx *c, CombErr *err);
+/* DESCRIBE FUNCTION [EXTENDED] f (ddl_functions.c, texts in
+ * ddl_funcdoc.c) */
+int sql_exec_describe_function(SqlStmtCtx *c, CombErr *err);
+typedef struct SqlFuncDoc {
+    const char *names;       /* synonyms, '|' between */
+    const char *usage;       /* the call, _FUNC_ for the name */
+    const char *text;
+} SqlFuncDoc;
+/* The entry naming name (any case); NULL none. */
+const SqlFuncDoc *sql_func_doc(const char *name);
 /* SHOW COMPACTIONS, ABORT COMPACTIONS (ddl_compact.c). */
 int sql_exec_show_compactions(SqlStmtCtx *c, CombErr *err);
 int sql_exec_abort_compactions(SqlStmtCtx *c, CombErr *err);

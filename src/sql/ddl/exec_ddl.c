@@ -20,6 +20,7 @@ int sql_exec_ddl(SqlStmtCtx *c, CombErr *err)
     case AST_SHOW_DATABASES: return sql_exec_show_databases(c, err);
     case AST_SHOW_TABLES: return sql_exec_show_tables(c, err);
     case AST_SHOW_FUNCTIONS: return sql_exec_show_functions(c, err);
+    case AST_DESCRIBE_FUNCTION: return sql_exec_describe_function(c, err);
     case AST_DESCRIBE: return sql_exec_describe(c, err);
     case AST_ALTER_TABLE: return sql_exec_alter(c, err);
     case AST_TRUNCATE: return sql_exec_truncate(c, err);

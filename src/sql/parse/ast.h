@@ -373,6 +373,8 @@ typedef enum AstStmtKind {
     AST_EXPLAIN,             /* qdef->explained */
     AST_SHOW_FUNCTIONS,      /* SHOW FUNCTIONS [LIKE 'pat'|"pat"|`pat`]:
                                 like_pattern */
+    AST_DESCRIBE_FUNCTION,   /* DESCRIBE FUNCTION [EXTENDED] f:
+                                func_name, describe_extended */
     /* the transaction manager (parse_locks.c; fields in AstLocks) */
     AST_SHOW_LOCKS,          /* SHOW LOCKS [[db.]t [PARTITION (...)] |
                                 DATABASE|SCHEMA db] [EXTENDED]: name (NULL
@@ -559,6 +561,7 @@ typedef struct AstStmt {
     char *comment;           /* CREATE DATABASE/TABLE ... COMMENT */
     char *location;          /* ... LOCATION '...' */
     char *like_pattern;      /* SHOW DATABASES/TABLES LIKE '...' */
+    char *func_name;         /* DESCRIBE FUNCTION: as written */
     bool show_in;            /* SHOW TABLES IN/FROM db was given */
     bool describe_extended;  /* DESCRIBE EXTENDED|FORMATTED */
     bool describe_formatted;

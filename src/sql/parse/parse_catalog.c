@@ -173,8 +173,33 @@ static int describe_database(SqlParser *p, AstStmt *s)
     return sp_ident(p, &s->name.name, &s->name.pos);
 }
 
+/* DESCRIBE FUNCTION [EXTENDED] f: f a name, a string, or an operator or
+ * keyword that Hive's registry lists as a function (`+`, `and`, `case`). */
+static int describe_function(SqlParser *p, AstStmt *s)
+{
+    const SqlToken *t;
+    s->kind = AST_DESCRIBE_FUNCTION;
+    sp_next(p);
+    if (sp_accept_kw(p, KW_EXTENDED))
+        s->describe_extended = true;
+    t = sp_peek(p, 0);
+    if (t->kind == SQL_TK_STRING)
+        return sp_string(p, &s->func_name, NULL);
+    if (t->kind == SQL_TK_QUOTED_ID)
+        return sp_ident(p, &s->func_name, NULL);
+    if (t->kind == SQL_TK_EOF || t->kind == SQL_TK_SEMI || t->kind == SQL_TK_ERROR ||
+        t->kind == SQL_TK_LPAREN || t->kind == SQL_TK_RPAREN || t->kind == SQL_TK_COMMA)
+        return sp_error(p, t, "cannot recognize input");
+    if (!(s->func_name = sp_alloc(p, t->len + 1)))
+        return COMB_ENOMEM;
+    memcpy(s->func_name, p->src + t->off, t->len);
+    sp_next(p);
+    return COMB_OK;
+}
+
 /* DESCRIBE|DESC [EXTENDED|FORMATTED] [db.]t [PARTITION (k='v', ...)]
- * [column]  |  DESCRIBE DATABASE|SCHEMA [EXTENDED] db */
+ * [column]  |  DESCRIBE DATABASE|SCHEMA [EXTENDED] db  |  DESCRIBE
+ * FUNCTION [EXTENDED] f */
 int sp_describe(SqlParser *p, AstStmt *s)
 {
     const SqlToken *t;
@@ -185,7 +210,7 @@ int sp_describe(SqlParser *p, AstStmt *s)
          (sp_is_ident_tok(sp_peek(p, 1)) || sp_is_kw_at(p, 1, KW_EXTENDED))))
         return describe_database(p, s);
     if (sp_is_kw(p, KW_FUNCTION))
-        return sp_unsupported(p, sp_peek(p, 0), "DESCRIBE FUNCTION");
+        return describe_function(p, s);
     if (sp_accept_kw(p, KW_EXTENDED))
         s->describe_extended = true;
     else if (sp_accept_kw(p, KW_FORMATTED))

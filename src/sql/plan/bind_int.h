@@ -54,6 +54,13 @@ typedef struct BqBlock {
     int n_sets;
     uint64_t *sets;
     SqlScope agg_sc;         /* items of an aggregate query */
+    /* subqueries in an aggregate query's items and HAVING: their joins
+     * are built over agg_stub (no columns), which the AGGREGATE replaces
+     * once it exists; they correlate through `groups`, FROM's names of
+     * the GROUP BY key columns, as the AGGREGATE's outputs */
+    bool in_agg;             /* binding such a subquery */
+    LpNode *agg_stub, *agg_joins;
+    BqScope groups;
     /* window functions (bind_window.c): one LP_WINDOW per distinct
      * PARTITION BY / ORDER BY, in the order first used */
     int n_win;
@@ -93,6 +100,11 @@ int sql_bq_add_rel(SqlStmtCtx *c, BqScope *sc, const BqRel *rel,
  * and *out reads its result. */
 int sql_bq_subquery(BqBlock *b, const AstExpr *e, BoundExpr **out,
                     CombErr *err);
+/* The same in an aggregate query's items or HAVING (the joins go over the
+ * AGGREGATE), and putting the AGGREGATE b->top under those joins. */
+int sql_bq_agg_subquery(BqBlock *b, const AstExpr *e, BoundExpr **out,
+                        CombErr *err);
+int sql_bq_agg_subqueries_place(BqBlock *b, CombErr *err);
 
 /* Window functions (bind_window.c).  sql_bq_windows runs before the
  * select list is bound (after FROM, WHERE and the GROUP BY keys): it sets
@@ -101,8 +113,10 @@ int sql_bq_subquery(BqBlock *b, const AstExpr *e, BoundExpr **out,
  * (its arguments and spec bound in the scope the call is in: the
  * aggregate scope in an aggregate query); sql_bq_windows_allow turns the
  * hook off and on (HAVING).  sql_bq_windows_place runs after the
- * AGGREGATE and HAVING exist, before the items' PROJECT: it puts the
- * LP_WINDOW node(s) computing those ids over b->top. */
+ * AGGREGATE and HAVING exist, before the items' PROJECT (in a SELECT
+ * DISTINCT before its AGGREGATE: Hive applies DISTINCT to the windows'
+ * results): it puts the LP_WINDOW node(s) computing those ids over
+ * b->top. */
 int sql_bq_windows(BqBlock *b, CombErr *err);
 void sql_bq_windows_allow(BqBlock *b, bool on);
 int sql_bq_windows_place(BqBlock *b, CombErr *err);

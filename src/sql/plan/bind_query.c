@@ -396,6 +396,9 @@ static int agg_resolve(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
     }
     if (e->kind == AST_FUNC && strcasecmp(e->name, "grouping") == 0)
         return bind_grouping(b, e, out, err);
+    if (b->allow_subquery && (e->kind == AST_SUBQUERY || e->kind == AST_EXISTS ||
+                              (e->kind == AST_IN && e->query)))
+        return sql_bq_agg_subquery(b, e, out, err);
     if (e->kind != AST_FUNC || !sql_agg_exists(e->name))
         return COMB_OK;
     if ((rc = bind_aggregate(b, e, &a, err)))
@@ -611,13 +614,13 @@ static const SqlScope *item_scope(BqBlock *b)
     return b->aggregate ? &b->agg_sc : &b->sc;
 }
 
-/* An item or ORDER BY expression; without aggregation its scalar
- * subqueries join the plan under the items' PROJECT. */
+/* An item or ORDER BY expression; its scalar subqueries join the plan
+ * under the items' PROJECT (over the AGGREGATE in an aggregate query). */
 static int bind_item_expr(BqBlock *b, const AstExpr *e, BoundExpr **out,
                           CombErr *err)
 {
     int rc;
-    b->allow_subquery = !b->aggregate;
+    b->allow_subquery = true;
     rc = sql_bind_expr(b->c, item_scope(b), e, out, err);
     b->allow_subquery = false;
     return rc;
@@ -727,7 +730,9 @@ static int bind_having(BqBlock *b, BoundExpr **out, CombErr *err)
                           "HAVING needs GROUP BY or an aggregate");
     /* a window call in HAVING is Hive's 10128 (bind.c) */
     sql_bq_windows_allow(b, false);
+    b->allow_subquery = true;
     rc = sql_bind_expr(b->c, &b->agg_sc, h, out, err);
+    b->allow_subquery = false;
     sql_bq_windows_allow(b, true);
     if (rc)
         return rc;
@@ -923,6 +928,7 @@ static int bind_block(SqlStmtCtx *c, const AstSelect *s, const BqCte *ctes,
     BqBlock *b = comb_arena_calloc(c->arena, sizeof *b);
     BoundExpr *having = NULL;
     BqOrder order;
+    bool windows_first;
     int rc;
     if (!b)
         return comb_err_nomem(err);
@@ -948,11 +954,16 @@ static int bind_block(SqlStmtCtx *c, const AstSelect *s, const BqCte *ctes,
         (rc = bind_order(c, s, b, b->n_out, NULL, NULL, &order, err)) ||
         (rc = bind_distribute_by(b, err)))
         return rc;
-    if (b->aggregate && (rc = build_aggregate(b, err)))
+    /* Hive applies DISTINCT to the windows' results: they go under it */
+    windows_first = s->distinct && !b->udtf_items;
+    if (windows_first && (rc = sql_bq_windows_place(b, err)))
+        return rc;
+    if (b->aggregate && ((rc = build_aggregate(b, err)) ||
+                         (rc = sql_bq_agg_subqueries_place(b, err))))
         return rc;
     if (having && (rc = sql_lp_filter(c, b->top, having, &b->top, err)))
         return rc;
-    if ((rc = sql_bq_windows_place(b, err)) ||
+    if ((!windows_first && (rc = sql_bq_windows_place(b, err))) ||
         (rc = sql_lp_project(c, b->top, b->n_cols, b->exprs, b->names, &b->top, err)))
         return rc;
     if ((rc = bind_tail(c, s, &order, b->n_out, &b->top, err)))

@@ -18,6 +18,11 @@
  * of it and the condition reads that key (Hive's decorrelation of
  * correlated scalar aggregates).  A reference left elsewhere is refused
  * when the plan is lowered.
+ *
+ * In an aggregate query's items and HAVING the joins go over the
+ * AGGREGATE (its rows are what the subquery is asked about), and the
+ * subquery correlates with the GROUP BY key columns only: a
+ * non-grouped column is not a name there.
  */
 #include "sql/plan/bind_int.h"
 
@@ -286,7 +291,8 @@ static int bind_inner(BqBlock *b, const AstSelect *q, LpNode **plan,
     SqlStmtCtx *c = b->c;
     bool correlated = false;
     Inner in = {c, 0, 0, NULL, {0}};
-    int rc = sql_bq_query(c, q, b->ctes, &b->from, &correlated, plan, err);
+    int rc = sql_bq_query(c, q, b->ctes, b->in_agg ? &b->groups : &b->from,
+                          &correlated, plan, err);
     *cond = NULL;
     *empty = NULL;
     if (rc)
@@ -315,6 +321,12 @@ static int one_column(const AstExpr *e, int n_visible, CombErr *err)
     return COMB_OK;
 }
 
+/* x of x [NOT] IN (q), in the scope the IN is in. */
+static int left_operand(BqBlock *b, const AstExpr *e, BoundExpr **x, CombErr *err)
+{
+    return sql_bind_expr(b->c, b->in_agg ? &b->agg_sc : &b->sc, e->left, x, err);
+}
+
 /* x [NOT] IN (q): x and q's column in the type they compare in. */
 static int in_keys(BqBlock *b, const AstExpr *e, const LpNode *plan,
                    LpNode *join, CombErr *err)
@@ -325,7 +337,7 @@ static int in_keys(BqBlock *b, const AstExpr *e, const LpNode *plan,
     int rc;
     if (!y)
         return comb_err_nomem(err);
-    if ((rc = sql_bq_expr(b, e->left, &x, err)))
+    if ((rc = left_operand(b, e, &x, err)))
         return rc;
     if (!sql_compare_type(c, x, y, &to))
         return sql_err_at(err, COMB_ESEMANTIC, 10014, e->pos,
@@ -382,7 +394,7 @@ static int in_one_row(BqBlock *b, const AstExpr *e, BoundExpr *v,
     BoundExpr *x, *eq;
     const CombType *to;
     int rc;
-    if ((rc = sql_bq_expr(b, e->left, &x, err)))
+    if ((rc = left_operand(b, e, &x, err)))
         return rc;
     if (!sql_compare_type(c, x, v, &to))
         return sql_err_at(err, COMB_ESEMANTIC, 10014, e->pos,
@@ -435,4 +447,81 @@ int sql_bq_subquery(BqBlock *b, const AstExpr *e, BoundExpr **out,
     if (!(*out = sql_lp_colref(c, &join->cols[left->n_cols], e->pos)))
         return comb_err_nomem(err);
     return e->kind == AST_IN ? in_one_row(b, e, *out, out, err) : COMB_OK;
+}
+
+/* FROM's relations with only their columns that are GROUP BY keys, each
+ * under the key's id: the names an aggregate query's subqueries see. */
+static int group_scope(BqBlock *b, CombErr *err)
+{
+    SqlStmtCtx *c = b->c;
+    b->groups = (BqScope){0, 0, NULL, b->from.outer, b->from.correlated};
+    for (int r = 0; r < b->from.n_rels; r++) {
+        const BqRel *rel = &b->from.rels[r];
+        BqRel g = {rel->alias, 0, NULL, -1};
+        int rc;
+        if (!(g.cols = comb_arena_alloc(c->arena, (size_t)(rel->n_cols + 1) * sizeof *g.cols)))
+            return comb_err_nomem(err);
+        for (int j = 0; j < rel->n_cols; j++)
+            for (int k = 0; k < b->n_keys; k++)
+                if (b->keys[k]->kind == BX_COL && b->keys[k]->col == rel->cols[j].id) {
+                    g.cols[g.n_cols] = rel->cols[j];
+                    g.cols[g.n_cols++].id = b->key_ids[k];
+                    break;
+                }
+        if ((rc = sql_bq_add_rel(c, &b->groups, &g, err)))
+            return rc;
+    }
+    return COMB_OK;
+}
+
+int sql_bq_agg_subquery(BqBlock *b, const AstExpr *e, BoundExpr **out,
+                        CombErr *err)
+{
+    LpNode *from = b->top;
+    int rc;
+    if (!b->agg_stub) {
+        if (!(b->agg_stub = sql_lp_node(b->c, LP_VALUES, 0)))
+            return comb_err_nomem(err);
+        if ((rc = group_scope(b, err)))
+            return rc;
+        b->agg_joins = b->agg_stub;
+    }
+    b->top = b->agg_joins;
+    b->in_agg = true;
+    rc = sql_bq_subquery(b, e, out, err);
+    b->in_agg = false;
+    b->agg_joins = b->top;
+    b->top = from;
+    return rc;
+}
+
+/* The joins from j down over the stub, again over agg: each keeps its own
+ * columns after its new left input's. */
+static int reroot(SqlStmtCtx *c, LpNode *j, const LpNode *stub, LpNode *agg,
+                  CombErr *err)
+{
+    int own = j->n_cols - j->input->n_cols, rc;
+    LpCol *cols;
+    if (j->input == stub)
+        j->input = agg;
+    else if ((rc = reroot(c, j->input, stub, agg, err)))
+        return rc;
+    if (!(cols = comb_arena_alloc(c->arena, (size_t)(j->input->n_cols + own + 1) * sizeof *cols)))
+        return comb_err_nomem(err);
+    memcpy(cols, j->input->cols, (size_t)j->input->n_cols * sizeof *cols);
+    memcpy(cols + j->input->n_cols, j->cols + j->n_cols - own, (size_t)own * sizeof *cols);
+    j->cols = cols;
+    j->n_cols = j->input->n_cols + own;
+    return COMB_OK;
+}
+
+int sql_bq_agg_subqueries_place(BqBlock *b, CombErr *err)
+{
+    int rc;
+    if (!b->agg_stub || b->agg_joins == b->agg_stub)
+        return COMB_OK;
+    if ((rc = reroot(b->c, b->agg_joins, b->agg_stub, b->top, err)))
+        return rc;
+    b->top = b->agg_joins;
+    return COMB_OK;
 }

@@ -222,10 +222,6 @@ int sql_bq_windows_place(BqBlock *b, CombErr *err)
 {
     SqlStmtCtx *c = b->c;
     sql_bq_windows_allow(b, false);
-    if (b->n_win && b->ast->distinct)
-        return sql_err_at(err, COMB_EUNSUPPORTED, 0, b->ast->items[0].expr->pos,
-                          "SELECT DISTINCT with window functions is not "
-                          "supported yet");
     for (int g = 0; g < b->n_win; g++) {
         const BqWindow *bw = &b->wins[g];
         LpNode *in = b->top, *n = sql_lp_node(c, LP_WINDOW, in->n_cols + bw->w.n_calls);

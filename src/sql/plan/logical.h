@@ -290,6 +290,7 @@ int sql_lp_optimize(SqlStmtCtx *c, LpNode **root, CombErr *err);
 /* Individual rules (the unit tests call them one at a time). */
 int sql_lp_fold(SqlStmtCtx *c, LpNode **root, CombErr *err);
 int sql_lp_decorrelate(SqlStmtCtx *c, LpNode **root, CombErr *err);
+int sql_lp_factor_ors(SqlStmtCtx *c, LpNode **root, CombErr *err);
 int sql_lp_push_filters(SqlStmtCtx *c, LpNode **root, CombErr *err);
 int sql_lp_order_joins(SqlStmtCtx *c, LpNode **root, CombErr *err);
 int sql_lp_prune(SqlStmtCtx *c, LpNode **root, CombErr *err);

@@ -7,6 +7,12 @@
  *    whose mark is a conjunct of the FILTER above its chain of such joins
  *    becomes a SEMI join (mark) or an ANTI join (NOT mark), the conjunct
  *    dropped; a mark under OR, CASE, ... stays a MARK join;
+ *  - factor ORs: a conjunct that every branch of an OR has is taken out of
+ *    the OR (in FILTERs and join conditions): `(a AND b) OR (a AND c)` is
+ *    `a AND (b OR c)`, and `a OR (a AND b)` is `a`, in SQL's three-valued
+ *    logic too; so an equality each branch repeats becomes a join key
+ *    (TPC-H Q19) and one-sided ones reach the scans.  ORs with a volatile
+ *    call stay as written (each branch draws its own value);
  *  - push filters: each conjunct of a FILTER goes as far down as rows are
  *    the same: through PROJECTs (rewritten through their expressions, not
  *    through volatile ones), SORTs and FILTERs, into the sides of joins
@@ -26,6 +32,7 @@
  *    scans decode only the columns the whole tree reads).
  */
 #include "sql/plan/logical.h"
+#include "sql/plan/window.h"
 
 #include <string.h>
 #include <strings.h>
@@ -131,6 +138,45 @@ static int decorrelate_filter(SqlStmtCtx *c, LpNode **np, CombErr *err)
     return COMB_OK;
 }
 
+/* How many columns n adds after its (left) input's: -1 for a node with
+ * columns of its own. */
+static int added_cols(const LpNode *n)
+{
+    switch (n->kind) {
+    case LP_FILTER: case LP_SORT: case LP_LIMIT:
+        return 0;
+    case LP_WINDOW:
+        return n->window->n_calls;
+    case LP_JOIN:
+        return n->join == LP_JOIN_SEMI || n->join == LP_JOIN_ANTI ? 0
+               : n->join == LP_JOIN_MARK                       ? 1
+                                                               : n->right->n_cols;
+    default:
+        return -1;
+    }
+}
+
+/* A node that passes its input's columns on (a window or a join adding
+ * its own after them) takes them again: a mark below it may have gone. */
+static int follow_input_cols(SqlStmtCtx *c, LpNode *n, CombErr *err)
+{
+    int own = added_cols(n);
+    LpCol *cols;
+    /* a join's right side may have changed too: joins always rebuild */
+    if (own < 0 || (n->kind != LP_JOIN && n->n_cols == n->input->n_cols + own))
+        return COMB_OK;
+    if (!(cols = comb_arena_alloc(c->arena, (size_t)(n->input->n_cols + own + 1) * sizeof *cols)))
+        return comb_err_nomem(err);
+    memcpy(cols, n->input->cols, (size_t)n->input->n_cols * sizeof *cols);
+    memcpy(cols + n->input->n_cols,
+           n->kind == LP_JOIN && n->join != LP_JOIN_MARK ? n->right->cols
+                                                          : n->cols + n->n_cols - own,
+           (size_t)own * sizeof *cols);
+    n->cols = cols;
+    n->n_cols = n->input->n_cols + own;
+    return COMB_OK;
+}
+
 static int decorrelate_node(SqlStmtCtx *c, LpNode **np, CombErr *err)
 {
     int rc;
@@ -139,14 +185,129 @@ static int decorrelate_node(SqlStmtCtx *c, LpNode **np, CombErr *err)
     if ((*np)->kind == LP_FILTER && mark_kind((*np)->input) &&
         (rc = decorrelate_filter(c, np, err)))
         return rc;
-    if ((rc = decorrelate_node(c, &(*np)->input, err)))
+    if ((rc = decorrelate_node(c, &(*np)->input, err)) ||
+        (rc = decorrelate_node(c, &(*np)->right, err)))
         return rc;
-    return decorrelate_node(c, &(*np)->right, err);
+    return (*np)->input ? follow_input_cols(c, *np, err) : COMB_OK;
 }
 
 int sql_lp_decorrelate(SqlStmtCtx *c, LpNode **root, CombErr *err)
 {
     return decorrelate_node(c, root, err);
+}
+
+/* ------------------------------------------------------------ factor OR */
+
+static bool is_or(const BoundExpr *e)
+{
+    return e->kind == BX_BINARY && e->op == AST_OP_OR && e->n_args > 0;
+}
+
+static bool has_volatile(const BoundExpr *e);
+
+/* The branches of e, nested ORs flattened. */
+static int collect_disjuncts(SqlStmtCtx *c, BoundExpr *e, LpExprs *out, CombErr *err)
+{
+    if (!is_or(e))
+        return sql_lp_exprs_add(c, out, e, err);
+    for (int i = 0; i < e->n_args; i++) {
+        int rc = collect_disjuncts(c, e->args[i], out, err);
+        if (rc)
+            return rc;
+    }
+    return COMB_OK;
+}
+
+static bool has_conjunct(BoundExpr *pred, const BoundExpr *x)
+{
+    for (int i = 0; i < sql_bx_conjuncts(pred); i++)
+        if (sql_lp_expr_equal(sql_bx_conjunct(pred, i), x))
+            return true;
+    return false;
+}
+
+/* The conjuncts of branch d that are not in common; NULL if none is left. */
+static int branch_rest(SqlStmtCtx *c, BoundExpr *d, BoundExpr *common,
+                       BoundExpr **out, CombErr *err)
+{
+    *out = NULL;
+    for (int i = 0; i < sql_bx_conjuncts(d); i++) {
+        BoundExpr *x = sql_bx_conjunct(d, i);
+        if (!has_conjunct(common, x) && !(*out = sql_bx_and(c, *out, x)))
+            return comb_err_nomem(err);
+    }
+    return COMB_OK;
+}
+
+/* e with the conjuncts common to all its branches taken out of the OR. */
+static int factor_or(SqlStmtCtx *c, BoundExpr *e, BoundExpr **out, CombErr *err)
+{
+    LpExprs d = {0};
+    BoundExpr *common = NULL, *rest;
+    int rc;
+    *out = e;
+    if (!is_or(e) || has_volatile(e))
+        return COMB_OK;
+    if ((rc = collect_disjuncts(c, e, &d, err)))
+        return rc;
+    for (int i = 0; i < sql_bx_conjuncts(d.e[0]); i++) {
+        BoundExpr *x = sql_bx_conjunct(d.e[0], i);
+        bool everywhere = !common || !has_conjunct(common, x); /* once */
+        for (int k = 1; everywhere && k < d.n; k++)
+            everywhere = has_conjunct(d.e[k], x);
+        if (everywhere && !(common = sql_bx_and(c, common, x)))
+            return comb_err_nomem(err);
+    }
+    if (!common)
+        return COMB_OK;
+    if (!(rest = sql_bx_new(c, BX_BINARY, COMB_T_BOOLEAN, e->pos)) ||
+        !(rest->args = comb_arena_alloc(c->arena, (size_t)d.n * sizeof *rest->args)))
+        return comb_err_nomem(err);
+    rest->op = AST_OP_OR;
+    for (int k = 0; k < d.n; k++) {
+        BoundExpr *r;
+        if ((rc = branch_rest(c, d.e[k], common, &r, err)))
+            return rc;
+        if (!r) { /* a OR (a AND b) is a */
+            *out = common;
+            return COMB_OK;
+        }
+        rest->args[rest->n_args++] = r;
+    }
+    return (*out = sql_bx_and(c, common, rest)) ? COMB_OK : comb_err_nomem(err);
+}
+
+/* Every conjunct of *pred factored. */
+static int factor_pred(SqlStmtCtx *c, BoundExpr **pred, CombErr *err)
+{
+    BoundExpr *all = NULL;
+    for (int i = 0; *pred && i < sql_bx_conjuncts(*pred); i++) {
+        BoundExpr *f;
+        int rc = factor_or(c, sql_bx_conjunct(*pred, i), &f, err);
+        if (rc)
+            return rc;
+        if (!(all = sql_bx_and(c, all, f)))
+            return comb_err_nomem(err);
+    }
+    *pred = all;
+    return COMB_OK;
+}
+
+static int factor_node(SqlStmtCtx *c, LpNode *n, CombErr *err)
+{
+    int rc;
+    if (!n)
+        return COMB_OK;
+    if ((rc = factor_node(c, n->input, err)) || (rc = factor_node(c, n->right, err)))
+        return rc;
+    if (n->kind == LP_FILTER)
+        return factor_pred(c, &n->pred, err);
+    return n->kind == LP_JOIN ? factor_pred(c, &n->cond, err) : COMB_OK;
+}
+
+int sql_lp_factor_ors(SqlStmtCtx *c, LpNode **root, CombErr *err)
+{
+    return factor_node(c, *root, err);
 }
 
 /* ---------------------------------------------------------- push filters */
@@ -535,7 +696,7 @@ int sql_lp_optimize(SqlStmtCtx *c, LpNode **root, CombErr *err)
 {
     int rc;
     if ((rc = sql_lp_fold(c, root, err)) || (rc = sql_lp_decorrelate(c, root, err)) ||
-        (rc = sql_lp_push_filters(c, root, err)) ||
+        (rc = sql_lp_factor_ors(c, root, err)) || (rc = sql_lp_push_filters(c, root, err)) ||
         (rc = sql_lp_order_joins(c, root, err)))
         return rc;
     return sql_lp_prune(c, root, err);

@@ -50,5 +50,4 @@ EXPLAIN SELECT id FROM orders o WHERE EXISTS (SELECT 1 FROM vip v WHERE v.cust =
 -- errors
 SELECT id FROM orders WHERE amount = (SELECT n FROM nums);
 SELECT id FROM orders WHERE cust IN (SELECT cust, since FROM vip);
-SELECT id FROM orders GROUP BY id HAVING id IN (SELECT n FROM nums);
 SELECT id FROM orders WHERE cust IN (SELECT nosuch FROM vip);

@@ -303,7 +303,6 @@ TEST(unsupported_ddl)
         {"drop materialized view v", 5, "DROP materialized"},
         {"show create database d", 12,
          "SHOW CREATE of anything but a table or view"},
-        {"describe function f", 9, "DESCRIBE FUNCTION"},
         {"describe t c.f", 12, "DESCRIBE of a field inside a column"},
         {"msck repair table t partition (p > 1)", 20,
          "MSCK with a partition filter"},
