@@ -1,6 +1,7 @@
 /*
- * dml.c - row-level change on a large table: UPDATE 1% and DELETE 1% of
- * ROWS rows in comb, PostgreSQL and SQLite, side by side in one run.
+ * dml.c - row-level change on a large table: UPDATE 1%, DELETE 1% and
+ * MERGE 10% of ROWS rows in comb, PostgreSQL and SQLite, side by side in
+ * one run.
  *
  *   dml [ROWS] [DIR]              (default 10000000 rows)
  *
@@ -16,6 +17,8 @@
  *               without the server binaries
  *   SQLite      an INTEGER PRIMARY KEY table in a WAL file database,
  *               synchronous=FULL, one transaction of prepared inserts
+ * and a staging table src of ROWS/10 rows (half of them ids bench holds,
+ * with a new amount; half new ids) the same way, for the MERGE;
  * then each step of `steps` runs as one statement per engine, timed (wall
  * seconds, and CPU seconds: comb's and SQLite's of this process,
  * PostgreSQL's of its server process for the connection, from /proc), with
@@ -39,19 +42,28 @@
 
 #include "bench.h"
 
-/* One timed statement, the same text in every engine. A new step (the
- * MERGE of 10% of the rows from a staging table once comb has MERGE) is
- * one more entry; its source table goes in each engine's setup (`prepare`
- * below), created from the same generated rows. */
+/* One timed statement: comb's and PostgreSQL's text, and SQLite's where
+ * SQLite lacks the statement (its equivalent, named in the output). */
 typedef struct Step {
     const char *name;
     const char *sql;
+    const char *sqlite;      /* NULL: the same text */
     double fraction;         /* share of the rows it changes */
 } Step;
 
+/* SQLite has no MERGE: the upsert below changes the same rows (src's ids
+ * are unique; `WHERE true` is SQLite's rule for ON CONFLICT after a
+ * SELECT). */
 static const Step steps[] = {
-    {"update 1%", "UPDATE bench SET amount = amount + 1 WHERE id % 100 = 0", 0.01},
-    {"delete 1%", "DELETE FROM bench WHERE id % 100 = 1", 0.01},
+    {"update 1%", "UPDATE bench SET amount = amount + 1 WHERE id % 100 = 0",
+     NULL, 0.01},
+    {"delete 1%", "DELETE FROM bench WHERE id % 100 = 1", NULL, 0.01},
+    {"merge 10%",
+     "MERGE INTO bench t USING src s ON t.id = s.id "
+     "WHEN MATCHED THEN UPDATE SET amount = s.amount "
+     "WHEN NOT MATCHED THEN INSERT VALUES (s.id, s.grp, s.name, s.amount)",
+     "INSERT INTO bench SELECT * FROM src WHERE true "
+     "ON CONFLICT(id) DO UPDATE SET amount = excluded.amount", 0.10},
 };
 #define N_STEPS ((int)(sizeof steps / sizeof steps[0]))
 
@@ -69,20 +81,45 @@ typedef struct Engine {
 
 /* ----------------------------------------------------------------- data */
 
-/* Row i: id, grp, name, amount (exact in a double: a multiple of 1/4). */
-static int format_row(char *out, long i)
+/* A row is a function of its id; amount is exact in a double (a multiple
+ * of 1/4), so every engine's sum(amount) is the same number. */
+typedef struct Row {
+    long id, grp;
+    double amount;
+} Row;
+
+/* Row i of a table of `rows` rows: bench's or src's. */
+typedef Row RowFn(long i, long rows);
+
+static Row bench_row(long i, long rows)
 {
-    return sprintf(out, "%ld,%ld,name-%ld,%ld.25\n", i, i % 97, i, i % 1000);
+    (void)rows;
+    return (Row){i, i % 97, (double)(i % 1000) + 0.25};
 }
 
-static int generate(const char *path, long rows)
+/* src holds rows/10 rows: the first half ids 20j + 2 that bench holds
+ * (never hit by the DELETE, id % 100 = 1) with a new amount, the second
+ * half ids past bench's last. */
+static long src_rows(long rows)
+{
+    return rows / 10;
+}
+
+static Row src_row(long j, long rows)
+{
+    long id = j < src_rows(rows) / 2 ? 20 * j + 2 : rows + j;
+    return (Row){id, id % 97, (double)(id % 1000) + 0.5};
+}
+
+static int generate(const char *path, RowFn *row, long n, long rows)
 {
     FILE *f = fopen(path, "w");
-    char line[128];
     if (!f)
         return 1;
-    for (long i = 0; i < rows; i++)
-        fwrite(line, 1, (size_t)format_row(line, i), f);
+    for (long i = 0; i < n; i++) {
+        Row r = row(i, rows);
+        fprintf(f, "%ld,%ld,name-%ld,%.2f\n", r.id, r.grp, r.id, r.amount);
+    }
     return fclose(f) != 0;
 }
 
@@ -115,9 +152,21 @@ static int check_batch(void *ctx, const CombBatch *b, CombErr *err)
     return 0;
 }
 
-static int run_comb(const char *dir, const char *csv, Engine *e)
+/* An external TEXTFILE table over the directory of a generated file. */
+static int comb_text_table(SqlSession *s, const char *name, const char *dir)
 {
-    char wh[4096], table[4200], sql[8192];
+    char sql[8192];
+    snprintf(sql, sizeof sql,
+             "CREATE EXTERNAL TABLE %s (id BIGINT, grp INT, name STRING, "
+             "amount DOUBLE) ROW FORMAT DELIMITED FIELDS TERMINATED BY ',' "
+             "STORED AS TEXTFILE LOCATION '%s'", name, dir);
+    return comb_exec(s, sql, NULL);
+}
+
+static int run_comb(const char *dir, const char *csv, const char *src_csv,
+                    Engine *e)
+{
+    char wh[4096], table[4200];
     SqlSessionOptions opt = {wh, "bench"};
     SqlSink sink = {e->check, NULL, check_batch, NULL, NULL};
     SqlSession *s;
@@ -130,11 +179,8 @@ static int run_comb(const char *dir, const char *csv, Engine *e)
         fprintf(stderr, "comb: %s\n", err.msg);
         return 1;
     }
-    snprintf(sql, sizeof sql,
-             "CREATE EXTERNAL TABLE staging (id BIGINT, grp INT, name STRING, "
-             "amount DOUBLE) ROW FORMAT DELIMITED FIELDS TERMINATED BY ',' "
-             "STORED AS TEXTFILE LOCATION '%s'", csv);
-    if (comb_exec(s, sql, NULL) ||
+    if (comb_text_table(s, "staging", csv) ||
+        comb_text_table(s, "src", src_csv) ||
         comb_exec(s, "CREATE TABLE bench (id BIGINT, grp INT, name STRING, "
                      "amount DOUBLE) CLUSTERED BY (id) INTO 8 BUCKETS STORED AS "
                      "ORC TBLPROPERTIES ('transactional'='true')", NULL))
@@ -176,17 +222,19 @@ static int pg_exec(PGconn *c, const char *sql)
     return pg_ok(c, PQexec(c, sql), PGRES_COMMAND_OK);
 }
 
-/* COPY of the file through the connection (the server may not read it). */
-static int pg_copy(PGconn *c, const char *path)
+/* COPY of the file into a table through the connection (the server may
+ * not read it). */
+static int pg_copy(PGconn *c, const char *table, const char *path)
 {
     static char buf[1 << 16];
+    char sql[128];
     FILE *f = fopen(path, "r");
     size_t n;
     int rc;
     if (!f)
         return 1;
-    rc = pg_ok(c, PQexec(c, "COPY bench FROM STDIN WITH (FORMAT csv)"),
-               PGRES_COPY_IN);
+    snprintf(sql, sizeof sql, "COPY %s FROM STDIN WITH (FORMAT csv)", table);
+    rc = pg_ok(c, PQexec(c, sql), PGRES_COPY_IN);
     while (!rc && (n = fread(buf, 1, sizeof buf, f)) > 0)
         rc = PQputCopyData(c, buf, (int)n) != 1;
     fclose(f);
@@ -216,17 +264,22 @@ static double backend_cpu(int pid)
     return (double)(utime + stime) / (double)sysconf(_SC_CLK_TCK);
 }
 
-static int pg_steps(PGconn *c, const char *csv, Engine *e)
+static int pg_steps(PGconn *c, const char *csv, const char *src_csv,
+                    Engine *e)
 {
     PGresult *r;
     double t0;
     if (pg_exec(c, "CREATE TABLE bench (id BIGINT PRIMARY KEY, grp INT, "
+                   "name TEXT, amount DOUBLE PRECISION)") ||
+        pg_exec(c, "CREATE TABLE src (id BIGINT PRIMARY KEY, grp INT, "
                    "name TEXT, amount DOUBLE PRECISION)"))
         return 1;
     t0 = now();
-    if (pg_copy(c, csv) || pg_exec(c, "ANALYZE bench"))
+    if (pg_copy(c, "bench", csv) || pg_exec(c, "ANALYZE bench"))
         return 1;
     e->load_s = now() - t0;
+    if (pg_copy(c, "src", src_csv) || pg_exec(c, "ANALYZE src"))
+        return 1;
     for (int i = 0; i < N_STEPS; i++) {
         double c0 = backend_cpu(PQbackendPID(c));
         t0 = now();
@@ -245,7 +298,7 @@ static int pg_steps(PGconn *c, const char *csv, Engine *e)
 }
 
 /* 0 when it ran or was skipped (no server binaries). */
-static int run_pg(const char *csv, Engine *e)
+static int run_pg(const char *csv, const char *src_csv, Engine *e)
 {
     char dir[64] = "/tmp/comb-pg-XXXXXX", url[200];
     PGconn *c;
@@ -269,7 +322,7 @@ static int run_pg(const char *csv, Engine *e)
     if (rc)
         fprintf(stderr, "postgresql: %s", PQerrorMessage(c));
     else
-        rc = pg_steps(c, csv, e);
+        rc = pg_steps(c, csv, src_csv, e);
     PQfinish(c);
     pg_server("stop", dir);
     return rc;
@@ -277,20 +330,23 @@ static int run_pg(const char *csv, Engine *e)
 
 /* --------------------------------------------------------------- SQLite */
 
-static int lite_load(sqlite3 *db, long rows)
+/* n rows of `row` into table, one transaction of prepared inserts. */
+static int lite_load(sqlite3 *db, const char *table, RowFn *row, long n,
+                     long rows)
 {
     sqlite3_stmt *st;
-    char name[32];
+    char name[32], sql[128];
     int rc = lite_exec(db, "BEGIN");
-    if (rc || sqlite3_prepare_v2(db, "INSERT INTO bench VALUES (?, ?, ?, ?)",
-                                 -1, &st, NULL))
+    snprintf(sql, sizeof sql, "INSERT INTO %s VALUES (?, ?, ?, ?)", table);
+    if (rc || sqlite3_prepare_v2(db, sql, -1, &st, NULL))
         return 1;
-    for (long i = 0; i < rows && !rc; i++) {
-        int n = snprintf(name, sizeof name, "name-%ld", i);
-        sqlite3_bind_int64(st, 1, i);
-        sqlite3_bind_int64(st, 2, i % 97);
-        sqlite3_bind_text(st, 3, name, n, SQLITE_STATIC);
-        sqlite3_bind_double(st, 4, (double)(i % 1000) + 0.25);
+    for (long i = 0; i < n && !rc; i++) {
+        Row r = row(i, rows);
+        int len = snprintf(name, sizeof name, "name-%ld", r.id);
+        sqlite3_bind_int64(st, 1, r.id);
+        sqlite3_bind_int64(st, 2, r.grp);
+        sqlite3_bind_text(st, 3, name, len, SQLITE_STATIC);
+        sqlite3_bind_double(st, 4, r.amount);
         rc = sqlite3_step(st) != SQLITE_DONE;
         sqlite3_reset(st);
     }
@@ -325,16 +381,20 @@ static int run_sqlite(const char *dir, long rows, Engine *e)
         return 1;
     if (lite_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;"
                       "CREATE TABLE bench (id INTEGER PRIMARY KEY, grp INT, "
+                      "name TEXT, amount REAL);"
+                      "CREATE TABLE src (id INTEGER PRIMARY KEY, grp INT, "
                       "name TEXT, amount REAL)"))
         goto done;
     t0 = now();
-    if (lite_load(db, rows))
+    if (lite_load(db, "bench", bench_row, rows, rows))
         goto done;
     e->load_s = now() - t0;
+    if (lite_load(db, "src", src_row, src_rows(rows), rows))
+        goto done;
     for (int i = 0; i < N_STEPS; i++) {
         double c0 = cpu_seconds();
         t0 = now();
-        if (lite_exec(db, steps[i].sql))
+        if (lite_exec(db, steps[i].sqlite ? steps[i].sqlite : steps[i].sql))
             goto done;
         e->step_s[i] = now() - t0;
         e->step_cpu[i] = cpu_seconds() - c0;
@@ -379,6 +439,9 @@ static void report(long rows, const Engine *e, int n)
         for (int k = 1; k < n; k++)
             print_ratio(&e[0], &e[k], i);
         printf("\n");
+        if (steps[i].sqlite)
+            printf("%-10s sqlite has no such statement; it ran: %s\n", "",
+                   steps[i].sqlite);
     }
     for (int k = 0; k < n; k++)
         if (e[k].ran)
@@ -399,6 +462,7 @@ int main(int argc, char **argv)
 {
     long rows = argc > 1 ? atol(argv[1]) : 10000000;
     char tmpl[] = "/tmp/comb-dml.XXXXXX", csv[4096], file[4200];
+    char src_csv[4096], src_file[4200];
     const char *dir = argc > 2 ? argv[2] : mkdtemp(tmpl);
     Engine e[3] = {{.name = "comb"}, {.name = "postgresql"}, {.name = "sqlite"}};
     CombErr err;
@@ -409,11 +473,15 @@ int main(int argc, char **argv)
     }
     snprintf(csv, sizeof csv, "%s/staging", dir);
     snprintf(file, sizeof file, "%s/rows.csv", csv);
-    if (fs_mkdirs(csv, &err) || generate(file, rows)) {
-        fprintf(stderr, "dml: cannot write %s\n", file);
+    snprintf(src_csv, sizeof src_csv, "%s/src", dir);
+    snprintf(src_file, sizeof src_file, "%s/rows.csv", src_csv);
+    if (fs_mkdirs(csv, &err) || generate(file, bench_row, rows, rows) ||
+        fs_mkdirs(src_csv, &err) ||
+        generate(src_file, src_row, src_rows(rows), rows)) {
+        fprintf(stderr, "dml: cannot write the generated rows in %s\n", dir);
         return 1;
     }
-    if (run_comb(dir, csv, &e[0]) || run_pg(file, &e[1]) ||
+    if (run_comb(dir, csv, src_csv, &e[0]) || run_pg(file, src_file, &e[1]) ||
         run_sqlite(dir, rows, &e[2]))
         return 1;
     report(rows, e, 3);
