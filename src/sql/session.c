@@ -19,6 +19,7 @@
 #include "common/buf.h"
 #include "fs/fs.h"
 #include "sql/ddl/ddl_int.h"
+#include "sql/exec/exec.h"
 
 /* ----------------------------------------------------------------- settings */
 
@@ -85,7 +86,9 @@ int sql_session_set_conf(SqlSession *s, const char *key, const char *value,
                         "parameters that can't be modified at runtime or is "
                         "prefixed by a restricted variable",
                         key);
-    int rc = settings_put(&s->conf, key, value, err);
+    int rc = sql_exec_conf_check(key, value, err);
+    if (!rc)
+        rc = settings_put(&s->conf, key, value, err);
     if (!rc)
         sql_txn_settings_changed(s);
     return rc;
@@ -487,12 +490,16 @@ int sql_session_execute(SqlSession *s, const char *text, size_t len,
     const char *sql = NULL;
     size_t sql_len = 0, skip = leading_comments_len(text, len);
     int rc;
+    int64_t heap_base;
     static const SqlSink no_sink;
 
     memset(&c, 0, sizeof c);
     c.s = s;
     c.arena = &s->stmt_arena;
     c.sink = sink ? sink : &no_sink;
+    c.mem.limit = sql_exec_mem_limit(s);
+    comb_alloc_peak_reset();
+    heap_base = comb_alloc_live_bytes();
     comb_err_clear(err);
     rc = substitute_variables(s, text + skip, len - skip, c.arena, &sql,
                               &sql_len, err);
@@ -509,6 +516,8 @@ int sql_session_execute(SqlSession *s, const char *text, size_t len,
         rc = sql_txn_commit(&c, err);
     if (!rc)
         rc = scan_stats_info(&c, err);
+    if (!rc)
+        rc = sql_exec_mem_stats(&c, comb_alloc_peak_bytes() - heap_base, err);
     txn_end(&c);
     sql_txn_statement_end(&c, rc, err);
     if (c.one_row.cols)

@@ -18,6 +18,7 @@
 #include "common/arena.h"
 #include "common/batch.h"
 #include "common/err.h"
+#include "common/memacct.h"
 #include "common/txnlist.h"
 #include "metastore/ms.h"
 #include "orc/orc.h"
@@ -131,6 +132,8 @@ typedef struct SqlStmtCtx {
     OrcReadCounters scan_counters; /* what the statement's ORC scans read
                                and skipped (comb.scan.stats prints it) */
     int next_col_id;        /* logical plan column ids (plan/logical.h) */
+    CombMemAcct mem;        /* what the operators hold, against
+                               comb.exec.memory.limit (exec/spill.c) */
 } SqlStmtCtx;
 
 /* A view whose query is being bound: the chain finds a view that reads

@@ -4,8 +4,11 @@
  * (rowstore.c: ascending NULLS LAST, descending NULLS FIRST unless the key
  * says otherwise), then emitted in batches of the first n_emit columns.
  * ORDER BY runs here; a SORT BY would too (comb runs one reducer).
+ * Over the memory limit the store is sorted and written out as a run,
+ * and the runs are merged at the end (an external merge sort, spill.c).
  */
 #include "sql/exec/op.h"
+#include "sql/exec/spill.h"
 
 #include <string.h>
 
@@ -21,6 +24,8 @@ typedef struct SortOp {
     int64_t next_row;
     CombBatch batch;
     SqlVecFill *fills;
+    SqlRuns *runs;           /* spilled: the sorted runs; NULL */
+    SqlRowStore shape;       /* spilled: the batch's fill states */
 } SortOp;
 
 static int sort_open(SqlOp *op, CombErr *err)
@@ -31,11 +36,15 @@ static int sort_open(SqlOp *op, CombErr *err)
         return rc;
     if (!(s->cols = comb_arena_calloc(op->c->arena, (size_t)(n + 1) * sizeof *s->cols)))
         return comb_err_nomem(err);
-    if (sql_rows_init_types(&s->rows, n, op->input->types))
+    if (sql_rows_init_types(&s->rows, n, op->input->types) ||
+        sql_rows_init_types(&s->shape, n, op->input->types))
         return comb_err_nomem(err);
+    sql_rows_track(&s->rows, &op->c->mem);
     s->have_rows = true;
     return COMB_OK;
 }
+
+static int spill_run(SortOp *s, CombErr *err);
 
 static int consume(SortOp *s, CombErr *err)
 {
@@ -49,7 +58,51 @@ static int consume(SortOp *s, CombErr *err)
             s->cols[j] = s->kept[j] ? (CombVector *)&in->cols[j] : NULL;
         if ((rc = sql_rows_append(&s->rows, s->cols, in, err)))
             return rc;
+        if (s->rows.over && (rc = spill_run(s, err)))
+            return rc;
     }
+}
+
+/* The rows so far as one sorted run on disk. */
+static int spill_run(SortOp *s, CombErr *err)
+{
+    int rc;
+    if (!s->runs && (rc = sql_runs_create(s->op.c, &s->rows, s->keys, s->n_keys,
+                                          &s->runs, err)))
+        return rc;
+    return sql_runs_add(s->runs, &s->rows, err);
+}
+
+/* All input read: sorted in memory, or the last run written and the runs
+ * merged. */
+static int sort_rows(SortOp *s, CombErr *err)
+{
+    SqlOp *op = &s->op;
+    int rc;
+    if (!s->runs) {
+        sql_rows_sort(&s->rows, s->keys, s->n_keys);
+        if (sql_rows_batch_init(&s->rows, op->n_cols, &s->batch, &s->fills))
+            return comb_err_nomem(err);
+        return COMB_OK;
+    }
+    if ((s->rows.n_rows && (rc = spill_run(s, err))) ||
+        (rc = sql_runs_finish(s->runs, err)))
+        return rc;
+    if (sql_rows_batch_init(&s->shape, op->n_cols, &s->batch, &s->fills))
+        return comb_err_nomem(err);
+    return COMB_OK;
+}
+
+/* Spilled: the next batch of the merged runs. */
+static int merged_next(SortOp *s, const CombBatch **out, CombErr *err)
+{
+    int rc = sql_runs_next(s->runs, &s->rows, err);
+    if (rc || s->rows.n_rows == 0)
+        return rc;
+    if (sql_rows_fill(&s->rows, 0, s->op.n_cols, &s->batch, s->fills))
+        return comb_err_nomem(err);
+    *out = &s->batch;
+    return COMB_OK;
 }
 
 static int sort_next(SqlOp *op, const CombBatch **out, CombErr *err)
@@ -57,13 +110,12 @@ static int sort_next(SqlOp *op, const CombBatch **out, CombErr *err)
     SortOp *s = (SortOp *)op;
     int rc;
     if (!s->sorted) {
-        if ((rc = consume(s, err)))
+        if ((rc = consume(s, err)) || (rc = sort_rows(s, err)))
             return rc;
-        sql_rows_sort(&s->rows, s->keys, s->n_keys);
         s->sorted = true;
-        if (sql_rows_batch_init(&s->rows, op->n_cols, &s->batch, &s->fills))
-            return comb_err_nomem(err);
     }
+    if (s->runs)
+        return merged_next(s, out, err);
     if (s->next_row >= s->rows.n_rows)
         return COMB_OK;
     if (sql_rows_fill(&s->rows, s->next_row, op->n_cols, &s->batch, s->fills))
@@ -79,8 +131,12 @@ static void sort_close(SqlOp *op)
     if (s->batch.cols)
         comb_batch_free(&s->batch);
     memset(&s->batch, 0, sizeof s->batch);
-    if (s->have_rows)
+    if (s->have_rows) {
         sql_rows_free(&s->rows);
+        sql_rows_free(&s->shape);
+    }
+    sql_runs_free(s->runs);
+    s->runs = NULL;
     s->have_rows = false;
     s->sorted = false;
     s->next_row = 0;

@@ -13,6 +13,7 @@
 #include "common/arena.h"
 #include "common/batch.h"
 #include "common/err.h"
+#include "common/memacct.h"
 #include "sql/func/value.h"
 #include "sql/session.h"
 
@@ -40,6 +41,9 @@ typedef struct SqlRowStore {
     int64_t n_rows;
     int64_t cap;
     CombArena arena;
+    CombMemShare mem;       /* what it holds, counted when tracked */
+    bool over;              /* the account was over its limit at the last
+                               row added */
 } SqlRowStore;
 
 typedef struct SqlSortKey {
@@ -54,6 +58,12 @@ int sql_rows_init(SqlRowStore *rs, int n_cols, const CombTypeKind *kinds);
 int sql_rows_init_types(SqlRowStore *rs, int n_cols,
                         const CombType *const *types);
 void sql_rows_free(SqlRowStore *rs);
+/* Count what the store holds in acct (its blocks and row array), from
+ * now until it is freed. */
+void sql_rows_track(SqlRowStore *rs, CombMemAcct *acct);
+/* Drop every row (their memory too), keeping the columns: a store that
+ * was written out to a spill file takes new rows. */
+void sql_rows_clear(SqlRowStore *rs);
 
 /* Read one value of vector v at row (strings and parts are copied into
  * arena a).  0 or COMB_ENOMEM. */
@@ -68,6 +78,10 @@ int sql_datum_fill(SqlVecFill *f, int row, const SqlDatum *d);
  * inside complex values first too, as Hive's ObjectInspectorUtils). */
 int sql_datum_cmp(const CombType *t, const SqlDatum *x, const SqlDatum *y);
 
+/* The type of part k of d, a complex value of type t. */
+const CombType *sql_datum_part_type(const CombType *t, const SqlDatum *d,
+                                    uint32_t k);
+
 /* A new row (n_cols datums, all NULL) appended to the store. */
 int sql_rows_add(SqlRowStore *rs, SqlDatum **row, CombErr *err);
 /* Append the live rows of b, taking column j from cols[j] (NULL: the
@@ -76,6 +90,9 @@ int sql_rows_append(SqlRowStore *rs, CombVector *const *cols,
                     const CombBatch *b, CombErr *err);
 
 void sql_rows_sort(SqlRowStore *rs, const SqlSortKey *keys, int n_keys);
+/* Rows x and y of rs's columns in the order of keys (< 0, 0, > 0). */
+int sql_rows_cmp(const SqlRowStore *rs, const SqlSortKey *keys, int n_keys,
+                 const SqlDatum *x, const SqlDatum *y);
 
 /* A batch of the first n_cols columns' types and its fill states (in the
  * store's arena).  0 or COMB_ENOMEM. */
