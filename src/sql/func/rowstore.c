@@ -65,6 +65,10 @@ static void rows_account(SqlRowStore *rs)
 
 void sql_rows_track(SqlRowStore *rs, CombMemAcct *acct)
 {
+    /* blocks small against the limit, so a store spills near it */
+    size_t block = acct && acct->limit ? (size_t)(acct->limit / 32) : 0;
+    if (block && block < rs->arena.block_size && rs->arena.total == 0)
+        comb_arena_init(&rs->arena, block < 4096 ? 4096 : block);
     rs->mem.acct = acct;
     rows_account(rs);
 }
