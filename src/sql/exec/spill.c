@@ -415,6 +415,7 @@ struct SqlRuns {
     int n_runs, cap;
     RunReader *rd;           /* the final merge's readers, one per run */
     int n_rd;
+    int cur;                 /* runs_cur's reader; -2 not known */
 };
 
 int sql_runs_create(SqlStmtCtx *c, const SqlRowStore *rs,
@@ -428,6 +429,7 @@ int sql_runs_create(SqlStmtCtx *c, const SqlRowStore *rs,
     r->shape = rs;
     r->keys = keys;
     r->n_keys = n_keys;
+    r->cur = -2;
     *out = r;
     return COMB_OK;
 }
@@ -564,42 +566,41 @@ int sql_runs_finish(SqlRuns *r, CombErr *err)
     return rc;
 }
 
-/* d := a copy of s of type t whose strings and parts live in a. */
-static bool datum_copy(SqlDatum *d, const SqlDatum *s, CombArena *a)
+/* The reader whose row comes next (cached until a pop), -1 at the end. */
+static int runs_cur(SqlRuns *r)
 {
-    *d = *s;
-    if (s->null)
-        return true;
-    if (s->parts) {
-        if (!(d->parts = comb_arena_alloc(a, (size_t)s->n * sizeof *d->parts)))
-            return false;
-        for (uint32_t k = 0; k < s->n; k++)
-            if (!datum_copy(&d->parts[k], &s->parts[k], a))
-                return false;
-    }
-    if (s->s.ptr) {
-        char *p = comb_arena_strndup(a, s->s.ptr, s->s.len);
-        if (!p)
-            return false;
-        d->s.ptr = p;
-    }
-    return true;
+    if (r->cur == -2)
+        r->cur = readers_min(r, r->rd, r->n_rd);
+    return r->cur;
+}
+
+const SqlDatum *sql_runs_peek(SqlRuns *r)
+{
+    int i = runs_cur(r);
+    return i < 0 ? NULL : r->rd[i].row;
+}
+
+int sql_runs_pop(SqlRuns *r, SqlRowStore *out, CombErr *err)
+{
+    int i = runs_cur(r), rc;
+    SqlDatum *row;
+    if (i < 0)
+        return COMB_OK;
+    if ((rc = sql_rows_add(out, &row, err)))
+        return rc;
+    for (int j = 0; j < out->n_cols; j++)
+        if (sql_datum_copy(&row[j], &r->rd[i].row[j], &out->arena))
+            return comb_err_nomem(err);
+    r->cur = -2;
+    return reader_advance(&r->rd[i], err);
 }
 
 int sql_runs_next(SqlRuns *r, SqlRowStore *out, CombErr *err)
 {
     sql_rows_clear(out);
-    while (out->n_rows < COMB_BATCH_SIZE) {
-        int i = readers_min(r, r->rd, r->n_rd), rc;
-        SqlDatum *row;
-        if (i < 0)
-            break;
-        if ((rc = sql_rows_add(out, &row, err)))
-            return rc;
-        for (int j = 0; j < out->n_cols; j++)
-            if (!datum_copy(&row[j], &r->rd[i].row[j], &out->arena))
-                return comb_err_nomem(err);
-        if ((rc = reader_advance(&r->rd[i], err)))
+    while (out->n_rows < COMB_BATCH_SIZE && sql_runs_peek(r)) {
+        int rc = sql_runs_pop(r, out, err);
+        if (rc)
             return rc;
     }
     return COMB_OK;

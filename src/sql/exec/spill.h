@@ -79,6 +79,10 @@ int sql_runs_finish(SqlRuns *r, CombErr *err);
 /* The next rows in order into out (cleared first; up to
  * COMB_BATCH_SIZE); none at the end. */
 int sql_runs_next(SqlRuns *r, SqlRowStore *out, CombErr *err);
+/* The next row in order (valid until the next pop), NULL at the end. */
+const SqlDatum *sql_runs_peek(SqlRuns *r);
+/* The next row copied into a new row of out; the stream moves on. */
+int sql_runs_pop(SqlRuns *r, SqlRowStore *out, CombErr *err);
 int64_t sql_runs_count(const SqlRuns *r);
 void sql_runs_free(SqlRuns *r);
 

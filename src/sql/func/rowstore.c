@@ -144,6 +144,28 @@ int sql_datum_read(SqlDatum *d, const CombVector *v, int row, CombArena *a)
     return COMB_OK;
 }
 
+int sql_datum_copy(SqlDatum *dst, const SqlDatum *src, CombArena *a)
+{
+    *dst = *src;
+    if (src->null)
+        return COMB_OK;
+    if (src->s.ptr) {
+        char *p = comb_arena_strndup(a, src->s.ptr, src->s.len);
+        if (!p)
+            return COMB_ENOMEM;
+        dst->s.ptr = p;
+    }
+    if (src->n) {
+        dst->parts = comb_arena_alloc(a, src->n * sizeof *dst->parts);
+        if (!dst->parts)
+            return COMB_ENOMEM;
+        for (uint32_t k = 0; k < src->n; k++)
+            if (sql_datum_copy(&dst->parts[k], &src->parts[k], a))
+                return COMB_ENOMEM;
+    }
+    return COMB_OK;
+}
+
 static int cmp_scalar(CombTypeKind kind, const SqlDatum *x, const SqlDatum *y)
 {
     if (comb_type_is_float(kind))

@@ -68,6 +68,9 @@ void sql_rows_clear(SqlRowStore *rs);
 /* Read one value of vector v at row (strings and parts are copied into
  * arena a).  0 or COMB_ENOMEM. */
 int sql_datum_read(SqlDatum *d, const CombVector *v, int row, CombArena *a);
+/* dst := a copy of src whose strings and parts live in a.  0 or
+ * COMB_ENOMEM. */
+int sql_datum_copy(SqlDatum *dst, const SqlDatum *src, CombArena *a);
 /* Write d into row `row` of a vector of a flat kind (strings are
  * borrowed, not copied). */
 void sql_datum_store(CombVector *v, int row, const SqlDatum *d);
