@@ -74,6 +74,7 @@ typedef struct AggOp {
     int *pending_level;
     int n_pending;
     uint16_t *ssel;          /* the rows of a batch whose group is held */
+    SqlOp *scan;             /* of the partition being grouped */
     SqlDatum *srow;          /* an input row being written out */
 } AggOp;
 
@@ -463,6 +464,7 @@ static int tables_init(AggOp *p, CombErr *err)
 
 static void spill_free(AggOp *p)
 {
+    sql_op_close(p->scan);
     sql_spill_parts_free(&p->parts);
     for (int i = 0; i < p->n_pending; i++)
         sql_spill_free(p->pending[i]);
@@ -580,7 +582,7 @@ static int spill_end(AggOp *p, CombErr *err)
 /* The groups held are all emitted: group the next partition instead. */
 static int group_partition(AggOp *p, CombErr *err)
 {
-    SqlOp *in = p->op.input, *scan;
+    SqlOp *in = p->op.input;
     SqlSpill *sp = p->pending[--p->n_pending];
     int rc;
     p->level = p->pending_level[p->n_pending];
@@ -591,12 +593,15 @@ static int group_partition(AggOp *p, CombErr *err)
         sql_spill_free(sp);
         return rc;
     }
-    if ((rc = sql_op_spill_scan(p->op.c, sp, in->n_cols, in->names, in->types,
-                                &scan, err)))
+    if (!p->scan && (rc = sql_op_spill_scan(p->op.c, in->n_cols, in->names,
+                                            in->types, &p->scan, err))) {
+        sql_spill_free(sp);
         return rc;
-    if (!(rc = sql_op_open(scan, err)))
-        rc = group_input(p, scan, err);
-    sql_op_close(scan);
+    }
+    sql_spill_scan_set(p->scan, sp);
+    if (!(rc = sql_op_open(p->scan, err)))
+        rc = group_input(p, p->scan, err);
+    sql_op_close(p->scan);
     return rc;
 }
 

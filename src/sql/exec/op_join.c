@@ -92,6 +92,8 @@ typedef struct JoinOp {
     /* grace hash join: while partitions run, probe and build are spill
      * scans of a pair of partition files */
     SqlOp *in_probe, *in_build;    /* the inputs */
+    SqlOp *pscan, *bscan;          /* of the pair being joined */
+    CombVector **pcols;            /* split_probe's columns of a batch */
     CombVector **bcols;            /* read_build's columns of a batch */
     bool overflow;                 /* the build side outgrew the limit */
     int level;                     /* of the partition being joined */
@@ -668,12 +670,11 @@ static int rows_to_parts(JoinOp *j, SqlRowStore *rs, int n_cols,
 static int split_probe(JoinOp *j, SqlSpillParts *parts, CombErr *err)
 {
     int np = j->probe->n_cols, nk = j->s.n_keys, rc;
-    CombVector **cols = comb_arena_alloc(j->op.c->arena, (size_t)(np + nk + 1) * sizeof *cols);
-    if (!cols)
-        return comb_err_nomem(err);
+    CombVector **cols = j->pcols;
     sql_rows_free(&j->prows);
     if (sql_rows_init_types(&j->prows, np + nk, j->ptypes))
         return comb_err_nomem(err);
+    sql_rows_track(&j->prows, &j->op.c->mem);
     for (;;) {
         const CombBatch *b;
         if ((rc = sql_op_next(j->probe, &b, err)) || !b)
@@ -767,23 +768,22 @@ static int grace_next(JoinOp *j, CombErr *err)
 {
     SqlStmtCtx *c = j->op.c;
     SqlSpill *b = j->pend_b[--j->n_pend], *p = j->pend_p[j->n_pend];
-    SqlOp *bs = NULL, *ps = NULL;
     int rc;
     close_pair(j);
     j->level = j->pend_level[j->n_pend];
-    rc = sql_op_spill_scan(c, b, j->n_bcols, j->in_build->names, j->in_build->types, &bs, err);
-    if (rc) {
+    if ((!j->bscan && (rc = sql_op_spill_scan(c, j->n_bcols, j->in_build->names,
+                                              j->in_build->types, &j->bscan, err))) ||
+        (!j->pscan && (rc = sql_op_spill_scan(c, j->in_probe->n_cols, j->in_probe->names,
+                                              j->in_probe->types, &j->pscan, err)))) {
+        sql_spill_free(b);
         sql_spill_free(p);
         return rc;
     }
-    if ((rc = sql_op_spill_scan(c, p, j->in_probe->n_cols, j->in_probe->names,
-                                j->in_probe->types, &ps, err))) {
-        sql_op_close(bs);
-        return rc;
-    }
-    j->build = bs;
-    j->probe = ps;
-    if ((rc = sql_op_open(bs, err)) || (rc = sql_op_open(ps, err)))
+    sql_spill_scan_set(j->bscan, b);
+    sql_spill_scan_set(j->pscan, p);
+    j->build = j->bscan;
+    j->probe = j->pscan;
+    if ((rc = sql_op_open(j->build, err)) || (rc = sql_op_open(j->probe, err)))
         return rc;
     sql_rows_clear(&j->rows);
     j->heads = j->chain = j->heads2 = j->chain2 = NULL;
@@ -811,6 +811,8 @@ static int load_build(JoinOp *j, CombErr *err)
 static void grace_free(JoinOp *j)
 {
     close_pair(j);
+    sql_op_close(j->bscan);
+    sql_op_close(j->pscan);
     for (int i = 0; i < j->n_pend; i++) {
         sql_spill_free(j->pend_b[i]);
         sql_spill_free(j->pend_p[i]);
@@ -1124,6 +1126,7 @@ int sql_op_join(SqlStmtCtx *c, SqlOp *left, SqlOp *right,
         !(j->pused = comb_arena_alloc(c->arena, (size_t)j->probe->n_cols + 1)) ||
         !(j->bused = comb_arena_alloc(c->arena, (size_t)j->n_bcols + 1)) ||
         !(j->bcols = comb_arena_alloc(c->arena, (size_t)(j->n_bcols + nk + 1) * sizeof *j->bcols)) ||
+        !(j->pcols = comb_arena_alloc(c->arena, (size_t)(j->probe->n_cols + nk + 1) * sizeof *j->pcols)) ||
         !(j->ptypes = comb_arena_alloc(c->arena, (size_t)(j->probe->n_cols + nk + 1) * sizeof *j->ptypes)))
         return comb_err_nomem(err);
     j->in_probe = j->probe;

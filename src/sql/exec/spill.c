@@ -123,17 +123,17 @@ int sql_spill_create(SqlStmtCtx *c, int n_cols, const CombType *const *types,
                      SqlSpill **out, CombErr *err)
 {
     const char *dir = spill_dir(c->s);
-    char *path = comb_arena_printf(c->arena, "%s/comb-spill-XXXXXX", dir);
+    char path[4096];
     SqlSpill *sp = comb_calloc(1, sizeof *sp);
     int fd;
-    if (!path || !sp) {
-        comb_free(sp);
+    if (!sp)
         return comb_err_nomem(err);
-    }
     sp->c = c;
     sp->n_cols = n_cols;
     sp->types = types;
-    if ((fd = mkstemp(path)) < 0) {
+    errno = ENAMETOOLONG;
+    if (snprintf(path, sizeof path, "%s/comb-spill-XXXXXX", dir) >= (int)sizeof path ||
+        (fd = mkstemp(path)) < 0) {
         int rc = spill_io_error(sp, "create", err);
         comb_free(sp);
         return rc;
@@ -308,6 +308,8 @@ void sql_spill_parts_free(SqlSpillParts *p)
 
 /* ------------------------------------------------- the spill scan */
 
+#define SCAN_BLOCK (16 * 1024)
+
 typedef struct SpillScanOp {
     SqlOp op;
     SqlSpill *sp;
@@ -324,8 +326,12 @@ static int scan_open(SqlOp *op, CombErr *err)
     if (rc)
         return rc;
     if (sql_rows_init_types(&s->rows, op->n_cols, op->types) ||
-        sql_rows_init_types(&s->shape, op->n_cols, op->types) ||
-        sql_rows_batch_init(&s->shape, op->n_cols, &s->batch, &s->fills))
+        sql_rows_init_types(&s->shape, op->n_cols, op->types))
+        return comb_err_nomem(err);
+    /* one batch at a time: small blocks, not those of a store that grows */
+    comb_arena_init(&s->rows.arena, SCAN_BLOCK);
+    comb_arena_init(&s->shape.arena, SCAN_BLOCK);
+    if (sql_rows_batch_init(&s->shape, op->n_cols, &s->batch, &s->fills))
         return comb_err_nomem(err);
     return COMB_OK;
 }
@@ -377,16 +383,18 @@ static const SqlOpVt spill_scan_vt = {
     "SpillScan", scan_open, scan_next, scan_close, scan_need, NULL, NULL,
 };
 
-int sql_op_spill_scan(SqlStmtCtx *c, SqlSpill *sp, int n_cols,
-                      const char **names, const CombType **types,
-                      SqlOp **out, CombErr *err)
+void sql_spill_scan_set(SqlOp *scan, SqlSpill *sp)
+{
+    sql_op_close(scan);
+    ((SpillScanOp *)scan)->sp = sp;
+}
+
+int sql_op_spill_scan(SqlStmtCtx *c, int n_cols, const char **names,
+                      const CombType **types, SqlOp **out, CombErr *err)
 {
     SpillScanOp *s = sql_op_alloc(c, sizeof *s, &spill_scan_vt, NULL);
-    if (!s) {
-        sql_spill_free(sp);
+    if (!s)
         return comb_err_nomem(err);
-    }
-    s->sp = sp;
     s->op.n_cols = n_cols;
     s->op.names = names;
     s->op.types = types;

@@ -55,12 +55,14 @@ int sql_spill_parts_create(SqlStmtCtx *c, int n_cols,
                            SqlSpillParts *out, CombErr *err);
 void sql_spill_parts_free(SqlSpillParts *p);
 
-/* An operator whose batches are the rows of spill file sp (rewound
- * first), of the schema n_cols / names / types (borrowed).  It owns sp:
+/* An operator whose batches are the rows of a spill file (rewound at
+ * open), of the schema n_cols / names / types (borrowed); one per
+ * operator, reading one partition after the other. */
+int sql_op_spill_scan(SqlStmtCtx *c, int n_cols, const char **names,
+                      const CombType **types, SqlOp **out, CombErr *err);
+/* The scan (closed first) reads sp from its next open, and owns it: its
  * close frees it. */
-int sql_op_spill_scan(SqlStmtCtx *c, SqlSpill *sp, int n_cols,
-                      const char **names, const CombType **types,
-                      SqlOp **out, CombErr *err);
+void sql_spill_scan_set(SqlOp *scan, SqlSpill *sp);
 
 /* ------------------------------------------- external merge (sorting) */
 
