@@ -489,8 +489,8 @@ static int64_t held_bytes(const AggOp *p)
 
 /* After a batch: the table's arrays counted; over the limit, new groups
  * go to partition files from now on.  Groups held still grow (DISTINCT
- * sets, collect_list): if they take the statement half as much again over
- * the limit, or there is nothing to spill (no keys, too deep already),
+ * sets, collect_list): when they are too much (sql_mem_exceeded) and
+ * there is nothing left to spill (spilling already, no keys, too deep),
  * the statement fails. */
 static int check_memory(AggOp *p, CombErr *err)
 {
@@ -505,7 +505,7 @@ static int check_memory(AggOp *p, CombErr *err)
     if (!over)
         return COMB_OK;
     if (p->spilling || p->n_keys == 0 || p->level >= SQL_SPILL_MAX_LEVEL)
-        return p->held > before && comb_mem_over(&c->mem, c->mem.limit / 2)
+        return p->held > before && sql_mem_exceeded(c, p->held)
                    ? sql_mem_error(c, "aggregation's groups", err) : COMB_OK;
     p->spilling = true;
     return sql_spill_parts_create(c, p->op.input->n_cols, p->op.input->types,

@@ -227,7 +227,7 @@ static int read_build(JoinOp *j, CombErr *err)
             j->overflow = true;
             return COMB_OK;
         }
-        if (comb_mem_over(&c->mem, c->mem.limit / 2))
+        if (sql_mem_exceeded(c, j->rows.mem.held))
             return sql_mem_error(c, j->s.n_keys ? "hash join's build side"
                                                 : "nested loop join's inner side",
                                  err);

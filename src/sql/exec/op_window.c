@@ -637,7 +637,7 @@ static int next_partition(WinOp *o, CombErr *err)
             break;
         if ((rc = sql_runs_pop(o->runs, &o->rows, err)))
             return rc;
-        if (o->rows.over && comb_mem_over(&c->mem, c->mem.limit / 2))
+        if (o->rows.over && sql_mem_exceeded(c, o->rows.mem.held))
             return sql_mem_error(c, "window partition", err);
     }
     return compute_partitions(o, err);

@@ -81,6 +81,11 @@ int sql_exec_mem_stats(SqlStmtCtx *c, int64_t heap_peak, CombErr *err)
     return c->sink->info(c->sink->ctx, line, err);
 }
 
+bool sql_mem_exceeded(const SqlStmtCtx *c, int64_t own)
+{
+    return comb_mem_over(&c->mem, c->mem.limit / 2) && own >= c->mem.limit / 4;
+}
+
 int sql_mem_error(SqlStmtCtx *c, const char *what, CombErr *err)
 {
     return comb_err(err, COMB_ENOMEM,

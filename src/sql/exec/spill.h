@@ -19,6 +19,11 @@
 /* The partition of a row of key hash h at spill level `level`. */
 int sql_spill_part(uint64_t h, int level);
 
+/* Must a holder that cannot spill what it holds (`own` bytes) fail?  When
+ * the statement is half as much again over its limit and the holder has
+ * a quarter of the limit or more: small holders (a global aggregate's one
+ * group) do not fail for what others hold. */
+bool sql_mem_exceeded(const SqlStmtCtx *c, int64_t own);
 /* The statement is over its memory limit: the error of an operator
  * ("sort", "hash join", "window partition") that cannot spill further. */
 int sql_mem_error(SqlStmtCtx *c, const char *what, CombErr *err);
