@@ -462,6 +462,18 @@ static int dispatch(SqlStmtCtx *c, CombErr *err)
     }
 }
 
+static volatile sig_atomic_t cancel_flag;
+
+void sql_cancel_request(void)
+{
+    cancel_flag = 1;
+}
+
+bool sql_cancel_requested(void)
+{
+    return cancel_flag != 0;
+}
+
 /* comb.scan.stats=true: after a statement that read ORC files, a line of
  * what its scans read and skipped (push-down tests count with it). */
 static int scan_stats_info(SqlStmtCtx *c, CombErr *err)
@@ -498,6 +510,7 @@ int sql_session_execute(SqlSession *s, const char *text, size_t len,
     c.arena = &s->stmt_arena;
     c.sink = sink ? sink : &no_sink;
     c.mem.limit = sql_exec_mem_limit(s);
+    cancel_flag = 0;
     comb_alloc_peak_reset();
     heap_base = comb_alloc_live_bytes();
     comb_err_clear(err);
