@@ -36,11 +36,12 @@ static int sort_open(SqlOp *op, CombErr *err)
         return rc;
     if (!(s->cols = comb_arena_calloc(op->c->arena, (size_t)(n + 1) * sizeof *s->cols)))
         return comb_err_nomem(err);
+    /* close frees both stores, made or not (a store never made is zero) */
+    s->have_rows = true;
     if (sql_rows_init_types(&s->rows, n, op->input->types) ||
         sql_rows_init_types(&s->shape, n, op->input->types))
         return comb_err_nomem(err);
     sql_rows_track(&s->rows, &op->c->mem);
-    s->have_rows = true;
     return COMB_OK;
 }
 
