@@ -49,6 +49,25 @@ echo "INSERT INTO t VALUES (1); SELECT 'again', count(*) FROM t;" >&3
 wait_for again
 grep -q "^again	1$" "$WH/out" || fail "the session did not go on"
 
+# a parallel aggregation (2 threads over a table of many stripes) stops
+# too: its copies see the request at their next batch, all are joined
+echo "SET comb.exec.threads=2;
+      CREATE TABLE h STORED AS ORC TBLPROPERTIES ('orc.stripe.size'='16384') AS
+          SELECT a.n FROM g a, g b WHERE b.n < 50;
+      SELECT 'parallel';
+      SELECT count(*), sum(a.n + b.n + c.n) FROM h a, g b, g c;" >&3
+wait_for parallel
+sleep 1
+kill -INT "$shell"
+for _ in $(seq 1 600); do
+    (( $(grep -c "Query was cancelled" "$WH/out") >= 2 )) && break
+    sleep 0.1
+done
+(( $(grep -c "Query was cancelled" "$WH/out") >= 2 )) || fail "the parallel query was not cancelled"
+echo "SELECT 'still', count(*) FROM h;" >&3
+wait_for still
+grep -q "^still	50000$" "$WH/out" || fail "the session did not go on after the parallel query"
+
 # between statements SIGINT ends the shell, as before
 kill -INT "$shell"
 exec 3>&-

@@ -51,11 +51,12 @@ queries=(
     "SELECT sum(rn * w), max(rn) FROM (SELECT w, row_number() OVER (PARTITION BY g ORDER BY id) AS rn FROM t) x"
 )
 
-# Row lines of comb's tsv output (the header dropped), its Memory line apart.
+# Row lines of comb's tsv output (the header dropped), its Memory line apart
+# ($3: more SET statements).
 run_comb() {
     "$COMB" --warehouse "$WH/wh" --outputformat tsv \
-        -e "SET comb.exec.stats=true; SET comb.exec.memory.limit=$1; $2" > "$WH/comb.out" ||
-        fail "comb failed under limit $1: $2"
+        -e "SET comb.exec.stats=true; SET comb.exec.memory.limit=$1; ${3:-} $2" > "$WH/comb.out" ||
+        fail "comb failed under limit $1: ${3:-} $2"
     grep '^Memory: ' "$WH/comb.out" > "$WH/mem"
     grep -v '^Memory: ' "$WH/comb.out" | tail -n +2 > "$WH/rows"
 }
@@ -73,6 +74,37 @@ for q in "${queries[@]}"; do
     (( heap <= LIMIT + HEAP_MARGIN )) || fail "heap peak $heap over the limit: $q"
     echo "limit 1m: tracked $tracked heap $heap spilled $spilled: $q"
 done
+
+# In parallel (comb.exec.threads=2) over an ORC table of many stripes: the
+# copies count against the one budget; when they go over it they stop and
+# the operator reads its input again on one thread, spilling.  The same rows
+# as one thread and SQLite, the same bounds; under a limit the copies keep
+# to, nothing spills.
+"$COMB" --warehouse "$WH/wh" -e "CREATE TABLE o STORED AS ORC
+    TBLPROPERTIES ('orc.stripe.size'='262144') AS SELECT * FROM t" >/dev/null || fail "comb ctas"
+"$COMB" --warehouse "$WH/wh" -e "SET comb.scan.stats=true; SELECT count(*) FROM o" > "$WH/stripes" ||
+    fail "comb count o"
+stripes=$(sed -nE 's/.*stripes read ([0-9]+).*/\1/p' "$WH/stripes")
+(( stripes >= 8 )) || fail "o has $stripes stripes, not several"
+for q in "${queries[@]}"; do
+    qo=$(sed -E 's/\bt\b/o/g' <<< "$q")
+    sqlite3 -separator $'\t' "$WH/ref.db" "$q;" > "$WH/want" || fail "sqlite: $q"
+    run_comb 1m "$qo" "SET comb.exec.threads=1;"
+    cmp -s "$WH/rows" "$WH/want" || fail "wrong rows with 1 thread: $qo"
+    run_comb 1m "$qo" "SET comb.exec.threads=2;"
+    cmp -s "$WH/rows" "$WH/want" ||
+        { diff "$WH/rows" "$WH/want" | head -5; fail "wrong rows with 2 threads: $qo"; }
+    tracked=$(field "peak tracked"); heap=$(field "peak heap"); spilled=$(field spilled)
+    (( spilled > 0 )) || fail "nothing spilled with 2 threads: $qo"
+    (( tracked <= LIMIT + TRACKED_MARGIN )) || fail "tracked peak $tracked over the limit, 2 threads: $qo"
+    (( heap <= LIMIT + HEAP_MARGIN )) || fail "heap peak $heap over the limit, 2 threads: $qo"
+    echo "limit 1m, 2 threads: tracked $tracked heap $heap spilled $spilled: $qo"
+done
+qo=$(sed -E 's/\bt\b/o/g' <<< "${queries[1]}")
+sqlite3 -separator $'\t' "$WH/ref.db" "${queries[1]};" > "$WH/want"
+run_comb 256m "$qo" "SET comb.exec.threads=2;"
+cmp -s "$WH/rows" "$WH/want" || fail "wrong rows with 2 threads under 256m: $qo"
+(( $(field spilled) == 0 )) || fail "2 threads spilled under 256m: $(cat "$WH/mem")"
 
 # the same sort without a limit holds all of it, and gives the same rows
 run_comb 0 "${queries[0]}"
