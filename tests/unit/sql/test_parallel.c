@@ -232,6 +232,10 @@ static const char *const big_queries[] = {
     "GROUP BY fa.id, dim.name",
     "SELECT k, id % 1000, count(*), max(s) FROM pa GROUP BY k, id % 1000",
     "SELECT g, count(*) FROM fa GROUP BY g",
+    /* filters on both sides: the input opened again keeps them */
+    "SELECT fa.id, count(*), max(b.s) FROM fa JOIN (SELECT id, s FROM fa WHERE id % 3 = 0) b "
+    "ON fa.id = b.id WHERE fa.g <> 2 GROUP BY fa.id",
+    "SELECT id, s FROM fa WHERE g <> 2 ORDER BY s, id",
     "SELECT id, g, s FROM fa ORDER BY g DESC, s",
     "SELECT fa.s, dim.name, fa.id FROM fa JOIN dim ON fa.g = dim.g ORDER BY dim.name",
     "SELECT k, id FROM pa ORDER BY k, id % 10",
