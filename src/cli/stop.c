@@ -2,6 +2,7 @@
  * stop.c - ending the shell early (stop.h).
  */
 #include "cli/stop.h"
+#include "sql/session.h"
 
 #include <signal.h>
 #include <string.h>
@@ -10,9 +11,16 @@
 static volatile sig_atomic_t stop_signal; /* 0: none */
 static volatile sig_atomic_t stop_quit;
 static volatile sig_atomic_t busy;
+static volatile sig_atomic_t cancelled;   /* this statement's SIGINT */
 
 static void on_signal(int sig)
 {
+    if (busy && sig == SIGINT && !cancelled) {
+        /* Ctrl-C: the statement stops and rolls back, the session stays */
+        cancelled = 1;
+        sql_cancel_request();
+        return;
+    }
     if (busy) {
         /* a statement runs: die as without a handler */
         signal(sig, SIG_DFL);
@@ -35,6 +43,7 @@ void cli_stop_install(void)
 
 void cli_stop_busy(bool b)
 {
+    cancelled = 0;
     busy = b;
 }
 

@@ -5,10 +5,12 @@
  * A signal that arrives while comb waits for input (or between two
  * statements) asks for a stop: the read loop ends, the session closes and
  * rolls back an open explicit transaction, and comb exits with status
- * 128 + the signal's number.  A signal that arrives while a statement runs
- * ends the process at once, as it would without a handler: that statement
- * (and an open explicit transaction) never commits, so nothing of it
- * becomes visible.
+ * 128 + the signal's number.  A SIGINT (Ctrl-C) while a statement runs
+ * cancels that statement (sql_cancel_request): it fails with "Query was
+ * cancelled" and rolls back, and the session goes on.  A second SIGINT
+ * during the same statement, or SIGTERM / SIGHUP, ends the process at
+ * once, as it would without a handler: that statement (and an open
+ * explicit transaction) never commits, so nothing of it becomes visible.
  */
 #ifndef COMB_CLI_STOP_H
 #define COMB_CLI_STOP_H

@@ -89,6 +89,7 @@ const char *comb_rc_name(int code)
         [COMB_EEXISTS] = "already exists",
         [COMB_EREADONLY] = "read-only",
         [COMB_EFULL] = "disk full",
+        [COMB_ECANCELLED] = "cancelled",
     };
     if (code < 0 || code >= COMB_N_RC)
         return "unknown error";

@@ -28,6 +28,7 @@ enum CombRc {
     COMB_EEXISTS,     /* a named object exists already */
     COMB_EREADONLY,   /* storage refuses writes: read-only file or mount */
     COMB_EFULL,       /* storage refuses writes: the disk is full */
+    COMB_ECANCELLED,  /* the user cancelled the statement (Ctrl-C) */
     COMB_N_RC
 };
 

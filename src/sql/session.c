@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@
 #include "common/buf.h"
 #include "fs/fs.h"
 #include "sql/ddl/ddl_int.h"
+#include "sql/exec/exec.h"
 
 /* ----------------------------------------------------------------- settings */
 
@@ -99,7 +101,9 @@ int sql_session_set_conf(SqlSession *s, const char *key, const char *value,
                         "parameters that can't be modified at runtime or is "
                         "prefixed by a restricted variable",
                         key);
-    int rc = settings_put(&s->conf, key, value, err);
+    int rc = sql_exec_conf_check(key, value, err);
+    if (!rc)
+        rc = settings_put(&s->conf, key, value, err);
     if (!rc)
         sql_txn_settings_changed(s);
     return rc;
@@ -475,6 +479,20 @@ static int dispatch(SqlStmtCtx *c, CombErr *err)
     }
 }
 
+/* lock-free, so the signal handler may set it; parallel copies read it
+ * from their threads */
+static atomic_int cancel_flag;
+
+void sql_cancel_request(void)
+{
+    atomic_store_explicit(&cancel_flag, 1, memory_order_relaxed);
+}
+
+bool sql_cancel_requested(void)
+{
+    return atomic_load_explicit(&cancel_flag, memory_order_relaxed) != 0;
+}
+
 /* comb.scan.stats=true: after a statement that read ORC files, a line of
  * what its scans read and skipped (push-down tests count with it). */
 static int scan_stats_info(SqlStmtCtx *c, CombErr *err)
@@ -499,16 +517,23 @@ int sql_session_execute(SqlSession *s, const char *text, size_t len,
                         const SqlSink *sink, CombErr *err)
 {
     SqlStmtCtx c;
+    CombMemAcct mem = {0};  /* one budget, however many copies run */
     AstStmt *stmt = NULL;
     const char *sql = NULL;
     size_t sql_len = 0, skip = leading_comments_len(text, len);
     int rc;
+    int64_t heap_base;
     static const SqlSink no_sink;
 
     memset(&c, 0, sizeof c);
     c.s = s;
     c.arena = &s->stmt_arena;
     c.sink = sink ? sink : &no_sink;
+    mem.limit = sql_exec_mem_limit(s);
+    c.mem = &mem;
+    atomic_store_explicit(&cancel_flag, 0, memory_order_relaxed);
+    comb_alloc_peak_reset();
+    heap_base = comb_alloc_live_bytes();
     comb_err_clear(err);
     rc = substitute_variables(s, text + skip, len - skip, c.arena, &sql,
                               &sql_len, err);
@@ -525,6 +550,8 @@ int sql_session_execute(SqlSession *s, const char *text, size_t len,
         rc = sql_txn_commit(&c, err);
     if (!rc)
         rc = scan_stats_info(&c, err);
+    if (!rc)
+        rc = sql_exec_mem_stats(&c, comb_alloc_peak_bytes() - heap_base, err);
     txn_end(&c);
     sql_txn_statement_end(&c, rc, err);
     if (c.one_row.cols)

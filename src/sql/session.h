@@ -57,6 +57,13 @@ void sql_session_close(SqlSession *s);  /* NULL ok */
 int sql_session_execute(SqlSession *s, const char *text, size_t len,
                         const SqlSink *sink, CombErr *err);
 
+/* Ask the statement running now to stop (async-signal-safe: a SIGINT
+ * handler calls it): its next batch fails with "Query was cancelled", so
+ * it rolls back as any failed statement does.  Each statement starts
+ * with no request. */
+void sql_cancel_request(void);
+bool sql_cancel_requested(void);
+
 /* Settings, as SET key=value / --hiveconf / --hivevar. */
 int sql_session_set_conf(SqlSession *s, const char *key, const char *value,
                          CombErr *err);

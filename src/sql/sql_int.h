@@ -18,6 +18,7 @@
 #include "common/arena.h"
 #include "common/batch.h"
 #include "common/err.h"
+#include "common/memacct.h"
 #include "common/txnlist.h"
 #include "metastore/ms.h"
 #include "orc/orc.h"
@@ -134,6 +135,10 @@ typedef struct SqlStmtCtx {
     bool par_copy;          /* a parallel copy's context (exec/par.c): it
                                runs on a worker thread and reports nothing
                                through the sink itself */
+    CombMemAcct *mem;       /* what the operators hold, against
+                               comb.exec.memory.limit (exec/spill.c): the
+                               statement's one account, which its parallel
+                               copies' contexts point at too */
 } SqlStmtCtx;
 
 /* A view whose query is being bound: the chain finds a view that reads

@@ -324,4 +324,12 @@ int sql_merge_query(SqlStmtCtx *c, const AstStmt *st, AstSelect **query,
                     CombErr *err);
 int sql_exec_explain(SqlStmtCtx *c, CombErr *err);
 
+/* Bounded memory (spill.c): the statement's limit in bytes
+ * (comb.exec.memory.limit; 0: none); a SET of one of its settings checked;
+ * comb.exec.stats=true: a line of the statement's tracked peak, its heap
+ * peak and what it spilled. */
+int64_t sql_exec_mem_limit(const SqlSession *s);
+int sql_exec_conf_check(const char *key, const char *value, CombErr *err);
+int sql_exec_mem_stats(SqlStmtCtx *c, int64_t heap_peak, CombErr *err);
+
 #endif

@@ -207,7 +207,7 @@ int sql_op_join(SqlStmtCtx *c, SqlOp *left, SqlOp *right,
  * copy probes lead's build table instead of building its own. */
 SqlOp *sql_op_join_probe(const SqlOp *op);
 bool sql_op_join_par_safe(const SqlOp *op);
-int sql_op_join_prebuild(SqlOp *op, CombErr *err);
+int sql_op_join_prebuild(SqlOp *op, bool *spilled, CombErr *err);
 void sql_op_join_share(SqlOp *copy, const SqlOp *lead);
 
 /* A WINDOW node (lower_window.c, the window functions' hook): its input

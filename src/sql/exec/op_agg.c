@@ -9,8 +9,15 @@
  * query with aggregates and no GROUP BY has one group even without rows.
  * HAVING, the select items and ORDER BY run over these batches as the
  * operators above.
+ *
+ * Over the memory limit (spill.c) the groups held stay and keep taking
+ * their rows, while the rows of any other group go to partition files by
+ * their keys' hash; once the input ends, the groups held are emitted and
+ * then each partition is aggregated as an input of its own (splitting
+ * again by other bits of the hash when it is still too big).
  */
 #include "sql/exec/op.h"
+#include "sql/exec/spill.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -66,7 +73,21 @@ typedef struct AggOp {
                                 its peers' groups */
     AcidMorselWalk *walk;    /* this copy's scan's; NULL when serial */
     _Atomic bool *stop;      /* the lead's par.stop: a copy failed */
+    SqlParGroup *group;      /* the lead's par; NULL: this copy runs alone */
     int64_t *order;          /* output order of the groups; NULL: as made */
+    /* spilling */
+    bool *in_used;           /* input columns the keys and arguments read */
+    CombMemShare mem;        /* the table's arrays */
+    int64_t held;            /* held_bytes after the last batch */
+    int level;               /* of the input being grouped */
+    bool spilling;           /* new groups' rows go to parts */
+    SqlSpillParts parts;
+    SqlSpill **pending;      /* partitions still to group, and their level */
+    int *pending_level;
+    int n_pending;
+    uint16_t *ssel;          /* the rows of a batch whose group is held */
+    SqlOp *scan;             /* of the partition being grouped */
+    SqlDatum *srow;          /* an input row being written out */
 } AggOp;
 
 static uint64_t hash_bytes(uint64_t h, const void *p, size_t n)
@@ -309,6 +330,32 @@ static int group_new(const AggOp *p, GroupTable *gt, int row,
     return COMB_OK;
 }
 
+/* The slot of row's group (key hash h), or the empty slot it would take. */
+static int64_t group_slot(const AggOp *p, const GroupTable *gt, int row,
+                          uint64_t h, CombArena *scratch)
+{
+    int64_t s = (int64_t)(h & (uint64_t)(gt->n_slots - 1));
+    while (gt->slots[s]) {
+        int64_t cand = gt->slots[s] - 1;
+        if (gt->hashes[cand] == h &&
+            key_equals(p, gt->groups.rows[cand], row, scratch))
+            return s;
+        s = (s + 1) & (gt->n_slots - 1);
+    }
+    return s;
+}
+
+/* Row's group if the table holds it, else -1. */
+static int64_t group_held(const AggOp *p, const GroupTable *gt, int row,
+                          CombArena *scratch)
+{
+    int64_t s;
+    if (gt->n_slots == 0)
+        return -1;
+    s = group_slot(p, gt, row, hash_key(p, row), scratch);
+    return gt->slots[s] - 1;
+}
+
 static int group_find(const AggOp *p, GroupTable *gt, int row,
                       CombArena *scratch, int64_t *gi, CombErr *err)
 {
@@ -317,15 +364,10 @@ static int group_find(const AggOp *p, GroupTable *gt, int row,
     int rc;
     if ((gt->groups.n_rows + 1) * 2 > gt->n_slots && (rc = table_grow(gt, err)))
         return rc;
-    s = (int64_t)(h & (uint64_t)(gt->n_slots - 1));
-    while (gt->slots[s]) {
-        int64_t cand = gt->slots[s] - 1;
-        if (gt->hashes[cand] == h &&
-            key_equals(p, gt->groups.rows[cand], row, scratch)) {
-            *gi = cand;
-            return COMB_OK;
-        }
-        s = (s + 1) & (gt->n_slots - 1);
+    s = group_slot(p, gt, row, h, scratch);
+    if (gt->slots[s]) {
+        *gi = gt->slots[s] - 1;
+        return COMB_OK;
     }
     if ((rc = group_new(p, gt, row, h, gi, err)))
         return rc;
@@ -437,11 +479,203 @@ static int open_peers(AggOp *p, CombErr *err)
 {
     int rc = sql_par_group_open(&p->par, &p->op, err);
     p->stop = &p->par.stop;
+    p->group = &p->par;
     p->walk = sql_op_par_walk(p->op.input);
     for (int k = 0; k < p->par.n; k++) {
         peer(p, k)->stop = p->stop;
+        peer(p, k)->group = p->group;
         peer(p, k)->walk = sql_op_par_walk(peer(p, k)->op.input);
     }
+    return rc;
+}
+
+/* ------------------------------------------------------------ spilling */
+
+static int group_input(AggOp *p, SqlOp *in, CombErr *err);
+
+static void seen_free(AggOp *p)
+{
+    for (int a = 0; p->seen && a < p->n_aggs; a++) {
+        sql_rows_free(&p->seen[a].rows);
+        comb_free(p->seen[a].hashes);
+        comb_free(p->seen[a].slots);
+        p->seen[a].hashes = NULL;
+        p->seen[a].slots = NULL;
+        p->seen[a].n_slots = 0;
+    }
+}
+
+/* An empty group table and DISTINCT sets, counted in the budget. */
+static int tables_init(AggOp *p, CombErr *err)
+{
+    CombMemAcct *acct = p->op.c->mem;
+    memset(&p->gt, 0, sizeof p->gt);
+    if (sql_rows_init_types(&p->gt.groups, p->n_keys, p->ktypes))
+        return comb_err_nomem(err);
+    sql_rows_track(&p->gt.groups, acct);
+    for (int a = 0; a < p->n_aggs; a++) {
+        if (!p->seen[a].types)
+            continue;
+        if (sql_rows_init_types(&p->seen[a].rows, p->aggs[a]->n_args + 1, p->seen[a].types))
+            return comb_err_nomem(err);
+        sql_rows_track(&p->seen[a].rows, acct);
+    }
+    p->mem.acct = acct;
+    p->held = 0;
+    return COMB_OK;
+}
+
+/* The groups dropped, for an input grouped afresh. */
+static int tables_reset(AggOp *p, CombErr *err)
+{
+    group_table_free(&p->gt);
+    seen_free(p);
+    p->next_group = 0;
+    return tables_init(p, err);
+}
+
+static void spill_free(AggOp *p)
+{
+    sql_op_close(p->scan);
+    sql_spill_parts_free(&p->parts);
+    for (int i = 0; i < p->n_pending; i++)
+        sql_spill_free(p->pending[i]);
+    comb_free(p->pending);
+    comb_free(p->pending_level);
+    p->pending = NULL;
+    p->pending_level = NULL;
+    p->n_pending = 0;
+    p->spilling = false;
+    p->level = 0;
+    comb_mem_release(&p->mem);
+}
+
+/* What the table holds: its groups, DISTINCT sets and arrays. */
+static int64_t held_bytes(const AggOp *p)
+{
+    int64_t n = p->mem.held + p->gt.groups.mem.held;
+    for (int a = 0; a < p->n_aggs; a++)
+        n += p->seen[a].rows.mem.held;
+    return n;
+}
+
+/* After a batch: the table's arrays counted; over the limit, new groups
+ * go to partition files from now on.  Groups held still grow (DISTINCT
+ * sets, collect_list): when they are too much (sql_mem_exceeded) and
+ * there is nothing left to spill (spilling already, no keys, too deep),
+ * the statement fails. */
+static int check_memory(AggOp *p, CombErr *err)
+{
+    GroupTable *gt = &p->gt;
+    int64_t n = gt->groups.n_rows, cap = 1, before = p->held;
+    SqlStmtCtx *c = p->op.c;
+    bool over;
+    while (cap < n)
+        cap *= 2;
+    over = comb_mem_hold(&p->mem, gt->n_slots * 8 + (n ? cap : 0) * 16);
+    p->held = held_bytes(p);
+    if (!over)
+        return COMB_OK;
+    if (p->group) {
+        /* copies do not spill: they stop, the lead runs alone (par.h) */
+        sql_par_group_over(p->group);
+        return COMB_OK;
+    }
+    if (p->spilling || p->n_keys == 0 || p->level >= SQL_SPILL_MAX_LEVEL)
+        return p->held > before && sql_mem_exceeded(c, p->held)
+                   ? sql_mem_error(c, "aggregation's groups", err) : COMB_OK;
+    p->spilling = true;
+    return sql_spill_parts_create(c, p->op.input->n_cols, p->op.input->types,
+                                  p->level, &p->parts, err);
+}
+
+/* Row `row` of b (the columns read) to its partition. */
+static int spill_row(AggOp *p, const CombBatch *b, int row, CombArena *scratch,
+                     CombErr *err)
+{
+    int part = sql_spill_part(hash_key(p, row), p->parts.level);
+    for (int j = 0; j < p->op.input->n_cols; j++) {
+        memset(&p->srow[j], 0, sizeof p->srow[j]);
+        p->srow[j].null = true;
+        if (p->in_used && !p->in_used[j])
+            continue;
+        if (sql_datum_read(&p->srow[j], &b->cols[j], row, scratch))
+            return comb_err_nomem(err);
+    }
+    return sql_spill_put(p->parts.part[part], p->srow, err);
+}
+
+/* Spilling: the rows of held groups are grouped, the others written out. */
+static int spill_batch(AggOp *p, const CombBatch *b, int64_t *gis,
+                       CombArena *scratch, CombErr *err)
+{
+    CombBatch view = *b;
+    int k = 0, rc;
+    for (int g = 0; g < p->n_keys; g++)
+        if ((rc = sql_expr_eval(p->keys[g], b, err)))
+            return rc;
+    for (int i = 0; i < comb_batch_live(b); i++) {
+        int row = comb_batch_row(b, i);
+        comb_arena_reset(scratch);
+        if (group_held(p, &p->gt, row, scratch) >= 0)
+            p->ssel[k++] = (uint16_t)row;
+        else if ((rc = spill_row(p, b, row, scratch, err)))
+            return rc;
+    }
+    if (k == 0)
+        return COMB_OK;
+    view.sel = p->ssel;
+    view.use_sel = true;
+    view.n_sel = k;
+    return consume_batch(p, &p->gt, &view, gis, scratch, err);
+}
+
+/* The input ended: the non-empty partitions wait their turn. */
+static int spill_end(AggOp *p, CombErr *err)
+{
+    int n = p->n_pending + SQL_SPILL_FANOUT;
+    SqlSpill **q = comb_realloc(p->pending, (size_t)n * sizeof *q);
+    int *lv = q ? comb_realloc(p->pending_level, (size_t)n * sizeof *lv) : NULL;
+    if (q)
+        p->pending = q;
+    if (lv)
+        p->pending_level = lv;
+    if (!q || !lv)
+        return comb_err_nomem(err);
+    for (int i = 0; i < SQL_SPILL_FANOUT; i++) {
+        SqlSpill *sp = p->parts.part[i];
+        p->parts.part[i] = NULL;
+        if (sql_spill_rows(sp) == 0) {
+            sql_spill_free(sp);
+            continue;
+        }
+        p->pending[p->n_pending] = sp;
+        p->pending_level[p->n_pending++] = p->parts.level + 1;
+    }
+    p->spilling = false;
+    return COMB_OK;
+}
+
+/* The groups held are all emitted: group the next partition instead. */
+static int group_partition(AggOp *p, CombErr *err)
+{
+    SqlOp *in = p->op.input;
+    SqlSpill *sp = p->pending[--p->n_pending];
+    int rc;
+    p->level = p->pending_level[p->n_pending];
+    if ((rc = tables_reset(p, err))) {
+        sql_spill_free(sp);
+        return rc;
+    }
+    if (!p->scan && (rc = sql_op_spill_scan(p->op.c, in->n_cols, in->names,
+                                            in->types, &p->scan, err))) {
+        sql_spill_free(sp);
+        return rc;
+    }
+    sql_spill_scan_set(p->scan, sp);
+    if (!(rc = sql_op_open(p->scan, err)))
+        rc = group_input(p, p->scan, err);
+    sql_op_close(p->scan);
     return rc;
 }
 
@@ -459,13 +693,8 @@ static int agg_open(SqlOp *op, CombErr *err)
             if ((rc = sql_expr_prepare(p->aggs[a]->args[k], op->c->arena,
                                        COMB_BATCH_SIZE, err)))
                 return rc;
-    memset(&p->gt, 0, sizeof p->gt);
-    if (sql_rows_init_types(&p->gt.groups, p->n_keys, p->ktypes))
-        return comb_err_nomem(err);
-    for (int a = 0; a < p->n_aggs; a++)
-        if (p->seen[a].types &&
-            sql_rows_init_types(&p->seen[a].rows, p->aggs[a]->n_args + 1, p->seen[a].types))
-            return comb_err_nomem(err);
+    if ((rc = tables_init(p, err)))
+        return rc;
     p->have_groups = true;
     comb_arena_init(&p->arena, 4096);
     if (comb_batch_init_types(&p->batch, op->n_cols, op->types, COMB_BATCH_SIZE))
@@ -479,24 +708,35 @@ static int agg_open(SqlOp *op, CombErr *err)
     return p->par.n ? open_peers(p, err) : COMB_OK;
 }
 
-/* The input's rows into this copy's groups (a parallel copy: its share
+/* The rows of in into this copy's groups (a parallel copy: its share
  * of the morsels, stopping early when another copy failed). */
-static int group_rows(void *arg, CombErr *err)
+static int group_rows(AggOp *p, SqlOp *in, CombErr *err)
 {
-    AggOp *p = arg;
     CombArena scratch;
     int64_t *gis = comb_malloc(COMB_BATCH_SIZE * sizeof *gis);
     int rc = gis ? COMB_OK : comb_err_nomem(err);
     comb_arena_init(&scratch, 4096);
     while (!rc && !(p->stop && atomic_load(p->stop))) {
         const CombBatch *b;
-        if ((rc = sql_op_next(p->op.input, &b, err)) || !b)
+        if ((rc = sql_op_next(in, &b, err)) || !b)
             break;
-        rc = consume_batch(p, &p->gt, b, gis, &scratch, err);
+        rc = p->spilling ? spill_batch(p, b, gis, &scratch, err)
+                         : consume_batch(p, &p->gt, b, gis, &scratch, err);
+        if (!rc)
+            rc = check_memory(p, err);
     }
     comb_arena_free(&scratch);
     comb_free(gis);
+    if (!rc && p->spilling)
+        rc = spill_end(p, err);
     return rc;
+}
+
+/* A parallel copy's task: its share of the morsels grouped. */
+static int group_task(void *arg, CombErr *err)
+{
+    AggOp *p = arg;
+    return group_rows(p, p->op.input, err);
 }
 
 static bool datums_equal(const AggOp *p, const SqlDatum *a, const SqlDatum *b)
@@ -587,18 +827,35 @@ static int order_groups(AggOp *p, CombErr *err)
 
 /* Every copy groups its share on a thread of its own, then this one
  * merges the others' groups in. */
+/* The copies went over the memory limit: the whole input again, on this
+ * thread, spilling partitions (par.h). */
+static int group_serial(AggOp *p, CombErr *err)
+{
+    int rc;
+    p->stop = NULL;
+    p->group = NULL;
+    p->walk = NULL;
+    if ((rc = tables_reset(p, err)) || (rc = sql_par_group_serial(&p->par, &p->op, err)))
+        return rc;
+    return group_rows(p, p->op.input, err);
+}
+
 static int group_parallel(AggOp *p, CombErr *err)
 {
-    int rc = sql_par_group_run(&p->par, &p->op, group_rows, err);
+    int rc = sql_par_group_run(&p->par, &p->op, group_task, err);
+    if (!rc && atomic_load(&p->par.over))
+        return group_serial(p, err);
     for (int k = 0; k < p->par.n && !rc; k++)
         for (int64_t gi = 0; gi < peer(p, k)->gt.groups.n_rows && !rc; gi++)
             rc = merge_group(p, peer(p, k), gi, err);
     return rc ? rc : order_groups(p, err);
 }
 
-static int group_input(AggOp *p, CombErr *err)
+/* The rows of in (the input, or a partition's spill scan) grouped: by
+ * the copies, or here (spilling over the memory limit). */
+static int group_input(AggOp *p, SqlOp *in, CombErr *err)
 {
-    int rc = p->par.n ? group_parallel(p, err) : group_rows(p, err);
+    int rc = p->par.n && in == p->op.input ? group_parallel(p, err) : group_rows(p, in, err);
     /* a global aggregate over no rows still yields one row */
     if (!rc && p->n_keys == 0 && p->gt.groups.n_rows == 0) {
         int64_t gi;
@@ -614,10 +871,13 @@ static int agg_next(SqlOp *op, const CombBatch **out, CombErr *err)
     AggOp *p = (AggOp *)op;
     int rc;
     if (!p->grouped) {
-        if ((rc = group_input(p, err)))
+        if ((rc = group_input(p, op->input, err)))
             return rc;
         p->grouped = true;
     }
+    while (p->next_group >= p->gt.groups.n_rows && p->n_pending)
+        if ((rc = group_partition(p, err)))
+            return rc;
     if (p->next_group >= p->gt.groups.n_rows)
         return COMB_OK;
     if ((rc = fill_groups(p, p->next_group, err)))
@@ -635,14 +895,8 @@ static void agg_close(SqlOp *op)
     for (int a = 0; a < p->n_aggs; a++)
         for (int k = 0; k < p->aggs[a]->n_args; k++)
             sql_expr_release(p->aggs[a]->args[k]);
-    for (int a = 0; p->seen && a < p->n_aggs; a++) {
-        sql_rows_free(&p->seen[a].rows);
-        comb_free(p->seen[a].hashes);
-        comb_free(p->seen[a].slots);
-        p->seen[a].hashes = NULL;
-        p->seen[a].slots = NULL;
-        p->seen[a].n_slots = 0;
-    }
+    seen_free(p);
+    spill_free(p);
     if (p->have_groups) {
         group_table_free(&p->gt);
         if (p->batch.cols)
@@ -676,6 +930,7 @@ static void agg_need(SqlOp *op, const bool *used)
     for (int a = 0; a < p->n_aggs; a++)
         for (int k = 0; k < p->aggs[a]->n_args; k++)
             sql_bx_mark_used(p->aggs[a]->args[k], op->input->n_cols, in);
+    p->in_used = in;
     sql_op_need(op->input, in);
     for (int k = 0; k < p->par.n; k++)
         sql_op_need(p->par.peers[k], used);
@@ -729,7 +984,9 @@ int sql_op_aggregate(SqlStmtCtx *c, SqlOp *input, int n_keys,
     }
     if (!(p->argv = comb_arena_alloc(c->arena, (size_t)(p->max_args + 1) * sizeof *p->argv)) ||
         !(p->seen = comb_arena_calloc(c->arena, (size_t)(n_aggs + 1) * sizeof *p->seen)) ||
-        !(p->dsel = comb_arena_alloc(c->arena, COMB_BATCH_SIZE * sizeof *p->dsel)))
+        !(p->dsel = comb_arena_alloc(c->arena, COMB_BATCH_SIZE * sizeof *p->dsel)) ||
+        !(p->ssel = comb_arena_alloc(c->arena, COMB_BATCH_SIZE * sizeof *p->ssel)) ||
+        !(p->srow = comb_arena_alloc(c->arena, (size_t)(input->n_cols + 1) * sizeof *p->srow)))
         return comb_err_nomem(err);
     for (int a = 0; a < n_aggs; a++) {
         static const CombType bigint = {.kind = COMB_T_BIGINT};

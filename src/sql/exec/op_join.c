@@ -26,11 +26,22 @@
  * count, which a second pass over the unmatched probe rows' candidates
  * (the rows of equal other keys whose y is NULL, or all of them when x is
  * NULL) decides.
+ *
+ * When the build side outgrows the memory limit (spill.c), both sides go
+ * to 16 partition files by their keys' hash (a grace hash join), and each
+ * pair of partitions is joined as above, the partitions' files read back
+ * as the inputs; a partition still too big splits again by other bits.
+ * Rows with NULL keys land in some partition like any other and match
+ * nothing there, so outer, SEMI and ANTI joins see them as before.  The
+ * null-aware mark of IN and the nested loop need the whole build side:
+ * over the limit they fail with the memory error.
  */
 #include "sql/exec/op.h"
+#include "sql/exec/spill.h"
 
 #include <string.h>
 
+#include "common/alloc.h"
 #include "sql/exec/par.h"
 
 enum { PH_PAIRS, PH_NULL_PAIRS, PH_PROBE_REST, PH_BUILD_REST, PH_DONE };
@@ -83,6 +94,19 @@ typedef struct JoinOp {
      * before the copies run, read-only while they do); its own build
      * input is never opened */
     const struct JoinOp *lead;
+    /* grace hash join: while partitions run, probe and build are spill
+     * scans of a pair of partition files */
+    SqlOp *in_probe, *in_build;    /* the inputs */
+    SqlOp *pscan, *bscan;          /* of the pair being joined */
+    CombVector **pcols;            /* split_probe's columns of a batch */
+    CombVector **bcols;            /* read_build's columns of a batch */
+    bool overflow;                 /* the build side outgrew the limit */
+    int level;                     /* of the partition being joined */
+    SqlSpill **pend_b, **pend_p;   /* partition pairs waiting */
+    int *pend_level;
+    int n_pend;
+    SqlRowStore prows;             /* probe rows being partitioned */
+    const CombType **ptypes;       /* the probe's columns, then the keys */
 } JoinOp;
 
 /* ---------------------------------------------------------------- hashing */
@@ -169,25 +193,49 @@ static const SqlDatum *bkey(const JoinOp *j, int64_t r)
 
 /* ------------------------------------------------------------------ build */
 
+/* Build batch b's rows (the columns read, then the keys) into the store. */
+static int append_build(JoinOp *j, const CombBatch *b, CombErr *err)
+{
+    CombVector **cols = j->bcols;
+    int rc;
+    for (int c = 0; c < j->n_bcols; c++)
+        cols[c] = j->bused[c] ? &((CombBatch *)b)->cols[c] : NULL;
+    for (int k = 0; k < j->s.n_keys; k++) {
+        if ((rc = sql_expr_eval(j->bkeys[k], b, err)))
+            return rc;
+        cols[j->n_bcols + k] = j->bkeys[k]->out;
+    }
+    return sql_rows_append(&j->rows, cols, b, err);
+}
+
+/* Can the build side go to partition files? */
+static bool can_spill(const JoinOp *j)
+{
+    return j->s.n_keys > 0 && !j->s.null_aware && j->level < SQL_SPILL_MAX_LEVEL;
+}
+
+/* The build side into the store, until it ends or (j->overflow) it is
+ * over the memory limit and can spill. */
 static int read_build(JoinOp *j, CombErr *err)
 {
-    CombVector **cols = comb_arena_alloc(j->op.c->arena, (size_t)(j->n_bcols + j->s.n_keys + 1) * sizeof *cols);
-    if (!cols)
-        return comb_err_nomem(err);
+    SqlStmtCtx *c = j->op.c;
     for (;;) {
         const CombBatch *b;
         int rc = sql_op_next(j->build, &b, err);
         if (rc || !b)
             return rc;
-        for (int c = 0; c < j->n_bcols; c++)
-            cols[c] = j->bused[c] ? &((CombBatch *)b)->cols[c] : NULL;
-        for (int k = 0; k < j->s.n_keys; k++) {
-            if ((rc = sql_expr_eval(j->bkeys[k], b, err)))
-                return rc;
-            cols[j->n_bcols + k] = j->bkeys[k]->out;
-        }
-        if ((rc = sql_rows_append(&j->rows, cols, b, err)))
+        if ((rc = append_build(j, b, err)))
             return rc;
+        if (!j->rows.over)
+            continue;
+        if (can_spill(j)) {
+            j->overflow = true;
+            return COMB_OK;
+        }
+        if (sql_mem_exceeded(c, j->rows.mem.held))
+            return sql_mem_error(c, j->s.n_keys ? "hash join's build side"
+                                                : "nested loop join's inner side",
+                                 err);
     }
 }
 
@@ -207,17 +255,17 @@ static int build_chains(JoinOp *j, CombErr *err)
     while (size < 2 * n)
         size *= 2;
     j->mask = (uint64_t)size - 1;
-    if (!(j->bmatched = comb_arena_calloc(j->op.c->arena, (size_t)n + 1)))
+    if (!(j->bmatched = comb_arena_calloc(&j->rows.arena, (size_t)n + 1)))
         return comb_err_nomem(err);
     if (nk == 0)
         return COMB_OK;
-    if (!(j->heads = comb_arena_alloc(j->op.c->arena, (size_t)size * sizeof *j->heads)) ||
-        !(j->chain = comb_arena_alloc(j->op.c->arena, (size_t)(n + 1) * sizeof *j->chain)))
+    if (!(j->heads = comb_arena_alloc(&j->rows.arena, (size_t)size * sizeof *j->heads)) ||
+        !(j->chain = comb_arena_alloc(&j->rows.arena, (size_t)(n + 1) * sizeof *j->chain)))
         return comb_err_nomem(err);
     memset(j->heads, 0xff, (size_t)size * sizeof *j->heads);
     if (j->s.null_aware && nprefix > 0) {
-        if (!(j->heads2 = comb_arena_alloc(j->op.c->arena, (size_t)size * sizeof *j->heads2)) ||
-            !(j->chain2 = comb_arena_alloc(j->op.c->arena, (size_t)(n + 1) * sizeof *j->chain2)))
+        if (!(j->heads2 = comb_arena_alloc(&j->rows.arena, (size_t)size * sizeof *j->heads2)) ||
+            !(j->chain2 = comb_arena_alloc(&j->rows.arena, (size_t)(n + 1) * sizeof *j->chain2)))
             return comb_err_nomem(err);
         memset(j->heads2, 0xff, (size_t)size * sizeof *j->heads2);
     }
@@ -241,6 +289,7 @@ static int build_chains(JoinOp *j, CombErr *err)
         j->chain[r] = j->heads[h];
         j->heads[h] = r;
     }
+    sql_rows_track(&j->rows, j->rows.mem.acct);   /* the chains count too */
     return COMB_OK;
 }
 
@@ -600,6 +649,189 @@ static int finish_marks(JoinOp *j, const CombBatch **out, CombErr *err)
     return COMB_OK;
 }
 
+/* ---------------------------------------------------- grace hash join */
+
+/* Each row of rs (its keys after its first n_cols columns) to its
+ * partition of parts; rs is cleared.  A row whose NULL key matches
+ * nothing may go anywhere: in turn to each, so that NULLs do not pile up
+ * in one partition. */
+static int rows_to_parts(JoinOp *j, SqlRowStore *rs, int n_cols,
+                         SqlSpillParts *parts, CombErr *err)
+{
+    for (int64_t r = 0; r < rs->n_rows; r++) {
+        const SqlDatum *k = rs->rows[r] + n_cols;
+        int part = null_blocks(j, k, j->s.n_keys)
+                       ? (int)(r % SQL_SPILL_FANOUT)
+                       : sql_spill_part(hash_keys(j, k, j->s.n_keys), parts->level);
+        int rc = sql_spill_put(parts->part[part], rs->rows[r], err);
+        if (rc)
+            return rc;
+    }
+    sql_rows_clear(rs);
+    return COMB_OK;
+}
+
+/* The rest of the probe side to its partitions. */
+static int split_probe(JoinOp *j, SqlSpillParts *parts, CombErr *err)
+{
+    int np = j->probe->n_cols, nk = j->s.n_keys, rc;
+    CombVector **cols = j->pcols;
+    sql_rows_free(&j->prows);
+    if (sql_rows_init_types(&j->prows, np + nk, j->ptypes))
+        return comb_err_nomem(err);
+    sql_rows_track(&j->prows, j->op.c->mem);
+    for (;;) {
+        const CombBatch *b;
+        if ((rc = sql_op_next(j->probe, &b, err)) || !b)
+            return rc;
+        for (int c = 0; c < np; c++)
+            cols[c] = j->pused[c] ? &((CombBatch *)b)->cols[c] : NULL;
+        for (int k = 0; k < nk; k++) {
+            if ((rc = sql_expr_eval(j->pkeys[k], b, err)))
+                return rc;
+            cols[np + k] = j->pkeys[k]->out;
+        }
+        if ((rc = sql_rows_append(&j->prows, cols, b, err)) ||
+            (rc = rows_to_parts(j, &j->prows, np, parts, err)))
+            return rc;
+    }
+}
+
+/* The pairs of partitions wait their turn (empty pairs are dropped). */
+static int push_pairs(JoinOp *j, SqlSpillParts *bp, SqlSpillParts *pp,
+                      CombErr *err)
+{
+    int n = j->n_pend + SQL_SPILL_FANOUT;
+    SqlSpill **b = comb_realloc(j->pend_b, (size_t)n * sizeof *b);
+    SqlSpill **p = b ? comb_realloc(j->pend_p, (size_t)n * sizeof *p) : NULL;
+    int *lv = p ? comb_realloc(j->pend_level, (size_t)n * sizeof *lv) : NULL;
+    if (b)
+        j->pend_b = b;
+    if (p)
+        j->pend_p = p;
+    if (lv)
+        j->pend_level = lv;
+    if (!lv)
+        return comb_err_nomem(err);
+    for (int i = 0; i < SQL_SPILL_FANOUT; i++) {
+        if (sql_spill_rows(bp->part[i]) || sql_spill_rows(pp->part[i])) {
+            j->pend_b[j->n_pend] = bp->part[i];
+            j->pend_p[j->n_pend] = pp->part[i];
+            j->pend_level[j->n_pend++] = bp->level + 1;
+        } else {
+            sql_spill_free(bp->part[i]);
+            sql_spill_free(pp->part[i]);
+        }
+        bp->part[i] = pp->part[i] = NULL;
+    }
+    return COMB_OK;
+}
+
+/* The build side outgrew the limit: the rows held, the rest of the build
+ * side and the whole probe side to partition files. */
+static int grace_split(JoinOp *j, CombErr *err)
+{
+    SqlStmtCtx *c = j->op.c;
+    SqlSpillParts bp, pp;
+    int rc;
+    if ((rc = sql_spill_parts_create(c, j->n_bcols, j->build->types, j->level, &bp, err)))
+        return rc;
+    if ((rc = sql_spill_parts_create(c, j->probe->n_cols, j->probe->types, j->level, &pp, err))) {
+        sql_spill_parts_free(&bp);
+        return rc;
+    }
+    rc = rows_to_parts(j, &j->rows, j->n_bcols, &bp, err);
+    while (!rc) {
+        const CombBatch *b;
+        if ((rc = sql_op_next(j->build, &b, err)) || !b)
+            break;
+        if (!(rc = append_build(j, b, err)))
+            rc = rows_to_parts(j, &j->rows, j->n_bcols, &bp, err);
+    }
+    if (!rc)
+        rc = split_probe(j, &pp, err);
+    if (!rc)
+        rc = push_pairs(j, &bp, &pp, err);
+    sql_spill_parts_free(&bp);
+    sql_spill_parts_free(&pp);
+    return rc;
+}
+
+/* Close the spill scans of the pair just joined (not the inputs). */
+static void close_pair(JoinOp *j)
+{
+    if (j->build != j->in_build) {
+        sql_op_close(j->build);
+        sql_op_close(j->probe);
+    }
+    j->build = j->in_build;
+    j->probe = j->in_probe;
+}
+
+/* The next pair of partitions as the inputs, the join's state afresh. */
+static int grace_next(JoinOp *j, CombErr *err)
+{
+    SqlStmtCtx *c = j->op.c;
+    SqlSpill *b = j->pend_b[--j->n_pend], *p = j->pend_p[j->n_pend];
+    int rc;
+    close_pair(j);
+    j->level = j->pend_level[j->n_pend];
+    if ((!j->bscan && (rc = sql_op_spill_scan(c, j->n_bcols, j->in_build->names,
+                                              j->in_build->types, &j->bscan, err))) ||
+        (!j->pscan && (rc = sql_op_spill_scan(c, j->in_probe->n_cols, j->in_probe->names,
+                                              j->in_probe->types, &j->pscan, err)))) {
+        sql_spill_free(b);
+        sql_spill_free(p);
+        return rc;
+    }
+    sql_spill_scan_set(j->bscan, b);
+    sql_spill_scan_set(j->pscan, p);
+    j->build = j->bscan;
+    j->probe = j->pscan;
+    if ((rc = sql_op_open(j->build, err)) || (rc = sql_op_open(j->probe, err)))
+        return rc;
+    sql_rows_clear(&j->rows);
+    j->heads = j->chain = j->heads2 = j->chain2 = NULL;
+    j->any_row = j->any_null = false;
+    j->phase = PH_PAIRS;
+    j->pb = NULL;
+    j->bnext = 0;
+    return COMB_OK;
+}
+
+/* The build side in memory: when it outgrows the limit, partitions
+ * until one fits. */
+static int load_build(JoinOp *j, CombErr *err)
+{
+    int rc;
+    j->overflow = false;
+    while (!(rc = read_build(j, err)) && j->overflow) {
+        j->overflow = false;
+        if ((rc = grace_split(j, err)) || (rc = grace_next(j, err)))
+            return rc;
+    }
+    return rc;
+}
+
+static void grace_free(JoinOp *j)
+{
+    close_pair(j);
+    sql_op_close(j->bscan);
+    sql_op_close(j->pscan);
+    for (int i = 0; i < j->n_pend; i++) {
+        sql_spill_free(j->pend_b[i]);
+        sql_spill_free(j->pend_p[i]);
+    }
+    comb_free(j->pend_b);
+    comb_free(j->pend_p);
+    comb_free(j->pend_level);
+    j->pend_b = j->pend_p = NULL;
+    j->pend_level = NULL;
+    j->n_pend = 0;
+    j->level = 0;
+    sql_rows_free(&j->prows);
+}
+
 /* SINGLE's default row: the first row of single_default, if any. */
 static int read_default(JoinOp *j, CombErr *err)
 {
@@ -622,7 +854,7 @@ static int read_default(JoinOp *j, CombErr *err)
 static int join_build(JoinOp *j, CombErr *err)
 {
     int rc;
-    if ((rc = read_build(j, err)) || (rc = build_chains(j, err)) ||
+    if ((rc = load_build(j, err)) || (rc = build_chains(j, err)) ||
         (rc = read_default(j, err)))
         return rc;
     j->built = true;
@@ -715,7 +947,12 @@ static int join_next(SqlOp *op, const CombBatch **out, CombErr *err)
             j->phase = PH_DONE;
             continue;
         default:
-            return COMB_OK;
+            if (!j->n_pend)
+                return COMB_OK;
+            if ((rc = grace_next(j, err)) || (rc = load_build(j, err)) ||
+                (rc = build_chains(j, err)))
+                return rc;
+            continue;
         }
     }
 }
@@ -745,6 +982,8 @@ static int join_open(SqlOp *op, CombErr *err)
         sql_rows_batch_init(&j->out_rs, j->n_left + j->n_right, &j->out, &j->fills) ||
         comb_batch_init(&j->markb, 1, &boolean, COMB_BATCH_SIZE))
         return comb_err_nomem(err);
+    if (!j->lead)
+        sql_rows_track(&j->rows, c->mem);
     j->phase = PH_PAIRS;
     j->pb = NULL;
     j->built = false;
@@ -775,6 +1014,7 @@ static void join_close(SqlOp *op)
     memset(&j->rows, 0, sizeof j->rows);
     memset(&j->out_rs, 0, sizeof j->out_rs);
     comb_arena_free(&j->scratch);
+    grace_free(j);
     sql_op_close(j->probe);
     sql_op_close(j->build);
     sql_op_close(j->s.single_default);
@@ -923,8 +1163,14 @@ int sql_op_join(SqlStmtCtx *c, SqlOp *left, SqlOp *right,
         !(j->sel = comb_arena_alloc(c->arena, COMB_BATCH_SIZE * sizeof *j->sel)) ||
         !(j->vcols = comb_arena_alloc(c->arena, (size_t)(j->n_left + 2) * sizeof *j->vcols)) ||
         !(j->pused = comb_arena_alloc(c->arena, (size_t)j->probe->n_cols + 1)) ||
-        !(j->bused = comb_arena_alloc(c->arena, (size_t)j->n_bcols + 1)))
+        !(j->bused = comb_arena_alloc(c->arena, (size_t)j->n_bcols + 1)) ||
+        !(j->bcols = comb_arena_alloc(c->arena, (size_t)(j->n_bcols + nk + 1) * sizeof *j->bcols)) ||
+        !(j->pcols = comb_arena_alloc(c->arena, (size_t)(j->probe->n_cols + nk + 1) * sizeof *j->pcols)) ||
+        !(j->ptypes = comb_arena_alloc(c->arena, (size_t)(j->probe->n_cols + nk + 1) * sizeof *j->ptypes)))
         return comb_err_nomem(err);
+    j->in_probe = j->probe;
+    j->in_build = j->build;
+    memcpy(j->ptypes, j->probe->types, (size_t)j->probe->n_cols * sizeof *j->ptypes);
     memset(j->pused, 1, (size_t)j->probe->n_cols + 1);
     memset(j->bused, 1, (size_t)j->n_bcols + 1);
     memcpy(j->stypes, j->build->types, (size_t)j->n_bcols * sizeof *j->stypes);
@@ -932,6 +1178,7 @@ int sql_op_join(SqlStmtCtx *c, SqlOp *left, SqlOp *right,
         if (!(j->ktypes[k] = sql_bx_type(c, spec->lkeys[k])))
             return comb_err_nomem(err);
         j->stypes[j->n_bcols + k] = j->ktypes[k];
+        j->ptypes[j->probe->n_cols + k] = j->ktypes[k];
     }
     /* EXPLAIN shows the left input, then the right one */
     j->op.input = left;
@@ -949,7 +1196,8 @@ static bool is_join(const SqlOp *op)
 
 SqlOp *sql_op_join_probe(const SqlOp *op)
 {
-    return is_join(op) ? ((const JoinOp *)op)->probe : NULL;
+    /* the input, also while a spilled join reads partitions instead */
+    return is_join(op) ? ((const JoinOp *)op)->in_probe : NULL;
 }
 
 /* FULL's unmatched build rows would need the copies' match records
@@ -965,10 +1213,13 @@ bool sql_op_join_par_safe(const SqlOp *op)
     return true;
 }
 
-int sql_op_join_prebuild(SqlOp *op, CombErr *err)
+int sql_op_join_prebuild(SqlOp *op, bool *spilled, CombErr *err)
 {
     JoinOp *j = (JoinOp *)op;
-    return j->built ? COMB_OK : join_build(j, err);
+    int rc = j->built ? COMB_OK : join_build(j, err);
+    /* over the memory limit it joins partition pairs: no table to share */
+    *spilled = j->probe != j->in_probe;
+    return rc;
 }
 
 void sql_op_join_share(SqlOp *copy, const SqlOp *lead)

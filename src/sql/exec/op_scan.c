@@ -35,9 +35,10 @@ static int scan_open(SqlOp *op, CombErr *err)
                        read[s->t->n_cols] || read[s->t->n_cols + 1] ||
                            read[s->t->n_cols + 2],
                        s->filter, &s->scan, err);
-    /* the scan owns the filter from now on, and closes even a failed open */
+    /* the scan releases the filter's state at close, even after a failed
+     * open; the operator keeps it, to open again (a parallel operator
+     * over the memory limit reads its input again: par.h) */
     s->scan_open = true;
-    s->filter = NULL;
     if (rc)
         return rc;
     if (s->scan.filter &&

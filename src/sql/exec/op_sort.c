@@ -10,8 +10,12 @@
  * last, hidden key, and the first copy merges the sorted runs by the keys
  * and then that number: rows of equal keys come out in scan order, as
  * the serial engine's stable sort leaves them.
+ *
+ * Over the memory limit the store is sorted and written out as a run,
+ * and the runs are merged at the end (an external merge sort, spill.c).
  */
 #include "sql/exec/op.h"
+#include "sql/exec/spill.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -34,7 +38,10 @@ typedef struct SortOp {
     SqlParGroup par;         /* parallel copies; this one merges their runs */
     AcidMorselWalk *walk;    /* this copy's scan's (parallel copies) */
     _Atomic bool *stop;      /* the lead's par.stop */
+    SqlParGroup *group;      /* the lead's par; NULL: this copy runs alone */
     SqlSortKey *run_keys;    /* keys, then the morsel number */
+    SqlRuns *runs;           /* spilled: the sorted runs; NULL */
+    SqlRowStore shape;       /* spilled: the batch's fill states */
 } SortOp;
 
 static SortOp *peer(const SortOp *s, int k)
@@ -55,6 +62,7 @@ static int open_run_store(SortOp *s, CombErr *err)
     if (sql_rows_init_types(&s->rows, n + 1, types))
         return comb_err_nomem(err);
     s->have_rows = true;
+    sql_rows_track(&s->rows, s->op.c->mem);
     return COMB_OK;
 }
 
@@ -65,12 +73,28 @@ static int open_parallel(SortOp *s, CombErr *err)
         return rc;
     rc = sql_par_group_open(&s->par, &s->op, err);
     s->stop = &s->par.stop;
+    s->group = &s->par;
     s->walk = sql_op_par_walk(s->op.input);
     for (int k = 0; k < s->par.n; k++) {
         peer(s, k)->stop = s->stop;
+        peer(s, k)->group = s->group;
         peer(s, k)->walk = sql_op_par_walk(peer(s, k)->op.input);
     }
     return rc;
+}
+
+/* The serial store (and the spilled runs' batch shape), counted. */
+static int open_store(SortOp *s, CombErr *err)
+{
+    SqlOp *op = &s->op;
+    int n = op->input->n_cols;
+    /* close frees both stores, made or not (a store never made is zero) */
+    s->have_rows = true;
+    if (sql_rows_init_types(&s->rows, n, op->input->types) ||
+        sql_rows_init_types(&s->shape, n, op->input->types))
+        return comb_err_nomem(err);
+    sql_rows_track(&s->rows, op->c->mem);
+    return COMB_OK;
 }
 
 static int sort_open(SqlOp *op, CombErr *err)
@@ -81,13 +105,10 @@ static int sort_open(SqlOp *op, CombErr *err)
         return rc;
     if (!(s->cols = comb_arena_calloc(op->c->arena, (size_t)(n + 2) * sizeof *s->cols)))
         return comb_err_nomem(err);
-    if (s->run_keys)
-        return open_parallel(s, err);
-    if (sql_rows_init_types(&s->rows, n, op->input->types))
-        return comb_err_nomem(err);
-    s->have_rows = true;
-    return COMB_OK;
+    return s->run_keys ? open_parallel(s, err) : open_store(s, err);
 }
+
+static int spill_run(SortOp *s, CombErr *err);
 
 static int consume(SortOp *s, CombErr *err)
 {
@@ -103,10 +124,16 @@ static int consume(SortOp *s, CombErr *err)
             s->cols[j] = s->kept[j] ? (CombVector *)&in->cols[j] : NULL;
         if ((rc = sql_rows_append(&s->rows, s->cols, in, err)))
             return rc;
-        for (int64_t r = from; s->run_keys && r < s->rows.n_rows; r++) {
+        for (int64_t r = from; s->group && r < s->rows.n_rows; r++) {
             s->rows.rows[r][n].null = false;
             s->rows.rows[r][n].i = s->walk ? s->walk->last : 0;
         }
+        if (s->rows.over && s->group) {
+            sql_par_group_over(s->group);
+            break;
+        }
+        if (s->rows.over && (rc = spill_run(s, err)))
+            return rc;
     }
     return COMB_OK;
 }
@@ -116,7 +143,7 @@ static int sort_run(void *arg, CombErr *err)
 {
     SortOp *s = arg;
     int rc = consume(s, err);
-    if (!rc)
+    if (!rc && !atomic_load(&s->group->over))
         sql_rows_sort(&s->rows, s->run_keys, s->n_keys + 1);
     return rc;
 }
@@ -156,19 +183,79 @@ static int merge_runs(SortOp *s, CombErr *err)
     return COMB_OK;
 }
 
-/* All input rows, sorted: on one thread, or as runs of every copy. */
+/* The rows so far as one sorted run on disk. */
+static int spill_run(SortOp *s, CombErr *err)
+{
+    int rc;
+    if (!s->runs && (rc = sql_runs_create(s->op.c, &s->rows, s->keys, s->n_keys,
+                                          &s->runs, err)))
+        return rc;
+    return sql_runs_add(s->runs, &s->rows, err);
+}
+
+/* All input read: sorted in memory, or the last run written and the runs
+ * merged. */
+static int sort_rows(SortOp *s, CombErr *err)
+{
+    SqlOp *op = &s->op;
+    int rc;
+    if (!s->runs) {
+        sql_rows_sort(&s->rows, s->keys, s->n_keys);
+        if (sql_rows_batch_init(&s->rows, op->n_cols, &s->batch, &s->fills))
+            return comb_err_nomem(err);
+        return COMB_OK;
+    }
+    if ((s->rows.n_rows && (rc = spill_run(s, err))) ||
+        (rc = sql_runs_finish(s->runs, err)))
+        return rc;
+    if (sql_rows_batch_init(&s->shape, op->n_cols, &s->batch, &s->fills))
+        return comb_err_nomem(err);
+    return COMB_OK;
+}
+
+/* The copies went over the memory limit: the whole input again, on this
+ * thread, spilling runs (par.h). */
+static int sort_serial(SortOp *s, CombErr *err)
+{
+    int rc;
+    sql_rows_free(&s->rows);
+    s->stop = NULL;
+    s->group = NULL;
+    s->walk = NULL;
+    if ((rc = sql_par_group_serial(&s->par, &s->op, err)) || (rc = open_store(s, err)) ||
+        (rc = consume(s, err)))
+        return rc;
+    return sort_rows(s, err);
+}
+
+/* All input rows, sorted: on one thread (spilling runs over the memory
+ * limit), or as runs of every copy merged in memory. */
 static int sort_input(SortOp *s, CombErr *err)
 {
     int rc;
-    if (!s->par.n) {
-        if ((rc = consume(s, err)))
-            return rc;
-        sql_rows_sort(&s->rows, s->keys, s->n_keys);
-        return COMB_OK;
-    }
+    if (!s->par.n)
+        return (rc = consume(s, err)) ? rc : sort_rows(s, err);
     if ((rc = sql_par_group_run(&s->par, &s->op, sort_run, err)))
         return rc;
-    return merge_runs(s, err);
+    if (atomic_load(&s->par.over))
+        return sort_serial(s, err);
+    if ((rc = merge_runs(s, err)))
+        return rc;
+    if (sql_rows_batch_init(&s->rows, s->op.n_cols, &s->batch, &s->fills))
+        return comb_err_nomem(err);
+    return COMB_OK;
+}
+
+/* Spilled: the next batch of the merged runs. */
+static int merged_next(SortOp *s, const CombBatch **out, CombErr *err)
+{
+    int rc = sql_runs_next(s->runs, &s->rows, err);
+    if (rc || s->rows.n_rows == 0)
+        return rc;
+    if (sql_rows_fill(&s->rows, 0, s->op.n_cols, &s->batch, s->fills))
+        return comb_err_nomem(err);
+    *out = &s->batch;
+    return COMB_OK;
 }
 
 static int sort_next(SqlOp *op, const CombBatch **out, CombErr *err)
@@ -179,9 +266,9 @@ static int sort_next(SqlOp *op, const CombBatch **out, CombErr *err)
         if ((rc = sort_input(s, err)))
             return rc;
         s->sorted = true;
-        if (sql_rows_batch_init(&s->rows, op->n_cols, &s->batch, &s->fills))
-            return comb_err_nomem(err);
     }
+    if (s->runs)
+        return merged_next(s, out, err);
     if (s->next_row >= s->rows.n_rows)
         return COMB_OK;
     if (sql_rows_fill(&s->rows, s->next_row, op->n_cols, &s->batch, s->fills))
@@ -197,8 +284,12 @@ static void sort_close(SqlOp *op)
     if (s->batch.cols)
         comb_batch_free(&s->batch);
     memset(&s->batch, 0, sizeof s->batch);
-    if (s->have_rows)
+    if (s->have_rows) {
         sql_rows_free(&s->rows);
+        sql_rows_free(&s->shape);
+    }
+    sql_runs_free(s->runs);
+    s->runs = NULL;
     s->have_rows = false;
     s->sorted = false;
     s->next_row = 0;

@@ -27,8 +27,14 @@
  * partition's non-NULL keys; a row whose key is NULL has its NULL peers as
  * such a frame).  States and indexes live in an arena reset per
  * partition; final values are copied into the store.
+ *
+ * Over the memory limit (spill.c) the store is sorted and written out as
+ * a run; the merged runs are then read back a partition at a time.  A
+ * single partition must fit in memory: one that does not is the memory
+ * error.
  */
 #include "sql/exec/op.h"
+#include "sql/exec/spill.h"
 
 #include <string.h>
 
@@ -76,6 +82,8 @@ typedef struct WinOp {
     CombBatch batch;
     SqlVecFill *fills;
     CombArena part;          /* per partition: states, indexes */
+    CombArena fill_arena;    /* the output batch's fill states */
+    SqlRuns *runs;           /* spilled: the sorted runs; NULL */
     void **sts;              /* per row of an argument batch: its state */
     /* per partition (part arena) */
     int64_t *peer_start, *peer_end;
@@ -83,28 +91,6 @@ typedef struct WinOp {
 } WinOp;
 
 /* ------------------------------------------------------------- datums */
-
-static int datum_copy(SqlDatum *dst, const SqlDatum *src, CombArena *a)
-{
-    *dst = *src;
-    if (src->null)
-        return COMB_OK;
-    if (src->s.ptr) {
-        char *p = comb_arena_strndup(a, src->s.ptr, src->s.len);
-        if (!p)
-            return COMB_ENOMEM;
-        dst->s.ptr = p;
-    }
-    if (src->n) {
-        dst->parts = comb_arena_alloc(a, src->n * sizeof *dst->parts);
-        if (!dst->parts)
-            return COMB_ENOMEM;
-        for (uint32_t k = 0; k < src->n; k++)
-            if (datum_copy(&dst->parts[k], &src->parts[k], a))
-                return COMB_ENOMEM;
-    }
-    return COMB_OK;
-}
 
 static SqlDatum *cell(const WinOp *o, int64_t r, int col)
 {
@@ -422,7 +408,7 @@ static int store_final(WinOp *o, int k, int64_t i, void *st, CombErr *err)
     memset(&d, 0, sizeof d);
     if ((rc = a->ops->final(a, st, &d, &o->part, err)))
         return rc;
-    if (datum_copy(cell(o, i, o->res_base + k), &d, &o->rows.arena))
+    if (sql_datum_copy(cell(o, i, o->res_base + k), &d, &o->rows.arena))
         return comb_err_nomem(err);
     return COMB_OK;
 }
@@ -587,6 +573,8 @@ static int compute_partitions(WinOp *o, CombErr *err)
 
 /* ------------------------------------------------------------ operator */
 
+static int spill_run(WinOp *o, CombErr *err);
+
 static int consume(WinOp *o, CombErr *err)
 {
     SqlOp *op = &o->op;
@@ -605,7 +593,54 @@ static int consume(WinOp *o, CombErr *err)
         }
         if ((rc = sql_rows_append(&o->rows, o->cols, in, err)))
             return rc;
+        if (o->rows.over && (rc = spill_run(o, err)))
+            return rc;
     }
+}
+
+/* The rows so far as one sorted run on disk. */
+static int spill_run(WinOp *o, CombErr *err)
+{
+    int rc;
+    if (!o->runs && (rc = sql_runs_create(o->op.c, &o->rows, o->keys,
+                                          o->w->n_part + o->w->n_order,
+                                          &o->runs, err)))
+        return rc;
+    return sql_runs_add(o->runs, &o->rows, err);
+}
+
+/* All input read: sorted and computed in memory, or the runs merged. */
+static int sort_input(WinOp *o, CombErr *err)
+{
+    int rc;
+    if (!o->runs) {
+        sql_rows_sort(&o->rows, o->keys, o->w->n_part + o->w->n_order);
+        return compute_partitions(o, err);
+    }
+    if ((o->rows.n_rows && (rc = spill_run(o, err))))
+        return rc;
+    return sql_runs_finish(o->runs, err);
+}
+
+/* Spilled: the next partition of the merged runs into the store, and
+ * computed. */
+static int next_partition(WinOp *o, CombErr *err)
+{
+    SqlStmtCtx *c = o->op.c;
+    const SqlDatum *row;
+    sql_rows_clear(&o->rows);
+    o->next_row = 0;
+    while ((row = sql_runs_peek(o->runs))) {
+        int rc;
+        if (o->rows.n_rows &&
+            sql_rows_cmp(&o->rows, o->keys, o->w->n_part, row, o->rows.rows[0]))
+            break;
+        if ((rc = sql_runs_pop(o->runs, &o->rows, err)))
+            return rc;
+        if (o->rows.over && sql_mem_exceeded(c, o->rows.mem.held))
+            return sql_mem_error(c, "window partition", err);
+    }
+    return compute_partitions(o, err);
 }
 
 static int argb_open(WinOp *o, int k, CombErr *err)
@@ -692,10 +727,10 @@ static int out_init(WinOp *o, CombErr *err)
     SqlOp *op = &o->op;
     if (comb_batch_init_types(&o->batch, op->n_cols, op->types, COMB_BATCH_SIZE))
         return comb_err_nomem(err);
-    if (!(o->fills = comb_arena_alloc(&o->rows.arena, (size_t)(op->n_cols + 1) * sizeof *o->fills)))
+    if (!(o->fills = comb_arena_alloc(&o->fill_arena, (size_t)(op->n_cols + 1) * sizeof *o->fills)))
         return comb_err_nomem(err);
     for (int j = 0; j < op->n_cols; j++)
-        if (sql_fill_init(&o->fills[j], &o->batch.cols[j], &o->rows.arena))
+        if (sql_fill_init(&o->fills[j], &o->batch.cols[j], &o->fill_arena))
             return comb_err_nomem(err);
     return COMB_OK;
 }
@@ -733,8 +768,10 @@ static int win_open(SqlOp *op, CombErr *err)
             return rc;
     if (sql_rows_init_types(&o->rows, o->n_store, o->store_types))
         return comb_err_nomem(err);
+    sql_rows_track(&o->rows, op->c->mem);
     o->have_rows = true;
     comb_arena_init(&o->part, 64 * 1024);
+    comb_arena_init(&o->fill_arena, 4096);
     for (int k = 0; k < o->w->n_calls; k++)
         if (o->w->calls[k]->kind == SQL_WIN_AGG && (rc = argb_open(o, k, err)))
             return rc;
@@ -746,17 +783,18 @@ static int win_next(SqlOp *op, const CombBatch **out, CombErr *err)
     WinOp *o = (WinOp *)op;
     int rc;
     if (!o->computed) {
-        if ((rc = consume(o, err)))
-            return rc;
-        sql_rows_sort(&o->rows, o->keys, o->w->n_part + o->w->n_order);
-        if ((rc = compute_partitions(o, err)))
+        if ((rc = consume(o, err)) || (rc = sort_input(o, err)))
             return rc;
         o->computed = true;
         if ((rc = out_init(o, err)))
             return rc;
     }
-    if (o->next_row >= o->rows.n_rows)
-        return COMB_OK;
+    while (o->next_row >= o->rows.n_rows) {
+        if (!o->runs || !sql_runs_peek(o->runs))
+            return COMB_OK;
+        if ((rc = next_partition(o, err)))
+            return rc;
+    }
     if ((rc = out_fill(o, err)))
         return rc;
     *out = &o->batch;
@@ -780,7 +818,10 @@ static void win_close(SqlOp *op)
     if (o->have_rows) {
         sql_rows_free(&o->rows);
         comb_arena_free(&o->part);
+        comb_arena_free(&o->fill_arena);
     }
+    sql_runs_free(o->runs);
+    o->runs = NULL;
     o->have_rows = false;
     o->computed = false;
     o->next_row = 0;

@@ -204,11 +204,12 @@ AcidMorselWalk *sql_op_par_walk(SqlOp *op)
     return sql_op_scan_walk(op);
 }
 
-int sql_op_par_prepare(SqlOp *lead, CombErr *err)
+int sql_op_par_prepare(SqlOp *lead, bool *spilled, CombErr *err)
 {
-    for (; lead; lead = chain_next(lead)) {
+    *spilled = false;
+    for (; lead && !*spilled; lead = chain_next(lead)) {
         int rc;
-        if (sql_op_join_probe(lead) && (rc = sql_op_join_prebuild(lead, err)))
+        if (sql_op_join_probe(lead) && (rc = sql_op_join_prebuild(lead, spilled, err)))
             return rc;
     }
     return COMB_OK;
@@ -249,6 +250,7 @@ int sql_par_group_open(SqlParGroup *g, SqlOp *lead, CombErr *err)
 {
     int rc;
     atomic_store(&g->stop, false);
+    atomic_store(&g->over, false);
     atomic_store(&g->morsels.next, 0);
     g->live = true;
     if ((rc = share_morsels(g, lead, err)))
@@ -284,12 +286,16 @@ int sql_par_group_run(SqlParGroup *g, SqlOp *lead, SqlParTask task,
 {
     GroupTask *tasks = comb_malloc((size_t)(g->n + 1) * sizeof *tasks);
     void **args = comb_malloc((size_t)(g->n + 1) * sizeof *args);
-    int rc = tasks && args ? sql_op_par_prepare(lead->input, err) : comb_err_nomem(err);
-    for (int k = 0; !rc && k <= g->n; k++) {
+    bool spilled = false;
+    int rc = tasks && args ? sql_op_par_prepare(lead->input, &spilled, err)
+                           : comb_err_nomem(err);
+    if (spilled)
+        atomic_store(&g->over, true);
+    for (int k = 0; !rc && !spilled && k <= g->n; k++) {
         tasks[k] = (GroupTask){g, task, k ? g->peers[k - 1] : lead};
         args[k] = &tasks[k];
     }
-    if (!rc)
+    if (!rc && !spilled)
         rc = sql_par_run(g->n + 1, group_task, args, err);
     comb_free(tasks);
     comb_free(args);
@@ -303,4 +309,19 @@ void sql_par_group_close(SqlParGroup *g, SqlStmtCtx *c)
         sql_par_ctx_end(g->ctx[k], c);
     }
     g->live = false;
+}
+
+void sql_par_group_over(SqlParGroup *g)
+{
+    atomic_store(&g->over, true);
+    atomic_store(&g->stop, true);
+}
+
+int sql_par_group_serial(SqlParGroup *g, SqlOp *lead, CombErr *err)
+{
+    /* the peers first: their joins probe tables the lead's input owns */
+    sql_par_group_close(g, lead->c);
+    sql_op_close(lead->input);
+    /* a scan opens afresh, sharing no morsels */
+    return sql_op_open(lead->input, err);
 }

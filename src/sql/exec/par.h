@@ -73,8 +73,9 @@ bool sql_op_par_safe(const SqlOp *op);
 AcidMorselWalk *sql_op_par_walk(SqlOp *op);
 /* Before the copies run: every join of lead's chain builds its table,
  * and the same join of each copy's chain (copies[k], built as lead was)
- * is told to probe it. */
-int sql_op_par_prepare(SqlOp *lead, CombErr *err);
+ * is told to probe it.  *spilled: a build side outgrew the memory limit
+ * (the join then runs by partitions, which copies cannot share). */
+int sql_op_par_prepare(SqlOp *lead, bool *spilled, CombErr *err);
 void sql_op_par_share(SqlOp *copy, const SqlOp *lead);
 
 /* The copies of one parallel operator as its first copy (the lead)
@@ -88,6 +89,7 @@ typedef struct SqlParGroup {
     bool live;               /* opened: contexts to end at close */
     AcidMorsels morsels;
     _Atomic bool stop;
+    _Atomic bool over;       /* the copies went over the memory limit */
 } SqlParGroup;
 
 int sql_par_group_init(SqlParGroup *g, SqlStmtCtx *c, SqlOp **peers, int n,
@@ -104,5 +106,18 @@ int sql_par_group_run(SqlParGroup *g, SqlOp *lead, SqlParTask task,
 /* At the lead's close, after its own state: the peers closed, their
  * contexts ended (once). */
 void sql_par_group_close(SqlParGroup *g, SqlStmtCtx *c);
+
+/* Over comb.exec.memory.limit the copies cannot spill (their runs and
+ * groups are merged in memory): a copy whose holdings tip the statement
+ * over the limit calls sql_par_group_over, which stops them all (also
+ * sql_par_group_run when a join's build spilled before they started).
+ * The lead, once the run is over and it has freed its own holdings,
+ * calls sql_par_group_serial: the peers are closed (what they held
+ * released) and its input closed and opened again, to be read whole on
+ * this thread, spilling as the serial engine does.  A sort or an
+ * aggregation reads all its input before it emits a row, so nothing has
+ * been output yet. */
+void sql_par_group_over(SqlParGroup *g);
+int sql_par_group_serial(SqlParGroup *g, SqlOp *lead, CombErr *err);
 
 #endif

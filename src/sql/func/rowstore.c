@@ -48,11 +48,40 @@ int sql_rows_init_types(SqlRowStore *rs, int n_cols,
 
 void sql_rows_free(SqlRowStore *rs)
 {
+    comb_mem_release(&rs->mem);
     comb_free(rs->kinds);
     comb_free(rs->types);
     comb_free(rs->rows);
     comb_arena_free(&rs->arena);
     memset(rs, 0, sizeof *rs);
+}
+
+static void rows_account(SqlRowStore *rs)
+{
+    int64_t bytes = (int64_t)rs->arena.total + rs->cap * (int64_t)sizeof *rs->rows;
+    if (rs->mem.acct && bytes != rs->mem.held)
+        rs->over = comb_mem_hold(&rs->mem, bytes);
+}
+
+void sql_rows_track(SqlRowStore *rs, CombMemAcct *acct)
+{
+    /* blocks small against the limit, so a store spills near it */
+    size_t block = acct && acct->limit ? (size_t)(acct->limit / 32) : 0;
+    if (block && block < rs->arena.block_size && rs->arena.total == 0)
+        comb_arena_init(&rs->arena, block < 4096 ? 4096 : block);
+    rs->mem.acct = acct;
+    rows_account(rs);
+}
+
+void sql_rows_clear(SqlRowStore *rs)
+{
+    comb_free(rs->rows);
+    rs->rows = NULL;
+    rs->n_rows = rs->cap = 0;
+    comb_arena_free(&rs->arena);
+    comb_arena_init(&rs->arena, rs->arena.block_size);
+    rs->over = false;
+    rows_account(rs);
 }
 
 /* The parts of a complex value at row: array elements, map entries (key,
@@ -115,6 +144,28 @@ int sql_datum_read(SqlDatum *d, const CombVector *v, int row, CombArena *a)
     return COMB_OK;
 }
 
+int sql_datum_copy(SqlDatum *dst, const SqlDatum *src, CombArena *a)
+{
+    *dst = *src;
+    if (src->null)
+        return COMB_OK;
+    if (src->s.ptr) {
+        char *p = comb_arena_strndup(a, src->s.ptr, src->s.len);
+        if (!p)
+            return COMB_ENOMEM;
+        dst->s.ptr = p;
+    }
+    if (src->n) {
+        dst->parts = comb_arena_alloc(a, src->n * sizeof *dst->parts);
+        if (!dst->parts)
+            return COMB_ENOMEM;
+        for (uint32_t k = 0; k < src->n; k++)
+            if (sql_datum_copy(&dst->parts[k], &src->parts[k], a))
+                return COMB_ENOMEM;
+    }
+    return COMB_OK;
+}
+
 static int cmp_scalar(CombTypeKind kind, const SqlDatum *x, const SqlDatum *y)
 {
     if (comb_type_is_float(kind))
@@ -129,8 +180,8 @@ static int cmp_scalar(CombTypeKind kind, const SqlDatum *x, const SqlDatum *y)
 }
 
 /* The type of part k of a complex value of type t. */
-static const CombType *part_type(const CombType *t, const SqlDatum *d,
-                                 uint32_t k)
+const CombType *sql_datum_part_type(const CombType *t, const SqlDatum *d,
+                                    uint32_t k)
 {
     switch (t->kind) {
     case COMB_T_LIST: return t->children[0];
@@ -153,7 +204,7 @@ static int datum_cmp(const CombType *t, const SqlDatum *x, const SqlDatum *y,
         if (px->null || py->null)
             c = px->null == py->null ? 0 : (px->null == nested_nulls_first) ? -1 : 1;
         else
-            c = datum_cmp(part_type(t, x, k), px, py, nested_nulls_first);
+            c = datum_cmp(sql_datum_part_type(t, x, k), px, py, nested_nulls_first);
         if (c)
             return c;
     }
@@ -187,6 +238,7 @@ int sql_rows_add(SqlRowStore *rs, SqlDatum **row, CombErr *err)
     }
     rs->rows[rs->n_rows++] = r;
     *row = r;
+    rows_account(rs);
     return COMB_OK;
 }
 
@@ -202,6 +254,7 @@ int sql_rows_append(SqlRowStore *rs, CombVector *const *cols,
             if (cols[j] && sql_datum_read(&r[j], cols[j], row, &rs->arena))
                 return comb_err_nomem(err);
     }
+    rows_account(rs);
     return COMB_OK;
 }
 
@@ -211,10 +264,8 @@ typedef struct SortCtx {
     int n_keys;
 } SortCtx;
 
-static int row_cmp(const void *a, const void *b, void *arg)
+static int rows_cmp(const SortCtx *ctx, const SqlDatum *x, const SqlDatum *y)
 {
-    const SortCtx *ctx = arg;
-    const SqlDatum *x = *(SqlDatum *const *)a, *y = *(SqlDatum *const *)b;
     for (int k = 0; k < ctx->n_keys; k++) {
         const SqlSortKey *key = &ctx->keys[k];
         const SqlDatum *dx = &x[key->col], *dy = &y[key->col];
@@ -234,11 +285,16 @@ static int row_cmp(const void *a, const void *b, void *arg)
     return 0;
 }
 
+static int row_cmp(const void *a, const void *b, void *arg)
+{
+    return rows_cmp(arg, *(SqlDatum *const *)a, *(SqlDatum *const *)b);
+}
+
 int sql_rows_cmp(const SqlRowStore *rs, const SqlSortKey *keys, int n_keys,
                  const SqlDatum *x, const SqlDatum *y)
 {
     SortCtx ctx = {rs, keys, n_keys};
-    return row_cmp(&x, &y, &ctx);
+    return rows_cmp(&ctx, x, y);
 }
 
 void sql_rows_sort(SqlRowStore *rs, const SqlSortKey *keys, int n_keys)

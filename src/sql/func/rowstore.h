@@ -13,6 +13,7 @@
 #include "common/arena.h"
 #include "common/batch.h"
 #include "common/err.h"
+#include "common/memacct.h"
 #include "sql/func/value.h"
 #include "sql/session.h"
 
@@ -40,6 +41,9 @@ typedef struct SqlRowStore {
     int64_t n_rows;
     int64_t cap;
     CombArena arena;
+    CombMemShare mem;       /* what it holds, counted when tracked */
+    bool over;              /* the account was over its limit at the last
+                               row added */
 } SqlRowStore;
 
 typedef struct SqlSortKey {
@@ -54,10 +58,19 @@ int sql_rows_init(SqlRowStore *rs, int n_cols, const CombTypeKind *kinds);
 int sql_rows_init_types(SqlRowStore *rs, int n_cols,
                         const CombType *const *types);
 void sql_rows_free(SqlRowStore *rs);
+/* Count what the store holds in acct (its blocks and row array), from
+ * now until it is freed. */
+void sql_rows_track(SqlRowStore *rs, CombMemAcct *acct);
+/* Drop every row (their memory too), keeping the columns: a store that
+ * was written out to a spill file takes new rows. */
+void sql_rows_clear(SqlRowStore *rs);
 
 /* Read one value of vector v at row (strings and parts are copied into
  * arena a).  0 or COMB_ENOMEM. */
 int sql_datum_read(SqlDatum *d, const CombVector *v, int row, CombArena *a);
+/* dst := a copy of src whose strings and parts live in a.  0 or
+ * COMB_ENOMEM. */
+int sql_datum_copy(SqlDatum *dst, const SqlDatum *src, CombArena *a);
 /* Write d into row `row` of a vector of a flat kind (strings are
  * borrowed, not copied). */
 void sql_datum_store(CombVector *v, int row, const SqlDatum *d);
@@ -67,6 +80,10 @@ int sql_datum_fill(SqlVecFill *f, int row, const SqlDatum *d);
 /* Compare two datums of type t (NULLs equal to each other, first; NULLs
  * inside complex values first too, as Hive's ObjectInspectorUtils). */
 int sql_datum_cmp(const CombType *t, const SqlDatum *x, const SqlDatum *y);
+
+/* The type of part k of d, a complex value of type t. */
+const CombType *sql_datum_part_type(const CombType *t, const SqlDatum *d,
+                                    uint32_t k);
 
 /* A new row (n_cols datums, all NULL) appended to the store. */
 int sql_rows_add(SqlRowStore *rs, SqlDatum **row, CombErr *err);

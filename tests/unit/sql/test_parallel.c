@@ -10,11 +10,17 @@
  * whole files), and a small dimension for joins of every kind but FULL.
  * Errors a worker raises (assert_true, a scalar subquery's second row)
  * are the statement's, and the session goes on.  Threads must really have
- * run (sql_par_threads_started), or the test proves nothing.  Built with
+ * run (sql_par_threads_started), or the test proves nothing.  Under a
+ * small comb.exec.memory.limit the copies go over the statement's one
+ * budget and the operator runs again on one thread, spilling: the same
+ * rows again.  A cancel request stops the copies too.  Built with
  * ThreadSanitizer as build/tsan/tests/threads_sql too.
  */
 #include "unit.h"
 
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -213,6 +219,95 @@ TEST(parallel_threads_setting)
     }
     CHECK_OK(answer(s, "64", "SELECT count(*) FROM t1", &out, &err), &err);
     CHECK(out.len == 2 && memcmp(out.data, "2\n", 2) == 0);
+    comb_buf_free(&out);
+    sql_session_close(s);
+}
+
+/* Sorts and aggregations (some over a join) whose stores are far over
+ * 256k: each copy's store counts against the one budget, so together they
+ * go over it, stop, and the operator reads its input again alone. */
+static const char *const big_queries[] = {
+    "SELECT id, count(*), sum(d), min(s) FROM fa GROUP BY id",
+    "SELECT fa.id, dim.name, count(*), sum(fa.d) FROM fa JOIN dim ON fa.g = dim.g "
+    "GROUP BY fa.id, dim.name",
+    "SELECT k, id % 1000, count(*), max(s) FROM pa GROUP BY k, id % 1000",
+    "SELECT g, count(*) FROM fa GROUP BY g",
+    /* filters on both sides: the input opened again keeps them */
+    "SELECT fa.id, count(*), max(b.s) FROM fa JOIN (SELECT id, s FROM fa WHERE id % 3 = 0) b "
+    "ON fa.id = b.id WHERE fa.g <> 2 GROUP BY fa.id",
+    "SELECT id, s FROM fa WHERE g <> 2 ORDER BY s, id",
+    "SELECT id, g, s FROM fa ORDER BY g DESC, s",
+    "SELECT fa.s, dim.name, fa.id FROM fa JOIN dim ON fa.g = dim.g ORDER BY dim.name",
+    "SELECT k, id FROM pa ORDER BY k, id % 10",
+};
+
+TEST(parallel_memory_limit)
+{
+    SqlSessionOptions opt = {unit_tmpdir(), "tester"};
+    SqlSession *s = NULL;
+    CombErr err;
+    CombBuf one = COMB_BUF_INIT, many = COMB_BUF_INIT;
+    uint64_t started;
+    CHECK_OK(sql_session_open(&opt, &s, &err), &err);
+    CHECK_OK(setup(s, &err), &err);
+    CHECK_OK(sql_session_set_conf(s, "comb.exec.memory.limit", "256k", &err), &err);
+    started = sql_par_threads_started();
+    for (size_t i = 0; i < sizeof big_queries / sizeof big_queries[0] && !unit_failed_now(); i++) {
+        const char *q = big_queries[i];
+        CHECK_OK(answer(s, "1", q, &one, &err), &err);
+        CHECK(one.len > 0);
+        CHECK_OK(answer(s, "2", q, &many, &err), &err);
+        if (many.len != one.len || memcmp(many.data, one.data, one.len) != 0)
+            unit_fail(__FILE__, __LINE__, "threads=2 under 256k differs for %s:\n%.*s\n"
+                      "vs threads=1:\n%.*s", q, (int)many.len, (const char *)many.data,
+                      (int)one.len, (const char *)one.data);
+    }
+    CHECK(sql_par_threads_started() > started);
+    comb_buf_free(&one);
+    comb_buf_free(&many);
+    sql_session_close(s);
+}
+
+typedef struct Canceller {
+    uint64_t started;        /* threads started before the statement */
+    atomic_bool done;
+} Canceller;
+
+/* Asks for a cancel once the statement's copies run, until it is over. */
+static void *cancel_main(void *arg)
+{
+    Canceller *k = arg;
+    while (!atomic_load(&k->done)) {
+        if (sql_par_threads_started() > k->started)
+            sql_cancel_request();
+        sched_yield();
+    }
+    return NULL;
+}
+
+TEST(parallel_cancel)
+{
+    SqlSessionOptions opt = {unit_tmpdir(), "tester"};
+    SqlSession *s = NULL;
+    CombErr err;
+    CombBuf out = COMB_BUF_INIT;
+    Canceller k;
+    pthread_t th;
+    int rc;
+    CHECK_OK(sql_session_open(&opt, &s, &err), &err);
+    CHECK_OK(setup(s, &err), &err);
+    k.started = sql_par_threads_started();
+    atomic_init(&k.done, false);
+    CHECK(pthread_create(&th, NULL, cancel_main, &k) == 0);
+    /* 10^8 pairs: it runs until cancelled */
+    rc = answer(s, "2", "SELECT count(*), sum(a.id + b.id) FROM fa a, fa b", &out, &err);
+    atomic_store(&k.done, true);
+    pthread_join(th, NULL);
+    CHECK(rc == COMB_ECANCELLED);
+    CHECK(strstr(err.msg, "Query was cancelled") != NULL);
+    CHECK(sql_par_threads_started() > k.started);
+    CHECK_OK(answer(s, "2", "SELECT count(*) FROM fa WHERE g = 1", &out, &err), &err);
+    CHECK(out.len > 0);
     comb_buf_free(&out);
     sql_session_close(s);
 }
