@@ -14,7 +14,6 @@
 #include "sql/exec/par.h"
 
 #include <string.h>
-#include <strings.h>
 
 /* Column id -> position in the batches an expression reads. */
 typedef struct PosMap {
@@ -356,27 +355,6 @@ static int lower_aggregate_copy(SqlStmtCtx *c, const void *n, SqlOp **out,
     return lower_one_aggregate(c, n, out, err);
 }
 
-/* Merging partial states gives the serial engine's value bit for bit only
- * for counts, min/max and sums and averages of exact numbers (integers,
- * decimals).  Floating sums, variances, percentiles and collect_* (whose
- * element order would follow the threads) stay on one thread, so that an
- * answer does not change from run to run. */
-static bool agg_merges_exactly(const SqlAgg *g)
-{
-    static const char *const any_arg[] = {"count", "min", "max"};
-    static const char *const exact_arg[] = {"sum", "avg"};
-    CombTypeKind t = g->n_args ? g->args[0]->type : COMB_T_BIGINT;
-    if (g->distinct)
-        return false; /* DISTINCT calls' seen sets would have to merge too */
-    for (size_t i = 0; i < sizeof any_arg / sizeof any_arg[0]; i++)
-        if (strcasecmp(g->name, any_arg[i]) == 0)
-            return true;
-    for (size_t i = 0; i < sizeof exact_arg / sizeof exact_arg[0]; i++)
-        if (strcasecmp(g->name, exact_arg[i]) == 0)
-            return t == COMB_T_DECIMAL || (comb_type_is_int(t) && t != COMB_T_DATE);
-    return false;
-}
-
 static int lower_aggregate(SqlStmtCtx *c, const LpNode *n, SqlOp **out,
                            CombErr *err)
 {
@@ -392,8 +370,10 @@ static int lower_aggregate(SqlStmtCtx *c, const LpNode *n, SqlOp **out,
     }
     if ((rc = lower_one_aggregate(c, n, out, err)))
         return rc;
+    /* only where merging partial states gives the serial answer to the
+     * last bit (agg.h), so that an answer does not change from run to run */
     for (int a = 0; a < n->n_aggs; a++)
-        if (!agg_merges_exactly(&n->aggs[a]))
+        if (!n->aggs[a].merge_exact)
             return COMB_OK;
     if ((rc = copies_wanted(c, (*out)->input, &copies, err)) || !copies ||
         (rc = lower_copies(c, copies, lower_aggregate_copy, n, &ops, err)))

@@ -18,7 +18,9 @@
  * PARTIAL1/FINAL modes); merge(init + rows A, init + rows B) has the
  * final value of init + rows A + B, with Hive's own merge arithmetic
  * where Hive's differs from adding the rows again (variance, covariance,
- * percentile_approx's histogram).
+ * percentile_approx's histogram).  Only where SqlAgg.merge_exact is set
+ * is that value the serial one to the last bit, whichever way the rows
+ * were cut: a parallel plan aggregates apart only calls that have it.
  *
  * States: `state_size` bytes the caller provides (aligned to 16), set up
  * by init.  Whatever a state holds beyond them (min/max strings, the
@@ -70,6 +72,13 @@ struct SqlAgg {
     BoundExpr **args;        /* over the caller's input */
     bool star;               /* count(*) */
     bool distinct;           /* f(DISTINCT ...): see above */
+    bool merge_exact;        /* merging partial states gives the value one
+                                state fed every row gives, bit for bit
+                                (count, min, max; sum and avg of integers
+                                and decimals), so copies may aggregate
+                                apart; false for floating sums, variances,
+                                percentiles, collect_* (element order) and
+                                DISTINCT calls (their seen sets) */
     const CombType *type;    /* result type */
     size_t state_size;
     int kind;                /* the function's own variant (var_pop, ...) */

@@ -981,6 +981,7 @@ static int bind_count(AggBind *ab, CombErr *err)
     ab->a->type = sql_kind_type(COMB_T_BIGINT);
     ab->a->ops = &count_ops;
     ab->a->state_size = sizeof(CountState);
+    ab->a->merge_exact = true;
     (void)err;
     return COMB_OK;
 }
@@ -1006,6 +1007,9 @@ static int bind_sum(AggBind *ab, CombErr *err)
     x = a->args[0];
     a->ops = &sum_ops;
     a->state_size = sizeof(SumState);
+    /* integers add up in 64 bits and decimals exactly, in any order;
+     * doubles round differently when the rows are cut otherwise */
+    a->merge_exact = x->type == COMB_T_DECIMAL || sql_int_rank(x->type);
     if (x->type == COMB_T_DECIMAL) {
         int p = (int)x->ctype->precision, s = (int)x->ctype->scale, ip = p - s;
         if (a->kind == K_SUM)
@@ -1030,6 +1034,7 @@ static int bind_best(AggBind *ab, CombErr *err)
         return rc;
     a->ops = &best_ops;
     a->state_size = sizeof(BestState);
+    a->merge_exact = true; /* the best of bests is the best */
     if (a->args[0]->type == COMB_T_NULL) {
         a->type = sql_kind_type(COMB_T_STRING);
         return sql_bind_convert_kind(ab->c, a->args[0], COMB_T_STRING,
@@ -1314,6 +1319,8 @@ int sql_agg_bind(SqlStmtCtx *c, const AstExpr *call, BoundExpr **args,
                           "syntax for UDAF invocation is invalid.", call->name);
     if ((rc = aggregates[i].bind(&ab, err)))
         return rc;
+    if (a->distinct)
+        a->merge_exact = false; /* the caller's seen sets would have to merge */
     *out = a;
     return COMB_OK;
 }

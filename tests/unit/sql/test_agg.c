@@ -43,14 +43,15 @@ static BoundExpr *column(Env *e, int col, CombTypeKind kind)
     return x;
 }
 
-/* name(column 0 [, column 1] [, extra]) bound. */
-static SqlAgg *bind(Env *e, const char *name, int n_cols, BoundExpr *extra,
-                    CombErr *err)
+/* name([DISTINCT] column 0 [, column 1] [, extra]) bound. */
+static SqlAgg *bind_call(Env *e, const char *name, bool distinct, int n_cols,
+                         BoundExpr *extra, CombErr *err)
 {
     static AstExpr args[3];
     static AstExpr *argp[3] = {&args[0], &args[1], &args[2]};
     AstExpr call = {.kind = AST_FUNC, .name = (char *)name, .args = argp,
-                    .n_args = n_cols + (extra != NULL), .text = (char *)name};
+                    .n_args = n_cols + (extra != NULL), .text = (char *)name,
+                    .distinct = distinct};
     BoundExpr **bx = comb_arena_calloc(&e->arena, 4 * sizeof *bx);
     SqlAgg *a = NULL;
     for (int i = 0; i < n_cols; i++)
@@ -60,6 +61,12 @@ static SqlAgg *bind(Env *e, const char *name, int n_cols, BoundExpr *extra,
     if (sql_agg_bind(&e->c, &call, bx, call.n_args, &a, err))
         return NULL;
     return a;
+}
+
+static SqlAgg *bind(Env *e, const char *name, int n_cols, BoundExpr *extra,
+                    CombErr *err)
+{
+    return bind_call(e, name, false, n_cols, extra, err);
 }
 
 static BoundExpr *double_const(Env *e, double d)
@@ -273,5 +280,43 @@ TEST(agg_binding_refuses_as_hive)
     CHECK(strstr(err.msg, "Exactly one argument is expected.") != NULL);
     CHECK(bind(&e, "covar_pop", 1, NULL, &err) == NULL);
     CHECK(strstr(err.msg, "Exactly two arguments are expected.") != NULL);
+    env_free(&e);
+}
+
+/* Which calls a parallel plan may aggregate apart (SqlAgg.merge_exact):
+ * those whose merged partial states give the serial value to the last
+ * bit, which for sum and avg depends on the argument's type. */
+TEST(agg_merge_exact_follows_argument_type)
+{
+    static const char *const always[] = {"count", "min", "max"};
+    static const char *const never[] = {"variance", "stddev_samp", "collect_list",
+                                        "collect_set"};
+    Env e;
+    CombErr err;
+    SqlAgg *a;
+    BoundExpr *dec;
+    env_init(&e, COMB_T_BIGINT);
+    for (size_t i = 0; i < sizeof always / sizeof always[0]; i++) {
+        CHECK((a = bind(&e, always[i], 1, NULL, &err)) != NULL);
+        CHECK(a->merge_exact);
+        CHECK((a = bind_call(&e, always[i], true, 1, NULL, &err)) != NULL);
+        CHECK(!a->merge_exact); /* DISTINCT: the seen sets would have to merge */
+    }
+    for (size_t i = 0; i < sizeof never / sizeof never[0]; i++) {
+        CHECK((a = bind(&e, never[i], 1, NULL, &err)) != NULL);
+        CHECK(!a->merge_exact);
+    }
+    CHECK((a = bind(&e, "percentile", 1, double_const(&e, 0.5), &err)) != NULL);
+    CHECK(!a->merge_exact);
+    CHECK((a = bind(&e, "sum", 1, NULL, &err)) != NULL && a->merge_exact);
+    CHECK((a = bind(&e, "avg", 1, NULL, &err)) != NULL && a->merge_exact);
+    dec = sql_bx_new_type(&e.c, BX_COL, sql_decimal_type(&e.c, 10, 2), (AstPos){1, 1});
+    CHECK((a = bind(&e, "sum", 0, dec, &err)) != NULL && a->merge_exact);
+    CHECK((a = bind(&e, "avg", 0, dec, &err)) != NULL && a->merge_exact);
+    env_free(&e);
+    env_init(&e, COMB_T_DOUBLE);
+    CHECK((a = bind(&e, "sum", 1, NULL, &err)) != NULL && !a->merge_exact);
+    CHECK((a = bind(&e, "avg", 1, NULL, &err)) != NULL && !a->merge_exact);
+    CHECK((a = bind(&e, "max", 1, NULL, &err)) != NULL && a->merge_exact);
     env_free(&e);
 }
