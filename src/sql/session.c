@@ -492,6 +492,20 @@ bool sql_cancel_requested(void)
 {
     return atomic_load_explicit(&cancel_flag, memory_order_relaxed) != 0;
 }
+int sql_sink_allowed(const SqlStmtCtx *c, CombErr *err)
+{
+    if (c->par_copy)
+        return COMB_INTERNAL(err, "a parallel copy of the statement used its result sink");
+    return COMB_OK;
+}
+
+int sql_stmt_info(const SqlStmtCtx *c, const char *line, CombErr *err)
+{
+    int rc = sql_sink_allowed(c, err);
+    if (rc || !c->sink->info)
+        return rc;
+    return c->sink->info(c->sink->ctx, line, err);
+}
 
 /* comb.scan.stats=true: after a statement that read ORC files, a line of
  * what its scans read and skipped (push-down tests count with it). */
@@ -499,7 +513,7 @@ static int scan_stats_info(SqlStmtCtx *c, CombErr *err)
 {
     const OrcReadCounters *k = &c->scan_counters;
     char line[256];
-    if (!sql_conf_bool(c->s, "comb.scan.stats", false) || !c->sink->info ||
+    if (!sql_conf_bool(c->s, "comb.scan.stats", false) ||
         k->stripes_read + k->stripes_skipped == 0)
         return COMB_OK;
     snprintf(line, sizeof line,
@@ -510,7 +524,7 @@ static int scan_stats_info(SqlStmtCtx *c, CombErr *err)
              (unsigned long long)k->groups_read,
              (unsigned long long)k->groups_skipped,
              (unsigned long long)k->bytes_read);
-    return c->sink->info(c->sink->ctx, line, err);
+    return sql_stmt_info(c, line, err);
 }
 
 int sql_session_execute(SqlSession *s, const char *text, size_t len,

@@ -156,6 +156,16 @@ int sql_txn_begin(SqlStmtCtx *c, CombErr *err);
 int sql_err_at(CombErr *err, int code, int hive_code, AstPos pos,
                const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
+/* May c send rows or lines to a sink?  Only the statement's own context
+ * may: a parallel copy's (SqlStmtCtx.par_copy) runs on a worker thread
+ * beside the others, while a sink is one thread's and takes rows in the
+ * order one thread makes them.  A copy that gets here is a bug in comb,
+ * refused as COMB_EINTERNAL (in every build: never an abort). */
+int sql_sink_allowed(const SqlStmtCtx *c, CombErr *err);
+/* An informational line through the statement's sink (nothing when the
+ * sink takes none), refused for a parallel copy as sql_sink_allowed. */
+int sql_stmt_info(const SqlStmtCtx *c, const char *line, CombErr *err);
+
 /* Commit the statement's transaction (files must already be durable). */
 int sql_txn_commit(SqlStmtCtx *c, CombErr *err);
 

@@ -96,7 +96,7 @@ static void trace_file(void *ctx, const char *path)
     CombErr ignored;
     char *line = comb_arena_printf(c->arena, "file read: %s", path);
     if (line)
-        c->sink->info(c->sink->ctx, line, &ignored);
+        sql_stmt_info(c, line, &ignored);
 }
 
 static int open_unit(SqlScan *s, CombErr *err)

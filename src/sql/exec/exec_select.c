@@ -177,12 +177,13 @@ int sql_select_open(SqlStmtCtx *c, SqlSelectPlan *p, CombErr *err)
 int sql_select_run(SqlStmtCtx *c, SqlSelectPlan *p, const SqlSink *sink,
                    CombErr *err)
 {
-    (void)c;
+    int rc = sql_sink_allowed(c, err);
+    if (rc)
+        return rc;
     for (;;) {
         const CombBatch *b;
         CombBatch view;
-        int rc = sql_op_next(p->root, &b, err);
-        if (rc || !b)
+        if ((rc = sql_op_next(p->root, &b, err)) || !b)
             return rc;
         view = *b;
         view.n_cols = p->n_out;
@@ -204,7 +205,8 @@ int sql_exec_select(SqlStmtCtx *c, CombErr *err)
     SqlSelectPlan *p;
     const SqlSink *sink = c->sink;
     int rc;
-    if ((rc = sql_select_plan(c, c->stmt->select, &p, err)))
+    if ((rc = sql_sink_allowed(c, err)) ||
+        (rc = sql_select_plan(c, c->stmt->select, &p, err)))
         return rc;
     if (!(rc = sql_select_open(c, p, err)) && sink->begin)
         rc = sink->begin(sink->ctx, p->n_out, p->names, p->kinds, err);

@@ -70,15 +70,15 @@ int sql_exec_mem_stats(SqlStmtCtx *c, int64_t heap_peak, CombErr *err)
 {
     const CombMemAcct *m = c->mem;
     char line[256];
-    if (!sql_conf_bool(c->s, "comb.exec.stats", false) || !c->sink->info ||
-        !c->stmt || c->stmt->kind == AST_SET)
+    if (!sql_conf_bool(c->s, "comb.exec.stats", false) || !c->stmt ||
+        c->stmt->kind == AST_SET)
         return COMB_OK;
     snprintf(line, sizeof line,
              "Memory: limit %lld, peak tracked %lld, peak heap %lld, "
              "spilled %lld bytes in %lld files",
              (long long)m->limit, (long long)m->peak, (long long)heap_peak,
              (long long)m->spilled_bytes, (long long)m->spill_files);
-    return c->sink->info(c->sink->ctx, line, err);
+    return sql_stmt_info(c, line, err);
 }
 
 bool sql_mem_exceeded(const SqlStmtCtx *c, int64_t own)

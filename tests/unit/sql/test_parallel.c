@@ -13,7 +13,9 @@
  * run (sql_par_threads_started), or the test proves nothing.  Under a
  * small comb.exec.memory.limit the copies go over the statement's one
  * budget and the operator runs again on one thread, spilling: the same
- * rows again.  A cancel request stops the copies too.  Built with
+ * rows again.  A cancel request stops the copies too.  A copy's context
+ * may not use the statement's sink: that is an internal error, not a
+ * crash.  Built with
  * ThreadSanitizer as build/tsan/tests/threads_sql too.
  */
 #include "unit.h"
@@ -310,4 +312,41 @@ TEST(parallel_cancel)
     CHECK(out.len > 0);
     comb_buf_free(&out);
     sql_session_close(s);
+}
+
+static int count_info(void *ctx, const char *line, CombErr *err)
+{
+    (void)line;
+    (void)err;
+    ++*(int *)ctx;
+    return COMB_OK;
+}
+
+/* A parallel copy's context (sql_par_ctx_new) is refused the statement's
+ * sink as an internal error in every build, the lead's is not; the
+ * refusal comes before the plan is looked at. */
+TEST(parallel_copy_refuses_the_sink)
+{
+    CombArena arena;
+    SqlStmtCtx c;
+    SqlStmtCtx *w;
+    CombErr err;
+    int lines = 0;
+    SqlSink sink = {&lines, NULL, NULL, NULL, count_info};
+    memset(&c, 0, sizeof c);
+    comb_arena_init(&arena, 4096);
+    c.arena = &arena;
+    c.sink = &sink;
+    CHECK_OK(sql_stmt_info(&c, "from the lead", &err), &err);
+    CHECK_EQ(lines, 1);
+    CHECK((w = sql_par_ctx_new(&c)) != NULL);
+    CHECK(w->par_copy && w->sink == &sink);
+    CHECK(sql_stmt_info(w, "from a copy", &err) == COMB_EINTERNAL);
+    CHECK(strstr(err.msg, "internal error") && strstr(err.msg, "parallel copy"));
+    CHECK_EQ(lines, 1);
+    CHECK(sql_select_run(w, NULL, &sink, &err) == COMB_EINTERNAL);
+    CHECK(sql_sink_allowed(w, &err) == COMB_EINTERNAL);
+    CHECK_OK(sql_sink_allowed(&c, &err), &err);
+    sql_par_ctx_end(w, &c);
+    comb_arena_free(&arena);
 }
