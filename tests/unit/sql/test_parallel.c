@@ -108,6 +108,21 @@ static int setup(SqlSession *s, CombErr *err)
     return COMB_OK;
 }
 
+/* A session over setup()'s tables in a fresh warehouse; NULL, with the
+ * failure reported, when that cannot be made. */
+static SqlSession *open_with_tables(void)
+{
+    SqlSessionOptions opt = {unit_tmpdir(), "tester"};
+    SqlSession *s = NULL;
+    CombErr err;
+    if (sql_session_open(&opt, &s, &err) || setup(s, &err)) {
+        unit_fail(__FILE__, __LINE__, "the tables: %s", err.msg);
+        sql_session_close(s);
+        return NULL;
+    }
+    return s;
+}
+
 static const char *const queries[] = {
     "SELECT g, count(*), sum(id), avg(d), min(s), max(s), sum(m), count(g), "
     "min(m), max(d) FROM fa GROUP BY g",
@@ -151,6 +166,21 @@ static int answer(SqlSession *s, const char *threads, const char *sql,
     return rc ? rc : run(s, sql, out, err);
 }
 
+/* sql's answer with `threads` threads (into *many) is one's, byte for
+ * byte: one thread's answer; `how` says more of the run in the message. */
+static void same_as_one_thread(SqlSession *s, const char *threads, const char *sql,
+                               const CombBuf *one, CombBuf *many, const char *how)
+{
+    CombErr err;
+    if (unit_failed_now())
+        return;
+    CHECK_OK(answer(s, threads, sql, many, &err), &err);
+    if (many->len != one->len || memcmp(many->data, one->data, one->len) != 0)
+        unit_fail(__FILE__, __LINE__, "threads=%s%s differs for %s:\n%.*s\nvs "
+                  "threads=1:\n%.*s", threads, how, sql, (int)many->len,
+                  (const char *)many->data, (int)one->len, (const char *)one->data);
+}
+
 /* Errors raised in a copy are the statement's; the session goes on. */
 static void check_worker_errors(SqlSession *s)
 {
@@ -174,27 +204,17 @@ static void check_worker_errors(SqlSession *s)
 
 TEST(parallel_same_rows)
 {
-    SqlSessionOptions opt = {unit_tmpdir(), "tester"};
-    SqlSession *s = NULL;
+    SqlSession *s = open_with_tables();
     CombErr err;
     CombBuf one = COMB_BUF_INIT, many = COMB_BUF_INIT;
     uint64_t started;
-    CHECK_OK(sql_session_open(&opt, &s, &err), &err);
-    CHECK_OK(setup(s, &err), &err);
+    CHECK(s != NULL);
     started = sql_par_threads_started();
     for (size_t q = 0; q < sizeof queries / sizeof queries[0] && !unit_failed_now(); q++) {
         CHECK_OK(answer(s, "1", queries[q], &one, &err), &err);
         CHECK(one.len > 0);
-        for (int t = 2; t <= 4 && !unit_failed_now(); t += 2) {
-            char tn[16];
-            snprintf(tn, sizeof tn, "%d", t);
-            CHECK_OK(answer(s, tn, queries[q], &many, &err), &err);
-            if (many.len != one.len || memcmp(many.data, one.data, one.len) != 0) {
-                unit_fail(__FILE__, __LINE__, "threads=%d differs for %s:\n%.*s\nvs "
-                          "threads=1:\n%.*s", t, queries[q], (int)many.len,
-                          (const char *)many.data, (int)one.len, (const char *)one.data);
-            }
-        }
+        same_as_one_thread(s, "2", queries[q], &one, &many, "");
+        same_as_one_thread(s, "4", queries[q], &one, &many, "");
     }
     /* the queries above ran copies on threads: 1 + 3 per parallel query */
     CHECK(sql_par_threads_started() >= started + 20);
@@ -245,24 +265,17 @@ static const char *const big_queries[] = {
 
 TEST(parallel_memory_limit)
 {
-    SqlSessionOptions opt = {unit_tmpdir(), "tester"};
-    SqlSession *s = NULL;
+    SqlSession *s = open_with_tables();
     CombErr err;
     CombBuf one = COMB_BUF_INIT, many = COMB_BUF_INIT;
     uint64_t started;
-    CHECK_OK(sql_session_open(&opt, &s, &err), &err);
-    CHECK_OK(setup(s, &err), &err);
+    CHECK(s != NULL);
     CHECK_OK(sql_session_set_conf(s, "comb.exec.memory.limit", "256k", &err), &err);
     started = sql_par_threads_started();
     for (size_t i = 0; i < sizeof big_queries / sizeof big_queries[0] && !unit_failed_now(); i++) {
-        const char *q = big_queries[i];
-        CHECK_OK(answer(s, "1", q, &one, &err), &err);
+        CHECK_OK(answer(s, "1", big_queries[i], &one, &err), &err);
         CHECK(one.len > 0);
-        CHECK_OK(answer(s, "2", q, &many, &err), &err);
-        if (many.len != one.len || memcmp(many.data, one.data, one.len) != 0)
-            unit_fail(__FILE__, __LINE__, "threads=2 under 256k differs for %s:\n%.*s\n"
-                      "vs threads=1:\n%.*s", q, (int)many.len, (const char *)many.data,
-                      (int)one.len, (const char *)one.data);
+        same_as_one_thread(s, "2", big_queries[i], &one, &many, " under 256k");
     }
     CHECK(sql_par_threads_started() > started);
     comb_buf_free(&one);
@@ -289,15 +302,13 @@ static void *cancel_main(void *arg)
 
 TEST(parallel_cancel)
 {
-    SqlSessionOptions opt = {unit_tmpdir(), "tester"};
-    SqlSession *s = NULL;
+    SqlSession *s = open_with_tables();
     CombErr err;
     CombBuf out = COMB_BUF_INIT;
     Canceller k;
     pthread_t th;
     int rc;
-    CHECK_OK(sql_session_open(&opt, &s, &err), &err);
-    CHECK_OK(setup(s, &err), &err);
+    CHECK(s != NULL);
     k.started = sql_par_threads_started();
     atomic_init(&k.done, false);
     CHECK(pthread_create(&th, NULL, cancel_main, &k) == 0);
