@@ -62,17 +62,26 @@ run_comb() {
 }
 # "Memory: limit L, peak tracked P, peak heap H, spilled S bytes in F files"
 field() { sed -E "s/.*$1 ([0-9]+).*/\\1/" "$WH/mem"; }
+# SQLite's rows of query $1, what comb's must be
+want() { sqlite3 -separator $'\t' "$WH/ref.db" "$1;" > "$WH/want" || fail "sqlite: $1"; }
+# The last run_comb under 1m (of query $2; $1 says how it ran, for the
+# messages) gave SQLite's rows, spilled, and kept its peaks to the limit
+# plus their margins.
+check_bounded() {
+    local how=$1 q=$2 tracked heap spilled
+    cmp -s "$WH/rows" "$WH/want" ||
+        { diff "$WH/rows" "$WH/want" | head -5; fail "wrong rows, $how: $q"; }
+    tracked=$(field "peak tracked"); heap=$(field "peak heap"); spilled=$(field spilled)
+    (( spilled > 0 )) || fail "nothing spilled, $how: $q"
+    (( tracked <= LIMIT + TRACKED_MARGIN )) || fail "tracked peak $tracked over the limit, $how: $q"
+    (( heap <= LIMIT + HEAP_MARGIN )) || fail "heap peak $heap over the limit, $how: $q"
+    echo "limit 1m, $how: tracked $tracked heap $heap spilled $spilled: $q"
+}
 
 for q in "${queries[@]}"; do
-    sqlite3 -separator $'\t' "$WH/ref.db" "$q;" > "$WH/want" || fail "sqlite: $q"
+    want "$q"
     run_comb 1m "$q"
-    cmp -s "$WH/rows" "$WH/want" ||
-        { diff "$WH/rows" "$WH/want" | head -5; fail "wrong rows under the limit: $q"; }
-    tracked=$(field "peak tracked"); heap=$(field "peak heap"); spilled=$(field spilled)
-    (( spilled > 0 )) || fail "nothing spilled: $q"
-    (( tracked <= LIMIT + TRACKED_MARGIN )) || fail "tracked peak $tracked over the limit: $q"
-    (( heap <= LIMIT + HEAP_MARGIN )) || fail "heap peak $heap over the limit: $q"
-    echo "limit 1m: tracked $tracked heap $heap spilled $spilled: $q"
+    check_bounded "text table" "$q"
 done
 
 # In parallel (comb.exec.threads=2) over an ORC table of many stripes: the
@@ -88,27 +97,21 @@ stripes=$(sed -nE 's/.*stripes read ([0-9]+).*/\1/p' "$WH/stripes")
 (( stripes >= 8 )) || fail "o has $stripes stripes, not several"
 for q in "${queries[@]}"; do
     qo=$(sed -E 's/\bt\b/o/g' <<< "$q")
-    sqlite3 -separator $'\t' "$WH/ref.db" "$q;" > "$WH/want" || fail "sqlite: $q"
+    want "$q"
     run_comb 1m "$qo" "SET comb.exec.threads=1;"
     cmp -s "$WH/rows" "$WH/want" || fail "wrong rows with 1 thread: $qo"
     run_comb 1m "$qo" "SET comb.exec.threads=2;"
-    cmp -s "$WH/rows" "$WH/want" ||
-        { diff "$WH/rows" "$WH/want" | head -5; fail "wrong rows with 2 threads: $qo"; }
-    tracked=$(field "peak tracked"); heap=$(field "peak heap"); spilled=$(field spilled)
-    (( spilled > 0 )) || fail "nothing spilled with 2 threads: $qo"
-    (( tracked <= LIMIT + TRACKED_MARGIN )) || fail "tracked peak $tracked over the limit, 2 threads: $qo"
-    (( heap <= LIMIT + HEAP_MARGIN )) || fail "heap peak $heap over the limit, 2 threads: $qo"
-    echo "limit 1m, 2 threads: tracked $tracked heap $heap spilled $spilled: $qo"
+    check_bounded "ORC, 2 threads" "$qo"
 done
 qo=$(sed -E 's/\bt\b/o/g' <<< "${queries[1]}")
-sqlite3 -separator $'\t' "$WH/ref.db" "${queries[1]};" > "$WH/want"
+want "${queries[1]}"
 run_comb 256m "$qo" "SET comb.exec.threads=2;"
 cmp -s "$WH/rows" "$WH/want" || fail "wrong rows with 2 threads under 256m: $qo"
 (( $(field spilled) == 0 )) || fail "2 threads spilled under 256m: $(cat "$WH/mem")"
 
 # the same sort without a limit holds all of it, and gives the same rows
 run_comb 0 "${queries[0]}"
-sqlite3 -separator $'\t' "$WH/ref.db" "${queries[0]};" > "$WH/want"
+want "${queries[0]}"
 cmp -s "$WH/rows" "$WH/want" || fail "wrong rows without a limit"
 (( $(field "peak tracked") > 10 * LIMIT )) || fail "unlimited sort held little: $(cat "$WH/mem")"
 (( $(field spilled) == 0 )) || fail "unlimited sort spilled"
