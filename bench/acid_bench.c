@@ -171,17 +171,16 @@ static void row(const char *step, long n, double comb_s, double lite_s)
 
 int main(int argc, char **argv)
 {
-    long rows = argc > 1 ? atol(argv[1]) : 1000000;
-    char tmpl[] = "/tmp/comb-bench.XXXXXX";
-    const char *dir = argc > 2 ? argv[2] : mkdtemp(tmpl);
+    BenchArgs args;
+    long rows;
+    const char *dir;
     char wh[4096];
     Timings c = {0}, l = {0};
-    CombErr err;
     long rss_after_comb;
-    if (!dir || rows <= 0) {
-        fprintf(stderr, "usage: acid_bench [ROWS] [DIR]\n");
+    if (bench_args(&args, argc, argv, "acid_bench", 1000000))
         return 2;
-    }
+    rows = args.rows;
+    dir = args.dir;
     snprintf(wh, sizeof wh, "%s/warehouse", dir);
     if (run_comb(wh, rows, &c))
         return 1;
@@ -197,7 +196,6 @@ int main(int argc, char **argv)
     printf("scan rows: comb %ld, sqlite %ld\n", c.scanned, l.scanned);
     printf("peak RSS after comb steps: %ld KiB; comb peak heap: %lld KiB\n",
            rss_after_comb, (long long)(comb_alloc_peak_bytes() / 1024));
-    if (argc <= 2)
-        fs_remove_tree(dir, &err);
+    bench_args_end(&args);
     return c.scanned == l.scanned ? 0 : 1;
 }

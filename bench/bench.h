@@ -1,11 +1,13 @@
 /*
  * bench.h - what every benchmark measures with (wall clock, CPU time and
- * peak RSS of this process) and how it runs comb's statements.  Header
- * only: each bench is one program.
+ * peak RSS of this process), how it runs comb's, SQLite's and
+ * PostgreSQL's statements, and the `[ROWS] [DIR]` arguments most benches
+ * take.  Header only: each bench is one program.
  */
 #ifndef COMB_BENCH_H
 #define COMB_BENCH_H
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +17,7 @@
 
 #include <sqlite3.h>
 
+#include "fs/fs.h"
 #include "sql/session.h"
 
 static inline double now(void)
@@ -80,6 +83,41 @@ static inline int pg_server(const char *cmd, const char *dir)
     fflush(stdout);
     status = system(line);
     return status >= 0 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* A bench run as `name [ROWS] [DIR]`: ROWS rows (default_rows when not
+ * given) in DIR, which keeps the files; without DIR a fresh temporary
+ * directory, which bench_args_end removes. */
+typedef struct BenchArgs {
+    long rows;
+    const char *dir;
+    bool keep;               /* DIR was given */
+    char tmpl[64];           /* the temporary directory's name */
+} BenchArgs;
+
+/* 0, or 2 (the exit status) with the usage line on stderr: ROWS not a
+ * positive number, or no temporary directory. */
+static inline int bench_args(BenchArgs *a, int argc, char **argv,
+                             const char *name, long default_rows)
+{
+    a->rows = argc > 1 ? atol(argv[1]) : default_rows;
+    a->keep = argc > 2;
+    a->dir = NULL;
+    snprintf(a->tmpl, sizeof a->tmpl, "/tmp/comb-%s.XXXXXX", name);
+    if (a->rows > 0) /* no directory left behind by a bad call */
+        a->dir = a->keep ? argv[2] : mkdtemp(a->tmpl);
+    if (!a->dir) {
+        fprintf(stderr, "usage: %s [ROWS] [DIR]\n", name);
+        return 2;
+    }
+    return 0;
+}
+
+static inline void bench_args_end(const BenchArgs *a)
+{
+    CombErr err;
+    if (!a->keep)
+        fs_remove_tree(a->dir, &err);
 }
 
 #endif

@@ -460,17 +460,17 @@ static bool agree(const Engine *e, int n)
 
 int main(int argc, char **argv)
 {
-    long rows = argc > 1 ? atol(argv[1]) : 10000000;
-    char tmpl[] = "/tmp/comb-dml.XXXXXX", csv[4096], file[4200];
-    char src_csv[4096], src_file[4200];
-    const char *dir = argc > 2 ? argv[2] : mkdtemp(tmpl);
+    BenchArgs args;
+    long rows;
+    const char *dir;
+    char csv[4096], file[4200], src_csv[4096], src_file[4200];
     Engine e[3] = {{.name = "comb"}, {.name = "postgresql"}, {.name = "sqlite"}};
     CombErr err;
     bool ok;
-    if (!dir || rows <= 0) {
-        fprintf(stderr, "usage: dml [ROWS] [DIR]\n");
+    if (bench_args(&args, argc, argv, "dml", 10000000))
         return 2;
-    }
+    rows = args.rows;
+    dir = args.dir;
     snprintf(csv, sizeof csv, "%s/staging", dir);
     snprintf(file, sizeof file, "%s/rows.csv", csv);
     snprintf(src_csv, sizeof src_csv, "%s/src", dir);
@@ -488,7 +488,6 @@ int main(int argc, char **argv)
     ok = agree(e, 3);
     if (!ok)
         printf("dml: the engines disagree\n");
-    if (argc <= 2)
-        fs_remove_tree(dir, &err);
+    bench_args_end(&args);
     return ok ? 0 : 1;
 }
