@@ -467,12 +467,16 @@ static bool at_cmp_postfix(SqlParser *p)
            is_like_kw(p, k);
 }
 
+/* IS [NOT] NULL; what else may follow IS is read before (ex_is_truth,
+ * ex_distinct_from), so anything left is junk. */
 static int ex_is_null(SqlParser *p, AstExpr *e)
 {
     e->negated = sp_accept_kw(p, KW_NOT);
-    if (sp_is_kw(p, KW_TRUE) || sp_is_kw(p, KW_FALSE))
-        return sp_unsupported(p, sp_peek(p, 0), "IS [NOT] TRUE/FALSE");
-    return sp_expect_kw(p, KW_NULL);
+    if (sp_accept_kw(p, KW_NULL))
+        return COMB_OK;
+    if (sp_accept_kw(p, KW_DISTINCT))
+        return sp_expect_kw(p, KW_FROM);
+    return sp_error(p, sp_peek(p, 0), "missing NULL, TRUE, FALSE or DISTINCT FROM");
 }
 
 static int ex_between(SqlParser *p, AstExpr *e)
@@ -517,10 +521,50 @@ static int ex_distinct_from(SqlParser *p, size_t start, AstExpr **left)
                    left);
 }
 
+/* a IS [NOT] TRUE | FALSE (Hive 3's istrue, isnottrue, isfalse,
+ * isnotfalse): a read as a boolean (a CAST, as Hive converts any
+ * primitive), and never NULL: NULL IS TRUE and NULL IS FALSE are false,
+ * their NOT forms true.  So  a IS TRUE  is  CAST(a AS BOOLEAN) <=> TRUE,
+ * and  a IS NOT TRUE  is NOT over it, as IS NOT DISTINCT FROM is. */
+static bool at_is_truth(SqlParser *p)
+{
+    int k = sp_is_kw_at(p, 1, KW_NOT) ? 2 : 1;
+    return sp_is_kw(p, KW_IS) &&
+           (sp_is_kw_at(p, k, KW_TRUE) || sp_is_kw_at(p, k, KW_FALSE));
+}
+
+static int ex_is_truth(SqlParser *p, size_t start, AstExpr **left)
+{
+    SqlToken is = sp_next(p);
+    bool negated = sp_accept_kw(p, KW_NOT);
+    SqlToken value = sp_next(p);
+    AstExpr *cast = ex_new(p, AST_CAST, sp_pos(&is));
+    AstExpr *lit = ex_new(p, AST_LIT_BOOL, sp_pos(&value));
+    if (!cast || !lit)
+        return COMB_ENOMEM;
+    cast->left = *left;
+    cast->cast_type.kind = COMB_T_BOOLEAN;
+    cast->cast_type.p1 = cast->cast_type.p2 = -1;
+    cast->cast_type.pos = sp_pos(&is);
+    if (!(cast->cast_type.type = comb_type_new(p->arena, COMB_T_BOOLEAN)))
+        return comb_err_nomem(p->err);
+    lit->bval = value.kw == KW_TRUE;
+    SP_TRY(ex_finish(p, cast, start));
+    SP_TRY(ex_finish(p, lit, value.off));
+    SP_TRY(ex_make(p, AST_BINARY, AST_OP_EQ_NS, sp_pos(&is), cast, lit, start,
+                   left));
+    if (!negated)
+        return COMB_OK;
+    return ex_make(p, AST_UNARY, AST_OP_NOT, sp_pos(&is), *left, NULL, start,
+                   left);
+}
+
 static int ex_cmp_postfix(SqlParser *p, size_t start, AstExpr **left)
 {
     if (at_distinct_from(p))
         return ex_distinct_from(p, start, left);
+    if (at_is_truth(p))
+        return ex_is_truth(p, start, left);
     bool negated = sp_accept_kw(p, KW_NOT);
     SqlToken op = sp_next(p);
     AstExpr *e = ex_new(p, AST_LIKE, sp_pos(&op));

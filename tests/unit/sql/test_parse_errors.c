@@ -51,6 +51,10 @@ TEST(error_messages_line_one)
          "ParseException line 1:4 missing configuration name before '='"
          " near '='"},
         {"update t set a 1", "ParseException line 1:15 missing '=' near '1'"},
+        {"select a is maybe from t",
+         "ParseException line 1:12 missing NULL, TRUE, FALSE or DISTINCT FROM near 'maybe'"},
+        {"select a is not", "ParseException line 1:15 missing NULL, TRUE, FALSE or "
+         "DISTINCT FROM near '<EOF>'"},
         {"alter table t rename t2",
          "ParseException line 1:21 missing TO near 't2'"},
         {"alter table t drop partition (ds '1')",
@@ -270,7 +274,6 @@ TEST(unsupported_expressions)
         {"select a | b", 9, "bitwise operator '|'"},
         {"select a ^ b", 9, "bitwise operator '^'"},
         {"select ~a", 7, "bitwise operator '~'"},
-        {"select a is true from t", 12, "IS [NOT] TRUE/FALSE"},
         {"select (1, 2)", 9, "a parenthesized list"},
     };
     check_unsupported(cases, N(cases));

@@ -178,6 +178,30 @@ TEST(expr_is_null_between_in_like)
     CHECK(e->kind == AST_IS_NULL && is_bin(e->left, AST_OP_EQ));
 }
 
+/* a IS [NOT] TRUE|FALSE: CAST(a AS BOOLEAN) <=> TRUE|FALSE, NOT over it
+ * for the NOT forms, each node at the IS token. */
+TEST(expr_is_true_false)
+{
+    AstExpr *e;
+    SELECT_EXPR(e, "select a IS TRUE");
+    CHECK(is_bin(e, AST_OP_EQ_NS));
+    CHECK(e->left->kind == AST_CAST && e->left->cast_type.kind == COMB_T_BOOLEAN);
+    CHECK(is_col(e->left->left, "a"));
+    CHECK(e->right->kind == AST_LIT_BOOL && e->right->bval);
+    CHECK_EQ(e->pos.col, 10);
+    CHECK_STR(e->text, "a IS TRUE");
+    SELECT_EXPR(e, "select a + 1 is not false");
+    CHECK(e->kind == AST_UNARY && e->op == AST_OP_NOT);
+    CHECK(is_bin(e->left, AST_OP_EQ_NS));
+    CHECK(is_bin(e->left->left->left, AST_OP_ADD));
+    CHECK(e->left->right->kind == AST_LIT_BOOL && !e->left->right->bval);
+    CHECK_STR(e->text, "a + 1 is not false");
+    SELECT_EXPR(e, "select a IS FALSE AND b IS NOT TRUE");
+    CHECK(is_bin(e, AST_OP_AND));
+    CHECK(is_bin(e->args[0], AST_OP_EQ_NS) && !e->args[0]->right->bval);
+    CHECK(e->args[1]->kind == AST_UNARY && e->args[1]->left->right->bval);
+}
+
 TEST(expr_integer_literals)
 {
     AstExpr *e;
