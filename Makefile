@@ -68,8 +68,9 @@ DEPS_compactor := $(LIB_compactor) $(LIB_acid) $(LIB_metastore) $(DEPS_orc)
 DEPS_sql := $(LIB_sql) $(LIB_compactor) $(LIB_acid) $(LIB_metastore) $(LIB_text) $(DEPS_orc)
 DEPS_cli := $(LIB_cli) $(DEPS_sql)
 
-.PHONY: all deps deps-test test demo bench clean check-layers fuzz
-all: $(B)/comb
+# In the test build the default goal is all the tests run (unit, below).
+.PHONY: all deps deps-test test demo bench clean check-layers fuzz unit bench-bins
+all: $(B)/comb $(if $(filter test,$(MODE)),unit)
 
 deps:
 	@tools/deps.sh
@@ -159,13 +160,16 @@ $(B)/tests/sqldiff: tests/sqldiff/sqldiff.c $(DEPS_sql)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(MODE_LDFLAGS) -o $@ $< $(DEPS_sql) $(LIBS)
 
-unit: $(UNIT_BINS) $(B)/tests/qtest $(B)/tests/sqldiff $(FUZZ_REPLAYS)
+# Everything the tests run, comb itself too (the golden, integration and
+# qtest scripts run it): after an edit `make MODE=test unit` rebuilds it
+# all, and so does `make MODE=test` alone.
+unit: $(B)/comb $(UNIT_BINS) $(B)/tests/qtest $(B)/tests/sqldiff $(FUZZ_REPLAYS)
 bench-bins: $(BENCH_BINS)
 
 # The release build is compiled too: -O2 finds warnings (maybe-uninitialized)
 # that -O1 does not, and make demo / make bench must never break.
 test: deps-test
-	@$(MAKE) --no-print-directory MODE=test check-layers build/test/comb unit
+	@$(MAKE) --no-print-directory MODE=test check-layers unit
 	@$(MAKE) --no-print-directory MODE=tsan build/tsan/tests/threads_metastore build/tsan/tests/threads_sql
 	@$(MAKE) --no-print-directory MODE=rel all
 	@tests/run.sh build/test
