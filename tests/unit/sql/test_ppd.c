@@ -331,6 +331,21 @@ static long env_long(const char *name, long dflt)
     return v && *v ? strtol(v, NULL, 10) : dflt;
 }
 
+/* A differential test's session in a fresh warehouse, with `setting` (the
+ * info lines it compares by) on; its sample: COMB_PPD_SEED (else seed)
+ * seeds *r, COMB_PPD_COUNT (else 300) predicates in *count. */
+static int differential_open(const char *setting, uint64_t seed, SqlSession **s,
+                             Rng *r, long *count, CombErr *err)
+{
+    SqlSessionOptions opt = {unit_tmpdir(), "tester"};
+    int rc;
+    r->s = (uint64_t)env_long("COMB_PPD_SEED", (long)seed);
+    *count = env_long("COMB_PPD_COUNT", 300);
+    if ((rc = sql_session_open(&opt, s, err)))
+        return rc;
+    return sql_session_set_conf(*s, setting, "true", err);
+}
+
 /* ------------------------------------------------------ bucket pruning */
 
 /* Bucketed tables: their CLUSTERED BY columns (indexes into cols). */
@@ -420,13 +435,11 @@ static void compare_buckets(SqlSession *s, const char *table,
 
 TEST(bucket_pruning_differential)
 {
-    SqlSessionOptions opt = {unit_tmpdir(), "tester"};
     SqlSession *s = NULL;
     CombErr err;
-    Rng r = {(uint64_t)env_long("COMB_PPD_SEED", 17)};
-    long count = env_long("COMB_PPD_COUNT", 300), fewer = 0;
-    CHECK_OK(sql_session_open(&opt, &s, &err), &err);
-    CHECK_OK(sql_session_set_conf(s, "comb.trace.files", "true", &err), &err);
+    Rng r;
+    long count, fewer = 0;
+    CHECK_OK(differential_open("comb.trace.files", 17, &s, &r, &count, &err), &err);
     for (int t = 0; t < N_BUCKETED; t++)
         CHECK_OK(create_table(s, bucketed[t].name, bucketed[t].clause, &err), &err);
     for (int phase = 0; phase < 4; phase++)
@@ -458,15 +471,13 @@ TEST(bucket_pruning_differential)
 
 TEST(ppd_differential)
 {
-    SqlSessionOptions opt = {unit_tmpdir(), "tester"};
     SqlSession *s = NULL;
     CombErr err;
-    Rng r = {(uint64_t)env_long("COMB_PPD_SEED", 11)};
-    long count = env_long("COMB_PPD_COUNT", 300), skipped = 0;
+    Rng r;
+    long count, skipped = 0;
     int errors = 0;
     static const char *const tables[] = {"acid_t", "plain_t", "part_t"};
-    CHECK_OK(sql_session_open(&opt, &s, &err), &err);
-    CHECK_OK(sql_session_set_conf(s, "comb.scan.stats", "true", &err), &err);
+    CHECK_OK(differential_open("comb.scan.stats", 11, &s, &r, &count, &err), &err);
     CHECK_OK(create_table(s, "acid_t", "TBLPROPERTIES ('orc.stripe.size'='2000')",
                           &err), &err);
     CHECK_OK(create_table(s, "plain_t", "STORED AS ORC TBLPROPERTIES "
