@@ -129,18 +129,17 @@ static int source(SqlSession *s, long rows)
 int main(int argc, char **argv)
 {
     static const int deltas[] = {1, 10, 50, 200};
-    long rows = argc > 1 ? atol(argv[1]) : 1000000;
-    char tmpl[] = "/tmp/comb-bench.XXXXXX";
-    const char *dir = argc > 2 ? argv[2] : mkdtemp(tmpl);
-    bool keep = argc > 2;
+    BenchArgs args;
+    long rows;
+    const char *dir;
     char wh[4096];
     SqlSessionOptions opt = {wh, "bench", NULL};
     SqlSession *s;
     CombErr err;
-    if (!dir || rows <= 0) {
-        fprintf(stderr, "usage: compaction [ROWS] [DIR]\n");
+    if (bench_args(&args, argc, argv, "compaction", 1000000))
         return 2;
-    }
+    rows = args.rows;
+    dir = args.dir;
     snprintf(wh, sizeof wh, "%s/warehouse", dir);
     if (sql_session_open(&opt, &s, &err)) {
         fprintf(stderr, "comb: %s\n", err.msg);
@@ -216,9 +215,6 @@ int main(int argc, char **argv)
     }
     printf("peak RSS %ld MB\n", peak_rss_kb() / 1024);
     sql_session_close(s);
-    if (!keep) {
-        CombErr ignored;
-        fs_remove_tree(dir, &ignored);
-    }
+    bench_args_end(&args);
     return 0;
 }

@@ -204,19 +204,19 @@ static int run_duckdb(const char *self, const char *dir, const char *csv,
 
 int main(int argc, char **argv)
 {
-    long rows = argc > 1 ? atol(argv[1]) : 10000000;
-    char tmpl[] = "/tmp/comb-load-bench.XXXXXX";
-    const char *dir = argc > 2 ? argv[2] : mkdtemp(tmpl);
+    BenchArgs args;
+    long rows;
+    const char *dir;
     char csv_dir[4096], csv[4096];
     Result c = {0}, d = {0};
     CombErr err;
     long bytes;
     double t0;
     int have_duckdb;
-    if (!dir || rows <= 0) {
-        fprintf(stderr, "usage: load_bench [ROWS] [DIR]\n");
+    if (bench_args(&args, argc, argv, "load_bench", 10000000))
         return 2;
-    }
+    rows = args.rows;
+    dir = args.dir;
     if (!join(csv_dir, sizeof csv_dir, dir, "/csv") ||
         !join(csv, sizeof csv, csv_dir, "/rows.csv")) {
         fprintf(stderr, "load_bench: directory name too long\n");
@@ -252,7 +252,6 @@ int main(int argc, char **argv)
     if (have_duckdb)
         printf(", DuckDB %ld", d.rows);
     printf("\n");
-    if (argc <= 2)
-        fs_remove_tree(dir, &err);
+    bench_args_end(&args);
     return c.rows == rows && (!have_duckdb || d.rows == rows) ? 0 : 1;
 }
