@@ -1,8 +1,8 @@
 /*
  * op_join.c - the join operator (op.h).  One input (the build side: the
- * right one, or the left one for RIGHT joins and for INNER joins whose
- * left side is the smaller) is read whole into a row store with its key
- * values and chained by their hash; the other (the probe side) streams.
+ * right one, or the left one when the plan says so: build_left, the side
+ * estimated smaller) is read whole into a row store with its key values
+ * and chained by their hash; the other (the probe side) streams.
  * Each probe row's candidates are the build rows with equal keys (all
  * build rows when there are none: a nested loop); a NULL key matches
  * nothing, except under <=>.  The candidates are joined into an output
@@ -10,9 +10,11 @@
  * what matched is recorded per probe row and per build row, so that
  *
  *   INNER, LEFT/RIGHT/FULL  emit the matching pairs, then per probe batch
- *                           the unmatched probe rows with NULLs (outer
- *                           probe side), and at the end the unmatched
- *                           build rows with NULLs (FULL);
+ *                           the unmatched probe rows with NULLs (a
+ *                           preserved probe side), and at the end the
+ *                           unmatched build rows with NULLs (a preserved
+ *                           build side: FULL, RIGHT building right, LEFT
+ *                           building left);
  *   SEMI, ANTI              pass on the probe rows whose mark is TRUE /
  *                           FALSE (a selection over the probe batch);
  *   MARK                    pass on every probe row and its mark;
@@ -624,7 +626,7 @@ static int probe_rest(JoinOp *j, CombErr *err)
     return COMB_OK;
 }
 
-/* The build rows never matched, with NULLs (FULL, RIGHT-shaped builds). */
+/* The build rows never matched, with NULLs (a preserved build side). */
 static int build_rest(JoinOp *j, CombErr *err)
 {
     out_reset(j);
@@ -1139,16 +1141,20 @@ int sql_op_join(SqlStmtCtx *c, SqlOp *left, SqlOp *right,
     j->s = *spec;
     j->n_left = left->n_cols;
     j->n_right = right->n_cols;
-    j->probe_left = !(spec->kind == LP_JOIN_RIGHT ||
-                      (spec->kind == LP_JOIN_INNER && spec->build_left));
+    j->probe_left = !spec->build_left;
     j->probe = j->probe_left ? left : right;
     j->build = j->probe_left ? right : left;
     j->n_bcols = j->build->n_cols;
     j->poff = j->probe_left ? 0 : j->n_left;
     j->boff = j->probe_left ? j->n_left : 0;
-    j->outer_probe = spec->kind == LP_JOIN_LEFT || spec->kind == LP_JOIN_RIGHT ||
-                     spec->kind == LP_JOIN_FULL || spec->kind == LP_JOIN_SINGLE;
-    j->outer_build = spec->kind == LP_JOIN_FULL;
+    /* the preserved side's unmatched rows: per probe batch when it is the
+     * probe side, at the end (as FULL's build rows) when it is built */
+    j->outer_probe = spec->kind == LP_JOIN_FULL || spec->kind == LP_JOIN_SINGLE ||
+                     (spec->kind == LP_JOIN_LEFT && j->probe_left) ||
+                     (spec->kind == LP_JOIN_RIGHT && !j->probe_left);
+    j->outer_build = spec->kind == LP_JOIN_FULL ||
+                     (spec->kind == LP_JOIN_LEFT && !j->probe_left) ||
+                     (spec->kind == LP_JOIN_RIGHT && j->probe_left);
     j->pkeys = j->probe_left ? spec->lkeys : spec->rkeys;
     j->bkeys = j->probe_left ? spec->rkeys : spec->lkeys;
     if ((rc = join_schema(c, j, left, right, err)))
@@ -1200,12 +1206,13 @@ SqlOp *sql_op_join_probe(const SqlOp *op)
     return is_join(op) ? ((const JoinOp *)op)->in_probe : NULL;
 }
 
-/* FULL's unmatched build rows would need the copies' match records
- * merged; every other kind's output depends on the probe row alone. */
+/* Unmatched build rows (FULL, an outer join building its preserved
+ * side) would need the copies' match records merged after every copy's
+ * last probe; every other join's output depends on the probe row alone. */
 bool sql_op_join_par_safe(const SqlOp *op)
 {
     const JoinOp *j = (const JoinOp *)op;
-    if (j->s.kind == LP_JOIN_FULL || !sql_bx_par_safe(j->s.residual))
+    if (j->outer_build || !sql_bx_par_safe(j->s.residual))
         return false;
     for (int k = 0; k < j->s.n_keys; k++)
         if (!sql_bx_par_safe(j->pkeys[k]))
