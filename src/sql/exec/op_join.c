@@ -62,7 +62,7 @@ typedef struct JoinOp {
     SqlRowStore rows;
     const CombType **stypes;
     int n_bcols;
-    int64_t *heads, *chain;        /* by the keys' hash; -1 ends */
+    int64_t *heads, *chain;        /* entries by the keys' hash; -1 ends */
     int64_t *heads2, *chain2;      /* null-aware: by the other keys */
     uint64_t mask;
     bool *bmatched;
@@ -71,6 +71,7 @@ typedef struct JoinOp {
     const CombBatch *pb;
     int pi, live;
     int64_t cand;                  /* next candidate of row pi; -2 none yet */
+    uint64_t ctag, ptag;           /* cand's hash tag, row pi's */
     SqlDatum *pkey;
     bool pkey_null;                /* a non-null-safe key of pi is NULL */
     int8_t *pmark;                 /* per live row: 1 TRUE, 0 FALSE, -1 NULL */
@@ -187,6 +188,35 @@ static bool keys_equal(const JoinOp *j, const SqlDatum *a, const SqlDatum *b,
     return true;
 }
 
+/* A chain entry: a build row (-1: the chain ends) and the top bits of
+ * its keys' spread hash, so that a probe passes the rows of other keys
+ * without reading them (each a cache miss into the row store). */
+#define TAG_BITS 16
+
+static uint64_t spread(uint64_t h)
+{
+    /* every bit of h into the low ones (the slot) and the high ones (the
+     * tag): keys that differ only in high bits (multiples of 1024, say)
+     * still spread over the slots */
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    return h ^ (h >> 33);
+}
+
+static int64_t entry_of(int64_t r, uint64_t g)
+{
+    return (int64_t)((uint64_t)r << TAG_BITS | g >> (64 - TAG_BITS));
+}
+
+/* j->cand and its tag from an entry. */
+static void set_cand(JoinOp *j, int64_t e)
+{
+    j->cand = e < 0 ? -1 : e >> TAG_BITS;
+    j->ctag = (uint64_t)e & ((1u << TAG_BITS) - 1);
+}
+
 /* The build row's keys. */
 static const SqlDatum *bkey(const JoinOp *j, int64_t r)
 {
@@ -287,9 +317,9 @@ static int build_chains(JoinOp *j, CombErr *err)
         }
         if (null_blocks(j, k, nk))
             continue;
-        uint64_t h = hash_keys(j, k, nk) & j->mask;
-        j->chain[r] = j->heads[h];
-        j->heads[h] = r;
+        uint64_t g = spread(hash_keys(j, k, nk));
+        j->chain[r] = j->heads[g & j->mask];
+        j->heads[g & j->mask] = entry_of(r, g);
     }
     sql_rows_track(&j->rows, j->rows.mem.acct);   /* the chains count too */
     return COMB_OK;
@@ -359,8 +389,11 @@ static int first_candidate(JoinOp *j, CombErr *err)
         j->cand = j->rows.n_rows ? 0 : -1;
     else if (j->pkey_null)
         j->cand = -1;
-    else
-        j->cand = j->heads[hash_keys(j, j->pkey, nk) & j->mask];
+    else {
+        uint64_t g = spread(hash_keys(j, j->pkey, nk));
+        j->ptag = g >> (64 - TAG_BITS);
+        set_cand(j, j->heads[g & j->mask]);
+    }
     return COMB_OK;
 }
 
@@ -369,15 +402,18 @@ static void settle(JoinOp *j)
 {
     if (j->s.n_keys == 0)
         return;
-    while (j->cand >= 0 && !keys_equal(j, j->pkey, bkey(j, j->cand), j->s.n_keys))
-        j->cand = j->chain[j->cand];
+    while (j->cand >= 0 && (j->ctag != j->ptag ||
+                            !keys_equal(j, j->pkey, bkey(j, j->cand), j->s.n_keys)))
+        set_cand(j, j->chain[j->cand]);
 }
 
-static int64_t next_of(const JoinOp *j, int64_t r)
+/* j->cand to the next candidate after it. */
+static void next_cand(JoinOp *j)
 {
     if (j->s.n_keys == 0)
-        return r + 1 < j->rows.n_rows ? r + 1 : -1;
-    return j->chain[r];
+        j->cand = j->cand + 1 < j->rows.n_rows ? j->cand + 1 : -1;
+    else
+        set_cand(j, j->chain[j->cand]);
 }
 
 /* Output row k: probe row `row` (or NULLs, row < 0), build row r (or
@@ -451,7 +487,7 @@ static int fill_pairs(JoinOp *j, CombErr *err)
         }
         if (put_pair(j))
             return comb_err_nomem(err);
-        j->cand = next_of(j, j->cand);
+        next_cand(j);
     }
     return COMB_OK;
 }
