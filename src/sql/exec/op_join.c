@@ -63,6 +63,8 @@ typedef struct JoinOp {
     const CombType **stypes;
     int n_bcols;
     int64_t *heads, *chain;        /* entries by the keys' hash; -1 ends */
+    uint64_t *bloom;               /* a bit per spread hash's top bits */
+    int bloom_shift;               /* 64 - log2 of its bits */
     int64_t *heads2, *chain2;      /* null-aware: by the other keys */
     uint64_t mask;
     bool *bmatched;
@@ -280,13 +282,41 @@ static bool null_blocks(const JoinOp *j, const SqlDatum *k, int n)
     return false;
 }
 
+/* The bloom filter of the build keys: 8 bits per row, small enough to
+ * stay in the cache where the slots do not, so that the probe rows
+ * without a match (most of a MERGE's target rows) mostly skip the slot's
+ * cache miss. */
+static int bloom_init(JoinOp *j, int64_t n, CombErr *err)
+{
+    int log2 = 6;
+    while (log2 < 40 && ((int64_t)1 << log2) < 8 * n)
+        log2++;
+    if (!(j->bloom = comb_arena_calloc(&j->rows.arena, ((size_t)1 << log2) / 8)))
+        return comb_err_nomem(err);
+    j->bloom_shift = 64 - log2;
+    return COMB_OK;
+}
+
+static void bloom_add(JoinOp *j, uint64_t g)
+{
+    uint64_t bit = g >> j->bloom_shift;
+    j->bloom[bit / 64] |= (uint64_t)1 << (bit % 64);
+}
+
+static bool bloom_may(const JoinOp *j, uint64_t g)
+{
+    uint64_t bit = g >> j->bloom_shift;
+    return (j->bloom[bit / 64] >> (bit % 64)) & 1;
+}
+
 static int build_chains(JoinOp *j, CombErr *err)
 {
     int64_t n = j->rows.n_rows, size = 16;
-    int nk = j->s.n_keys, nprefix = j->s.null_aware ? nk - 1 : nk;
+    int nk = j->s.n_keys, nprefix = j->s.null_aware ? nk - 1 : nk, rc;
     while (size < 2 * n)
         size *= 2;
     j->mask = (uint64_t)size - 1;
+    j->bloom = NULL;
     if (!(j->bmatched = comb_arena_calloc(&j->rows.arena, (size_t)n + 1)))
         return comb_err_nomem(err);
     if (nk == 0)
@@ -295,6 +325,8 @@ static int build_chains(JoinOp *j, CombErr *err)
         !(j->chain = comb_arena_alloc(&j->rows.arena, (size_t)(n + 1) * sizeof *j->chain)))
         return comb_err_nomem(err);
     memset(j->heads, 0xff, (size_t)size * sizeof *j->heads);
+    if ((rc = bloom_init(j, n, err)))
+        return rc;
     if (j->s.null_aware && nprefix > 0) {
         if (!(j->heads2 = comb_arena_alloc(&j->rows.arena, (size_t)size * sizeof *j->heads2)) ||
             !(j->chain2 = comb_arena_alloc(&j->rows.arena, (size_t)(n + 1) * sizeof *j->chain2)))
@@ -320,6 +352,7 @@ static int build_chains(JoinOp *j, CombErr *err)
         uint64_t g = spread(hash_keys(j, k, nk));
         j->chain[r] = j->heads[g & j->mask];
         j->heads[g & j->mask] = entry_of(r, g);
+        bloom_add(j, g);
     }
     sql_rows_track(&j->rows, j->rows.mem.acct);   /* the chains count too */
     return COMB_OK;
@@ -392,7 +425,7 @@ static int first_candidate(JoinOp *j, CombErr *err)
     else {
         uint64_t g = spread(hash_keys(j, j->pkey, nk));
         j->ptag = g >> (64 - TAG_BITS);
-        set_cand(j, j->heads[g & j->mask]);
+        set_cand(j, bloom_may(j, g) ? j->heads[g & j->mask] : -1);
     }
     return COMB_OK;
 }
@@ -910,6 +943,8 @@ static int borrow_build(JoinOp *j, CombErr *err)
     j->rows = l->rows;
     j->heads = l->heads;
     j->chain = l->chain;
+    j->bloom = l->bloom;
+    j->bloom_shift = l->bloom_shift;
     j->heads2 = l->heads2;
     j->chain2 = l->chain2;
     j->mask = l->mask;
