@@ -4,8 +4,9 @@
  * r over the right one become hash keys (both sides converted to one
  * type, so that equal values hash alike: decimals of different scales,
  * say); every other conjunct is the residual, evaluated over left ++
- * right.  x IN (SELECT y ...) adds x = y as the last, null-aware key.  An
- * INNER join builds the side estimated smaller (rules.c's estimates).
+ * right.  x IN (SELECT y ...) adds x = y as the last, null-aware key.
+ * INNER and RIGHT joins build the side estimated smaller (rules.c's
+ * estimates).
  */
 #include "sql/exec/op.h"
 
@@ -93,6 +94,19 @@ static int split_cond(SqlStmtCtx *c, const LpNode *n, Keys *k, CombErr *err)
     return COMB_OK;
 }
 
+/* The side to hold in the hash table: INNER and RIGHT joins build the
+ * side estimated smaller, the right one when unsure; a RIGHT join
+ * building its right (preserved) side emits the unmatched ones at the
+ * end.  LEFT joins keep building the right side: a preserved probe side
+ * leaves the join parallel-safe (par.c), which FULL's build-side rest is
+ * not. */
+static bool builds_left(const LpNode *n)
+{
+    bool smaller = n->input->est_rows >= 0 && n->right->est_rows >= 0 &&
+                   n->input->est_rows < n->right->est_rows;
+    return (n->join == LP_JOIN_INNER || n->join == LP_JOIN_RIGHT) && smaller;
+}
+
 int sql_lower_join(SqlStmtCtx *c, const LpNode *n, SqlOp **out, CombErr *err)
 {
     SqlJoinSpec spec = {0};
@@ -125,7 +139,6 @@ int sql_lower_join(SqlStmtCtx *c, const LpNode *n, SqlOp **out, CombErr *err)
     spec.null_safe = k.null_safe;
     if ((rc = sql_lower_expr(c, k.residual, n->input, n->right, &spec.residual, err)))
         return rc;
-    spec.build_left = n->join == LP_JOIN_INNER && n->input->est_rows >= 0 &&
-                      n->right->est_rows >= 0 && n->input->est_rows < n->right->est_rows;
+    spec.build_left = builds_left(n);
     return sql_op_join(c, left, right, &spec, out, err);
 }

@@ -1,8 +1,8 @@
 /*
  * op_join.c - the join operator (op.h).  One input (the build side: the
- * right one, or the left one for RIGHT joins and for INNER joins whose
- * left side is the smaller) is read whole into a row store with its key
- * values and chained by their hash; the other (the probe side) streams.
+ * right one, or the left one when the plan says so: build_left, the side
+ * estimated smaller) is read whole into a row store with its key values
+ * and chained by their hash; the other (the probe side) streams.
  * Each probe row's candidates are the build rows with equal keys (all
  * build rows when there are none: a nested loop); a NULL key matches
  * nothing, except under <=>.  The candidates are joined into an output
@@ -10,9 +10,11 @@
  * what matched is recorded per probe row and per build row, so that
  *
  *   INNER, LEFT/RIGHT/FULL  emit the matching pairs, then per probe batch
- *                           the unmatched probe rows with NULLs (outer
- *                           probe side), and at the end the unmatched
- *                           build rows with NULLs (FULL);
+ *                           the unmatched probe rows with NULLs (a
+ *                           preserved probe side), and at the end the
+ *                           unmatched build rows with NULLs (a preserved
+ *                           build side: FULL, RIGHT building right, LEFT
+ *                           building left);
  *   SEMI, ANTI              pass on the probe rows whose mark is TRUE /
  *                           FALSE (a selection over the probe batch);
  *   MARK                    pass on every probe row and its mark;
@@ -60,7 +62,9 @@ typedef struct JoinOp {
     SqlRowStore rows;
     const CombType **stypes;
     int n_bcols;
-    int64_t *heads, *chain;        /* by the keys' hash; -1 ends */
+    int64_t *heads, *chain;        /* entries by the keys' hash; -1 ends */
+    uint64_t *bloom;               /* a bit per spread hash's top bits */
+    int bloom_shift;               /* 64 - log2 of its bits */
     int64_t *heads2, *chain2;      /* null-aware: by the other keys */
     uint64_t mask;
     bool *bmatched;
@@ -69,6 +73,7 @@ typedef struct JoinOp {
     const CombBatch *pb;
     int pi, live;
     int64_t cand;                  /* next candidate of row pi; -2 none yet */
+    uint64_t ctag, ptag;           /* cand's hash tag, row pi's */
     SqlDatum *pkey;
     bool pkey_null;                /* a non-null-safe key of pi is NULL */
     int8_t *pmark;                 /* per live row: 1 TRUE, 0 FALSE, -1 NULL */
@@ -185,6 +190,35 @@ static bool keys_equal(const JoinOp *j, const SqlDatum *a, const SqlDatum *b,
     return true;
 }
 
+/* A chain entry: a build row (-1: the chain ends) and the top bits of
+ * its keys' spread hash, so that a probe passes the rows of other keys
+ * without reading them (each a cache miss into the row store). */
+#define TAG_BITS 16
+
+static uint64_t spread(uint64_t h)
+{
+    /* every bit of h into the low ones (the slot) and the high ones (the
+     * tag): keys that differ only in high bits (multiples of 1024, say)
+     * still spread over the slots */
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    return h ^ (h >> 33);
+}
+
+static int64_t entry_of(int64_t r, uint64_t g)
+{
+    return (int64_t)((uint64_t)r << TAG_BITS | g >> (64 - TAG_BITS));
+}
+
+/* j->cand and its tag from an entry. */
+static void set_cand(JoinOp *j, int64_t e)
+{
+    j->cand = e < 0 ? -1 : e >> TAG_BITS;
+    j->ctag = (uint64_t)e & ((1u << TAG_BITS) - 1);
+}
+
 /* The build row's keys. */
 static const SqlDatum *bkey(const JoinOp *j, int64_t r)
 {
@@ -248,13 +282,41 @@ static bool null_blocks(const JoinOp *j, const SqlDatum *k, int n)
     return false;
 }
 
+/* The bloom filter of the build keys: 8 bits per row, small enough to
+ * stay in the cache where the slots do not, so that the probe rows
+ * without a match (most of a MERGE's target rows) mostly skip the slot's
+ * cache miss. */
+static int bloom_init(JoinOp *j, int64_t n, CombErr *err)
+{
+    int log2 = 6;
+    while (log2 < 40 && ((int64_t)1 << log2) < 8 * n)
+        log2++;
+    if (!(j->bloom = comb_arena_calloc(&j->rows.arena, ((size_t)1 << log2) / 8)))
+        return comb_err_nomem(err);
+    j->bloom_shift = 64 - log2;
+    return COMB_OK;
+}
+
+static void bloom_add(JoinOp *j, uint64_t g)
+{
+    uint64_t bit = g >> j->bloom_shift;
+    j->bloom[bit / 64] |= (uint64_t)1 << (bit % 64);
+}
+
+static bool bloom_may(const JoinOp *j, uint64_t g)
+{
+    uint64_t bit = g >> j->bloom_shift;
+    return (j->bloom[bit / 64] >> (bit % 64)) & 1;
+}
+
 static int build_chains(JoinOp *j, CombErr *err)
 {
     int64_t n = j->rows.n_rows, size = 16;
-    int nk = j->s.n_keys, nprefix = j->s.null_aware ? nk - 1 : nk;
+    int nk = j->s.n_keys, nprefix = j->s.null_aware ? nk - 1 : nk, rc;
     while (size < 2 * n)
         size *= 2;
     j->mask = (uint64_t)size - 1;
+    j->bloom = NULL;
     if (!(j->bmatched = comb_arena_calloc(&j->rows.arena, (size_t)n + 1)))
         return comb_err_nomem(err);
     if (nk == 0)
@@ -263,6 +325,8 @@ static int build_chains(JoinOp *j, CombErr *err)
         !(j->chain = comb_arena_alloc(&j->rows.arena, (size_t)(n + 1) * sizeof *j->chain)))
         return comb_err_nomem(err);
     memset(j->heads, 0xff, (size_t)size * sizeof *j->heads);
+    if ((rc = bloom_init(j, n, err)))
+        return rc;
     if (j->s.null_aware && nprefix > 0) {
         if (!(j->heads2 = comb_arena_alloc(&j->rows.arena, (size_t)size * sizeof *j->heads2)) ||
             !(j->chain2 = comb_arena_alloc(&j->rows.arena, (size_t)(n + 1) * sizeof *j->chain2)))
@@ -285,9 +349,10 @@ static int build_chains(JoinOp *j, CombErr *err)
         }
         if (null_blocks(j, k, nk))
             continue;
-        uint64_t h = hash_keys(j, k, nk) & j->mask;
-        j->chain[r] = j->heads[h];
-        j->heads[h] = r;
+        uint64_t g = spread(hash_keys(j, k, nk));
+        j->chain[r] = j->heads[g & j->mask];
+        j->heads[g & j->mask] = entry_of(r, g);
+        bloom_add(j, g);
     }
     sql_rows_track(&j->rows, j->rows.mem.acct);   /* the chains count too */
     return COMB_OK;
@@ -357,8 +422,11 @@ static int first_candidate(JoinOp *j, CombErr *err)
         j->cand = j->rows.n_rows ? 0 : -1;
     else if (j->pkey_null)
         j->cand = -1;
-    else
-        j->cand = j->heads[hash_keys(j, j->pkey, nk) & j->mask];
+    else {
+        uint64_t g = spread(hash_keys(j, j->pkey, nk));
+        j->ptag = g >> (64 - TAG_BITS);
+        set_cand(j, bloom_may(j, g) ? j->heads[g & j->mask] : -1);
+    }
     return COMB_OK;
 }
 
@@ -367,15 +435,18 @@ static void settle(JoinOp *j)
 {
     if (j->s.n_keys == 0)
         return;
-    while (j->cand >= 0 && !keys_equal(j, j->pkey, bkey(j, j->cand), j->s.n_keys))
-        j->cand = j->chain[j->cand];
+    while (j->cand >= 0 && (j->ctag != j->ptag ||
+                            !keys_equal(j, j->pkey, bkey(j, j->cand), j->s.n_keys)))
+        set_cand(j, j->chain[j->cand]);
 }
 
-static int64_t next_of(const JoinOp *j, int64_t r)
+/* j->cand to the next candidate after it. */
+static void next_cand(JoinOp *j)
 {
     if (j->s.n_keys == 0)
-        return r + 1 < j->rows.n_rows ? r + 1 : -1;
-    return j->chain[r];
+        j->cand = j->cand + 1 < j->rows.n_rows ? j->cand + 1 : -1;
+    else
+        set_cand(j, j->chain[j->cand]);
 }
 
 /* Output row k: probe row `row` (or NULLs, row < 0), build row r (or
@@ -449,7 +520,7 @@ static int fill_pairs(JoinOp *j, CombErr *err)
         }
         if (put_pair(j))
             return comb_err_nomem(err);
-        j->cand = next_of(j, j->cand);
+        next_cand(j);
     }
     return COMB_OK;
 }
@@ -624,7 +695,7 @@ static int probe_rest(JoinOp *j, CombErr *err)
     return COMB_OK;
 }
 
-/* The build rows never matched, with NULLs (FULL, RIGHT-shaped builds). */
+/* The build rows never matched, with NULLs (a preserved build side). */
 static int build_rest(JoinOp *j, CombErr *err)
 {
     out_reset(j);
@@ -872,6 +943,8 @@ static int borrow_build(JoinOp *j, CombErr *err)
     j->rows = l->rows;
     j->heads = l->heads;
     j->chain = l->chain;
+    j->bloom = l->bloom;
+    j->bloom_shift = l->bloom_shift;
     j->heads2 = l->heads2;
     j->chain2 = l->chain2;
     j->mask = l->mask;
@@ -1139,16 +1212,20 @@ int sql_op_join(SqlStmtCtx *c, SqlOp *left, SqlOp *right,
     j->s = *spec;
     j->n_left = left->n_cols;
     j->n_right = right->n_cols;
-    j->probe_left = !(spec->kind == LP_JOIN_RIGHT ||
-                      (spec->kind == LP_JOIN_INNER && spec->build_left));
+    j->probe_left = !spec->build_left;
     j->probe = j->probe_left ? left : right;
     j->build = j->probe_left ? right : left;
     j->n_bcols = j->build->n_cols;
     j->poff = j->probe_left ? 0 : j->n_left;
     j->boff = j->probe_left ? j->n_left : 0;
-    j->outer_probe = spec->kind == LP_JOIN_LEFT || spec->kind == LP_JOIN_RIGHT ||
-                     spec->kind == LP_JOIN_FULL || spec->kind == LP_JOIN_SINGLE;
-    j->outer_build = spec->kind == LP_JOIN_FULL;
+    /* the preserved side's unmatched rows: per probe batch when it is the
+     * probe side, at the end (as FULL's build rows) when it is built */
+    j->outer_probe = spec->kind == LP_JOIN_FULL || spec->kind == LP_JOIN_SINGLE ||
+                     (spec->kind == LP_JOIN_LEFT && j->probe_left) ||
+                     (spec->kind == LP_JOIN_RIGHT && !j->probe_left);
+    j->outer_build = spec->kind == LP_JOIN_FULL ||
+                     (spec->kind == LP_JOIN_LEFT && !j->probe_left) ||
+                     (spec->kind == LP_JOIN_RIGHT && j->probe_left);
     j->pkeys = j->probe_left ? spec->lkeys : spec->rkeys;
     j->bkeys = j->probe_left ? spec->rkeys : spec->lkeys;
     if ((rc = join_schema(c, j, left, right, err)))
@@ -1200,12 +1277,13 @@ SqlOp *sql_op_join_probe(const SqlOp *op)
     return is_join(op) ? ((const JoinOp *)op)->in_probe : NULL;
 }
 
-/* FULL's unmatched build rows would need the copies' match records
- * merged; every other kind's output depends on the probe row alone. */
+/* Unmatched build rows (FULL, an outer join building its preserved
+ * side) would need the copies' match records merged after every copy's
+ * last probe; every other join's output depends on the probe row alone. */
 bool sql_op_join_par_safe(const SqlOp *op)
 {
     const JoinOp *j = (const JoinOp *)op;
-    if (j->s.kind == LP_JOIN_FULL || !sql_bx_par_safe(j->s.residual))
+    if (j->outer_build || !sql_bx_par_safe(j->s.residual))
         return false;
     for (int k = 0; k < j->s.n_keys; k++)
         if (!sql_bx_par_safe(j->pkeys[k]))

@@ -139,6 +139,9 @@ static const char *const queries[] = {
     "SELECT dim.name, count(*), sum(fa.id) FROM fa LEFT JOIN dim ON fa.g = dim.g "
     "WHERE fa.id % 2 = 0 GROUP BY dim.name",
     "SELECT dim.name, count(*) FROM dim RIGHT JOIN fa ON fa.g = dim.g GROUP BY dim.name",
+    /* builds its (smaller) preserved side: its rest comes after the probe */
+    "SELECT dim.name, count(*), count(fa.id) FROM fa RIGHT JOIN dim ON fa.g = dim.g "
+    "AND fa.id % 3 = 0 GROUP BY dim.name",
     "SELECT count(*), sum(id) FROM fa WHERE g IN (SELECT g FROM dim WHERE g > 2)",
     "SELECT count(*), sum(id) FROM fa WHERE g NOT IN (SELECT g FROM dim)",
     "SELECT count(*) FROM fa WHERE NOT EXISTS (SELECT 1 FROM dim WHERE dim.g = fa.g)",
