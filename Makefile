@@ -36,7 +36,7 @@ CFLAGS_ALL := $(BASE_CFLAGS) $(MODE_CFLAGS) $(CFLAGS)
 LIBS := -lprotobuf-c -lz -lsnappy -lzstd -llz4 -llzo2 -lsqlite3 -lpq -ledit -lpcre2-8 -lcrypto -lm -lpthread
 
 # Layers, lowest first; a layer's archive may only use the ones before it.
-LAYERS := common fs orc text acid metastore compactor sql cli
+LAYERS := common fs orc text acid metastore compactor stream sql cli
 
 PROTO := src/orc/orc_proto.proto
 PROTO_C := $(GEN)/src/orc/orc_proto.pb-c.c
@@ -54,6 +54,7 @@ LIB_text := $(B)/libcomb_text.a
 LIB_acid := $(B)/libcomb_acid.a
 LIB_metastore := $(B)/libcomb_metastore.a
 LIB_compactor := $(B)/libcomb_compactor.a
+LIB_stream := $(B)/libcomb_stream.a
 LIB_sql := $(B)/libcomb_sql.a
 LIB_cli := $(B)/libcomb_cli.a
 
@@ -65,8 +66,11 @@ DEPS_text := $(LIB_text) $(DEPS_fs)
 DEPS_acid := $(LIB_acid) $(DEPS_orc)
 DEPS_metastore := $(LIB_metastore) $(DEPS_fs)
 DEPS_compactor := $(LIB_compactor) $(LIB_acid) $(LIB_metastore) $(DEPS_orc)
+DEPS_stream := $(LIB_stream) $(LIB_acid) $(LIB_metastore) $(DEPS_orc)
 DEPS_sql := $(LIB_sql) $(LIB_compactor) $(LIB_acid) $(LIB_metastore) $(LIB_text) $(DEPS_orc)
-DEPS_cli := $(LIB_cli) $(DEPS_sql)
+# cli/ also uses stream/ (comb stream); stream/ sits below sql/ in the
+# link order, on acid/ and metastore/ that sql/ lists after it.
+DEPS_cli := $(LIB_cli) $(LIB_stream) $(DEPS_sql)
 
 .PHONY: all deps deps-test test demo bench clean check-layers fuzz
 all: $(B)/comb
