@@ -141,6 +141,11 @@ BENCH_BINS := $(patsubst bench/%.c,$(B)/bench/%,$(wildcard bench/*.c))
 $(B)/bench/%: bench/%.c $(DEPS_sql)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -o $@ $< $(DEPS_sql) $(LIBS)
+# bench/stream.c drives the streaming API too (stream/ sits below sql/ in
+# the link order, as for cli/)
+$(B)/bench/stream: bench/stream.c $(LIB_stream) $(DEPS_sql)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -o $@ $< $(LIB_stream) $(DEPS_sql) $(LIBS)
 
 # Hive's own .q scripts run through a session (tests/qtest/)
 $(B)/tests/qtest: tests/qtest/qtest.c $(DEPS_sql)
