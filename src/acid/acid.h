@@ -306,12 +306,13 @@ typedef struct AcidWriterOptions {
      * (§6.1; else COMB_ECORRUPT).  The buckets argument is ignored. */
     bool keep_row_ids;
     /* (Streaming ingest, hive-acid-transactions.md 6.) A transaction
-     * batch of write ids write_id..max_write_id (> write_id): every row
-     * goes to delta_<write_id>_<max_write_id> (no statement suffix, §3)
-     * under the write id acid_writer_set_write_id chose last, rowIds
-     * counted from 0 per write id and file; each bucket file has a
+     * batch of write ids write_id..max_write_id (>= write_id, stmt_id -1):
+     * every row goes to delta_<write_id>_<max_write_id> (no statement
+     * suffix, §3) under the write id acid_writer_set_write_id chose last,
+     * rowIds counted from 0 per write id and file; each bucket file has a
      * <file>_flush_length side file (§1.7) that acid_writer_flush appends
-     * to.  Delete events are refused.  0: not streaming. */
+     * to.  Delete events are refused. */
+    bool streaming;
     int64_t max_write_id;
 } AcidWriterOptions;
 
@@ -357,6 +358,11 @@ void acid_writer_abort(AcidWriter *w);
  * one; rows of the current write id must have been flushed (else
  * COMB_EINVALID). */
 int acid_writer_set_write_id(AcidWriter *w, int64_t write_id, CombErr *err);
+
+/* (Addition; streaming.) The rowId the next row of `bucket` gets (0 when
+ * its file has none of the current write id yet): callers that must know
+ * a row's ROW__ID before it is written (streaming upserts). */
+int64_t acid_writer_next_row_id(const AcidWriter *w, int bucket);
 
 /* (Addition; streaming.) Make everything written so far durable and
  * readable: each bucket file's pending stripe, its ACID metadata and an

@@ -90,7 +90,8 @@ struct AcidWriter {
     AcidSchema schema;         /* copy of the caller's */
     int64_t write_id;          /* streaming: the current txn's */
     int64_t min_write_id;      /* streaming: the batch's first and last */
-    int64_t max_write_id;      /* (0: not streaming) */
+    int64_t max_write_id;
+    bool streaming;            /* a transaction batch (AcidWriterOptions) */
     bool flushed;              /* streaming: a length was committed */
     bool dirty;                /* streaming: rows since the last flush */
     int stmt;                  /* -1: directory names without statement */
@@ -233,7 +234,7 @@ static CombBatch stage_batch(Stage *st, int n_rows)
 static int dir_paths(AcidWriter *w, CombErr *err)
 {
     char *ins = w->insert_name ? (char *)w->insert_name
-                : w->max_write_id
+                : w->streaming
                     ? acid_dir_name(&w->arena, ACID_DIR_DELTA, w->min_write_id,
                                     w->max_write_id, -1)
                     : acid_dir_name(&w->arena,
@@ -314,14 +315,16 @@ int acid_writer_open_opts(const char *dir, const AcidSchema *schema,
     comb_arena_init(&w->arena, 16 * 1024);
     acid_delete_set_init(&w->deletes);
     w->write_id = w->min_write_id = write_id;
-    w->max_write_id = opt ? opt->max_write_id : 0;
-    if (w->max_write_id && (w->max_write_id <= write_id || stmt_id != -1 ||
+    w->streaming = opt && opt->streaming;
+    w->max_write_id = w->streaming ? opt->max_write_id : write_id;
+    if (w->streaming && (w->max_write_id < write_id || stmt_id != -1 ||
                             opt->base || opt->keep_row_ids)) {
+        rc = comb_err(err, COMB_EINVALID,
+                      "streaming writer: write ids %" PRId64 "..%" PRId64
+                      " must be a range, with no statement id, into a "
+                      "delta", write_id, w->max_write_id);
         acid_writer_abort(w);
-        return comb_err(err, COMB_EINVALID,
-                        "streaming writer: write ids %" PRId64 "..%" PRId64
-                        " must be a range, with no statement id, into a "
-                        "delta", write_id, w->max_write_id);
+        return rc;
     }
     w->stmt = stmt_id;
     w->compression = compression;
@@ -533,7 +536,7 @@ static int insert_file_get(AcidWriter *w, int bucket, InsertFile **out,
     f->write_id = w->write_id;
     f->keyed = w->keep_row_ids;
     if ((rc = acid_bucket_encode(bucket, w->stmt, &f->prop, err)) ||
-        (w->max_write_id && (rc = side_file_create(w, f, bucket, err))) ||
+        (w->streaming && (rc = side_file_create(w, f, bucket, err))) ||
         (rc = open_orc(w, w->insert_dir.path, bucket, w->file_type,
                        insert_on_stripe, f, &f->orc, err))) {
         free_insert_file(f);
@@ -752,7 +755,7 @@ int acid_writer_delete(AcidWriter *w, int64_t owid, int32_t bucket_prop,
 {
     AcidKey k = {owid, row_id, bucket_prop, 0};
     int stmt, rc;
-    if (w->base || w->max_write_id)
+    if (w->base || w->streaming)
         return comb_err(err, COMB_EINVALID,
                         "delete events cannot go to %s",
                         w->base ? "an INSERT OVERWRITE base"
@@ -842,7 +845,7 @@ static int write_deletes(AcidWriter *w, CombErr *err)
 
 int acid_writer_set_write_id(AcidWriter *w, int64_t write_id, CombErr *err)
 {
-    if (!w->max_write_id || write_id < w->write_id ||
+    if (!w->streaming || write_id < w->write_id ||
         write_id > w->max_write_id)
         return comb_err(err, COMB_EINVALID,
                         "write id %" PRId64 " is not next in the streaming "
@@ -866,6 +869,13 @@ int acid_writer_set_write_id(AcidWriter *w, int64_t write_id, CombErr *err)
     return COMB_OK;
 }
 
+int64_t acid_writer_next_row_id(const AcidWriter *w, int bucket)
+{
+    if (bucket < 0 || bucket > ACID_MAX_BUCKET || !w->files[bucket])
+        return 0;
+    return w->files[bucket]->next_row_id;
+}
+
 /* One bucket file: its stripe, the metadata naming it, the footer after
  * it, then the new length in the side file. */
 static int flush_insert_file(InsertFile *f, CombErr *err)
@@ -886,7 +896,7 @@ static int sync_dirs(AcidWriter *w, CombErr *err);
 int acid_writer_flush(AcidWriter *w, CombErr *err)
 {
     int rc;
-    if (!w->max_write_id)
+    if (!w->streaming)
         return comb_err(err, COMB_EINVALID,
                         "acid_writer_flush of a writer that is not streaming");
     for (int b = 0; b <= ACID_MAX_BUCKET; b++)
@@ -1005,7 +1015,7 @@ int acid_writer_commit_files(AcidWriter *w, AcidWriteStats *stats,
     int rc;
     if (stats)
         memset(stats, 0, sizeof *stats);
-    rc = w->max_write_id ? close_streaming(w, err) : close_inserts(w, err);
+    rc = w->streaming ? close_streaming(w, err) : close_inserts(w, err);
     if (!rc && w->base && !any_insert)
         rc = write_empty_base(w, err);
     if (!rc)

@@ -45,8 +45,9 @@
  *
  * Errors: every call returns COMB_OK or a CombRc code and fills a
  * CombErr whose message names the table, partition or file.  A failed
- * write leaves the txn open (the caller aborts it or writes on: nothing
- * of a failed call was written); a failed commit aborts the txn.
+ * write leaves the txn begun: the caller aborts it (with several
+ * partitions, rows of the failed call may be in some files already, never
+ * visible); a failed commit aborts the txn.
  *
  * Threads: one connection is used by one thread at a time; its
  * heartbeater runs on a thread of its own with its own metastore handle.
@@ -144,7 +145,7 @@ int comb_stream_begin(CombStream *s, CombErr *err);
  * Dynamic partitioning: each row goes to the partition its key columns
  * name.  Upsert mode: each row replaces the rows with its key.  Values
  * the ORC writer refuses (a decimal beyond its precision) or a layout that
- * does not fit are COMB_EINVALID, and nothing of the call is written.
+ * does not fit are COMB_EINVALID (then abort the txn, see above).
  * COMB_ETXN without a begun txn. */
 int comb_stream_write(CombStream *s, const CombBatch *rows, CombErr *err);
 
