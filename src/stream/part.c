@@ -196,6 +196,11 @@ int stream_part_writer(CombStream *s, StreamPart *p, CombErr *err)
     int rc;
     if (p->w)
         return COMB_OK;
+    /* upserts: delta_w_w_0000 and delete_delta_w_w_0000 of the txn alone
+     * (see upsert.c) */
+    if (s->n_key_cols)
+        return acid_writer_open(p->dir, &s->schema, s->writeids[s->cur], 0,
+                                s->compression, &p->w, err);
     opt.max_write_id = s->writeids[s->n_batch - 1];
     opt.streaming = true;
     rc = acid_writer_open_opts(p->dir, &s->schema, s->writeids[0], -1,

@@ -600,10 +600,15 @@ static int flush_txn(CombStream *s, bool last, CombErr *err)
         int64_t n_del = 0;
         if (!p->in_txn)
             continue;
-        if (s->n_key_cols && !(rc = stream_upsert_flush(s, p, &n_del, err)))
-            s->txn_deletes += n_del;
-        if (!rc && p->w && !last)
+        if (s->n_key_cols) { /* the txn's own directories, complete */
+            if (!(rc = stream_upsert_flush(s, p, &n_del, err)))
+                s->txn_deletes += n_del;
+            if (!rc && p->w)
+                rc = acid_writer_commit_files(p->w, NULL, err);
+            p->w = NULL;
+        } else if (p->w && !last) {
             rc = acid_writer_flush(p->w, err);
+        }
         if (p->name)
             names[n_names++] = p->name;
     }
@@ -641,9 +646,15 @@ static int abort_current(CombStream *s, CombErr *err)
     int rc = COMB_OK;
     /* the txn's rows get their own stripes (the next txn's rows carry
      * another write id); they stay in the files, invisible */
-    for (int i = 0; i < s->n_parts && !rc; i++)
-        if (s->parts[i]->w && s->parts[i]->in_txn && !last)
-            rc = acid_writer_flush(s->parts[i]->w, err);
+    for (int i = 0; i < s->n_parts && !rc; i++) {
+        StreamPart *p = s->parts[i];
+        if (p->w && s->n_key_cols) { /* the txn's own directories go */
+            acid_writer_abort(p->w);
+            p->w = NULL;
+        } else if (p->w && p->in_txn && !last) {
+            rc = acid_writer_flush(p->w, err);
+        }
+    }
     end_txn(s);
     s->stats.txns_aborted++;
     int arc = ms_txn_abort_reason(s->ms, txnid, MS_ABORT_ROLLBACK,

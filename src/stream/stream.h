@@ -38,10 +38,13 @@
  * Upsert mode (upsert_keys given): the connection keeps the latest row
  * per key, as a streaming MERGE.  Every row written replaces the rows of
  * the table (in its partition) with the same key: at commit the txn
- * writes delete events for them (found by an ACID scan of the partition
- * under the txn's snapshot) into delete_delta_<w>_<w>_0000, plus the
- * inserted rows, in the same txn; a later row of the same key in the same
- * txn replaces the earlier one.  comb_stream_delete removes rows by key.
+ * writes delete events for them (found by an ACID scan of the partition)
+ * and its inserted rows, into delete_delta_<w>_<w>_0000 and
+ * delta_<w>_<w>_0000 of its own (Hive would take a delete delta inside
+ * the batch's delta_<w1>_<wN> range for obsolete); a later row of the same
+ * key in the same txn replaces the earlier one.  comb_stream_delete
+ * removes rows by key.  Batches still open, lock and heartbeat their txns
+ * together.
  *
  * Errors: every call returns COMB_OK or a CombRc code and fills a
  * CombErr whose message names the table, partition or file.  A failed

@@ -19,7 +19,9 @@
 typedef struct StreamPart {
     char *name;                /* "k=v/...", NULL: unpartitioned table */
     char *dir;                 /* its directory */
-    AcidWriter *w;             /* delta_<w1>_<wN>, opened on the first row */
+    AcidWriter *w;             /* delta_<w1>_<wN>, opened on the first row
+                                  (upsert mode: the txn's delta_w_w_0000
+                                  and delete_delta_w_w_0000) */
     bool in_txn;               /* rows of the current txn went here */
     uint16_t *sel;             /* scratch: the rows of one write call */
     int n_sel, cap_sel;
@@ -83,13 +85,12 @@ int stream_part_writer(CombStream *s, StreamPart *p, CombErr *err);
 int stream_upsert_note(CombStream *s, StreamPart *p, const CombBatch *rows,
                        bool deleting, CombErr *err);
 /* At commit: delete events for every row the txn's keys replace in p
- * (an ACID scan of p's directory under the txn's snapshot, plus the
- * txn's own earlier rows of a key), into delete_delta_<w>_<w>_0000 of p,
- * durable when this returns.  *n_deleted: events written. */
+ * (an ACID scan of p's directory under a reader's snapshot, plus the
+ * txn's own earlier rows of a key), given to p's writer of the txn (its
+ * delete_delta_<w>_<w>_0000).  *n_deleted: events. */
 int stream_upsert_flush(CombStream *s, StreamPart *p, int64_t *n_deleted,
                         CombErr *err);
-/* Forget p's keys (the txn ended), removing an unfinished delete
- * delta. */
+/* Forget p's keys (the txn ended). */
 void stream_upsert_reset(StreamPart *p);
 void stream_upsert_free(StreamPart *p);
 

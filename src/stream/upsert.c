@@ -9,10 +9,15 @@
  * txn's snapshot: every committed txn, the batch's earlier ones included,
  * which the reader sees up to their committed lengths, and never this
  * txn's own rows, not yet committed to the side files) for rows of those
- * keys, and a delete event is added for each.  The events go to
- * delete_delta_<w>_<w>_0000 of the partition (an ordinary one-statement
- * delete delta, sorted and fsynced by the ACID writer) before the txn
- * commits, so the deletes and the inserts become visible together.
+ * keys, and a delete event is added for each.
+ *
+ * An upserting txn writes directories of its own, delta_<w>_<w>_0000 and
+ * delete_delta_<w>_<w>_0000 (ordinary one-statement deltas: sorted,
+ * fsynced, closed at its commit), not the batch's delta_<w1>_<wN>: Hive's
+ * choice of deltas (hive-acid-storage.md §4.2) treats a delete delta
+ * whose range lies inside a wider delta's as obsolete, so delete events
+ * of a txn of the batch would be hidden by the batch's own directory.
+ * The deletes and the inserts become visible together, at the commit.
  *
  * Two connections upserting the same keys at once are not serialised
  * (SHARED_READ locks, as Hive's streaming): each replaces what it saw.
@@ -232,7 +237,7 @@ int stream_upsert_note(CombStream *s, StreamPart *p, const CombBatch *rows,
 static int scan_replaced(CombStream *s, StreamPart *p, StreamUpsert *u,
                          CombErr *err)
 {
-    int64_t txnid = s->txnids[s->cur], wid = s->writeids[s->cur];
+    int64_t wid = s->writeids[s->cur];
     CombTxnList txns = {0};
     CombWriteIdList wil = {0};
     AcidReaderOptions opt = {0};
@@ -245,8 +250,10 @@ static int scan_replaced(CombStream *s, StreamPart *p, StreamUpsert *u,
         project[s->key_cols[i]] = true;
     opt.project = project;
     opt.want_row_id = true;
+    /* a reader's snapshot: the txn itself is open in it, so its own
+     * unfinished files are not read */
     if (!rc)
-        rc = ms_txn_snapshot(s->ms, txnid, &txns, err);
+        rc = ms_txn_snapshot(s->ms, 0, &txns, err);
     if (!rc)
         rc = ms_writeid_list(s->ms, &txns, s->db, s->name, &wil, err);
     if (!rc)
@@ -277,20 +284,15 @@ static int scan_replaced(CombStream *s, StreamPart *p, StreamUpsert *u,
     return rc;
 }
 
+/* The events into the txn's writer (a txn of deletes alone makes it). */
 static int write_events(CombStream *s, StreamPart *p, StreamUpsert *u,
                         CombErr *err)
 {
-    AcidWriter *w = NULL;
-    int rc = acid_writer_open(p->dir, &s->schema, s->writeids[s->cur], 0,
-                              s->compression, &w, err);
+    int rc = stream_part_writer(s, p, err);
     for (size_t i = 0; !rc && i < u->n_events; i++)
-        rc = acid_writer_delete(w, u->events[i].owid, u->events[i].prop,
+        rc = acid_writer_delete(p->w, u->events[i].owid, u->events[i].prop,
                                 u->events[i].row_id, err);
-    if (rc) {
-        acid_writer_abort(w);
-        return rc;
-    }
-    return acid_writer_commit_files(w, NULL, err);
+    return rc;
 }
 
 int stream_upsert_flush(CombStream *s, StreamPart *p, int64_t *n_deleted,
