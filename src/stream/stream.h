@@ -38,15 +38,19 @@
  * Upsert mode (upsert_keys given): the connection keeps the latest row
  * per key, as a streaming MERGE.  Every row written replaces the rows of
  * the table (in its partition) with the same key: at commit the txn
- * writes delete events for them (found by an ACID scan of the partition
- * under the txn's snapshot) into delete_delta_<w>_<w>_0000, plus the
- * inserted rows, in the same txn; a later row of the same key in the same
- * txn replaces the earlier one.  comb_stream_delete removes rows by key.
+ * writes delete events for them (found by an ACID scan of the partition)
+ * and its inserted rows, into delete_delta_<w>_<w>_0000 and
+ * delta_<w>_<w>_0000 of its own (Hive would take a delete delta inside
+ * the batch's delta_<w1>_<wN> range for obsolete); a later row of the same
+ * key in the same txn replaces the earlier one.  comb_stream_delete
+ * removes rows by key.  Batches still open, lock and heartbeat their txns
+ * together.
  *
  * Errors: every call returns COMB_OK or a CombRc code and fills a
  * CombErr whose message names the table, partition or file.  A failed
- * write leaves the txn open (the caller aborts it or writes on: nothing
- * of a failed call was written); a failed commit aborts the txn.
+ * write leaves the txn begun: the caller aborts it (with several
+ * partitions, rows of the failed call may be in some files already, never
+ * visible); a failed commit aborts the txn.
  *
  * Threads: one connection is used by one thread at a time; its
  * heartbeater runs on a thread of its own with its own metastore handle.
@@ -144,7 +148,7 @@ int comb_stream_begin(CombStream *s, CombErr *err);
  * Dynamic partitioning: each row goes to the partition its key columns
  * name.  Upsert mode: each row replaces the rows with its key.  Values
  * the ORC writer refuses (a decimal beyond its precision) or a layout that
- * does not fit are COMB_EINVALID, and nothing of the call is written.
+ * does not fit are COMB_EINVALID (then abort the txn, see above).
  * COMB_ETXN without a begun txn. */
 int comb_stream_write(CombStream *s, const CombBatch *rows, CombErr *err);
 
