@@ -29,7 +29,7 @@ printf '1,ann,1.50,2021-01-05 10:00:00\n2,"b,""o""b",,\n3,,-7,2021-01-06 00:00:0
     s --table t > "$WH/out" 2> "$WH/err" || fail "csv ingest: $(cat "$WH/err")"
 want "csv summary" "$(cat "$WH/err")" \
     "comb stream: 3 rows written, 0 deleted by key, in 1 txns committed to default.t"
-want "csv rows" "$(c -e "SELECT * FROM t ORDER BY id")" "id	name	amount	ts
+want "csv rows" "$(c -e "SELECT * FROM t ORDER BY id")" "t.id	t.name	t.amount	t.ts
 1	ann	1.50	2021-01-05 10:00:00
 2	b,\"o\"b	NULL	NULL
 3	NULL	-7.00	2021-01-06 00:00:00"
@@ -94,7 +94,7 @@ want "partition missing key" "$rc:$(cat "$WH/err")" \
 # --- the interval commits a quiet pipe's rows before its end; SIGTERM
 # commits the rest and exits 0
 mkfifo "$WH/fifo"
-s --table t --input "$WH/fifo" --commit-interval 0.3 --quiet 2> "$WH/err" &
+"$COMB" --warehouse "$WH/w" stream --table t --input "$WH/fifo" --commit-interval 0.3 --quiet 2> "$WH/err" &
 pid=$!
 exec 3> "$WH/fifo"
 echo '500,live,1,' >&3
