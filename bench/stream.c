@@ -470,12 +470,12 @@ int main(int argc, char **argv)
     }
     if (latency(wh, 30, &cm, &cx, &vm, &vx))
         return 1;
-    if (write_csv(csv, rows))
-        return 1;
     for (int k = 0; k < 2; k++) {
         char t[32];
         snprintf(t, sizeof t, "cli%ld", every[k]);
-        if (cli_run(comb, wh, t, csv, n[k], every[k], &cli[k]))
+        snprintf(csv, sizeof csv, "%s/rows_%ld.csv", dir, n[k]);
+        if (write_csv(csv, n[k]) ||
+            cli_run(comb, wh, t, csv, n[k], every[k], &cli[k]))
             return 1;
     }
     for (int k = 0; k < 2; k++)
