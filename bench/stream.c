@@ -15,7 +15,6 @@
  *                                         of them with commits every 1,000)
  */
 #include <errno.h>
-#include <libpq-fe.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
@@ -347,15 +346,6 @@ done:
 
 /* ----------------------------------------------------------- PostgreSQL */
 
-static int pg_ok(PGconn *c, PGresult *r, ExecStatusType want)
-{
-    int ok = PQresultStatus(r) == want;
-    if (!ok)
-        fprintf(stderr, "postgresql: %s", PQerrorMessage(c));
-    PQclear(r);
-    return ok ? 0 : 1;
-}
-
 /* One COPY (one transaction) per `every` rows of the generated CSV. */
 static int pg_load(PGconn *c, const char *table, long rows, long every,
                    Figure *f)
@@ -383,34 +373,20 @@ static int pg_load(PGconn *c, const char *table, long rows, long every,
     return 0;
 }
 
+/* 0 when it ran or was skipped (no server binaries). */
 static int pg_run(long rows[2], const long every[2], Figure f[2])
 {
-    char dir[64] = "/tmp/comb-pg-XXXXXX", url[200];
+    char dir[64];
     PGconn *c;
-    int rc;
-    if (!mkdtemp(dir))
-        return 1;
-    if ((rc = pg_server("start", dir)) != 0) {
-        pg_server("stop", dir);
-        if (rc == 77) {
-            printf("PostgreSQL: skipped (no server binaries)\n");
-            return 0;
-        }
-        fprintf(stderr, "stream: the PostgreSQL server did not start\n");
-        return 1;
-    }
-    snprintf(url, sizeof url, "postgresql://comb@/postgres?host=%s", dir);
-    c = PQconnectdb(url);
-    rc = PQstatus(c) != CONNECTION_OK;
+    int rc = pg_open("stream", dir, &c);
     if (rc)
-        fprintf(stderr, "postgresql: %s", PQerrorMessage(c));
+        return rc == 77 ? 0 : 1;
     for (int k = 0; !rc && k < 2; k++) {
         char t[32];
         snprintf(t, sizeof t, "t%ld", every[k]);
         rc = pg_load(c, t, rows[k], every[k], &f[k]);
     }
-    PQfinish(c);
-    pg_server("stop", dir);
+    pg_close(c, dir);
     return rc;
 }
 
