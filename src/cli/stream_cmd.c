@@ -669,7 +669,7 @@ static int run_loop(Ingest *ig, Input *in)
     return rc;
 }
 
-static void report(Ingest *ig, int rc)
+static void report(Ingest *ig, const Input *in, int rc)
 {
     CombStreamStats st;
     live_line(ig, true);
@@ -688,6 +688,10 @@ static void report(Ingest *ig, int rc)
     if (stop_signal && !ig->a->quiet)
         fprintf(stderr, "comb stream: stopped by signal %d\n",
                 (int)stop_signal);
+    if (!rc && in->len > 0)   /* a signal came in the middle of a record */
+        fprintf(stderr, "comb stream: the incomplete record of line %llu "
+                "(%zu bytes, no line end yet) was not written\n",
+                (unsigned long long)in->line, in->len);
     if (!ig->a->quiet || rc)
         fprintf(stderr, "comb stream: %lld rows written, %lld deleted by "
                 "key, in %lld txns committed to %s.%s%s\n",
@@ -736,7 +740,7 @@ static int ingest(StreamArgs *a, CombStreamOptions *so)
         rc = run_loop(&ig, &in);
     if (rc)
         abort_txn(&ig);
-    report(&ig, rc);
+    report(&ig, &in, rc);
     for (int b = 0; b < 2; b++)
         if (ig.rows[b].cols)
             comb_batch_free(&ig.rows[b]);

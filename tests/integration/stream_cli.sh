@@ -92,7 +92,8 @@ want "partition missing key" "$rc:$(cat "$WH/err")" \
     "1:comb stream: --partition: no value for key h (dynamic partitioning: leave --partition out)"
 
 # --- the interval commits a quiet pipe's rows before its end; SIGTERM
-# commits the rest and exits 0
+# commits the rest and exits 0 (a record without its line end yet is
+# not written, and said so)
 mkfifo "$WH/fifo"
 "$COMB" --warehouse "$WH/w" stream --table t --input "$WH/fifo" --commit-interval 0.3 --quiet 2> "$WH/err" &
 pid=$!
@@ -104,7 +105,8 @@ until [[ $(c -e "SELECT count(*) FROM t WHERE id = 500" | tail -1) == 1 ]]; do
     ((n < 100)) || fail "the interval did not commit: $(cat "$WH/err")"
 done
 echo '501,late,1,' >&3
-sleep 0.1
+printf '502,par' >&3
+sleep 0.3
 kill -TERM "$pid"
 wait "$pid"; rc=$?
 pid=
@@ -112,6 +114,8 @@ exec 3>&-
 want "sigterm status" "$rc" 0
 want "sigterm rows" "$(c -e "SELECT id FROM t WHERE id >= 500 ORDER BY id" | tail -n +2)" "500
 501"
+want "sigterm message" "$(cat "$WH/err")" \
+    "comb stream: the incomplete record of line 3 (7 bytes, no line end yet) was not written"
 
 # --- argument errors
 s --format xml --table t 2> "$WH/err" < /dev/null; rc=$?
