@@ -137,6 +137,11 @@ $(B)/tests/threads_sql: $(patsubst tests/%.c,$(B)/tests/obj/%.o,$(TSAN_SQL_TESTS
 	@mkdir -p $(dir $@)
 	$(CC) $(MODE_LDFLAGS) -o $@ $(filter %.o,$^) $(DEPS_sql) $(LIBS)
 
+# stream/ under ThreadSanitizer: a connection and its heartbeater thread
+$(B)/tests/threads_stream: $(patsubst tests/%.c,$(B)/tests/obj/%.o,$(wildcard tests/unit/stream/*.c) tests/unit/unit.c) $(DEPS_stream) $(DEPS_fs)
+	@mkdir -p $(dir $@)
+	$(CC) $(MODE_LDFLAGS) -o $@ $(filter %.o,$^) $(DEPS_stream) $(DEPS_fs) $(LIBS)
+
 BENCH_BINS := $(patsubst bench/%.c,$(B)/bench/%,$(wildcard bench/*.c))
 $(B)/bench/%: bench/%.c $(DEPS_sql)
 	@mkdir -p $(dir $@)
@@ -168,14 +173,20 @@ $(B)/tests/sqldiff: tests/sqldiff/sqldiff.c $(DEPS_sql)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(MODE_LDFLAGS) -o $@ $< $(DEPS_sql) $(LIBS)
 
-unit: $(UNIT_BINS) $(B)/tests/qtest $(B)/tests/sqldiff $(FUZZ_REPLAYS)
+# A streaming ingest process driven step by step, for the integration
+# tests of stream/ (tests/integration/stream_*.sh)
+$(B)/tests/stream_driver: tests/stream/stream_driver.c $(DEPS_stream)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(MODE_LDFLAGS) -o $@ $< $(DEPS_stream) $(LIBS)
+
+unit: $(UNIT_BINS) $(B)/tests/qtest $(B)/tests/sqldiff $(FUZZ_REPLAYS) $(B)/tests/stream_driver
 bench-bins: $(BENCH_BINS)
 
 # The release build is compiled too: -O2 finds warnings (maybe-uninitialized)
 # that -O1 does not, and make demo / make bench must never break.
 test: deps-test
 	@$(MAKE) --no-print-directory MODE=test check-layers build/test/comb unit
-	@$(MAKE) --no-print-directory MODE=tsan build/tsan/tests/threads_metastore build/tsan/tests/threads_sql
+	@$(MAKE) --no-print-directory MODE=tsan build/tsan/tests/threads_metastore build/tsan/tests/threads_sql build/tsan/tests/threads_stream
 	@$(MAKE) --no-print-directory MODE=rel all
 	@tests/run.sh build/test
 

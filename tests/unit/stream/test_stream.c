@@ -264,6 +264,40 @@ TEST(stream_file_layout_like_hive)
     CHECK(orc_reader_metadata(r, "hive.acid.stats", &v, &n));
     CHECK(n == 5 && memcmp(v, "4,0,0", 5) == 0);
     orc_reader_close(r);
+    /* each row's ROW__ID: its txn's write id, rowIds from 0 per txn */
+    {
+        CombTxnList txns = {0};
+        CombWriteIdList wil = {0};
+        AcidReaderOptions ro = {0};
+        AcidReader *ar = NULL;
+        CombBatch rb;
+        char ids[256] = "";
+        size_t len = 0;
+        ro.want_row_id = true;
+        CHECK_OK(ms_txn_snapshot(fx.ms, 0, &txns, &fx.err), &fx.err);
+        CHECK_OK(ms_writeid_list(fx.ms, &txns, "default", "t", &wil, &fx.err),
+                 &fx.err);
+        CHECK_OK(acid_reader_open(fx.dir, &schema, &wil, &txns, &ro, &ar,
+                                  &fx.err), &fx.err);
+        CHECK_EQ(acid_reader_batch_init(ar, &rb), 0);
+        while (!acid_reader_next(ar, &rb, &fx.err) && rb.n_rows > 0)
+            for (int i = 0; i < comb_batch_live(&rb); i++) {
+                int row = comb_batch_row(&rb, i);
+                const CombVector *c = &rb.cols[2];
+                len += (size_t)snprintf(ids + len, sizeof ids - len,
+                                        "[%lld,%lld,%lld]",
+                                        (long long)c[ACID_COL_WRITEID].i64[row],
+                                        (long long)c[ACID_COL_BUCKET].i64[row],
+                                        (long long)c[ACID_COL_ROWID].i64[row]);
+            }
+        comb_batch_free(&rb);
+        acid_reader_close(ar);
+        comb_writeidlist_free(&wil);
+        comb_idlist_free(&txns);
+        /* expected.json's row_ids of Hive's streaming file */
+        CHECK_STR(ids, "[1,536870912,0][1,536870912,1]"
+                       "[2,536870912,0][2,536870912,1]");
+    }
     /* Hive's streaming file has the same key index: one stripe per txn,
      * rowIds from 0 in each */
     if (!unit_skip_without_testdata()) {
@@ -302,6 +336,25 @@ TEST(stream_flush_length_honoured)
     uint64_t size = 0;
     CHECK_OK(fs_file_size(side, &size, &fx.err), &fx.err);
     CHECK_EQ(size, 16);
+    CHECK_OK(read_now(&fx, fx.dir, &seen), &fx.err);
+    CHECK_STR(seen.text, "1:a");
+    /* txn 2 commits; a side file that still said txn 1's length would
+     * hide its rows: the reader reads only up to the last length */
+    CHECK_OK(comb_stream_begin(s, &fx.err), &fx.err);
+    CHECK_OK(write_one(s, &b, 2, "b", &fx.err), &fx.err);
+    CHECK_OK(comb_stream_commit(s, &fx.err), &fx.err);
+    CHECK_OK(read_now(&fx, fx.dir, &seen), &fx.err);
+    CHECK_STR(seen.text, "1:a,2:b");
+    {
+        CombArena a;
+        unsigned char *bytes;
+        size_t n;
+        comb_arena_init(&a, 256);
+        CHECK_OK(fs_read_file(side, &a, &bytes, &n, &fx.err), &fx.err);
+        CHECK_EQ(n, 24);
+        CHECK_OK(fs_write_file(side, bytes, 16, &fx.err), &fx.err);
+        comb_arena_free(&a);
+    }
     CHECK_OK(read_now(&fx, fx.dir, &seen), &fx.err);
     CHECK_STR(seen.text, "1:a");
     /* a torn append (3 bytes of the next long) changes nothing */
