@@ -12,7 +12,10 @@ set -u
 WH=$(mktemp -d)
 pid=
 trap '[[ -n $pid ]] && kill -9 "$pid" 2>/dev/null; rm -rf "$WH"' EXIT
-c() { "$COMB" --warehouse "$WH/w" --outputformat tsv "$@"; }
+# COMB_TEST_METASTORE: a metastore other than the warehouse's SQLite file
+# (pg_stream_kill.sh: PostgreSQL)
+MS=(${COMB_TEST_METASTORE:+--metastore "$COMB_TEST_METASTORE"})
+c() { "$COMB" --warehouse "$WH/w" "${MS[@]}" --outputformat tsv "$@"; }
 fail() { echo "FAIL: $*"; exit 1; }
 rounds=${COMB_STREAM_KILL_ROUNDS:-12}
 rows=20000
@@ -38,7 +41,7 @@ RANDOM=12
 for ((r = 1; r <= rounds; r++)); do
     awk -v r="$r" -v n="$rows" 'BEGIN { for (i = 0; i < n; i++)
         printf "%d,%d,v%d,%d.%02d\n", r * 1000000 + i, r, i, i, i % 100 }' > "$WH/in.csv"
-    "$COMB" --warehouse "$WH/w" stream --table k --commit-rows $per_txn \
+    "$COMB" --warehouse "$WH/w" "${MS[@]}" stream --table k --commit-rows $per_txn \
         --commit-interval 0 --batch-size $((r % 3 * 4 + 1)) --quiet \
         < "$WH/in.csv" 2> "$WH/err.$r" &
     pid=$!
@@ -51,7 +54,7 @@ done
 # a round that runs to its end commits everything
 awk -v n="$rows" 'BEGIN { for (i = 0; i < n; i++)
     printf "%d,0,v%d,1\n", i, i }' > "$WH/in.csv"
-"$COMB" --warehouse "$WH/w" stream --table k --commit-rows $per_txn --quiet \
+"$COMB" --warehouse "$WH/w" "${MS[@]}" stream --table k --commit-rows $per_txn --quiet \
     < "$WH/in.csv" || fail "the last round"
 check "after the whole round"
 [[ $(awk -F'\t' '$1 == 0 {print $2}' "$WH/got") == "$rows" ]] || fail "round 0 is not whole: $(cat "$WH/got")"

@@ -9,7 +9,10 @@
 set -u
 WH=$(mktemp -d)
 trap 'rm -rf "$WH"' EXIT
-c() { "$COMB" --warehouse "$WH/w" --outputformat tsv "$@"; }
+# COMB_TEST_METASTORE: a metastore other than the warehouse's SQLite file
+# (pg_stream_upsert.sh: PostgreSQL)
+MS=(${COMB_TEST_METASTORE:+--metastore "$COMB_TEST_METASTORE"})
+c() { "$COMB" --warehouse "$WH/w" "${MS[@]}" --outputformat tsv "$@"; }
 fail() { echo "FAIL: $*"; exit 1; }
 
 c -e "CREATE TABLE u (id INT, v STRING, n BIGINT) CLUSTERED BY (id) INTO 2 BUCKETS
@@ -46,7 +49,7 @@ gen 7 4000 300
 # three processes, each with its own batches of txns
 split -n l/3 -d "$WH/changes.csv" "$WH/part."
 for p in "$WH"/part.0*; do
-    "$COMB" --warehouse "$WH/w" stream --table u --upsert-key id --op-column op \
+    "$COMB" --warehouse "$WH/w" "${MS[@]}" stream --table u --upsert-key id --op-column op \
         --commit-rows 97 --batch-size 4 --quiet < "$p" 2> "$WH/err" \
         || fail "stream $p: $(cat "$WH/err")"
 done
@@ -54,7 +57,7 @@ c -e "SELECT id, v, n FROM u ORDER BY id" | tail -n +2 > "$WH/got.tsv"
 diff "$WH/want.tsv" "$WH/got.tsv" > "$WH/diff" || fail "csv change stream: $(head -20 "$WH/diff")"
 [[ -s $WH/want.tsv ]] || fail "the reference is empty"
 
-"$COMB" --warehouse "$WH/w" stream --table uj --format json --upsert-key ID \
+"$COMB" --warehouse "$WH/w" "${MS[@]}" stream --table uj --format json --upsert-key ID \
     --op-column op --commit-rows 250 --quiet < "$WH/changes.json" 2> "$WH/err" \
     || fail "json stream: $(cat "$WH/err")"
 c -e "SELECT id, v, n FROM uj ORDER BY id" | tail -n +2 > "$WH/got.tsv"
@@ -62,13 +65,13 @@ diff "$WH/want.tsv" "$WH/got.tsv" > "$WH/diff" || fail "json change stream: $(he
 
 # an unknown op is an error naming the line; nothing of its txn stays
 printf 'I,100000,a,1\nX,100001,b,2\n' |
-    "$COMB" --warehouse "$WH/w" stream --table u --upsert-key id --op-column op --quiet 2> "$WH/err"
+    "$COMB" --warehouse "$WH/w" "${MS[@]}" stream --table u --upsert-key id --op-column op --quiet 2> "$WH/err"
 rc=$?
 [[ $rc == 1 && $(head -1 "$WH/err") == "comb stream: line 2: column op: 'X' is not an operation (I, U or D)" ]] \
     || fail "bad op: status $rc, $(cat "$WH/err")"
 [[ $(c -e "SELECT count(*) FROM u WHERE id >= 100000" | tail -1) == 0 ]] || fail "rows of the aborted txn are visible"
 # an op column must not be a table column
-printf 'I,1,a,1\n' | "$COMB" --warehouse "$WH/w" stream --table u --upsert-key id --op-column v 2> "$WH/err"
+printf 'I,1,a,1\n' | "$COMB" --warehouse "$WH/w" "${MS[@]}" stream --table u --upsert-key id --op-column v 2> "$WH/err"
 [[ $? == 1 && $(head -1 "$WH/err") == "comb stream: --op-column v is a column of the table; name a field of the change records" ]] \
     || fail "op column of the table: $(cat "$WH/err")"
 echo ok
