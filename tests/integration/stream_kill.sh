@@ -63,12 +63,14 @@ killed=$(awk -F'\t' '$1 > 0 && $2 < '"$rows"'' "$WH/got" | wc -l)
 echo "rounds cut short by the kill: $killed of $rounds"
 
 # the killed processes' txns end aborted by the time-out (2 s), seen by
-# the housekeeper of a later process
+# the housekeeper of a later process: a statement's txn starts its
+# heartbeater, which housekeeps when due
 n=0
-while c --hiveconf hive.txn.timeout=2s -e "SHOW TRANSACTIONS" | awk -F'\t' '$2 == "OPEN"' | grep -q .; do
+while c -e "SELECT count(*) FROM k; SHOW TRANSACTIONS" | awk -F'\t' '$2 == "OPEN"' | grep -q .; do
     sleep 1; n=$((n + 1))
     ((n < 60)) || fail "txns still open: $(c -e 'SHOW TRANSACTIONS')"
 done
+echo "open txns of killed processes aborted by the time-out after ${n} s of waiting"
 # no side file is left behind by a finished process' batch: only killed
 # ones may have left theirs, and readers honour them
 c -e "ALTER TABLE k COMPACT 'major' AND WAIT" > /dev/null 2>&1 || fail "compaction: $(c -e 'SHOW COMPACTIONS')"
