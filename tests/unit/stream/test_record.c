@@ -4,6 +4,7 @@
  * that name the line and the column. */
 #include <stdlib.h>
 
+#include "common/alloc.h"
 #include "common/datetime.h"
 #include "common/numfmt.h"
 #include "stream/stream_record.h"
@@ -27,7 +28,8 @@ static int fx_open(Fixture *f, StreamRecordFormat fmt, char delim,
     char *s, *tok, *save = NULL;
     memset(f, 0, sizeof *f);
     comb_arena_init(&f->a, 4096);
-    s = comb_arena_strdup(&f->a, schema);
+    if (!(s = comb_arena_strdup(&f->a, schema)))
+        return -1;
     for (tok = strtok_r(s, ";", &save); tok; tok = strtok_r(NULL, ";", &save)) {
         char *colon = strchr(tok, ':');
         CombType *t;
@@ -325,4 +327,87 @@ TEST(record_format_names)
     CHECK(stream_record_format_parse("json", &fmt) && fmt == STREAM_REC_JSON);
     CHECK(stream_record_format_parse("tsv", &fmt) && fmt == STREAM_REC_TSV);
     CHECK(!stream_record_format_parse("xml", &fmt));
+}
+
+/* Out of memory at every allocation of a parser's set-up and of records
+ * that need scratch and arena bytes: each run either gives the full row
+ * or fails with COMB_ENOMEM, and leaks nothing (ASan). */
+TEST(record_survives_allocation_failures)
+{
+    static const char *const recs[] = {
+        "\"a\"\"b\",x\\tq,1.5,\"c\nd\"", "{\"S\":\"a\\u00e9\\n\",\"t\":\"x\","
+        "\"d\":\"1.5\",\"zz\":[1,{\"k\":\"\\\"\"}]}"};
+    static const StreamRecordFormat fmts[] = {STREAM_REC_CSV, STREAM_REC_JSON};
+    for (int f = 0; f < 2; f++) {
+        bool done = false;
+        for (int64_t k = 1; k < 1000 && !done; k++) {
+            Fixture fx;
+            int rc;
+            comb_alloc_fail_after(k);
+            rc = fx_open(&fx, fmts[f], 0, "s:string;t:varchar(1);d:decimal(3,1);"
+                                          "z:string");
+            if (rc == 0) {
+                rc = stream_record_parse(fx.p, recs[f], strlen(recs[f]), 1,
+                                         &fx.b, 0, &fx.err);
+                if (rc == 1) {
+                    comb_alloc_fail_after(0);
+                    CHECK_STR(fx_row(&fx, 0), f == 0
+                              ? "[a\"b]|[x]|1.5|[c\nd]"
+                              : "[a\xc3\xa9\n]|[x]|1.5|N");
+                    done = true;
+                } else if (rc != -COMB_ENOMEM) {
+                    comb_alloc_fail_after(0);
+                    unit_fail(__FILE__, __LINE__, "rc %d at %lld: %s", rc,
+                              (long long)k, fx.err.msg);
+                }
+            }
+            comb_alloc_fail_after(0);
+            fx_close(&fx);
+            if (unit_failed_now())
+                return;
+        }
+        CHECK(done);
+    }
+}
+
+/* Random bytes, records of every format cut from them: every result is a
+ * row, an empty line or COMB_EINVALID with a message naming its line. */
+TEST(record_random_bytes_never_crash)
+{
+    static const char alphabet[] = "ab1.-e\",\t\\N{}[]:\"tnu0\r\n |x";
+    static const StreamRecordFormat fmts[] = {
+        STREAM_REC_CSV, STREAM_REC_TSV, STREAM_REC_DELIMITED, STREAM_REC_JSON};
+    char buf[256];
+    unsigned seed = 12345;
+    for (int f = 0; f < 4; f++) {
+        Fixture fx;
+        CHECK_OK(fx_open(&fx, fmts[f], '|', "a:int;b:string;c:decimal(4,2);"
+                                            "d:varchar(2);e:boolean"), &fx.err);
+        for (int round = 0; round < 3000; round++) {
+            size_t n = (size_t)(rand_r(&seed) % sizeof buf), pos = 0, len, used;
+            int lines;
+            uint64_t line = 1;
+            for (size_t i = 0; i < n; i++)
+                buf[i] = alphabet[rand_r(&seed) % (sizeof alphabet - 1)];
+            while (pos < n && stream_record_split(fx.p, buf + pos, n - pos,
+                                                  true, &len, &used, &lines)) {
+                int rc = stream_record_parse(fx.p, buf + pos, len, line,
+                                             &fx.b, round % 8, &fx.err);
+                if (rc < 0 && (rc != -COMB_EINVALID ||
+                               strncmp(fx.err.msg, "line ", 5) != 0)) {
+                    unit_fail(__FILE__, __LINE__, "rc %d: %s", rc, fx.err.msg);
+                    break;
+                }
+                CHECK(used > 0 && used <= n - pos);
+                pos += used;
+                line += (uint64_t)lines;
+            }
+            comb_batch_reset(&fx.b);
+            if (unit_failed_now())
+                break;
+        }
+        fx_close(&fx);
+        if (unit_failed_now())
+            return;
+    }
 }
