@@ -66,7 +66,8 @@ typedef struct StreamArgs {
     char *db, *table;
     const char *partition;        /* "k=v,..." or NULL */
     StreamRecordFormat format;
-    char delimiter;
+    bool format_given;
+    char delimiter;               /* 0: the format's own */
     const char *input;            /* NULL: standard input */
     int batch_size;
     int64_t commit_rows;
@@ -183,13 +184,13 @@ static int parse_one(StreamArgs *a, int ch, const char *v)
     case OPT_TABLE: return parse_table_name(a, v);
     case OPT_PARTITION: a->partition = v; return 0;
     case OPT_FORMAT:
+        a->format_given = true;
         return stream_record_format_parse(v, &a->format)
                    ? 0 : bad_arg("unknown format", v);
     case OPT_DELIMITER:
         if (strlen(v) != 1 && strcmp(v, "\\t") != 0)
             return bad_arg("a delimiter is one character", v);
         a->delimiter = strcmp(v, "\\t") == 0 ? '\t' : v[0];
-        a->format = STREAM_REC_DELIMITED;
         return 0;
     case OPT_INPUT: a->input = v; return 0;
     case OPT_BATCH_SIZE:
@@ -251,6 +252,14 @@ static int parse_args(int argc, char **argv, StreamArgs *a)
     if (!a->table) {
         fputs("comb stream: --table is required\n", stderr);
         usage(stderr);
+        return 2;
+    }
+    /* --delimiter alone or with tsv: delimited text; with csv: CSV with
+     * that separator (";" as spreadsheets write it in many locales) */
+    if (a->delimiter && (!a->format_given || a->format == STREAM_REC_TSV))
+        a->format = STREAM_REC_DELIMITED;
+    if (a->format == STREAM_REC_DELIMITED && !a->delimiter) {
+        fputs("comb stream: --format delimited needs --delimiter\n", stderr);
         return 2;
     }
     if (a->op_column && !a->upsert_key) {
@@ -785,7 +794,7 @@ int cli_stream(const char *warehouse, const char *metastore,
                char *const *confs, int n_confs, int argc, char **argv)
 {
     StreamArgs a = {.warehouse = warehouse, .metastore = metastore,
-                    .format = STREAM_REC_CSV, .delimiter = ',',
+                    .format = STREAM_REC_CSV,
                     .batch_size = 10, .commit_rows = 10000,
                     .commit_interval = 1.0};
     CombStreamOptions so = {0};

@@ -118,7 +118,8 @@ int stream_record_parser_new(StreamRecordFormat format, char delimiter,
     if (n_fields < 1)
         return comb_err(err, COMB_EINVALID, "a record needs one field at "
                         "least");
-    if (format == STREAM_REC_DELIMITED &&
+    if ((format == STREAM_REC_DELIMITED ||
+         (format == STREAM_REC_CSV && delimiter)) &&
         (delimiter == '\n' || delimiter == '\r' || delimiter == '\\' ||
          delimiter == '"' || delimiter == '\0'))
         return comb_err(err, COMB_EINVALID, "a field delimiter cannot be a "
@@ -126,7 +127,8 @@ int stream_record_parser_new(StreamRecordFormat format, char delimiter,
     if (!(p = comb_calloc(1, sizeof *p)))
         return comb_err_nomem(err);
     p->format = format;
-    p->delim = format == STREAM_REC_CSV ? ','
+    p->delim = format == STREAM_REC_CSV ? (delimiter ? (unsigned char)delimiter
+                                                     : ',')
                : format == STREAM_REC_DELIMITED ? (unsigned char)delimiter
                                                  : '\t';
     p->n = n_fields;
@@ -394,9 +396,13 @@ static int csv_quoted(Rec *r, int i, const char *s, const char *e,
         if (p->oom)
             return comb_err_nomem(r->err);
         *next = q + 1;
-        if (*next < e && **next != ',')
-            return csv_error(r, i, "a closing '\"' must be followed by ',' "
-                             "or the end of the record");
+        if (*next < e && (unsigned char)**next != p->delim)
+            return csv_error(r, i, p->delim == ','
+                                       ? "a closing '\"' must be followed by "
+                                         "',' or the end of the record"
+                                       : "a closing '\"' must be followed by "
+                                         "the delimiter or the end of the "
+                                         "record");
         return COMB_OK;
     }
 }
@@ -416,7 +422,7 @@ static int parse_csv(Rec *r, const char *s, size_t n)
                                            p->scratch.len, false)))
                 return rc;
         } else {
-            if (!(end = memchr(s, ',', (size_t)(e - s))))
+            if (!(end = memchr(s, p->delim, (size_t)(e - s))))
                 end = e;
             if (memchr(s, '"', (size_t)(end - s)))
                 return csv_error(r, i, "a '\"' inside an unquoted field "

@@ -6,7 +6,8 @@
  * C API takes the typed rows.
  *
  * Formats:
- *   CSV        RFC 4180: ',' between fields, a record ends at LF or CRLF
+ *   CSV        RFC 4180: ',' (or another delimiter) between fields, a
+ *              record ends at LF or CRLF
  *              outside quotes; a field in '"' may hold ',', '"' written
  *              '""' and line ends; a quote elsewhere in a field, or
  *              anything but ',' or the record's end after a closing quote,
@@ -66,8 +67,9 @@ bool stream_record_format_parse(const char *name, StreamRecordFormat *out);
 /*
  * A parser for records of `format` whose fields are the n_fields columns
  * names[i] of types[i], in that order (the order of fields in delimited
- * text; JSON matches by name).  delimiter is the DELIMITED separator
- * (ignored by the others; '\n', '\r', '\\' and '"' are refused).  Names
+ * text; JSON matches by name).  delimiter is the DELIMITED separator,
+ * and CSV's when not 0 (',' then; TSV and JSON ignore it; '\n', '\r',
+ * '\\', '"' and NUL are refused).  Names
  * and types are copied.  Columns of array, map, struct or union type are
  * COMB_EUNSUPPORTED.  0 or an rc with err set.
  */

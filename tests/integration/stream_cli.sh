@@ -74,11 +74,17 @@ comb stream: 3 records skipped (lines 2, 3, 4)
 comb stream: 1 rows written, 0 deleted by key, in 1 txns committed to default.t"
 want "skip rows" "$(c -e "SELECT id FROM t WHERE id >= 300" | tail -n +2)" 300
 
-# --- TSV and a custom delimiter
+# --- TSV, a custom delimiter, CSV with ';'
 printf '400\tt\\tab\t\\N\t\\N\n' | s --table t --format tsv --quiet || fail tsv
 printf '401|p\\|ipe|3|\n' | s --table t --delimiter '|' --quiet || fail delimited
+printf '402;"x;1";2,5;\n' | s --table t --format csv --delimiter ';' --quiet 2> "$WH/err"; rc=$?
+want "csv ; value" "$rc:$(head -1 "$WH/err")" "1:comb stream: line 1: column amount: '2,5' is not a DECIMAL(10,2)"
+printf '402;"x;1";2.5;\n' | s --table t --format csv --delimiter ';' --quiet || fail "csv with ;"
+s --table t --format delimited < /dev/null 2> "$WH/err"; rc=$?
+want "delimited without delimiter" "$rc:$(head -1 "$WH/err")" "2:comb stream: --format delimited needs --delimiter"
 want "tsv rows" "$(c -e "SELECT id, name, amount FROM t WHERE id >= 400 ORDER BY id" | tail -n +2)" "400	t	ab	NULL
-401	p|ipe	3.00"
+401	p|ipe	3.00
+402	x;1	2.50"
 
 # --- static and dynamic partitions
 printf '1,a\n2,b\n' | s --table p --partition h=3,day=d1 --quiet || fail static

@@ -119,7 +119,7 @@ static void check_cases(StreamRecordFormat fmt, const char *schema,
                         const Case *c, size_t n)
 {
     Fixture f;
-    if (fx_open(&f, fmt, '|', schema)) {
+    if (fx_open(&f, fmt, fmt == STREAM_REC_DELIMITED ? '|' : 0, schema)) {
         unit_fail(__FILE__, __LINE__, "fixture %s: %s", schema, f.err.msg);
         fx_close(&f);
         return;
@@ -160,6 +160,21 @@ TEST(record_csv_quotes_per_rfc4180)
           {"x", "E:line 7: 1 field, expected 2 (a, b)"},
           {"x,y,z", "E:line 7: 3 fields, expected 2 (a, b)"},
           {"", "empty"});
+}
+
+TEST(record_csv_with_another_delimiter)
+{
+    Fixture f;
+    CHECK_OK(fx_open(&f, STREAM_REC_CSV, ';', "a:string;b:decimal(4,1)"),
+             &f.err);
+    CHECK_STR(fx_parse(&f, "\"x;y\";1,5"), "E:line 7: column b: '1,5' is not "
+                                           "a DECIMAL(4,1)");
+    CHECK_STR(fx_parse(&f, "\"x;y\";1.5"), "[x;y]|1.5");
+    CHECK_STR(fx_parse(&f, "a,b;"), "[a,b]|N");
+    CHECK_STR(fx_parse(&f, "\"a\",;"), "E:line 7: field 1: a closing '\"' "
+                                       "must be followed by the delimiter or "
+                                       "the end of the record");
+    fx_close(&f);
 }
 
 TEST(record_tsv_escapes_and_null_marker)
