@@ -16,8 +16,6 @@
 #include "common/decimal.h"
 #include "fs/fs.h"
 
-#define DELTA_STRIPE_SIZE_UNSET 0
-
 static StreamPart *find_part(const CombStream *s, const char *name)
 {
     for (int i = 0; i < s->n_parts; i++) {
@@ -131,7 +129,7 @@ static int value_text(CombStream *s, const CombVector *v, int row,
         break;
     case COMB_T_STRING: case COMB_T_VARCHAR: case COMB_T_CHAR: {
         CombStr str = v->str[row];
-        char *p = comb_arena_alloc(&s->batch_arena, (size_t)str.len + 1);
+        char *p = comb_arena_alloc(&s->scratch, (size_t)str.len + 1);
         if (!p)
             return comb_err_nomem(err);
         memcpy(p, str.ptr, str.len);
@@ -144,15 +142,16 @@ static int value_text(CombStream *s, const CombVector *v, int row,
                         "partition column of type %s in a streamed row",
                         comb_type_name(v->kind));
     }
-    *out = comb_arena_strdup(&s->batch_arena, buf);
+    *out = comb_arena_strdup(&s->scratch, buf);
     return *out ? COMB_OK : comb_err_nomem(err);
 }
 
-/* The partition of one row of a dynamically partitioned stream. */
+/* The partition of one row of a dynamically partitioned stream (its
+ * values and name in s->scratch: one write call). */
 static int row_part(CombStream *s, const CombBatch *rows, int row,
                     StreamPart **out, CombErr *err)
 {
-    char **values = comb_arena_alloc(&s->batch_arena,
+    char **values = comb_arena_alloc(&s->scratch,
                                      (size_t)s->n_part_keys * sizeof *values);
     char *name;
     int rc;
@@ -162,7 +161,7 @@ static int row_part(CombStream *s, const CombBatch *rows, int row,
         if ((rc = value_text(s, &rows->cols[s->layout.n_data_cols + k], row,
                              &values[k], err)))
             return rc;
-    if ((rc = ms_part_name_make(s->table, values, &s->batch_arena, &name,
+    if ((rc = ms_part_name_make(s->table, values, &s->scratch, &name,
                                 err)))
         return rc;
     if ((*out = find_part(s, name)))

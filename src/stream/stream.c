@@ -250,6 +250,7 @@ int comb_stream_open(const CombStreamOptions *opt, CombStream **out,
         return comb_err_nomem(err);
     comb_arena_init(&s->arena, 16 * 1024);
     comb_arena_init(&s->batch_arena, 16 * 1024);
+    comb_arena_init(&s->scratch, 16 * 1024);
     s->cur = -1;
     s->batch_size = opt->batch_size ? opt->batch_size : 1;
     s->txn_timeout_ms = opt->txn_timeout_ms ? opt->txn_timeout_ms
@@ -520,9 +521,9 @@ static int group_rows(CombStream *s, const CombBatch *rows,
                       StreamPart ***touched, int *n_touched, CombErr *err)
 {
     int n = comb_batch_live(rows), rc;
-    StreamPart **of = comb_arena_alloc(&s->batch_arena,
+    StreamPart **of = comb_arena_alloc(&s->scratch,
                                        (size_t)(n ? n : 1) * sizeof *of);
-    StreamPart **list = comb_arena_alloc(&s->batch_arena,
+    StreamPart **list = comb_arena_alloc(&s->scratch,
                                          (size_t)(n ? n : 1) * sizeof *list);
     *n_touched = 0;
     if (!of || !list)
@@ -549,6 +550,7 @@ static int write_rows(CombStream *s, const CombBatch *rows, bool deleting,
         return rc;
     if (comb_batch_live(rows) == 0)
         return COMB_OK;
+    comb_arena_reset(&s->scratch);
     if (rows->capacity > 0xFFFF + 1)
         return comb_err(err, COMB_EINVALID, "batch of %d rows is too large",
                         rows->capacity);
@@ -590,8 +592,10 @@ int comb_stream_delete(CombStream *s, const CombBatch *rows, CombErr *err)
 /* Steps 1-3 of a commit (see the top); last: the batch's last txn. */
 static int flush_txn(CombStream *s, bool last, CombErr *err)
 {
-    char **names = comb_arena_alloc(&s->batch_arena,
-                                    (size_t)(s->n_parts + 1) * sizeof *names);
+    char **names;
+    comb_arena_reset(&s->scratch);
+    names = comb_arena_alloc(&s->scratch,
+                             (size_t)(s->n_parts + 1) * sizeof *names);
     int n_names = 0, rc = COMB_OK;
     if (!names)
         return comb_err_nomem(err);
@@ -735,6 +739,7 @@ int comb_stream_close(CombStream *s, CombErr *err)
     ms_close(s->ms);
     comb_free(s->buckets);
     comb_arena_free(&s->batch_arena);
+    comb_arena_free(&s->scratch);
     comb_arena_free(&s->arena);
     comb_free(s);
     return rc;

@@ -31,6 +31,7 @@ typedef struct StreamPart {
 struct CombStream {
     CombArena arena;           /* connection: table, layout, names */
     CombArena batch_arena;     /* the open batch: its partitions */
+    CombArena scratch;         /* one write call or commit */
     Ms *ms;
     MsHeartbeater *hb;         /* owns a second handle */
     MsTable *table;
