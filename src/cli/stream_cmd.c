@@ -393,10 +393,11 @@ out:
 /* The op of row `row`: OP_UPSERT or OP_DELETE, or -1 (err set). */
 static int row_op(Ingest *ig, const CombBatch *b, int row, uint64_t line)
 {
-    const CombVector *v = &b->cols[ig->op_field];
+    const CombVector *v;
     char c;
     if (ig->op_field < 0)
         return OP_UPSERT;
+    v = &b->cols[ig->op_field];
     if (!comb_vec_is_null(v, row) && v->str[row].len == 1) {
         c = (char)(v->str[row].ptr[0] | 32);
         if (c == 'i' || c == 'u' || c == 'c' || c == 'r')
