@@ -605,14 +605,36 @@ typedef struct Input {
     char *buf;
     size_t len, cap;
     bool eof;
+    bool bom_seen;   /* the start was looked at for a byte-order mark */
     uint64_t line;   /* line of the next record */
 } Input;
+
+/* A UTF-8 byte-order mark at the start of input (spreadsheets write one
+ * before CSV) is no part of the first field.  False while too few bytes
+ * have come to tell. */
+static bool drop_bom(Input *in)
+{
+    static const char bom[] = "\xEF\xBB\xBF";
+    if (in->bom_seen)
+        return true;
+    if (in->len < 3 && !in->eof &&
+        memcmp(in->buf ? in->buf : "", bom, in->len) == 0)
+        return false;
+    if (in->len >= 3 && memcmp(in->buf, bom, 3) == 0) {
+        memmove(in->buf, in->buf + 3, in->len - 3);
+        in->len -= 3;
+    }
+    in->bom_seen = true;
+    return true;
+}
 
 /* Cut and ingest every whole record in the buffer. */
 static int drain(Ingest *ig, Input *in)
 {
     size_t pos = 0, len, used;
     int lines, rc = COMB_OK;
+    if (!drop_bom(in))
+        return COMB_OK;
     while (!rc && stream_record_split(ig->parser, in->buf + pos,
                                       in->len - pos, in->eof, &len, &used,
                                       &lines)) {

@@ -86,6 +86,10 @@ want "tsv rows" "$(c -e "SELECT id, name, amount FROM t WHERE id >= 400 ORDER BY
 401	p|ipe	3.00
 402	x;1	2.50"
 
+# --- a UTF-8 byte-order mark before the first record is dropped
+printf '\xef\xbb\xbf600,bom,1,\n' | s --table t --quiet || fail "a BOM"
+want "bom row" "$(c -e "SELECT name FROM t WHERE id = 600" | tail -1)" bom
+
 # --- static and dynamic partitions
 printf '1,a\n2,b\n' | s --table p --partition h=3,day=d1 --quiet || fail static
 printf '3,c,d2,4\n4,d,d1,3\n' | s --table p --quiet || fail dynamic
