@@ -36,7 +36,7 @@ CFLAGS_ALL := $(BASE_CFLAGS) $(MODE_CFLAGS) $(CFLAGS)
 LIBS := -lprotobuf-c -lz -lsnappy -lzstd -llz4 -llzo2 -lsqlite3 -lpq -ledit -lpcre2-8 -lcrypto -lm -lpthread
 
 # Layers, lowest first; a layer's archive may only use the ones before it.
-LAYERS := common fs orc text acid metastore compactor sql cli
+LAYERS := common fs orc text acid metastore compactor stream sql cli
 
 PROTO := src/orc/orc_proto.proto
 PROTO_C := $(GEN)/src/orc/orc_proto.pb-c.c
@@ -54,6 +54,7 @@ LIB_text := $(B)/libcomb_text.a
 LIB_acid := $(B)/libcomb_acid.a
 LIB_metastore := $(B)/libcomb_metastore.a
 LIB_compactor := $(B)/libcomb_compactor.a
+LIB_stream := $(B)/libcomb_stream.a
 LIB_sql := $(B)/libcomb_sql.a
 LIB_cli := $(B)/libcomb_cli.a
 
@@ -65,8 +66,11 @@ DEPS_text := $(LIB_text) $(DEPS_fs)
 DEPS_acid := $(LIB_acid) $(DEPS_orc)
 DEPS_metastore := $(LIB_metastore) $(DEPS_fs)
 DEPS_compactor := $(LIB_compactor) $(LIB_acid) $(LIB_metastore) $(DEPS_orc)
+DEPS_stream := $(LIB_stream) $(LIB_acid) $(LIB_metastore) $(DEPS_orc)
 DEPS_sql := $(LIB_sql) $(LIB_compactor) $(LIB_acid) $(LIB_metastore) $(LIB_text) $(DEPS_orc)
-DEPS_cli := $(LIB_cli) $(DEPS_sql)
+# cli/ also uses stream/ (comb stream); stream/ sits below sql/ in the
+# link order, on acid/ and metastore/ that sql/ lists after it.
+DEPS_cli := $(LIB_cli) $(LIB_stream) $(DEPS_sql)
 
 # In the test build the default goal is all the tests run (unit, below).
 .PHONY: all deps deps-test test demo bench clean check-layers fuzz unit bench-bins
@@ -134,10 +138,20 @@ $(B)/tests/threads_sql: $(patsubst tests/%.c,$(B)/tests/obj/%.o,$(TSAN_SQL_TESTS
 	@mkdir -p $(dir $@)
 	$(CC) $(MODE_LDFLAGS) -o $@ $(filter %.o,$^) $(DEPS_sql) $(LIBS)
 
+# stream/ under ThreadSanitizer: a connection and its heartbeater thread
+$(B)/tests/threads_stream: $(patsubst tests/%.c,$(B)/tests/obj/%.o,$(wildcard tests/unit/stream/*.c) tests/unit/unit.c) $(DEPS_stream) $(DEPS_fs)
+	@mkdir -p $(dir $@)
+	$(CC) $(MODE_LDFLAGS) -o $@ $(filter %.o,$^) $(DEPS_stream) $(DEPS_fs) $(LIBS)
+
 BENCH_BINS := $(patsubst bench/%.c,$(B)/bench/%,$(wildcard bench/*.c))
 $(B)/bench/%: bench/%.c $(DEPS_sql)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -o $@ $< $(DEPS_sql) $(LIBS)
+# bench/stream.c drives the streaming API too (stream/ sits below sql/ in
+# the link order, as for cli/)
+$(B)/bench/stream: bench/stream.c $(LIB_stream) $(DEPS_sql)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -o $@ $< $(LIB_stream) $(DEPS_sql) $(LIBS)
 
 # Hive's own .q scripts run through a session (tests/qtest/)
 $(B)/tests/qtest: tests/qtest/qtest.c $(DEPS_sql)
@@ -160,17 +174,23 @@ $(B)/tests/sqldiff: tests/sqldiff/sqldiff.c $(DEPS_sql)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(MODE_LDFLAGS) -o $@ $< $(DEPS_sql) $(LIBS)
 
+# A streaming ingest process driven step by step, for the integration
+# tests of stream/ (tests/integration/stream_*.sh)
+$(B)/tests/stream_driver: tests/stream/stream_driver.c $(DEPS_stream)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(MODE_LDFLAGS) -o $@ $< $(DEPS_stream) $(LIBS)
+
 # Everything the tests run, comb itself too (the golden, integration and
 # qtest scripts run it): after an edit `make MODE=test unit` rebuilds it
 # all, and so does `make MODE=test` alone.
-unit: $(B)/comb $(UNIT_BINS) $(B)/tests/qtest $(B)/tests/sqldiff $(FUZZ_REPLAYS)
+unit: $(B)/comb $(UNIT_BINS) $(B)/tests/qtest $(B)/tests/sqldiff $(FUZZ_REPLAYS) $(B)/tests/stream_driver
 bench-bins: $(BENCH_BINS)
 
 # The release build is compiled too: -O2 finds warnings (maybe-uninitialized)
 # that -O1 does not, and make demo / make bench must never break.
 test: deps-test
 	@$(MAKE) --no-print-directory MODE=test check-layers unit
-	@$(MAKE) --no-print-directory MODE=tsan build/tsan/tests/threads_metastore build/tsan/tests/threads_sql
+	@$(MAKE) --no-print-directory MODE=tsan build/tsan/tests/threads_metastore build/tsan/tests/threads_sql build/tsan/tests/threads_stream
 	@$(MAKE) --no-print-directory MODE=rel all
 	@tests/run.sh build/test
 

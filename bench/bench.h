@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <time.h>
 
+#include <libpq-fe.h>
 #include <sqlite3.h>
 
 #include "fs/fs.h"
@@ -109,6 +110,48 @@ static inline int bench_args(BenchArgs *a, int argc, char **argv,
     if (!a->dir) {
         fprintf(stderr, "usage: %s [ROWS] [DIR]\n", name);
         return 2;
+/* A PostgreSQL result of the status wanted: 0, else 1 with the server's
+ * message on stderr (the result is cleared either way). */
+static inline int pg_ok(PGconn *c, PGresult *r, ExecStatusType want)
+{
+    int ok = PQresultStatus(r) == want;
+    if (!ok)
+        fprintf(stderr, "postgresql: %s", PQerrorMessage(c));
+    PQclear(r);
+    return ok ? 0 : 1;
+}
+
+/* A durable PostgreSQL server of its own in a new directory dir (64
+ * bytes, set here) and a connection to it: 0 with *out; 77 when there is
+ * no server to run (said on stdout for `who`); 1 on failure.  pg_close
+ * ends both. */
+static inline int pg_open(const char *who, char *dir, PGconn **out)
+{
+    char url[200];
+    int rc;
+    *out = NULL;
+    snprintf(dir, 64, "/tmp/comb-pg-XXXXXX");
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    if ((rc = pg_server("start", dir)) != 0) {
+        pg_server("stop", dir);
+        if (rc == 77) {
+            printf("PostgreSQL: skipped (no server binaries)\n");
+            return 77;
+        }
+        fprintf(stderr, "%s: the PostgreSQL server did not start\n", who);
+        return 1;
+    }
+    snprintf(url, sizeof url, "postgresql://comb@/postgres?host=%s", dir);
+    *out = PQconnectdb(url);
+    if (PQstatus(*out) != CONNECTION_OK) {
+        fprintf(stderr, "postgresql: %s", PQerrorMessage(*out));
+        PQfinish(*out);
+        *out = NULL;
+        pg_server("stop", dir);
+        return 1;
     }
     return 0;
 }
@@ -118,6 +161,10 @@ static inline void bench_args_end(const BenchArgs *a)
     CombErr err;
     if (!a->keep)
         fs_remove_tree(a->dir, &err);
+static inline void pg_close(PGconn *c, const char *dir)
+{
+    PQfinish(c);
+    pg_server("stop", dir);
 }
 
 #endif

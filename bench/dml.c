@@ -34,7 +34,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <libpq-fe.h>
 #include <sqlite3.h>
 
 #include "fs/fs.h"
@@ -208,15 +207,6 @@ done:
 
 /* ----------------------------------------------------------- PostgreSQL */
 
-static int pg_ok(PGconn *c, PGresult *r, ExecStatusType want)
-{
-    int ok = PQresultStatus(r) == want;
-    if (!ok)
-        fprintf(stderr, "postgresql: %s", PQerrorMessage(c));
-    PQclear(r);
-    return ok ? 0 : 1;
-}
-
 static int pg_exec(PGconn *c, const char *sql)
 {
     return pg_ok(c, PQexec(c, sql), PGRES_COMMAND_OK);
@@ -300,31 +290,13 @@ static int pg_steps(PGconn *c, const char *csv, const char *src_csv,
 /* 0 when it ran or was skipped (no server binaries). */
 static int run_pg(const char *csv, const char *src_csv, Engine *e)
 {
-    char dir[64] = "/tmp/comb-pg-XXXXXX", url[200];
+    char dir[64];
     PGconn *c;
-    int rc;
-    if (!mkdtemp(dir)) {
-        perror("mkdtemp");
-        return 1;
-    }
-    if ((rc = pg_server("start", dir)) != 0) {
-        pg_server("stop", dir);
-        if (rc == 77) {
-            printf("PostgreSQL: skipped (no server binaries)\n");
-            return 0;
-        }
-        fprintf(stderr, "dml: the PostgreSQL server did not start\n");
-        return 1;
-    }
-    snprintf(url, sizeof url, "postgresql://comb@/postgres?host=%s", dir);
-    c = PQconnectdb(url);
-    rc = PQstatus(c) != CONNECTION_OK;
+    int rc = pg_open("dml", dir, &c);
     if (rc)
-        fprintf(stderr, "postgresql: %s", PQerrorMessage(c));
-    else
-        rc = pg_steps(c, csv, src_csv, e);
-    PQfinish(c);
-    pg_server("stop", dir);
+        return rc == 77 ? 0 : 1;
+    rc = pg_steps(c, csv, src_csv, e);
+    pg_close(c, dir);
     return rc;
 }
 

@@ -305,6 +305,15 @@ typedef struct AcidWriterOptions {
      * in their bucket property, and within a file they must ascend by key
      * (§6.1; else COMB_ECORRUPT).  The buckets argument is ignored. */
     bool keep_row_ids;
+    /* (Streaming ingest, hive-acid-transactions.md 6.) A transaction
+     * batch of write ids write_id..max_write_id (>= write_id, stmt_id -1):
+     * every row goes to delta_<write_id>_<max_write_id> (no statement
+     * suffix, §3) under the write id acid_writer_set_write_id chose last,
+     * rowIds counted from 0 per write id and file; each bucket file has a
+     * <file>_flush_length side file (§1.7) that acid_writer_flush appends
+     * to.  Delete events are refused. */
+    bool streaming;
+    int64_t max_write_id;
 } AcidWriterOptions;
 
 /* (Addition.) acid_writer_open with options (opt NULL = acid_writer_open).
@@ -338,8 +347,31 @@ int acid_writer_delete(AcidWriter *w, int64_t owid, int32_t bucket_prop,
 int acid_writer_commit_files(AcidWriter *w, AcidWriteStats *stats,
                              CombErr *err);
 
-/* Remove everything the writer created; frees w.  NULL ok. */
+/* Remove everything the writer created; frees w.  NULL ok.  (A streaming
+ * writer that flushed already leaves its files as acid_writer_flush last
+ * committed them, side files included: earlier txns of the batch may be
+ * committed.) */
 void acid_writer_abort(AcidWriter *w);
+
+/* (Addition; streaming.) Rows written from now on carry write id
+ * `write_id`, which must lie in the batch and not be below the current
+ * one; rows of the current write id must have been flushed (else
+ * COMB_EINVALID). */
+int acid_writer_set_write_id(AcidWriter *w, int64_t write_id, CombErr *err);
+
+/* (Addition; streaming.) The rowId the next row of `bucket` gets (0 when
+ * its file has none of the current write id yet): callers that must know
+ * a row's ROW__ID before it is written (streaming upserts). */
+int64_t acid_writer_next_row_id(const AcidWriter *w, int bucket);
+
+/* (Addition; streaming.) Make everything written so far durable and
+ * readable: each bucket file's pending stripe, its ACID metadata and an
+ * intermediate footer (orc_writer_flush_footer), fsynced; its length
+ * appended to the side file, fsynced; _orc_acid_version and the
+ * directory fsynced.  Then the caller may commit the write id.
+ * acid_writer_commit_files of a streaming writer closes the files and
+ * removes the side files. */
+int acid_writer_flush(AcidWriter *w, CombErr *err);
 
 /* ------------------------------------------------------------- compaction */
 
@@ -484,6 +516,26 @@ int32_t acid_hash_of_value(const CombVector *v, int row, int version);
  * column type; not the untyped NULL), so callers can reject others as
  * CLUSTERED BY columns. */
 bool acid_bucket_kind_supported(CombTypeKind kind);
+
+/* ------------------------------------------------- streaming side files */
+
+/* (Addition.) "<data file>_flush_length" (§1.7, §3) in arena memory. */
+char *acid_flush_length_path(CombArena *a, const char *data_path);
+/* (Addition.) Append `length` as an 8-byte big-endian long to the side
+ * file (create: make it, holding only that long) and fsync it. */
+int acid_flush_length_append(const char *side_path, uint64_t length,
+                             bool create, CombErr *err);
+/* (Addition.) The committed length of data file `data_path`: the last
+ * complete long of its side file (*have), or *have false when it has none
+ * (the whole file counts).  A side file without one long is
+ * COMB_ECORRUPT naming it. */
+int acid_flush_length_read(const char *data_path, bool *have,
+                           uint64_t *length, CombErr *err);
+/* (Addition.) Open an ACID data file as readers must (§1.7): at the
+ * length its side file committed, or whole without one.  *out NULL (and
+ * COMB_OK) when the side file commits length 0: nothing to read yet.  A
+ * committed length beyond the file is COMB_ECORRUPT naming the file. */
+int acid_data_file_open(const char *path, OrcReader **out, CombErr *err);
 
 /* true if the root type of an ORC file has the six ACID fields (§1.1;
  * names compared case-insensitively per position, as newer ORC does) and

@@ -674,8 +674,8 @@ static int open_file(AcidReader *r, const ScanFile *f, CombErr *err)
     if ((rc = load_deletes(r, f->bucket, err)))
         return rc;
     trace_open(r, f->path);
-    if ((rc = orc_reader_open(f->path, &r->orc, err)))
-        return rc;
+    if ((rc = acid_data_file_open(f->path, &r->orc, err)) || !r->orc)
+        return rc; /* !r->orc: a streaming file with nothing committed */
     r->cur = f;
     root = orc_reader_schema(r->orc);
     r->cur_acid = acid_schema_is_acid(root);
@@ -841,6 +841,8 @@ static int next_rows(AcidReader *r, CombBatch *b, CombErr *err)
                 return COMB_OK; /* end: n_rows == 0 */
             if ((rc = open_file(r, &r->files[r->next_file++], err)))
                 return rc;
+            if (!r->orc)
+                continue;
         }
         if ((rc = orc_reader_next(r->orc, &r->obatch, err)))
             return rc;

@@ -48,6 +48,8 @@ typedef struct InsertFile {
     int64_t write_id;
     int32_t prop;            /* encode_v1(N, S) */
     int64_t next_row_id;     /* rowId of the next row */
+    int64_t n_rows;          /* rows of every write id (hive.acid.stats) */
+    char *side_path;         /* streaming: the _flush_length side file */
     int64_t stripe_first;    /* rowId of the first row of the open stripe */
     CombBuf key_index;       /* §1.4: "owid,bucket,rowId;" per stripe */
     bool keyed;              /* rows bring their ROW__ID (compaction) */
@@ -86,7 +88,12 @@ struct AcidWriter {
     CombArena arena;           /* paths, schema copy, ORC types */
     char *dir;                 /* table (or partition) directory */
     AcidSchema schema;         /* copy of the caller's */
-    int64_t write_id;
+    int64_t write_id;          /* streaming: the current txn's */
+    int64_t min_write_id;      /* streaming: the batch's first and last */
+    int64_t max_write_id;
+    bool streaming;            /* a transaction batch (AcidWriterOptions) */
+    bool flushed;              /* streaming: a length was committed */
+    bool dirty;                /* streaming: rows since the last flush */
     int stmt;                  /* -1: directory names without statement */
     int compression;           /* OrcCompression */
     bool base;                 /* INSERT OVERWRITE into base_W */
@@ -226,8 +233,10 @@ static CombBatch stage_batch(Stage *st, int n_rows)
 
 static int dir_paths(AcidWriter *w, CombErr *err)
 {
-    char *ins = w->insert_name
-                    ? (char *)w->insert_name
+    char *ins = w->insert_name ? (char *)w->insert_name
+                : w->streaming
+                    ? acid_dir_name(&w->arena, ACID_DIR_DELTA, w->min_write_id,
+                                    w->max_write_id, -1)
                     : acid_dir_name(&w->arena,
                                     w->base ? ACID_DIR_BASE : ACID_DIR_DELTA,
                                     w->write_id, w->write_id, w->stmt);
@@ -305,7 +314,18 @@ int acid_writer_open_opts(const char *dir, const AcidSchema *schema,
         return comb_err_nomem(err);
     comb_arena_init(&w->arena, 16 * 1024);
     acid_delete_set_init(&w->deletes);
-    w->write_id = write_id;
+    w->write_id = w->min_write_id = write_id;
+    w->streaming = opt && opt->streaming;
+    w->max_write_id = w->streaming ? opt->max_write_id : write_id;
+    if (w->streaming && (w->max_write_id < write_id || stmt_id != -1 ||
+                            opt->base || opt->keep_row_ids)) {
+        rc = comb_err(err, COMB_EINVALID,
+                      "streaming writer: write ids %" PRId64 "..%" PRId64
+                      " must be a range, with no statement id, into a "
+                      "delta", write_id, w->max_write_id);
+        acid_writer_abort(w);
+        return rc;
+    }
     w->stmt = stmt_id;
     w->compression = compression;
     w->base = opt && opt->base;
@@ -448,26 +468,50 @@ static int open_orc(AcidWriter *w, const char *dir, int bucket,
     return orc_writer_open(path, type, &o, out, err);
 }
 
-/* §1.4 metadata, then footer and fsync (orc_writer_close). */
-static int close_orc(OrcWriter *orc, const CombBuf *key_index, const char *stats,
-                     bool with_version, CombErr *err)
+/* §1.4 metadata of a file whose stripes are all written. */
+static int set_acid_metadata(OrcWriter *orc, const CombBuf *key_index,
+                             const char *stats, bool with_version,
+                             CombErr *err)
 {
     static const char empty[1] = "";
     int rc;
-    if ((rc = orc_writer_finish(orc, err)) ||
-        (rc = orc_writer_set_metadata(orc, KEY_INDEX_KEY,
+    if ((rc = orc_writer_set_metadata(orc, KEY_INDEX_KEY,
                                       key_index->len ? (const void *)key_index->data
                                                      : (const void *)empty,
                                       key_index->len, err)) ||
         (rc = orc_writer_set_metadata(orc, STATS_KEY, stats, strlen(stats),
-                                      err)) ||
-        (with_version &&
-         (rc = orc_writer_set_metadata(orc, VERSION_KEY, ACID_VERSION,
-                                       strlen(ACID_VERSION), err)))) {
+                                      err)))
+        return rc;
+    if (with_version)
+        rc = orc_writer_set_metadata(orc, VERSION_KEY, ACID_VERSION,
+                                     strlen(ACID_VERSION), err);
+    return rc;
+}
+
+/* §1.4 metadata, then footer and fsync (orc_writer_close). */
+static int close_orc(OrcWriter *orc, const CombBuf *key_index, const char *stats,
+                     bool with_version, CombErr *err)
+{
+    int rc;
+    if ((rc = orc_writer_finish(orc, err)) ||
+        (rc = set_acid_metadata(orc, key_index, stats, with_version, err))) {
         orc_writer_abort(orc);
         return rc;
     }
     return orc_writer_close(orc, err);
+}
+
+/* §1.7: the side file exists (holding 0, as Hive's writer starts it)
+ * before its data file does, so a reader never finds a streaming file
+ * without it. */
+static int side_file_create(AcidWriter *w, InsertFile *f, int bucket,
+                            CombErr *err)
+{
+    char *name = acid_bucket_file_name(&w->arena, bucket);
+    char *path = name ? fs_join(&w->arena, w->insert_dir.path, name) : NULL;
+    if (!path || !(f->side_path = acid_flush_length_path(&w->arena, path)))
+        return comb_err_nomem(err);
+    return acid_flush_length_append(f->side_path, 0, true, err);
 }
 
 static void free_insert_file(InsertFile *f)
@@ -492,6 +536,7 @@ static int insert_file_get(AcidWriter *w, int bucket, InsertFile **out,
     f->write_id = w->write_id;
     f->keyed = w->keep_row_ids;
     if ((rc = acid_bucket_encode(bucket, w->stmt, &f->prop, err)) ||
+        (w->streaming && (rc = side_file_create(w, f, bucket, err))) ||
         (rc = open_orc(w, w->insert_dir.path, bucket, w->file_type,
                        insert_on_stripe, f, &f->orc, err))) {
         free_insert_file(f);
@@ -635,6 +680,7 @@ static int write_runs(AcidWriter *w, const CombBatch *rows,
         if ((rc = orc_writer_write_rows(f->orc, &b, w->run, end - start,
                                         err)))
             return rc;
+        f->n_rows += end - start;
         start = end;
     }
     return COMB_OK;
@@ -688,6 +734,7 @@ int acid_writer_insert(AcidWriter *w, const CombBatch *rows,
     int n_live = comb_batch_live(rows), rc;
     if (n_live == 0)
         return COMB_OK;
+    w->dirty = true;
     if (w->keep_row_ids && (rc = keyed_buckets(w, rows, &buckets, err)))
         return rc;
     if ((rc = check_rows(w, rows, err)) ||
@@ -708,9 +755,11 @@ int acid_writer_delete(AcidWriter *w, int64_t owid, int32_t bucket_prop,
 {
     AcidKey k = {owid, row_id, bucket_prop, 0};
     int stmt, rc;
-    if (w->base)
+    if (w->base || w->streaming)
         return comb_err(err, COMB_EINVALID,
-                        "delete events cannot go to an INSERT OVERWRITE base");
+                        "delete events cannot go to %s",
+                        w->base ? "an INSERT OVERWRITE base"
+                                : "a streaming delta");
     if ((rc = acid_bucket_decode(bucket_prop, &k.writer, &stmt, err)))
         return rc;
     if (k.writer < 0 || k.writer > ACID_MAX_BUCKET)
@@ -792,6 +841,97 @@ static int write_deletes(AcidWriter *w, CombErr *err)
     return COMB_OK;
 }
 
+/* ------------------------------------------------------------- streaming */
+
+int acid_writer_set_write_id(AcidWriter *w, int64_t write_id, CombErr *err)
+{
+    if (!w->streaming || write_id < w->write_id ||
+        write_id > w->max_write_id)
+        return comb_err(err, COMB_EINVALID,
+                        "write id %" PRId64 " is not next in the streaming "
+                        "batch %" PRId64 "..%" PRId64 " of '%s'", write_id,
+                        w->min_write_id, w->max_write_id, w->dir);
+    if (w->dirty)
+        return comb_err(err, COMB_EINVALID,
+                        "rows of write id %" PRId64 " in '%s' not flushed",
+                        w->write_id, w->dir);
+    if (write_id == w->write_id)
+        return COMB_OK;
+    w->write_id = write_id;
+    for (int b = 0; b <= ACID_MAX_BUCKET; b++) {
+        InsertFile *f = w->files[b];
+        if (!f)
+            continue;
+        /* rowIds count per write id: a new txn's rows start at 0 */
+        f->write_id = write_id;
+        f->next_row_id = f->stripe_first = 0;
+    }
+    return COMB_OK;
+}
+
+int64_t acid_writer_next_row_id(const AcidWriter *w, int bucket)
+{
+    if (bucket < 0 || bucket > ACID_MAX_BUCKET || !w->files[bucket])
+        return 0;
+    return w->files[bucket]->next_row_id;
+}
+
+/* One bucket file: its stripe, the metadata naming it, the footer after
+ * it, then the new length in the side file. */
+static int flush_insert_file(InsertFile *f, CombErr *err)
+{
+    char stats[64];
+    uint64_t length;
+    int rc;
+    snprintf(stats, sizeof stats, "%" PRId64 ",0,0", f->n_rows);
+    if ((rc = orc_writer_flush_stripe(f->orc, err)) ||
+        (rc = set_acid_metadata(f->orc, &f->key_index, stats, true, err)) ||
+        (rc = orc_writer_flush_footer(f->orc, &length, err)))
+        return rc;
+    return acid_flush_length_append(f->side_path, length, false, err);
+}
+
+static int sync_dirs(AcidWriter *w, CombErr *err);
+
+int acid_writer_flush(AcidWriter *w, CombErr *err)
+{
+    int rc;
+    if (!w->streaming)
+        return comb_err(err, COMB_EINVALID,
+                        "acid_writer_flush of a writer that is not streaming");
+    for (int b = 0; b <= ACID_MAX_BUCKET; b++)
+        if (w->files[b] && (rc = flush_insert_file(w->files[b], err)))
+            return rc;
+    /* the version file and the entries of files new since the last flush */
+    if ((rc = sync_dirs(w, err)))
+        return rc;
+    w->dirty = false;
+    w->flushed = true;
+    return COMB_OK;
+}
+
+/* The batch's last commit: a last flush puts each file's final tail at
+ * its end, so the file reads whole without its side file, which then
+ * goes (a failure before that leaves what the side files committed). */
+static int close_streaming(AcidWriter *w, CombErr *err)
+{
+    int rc = acid_writer_flush(w, err);
+    for (int b = 0; !rc && b <= ACID_MAX_BUCKET; b++) {
+        InsertFile *f = w->files[b];
+        if (!f)
+            continue;
+        if ((rc = fs_unlink(f->side_path, err)))
+            break;
+        w->files[b] = NULL;
+        orc_writer_detach(f->orc);
+        free_insert_file(f);
+        w->n_files++;
+    }
+    if (rc || !w->insert_dir.made)
+        return rc;
+    return fs_fsync_dir(w->insert_dir.path, err);
+}
+
 /* ---------------------------------------------------------------- commit */
 
 static int close_inserts(AcidWriter *w, CombErr *err)
@@ -803,7 +943,7 @@ static int close_inserts(AcidWriter *w, CombErr *err)
         if (!f)
             continue;
         w->files[b] = NULL;
-        snprintf(stats, sizeof stats, "%" PRId64 ",0,0", f->next_row_id);
+        snprintf(stats, sizeof stats, "%" PRId64 ",0,0", f->n_rows);
         if (!rc) {
             rc = close_orc(f->orc, &f->key_index, stats, true, err);
             if (!rc)
@@ -875,7 +1015,7 @@ int acid_writer_commit_files(AcidWriter *w, AcidWriteStats *stats,
     int rc;
     if (stats)
         memset(stats, 0, sizeof *stats);
-    rc = close_inserts(w, err);
+    rc = w->streaming ? close_streaming(w, err) : close_inserts(w, err);
     if (!rc && w->base && !any_insert)
         rc = write_empty_base(w, err);
     if (!rc)
@@ -900,6 +1040,16 @@ void acid_writer_abort(AcidWriter *w)
     CombErr ignored;
     if (!w)
         return;
+    if (w->flushed) { /* committed txns of the batch may read these files */
+        for (int b = 0; b <= ACID_MAX_BUCKET; b++)
+            if (w->files[b]) {
+                orc_writer_detach(w->files[b]->orc);
+                free_insert_file(w->files[b]);
+                w->files[b] = NULL;
+            }
+        writer_free(w);
+        return;
+    }
     for (int b = 0; b <= ACID_MAX_BUCKET; b++)
         if (w->files[b]) {
             orc_writer_abort(w->files[b]->orc);

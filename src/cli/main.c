@@ -6,6 +6,7 @@
  *   comb [OPTIONS] orcfiledump [-d|--contents] [-j [-p]] [-t]
  *        [--rowindex=C,...] [--skip-dump] PATH...   (cli/orcfiledump.c)
  *   comb [OPTIONS] compactor [--once]               (cli/compactor_cmd.c)
+ *   comb [OPTIONS] stream --table [db.]t ...        (cli/stream_cmd.c)
  *
  * OPTIONS: --warehouse DIR, --metastore PATH|URL, --hivevar k=v,
  * --hiveconf k=v, --outputformat table|tsv|csv, -v, --silent.  Global
@@ -30,6 +31,7 @@
 #include "cli/print.h"
 #include "cli/shell.h"
 #include "cli/stop.h"
+#include "cli/stream_cmd.h"
 #include "common/alloc.h"
 #include "common/buf.h"
 #include "common/version.h"
@@ -53,6 +55,8 @@ static void usage(FILE *out)
           "       comb [OPTIONS] orcfiledump [-d|--contents] [-j [-p]] [-t]\n"
           "            [--rowindex=C,...] [--skip-dump] PATH...\n"
           "       comb [OPTIONS] compactor [--once]\n"
+          "       comb [OPTIONS] stream --table [db.]t [--format csv|tsv|json]\n"
+          "            [--upsert-key col,...] ... (comb stream --help)\n"
           "OPTIONS: [--warehouse DIR] [--metastore FILE|postgresql://...]\n"
           "         [--hivevar k=v]... [--hiveconf k=v]...\n"
           "         [--outputformat table|tsv|csv] [-v] [--silent]\n"
@@ -230,9 +234,18 @@ static int compactor_placeholder(int argc, char **argv)
     return 2;
 }
 
+/* `comb stream` too. */
+static int stream_placeholder(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    return 2;
+}
+
 static const Subcommand subcommands[] = {
     {"orcfiledump", cli_orcfiledump},
     {"compactor", compactor_placeholder},
+    {"stream", stream_placeholder},
 };
 
 /* The subcommand named by the first argument after the global options, or
@@ -345,10 +358,14 @@ int main(int argc, char **argv)
     rc = parse_options(argc, argv, &o, &vars, &n_vars, &confs, &n_confs);
     if (!rc && optind < argc)
         rc = find_subcommand(&o, argv[optind], &sub);
-    if (!rc && sub && sub->run == compactor_placeholder) {
+    if (!rc && sub && (sub->run == compactor_placeholder ||
+                       sub->run == stream_placeholder)) {
         const char *ms = take_metastore_conf(&o, confs, n_confs);
-        rc = cli_compactor(o.warehouse, ms, confs, n_confs, argc - optind,
-                           argv + optind);
+        rc = sub->run == stream_placeholder
+                 ? cli_stream(o.warehouse, ms, confs, n_confs, argc - optind,
+                              argv + optind)
+                 : cli_compactor(o.warehouse, ms, confs, n_confs,
+                                 argc - optind, argv + optind);
         comb_free(vars);
         comb_free(confs);
         return rc;

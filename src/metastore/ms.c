@@ -1276,6 +1276,27 @@ int ms_writeid_allocate(Ms *ms, int64_t txnid, const char *db,
                          "writeid_allocate", NULL, txnid);
 }
 
+int ms_writeid_allocate_batch(Ms *ms, const int64_t *txnids, int n,
+                              const char *db, const char *table,
+                              int64_t *writeids, CombErr *err)
+{
+    MsName ldb, ltable;
+    int rc = check_handle(ms, err);
+    if (!rc)
+        rc = check_out(writeids, "result pointer", err);
+    if (!rc && (n <= 0 || !txnids))
+        rc = comb_err(err, COMB_EINVALID, "no txns to allocate write ids for");
+    for (int i = 0; !rc && i < n; i++)
+        rc = txn_table_args(txnids[i], db, table, &ldb, &ltable, err);
+    if (rc)
+        return rc;
+    memset(writeids, 0, (size_t)n * sizeof *writeids);
+    return commit_traced(ms->ops->writeid_allocate_batch(ms->impl, txnids, n,
+                                                         ldb.s, ltable.s,
+                                                         writeids, err),
+                         "writeid_allocate_batch", NULL, txnids[0]);
+}
+
 int ms_writeid_list(Ms *ms, const CombTxnList *txns, const char *db,
                     const char *table, CombWriteIdList *out, CombErr *err)
 {

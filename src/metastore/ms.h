@@ -394,6 +394,11 @@ typedef struct MsBackendOps {
     int (*writeid_allocate)(void *impl, int64_t txnid, const char *db,
                             const char *table, int64_t *writeid,
                             CombErr *err);
+    /* ms_writeid_allocate for txnids[0..n) in order, in one metastore
+     * transaction */
+    int (*writeid_allocate_batch)(void *impl, const int64_t *txnids, int n,
+                                  const char *db, const char *table,
+                                  int64_t *writeids, CombErr *err);
     int (*writeid_list)(void *impl, const CombTxnList *txns, const char *db,
                         const char *table, CombWriteIdList *out,
                         CombErr *err);
@@ -718,6 +723,15 @@ int ms_txn_snapshot(Ms *ms, int64_t txnid, CombTxnList *out, CombErr *err);
 int ms_writeid_allocate(Ms *ms, int64_t txnid, const char *db,
                         const char *table, int64_t *writeid, CombErr *err);
 
+/* (Addition; streaming ingest.) Hive's allocateTableWriteIdsBatch: the
+ * write ids of n open txns for the table, allocated in txn order in one
+ * metastore transaction, so that they are consecutive (writeids[i] =
+ * writeids[0] + i) when none of the txns had one yet; a txn that had one
+ * keeps it (then the caller finds them not consecutive).  Errors as
+ * ms_writeid_allocate; nothing is allocated on error. */
+int ms_writeid_allocate_batch(Ms *ms, const int64_t *txnids, int n,
+                              const char *db, const char *table,
+                              int64_t *writeids, CombErr *err);
 /* Hive's getValidWriteIds for one table under snapshot txns. */
 int ms_writeid_list(Ms *ms, const CombTxnList *txns, const char *db,
                     const char *table, CombWriteIdList *out, CombErr *err);

@@ -3469,6 +3469,34 @@ static int msp_writeid_allocate(void *impl, int64_t txnid, const char *db,
     return pg_run(impl, PG_TXN, true, writeid_allocate_body, &a, err);
 }
 
+typedef struct WriteidBatchArgs {
+    const int64_t *txnids;
+    int n;
+    const char *db, *table;
+    int64_t *writeids;
+} WriteidBatchArgs;
+
+static int writeid_batch_body(MsPg *h, void *p, CombErr *err)
+{
+    const WriteidBatchArgs *a = p;
+    int rc = COMB_OK;
+    for (int i = 0; !rc && i < a->n; i++) {
+        WriteidArgs one = {a->txnids[i], a->db, a->table, &a->writeids[i]};
+        rc = writeid_allocate_body(h, &one, err);
+    }
+    return rc;
+}
+
+/* Each txn's second allocation returns its first: safe to run again. */
+static int msp_writeid_allocate_batch(void *impl, const int64_t *txnids,
+                                      int n, const char *db,
+                                      const char *table, int64_t *writeids,
+                                      CombErr *err)
+{
+    WriteidBatchArgs a = {txnids, n, db, table, writeids};
+    return pg_run(impl, PG_TXN, true, writeid_batch_body, &a, err);
+}
+
 typedef struct WriteidListArgs {
     const CombTxnList *txns;
     const char *db, *table;
@@ -4104,6 +4132,7 @@ static const MsBackendOps ms_pg_ops = {
     .txn_state = msp_txn_state,
     .txn_snapshot = msp_txn_snapshot,
     .writeid_allocate = msp_writeid_allocate,
+    .writeid_allocate_batch = msp_writeid_allocate_batch,
     .writeid_list = msp_writeid_list,
     .txn_add_component = msp_txn_add_component,
     .txn_add_partitions = msp_txn_add_partitions,

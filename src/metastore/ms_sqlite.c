@@ -3108,6 +3108,19 @@ static int mss_writeid_allocate(void *impl, int64_t txnid, const char *db,
     return rc;
 }
 
+static int mss_writeid_allocate_batch(void *impl, const int64_t *txnids,
+                                      int n, const char *db,
+                                      const char *table, int64_t *writeids,
+                                      CombErr *err)
+{
+    MsSqlite *h = impl;
+    int rc = sq_begin(h, true, err), body = COMB_OK;
+    for (int i = 0; !rc && !body && i < n; i++)
+        body = writeid_allocate_body(h, txnids[i], db, table, &writeids[i],
+                                     err);
+    return rc ? rc : sq_end(h, body, err);
+}
+
 /* Hive's write-id high watermark: the newest write id of a txn the
  * snapshot could know, else the table's last allocated id, else 0. */
 static int writeid_hwm(MsSqlite *h, const CombTxnList *txns, const char *db,
@@ -3842,6 +3855,7 @@ static const MsBackendOps ms_sqlite_ops = {
     .txn_state = mss_txn_state,
     .txn_snapshot = mss_txn_snapshot,
     .writeid_allocate = mss_writeid_allocate,
+    .writeid_allocate_batch = mss_writeid_allocate_batch,
     .writeid_list = mss_writeid_list,
     .txn_add_component = mss_txn_add_component,
     .table_alter = mss_table_alter,

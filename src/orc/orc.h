@@ -158,6 +158,21 @@ uint64_t orc_writer_rows(const OrcWriter *w);
  * only orc_writer_set_metadata and orc_writer_close are allowed. */
 int orc_writer_finish(OrcWriter *w, CombErr *err);
 
+/* (Addition; streaming ingest.) Write the pending stripe now, if it has
+ * rows (its on_stripe runs); writing goes on in a new stripe. */
+int orc_writer_flush_stripe(OrcWriter *w, CombErr *err);
+
+/* (Addition; streaming ingest, hive-acid-storage.md 1.7.) Write the
+ * pending stripe, then stripe statistics, footer (with the metadata set so
+ * far) and postscript after it, and fsync: the file read up to *length is
+ * a complete ORC file of every row written so far.  Later stripes are
+ * appended after that tail, which stays in place (as ORC's
+ * writeIntermediateFooter on an append-only file: a reader may hold the
+ * old length), and the next tail or orc_writer_close's lists them all.
+ * With no new stripe since the last tail, nothing is written and *length
+ * is the last one's. */
+int orc_writer_flush_footer(OrcWriter *w, uint64_t *length, CombErr *err);
+
 /* Add (or replace) a user metadata entry written in the footer. */
 int orc_writer_set_metadata(OrcWriter *w, const char *key, const void *val,
                             size_t len, CombErr *err);
@@ -168,6 +183,10 @@ int orc_writer_close(OrcWriter *w, CombErr *err);
 
 /* Close and remove the file without finishing it; frees w.  NULL ok. */
 void orc_writer_abort(OrcWriter *w);
+/* (Addition; streaming ingest.) Free w and leave its file as it is: what
+ * orc_writer_flush_footer last committed stays readable at that length
+ * (a streaming writer that fails or is closed abnormally).  NULL ok. */
+void orc_writer_detach(OrcWriter *w);
 
 /* ----------------------------------------------------------------- reader */
 
@@ -210,6 +229,14 @@ typedef struct OrcColumnStats {
  * truncated or malformed file gives COMB_ECORRUPT with the path. */
 int orc_reader_open(const char *path, OrcReader **out, CombErr *err);
 void orc_reader_close(OrcReader *r);  /* NULL ok */
+/* (Addition; streaming ingest.) orc_reader_open of the file's first
+ * `length` bytes, the rest ignored: the tail is read at that offset (a
+ * growing file's committed length, hive-acid-storage.md 1.7).
+ * ORC_WHOLE_FILE: the whole file.  A length beyond the file is
+ * COMB_ECORRUPT naming the file and both lengths. */
+#define ORC_WHOLE_FILE UINT64_MAX
+int orc_reader_open_length(const char *path, uint64_t length, OrcReader **out,
+                           CombErr *err);
 
 const CombType *orc_reader_schema(const OrcReader *r);
 int orc_reader_n_columns(const OrcReader *r);

@@ -230,7 +230,27 @@ static int read_footer(OrcReader *r, uint64_t ps_total, CombErr *err)
     return COMB_OK;
 }
 
+/* A logical length beyond the bytes there is: the file lost its end. */
+static int check_logical_length(OrcReader *r, uint64_t physical,
+                                uint64_t length, CombErr *err)
+{
+    char what[160];
+    if (length == ORC_WHOLE_FILE || length <= physical)
+        return COMB_OK;
+    snprintf(what, sizeof what,
+             "committed length %llu (its _flush_length side file) is beyond "
+             "the file's %llu bytes",
+             (unsigned long long)length, (unsigned long long)physical);
+    return corrupt(r, what, err);
+}
+
 int orc_reader_open(const char *path, OrcReader **out, CombErr *err)
+{
+    return orc_reader_open_length(path, ORC_WHOLE_FILE, out, err);
+}
+
+int orc_reader_open_length(const char *path, uint64_t length, OrcReader **out,
+                           CombErr *err)
 {
     struct stat st;
     uint64_t ps_total = 0;
@@ -249,7 +269,12 @@ int orc_reader_open(const char *path, OrcReader **out, CombErr *err)
         rc = COMB_EIO; /* err says which file and why */
     } else if (fstat(r->fd, &st) != 0) {
         rc = comb_err(err, COMB_EIO, "cannot open ORC file '%s': %m", path);
-    } else if ((r->file_len = (uint64_t)st.st_size) < ORC_MAGIC_LEN + 1) {
+    } else if ((rc = check_logical_length(r, (uint64_t)st.st_size, length,
+                                          err))) {
+        /* err names the file and both lengths */
+    } else if ((r->file_len = length == ORC_WHOLE_FILE ? (uint64_t)st.st_size
+                                                       : length) <
+               ORC_MAGIC_LEN + 1) {
         rc = corrupt(r, r->file_len ? "too short to be an ORC file"
                                     : "empty file (0 bytes), not an ORC file",
                      err);

@@ -71,6 +71,9 @@ struct OrcWriter {
     size_t group_idx;         /* index in group->members */
     uint64_t rows, stripe_rows;
     uint64_t offset;          /* bytes written to the file so far */
+    uint64_t footer_end;      /* file length after the last intermediate
+                                 tail (orc_writer_flush_footer), 0 none */
+    size_t stripes_at_footer; /* stripes that tail lists */
     OrcStripeInfo *stripes;
     size_t n_stripes, cap_stripes;
     CombBuf meta_raw;         /* Metadata message, one stripe at a time */
@@ -262,6 +265,12 @@ void orc_writer_abort(OrcWriter *w)
     if (w->created)
         fs_unlink(w->path, &ignored);
     writer_free(w);
+}
+
+void orc_writer_detach(OrcWriter *w)
+{
+    if (w)
+        writer_free(w);
 }
 
 static int check_schema(const CombType *t, CombErr *err)
@@ -1002,8 +1011,9 @@ static int write_postscript(OrcWriter *w, int fd, uint64_t footer_len,
 }
 
 /* Metadata, footer and postscript, then fsync: the one fsync covers the
- * stripes earlier descriptors appended as well. */
-static int write_tail(OrcWriter *w, CombErr *err)
+ * stripes earlier descriptors appended as well.  *len (may be NULL) = the
+ * tail's bytes. */
+static int write_tail(OrcWriter *w, uint64_t *len, CombErr *err)
 {
     uint64_t meta_len = 0, footer_len = 0;
     int fd = fs_open_append(w->path, err), rc = COMB_OK;
@@ -1016,7 +1026,42 @@ static int write_tail(OrcWriter *w, CombErr *err)
         fs_close(fd, w->path, NULL);
         return rc;
     }
+    if (len) /* the postscript's length byte follows it */
+        *len = meta_len + footer_len + w->scratch->packed.len + 1;
     return fs_sync_close(fd, w->path, err);
+}
+
+int orc_writer_flush_stripe(OrcWriter *w, CombErr *err)
+{
+    int rc = writer_state(w, err);
+    if (!rc && (rc = flush_stripe(w, err)))
+        w->failed = true;
+    return rc;
+}
+
+int orc_writer_flush_footer(OrcWriter *w, uint64_t *length, CombErr *err)
+{
+    uint64_t tail = 0;
+    int rc = writer_state(w, err);
+    if (!rc)
+        rc = flush_stripe(w, err);
+    /* nothing new since the last tail: that one still describes the file */
+    if (!rc && (w->footer_end == 0 || w->n_stripes != w->stripes_at_footer)) {
+        rc = write_tail(w, &tail, err);
+        if (!rc) {
+            /* the next stripe goes after this tail, which stays: a reader
+             * holding its length may be reading it (append only) */
+            w->offset += tail;
+            w->footer_end = w->offset;
+            w->stripes_at_footer = w->n_stripes;
+        }
+    }
+    if (rc) {
+        w->failed = true;
+        return rc;
+    }
+    *length = w->footer_end;
+    return COMB_OK;
 }
 
 int orc_writer_close(OrcWriter *w, CombErr *err)
@@ -1027,7 +1072,7 @@ int orc_writer_close(OrcWriter *w, CombErr *err)
     if (!rc && !w->finished)
         rc = orc_writer_finish(w, err);
     if (!rc)
-        rc = write_tail(w, err);
+        rc = write_tail(w, NULL, err);
     if (rc) {
         orc_writer_abort(w);
         return rc;

@@ -71,6 +71,10 @@ int sql_session_set_var(SqlSession *s, const char *key, const char *value,
                         CombErr *err);
 /* Current value of a conf key, or NULL. */
 const char *sql_session_get_conf(const SqlSession *s, const char *key);
+/* hive.txn.timeout in milliseconds as the session's settings have it
+ * (comb-site.conf, --hiveconf, SET; Hive's 300 s when unset): what other
+ * clients of the warehouse, e.g. `comb stream`, heartbeat by. */
+int64_t sql_session_txn_timeout_ms(const SqlSession *s);
 
 /* Current database name. */
 const char *sql_session_database(const SqlSession *s);

@@ -114,12 +114,17 @@ int64_t sql_conf_duration_ms(const SqlSession *s, const char *key,
 #define LOCK_SLEEP_MS 60000
 #define MAX_OPEN_TXNS 100000
 
+int64_t sql_session_txn_timeout_ms(const SqlSession *s)
+{
+    return sql_conf_duration_ms(s, "hive.txn.timeout", TXN_TIMEOUT_MS, 1000);
+}
+
 void sql_txn_settings_changed(SqlSession *s)
 {
     if (!s->hb)
         return;
     ms_heartbeater_configure(
-        s->hb, sql_conf_duration_ms(s, "hive.txn.timeout", TXN_TIMEOUT_MS, 1000),
+        s->hb, sql_session_txn_timeout_ms(s),
         sql_conf_duration_ms(s, "metastore.acid.housekeeper.interval",
                              HOUSEKEEPER_INTERVAL_MS, 1000));
 }

@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "acid/acid.h"
 #include "fs/fs.h"
 #include "sql/ddl/ddl_int.h"
 
@@ -82,8 +83,10 @@ static int orc_file_stats(const char *path, bool acid, SqlBasicStats *s,
                           int64_t sign, CombErr *err)
 {
     OrcReader *r;
-    int rc = orc_reader_open(path, &r, err);
-    if (rc)
+    /* a growing streaming file counts up to its committed length */
+    int rc = acid ? acid_data_file_open(path, &r, err)
+                  : orc_reader_open(path, &r, err);
+    if (rc || !r)
         return rc;
     s->num_rows += sign * (int64_t)orc_reader_n_rows(r);
     if (!acid)
