@@ -105,7 +105,7 @@ static void slot_in(OrcReader *r, OrcColRead *c, int slot, OrcIn *in)
     const char *name = orc_stream_kind_name(slot);
     comb_buf_clear(&sb->raw);
     sb->chunks = (OrcChunks){
-        .fd = r->fd, .off = sb->off, .end = sb->found ? sb->off + sb->len : 0,
+        .fd = r->fd, .tail = &r->tail, .off = sb->off, .end = sb->found ? sb->off + sb->len : 0,
         .start = sb->found ? sb->off : 0, .counters = &r->counters,
         .raw = &sb->raw,
         .codec = r->comp == ORC_COMP_NONE ? NULL : r->codec,
