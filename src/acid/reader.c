@@ -80,6 +80,8 @@ struct AcidReader {
     int deletes_bucket;        /* -1: nothing loaded */
     AcidDeleteCursor cursor;
 
+    OrcReadPool *pool;         /* buffers passed from file to file */
+
     /* the open file */
     OrcReader *orc;            /* NULL between files */
     CombBatch obatch;          /* ORC layout of the open file */
@@ -460,6 +462,7 @@ void acid_reader_close(AcidReader *r)
         return;
     close_file(r);
     acid_delete_set_free(&r->deletes);
+    orc_read_pool_free(r->pool);
     comb_idlist_free(&r->wil.ids);
     comb_idlist_free(&r->txn_copy);
     comb_arena_free(&r->file_arena);
@@ -719,8 +722,11 @@ static int open_file(AcidReader *r, const ScanFile *f, CombErr *err)
     if ((rc = load_deletes(r, f->bucket, err)))
         return rc;
     trace_open(r, f->path);
+    if (!r->pool && !(r->pool = orc_read_pool_new()))
+        return comb_err_nomem(err);
     if ((rc = orc_reader_open(f->path, &r->orc, err)))
         return rc;
+    orc_reader_use_pool(r->orc, r->pool);
     r->cur = f;
     root = orc_reader_schema(r->orc);
     r->cur_acid = acid_schema_is_acid(root);

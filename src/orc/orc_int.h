@@ -553,11 +553,28 @@ typedef struct OrcColRead {
     int mask_cap;
 } OrcColRead;
 
+/* An OrcReadPool: spare buffers by role (a stream's stored bytes, its
+ * decompressed chunk, its spill), and one codec per compression kind. */
+enum { ORC_POOL_RAW, ORC_POOL_DEC, ORC_POOL_SPILL, ORC_POOL_ROLES };
+#define ORC_POOL_BUFS 64
+struct OrcReadPool {
+    CombBuf bufs[ORC_POOL_ROLES][ORC_POOL_BUFS];
+    int n[ORC_POOL_ROLES];
+    OrcCodec *codecs[ORC_COMP_ZSTD + 1];
+};
+
+/* The buffers of a stream slot from the pool (those it has none of yet);
+ * a NULL pool gives nothing. */
+void orc_pool_take(OrcReadPool *p, OrcStreamBuf *sb);
+/* The slot's buffers back to the pool (or freed when it is full/NULL). */
+void orc_pool_give(OrcReadPool *p, OrcStreamBuf *sb);
+
 struct OrcReader {
     char *path;
     int fd;
     uint64_t file_len;
     OrcTail tail;
+    OrcReadPool *pool;            /* orc_reader_use_pool; NULL none */
     CombArena arena;
     Orc__Proto__PostScript *ps;
     Orc__Proto__Footer *footer;

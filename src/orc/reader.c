@@ -301,11 +301,45 @@ void orc_reader_close(OrcReader *r)
         protobuf_c_message_free_unpacked(&r->footer->base, &orc_pb_alloc);
     if (r->meta)
         protobuf_c_message_free_unpacked(&r->meta->base, &orc_pb_alloc);
-    orc_codec_free(r->codec);
+    if (r->pool && r->codec && !r->pool->codecs[r->comp])
+        r->pool->codecs[r->comp] = r->codec; /* kept for the next file */
+    else
+        orc_codec_free(r->codec);
     comb_buf_free(&r->tail.buf);
     comb_arena_free(&r->arena);
     comb_free(r->path);
     comb_free(r);
+}
+
+/* ------------------------------------------------------------------ pool */
+
+OrcReadPool *orc_read_pool_new(void)
+{
+    return comb_calloc(1, sizeof(OrcReadPool));
+}
+
+void orc_read_pool_free(OrcReadPool *p)
+{
+    if (!p)
+        return;
+    for (int role = 0; role < ORC_POOL_ROLES; role++)
+        for (int i = 0; i < p->n[role]; i++)
+            comb_buf_free(&p->bufs[role][i]);
+    for (size_t k = 0; k < sizeof p->codecs / sizeof *p->codecs; k++)
+        orc_codec_free(p->codecs[k]);
+    comb_free(p);
+}
+
+void orc_reader_use_pool(OrcReader *r, OrcReadPool *p)
+{
+    r->pool = p;
+    /* the pool's codec of this kind has its state allocated already (a
+     * fresh one allocates on its first chunk) */
+    if (p && r->codec && p->codecs[r->comp]) {
+        orc_codec_free(r->codec);
+        r->codec = p->codecs[r->comp];
+        p->codecs[r->comp] = NULL;
+    }
 }
 
 /* ------------------------------------------------------------- accessors */
