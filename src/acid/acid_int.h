@@ -193,6 +193,20 @@ void acid_delete_set_sort_by_writer(AcidDeleteSet *s);
 bool acid_delete_set_contains(const AcidDeleteSet *s, AcidDeleteCursor *c,
                               const AcidKey *k);
 
+/* The same for a run of n data keys sharing owid and bucket with strictly
+ * ascending row ids (a piece of a sorted file, §6.1): deleted[i] = 1 for
+ * every row i the set names (others untouched).  One merge of the run
+ * with the set's keys instead of a probe per row; the cursor ends at the
+ * run's last key, so runs in key order walk it forward. */
+void acid_delete_set_mark_run(const AcidDeleteSet *s, AcidDeleteCursor *c,
+                              int64_t owid, int32_t bucket,
+                              const int64_t *row_ids, int n,
+                              uint8_t *deleted);
+
+/* Whether a key of the (sorted) set lies in [lo, hi]. */
+bool acid_delete_set_overlaps(const AcidDeleteSet *s, const AcidKey *lo,
+                              const AcidKey *hi);
+
 static inline void acid_delete_cursor_reset(AcidDeleteCursor *c)
 {
     c->pos = 0;

@@ -115,6 +115,16 @@ static size_t gallop(const AcidDeleteSet *s, size_t pos, const AcidKey *k)
     return lower_bound(s, pos + 1, hi, k);
 }
 
+/* Where the keys >= k start, from the cursor when k is not below its last
+ * probe (galloping forward), else by binary search over the whole set. */
+static size_t cursor_seek(const AcidDeleteSet *s, const AcidDeleteCursor *c,
+                          const AcidKey *k)
+{
+    if (!c->started || acid_key_cmp(k, &c->last) < 0)
+        return lower_bound(s, 0, s->n, k);
+    return gallop(s, c->pos, k);
+}
+
 bool acid_delete_set_contains(const AcidDeleteSet *s, AcidDeleteCursor *c,
                               const AcidKey *k)
 {
@@ -130,13 +140,59 @@ bool acid_delete_set_contains(const AcidDeleteSet *s, AcidDeleteCursor *c,
         c->last = *k;
         return at_pos == 0;
     }
-    if (!c->started || acid_key_cmp(k, &c->last) < 0)
-        c->pos = lower_bound(s, 0, s->n, k);
-    else
-        c->pos = gallop(s, c->pos, k);
+    c->pos = cursor_seek(s, c, k);
     c->last = *k;
     c->started = true;
     return c->pos < s->n && acid_key_cmp(&s->keys[c->pos], k) == 0;
+}
+
+void acid_delete_set_mark_run(const AcidDeleteSet *s, AcidDeleteCursor *c,
+                              int64_t owid, int32_t bucket,
+                              const int64_t *row_ids, int n, uint8_t *deleted)
+{
+    AcidKey first = {.owid = owid, .bucket = bucket, .row_id = row_ids[0]};
+    AcidKey last = first;
+    size_t pos;
+    int i = 0;
+    if (s->n == 0 || n <= 0)
+        return;
+    last.row_id = row_ids[n - 1];
+    pos = cursor_seek(s, c, &first);
+    if (row_ids[n - 1] - row_ids[0] == n - 1) {
+        /* consecutive row ids (an insert file's are): each key of the
+         * run's range names its row directly */
+        for (; pos < s->n && acid_key_cmp(&s->keys[pos], &last) <= 0; pos++)
+            deleted[s->keys[pos].row_id - row_ids[0]] = 1;
+        i = n;
+    }
+    /* else a merge of two ascending lists of row ids: the run's and those
+     * of the set's keys with the run's (owid, bucket) */
+    while (pos < s->n && i < n) {
+        const AcidKey *k = &s->keys[pos];
+        if (k->owid != owid || k->bucket != bucket)
+            break; /* past the run: every later key is too */
+        if (k->row_id < row_ids[i]) {
+            pos++;
+        } else if (k->row_id > row_ids[i]) {
+            i++;
+        } else {
+            deleted[i++] = 1;
+            pos++;
+        }
+    }
+    /* the cursor's rule: pos is the first key not below the last probe */
+    if (pos > 0 && acid_key_cmp(&s->keys[pos - 1], &last) == 0)
+        pos--;
+    c->pos = pos;
+    c->last = last;
+    c->started = true;
+}
+
+bool acid_delete_set_overlaps(const AcidDeleteSet *s, const AcidKey *lo,
+                              const AcidKey *hi)
+{
+    size_t pos = lower_bound(s, 0, s->n, lo);
+    return pos < s->n && acid_key_cmp(&s->keys[pos], hi) <= 0;
 }
 
 /* The metadata columns of one event; they are never NULL (§1.1). */

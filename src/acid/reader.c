@@ -80,6 +80,8 @@ struct AcidReader {
     int deletes_bucket;        /* -1: nothing loaded */
     AcidDeleteCursor cursor;
 
+    OrcReadPool *pool;         /* buffers passed from file to file */
+
     /* the open file */
     OrcReader *orc;            /* NULL between files */
     CombBatch obatch;          /* ORC layout of the open file */
@@ -460,6 +462,7 @@ void acid_reader_close(AcidReader *r)
         return;
     close_file(r);
     acid_delete_set_free(&r->deletes);
+    orc_read_pool_free(r->pool);
     comb_idlist_free(&r->wil.ids);
     comb_idlist_free(&r->txn_copy);
     comb_arena_free(&r->file_arena);
@@ -667,6 +670,51 @@ static bool stripe_gate(void *walk)
     return acid_morsel_take(walk);
 }
 
+/* The integer range of a metadata column from the file's statistics;
+ * false when they do not give one. */
+static bool meta_range(const AcidReader *r, int column, int64_t *lo,
+                       int64_t *hi)
+{
+    OrcColumnStats st;
+    if (orc_reader_column_stats(r->orc, column, &st) || !st.has_int)
+        return false;
+    *lo = st.int_min;
+    *hi = st.int_max;
+    return true;
+}
+
+/* Whether a loaded delete event may name a row of the open ACID file.
+ * As Hive's merger bounds the delete events it reads by the data file's
+ * key interval: the file's keys lie in the box its statistics give for
+ * originalTransaction, bucket and rowId (narrowed level by level while
+ * the levels above are one value), so with no event inside the box the
+ * deletes miss every row and the metadata columns need not be decoded
+ * for them.  Without usable statistics they may hit. */
+static bool deletes_may_hit(const AcidReader *r)
+{
+    int64_t o_lo, o_hi, b_lo, b_hi, w_lo, w_hi;
+    AcidKey lo = {.bucket = INT32_MIN, .row_id = INT64_MIN};
+    AcidKey hi = {.bucket = INT32_MAX, .row_id = INT64_MAX};
+    if (r->deletes.n == 0)
+        return false;
+    if (!meta_range(r, ACID_ORC_OWID, &o_lo, &o_hi) ||
+        !meta_range(r, ACID_ORC_BUCKET, &b_lo, &b_hi) ||
+        !meta_range(r, ACID_ORC_ROWID, &w_lo, &w_hi) || b_lo < INT32_MIN ||
+        b_hi > INT32_MAX)
+        return true;
+    lo.owid = o_lo;
+    hi.owid = o_hi;
+    if (o_lo == o_hi) {
+        lo.bucket = (int32_t)b_lo;
+        hi.bucket = (int32_t)b_hi;
+        if (b_lo == b_hi) {
+            lo.row_id = w_lo;
+            hi.row_id = w_hi;
+        }
+    }
+    return acid_delete_set_overlaps(&r->deletes, &lo, &hi);
+}
+
 static int open_file(AcidReader *r, const ScanFile *f, CombErr *err)
 {
     const CombType *root, *row;
@@ -674,8 +722,11 @@ static int open_file(AcidReader *r, const ScanFile *f, CombErr *err)
     if ((rc = load_deletes(r, f->bucket, err)))
         return rc;
     trace_open(r, f->path);
+    if (!r->pool && !(r->pool = orc_read_pool_new()))
+        return comb_err_nomem(err);
     if ((rc = acid_data_file_open(f->path, &r->orc, err)) || !r->orc)
         return rc; /* !r->orc: a streaming file with nothing committed */
+    orc_reader_use_pool(r->orc, r->pool);
     r->cur = f;
     root = orc_reader_schema(r->orc);
     r->cur_acid = acid_schema_is_acid(root);
@@ -690,7 +741,7 @@ static int open_file(AcidReader *r, const ScanFile *f, CombErr *err)
         return rc;
     /* §6.4 step 4: the metadata may be skipped when nothing needs it */
     r->cur_meta = r->cur_acid &&
-                  (r->want_row_id || r->deletes.n > 0 || !f->all_valid);
+                  (r->want_row_id || !f->all_valid || deletes_may_hit(r));
     if ((rc = select_columns(r, row, err)) || (rc = push_sarg(r, row, err)))
         return rc;
     if (r->walk)
@@ -734,60 +785,127 @@ static int fill_user_columns(AcidReader *r, CombBatch *b, int n,
     return COMB_OK;
 }
 
-/* The ROW__ID and currentTransaction of row `row` of the ORC batch. */
-static int row_key(AcidReader *r, int row, uint64_t first_row, AcidKey *k,
-                   int64_t *current, CombErr *err)
+/* The synthetic ROW__ID of row `row` of an original file (§3). */
+static void synthetic_key(const AcidReader *r, int row, uint64_t first_row,
+                          AcidKey *k)
 {
-    const CombBatch *ob = &r->obatch;
-    if (!r->cur_acid) {
-        k->owid = r->cur->synth_wid;
-        k->bucket = r->synth_prop;
-        k->row_id = r->synth_base + (int64_t)first_row + row;
-        *current = k->owid; /* §3: implied currentTransaction */
-        return COMB_OK;
-    }
-    for (int c = ACID_FIELD_OWID; c <= ACID_FIELD_CURRENT; c++)
-        if (comb_vec_is_null(&ob->cols[c], row))
-            return COMB_CORRUPT(err, r->cur->path,
-                                "NULL in an ACID metadata column");
-    k->owid = ob->cols[ACID_FIELD_OWID].i64[row];
-    k->bucket = (int32_t)ob->cols[ACID_FIELD_BUCKET].i64[row];
-    k->row_id = ob->cols[ACID_FIELD_ROWID].i64[row];
-    *current = ob->cols[ACID_FIELD_CURRENT].i64[row];
-    return COMB_OK;
+    k->owid = r->cur->synth_wid;
+    k->bucket = r->synth_prop;
+    k->row_id = r->synth_base + (int64_t)first_row + row;
 }
 
-/* §6.3: keep a row iff its event is valid and no valid delete names it;
- * live rows go to the selection vector. */
-static int filter_rows(AcidReader *r, CombBatch *b, int n,
-                       uint64_t first_row, CombErr *err)
+/* §6.3 for an original file: its rows' implied currentTransaction is
+ * their synthetic writeId; live rows go to the selection vector. */
+static int filter_original_rows(AcidReader *r, CombBatch *b, int n,
+                                uint64_t first_row)
 {
     int base = r->schema.n_cols, n_sel = 0;
-    int64_t last_current = 0;
-    bool last_valid = false;
+    bool valid = comb_idlist_is_valid(&r->wil.ids, r->cur->synth_wid);
     CombVector *wid = &b->cols[base + ACID_COL_WRITEID];
     CombVector *bkt = &b->cols[base + ACID_COL_BUCKET];
     CombVector *rid = &b->cols[base + ACID_COL_ROWID];
     for (int row = 0; row < n; row++) {
         AcidKey k = {0};
-        int64_t current = 0;
-        int rc = row_key(r, row, first_row, &k, &current, err);
-        if (rc)
-            return rc;
+        synthetic_key(r, row, first_row, &k);
         if (r->want_row_id) {
             wid->i64[row] = k.owid;
             bkt->i64[row] = k.bucket;
             rid->i64[row] = k.row_id;
         }
-        /* the rows of a delta share their write id: look it up once */
-        if (row == 0 || current != last_current) {
-            last_current = current;
-            last_valid = comb_idlist_is_valid(&r->wil.ids, current);
-        }
-        if (!last_valid ||
-            acid_delete_set_contains(&r->deletes, &r->cursor, &k))
+        if (!valid || acid_delete_set_contains(&r->deletes, &r->cursor, &k))
             continue;
         b->sel[n_sel++] = (uint16_t)row;
+    }
+    if (n_sel < n) {
+        b->use_sel = true;
+        b->n_sel = n_sel;
+    }
+    return COMB_OK;
+}
+
+/* The metadata columns are never NULL (§1.1); checked once per batch. */
+static int check_meta_nulls(const AcidReader *r, int n, CombErr *err)
+{
+    for (int c = ACID_FIELD_OWID; c <= ACID_FIELD_CURRENT; c++) {
+        const CombVector *v = &r->obatch.cols[c];
+        if (v->has_nulls && memchr(v->nulls, 1, (size_t)n))
+            return COMB_CORRUPT(err, r->cur->path,
+                                "NULL in an ACID metadata column");
+    }
+    return COMB_OK;
+}
+
+/* drop[row] = 1 for the rows a delete event names.  The batch is cut into
+ * runs of one (originalTransaction, bucket) with rising rowIds, each
+ * merged with the sorted events (a sorted file is one run per write id
+ * and bucket; any order stays correct, only with shorter runs). */
+static void mark_deleted(AcidReader *r, int n, uint8_t *drop)
+{
+    const CombBatch *ob = &r->obatch;
+    const int64_t *owid = ob->cols[ACID_FIELD_OWID].i64;
+    const int64_t *bkt = ob->cols[ACID_FIELD_BUCKET].i64;
+    const int64_t *rid = ob->cols[ACID_FIELD_ROWID].i64;
+    for (int i = 0, j; i < n; i = j) {
+        for (j = i + 1; j < n && owid[j] == owid[i] &&
+                        (int32_t)bkt[j] == (int32_t)bkt[i] &&
+                        rid[j] > rid[j - 1];
+             j++)
+            ;
+        acid_delete_set_mark_run(&r->deletes, &r->cursor, owid[i],
+                                 (int32_t)bkt[i], rid + i, j - i, drop + i);
+    }
+}
+
+static bool one_value(const int64_t *v, int n)
+{
+    bool same = true;
+    for (int i = 1; i < n; i++)
+        same &= v[i] == v[0];
+    return same;
+}
+
+/* §6.3 for an ACID file: keep a row iff its event is valid and no valid
+ * delete names it; live rows go to the selection vector. */
+static int filter_acid_rows(AcidReader *r, CombBatch *b, int n,
+                            CombErr *err)
+{
+    const CombBatch *ob = &r->obatch;
+    const int64_t *current = ob->cols[ACID_FIELD_CURRENT].i64;
+    int base = r->schema.n_cols, n_sel = 0, rc;
+    int64_t last_current = 0;
+    bool last_valid = false;
+    uint8_t drop[COMB_BATCH_SIZE];
+    if (n > COMB_BATCH_SIZE)
+        return COMB_INTERNAL(err, "ACID batch larger than COMB_BATCH_SIZE");
+    if ((rc = check_meta_nulls(r, n, err)))
+        return rc;
+    if (one_value(current, n)) {
+        /* the rows of a delta share their write id: look it up once */
+        memset(drop, !comb_idlist_is_valid(&r->wil.ids, current[0]),
+               (size_t)n);
+    } else {
+        for (int row = 0; row < n; row++) {
+            if (row == 0 || current[row] != last_current) {
+                last_current = current[row];
+                last_valid = comb_idlist_is_valid(&r->wil.ids, last_current);
+            }
+            drop[row] = !last_valid;
+        }
+    }
+    if (r->deletes.n > 0)
+        mark_deleted(r, n, drop);
+    if (r->want_row_id) {
+        CombVector *bkt = &b->cols[base + ACID_COL_BUCKET];
+        memcpy(b->cols[base + ACID_COL_WRITEID].i64,
+               ob->cols[ACID_FIELD_OWID].i64, (size_t)n * sizeof(int64_t));
+        memcpy(b->cols[base + ACID_COL_ROWID].i64,
+               ob->cols[ACID_FIELD_ROWID].i64, (size_t)n * sizeof(int64_t));
+        for (int row = 0; row < n; row++)
+            bkt->i64[row] = (int32_t)ob->cols[ACID_FIELD_BUCKET].i64[row];
+    }
+    for (int row = 0; row < n; row++) {
+        b->sel[n_sel] = (uint16_t)row; /* kept unless dropped */
+        n_sel += !drop[row];
     }
     if (n_sel < n) {
         b->use_sel = true;
@@ -815,8 +933,10 @@ static int fill_batch(AcidReader *r, CombBatch *b, uint64_t first_row,
         }
         return COMB_OK;
     }
-    if (!r->cur_acid || r->cur_meta)
-        return filter_rows(r, b, n, first_row, err);
+    if (!r->cur_acid)
+        return filter_original_rows(r, b, n, first_row);
+    if (r->cur_meta)
+        return filter_acid_rows(r, b, n, err);
     return COMB_OK; /* valid directory, no deletes, no ROW__ID wanted */
 }
 

@@ -31,16 +31,47 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
 /* Dictionaries larger than this are refused as implausible. */
 #define ORC_MAX_DICT (1u << 28)
 
+/* One role's buffer: from the pool while b has none. */
+static void pool_take_buf(OrcReadPool *p, int role, CombBuf *b)
+{
+    if (p && b->cap == 0 && p->n[role] > 0) {
+        *b = p->bufs[role][--p->n[role]];
+        b->len = 0;
+    }
+}
+
+/* One role's buffer back to the pool, or freed when it is full. */
+static void pool_give_buf(OrcReadPool *p, int role, CombBuf *b)
+{
+    if (p && b->cap > 0 && p->n[role] < ORC_POOL_BUFS) {
+        p->bufs[role][p->n[role]++] = *b;
+        *b = (CombBuf)COMB_BUF_INIT;
+        return;
+    }
+    comb_buf_free(b);
+}
+
+void orc_pool_take(OrcReadPool *p, OrcStreamBuf *sb)
+{
+    pool_take_buf(p, ORC_POOL_RAW, &sb->raw);
+    pool_take_buf(p, ORC_POOL_DEC, &sb->dec);
+    pool_take_buf(p, ORC_POOL_SPILL, &sb->spill);
+}
+
+void orc_pool_give(OrcReadPool *p, OrcStreamBuf *sb)
+{
+    pool_give_buf(p, ORC_POOL_RAW, &sb->raw);
+    pool_give_buf(p, ORC_POOL_DEC, &sb->dec);
+    pool_give_buf(p, ORC_POOL_SPILL, &sb->spill);
+}
+
 void orc_reader_cols_free(OrcReader *r)
 {
     if (r->cols) {
         for (int i = 0; i < r->n_cols; i++) {
             OrcColRead *c = &r->cols[i];
-            for (int s = 0; s < ORC_N_SLOTS; s++) {
-                comb_buf_free(&c->s[s].raw);
-                comb_buf_free(&c->s[s].dec);
-                comb_buf_free(&c->s[s].spill);
-            }
+            for (int s = 0; s < ORC_N_SLOTS; s++)
+                orc_pool_give(r->pool, &c->s[s]);
             comb_free(c->dict);
             comb_free(c->mask);
         }
@@ -103,9 +134,10 @@ static void slot_in(OrcReader *r, OrcColRead *c, int slot, OrcIn *in)
 {
     OrcStreamBuf *sb = &c->s[slot];
     const char *name = orc_stream_kind_name(slot);
+    orc_pool_take(r->pool, sb);
     comb_buf_clear(&sb->raw);
     sb->chunks = (OrcChunks){
-        .fd = r->fd, .off = sb->off, .end = sb->found ? sb->off + sb->len : 0,
+        .fd = r->fd, .tail = &r->tail, .off = sb->off, .end = sb->found ? sb->off + sb->len : 0,
         .start = sb->found ? sb->off : 0, .counters = &r->counters,
         .raw = &sb->raw,
         .codec = r->comp == ORC_COMP_NONE ? NULL : r->codec,
@@ -119,6 +151,7 @@ static int slot_whole(OrcReader *r, OrcColRead *c, int slot, OrcIn *in,
 {
     OrcStreamBuf *sb = &c->s[slot];
     char what[64];
+    orc_pool_take(r->pool, sb);
     snprintf(what, sizeof what, "column %d %s stream", c->type->id,
              orc_stream_kind_name(slot));
     int rc = sb->found ? orc_reader_read_section(r, sb->off, sb->len, sb,

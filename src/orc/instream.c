@@ -63,6 +63,19 @@ bool orc_in_at_end(const OrcIn *in)
     return in->pos >= in->len && (!in->more || chunks_done(in->more));
 }
 
+int orc_file_read(int fd, const OrcTail *tail, void *dst, size_t len,
+                  uint64_t off, const char *path, CombErr *err)
+{
+    if (len == 0)
+        return COMB_OK; /* dst may be an empty buffer's NULL */
+    if (tail && off >= tail->off && len <= tail->buf.len &&
+        off - tail->off <= tail->buf.len - len) {
+        memcpy(dst, tail->buf.data + (off - tail->off), len);
+        return COMB_OK;
+    }
+    return fs_pread_all(fd, dst, len, off, path, err);
+}
+
 /* Make at least `need` stored bytes available at raw_pos (fewer only at
  * the end of the stream), reading a piece or more behind the ones left. */
 static int chunks_need(OrcIn *in, size_t need, CombErr *err)
@@ -106,8 +119,8 @@ static int chunks_need(OrcIn *in, size_t need, CombErr *err)
     c->done += c->raw_pos;
     c->raw_pos = 0;
     raw->len = left;
-    int rc = fs_pread_all(c->fd, raw->data + left, want, c->off, in->path,
-                          err);
+    int rc = orc_file_read(c->fd, c->tail, raw->data + left, want, c->off,
+                           in->path, err);
     if (rc)
         return rc;
     raw->len += want;

@@ -238,6 +238,18 @@ void orc_reader_close(OrcReader *r);  /* NULL ok */
 int orc_reader_open_length(const char *path, uint64_t length, OrcReader **out,
                            CombErr *err);
 
+/* Buffers and codec state handed from one reader to the next: a scan over
+ * many small files (ACID deltas) opens each with the same pool, so stream
+ * and decompression buffers and zlib's window are allocated once instead
+ * of per file.  One pool per thread; it must outlive the readers using it
+ * and holds a bounded number of buffers. */
+typedef struct OrcReadPool OrcReadPool;
+OrcReadPool *orc_read_pool_new(void);        /* NULL: out of memory */
+void orc_read_pool_free(OrcReadPool *p);     /* NULL ok */
+/* Before the first read: r takes its buffers from p and gives them back
+ * when closed. */
+void orc_reader_use_pool(OrcReader *r, OrcReadPool *p);
+
 const CombType *orc_reader_schema(const OrcReader *r);
 int orc_reader_n_columns(const OrcReader *r);
 uint64_t orc_reader_n_rows(const OrcReader *r);

@@ -103,8 +103,23 @@ int orc_codec_compress(OrcCodec *c, uint64_t block_size, const uint8_t *src,
  * time into `raw`, and for a compressed file its chunks, decompressed
  * one at a time into `dec` (an original chunk is used in `raw`).  So a
  * stream costs a read piece and a chunk of memory, whatever its size. */
+/* The last bytes of a file (all of a small one), read in one go when it
+ * is opened: the postscript, footer and metadata lie there, and in a
+ * small file every stripe too, so reads that fall inside are copied from
+ * memory instead of costing a system call each. */
+typedef struct OrcTail {
+    CombBuf buf;
+    uint64_t off;         /* file offset of buf.data[0] */
+} OrcTail;
+
+/* len bytes at file offset off: from the tail when they lie inside it,
+ * else read from fd. */
+int orc_file_read(int fd, const OrcTail *tail, void *dst, size_t len,
+                  uint64_t off, const char *path, CombErr *err);
+
 typedef struct OrcChunks {
     int fd;
+    const OrcTail *tail;  /* the file's last bytes, read at open; NULL ok */
     uint64_t off, end;    /* the stored bytes not read yet */
     uint64_t done;        /* stored bytes before raw's first */
     CombBuf *raw;         /* stored bytes read: raw->data[raw_pos..len)
@@ -538,10 +553,28 @@ typedef struct OrcColRead {
     int mask_cap;
 } OrcColRead;
 
+/* An OrcReadPool: spare buffers by role (a stream's stored bytes, its
+ * decompressed chunk, its spill), and one codec per compression kind. */
+enum { ORC_POOL_RAW, ORC_POOL_DEC, ORC_POOL_SPILL, ORC_POOL_ROLES };
+#define ORC_POOL_BUFS 64
+struct OrcReadPool {
+    CombBuf bufs[ORC_POOL_ROLES][ORC_POOL_BUFS];
+    int n[ORC_POOL_ROLES];
+    OrcCodec *codecs[ORC_COMP_ZSTD + 1];
+};
+
+/* The buffers of a stream slot from the pool (those it has none of yet);
+ * a NULL pool gives nothing. */
+void orc_pool_take(OrcReadPool *p, OrcStreamBuf *sb);
+/* The slot's buffers back to the pool (or freed when it is full/NULL). */
+void orc_pool_give(OrcReadPool *p, OrcStreamBuf *sb);
+
 struct OrcReader {
     char *path;
     int fd;
     uint64_t file_len;
+    OrcTail tail;
+    OrcReadPool *pool;            /* orc_reader_use_pool; NULL none */
     CombArena arena;
     Orc__Proto__PostScript *ps;
     Orc__Proto__Footer *footer;

@@ -15,8 +15,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Bytes read from the end of the file in one go, enough for most tails. */
-#define ORC_TAIL_GUESS 16384
+/* Bytes read from the end of the file in one go (OrcTail): enough for
+ * most tails, and all of a small file (a delta of a few thousand rows). */
+#define ORC_TAIL_GUESS 65536
 /* Decompressed chunks larger than this are refused as implausible. */
 #define ORC_MAX_BLOCK (64u << 20)
 #define ORC_DEFAULT_BLOCK 262144
@@ -38,8 +39,8 @@ int orc_reader_read_section(OrcReader *r, uint64_t off, uint64_t len,
     comb_buf_clear(&sb->raw);
     if (comb_buf_reserve(&sb->raw, (size_t)len))
         return comb_err_nomem(err);
-    int rc = fs_pread_all(r->fd, sb->raw.data, (size_t)len, off, r->path,
-                          err);
+    int rc = orc_file_read(r->fd, &r->tail, sb->raw.data, (size_t)len, off,
+                           r->path, err);
     if (rc)
         return rc;
     sb->raw.len = (size_t)len;
@@ -102,7 +103,8 @@ static int check_magic(OrcReader *r, CombErr *err)
         return COMB_OK;
     }
     /* the earliest writers left the magic out of the postscript */
-    int rc = fs_pread_all(r->fd, head, sizeof head, 0, r->path, err);
+    int rc = orc_file_read(r->fd, &r->tail, head, sizeof head, 0, r->path,
+                           err);
     if (rc)
         return rc;
     if (memcmp(head, ORC_MAGIC, ORC_MAGIC_LEN) != 0)
@@ -128,16 +130,31 @@ static int check_compression(OrcReader *r, CombErr *err)
     return orc_codec_new(r->comp, &r->codec, err);
 }
 
+/* Read the file's tail (OrcTail) in one go. */
+static int read_tail(OrcReader *r, CombErr *err)
+{
+    uint64_t n = r->file_len < ORC_TAIL_GUESS ? r->file_len : ORC_TAIL_GUESS;
+    if (comb_buf_reserve(&r->tail.buf, (size_t)n))
+        return comb_err_nomem(err);
+    int rc = fs_pread_all(r->fd, r->tail.buf.data, (size_t)n,
+                          r->file_len - n, r->path, err);
+    if (rc)
+        return rc;
+    r->tail.buf.len = (size_t)n;
+    r->tail.off = r->file_len - n;
+    return COMB_OK;
+}
+
 /* Parse the postscript from the last bytes of the file; sets the tail
  * length (postscript + its length byte). */
 static int read_postscript(OrcReader *r, uint64_t *ps_total, CombErr *err)
 {
-    uint8_t tail[256];
-    uint64_t n = r->file_len < sizeof tail ? r->file_len : sizeof tail;
-    int rc = fs_pread_all(r->fd, tail, (size_t)n, r->file_len - n, r->path,
-                          err);
+    int rc = read_tail(r, err);
     if (rc)
         return rc;
+    /* at most 256 bytes: the postscript's length is one byte */
+    uint64_t n = r->tail.buf.len < 256 ? r->tail.buf.len : 256;
+    const uint8_t *tail = r->tail.buf.data + r->tail.buf.len - n;
     size_t ps_len = tail[n - 1];
     if (ps_len == 0 || ps_len + 1 > n)
         return corrupt(r, "bad postscript length (not an ORC file?)", err);
@@ -309,10 +326,45 @@ void orc_reader_close(OrcReader *r)
         protobuf_c_message_free_unpacked(&r->footer->base, &orc_pb_alloc);
     if (r->meta)
         protobuf_c_message_free_unpacked(&r->meta->base, &orc_pb_alloc);
-    orc_codec_free(r->codec);
+    if (r->pool && r->codec && !r->pool->codecs[r->comp])
+        r->pool->codecs[r->comp] = r->codec; /* kept for the next file */
+    else
+        orc_codec_free(r->codec);
+    comb_buf_free(&r->tail.buf);
     comb_arena_free(&r->arena);
     comb_free(r->path);
     comb_free(r);
+}
+
+/* ------------------------------------------------------------------ pool */
+
+OrcReadPool *orc_read_pool_new(void)
+{
+    return comb_calloc(1, sizeof(OrcReadPool));
+}
+
+void orc_read_pool_free(OrcReadPool *p)
+{
+    if (!p)
+        return;
+    for (int role = 0; role < ORC_POOL_ROLES; role++)
+        for (int i = 0; i < p->n[role]; i++)
+            comb_buf_free(&p->bufs[role][i]);
+    for (size_t k = 0; k < sizeof p->codecs / sizeof *p->codecs; k++)
+        orc_codec_free(p->codecs[k]);
+    comb_free(p);
+}
+
+void orc_reader_use_pool(OrcReader *r, OrcReadPool *p)
+{
+    r->pool = p;
+    /* the pool's codec of this kind has its state allocated already (a
+     * fresh one allocates on its first chunk) */
+    if (p && r->codec && p->codecs[r->comp]) {
+        orc_codec_free(r->codec);
+        r->codec = p->codecs[r->comp];
+        p->codecs[r->comp] = NULL;
+    }
 }
 
 /* ------------------------------------------------------------- accessors */

@@ -91,3 +91,81 @@ TEST(delete_set_probe_with_cursor)
         CHECK(!acid_delete_set_contains(&s, &c, &k));
     }
 }
+
+/* Marking runs must agree with a probe per key: consecutive row ids (the
+ * direct path), gapped ones (the merge), runs of other (owid, bucket)
+ * prefixes around them, runs in and out of key order, and contains()
+ * after the cursor moved by runs. */
+TEST(delete_set_mark_runs_match_probes)
+{
+    AcidDeleteSet s;
+    AcidDeleteCursor c, probe;
+    CombErr err;
+    int64_t ids[512];
+    uint8_t del[512];
+    acid_delete_set_init(&s);
+    for (int64_t w = 1; w <= 3; w++)
+        for (int64_t r = w; r < 3000; r += 5) {
+            AcidKey k = key(w, 536870912, r);
+            CHECK_OK(acid_delete_set_add(&s, &k, &err), &err);
+        }
+    acid_delete_set_sort(&s);
+    acid_delete_cursor_reset(&c);
+    /* write ids 0..4 (0 and 4 have no deletes), runs of 512 in order,
+     * then the same runs backwards; every other run gapped (step 3) */
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < 5 * 6; i++) {
+            int at = pass ? 5 * 6 - 1 - i : i;
+            int64_t w = at / 6, first = (at % 6) * 400;
+            int step = at % 2 ? 3 : 1;
+            for (int j = 0; j < 512; j++)
+                ids[j] = first + (int64_t)j * step;
+            memset(del, 0, sizeof del);
+            acid_delete_set_mark_run(&s, &c, w, 536870912, ids, 512, del);
+            acid_delete_cursor_reset(&probe);
+            for (int j = 0; j < 512; j++) {
+                AcidKey k = key(w, 536870912, ids[j]);
+                CHECK_EQ(del[j], acid_delete_set_contains(&s, &probe, &k));
+            }
+        }
+    /* probes after runs still find what is there */
+    {
+        AcidKey k = key(3, 536870912, 2998), k2 = key(3, 536870912, 2999);
+        int64_t one = 2993;
+        memset(del, 0, sizeof del);
+        acid_delete_set_mark_run(&s, &c, 3, 536870912, &one, 1, del);
+        CHECK_EQ(del[0], 1);
+        CHECK(acid_delete_set_contains(&s, &c, &k));
+        CHECK(!acid_delete_set_contains(&s, &c, &k2));
+    }
+    /* another bucket of the same write id: nothing */
+    for (int j = 0; j < 512; j++)
+        ids[j] = j;
+    memset(del, 0, sizeof del);
+    acid_delete_set_mark_run(&s, &c, 2, 536936448, ids, 512, del);
+    CHECK(memchr(del, 1, sizeof del) == NULL);
+    acid_delete_set_free(&s);
+}
+
+TEST(delete_set_overlaps_box)
+{
+    AcidDeleteSet s;
+    CombErr err;
+    AcidKey k = key(5, 536870912, 100);
+    acid_delete_set_init(&s);
+    CHECK_OK(acid_delete_set_add(&s, &k, &err), &err);
+    acid_delete_set_sort(&s);
+    {
+        AcidKey lo = key(5, 536870912, 100), hi = key(5, 536870912, 100);
+        AcidKey lo2 = key(5, 536870912, 101), hi2 = key(9, 0, 0);
+        AcidKey lo3 = key(1, INT32_MIN, INT64_MIN);
+        AcidKey hi3 = key(4, INT32_MAX, INT64_MAX);
+        AcidKey hi4 = key(5, 536870912, 99);
+        CHECK(acid_delete_set_overlaps(&s, &lo, &hi));
+        CHECK(!acid_delete_set_overlaps(&s, &lo2, &hi2));
+        CHECK(!acid_delete_set_overlaps(&s, &lo3, &hi3));
+        CHECK(!acid_delete_set_overlaps(&s, &lo3, &hi4));
+        CHECK(acid_delete_set_overlaps(&s, &lo3, &hi2));
+    }
+    acid_delete_set_free(&s);
+}
