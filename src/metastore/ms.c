@@ -1276,6 +1276,14 @@ int ms_writeid_allocate(Ms *ms, int64_t txnid, const char *db,
                          "writeid_allocate", NULL, txnid);
 }
 
+int ms_writeid_sync(Ms *ms, CombErr *err)
+{
+    int rc = check_handle(ms, err);
+    if (rc || !ms->ops->writeid_sync)
+        return rc;
+    return ms->ops->writeid_sync(ms->impl, err);
+}
+
 int ms_writeid_list(Ms *ms, const CombTxnList *txns, const char *db,
                     const char *table, CombWriteIdList *out, CombErr *err)
 {
