@@ -11,6 +11,13 @@
  *   locks/s               a SELECT's metastore work: read-only txn with a
  *                         SHARED_READ lock granted and its snapshot, then
  *                         commit (releasing it)
+ *   writing txns/s, id    the same writing txn with the write id synced
+ *   synced first          before the commit, as a statement that writes a
+ *                         file does (ms_writeid_sync): two syncs
+ *
+ * Beside each rate, the clients' CPU time (user + system) per operation:
+ * steadier than the rates on a loaded machine, and where N clients spend
+ * more per operation than one, contention costs the difference.
  *
  *   txn [--backend sqlite|postgresql|all] [--url URL] [--seconds S]
  *       [--clients N] [DIR]
@@ -28,6 +35,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -90,6 +98,21 @@ static int work_write(Ms *ms, int client, CombErr *err)
     return rc;
 }
 
+static int work_write_synced(Ms *ms, int client, CombErr *err)
+{
+    char table[16];
+    int64_t txn, w;
+    int rc = ms_txn_open(ms, "bench", "host", &txn, err);
+    snprintf(table, sizeof table, "t%d", client);
+    if (!rc)
+        rc = ms_writeid_allocate(ms, txn, "default", table, &w, err);
+    if (!rc)
+        rc = ms_writeid_sync(ms, err);
+    if (!rc)
+        rc = ms_txn_commit(ms, txn, err);
+    return rc;
+}
+
 static int work_lock(Ms *ms, int client, CombErr *err)
 {
     MsLockComponent c = {"default", "t0", NULL, MS_LOCK_SHARED_READ};
@@ -142,9 +165,20 @@ static long client_run(const Opts *o, Work work, int client, CombErr *err)
     return n;
 }
 
-/* `clients` processes at once; the total rate. */
-static double run_clients(const Opts *o, Work work, int clients)
+static double cpu_of_children(void)
 {
+    struct rusage ru;
+    getrusage(RUSAGE_CHILDREN, &ru);
+    return (double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec +
+           ((double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_usec) / 1e6;
+}
+
+/* `clients` processes at once; the total rate, and in *cpu_us the CPU
+ * microseconds they spent per operation. */
+static double run_clients(const Opts *o, Work work, int clients,
+                          double *cpu_us)
+{
+    double cpu0 = cpu_of_children();
     int fds[64][2];
     pid_t pids[64];
     long total = 0;
@@ -181,6 +215,7 @@ static double run_clients(const Opts *o, Work work, int clients)
         fprintf(stderr, "txn: a client failed\n");
         exit(1);
     }
+    *cpu_us = total ? (cpu_of_children() - cpu0) * 1e6 / (double)total : 0;
     return (double)total / elapsed;
 }
 
@@ -254,6 +289,7 @@ static void run_backend(Opts *o)
         Work work;
     } works[] = {{"read-only txns/s", work_read_only},
                  {"writing txns/s (durable)", work_write},
+                 {"  id synced first", work_write_synced},
                  {"locks acquired+released/s", work_lock}};
     double sync_rate;
     char *where = ms_target_display(o->url ? o->url : o->dir);
@@ -263,12 +299,14 @@ static void run_backend(Opts *o)
            where ? where : "?", o->seconds);
     comb_free(where);
     printf("%-28s %12.0f\n", "sync 4 KiB writes/s", sync_rate);
-    printf("%-28s %12s %12s\n", "", "1 client", "clients");
+    printf("%-28s %12s %12s   %s\n", "", "1 client", "clients",
+           "CPU us/op: 1, N clients");
     for (size_t w = 0; w < sizeof works / sizeof works[0]; w++) {
-        double one = run_clients(o, works[w].work, 1);
-        double many = run_clients(o, works[w].work, o->clients);
-        printf("%-28s %12.0f %9.0f (%d)\n", works[w].name, one, many,
-               o->clients);
+        double cpu_one, cpu_many;
+        double one = run_clients(o, works[w].work, 1, &cpu_one);
+        double many = run_clients(o, works[w].work, o->clients, &cpu_many);
+        printf("%-28s %12.0f %9.0f (%d)   %6.0f %6.0f\n", works[w].name, one,
+               many, o->clients, cpu_one, cpu_many);
         fflush(stdout);
     }
 }

@@ -1295,6 +1295,13 @@ int ms_writeid_allocate_batch(Ms *ms, const int64_t *txnids, int n,
                                                          ldb.s, ltable.s,
                                                          writeids, err),
                          "writeid_allocate_batch", NULL, txnids[0]);
+
+int ms_writeid_sync(Ms *ms, CombErr *err)
+{
+    int rc = check_handle(ms, err);
+    if (rc || !ms->ops->writeid_sync)
+        return rc;
+    return ms->ops->writeid_sync(ms->impl, err);
 }
 
 int ms_writeid_list(Ms *ms, const CombTxnList *txns, const char *db,

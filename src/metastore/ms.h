@@ -399,6 +399,9 @@ typedef struct MsBackendOps {
     int (*writeid_allocate_batch)(void *impl, const int64_t *txnids, int n,
                                   const char *db, const char *table,
                                   int64_t *writeids, CombErr *err);
+
+    /* NULL: allocations are durable when writeid_allocate returns */
+    int (*writeid_sync)(void *impl, CombErr *err);
     int (*writeid_list)(void *impl, const CombTxnList *txns, const char *db,
                         const char *table, CombWriteIdList *out,
                         CombErr *err);
@@ -732,6 +735,15 @@ int ms_writeid_allocate(Ms *ms, int64_t txnid, const char *db,
 int ms_writeid_allocate_batch(Ms *ms, const int64_t *txnids, int n,
                               const char *db, const char *table,
                               int64_t *writeids, CombErr *err);
+
+/* Make the write ids this handle allocated durable.  An allocation need
+ * not be durable by itself (SQLite: not synced; the commit's sync covers
+ * it): a write id lost with the power is handed out again, harmless as
+ * long as nothing names it.  So a writer calls this before it creates
+ * the first directory or file named by a write id; a txn that writes no
+ * file (an UPDATE matching nothing) commits with one sync. */
+int ms_writeid_sync(Ms *ms, CombErr *err);
+
 /* Hive's getValidWriteIds for one table under snapshot txns. */
 int ms_writeid_list(Ms *ms, const CombTxnList *txns, const char *db,
                     const char *table, CombWriteIdList *out, CombErr *err);

@@ -1053,6 +1053,8 @@ typedef struct MsSqlite {
     int wal_fd;                           /* its -wal file, or -1 */
     bool durable;                         /* the open write transaction
                                              syncs at sq_end */
+    bool writeid_unsynced;                /* a write id allocated since
+                                             this handle's last sync */
     /* read-only txns this handle opened and has not ended yet: their
      * commit needs no sync (SQ_RO_MAX most recent; older ones just get a
      * durable commit) */
@@ -1413,6 +1415,8 @@ static int sq_end(MsSqlite *h, int rc, CombErr *err)
         sq_exec(h, SQ_ROLLBACK, SQ_NO_ARGS, &ignored);
     if (!rc && h->durable)
         rc = sq_wal_sync(h, err);
+    if (!rc && h->durable)
+        h->writeid_unsynced = false;    /* the sync covered it too */
     h->durable = false;
     return rc;
 }
@@ -3095,16 +3099,34 @@ static int writeid_allocate_body(MsSqlite *h, int64_t txnid, const char *db,
     return rc;
 }
 
+/* Allocating needs no sync of its own: a write id matters once a file
+ * named by it exists, and the writer syncs (mss_writeid_sync) before it
+ * creates the first one; the commit's sync covers it anyway.  A write id
+ * lost with the power before then was never seen anywhere, so handing it
+ * out again harms nothing. */
 static int mss_writeid_allocate(void *impl, int64_t txnid, const char *db,
                                 const char *table, int64_t *writeid,
                                 CombErr *err)
 {
     MsSqlite *h = impl;
-    int rc = sq_begin(h, true, err);
+    int rc = sq_begin_light(h, err);
     if (!rc)
         rc = sq_end(h,
                     writeid_allocate_body(h, txnid, db, table, writeid, err),
                     err);
+    if (!rc)
+        h->writeid_unsynced = true;
+    return rc;
+}
+
+static int mss_writeid_sync(void *impl, CombErr *err)
+{
+    MsSqlite *h = impl;
+    int rc;
+    if (!h->writeid_unsynced)
+        return COMB_OK;
+    if (!(rc = sq_wal_sync(h, err)))
+        h->writeid_unsynced = false;
     return rc;
 }
 
@@ -3856,6 +3878,7 @@ static const MsBackendOps ms_sqlite_ops = {
     .txn_snapshot = mss_txn_snapshot,
     .writeid_allocate = mss_writeid_allocate,
     .writeid_allocate_batch = mss_writeid_allocate_batch,
+    .writeid_sync = mss_writeid_sync,
     .writeid_list = mss_writeid_list,
     .txn_add_component = mss_txn_add_component,
     .table_alter = mss_table_alter,

@@ -88,6 +88,28 @@ struct SqlSession {
  * tables are resolved (reads), requested all together when the txn opens
  * and waited for before its snapshot is taken; released by the metastore
  * when the txn commits or aborts. */
+struct SqlUnit;
+
+/* A partitioned table the statement reads, whose SHARED_READ waits in
+ * SqlLockPlan.reads until the plan shows which partitions its scans
+ * read (sql_locks_settle). */
+typedef struct SqlLockRead {
+    const char *db, *table;
+    bool settled;           /* its components are in items */
+    char **parts;           /* settled to these partitions (sorted by
+                               name); NULL: to the table */
+    int n_parts;
+    struct SqlLockRead *next;
+} SqlLockRead;
+
+/* A table scan of the statement's plan and its filter (final once the
+ * plan is built), by which a read lock is narrowed to partitions. */
+typedef struct SqlLockScan {
+    const struct SqlTable *t;
+    struct BoundExpr *const *filter;
+    struct SqlLockScan *next;
+} SqlLockScan;
+
 typedef struct SqlLockPlan {
     MsLockComponent *items; /* statement arena */
     int n, cap;
@@ -99,6 +121,8 @@ typedef struct SqlLockPlan {
                                write-set check */
     bool acid_manager;      /* hive.txn.manager is DbTxnManager and
                                hive.support.concurrency is on */
+    SqlLockRead *reads;     /* partitioned tables read (statement arena) */
+    SqlLockScan *scans;     /* the plan's scans of them */
 } SqlLockPlan;
 
 /* What one statement runs with. */
@@ -236,6 +260,23 @@ int sql_locks_plan(SqlStmtCtx *c, CombErr *err);
  * txn is open, requested and waited for at once.  Hive's 10264/10265 for
  * a transactional table when the settings choose no ACID manager. */
 int sql_locks_note_read(SqlStmtCtx *c, const MsTable *t, CombErr *err);
+/* A scan of t in the statement's plan (exec/op_scan.c, as it is built):
+ * its filter, once final, tells which partitions a read of t locks. */
+int sql_locks_note_scan(SqlStmtCtx *c, const struct SqlTable *t,
+                        struct BoundExpr *const *filter, CombErr *err);
+/* Plan the read locks of the partitioned tables read (Hive 4's
+ * makeLockComponents over the pruned partitions): SHARED_READ on each
+ * partition the noted scans of a table read, or on the table when one
+ * of them reads it whole (no partition pruned), none matched, a table
+ * has no scan noted, or the count reaches hive.lock.partition.threshold.
+ * Called as the txn opens, and before a scan reads in a txn already
+ * open (an explicit transaction), then requesting them. */
+int sql_locks_settle(SqlStmtCtx *c, CombErr *err);
+/* The units a scan of t is about to read: any partition its read lock
+ * was not narrowed to (pruning that does not repeat, a partition added
+ * meanwhile) is locked now. */
+int sql_locks_cover(SqlStmtCtx *c, const struct SqlTable *t,
+                    const struct SqlUnit *units, int n, CombErr *err);
 /* The existing partitions names[0..n) of t a DROP PARTITION matched:
  * EXCLUSIVE on each and none on the table (Hive 4), requested with the
  * statement's txn (opened now) and waited for; nothing for a table that

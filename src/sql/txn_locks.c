@@ -281,6 +281,24 @@ static bool plan_has_table(const SqlLockPlan *p, const char *db,
     return false;
 }
 
+/* A partitioned table read: its lock waits for the plan's scans
+ * (sql_locks_settle); the same table again is the same read. */
+static int note_partitioned_read(SqlStmtCtx *c, const MsTable *t,
+                                 CombErr *err)
+{
+    SqlLockRead *r;
+    for (r = c->locks.reads; r; r = r->next)
+        if (same(r->db, t->db) && same(r->table, t->name))
+            return COMB_OK;
+    if (!(r = comb_arena_calloc(c->arena, sizeof *r)) ||
+        !(r->db = comb_arena_strdup(c->arena, t->db)) ||
+        !(r->table = comb_arena_strdup(c->arena, t->name)))
+        return comb_err_nomem(err);
+    r->next = c->locks.reads;
+    c->locks.reads = r;
+    return COMB_OK;
+}
+
 int sql_locks_note_read(SqlStmtCtx *c, const MsTable *t, CombErr *err)
 {
     int rc;
@@ -293,8 +311,131 @@ int sql_locks_note_read(SqlStmtCtx *c, const MsTable *t, CombErr *err)
              ? sql_conf_bool(c->s, "hive.acid.lockless.reads.enabled", false)
              : !sql_conf_bool(c->s, "hive.txn.nonacid.read.locks", true)))
         return COMB_OK;
+    if (t->n_part_keys > 0)
+        return note_partitioned_read(c, t, err);
     if ((rc = plan_add(c, t->db, t->name, NULL, MS_LOCK_SHARED_READ, err)))
         return rc;
+    return c->txnid ? sql_locks_acquire(c, err) : COMB_OK;
+}
+
+int sql_locks_note_scan(SqlStmtCtx *c, const SqlTable *t,
+                        BoundExpr *const *filter, CombErr *err)
+{
+    SqlLockScan *sc;
+    /* a parallel copy's scans are the statement's, noted already */
+    if (t->n_part == 0 || c->par_copy)
+        return COMB_OK;
+    if (!(sc = comb_arena_alloc(c->arena, sizeof *sc)))
+        return comb_err_nomem(err);
+    *sc = (SqlLockScan){t, filter, c->locks.scans};
+    c->locks.scans = sc;
+    return COMB_OK;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* names[0..*n) sorted, each once. */
+static void sort_unique(char **names, int *n)
+{
+    int kept = 0;
+    if (*n > 1)
+        qsort(names, (size_t)*n, sizeof *names, cmp_name);
+    for (int i = 0; i < *n; i++)
+        if (kept == 0 || strcmp(names[kept - 1], names[i]) != 0)
+            names[kept++] = names[i];
+    *n = kept;
+}
+
+/* Append the names of units[0..n) to *names (cap *cap, count *len). */
+static int add_unit_names(SqlStmtCtx *c, const SqlUnit *units, int n,
+                          char ***names, int *len, int *cap, CombErr *err)
+{
+    if (*len + n > *cap) {
+        int want = (*len + n) * 2;
+        char **grown = comb_arena_alloc(c->arena, (size_t)want * sizeof *grown);
+        if (!grown)
+            return comb_err_nomem(err);
+        if (*len)
+            memcpy(grown, *names, (size_t)*len * sizeof *grown);
+        *names = grown;
+        *cap = want;
+    }
+    for (int i = 0; i < n; i++)
+        (*names)[(*len)++] = (char *)units[i].name;
+    return COMB_OK;
+}
+
+/* The components of one partitioned table read (sql_locks_settle). */
+static int settle_read(SqlStmtCtx *c, SqlLockRead *r, CombErr *err)
+{
+    SqlLockPlan *p = &c->locks;
+    int64_t threshold = conf_int(c->s, "hive.lock.partition.threshold", 0);
+    char **names = NULL;
+    int n = 0, cap = 0, n_scans = 0, rc;
+    bool whole = false;
+    r->settled = true;
+    if (plan_has_table(p, r->db, r->table))
+        return COMB_OK;     /* written too: the write's lock covers it */
+    for (SqlLockScan *sc = p->scans; sc && !whole; sc = sc->next) {
+        SqlUnit *units;
+        int n_units;
+        if (!same(sc->t->ms->db, r->db) || !same(sc->t->ms->name, r->table))
+            continue;
+        n_scans++;
+        if ((rc = sql_table_units_pruned(c, sc->t, *sc->filter, &units,
+                                         &n_units, &whole, err)) ||
+            (rc = add_unit_names(c, units, n_units, &names, &n, &cap, err)))
+            return rc;
+    }
+    sort_unique(names, &n);
+    if (n_scans == 0 || whole || n == 0 || (threshold > 0 && n >= threshold))
+        return plan_add(c, r->db, r->table, NULL, MS_LOCK_SHARED_READ, err);
+    r->parts = names;
+    r->n_parts = n;
+    for (int i = 0; i < n; i++)
+        if ((rc = plan_add(c, r->db, r->table, names[i], MS_LOCK_SHARED_READ,
+                           err)))
+            return rc;
+    return COMB_OK;
+}
+
+int sql_locks_settle(SqlStmtCtx *c, CombErr *err)
+{
+    int rc;
+    for (SqlLockRead *r = c->locks.reads; r; r = r->next)
+        if (!r->settled && (rc = settle_read(c, r, err)))
+            return rc;
+    return c->txnid ? sql_locks_acquire(c, err) : COMB_OK;
+}
+
+int sql_locks_cover(SqlStmtCtx *c, const SqlTable *t, const SqlUnit *units,
+                    int n, CombErr *err)
+{
+    SqlLockRead *r = c->locks.reads;
+    int added = 0, cap, rc;
+    while (r && !(same(r->db, t->ms->db) && same(r->table, t->ms->name)))
+        r = r->next;
+    if (!r || !r->parts)
+        return COMB_OK;     /* the table's lock, or none, covers them */
+    cap = r->n_parts;
+    for (int i = 0; i < n; i++) {
+        char *name = (char *)units[i].name;
+        if (bsearch(&name, r->parts, (size_t)r->n_parts, sizeof name,
+                    cmp_name))
+            continue;
+        if ((rc = plan_add(c, r->db, r->table, name, MS_LOCK_SHARED_READ,
+                           err)) ||
+            (rc = add_unit_names(c, &units[i], 1, &r->parts, &r->n_parts,
+                                 &cap, err)))
+            return rc;
+        added++;
+    }
+    if (!added)
+        return COMB_OK;
+    sort_unique(r->parts, &r->n_parts);
     return c->txnid ? sql_locks_acquire(c, err) : COMB_OK;
 }
 
@@ -609,6 +750,8 @@ static bool read_only_kind(AstStmtKind k)
     case AST_DESCRIBE_FUNCTION:
     case AST_SHOW_LOCKS:
     case AST_SHOW_TRANSACTIONS:
+    case AST_SHOW_COMPACTIONS:
+    case AST_SHOW_COMPACTION_METRICS:
     case AST_USE:
     case AST_SET:
         return true;
@@ -821,17 +964,20 @@ int sql_txn_open_locked(SqlStmtCtx *c, CombErr *err)
 {
     SqlSession *s = c->s;
     SqlLockPlan *p = &c->locks;
-    MsLockRequest rq = {0, s->user, s->host, "comb", p->items, p->n, false};
+    MsLockRequest rq = {0, s->user, s->host, "comb", NULL, 0, false};
     MsTxnBegin b = {s->user, s->host,
                     p->writes ? MS_TXN_TYPE_DEFAULT : MS_TXN_TYPE_READ_ONLY,
                     conf_int(s, "metastore.max.open.txns",
                              conf_int(s, "hive.max.open.txns", MAX_OPEN_TXNS)),
-                    p->n ? &rq : NULL};
+                    NULL};
     MsLockStatus st = {0};
     bool have = false;
     int rc;
-    if ((rc = heartbeater_start(s, err)))
+    if ((rc = sql_locks_settle(c, err)) || (rc = heartbeater_start(s, err)))
         return rc;
+    rq.components = p->items;
+    rq.n = p->n;
+    b.locks = p->n ? &rq : NULL;
     if ((rc = ms_txn_begin(s->ms, &b, &c->txnid, &st, &c->snapshot, &have, err)))
         return rc;
     p->n_requested = p->n;

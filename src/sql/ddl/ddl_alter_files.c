@@ -343,7 +343,8 @@ static int write_id(SqlStmtCtx *c, const AlterTarget *tg, const SqlUnit *units,
     int rc;
     if ((rc = sql_txn_begin(c, err)) ||
         (rc = ms_writeid_allocate(c->s->ms, c->txnid, tg->db, tg->ms->name, w,
-                                  err)))
+                                  err)) ||
+        (rc = ms_writeid_sync(c->s->ms, err)))  /* before base_W exists */
         return rc;
     if (tg->t->n_part == 0)
         return ms_txn_add_component(c->s->ms, c->txnid, tg->db, tg->ms->name,

@@ -217,6 +217,10 @@ int sql_scan_open(SqlStmtCtx *c, const SqlTable *t, const bool *project,
         return comb_err_nomem(err);
     for (int i = 0; i < t->n_cols; i++)
         scan->project[i] = i < t->n_data && (!project || project[i]);
+    /* in a txn open already (explicit transactions) the read locks the
+     * plan settled are requested now, before anything is read */
+    if (c->txnid && (rc = sql_locks_settle(c, err)))
+        return rc;
     if (t->kind != SQL_TABLE_PLAIN) {
         if ((rc = sql_table_writeids(c, t, &scan->wil, err)))
             return rc;
@@ -227,6 +231,7 @@ int sql_scan_open(SqlStmtCtx *c, const SqlTable *t, const bool *project,
     if ((t->format == SQL_FORMAT_TEXT &&
          (rc = sql_table_text_options(t, &scan->text_opt, err))) ||
         (rc = sql_table_units(c, t, where, &scan->units, &scan->n_units, err)) ||
+        (rc = sql_locks_cover(c, t, scan->units, scan->n_units, err)) ||
         (rc = sql_scan_sarg(c, t, where, &scan->sarg, err)) ||
         (rc = sql_scan_buckets(c, t, where, &scan->buckets, &n_buckets, err)) ||
         (rc = scan_batch_init(scan, err)))

@@ -460,6 +460,17 @@ static int explain_insert(SqlExplain *x, const AstStmt *st, CombErr *err)
                                               st->n_rows), err);
 }
 
+/* The value of a partition spec item as its EXPLAIN line shows it. */
+static int part_item_prop(SqlExplain *x, const AstPartItem *it)
+{
+    const AstExpr *v = it->value;
+    return v && v->kind == AST_LIT_INT
+               ? sql_explain_prop(x, "partition spec: %s %lld", it->key,
+                                  (long long)v->ival)
+               : sql_explain_prop(x, "partition spec: %s %s", it->key,
+                                  v && v->sval ? v->sval : "");
+}
+
 /* ALTER TABLE ... COMPACT: what would be queued (Hive's Compact stage). */
 static int explain_compact(SqlExplain *x, const AstStmt *st, CombErr *err)
 {
@@ -468,18 +479,34 @@ static int explain_compact(SqlExplain *x, const AstStmt *st, CombErr *err)
     if (!rc)
         rc = sql_explain_prop(x, "compaction type: %s",
                               st->alter->compact_type);
-    for (int i = 0; i < st->part.n && !rc; i++) {
-        const AstExpr *v = st->part.items[i].value;
-        rc = v && v->kind == AST_LIT_INT
-                 ? sql_explain_prop(x, "partition spec: %s %lld",
-                                    st->part.items[i].key,
-                                    (long long)v->ival)
-                 : sql_explain_prop(x, "partition spec: %s %s",
-                                    st->part.items[i].key,
-                                    v && v->sval ? v->sval : "");
-    }
+    for (int i = 0; i < st->part.n && !rc; i++)
+        rc = part_item_prop(x, &st->part.items[i]);
     if (!rc && st->alter->compact_wait)
         rc = sql_explain_prop(x, "blocking: true");
+    return rc == COMB_ENOMEM ? comb_err_nomem(err) : rc;
+}
+
+/* SHOW LOCKS / TRANSACTIONS / COMPACTIONS: a metastore listing (Hive's
+ * Show Locks stage with its filter: database, table, partition). */
+static int explain_show(SqlExplain *x, const AstStmt *st, CombErr *err)
+{
+    const char *what = st->kind == AST_SHOW_LOCKS ? "ShowLocks"
+                       : st->kind == AST_SHOW_TRANSACTIONS
+                           ? "ShowTransactions"
+                           : "ShowCompactions";
+    int rc = start_line(x, 0, what, err);
+    if (rc || st->kind != AST_SHOW_LOCKS)
+        return rc;
+    if (st->locks->database)
+        rc = sql_explain_prop(x, "database: %s", st->name.name);
+    else if (st->name.name)
+        rc = sql_explain_prop(x, "table: %s.%s",
+                              st->name.db ? st->name.db : x->c->s->db,
+                              st->name.name);
+    for (int i = 0; i < st->part.n && !rc; i++)
+        rc = part_item_prop(x, &st->part.items[i]);
+    if (!rc && st->locks->extended)
+        rc = sql_explain_prop(x, "extended: true");
     return rc == COMB_ENOMEM ? comb_err_nomem(err) : rc;
 }
 
@@ -568,6 +595,11 @@ int sql_exec_explain(SqlStmtCtx *c, CombErr *err)
         break;
     case AST_MERGE:
         rc = explain_merge(&x, st, err);
+        break;
+    case AST_SHOW_LOCKS:
+    case AST_SHOW_TRANSACTIONS:
+    case AST_SHOW_COMPACTIONS:
+        rc = explain_show(&x, st, err);
         break;
     case AST_MULTI_INSERT:   /* its clauses' plans, in clause order */
         rc = COMB_OK;

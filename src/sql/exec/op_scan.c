@@ -143,5 +143,5 @@ int sql_op_scan(SqlStmtCtx *c, const SqlTable *t, SqlOp **out, CombErr *err)
     s->op.types[n + ACID_COL_ROWID] = &bigint;
     s->t = t;
     *out = &s->op;
-    return COMB_OK;
+    return sql_locks_note_scan(c, t, &s->filter, err);
 }

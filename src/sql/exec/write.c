@@ -178,6 +178,10 @@ static int unit_open(SqlWriter *w, SqlUnitWriter *u, CombErr *err)
     int made = 0, stmt, rc;
     if ((rc = sql_txn_stmt_id(w->c, w->stmt_id, &stmt, err)))
         return rc;
+    /* nothing may name the write id before its allocation is durable */
+    if (w->t->kind != SQL_TABLE_PLAIN &&
+        (rc = ms_writeid_sync(w->c->s->ms, err)))
+        return rc;
     if (!fs_is_dir(u->dir)) {
         if ((rc = fs_mkdirs_n(u->dir, &made, err)))
             return rc;

@@ -105,7 +105,8 @@ int sp_alter_view_as(SqlParser *p, AstStmt *s)
 }
 
 /* EXPLAIN [EXTENDED|FORMATTED|CBO] SELECT | INSERT | FROM | UPDATE |
- * DELETE ...:
+ * DELETE | MERGE | ALTER ... COMPACT | SHOW LOCKS | SHOW TRANSACTIONS |
+ * SHOW COMPACTIONS ...:
  * every form prints comb's own plan. */
 int sp_explain(SqlParser *p, AstStmt *s)
 {
@@ -136,6 +137,17 @@ int sp_explain(SqlParser *p, AstStmt *s)
     }
     if (t->kw == KW_MERGE)
         return sp_merge(p, inner);
+    if (t->kw == KW_SHOW) {
+        SqlToken at = *t;
+        SP_TRY(sp_show(p, inner));
+        if (inner->kind != AST_SHOW_LOCKS &&
+            inner->kind != AST_SHOW_TRANSACTIONS &&
+            inner->kind != AST_SHOW_COMPACTIONS)
+            return sp_unsupported(p, &at, "EXPLAIN of SHOW other than "
+                                          "LOCKS, TRANSACTIONS or "
+                                          "COMPACTIONS");
+        return COMB_OK;
+    }
     if (!sp_at_dml(t))
         return sp_unsupported(p, t, "EXPLAIN %.*s", (int)t->len, p->src + t->off);
     return sp_dml(p, inner);

@@ -254,10 +254,19 @@ int sql_unit_satisfies(const SqlTable *t, const SqlUnit *u, BoundExpr *pred,
 int sql_table_units(SqlStmtCtx *c, const SqlTable *t, BoundExpr *where,
                     SqlUnit **out, int *n_out, CombErr *err)
 {
+    bool whole;
+    return sql_table_units_pruned(c, t, where, out, n_out, &whole, err);
+}
+
+int sql_table_units_pruned(SqlStmtCtx *c, const SqlTable *t, BoundExpr *where,
+                           SqlUnit **out, int *n_out, bool *whole,
+                           CombErr *err)
+{
     MsPartition *parts;
     BoundExpr **conj = NULL;
     SqlUnit *units;
     int n_parts, n_conj = 0, n = 0, rc;
+    *whole = true;
     if (t->n_part == 0) {
         if (!(units = comb_arena_calloc(c->arena, sizeof *units)))
             return comb_err_nomem(err);
@@ -283,5 +292,6 @@ int sql_table_units(SqlStmtCtx *c, const SqlTable *t, BoundExpr *where,
     }
     *out = units;
     *n_out = n;
+    *whole = n_conj == 0;
     return COMB_OK;
 }

@@ -45,6 +45,10 @@ int sql_table_writeids(SqlStmtCtx *c, const SqlTable *t,
  * order; the table's directory when it has no partitions. */
 int sql_table_units(SqlStmtCtx *c, const SqlTable *t, BoundExpr *where,
                     SqlUnit **out, int *n, CombErr *err);
+/* The same, and *whole: no conjunct prunes partitions (every partition
+ * is read, whatever the partitions are). */
+int sql_table_units_pruned(SqlStmtCtx *c, const SqlTable *t, BoundExpr *where,
+                           SqlUnit **out, int *n, bool *whole, CombErr *err);
 /* Is pred (bound over t's columns, prepared, reading partition keys
  * only) TRUE for the keys of unit u? */
 int sql_unit_satisfies(const SqlTable *t, const SqlUnit *u, BoundExpr *pred,
