@@ -6,12 +6,13 @@
  *    deltas left out; a multiset estimate, not the snapshot's count), and
  *    per column the range of its integer and date values, which bounds
  *    the distinct values of a key (TPC-H's c_nationkey has 25 of them
- *    among 150,000 rows).  Text files, and ORC files that cannot be read,
+ *    among 150,000 rows), or for strings the size of the first stripe's
+ *    dictionary (o_orderstatus: 3).  Text files, and ORC files that cannot be read,
  *    give rows from their bytes (a fixed guess of bytes per row).  The
  *    same files give the same estimate, so plans are deterministic.
  *  - A filter keeps 1 / ndv for an equality with a constant, k / ndv for
- *    an IN list of k, the sum of its branches for an OR, a third for any
- *    other conjunct.
+ *    an IN list of k (a tenth per value where no range bounds ndv), the
+ *    sum of its branches for an OR, a third for any other conjunct.
  *  - An inner join with column equalities: l * r * selectivity (the
  *    classic 1 / max(ndv) per equality); without one, a cross product.
  *
@@ -29,8 +30,10 @@
 #define BYTES_PER_ROW 32.0
 /* Directory levels followed below a table (partitions, deltas, buckets). */
 #define MAX_DEPTH 8
-/* What an unknown conjunct keeps. */
+/* What an unknown conjunct keeps, and an equality on a column of
+ * unknown distinct values. */
 #define DEFAULT_SEL (1.0 / 3)
+#define DEFAULT_EQ_SEL 0.1
 /* Full ACID files: the row struct is the sixth field of the root. */
 #define ACID_ROW_FIELD 5
 
@@ -39,6 +42,8 @@ struct LpGetStats {
     int n;                /* table columns with a range slot */
     bool *has_range;      /* every file read gave the column's range */
     int64_t *lo, *hi;
+    double *dict;         /* the largest dictionary of the column's first
+                             stripes (strings); < 0 some file's is none */
     bool ranged;          /* only ORC footers were read */
 };
 
@@ -63,9 +68,37 @@ static const CombType *file_column(const SqlTable *t, const CombType *root, int 
     return i < root->n_children ? root->children[i] : NULL;
 }
 
+/* The dictionary sizes of the first stripe for the columns without a
+ * range: a string column's distinct values where the writer kept a
+ * dictionary (o_orderstatus: 3), none where it wrote them directly. */
+static void add_dicts(SqlStmtCtx *c, const SqlTable *t, OrcReader *r,
+                      struct LpGetStats *s)
+{
+    int n = orc_reader_n_columns(r);
+    const char **kinds = comb_arena_alloc(c->arena, (size_t)n * sizeof *kinds);
+    uint32_t *sizes = comb_arena_alloc(c->arena, (size_t)n * sizeof *sizes);
+    CombErr err;
+    if (!kinds || !sizes || orc_reader_n_stripes(r) == 0 ||
+        orc_reader_stripe_encodings(r, 0, kinds, sizes, &err)) {
+        for (int i = 0; i < s->n; i++)
+            s->dict[i] = -1;
+        return;
+    }
+    for (int i = 0; i < s->n; i++) {
+        const CombType *ct = file_column(t, orc_reader_schema(r), i);
+        if (s->has_range[i] || s->dict[i] < 0)
+            continue;
+        if (!ct || ct->id >= n || strncmp(kinds[ct->id], "DICTIONARY", 10) != 0)
+            s->dict[i] = -1;
+        else if (s->dict[i] < sizes[ct->id])
+            s->dict[i] = sizes[ct->id];
+    }
+}
+
 /* One ORC file's rows and column ranges into s; false when it cannot be
  * read (its bytes then count instead). */
-static bool add_orc_file(const SqlTable *t, const char *path, struct LpGetStats *s)
+static bool add_orc_file(SqlStmtCtx *c, const SqlTable *t, const char *path,
+                         struct LpGetStats *s)
 {
     OrcReader *r;
     CombErr err;
@@ -90,6 +123,8 @@ static bool add_orc_file(const SqlTable *t, const char *path, struct LpGetStats 
         if (s->hi[i] < st.int_max)
             s->hi[i] = st.int_max;
     }
+    if (orc_reader_n_rows(r) > 0)
+        add_dicts(c, t, r, s);
     orc_reader_close(r);
     return true;
 }
@@ -110,7 +145,7 @@ static void add_dir(SqlStmtCtx *c, const SqlTable *t, const char *path, int dept
             continue;
         if (fs_is_dir(p))
             add_dir(c, t, p, depth + 1, s);
-        else if (t->format == SQL_FORMAT_ORC && add_orc_file(t, p, s))
+        else if (t->format == SQL_FORMAT_ORC && add_orc_file(c, t, p, s))
             continue;
         else if (!fs_file_size(p, &size, &err)) {
             s->rows += (double)size / BYTES_PER_ROW;
@@ -134,7 +169,8 @@ static const struct LpGetStats *get_stats(SqlStmtCtx *c, LpNode *n)
     s->has_range = comb_arena_calloc(c->arena, (size_t)s->n + 1);
     s->lo = comb_arena_alloc(c->arena, ((size_t)s->n + 1) * sizeof *s->lo);
     s->hi = comb_arena_alloc(c->arena, ((size_t)s->n + 1) * sizeof *s->hi);
-    if (!s->has_range || !s->lo || !s->hi)
+    s->dict = comb_arena_calloc(c->arena, ((size_t)s->n + 1) * sizeof *s->dict);
+    if (!s->has_range || !s->lo || !s->hi || !s->dict)
         return NULL;
     for (int i = 0; i < s->n; i++) {
         s->has_range[i] = true;
@@ -155,7 +191,16 @@ static double get_col_ndv(const LpNode *n, int i)
         return -1;
     if (i < s->n && s->ranged && s->has_range[i] && s->lo[i] <= s->hi[i])
         return min2(s->rows, (double)s->hi[i] - (double)s->lo[i] + 1);
+    if (i < s->n && s->ranged && !s->has_range[i] && s->dict[i] > 0)
+        return min2(s->rows, s->dict[i]);
     return s->rows;
+}
+
+/* Do the files bound column i's distinct values (a range, a dictionary)? */
+static bool ndv_known(const LpNode *n, int i)
+{
+    const struct LpGetStats *s = n->stats;
+    return s && i < s->n && s->ranged && (s->has_range[i] || s->dict[i] > 0);
 }
 
 /* e's column when e is one (under implicit conversions), else -1. */
@@ -166,7 +211,11 @@ static int expr_col(const BoundExpr *e)
     return e->kind == BX_COL ? e->col : -1;
 }
 
-static double node_col_ndv(SqlStmtCtx *c, const LpNode *n, int id)
+static double col_ndv(SqlStmtCtx *c, const LpNode *n, int id, bool cap);
+
+/* Distinct values of column id below n, before n's own row count caps
+ * them (cap: also before the nodes below cap them, the table's). */
+static double node_col_ndv(SqlStmtCtx *c, const LpNode *n, int id, bool cap)
 {
     switch (n->kind) {
     case LP_GET:
@@ -179,34 +228,39 @@ static double node_col_ndv(SqlStmtCtx *c, const LpNode *n, int id)
     case LP_LIMIT:
     case LP_WINDOW:
     case LP_LATERAL:
-        return sql_lp_col_ndv(c, n->input, id);
+        return col_ndv(c, n->input, id, cap);
     case LP_JOIN:
         if (sql_lp_find_col(n->input, id))
-            return sql_lp_col_ndv(c, n->input, id);
+            return col_ndv(c, n->input, id, cap);
         if (n->right && sql_lp_find_col(n->right, id))
-            return sql_lp_col_ndv(c, n->right, id);
+            return col_ndv(c, n->right, id, cap);
         return -1;
     case LP_PROJECT:
         for (int j = 0; j < n->n_cols; j++)
             if (n->cols[j].id == id && expr_col(n->exprs[j]) >= 0)
-                return sql_lp_col_ndv(c, n->input, expr_col(n->exprs[j]));
+                return col_ndv(c, n->input, expr_col(n->exprs[j]), cap);
         return -1;
     case LP_AGGREGATE:
         for (int j = 0; j < n->n_keys && j < n->n_cols; j++)
             if (n->cols[j].id == id && expr_col(n->keys[j]) >= 0)
-                return sql_lp_col_ndv(c, n->input, expr_col(n->keys[j]));
+                return col_ndv(c, n->input, expr_col(n->keys[j]), cap);
         return -1;
     default:
         return -1;
     }
 }
 
-double sql_lp_col_ndv(SqlStmtCtx *c, const LpNode *n, int id)
+static double col_ndv(SqlStmtCtx *c, const LpNode *n, int id, bool cap)
 {
-    double d = node_col_ndv(c, n, id);
-    if (d < 0 || (n->est_rows >= 0 && d > n->est_rows))
+    double d = node_col_ndv(c, n, id, cap);
+    if (d < 0 || (cap && n->est_rows >= 0 && d > n->est_rows))
         d = n->est_rows;
     return d < 1 && d >= 0 ? 1 : d;
+}
+
+double sql_lp_col_ndv(SqlStmtCtx *c, const LpNode *n, int id)
+{
+    return col_ndv(c, n, id, true);
 }
 
 /* ------------------------------------------------------------- filters */
@@ -221,12 +275,15 @@ static bool is_const(const BoundExpr *e)
 /* The fraction of a GET's rows conjunct e keeps (ndv before the filter). */
 static double conjunct_sel(const LpNode *n, const BoundExpr *e);
 
+/* k of the distinct values of column id: k / ndv where the files bound
+ * them, else k times a tenth (c_comment = 'x' is not 1 row in 150,000
+ * but an unknown string column may be o_orderstatus). */
 static double col_sel(const LpNode *n, int id, double k)
 {
     for (int i = 0; i < n->table->n_cols && i < n->n_cols; i++)
         if (n->cols[i].id == id) {
-            double d = get_col_ndv(n, i);
-            return d > 0 ? min2(1, k / d) : DEFAULT_SEL;
+            double d = ndv_known(n, i) ? get_col_ndv(n, i) : -1;
+            return min2(1, d > 0 ? k / d : k * DEFAULT_EQ_SEL);
         }
     return DEFAULT_SEL;
 }
@@ -289,8 +346,11 @@ static double equality_sel(SqlStmtCtx *c, const BoundExpr *e, const LpNode *l,
     }
     if (!sql_lp_find_col(l, a) || !sql_lp_find_col(r, b))
         return 1;
-    da = sql_lp_col_ndv(c, l, a);
-    db = sql_lp_col_ndv(c, r, b);
+    /* containment: the values of a key are among the other's, so
+     * neither side has more of them than the other's table (l_orderkey's
+     * range says 6M values, o_orderkey's table has 1.5M) */
+    da = min2(sql_lp_col_ndv(c, l, a), col_ndv(c, r, b, false));
+    db = min2(sql_lp_col_ndv(c, r, b), col_ndv(c, l, a, false));
     if (da <= 0 || db <= 0)
         return 1;
     return 1 / max2(da, db);
