@@ -308,11 +308,10 @@ double sql_lp_estimate(SqlStmtCtx *c, LpNode *n);
  * (integers, dates) or the table's rows, never more than n's rows; < 0
  * unknown. */
 double sql_lp_col_ndv(SqlStmtCtx *c, const LpNode *n, int id);
-/* The fraction of rows of l x r an inner join condition keeps: for each
- * equality of a column of l and one of r, 1 / the larger of their
- * distinct values (the most selective in full, the next ones with a
- * backoff, as keys of one relation correlate); 1 without such an
- * equality. */
+/* The fraction of rows of l x r an inner join condition keeps: its
+ * equalities of columns of l and of r as one key, 1 / the larger of the
+ * two sides' distinct key values (each at most its side's rows and the
+ * other side's table's); 1 without such an equality. */
 double sql_lp_join_selectivity(SqlStmtCtx *c, const BoundExpr *cond,
                                const LpNode *l, const LpNode *r);
 

@@ -34,7 +34,6 @@
 #include "sql/plan/logical.h"
 #include "sql/plan/window.h"
 
-#include <math.h>
 #include <string.h>
 #include <strings.h>
 
@@ -705,11 +704,12 @@ static int conds_for(SqlStmtCtx *c, const JoinRun *run, bool *used, bool last,
 static double step_rows(SqlStmtCtx *c, const JoinRun *run, const bool *used,
                         const LpNode *cur, const LpNode *leaf)
 {
-    double sel = 1;
+    BoundExpr *keys = NULL;
     for (int q = 0; q < run->conds.n; q++)
-        if (!used[q] && key_between(run->conds.e[q], cur, leaf))
-            sel = fmin(sel, sql_lp_join_selectivity(c, run->conds.e[q], cur, leaf));
-    return cur->est_rows * leaf->est_rows * sel;
+        if (!used[q] && key_between(run->conds.e[q], cur, leaf) &&
+            !(keys = sql_bx_and(c, keys, run->conds.e[q])))
+            return cur->est_rows * leaf->est_rows;   /* out of memory: a guess */
+    return cur->est_rows * leaf->est_rows * sql_lp_join_selectivity(c, keys, cur, leaf);
 }
 
 /* The next input to join: of those a key equality connects to cur, the

@@ -12,7 +12,8 @@
  *    same files give the same estimate, so plans are deterministic.
  *  - A filter keeps 1 / ndv for an equality with a constant, k / ndv for
  *    an IN list of k (a tenth per value where no range bounds ndv), the
- *    sum of its branches for an OR, a third for any other conjunct.
+ *    sum of its branches for an OR, a tenth for LIKE (NOT LIKE nine), a
+ *    third for any other conjunct.
  *  - An inner join with column equalities: l * r * selectivity (the
  *    classic 1 / max(ndv) per equality); without one, a cross product.
  *
@@ -20,7 +21,6 @@
  */
 #include "sql/plan/logical.h"
 
-#include <math.h>
 #include <string.h>
 
 #include "fs/fs.h"
@@ -211,17 +211,21 @@ static int expr_col(const BoundExpr *e)
     return e->kind == BX_COL ? e->col : -1;
 }
 
-static double col_ndv(SqlStmtCtx *c, const LpNode *n, int id, bool cap);
+/* What col_ndv gives: the distinct values of a column where it is read
+ * (each node's rows cap them), the table's own (before any filter or
+ * join), or the rows of the column's table. */
+typedef enum NdvMode { NDV_HERE, NDV_TABLE, TABLE_ROWS } NdvMode;
 
-/* Distinct values of column id below n, before n's own row count caps
- * them (cap: also before the nodes below cap them, the table's). */
-static double node_col_ndv(SqlStmtCtx *c, const LpNode *n, int id, bool cap)
+static double col_ndv(SqlStmtCtx *c, const LpNode *n, int id, NdvMode cap);
+
+static double node_col_ndv(SqlStmtCtx *c, const LpNode *n, int id, NdvMode cap)
 {
     switch (n->kind) {
     case LP_GET:
         for (int i = 0; i < n->table->n_cols && i < n->n_cols; i++)
             if (n->cols[i].id == id)
-                return get_col_ndv(n, i);
+                return cap == TABLE_ROWS ? (n->stats ? n->stats->rows : -1)
+                                         : get_col_ndv(n, i);
         return -1;
     case LP_FILTER:
     case LP_SORT:
@@ -250,17 +254,19 @@ static double node_col_ndv(SqlStmtCtx *c, const LpNode *n, int id, bool cap)
     }
 }
 
-static double col_ndv(SqlStmtCtx *c, const LpNode *n, int id, bool cap)
+static double col_ndv(SqlStmtCtx *c, const LpNode *n, int id, NdvMode cap)
 {
     double d = node_col_ndv(c, n, id, cap);
-    if (d < 0 || (cap && n->est_rows >= 0 && d > n->est_rows))
+    if (d < 0 && cap != NDV_HERE)
+        return -1;
+    if (d < 0 || (cap == NDV_HERE && n->est_rows >= 0 && d > n->est_rows))
         d = n->est_rows;
     return d < 1 && d >= 0 ? 1 : d;
 }
 
 double sql_lp_col_ndv(SqlStmtCtx *c, const LpNode *n, int id)
 {
-    return col_ndv(c, n, id, true);
+    return col_ndv(c, n, id, NDV_HERE);
 }
 
 /* ------------------------------------------------------------- filters */
@@ -311,6 +317,8 @@ static double conjunct_sel(const LpNode *n, const BoundExpr *e)
     }
     if (e->kind == BX_IN && !e->negated && expr_col(e->a) >= 0)
         return col_sel(n, expr_col(e->a), e->n_args);
+    if (e->kind == BX_LIKE)   /* patterns mostly pick few strings */
+        return e->negated ? 1 - DEFAULT_EQ_SEL : DEFAULT_EQ_SEL;
     return DEFAULT_SEL;
 }
 
@@ -326,65 +334,84 @@ static double get_estimate(SqlStmtCtx *c, LpNode *n)
 
 /* --------------------------------------------------------------- joins */
 
-/* Selectivity of one conjunct as a key equality between l and r; 1 when
- * it is none. */
-static double equality_sel(SqlStmtCtx *c, const BoundExpr *e, const LpNode *l,
-                           const LpNode *r)
+/* The key columns of one side of a join, combined: distinct values of
+ * the key where it is read, and before any filter or join (at most its
+ * tables' rows: a composite key's values are at most the rows holding
+ * them). */
+typedef struct KeySide {
+    double here, table, rows;
+} KeySide;
+
+static void key_add(SqlStmtCtx *c, KeySide *k, const LpNode *n, int col)
+{
+    double here = sql_lp_col_ndv(c, n, col), table = col_ndv(c, n, col, NDV_TABLE),
+           rows = col_ndv(c, n, col, TABLE_ROWS);
+    k->here = here > 0 && k->here >= 0 ? k->here * here : -1;
+    k->table = table > 0 && k->table >= 0 ? k->table * table : -1;
+    if (rows > k->rows)
+        k->rows = rows;
+}
+
+/* Collect the column equalities of cond between l and r. */
+static void collect_keys(SqlStmtCtx *c, const BoundExpr *e, const LpNode *l,
+                         const LpNode *r, KeySide *kl, KeySide *kr, int *n)
 {
     int a, b;
-    double da, db;
+    if (e->kind == BX_BINARY && e->op == AST_OP_AND) {
+        for (int i = 0; i < e->n_args; i++)
+            collect_keys(c, e->args[i], l, r, kl, kr, n);
+        return;
+    }
     if (e->kind != BX_BINARY || e->op != AST_OP_EQ)
-        return 1;
+        return;
     a = expr_col(e->a);
     b = expr_col(e->b);
     if (a < 0 || b < 0)
-        return 1;
+        return;
     if (sql_lp_find_col(l, b) && sql_lp_find_col(r, a)) {
         int t = a;
         a = b;
         b = t;
     }
     if (!sql_lp_find_col(l, a) || !sql_lp_find_col(r, b))
-        return 1;
-    /* containment: the values of a key are among the other's, so
-     * neither side has more of them than the other's table (l_orderkey's
-     * range says 6M values, o_orderkey's table has 1.5M) */
-    da = min2(sql_lp_col_ndv(c, l, a), col_ndv(c, r, b, false));
-    db = min2(sql_lp_col_ndv(c, r, b), col_ndv(c, l, a, false));
-    if (da <= 0 || db <= 0)
-        return 1;
-    return 1 / max2(da, db);
+        return;
+    key_add(c, kl, l, a);
+    key_add(c, kr, r, b);
+    (*n)++;
 }
 
-static void collect_sels(SqlStmtCtx *c, const BoundExpr *e, const LpNode *l,
-                         const LpNode *r, double *best, double *rest)
+/* A side's distinct key values where joined: at most its rows, and by
+ * containment (the values of a key are among the other's) at most the
+ * other side's table's (l_orderkey's range says 6M values, o_orderkey's
+ * table has 1.5M; lineitem's (partkey, suppkey) pairs are among
+ * partsupp's 800,000 rows). */
+static double side_ndv(const KeySide *k, const LpNode *n, const KeySide *other)
 {
-    double s;
-    if (e->kind == BX_BINARY && e->op == AST_OP_AND) {
-        for (int i = 0; i < e->n_args; i++)
-            collect_sels(c, e->args[i], l, r, best, rest);
-        return;
-    }
-    s = equality_sel(c, e, l, r);
-    if (s >= 1)
-        return;
-    if (s < *best) {
-        double t = *best;
-        *best = s;
-        s = t;
-    }
-    if (s < 1)
-        *rest *= s;
+    double d = k->here, o = other->table;
+    if (d < 0)
+        return -1;
+    if (n->est_rows >= 0 && d > n->est_rows)
+        d = n->est_rows;
+    if (o > 0 && other->rows > 0 && o > other->rows)
+        o = other->rows;
+    return o > 0 && d > o ? o : d;
 }
 
 double sql_lp_join_selectivity(SqlStmtCtx *c, const BoundExpr *cond,
                                const LpNode *l, const LpNode *r)
 {
-    double best = 1, rest = 1;
+    KeySide kl = {1, 1, 0}, kr = {1, 1, 0};
+    double dl, dr;
+    int n = 0;
     if (cond)
-        collect_sels(c, cond, l, r, &best, &rest);
-    /* the further keys of a multi-column join mostly repeat the first */
-    return best * sqrt(rest);
+        collect_keys(c, cond, l, r, &kl, &kr, &n);
+    if (!n)
+        return 1;
+    dl = side_ndv(&kl, l, &kr);
+    dr = side_ndv(&kr, r, &kl);
+    if (dl <= 0 || dr <= 0)
+        return 1;
+    return 1 / max2(max2(dl, dr), 1);
 }
 
 static double join_estimate(SqlStmtCtx *c, const LpNode *n, double l, double r)
