@@ -43,3 +43,24 @@ WHERE s_key = i_supp AND o_key = i_ord AND c_key = o_cust
 GROUP BY n1.n_name, n2.n_name;
 -- an input no key reaches is joined last, as a cross product
 SELECT count(*) FROM i, o, r WHERE i_ord = o_key AND r_name <> 'b';
+-- a semi join reading one input of an inner run joins that input first
+-- when it has fewer rows than the run (Q18's shape: the large orders
+-- among o, not after the join with i) ...
+SELECT c_key, o_key, sum(price) FROM c, o, i
+WHERE o_key IN (SELECT i_ord FROM i GROUP BY i_ord HAVING sum(price) > 5950)
+  AND c_key = o_cust AND o_key = i_ord
+GROUP BY c_key, o_key ORDER BY o_key;
+EXPLAIN SELECT c_key, o_key, sum(price) FROM c, o, i
+WHERE o_key IN (SELECT i_ord FROM i GROUP BY i_ord HAVING sum(price) > 5950)
+  AND c_key = o_cust AND o_key = i_ord
+GROUP BY c_key, o_key;
+-- ... and stays over the run when the run is smaller (Q21's shape), as
+-- does NOT EXISTS
+SELECT count(*) FROM s, i, n
+WHERE s_key = i_supp AND s_nation = n_key AND n_name = 'n1'
+  AND EXISTS (SELECT * FROM i i2 WHERE i2.i_ord = i.i_ord AND i2.i_supp <> i.i_supp)
+  AND NOT EXISTS (SELECT * FROM i i3 WHERE i3.i_ord = i.i_ord AND i3.price > i.price + 1500);
+EXPLAIN SELECT count(*) FROM s, i, n
+WHERE s_key = i_supp AND s_nation = n_key AND n_name = 'n1'
+  AND EXISTS (SELECT * FROM i i2 WHERE i2.i_ord = i.i_ord AND i2.i_supp <> i.i_supp)
+  AND NOT EXISTS (SELECT * FROM i i3 WHERE i3.i_ord = i.i_ord AND i3.price > i.price + 1500);
