@@ -492,6 +492,18 @@ size_t comb_dec_format(comb_i128 u, int scale, char *buf, size_t cap)
 int comb_dec_cmp(comb_i128 a, int sa, comb_i128 b, int sb)
 {
     int sign_a = (a > 0) - (a < 0), sign_b = (b > 0) - (b < 0);
+    comb_i128 scaled;
+    /* the common cases in 128 bits: one scale (a column and a constant
+     * of its type), or the smaller-scale operand scaled up without
+     * overflow (l_quantity < 24) */
+    if (sa == sb)
+        return (a > b) - (a < b);
+    if (sa < sb && sb - sa <= COMB_DEC_MAX_DIGITS &&
+        !__builtin_mul_overflow(a, (comb_i128)POW10[sb - sa], &scaled))
+        return (scaled > b) - (scaled < b);
+    if (sb < sa && sa - sb <= COMB_DEC_MAX_DIGITS &&
+        !__builtin_mul_overflow(b, (comb_i128)POW10[sa - sb], &scaled))
+        return (a > scaled) - (a < scaled);
     if (sign_a != sign_b || sign_a == 0)
         return sign_a < sign_b ? -1 : sign_a > sign_b;
     U256 ma = u256_from(mag(a)), mb = u256_from(mag(b));

@@ -272,6 +272,36 @@ static void eval_equal_ns(BoundExpr *e, const CombBatch *in, CombTypeKind k)
     }
 }
 
+/* Can x and y of kind k be compared without sql_value_cmp's per-row
+ * dispatch: integers, dates and booleans, and decimals of one scale (a
+ * column and a constant of its type)? */
+static bool fast_kind(const BoundExpr *e, CombTypeKind k, const CombVector *x,
+                      const CombVector *y)
+{
+    int sx = x->type ? (int)x->type->scale : 0, sy = y->type ? (int)y->type->scale : 0;
+    return !e->row_mode && (comb_type_is_int(k) || (k == COMB_T_DECIMAL && sx == sy));
+}
+
+static inline int fast_cmp(CombTypeKind k, const CombVector *x, const CombVector *y, int row)
+{
+    if (k == COMB_T_DECIMAL)
+        return (x->dec[row] > y->dec[row]) - (x->dec[row] < y->dec[row]);
+    return (x->i64[row] > y->i64[row]) - (x->i64[row] < y->i64[row]);
+}
+
+/* The comparisons of a filter over a scan, in one loop; false when the
+ * kind needs the general path. */
+static bool compare_fast(const BoundExpr *e, const CombBatch *in, CombTypeKind k,
+                         const CombVector *x, const CombVector *y, CombVector *o)
+{
+    if (!fast_kind(e, k, x, y))
+        return false;
+    FOR_LIVE(in, i, row)
+        if (!o->has_nulls || !o->nulls[row])
+            o->i64[row] = cmp_holds(e->op, fast_cmp(k, x, y, row));
+    return true;
+}
+
 static void eval_compare(BoundExpr *e, const CombBatch *in)
 {
     const CombVector *x = e->a->out, *y = e->b->out;
@@ -282,7 +312,7 @@ static void eval_compare(BoundExpr *e, const CombBatch *in)
         return;
     }
     nulls_from(o, in, x, y);
-    if (k == COMB_T_NULL)
+    if (k == COMB_T_NULL || compare_fast(e, in, k, x, y, o))
         return;
     FOR_LIVE(in, i, row)
         if (!o->has_nulls || !o->nulls[row])
@@ -472,14 +502,17 @@ static void eval_between(BoundExpr *e, const CombBatch *in)
     const CombVector *x = e->a->out, *x2 = x_hi->out, *lo = e->b->out,
                      *hi = e->c->out;
     CombVector *o = e->out;
-    CombTypeKind k = e->a->type;
+    CombTypeKind k = e->a->type, k2 = x_hi->type;
+    bool fast_lo = fast_kind(e, k, x, lo), fast_hi = fast_kind(e, k2, x2, hi);
     o->has_nulls = false;
     FOR_LIVE(in, i, row) {
         bool nx = comb_vec_is_null(x, row);
-        int ge = nx || comb_vec_is_null(lo, row)
-                     ? -1 : compare_holds(e, AST_OP_GE, k, x, lo, row);
-        int le = comb_vec_is_null(x2, row) || comb_vec_is_null(hi, row)
-                     ? -1 : compare_holds(e, AST_OP_LE, x_hi->type, x2, hi, row);
+        int ge = nx || comb_vec_is_null(lo, row) ? -1
+                 : fast_lo ? fast_cmp(k, x, lo, row) >= 0
+                           : compare_holds(e, AST_OP_GE, k, x, lo, row);
+        int le = comb_vec_is_null(x2, row) || comb_vec_is_null(hi, row) ? -1
+                 : fast_hi ? fast_cmp(k2, x2, hi, row) <= 0
+                           : compare_holds(e, AST_OP_LE, k2, x2, hi, row);
         int r = (ge == 0 || le == 0) ? 0 : (ge == 1 && le == 1) ? 1 : -1;
         if (r >= 0 && e->negated)
             r = !r;

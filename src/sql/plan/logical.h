@@ -138,6 +138,8 @@ struct LpNode {
     const SqlTable *table;
     const char *alias;       /* the name the query reads it by */
     BoundExpr *filter;       /* predicates pushed into the scan; NULL none */
+    struct LpGetStats *stats; /* stats.c: rows and value ranges from the
+                                files, read once per node; NULL not yet */
 
     /* VALUES: n_rows rows of n_cols constant expressions */
     int n_rows;
@@ -295,10 +297,23 @@ int sql_lp_push_filters(SqlStmtCtx *c, LpNode **root, CombErr *err);
 int sql_lp_order_joins(SqlStmtCtx *c, LpNode **root, CombErr *err);
 int sql_lp_prune(SqlStmtCtx *c, LpNode **root, CombErr *err);
 
-/* Estimated rows of a node (stats.c): a GET's from its files' sizes (ORC
- * footers' row counts where cheap to read) under the pushed filter's
- * partition pruning, scaled by its filter; the others from their inputs. */
+/* Estimated rows of a node (stats.c), its inputs' est_rows already set:
+ * a GET's from its ORC files' footers (row counts; text files: their
+ * bytes) scaled by the selectivity of its pushed filter; an equi-join's
+ * from its inputs' rows and the distinct values of the keys; the others
+ * from their inputs. */
 double sql_lp_estimate(SqlStmtCtx *c, LpNode *n);
+/* Estimated distinct values of column `id` of n's output (n and the nodes
+ * below estimated): a table column's from its files' value range
+ * (integers, dates) or the table's rows, never more than n's rows; < 0
+ * unknown. */
+double sql_lp_col_ndv(SqlStmtCtx *c, const LpNode *n, int id);
+/* The fraction of rows of l x r an inner join condition keeps: its
+ * equalities of columns of l and of r as one key, 1 / the larger of the
+ * two sides' distinct key values (each at most its side's rows and the
+ * other side's table's); 1 without such an equality. */
+double sql_lp_join_selectivity(SqlStmtCtx *c, const BoundExpr *cond,
+                               const LpNode *l, const LpNode *r);
 
 /* The plan as indented text, one node a line (tests, debugging). */
 int sql_lp_format(SqlStmtCtx *c, const LpNode *root, char **out,

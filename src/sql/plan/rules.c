@@ -277,7 +277,87 @@ static int factor_or(SqlStmtCtx *c, BoundExpr *e, BoundExpr **out, CombErr *err)
     return (*out = sql_bx_and(c, common, rest)) ? COMB_OK : comb_err_nomem(err);
 }
 
-/* Every conjunct of *pred factored. */
+/* The one column e reads (-1: none or several). */
+typedef struct OneCol {
+    int id;
+    bool several;
+} OneCol;
+
+static void note_col(void *ctx, int id)
+{
+    OneCol *o = ctx;
+    if (o->id >= 0 && o->id != id)
+        o->several = true;
+    o->id = id;
+}
+
+static int single_col(const BoundExpr *e)
+{
+    OneCol o = {-1, false};
+    sql_lp_expr_cols(e, note_col, &o);
+    return o.several ? -1 : o.id;
+}
+
+/* The conjuncts of branch d reading column id alone (NULL: none). */
+static int branch_on_col(SqlStmtCtx *c, BoundExpr *d, int id, BoundExpr **out,
+                         CombErr *err)
+{
+    *out = NULL;
+    for (int i = 0; i < sql_bx_conjuncts(d); i++) {
+        BoundExpr *x = sql_bx_conjunct(d, i);
+        if (single_col(x) == id && !(*out = sql_bx_and(c, *out, x)))
+            return comb_err_nomem(err);
+    }
+    return COMB_OK;
+}
+
+/* What an OR implies about one column: when every branch has conjuncts
+ * over that column alone, the OR of those (TPC-H Q7's `(n1 = 'FRANCE' AND
+ * n2 = 'GERMANY') OR (n1 = 'GERMANY' AND n2 = 'FRANCE')` implies `n1 =
+ * 'FRANCE' OR n1 = 'GERMANY'`), ANDed to *all next to the OR, so the scan
+ * of that column's table filters by it.  A row for which the OR is TRUE
+ * makes each implied predicate TRUE, so the rows kept are the same. */
+static int add_implied(SqlStmtCtx *c, BoundExpr *e, BoundExpr **all, CombErr *err)
+{
+    LpExprs d = {0};
+    int *done, n_done = 0, rc;
+    if (!is_or(e) || has_volatile(e))
+        return COMB_OK;
+    if ((rc = collect_disjuncts(c, e, &d, err)))
+        return rc;
+    if (!(done = comb_arena_alloc(c->arena, (size_t)sql_bx_conjuncts(d.e[0]) * sizeof *done)))
+        return comb_err_nomem(err);
+    for (int i = 0; i < sql_bx_conjuncts(d.e[0]); i++) {
+        int id = single_col(sql_bx_conjunct(d.e[0], i));
+        BoundExpr *implied;
+        bool seen = id < 0, all_of_it = true;
+        for (int j = 0; !seen && j < n_done; j++)
+            seen = done[j] == id;
+        if (seen)
+            continue;
+        done[n_done++] = id;
+        if (!(implied = sql_bx_new(c, BX_BINARY, COMB_T_BOOLEAN, e->pos)) ||
+            !(implied->args = comb_arena_alloc(c->arena, (size_t)d.n * sizeof *implied->args)))
+            return comb_err_nomem(err);
+        implied->op = AST_OP_OR;
+        for (int k = 0; k < d.n && implied; k++) {
+            BoundExpr *b;
+            if ((rc = branch_on_col(c, d.e[k], id, &b, err)))
+                return rc;
+            if (!b) {
+                implied = NULL;  /* a branch says nothing of id */
+                break;
+            }
+            all_of_it = all_of_it && sql_lp_expr_equal(b, d.e[k]);
+            implied->args[implied->n_args++] = b;
+        }
+        if (implied && !all_of_it && !(*all = sql_bx_and(c, *all, implied)))
+            return comb_err_nomem(err);
+    }
+    return COMB_OK;
+}
+
+/* Every conjunct of *pred factored, with what its ORs imply per column. */
 static int factor_pred(SqlStmtCtx *c, BoundExpr **pred, CombErr *err)
 {
     BoundExpr *all = NULL;
@@ -288,6 +368,9 @@ static int factor_pred(SqlStmtCtx *c, BoundExpr **pred, CombErr *err)
             return rc;
         if (!(all = sql_bx_and(c, all, f)))
             return comb_err_nomem(err);
+        for (int j = 0; j < sql_bx_conjuncts(f); j++)
+            if ((rc = add_implied(c, sql_bx_conjunct(f, j), &all, err)))
+                return rc;
     }
     *pred = all;
     return COMB_OK;
@@ -576,49 +659,122 @@ static int flatten(SqlStmtCtx *c, LpNode *n, JoinRun *run, CombErr *err)
     return pend_all(c, &run->conds, n->cond, err);
 }
 
-/* Does a pending conjunct connect the joined set cur and leaf? */
+/* Is e a key equality (= or <=>) between an expression over a and one
+ * over b, which the hash join can use (as exec/lower_join.c finds them)? */
+static bool side_of(const BoundExpr *e, const LpNode *n)
+{
+    return sql_lp_expr_touches(e, n) && sql_lp_expr_within(e, n);
+}
+
+static bool key_between(const BoundExpr *e, const LpNode *a, const LpNode *b)
+{
+    if (e->kind != BX_BINARY || (e->op != AST_OP_EQ && e->op != AST_OP_EQ_NS))
+        return false;
+    return (side_of(e->a, a) && side_of(e->b, b)) || (side_of(e->b, a) && side_of(e->a, b));
+}
+
+/* Does a pending key equality connect the joined set cur and leaf? */
 static bool connects(const JoinRun *run, const bool *used, const LpNode *cur,
                      const LpNode *leaf)
 {
     for (int i = 0; i < run->conds.n; i++)
-        if (!used[i] && sql_lp_expr_touches(run->conds.e[i], cur) &&
-            sql_lp_expr_touches(run->conds.e[i], leaf) &&
-            sql_lp_expr_within2(run->conds.e[i], cur, leaf))
+        if (!used[i] && key_between(run->conds.e[i], cur, leaf))
             return true;
     return false;
 }
 
-/* The next input to join: the smallest connected one (the smallest of
- * all when none connects). */
-static int next_leaf(const JoinRun *run, const bool *taken, const bool *used,
-                     const LpNode *cur)
+/* The pending conjuncts over cur and leaf (all that are left at the last
+ * join), marked used in `used`; *cond NULL when there are none. */
+static int conds_for(SqlStmtCtx *c, const JoinRun *run, bool *used, bool last,
+                     const LpNode *cur, const LpNode *leaf, BoundExpr **cond,
+                     CombErr *err)
+{
+    *cond = NULL;
+    for (int q = 0; q < run->conds.n; q++)
+        if (!used[q] && (last || sql_lp_expr_within2(run->conds.e[q], cur, leaf))) {
+            used[q] = true;
+            if (!(*cond = sql_bx_and(c, *cond, run->conds.e[q])))
+                return comb_err_nomem(err);
+        }
+    return COMB_OK;
+}
+
+/* Estimated rows of cur joined with leaf over the pending conjuncts
+ * between them. */
+static double step_rows(SqlStmtCtx *c, const JoinRun *run, const bool *used,
+                        const LpNode *cur, const LpNode *leaf)
+{
+    BoundExpr *keys = NULL;
+    for (int q = 0; q < run->conds.n; q++)
+        if (!used[q] && key_between(run->conds.e[q], cur, leaf) &&
+            !(keys = sql_bx_and(c, keys, run->conds.e[q])))
+            return cur->est_rows * leaf->est_rows;   /* out of memory: a guess */
+    return cur->est_rows * leaf->est_rows * sql_lp_join_selectivity(c, keys, cur, leaf);
+}
+
+/* The next input to join: of those a key equality connects to cur, the
+ * one giving the fewest estimated rows (a cross product only when none
+ * connects: then the smallest input). */
+static int next_leaf(SqlStmtCtx *c, const JoinRun *run, const bool *taken,
+                     const bool *used, const LpNode *cur)
 {
     int best = -1;
     bool best_conn = false;
+    double best_rows = 0;
     for (int i = 0; i < run->n; i++) {
+        const LpNode *leaf = run->leaves[i];
         bool conn;
+        double rows;
         if (taken[i])
             continue;
-        conn = connects(run, used, cur, run->leaves[i]);
-        if (best < 0 || (conn && !best_conn) ||
-            (conn == best_conn && run->leaves[i]->est_rows < run->leaves[best]->est_rows))
-            best = i, best_conn = conn;
+        conn = connects(run, used, cur, leaf);
+        rows = conn ? step_rows(c, run, used, cur, leaf) : leaf->est_rows;
+        if (best < 0 || (conn && !best_conn) || (conn == best_conn && rows < best_rows))
+            best = i, best_conn = conn, best_rows = rows;
     }
     return best;
 }
 
-/* A run of three or more inner joins, left-deep again: the largest input
- * streams, the others are joined smallest first (each one the build side),
- * conditions where their columns meet; a PROJECT restores the columns'
- * order. */
+/* The left-deep order greedy from input `start`: each step joins the
+ * input next_leaf picks, with the conjuncts its columns complete.  *cost
+ * is the sum of the joins' estimated rows. */
+static int greedy_order(SqlStmtCtx *c, const JoinRun *run, int start, LpNode **out,
+                        double *cost, CombErr *err)
+{
+    bool *taken = comb_arena_calloc(c->arena, (size_t)run->n);
+    bool *used = comb_arena_calloc(c->arena, (size_t)run->conds.n + 1);
+    LpNode *cur = run->leaves[start];
+    int rc;
+    if (!taken || !used)
+        return comb_err_nomem(err);
+    taken[start] = true;
+    *cost = 0;
+    for (int k = 1; k < run->n; k++) {
+        int i = next_leaf(c, run, taken, used, cur);
+        BoundExpr *cond;
+        taken[i] = true;
+        if ((rc = conds_for(c, run, used, k == run->n - 1, cur, run->leaves[i], &cond, err)) ||
+            (rc = sql_lp_join(c, LP_JOIN_INNER, cur, run->leaves[i], cond, &cur, err)))
+            return rc;
+        cur->est_rows = sql_lp_estimate(c, cur);
+        *cost += cur->est_rows;
+    }
+    *out = cur;
+    return COMB_OK;
+}
+
+/* A run of three or more inner joins, left-deep again: the greedy order
+ * from each input in turn, the one of the fewest estimated intermediate
+ * rows kept (the lowering builds each join's smaller side); a PROJECT
+ * restores the columns' order. */
 static int order_node(SqlStmtCtx *c, LpNode **np, CombErr *err);
 
 static int reorder_run(SqlStmtCtx *c, LpNode **np, CombErr *err)
 {
-    LpNode *n = *np, *cur;
+    LpNode *n = *np, *best = NULL;
     JoinRun run = {0};
-    bool *taken, *used;
-    int *ids, start = 0, rc;
+    double best_cost = 0;
+    int *ids, rc;
     if ((rc = flatten(c, n, &run, err)))
         return rc;
     for (int i = 0; i < run.n; i++)
@@ -629,39 +785,68 @@ static int reorder_run(SqlStmtCtx *c, LpNode **np, CombErr *err)
         n->right = run.leaves[1];
         return COMB_OK;
     }
-    taken = comb_arena_calloc(c->arena, (size_t)run.n);
-    used = comb_arena_calloc(c->arena, (size_t)run.conds.n + 1);
     ids = comb_arena_alloc(c->arena, (size_t)(n->n_cols + 1) * sizeof *ids);
-    if (!taken || !used || !ids)
+    if (!ids)
         return comb_err_nomem(err);
     for (int i = 0; i < run.n; i++) {
         estimate_all(c, run.leaves[i]);
         if (run.leaves[i]->est_rows < 0)
             return COMB_OK;   /* no estimates: the order as written */
-        if (run.leaves[i]->est_rows > run.leaves[start]->est_rows)
-            start = i;
     }
-    cur = run.leaves[start];
-    taken[start] = true;
-    for (int k = 1; k < run.n; k++) {
-        int i = next_leaf(&run, taken, used, cur);
-        BoundExpr *cond = NULL;
-        LpNode *leaf = run.leaves[i];
-        taken[i] = true;
-        for (int q = 0; q < run.conds.n; q++)
-            if (!used[q] && (k == run.n - 1 ||
-                             sql_lp_expr_within2(run.conds.e[q], cur, leaf))) {
-                used[q] = true;
-                if (!(cond = sql_bx_and(c, cond, run.conds.e[q])))
-                    return comb_err_nomem(err);
-            }
-        if ((rc = sql_lp_join(c, LP_JOIN_INNER, cur, leaf, cond, &cur, err)))
+    for (int s = 0; s < run.n; s++) {
+        LpNode *plan = NULL;
+        double cost = 0;
+        if ((rc = greedy_order(c, &run, s, &plan, &cost, err)))
             return rc;
-        estimate_all(c, cur);
+        if (plan && (!best || cost < best_cost))
+            best = plan, best_cost = cost;
     }
     for (int j = 0; j < n->n_cols; j++)
         ids[j] = n->cols[j].id;
-    return sql_lp_keep(c, cur, ids, n->n_cols, np, err);
+    return sql_lp_keep(c, best, ids, n->n_cols, np, err);
+}
+
+static bool inner_run(const LpNode *n)
+{
+    return n->kind == LP_JOIN && n->join == LP_JOIN_INNER && !n->label;
+}
+
+/* The link to the input of the inner run at *np whose columns are all
+ * the semi join n reads of its left side; NULL if none. */
+static LpNode **semi_leaf(LpNode **np, const LpNode *n)
+{
+    LpNode **l;
+    if (!inner_run(*np))
+        return (!n->cond || sql_lp_expr_within2(n->cond, *np, n->right)) &&
+               (!n->in_left || sql_lp_expr_within(n->in_left, *np)) ? np : NULL;
+    if ((l = semi_leaf(&(*np)->input, n)))
+        return l;
+    return semi_leaf(&(*np)->right, n);
+}
+
+/* A SEMI or ANTI join over a run of inner joins that reads one input of
+ * the run only filters that input's rows, so it may join there instead;
+ * it does when that input has fewer estimated rows than the run (TPC-H
+ * Q18: 57 orders of large quantity among 1.5M, not after the join with
+ * lineitem's 6M rows; Q21's EXISTS stays over its few joined rows). */
+static int sink_semi(SqlStmtCtx *c, LpNode **np, CombErr *err)
+{
+    LpNode *n = *np, **leaf, *semi;
+    int rc;
+    if (n->kind != LP_JOIN || (n->join != LP_JOIN_SEMI && n->join != LP_JOIN_ANTI) ||
+        n->label || !inner_run(n->input) || !(leaf = semi_leaf(&n->input, n)))
+        return COMB_OK;
+    estimate_all(c, n->input);
+    if ((*leaf)->est_rows < 0 || n->input->est_rows < 0 ||
+        (*leaf)->est_rows >= n->input->est_rows)
+        return COMB_OK;
+    if ((rc = sql_lp_join(c, n->join, *leaf, n->right, n->cond, &semi, err)))
+        return rc;
+    semi->in_left = n->in_left;
+    semi->in_right = n->in_right;
+    *leaf = semi;
+    *np = n->input;
+    return COMB_OK;
 }
 
 static int order_node(SqlStmtCtx *c, LpNode **np, CombErr *err)
@@ -669,7 +854,9 @@ static int order_node(SqlStmtCtx *c, LpNode **np, CombErr *err)
     int rc;
     if (!*np)
         return COMB_OK;
-    if ((*np)->kind == LP_JOIN && (*np)->join == LP_JOIN_INNER && !(*np)->label)
+    if ((rc = sink_semi(c, np, err)))
+        return rc;
+    if (inner_run(*np))
         return reorder_run(c, np, err);
     if ((rc = order_node(c, &(*np)->input, err)))
         return rc;

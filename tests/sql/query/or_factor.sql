@@ -2,7 +2,10 @@
 -- (`(a AND b) OR (a AND c)` is `a AND (b OR c)`, `a OR (a AND b)` is `a`,
 -- in three-valued logic too), so an equality inside every branch becomes
 -- a hash-join key (TPC-H Q19's shape) instead of a nested loop, and
--- one-sided conjuncts reach the scans.
+-- one-sided conjuncts reach the scans.  What the remaining OR implies
+-- about one column (the OR of each branch's conjuncts over it, when every
+-- branch has some) is added next to it, so each scan filters by its own
+-- column's part: pa by the three brands, li by the three quantity ranges.
 CREATE TABLE li (l_partkey INT, l_qty INT, l_mode STRING) STORED AS ORC;
 CREATE TABLE pa (p_partkey INT, p_brand STRING, p_size INT) STORED AS ORC;
 INSERT INTO li VALUES (1, 5, 'AIR'), (1, 15, 'AIR'), (2, 12, 'AIR'), (2, 12, 'SHIP'),

@@ -253,6 +253,12 @@ TEST(dec_rescale)
 TEST(dec_cmp)
 {
     CHECK_EQ(comb_dec_cmp(15, 1, 150, 2), 0);
+    /* one scale, and scaled up within 128 bits */
+    CHECK_EQ(comb_dec_cmp(MAX38, 5, -MAX38, 5), 1);
+    CHECK_EQ(comb_dec_cmp(-7, 2, -7, 2), 0);
+    CHECK_EQ(comb_dec_cmp(2399, 2, 24, 0), -1);
+    CHECK_EQ(comb_dec_cmp(24, 0, 2401, 2), -1);
+    CHECK_EQ(comb_dec_cmp(-2400, 2, -24, 0), 0);
     CHECK_EQ(comb_dec_cmp(15, 1, 151, 2), -1);
     CHECK_EQ(comb_dec_cmp(151, 2, 15, 1), 1);
     CHECK_EQ(comb_dec_cmp(1, 0, MAX38, 38), 1);
