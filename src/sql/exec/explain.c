@@ -497,8 +497,13 @@ static int explain_update_delete(SqlExplain *x, const AstStmt *st,
     sc = (SqlScope){t, t->ms->name, t->n_cols};
     for (int i = 0; i < st->n_assignments && !rc; i++) {
         BoundExpr *e;
+        AstExpr *value;
         const char *text;
-        if ((rc = sql_bind_expr(x->c, &sc, st->assignments[i].value, &e, err)))
+        int col;
+        if ((rc = sql_set_target_column(t, &st->assignments[i], &col, err)) ||
+            (rc = sql_value_or_default(x->c, t, col, st->assignments[i].value,
+                                       &value, err)) ||
+            (rc = sql_bind_expr(x->c, &sc, value, &e, err)))
             return rc;
         text = sql_explain_expr(x->c, e, (const char *const *)t->names);
         rc = text ? sql_explain_prop(x, "set: %s = %s", st->assignments[i].column, text)
