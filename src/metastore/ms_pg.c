@@ -1180,7 +1180,7 @@ typedef struct PgArg {
     (const PgArg[]){__VA_ARGS__},                                       \
         (int)(sizeof((PgArg[]){__VA_ARGS__}) / sizeof(PgArg))
 #define PG_NO_ARGS NULL, 0
-#define PG_MAX_ARGS 16
+#define PG_MAX_ARGS 20
 
 /* libpq's messages end in a newline and may span lines ("\n\tIs the
  * server running ..."): one line for ours. */
