@@ -231,6 +231,10 @@ int acid_reader_batch_init(const AcidReader *r, CombBatch *b);
  * NULL.
  */
 int acid_reader_next(AcidReader *r, CombBatch *b, CombErr *err);
+/* The path of the data file the last batch's rows came from (each batch
+ * comes from one file: Hive's INPUT__FILE__NAME); NULL before the first
+ * batch.  Valid until the reader is closed. */
+const char *acid_reader_batch_path(const AcidReader *r);
 
 /* (Addition.) What the scan's ORC readers of data files read and
  * skipped so far (delete files not counted). */

@@ -974,6 +974,11 @@ static int next_rows(AcidReader *r, CombBatch *b, CombErr *err)
     }
 }
 
+const char *acid_reader_batch_path(const AcidReader *r)
+{
+    return r->cur ? r->cur->path : NULL;
+}
+
 int acid_reader_next(AcidReader *r, CombBatch *b, CombErr *err)
 {
     int rc;

@@ -426,6 +426,16 @@ static int columns_copy(const MsColumn *in, int n, const char *what,
         cols[i].name = arena_lower(a, in[i].name);
         cols[i].type = arena_lower(a, in[i].type);
         cols[i].comment = in[i].comment;
+        /* a DEFAULT constraint has both its value and name; partition
+         * keys have none */
+        cols[i].default_value = in[i].default_value;
+        cols[i].default_name = in[i].default_name;
+        if (!in[i].default_value != !in[i].default_name ||
+            (in[i].default_value && strcmp(what, "column") != 0))
+            return comb_err(err, COMB_EINVALID,
+                            "%s %s of %s: a DEFAULT constraint needs a value "
+                            "and a name, and only data columns have one",
+                            what, in[i].name, table);
         if (!cols[i].name || !cols[i].type)
             return comb_err_nomem(err);
         if ((rc = type_check(cols[i].name, cols[i].type, a, err)))

@@ -35,6 +35,12 @@ typedef struct MsColumn {
     char *name;          /* lower case */
     char *type;          /* Hive type string: "int", "string", "varchar(10)" */
     char *comment;       /* NULL if none */
+    /* DEFAULT constraint of a data column (Hive's KEY_CONSTRAINTS row of
+     * CONSTRAINT_TYPE 4): the expression's text as written, and the
+     * constraint's name; both NULL when the column has none.  Partition
+     * keys never have one. */
+    char *default_value;
+    char *default_name;
 } MsColumn;
 
 typedef struct MsProperty {

@@ -29,6 +29,10 @@
 /* Table property that holds the table comment (Hive keeps it there). */
 #define MS_COMMENT_PROP "comment"
 
+/* Hive's KEY_CONSTRAINTS.CONSTRAINT_TYPE of a DEFAULT constraint, as SQL
+ * text. */
+#define MS_CONSTRAINT_DEFAULT_S "4"
+
 /* ------------------------------------------------------- error texts */
 
 /* COMB_ENOTFOUND "Database does not exist: <db>". */

@@ -52,7 +52,7 @@
 
 /* Bump with every schema change and add the step from the previous version
  * to pg_schema_upgrade; older databases are upgraded, newer refused. */
-#define PG_SCHEMA_VERSION "3"
+#define PG_SCHEMA_VERSION "4"
 #define PG_VERSION_COMMENT "comb metastore (Hive 3.x transaction tables)"
 
 /* Waits for a row or table lock end after this long (lock_timeout). */
@@ -94,6 +94,19 @@
     "  PRIMARY KEY (MT_KEY1, MT_KEY2));"                                \
     "CREATE INDEX T2W_TXNID_IDX ON TXN_TO_WRITE_ID (T2W_TXNID);"        \
     "CREATE INDEX WS_COMMIT_ID_IDX ON WRITE_SET (WS_COMMIT_ID);"
+
+/* Version 4: Hive's KEY_CONSTRAINTS with the columns a DEFAULT constraint
+ * (CONSTRAINT_TYPE 4) uses, as in the SQLite backend. */
+#define PG_SCHEMA_V4_SQL                                                \
+    "CREATE TABLE KEY_CONSTRAINTS ("                                    \
+    "  PARENT_TBL_ID BIGINT NOT NULL REFERENCES TBLS (TBL_ID),"         \
+    "  CONSTRAINT_NAME" PG_STR " NOT NULL,"                             \
+    "  POSITION BIGINT NOT NULL,"                                       \
+    "  CONSTRAINT_TYPE SMALLINT NOT NULL,"                              \
+    "  PARENT_INTEGER_IDX INTEGER NOT NULL,"                            \
+    "  ENABLE_VALIDATE_RELY SMALLINT NOT NULL,"                         \
+    "  DEFAULT_VALUE" PG_STR ","                                        \
+    "  PRIMARY KEY (PARENT_TBL_ID, CONSTRAINT_NAME, POSITION));"
 
 /* Hive's metastore tables and column names, folded as the SQLite backend
  * folds them (ms_sqlite.c's SCHEMA_SQL, README "Schema"): the storage
@@ -326,7 +339,8 @@ static const char PG_SCHEMA_SQL[] =
     "  CC_ORDER_BY" PG_STR ");"
     "CREATE TABLE NEXT_COMPACTION_QUEUE_ID (NCQ_NEXT BIGINT NOT NULL);"
     "INSERT INTO NEXT_COMPACTION_QUEUE_ID VALUES (1);"
-    PG_SCHEMA_V3_SQL;
+    PG_SCHEMA_V3_SQL
+    PG_SCHEMA_V4_SQL;
 
 /* Version 2 to 3: the version 3 tables; every txn open in the database
  * gets its MIN_HISTORY_LEVEL row (the lowest open txn is a safe bound for
@@ -337,6 +351,11 @@ static const char PG_UPGRADE_V2_SQL[] =
     " SELECT TXN_ID, (SELECT MIN(TXN_ID) FROM TXNS WHERE TXN_STATE = 'o')"
     " FROM TXNS WHERE TXN_STATE = 'o';"
     "UPDATE VERSION SET SCHEMA_VERSION = '3' WHERE VER_ID = 1;";
+
+/* Version 3 to 4: KEY_CONSTRAINTS (DEFAULT constraints). */
+static const char PG_UPGRADE_V3_SQL[] =
+    PG_SCHEMA_V4_SQL
+    "UPDATE VERSION SET SCHEMA_VERSION = '4' WHERE VER_ID = 1;";
 
 /* --------------------------------------------------------- statements */
 
@@ -449,7 +468,9 @@ typedef enum PgId {
     "b AS (DELETE FROM BUCKETING_COLS"                                  \
     "  WHERE TBL_ID IN (SELECT id FROM ids)),"                          \
     "s AS (DELETE FROM SORT_COLS WHERE TBL_ID IN (SELECT id FROM ids)),"   \
-    "e AS (DELETE FROM SERDE_PARAMS WHERE TBL_ID IN (SELECT id FROM ids))"
+    "e AS (DELETE FROM SERDE_PARAMS WHERE TBL_ID IN (SELECT id FROM ids)),"\
+    "kc AS (DELETE FROM KEY_CONSTRAINTS"                                \
+    "  WHERE PARENT_TBL_ID IN (SELECT id FROM ids))"
 
 /* The rows of one child list of a table in PG_TABLE_GET: kind, position,
  * up to three texts, NULL-padded to the width of the table's own row. */
@@ -492,7 +513,8 @@ static const char *const pg_sql[PG_N_STATEMENTS] = {
     /* $1 the table; columns $2-$4, partition keys $5-$7 (names, types,
      * comments); TBLPROPERTIES $8-$9 and SERDEPROPERTIES $10-$11 (keys,
      * values: a repeated key keeps its last value, as a map does);
-     * bucket columns $12; sort columns $13-$14 (names, orders) */
+     * bucket columns $12; sort columns $13-$14 (names, orders); DEFAULT
+     * constraints $15-$17 (names, column positions, values) */
     [PG_TABLE_CHILDREN_INSERT] =
         "WITH c AS (INSERT INTO COLUMNS_V2 (TBL_ID, COLUMN_NAME, TYPE_NAME,"
         "  COMMENT, INTEGER_IDX) SELECT $1::bigint, n, t, m, i - 1"
@@ -512,14 +534,20 @@ static const char *const pg_sql[PG_N_STATEMENTS] = {
         "  WITH ORDINALITY AS x(k, v, i) ORDER BY k, i DESC),"
         " b AS (INSERT INTO BUCKETING_COLS (TBL_ID, BUCKET_COL_NAME,"
         "  INTEGER_IDX) SELECT $1::bigint, n, i - 1"
-        "  FROM unnest($12::text[]) WITH ORDINALITY AS x(n, i))"
+        "  FROM unnest($12::text[]) WITH ORDINALITY AS x(n, i)),"
+        " d AS (INSERT INTO KEY_CONSTRAINTS (PARENT_TBL_ID, CONSTRAINT_NAME,"
+        "  POSITION, CONSTRAINT_TYPE, PARENT_INTEGER_IDX,"
+        "  ENABLE_VALIDATE_RELY, DEFAULT_VALUE)"
+        "  SELECT $1::bigint, n, 1, " MS_CONSTRAINT_DEFAULT_S ", c, 4, v"
+        "  FROM unnest($15::text[], $16::int[], $17::text[]) AS x(n, c, v))"
         " INSERT INTO SORT_COLS (TBL_ID, COLUMN_NAME, \"ORDER\", INTEGER_IDX)"
         " SELECT $1::bigint, n, o, i - 1"
         " FROM unnest($13::text[], $14::int[]) WITH ORDINALITY AS x(n, o, i)",
     /* the whole definition of table $1.$2 in one statement (one
      * snapshot): kind 0 the TBLS row, then its columns (1), partition keys
-     * (2), TBLPROPERTIES (3), SERDEPROPERTIES (4), bucket columns (5) and
-     * sort columns (6), each in order */
+     * (2), TBLPROPERTIES (3), SERDEPROPERTIES (4), bucket columns (5),
+     * sort columns (6) and DEFAULT constraints (7: name, value, column
+     * position), each in order */
     [PG_TABLE_GET] =
         "WITH t AS (SELECT t.* FROM TBLS t JOIN DBS d ON d.DB_ID = t.DB_ID"
         "  WHERE d.NAME = $1 AND t.TBL_NAME = $2)"
@@ -539,6 +567,11 @@ static const char *const pg_sql[PG_N_STATEMENTS] = {
                      "BUCKETING_COLS")
         PG_CHILD_ROW("6", "INTEGER_IDX", "COLUMN_NAME", "\"ORDER\"::text",
                      "NULL", "SORT_COLS")
+        " UNION ALL SELECT 7, PARENT_INTEGER_IDX, CONSTRAINT_NAME,"
+        "  DEFAULT_VALUE, PARENT_INTEGER_IDX::text,"
+        "  NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL"
+        "  FROM KEY_CONSTRAINTS k JOIN t ON k.PARENT_TBL_ID = t.TBL_ID"
+        "  WHERE k.CONSTRAINT_TYPE = " MS_CONSTRAINT_DEFAULT_S
         ") u ORDER BY kind, idx, a COLLATE \"C\"",
     [PG_TABLE_FIND] =
         "SELECT t.TBL_ID, t.TBL_TYPE, t.LOCATION"
@@ -1147,7 +1180,7 @@ typedef struct PgArg {
     (const PgArg[]){__VA_ARGS__},                                       \
         (int)(sizeof((PgArg[]){__VA_ARGS__}) / sizeof(PgArg))
 #define PG_NO_ARGS NULL, 0
-#define PG_MAX_ARGS 16
+#define PG_MAX_ARGS 20
 
 /* libpq's messages end in a newline and may span lines ("\n\tIs the
  * server running ..."): one line for ours. */
@@ -1788,6 +1821,7 @@ enum {
     TA_SERDE_KEY, TA_SERDE_VALUE,
     TA_BUCKET,
     TA_SORT_NAME, TA_SORT_ORDER,
+    TA_DEF_NAME, TA_DEF_COLUMN, TA_DEF_VALUE,
     TA_N
 };
 
@@ -1830,6 +1864,12 @@ static int table_insert_children(MsPg *h, int64_t tbl_id, const MsTable *t,
         pga_text(&arr[TA_SORT_NAME], t->sort_cols[i].name);
         pga_int(&arr[TA_SORT_ORDER], t->sort_cols[i].order);
     }
+    for (int i = 0; i < t->n_cols; i++)
+        if (t->cols[i].default_value) {
+            pga_text(&arr[TA_DEF_NAME], t->cols[i].default_name);
+            pga_int(&arr[TA_DEF_COLUMN], i);
+            pga_text(&arr[TA_DEF_VALUE], t->cols[i].default_value);
+        }
     rc = !pga_end_all(arr, TA_N, lit)
              ? comb_err_nomem(err)
              : pg_exec(h, PG_TABLE_CHILDREN_INSERT,
@@ -1845,7 +1885,10 @@ static int table_insert_children(MsPg *h, int64_t tbl_id, const MsTable *t,
                                PG_TEXT(lit[TA_SERDE_VALUE]),
                                PG_TEXT(lit[TA_BUCKET]),
                                PG_TEXT(lit[TA_SORT_NAME]),
-                               PG_TEXT(lit[TA_SORT_ORDER])),
+                               PG_TEXT(lit[TA_SORT_ORDER]),
+                               PG_TEXT(lit[TA_DEF_NAME]),
+                               PG_TEXT(lit[TA_DEF_COLUMN]),
+                               PG_TEXT(lit[TA_DEF_VALUE])),
                        err);
     pga_free_all(arr, TA_N);
     return rc;
@@ -1955,6 +1998,7 @@ static int msp_table_drop(void *impl, const char *db, const char *name,
 /* PG_TABLE_GET row kinds. */
 enum {
     TK_TABLE, TK_COLUMN, TK_PART_KEY, TK_PROP, TK_SERDE, TK_BUCKET, TK_SORT,
+    TK_DEFAULT,
     TK_N
 };
 
@@ -2022,6 +2066,11 @@ static void table_child_from_row(const PGresult *res, int r, int k,
     case TK_BUCKET:
         t->bucket_cols[t->n_bucket_cols++] = x;
         break;
+    case TK_DEFAULT:
+        /* after the columns (rows are in kind order); position checked */
+        t->cols[atoi(z)].default_name = x;
+        t->cols[atoi(z)].default_value = y;
+        break;
     default:
         t->sort_cols[t->n_sort_cols++] = (MsSortCol){
             x, y && strcmp(y, "1") == 0 ? MS_SORT_ASC : MS_SORT_DESC};
@@ -2042,7 +2091,9 @@ static int table_from_rows(MsPg *h, const PGresult *res, const char *db,
         return ms_err_no_table(err, db, name);
     for (int r = 0; r < rows; r++) {
         int k = atoi(PQgetvalue(res, r, 0));
-        if (k < 0 || k >= TK_N || (k == TK_TABLE) != (r == 0))
+        int col = k == TK_DEFAULT ? atoi(PQgetvalue(res, r, 4)) : 0;
+        if (k < 0 || k >= TK_N || (k == TK_TABLE) != (r == 0) || col < 0 ||
+            (k == TK_DEFAULT && col >= n[TK_COLUMN]))
             return damaged_table(h, db, name, err);
         n[k]++;
     }
@@ -3651,7 +3702,7 @@ typedef struct SchemaArgs {
 /* A version this comb upgrades from. */
 static bool schema_is_older(const char *version)
 {
-    return strcmp(version, "2") == 0;
+    return strcmp(version, "2") == 0 || strcmp(version, "3") == 0;
 }
 
 /* Create the schema, or bring an older one to ours, unless another
@@ -3678,7 +3729,10 @@ static int schema_prepare_body(MsPg *h, void *p, CombErr *err)
                                  PG_TEXT("ROLE")),
                          err);
     } else {
-        rc = pg_simple(h, PG_UPGRADE_V2_SQL, err);
+        rc = strcmp(*a->version, "2") == 0
+                 ? pg_simple(h, PG_UPGRADE_V2_SQL, err) : COMB_OK;
+        if (!rc)
+            rc = pg_simple(h, PG_UPGRADE_V3_SQL, err);
         if (rc)
             comb_err_prefix(err, "upgrading the metastore schema to version %s",
                             PG_SCHEMA_VERSION);

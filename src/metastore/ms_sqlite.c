@@ -38,7 +38,7 @@
 /* Bump with every schema change and add the step from the previous version
  * to schema_upgrade; ms_open_sqlite upgrades older files and refuses newer
  * ones. */
-#define SQ_SCHEMA_VERSION "3"
+#define SQ_SCHEMA_VERSION "4"
 #define SQ_VERSION_COMMENT "comb metastore (Hive 3.x transaction tables)"
 
 /* Times come from the database clock, as in Hive. */
@@ -127,6 +127,22 @@
     "  MT_KEY2 BIGINT NOT NULL,"                                        \
     "  MT_COMMENT VARCHAR(255),"                                        \
     "  PRIMARY KEY (MT_KEY1, MT_KEY2));"
+
+/* The table schema version 4 added: Hive's KEY_CONSTRAINTS, with the
+ * columns a DEFAULT constraint (CONSTRAINT_TYPE 4) uses; the column is
+ * PARENT_INTEGER_IDX, its position in COLUMNS_V2 (Hive's index into the
+ * column descriptor), and ENABLE_VALIDATE_RELY Hive's bit set (4 enable,
+ * 2 validate, 1 rely). */
+#define SQ_SCHEMA_V4_TABLES                                             \
+    "CREATE TABLE IF NOT EXISTS KEY_CONSTRAINTS ("                      \
+    "  PARENT_TBL_ID INTEGER NOT NULL REFERENCES TBLS (TBL_ID),"        \
+    "  CONSTRAINT_NAME VARCHAR(400) NOT NULL,"                          \
+    "  POSITION BIGINT NOT NULL,"                                       \
+    "  CONSTRAINT_TYPE SMALLINT NOT NULL,"                              \
+    "  PARENT_INTEGER_IDX INTEGER NOT NULL,"                            \
+    "  ENABLE_VALIDATE_RELY SMALLINT NOT NULL,"                         \
+    "  DEFAULT_VALUE VARCHAR(400),"                                     \
+    "  PRIMARY KEY (PARENT_TBL_ID, CONSTRAINT_NAME, POSITION));"
 
 /* Hive's metastore tables and column names (3.1/4.0 derby schema, no
  * catalog column).  Simplified catalog: the storage descriptor (SDS),
@@ -312,7 +328,8 @@ static const char SCHEMA_SQL[] =
     "  NCQ_NEXT BIGINT NOT NULL);"
     "INSERT INTO NEXT_COMPACTION_QUEUE_ID SELECT 1"
     "  WHERE NOT EXISTS (SELECT 1 FROM NEXT_COMPACTION_QUEUE_ID);"
-    SQ_SCHEMA_V3_TABLES;
+    SQ_SCHEMA_V3_TABLES
+    SQ_SCHEMA_V4_TABLES;
 
 /* Version 1 (comb before partitions) to 2: TBLS rebuilt with a nullable
  * LOCATION and the view texts (SQLite cannot drop a NOT NULL in place), the
@@ -341,6 +358,11 @@ static const char UPGRADE_V2_SQL[] =
     " FROM TXNS WHERE TXN_STATE = 'o';"
     "UPDATE VERSION SET SCHEMA_VERSION = '3' WHERE VER_ID = 1;";
 
+/* Version 3 to 4: KEY_CONSTRAINTS (DEFAULT constraints). */
+static const char UPGRADE_V3_SQL[] =
+    SQ_SCHEMA_V4_TABLES
+    "UPDATE VERSION SET SCHEMA_VERSION = '4' WHERE VER_ID = 1;";
+
 /* --------------------------------------------------------- statements */
 
 typedef enum SqId {
@@ -360,6 +382,7 @@ typedef enum SqId {
     SQ_DB_DELETE,
     SQ_TABLE_INSERT,
     SQ_COLUMN_INSERT,
+    SQ_DEFAULT_INSERT,
     SQ_PARAM_INSERT,
     SQ_BUCKET_INSERT,
     SQ_PKEY_INSERT,
@@ -368,6 +391,7 @@ typedef enum SqId {
     SQ_TABLE_GET,
     SQ_TABLE_ID,
     SQ_COLUMNS_GET,
+    SQ_DEFAULTS_GET,
     SQ_PARAMS_GET,
     SQ_BUCKETS_GET,
     SQ_PKEYS_GET,
@@ -385,6 +409,7 @@ typedef enum SqId {
      * SQ_DROP_PART_KEYS, are the table's definition, which ALTER replaces
      * whole. */
     SQ_DROP_COLUMNS,
+    SQ_DROP_KEY_CONSTRAINTS,
     SQ_DROP_PARAMS,
     SQ_DROP_BUCKETS,
     SQ_DROP_SORT_COLS,
@@ -545,6 +570,13 @@ static const char *const sq_sql[SQ_N_STATEMENTS] = {
     [SQ_COLUMN_INSERT] =
         "INSERT INTO COLUMNS_V2 (TBL_ID, COLUMN_NAME, TYPE_NAME, COMMENT,"
         " INTEGER_IDX) VALUES (?1, ?2, ?3, ?4, ?5)",
+    /* a DEFAULT constraint: ?1 table, ?2 name, ?3 column position, ?4
+     * value (enabled, not validated, no rely: Hive's defaults) */
+    [SQ_DEFAULT_INSERT] =
+        "INSERT INTO KEY_CONSTRAINTS (PARENT_TBL_ID, CONSTRAINT_NAME,"
+        " POSITION, CONSTRAINT_TYPE, PARENT_INTEGER_IDX,"
+        " ENABLE_VALIDATE_RELY, DEFAULT_VALUE)"
+        " VALUES (?1, ?2, 1, " MS_CONSTRAINT_DEFAULT_S ", ?3, 4, ?4)",
     /* TBLPROPERTIES is a map: a repeated key keeps the last value */
     [SQ_PARAM_INSERT] =
         "INSERT OR REPLACE INTO TABLE_PARAMS (TBL_ID, PARAM_KEY, PARAM_VALUE)"
@@ -573,6 +605,11 @@ static const char *const sq_sql[SQ_N_STATEMENTS] = {
     [SQ_COLUMNS_GET] =
         "SELECT COLUMN_NAME, TYPE_NAME, COMMENT FROM COLUMNS_V2"
         " WHERE TBL_ID = ?1 ORDER BY INTEGER_IDX",
+    [SQ_DEFAULTS_GET] =
+        "SELECT PARENT_INTEGER_IDX, CONSTRAINT_NAME, DEFAULT_VALUE"
+        " FROM KEY_CONSTRAINTS WHERE PARENT_TBL_ID = ?1"
+        " AND CONSTRAINT_TYPE = " MS_CONSTRAINT_DEFAULT_S
+        " ORDER BY PARENT_INTEGER_IDX",
     [SQ_PARAMS_GET] =
         "SELECT PARAM_KEY, PARAM_VALUE FROM TABLE_PARAMS"
         " WHERE TBL_ID = ?1 ORDER BY PARAM_KEY",
@@ -607,6 +644,8 @@ static const char *const sq_sql[SQ_N_STATEMENTS] = {
 
     [SQ_DROP_COLUMNS] =
         "DELETE FROM COLUMNS_V2 WHERE TBL_ID IN " SQ_TBL_IDS_OF,
+    [SQ_DROP_KEY_CONSTRAINTS] =
+        "DELETE FROM KEY_CONSTRAINTS WHERE PARENT_TBL_ID IN " SQ_TBL_IDS_OF,
     [SQ_DROP_PARAMS] =
         "DELETE FROM TABLE_PARAMS WHERE TBL_ID IN " SQ_TBL_IDS_OF,
     [SQ_DROP_BUCKETS] =
@@ -1572,6 +1611,12 @@ static int table_insert_children(MsSqlite *h, int64_t tbl_id,
 {
     int rc = columns_insert(h, SQ_COLUMN_INSERT, tbl_id, t->cols, t->n_cols,
                             err);
+    for (int i = 0; !rc && i < t->n_cols; i++)
+        if (t->cols[i].default_value)
+            rc = sq_exec(h, SQ_DEFAULT_INSERT,
+                         SQ_ARGS(SQ_INT(tbl_id), SQ_TEXT(t->cols[i].default_name),
+                                 SQ_INT(i), SQ_TEXT(t->cols[i].default_value)),
+                         err);
     if (!rc)
         rc = columns_insert(h, SQ_PKEY_INSERT, tbl_id, t->part_keys,
                             t->n_part_keys, err);
@@ -1766,6 +1811,28 @@ static int table_get_columns(MsSqlite *h, SqId id, int64_t tbl_id,
     return COMB_OK;
 }
 
+/* The DEFAULT constraints of a table's columns (position, name, value
+ * rows) onto its columns. */
+static int table_get_defaults(MsSqlite *h, int64_t tbl_id, CombArena *a,
+                              MsTable *t, CombErr *err)
+{
+    char **cells;
+    int n;
+    int rc = sq_fetch_texts(h, SQ_DEFAULTS_GET, SQ_ARGS(SQ_INT(tbl_id)), 3, a,
+                            &cells, &n, err);
+    for (int i = 0; !rc && i < n; i++) {
+        int col = atoi(cells[3 * i]);
+        if (col < 0 || col >= t->n_cols)
+            return comb_err(err, COMB_EMETASTORE,
+                            "metastore '%s': DEFAULT constraint '%s' of table "
+                            "%s.%s names no column; the file is damaged",
+                            h->path, cells[3 * i + 1], t->db, t->name);
+        t->cols[col].default_name = cells[3 * i + 1];
+        t->cols[col].default_value = cells[3 * i + 2];
+    }
+    return rc;
+}
+
 /* A name/value list of a table (key, value rows). */
 static int table_get_props(MsSqlite *h, SqId id, int64_t tbl_id,
                            CombArena *a, MsProperty **out, int *n_out,
@@ -1835,6 +1902,8 @@ static int table_fetch(MsSqlite *h, const char *db, const char *name,
     if (!rc)
         rc = table_get_columns(h, SQ_COLUMNS_GET, *tbl_id, a, &t->cols,
                                &t->n_cols, err);
+    if (!rc)
+        rc = table_get_defaults(h, *tbl_id, a, t, err);
     if (!rc)
         rc = table_get_columns(h, SQ_PKEYS_GET, *tbl_id, a, &t->part_keys,
                                &t->n_part_keys, err);
@@ -3797,8 +3866,13 @@ static int schema_upgrade_body(MsSqlite *h, CombArena *a, CombErr *err)
             return rc;
         version = "2";
     }
-    if (strcmp(version, "2") == 0 &&
-        sqlite3_exec(h->db, UPGRADE_V2_SQL, NULL, NULL, NULL) != SQLITE_OK)
+    if (strcmp(version, "2") == 0) {
+        if (sqlite3_exec(h->db, UPGRADE_V2_SQL, NULL, NULL, NULL) != SQLITE_OK)
+            return sq_fail(h, err);
+        version = "3";
+    }
+    if (strcmp(version, "3") == 0 &&
+        sqlite3_exec(h->db, UPGRADE_V3_SQL, NULL, NULL, NULL) != SQLITE_OK)
         return sq_fail(h, err);
     return COMB_OK;
 }
@@ -3806,7 +3880,8 @@ static int schema_upgrade_body(MsSqlite *h, CombArena *a, CombErr *err)
 /* A version this comb upgrades from. */
 static bool schema_is_older(const char *version)
 {
-    return strcmp(version, "1") == 0 || strcmp(version, "2") == 0;
+    return strcmp(version, "1") == 0 || strcmp(version, "2") == 0 ||
+           strcmp(version, "3") == 0;
 }
 
 /* Upgrade an older file in one transaction.  SQLite's table rebuild

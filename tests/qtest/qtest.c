@@ -256,20 +256,23 @@ static int cap_info(void *ctx, const char *text, CombErr *err)
     return 0;
 }
 
-/* A '### masked ###' part of an expected line matches any text. */
+/* A '### masked ###' part of an expected line matches any text, and so
+ * does Hive's whole-line mask text inside a line (DESCRIBE FORMATTED's
+ * "Constraint Name:    \t#### A masked pattern was here ####\t "). */
 static bool line_matches(const char *want, const char *got)
 {
-    const char *m = strstr(want, "### ");
+    const char *m = strstr(want, MASK_LINE);
     const char *end;
-    if (!m)
-        return strcmp(want, got) == 0;
-    end = strstr(m + 4, " ###");
-    if (!end)
-        return strcmp(want, got) == 0;
+    if (m) {
+        end = m + strlen(MASK_LINE);
+    } else {
+        if (!(m = strstr(want, "### ")) || !(end = strstr(m + 4, " ###")))
+            return strcmp(want, got) == 0;
+        end += 4;
+    }
     if (strncmp(want, got, (size_t)(m - want)) != 0)
         return false;
     got += m - want;
-    end += 4;
     /* the masked value runs up to the next character the line wants */
     for (const char *g = got; ; g++) {
         if (line_matches(end, g))
@@ -489,19 +492,23 @@ static bool is_masked_statement(const char *stmt)
 }
 
 /* The statement as comb runs it: Hive's test directory is the warehouse's
- * "tmp" folder, and Hadoop's test-only "pfile:" scheme the local file
- * system ("file:"). */
-static char *harness_text(const char *stmt, const char *tmp_dir)
+ * "tmp" folder, Hadoop's test-only "pfile:" scheme the local file system
+ * ("file:"), and Hive's data files, which its harness reaches from its
+ * working directory itests/qtest as ../../data/files/, the data/files/
+ * folder next to the .q files (hive-qtests/README.md). */
+static char *harness_text(const char *stmt, const char *tmp_dir,
+                          const char *data_dir)
 {
-    static const char *const from[] = {"${system:test.tmp.dir}", "pfile:"};
-    const char *to[] = {tmp_dir, "file:"};
+    static const char *const from[] = {"${system:test.tmp.dir}", "pfile:",
+                                       "'../../data/files/"};
+    const char *to[] = {tmp_dir, "file:", data_dir};
     CombBuf b = COMB_BUF_INIT;
     const char *p = stmt;
     while (*p) {
         size_t i;
-        for (i = 0; i < 2 && !starts(p, from[i]); i++)
+        for (i = 0; i < 3 && !starts(p, from[i]); i++)
             ;
-        if (i < 2) {
+        if (i < 3) {
             comb_buf_append_str(&b, to[i]);
             p += strlen(from[i]);
         } else {
@@ -540,7 +547,8 @@ int main(int argc, char **argv)
     const char *qfile = argv[verbose ? 2 : 1];
     char tmpl[] = "/tmp/comb-qtest.XXXXXX";
     const char *wh = argc > (verbose ? 3 : 2) ? argv[verbose ? 3 : 2] : mkdtemp(tmpl);
-    char outpath[4096], tmp_dir[4096];
+    char outpath[4096], tmp_dir[4096], data_dir[4096];
+    const char *slash;
     char *q, *qout;
     Lines *blocks;
     int n_blocks, block = 0, failures = 0, compared = 0;
@@ -569,6 +577,9 @@ int main(int argc, char **argv)
     if (replaces_parse(q, &replaces))
         return 2;
     snprintf(tmp_dir, sizeof tmp_dir, "%s/tmp", wh);
+    slash = strrchr(qfile, '/');
+    snprintf(data_dir, sizeof data_dir, "'%.*s%sdata/files/",
+             slash ? (int)(slash - qfile) : 0, qfile, slash ? "/" : "");
     parse_qout(qout, &blocks, &n_blocks);
     if (sql_session_open(&opt, &s, &err) ||
         sql_session_set_conf(s, "comb.ddl.padded", "true", &err)) {
@@ -590,7 +601,7 @@ int main(int argc, char **argv)
         }
         cap.ddl = is_ddl_output(text);
         cap.titles = is_titled(text);
-        run = harness_text(text, tmp_dir);
+        run = harness_text(text, tmp_dir, data_dir);
         rc = sql_session_execute(s, run, strlen(run), &sink, &err);
         comb_free(run);
         if (is_masked_statement(text) && !rc) {

@@ -420,6 +420,10 @@ static int column_from_ast(SqlStmtCtx *c, const AstColumnDef *d, MsColumn *out,
         return sql_err_at(err, COMB_EUNSUPPORTED, 0, d->type.pos,
                           "column '%s': type %s is not supported yet", d->name,
                           comb_type_name(d->type.kind));
+    if (d->default_value)
+        return sql_err_at(err, COMB_EUNSUPPORTED, 0, d->default_value->pos,
+                          "a column constraint is not supported");
+    memset(out, 0, sizeof *out);
     out->name = d->name;
     out->comment = d->comment;
     out->type = comb_type_string(c->arena, d->type.type);
@@ -518,6 +522,9 @@ static int change_column(SqlStmtCtx *c, const AlterTarget *tg, MsTable *t,
                 return rc;
             if (!nc->comment)
                 moved.comment = old->cols[i].comment;
+            /* the column keeps its DEFAULT constraint */
+            moved.default_value = old->cols[i].default_value;
+            moved.default_name = old->cols[i].default_name;
             if (a->first || a->after)
                 continue;
             cols[(*n)++] = moved;

@@ -158,6 +158,37 @@ static int storage_part(SqlStmtCtx *c, HiveText *h, const MsTable *t,
                             true, false);
 }
 
+/* Hive's "# Constraints" block, as DESCRIBE FORMATTED prints it when the
+ * table has a constraint: its DEFAULT constraints (the only kind comb
+ * keeps), one block per constraint. */
+static int constraints_part(SqlStmtCtx *c, HiveText *h, const MsTable *t)
+{
+    char *table = NULL;
+    for (int i = 0; i < t->n_cols; i++) {
+        char *column, *value;
+        if (!t->cols[i].default_value)
+            continue;
+        if (!table) {
+            if (!(table = comb_arena_printf(c->arena, "%s.%s", t->db, t->name)))
+                return COMB_ENOMEM;
+            hive_text_line(h, "");
+            hive_text_line(h, "# Constraints");
+            hive_text_line(h, "");
+            hive_text_line(h, "# Default Constraints");
+            hive_text_pair(h, "Table:", table);
+        }
+        column = comb_arena_printf(c->arena, "Column Name:%s", t->cols[i].name);
+        value = comb_arena_printf(c->arena, "Default Value:%s",
+                                   t->cols[i].default_value);
+        if (!column || !value)
+            return COMB_ENOMEM;
+        hive_text_pair(h, "Constraint Name:", t->cols[i].default_name);
+        hive_text_pair(h, column, value);
+        hive_text_line(h, "");
+    }
+    return COMB_OK;
+}
+
 static bool is_view(const MsTable *t)
 {
     return t->table_type && strcmp(t->table_type, MS_VIRTUAL_VIEW) == 0;
@@ -187,6 +218,8 @@ static int table_part(SqlStmtCtx *c, HiveText *h, const SqlTable *st,
     }
     if (!rc)
         rc = storage_part(c, h, t, &sd);
+    if (!rc)
+        rc = constraints_part(c, h, t);
     if (rc || !is_view(t))
         return rc;
     hive_text_line(h, "");

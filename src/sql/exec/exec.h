@@ -56,6 +56,12 @@ uint64_t sql_orc_delta_stripe_size(const SqlOrcOptions *o);
  * snapshot's base and deltas for insert-only ones, every visible file for
  * plain ones), with the partition columns filled in and the filter
  * applied.  A batch never spans two units. */
+/* A scan batch: the table's columns, then ROW__ID's three (ACID_COL_*
+ * after n_cols), then Hive's INPUT__FILE__NAME (the file the batch's rows
+ * came from, as a file: URI). */
+#define SQL_SCAN_FILE_NAME 3
+#define SQL_SCAN_VCOLS 4
+
 typedef struct SqlScan {
     SqlStmtCtx *c;
     const SqlTable *t;
@@ -70,7 +76,10 @@ typedef struct SqlScan {
     char **text_files;      /* TEXTFILE: the files of units[unit] */
     int n_text_files, text_next;
     bool unit_open;
-    CombBatch batch;        /* table columns + the 3 ROW__ID columns */
+    CombBatch batch;        /* table columns + the SQL_SCAN_VCOLS virtual
+                               columns */
+    char *file_name;        /* INPUT__FILE__NAME of the current file */
+    const char *file_path;  /* the path file_name is made of */
     BoundExpr *filter;      /* may be NULL */
     CombWriteIdList wil;    /* transactional tables */
     bool have_wil;

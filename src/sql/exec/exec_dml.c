@@ -205,29 +205,56 @@ static int store_value(SqlStmtCtx *c, SqlVecFill *f, int row, BoundExpr *e,
     return rc;
 }
 
+/* One value of a VALUES row, converted to column col's type, into the
+ * column's fill. */
+static int store_row_value(SqlStmtCtx *c, const SqlTable *t, int col,
+                           const AstExpr *value, SqlVecFill *fill, int row,
+                           CombErr *err)
+{
+    static const SqlScope no_table = {NULL, NULL, -1};
+    BoundExpr *e;
+    int rc;
+    if ((rc = sql_bind_expr(c, &no_table, value, &e, err)) ||
+        (rc = sql_bind_assign(c, e, t, col, &e, err)))
+        return rc;
+    if (!sql_expr_is_const(e))
+        return sql_err_at(err, COMB_ESEMANTIC, 0, value->pos,
+                          "VALUES rows may only hold constant expressions");
+    return e->kind == BX_CONST
+               ? (store_const(fill, row, e) ? comb_err_nomem(err) : COMB_OK)
+               : store_value(c, fill, row, e, err);
+}
+
+static bool column_listed(const int *map, int n_map, int col)
+{
+    for (int k = 0; k < n_map; k++)
+        if (map[k] == col)
+            return true;
+    return false;
+}
+
+/* Columns the row gives no value get their DEFAULT (else NULL); the
+ * DEFAULT keyword as a value does the same. */
 static int bind_value_row(SqlStmtCtx *c, const SqlTable *t, const int *map,
                           int n_map, AstExpr **row_exprs, SqlVecFill *fills,
                           int row, CombErr *err)
 {
-    static const SqlScope no_table = {NULL, NULL, -1};
-    for (int j = 0; j < t->n_cols; j++)
-        sql_fill_null(&fills[j], row);
-    for (int k = 0; k < n_map; k++) {
-        BoundExpr *e;
-        int col = map[k], rc;
-        if ((rc = sql_bind_expr(c, &no_table, row_exprs[k], &e, err)) ||
-            (rc = sql_bind_assign(c, e, t, col, &e, err)))
-            return rc;
-        if (!sql_expr_is_const(e))
-            return sql_err_at(err, COMB_ESEMANTIC, 0, row_exprs[k]->pos,
-                              "VALUES rows may only hold constant expressions");
-        rc = e->kind == BX_CONST ? (store_const(&fills[col], row, e)
-                                        ? comb_err_nomem(err) : COMB_OK)
-                                 : store_value(c, &fills[col], row, e, err);
-        if (rc)
-            return rc;
+    int rc = COMB_OK;
+    for (int j = 0; j < t->n_cols && !rc; j++) {
+        AstExpr *d;
+        if (column_listed(map, n_map, j) || !sql_column_default_text(t, j)) {
+            sql_fill_null(&fills[j], row);
+            continue;
+        }
+        if (!(rc = sql_column_default(c, t, j, c->stmt->name.pos, &d, err)))
+            rc = store_row_value(c, t, j, d, &fills[j], row, err);
     }
-    return COMB_OK;
+    for (int k = 0; k < n_map && !rc; k++) {
+        AstExpr *v;
+        if (!(rc = sql_value_or_default(c, t, map[k], row_exprs[k], &v, err)))
+            rc = store_row_value(c, t, map[k], v, &fills[map[k]], row, err);
+    }
+    return rc;
 }
 
 static int insert_values(SqlStmtCtx *c, SqlTable *t, SqlWriter *d,
@@ -281,18 +308,39 @@ static int insert_sink_batch(void *ctx, const CombBatch *b, CombErr *err)
     return sql_writer_insert(ins->w, &view, err);
 }
 
+/* Column j of the batch unlisted columns come from: its DEFAULT in every
+ * row. */
+static int fill_default_column(SqlStmtCtx *c, SqlInsert *ins, int j,
+                               CombErr *err)
+{
+    SqlVecFill fill;
+    AstExpr *d;
+    int rc = sql_column_default(c, ins->t, j, c->stmt->name.pos, &d, err);
+    if (rc)
+        return rc;
+    if (sql_fill_init(&fill, &ins->nulls.cols[j], c->arena))
+        return comb_err_nomem(err);
+    for (int r = 0; r < COMB_BATCH_SIZE && !rc; r++)
+        rc = store_row_value(c, ins->t, j, d, &fill, r, err);
+    return rc;
+}
+
+/* The columns the select does not give: NULL, or their DEFAULT. */
 static int insert_sink_init(SqlStmtCtx *c, SqlInsert *ins, CombErr *err)
 {
     const SqlTable *t = ins->t;
+    int rc = COMB_OK;
     ins->view = comb_arena_alloc(c->arena, (size_t)(t->n_cols + 1) * sizeof *ins->view);
     if (!ins->view ||
         comb_batch_init_types(&ins->nulls, t->n_cols, t->types, COMB_BATCH_SIZE))
         return comb_err_nomem(err);
-    for (int j = 0; j < t->n_cols; j++) {
+    for (int j = 0; j < t->n_cols && !rc; j++) {
         memset(ins->nulls.cols[j].nulls, 1, COMB_BATCH_SIZE);
         ins->nulls.cols[j].has_nulls = true;
+        if (sql_column_default_text(t, j) && !column_listed(ins->map, ins->n_map, j))
+            rc = fill_default_column(c, ins, j, err);
     }
-    return COMB_OK;
+    return rc;
 }
 
 /* Run the planned select into ins->w. */
@@ -468,11 +516,13 @@ static int bind_assignments(SqlStmtCtx *c, const SqlTable *t,
         return comb_err_nomem(err);
     for (int i = 0; i < p->n_set; i++) {
         const AstAssignment *a = &st->assignments[i];
+        AstExpr *value;
         int col, rc;
-        if ((rc = sql_set_target_column(t, a, &col, err)))
+        if ((rc = sql_set_target_column(t, a, &col, err)) ||
+            (rc = sql_value_or_default(c, t, col, a->value, &value, err)))
             return rc;
         p->set_col[i] = col;
-        if ((rc = sql_bind_expr(c, sc, a->value, &p->set_expr[i], err)) ||
+        if ((rc = sql_bind_expr(c, sc, value, &p->set_expr[i], err)) ||
             (rc = sql_bind_assign(c, p->set_expr[i], t, col, &p->set_expr[i],
                                   err)) ||
             (rc = sql_expr_prepare(p->set_expr[i], c->arena, COMB_BATCH_SIZE, err)))

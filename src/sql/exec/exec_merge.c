@@ -44,6 +44,9 @@ typedef struct MergeLeg {
     int first;               /* first output of its SET / VALUES list */
     int n;                   /* outputs of that list */
     int *cols;               /* the table column each of them sets */
+    AstExpr **values;        /* their expressions: the SET or VALUES list
+                                with DEFAULT resolved, then (INSERT) the
+                                DEFAULT of each column the list leaves out */
     SqlWriter *w;
     uint16_t rows[COMB_BATCH_SIZE]; /* this batch's rows of the leg */
     int n_rows;
@@ -177,7 +180,8 @@ static int insert_columns(SqlStmtCtx *c, const SqlTable *t, MergeLeg *leg,
                           "insclause-%d has %d columns, but query has %d "
                           "columns.", t->ms->name, clause, want, cl->n_values);
     leg->n = want;
-    if (!(leg->cols = comb_arena_alloc(c->arena, (size_t)(want + 1) * sizeof(int))))
+    /* room for the unlisted columns with a DEFAULT (leg_values) */
+    if (!(leg->cols = comb_arena_alloc(c->arena, (size_t)(t->n_cols + 1) * sizeof(int))))
         return comb_err_nomem(err);
     for (int i = 0; i < want; i++) {
         if (!cl->n_insert_cols) {
@@ -200,6 +204,36 @@ static int insert_columns(SqlStmtCtx *c, const SqlTable *t, MergeLeg *leg,
     return COMB_OK;
 }
 
+/* The leg's expressions: its list with the DEFAULT keyword replaced by
+ * the column's default, and for INSERT the DEFAULT of every data column
+ * its column list leaves out (the others stay NULL), as Hive's rewrite
+ * fills them. */
+static int leg_values(SqlStmtCtx *c, const SqlTable *t, MergeLeg *leg,
+                      CombErr *err)
+{
+    const AstMergeClause *cl = leg->cl;
+    bool insert = cl->action == AST_MERGE_INSERT;
+    int n = leg->n, rc = COMB_OK;
+    if (!(leg->values = comb_arena_alloc(c->arena, (size_t)(t->n_cols + n + 1) *
+                                                       sizeof *leg->values)))
+        return comb_err_nomem(err);
+    for (int i = 0; i < n && !rc; i++)
+        rc = sql_value_or_default(c, t, leg->cols[i],
+                                  insert ? cl->values[i] : cl->assignments[i].value,
+                                  &leg->values[i], err);
+    for (int j = 0; insert && j < t->n_data && !rc; j++) {
+        bool listed = false;
+        for (int i = 0; i < n; i++)
+            listed |= leg->cols[i] == j;
+        if (listed || !sql_column_default_text(t, j))
+            continue;
+        leg->cols[leg->n] = j;
+        rc = sql_column_default(c, t, j, cl->values_pos, &leg->values[leg->n++],
+                                err);
+    }
+    return rc;
+}
+
 static int plan_legs(MergeRun *r, CombErr *err)
 {
     const AstMerge *m = r->m;
@@ -214,6 +248,8 @@ static int plan_legs(MergeRun *r, CombErr *err)
         else
             rc = leg->cl->action == AST_MERGE_UPDATE
                      ? set_columns(r->c, r->t, leg, err) : COMB_OK;
+        if (!rc && leg->cl->action != AST_MERGE_DELETE)
+            rc = leg_values(r->c, r->t, leg, err);
         if (rc)
             return rc;
         r->has_matched |= leg->cl->action != AST_MERGE_INSERT;
@@ -274,8 +310,7 @@ static int query_items(MergeRun *r, AstSelectItem *items, CombErr *err)
         if (cl->cond)
             items[k++].expr = cl->cond;
         for (int v = 0; v < r->legs[i].n; v++)
-            items[k++].expr = cl->action == AST_MERGE_UPDATE
-                                  ? cl->assignments[v].value : cl->values[v];
+            items[k++].expr = r->legs[i].values[v];
     }
     return COMB_OK;
 }

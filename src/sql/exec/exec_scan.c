@@ -131,6 +131,42 @@ static int open_unit(SqlScan *s, CombErr *err)
                                   &opt, &s->reader, err);
 }
 
+/* The readers fill the batch but for INPUT__FILE__NAME: they see it
+ * without that column (the same vectors). */
+static int read_batch(SqlScan *s, CombErr *err)
+{
+    CombBatch view = s->batch;
+    int rc;
+    view.n_cols -= SQL_SCAN_VCOLS - SQL_SCAN_FILE_NAME;
+    rc = s->text ? text_reader_next(s->text, &view, err)
+                 : acid_reader_next(s->reader, &view, err);
+    view.n_cols = s->batch.n_cols;
+    s->batch = view;
+    return rc;
+}
+
+/* INPUT__FILE__NAME of every row of the batch: the file's path as a
+ * file: URI, as Hive's local file system names it. */
+static int fill_file_name(SqlScan *s, const char *path, CombErr *err)
+{
+    CombVector *v = &s->batch.cols[s->t->n_cols + SQL_SCAN_FILE_NAME];
+    if (path && path != s->file_path) {
+        s->file_path = path;
+        if (!(s->file_name = comb_arena_printf(s->c->arena, "%s%s",
+                                               path[0] == '/' ? "file:" : "",
+                                               path)))
+            return comb_err_nomem(err);
+    }
+    CombStr name = {s->file_name ? s->file_name : "",
+                    s->file_name ? (uint32_t)strlen(s->file_name) : 0};
+    v->has_nulls = !s->file_name;
+    for (int i = 0; i < s->batch.n_rows; i++) {
+        v->nulls[i] = !s->file_name;
+        v->str[i] = name;
+    }
+    return COMB_OK;
+}
+
 /* The next batch of the current unit; no rows at its end.  A TEXTFILE
  * unit reads its files one after the other, by position (Hive's text
  * columns are positional). */
@@ -139,12 +175,14 @@ static int unit_next(SqlScan *s, CombErr *err)
     const SqlTable *t = s->t;
     int rc;
     if (t->format != SQL_FORMAT_TEXT)
-        return acid_reader_next(s->reader, &s->batch, err);
+        return (rc = read_batch(s, err))
+                   ? rc : fill_file_name(s, acid_reader_batch_path(s->reader), err);
     for (;;) {
         if (s->text) {
-            if ((rc = text_reader_next(s->text, &s->batch, err)) ||
-                s->batch.n_rows > 0)
+            if ((rc = read_batch(s, err)))
                 return rc;
+            if (s->batch.n_rows > 0)
+                return fill_file_name(s, s->text_files[s->text_next - 1], err);
             text_reader_close(s->text);
             s->text = NULL;
         }
@@ -184,15 +222,18 @@ static int scan_batch_init(SqlScan *s, CombErr *err)
     static const CombType bigint = {.kind = COMB_T_BIGINT};
     static const CombType integer = {.kind = COMB_T_INT};
     const SqlTable *t = s->t;
+    static const CombType string = {.kind = COMB_T_STRING};
     const CombType **types = comb_arena_alloc(s->c->arena,
-                                              (size_t)(t->n_cols + 3) * sizeof *types);
+                                              (size_t)(t->n_cols + SQL_SCAN_VCOLS) * sizeof *types);
     if (!types)
         return comb_err_nomem(err);
     memcpy(types, t->types, (size_t)t->n_cols * sizeof *types);
     types[t->n_cols + ACID_COL_WRITEID] = &bigint;
     types[t->n_cols + ACID_COL_BUCKET] = &integer;
     types[t->n_cols + ACID_COL_ROWID] = &bigint;
-    if (comb_batch_init_types(&s->batch, t->n_cols + 3, types, COMB_BATCH_SIZE))
+    types[t->n_cols + SQL_SCAN_FILE_NAME] = &string;
+    if (comb_batch_init_types(&s->batch, t->n_cols + SQL_SCAN_VCOLS, types,
+                              COMB_BATCH_SIZE))
         return comb_err_nomem(err);
     return COMB_OK;
 }

@@ -334,13 +334,14 @@ static int explain_buckets(SqlExplain *x, const SqlTable *t,
 /* A scan batch's column names: the table's, then ROW__ID's fields. */
 static const char **scan_names(SqlStmtCtx *c, const SqlTable *t)
 {
-    static const char *const rowid[3] = {
+    static const char *const vcols[SQL_SCAN_VCOLS] = {
         "ROW__ID.writeid", "ROW__ID.bucketid", "ROW__ID.rowid",
+        "INPUT__FILE__NAME",
     };
-    const char **names = comb_arena_alloc(c->arena, (size_t)(t->n_cols + 3) * sizeof *names);
+    const char **names = comb_arena_alloc(c->arena, (size_t)(t->n_cols + SQL_SCAN_VCOLS) * sizeof *names);
     if (names) {
         memcpy(names, t->names, (size_t)t->n_cols * sizeof *names);
-        memcpy(names + t->n_cols, rowid, sizeof rowid);
+        memcpy(names + t->n_cols, vcols, sizeof vcols);
     }
     return names;
 }
@@ -375,7 +376,8 @@ int sql_explain_scan(SqlExplain *x, const SqlTable *t, const bool *project,
     for (int i = 0; i < t->n_cols; i++)
         read[i] = !project || project[i];
     memset(read + t->n_cols, row_id, 3);
-    sql_bx_mark_used(filter, t->n_cols + 3, read);
+    read[t->n_cols + SQL_SCAN_FILE_NAME] = false;
+    sql_bx_mark_used(filter, t->n_cols + SQL_SCAN_VCOLS, read);
     rc = sql_explain_detail(x, "%s (%s, %s)", t->qualified, kind_text(t),
                             t->format == SQL_FORMAT_TEXT ? "TEXTFILE" : "ORC");
     if (!rc)
@@ -524,8 +526,13 @@ static int explain_update_delete(SqlExplain *x, const AstStmt *st,
     sc = (SqlScope){t, t->ms->name, t->n_cols};
     for (int i = 0; i < st->n_assignments && !rc; i++) {
         BoundExpr *e;
+        AstExpr *value;
         const char *text;
-        if ((rc = sql_bind_expr(x->c, &sc, st->assignments[i].value, &e, err)))
+        int col;
+        if ((rc = sql_set_target_column(t, &st->assignments[i], &col, err)) ||
+            (rc = sql_value_or_default(x->c, t, col, st->assignments[i].value,
+                                       &value, err)) ||
+            (rc = sql_bind_expr(x->c, &sc, value, &e, err)))
             return rc;
         text = sql_explain_expr(x->c, e, (const char *const *)t->names);
         rc = text ? sql_explain_prop(x, "set: %s = %s", st->assignments[i].column, text)

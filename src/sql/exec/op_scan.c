@@ -119,28 +119,31 @@ int sql_scan_op_filter(const SqlOp *op, BoundExpr *const **out)
     return s->filter ? 1 : 0;
 }
 
-static const char *const rowid_names[3] = {
+static const char *const vcol_names[SQL_SCAN_VCOLS] = {
     "ROW__ID.writeid", "ROW__ID.bucketid", "ROW__ID.rowid",
+    "INPUT__FILE__NAME",
 };
 
 int sql_op_scan(SqlStmtCtx *c, const SqlTable *t, SqlOp **out, CombErr *err)
 {
     static const CombType bigint = {.kind = COMB_T_BIGINT};
     static const CombType integer = {.kind = COMB_T_INT};
+    static const CombType string = {.kind = COMB_T_STRING};
     ScanOp *s = sql_op_alloc(c, sizeof *s, &scan_vt, NULL);
     int n = t->n_cols;
     if (!s || !(s->project = comb_arena_calloc(c->arena, (size_t)n + 1)) ||
-        !(s->op.names = comb_arena_alloc(c->arena, (size_t)(n + 3) * sizeof *s->op.names)) ||
-        !(s->op.types = comb_arena_alloc(c->arena, (size_t)(n + 3) * sizeof *s->op.types)))
+        !(s->op.names = comb_arena_alloc(c->arena, (size_t)(n + SQL_SCAN_VCOLS) * sizeof *s->op.names)) ||
+        !(s->op.types = comb_arena_alloc(c->arena, (size_t)(n + SQL_SCAN_VCOLS) * sizeof *s->op.types)))
         return comb_err_nomem(err);
-    s->op.n_cols = n + 3;
+    s->op.n_cols = n + SQL_SCAN_VCOLS;
     memcpy(s->op.names, t->names, (size_t)n * sizeof *s->op.names);
     memcpy(s->op.types, t->types, (size_t)n * sizeof *s->op.types);
-    for (int k = 0; k < 3; k++)
-        s->op.names[n + k] = rowid_names[k];
+    for (int k = 0; k < SQL_SCAN_VCOLS; k++)
+        s->op.names[n + k] = vcol_names[k];
     s->op.types[n + ACID_COL_WRITEID] = &bigint;
     s->op.types[n + ACID_COL_BUCKET] = &integer;
     s->op.types[n + ACID_COL_ROWID] = &bigint;
+    s->op.types[n + SQL_SCAN_FILE_NAME] = &string;
     s->t = t;
     *out = &s->op;
     return sql_locks_note_scan(c, t, &s->filter, err);

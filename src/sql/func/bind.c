@@ -292,7 +292,17 @@ static int bind_colref(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
         (*out)->col = sc->rowid_col;
         return COMB_OK;
     }
-    if ((idx = table_column(c, sc, e->name, e->pos, out)) == -1)
+    idx = table_column(c, sc, e->name, e->pos, out);
+    /* Hive's INPUT__FILE__NAME: the scan batch's column after ROW__ID's
+     * (exec.h's SQL_SCAN_FILE_NAME), unless the table has such a column */
+    if (idx == -1 && strcmp(e->name, "input__file__name") == 0 &&
+        sc->rowid_col >= 0) {
+        if (!(*out = sql_bx_new(c, BX_COL, COMB_T_STRING, e->pos)))
+            return comb_err_nomem(err);
+        (*out)->col = sc->rowid_col + 3;
+        return COMB_OK;
+    }
+    if (idx == -1)
         return column_list_error(c, sc, e, err);
     if (idx == -2)
         return ambiguous_column(sc, e->name, e->pos, err);

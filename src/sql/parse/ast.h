@@ -125,6 +125,9 @@ typedef struct AstColumnDef {
     AstTypeName type;
     char *comment;           /* NULL if none */
     AstPos pos;
+    /* [CONSTRAINT name] DEFAULT expr [ENABLE]: NULL when not given */
+    struct AstExpr *default_value;
+    char *default_name;      /* the CONSTRAINT name; NULL if not given */
 } AstColumnDef;
 
 typedef struct AstProperty {
@@ -663,5 +666,10 @@ bool sql_is_blank(const char *text, size_t len);
  */
 int sql_parse_statement(const char *text, size_t len, CombArena *arena,
                         AstStmt **out, CombErr *err);
+
+/* Parse one expression, text[0..len) and nothing after it (a column's
+ * DEFAULT as the metastore keeps it); errors as sql_parse_statement's. */
+int sql_parse_expression(const char *text, size_t len, CombArena *arena,
+                         AstExpr **out, CombErr *err);
 
 #endif

@@ -122,6 +122,23 @@ static bool starts_column_constraint(SqlParser *p)
     return false;
 }
 
+/* [CONSTRAINT name] DEFAULT expr [ENABLE]: the one column constraint comb
+ * keeps (Hive's others are refused by the caller).  The value is any
+ * expression here; the binder checks it is one Hive allows. */
+static int column_default(SqlParser *p, AstColumnDef *col)
+{
+    if (sp_is_kw(p, KW_CONSTRAINT) && sp_is_ident_tok(sp_peek(p, 1)) &&
+        sp_is_kw_at(p, 2, KW_DEFAULT)) {
+        sp_next(p);
+        SP_TRY(sp_ident(p, &col->default_name, NULL));
+    }
+    if (!sp_accept_kw(p, KW_DEFAULT))
+        return COMB_OK;
+    SP_TRY(sp_expr(p, &col->default_value));
+    sp_accept_word(p, "enable");
+    return COMB_OK;
+}
+
 int sp_column_item(SqlParser *p, void *columns)
 {
     AstColumnDef col = {0};
@@ -129,6 +146,7 @@ int sp_column_item(SqlParser *p, void *columns)
         return sp_unsupported(p, sp_peek(p, 0), "a table constraint");
     SP_TRY(sp_ident(p, &col.name, &col.pos));
     SP_TRY(sp_type(p, &col.type));
+    SP_TRY(column_default(p, &col));
     if (starts_column_constraint(p))
         return sp_unsupported(p, sp_peek(p, 0), "a column constraint");
     SP_TRY(ddl_string_clause(p, KW_COMMENT, &col.comment));

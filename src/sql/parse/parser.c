@@ -561,3 +561,21 @@ int sql_parse_statement(const char *text, size_t len, CombArena *arena,
     *out = s;
     return COMB_OK;
 }
+
+int sql_parse_expression(const char *text, size_t len, CombArena *arena,
+                         AstExpr **out, CombErr *err)
+{
+    SqlParser p;
+    memset(&p, 0, sizeof p);
+    *out = NULL;
+    p.src = text;
+    p.len = len;
+    p.arena = arena;
+    p.err = err;
+    sql_lex_init(&p.lx, text, p.len);
+    SP_TRY(sp_expr(&p, out));
+    if (!sp_is(&p, SQL_TK_EOF))
+        return sp_error(&p, sp_peek(&p, 0), "cannot recognize input");
+    comb_err_clear(err);
+    return COMB_OK;
+}

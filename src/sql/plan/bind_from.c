@@ -156,7 +156,8 @@ static int from_table(BqBlock *b, const AstFrom *f, LpNode **node, CombErr *err)
         return from_view(b, f, t, node, err);
     if ((rc = sql_lp_get(b->c, t, f->alias ? f->alias : t->ms->name, node, err)))
         return rc;
-    rel = (BqRel){(*node)->alias, t->n_cols, (*node)->cols, (*node)->cols[t->n_cols].id};
+    rel = (BqRel){(*node)->alias, t->n_cols, (*node)->cols, (*node)->cols[t->n_cols].id,
+                  &(*node)->cols[t->n_cols + 3]};
     return sql_bq_add_rel(b->c, &b->from, &rel, err);
 }
 

@@ -15,6 +15,7 @@ typedef struct BqRel {
     int n_cols;
     LpCol *cols;             /* names unqualified */
     int rowid;               /* id of ROW__ID.writeid; -1: none */
+    const LpCol *file_name;  /* a table's INPUT__FILE__NAME; NULL: none */
 } BqRel;
 
 /* WITH name AS (query), visible to the query and its subqueries. */

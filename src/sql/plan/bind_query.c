@@ -112,9 +112,12 @@ static LookRc look_unqualified(SqlStmtCtx *c, const BqScope *sc,
     const BqRel *hit = NULL;
     int col = -1;
     bool rowid = strcmp(name, "row__id") == 0;
+    bool file_name = strcmp(name, "input__file__name") == 0;
     for (int r = 0; r < sc->n_rels; r++) {
         const BqRel *rel = &sc->rels[r];
-        int j = rowid && rel->rowid > 0 ? -3 : rel_column(rel, name);
+        int j = rowid && rel->rowid > 0             ? -3
+                : file_name && rel->file_name && rel_column(rel, name) == -1
+                    ? -4 : rel_column(rel, name);
         if (j == -1)
             continue;
         if (j == -2) {
@@ -138,6 +141,9 @@ static LookRc look_unqualified(SqlStmtCtx *c, const BqScope *sc,
         return LOOK_NONE;
     if (col == -3)
         *rc = rowid_expr(c, hit->rowid, e->pos, out, err);
+    else if (col == -4)
+        *rc = (*out = col_expr(c, hit->file_name, e->pos)) ? COMB_OK
+                                                           : comb_err_nomem(err);
     else
         *rc = (*out = col_expr(c, &hit->cols[col], e->pos)) ? COMB_OK
                                                              : comb_err_nomem(err);
@@ -160,6 +166,12 @@ static LookRc look_scope(SqlStmtCtx *c, const BqScope *sc, const AstExpr *e,
             continue;
         if (strcmp(e->name, "row__id") == 0 && rel->rowid > 0) {
             *rc = rowid_expr(c, rel->rowid, e->pos, out, err);
+            return *rc ? LOOK_ERROR : LOOK_FOUND;
+        }
+        if (strcmp(e->name, "input__file__name") == 0 && rel->file_name &&
+            rel_column(rel, e->name) == -1) {
+            *rc = (*out = col_expr(c, rel->file_name, e->pos)) ? COMB_OK
+                                                               : comb_err_nomem(err);
             return *rc ? LOOK_ERROR : LOOK_FOUND;
         }
         if ((j = rel_column(rel, e->name)) == -2) {
@@ -1122,7 +1134,8 @@ int sql_lp_bind_dml_source(SqlStmtCtx *c, const SqlTable *t,
     b->sc = (SqlScope){NULL, NULL, -1, NULL, NULL, bq_resolve, b};
     if ((rc = sql_lp_get(c, t, t->ms->name, &b->top, err)))
         return rc;
-    rel = (BqRel){b->top->alias, t->n_cols, b->top->cols, b->top->cols[t->n_cols].id};
+    rel = (BqRel){b->top->alias, t->n_cols, b->top->cols, b->top->cols[t->n_cols].id,
+                  &b->top->cols[t->n_cols + 3]};
     if ((rc = sql_bq_add_rel(c, &b->from, &rel, err)) || (rc = bind_where(b, err)))
         return rc;
     *out = b->top;

@@ -124,12 +124,14 @@ int sql_lp_keep(SqlStmtCtx *c, LpNode *input, const int *ids, int n,
 int sql_lp_get(SqlStmtCtx *c, const SqlTable *t, const char *alias,
                LpNode **out, CombErr *err)
 {
-    static const char *const rowid_names[3] = {
+    static const char *const vcol_names[4] = {
         "ROW__ID.writeid", "ROW__ID.bucketid", "ROW__ID.rowid",
+        "INPUT__FILE__NAME",
     };
     static const CombType bigint = {.kind = COMB_T_BIGINT};
     static const CombType integer = {.kind = COMB_T_INT};
-    LpNode *g = sql_lp_node(c, LP_GET, t->n_cols + 3);
+    static const CombType string = {.kind = COMB_T_STRING};
+    LpNode *g = sql_lp_node(c, LP_GET, t->n_cols + 4);
     if (!g)
         return comb_err_nomem(err);
     g->table = t;
@@ -139,11 +141,11 @@ int sql_lp_get(SqlStmtCtx *c, const SqlTable *t, const char *alias,
         g->cols[j].name = t->names[j];
         g->cols[j].type = t->types[j];
     }
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < 4; k++) {
         LpCol *col = &g->cols[t->n_cols + k];
         col->id = sql_lp_col_id(c);
-        col->name = rowid_names[k];
-        col->type = k == 1 ? &integer : &bigint;
+        col->name = vcol_names[k];
+        col->type = k == 3 ? &string : k == 1 ? &integer : &bigint;
     }
     *out = g;
     return COMB_OK;

@@ -37,6 +37,26 @@ int sql_table_bucketing(const SqlTable *t, CombErr *err);
 int sql_table_writeids(SqlStmtCtx *c, const SqlTable *t,
                        CombWriteIdList *out, CombErr *err);
 
+/* ------------------------------------ DEFAULT constraints (defaults.c) */
+
+/* The DEFAULT keyword as a value: a lone, unqualified `default`. */
+bool sql_is_default_keyword(const AstExpr *e);
+/* The DEFAULT text of column col of t as the metastore keeps it; NULL if
+ * it has none (partition keys never have one). */
+const char *sql_column_default_text(const SqlTable *t, int col);
+/* The value column col of t gets when a statement gives none (or DEFAULT):
+ * its DEFAULT parsed, else a NULL literal at pos. */
+int sql_column_default(SqlStmtCtx *c, const SqlTable *t, int col, AstPos pos,
+                       AstExpr **out, CombErr *err);
+/* e, or the column's default when e is the DEFAULT keyword. */
+int sql_value_or_default(SqlStmtCtx *c, const SqlTable *t, int col,
+                         AstExpr *e, AstExpr **out, CombErr *err);
+/* CREATE TABLE's checks of a DEFAULT (Hive's error 10326 texts): at most
+ * 255 characters, constants and functions of them only, and of the
+ * column's type exactly (DEFAULT NULL suits any). */
+int sql_default_check(SqlStmtCtx *c, const AstExpr *value,
+                      const CombType *col_type, CombErr *err);
+
 /* ----------------------------------------------------- units (partition.c) */
 
 /* The units of t a scan reads: every partition whose keys can satisfy

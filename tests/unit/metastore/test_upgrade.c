@@ -127,7 +127,7 @@ static void check_upgrade_refused(const char *fault, int code,
     CHECK_EQ(ms_open_sqlite(fx.db, fx.warehouse, &ms, &err), code);
     unsetenv("COMB_MS_FAULT");
     CHECK(ms == NULL);
-    CHECK(strstr(err.msg, "upgrading the metastore schema to version 3: "
+    CHECK(strstr(err.msg, "upgrading the metastore schema to version 4: "
                           "cannot write to the metastore") == err.msg);
     CHECK(strstr(err.msg, cause) != NULL);
     CHECK_EQ(fx_sql_int(&fx, "SELECT SCHEMA_VERSION FROM VERSION"), 1);
