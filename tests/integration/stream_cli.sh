@@ -122,7 +122,7 @@ wait "$pid"; rc=$?
 pid=
 exec 3>&-
 want "sigterm status" "$rc" 0
-want "sigterm rows" "$(c -e "SELECT id FROM t WHERE id >= 500 ORDER BY id" | tail -n +2)" "500
+want "sigterm rows" "$(c -e "SELECT id FROM t WHERE id BETWEEN 500 AND 599 ORDER BY id" | tail -n +2)" "500
 501"
 want "sigterm message" "$(cat "$WH/err")" \
     "comb stream: the incomplete record of line 3 (7 bytes, no line end yet) was not written"
