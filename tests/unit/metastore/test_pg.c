@@ -290,7 +290,7 @@ PG_TEST(ms_pg_upgrade_v2_database)
     CHECK_EQ(fx_sql_int(&old, "SELECT SCHEMA_VERSION FROM VERSION"), 2);
     CHECK(!fx_table_exists(&old, "MIN_HISTORY_LEVEL"));
     CHECK_OK(fx_reopen(&old, "/data/warehouse", &ms, &err), &err);
-    CHECK_EQ(fx_sql_int(&old, "SELECT SCHEMA_VERSION FROM VERSION"), 3);
+    CHECK_EQ(fx_sql_int(&old, "SELECT SCHEMA_VERSION FROM VERSION"), 4);
     CHECK_OK(fx_open(&fresh, &other, &err), &err);
     ms_close(other);
     fx_sql_text(&old, PG_SCHEMA_SHAPE_SQL, shape_old, sizeof shape_old);

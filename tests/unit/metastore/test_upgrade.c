@@ -45,7 +45,7 @@ TEST(ms_upgrade_v1_file)
     CHECK_EQ(fx_load_v1(&old), SQLITE_OK);
     CHECK_EQ(fx_sql_int(&old, "SELECT SCHEMA_VERSION FROM VERSION"), 1);
     CHECK_OK(ms_open_sqlite(old.db, old.warehouse, &ms, &err), &err);
-    CHECK_EQ(fx_sql_int(&old, "SELECT SCHEMA_VERSION FROM VERSION"), 3);
+    CHECK_EQ(fx_sql_int(&old, "SELECT SCHEMA_VERSION FROM VERSION"), 4);
     fx_sql_text(&old, "PRAGMA journal_mode", mode, sizeof mode);
     CHECK_STR(mode, "wal");
 
@@ -137,7 +137,7 @@ static void check_upgrade_refused(const char *fault, int code,
     /* writable again, it upgrades */
     CHECK_OK(ms_open_sqlite(fx.db, fx.warehouse, &ms, &err), &err);
     ms_close(ms);
-    CHECK_EQ(fx_sql_int(&fx, "SELECT SCHEMA_VERSION FROM VERSION"), 3);
+    CHECK_EQ(fx_sql_int(&fx, "SELECT SCHEMA_VERSION FROM VERSION"), 4);
 }
 
 TEST(ms_upgrade_refused_when_read_only)
@@ -171,7 +171,7 @@ TEST(ms_upgrade_v2_file)
                                "UPDATE VERSION SET SCHEMA_VERSION = '2'"),
              SQLITE_OK);
     CHECK_OK(ms_open_sqlite(old.db, old.warehouse, &ms, &err), &err);
-    CHECK_EQ(fx_sql_int(&old, "SELECT SCHEMA_VERSION FROM VERSION"), 3);
+    CHECK_EQ(fx_sql_int(&old, "SELECT SCHEMA_VERSION FROM VERSION"), 4);
     CHECK_EQ(fx_sql_int(&old, "SELECT count(*) FROM MIN_HISTORY_LEVEL"), 1);
     CHECK_EQ(fx_sql_int(&old, "SELECT MHL_MIN_OPEN_TXNID FROM "
                               "MIN_HISTORY_LEVEL WHERE MHL_TXNID = 1"), 1);
