@@ -1305,6 +1305,7 @@ int ms_writeid_allocate_batch(Ms *ms, const int64_t *txnids, int n,
                                                          ldb.s, ltable.s,
                                                          writeids, err),
                          "writeid_allocate_batch", NULL, txnids[0]);
+}
 
 int ms_writeid_sync(Ms *ms, CombErr *err)
 {
