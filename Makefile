@@ -191,11 +191,11 @@ bench-bins: $(BENCH_BINS)
 test: deps-test
 	@$(MAKE) --no-print-directory MODE=test check-layers unit
 	@$(MAKE) --no-print-directory MODE=tsan build/tsan/tests/threads_metastore build/tsan/tests/threads_sql build/tsan/tests/threads_stream
-	@$(MAKE) --no-print-directory MODE=rel all
+	@$(MAKE) --no-print-directory MODE=rel all bench-bins
 	@tests/run.sh build/test
 
 demo: deps
-	@$(MAKE) --no-print-directory MODE=rel all
+	@$(MAKE) --no-print-directory MODE=rel all bench-bins
 	@examples/quickstart.sh build/rel/comb
 
 bench: deps-test

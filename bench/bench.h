@@ -110,6 +110,10 @@ static inline int bench_args(BenchArgs *a, int argc, char **argv,
     if (!a->dir) {
         fprintf(stderr, "usage: %s [ROWS] [DIR]\n", name);
         return 2;
+    }
+    return 0;
+}
+
 /* A PostgreSQL result of the status wanted: 0, else 1 with the server's
  * message on stderr (the result is cleared either way). */
 static inline int pg_ok(PGconn *c, PGresult *r, ExecStatusType want)
@@ -161,6 +165,8 @@ static inline void bench_args_end(const BenchArgs *a)
     CombErr err;
     if (!a->keep)
         fs_remove_tree(a->dir, &err);
+}
+
 static inline void pg_close(PGconn *c, const char *dir)
 {
     PQfinish(c);
