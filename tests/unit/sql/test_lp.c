@@ -82,7 +82,8 @@ TEST(lp_push_filters_into_inner_join_sides_and_condition)
     CHECK_OK(sql_lp_get(&e.c, table(&e, "db.l"), "l", &l, &err), &err);
     CHECK_OK(sql_lp_get(&e.c, table(&e, "db.r"), "r", &r, &err), &err);
     CHECK_OK(sql_lp_join(&e.c, LP_JOIN_INNER, l, r, NULL, &j, &err), &err);
-    CHECK_EQ(j->n_cols, 10);
+    /* per side 2 columns and 4 virtual ones (ROW__ID's 3, INPUT__FILE__NAME) */
+    CHECK_EQ(j->n_cols, 12);
     pred = sql_bx_and(&e.c, gt_const(&e, col(&e, &l->cols[0]), 1),
                       sql_bx_and(&e.c, gt_const(&e, col(&e, &r->cols[1]), 2),
                                  eq(&e, col(&e, &l->cols[1]), col(&e, &r->cols[0]), AST_OP_EQ)));

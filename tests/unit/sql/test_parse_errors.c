@@ -295,7 +295,7 @@ TEST(unsupported_ddl)
         {"create table t (a int, constraint c unique (a))", 23,
          "a table constraint"},
         {"create table t (a int not null)", 22, "a column constraint"},
-        {"create table t (a int default 1)", 22, "a column constraint"},
+        {"create table t (a int not null)", 22, "a column constraint"},
         {"create database d managedlocation '/x'", 18, "MANAGEDLOCATION"},
         {"create materialized view v as select 1", 7, "CREATE materialized"},
         {"create view v partitioned on (a) as select 1 a", 14,
