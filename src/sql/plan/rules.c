@@ -357,8 +357,12 @@ static int add_implied(SqlStmtCtx *c, BoundExpr *e, BoundExpr **all, CombErr *er
     return COMB_OK;
 }
 
-/* Every conjunct of *pred factored, with what its ORs imply per column. */
-static int factor_pred(SqlStmtCtx *c, BoundExpr **pred, CombErr *err)
+/* Every conjunct of *pred factored, with what its ORs imply per column
+ * when imply (the predicate is over a join: over one table the OR itself
+ * filters the scan, and implied predicates would only be evaluated again
+ * for each row). */
+static int factor_pred(SqlStmtCtx *c, BoundExpr **pred, bool imply,
+                       CombErr *err)
 {
     BoundExpr *all = NULL;
     for (int i = 0; *pred && i < sql_bx_conjuncts(*pred); i++) {
@@ -368,12 +372,21 @@ static int factor_pred(SqlStmtCtx *c, BoundExpr **pred, CombErr *err)
             return rc;
         if (!(all = sql_bx_and(c, all, f)))
             return comb_err_nomem(err);
-        for (int j = 0; j < sql_bx_conjuncts(f); j++)
+        for (int j = 0; imply && j < sql_bx_conjuncts(f); j++)
             if ((rc = add_implied(c, sql_bx_conjunct(f, j), &all, err)))
                 return rc;
     }
     *pred = all;
     return COMB_OK;
+}
+
+/* Whether rows of n come out of a join (of several tables' columns). */
+static bool reads_join(const LpNode *n)
+{
+    for (; n; n = n->input)
+        if (n->kind == LP_JOIN)
+            return true;
+    return false;
 }
 
 static int factor_node(SqlStmtCtx *c, LpNode *n, CombErr *err)
@@ -384,8 +397,8 @@ static int factor_node(SqlStmtCtx *c, LpNode *n, CombErr *err)
     if ((rc = factor_node(c, n->input, err)) || (rc = factor_node(c, n->right, err)))
         return rc;
     if (n->kind == LP_FILTER)
-        return factor_pred(c, &n->pred, err);
-    return n->kind == LP_JOIN ? factor_pred(c, &n->cond, err) : COMB_OK;
+        return factor_pred(c, &n->pred, reads_join(n->input), err);
+    return n->kind == LP_JOIN ? factor_pred(c, &n->cond, true, err) : COMB_OK;
 }
 
 int sql_lp_factor_ors(SqlStmtCtx *c, LpNode **root, CombErr *err)
