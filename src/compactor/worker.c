@@ -258,15 +258,9 @@ static const char *insert_only_refusal(const MsTable *t)
 /* orc.compress of the table (Hive's default ZLIB). */
 static int table_compression(const MsTable *t)
 {
-    static const struct { const char *name; int kind; } kinds[] = {
-        {"NONE", ORC_COMP_NONE}, {"ZLIB", ORC_COMP_ZLIB},
-        {"SNAPPY", ORC_COMP_SNAPPY}, {"LZ4", ORC_COMP_LZ4},
-        {"ZSTD", ORC_COMP_ZSTD}};
-    const char *v = ms_table_prop(t, "orc.compress");
-    for (size_t i = 0; v && i < sizeof kinds / sizeof *kinds; i++)
-        if (strcasecmp(v, kinds[i].name) == 0)
-            return kinds[i].kind;
-    return ORC_COMP_ZLIB;
+    OrcCompression c = ORC_COMP_ZLIB;
+    orc_compression_parse(ms_table_prop(t, "orc.compress"), &c);
+    return (int)c;
 }
 
 /* ------------------------------------------------------ the write ids */

@@ -35,6 +35,19 @@ struct OrcCodec {
     CombBuf scratch;   /* snappy output, which needs its worst-case room */
 };
 
+bool orc_compression_parse(const char *name, OrcCompression *out)
+{
+    static const OrcCompression kinds[] = {ORC_COMP_NONE, ORC_COMP_ZLIB,
+                                           ORC_COMP_SNAPPY, ORC_COMP_LZ4,
+                                           ORC_COMP_ZSTD};
+    for (size_t i = 0; name && i < sizeof kinds / sizeof *kinds; i++)
+        if (strcasecmp(name, orc_compression_name(kinds[i])) == 0) {
+            *out = kinds[i];
+            return true;
+        }
+    return false;
+}
+
 const char *orc_compression_name(OrcCompression c)
 {
     switch (c) {

@@ -60,6 +60,10 @@ typedef enum OrcCompression {
 } OrcCompression;
 
 const char *orc_compression_name(OrcCompression c); /* "ZLIB", ... */
+/* (Addition.) The kind an orc.compress value names (any case), among the
+ * ones comb writes: NONE, ZLIB, SNAPPY, LZ4, ZSTD (not LZO).  false
+ * otherwise (*out untouched). */
+bool orc_compression_parse(const char *name, OrcCompression *out);
 
 /* ----------------------------------------------------------------- writer */
 

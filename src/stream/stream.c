@@ -53,18 +53,19 @@ static int check_table(const CombStream *s, CombErr *err)
     return COMB_OK;
 }
 
-/* orc.compress of the table, Hive's default ZLIB. */
-static int table_compression(const MsTable *t)
+/* orc.compress of the table, Hive's default ZLIB; a value comb does not
+ * write is refused, as INSERT refuses it. */
+static int table_compression(const CombStream *s, int *out, CombErr *err)
 {
-    static const struct { const char *name; int kind; } kinds[] = {
-        {"NONE", ORC_COMP_NONE}, {"ZLIB", ORC_COMP_ZLIB},
-        {"SNAPPY", ORC_COMP_SNAPPY}, {"LZ4", ORC_COMP_LZ4},
-        {"ZSTD", ORC_COMP_ZSTD}};
-    const char *v = ms_table_prop(t, "orc.compress");
-    for (size_t i = 0; v && i < sizeof kinds / sizeof *kinds; i++)
-        if (strcasecmp(v, kinds[i].name) == 0)
-            return kinds[i].kind;
-    return ORC_COMP_ZLIB;
+    const char *v = ms_table_prop(s->table, "orc.compress");
+    OrcCompression c = ORC_COMP_ZLIB;
+    if (v && !orc_compression_parse(v, &c))
+        return comb_err(err, COMB_EUNSUPPORTED,
+                        "cannot stream into %s.%s: orc.compress '%s' is not "
+                        "a compression comb writes; use NONE, ZLIB, SNAPPY, "
+                        "LZ4 or ZSTD", s->db, s->name, v);
+    *out = (int)c;
+    return COMB_OK;
 }
 
 static int data_col_index(const MsTable *t, const char *name)
@@ -271,14 +272,15 @@ int comb_stream_open(const CombStreamOptions *opt, CombStream **out,
         rc = ms_table_get(s->ms, s->db, s->name, &s->arena, &s->table, err);
     if (!rc && !(rc = check_table(s, err)) &&
         !(rc = setup_partition(s, opt, err)) && !(rc = build_layout(s, err)) &&
-        !(rc = setup_buckets(s, err)))
-        rc = setup_upsert(s, opt, err);
+        !(rc = setup_buckets(s, err)) && !(rc = setup_upsert(s, opt, err))) {
+        s->compression = opt->compression;
+        if (!opt->set_compression)
+            rc = table_compression(s, &s->compression, err);
+    }
     if (rc) {
         comb_stream_close(s, NULL);
         return rc;
     }
-    s->compression = opt->set_compression ? opt->compression
-                                          : table_compression(s->table);
     *out = s;
     return COMB_OK;
 }

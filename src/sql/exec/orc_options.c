@@ -57,17 +57,8 @@ static int parse_compression(const char *v, const char *where,
                              const SqlTable *t, OrcCompression *out,
                              CombErr *err)
 {
-    static const struct {
-        const char *name;
-        OrcCompression kind;
-    } kinds[] = {{"NONE", ORC_COMP_NONE}, {"ZLIB", ORC_COMP_ZLIB},
-                 {"SNAPPY", ORC_COMP_SNAPPY}, {"LZ4", ORC_COMP_LZ4},
-                 {"ZSTD", ORC_COMP_ZSTD}};
-    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
-        if (strcasecmp(v, kinds[i].name) == 0) {
-            *out = kinds[i].kind;
-            return COMB_OK;
-        }
+    if (orc_compression_parse(v, out))
+        return COMB_OK;
     if (strcasecmp(v, "LZO") == 0)
         return comb_err(err, COMB_EUNSUPPORTED,
                         "Cannot write table %s: orc.compress (%s) is LZO, "
