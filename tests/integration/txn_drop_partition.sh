@@ -12,25 +12,6 @@ trap 'for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done; rm -rf "$WH"' EX
 c() { "$COMB" --warehouse "$WH/w" --outputformat tsv "$@"; }
 fail() { echo "FAIL: $*"; exit 1; }
 . "$(dirname "$0")/lib/pause.bash"
-# held NAME SQL: SQL in the background, held once its locks are granted
-held() {
-    local name=$1
-    shift
-    ( c --hiveconf comb.test.pause.point=after_snapshot \
-        --hiveconf comb.test.pause.file="$WH/$name" -e "$1" > "$WH/$name.log" 2>&1
-      echo $? > "$WH/$name.rc" ) &
-    pids+=($!)
-    wait_for "$WH/$name"
-}
-finish() {
-    local n=0
-    touch "$WH/$1"
-    until [[ -s $WH/$1.rc ]]; do
-        sleep 0.05; n=$((n + 1))
-        ((n < 1200)) || fail "$1 did not end"
-    done
-    [[ $(cat "$WH/$1.rc") == 0 ]] || fail "$1 failed: $(cat "$WH/$1.log")"
-}
 parts() { c -e "SHOW PARTITIONS t" | tail -n +1 | paste -sd' '; }
 
 c -e "CREATE TABLE t (k INT, v INT) PARTITIONED BY (p STRING)
