@@ -85,7 +85,9 @@ static int work_read_only(Ms *ms, int client, CombErr *err)
     return ms_txn_commit(ms, txn, err);
 }
 
-static int work_write(Ms *ms, int client, CombErr *err)
+/* open, write id, commit; synced: the write id made durable first, as a
+ * writer does before it creates a file named by it */
+static int write_txn(Ms *ms, int client, bool synced, CombErr *err)
 {
     char table[16];
     int64_t txn, w;
@@ -93,24 +95,21 @@ static int work_write(Ms *ms, int client, CombErr *err)
     snprintf(table, sizeof table, "t%d", client);
     if (!rc)
         rc = ms_writeid_allocate(ms, txn, "default", table, &w, err);
+    if (!rc && synced)
+        rc = ms_writeid_sync(ms, err);
     if (!rc)
         rc = ms_txn_commit(ms, txn, err);
     return rc;
 }
 
+static int work_write(Ms *ms, int client, CombErr *err)
+{
+    return write_txn(ms, client, false, err);
+}
+
 static int work_write_synced(Ms *ms, int client, CombErr *err)
 {
-    char table[16];
-    int64_t txn, w;
-    int rc = ms_txn_open(ms, "bench", "host", &txn, err);
-    snprintf(table, sizeof table, "t%d", client);
-    if (!rc)
-        rc = ms_writeid_allocate(ms, txn, "default", table, &w, err);
-    if (!rc)
-        rc = ms_writeid_sync(ms, err);
-    if (!rc)
-        rc = ms_txn_commit(ms, txn, err);
-    return rc;
+    return write_txn(ms, client, true, err);
 }
 
 static int work_lock(Ms *ms, int client, CombErr *err)
