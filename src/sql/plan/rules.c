@@ -380,13 +380,11 @@ static int factor_pred(SqlStmtCtx *c, BoundExpr **pred, bool imply,
     return COMB_OK;
 }
 
-/* Whether rows of n come out of a join (of several tables' columns). */
-static bool reads_join(const LpNode *n)
+/* Whether n's subtree joins (its rows may hold several tables' columns;
+ * only joins use the estimates). */
+static bool has_join(const LpNode *n)
 {
-    for (; n; n = n->input)
-        if (n->kind == LP_JOIN)
-            return true;
-    return false;
+    return n && (n->kind == LP_JOIN || has_join(n->input) || has_join(n->right));
 }
 
 static int factor_node(SqlStmtCtx *c, LpNode *n, CombErr *err)
@@ -397,7 +395,7 @@ static int factor_node(SqlStmtCtx *c, LpNode *n, CombErr *err)
     if ((rc = factor_node(c, n->input, err)) || (rc = factor_node(c, n->right, err)))
         return rc;
     if (n->kind == LP_FILTER)
-        return factor_pred(c, &n->pred, reads_join(n->input), err);
+        return factor_pred(c, &n->pred, has_join(n->input), err);
     return n->kind == LP_JOIN ? factor_pred(c, &n->cond, true, err) : COMB_OK;
 }
 
@@ -879,7 +877,9 @@ static int order_node(SqlStmtCtx *c, LpNode **np, CombErr *err)
 int sql_lp_order_joins(SqlStmtCtx *c, LpNode **root, CombErr *err)
 {
     int rc = order_node(c, root, err);
-    if (!rc)
+    /* a plan without joins needs no estimates: they would open every
+     * file's footer of every table for nothing */
+    if (!rc && has_join(*root))
         estimate_all(c, *root);
     return rc;
 }
