@@ -22,9 +22,17 @@ failed=0
 skipped=0
 failures=()
 
+# wall seconds since $1 (date +%s%N), to one decimal
+since() {
+    local ns=$(( $(date +%s%N) - $1 ))
+    printf '%d.%d' $((ns / 1000000000)) $((ns / 100000000 % 10))
+}
+
 count_unit() {
-    local bin=$1 out rc p f
+    local bin=$1 out rc p f t0
+    t0=$(date +%s%N)
     out=$("$bin" 2>&1); rc=$?
+    echo "[$(basename "$bin")] took $(since "$t0") s"
     echo "$out" | grep -E '^(ok|not ok|skip) - ' | sed "s|^|[$(basename "$bin")] |"
     echo "$out" | grep -vE '^(ok|not ok|skip) - |^[0-9]+ passed, [0-9]+ failed' | sed 's/^/    /'
     p=$(echo "$out" | grep -cE '^ok - ')
@@ -39,11 +47,12 @@ count_unit() {
 }
 
 run_one() {  # name, command...  (exit status 77: skipped)
-    local name=$1 out rc
+    local name=$1 out rc t0
     shift
+    t0=$(date +%s%N)
     out=$("$@" 2>&1); rc=$?
     if ((rc == 0)); then
-        echo "ok - $name"; passed=$((passed + 1))
+        echo "ok - $name ($(since "$t0") s)"; passed=$((passed + 1))
     elif ((rc == 77)); then
         echo "skip - $name ($(echo "$out" | tail -1))"; skipped=$((skipped + 1))
     else
