@@ -10,6 +10,10 @@
 #   integration tests: tests/integration/*.sh      (crash, concurrency, ...;
 #                      exit status 77 reports the test skipped)
 # A sanitizer report makes the binary exit non-zero, which fails the test.
+# Tests run COMB_TEST_JOBS at a time (default: the number of cores), each
+# into its own output file; results print in this file's order.  The tests
+# named in SERIAL below run after the others, one at a time: they measure
+# time-outs or kill processes at moments, which a loaded machine shifts.
 set -u
 cd "$(dirname "$0")/.."
 BUILD=${1:-build/test}
@@ -21,6 +25,11 @@ passed=0
 failed=0
 skipped=0
 failures=()
+JOBS=${COMB_TEST_JOBS:-$(nproc)}
+SERIAL=" integration/pg_txn_locks.sh integration/txn_housekeeping.sh
+ integration/txn_timeout.sh integration/pg_txn_timeout.sh "
+OUT=$(mktemp -d "${TMPDIR:-/tmp}/comb-run.XXXXXX")
+trap 'rm -rf "$OUT"' EXIT
 
 # wall seconds since $1 (date +%s%N), to one decimal
 since() {
@@ -28,41 +37,105 @@ since() {
     printf '%d.%d' $((ns / 1000000000)) $((ns / 100000000 % 10))
 }
 
-count_unit() {
-    local bin=$1 out rc p f t0
-    t0=$(date +%s%N)
-    out=$("$bin" 2>&1); rc=$?
-    echo "[$(basename "$bin")] took $(since "$t0") s"
-    echo "$out" | grep -E '^(ok|not ok|skip) - ' | sed "s|^|[$(basename "$bin")] |"
+# The job list: kind (unit: a binary printing "ok - " lines; one: pass,
+# fail or exit 77 for skipped), name and command, in report order.
+kinds=() names=() serial=() pending=()
+add() {  # kind name command...
+    local i=${#kinds[@]}
+    kinds+=("$1"); names+=("$2")
+    [[ $SERIAL == *" $2 "* ]] && serial+=("$i") || pending+=("$i")
+    shift 2
+    printf '%q ' "$@" > "$OUT/$i.cmd"
+}
+skip_now() {  # name reason: reported skipped without running
+    local i=${#kinds[@]}
+    kinds+=(skip); names+=("$1"); echo "$2" > "$OUT/$i.out"; echo 77 > "$OUT/$i.rc"
+}
+
+start() {  # job index: runs in the background into $OUT/<i>.*
+    local i=$1
+    (
+        t0=$(date +%s%N)
+        eval "$(cat "$OUT/$i.cmd")" > "$OUT/$i.out" 2>&1
+        rc=$?
+        since "$t0" > "$OUT/$i.time"
+        echo "$rc" > "$OUT/$i.rc"
+    ) &
+}
+
+report_unit() {  # index
+    local i=$1 bin=${names[$1]} out rc p f
+    out=$(cat "$OUT/$i.out"); rc=$(cat "$OUT/$i.rc")
+    echo "[$bin] took $(cat "$OUT/$i.time") s"
+    echo "$out" | grep -E '^(ok|not ok|skip) - ' | sed "s|^|[$bin] |"
     echo "$out" | grep -vE '^(ok|not ok|skip) - |^[0-9]+ passed, [0-9]+ failed' | sed 's/^/    /'
     p=$(echo "$out" | grep -cE '^ok - ')
     f=$(echo "$out" | grep -cE '^not ok - ')
     skipped=$((skipped + $(echo "$out" | grep -cE '^skip - ')))
     if ((rc != 0 && f == 0)); then
-        f=1; failures+=("$(basename "$bin") exited $rc")
+        f=1; failures+=("$bin exited $rc")
     fi
-    while read -r name; do failures+=("$(basename "$bin"): $name"); done \
+    while read -r name; do failures+=("$bin: $name"); done \
         < <(echo "$out" | sed -n 's/^not ok - //p')
     passed=$((passed + p)); failed=$((failed + f))
 }
 
-run_one() {  # name, command...  (exit status 77: skipped)
-    local name=$1 out rc t0
-    shift
-    t0=$(date +%s%N)
-    out=$("$@" 2>&1); rc=$?
+report_one() {  # index
+    local i=$1 name=${names[$1]} rc
+    rc=$(cat "$OUT/$i.rc")
     if ((rc == 0)); then
-        echo "ok - $name ($(since "$t0") s)"; passed=$((passed + 1))
+        echo "ok - $name ($(cat "$OUT/$i.time") s)"; passed=$((passed + 1))
     elif ((rc == 77)); then
-        echo "skip - $name ($(echo "$out" | tail -1))"; skipped=$((skipped + 1))
+        echo "skip - $name ($(tail -1 "$OUT/$i.out"))"; skipped=$((skipped + 1))
     else
-        echo "not ok - $name"; echo "$out" | sed 's/^/    /' | head -60
+        echo "not ok - $name"; sed 's/^/    /' "$OUT/$i.out" | head -60
         failed=$((failed + 1)); failures+=("$name")
     fi
 }
 
+# Print every finished job not yet printed, in order, stopping at the first
+# still running.
+next_report=0
+report_ready() {
+    while ((next_report < ${#kinds[@]})) && [[ -f $OUT/$next_report.rc ]]; do
+        case ${kinds[$next_report]} in
+        unit) report_unit "$next_report" ;;
+        *) report_one "$next_report" ;;
+        esac
+        next_report=$((next_report + 1))
+    done
+}
+
+run_all() {
+    local running=0 i
+    for i in "${pending[@]}"; do
+        while ((running >= JOBS)); do
+            wait -n; running=$((running - 1)); report_ready
+        done
+        start "$i"; running=$((running + 1))
+    done
+    wait; report_ready
+    for i in "${serial[@]}"; do
+        start "$i"; wait; report_ready
+    done
+}
+
+# a unit binary runs as JOBS shards (COMB_UNIT_SHARD, tests/unit/unit.c):
+# its tests are independent, and the longest take minutes
+add_unit() {  # binary [VAR=value...]
+    local bin=$1 k
+    shift
+    if ((JOBS == 1)); then
+        add unit "$(basename "$bin")" env "$@" "$bin"
+        return
+    fi
+    for ((k = 0; k < JOBS; k++)); do
+        add unit "$(basename "$bin") $((k + 1))/$JOBS" \
+            env "$@" COMB_UNIT_SHARD="$k/$JOBS" "$bin"
+    done
+}
 for bin in "$BUILD"/tests/unit_*; do
-    [[ -x $bin ]] && count_unit "$bin"
+    [[ -x $bin ]] && add_unit "$bin"
 done
 # the threaded unit tests built with ThreadSanitizer (make test builds
 # build/tsan/tests/threads_*: MODE=tsan in the Makefile); a race report
@@ -70,32 +143,32 @@ done
 # (fewer housekeeping statements than the ASan run: TSan is slow, and the
 # test expects its loop to take less than hive.txn.timeout)
 for bin in "${TSAN_BUILD:-build/tsan}"/tests/threads_*; do
-    [[ -x $bin ]] && COMB_HK_STATEMENTS=${COMB_HK_STATEMENTS:-2000} count_unit "$bin"
+    [[ -x $bin ]] && add_unit "$bin" COMB_HK_STATEMENTS="${COMB_HK_STATEMENTS:-2000}"
 done
 while IFS= read -r t; do
-    run_one "sql ${t#tests/sql/}" tests/sqltest.sh "$t"
+    add one "sql ${t#tests/sql/}" tests/sqltest.sh "$t"
 done < <(find tests/sql -name '*.sql' | sort)
 while read -r q; do
     [[ -z $q || $q == \#* ]] && continue
     if [[ ! -d $COMB_TESTDATA/hive-qtests ]]; then
-        echo "skip - hive-qtest $q (no shared test data at $COMB_TESTDATA)"
-        skipped=$((skipped + 1))
+        skip_now "hive-qtest $q" "no shared test data at $COMB_TESTDATA"
         continue
     fi
-    run_one "hive-qtest $q" "$BUILD/tests/qtest" "$COMB_TESTDATA/hive-qtests/$q.q"
+    add one "hive-qtest $q" "$BUILD/tests/qtest" "$COMB_TESTDATA/hive-qtests/$q.q"
 done < tests/qtest/passing.txt
 # every feature (joins, subqueries, set operations, windows, WITH); the
 # run stops at COMB_SQLDIFF_SECONDS (100 by default) under a slow build
 [[ -x $BUILD/tests/sqldiff ]] &&
-    run_one "sqldiff (comb vs SQLite)" env COMB_SQLDIFF_FEATURES="${COMB_SQLDIFF_FEATURES:-all}" "$BUILD/tests/sqldiff"
+    add one "sqldiff (comb vs SQLite)" env COMB_SQLDIFF_FEATURES="${COMB_SQLDIFF_FEATURES:-all}" "$BUILD/tests/sqldiff"
 for r in "$BUILD"/fuzz/replay_*; do
     [[ -x $r ]] || continue
     name=${r##*/replay_}
-    run_one "fuzz corpus $name" "$r" "fuzz/corpus/$name"
+    add one "fuzz corpus $name" "$r" "fuzz/corpus/$name"
 done
 for t in tests/integration/*.sh; do
-    [[ -f $t ]] && run_one "integration $(basename "$t")" bash "$t"
+    [[ -f $t ]] && add one "integration/$(basename "$t")" bash "$t"
 done
+run_all
 
 if ((failed)); then
     echo "failures:"; printf '  %s\n' "${failures[@]}"
