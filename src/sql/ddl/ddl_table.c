@@ -236,10 +236,11 @@ static int build_partition_keys(SqlStmtCtx *c, MsTable *t, CombErr *err)
     for (int i = 0; i < st->n_partition_cols; i++) {
         const AstColumnDef *cd = &st->partition_cols[i];
         CombTypeKind k = cd->type.kind;
-        if (cd->default_value)
-            return sql_err_at(err, COMB_EUNSUPPORTED, 0, cd->default_value->pos,
-                              "a DEFAULT constraint on partition column '%s' "
-                              "is not supported", cd->name);
+        if (cd->default_value)  /* Hive 4's CreateTableAnalyzer */
+            return sql_err_at(err, COMB_ESEMANTIC, 10326, cd->default_value->pos,
+                              "Invalid Constraint syntax NOT NULL,DEFAULT and "
+                              "CHECK Constraints are not allowed with "
+                              "partition columns.");
         for (int j = 0; j < st->n_columns; j++)
             if (strcmp(st->columns[j].name, cd->name) == 0)
                 return sql_err_at(err, COMB_ESEMANTIC, 10035, cd->pos,
