@@ -90,6 +90,12 @@ ALTER TABLE ok1 CHANGE COLUMN d d decimal(4,2) CONSTRAINT d_dflt2 DEFAULT 9.75;
 ALTER TABLE ok1 CHANGE COLUMN d d decimal(4,2) CONSTRAINT d_dflt2 DEFAULT CAST(9.75 AS decimal(4,2));
 INSERT INTO ok1 (a) VALUES (9);
 SELECT * FROM ok1 WHERE a = 9;
+-- the session's user and database, the functions Hive's own tests use
+CREATE TABLE who (i int, u string DEFAULT current_user(),
+                  db string DEFAULT current_database(),
+                  day date DEFAULT current_date());
+INSERT INTO who (i) VALUES (1);
+SELECT i, u, db, day = current_date() FROM who;
 -- ADD / REPLACE COLUMNS take no constraint (as in Hive's grammar)
 ALTER TABLE ok1 ADD COLUMNS (z int DEFAULT 1);
 -- not on an EXTERNAL table
