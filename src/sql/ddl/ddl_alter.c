@@ -413,16 +413,21 @@ static int check_type_changes(SqlStmtCtx *c, const MsTable *old,
     return rc;
 }
 
-static int column_from_ast(SqlStmtCtx *c, const AstColumnDef *d, MsColumn *out,
-                           CombErr *err)
+/* A column of ADD / REPLACE COLUMNS (Hive's columnNameTypeList: no
+ * constraint there) or CHANGE (with_default: its DEFAULT is the
+ * caller's). */
+static int column_from_ast(SqlStmtCtx *c, const AstColumnDef *d,
+                           bool with_default, MsColumn *out, CombErr *err)
 {
     if (d->type.kind == COMB_T_UNION)
         return sql_err_at(err, COMB_EUNSUPPORTED, 0, d->type.pos,
                           "column '%s': type %s is not supported yet", d->name,
                           comb_type_name(d->type.kind));
-    if (d->default_value)
+    if (d->default_value && !with_default)
         return sql_err_at(err, COMB_EUNSUPPORTED, 0, d->default_value->pos,
-                          "a column constraint is not supported");
+                          "a DEFAULT constraint in ADD or REPLACE COLUMNS is "
+                          "not supported (as in Hive; CHANGE COLUMN takes "
+                          "one)");
     memset(out, 0, sizeof *out);
     out->name = d->name;
     out->comment = d->comment;
@@ -450,7 +455,8 @@ static int add_columns(SqlStmtCtx *c, const MsTable *old, MsColumn *cols,
         if (column_index(cols, *n, a->columns[i].name) >= 0)
             return sql_err_at(err, COMB_ESEMANTIC, 10036, a->columns[i].pos,
                               "Duplicate column name: %s", a->columns[i].name);
-        if ((rc = column_from_ast(c, &a->columns[i], &cols[(*n)++], err)))
+        if ((rc = column_from_ast(c, &a->columns[i], false, &cols[(*n)++],
+                                   err)))
             return rc;
     }
     return COMB_OK;
@@ -473,7 +479,8 @@ static int replace_columns(SqlStmtCtx *c, const AlterTarget *tg, MsColumn *cols,
             return sql_err_at(err, COMB_ESEMANTIC, 0, a->columns[i].pos,
                               "Duplicate column name %s in the table "
                               "definition.", a->columns[i].name);
-        if ((rc = column_from_ast(c, &a->columns[i], &cols[(*n)++], err)))
+        if ((rc = column_from_ast(c, &a->columns[i], false, &cols[(*n)++],
+                                   err)))
             return rc;
     }
     return COMB_OK;
@@ -500,8 +507,37 @@ static int rename_in_lists(SqlStmtCtx *c, MsTable *t, const char *from,
     return COMB_OK;
 }
 
-/* CHANGE [COLUMN] old new type [COMMENT] [FIRST | AFTER c], as Hive's
- * AlterTableChangeColumnOperation. */
+/* The DEFAULT of column `at` after CHANGE: the one nc gives, checked as
+ * Hive's AlterTableChangeColumnAnalyzer does (against the new type; none
+ * on an EXTERNAL table) and named apart from the table's others, else
+ * the column's old one.  (Hive's metastore would keep the old constraint
+ * beside the new; comb keeps one DEFAULT per column, the new.) */
+static int change_default(SqlStmtCtx *c, const MsTable *old, int at,
+                          const AstColumnDef *nc, MsColumn *moved,
+                          CombErr *err)
+{
+    bool external = old->table_type &&
+                    strcmp(old->table_type, MS_EXTERNAL_TABLE) == 0;
+    int rc;
+    if (!nc->default_value) {
+        moved->default_value = old->cols[at].default_value;
+        moved->default_name = old->cols[at].default_name;
+        return COMB_OK;
+    }
+    if ((rc = sql_default_build(c, nc, old->db, old->name, external, moved,
+                                err)))
+        return rc;
+    for (int i = 0; nc->default_name && i < old->n_cols; i++)
+        if (i != at && old->cols[i].default_name &&
+            strcasecmp(old->cols[i].default_name, nc->default_name) == 0)
+            return sql_err_at(err, COMB_ESEMANTIC, 10326, nc->pos,
+                              "Invalid Constraint syntax Constraint name "
+                              "already exists: %s", nc->default_name);
+    return COMB_OK;
+}
+
+/* CHANGE [COLUMN] old new type [DEFAULT ...] [COMMENT] [FIRST | AFTER c],
+ * as Hive's AlterTableChangeColumnOperation. */
 static int change_column(SqlStmtCtx *c, const AlterTarget *tg, MsTable *t,
                          MsColumn *cols, int *n, CombErr *err)
 {
@@ -518,13 +554,11 @@ static int change_column(SqlStmtCtx *c, const AlterTarget *tg, MsTable *t,
     for (int i = 0; i < old->n_cols; i++) {
         if (strcasecmp(old->cols[i].name, a->old_column) == 0) {
             at = i;
-            if ((rc = column_from_ast(c, nc, &moved, err)))
+            if ((rc = column_from_ast(c, nc, true, &moved, err)) ||
+                (rc = change_default(c, old, i, nc, &moved, err)))
                 return rc;
             if (!nc->comment)
                 moved.comment = old->cols[i].comment;
-            /* the column keeps its DEFAULT constraint */
-            moved.default_value = old->cols[i].default_value;
-            moved.default_name = old->cols[i].default_name;
             if (a->first || a->after)
                 continue;
             cols[(*n)++] = moved;

@@ -46,6 +46,8 @@ static const SqlFuncDoc docs[] = {
     {"size", "_FUNC_(a)", "The number of elements of an array or map; -1 for NULL"},
     {"current_date", "_FUNC_()", "The date the statement started, in the session time zone"},
     {"current_timestamp", "_FUNC_()", "The time the statement started, in the session time zone"},
+    {"current_user", "_FUNC_()", "The session's user name"},
+    {"current_database", "_FUNC_()", "The session's current database"},
     /* math */
     {"abs", "_FUNC_(x)", "The absolute value of x"},
     {"acos", "_FUNC_(x)", "The arc cosine of x in radians; NULL outside [-1, 1]"},

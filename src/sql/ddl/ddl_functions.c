@@ -25,8 +25,8 @@
 /* Operators and syntax that Hive's registry lists as functions. */
 static const char *const syntax_names[] = {
     "!", "!=", "%", "*", "+", "-", "/", "<", "<=", "<=>", "<>", "=", "==",
-    ">", ">=", "and", "array", "between", "case", "current_date",
-    "current_timestamp", "div", "if", "in", "index",
+    ">", ">=", "and", "array", "between", "case", "current_database",
+    "current_date", "current_timestamp", "current_user", "div", "if", "in", "index",
     "like", "map", "named_struct", "not", "or", "size", "struct", "when",
     NULL,
 };

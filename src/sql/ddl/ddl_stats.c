@@ -11,6 +11,9 @@
  *  - numRows: ORC files' row counts from their footers, minus the delete
  *    events in the delete deltas read (full ACID); text files' rows as
  *    the scan reads them (headers and footers skipped).
+ *  - COLUMN_STATS_ACCURATE: basic statistics always; column statistics,
+ *    which comb does not keep, only for a table without files
+ *    (stats_accurate).
  *  - rawDataSize: what Hive's writers report: 0 for full-ACID files (the
  *    ACID record updater keeps none), ORC's own estimate from the column
  *    statistics of the footer (WriterImpl.getRawDataSize with Java's
@@ -20,6 +23,7 @@
 #include "sql/sql_int.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "acid/acid.h"
@@ -250,11 +254,53 @@ int sql_table_stats(SqlStmtCtx *c, const SqlTable *t, SqlBasicStats *s,
     return stats_of(c, t, NULL, s, n_parts, err);
 }
 
+static int cmp_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* COLUMN_STATS_ACCURATE.  Basic statistics are always accurate (computed
+ * from the snapshot's files).  Column statistics comb keeps none of, so
+ * it claims them only where they are known without any: a table with no
+ * file at all, whose every column has no value (Hive claims them for a
+ * new unpartitioned table, CreateTableDesc's setStatsStateForCreateTable,
+ * and keeps them through INSERTs that gather column statistics; UPDATE,
+ * DELETE, MERGE, TRUNCATE and LOAD clear them, BasicStatsTask).  Columns
+ * in Hive's order (a TreeMap: by name); t NULL (partitions) or
+ * partitioned: basic statistics only. */
+static char *stats_accurate(SqlStmtCtx *c, const MsTable *t,
+                            const SqlBasicStats *s)
+{
+    CombBuf b = COMB_BUF_INIT;
+    char **names;
+    char *out;
+    if (!t || t->n_cols == 0 || t->n_part_keys > 0 || s->num_files > 0 ||
+        s->num_rows > 0)
+        return (char *)"{\"BASIC_STATS\":\"true\"}";
+    if (!(names = comb_arena_alloc(c->arena, (size_t)t->n_cols * sizeof *names)))
+        return NULL;
+    for (int i = 0; i < t->n_cols; i++)
+        names[i] = t->cols[i].name;
+    qsort(names, (size_t)t->n_cols, sizeof *names, cmp_names);
+    int rc = comb_buf_append_str(&b, "{\"BASIC_STATS\":\"true\","
+                                     "\"COLUMN_STATS\":{");
+    for (int i = 0; i < t->n_cols; i++)
+        rc |= comb_buf_printf(&b, "%s\"%s\":\"true\"", i ? "," : "",
+                              names[i]);
+    rc |= comb_buf_append_str(&b, "}}");
+    rc |= comb_buf_append_byte(&b, '\0');
+    out = rc ? NULL : comb_arena_strdup(c->arena, (const char *)b.data);
+    comb_buf_free(&b);
+    return out;
+}
+
 /* The stored parameters with the computed statistics in place of any
  * stored ones (and numPartitions for a partitioned table's), and
  * transient_lastDdlTime, which Hive's metastore always sets, from the
- * creation time when none is stored. */
-static int merge_stats(SqlStmtCtx *c, const MsProperty *stored, int n_stored,
+ * creation time when none is stored.  t: the table whose columns
+ * COLUMN_STATS_ACCURATE may name (NULL: a partition's). */
+static int merge_stats(SqlStmtCtx *c, const MsTable *t,
+                       const MsProperty *stored, int n_stored,
                        const SqlBasicStats *s, int n_parts, int64_t ddl_time,
                        MsProperty **out, int *n_out, CombErr *err)
 {
@@ -284,7 +330,7 @@ static int merge_stats(SqlStmtCtx *c, const MsProperty *stored, int n_stored,
              .value)
         return comb_err_nomem(err);
     for (int k = 0; k < n_keys; k++) {
-        char *v = k == 0 ? "{\"BASIC_STATS\":\"true\"}"
+        char *v = k == 0 ? stats_accurate(c, t, s)
                          : comb_arena_printf(c->arena, "%lld",
                                              (long long)values[k]);
         if (!v)
@@ -307,7 +353,7 @@ int sql_table_params(SqlStmtCtx *c, const SqlTable *t, MsProperty **out,
         return COMB_OK;
     if ((rc = sql_table_stats(c, t, &s, &n_parts, err)))
         return rc;
-    return merge_stats(c, t->ms->props, t->ms->n_props, &s,
+    return merge_stats(c, t->ms, t->ms->props, t->ms->n_props, &s,
                        t->n_part > 0 ? n_parts : -1, t->ms->create_time, out,
                        n, err);
 }
@@ -322,6 +368,7 @@ int sql_partition_params(SqlStmtCtx *c, const SqlTable *t,
     if ((rc = sql_unit_from_partition(c, t, p, &u, err)) ||
         (rc = sql_unit_stats(c, t, &u, &s, err)))
         return rc;
-    return merge_stats(c, p->params, p->n_params, &s, -1, p->create_time, out,
+    return merge_stats(c, NULL, p->params, p->n_params, &s, -1,
+                       p->create_time, out,
                        n, err);
 }

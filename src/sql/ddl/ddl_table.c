@@ -34,52 +34,21 @@ static char *type_string(CombArena *a, const AstTypeName *t)
     return comb_type_string(a, t->type);
 }
 
-/* The name of a DEFAULT constraint written without one, formed as Hive's
- * metastore forms it (generateConstraintName: a hash of the table and
- * column, the time in milliseconds, a counter). */
-static char *default_constraint_name(SqlStmtCtx *c, const MsTable *t,
-                                     const char *column)
-{
-    char buf[128];
-    struct timespec ts;
-    uint32_t h = 0;
-    const char *parts[] = {t->db, t->name, column};
-    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
-        for (const char *p = parts[i]; *p; p++)
-            h = h * 31 + (uint8_t)*p;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    snprintf(buf, sizeof buf, "dc_%u_%lld_0", h & 0xfffffffu,
-             (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
-    return comb_arena_strdup(c->arena, buf);
-}
-
 /* A column's [CONSTRAINT name] DEFAULT value: Hive's checks, then the
- * text and name the metastore keeps. */
+ * text and name the metastore keeps; a name only once in the table. */
 static int build_default(SqlStmtCtx *c, MsTable *t, int i, CombErr *err)
 {
     const AstStmt *st = c->stmt;
     const AstColumnDef *cd = &st->columns[i];
-    int rc;
-    if (!cd->default_value)
-        return COMB_OK;
-    if (st->external)
-        return sql_err_at(err, COMB_ESEMANTIC, 10326, cd->default_value->pos,
-                          "Invalid Constraint syntax Constraints are "
-                          "disallowed with External tables. Only RELY is "
-                          "allowed.");
-    if ((rc = sql_default_check(c, cd->default_value, cd->type.type, err)))
-        return rc;
-    for (int j = 0; cd->default_name && j < i; j++)
+    int rc = sql_default_build(c, cd, t->db, t->name, st->external,
+                               &t->cols[i], err);
+    for (int j = 0; !rc && cd->default_value && cd->default_name && j < i; j++)
         if (st->columns[j].default_name &&
             strcasecmp(st->columns[j].default_name, cd->default_name) == 0)
             return sql_err_at(err, COMB_ESEMANTIC, 10326, cd->pos,
                               "Invalid Constraint syntax Constraint name "
                               "already exists: %s", cd->default_name);
-    t->cols[i].default_value = cd->default_value->text;
-    t->cols[i].default_name = cd->default_name
-                                  ? cd->default_name
-                                  : default_constraint_name(c, t, cd->name);
-    return t->cols[i].default_name ? COMB_OK : comb_err_nomem(err);
+    return rc;
 }
 
 static int build_columns(SqlStmtCtx *c, MsTable *t, CombErr *err)
@@ -267,10 +236,11 @@ static int build_partition_keys(SqlStmtCtx *c, MsTable *t, CombErr *err)
     for (int i = 0; i < st->n_partition_cols; i++) {
         const AstColumnDef *cd = &st->partition_cols[i];
         CombTypeKind k = cd->type.kind;
-        if (cd->default_value)
-            return sql_err_at(err, COMB_EUNSUPPORTED, 0, cd->default_value->pos,
-                              "a DEFAULT constraint on partition column '%s' "
-                              "is not supported", cd->name);
+        if (cd->default_value)  /* Hive 4's CreateTableAnalyzer */
+            return sql_err_at(err, COMB_ESEMANTIC, 10326, cd->default_value->pos,
+                              "Invalid Constraint syntax NOT NULL,DEFAULT and "
+                              "CHECK Constraints are not allowed with "
+                              "partition columns.");
         for (int j = 0; j < st->n_columns; j++)
             if (strcmp(st->columns[j].name, cd->name) == 0)
                 return sql_err_at(err, COMB_ESEMANTIC, 10035, cd->pos,

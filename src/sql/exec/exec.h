@@ -67,6 +67,7 @@ typedef struct SqlScan {
     const SqlTable *t;
     bool *project;          /* per table column (partition keys: false) */
     bool want_row_id;
+    bool want_file_name;    /* fill INPUT__FILE__NAME; else it stays NULL */
     SqlUnit *units;
     int n_units;
     int unit;               /* unit of the current batch; -1 before */
@@ -92,11 +93,14 @@ typedef struct SqlScan {
 } SqlScan;
 
 /* Open a scan of t: project[i] for each column read (NULL = all), ROW__ID
- * wanted (full ACID tables only), where the filter (NULL none; prepared
- * and owned by the scan from now on). */
+ * wanted (full ACID tables only), INPUT__FILE__NAME wanted (else the
+ * column is NULL in every batch and costs nothing), where the filter
+ * (NULL none; prepared and owned by the scan from now on). */
 int sql_scan_open(SqlStmtCtx *c, const SqlTable *t, const bool *project,
-                  bool want_row_id, BoundExpr *where, SqlScan *scan,
-                  CombErr *err);
+                  bool want_row_id, bool want_file_name, BoundExpr *where,
+                  SqlScan *scan, CombErr *err);
+/* Whether e reads the INPUT__FILE__NAME column of a scan of t. */
+bool sql_scan_reads_file_name(const SqlTable *t, const BoundExpr *e);
 /* hive.optimize.index.filter: push-down on (the default) or off. */
 bool sql_index_filter_enabled(SqlStmtCtx *c);
 /* The search argument (orc/sarg.h) of a scan of t filtered by `filter`,

@@ -504,6 +504,19 @@ int sql_set_target_column(const SqlTable *t, const AstAssignment *a, int *out,
     return COMB_OK;
 }
 
+/* Whether the WHERE or a SET value of an UPDATE / DELETE reads
+ * INPUT__FILE__NAME (the scan fills it only then). */
+static bool dml_reads_file_name(const SqlTable *t, const BoundExpr *where,
+                                const UpdatePlan *p)
+{
+    if (sql_scan_reads_file_name(t, where))
+        return true;
+    for (int i = 0; i < p->n_set; i++)
+        if (sql_scan_reads_file_name(t, p->set_expr[i]))
+            return true;
+    return false;
+}
+
 static int bind_assignments(SqlStmtCtx *c, const SqlTable *t,
                             const SqlScope *sc, UpdatePlan *p, CombErr *err)
 {
@@ -700,7 +713,9 @@ int sql_exec_update_delete(SqlStmtCtx *c, CombErr *err)
         }
         sql_expr_mark_columns(where, t->n_cols, project);
     }
-    if ((rc = sql_scan_open(c, t, project, true, where, &scan, err)))
+    if ((rc = sql_scan_open(c, t, project, true,
+                            dml_reads_file_name(t, where, &plan), where,
+                            &scan, err)))
         goto done;
     if (where && (rc = sql_expr_prepare(where, c->arena, COMB_BATCH_SIZE, err)))
         goto done;

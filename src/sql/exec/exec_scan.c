@@ -146,10 +146,14 @@ static int read_batch(SqlScan *s, CombErr *err)
 }
 
 /* INPUT__FILE__NAME of every row of the batch: the file's path as a
- * file: URI, as Hive's local file system names it. */
+ * file: URI, as Hive's local file system names it.  Only when the
+ * statement reads it (want_file_name); else the column stays as
+ * scan_batch_init left it, NULL. */
 static int fill_file_name(SqlScan *s, const char *path, CombErr *err)
 {
     CombVector *v = &s->batch.cols[s->t->n_cols + SQL_SCAN_FILE_NAME];
+    if (!s->want_file_name)
+        return COMB_OK;
     if (path && path != s->file_path) {
         s->file_path = path;
         if (!(s->file_name = comb_arena_printf(s->c->arena, "%s%s",
@@ -235,12 +239,19 @@ static int scan_batch_init(SqlScan *s, CombErr *err)
     if (comb_batch_init_types(&s->batch, t->n_cols + SQL_SCAN_VCOLS, types,
                               COMB_BATCH_SIZE))
         return comb_err_nomem(err);
+    /* unread, INPUT__FILE__NAME is NULL once and for all (no reader
+     * writes it: read_batch) */
+    if (!s->want_file_name) {
+        CombVector *v = &s->batch.cols[t->n_cols + SQL_SCAN_FILE_NAME];
+        v->has_nulls = true;
+        memset(v->nulls, 1, COMB_BATCH_SIZE);
+    }
     return COMB_OK;
 }
 
 int sql_scan_open(SqlStmtCtx *c, const SqlTable *t, const bool *project,
-                  bool want_row_id, BoundExpr *where, SqlScan *scan,
-                  CombErr *err)
+                  bool want_row_id, bool want_file_name, BoundExpr *where,
+                  SqlScan *scan, CombErr *err)
 {
     int rc, n_buckets;
     memset(scan, 0, sizeof *scan);
@@ -250,6 +261,7 @@ int sql_scan_open(SqlStmtCtx *c, const SqlTable *t, const bool *project,
     scan->walk.last = -1;
     scan->filter = where;
     scan->want_row_id = want_row_id;
+    scan->want_file_name = want_file_name;
     if (want_row_id && t->kind != SQL_TABLE_ACID)
         return sql_err_at(err, COMB_ESEMANTIC, 10004, c->stmt->pos,
                           "ROW__ID exists only in full ACID tables; %s is "
@@ -278,6 +290,20 @@ int sql_scan_open(SqlStmtCtx *c, const SqlTable *t, const bool *project,
         (rc = scan_batch_init(scan, err)))
         sql_scan_close(scan);
     return rc;
+}
+
+bool sql_scan_reads_file_name(const SqlTable *t, const BoundExpr *e)
+{
+    if (!e)
+        return false;
+    if (e->kind == BX_COL && e->col == t->n_cols + SQL_SCAN_FILE_NAME)
+        return true;
+    for (int i = 0; i < e->n_args; i++)
+        if (sql_scan_reads_file_name(t, e->args[i]))
+            return true;
+    return sql_scan_reads_file_name(t, e->a) ||
+           sql_scan_reads_file_name(t, e->b) ||
+           sql_scan_reads_file_name(t, e->c);
 }
 
 /* The partition columns of the batch hold the unit's keys. */

@@ -267,7 +267,7 @@ static const char *kind_text(const SqlTable *t)
 }
 
 static int explain_columns(SqlExplain *x, const SqlTable *t,
-                           const bool *project, bool row_id)
+                           const bool *project, bool row_id, bool file_name)
 {
     CombBuf b = COMB_BUF_INIT;
     int rc;
@@ -276,6 +276,8 @@ static int explain_columns(SqlExplain *x, const SqlTable *t,
             comb_buf_printf(&b, "%s%s", b.len ? ", " : "", t->names[i]);
     if (row_id)
         comb_buf_printf(&b, "%sROW__ID", b.len ? ", " : "");
+    if (file_name)
+        comb_buf_printf(&b, "%sINPUT__FILE__NAME", b.len ? ", " : "");
     if (!b.len)
         comb_buf_append_str(&b, "none");
     if (comb_buf_append_byte(&b, '\0'))
@@ -365,7 +367,8 @@ static int explain_sarg(SqlExplain *x, const SqlTable *t,
 }
 
 int sql_explain_scan(SqlExplain *x, const SqlTable *t, const bool *project,
-                     bool row_id, BoundExpr *filter, CombErr *err)
+                     bool row_id, bool file_name, BoundExpr *filter,
+                     CombErr *err)
 {
     /* what the scan decodes: what is read above it and what it filters on */
     bool *read = comb_arena_alloc(x->c->arena, (size_t)t->n_cols + 4);
@@ -376,14 +379,15 @@ int sql_explain_scan(SqlExplain *x, const SqlTable *t, const bool *project,
     for (int i = 0; i < t->n_cols; i++)
         read[i] = !project || project[i];
     memset(read + t->n_cols, row_id, 3);
-    read[t->n_cols + SQL_SCAN_FILE_NAME] = false;
+    read[t->n_cols + SQL_SCAN_FILE_NAME] = file_name;
     sql_bx_mark_used(filter, t->n_cols + SQL_SCAN_VCOLS, read);
     rc = sql_explain_detail(x, "%s (%s, %s)", t->qualified, kind_text(t),
                             t->format == SQL_FORMAT_TEXT ? "TEXTFILE" : "ORC");
     if (!rc)
         rc = explain_columns(x, t, read,
                              read[t->n_cols] || read[t->n_cols + 1] ||
-                                 read[t->n_cols + 2]);
+                                 read[t->n_cols + 2],
+                             read[t->n_cols + SQL_SCAN_FILE_NAME]);
     if (!rc && filter) {
         const char *text = sql_explain_expr(x->c, filter, names);
         rc = text ? sql_explain_prop(x, "filter: %s", text) : COMB_ENOMEM;
@@ -519,10 +523,14 @@ static int explain_update_delete(SqlExplain *x, const AstStmt *st,
     SqlScope sc;
     BoundExpr *where = NULL;
     bool *project = NULL;
+    bool file_name = false;   /* a SET value reads INPUT__FILE__NAME */
+    const char **names;
     int rc = target_line(x, st->kind == AST_UPDATE ? "Update" : "Delete",
                          &st->name, true, &t, err);
     if (rc)
         return rc;
+    if (!(names = scan_names(x->c, t)))
+        return comb_err_nomem(err);
     sc = (SqlScope){t, t->ms->name, t->n_cols};
     for (int i = 0; i < st->n_assignments && !rc; i++) {
         BoundExpr *e;
@@ -534,7 +542,8 @@ static int explain_update_delete(SqlExplain *x, const AstStmt *st,
                                        &value, err)) ||
             (rc = sql_bind_expr(x->c, &sc, value, &e, err)))
             return rc;
-        text = sql_explain_expr(x->c, e, (const char *const *)t->names);
+        file_name = file_name || sql_scan_reads_file_name(t, e);
+        text = sql_explain_expr(x->c, e, names);
         rc = text ? sql_explain_prop(x, "set: %s = %s", st->assignments[i].column, text)
                   : COMB_ENOMEM;
     }
@@ -553,7 +562,7 @@ static int explain_update_delete(SqlExplain *x, const AstStmt *st,
         !(project = comb_arena_calloc(x->c->arena, (size_t)t->n_cols + 1)))
         rc = COMB_ENOMEM;
     if (!rc)
-        rc = sql_explain_scan(x, t, project, true, where, err);
+        rc = sql_explain_scan(x, t, project, true, file_name, where, err);
     return rc == COMB_ENOMEM ? comb_err_nomem(err) : rc;
 }
 

@@ -263,9 +263,11 @@ int sql_explain_prop(SqlExplain *x, const char *fmt, ...)
 const char *sql_explain_expr(SqlStmtCtx *c, const BoundExpr *e,
                              const char *const *names);
 /* A table scan's lines for EXPLAIN: the table and its kind, the columns it
- * decodes (project, NULL: all), ROW__ID, its filter and the partitions
- * the filter leaves (statement arena; prepares and releases filter). */
+ * decodes (project, NULL: all), ROW__ID, INPUT__FILE__NAME, its filter and
+ * the partitions the filter leaves (statement arena; prepares and releases
+ * filter). */
 int sql_explain_scan(SqlExplain *x, const SqlTable *t, const bool *project,
-                     bool row_id, BoundExpr *filter, CombErr *err);
+                     bool row_id, bool file_name, BoundExpr *filter,
+                     CombErr *err);
 
 #endif

@@ -16,6 +16,7 @@ typedef struct ScanOp {
     BoundExpr *filter;       /* over the table's columns; NULL none */
     bool *project;           /* per table column */
     bool row_id;
+    bool file_name;          /* INPUT__FILE__NAME read above the scan */
     SqlScan scan;
     bool scan_open;
 } ScanOp;
@@ -30,11 +31,13 @@ static int scan_open(SqlOp *op, CombErr *err)
         return comb_err_nomem(err);
     memcpy(read, s->project, (size_t)s->t->n_cols);
     memset(read + s->t->n_cols, s->row_id, 3);
+    read[s->t->n_cols + SQL_SCAN_FILE_NAME] = s->file_name;
     sql_bx_mark_used(s->filter, op->n_cols, read);
     rc = sql_scan_open(op->c, s->t, read,
                        read[s->t->n_cols] || read[s->t->n_cols + 1] ||
                            read[s->t->n_cols + 2],
-                       s->filter, &s->scan, err);
+                       read[s->t->n_cols + SQL_SCAN_FILE_NAME], s->filter,
+                       &s->scan, err);
     /* the scan releases the filter's state at close, even after a failed
      * open; the operator keeps it, to open again (a parallel operator
      * over the memory limit reads its input again: par.h) */
@@ -72,6 +75,7 @@ static void scan_need(SqlOp *op, const bool *used)
     for (int i = 0; i < n; i++)
         s->project[i] = !used || used[i];
     s->row_id = used && (used[n] || used[n + 1] || used[n + 2]);
+    s->file_name = !used || used[n + SQL_SCAN_FILE_NAME];
 }
 
 static bool scan_push(SqlOp *op, BoundExpr *pred)
@@ -87,7 +91,8 @@ static bool scan_push(SqlOp *op, BoundExpr *pred)
 static int scan_explain(const SqlOp *op, SqlExplain *x, CombErr *err)
 {
     const ScanOp *s = (const ScanOp *)op;
-    return sql_explain_scan(x, s->t, s->project, s->row_id, s->filter, err);
+    return sql_explain_scan(x, s->t, s->project, s->row_id, s->file_name,
+                            s->filter, err);
 }
 
 static const SqlOpVt scan_vt = {

@@ -382,6 +382,27 @@ static int bind_now(SqlStmtCtx *c, const AstExpr *e, int n_args,
     return COMB_OK;
 }
 
+/* current_user() and current_database(): the session's user and database
+ * when the statement is bound (Hive's GenericUDFCurrentUser and
+ * UDFCurrentDB, constants within a statement; usable as DEFAULTs). */
+static int bind_session_string(SqlStmtCtx *c, const AstExpr *e, int n_args,
+                               BoundExpr **out, CombErr *err)
+{
+    bool user = strcmp(e->name, "current_user") == 0;
+    const char *v = user ? c->s->user : c->s->db;
+    BoundExpr *b;
+    if (n_args)
+        return sql_err_at(err, COMB_ESEMANTIC, 10015, e->pos,
+                          "Arguments length mismatch for function '%s'",
+                          e->name);
+    if (!(b = sql_bx_new(c, BX_CONST, COMB_T_STRING, e->pos)) ||
+        !(b->sval.ptr = comb_arena_strdup(c->arena, v)))
+        return comb_err_nomem(err);
+    b->sval.len = (uint32_t)strlen(v);
+    *out = b;
+    return COMB_OK;
+}
+
 static int bind_case_fn(SqlFnBind *f, CombErr *err)
 {
     BoundExpr *b = f->b, **args = b->args;
@@ -502,6 +523,9 @@ int sql_bind_function(SqlStmtCtx *c, const SqlScope *sc, const AstExpr *e,
     if (strcmp(e->name, "current_date") == 0 ||
         strcmp(e->name, "current_timestamp") == 0)
         return bind_now(c, e, n_args, out, err);
+    if (strcmp(e->name, "current_user") == 0 ||
+        strcmp(e->name, "current_database") == 0)
+        return bind_session_string(c, e, n_args, out, err);
     if (!(b = sql_bx_new(c, BX_FUNC, COMB_T_NULL, e->pos)))
         return comb_err_nomem(err);
     b->fname = e->name;

@@ -239,6 +239,20 @@ bool sql_compare_type(SqlStmtCtx *c, const BoundExpr *a, const BoundExpr *b,
         *to = sql_kind_type(COMB_T_STRING);
         return true;
     }
+    /* a date or timestamp outranks text, which converts to it (Hive's
+     * getCommonClassForComparison: `dt = '2024-1-1'` compares as DATE);
+     * a date and a timestamp compare as timestamps */
+    if (is_date_group(ka) || is_date_group(kb)) {
+        CombTypeKind other = is_date_group(ka) ? kb : ka;
+        if (sql_is_string(other)) {
+            *to = sql_kind_type(is_date_group(ka) ? ka : kb);
+            return true;
+        }
+        if (is_date_group(other)) {
+            *to = sql_kind_type(COMB_T_TIMESTAMP);
+            return true;
+        }
+    }
     /* timestamps are not implicitly numbers: Hive compares them as
      * doubles (which its strict mode then refuses) */
     if ((sql_is_number(ka) || sql_is_number(kb)) &&

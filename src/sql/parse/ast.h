@@ -128,6 +128,8 @@ typedef struct AstColumnDef {
     /* [CONSTRAINT name] DEFAULT expr [ENABLE]: NULL when not given */
     struct AstExpr *default_value;
     char *default_name;      /* the CONSTRAINT name; NULL if not given */
+    bool default_disabled;   /* DISABLE or NOT ENFORCED after the value */
+    bool default_validate;   /* VALIDATE after the value */
 } AstColumnDef;
 
 typedef struct AstProperty {

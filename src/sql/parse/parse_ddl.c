@@ -122,8 +122,30 @@ static bool starts_column_constraint(SqlParser *p)
     return false;
 }
 
-/* [CONSTRAINT name] DEFAULT expr [ENABLE]: the one column constraint comb
- * keeps (Hive's others are refused by the caller).  The value is any
+/* Hive's constraintOptsCreate after a DEFAULT value:
+ * (ENABLE | DISABLE) [VALIDATE | NOVALIDATE] | [NOT] ENFORCED, then
+ * [RELY | NORELY]; what they say is kept for the binder's checks. */
+static void default_options(SqlParser *p, AstColumnDef *col)
+{
+    if (sp_accept_word(p, "disable")) {
+        col->default_disabled = true;
+    } else if (sp_is_kw(p, KW_NOT) && sp_is_word_at(p, 1, "enforced")) {
+        sp_next(p);
+        sp_next(p);
+        col->default_disabled = true;
+    } else if (!sp_accept_word(p, "enable")) {
+        sp_accept_word(p, "enforced");
+    }
+    if (sp_accept_word(p, "validate"))
+        col->default_validate = true;
+    else
+        sp_accept_word(p, "novalidate");
+    if (!sp_accept_word(p, "rely"))
+        sp_accept_word(p, "norely");
+}
+
+/* [CONSTRAINT name] DEFAULT expr [options]: the one column constraint
+ * comb keeps (Hive's others are refused by the caller).  The value is any
  * expression here; the binder checks it is one Hive allows. */
 static int column_default(SqlParser *p, AstColumnDef *col)
 {
@@ -135,7 +157,7 @@ static int column_default(SqlParser *p, AstColumnDef *col)
     if (!sp_accept_kw(p, KW_DEFAULT))
         return COMB_OK;
     SP_TRY(sp_expr(p, &col->default_value));
-    sp_accept_word(p, "enable");
+    default_options(p, col);
     return COMB_OK;
 }
 

@@ -9,12 +9,16 @@
  */
 #include "sql/plan/plan.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
-/* Hive's DEFAULT_MAX_LEN: the longest default text the metastore keeps. */
+/* Hive's DEFAULT_MAX_LEN: the longest default text the metastore keeps;
+ * CONSTRAINT_MAX_LENGTH: the longest constraint name. */
 #define DEFAULT_MAX_LEN 255
+#define CONSTRAINT_MAX_LENGTH 255
 
 bool sql_is_default_keyword(const AstExpr *e)
 {
@@ -67,29 +71,42 @@ int sql_value_or_default(SqlStmtCtx *c, const SqlTable *t, int col,
     return sql_column_default(c, t, col, e->pos, out, err);
 }
 
-/* Hive's isDefaultValueAllowed: constants and functions of them (casts
- * included); no column, subquery or window. */
-static const AstExpr *disallowed_part(const AstExpr *e)
+/* The first part of e of one of the n_kinds kinds; subqueries and
+ * windows count as AST_SUBQUERY. */
+static const AstExpr *find_part(const AstExpr *e, const AstExprKind *kinds,
+                                int n_kinds)
 {
     const AstExpr *bad;
     if (!e)
         return NULL;
-    switch (e->kind) {
-    case AST_COLREF: case AST_FIELD: case AST_STAR: case AST_SUBQUERY:
-    case AST_EXISTS:
-        return e;
-    default:
-        break;
-    }
-    if (e->query || e->over)
-        return e;
-    if ((bad = disallowed_part(e->left)) || (bad = disallowed_part(e->right)) ||
-        (bad = disallowed_part(e->third)))
+    for (int k = 0; k < n_kinds; k++)
+        if (e->kind == kinds[k] ||
+            (kinds[k] == AST_SUBQUERY && (e->query || e->over)))
+            return e;
+    if ((bad = find_part(e->left, kinds, n_kinds)) ||
+        (bad = find_part(e->right, kinds, n_kinds)) ||
+        (bad = find_part(e->third, kinds, n_kinds)))
         return bad;
     for (int i = 0; i < e->n_args; i++)
-        if ((bad = disallowed_part(e->args[i])))
+        if ((bad = find_part(e->args[i], kinds, n_kinds)))
             return bad;
     return NULL;
+}
+
+/* A column reference: Hive types the DEFAULT without a row, so a column
+ * is no value at all ("Invalid Default value!"). */
+static const AstExpr *column_part(const AstExpr *e)
+{
+    static const AstExprKind kinds[] = {AST_COLREF, AST_FIELD, AST_STAR};
+    return find_part(e, kinds, 3);
+}
+
+/* Hive's isDefaultValueAllowed: constants and functions of them (casts
+ * included); no subquery or window. */
+static const AstExpr *disallowed_part(const AstExpr *e)
+{
+    static const AstExprKind kinds[] = {AST_SUBQUERY, AST_EXISTS};
+    return find_part(e, kinds, 2);
 }
 
 static int invalid_constraint(CombErr *err, AstPos pos, const char *fmt,
@@ -109,6 +126,9 @@ int sql_default_check(SqlStmtCtx *c, const AstExpr *value,
     const char *want, *got;
     BoundExpr *e;
     int rc;
+    if (column_part(value))
+        return sql_err_at(err, COMB_ESEMANTIC, 10326, column_part(value)->pos,
+                          "Invalid Constraint syntax Invalid Default value!");
     if (strlen(text) > DEFAULT_MAX_LEN)
         return invalid_constraint(err, value->pos,
                                   "Invalid Default value:  %s .Maximum "
@@ -136,4 +156,57 @@ int sql_default_check(SqlStmtCtx *c, const AstExpr *value,
                                   "compatible with column type: %s",
                                   got, text, want);
     return COMB_OK;
+}
+
+/* The name of a DEFAULT constraint written without one, formed as Hive's
+ * metastore forms it (generateConstraintName: a hash of the table and
+ * column, the time in milliseconds, a counter). */
+static char *generated_name(SqlStmtCtx *c, const char *db, const char *table,
+                            const char *column)
+{
+    char buf[128];
+    struct timespec ts;
+    uint32_t h = 0;
+    const char *parts[] = {db, table, column};
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
+        for (const char *p = parts[i]; *p; p++)
+            h = h * 31 + (uint8_t)*p;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    snprintf(buf, sizeof buf, "dc_%u_%lld_0", h & 0xfffffffu,
+             (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
+    return comb_arena_strdup(c->arena, buf);
+}
+
+int sql_default_build(SqlStmtCtx *c, const AstColumnDef *cd, const char *db,
+                      const char *table, bool external, MsColumn *col,
+                      CombErr *err)
+{
+    int rc;
+    if (!cd->default_value)
+        return COMB_OK;
+    if (cd->default_disabled)
+        return sql_err_at(err, COMB_EUNSUPPORTED, 0, cd->default_value->pos,
+                          "a DISABLE'd DEFAULT constraint is not supported: "
+                          "drop DISABLE (comb keeps enabled DEFAULTs only)");
+    if (cd->default_validate)
+        return sql_err_at(err, COMB_ESEMANTIC, 10326, cd->default_value->pos,
+                          "Invalid Constraint syntax VALIDATE feature not "
+                          "supported yet. Please use NOVALIDATE instead.");
+    if (external)
+        return sql_err_at(err, COMB_ESEMANTIC, 10326, cd->default_value->pos,
+                          "Invalid Constraint syntax Constraints are "
+                          "disallowed with External tables. Only RELY is "
+                          "allowed.");
+    if (cd->default_name && strlen(cd->default_name) > CONSTRAINT_MAX_LENGTH)
+        return sql_err_at(err, COMB_ESEMANTIC, 10326, cd->pos,
+                          "Invalid Constraint syntax Constraint name: %s "
+                          "exceeded maximum allowed length: %d",
+                          cd->default_name, CONSTRAINT_MAX_LENGTH);
+    if ((rc = sql_default_check(c, cd->default_value, cd->type.type, err)))
+        return rc;
+    col->default_value = cd->default_value->text;
+    col->default_name = cd->default_name
+                            ? cd->default_name
+                            : generated_name(c, db, table, cd->name);
+    return col->default_name ? COMB_OK : comb_err_nomem(err);
 }

@@ -56,6 +56,16 @@ int sql_value_or_default(SqlStmtCtx *c, const SqlTable *t, int col,
  * column's type exactly (DEFAULT NULL suits any). */
 int sql_default_check(SqlStmtCtx *c, const AstExpr *value,
                       const CombType *col_type, CombErr *err);
+/* The [CONSTRAINT name] DEFAULT of column definition cd (none: nothing
+ * done) checked as Hive's ConstraintsUtils does (DISABLE refused: comb
+ * keeps enabled defaults only; VALIDATE, EXTERNAL tables, names over 255
+ * characters, then sql_default_check) and set on col: the text and the
+ * name (a generated one, as Hive's metastore's, when none is given) for
+ * table db.table.  Names unique within the table are the caller's
+ * check. */
+int sql_default_build(SqlStmtCtx *c, const AstColumnDef *cd, const char *db,
+                      const char *table, bool external, MsColumn *col,
+                      CombErr *err);
 
 /* ----------------------------------------------------- units (partition.c) */
 

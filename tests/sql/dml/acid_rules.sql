@@ -8,6 +8,22 @@ INSERT INTO acid_t PARTITION (p) VALUES (1, 'x', 'a'), (2, 'y', 'a'), (3, 'z', '
 -- no update of partition columns (10292) nor of bucketing columns (10302)
 UPDATE acid_t SET p = 'b' WHERE id = 1;
 UPDATE acid_t SET v = 'w', id = 3 WHERE id = 1;
+-- whatever the case of the name, the value (DEFAULT, the column itself)
+-- or the statement (MERGE): Hive's checkValidSetClauseTarget, partition
+-- columns first, then bucketing columns (every one of several)
+UPDATE acid_t SET P = p WHERE id = 1;
+UPDATE acid_t SET ID = default WHERE id = 1;
+CREATE TABLE acid_2b (k1 INT, k2 STRING, v INT) PARTITIONED BY (d STRING)
+  CLUSTERED BY (k1, k2) INTO 2 BUCKETS STORED AS ORC
+  TBLPROPERTIES ('transactional'='true');
+INSERT INTO acid_2b PARTITION (d = 'x') VALUES (1, 'a', 10);
+UPDATE acid_2b SET v = 11, k2 = 'b' WHERE k1 = 1;
+MERGE INTO acid_2b t USING (SELECT 1 AS k1) s ON t.k1 = s.k1
+WHEN MATCHED THEN UPDATE SET d = 'y';
+MERGE INTO acid_2b t USING (SELECT 1 AS k1) s ON t.k1 = s.k1
+WHEN MATCHED AND t.v > 0 THEN UPDATE SET K2 = 'b'
+WHEN MATCHED THEN DELETE;
+SELECT * FROM acid_2b;
 -- an unknown column in SET (10408) or in WHERE (10004)
 UPDATE acid_t SET nosuch = 3 WHERE id = 1;
 UPDATE acid_t SET v = 'w' WHERE nosuch = 2;

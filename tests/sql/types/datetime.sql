@@ -16,8 +16,9 @@ SELECT CAST('2020-01-01 10:11:12' AS TIMESTAMP), CAST('2020-01-01T10:11:12.5' AS
 SELECT CAST('2021-01-05 10:20' AS TIMESTAMP), CAST('2021-1-5 1:2:3' AS TIMESTAMP), CAST(' 2020-01-01 10:11:12.1234567899 ' AS TIMESTAMP), CAST('2021-01-05 25:00:00' AS DATE), CAST('2021-01-05x' AS DATE), CAST('2021-01-05 23:59:59.999' AS DATE);
 -- dates and timestamps into each other and into strings
 SELECT CAST(DATE '1969-12-31' AS TIMESTAMP), CAST(TIMESTAMP '1969-12-31 23:59:59.5' AS DATE), CAST(TIMESTAMP '0001-01-01 00:00:00' AS DATE), CAST(DATE '2020-01-01' AS STRING), CAST(TIMESTAMP '2020-01-01 00:00:00.100' AS STRING), CAST(TIMESTAMP '2020-01-01 00:00:00' AS VARCHAR(13)), CAST(DATE '2020-01-01' AS BOOLEAN), CAST(TIMESTAMP '1970-01-01 00:00:00' AS BOOLEAN);
--- comparisons: same types by value; a date or timestamp with a string, or
--- a date with a timestamp, compare as strings (getCommonClassForComparison)
+-- comparisons: same types by value; a string with a date or timestamp
+-- converts to it, a date with a timestamp compares as timestamps
+-- (getCommonClassForComparison: the date group outranks strings)
 SELECT DATE '2020-01-01' < DATE '2020-01-02', DATE '2020-01-01' = '2020-01-01', DATE '2020-01-01' = '2020-1-1', TIMESTAMP '2020-01-01 00:00:00' = '2020-01-01 00:00:00', DATE '2020-01-01' = TIMESTAMP '2020-01-01 00:00:00', DATE '2020-01-01' < TIMESTAMP '2020-01-01 00:00:00', TIMESTAMP '2020-01-01 00:00:00.000000001' > TIMESTAMP '2020-01-01 00:00:00';
 SELECT DATE '2020-01-01' IN (DATE '2020-01-01', DATE '2021-01-01'), DATE '2020-01-01' BETWEEN '2019-12-31' AND '2020-01-02', coalesce(NULL, DATE '2020-01-01'), CASE WHEN true THEN DATE '2020-01-01' ELSE '2020' END;
 -- numbers and timestamps do not mix (hive.strict.timestamp.conversion)
