@@ -963,7 +963,6 @@ class Table:
         self.location = None  # the directory of an external table
         self.canon = None     # instead of rows: id -> canonical row
         self.parts = []       # partition columns (STRING, in key order)
-        self.index_stride = INDEX_STRIDE  # the row index stride its files get
 
 
 # Row index every INDEX_STRIDE rows, small compression chunks (positions
@@ -1843,7 +1842,7 @@ def check_index(path, rel, t, meta, tools, rep):
     filters give the full scan's rows)."""
     cnt = rep.index_cmp
     cnt.values += 1
-    if meta.get("row index stride") != t.index_stride:
+    if meta.get("row index stride") != INDEX_STRIDE:
         cnt.bad(rel, "row index stride %s" % meta.get("row index stride"))
     v = json.loads(tool(tools, "orc-metadata", "-v", path).decode("utf-8", "surrogateescape"))
     root = parse_type(v["type"])

@@ -51,7 +51,7 @@ COLS = oc.SCHEMAS["prim"]
 SHAPES = ["part", "bucket", "upsert"]
 N_PARTS = 3
 N_BUCKETS = 3
-STREAM_INDEX_STRIDE = 10000   # ORC's default: the stream's files get it
+STRIPE_SIZE = 4 << 20
 
 
 def stream_field(t, v):
@@ -79,7 +79,6 @@ class Stream:
         self.t = oc.Table("s_%s_%s" % (shape, codec.lower()), None, "acid", codec, cols=COLS)
         if shape == "part":
             self.t.parts = ["p"]
-        self.t.index_stride = STREAM_INDEX_STRIDE
         self.per_txn = per_txn
         self.txns = []        # [[record bytes]]
         self.counts = []      # rows visible after each txn
@@ -129,11 +128,12 @@ class Stream:
         extra = {"part": " PARTITIONED BY (p STRING)",
                  "bucket": " CLUSTERED BY (id) INTO %d BUCKETS" % N_BUCKETS,
                  "upsert": ""}[self.shape]
-        # the stream takes orc.compress from the table and ORC's defaults
-        # for the rest (row index stride 10000, no bloom filters)
-        return ("CREATE TABLE %s (%s)%s STORED AS ORC TBLPROPERTIES "
-                "('transactional'='true', 'orc.compress'='%s')"
-                % (self.t.name, coldefs, extra, self.t.codec))
+        # orc_crosscheck's settings: a row index every 1000 rows, 8 KiB
+        # compression chunks, bloom filters; stripes large enough for a
+        # txn's rows (deltas get 1/8)
+        return ("CREATE TABLE %s (%s)%s STORED AS ORC TBLPROPERTIES (%s)"
+                % (self.t.name, coldefs, extra,
+                   oc.table_props("acid", self.t.codec, STRIPE_SIZE, oc.bloom_columns(COLS))))
 
 
 def count_rows(comb, name):
