@@ -1157,7 +1157,8 @@ def data_files(t, table_dir):
         kind = "delete" if m.group(1) == "delete_delta" else "insert"
         full = os.path.join(table_dir, d)
         for n in sorted(os.listdir(full)):
-            if not n.startswith((".", "_")):
+            # streaming deltas' side files are no data files (§1.7)
+            if not n.startswith((".", "_")) and not n.endswith("_flush_length"):
                 files.append((os.path.join(full, n), kind))
     return files
 
