@@ -44,6 +44,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.dont_write_bytecode = True      # no __pycache__ in the tree
 import orc_crosscheck as oc  # noqa: E402
 
 # the stream takes the primitive types (tools/orc_crosscheck.py's "prim")
