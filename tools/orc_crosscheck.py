@@ -962,6 +962,7 @@ class Table:
         self.rows = {}       # id -> model row (list, table order); None: none
         self.location = None  # the directory of an external table
         self.canon = None     # instead of rows: id -> canonical row
+        self.parts = []       # partition columns (STRING, in key order)
 
 
 # Row index every INDEX_STRIDE rows, small compression chunks (positions
@@ -1072,7 +1073,7 @@ def select_exprs(t):
 def comb_select(comb, t):
     """comb's SELECT as canonical rows: {key: row}, key = ROW__ID triple
     for full ACID, else id."""
-    exprs = select_exprs(t)
+    exprs = select_exprs(t) + t.parts
     acid = t.kind == "acid"
     sql = "SELECT %s%s FROM %s" % ("ROW__ID, " if acid else "", ", ".join(exprs), t.name)
     text = comb.run_sql(sql, csv_out=True).decode("utf-8", "surrogateescape")
@@ -1085,7 +1086,10 @@ def comb_select(comb, t):
         key = None
         if acid:
             rid = json.loads(fields[0])
-            key = (rid["writeid"], rid["bucketid"], rid["rowid"])
+            # ROW__IDs repeat across partitions: the partition is part of the key
+            pvals = tuple(f.decode("utf-8", "surrogateescape")
+                          for f in fields[len(fields) - len(t.parts):])
+            key = pvals + (rid["writeid"], rid["bucketid"], rid["rowid"])
             fields = fields[1:]
         row = []
         for c, f in zip(t.root.children, fields):
@@ -1107,6 +1111,23 @@ def comb_select(comb, t):
             raise ValueError("%s: key %s twice in SELECT" % (t.name, key))
         out[key] = row
     return out
+
+
+def partition_dirs(t, table_dir):
+    """[(partition values, directory)]: the table's own directory, or one
+    k=v/... directory per partition (values as comb names them: plain
+    text, %XX for the characters Hive escapes)."""
+    level = [((), table_dir)]
+    for key in t.parts:
+        nxt = []
+        for vals, d in level:
+            for n in sorted(os.listdir(d)):
+                if n.startswith(key + "=") and os.path.isdir(os.path.join(d, n)):
+                    v = re.sub(r"%([0-9A-Fa-f]{2})", lambda m: chr(int(m.group(1), 16)),
+                               n[len(key) + 1:])
+                    nxt.append((vals + (v,), os.path.join(d, n)))
+        level = nxt
+    return level
 
 
 def data_files(t, table_dir):
@@ -1136,7 +1157,8 @@ def data_files(t, table_dir):
         kind = "delete" if m.group(1) == "delete_delta" else "insert"
         full = os.path.join(table_dir, d)
         for n in sorted(os.listdir(full)):
-            if not n.startswith((".", "_")):
+            # streaming deltas' side files are no data files (§1.7)
+            if not n.startswith((".", "_")) and not n.endswith("_flush_length"):
                 files.append((os.path.join(full, n), kind))
     return files
 
@@ -1852,20 +1874,25 @@ def check_index(path, rel, t, meta, tools, rep):
 INDEX_CHECK = [None]
 
 
-def check_table(t, wh, comb, tools, rep):
+def check_table(t, wh, comb, tools, rep, on_file=None):
+    """on_file(path, fkind, root, rows), if given, sees each file's rows
+    as ORC C++ read them."""
     tdir = t.location or os.path.join(wh, t.name)
-    files = data_files(t, tdir)
+    files = [(pv, path, fkind) for pv, d in partition_dirs(t, tdir)
+             for path, fkind in data_files(t, d)]
     if not files:
         rep.meta_cmp.bad(t.name, "no data files")
     inserted, deleted = {}, set()
-    for path, fkind in files:
+    for pvals, path, fkind in files:
         root, rows = check_file(path, t, fkind, comb, tools, rep)
+        if on_file:
+            on_file(path, fkind, root, rows)
         if t.kind == "acid":
             if fkind == "delete":
-                deleted.update((r[1], r[2], r[3]) for r in rows)
+                deleted.update(pvals + (r[1], r[2], r[3]) for r in rows)
             else:
                 for r in rows:
-                    inserted[(r[1], r[2], r[3])] = r[5]
+                    inserted[pvals + (r[1], r[2], r[3])] = r[5]
             ver = os.path.join(os.path.dirname(path), "_orc_acid_version")
             rep.meta_cmp.values += 1
             if not os.path.exists(ver) or open(ver, "rb").read() != b"2":

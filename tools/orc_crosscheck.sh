@@ -25,22 +25,25 @@
 #
 # ORC_TOOLS is a directory with orc-contents, orc-metadata, orc-statistics
 # and csv-import; tools/README.md says how /work/orc-cpp was built.
+# tools/stream_crosscheck.sh runs through here with CROSSCHECK=stream_crosscheck
+# (the same tools, comb and orc_index_check; its own Python script).
 set -u
-here=$(cd "$(dirname "$0")" && pwd)
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(dirname "$here")
+name=${CROSSCHECK:-orc_crosscheck}
 for t in orc-contents orc-metadata orc-statistics csv-import; do
     if [[ -z ${ORC_TOOLS:-} || ! -x ${ORC_TOOLS}/$t ]]; then
         echo "Apache ORC tools not found (set ORC_TOOLS)"
-        echo "orc_crosscheck: skipped (no ${ORC_TOOLS:+$ORC_TOOLS/}$t)"
+        echo "$name: skipped (no ${ORC_TOOLS:+$ORC_TOOLS/}$t)"
         exit 0
     fi
 done
 comb=${COMB:-$root/build/rel/comb}
 if [[ ! -x $comb ]]; then
-    echo "orc_crosscheck: no comb binary at $comb (run make, or set COMB)" >&2
+    echo "$name: no comb binary at $comb (run make, or set COMB)" >&2
     exit 1
 fi
-command -v python3 >/dev/null || { echo "orc_crosscheck: python3 is needed" >&2; exit 1; }
+command -v python3 >/dev/null || { echo "$name: python3 is needed" >&2; exit 1; }
 # tools/orc_index_check.cc against the ORC C++ library of that build (its
 # CMake cache names the source tree): ORC C++'s own seeks and search
 # arguments over comb's row indexes and bloom filters
@@ -54,7 +57,7 @@ if [[ -n $src && -f $build/c++/src/liborc.a ]] && command -v g++ >/dev/null; the
             -lprotobuf -lsnappy -lzstd -llz4 -lz -lpthread -o "$bin"; then
         check=(--index-check "$bin")
     else
-        echo "orc_crosscheck: orc_index_check did not build; ORC C++'s seeks not tried" >&2
+        echo "$name: orc_index_check did not build; ORC C++'s seeks not tried" >&2
     fi
 fi
-exec python3 "$here/orc_crosscheck.py" --comb "$comb" --tools "$ORC_TOOLS" "${check[@]}" "$@"
+exec python3 "$here/$name.py" --comb "$comb" --tools "$ORC_TOOLS" "${check[@]}" "$@"

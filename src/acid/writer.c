@@ -78,10 +78,14 @@ typedef struct Stage {
     int cap;                  /* rows every vector above holds */
 } Stage;
 
-/* A directory the writer made (removed again on abort). */
+/* A directory the writer made (removed again on abort).  A streaming
+ * writer syncs it at every commit: only the first time, and after files
+ * were added, is there anything to write or fsync. */
 typedef struct MadeDir {
     char *path;
     bool made;
+    bool versioned;           /* its _orc_acid_version is written, fsynced */
+    bool synced;              /* entries fsynced since the last file added */
 } MadeDir;
 
 struct AcidWriter {
@@ -439,16 +443,17 @@ static void index_options(const AcidWriter *w, const CombType *type,
     o->n_bloom_columns = w->n_bloom;
 }
 
-static int open_orc(AcidWriter *w, const char *dir, int bucket,
+static int open_orc(AcidWriter *w, MadeDir *dir, int bucket,
                     const CombType *type,
                     int (*on_stripe)(void *, uint64_t, CombErr *), void *ctx,
                     OrcWriter **out, CombErr *err)
 {
     OrcWriterOptions o;
     char *name = acid_bucket_file_name(&w->arena, bucket);
-    char *path = name ? fs_join(&w->arena, dir, name) : NULL;
+    char *path = name ? fs_join(&w->arena, dir->path, name) : NULL;
     if (!path)
         return comb_err_nomem(err);
+    dir->synced = false; /* a new entry (and the side file made before) */
     orc_writer_options_default(&o);
     o.compression = (OrcCompression)w->compression;
     if (w->stripe_size)
@@ -537,7 +542,7 @@ static int insert_file_get(AcidWriter *w, int bucket, InsertFile **out,
     f->keyed = w->keep_row_ids;
     if ((rc = acid_bucket_encode(bucket, w->stmt, &f->prop, err)) ||
         (w->streaming && (rc = side_file_create(w, f, bucket, err))) ||
-        (rc = open_orc(w, w->insert_dir.path, bucket, w->file_type,
+        (rc = open_orc(w, &w->insert_dir, bucket, w->file_type,
                        insert_on_stripe, f, &f->orc, err))) {
         free_insert_file(f);
         return rc;
@@ -796,7 +801,7 @@ static int write_delete_file(AcidWriter *w, const AcidKey *events, size_t n,
     OrcWriter *orc = NULL;
     char stats[64];
     int rc;
-    if ((rc = open_orc(w, w->delete_dir.path, events[0].writer, w->file_type,
+    if ((rc = open_orc(w, &w->delete_dir, events[0].writer, w->file_type,
                        delete_on_stripe, &f, &orc, err)))
         goto done;
     for (size_t done_n = 0; done_n < n;) {
@@ -964,7 +969,7 @@ static int write_empty_base(AcidWriter *w, CombErr *err)
     OrcWriter *orc = NULL;
     int rc;
     if ((rc = make_dir(&w->insert_dir, err)) ||
-        (rc = open_orc(w, w->insert_dir.path, 0, w->row_type, NULL, NULL,
+        (rc = open_orc(w, &w->insert_dir, 0, w->row_type, NULL, NULL,
                        &orc, err)) ||
         (rc = close_orc(orc, &empty, "0,0,0", false, err)))
         return rc;
@@ -978,15 +983,21 @@ static int sync_dirs(AcidWriter *w, CombErr *err)
     MadeDir *dirs[2] = {&w->insert_dir, &w->delete_dir};
     int rc;
     for (int i = 0; i < 2; i++) {
+        MadeDir *d = dirs[i];
         char *path;
-        if (!dirs[i]->made)
+        if (!d->made || d->synced)
             continue;
-        if (!(path = fs_join(&w->arena, dirs[i]->path, ACID_VERSION_FILE)))
-            return comb_err_nomem(err);
-        if ((rc = fs_write_file(path, ACID_VERSION, strlen(ACID_VERSION),
-                                err)) ||
-            (rc = fs_fsync_dir(dirs[i]->path, err)))
+        if (!d->versioned) {
+            if (!(path = fs_join(&w->arena, d->path, ACID_VERSION_FILE)))
+                return comb_err_nomem(err);
+            if ((rc = fs_write_file(path, ACID_VERSION, strlen(ACID_VERSION),
+                                    err)))
+                return rc;
+            d->versioned = true;
+        }
+        if ((rc = fs_fsync_dir(d->path, err)))
             return rc;
+        d->synced = true;
     }
     return COMB_OK;
 }

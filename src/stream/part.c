@@ -191,19 +191,29 @@ int stream_route_rows(CombStream *s, const CombBatch *rows,
 
 int stream_part_writer(CombStream *s, StreamPart *p, CombErr *err)
 {
-    AcidWriterOptions opt = {0};
+    const AcidOrcConf *o = &s->orc;
+    AcidWriterOptions opt = {.stripe_size = acid_orc_delta_stripe_size(o),
+                             .set_dictionary_key_threshold = true,
+                             .dictionary_key_threshold =
+                                 o->dictionary_key_threshold,
+                             .set_index = true,
+                             .row_index_stride = o->row_index_stride,
+                             .compression_block_size = o->block_size,
+                             .bloom_fields = o->bloom,
+                             .bloom_fpp = o->bloom_fpp};
     int rc;
     if (p->w)
         return COMB_OK;
     /* upserts: delta_w_w_0000 and delete_delta_w_w_0000 of the txn alone
      * (see upsert.c) */
     if (s->n_key_cols)
-        return acid_writer_open(p->dir, &s->schema, s->writeids[s->cur], 0,
-                                s->compression, &p->w, err);
+        return acid_writer_open_opts(p->dir, &s->schema, s->writeids[s->cur],
+                                     0, (int)o->compression, &opt, &p->w,
+                                     err);
     opt.max_write_id = s->writeids[s->n_batch - 1];
     opt.streaming = true;
     rc = acid_writer_open_opts(p->dir, &s->schema, s->writeids[0], -1,
-                               s->compression, &opt, &p->w, err);
+                               (int)o->compression, &opt, &p->w, err);
     if (!rc)
         rc = acid_writer_set_write_id(p->w, s->writeids[s->cur], err);
     return rc;

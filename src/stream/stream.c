@@ -53,19 +53,26 @@ static int check_table(const CombStream *s, CombErr *err)
     return COMB_OK;
 }
 
-/* orc.compress of the table, Hive's default ZLIB; a value comb does not
- * write is refused, as INSERT refuses it. */
-static int table_compression(const CombStream *s, int *out, CombErr *err)
+/* A setting of the table's own properties (Hive's streaming writer takes
+ * its ORC settings from them). */
+static const char *table_prop(void *ctx, const char *key,
+                              const char *hive_key, const char **where)
 {
-    const char *v = ms_table_prop(s->table, "orc.compress");
-    OrcCompression c = ORC_COMP_ZLIB;
-    if (v && !orc_compression_parse(v, &c))
-        return comb_err(err, COMB_EUNSUPPORTED,
-                        "cannot stream into %s.%s: orc.compress '%s' is not "
-                        "a compression comb writes; use NONE, ZLIB, SNAPPY, "
-                        "LZ4 or ZSTD", s->db, s->name, v);
-    *out = (int)c;
-    return COMB_OK;
+    (void)hive_key;
+    *where = "table property";
+    return ms_table_prop(((const CombStream *)ctx)->table, key);
+}
+
+/* The ORC settings of the table's files (acid/orc_conf.h), as INSERT
+ * writes them; a value comb does not write is refused, as INSERT refuses
+ * it. */
+static int table_orc_conf(CombStream *s, CombErr *err)
+{
+    char *qualified = comb_arena_printf(&s->arena, "%s.%s", s->db, s->name);
+    if (!qualified)
+        return comb_err_nomem(err);
+    return acid_orc_conf(table_prop, s, qualified, s->schema.n_cols,
+                         s->schema.names, &s->arena, &s->orc, err);
 }
 
 static int data_col_index(const MsTable *t, const char *name)
@@ -272,11 +279,9 @@ int comb_stream_open(const CombStreamOptions *opt, CombStream **out,
         rc = ms_table_get(s->ms, s->db, s->name, &s->arena, &s->table, err);
     if (!rc && !(rc = check_table(s, err)) &&
         !(rc = setup_partition(s, opt, err)) && !(rc = build_layout(s, err)) &&
-        !(rc = setup_buckets(s, err)) && !(rc = setup_upsert(s, opt, err))) {
-        s->compression = opt->compression;
-        if (!opt->set_compression)
-            rc = table_compression(s, &s->compression, err);
-    }
+        !(rc = setup_buckets(s, err)) && !(rc = setup_upsert(s, opt, err)) &&
+        !(rc = table_orc_conf(s, err)) && opt->set_compression)
+        s->orc.compression = (OrcCompression)opt->compression;
     if (rc) {
         comb_stream_close(s, NULL);
         return rc;

@@ -92,7 +92,10 @@ typedef struct CombStreamOptions {
     int64_t txn_timeout_ms;       /* hive.txn.timeout: heartbeats every
                                      half of it; 0: 300000 */
     /* ORC compression of the bucket files: the table's orc.compress
-     * property unless set_compression (then an OrcCompression value). */
+     * property unless set_compression (then an OrcCompression value).
+     * The other ORC settings come from the table's properties as INSERT
+     * takes them (acid/orc_conf.h: stripe size / 8, row index stride,
+     * compression chunk size, bloom filters, dictionary threshold). */
     bool set_compression;
     int compression;
 } CombStreamOptions;

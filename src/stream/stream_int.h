@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "acid/acid.h"
+#include "acid/orc_conf.h"
 #include "common/arena.h"
 #include "metastore/ms.h"
 #include "stream/stream.h"
@@ -45,7 +46,8 @@ struct CombStream {
     int *bucket_cols;          /* CLUSTERED BY, as data column indexes */
     int n_bucket_cols;
     int bucketing_version;
-    int compression;
+    AcidOrcConf orc;           /* the table's ORC settings (bloom flags in
+                                  arena) */
     int batch_size;
     const char *user, *host, *agent;
     int64_t txn_timeout_ms;

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "acid/acid.h"
+#include "acid/orc_conf.h"
 #include "common/batch.h"
 #include "common/err.h"
 #include "common/txnlist.h"
@@ -23,30 +24,13 @@
 
 /* ------------------------------------------------------------- ORC options */
 
-/* The ORC writer settings of table t (orc_options.c): orc.compress and
- * orc.stripe.size from its properties or the session, as Hive reads them;
- * a value comb cannot write is an error naming the table. */
-typedef struct SqlOrcOptions {
-    OrcCompression compression;
-    uint64_t stripe_size;   /* bases, insert-only and plain files */
-    double dictionary_key_threshold;  /* orc.dictionary.key.threshold */
-    uint64_t block_size;    /* orc.compress.size */
-    uint32_t row_index_stride;  /* orc.row.index.stride; 0 when
-                                   orc.create.index is false */
-    double bloom_fpp;       /* orc.bloom.filter.fpp */
-    /* orc.bloom.filter.columns: per data column (table order), NULL when
-     * none (statement arena) */
-    bool *bloom;
-} SqlOrcOptions;
-/* The ORC column ids of the bloom filter columns of a file whose data
- * columns' ids are field_ids[0..n) (a plain file: 1..; ACID: the row
- * struct's fields) into ids (n entries); their count. */
-int sql_orc_bloom_ids(const SqlOrcOptions *o, const int *field_ids, int n,
-                      int *ids);
+/* The ORC writer settings of table t (orc_options.c, acid/orc_conf.h):
+ * each from its properties, else the session, as Hive reads them; a value
+ * comb cannot write is an error naming the table.  The bloom flags live
+ * in the statement arena. */
+typedef AcidOrcConf SqlOrcOptions;
 int sql_table_orc_options(SqlStmtCtx *c, const SqlTable *t,
                           SqlOrcOptions *out, CombErr *err);
-/* Full-ACID deltas: the stripe size / orc.base.delta.ratio (8), as Hive. */
-uint64_t sql_orc_delta_stripe_size(const SqlOrcOptions *o);
 
 /* ------------------------------------------------------------------- scans */
 

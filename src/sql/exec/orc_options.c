@@ -2,259 +2,37 @@
  * orc_options.c - the ORC writer settings a table asks for, read as Hive
  * reads them (ORC's OrcConf through OrcFile.writerOptions(tableProperties,
  * conf)): the table property, else the session setting of that name, else
- * Hive's older setting, else ORC's default.
- *
- *   orc.compress      hive.exec.orc.default.compress     ZLIB
- *   orc.stripe.size   hive.exec.orc.default.stripe.size  64 MiB
- *   orc.dictionary.key.threshold
- *                     hive.exec.orc.dictionary.key.size.threshold  0.8
- *   orc.compress.size hive.exec.orc.default.buffer.size  256 KiB
- *   orc.row.index.stride
- *                     hive.exec.orc.default.row.index.stride  10000
- *   orc.create.index  hive.exec.orc.create.index         true
- *   orc.bloom.filter.columns                             (none)
- *   orc.bloom.filter.fpp
- *                     orc.default.bloom.fpp              0.05
- *
- * orc.bloom.filter.columns is a comma-separated list of the table's data
- * column names (any case, spaces around names ignored); a name that is no
- * data column is an error.  Booleans read as Java's Boolean.parseBoolean.
- *
- * Full-ACID deltas are written with 1/8 of the stripe size, as Hive's
- * OrcRecordUpdater divides it by orc.base.delta.ratio (8); bases and the
- * files of insert-only and plain tables with all of it.
+ * Hive's older setting, else ORC's default.  The settings, their parsing
+ * and defaults are acid/orc_conf.h's (the streaming connection reads the
+ * same ones from the table alone).
  */
 #include "sql/exec/exec.h"
 
-#include <stdlib.h>
-#include <string.h>
-#include <strings.h>
-
-#define ORC_DEFAULT_STRIPE_SIZE (64ull << 20)
-#define ORC_BASE_DELTA_RATIO 8
-#define ORC_DEFAULT_DICT_THRESHOLD 0.8
-#define ORC_DEFAULT_BLOCK_SIZE (256u << 10)
-#define ORC_DEFAULT_STRIDE 10000
-#define ORC_DEFAULT_FPP 0.05
+typedef struct Lookup {
+    SqlStmtCtx *c;
+    const SqlTable *t;
+} Lookup;
 
 /* The value of an OrcConf setting and the name it was found under. */
-static const char *orc_conf(SqlStmtCtx *c, const SqlTable *t,
-                            const char *key, const char *hive_key,
+static const char *orc_conf(void *ctx, const char *key, const char *hive_key,
                             const char **where)
 {
-    const char *v = ms_table_prop(t->ms, key);
+    const Lookup *l = ctx;
+    const char *v = ms_table_prop(l->t->ms, key);
     *where = "table property";
     if (!v) {
         *where = "session setting";
-        v = sql_session_get_conf(c->s, key);
+        v = sql_session_get_conf(l->c->s, key);
     }
-    if (!v && (v = sql_session_get_conf(c->s, hive_key)))
+    if (!v && (v = sql_session_get_conf(l->c->s, hive_key)))
         *where = hive_key;
     return v;
-}
-
-static int parse_compression(const char *v, const char *where,
-                             const SqlTable *t, OrcCompression *out,
-                             CombErr *err)
-{
-    if (orc_compression_parse(v, out))
-        return COMB_OK;
-    if (strcasecmp(v, "LZO") == 0)
-        return comb_err(err, COMB_EUNSUPPORTED,
-                        "Cannot write table %s: orc.compress (%s) is LZO, "
-                        "which comb does not write; use NONE, ZLIB, SNAPPY, "
-                        "LZ4 or ZSTD", t->qualified, where);
-    return comb_err(err, COMB_EINVALID,
-                    "Cannot write table %s: orc.compress (%s) '%s' is not "
-                    "a compression; use NONE, ZLIB, SNAPPY, LZ4 or ZSTD",
-                    t->qualified, where, v);
-}
-
-static int parse_stripe_size(const char *v, const char *where,
-                             const SqlTable *t, uint64_t *out, CombErr *err)
-{
-    char *end = (char *)v;
-    unsigned long long n = 0;
-    if (*v >= '0' && *v <= '9')
-        n = strtoull(v, &end, 10);
-    if (n == 0 || *end != '\0' || n > (1ull << 40))
-        return comb_err(err, COMB_EINVALID,
-                        "Cannot write table %s: orc.stripe.size (%s) '%s' "
-                        "is not a number of bytes from 1 to 2^40",
-                        t->qualified, where, v);
-    *out = n;
-    return COMB_OK;
-}
-
-/* A fraction of distinct keys from 0 to 1, as ORC's OrcConf reads it
- * (Java's Double.parseDouble: decimal text, no suffix). */
-static int parse_threshold(const char *v, const char *where,
-                           const SqlTable *t, double *out, CombErr *err)
-{
-    char *end = (char *)v;
-    double d = -1;
-    if ((*v >= '0' && *v <= '9') || *v == '.')
-        d = strtod(v, &end);
-    if (*end != '\0' || !(d >= 0 && d <= 1))
-        return comb_err(err, COMB_EINVALID,
-                        "Cannot write table %s: orc.dictionary.key.threshold "
-                        "(%s) '%s' is not a number from 0 to 1",
-                        t->qualified, where, v);
-    *out = d;
-    return COMB_OK;
-}
-
-/* A whole number in [lo, hi] as Java's Integer/Long.parseLong takes it
- * (digits only here: no sign, no suffix). */
-static int parse_count(const char *key, const char *v, const char *where,
-                       const SqlTable *t, uint64_t lo, uint64_t hi,
-                       uint64_t *out, CombErr *err)
-{
-    char *end = (char *)v;
-    unsigned long long n = 0;
-    bool digits = *v >= '0' && *v <= '9';
-    if (digits)
-        n = strtoull(v, &end, 10);
-    if (!digits || *end != '\0' || n < lo || n > hi)
-        return comb_err(err, COMB_EINVALID,
-                        "Cannot write table %s: %s (%s) '%s' is not a "
-                        "number from %llu to %llu", t->qualified, key, where,
-                        v, (unsigned long long)lo, (unsigned long long)hi);
-    *out = n;
-    return COMB_OK;
-}
-
-static int parse_fpp(const char *v, const char *where, const SqlTable *t,
-                     double *out, CombErr *err)
-{
-    char *end = (char *)v;
-    double d = -1;
-    if ((*v >= '0' && *v <= '9') || *v == '.')
-        d = strtod(v, &end);
-    if (*end != '\0' || !(d > 0 && d < 1))
-        return comb_err(err, COMB_EINVALID,
-                        "Cannot write table %s: orc.bloom.filter.fpp (%s) "
-                        "'%s' is not a probability between 0 and 1",
-                        t->qualified, where, v);
-    *out = d;
-    return COMB_OK;
-}
-
-/* The data column a trimmed name of the list names, or an error. */
-static int bloom_column(const SqlTable *t, const char *name, size_t len,
-                        const char *where, bool *bloom, CombErr *err)
-{
-    for (int i = 0; i < t->n_data; i++)
-        if (strlen(t->names[i]) == len &&
-            strncasecmp(t->names[i], name, len) == 0) {
-            bloom[i] = true;
-            return COMB_OK;
-        }
-    return comb_err(err, COMB_EINVALID,
-                    "Cannot write table %s: orc.bloom.filter.columns (%s) "
-                    "names '%.*s', which is not a column of the table's "
-                    "files", t->qualified, where, (int)len, name);
-}
-
-static int parse_bloom_columns(SqlStmtCtx *c, const SqlTable *t,
-                               const char *v, const char *where,
-                               SqlOrcOptions *out, CombErr *err)
-{
-    bool *bloom = comb_arena_alloc(c->arena, (size_t)t->n_data + 1);
-    int rc = COMB_OK;
-    if (!bloom)
-        return comb_err_nomem(err);
-    memset(bloom, 0, (size_t)t->n_data + 1);
-    for (const char *p = v; *p && !rc;) {
-        size_t n = strcspn(p, ",");
-        const char *name = p, *end = p + n;
-        while (name < end && *name == ' ')
-            name++;
-        while (end > name && end[-1] == ' ')
-            end--;
-        if (end > name)
-            rc = bloom_column(t, name, (size_t)(end - name), where, bloom,
-                              err);
-        p += n + (p[n] == ',');
-    }
-    out->bloom = bloom;
-    return rc;
-}
-
-int sql_orc_bloom_ids(const SqlOrcOptions *o, const int *field_ids, int n,
-                      int *ids)
-{
-    int k = 0;
-    for (int i = 0; o->bloom && i < n; i++)
-        if (o->bloom[i])
-            ids[k++] = field_ids[i];
-    return k;
-}
-
-/* The row index and bloom filter settings. */
-static int index_options(SqlStmtCtx *c, const SqlTable *t, SqlOrcOptions *out,
-                         CombErr *err)
-{
-    const char *where, *v;
-    uint64_t n;
-    int rc;
-    v = orc_conf(c, t, "orc.compress.size", "hive.exec.orc.default.buffer.size",
-                 &where);
-    if (v && (rc = parse_count("orc.compress.size", v, where, t, 1,
-                               (1u << 23) - 1, &out->block_size, err)))
-        return rc;
-    v = orc_conf(c, t, "orc.row.index.stride",
-                 "hive.exec.orc.default.row.index.stride", &where);
-    if (v && (rc = parse_count("orc.row.index.stride", v, where, t, 0,
-                               INT32_MAX, &n, err)))
-        return rc;
-    if (v)
-        out->row_index_stride = (uint32_t)n;
-    v = orc_conf(c, t, "orc.create.index", "hive.exec.orc.create.index",
-                 &where);
-    if (v && strcasecmp(v, "true") != 0)
-        out->row_index_stride = 0;
-    v = orc_conf(c, t, "orc.bloom.filter.fpp", "orc.default.bloom.fpp",
-                 &where);
-    if (v && (rc = parse_fpp(v, where, t, &out->bloom_fpp, err)))
-        return rc;
-    v = orc_conf(c, t, "orc.bloom.filter.columns", "orc.bloom.filter.columns",
-                 &where);
-    if (v && (rc = parse_bloom_columns(c, t, v, where, out, err)))
-        return rc;
-    return COMB_OK;
 }
 
 int sql_table_orc_options(SqlStmtCtx *c, const SqlTable *t,
                           SqlOrcOptions *out, CombErr *err)
 {
-    out->block_size = ORC_DEFAULT_BLOCK_SIZE;
-    out->row_index_stride = ORC_DEFAULT_STRIDE;
-    out->bloom_fpp = ORC_DEFAULT_FPP;
-    out->bloom = NULL;
-    const char *where, *v;
-    int rc;
-    out->compression = ORC_COMP_ZLIB;
-    out->stripe_size = ORC_DEFAULT_STRIPE_SIZE;
-    out->dictionary_key_threshold = ORC_DEFAULT_DICT_THRESHOLD;
-    v = orc_conf(c, t, "orc.compress", "hive.exec.orc.default.compress",
-                 &where);
-    if (v && (rc = parse_compression(v, where, t, &out->compression, err)))
-        return rc;
-    v = orc_conf(c, t, "orc.stripe.size", "hive.exec.orc.default.stripe.size",
-                 &where);
-    if (v && (rc = parse_stripe_size(v, where, t, &out->stripe_size, err)))
-        return rc;
-    v = orc_conf(c, t, "orc.dictionary.key.threshold",
-                 "hive.exec.orc.dictionary.key.size.threshold", &where);
-    if (v && (rc = parse_threshold(v, where, t,
-                                   &out->dictionary_key_threshold, err)))
-        return rc;
-    return index_options(c, t, out, err);
-}
-
-uint64_t sql_orc_delta_stripe_size(const SqlOrcOptions *o)
-{
-    uint64_t n = o->stripe_size / ORC_BASE_DELTA_RATIO;
-    return n ? n : 1;
+    Lookup l = {c, t};
+    return acid_orc_conf(orc_conf, &l, t->qualified, t->n_data, t->names,
+                         c->arena, out, err);
 }

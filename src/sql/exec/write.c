@@ -146,7 +146,7 @@ static int open_acid(SqlWriter *w, SqlUnitWriter *u, int stmt, CombErr *err)
                              .bloom_fields = w->orc.bloom,
                              .bloom_fpp = w->orc.bloom_fpp};
     opt.stripe_size = w->overwrite ? w->orc.stripe_size
-                                   : sql_orc_delta_stripe_size(&w->orc);
+                                   : acid_orc_delta_stripe_size(&w->orc);
     return acid_writer_open_opts(u->dir, &schema, w->write_id, stmt,
                                  w->orc.compression, &opt, &u->acid, err);
 }
@@ -308,7 +308,7 @@ static int plain_index_options(SqlWriter *w, const CombType *row,
     opt->compression_block_size = w->orc.block_size;
     opt->bloom_fpp = w->orc.bloom_fpp;
     opt->bloom_columns = ids;
-    opt->n_bloom_columns = sql_orc_bloom_ids(&w->orc, fields, n, ids);
+    opt->n_bloom_columns = acid_orc_bloom_ids(&w->orc, fields, n, ids);
     return COMB_OK;
 }
 

@@ -2,7 +2,8 @@
  * test_stream.c - stream/: transaction batches into one delta directory,
  * what readers see after each commit, _flush_length side files, aborts,
  * dynamic partitions, upserts and deletes by key, heartbeats, compaction
- * of a streaming delta, and the layout of Hive's own streaming file.
+ * of a streaming delta, the layout of Hive's own streaming file, and the
+ * table's ORC settings in the files.
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -28,13 +29,15 @@ typedef struct Fx {
 } Fx;
 
 /* default.t (id int, v string), full ACID ORC; part: PARTITIONED BY
- * (p string); buckets > 0: CLUSTERED BY (id). */
-static int fx_open(Fx *fx, bool part, int buckets)
+ * (p string); buckets > 0: CLUSTERED BY (id); more table properties
+ * after 'transactional'. */
+static int fx_open_props(Fx *fx, bool part, int buckets,
+                         const MsProperty *more, int n_more)
 {
     char path[600];
     MsColumn cols[2] = {{"id", "int", NULL}, {"v", "string", NULL}};
     MsColumn pk = {"p", "string", NULL};
-    MsProperty prop = {"transactional", "true"};
+    MsProperty props[8] = {{"transactional", "true"}};
     char *bcol = "id";
     MsTable t = {0};
     snprintf(fx->wh, sizeof fx->wh, "%s", unit_tmpdir());
@@ -44,8 +47,10 @@ static int fx_open(Fx *fx, bool part, int buckets)
     t.name = "t";
     t.n_cols = 2;
     t.cols = cols;
-    t.n_props = 1;
-    t.props = &prop;
+    for (int i = 0; i < n_more && i < 7; i++)
+        props[i + 1] = more[i];
+    t.n_props = 1 + (n_more < 7 ? n_more : 7);
+    t.props = props;
     t.input_format = MS_ORC_INPUT_FORMAT;
     t.output_format = MS_ORC_OUTPUT_FORMAT;
     t.serde = MS_ORC_SERDE;
@@ -60,6 +65,11 @@ static int fx_open(Fx *fx, bool part, int buckets)
     }
     int rc = ms_open_sqlite(path, fx->wh, &fx->ms, &fx->err);
     return rc ? rc : ms_table_create(fx->ms, &t, false, &fx->err);
+}
+
+static int fx_open(Fx *fx, bool part, int buckets)
+{
+    return fx_open_props(fx, part, buckets, NULL, 0);
 }
 
 static void fx_close(Fx *fx)
@@ -521,6 +531,54 @@ TEST(stream_open_refuses_bad_options)
     CHECK_EQ(comb_stream_open(&o, &s, &fx.err), COMB_ENOTFOUND);
     CHECK(s == NULL);
     fx_close(&fx);
+}
+
+/* The files take the table's ORC settings as INSERT does (codec, row
+ * index stride, chunk size, bloom filters), and a codec comb does not
+ * write is refused at open with INSERT's message. */
+TEST(stream_table_orc_settings)
+{
+    Fx fx = {0};
+    CombStream *s = NULL;
+    CombBatch b;
+    OrcReader *r = NULL;
+    const OrcStripeIndex *x = NULL;
+    const MsProperty props[4] = {{"orc.compress", "SNAPPY"},
+                                 {"orc.row.index.stride", "2"},
+                                 {"orc.compress.size", "4096"},
+                                 {"orc.bloom.filter.columns", "V"}};
+    char path[1024];
+    CHECK_OK(fx_open_props(&fx, false, 0, props, 4), &fx.err);
+    CHECK_OK(stream_open(&fx, 1, NULL, 0, &s), &fx.err);
+    CHECK_OK(comb_stream_batch_init(s, &b, 0, &fx.err), &fx.err);
+    CHECK_OK(comb_stream_begin(s, &fx.err), &fx.err);
+    for (int i = 0; i < 5; i++)
+        CHECK_OK(write_one(s, &b, i, "x", &fx.err), &fx.err);
+    CHECK_OK(comb_stream_commit(s, &fx.err), &fx.err);
+    comb_batch_free(&b);
+    CHECK_OK(comb_stream_close(s, &fx.err), &fx.err);
+    snprintf(path, sizeof path, "%s/delta_0000001_0000001/bucket_00000",
+             fx.dir);
+    CHECK_OK(orc_reader_open(path, &r, &fx.err), &fx.err);
+    CHECK_EQ(orc_reader_compression(r), ORC_COMP_SNAPPY);
+    CHECK_EQ(orc_reader_compression_block_size(r), 4096);
+    CHECK_EQ(orc_reader_row_index_stride(r), 2);
+    CHECK_EQ(orc_reader_stripe_groups(r, 0), 3);
+    CHECK_OK(orc_reader_stripe_index(r, 0, NULL, true, &x, &fx.err), &fx.err);
+    /* column 8 is v (the row struct's second field), 7 id */
+    CHECK(orc_stripe_index_bloom(x, 8, 0) != NULL);
+    CHECK(orc_stripe_index_bloom(x, 7, 0) == NULL);
+    orc_reader_close(r);
+    fx_close(&fx);
+
+    Fx bad = {0};
+    const MsProperty lzo = {"orc.compress", "LZO"};
+    CHECK_OK(fx_open_props(&bad, false, 0, &lzo, 1), &bad.err);
+    CHECK_EQ(stream_open(&bad, 1, NULL, 0, &s), COMB_EUNSUPPORTED);
+    CHECK_STR(bad.err.msg, "Cannot write table default.t: orc.compress "
+                           "(table property) is LZO, which comb does not "
+                           "write; use NONE, ZLIB, SNAPPY, LZ4 or ZSTD");
+    fx_close(&bad);
 }
 
 /* The heartbeater keeps the batch's txns open past hive.txn.timeout. */
