@@ -15,6 +15,7 @@
 # named in SERIAL below run after the others, one at a time: they measure
 # time-outs or kill processes at moments, which a loaded machine shifts.
 set -u
+shopt -s extglob
 cd "$(dirname "$0")/.."
 BUILD=${1:-build/test}
 export COMB=$PWD/$BUILD/comb
@@ -28,6 +29,8 @@ failures=()
 JOBS=${COMB_TEST_JOBS:-$(nproc)}
 SERIAL=" integration/pg_txn_locks.sh integration/txn_housekeeping.sh
  integration/txn_timeout.sh integration/pg_txn_timeout.sh "
+# started first, so that no long test is left running alone at the end
+LONG="@(integration/pg_sql_golden.sh*|unit_metastore*|unit_sql*|unit_orc*|sqldiff*|sql errors/bad_bytes.sql)"
 OUT=$(mktemp -d "${TMPDIR:-/tmp}/comb-run.XXXXXX")
 trap 'rm -rf "$OUT"' EXIT
 
@@ -43,7 +46,13 @@ kinds=() names=() serial=() pending=()
 add() {  # kind name command...
     local i=${#kinds[@]}
     kinds+=("$1"); names+=("$2")
-    [[ $SERIAL == *" $2 "* ]] && serial+=("$i") || pending+=("$i")
+    if [[ $SERIAL == *" $2 "* ]]; then
+        serial+=("$i")
+    elif [[ $2 == $LONG ]]; then
+        pending=("$i" "${pending[@]}")
+    else
+        pending+=("$i")
+    fi
     shift 2
     printf '%q ' "$@" > "$OUT/$i.cmd"
 }
@@ -165,8 +174,17 @@ for r in "$BUILD"/fuzz/replay_*; do
     name=${r##*/replay_}
     add one "fuzz corpus $name" "$r" "fuzz/corpus/$name"
 done
+# the PostgreSQL run of every SQL golden test is the longest: in shards
 for t in tests/integration/*.sh; do
-    [[ -f $t ]] && add one "integration/$(basename "$t")" bash "$t"
+    [[ -f $t ]] || continue
+    if [[ $t == */pg_sql_golden.sh ]] && ((JOBS > 1)); then
+        for ((k = 0; k < JOBS; k++)); do
+            add one "integration/pg_sql_golden.sh $((k + 1))/$JOBS" \
+                env COMB_SQL_SHARD="$k/$JOBS" bash "$t"
+        done
+    else
+        add one "integration/$(basename "$t")" bash "$t"
+    fi
 done
 run_all
 
