@@ -71,6 +71,10 @@ typedef struct JoinOp {
     SqlRowStore rows;
     const CombType **stypes;
     int n_bcols;
+    int n_bstore;                  /* the build columns read, stored */
+    int *bslot;                    /* per build column: its place in a
+                                      stored row, -1 not read */
+    SqlDatum *wide;                /* a stored row at the build's width */
     int64_t *heads, *chain;        /* entries by the keys' hash; -1 ends */
     uint64_t *bloom;               /* a bit per spread hash's top bits */
     int bloom_shift;               /* 64 - log2 of its bits */
@@ -234,10 +238,25 @@ static void set_cand(JoinOp *j, int64_t e)
 /* The build row's keys. */
 static const SqlDatum *bkey(const JoinOp *j, int64_t r)
 {
-    return &j->rows.rows[r][j->n_bcols];
+    return &j->rows.rows[r][j->n_bstore];
 }
 
 /* ------------------------------------------------------------------ build */
+
+/* The stored row's layout: the build columns read (a wide build input,
+ * Q21's joined rows of four tables, keeps only the few used: a datum is
+ * 80 bytes), then the keys. */
+static void store_layout(JoinOp *j)
+{
+    j->n_bstore = 0;
+    for (int c = 0; c < j->n_bcols; c++) {
+        j->bslot[c] = j->bused[c] ? j->n_bstore : -1;
+        if (j->bused[c])
+            j->stypes[j->n_bstore++] = j->build->types[c];
+    }
+    for (int k = 0; k < j->s.n_keys; k++)
+        j->stypes[j->n_bstore + k] = j->ktypes[k];
+}
 
 /* Build batch b's rows (the columns read, then the keys) into the store. */
 static int append_build(JoinOp *j, const CombBatch *b, CombErr *err)
@@ -245,13 +264,28 @@ static int append_build(JoinOp *j, const CombBatch *b, CombErr *err)
     CombVector **cols = j->bcols;
     int rc;
     for (int c = 0; c < j->n_bcols; c++)
-        cols[c] = j->bused[c] ? &((CombBatch *)b)->cols[c] : NULL;
+        if (j->bslot[c] >= 0)
+            cols[j->bslot[c]] = &((CombBatch *)b)->cols[c];
     for (int k = 0; k < j->s.n_keys; k++) {
         if ((rc = sql_expr_eval(j->bkeys[k], b, err)))
             return rc;
-        cols[j->n_bcols + k] = j->bkeys[k]->out;
+        cols[j->n_bstore + k] = j->bkeys[k]->out;
     }
     return sql_rows_append(&j->rows, cols, b, err);
+}
+
+/* A stored build row at the build input's width (the columns not read
+ * NULL), as its partition files and their scans hold it. */
+static const SqlDatum *wide_row(JoinOp *j, const SqlDatum *row)
+{
+    for (int c = 0; c < j->n_bcols; c++)
+        if (j->bslot[c] >= 0)
+            j->wide[c] = row[j->bslot[c]];
+        else {
+            memset(&j->wide[c], 0, sizeof j->wide[c]);
+            j->wide[c].null = true;
+        }
+    return j->wide;
 }
 
 /* Can the build side go to partition files? */
@@ -487,9 +521,9 @@ static int put_row(JoinOp *j, int k, int row, int64_t r)
         if (r < 0 && row >= 0 && c < j->defrow.n_cols && j->defrow.n_rows) {
             if (sql_datum_fill(f, k, &j->defrow.rows[0][c]))
                 return COMB_ENOMEM;
-        } else if (r < 0 || !bfill[c])
+        } else if (r < 0 || !bfill[c] || j->bslot[c] < 0)
             sql_fill_null(f, k);
-        else if (sql_datum_fill(f, k, &j->rows.rows[r][c]))
+        else if (sql_datum_fill(f, k, &j->rows.rows[r][j->bslot[c]]))
             return COMB_ENOMEM;
     }
     return COMB_OK;
@@ -765,7 +799,8 @@ static int rows_to_parts(JoinOp *j, SqlRowStore *rs, int n_cols,
         int part = null_blocks(j, k, j->s.n_keys)
                        ? (int)(r % SQL_SPILL_FANOUT)
                        : sql_spill_part(hash_keys(j, k, j->s.n_keys), parts->level);
-        int rc = sql_spill_put(parts->part[part], rs->rows[r], err);
+        int rc = sql_spill_put(parts->part[part],
+                               rs == &j->rows ? wide_row(j, rs->rows[r]) : rs->rows[r], err);
         if (rc)
             return rc;
     }
@@ -842,13 +877,13 @@ static int grace_split(JoinOp *j, CombErr *err)
         sql_spill_parts_free(&bp);
         return rc;
     }
-    rc = rows_to_parts(j, &j->rows, j->n_bcols, &bp, err);
+    rc = rows_to_parts(j, &j->rows, j->n_bstore, &bp, err);
     while (!rc) {
         const CombBatch *b;
         if ((rc = sql_op_next(j->build, &b, err)) || !b)
             break;
         if (!(rc = append_build(j, b, err)))
-            rc = rows_to_parts(j, &j->rows, j->n_bcols, &bp, err);
+            rc = rows_to_parts(j, &j->rows, j->n_bstore, &bp, err);
     }
     if (!rc)
         rc = split_probe(j, &pp, err);
@@ -972,6 +1007,8 @@ static int borrow_build(JoinOp *j, CombErr *err)
     if (!l->built)
         return COMB_INTERNAL(err, "a parallel join copy ran before its build");
     j->rows = l->rows;
+    j->n_bstore = l->n_bstore;
+    j->bslot = l->bslot;
     j->heads = l->heads;
     j->chain = l->chain;
     j->bloom = l->bloom;
@@ -1092,7 +1129,9 @@ static int join_open(SqlOp *op, CombErr *err)
     if (j->s.residual &&
         (rc = sql_expr_prepare(j->s.residual, c->arena, COMB_BATCH_SIZE, err)))
         return rc;
-    if ((!j->lead && sql_rows_init_types(&j->rows, j->n_bcols + nk, j->stypes)) ||
+    if (!j->lead)
+        store_layout(j);
+    if ((!j->lead && sql_rows_init_types(&j->rows, j->n_bstore + nk, j->stypes)) ||
         sql_rows_init_types(&j->out_rs, j->n_left + j->n_right, j->pair_types) ||
         sql_rows_batch_init(&j->out_rs, j->n_left + j->n_right, &j->out, &j->fills) ||
         comb_batch_init(&j->markb, 1, &boolean, COMB_BATCH_SIZE))
@@ -1306,6 +1345,8 @@ int sql_op_join(SqlStmtCtx *c, SqlOp *left, SqlOp *right,
         !(j->pused = comb_arena_alloc(c->arena, (size_t)j->probe->n_cols + 1)) ||
         !(j->bused = comb_arena_alloc(c->arena, (size_t)j->n_bcols + 1)) ||
         !(j->bcols = comb_arena_alloc(c->arena, (size_t)(j->n_bcols + nk + 1) * sizeof *j->bcols)) ||
+        !(j->bslot = comb_arena_alloc(c->arena, (size_t)(j->n_bcols + 1) * sizeof *j->bslot)) ||
+        !(j->wide = comb_arena_alloc(c->arena, (size_t)(j->n_bcols + 1) * sizeof *j->wide)) ||
         !(j->pcols = comb_arena_alloc(c->arena, (size_t)(j->probe->n_cols + nk + 1) * sizeof *j->pcols)) ||
         !(j->ptypes = comb_arena_alloc(c->arena, (size_t)(j->probe->n_cols + nk + 1) * sizeof *j->ptypes)))
         return comb_err_nomem(err);
@@ -1316,13 +1357,12 @@ int sql_op_join(SqlStmtCtx *c, SqlOp *left, SqlOp *right,
     memset(j->bused, 1, (size_t)j->n_bcols + 1);
     j->pfill = j->pused;
     j->bfill = j->bused;
-    memcpy(j->stypes, j->build->types, (size_t)j->n_bcols * sizeof *j->stypes);
     for (int k = 0; k < nk; k++) {
         if (!(j->ktypes[k] = sql_bx_type(c, spec->lkeys[k])))
             return comb_err_nomem(err);
-        j->stypes[j->n_bcols + k] = j->ktypes[k];
         j->ptypes[j->probe->n_cols + k] = j->ktypes[k];
     }
+    store_layout(j);
     /* EXPLAIN shows the left input, then the right one */
     j->op.input = left;
     j->op.right = right;
