@@ -110,6 +110,9 @@ typedef struct JoinOp {
     bool *pfill, *bfill;           /* of those, what a pair carries: for
                                       SEMI, ANTI and MARK the residual's
                                       columns alone */
+    bool *dead;                    /* output columns nothing reads, of a
+                                      flat kind: all NULL once per batch,
+                                      not per row */
     bool built;
     /* a parallel copy (par.h): probes the build table of `lead` (built
      * before the copies run, read-only while they do); its own build
@@ -200,9 +203,16 @@ static uint64_t hash_keys(const JoinOp *j, const SqlDatum *k, int n)
 static bool keys_equal(const JoinOp *j, const SqlDatum *a, const SqlDatum *b,
                        int n)
 {
-    for (int i = 0; i < n; i++)
-        if (a[i].null != b[i].null || sql_datum_cmp(j->ktypes[i], &a[i], &b[i]) != 0)
+    for (int i = 0; i < n; i++) {
+        if (a[i].null != b[i].null)
             return false;
+        if (a[i].null)
+            continue;   /* both NULL: a <=> key */
+        /* integer kinds (most keys) by their value, without the call */
+        if (comb_type_is_int(j->ktypes[i]->kind) ? a[i].i != b[i].i
+                                                 : sql_datum_cmp(j->ktypes[i], &a[i], &b[i]) != 0)
+            return false;
+    }
     return true;
 }
 
@@ -511,6 +521,8 @@ static int put_row(JoinOp *j, int k, int row, int64_t r)
     const bool *bfill = row < 0 ? j->bused : j->bfill;
     for (int c = 0; c < np; c++) {
         SqlVecFill *f = &j->fills[j->poff + c];
+        if (j->dead[j->poff + c])
+            continue;
         if (row < 0 || !j->pfill[c])
             sql_fill_null(f, k);
         else if (sql_fill_copy(f, k, &j->pb->cols[c], row))
@@ -518,6 +530,8 @@ static int put_row(JoinOp *j, int k, int row, int64_t r)
     }
     for (int c = 0; c < j->n_bcols; c++) {
         SqlVecFill *f = &j->fills[j->boff + c];
+        if (j->dead[j->boff + c])
+            continue;
         if (r < 0 && row >= 0 && c < j->defrow.n_cols && j->defrow.n_rows) {
             if (sql_datum_fill(f, k, &j->defrow.rows[0][c]))
                 return COMB_ENOMEM;
@@ -543,8 +557,14 @@ static int put_pair(JoinOp *j)
 static void out_reset(JoinOp *j)
 {
     comb_batch_reset(&j->out);
-    for (int c = 0; c < j->out.n_cols; c++)
+    for (int c = 0; c < j->out.n_cols; c++) {
+        CombVector *v = &j->out.cols[c];
         sql_fill_reset(&j->fills[c]);
+        if (j->dead[c]) {
+            memset(v->nulls, 1, (size_t)v->capacity);
+            v->has_nulls = true;
+        }
+    }
 }
 
 static bool marks_only(const JoinOp *j)
@@ -1131,6 +1151,11 @@ static int join_open(SqlOp *op, CombErr *err)
         return rc;
     if (!j->lead)
         store_layout(j);
+    for (int k = 0; k < j->n_left + j->n_right; k++) {
+        bool probe = (k >= j->poff && k < j->poff + j->probe->n_cols);
+        bool used = probe ? j->pused[k - j->poff] : j->bused[k - j->boff];
+        j->dead[k] = !used && comb_type_is_primitive(j->pair_types[k]->kind);
+    }
     if ((!j->lead && sql_rows_init_types(&j->rows, j->n_bstore + nk, j->stypes)) ||
         sql_rows_init_types(&j->out_rs, j->n_left + j->n_right, j->pair_types) ||
         sql_rows_batch_init(&j->out_rs, j->n_left + j->n_right, &j->out, &j->fills) ||
@@ -1347,6 +1372,7 @@ int sql_op_join(SqlStmtCtx *c, SqlOp *left, SqlOp *right,
         !(j->bcols = comb_arena_alloc(c->arena, (size_t)(j->n_bcols + nk + 1) * sizeof *j->bcols)) ||
         !(j->bslot = comb_arena_alloc(c->arena, (size_t)(j->n_bcols + 1) * sizeof *j->bslot)) ||
         !(j->wide = comb_arena_alloc(c->arena, (size_t)(j->n_bcols + 1) * sizeof *j->wide)) ||
+        !(j->dead = comb_arena_calloc(c->arena, (size_t)(j->n_left + j->n_right + 1))) ||
         !(j->pcols = comb_arena_alloc(c->arena, (size_t)(j->probe->n_cols + nk + 1) * sizeof *j->pcols)) ||
         !(j->ptypes = comb_arena_alloc(c->arena, (size_t)(j->probe->n_cols + nk + 1) * sizeof *j->ptypes)))
         return comb_err_nomem(err);
