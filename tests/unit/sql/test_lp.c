@@ -277,6 +277,49 @@ static BoundExpr *pcol(Env *e, int j)
 static const int64_t left_rows[][2] = {{1, 10}, {2, 20}, {NUL, 30}, {4, 40}};
 static const int64_t right_rows[][2] = {{1, 100}, {1, 101}, {NUL, 102}, {5, 103}};
 
+/* Run join j to its end: its rows' cells (NUL for NULL), at most 4 a
+ * row and cap rows, into cells; *n_rows, *n_cols. */
+static int join_cells(SqlOp *j, int64_t (*cells)[4], int cap, int *n_rows, int *n_cols,
+                      CombErr *err)
+{
+    int rc;
+    sql_op_need(j, NULL);
+    *n_rows = 0;
+    *n_cols = j->n_cols;
+    if (!(rc = sql_op_open(j, err)))
+        for (;;) {
+            const CombBatch *b;
+            if ((rc = sql_op_next(j, &b, err)) || !b)
+                break;
+            for (int i = 0; i < comb_batch_live(b) && *n_rows < cap && j->n_cols <= 4; i++) {
+                int row = comb_batch_row(b, i);
+                for (int c = 0; c < b->n_cols; c++)
+                    cells[*n_rows][c] = comb_vec_is_null(&b->cols[c], row) ? NUL
+                                                                          : b->cols[c].i64[row];
+                (*n_rows)++;
+            }
+        }
+    sql_op_close(j);
+    return rc;
+}
+
+/* A join of kind on a = a (each side's column 0; *null_safe: <=>). */
+static SqlJoinSpec key_spec(Env *e, LpJoinKind kind, bool *null_safe)
+{
+    SqlJoinSpec spec = {0};
+    BoundExpr **k = comb_arena_alloc(&e->arena, 2 * sizeof *k);
+    spec.kind = kind;
+    if (k) {
+        k[0] = pcol(e, 0);
+        k[1] = pcol(e, 0);
+        spec.n_keys = 1;
+        spec.lkeys = k;
+        spec.rkeys = k + 1;
+    }
+    spec.null_safe = null_safe;
+    return spec;
+}
+
 /* Join left_rows with rows on a = a (null_safe: <=>; null_aware: the
  * key is IN's); the output's rows, and each row's sum of non-NULL cells
  * plus 1000 per NULL cell, summed. */
@@ -284,35 +327,20 @@ static int run_join(Env *e, LpJoinKind kind, const int64_t (*rows)[2], int n,
                     bool null_safe, bool null_aware, int *n_out, int64_t *sig,
                     CombErr *err)
 {
-    SqlJoinSpec spec = {0};
-    BoundExpr *lk = pcol(e, 0), *rk = pcol(e, 0);
+    SqlJoinSpec spec = key_spec(e, kind, &null_safe);
     SqlOp *j;
     int rc;
-    spec.kind = kind;
-    spec.n_keys = 1;
-    spec.lkeys = &lk;
-    spec.rkeys = &rk;
-    spec.null_safe = &null_safe;
     spec.null_aware = null_aware;
-    if ((rc = sql_op_join(&e->c, rows_src(e, left_rows, 4), rows_src(e, rows, n), &spec, &j, err)))
+    static int64_t cells[16][4];
+    int n_cols;
+    if ((rc = sql_op_join(&e->c, rows_src(e, left_rows, 4), rows_src(e, rows, n), &spec, &j, err)) ||
+        (rc = join_cells(j, cells, 16, n_out, &n_cols, err)))
         return rc;
-    sql_op_need(j, NULL);
-    *n_out = 0;
     *sig = 0;
-    if (!(rc = sql_op_open(j, err)))
-        for (;;) {
-            const CombBatch *b;
-            if ((rc = sql_op_next(j, &b, err)) || !b)
-                break;
-            for (int i = 0; i < comb_batch_live(b); i++) {
-                int row = comb_batch_row(b, i);
-                for (int c = 0; c < b->n_cols; c++)
-                    *sig += comb_vec_is_null(&b->cols[c], row) ? 1000 : b->cols[c].i64[row];
-                (*n_out)++;
-            }
-        }
-    sql_op_close(j);
-    return rc;
+    for (int r = 0; r < *n_out; r++)
+        for (int c = 0; c < n_cols; c++)
+            *sig += cells[r][c] == NUL ? 1000 : cells[r][c];
+    return COMB_OK;
 }
 
 TEST(op_join_kinds_and_null_keys)
@@ -389,41 +417,22 @@ static int semi_rows(Env *e, LpJoinKind kind, bool build_left, bool residual,
                      int64_t (*got)[2], int *n_got, CombErr *err)
 {
     static bool no = false;
-    SqlJoinSpec spec = {0};
-    BoundExpr *lk = pcol(e, 0), *rk = pcol(e, 0);
+    SqlJoinSpec spec = key_spec(e, kind, &no);
     SqlOp *j;
     int rc;
-    spec.kind = kind;
-    spec.n_keys = 1;
-    spec.lkeys = &lk;
-    spec.rkeys = &rk;
-    spec.null_safe = &no;
     spec.build_left = build_left;
     spec.residual = residual ? eq(e, pcol(e, 1), pcol(e, 3), AST_OP_NE) : NULL;
-    if ((rc = sql_op_join(&e->c, rows_src(e, l, nl), rows_src(e, r, nr), &spec, &j, err)))
+    static int64_t cells[RL][4];
+    int n_cols;
+    if ((rc = sql_op_join(&e->c, rows_src(e, l, nl), rows_src(e, r, nr), &spec, &j, err)) ||
+        (rc = join_cells(j, cells, RL, n_got, &n_cols, err)))
         return rc;
-    sql_op_need(j, NULL);
-    *n_got = 0;
-    if (!(rc = sql_op_open(j, err)))
-        for (;;) {
-            const CombBatch *b;
-            if ((rc = sql_op_next(j, &b, err)) || !b)
-                break;
-            if (b->n_cols != 2) {
-                rc = COMB_INTERNAL(err, "SEMI / ANTI output is not left's columns");
-                break;
-            }
-            for (int i = 0; i < comb_batch_live(b); i++) {
-                int row = comb_batch_row(b, i);
-                for (int c = 0; c < 2; c++)
-                    got[*n_got][c] = comb_vec_is_null(&b->cols[c], row) ? NUL
-                                                                       : b->cols[c].i64[row];
-                (*n_got)++;
-            }
-        }
-    sql_op_close(j);
+    if (n_cols != 2)
+        return COMB_INTERNAL(err, "SEMI / ANTI output is not left's columns");
+    for (int i = 0; i < *n_got; i++)
+        memcpy(got[i], cells[i], sizeof got[i]);
     qsort(got, (size_t)*n_got, sizeof *got, sort_rows);
-    return rc;
+    return COMB_OK;
 }
 
 /* The brute-force answer: the left rows with (SEMI) or without (ANTI) a
@@ -487,19 +496,12 @@ TEST(op_join_left_build_refused_where_unsafe)
 {
     Env e;
     CombErr err;
-    SqlJoinSpec spec = {0};
-    BoundExpr *lk, *rk;
+    SqlJoinSpec spec;
     bool no = false;
     SqlOp *j;
     env_init(&e);
-    lk = pcol(&e, 0);
-    rk = pcol(&e, 0);
-    spec.n_keys = 1;
-    spec.lkeys = &lk;
-    spec.rkeys = &rk;
-    spec.null_safe = &no;
+    spec = key_spec(&e, LP_JOIN_ANTI, &no);
     spec.build_left = true;
-    spec.kind = LP_JOIN_ANTI;
     spec.null_aware = true;
     CHECK(sql_op_join(&e.c, rows_src(&e, left_rows, 4), rows_src(&e, right_rows, 4), &spec, &j,
                       &err) == COMB_EINTERNAL);
