@@ -626,8 +626,14 @@ int sql_dml_source(SqlStmtCtx *c, const SqlTable *t, const AstExpr *where,
     LpNode *lp;
     bool *used;
     int rc;
-    if ((rc = sql_lp_bind_dml_source(c, t, where, &lp, err)) ||
-        (rc = sql_lp_lower(c, lp, root, err)))
+    if ((rc = sql_lp_bind_dml_source(c, t, where, &lp, err)))
+        return rc;
+    /* a SEMI / ANTI join building its left side would give the target's
+     * rows at the end, past the unit they were read from */
+    c->stream_left = true;
+    rc = sql_lp_lower(c, lp, root, err);
+    c->stream_left = false;
+    if (rc)
         return rc;
     if (!(used = comb_arena_calloc(c->arena, (size_t)(*root)->n_cols + 1)))
         return comb_err_nomem(err);

@@ -4,9 +4,10 @@
  * r over the right one become hash keys (both sides converted to one
  * type, so that equal values hash alike: decimals of different scales,
  * say); every other conjunct is the residual, evaluated over left ++
- * right.  x IN (SELECT y ...) adds x = y as the last, null-aware key.
- * INNER and RIGHT joins build the side estimated smaller (rules.c's
- * estimates).
+ * right.  x IN (SELECT y ...) adds x = y as the last key, null-aware
+ * but under a SEMI join (a WHERE conjunct: NULL drops the row as FALSE
+ * does).  INNER, RIGHT, SEMI and ANTI joins build the side estimated
+ * smaller (rules.c's estimates).
  */
 #include "sql/exec/op.h"
 
@@ -97,14 +98,21 @@ static int split_cond(SqlStmtCtx *c, const LpNode *n, Keys *k, CombErr *err)
 /* The side to hold in the hash table: INNER and RIGHT joins build the
  * side estimated smaller, the right one when unsure; a RIGHT join
  * building its right (preserved) side emits the unmatched ones at the
- * end.  LEFT joins keep building the right side: a preserved probe side
- * leaves the join parallel-safe (par.c), which FULL's build-side rest is
- * not. */
-static bool builds_left(const LpNode *n)
+ * end.  SEMI and ANTI joins with keys do too (building left, the probe
+ * marks the build rows and the marked or unmarked ones come at the end),
+ * except NOT IN's null-aware ANTI, whose NULLs on the right decide for
+ * every left row.  LEFT joins keep building the right side: a preserved
+ * probe side leaves the join parallel-safe (par.c), which FULL's
+ * build-side rest is not.  UPDATE's and DELETE's sources stream their
+ * left side, the target's scan (SqlStmtCtx.stream_left). */
+static bool builds_left(const SqlStmtCtx *c, const LpNode *n, const SqlJoinSpec *spec)
 {
     bool smaller = n->input->est_rows >= 0 && n->right->est_rows >= 0 &&
                    n->input->est_rows < n->right->est_rows;
-    return (n->join == LP_JOIN_INNER || n->join == LP_JOIN_RIGHT) && smaller;
+    bool marks = (n->join == LP_JOIN_SEMI || n->join == LP_JOIN_ANTI) &&
+                 spec->n_keys > 0 && !spec->null_aware;
+    return (n->join == LP_JOIN_INNER || n->join == LP_JOIN_RIGHT || marks) && smaller &&
+           !c->stream_left;
 }
 
 int sql_lower_join(SqlStmtCtx *c, const LpNode *n, SqlOp **out, CombErr *err)
@@ -126,7 +134,7 @@ int sql_lower_join(SqlStmtCtx *c, const LpNode *n, SqlOp **out, CombErr *err)
             return COMB_INTERNAL(err, "IN subquery of types without a common one");
         if ((rc = add_key(c, &k, n, l, r, false, err)))
             return rc;
-        spec.null_aware = true;
+        spec.null_aware = n->join != LP_JOIN_SEMI;
     }
     if (n->single_default &&
         (rc = sql_lp_lower(c, n->single_default, &spec.single_default, err)))
@@ -139,6 +147,6 @@ int sql_lower_join(SqlStmtCtx *c, const LpNode *n, SqlOp **out, CombErr *err)
     spec.null_safe = k.null_safe;
     if ((rc = sql_lower_expr(c, k.residual, n->input, n->right, &spec.residual, err)))
         return rc;
-    spec.build_left = builds_left(n);
+    spec.build_left = builds_left(c, n, &spec);
     return sql_op_join(c, left, right, &spec, out, err);
 }

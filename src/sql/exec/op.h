@@ -193,9 +193,11 @@ typedef struct SqlJoinSpec {
     BoundExpr *residual;     /* over left ++ right; NULL none */
     bool null_aware;         /* x IN (SELECT y): the last key is x = y, whose
                                 NULLs make a mark NULL instead of FALSE */
-    bool build_left;         /* INNER, RIGHT: hash the left side, probe
-                                with the right (a RIGHT join building
-                                right emits its unmatched rows last) */
+    bool build_left;         /* INNER, RIGHT, SEMI, ANTI (not null-aware):
+                                hash the left side, probe with the right
+                                (a RIGHT join building right emits its
+                                unmatched rows last, SEMI / ANTI building
+                                left their matched / unmatched left rows) */
     SqlOp *single_default;   /* SINGLE: at most one row, right's columns
                                 first, for left rows without a match;
                                 NULL: NULLs */

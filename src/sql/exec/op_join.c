@@ -17,6 +17,13 @@
  *                           building left);
  *   SEMI, ANTI              pass on the probe rows whose mark is TRUE /
  *                           FALSE (a selection over the probe batch);
+ *                           building the left side (build_left, the side
+ *                           estimated smaller: TPC-H Q4's and Q21's few
+ *                           orders against lineitem), the probe marks the
+ *                           build rows it matches and the end passes on
+ *                           the marked (SEMI) or unmarked (ANTI) ones, as
+ *                           FULL's build rest; not for the null-aware
+ *                           key of NOT IN, whose build side is the right;
  *   MARK                    pass on every probe row and its mark;
  *   SINGLE                  like LEFT, and more than one match is Hive's
  *                           error.
@@ -54,6 +61,8 @@ typedef struct JoinOp {
     SqlOp *probe, *build;
     bool probe_left;
     bool outer_probe, outer_build;
+    bool marks_build;              /* SEMI, ANTI building left: the build
+                                      rest is the output */
     int n_left, n_right;
     int poff, boff;                /* where each side's columns go */
     BoundExpr **pkeys, **bkeys;    /* over the probe / build input */
@@ -62,6 +71,10 @@ typedef struct JoinOp {
     SqlRowStore rows;
     const CombType **stypes;
     int n_bcols;
+    int n_bstore;                  /* the build columns read, stored */
+    int *bslot;                    /* per build column: its place in a
+                                      stored row, -1 not read */
+    SqlDatum *wide;                /* a stored row at the build's width */
     int64_t *heads, *chain;        /* entries by the keys' hash; -1 ends */
     uint64_t *bloom;               /* a bit per spread hash's top bits */
     int bloom_shift;               /* 64 - log2 of its bits */
@@ -94,6 +107,12 @@ typedef struct JoinOp {
     const CombType **pair_types;   /* left ++ right */
     SqlRowStore defrow;            /* SINGLE: single_default's row */
     bool *pused, *bused;           /* input columns read */
+    bool *pfill, *bfill;           /* of those, what a pair carries: for
+                                      SEMI, ANTI and MARK the residual's
+                                      columns alone */
+    bool *dead;                    /* output columns nothing reads, of a
+                                      flat kind: all NULL once per batch,
+                                      not per row */
     bool built;
     /* a parallel copy (par.h): probes the build table of `lead` (built
      * before the copies run, read-only while they do); its own build
@@ -184,9 +203,16 @@ static uint64_t hash_keys(const JoinOp *j, const SqlDatum *k, int n)
 static bool keys_equal(const JoinOp *j, const SqlDatum *a, const SqlDatum *b,
                        int n)
 {
-    for (int i = 0; i < n; i++)
-        if (a[i].null != b[i].null || sql_datum_cmp(j->ktypes[i], &a[i], &b[i]) != 0)
+    for (int i = 0; i < n; i++) {
+        if (a[i].null != b[i].null)
             return false;
+        if (a[i].null)
+            continue;   /* both NULL: a <=> key */
+        /* integer kinds (most keys) by their value, without the call */
+        if (comb_type_is_int(j->ktypes[i]->kind) ? a[i].i != b[i].i
+                                                 : sql_datum_cmp(j->ktypes[i], &a[i], &b[i]) != 0)
+            return false;
+    }
     return true;
 }
 
@@ -222,10 +248,25 @@ static void set_cand(JoinOp *j, int64_t e)
 /* The build row's keys. */
 static const SqlDatum *bkey(const JoinOp *j, int64_t r)
 {
-    return &j->rows.rows[r][j->n_bcols];
+    return &j->rows.rows[r][j->n_bstore];
 }
 
 /* ------------------------------------------------------------------ build */
+
+/* The stored row's layout: the build columns read (a wide build input,
+ * Q21's joined rows of four tables, keeps only the few used: a datum is
+ * 80 bytes), then the keys. */
+static void store_layout(JoinOp *j)
+{
+    j->n_bstore = 0;
+    for (int c = 0; c < j->n_bcols; c++) {
+        j->bslot[c] = j->bused[c] ? j->n_bstore : -1;
+        if (j->bused[c])
+            j->stypes[j->n_bstore++] = j->build->types[c];
+    }
+    for (int k = 0; k < j->s.n_keys; k++)
+        j->stypes[j->n_bstore + k] = j->ktypes[k];
+}
 
 /* Build batch b's rows (the columns read, then the keys) into the store. */
 static int append_build(JoinOp *j, const CombBatch *b, CombErr *err)
@@ -233,13 +274,28 @@ static int append_build(JoinOp *j, const CombBatch *b, CombErr *err)
     CombVector **cols = j->bcols;
     int rc;
     for (int c = 0; c < j->n_bcols; c++)
-        cols[c] = j->bused[c] ? &((CombBatch *)b)->cols[c] : NULL;
+        if (j->bslot[c] >= 0)
+            cols[j->bslot[c]] = &((CombBatch *)b)->cols[c];
     for (int k = 0; k < j->s.n_keys; k++) {
         if ((rc = sql_expr_eval(j->bkeys[k], b, err)))
             return rc;
-        cols[j->n_bcols + k] = j->bkeys[k]->out;
+        cols[j->n_bstore + k] = j->bkeys[k]->out;
     }
     return sql_rows_append(&j->rows, cols, b, err);
+}
+
+/* A stored build row at the build input's width (the columns not read
+ * NULL), as its partition files and their scans hold it. */
+static const SqlDatum *wide_row(JoinOp *j, const SqlDatum *row)
+{
+    for (int c = 0; c < j->n_bcols; c++)
+        if (j->bslot[c] >= 0)
+            j->wide[c] = row[j->bslot[c]];
+        else {
+            memset(&j->wide[c], 0, sizeof j->wide[c]);
+            j->wide[c].null = true;
+        }
+    return j->wide;
 }
 
 /* Can the build side go to partition files? */
@@ -449,26 +505,39 @@ static void next_cand(JoinOp *j)
         set_cand(j, j->chain[j->cand]);
 }
 
+/* Without a residual every candidate of row pi matches: all marked. */
+static void mark_candidates(JoinOp *j)
+{
+    for (; j->cand >= 0; next_cand(j), settle(j))
+        j->bmatched[j->cand] = true;
+}
+
 /* Output row k: probe row `row` (or NULLs, row < 0), build row r (or
  * NULLs, r < 0). */
 static int put_row(JoinOp *j, int k, int row, int64_t r)
 {
-    int np = j->probe->n_cols;
+    /* a SEMI / ANTI build rest shows the build (left) columns only */
+    int np = row < 0 && j->marks_build ? 0 : j->probe->n_cols;
+    const bool *bfill = row < 0 ? j->bused : j->bfill;
     for (int c = 0; c < np; c++) {
         SqlVecFill *f = &j->fills[j->poff + c];
-        if (row < 0 || !j->pused[c])
+        if (j->dead[j->poff + c])
+            continue;
+        if (row < 0 || !j->pfill[c])
             sql_fill_null(f, k);
         else if (sql_fill_copy(f, k, &j->pb->cols[c], row))
             return COMB_ENOMEM;
     }
     for (int c = 0; c < j->n_bcols; c++) {
         SqlVecFill *f = &j->fills[j->boff + c];
+        if (j->dead[j->boff + c])
+            continue;
         if (r < 0 && row >= 0 && c < j->defrow.n_cols && j->defrow.n_rows) {
             if (sql_datum_fill(f, k, &j->defrow.rows[0][c]))
                 return COMB_ENOMEM;
-        } else if (r < 0)
+        } else if (r < 0 || !bfill[c] || j->bslot[c] < 0)
             sql_fill_null(f, k);
-        else if (sql_datum_fill(f, k, &j->rows.rows[r][c]))
+        else if (sql_datum_fill(f, k, &j->rows.rows[r][j->bslot[c]]))
             return COMB_ENOMEM;
     }
     return COMB_OK;
@@ -488,8 +557,14 @@ static int put_pair(JoinOp *j)
 static void out_reset(JoinOp *j)
 {
     comb_batch_reset(&j->out);
-    for (int c = 0; c < j->out.n_cols; c++)
+    for (int c = 0; c < j->out.n_cols; c++) {
+        CombVector *v = &j->out.cols[c];
         sql_fill_reset(&j->fills[c]);
+        if (j->dead[c]) {
+            memset(v->nulls, 1, (size_t)v->capacity);
+            v->has_nulls = true;
+        }
+    }
 }
 
 static bool marks_only(const JoinOp *j)
@@ -508,7 +583,15 @@ static int fill_pairs(JoinOp *j, CombErr *err)
         if (j->cand == -2 && (rc = first_candidate(j, err)))
             return rc;
         settle(j);
-        if (j->cand >= 0 && marks_only(j) && !j->s.residual) {
+        if (j->cand >= 0 && j->marks_build) {
+            if (!j->s.residual)
+                mark_candidates(j);
+            else if (j->bmatched[j->cand]) {
+                /* decided: no pair of it needs the residual again */
+                next_cand(j);
+                continue;
+            }
+        } else if (j->cand >= 0 && marks_only(j) && !j->s.residual) {
             /* the first match decides the mark */
             j->pmark[j->pi] = 1;
             j->cand = -1;
@@ -695,12 +778,14 @@ static int probe_rest(JoinOp *j, CombErr *err)
     return COMB_OK;
 }
 
-/* The build rows never matched, with NULLs (a preserved build side). */
+/* The build rows never matched, with NULLs (a preserved build side);
+ * SEMI building left: the matched ones. */
 static int build_rest(JoinOp *j, CombErr *err)
 {
+    bool want = j->marks_build && j->s.kind == LP_JOIN_SEMI;
     out_reset(j);
     for (; j->bnext < j->rows.n_rows && j->out.n_rows < j->out.capacity; j->bnext++)
-        if (!j->bmatched[j->bnext]) {
+        if (j->bmatched[j->bnext] == want) {
             if (put_row(j, j->out.n_rows, -1, j->bnext))
                 return comb_err_nomem(err);
             j->out.n_rows++;
@@ -734,7 +819,8 @@ static int rows_to_parts(JoinOp *j, SqlRowStore *rs, int n_cols,
         int part = null_blocks(j, k, j->s.n_keys)
                        ? (int)(r % SQL_SPILL_FANOUT)
                        : sql_spill_part(hash_keys(j, k, j->s.n_keys), parts->level);
-        int rc = sql_spill_put(parts->part[part], rs->rows[r], err);
+        int rc = sql_spill_put(parts->part[part],
+                               rs == &j->rows ? wide_row(j, rs->rows[r]) : rs->rows[r], err);
         if (rc)
             return rc;
     }
@@ -811,13 +897,13 @@ static int grace_split(JoinOp *j, CombErr *err)
         sql_spill_parts_free(&bp);
         return rc;
     }
-    rc = rows_to_parts(j, &j->rows, j->n_bcols, &bp, err);
+    rc = rows_to_parts(j, &j->rows, j->n_bstore, &bp, err);
     while (!rc) {
         const CombBatch *b;
         if ((rc = sql_op_next(j->build, &b, err)) || !b)
             break;
         if (!(rc = append_build(j, b, err)))
-            rc = rows_to_parts(j, &j->rows, j->n_bcols, &bp, err);
+            rc = rows_to_parts(j, &j->rows, j->n_bstore, &bp, err);
     }
     if (!rc)
         rc = split_probe(j, &pp, err);
@@ -941,6 +1027,8 @@ static int borrow_build(JoinOp *j, CombErr *err)
     if (!l->built)
         return COMB_INTERNAL(err, "a parallel join copy ran before its build");
     j->rows = l->rows;
+    j->n_bstore = l->n_bstore;
+    j->bslot = l->bslot;
     j->heads = l->heads;
     j->chain = l->chain;
     j->bloom = l->bloom;
@@ -955,6 +1043,17 @@ static int borrow_build(JoinOp *j, CombErr *err)
         return comb_err_nomem(err);
     j->built = true;
     return COMB_OK;
+}
+
+/* The build rest as output: SEMI and ANTI show the left (build)
+ * columns alone, the first of the pair's. */
+static const CombBatch *rest_view(JoinOp *j)
+{
+    if (!j->marks_build)
+        return &j->out;
+    j->view = j->out;
+    j->view.n_cols = j->n_left;
+    return &j->view;
 }
 
 static int join_next(SqlOp *op, const CombBatch **out, CombErr *err)
@@ -996,7 +1095,7 @@ static int join_next(SqlOp *op, const CombBatch **out, CombErr *err)
                 j->phase = PH_PROBE_REST;
             continue;
         case PH_PROBE_REST:
-            if (marks_only(j)) {
+            if (marks_only(j) && !j->marks_build) {
                 if ((rc = finish_marks(j, out, err)) || *out)
                     return rc;
                 continue;
@@ -1014,7 +1113,7 @@ static int join_next(SqlOp *op, const CombBatch **out, CombErr *err)
             if ((rc = build_rest(j, err)))
                 return rc;
             if (j->out.n_rows > 0) {
-                *out = &j->out;
+                *out = rest_view(j);
                 return COMB_OK;
             }
             j->phase = PH_DONE;
@@ -1050,7 +1149,14 @@ static int join_open(SqlOp *op, CombErr *err)
     if (j->s.residual &&
         (rc = sql_expr_prepare(j->s.residual, c->arena, COMB_BATCH_SIZE, err)))
         return rc;
-    if ((!j->lead && sql_rows_init_types(&j->rows, j->n_bcols + nk, j->stypes)) ||
+    if (!j->lead)
+        store_layout(j);
+    for (int k = 0; k < j->n_left + j->n_right; k++) {
+        bool probe = (k >= j->poff && k < j->poff + j->probe->n_cols);
+        bool used = probe ? j->pused[k - j->poff] : j->bused[k - j->boff];
+        j->dead[k] = !used && comb_type_is_primitive(j->pair_types[k]->kind);
+    }
+    if ((!j->lead && sql_rows_init_types(&j->rows, j->n_bstore + nk, j->stypes)) ||
         sql_rows_init_types(&j->out_rs, j->n_left + j->n_right, j->pair_types) ||
         sql_rows_batch_init(&j->out_rs, j->n_left + j->n_right, &j->out, &j->fills) ||
         comb_batch_init(&j->markb, 1, &boolean, COMB_BATCH_SIZE))
@@ -1093,6 +1199,22 @@ static void join_close(SqlOp *op)
     sql_op_close(j->s.single_default);
 }
 
+/* The columns a pair carries: the residual's alone when the output is
+ * the probe batch or the build rest (SEMI, ANTI, MARK), else every
+ * column read. */
+static void pair_fills(JoinOp *j)
+{
+    int n_pair = j->n_left + j->n_right;
+    bool *res = marks_only(j) ? comb_arena_calloc(j->op.c->arena, (size_t)n_pair + 1) : NULL;
+    j->pfill = j->pused;
+    j->bfill = j->bused;
+    if (!res)
+        return;   /* out of memory too: every column, as before */
+    sql_bx_mark_used(j->s.residual, n_pair, res);
+    j->pfill = res + j->poff;
+    j->bfill = res + j->boff;
+}
+
 /* What each input must give: the output columns read, the keys', the
  * residual's. */
 static void join_need(SqlOp *op, const bool *used)
@@ -1122,6 +1244,7 @@ static void join_need(SqlOp *op, const bool *used)
     }
     sql_op_need(j->probe, j->pused);
     sql_op_need(j->build, j->bused);
+    pair_fills(j);
     if (j->s.single_default)
         sql_op_need(j->s.single_default, NULL);
 }
@@ -1223,9 +1346,14 @@ int sql_op_join(SqlStmtCtx *c, SqlOp *left, SqlOp *right,
     j->outer_probe = spec->kind == LP_JOIN_FULL || spec->kind == LP_JOIN_SINGLE ||
                      (spec->kind == LP_JOIN_LEFT && j->probe_left) ||
                      (spec->kind == LP_JOIN_RIGHT && !j->probe_left);
-    j->outer_build = spec->kind == LP_JOIN_FULL ||
+    j->marks_build = !j->probe_left &&
+                     (spec->kind == LP_JOIN_SEMI || spec->kind == LP_JOIN_ANTI);
+    j->outer_build = spec->kind == LP_JOIN_FULL || j->marks_build ||
                      (spec->kind == LP_JOIN_LEFT && !j->probe_left) ||
                      (spec->kind == LP_JOIN_RIGHT && j->probe_left);
+    if (!j->probe_left && (spec->kind == LP_JOIN_MARK || spec->kind == LP_JOIN_SINGLE ||
+                           spec->null_aware))
+        return COMB_INTERNAL(err, "a MARK, SINGLE or null-aware join builds its right side");
     j->pkeys = j->probe_left ? spec->lkeys : spec->rkeys;
     j->bkeys = j->probe_left ? spec->rkeys : spec->lkeys;
     if ((rc = join_schema(c, j, left, right, err)))
@@ -1242,6 +1370,9 @@ int sql_op_join(SqlStmtCtx *c, SqlOp *left, SqlOp *right,
         !(j->pused = comb_arena_alloc(c->arena, (size_t)j->probe->n_cols + 1)) ||
         !(j->bused = comb_arena_alloc(c->arena, (size_t)j->n_bcols + 1)) ||
         !(j->bcols = comb_arena_alloc(c->arena, (size_t)(j->n_bcols + nk + 1) * sizeof *j->bcols)) ||
+        !(j->bslot = comb_arena_alloc(c->arena, (size_t)(j->n_bcols + 1) * sizeof *j->bslot)) ||
+        !(j->wide = comb_arena_alloc(c->arena, (size_t)(j->n_bcols + 1) * sizeof *j->wide)) ||
+        !(j->dead = comb_arena_calloc(c->arena, (size_t)(j->n_left + j->n_right + 1))) ||
         !(j->pcols = comb_arena_alloc(c->arena, (size_t)(j->probe->n_cols + nk + 1) * sizeof *j->pcols)) ||
         !(j->ptypes = comb_arena_alloc(c->arena, (size_t)(j->probe->n_cols + nk + 1) * sizeof *j->ptypes)))
         return comb_err_nomem(err);
@@ -1250,13 +1381,14 @@ int sql_op_join(SqlStmtCtx *c, SqlOp *left, SqlOp *right,
     memcpy(j->ptypes, j->probe->types, (size_t)j->probe->n_cols * sizeof *j->ptypes);
     memset(j->pused, 1, (size_t)j->probe->n_cols + 1);
     memset(j->bused, 1, (size_t)j->n_bcols + 1);
-    memcpy(j->stypes, j->build->types, (size_t)j->n_bcols * sizeof *j->stypes);
+    j->pfill = j->pused;
+    j->bfill = j->bused;
     for (int k = 0; k < nk; k++) {
         if (!(j->ktypes[k] = sql_bx_type(c, spec->lkeys[k])))
             return comb_err_nomem(err);
-        j->stypes[j->n_bcols + k] = j->ktypes[k];
         j->ptypes[j->probe->n_cols + k] = j->ktypes[k];
     }
+    store_layout(j);
     /* EXPLAIN shows the left input, then the right one */
     j->op.input = left;
     j->op.right = right;

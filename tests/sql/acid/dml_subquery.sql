@@ -22,3 +22,16 @@ DELETE FROM acc WHERE owner NOT IN (SELECT owner FROM frozen WHERE owner IS NOT 
 SELECT id, owner, bal, ds FROM acc ORDER BY id;
 EXPLAIN DELETE FROM acc WHERE id IN (SELECT id FROM acc WHERE bal > 5);
 SHOW PARTITIONS acc;
+-- a target smaller than its subquery's table still streams through the
+-- join (EXPLAIN: build right): its rows must leave with the partition
+-- they were read from, which a SEMI / ANTI join building the target would
+-- only give at the end
+CREATE TABLE many (owner STRING) STORED AS ORC TBLPROPERTIES ('transactional'='true');
+INSERT INTO many SELECT concat('m', pos) FROM (SELECT posexplode(split(space(2999), ' ')) AS (pos, x)) e;
+INSERT INTO many VALUES ('a'), ('z');
+INSERT INTO acc PARTITION (ds) VALUES (6, 'z', 60, 'd1'), (7, 'y', 70, 'd2'), (8, 'z', 80, 'd3');
+EXPLAIN UPDATE acc SET bal = -bal WHERE EXISTS (SELECT 1 FROM many m WHERE m.owner = acc.owner);
+UPDATE acc SET bal = -bal WHERE EXISTS (SELECT 1 FROM many m WHERE m.owner = acc.owner);
+SELECT id, owner, bal, ds FROM acc ORDER BY id;
+DELETE FROM acc WHERE NOT EXISTS (SELECT 1 FROM many m WHERE m.owner = acc.owner);
+SELECT id, owner, bal, ds FROM acc ORDER BY id;
