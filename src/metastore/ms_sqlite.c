@@ -2579,19 +2579,17 @@ static int lock_enqueue(MsSqlite *h, const MsLockRequest *rq, int64_t *extid,
     return rc;
 }
 
-/* Hive's checkLock on request extid of open txn txnid. */
-static int lock_check_body(MsSqlite *h, int64_t txnid, int64_t extid,
-                           bool zero_wait_read, MsLockStatus *out,
-                           CombErr *err)
+/* Hive's checkLock on request extid of txnid, known to be open. */
+static int lock_decide_body(MsSqlite *h, int64_t txnid, int64_t extid,
+                            bool zero_wait_read, MsLockStatus *out,
+                            CombErr *err)
 {
     CombArena a;
     MsLockRow *req = NULL, *earlier = NULL;
     int n_req = 0, n_earlier = 0, ri, ei;
-    int rc = txn_require_open(h, txnid, err);
+    int rc;
     memset(out, 0, sizeof *out);
     out->extid = extid;
-    if (rc)
-        return rc;
     comb_arena_init(&a, 4096);
     rc = lock_rows_fetch(h, SQ_LOCK_ROWS, SQ_ARGS(SQ_INT(extid)), &a, &req,
                          &n_req, err);
@@ -2620,17 +2618,37 @@ static int lock_check_body(MsSqlite *h, int64_t txnid, int64_t extid,
     return rc;
 }
 
+/* Hive's checkLock on request extid of open txn txnid. */
+static int lock_check_body(MsSqlite *h, int64_t txnid, int64_t extid,
+                           bool zero_wait_read, MsLockStatus *out,
+                           CombErr *err)
+{
+    int rc = txn_require_open(h, txnid, err);
+    if (rc) {
+        memset(out, 0, sizeof *out);
+        out->extid = extid;
+        return rc;
+    }
+    return lock_decide_body(h, txnid, extid, zero_wait_read, out, err);
+}
+
+/* Request rq of txn rq->txnid, known to be open: enqueued and checked. */
+static int lock_request_body(MsSqlite *h, const MsLockRequest *rq,
+                             MsLockStatus *out, CombErr *err)
+{
+    int64_t extid = 0;
+    int rc = lock_enqueue(h, rq, &extid, err);
+    if (!rc)
+        rc = lock_decide_body(h, rq->txnid, extid, rq->zero_wait_read, out,
+                              err);
+    return rc;
+}
+
 static int lock_body(MsSqlite *h, const MsLockRequest *rq, MsLockStatus *out,
                      CombErr *err)
 {
-    int64_t extid = 0;
     int rc = txn_require_open(h, rq->txnid, err);
-    if (!rc)
-        rc = lock_enqueue(h, rq, &extid, err);
-    if (!rc)
-        rc = lock_check_body(h, rq->txnid, extid, rq->zero_wait_read, out,
-                             err);
-    return rc;
+    return rc ? rc : lock_request_body(h, rq, out, err);
 }
 
 static int mss_lock(void *impl, const MsLockRequest *rq, MsLockStatus *out,
@@ -2746,7 +2764,8 @@ static int txn_begin_body(MsSqlite *h, const char *user, const char *host,
         rq.txnid = *txnid;
         rq.user = rq.user ? rq.user : user;
         rq.host = rq.host ? rq.host : host;
-        rc = lock_body(h, &rq, status, err);
+        /* the txn was opened in this transaction: no need to look */
+        rc = lock_request_body(h, &rq, status, err);
     }
     if (!rc && snapshot &&
         (!want_locks || status->state == MS_LOCK_ACQUIRED)) {
