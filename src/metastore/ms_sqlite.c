@@ -1113,6 +1113,8 @@ typedef struct MsSqlite {
      * durable commit) */
     int64_t ro_txns[SQ_RO_MAX];
     int64_t busy_since_us;                /* sq_busy_wait's first call */
+    int ckpt_frames;                      /* log frames at this handle's
+                                             last checkpoint (sq_wal_hook) */
 } MsSqlite;
 
 /* ------------------------------------------------- statement helpers */
@@ -3839,6 +3841,30 @@ static int sq_busy_wait(void *arg, int count)
     return 1;
 }
 
+/* After each commit: checkpoint the log into the database file once it
+ * holds SQ_CKPT_FRAMES frames, as SQLite's autocheckpoint would, but
+ * again only after as many more frames.  SQLite's own tries after every
+ * commit while the log is that long, and with several processes at work
+ * a checkpoint seldom finishes (another one's read keeps the log), so
+ * each commit also paid a checkpoint's two syncs (measured: 2.3
+ * fdatasyncs per writing txn with 8 clients instead of 1). */
+#define SQ_CKPT_FRAMES 1000
+
+static int sq_wal_hook(void *arg, sqlite3 *db, const char *name, int frames)
+{
+    MsSqlite *h = arg;
+    if (frames < h->ckpt_frames)
+        h->ckpt_frames = 0; /* the log started again */
+    if (frames >= SQ_CKPT_FRAMES && frames >= h->ckpt_frames + SQ_CKPT_FRAMES) {
+        h->ckpt_frames = frames;
+        /* PASSIVE: copies what no reader needs, never waits; a failure
+         * leaves the log for the next try and harms no commit */
+        sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, NULL,
+                                  NULL);
+    }
+    return SQLITE_OK;
+}
+
 /* Connection settings, per connection except WAL (which the file keeps). */
 static int sq_configure(MsSqlite *h, CombErr *err)
 {
@@ -3872,6 +3898,8 @@ static int sq_configure(MsSqlite *h, CombErr *err)
                         h->path, mode);
     /* durable commits sync the log themselves (sq_wal_sync) */
     h->wal_mode = strcmp(mode, "wal") == 0;
+    if (h->wal_mode)
+        sqlite3_wal_hook(h->db, sq_wal_hook, h); /* replaces autocheckpoint */
     if (h->wal_mode &&
         sqlite3_exec(h->db, "PRAGMA synchronous = NORMAL", NULL, NULL,
                      NULL) != SQLITE_OK)
