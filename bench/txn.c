@@ -22,6 +22,9 @@
  *   txn [--backend sqlite|postgresql|all] [--url URL] [--seconds S]
  *       [--clients N] [DIR]
  *
+ * The sync rate is measured before the figures and again after them: on
+ * a shared machine it moves with the other work.
+ *
  * DIR (default: a new directory under $TMPDIR, removed after) holds the
  * SQLite metastore; its file system decides the sync rate.  PostgreSQL:
  * the server at URL, else a throw-away one started for the run
@@ -308,6 +311,9 @@ static void run_backend(Opts *o)
                many, o->clients, cpu_one, cpu_many);
         fflush(stdout);
     }
+    /* the disk's rate moves with the machine's other work: measured again
+     * after the figures, so a reader sees how far it drifted */
+    printf("%-28s %12.0f\n", "sync 4 KiB writes/s, after", sync_write_rate(o));
 }
 
 /* The PostgreSQL figures, on o->url or on a server of their own. */
