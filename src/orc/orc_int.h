@@ -47,6 +47,11 @@ extern ProtobufCAllocator orc_pb_alloc;
  * when the bytes do not parse; no error text is set. */
 int orc_pb_unpack(const ProtobufCMessageDescriptor *desc, size_t len,
                   const uint8_t *data, ProtobufCMessage **out);
+/* The same with every allocation in arena (never freed by itself: it goes
+ * with the arena). */
+int orc_pb_unpack_arena(CombArena *arena,
+                        const ProtobufCMessageDescriptor *desc, size_t len,
+                        const uint8_t *data, ProtobufCMessage **out);
 /* A fresh, initialised message of type desc in arena a; NULL when out of
  * memory. */
 void *orc_pb_new(CombArena *a, const ProtobufCMessageDescriptor *desc);
@@ -561,8 +566,16 @@ struct OrcReadPool {
     CombBuf bufs[ORC_POOL_ROLES][ORC_POOL_BUFS];
     int n[ORC_POOL_ROLES];
     OrcCodec *codecs[ORC_COMP_ZSTD + 1];
+    CombArena arena;      /* a closed reader's arena, reset, blocks kept */
+    bool have_arena;
+    OrcColRead *cols;     /* a closed reader's column states */
+    int cols_cap;
 };
 
+/* One role's buffer from the pool while b has none; back to the pool, or
+ * freed when it is full (or p is NULL). */
+void orc_pool_take_buf(OrcReadPool *p, int role, CombBuf *b);
+void orc_pool_give_buf(OrcReadPool *p, int role, CombBuf *b);
 /* The buffers of a stream slot from the pool (those it has none of yet);
  * a NULL pool gives nothing. */
 void orc_pool_take(OrcReadPool *p, OrcStreamBuf *sb);
@@ -602,6 +615,7 @@ struct OrcReader {
     bool started;
     int failed;                   /* rc of a failed read: reading stops */
     OrcColRead *cols;             /* n_cols, NULL until the first read */
+    int cols_cap;                 /* its allocated length (>= n_cols) */
     int stripe;                   /* stripe being read, -1 before */
     uint64_t stripe_left;         /* rows left in it */
     uint64_t row;
