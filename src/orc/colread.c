@@ -359,7 +359,7 @@ static int load_stripe(OrcReader *r, int stripe, CombErr *err)
     Orc__Proto__StripeFooter *sf;
     r->stripe = stripe;
     r->stripe_left = 0;
-    int rc = orc_reader_stripe_footer(r, stripe, &sf, err);
+    int rc = orc_reader_stripe_footer_scratch(r, stripe, &sf, err);
     if (rc)
         return rc;
     for (int i = 0; i < r->n_cols; i++)
@@ -371,7 +371,6 @@ static int load_stripe(OrcReader *r, int stripe, CombErr *err)
     for (int i = 0; i < r->n_cols && !rc; i++)
         if (r->selected[i])
             rc = setup_column(r, &r->cols[i], stripe, sf->columns[i], err);
-    orc_stripe_footer_free(sf);
     if (rc == COMB_OK)
         r->stripe_left = r->footer->stripes[stripe]->numberofrows;
     return rc;

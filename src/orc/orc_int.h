@@ -505,6 +505,11 @@ size_t orc_decimal_text(comb_i128 u, int scale, char *buf, size_t cap);
 
 /* ------------------------------------------------- reader internals (dump) */
 
+/* The stripe footer of stripe i in the reader's stripe arena, valid until
+ * the next call (nothing to free). */
+int orc_reader_stripe_footer_scratch(OrcReader *r, int stripe,
+                                     Orc__Proto__StripeFooter **out,
+                                     CombErr *err);
 /* Unpacked stripe footer of stripe i; free with orc_stripe_footer_free. */
 int orc_reader_stripe_footer(OrcReader *r, int stripe,
                              Orc__Proto__StripeFooter **out, CombErr *err);
@@ -561,13 +566,17 @@ typedef struct OrcColRead {
 /* An OrcReadPool: spare buffers by role (a stream's stored bytes, its
  * decompressed chunk, its spill), and one codec per compression kind. */
 enum { ORC_POOL_RAW, ORC_POOL_DEC, ORC_POOL_SPILL, ORC_POOL_ROLES };
+/* A reader's arenas: the file's (footer, schema), the current stripe's
+ * (its footer). */
+enum { ORC_ARENA_FILE, ORC_ARENA_STRIPE, ORC_POOL_ARENAS };
 #define ORC_POOL_BUFS 64
 struct OrcReadPool {
     CombBuf bufs[ORC_POOL_ROLES][ORC_POOL_BUFS];
     int n[ORC_POOL_ROLES];
     OrcCodec *codecs[ORC_COMP_ZSTD + 1];
-    CombArena arena;      /* a closed reader's arena, reset, blocks kept */
-    bool have_arena;
+    /* a closed reader's arenas (ORC_ARENA_*), reset, blocks kept */
+    CombArena arenas[ORC_POOL_ARENAS];
+    bool have_arena[ORC_POOL_ARENAS];
     OrcColRead *cols;     /* a closed reader's column states */
     int cols_cap;
 };
@@ -589,6 +598,7 @@ struct OrcReader {
     OrcTail tail;
     OrcReadPool *pool;            /* orc_reader_use_pool; NULL none */
     CombArena arena;
+    CombArena stripe_arena;       /* orc_reader_stripe_footer_scratch's */
     Orc__Proto__PostScript *ps;
     Orc__Proto__Footer *footer;
     Orc__Proto__Metadata *meta;   /* loaded on first use */

@@ -56,20 +56,20 @@ int orc_reader_read_section(OrcReader *r, uint64_t off, uint64_t len,
     return rc;
 }
 
-/* Unpack a message from a section of the file: into the reader's arena
- * when it lives as long as the reader (`in_arena`), else to be freed with
- * orc_pb_alloc. */
+/* Unpack a message from a section of the file: into `arena` (one of the
+ * reader's), or with orc_pb_alloc when it is NULL. */
 static int read_message(OrcReader *r, uint64_t off, uint64_t len,
-                        const ProtobufCMessageDescriptor *desc, bool in_arena,
-                        ProtobufCMessage **out, const char *what, CombErr *err)
+                        const ProtobufCMessageDescriptor *desc,
+                        CombArena *arena, ProtobufCMessage **out,
+                        const char *what, CombErr *err)
 {
     OrcStreamBuf sb;
     memset(&sb, 0, sizeof sb);
     orc_pool_take(r->pool, &sb);
     int rc = orc_reader_read_section(r, off, len, &sb, what, err);
     if (rc == COMB_OK) {
-        rc = in_arena ? orc_pb_unpack_arena(&r->arena, desc, sb.len, sb.p, out)
-                      : orc_pb_unpack(desc, sb.len, sb.p, out);
+        rc = arena ? orc_pb_unpack_arena(arena, desc, sb.len, sb.p, out)
+                   : orc_pb_unpack(desc, sb.len, sb.p, out);
         if (rc == COMB_ENOMEM)
             comb_err_nomem(err);
         else if (rc)
@@ -250,8 +250,8 @@ static int read_footer(OrcReader *r, uint64_t ps_total, CombErr *err)
     r->meta_off = foot_off - mlen;
     r->stripes_end = r->meta_off;
     int rc = read_message(r, foot_off, flen, &orc__proto__footer__descriptor,
-                          true, (ProtobufCMessage **)&r->footer, "file footer",
-                          err);
+                          &r->arena, (ProtobufCMessage **)&r->footer,
+                          "file footer", err);
     if (rc || (rc = build_schema(r, err)) || (rc = check_stripes(r, err)))
         return rc;
     for (size_t i = 0; i < r->footer->n_metadata; i++)
@@ -272,6 +272,31 @@ static int check_logical_length(OrcReader *r, uint64_t physical,
              "the file's %llu bytes",
              (unsigned long long)length, (unsigned long long)physical);
     return corrupt(r, what, err);
+}
+
+/* A pooled arena (its blocks kept: no malloc for the next file's
+ * footers), else a fresh one. */
+static void arena_take(OrcReadPool *p, int which, CombArena *a,
+                       size_t block)
+{
+    if (p && p->have_arena[which]) {
+        *a = p->arenas[which];
+        p->have_arena[which] = false;
+    } else {
+        comb_arena_init(a, block);
+    }
+}
+
+/* Back to the pool, reset, or freed when it has one. */
+static void arena_give(OrcReadPool *p, int which, CombArena *a)
+{
+    if (p && !p->have_arena[which]) {
+        comb_arena_reset(a);
+        p->arenas[which] = *a;
+        p->have_arena[which] = true;
+    } else {
+        comb_arena_free(a);
+    }
 }
 
 int orc_reader_open(const char *path, OrcReader **out, CombErr *err)
@@ -296,12 +321,8 @@ int orc_reader_open_pool(const char *path, uint64_t length, OrcReadPool *pool,
     if (!r)
         return comb_err_nomem(err);
     r->pool = pool;
-    if (pool && pool->have_arena) {
-        r->arena = pool->arena; /* its blocks: no malloc for the footer */
-        pool->have_arena = false;
-    } else {
-        comb_arena_init(&r->arena, 16 * 1024);
-    }
+    arena_take(pool, ORC_ARENA_FILE, &r->arena, 16 * 1024);
+    arena_take(pool, ORC_ARENA_STRIPE, &r->stripe_arena, 4096);
     r->stripe = -1;
     /* a FIFO or device named like a data file is refused, never waited on */
     r->fd = fs_open_read(path, err);
@@ -351,13 +372,8 @@ void orc_reader_close(OrcReader *r)
     else
         orc_codec_free(r->codec);
     orc_pool_give_buf(r->pool, ORC_POOL_RAW, &r->tail.buf);
-    if (r->pool && !r->pool->have_arena) {
-        comb_arena_reset(&r->arena);
-        r->pool->arena = r->arena;
-        r->pool->have_arena = true;
-    } else {
-        comb_arena_free(&r->arena);
-    }
+    arena_give(r->pool, ORC_ARENA_FILE, &r->arena);
+    arena_give(r->pool, ORC_ARENA_STRIPE, &r->stripe_arena);
     comb_free(r->path);
     comb_free(r);
 }
@@ -378,8 +394,9 @@ void orc_read_pool_free(OrcReadPool *p)
             comb_buf_free(&p->bufs[role][i]);
     for (size_t k = 0; k < sizeof p->codecs / sizeof *p->codecs; k++)
         orc_codec_free(p->codecs[k]);
-    if (p->have_arena)
-        comb_arena_free(&p->arena);
+    for (int k = 0; k < ORC_POOL_ARENAS; k++)
+        if (p->have_arena[k])
+            comb_arena_free(&p->arenas[k]);
     comb_free(p->cols);
     comb_free(p);
 }
@@ -486,7 +503,7 @@ static int load_metadata(OrcReader *r, CombErr *err)
         return comb_err(err, COMB_ENOTFOUND,
                         "ORC file '%s' has no stripe statistics", r->path);
     return read_message(r, r->meta_off, r->meta_len,
-                        &orc__proto__metadata__descriptor, true,
+                        &orc__proto__metadata__descriptor, &r->arena,
                         (ProtobufCMessage **)&r->meta, "metadata section",
                         err);
 }
@@ -512,8 +529,9 @@ int orc_reader_stripe_stats(OrcReader *r, int stripe, int column,
 
 /* ------------------------------------------------------- stripe footers */
 
-int orc_reader_stripe_footer(OrcReader *r, int stripe,
-                             Orc__Proto__StripeFooter **out, CombErr *err)
+/* Stripe footer `stripe` into arena (NULL: comb's allocator). */
+static int stripe_footer(OrcReader *r, int stripe, CombArena *arena,
+                         Orc__Proto__StripeFooter **out, CombErr *err)
 {
     OrcStripeInfo si;
     char what[64];
@@ -523,7 +541,7 @@ int orc_reader_stripe_footer(OrcReader *r, int stripe,
     snprintf(what, sizeof what, "stripe %d footer", stripe);
     int rc = read_message(r, si.offset + si.index_length + si.data_length,
                           si.footer_length,
-                          &orc__proto__stripe_footer__descriptor, false,
+                          &orc__proto__stripe_footer__descriptor, arena,
                           (ProtobufCMessage **)out, what, err);
     if (rc)
         return rc;
@@ -532,10 +550,25 @@ int orc_reader_stripe_footer(OrcReader *r, int stripe,
                       "corrupt file '%s': stripe %d footer has %zu column "
                       "encodings, %d expected", r->path, stripe,
                       (*out)->n_columns, r->n_cols);
-        orc_stripe_footer_free(*out);
+        if (!arena)
+            orc_stripe_footer_free(*out);
         *out = NULL;
     }
     return rc;
+}
+
+int orc_reader_stripe_footer(OrcReader *r, int stripe,
+                             Orc__Proto__StripeFooter **out, CombErr *err)
+{
+    return stripe_footer(r, stripe, NULL, out, err);
+}
+
+int orc_reader_stripe_footer_scratch(OrcReader *r, int stripe,
+                                     Orc__Proto__StripeFooter **out,
+                                     CombErr *err)
+{
+    comb_arena_reset(&r->stripe_arena);
+    return stripe_footer(r, stripe, &r->stripe_arena, out, err);
 }
 
 void orc_stripe_footer_free(Orc__Proto__StripeFooter *sf)
