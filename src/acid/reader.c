@@ -93,6 +93,10 @@ struct AcidReader {
     const ScanFile *cur;
     bool cur_acid;             /* ACID schema (else original format) */
     bool cur_meta;             /* ACID metadata columns decoded */
+    bool const_key;            /* ...but originalTransaction and bucket
+                                  not: one value each in the whole file */
+    int64_t key_owid;          /* those values when const_key */
+    int32_t key_bucket;
     CombArena file_arena;      /* what belongs to the open file */
     AcidConv *convs;           /* per user column: its field, conversion */
     int32_t synth_prop;        /* bucket property of synthetic ROW__IDs */
@@ -589,7 +593,8 @@ static int select_columns(AcidReader *r, const CombType *row, CombErr *err)
                             include);
     if (r->cur_meta)
         for (int c = ACID_ORC_OWID; c <= last_meta_column(r); c++)
-            include[c] = true;
+            include[c] = !r->const_key ||
+                         (c != ACID_ORC_OWID && c != ACID_ORC_BUCKET);
     rc = orc_reader_select(r->orc, include, err);
     comb_free(include);
     return rc;
@@ -778,6 +783,28 @@ static int file_batch(AcidReader *r, const CombType *root, CombErr *err)
     return COMB_OK;
 }
 
+/* Whether the open file's statistics say that every row has the same
+ * originalTransaction and bucket property (a delta of one write id and
+ * one statement: each file is one writer's): then only the rowIds are
+ * decoded to match delete events, the two constants stand for the rest.
+ * Not when ROW__IDs are wanted (they are copied from the vectors). */
+static bool constant_key(AcidReader *r)
+{
+    OrcColumnStats o, b;
+    uint64_t rows = orc_reader_n_rows(r->orc);
+    if (r->want_row_id ||
+        orc_reader_column_stats(r->orc, ACID_ORC_OWID, &o) ||
+        orc_reader_column_stats(r->orc, ACID_ORC_BUCKET, &b) ||
+        !o.has_int || !b.has_int || o.has_null || b.has_null ||
+        o.n_values != rows || b.n_values != rows || o.int_min != o.int_max ||
+        b.int_min != b.int_max || b.int_min < INT32_MIN ||
+        b.int_min > INT32_MAX)
+        return false;
+    r->key_owid = o.int_min;
+    r->key_bucket = (int32_t)b.int_min;
+    return true;
+}
+
 static int open_file(AcidReader *r, const ScanFile *f, CombErr *err)
 {
     const CombType *root, *row;
@@ -806,6 +833,7 @@ static int open_file(AcidReader *r, const ScanFile *f, CombErr *err)
     /* §6.4 step 4: the metadata may be skipped when nothing needs it */
     r->cur_meta = r->cur_acid &&
                   (r->want_row_id || !f->all_valid || deletes_may_hit(r));
+    r->const_key = r->cur_meta && constant_key(r);
     if ((rc = select_columns(r, row, err)) || (rc = push_sarg(r, row, err)))
         return rc;
     if (r->walk)
@@ -891,7 +919,8 @@ static int filter_original_rows(AcidReader *r, CombBatch *b, int n,
 static int check_meta_nulls(const AcidReader *r, int n, CombErr *err)
 {
     int last = last_meta_column(r) - ACID_ORC_OWID + ACID_FIELD_OWID;
-    for (int c = ACID_FIELD_OWID; c <= last; c++) {
+    for (int c = r->const_key ? ACID_FIELD_ROWID : ACID_FIELD_OWID; c <= last;
+         c++) {
         const CombVector *v = &r->obatch.cols[c];
         if (v->has_nulls && memchr(v->nulls, 1, (size_t)n))
             return COMB_CORRUPT(err, r->cur->path,
@@ -910,6 +939,17 @@ static void mark_deleted(AcidReader *r, int n, uint8_t *drop)
     const int64_t *owid = ob->cols[ACID_FIELD_OWID].i64;
     const int64_t *bkt = ob->cols[ACID_FIELD_BUCKET].i64;
     const int64_t *rid = ob->cols[ACID_FIELD_ROWID].i64;
+    if (r->const_key) {
+        /* one (originalTransaction, bucket): runs end only where rowIds
+         * stop rising */
+        for (int i = 0, j; i < n; i = j) {
+            for (j = i + 1; j < n && rid[j] > rid[j - 1]; j++)
+                ;
+            acid_delete_set_mark_run(&r->deletes, &r->cursor, r->key_owid,
+                                     r->key_bucket, rid + i, j - i, drop + i);
+        }
+        return;
+    }
     for (int i = 0, j; i < n; i = j) {
         for (j = i + 1; j < n && owid[j] == owid[i] &&
                         (int32_t)bkt[j] == (int32_t)bkt[i] &&
