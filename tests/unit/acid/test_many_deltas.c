@@ -104,17 +104,11 @@ static int write_empty_base(const char *dir, CombErr *err)
     return rc ? rc : writer_finish(wr, COMB_OK, NULL, err);
 }
 
-static int cmp_lines(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* Sorted lines "row ids" of a scan (ids "-" without ROW__IDs). */
 static char *scan_lines(const char *dir, const CombWriteIdList *wil,
                         bool want_row_id, CombArena *a, CombErr *err)
 {
     ScanRows s;
-    CombBuf out = COMB_BUF_INIT;
     char **lines, *text;
     if (scan_table(dir, &md_new, wil, want_row_id, a, &s, err))
         return NULL;
@@ -122,11 +116,7 @@ static char *scan_lines(const char *dir, const CombWriteIdList *wil,
     for (int i = 0; i < s.n; i++)
         lines[i] = comb_arena_printf(a, "%s %s", s.rows[i],
                                      want_row_id ? s.ids[i] : "-");
-    qsort(lines, (size_t)s.n, sizeof *lines, cmp_lines);
-    for (int i = 0; i < s.n; i++)
-        comb_buf_printf(&out, "%s\n", lines[i]);
-    text = comb_arena_strndup(a, out.data ? (char *)out.data : "", out.len);
-    comb_buf_free(&out);
+    text = sorted_lines_text(lines, s.n, a);
     scan_rows_free(&s);
     return text;
 }
@@ -136,8 +126,7 @@ static char *scan_lines(const char *dir, const CombWriteIdList *wil,
 static char *model_lines(bool want_row_id, int64_t skip1, int64_t skip2,
                          CombArena *a)
 {
-    CombBuf out = COMB_BUF_INIT;
-    char **lines = comb_arena_alloc(a, MD_MAX_ID * sizeof *lines), *text;
+    char **lines = comb_arena_alloc(a, MD_MAX_ID * sizeof *lines);
     int n = 0;
     for (int id = 0; id < MD_MAX_ID; id++) {
         const MdRow *m = &md_rows[id];
@@ -152,12 +141,7 @@ static char *model_lines(bool want_row_id, int64_t skip1, int64_t skip2,
         else
             lines[n++] = comb_arena_printf(a, "[%d,\"v%d\"] %s", id, id, ids);
     }
-    qsort(lines, (size_t)n, sizeof *lines, cmp_lines);
-    for (int i = 0; i < n; i++)
-        comb_buf_printf(&out, "%s\n", lines[i]);
-    text = comb_arena_strndup(a, out.data ? (char *)out.data : "", out.len);
-    comb_buf_free(&out);
-    return text;
+    return sorted_lines_text(lines, n, a);
 }
 
 static void check_scans(const char *dir, const CombWriteIdList *wil,
