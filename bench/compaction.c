@@ -5,7 +5,7 @@
  *
  * For D = 1, 10, 50, 200: a 4-bucket transactional table gets ROWS rows
  * in D INSERT ... SELECT statements (D deltas) and a DELETE of 10% of them
- * (one delete delta); a full scan of it is timed (best of 3), then a major
+ * (one delete delta); a full scan of it is timed (best of 5), then a major
  * compaction (ALTER TABLE ... COMPACT 'major' AND WAIT, run in this
  * process) and the scan of the compacted table.  Printed: scan time over
  * D deltas / scan time over the one base (by wall and by CPU time), and
@@ -40,7 +40,7 @@ static int count_batch(void *ctx, const CombBatch *b, CombErr *err)
     return 0;
 }
 
-/* Best of 3 by wall time (*secs) and by CPU time (*cpu: the scan is one
+/* Best of 5 by wall time (*secs) and by CPU time (*cpu: the scan is one
  * thread, so on a shared machine its CPU time is the steadier figure). */
 static int scan(SqlSession *s, const char *table, long *rows, double *secs,
                 double *cpu)
@@ -48,7 +48,7 @@ static int scan(SqlSession *s, const char *table, long *rows, double *secs,
     char sql[256];
     double best = 1e30, best_cpu = 1e30;
     snprintf(sql, sizeof sql, "SELECT id, grp, name, amount FROM %s", table);
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 5; i++) {
         ScanCount c = {0};
         SqlSink sink = {&c, NULL, count_batch, NULL, NULL};
         double t0 = now(), c0 = cpu_seconds();
@@ -150,7 +150,7 @@ int main(int argc, char **argv)
                      " amount DOUBLE) STORED AS ORC"
                      " TBLPROPERTIES ('transactional'='false')", NULL))
         return 1;
-    printf("%ld rows, 4 buckets, 10%% deleted; scans best of 3\n", rows);
+    printf("%ld rows, 4 buckets, 10%% deleted; scans best of 5\n", rows);
     printf("%7s %12s %12s %8s %8s | %12s %9s %8s | %12s %9s %8s | %8s %8s\n",
            "deltas", "scan deltas", "scan base", "ratio", "CPU", "major rows/s",
            "MB/s", "CPU s", "plain rows/s", "MB/s", "CPU s", "wall",

@@ -540,6 +540,14 @@ int acid_flush_length_read(const char *data_path, bool *have,
  * COMB_OK) when the side file commits length 0: nothing to read yet.  A
  * committed length beyond the file is COMB_ECORRUPT naming the file. */
 int acid_data_file_open(const char *path, OrcReader **out, CombErr *err);
+/* (Addition.) The same for a reader that listed the file's directory
+ * after taking its snapshot: `side_listed` says whether the listing held
+ * the side file (when it did not, none is looked for: see reader.c's
+ * list_dir_files for when that is safe), and the ORC reader takes its
+ * buffers from pool (NULL: none). */
+int acid_data_file_open_listed(const char *path, bool side_listed,
+                               OrcReadPool *pool, OrcReader **out,
+                               CombErr *err);
 
 /* true if the root type of an ORC file has the six ACID fields (§1.1;
  * names compared case-insensitively per position, as newer ORC does) and

@@ -196,41 +196,77 @@ bool acid_delete_set_overlaps(const AcidDeleteSet *s, const AcidKey *lo,
 }
 
 /* The metadata columns of one event; they are never NULL (§1.1). */
-static int event_key(const CombBatch *b, int row, const char *path,
-                     AcidKey *k, int64_t *current, CombErr *err)
+/* Room for n more keys (a batch's: the capacity check is not made per
+ * event), doubling. */
+static int reserve(AcidDeleteSet *s, size_t n, CombErr *err)
 {
-    for (int c = ACID_FIELD_OWID; c <= ACID_FIELD_CURRENT; c++)
-        if (comb_vec_is_null(&b->cols[c], row))
-            return COMB_CORRUPT(err, path, "NULL in an ACID metadata column");
-    k->owid = b->cols[ACID_FIELD_OWID].i64[row];
-    k->bucket = (int32_t)b->cols[ACID_FIELD_BUCKET].i64[row];
-    k->row_id = b->cols[ACID_FIELD_ROWID].i64[row];
-    *current = b->cols[ACID_FIELD_CURRENT].i64[row];
+    AcidKey *keys;
+    size_t cap = s->cap ? s->cap * 2 : 1024;
+    if (s->cap - s->n >= n)
+        return COMB_OK;
+    if (cap < s->n + n)
+        cap = s->n + n;
+    if (!(keys = comb_realloc(s->keys, cap * sizeof *keys)))
+        return comb_err_nomem(err);
+    s->keys = keys;
+    s->cap = cap;
     return COMB_OK;
 }
 
-/* Add the valid events of one decoded batch (§6.3 rule 2, §6.4 step 2). */
+/* The bucket property `prop` of an event of the file of bucket `writer`:
+ * checked once per run of equal properties. */
+static int check_writer(int32_t prop, const char *path, int writer,
+                        CombErr *err)
+{
+    int w, stmt;
+    if (acid_bucket_decode(prop, &w, &stmt, err))
+        return comb_err_prefix(err, "'%s': ", path);
+    if (w != writer)
+        return comb_err(err, COMB_ECORRUPT,
+                        "corrupt file '%s': delete event with bucket "
+                        "property %d (writer %d) in the file of bucket %d",
+                        path, (int)prop, w, writer);
+    return COMB_OK;
+}
+
+/* Add the valid events of one decoded batch (§6.3 rule 2, §6.4 step 2).
+ * The metadata columns are never NULL (checked once per batch); write id
+ * validity and the bucket property are looked at once per run of equal
+ * values, as a delete file is sorted by them. */
 static int add_batch_events(AcidDeleteSet *s, const CombBatch *b,
                             const char *path, const CombWriteIdList *wil,
                             int writer, CombErr *err)
 {
-    for (int row = 0; row < b->n_rows; row++) {
-        AcidKey k = {0};
-        int64_t current = 0;
-        int stmt, rc = event_key(b, row, path, &k, &current, err);
-        if (rc)
-            return rc;
-        if (!comb_idlist_is_valid(&wil->ids, current))
+    const int64_t *owid = b->cols[ACID_FIELD_OWID].i64;
+    const int64_t *bkt = b->cols[ACID_FIELD_BUCKET].i64;
+    const int64_t *rid = b->cols[ACID_FIELD_ROWID].i64;
+    const int64_t *current = b->cols[ACID_FIELD_CURRENT].i64;
+    size_t n = (size_t)b->n_rows;
+    bool valid = false, checked = false;
+    int32_t checked_prop = 0;
+    int rc;
+    for (int c = ACID_FIELD_OWID; c <= ACID_FIELD_CURRENT; c++) {
+        const CombVector *v = &b->cols[c];
+        if (v->has_nulls && memchr(v->nulls, 1, n))
+            return COMB_CORRUPT(err, path, "NULL in an ACID metadata column");
+    }
+    if ((rc = reserve(s, n, err)))
+        return rc;
+    for (size_t row = 0; row < n; row++) {
+        if (row == 0 || current[row] != current[row - 1])
+            valid = comb_idlist_is_valid(&wil->ids, current[row]);
+        if (!valid)
             continue;
-        if (acid_bucket_decode(k.bucket, &k.writer, &stmt, err))
-            return comb_err_prefix(err, "'%s': ", path);
-        if (k.writer != writer)
-            return comb_err(err, COMB_ECORRUPT,
-                            "corrupt file '%s': delete event with bucket "
-                            "property %d (writer %d) in the file of bucket %d",
-                            path, (int)k.bucket, k.writer, writer);
-        if ((rc = acid_delete_set_add(s, &k, err)))
-            return rc;
+        if (!checked || (int32_t)bkt[row] != checked_prop) {
+            if ((rc = check_writer((int32_t)bkt[row], path, writer, err)))
+                return rc;
+            checked = true;
+            checked_prop = (int32_t)bkt[row];
+        }
+        s->keys[s->n++] = (AcidKey){.owid = owid[row],
+                                    .bucket = (int32_t)bkt[row],
+                                    .row_id = rid[row],
+                                    .writer = writer};
     }
     return COMB_OK;
 }

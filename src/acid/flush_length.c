@@ -91,16 +91,24 @@ int acid_flush_length_read(const char *data_path, bool *have,
     return rc;
 }
 
-int acid_data_file_open(const char *path, OrcReader **out, CombErr *err)
+int acid_data_file_open_listed(const char *path, bool side_listed,
+                               OrcReadPool *pool, OrcReader **out,
+                               CombErr *err)
 {
-    bool have;
-    uint64_t length;
-    int rc = acid_flush_length_read(path, &have, &length, err);
+    bool have = false;
+    uint64_t length = 0;
+    int rc = side_listed ? acid_flush_length_read(path, &have, &length, err)
+                         : COMB_OK;
     *out = NULL;
     if (rc)
         return rc;
     if (have && length == 0)
         return COMB_OK; /* created, nothing committed yet */
-    return orc_reader_open_length(path, have ? length : ORC_WHOLE_FILE, out,
-                                  err);
+    return orc_reader_open_pool(path, have ? length : ORC_WHOLE_FILE, pool,
+                                out, err);
+}
+
+int acid_data_file_open(const char *path, OrcReader **out, CombErr *err)
+{
+    return acid_data_file_open_listed(path, true, NULL, out, err);
 }

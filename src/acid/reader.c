@@ -38,6 +38,7 @@ typedef struct ScanFile {
     int synth_stmt;        /* statement of synthetic bucket properties */
     bool must_be_acid;     /* delta_x_y with x != y is always ACID (4.3) */
     bool all_valid;        /* every write id of the directory is valid */
+    bool side_listed;      /* a _flush_length side file may be there */
 } ScanFile;
 
 /* A delete file of a kept delete delta. */
@@ -84,11 +85,18 @@ struct AcidReader {
 
     /* the open file */
     OrcReader *orc;            /* NULL between files */
-    CombBatch obatch;          /* ORC layout of the open file */
+    CombBatch obatch;          /* ORC layout of the open file, kept for the
+                                  next file of the same schema */
     bool have_obatch;
+    const CombType *obatch_schema; /* what obatch was made for: a copy in
+                                      arena (the file's goes with it) */
     const ScanFile *cur;
     bool cur_acid;             /* ACID schema (else original format) */
     bool cur_meta;             /* ACID metadata columns decoded */
+    bool const_key;            /* ...but originalTransaction and bucket
+                                  not: one value each in the whole file */
+    int64_t key_owid;          /* those values when const_key */
+    int32_t key_bucket;
     CombArena file_arena;      /* what belongs to the open file */
     AcidConv *convs;           /* per user column: its field, conversion */
     int32_t synth_prop;        /* bucket property of synthetic ROW__IDs */
@@ -168,6 +176,7 @@ static int list_originals(AcidReader *r, const char *dir, FileLists *l,
         if (bucket_pruned(r, f.bucket))
             continue;
         f.group = GROUP_ROOT;
+        f.side_listed = true;
         int rc = push_file(r, l, &f, err);
         if (rc)
             return rc;
@@ -176,38 +185,60 @@ static int list_originals(AcidReader *r, const char *dir, FileLists *l,
 }
 
 /* The entries of the directory dir/name, whose path goes to *path for
- * joining them to. */
+ * joining them to; *is_dir per entry when is_dir is not NULL. */
 static int list_subdir(AcidReader *r, const char *dir, const char *name,
-                       char **path, char ***names, int *n, CombErr *err)
+                       char **path, char ***names, bool **is_dir, int *n,
+                       CombErr *err)
 {
     *path = fs_join(&r->arena, dir, name);
     if (!*path)
         return comb_err_nomem(err);
-    return fs_list_dir(*path, &r->arena, names, n, err);
+    return fs_list_dir_typed(*path, &r->arena, names, is_dir, n, err);
+}
+
+static int cmp_name(const void *key, const void *entry)
+{
+    return strcmp(key, *(char *const *)entry);
+}
+
+/* Whether the sorted listing holds the side file of data file `name`. */
+static bool side_file_listed(AcidReader *r, char **names, int n,
+                             const char *name)
+{
+    const char *side = acid_flush_length_path(&r->arena, name);
+    return !side || bsearch(side, names, (size_t)n, sizeof *names, cmp_name);
 }
 
 /* The data files of one base or insert delta directory; `proto` carries
- * what all of them share. */
+ * what all of them share.  One listing tells the files from directories
+ * and which have a _flush_length side file: a file of a directory whose
+ * write ids are all valid in the snapshot and that had no side file when
+ * listed (after the snapshot was taken) never gets one.  A streaming
+ * writer makes a file's side file before the commit of its first txn,
+ * before the snapshot then, and removes it only when it leaves the final
+ * footer.  Where some write id is not valid, the side file is looked for
+ * when the file is opened, as before. */
 static int list_dir_files(AcidReader *r, const char *dir,
                           const AcidParsedDir *d, const ScanFile *proto,
                           FileLists *l, CombErr *err)
 {
     char *path, **names;
+    bool *is_dir;
     int n;
-    int rc = list_subdir(r, dir, d->name, &path, &names, &n, err);
+    int rc = list_subdir(r, dir, d->name, &path, &names, &is_dir, &n, err);
     if (rc)
         return rc;
     for (int i = 0; i < n; i++) {
         ScanFile f = *proto;
-        if (acid_name_is_hidden(names[i]) ||
+        if (is_dir[i] || acid_name_is_hidden(names[i]) ||
             !acid_data_file_parse(names[i], &f.bucket) ||
             bucket_pruned(r, f.bucket))
             continue;
         f.path = fs_join(&r->arena, path, names[i]);
         if (!f.path)
             return comb_err_nomem(err);
-        if (fs_is_dir(f.path))
-            continue;
+        f.side_listed = !f.all_valid || side_file_listed(r, names, n,
+                                                         names[i]);
         if ((rc = push_file(r, l, &f, err)))
             return rc;
     }
@@ -250,7 +281,7 @@ static int list_delete_files(AcidReader *r, const char *dir, FileLists *l,
         char *path, **names;
         int n;
         int rc = list_subdir(r, dir, r->state.delete_deltas[i].name, &path,
-                             &names, &n, err);
+                             &names, NULL, &n, err);
         if (rc)
             return rc;
         for (int j = 0; j < n; j++) {
@@ -401,6 +432,7 @@ static int list_given_files(AcidReader *r, const char *const *paths, int n,
             continue;
         f.group = GROUP_FIRST_DELTA + i;
         f.all_valid = true;
+        f.side_listed = true;
         if ((rc = push_file(r, &l, &f, err)))
             return rc;
     }
@@ -447,9 +479,6 @@ static void close_file(AcidReader *r)
         orc_reader_counters(r->orc, &c);
         orc_read_counters_add(&r->counters, &c);
     }
-    if (r->have_obatch)
-        comb_batch_free(&r->obatch);
-    r->have_obatch = false;
     orc_reader_close(r->orc);
     r->orc = NULL;
     r->cur = NULL;
@@ -461,6 +490,8 @@ void acid_reader_close(AcidReader *r)
     if (!r)
         return;
     close_file(r);
+    if (r->have_obatch)
+        comb_batch_free(&r->obatch);
     acid_delete_set_free(&r->deletes);
     orc_read_pool_free(r->pool);
     comb_idlist_free(&r->wil.ids);
@@ -539,6 +570,14 @@ static void include_subtree(const CombType *root, int id, bool *include)
         include[c] = true;
 }
 
+/* The last metadata column decoded with the key: currentTransaction only
+ * where some write id of the directory is not valid (as for skipping the
+ * metadata altogether, an all-valid directory's rows are all valid). */
+static int last_meta_column(const AcidReader *r)
+{
+    return r->cur->all_valid ? ACID_ORC_ROWID : ACID_ORC_CURRENT;
+}
+
 /* Decode the projected user columns and, when needed, the metadata. */
 static int select_columns(AcidReader *r, const CombType *row, CombErr *err)
 {
@@ -553,8 +592,9 @@ static int select_columns(AcidReader *r, const CombType *row, CombErr *err)
             include_subtree(root, row->children[r->convs[i].field]->id,
                             include);
     if (r->cur_meta)
-        for (int c = ACID_ORC_OWID; c <= ACID_ORC_CURRENT; c++)
-            include[c] = true;
+        for (int c = ACID_ORC_OWID; c <= last_meta_column(r); c++)
+            include[c] = !r->const_key ||
+                         (c != ACID_ORC_OWID && c != ACID_ORC_BUCKET);
     rc = orc_reader_select(r->orc, include, err);
     comb_free(include);
     return rc;
@@ -715,6 +755,56 @@ static bool deletes_may_hit(const AcidReader *r)
     return acid_delete_set_overlaps(&r->deletes, &lo, &hi);
 }
 
+/* v and its children borrow their types from t. */
+static void bind_types(CombVector *v, const CombType *t)
+{
+    v->type = t;
+    for (int i = 0; i < v->n_children; i++)
+        bind_types(&v->children[i], t->children[i]);
+}
+
+/* The ORC batch for the open file, whose root is a struct: the last
+ * file's when its schema is the same (the vectors of a delta's thousand
+ * rows are not allocated and zeroed again for each of many deltas).  Its
+ * vectors borrow the types of a copy that lives as long as the batch. */
+static int file_batch(AcidReader *r, const CombType *root, CombErr *err)
+{
+    if (r->have_obatch && comb_type_equal(r->obatch_schema, root))
+        return COMB_OK;
+    if (r->have_obatch)
+        comb_batch_free(&r->obatch);
+    r->have_obatch = false;
+    if (!(r->obatch_schema = comb_type_copy(&r->arena, root)) ||
+        orc_reader_batch_init(r->orc, &r->obatch, r->capacity))
+        return comb_err_nomem(err);
+    r->have_obatch = true;
+    for (int i = 0; i < r->obatch.n_cols; i++)
+        bind_types(&r->obatch.cols[i], r->obatch_schema->children[i]);
+    return COMB_OK;
+}
+
+/* Whether the open file's statistics say that every row has the same
+ * originalTransaction and bucket property (a delta of one write id and
+ * one statement: each file is one writer's): then only the rowIds are
+ * decoded to match delete events, the two constants stand for the rest.
+ * Not when ROW__IDs are wanted (they are copied from the vectors). */
+static bool constant_key(AcidReader *r)
+{
+    OrcColumnStats o, b;
+    uint64_t rows = orc_reader_n_rows(r->orc);
+    if (r->want_row_id ||
+        orc_reader_column_stats(r->orc, ACID_ORC_OWID, &o) ||
+        orc_reader_column_stats(r->orc, ACID_ORC_BUCKET, &b) ||
+        !o.has_int || !b.has_int || o.has_null || b.has_null ||
+        o.n_values != rows || b.n_values != rows || o.int_min != o.int_max ||
+        b.int_min != b.int_max || b.int_min < INT32_MIN ||
+        b.int_min > INT32_MAX)
+        return false;
+    r->key_owid = o.int_min;
+    r->key_bucket = (int32_t)b.int_min;
+    return true;
+}
+
 static int open_file(AcidReader *r, const ScanFile *f, CombErr *err)
 {
     const CombType *root, *row;
@@ -724,9 +814,10 @@ static int open_file(AcidReader *r, const ScanFile *f, CombErr *err)
     trace_open(r, f->path);
     if (!r->pool && !(r->pool = orc_read_pool_new()))
         return comb_err_nomem(err);
-    if ((rc = acid_data_file_open(f->path, &r->orc, err)) || !r->orc)
+    if ((rc = acid_data_file_open_listed(f->path, f->side_listed, r->pool,
+                                         &r->orc, err)) ||
+        !r->orc)
         return rc; /* !r->orc: a streaming file with nothing committed */
-    orc_reader_use_pool(r->orc, r->pool);
     r->cur = f;
     root = orc_reader_schema(r->orc);
     r->cur_acid = acid_schema_is_acid(root);
@@ -742,13 +833,13 @@ static int open_file(AcidReader *r, const ScanFile *f, CombErr *err)
     /* §6.4 step 4: the metadata may be skipped when nothing needs it */
     r->cur_meta = r->cur_acid &&
                   (r->want_row_id || !f->all_valid || deletes_may_hit(r));
+    r->const_key = r->cur_meta && constant_key(r);
     if ((rc = select_columns(r, row, err)) || (rc = push_sarg(r, row, err)))
         return rc;
     if (r->walk)
         orc_reader_set_gate(r->orc, stripe_gate, r->walk);
-    if (orc_reader_batch_init(r->orc, &r->obatch, r->capacity))
-        return comb_err_nomem(err);
-    r->have_obatch = true;
+    if ((rc = file_batch(r, root, err)))
+        return rc;
     acid_delete_cursor_reset(&r->cursor);
     if (!r->cur_acid)
         return start_synthetic_ids(r, err);
@@ -823,10 +914,13 @@ static int filter_original_rows(AcidReader *r, CombBatch *b, int n,
     return COMB_OK;
 }
 
-/* The metadata columns are never NULL (§1.1); checked once per batch. */
+/* The metadata columns are never NULL (§1.1); the decoded ones are
+ * checked once per batch. */
 static int check_meta_nulls(const AcidReader *r, int n, CombErr *err)
 {
-    for (int c = ACID_FIELD_OWID; c <= ACID_FIELD_CURRENT; c++) {
+    int last = last_meta_column(r) - ACID_ORC_OWID + ACID_FIELD_OWID;
+    for (int c = r->const_key ? ACID_FIELD_ROWID : ACID_FIELD_OWID; c <= last;
+         c++) {
         const CombVector *v = &r->obatch.cols[c];
         if (v->has_nulls && memchr(v->nulls, 1, (size_t)n))
             return COMB_CORRUPT(err, r->cur->path,
@@ -845,6 +939,17 @@ static void mark_deleted(AcidReader *r, int n, uint8_t *drop)
     const int64_t *owid = ob->cols[ACID_FIELD_OWID].i64;
     const int64_t *bkt = ob->cols[ACID_FIELD_BUCKET].i64;
     const int64_t *rid = ob->cols[ACID_FIELD_ROWID].i64;
+    if (r->const_key) {
+        /* one (originalTransaction, bucket): runs end only where rowIds
+         * stop rising */
+        for (int i = 0, j; i < n; i = j) {
+            for (j = i + 1; j < n && rid[j] > rid[j - 1]; j++)
+                ;
+            acid_delete_set_mark_run(&r->deletes, &r->cursor, r->key_owid,
+                                     r->key_bucket, rid + i, j - i, drop + i);
+        }
+        return;
+    }
     for (int i = 0, j; i < n; i = j) {
         for (j = i + 1; j < n && owid[j] == owid[i] &&
                         (int32_t)bkt[j] == (int32_t)bkt[i] &&
@@ -879,7 +984,9 @@ static int filter_acid_rows(AcidReader *r, CombBatch *b, int n,
         return COMB_INTERNAL(err, "ACID batch larger than COMB_BATCH_SIZE");
     if ((rc = check_meta_nulls(r, n, err)))
         return rc;
-    if (one_value(current, n)) {
+    if (r->cur->all_valid) {
+        memset(drop, 0, (size_t)n); /* currentTransaction not decoded */
+    } else if (one_value(current, n)) {
         /* the rows of a delta share their write id: look it up once */
         memset(drop, !comb_idlist_is_valid(&r->wil.ids, current[0]),
                (size_t)n);

@@ -645,10 +645,13 @@ static int cmp_u32(const void *a, const void *b)
 }
 
 /* Sort the live rows by (bucket, row): each bucket's rows stay in input
- * order, so rowIds follow the order rows arrive in. */
+ * order, so rowIds follow the order rows arrive in.  A batch already in
+ * that order (one bucket's rows, as compaction's reader hands them out)
+ * is not sorted. */
 static int order_rows(const CombBatch *rows, const int *buckets,
                       uint32_t *order, int n_live, CombErr *err)
 {
+    bool sorted = true;
     for (int i = 0; i < n_live; i++) {
         int row = comb_batch_row(rows, i);
         int bucket = buckets ? buckets[row] : 0;
@@ -656,8 +659,10 @@ static int order_rows(const CombBatch *rows, const int *buckets,
             return comb_err(err, COMB_EINVALID, "bucket %d outside 0..%d",
                             bucket, ACID_MAX_BUCKET);
         order[i] = (uint32_t)bucket << 16 | (uint32_t)row;
+        sorted &= i == 0 || order[i] > order[i - 1];
     }
-    qsort(order, (size_t)n_live, sizeof *order, cmp_u32);
+    if (!sorted)
+        qsort(order, (size_t)n_live, sizeof *order, cmp_u32);
     return COMB_OK;
 }
 

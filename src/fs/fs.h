@@ -93,6 +93,11 @@ int fs_exists(const char *path);
 /* Names in a directory (no "." / ".."), sorted by strcmp, in arena memory. */
 int fs_list_dir(const char *path, CombArena *arena, char ***names, int *n,
                 CombErr *err);
+/* The same, and (*is_dir)[i] whether names[i] is a directory (as
+ * fs_is_dir says, without a stat per entry where the file system gives
+ * entry types). */
+int fs_list_dir_typed(const char *path, CombArena *arena, char ***names,
+                      bool **is_dir, int *n, CombErr *err);
 
 /* Join "a/b" into arena memory. */
 char *fs_join(CombArena *arena, const char *a, const char *b);

@@ -486,8 +486,24 @@ static int cmp_name(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int fs_list_dir(const char *path, CombArena *arena, char ***names, int *n,
-                CombErr *err)
+/* Whether entry e of the directory at path is a directory (following a
+ * symbolic link, as fs_is_dir does): from the entry's type where the file
+ * system gives it, else by stat. */
+static bool entry_is_dir(const char *path, const struct dirent *e)
+{
+    char full[4096];
+    if (e->d_type == DT_DIR)
+        return true;
+    if (e->d_type != DT_UNKNOWN && e->d_type != DT_LNK)
+        return false;
+    if (snprintf(full, sizeof full, "%s/%s", path, e->d_name) >=
+        (int)sizeof full)
+        return false;
+    return fs_is_dir(full);
+}
+
+int fs_list_dir_typed(const char *path, CombArena *arena, char ***names,
+                      bool **is_dir, int *n, CombErr *err)
 {
     DIR *d = opendir(path);
     struct dirent *e;
@@ -496,6 +512,8 @@ int fs_list_dir(const char *path, CombArena *arena, char ***names, int *n,
     if (!d)
         return io_err(err, "cannot open directory", path);
     while ((e = readdir(d)) != NULL) {
+        size_t len;
+        char *copy;
         if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
             continue;
         if (cnt == cap) {
@@ -510,19 +528,35 @@ int fs_list_dir(const char *path, CombArena *arena, char ***names, int *n,
                 memcpy(nv, v, (size_t)cnt * sizeof *nv);
             v = nv;
         }
-        v[cnt] = comb_arena_strdup(arena, e->d_name);
-        if (!v[cnt]) {
+        /* the entry's kind rides in the byte before its name, so that it
+         * follows the name through the sort */
+        len = strlen(e->d_name);
+        if (!(copy = comb_arena_alloc(arena, len + 2))) {
             closedir(d);
             return comb_err_nomem(err);
         }
-        cnt++;
+        copy[0] = is_dir && entry_is_dir(path, e);
+        memcpy(copy + 1, e->d_name, len + 1);
+        v[cnt++] = copy + 1;
     }
     closedir(d);
     if (cnt)
         qsort(v, (size_t)cnt, sizeof *v, cmp_name);
+    if (is_dir) {
+        if (!(*is_dir = comb_arena_alloc(arena, (size_t)(cnt ? cnt : 1))))
+            return comb_err_nomem(err);
+        for (int i = 0; i < cnt; i++)
+            (*is_dir)[i] = v[i][-1] != 0;
+    }
     *names = v;
     *n = cnt;
     return COMB_OK;
+}
+
+int fs_list_dir(const char *path, CombArena *arena, char ***names, int *n,
+                CombErr *err)
+{
+    return fs_list_dir_typed(path, arena, names, NULL, n, err);
 }
 
 char *fs_join(CombArena *arena, const char *a, const char *b)

@@ -22,6 +22,7 @@
 #include "common/datetime.h"
 #include "fs/fs.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -31,8 +32,7 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
 /* Dictionaries larger than this are refused as implausible. */
 #define ORC_MAX_DICT (1u << 28)
 
-/* One role's buffer: from the pool while b has none. */
-static void pool_take_buf(OrcReadPool *p, int role, CombBuf *b)
+void orc_pool_take_buf(OrcReadPool *p, int role, CombBuf *b)
 {
     if (p && b->cap == 0 && p->n[role] > 0) {
         *b = p->bufs[role][--p->n[role]];
@@ -40,8 +40,7 @@ static void pool_take_buf(OrcReadPool *p, int role, CombBuf *b)
     }
 }
 
-/* One role's buffer back to the pool, or freed when it is full. */
-static void pool_give_buf(OrcReadPool *p, int role, CombBuf *b)
+void orc_pool_give_buf(OrcReadPool *p, int role, CombBuf *b)
 {
     if (p && b->cap > 0 && p->n[role] < ORC_POOL_BUFS) {
         p->bufs[role][p->n[role]++] = *b;
@@ -53,16 +52,16 @@ static void pool_give_buf(OrcReadPool *p, int role, CombBuf *b)
 
 void orc_pool_take(OrcReadPool *p, OrcStreamBuf *sb)
 {
-    pool_take_buf(p, ORC_POOL_RAW, &sb->raw);
-    pool_take_buf(p, ORC_POOL_DEC, &sb->dec);
-    pool_take_buf(p, ORC_POOL_SPILL, &sb->spill);
+    orc_pool_take_buf(p, ORC_POOL_RAW, &sb->raw);
+    orc_pool_take_buf(p, ORC_POOL_DEC, &sb->dec);
+    orc_pool_take_buf(p, ORC_POOL_SPILL, &sb->spill);
 }
 
 void orc_pool_give(OrcReadPool *p, OrcStreamBuf *sb)
 {
-    pool_give_buf(p, ORC_POOL_RAW, &sb->raw);
-    pool_give_buf(p, ORC_POOL_DEC, &sb->dec);
-    pool_give_buf(p, ORC_POOL_SPILL, &sb->spill);
+    orc_pool_give_buf(p, ORC_POOL_RAW, &sb->raw);
+    orc_pool_give_buf(p, ORC_POOL_DEC, &sb->dec);
+    orc_pool_give_buf(p, ORC_POOL_SPILL, &sb->spill);
 }
 
 void orc_reader_cols_free(OrcReader *r)
@@ -76,7 +75,13 @@ void orc_reader_cols_free(OrcReader *r)
             comb_free(c->mask);
         }
     }
-    comb_free(r->cols);
+    if (r->pool && r->cols && r->cols_cap > r->pool->cols_cap) {
+        comb_free(r->pool->cols); /* the larger array is kept */
+        r->pool->cols = r->cols;
+        r->pool->cols_cap = r->cols_cap;
+    } else {
+        comb_free(r->cols);
+    }
     comb_free(r->root_nulls);
     r->root_nulls = NULL;
     r->root_cap = 0;
@@ -354,7 +359,7 @@ static int load_stripe(OrcReader *r, int stripe, CombErr *err)
     Orc__Proto__StripeFooter *sf;
     r->stripe = stripe;
     r->stripe_left = 0;
-    int rc = orc_reader_stripe_footer(r, stripe, &sf, err);
+    int rc = orc_reader_stripe_footer_scratch(r, stripe, &sf, err);
     if (rc)
         return rc;
     for (int i = 0; i < r->n_cols; i++)
@@ -366,7 +371,6 @@ static int load_stripe(OrcReader *r, int stripe, CombErr *err)
     for (int i = 0; i < r->n_cols && !rc; i++)
         if (r->selected[i])
             rc = setup_column(r, &r->cols[i], stripe, sf->columns[i], err);
-    orc_stripe_footer_free(sf);
     if (rc == COMB_OK)
         r->stripe_left = r->footer->stripes[stripe]->numberofrows;
     return rc;
@@ -1152,12 +1156,43 @@ static int check_batch(const OrcReader *r, const CombBatch *b, CombErr *err)
     return COMB_OK;
 }
 
+/* The integer decoders' value buffers (4 KiB each, three per column)
+ * are written before they are read: everything else starts zeroed. */
+_Static_assert(offsetof(OrcColRead, lens) ==
+                       offsetof(OrcColRead, ints) + sizeof(OrcIntDec) &&
+                   offsetof(OrcColRead, secondary) ==
+                       offsetof(OrcColRead, lens) + sizeof(OrcIntDec) &&
+                   offsetof(OrcColRead, data) ==
+                       offsetof(OrcColRead, secondary) + sizeof(OrcIntDec),
+               "col_state_clear: the three decoders lie between bytes and "
+               "data");
+
+static void col_state_clear(OrcColRead *c)
+{
+    memset(c, 0, offsetof(OrcColRead, ints));
+    memset(&c->ints, 0, offsetof(OrcIntDec, buf));
+    memset(&c->lens, 0, offsetof(OrcIntDec, buf));
+    memset(&c->secondary, 0, offsetof(OrcIntDec, buf));
+    memset(&c->data, 0, sizeof *c - offsetof(OrcColRead, data));
+}
+
+/* The column states: a pooled array when it is large enough (one malloc
+ * and no page faults per small file of a scan over many deltas). */
 static int reader_start(OrcReader *r, CombErr *err)
 {
-    r->cols = comb_calloc((size_t)r->n_cols, sizeof *r->cols);
-    if (!r->cols)
+    OrcReadPool *p = r->pool;
+    if (p && p->cols && p->cols_cap >= r->n_cols) {
+        r->cols = p->cols;
+        r->cols_cap = p->cols_cap;
+        p->cols = NULL;
+        p->cols_cap = 0;
+    } else if ((r->cols = comb_malloc((size_t)r->n_cols * sizeof *r->cols))) {
+        r->cols_cap = r->n_cols;
+    } else {
         return comb_err_nomem(err);
+    }
     for (int i = 0; i < r->n_cols; i++) {
+        col_state_clear(&r->cols[i]);
         r->cols[i].type = r->by_id[i];
         if (r->selected[i] && r->by_id[i]->kind == COMB_T_TIMESTAMP)
             r->need_zone = true;

@@ -250,9 +250,11 @@ int orc_reader_open_length(const char *path, uint64_t length, OrcReader **out,
 typedef struct OrcReadPool OrcReadPool;
 OrcReadPool *orc_read_pool_new(void);        /* NULL: out of memory */
 void orc_read_pool_free(OrcReadPool *p);     /* NULL ok */
-/* Before the first read: r takes its buffers from p and gives them back
- * when closed. */
-void orc_reader_use_pool(OrcReader *r, OrcReadPool *p);
+/* orc_reader_open_length with its buffers, arena (footer, schema), codec
+ * and column states taken from p (NULL: none) and given back when it is
+ * closed. */
+int orc_reader_open_pool(const char *path, uint64_t length, OrcReadPool *p,
+                         OrcReader **out, CombErr *err);
 
 const CombType *orc_reader_schema(const OrcReader *r);
 int orc_reader_n_columns(const OrcReader *r);

@@ -47,6 +47,11 @@ extern ProtobufCAllocator orc_pb_alloc;
  * when the bytes do not parse; no error text is set. */
 int orc_pb_unpack(const ProtobufCMessageDescriptor *desc, size_t len,
                   const uint8_t *data, ProtobufCMessage **out);
+/* The same with every allocation in arena (never freed by itself: it goes
+ * with the arena). */
+int orc_pb_unpack_arena(CombArena *arena,
+                        const ProtobufCMessageDescriptor *desc, size_t len,
+                        const uint8_t *data, ProtobufCMessage **out);
 /* A fresh, initialised message of type desc in arena a; NULL when out of
  * memory. */
 void *orc_pb_new(CombArena *a, const ProtobufCMessageDescriptor *desc);
@@ -500,6 +505,11 @@ size_t orc_decimal_text(comb_i128 u, int scale, char *buf, size_t cap);
 
 /* ------------------------------------------------- reader internals (dump) */
 
+/* The stripe footer of stripe i in the reader's stripe arena, valid until
+ * the next call (nothing to free). */
+int orc_reader_stripe_footer_scratch(OrcReader *r, int stripe,
+                                     Orc__Proto__StripeFooter **out,
+                                     CombErr *err);
 /* Unpacked stripe footer of stripe i; free with orc_stripe_footer_free. */
 int orc_reader_stripe_footer(OrcReader *r, int stripe,
                              Orc__Proto__StripeFooter **out, CombErr *err);
@@ -556,13 +566,25 @@ typedef struct OrcColRead {
 /* An OrcReadPool: spare buffers by role (a stream's stored bytes, its
  * decompressed chunk, its spill), and one codec per compression kind. */
 enum { ORC_POOL_RAW, ORC_POOL_DEC, ORC_POOL_SPILL, ORC_POOL_ROLES };
+/* A reader's arenas: the file's (footer, schema), the current stripe's
+ * (its footer). */
+enum { ORC_ARENA_FILE, ORC_ARENA_STRIPE, ORC_POOL_ARENAS };
 #define ORC_POOL_BUFS 64
 struct OrcReadPool {
     CombBuf bufs[ORC_POOL_ROLES][ORC_POOL_BUFS];
     int n[ORC_POOL_ROLES];
     OrcCodec *codecs[ORC_COMP_ZSTD + 1];
+    /* a closed reader's arenas (ORC_ARENA_*), reset, blocks kept */
+    CombArena arenas[ORC_POOL_ARENAS];
+    bool have_arena[ORC_POOL_ARENAS];
+    OrcColRead *cols;     /* a closed reader's column states */
+    int cols_cap;
 };
 
+/* One role's buffer from the pool while b has none; back to the pool, or
+ * freed when it is full (or p is NULL). */
+void orc_pool_take_buf(OrcReadPool *p, int role, CombBuf *b);
+void orc_pool_give_buf(OrcReadPool *p, int role, CombBuf *b);
 /* The buffers of a stream slot from the pool (those it has none of yet);
  * a NULL pool gives nothing. */
 void orc_pool_take(OrcReadPool *p, OrcStreamBuf *sb);
@@ -576,6 +598,7 @@ struct OrcReader {
     OrcTail tail;
     OrcReadPool *pool;            /* orc_reader_use_pool; NULL none */
     CombArena arena;
+    CombArena stripe_arena;       /* orc_reader_stripe_footer_scratch's */
     Orc__Proto__PostScript *ps;
     Orc__Proto__Footer *footer;
     Orc__Proto__Metadata *meta;   /* loaded on first use */
@@ -602,6 +625,7 @@ struct OrcReader {
     bool started;
     int failed;                   /* rc of a failed read: reading stops */
     OrcColRead *cols;             /* n_cols, NULL until the first read */
+    int cols_cap;                 /* its allocated length (>= n_cols) */
     int stripe;                   /* stripe being read, -1 before */
     uint64_t stripe_left;         /* rows left in it */
     uint64_t row;

@@ -41,6 +41,41 @@ int orc_pb_unpack(const ProtobufCMessageDescriptor *desc, size_t len,
     return oom ? COMB_ENOMEM : COMB_ECORRUPT;
 }
 
+/* Arena allocation for messages that live as long as their reader (the
+ * postscript, footer and metadata of a file): no malloc per field, and
+ * nothing to walk when they go, the arena's reset frees them. */
+typedef struct PbArena {
+    CombArena *arena;
+    bool oom;
+} PbArena;
+
+static void *pb_arena_alloc(void *data, size_t size)
+{
+    PbArena *x = data;
+    void *p = comb_arena_alloc(x->arena, size ? size : 1);
+    if (!p)
+        x->oom = true;
+    return p;
+}
+
+static void pb_arena_free(void *data, void *p)
+{
+    (void)data;
+    (void)p; /* the arena frees it */
+}
+
+int orc_pb_unpack_arena(CombArena *arena,
+                        const ProtobufCMessageDescriptor *desc, size_t len,
+                        const uint8_t *data, ProtobufCMessage **out)
+{
+    PbArena x = {arena, false};
+    ProtobufCAllocator a = {pb_arena_alloc, pb_arena_free, &x};
+    *out = protobuf_c_message_unpack(desc, &a, len, data);
+    if (*out)
+        return COMB_OK;
+    return x.oom ? COMB_ENOMEM : COMB_ECORRUPT;
+}
+
 void *orc_pb_new(CombArena *a, const ProtobufCMessageDescriptor *desc)
 {
     void *m = comb_arena_alloc(a, desc->sizeof_message);

@@ -56,24 +56,27 @@ int orc_reader_read_section(OrcReader *r, uint64_t off, uint64_t len,
     return rc;
 }
 
-/* Unpack a message from a section of the file. */
+/* Unpack a message from a section of the file: into `arena` (one of the
+ * reader's), or with orc_pb_alloc when it is NULL. */
 static int read_message(OrcReader *r, uint64_t off, uint64_t len,
                         const ProtobufCMessageDescriptor *desc,
-                        ProtobufCMessage **out, const char *what, CombErr *err)
+                        CombArena *arena, ProtobufCMessage **out,
+                        const char *what, CombErr *err)
 {
     OrcStreamBuf sb;
     memset(&sb, 0, sizeof sb);
+    orc_pool_take(r->pool, &sb);
     int rc = orc_reader_read_section(r, off, len, &sb, what, err);
     if (rc == COMB_OK) {
-        rc = orc_pb_unpack(desc, sb.len, sb.p, out);
+        rc = arena ? orc_pb_unpack_arena(arena, desc, sb.len, sb.p, out)
+                   : orc_pb_unpack(desc, sb.len, sb.p, out);
         if (rc == COMB_ENOMEM)
             comb_err_nomem(err);
         else if (rc)
             comb_err(err, COMB_ECORRUPT, "corrupt file '%s': %s does not parse",
                      r->path, what);
     }
-    comb_buf_free(&sb.raw);
-    comb_buf_free(&sb.dec);
+    orc_pool_give(r->pool, &sb);
     return rc;
 }
 
@@ -127,6 +130,13 @@ static int check_compression(OrcReader *r, CombErr *err)
                                             : ORC_DEFAULT_BLOCK;
     if (r->comp != ORC_COMP_NONE && (r->block == 0 || r->block > ORC_MAX_BLOCK))
         return corrupt(r, "implausible compression block size", err);
+    if (r->pool && r->pool->codecs[r->comp]) {
+        /* its state allocated already (a fresh one allocates on its first
+         * chunk) */
+        r->codec = r->pool->codecs[r->comp];
+        r->pool->codecs[r->comp] = NULL;
+        return COMB_OK;
+    }
     return orc_codec_new(r->comp, &r->codec, err);
 }
 
@@ -134,6 +144,7 @@ static int check_compression(OrcReader *r, CombErr *err)
 static int read_tail(OrcReader *r, CombErr *err)
 {
     uint64_t n = r->file_len < ORC_TAIL_GUESS ? r->file_len : ORC_TAIL_GUESS;
+    orc_pool_take_buf(r->pool, ORC_POOL_RAW, &r->tail.buf);
     if (comb_buf_reserve(&r->tail.buf, (size_t)n))
         return comb_err_nomem(err);
     int rc = fs_pread_all(r->fd, r->tail.buf.data, (size_t)n,
@@ -158,8 +169,9 @@ static int read_postscript(OrcReader *r, uint64_t *ps_total, CombErr *err)
     size_t ps_len = tail[n - 1];
     if (ps_len == 0 || ps_len + 1 > n)
         return corrupt(r, "bad postscript length (not an ORC file?)", err);
-    rc = orc_pb_unpack(&orc__proto__post_script__descriptor, ps_len,
-                       tail + n - 1 - ps_len, (ProtobufCMessage **)&r->ps);
+    rc = orc_pb_unpack_arena(&r->arena, &orc__proto__post_script__descriptor,
+                             ps_len, tail + n - 1 - ps_len,
+                             (ProtobufCMessage **)&r->ps);
     if (rc == COMB_ENOMEM)
         return comb_err_nomem(err);
     if (rc)
@@ -238,7 +250,8 @@ static int read_footer(OrcReader *r, uint64_t ps_total, CombErr *err)
     r->meta_off = foot_off - mlen;
     r->stripes_end = r->meta_off;
     int rc = read_message(r, foot_off, flen, &orc__proto__footer__descriptor,
-                          (ProtobufCMessage **)&r->footer, "file footer", err);
+                          &r->arena, (ProtobufCMessage **)&r->footer,
+                          "file footer", err);
     if (rc || (rc = build_schema(r, err)) || (rc = check_stripes(r, err)))
         return rc;
     for (size_t i = 0; i < r->footer->n_metadata; i++)
@@ -261,13 +274,44 @@ static int check_logical_length(OrcReader *r, uint64_t physical,
     return corrupt(r, what, err);
 }
 
+/* A pooled arena (its blocks kept: no malloc for the next file's
+ * footers), else a fresh one. */
+static void arena_take(OrcReadPool *p, int which, CombArena *a,
+                       size_t block)
+{
+    if (p && p->have_arena[which]) {
+        *a = p->arenas[which];
+        p->have_arena[which] = false;
+    } else {
+        comb_arena_init(a, block);
+    }
+}
+
+/* Back to the pool, reset, or freed when it has one. */
+static void arena_give(OrcReadPool *p, int which, CombArena *a)
+{
+    if (p && !p->have_arena[which]) {
+        comb_arena_reset(a);
+        p->arenas[which] = *a;
+        p->have_arena[which] = true;
+    } else {
+        comb_arena_free(a);
+    }
+}
+
 int orc_reader_open(const char *path, OrcReader **out, CombErr *err)
 {
-    return orc_reader_open_length(path, ORC_WHOLE_FILE, out, err);
+    return orc_reader_open_pool(path, ORC_WHOLE_FILE, NULL, out, err);
 }
 
 int orc_reader_open_length(const char *path, uint64_t length, OrcReader **out,
                            CombErr *err)
+{
+    return orc_reader_open_pool(path, length, NULL, out, err);
+}
+
+int orc_reader_open_pool(const char *path, uint64_t length, OrcReadPool *pool,
+                         OrcReader **out, CombErr *err)
 {
     struct stat st;
     uint64_t ps_total = 0;
@@ -276,7 +320,9 @@ int orc_reader_open_length(const char *path, uint64_t length, OrcReader **out,
     *out = NULL;
     if (!r)
         return comb_err_nomem(err);
-    comb_arena_init(&r->arena, 16 * 1024);
+    r->pool = pool;
+    arena_take(pool, ORC_ARENA_FILE, &r->arena, 16 * 1024);
+    arena_take(pool, ORC_ARENA_STRIPE, &r->stripe_arena, 4096);
     r->stripe = -1;
     /* a FIFO or device named like a data file is refused, never waited on */
     r->fd = fs_open_read(path, err);
@@ -320,18 +366,14 @@ void orc_reader_close(OrcReader *r)
     comb_free(r->zone_epochs);
     if (r->fd >= 0)
         close(r->fd);
-    if (r->ps)
-        protobuf_c_message_free_unpacked(&r->ps->base, &orc_pb_alloc);
-    if (r->footer)
-        protobuf_c_message_free_unpacked(&r->footer->base, &orc_pb_alloc);
-    if (r->meta)
-        protobuf_c_message_free_unpacked(&r->meta->base, &orc_pb_alloc);
+    /* the postscript, footer and metadata live in the arena */
     if (r->pool && r->codec && !r->pool->codecs[r->comp])
         r->pool->codecs[r->comp] = r->codec; /* kept for the next file */
     else
         orc_codec_free(r->codec);
-    comb_buf_free(&r->tail.buf);
-    comb_arena_free(&r->arena);
+    orc_pool_give_buf(r->pool, ORC_POOL_RAW, &r->tail.buf);
+    arena_give(r->pool, ORC_ARENA_FILE, &r->arena);
+    arena_give(r->pool, ORC_ARENA_STRIPE, &r->stripe_arena);
     comb_free(r->path);
     comb_free(r);
 }
@@ -352,6 +394,10 @@ void orc_read_pool_free(OrcReadPool *p)
             comb_buf_free(&p->bufs[role][i]);
     for (size_t k = 0; k < sizeof p->codecs / sizeof *p->codecs; k++)
         orc_codec_free(p->codecs[k]);
+    for (int k = 0; k < ORC_POOL_ARENAS; k++)
+        if (p->have_arena[k])
+            comb_arena_free(&p->arenas[k]);
+    comb_free(p->cols);
     comb_free(p);
 }
 
@@ -457,7 +503,7 @@ static int load_metadata(OrcReader *r, CombErr *err)
         return comb_err(err, COMB_ENOTFOUND,
                         "ORC file '%s' has no stripe statistics", r->path);
     return read_message(r, r->meta_off, r->meta_len,
-                        &orc__proto__metadata__descriptor,
+                        &orc__proto__metadata__descriptor, &r->arena,
                         (ProtobufCMessage **)&r->meta, "metadata section",
                         err);
 }
@@ -483,8 +529,9 @@ int orc_reader_stripe_stats(OrcReader *r, int stripe, int column,
 
 /* ------------------------------------------------------- stripe footers */
 
-int orc_reader_stripe_footer(OrcReader *r, int stripe,
-                             Orc__Proto__StripeFooter **out, CombErr *err)
+/* Stripe footer `stripe` into arena (NULL: comb's allocator). */
+static int stripe_footer(OrcReader *r, int stripe, CombArena *arena,
+                         Orc__Proto__StripeFooter **out, CombErr *err)
 {
     OrcStripeInfo si;
     char what[64];
@@ -494,7 +541,7 @@ int orc_reader_stripe_footer(OrcReader *r, int stripe,
     snprintf(what, sizeof what, "stripe %d footer", stripe);
     int rc = read_message(r, si.offset + si.index_length + si.data_length,
                           si.footer_length,
-                          &orc__proto__stripe_footer__descriptor,
+                          &orc__proto__stripe_footer__descriptor, arena,
                           (ProtobufCMessage **)out, what, err);
     if (rc)
         return rc;
@@ -503,10 +550,25 @@ int orc_reader_stripe_footer(OrcReader *r, int stripe,
                       "corrupt file '%s': stripe %d footer has %zu column "
                       "encodings, %d expected", r->path, stripe,
                       (*out)->n_columns, r->n_cols);
-        orc_stripe_footer_free(*out);
+        if (!arena)
+            orc_stripe_footer_free(*out);
         *out = NULL;
     }
     return rc;
+}
+
+int orc_reader_stripe_footer(OrcReader *r, int stripe,
+                             Orc__Proto__StripeFooter **out, CombErr *err)
+{
+    return stripe_footer(r, stripe, NULL, out, err);
+}
+
+int orc_reader_stripe_footer_scratch(OrcReader *r, int stripe,
+                                     Orc__Proto__StripeFooter **out,
+                                     CombErr *err)
+{
+    comb_arena_reset(&r->stripe_arena);
+    return stripe_footer(r, stripe, &r->stripe_arena, out, err);
 }
 
 void orc_stripe_footer_free(Orc__Proto__StripeFooter *sf)

@@ -549,6 +549,23 @@ int write_rows(const char *dir, const AcidSchema *schema,
 
 /* ------------------------------------------------------------------ misc */
 
+static int cmp_lines(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+char *sorted_lines_text(char **lines, int n, CombArena *a)
+{
+    CombBuf out = COMB_BUF_INIT;
+    char *text;
+    qsort(lines, (size_t)n, sizeof *lines, cmp_lines);
+    for (int i = 0; i < n; i++)
+        comb_buf_printf(&out, "%s\n", lines[i]);
+    text = comb_arena_strndup(a, out.data ? (char *)out.data : "", out.len);
+    comb_buf_free(&out);
+    return text;
+}
+
 void wil_make(CombWriteIdList *l, int64_t hwm, const int64_t *open,
               int n_open, const int64_t *aborted, int n_aborted)
 {

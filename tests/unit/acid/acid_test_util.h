@@ -100,6 +100,9 @@ void wil_free(CombWriteIdList *l);
 int copy_file(const char *from, const char *to, CombErr *err);
 /* Create an empty file. */
 int touch_file(const char *path, CombErr *err);
+/* lines[0..n) sorted (in place) and joined, each ended by "\n", in
+ * arena memory: two scans compare as one string whatever their order. */
+char *sorted_lines_text(char **lines, int n, CombArena *a);
 /* Position of `name` in v[0..n), or -1. */
 int find_name(char *const *v, int n, const char *name);
 

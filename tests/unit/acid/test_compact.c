@@ -61,17 +61,11 @@ static int delete_some(const char *dir, CombErr *err)
     return acid_writer_commit_files(wr, NULL, err);
 }
 
-static int cmp_lines(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* "rows|ids" of a scan, sorted, for comparing two scans. */
 static char *scan_text(const char *dir, const CombWriteIdList *wil,
                        CombArena *a, int *n, CombErr *err)
 {
     ScanRows s;
-    CombBuf out = COMB_BUF_INIT;
     char **lines;
     char *text;
     if (scan_table(dir, &c_schema, wil, true, a, &s, err))
@@ -79,11 +73,7 @@ static char *scan_text(const char *dir, const CombWriteIdList *wil,
     lines = comb_arena_alloc(a, (size_t)(s.n + 1) * sizeof *lines);
     for (int i = 0; i < s.n; i++)
         lines[i] = comb_arena_printf(a, "%s %s", s.rows[i], s.ids[i]);
-    qsort(lines, (size_t)s.n, sizeof *lines, cmp_lines);
-    for (int i = 0; i < s.n; i++)
-        comb_buf_printf(&out, "%s\n", lines[i]);
-    text = comb_arena_strndup(a, out.data ? (char *)out.data : "", out.len);
-    comb_buf_free(&out);
+    text = sorted_lines_text(lines, s.n, a);
     *n = s.n;
     scan_rows_free(&s);
     return text;

@@ -1,0 +1,103 @@
+/* OrcReadPool: readers opened one after another with one pool (files of
+ * other schemas, column counts, codecs and sizes in turn, a large file
+ * whose tail is not the whole file, a reader closed before its first
+ * read) read exactly what readers without a pool read. */
+#include "unit.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "orc/orc.h"
+#include "orc_test.h"
+
+static void fill_longs(void *ctx, const CombType *root, CombBatch *b)
+{
+    (void)ctx;
+    (void)root;
+    for (int i = 0; i < b->n_rows; i++)
+        b->cols[0].i64[i] = (int64_t)i * 7919 - 12345;
+}
+
+static void fill_strings(void *ctx, const CombType *root, CombBatch *b)
+{
+    static char text[4096][16];
+    (void)ctx;
+    (void)root;
+    for (int i = 0; i < b->n_rows; i++) {
+        int k = (i * 37) % 4096;
+        snprintf(text[k], sizeof text[k], "s%d", k);
+        b->cols[0].str[i] = (CombStr){text[k], strlen(text[k])};
+    }
+}
+
+/* A checksum of every value of the file (its one column). */
+static int file_sum(const char *path, OrcReadPool *pool, uint64_t *sum,
+                    CombErr *err)
+{
+    OrcReader *r;
+    CombBatch b;
+    int rc = orc_reader_open_pool(path, ORC_WHOLE_FILE, pool, &r, err);
+    *sum = 0;
+    if (rc)
+        return rc;
+    if (orc_reader_batch_init(r, &b, 1024)) {
+        orc_reader_close(r);
+        return COMB_ENOMEM;
+    }
+    while (!(rc = orc_reader_next(r, &b, err)) && b.n_rows > 0)
+        for (int i = 0; i < b.n_rows; i++) {
+            const CombVector *v = &b.cols[0];
+            if (v->kind == COMB_T_STRING)
+                for (size_t k = 0; k < v->str[i].len; k++)
+                    *sum = *sum * 31 + (uint8_t)v->str[i].ptr[k];
+            else
+                *sum = *sum * 31 + (uint64_t)v->i64[i];
+        }
+    comb_batch_free(&b);
+    orc_reader_close(r);
+    return rc;
+}
+
+TEST(pool_readers_in_turn_read_as_without)
+{
+    OrcWriterOptions zlib, zstd;
+    char paths[4][ORC_TEST_PATH_LEN];
+    uint64_t want[4], got;
+    OrcReadPool *pool = orc_read_pool_new();
+    OrcReader *unread;
+    CombErr err;
+    CHECK(pool != NULL);
+    orc_writer_options_default(&zlib);
+    orc_writer_options_default(&zstd);
+    zstd.compression = ORC_COMP_ZSTD;
+    CHECK_OK(orc_test_write_column("a.orc", "n", COMB_T_BIGINT, &zlib, 1000,
+                                   fill_longs, NULL, paths[0], &err),
+             &err);
+    CHECK_OK(orc_test_write_column("b.orc", "s", COMB_T_STRING, &zstd, 3000,
+                                   fill_strings, NULL, paths[1], &err),
+             &err);
+    /* larger than the tail read at open: its stripe is read from disk */
+    CHECK_OK(orc_test_write_column("c.orc", "s", COMB_T_STRING, &zlib, 60000,
+                                   fill_strings, NULL, paths[2], &err),
+             &err);
+    CHECK_OK(orc_test_write_column("d.orc", "n", COMB_T_BIGINT, &zlib, 0,
+                                   fill_longs, NULL, paths[3], &err),
+             &err);
+    for (int f = 0; f < 4; f++)
+        CHECK_OK(file_sum(paths[f], NULL, &want[f], &err), &err);
+    CHECK(want[0] != 0 && want[1] != 0 && want[2] != 0 && want[3] == 0);
+    for (int round = 0; round < 3; round++)
+        for (int f = 0; f < 4; f++) {
+            CHECK_OK(file_sum(paths[(f + round) % 4], pool, &got, &err),
+                     &err);
+            CHECK(got == want[(f + round) % 4]);
+        }
+    /* closed unread: what it took goes back, the next reads as before */
+    CHECK_OK(orc_reader_open_pool(paths[2], ORC_WHOLE_FILE, pool, &unread,
+                                  &err),
+             &err);
+    orc_reader_close(unread);
+    CHECK_OK(file_sum(paths[1], pool, &got, &err), &err);
+    CHECK(got == want[1]);
+    orc_read_pool_free(pool);
+}
