@@ -2115,6 +2115,31 @@ def conformance_stats(comb, tools, path, name, root, env, rep):
                         "comb orcfiledump %s, orc-statistics %s" % (show(a), show(b)))
 
 
+def print_counters(counters, show):
+    """One line per (name, Counter) with its first `show` mismatches; the
+    number of mismatches in all."""
+    total = 0
+    for name, c in counters:
+        print("  %-66s %9d values, %d mismatches" % (name, c.values, len(c.mismatches)))
+        for line in c.mismatches[:show]:
+            print("    " + line)
+        if len(c.mismatches) > show:
+            print("    ... %d more" % (len(c.mismatches) - show))
+        total += len(c.mismatches)
+    return total
+
+
+def finish(tool, total, keep, wh, work):
+    """The verdict line; the warehouse kept on a mismatch or when asked.
+    The exit status."""
+    print("%s: %s (%d mismatches)" % (tool, "FAILED" if total else "OK", total))
+    if keep or total:
+        print("warehouse kept in %s" % wh)
+    else:
+        shutil.rmtree(work)
+    return 1 if total else 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--comb", required=True)
@@ -2146,7 +2171,6 @@ def main():
             copy.canon = check_table(ext, wh, comb, args.tools, rep)
             check_table(copy, wh, comb, args.tools, rep)
         conformance_files(comb, args.tools, args.testdata, rep)
-    total = 0
     print("orc_crosscheck: %d tables, %d files (%d of them with several stripes), %d stripes,"
           " %d file rows, %d table rows" % (rep.tables, rep.files, rep.multi_stripe,
                                             rep.stripes, rep.file_rows, rep.table_rows))
@@ -2172,19 +2196,8 @@ def main():
     if QUIRKS[0]:
         print("  (%d timestamps of the generated rows lie in 1969-12-31 23:59:59.001 to"
               " .999999999, which ORC reads as a second later: expected so)" % QUIRKS[0])
-    for name, c in rep.all_counters():
-        print("  %-58s %9d values, %d mismatches" % (name, c.values, len(c.mismatches)))
-        for line in c.mismatches[:args.show]:
-            print("    " + line)
-        if len(c.mismatches) > args.show:
-            print("    ... %d more" % (len(c.mismatches) - args.show))
-        total += len(c.mismatches)
-    print("orc_crosscheck: %s (%d mismatches)" % ("FAILED" if total else "OK", total))
-    if args.keep or total:
-        print("warehouse kept in %s" % wh)
-    else:
-        shutil.rmtree(work)
-    return 1 if total else 0
+    total = print_counters(rep.all_counters(), args.show)
+    return finish("orc_crosscheck", total, args.keep, wh, work)
 
 
 if __name__ == "__main__":

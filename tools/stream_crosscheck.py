@@ -37,7 +37,6 @@ import argparse
 import json
 import os
 import random
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -444,20 +443,8 @@ def main():
              rep.prefix.files, rep.prefix.file_rows))
     for line in rep.layout_notes:
         print("  " + line)
-    total = 0
-    for name, c in rep.counters():
-        print("  %-66s %8d values, %d mismatches" % (name, c.values, len(c.mismatches)))
-        for line in c.mismatches[:args.show]:
-            print("    " + line)
-        if len(c.mismatches) > args.show:
-            print("    ... %d more" % (len(c.mismatches) - args.show))
-        total += len(c.mismatches)
-    print("stream_crosscheck: %s (%d mismatches)" % ("FAILED" if total else "OK", total))
-    if args.keep or total:
-        print("warehouse kept in %s" % wh)
-    else:
-        shutil.rmtree(work)
-    return 1 if total else 0
+    total = oc.print_counters(rep.counters(), args.show)
+    return oc.finish("stream_crosscheck", total, args.keep, wh, work)
 
 
 if __name__ == "__main__":
