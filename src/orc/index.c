@@ -116,11 +116,12 @@ void orc_stripe_index_free(OrcStripeIndex *x)
 {
     if (!x)
         return;
+    /* index_new frees a half-made index too: either array may be NULL */
     for (int i = 0; i < x->n_cols; i++) {
-        if (x->rows[i])
+        if (x->rows && x->rows[i])
             protobuf_c_message_free_unpacked(&x->rows[i]->base,
                                              &orc_pb_alloc);
-        if (x->blooms[i]) {
+        if (x->blooms && x->blooms[i]) {
             comb_free((void *)x->blooms[i][0].bits);
             comb_free(x->blooms[i]);
         }
