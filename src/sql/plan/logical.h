@@ -295,7 +295,6 @@ int sql_lp_decorrelate(SqlStmtCtx *c, LpNode **root, CombErr *err);
 int sql_lp_factor_ors(SqlStmtCtx *c, LpNode **root, CombErr *err);
 int sql_lp_push_filters(SqlStmtCtx *c, LpNode **root, CombErr *err);
 int sql_lp_order_joins(SqlStmtCtx *c, LpNode **root, CombErr *err);
-int sql_lp_prune(SqlStmtCtx *c, LpNode **root, CombErr *err);
 
 /* Estimated rows of a node (stats.c), its inputs' est_rows already set:
  * a GET's from its ORC files' footers (row counts; text files: their
