@@ -27,9 +27,9 @@
  *    left-deep by estimated size (stats.c): the largest input streams, the
  *    others come smallest first among those a condition connects, each
  *    built into a hash table; every node gets its estimate, which the
- *    lowering uses to build an inner join's smaller side;
- *  - prune: nothing yet beyond what the physical need() pass does (the
- *    scans decode only the columns the whole tree reads).
+ *    lowering uses to build an inner join's smaller side.
+ * Partitions and buckets are pruned when the GETs are lowered, columns by
+ * the physical need() pass (the scans decode only what the tree reads).
  */
 #include "sql/plan/logical.h"
 #include "sql/plan/window.h"
