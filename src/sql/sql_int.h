@@ -311,6 +311,9 @@ void sql_txn_settings_changed(SqlSession *s);
 /* A boolean setting: "true" / "false" in any case; unset, empty or
  * anything else: dflt. */
 bool sql_conf_bool(const SqlSession *s, const char *key, bool dflt);
+/* A count setting: a non-negative decimal number; unset, empty or
+ * anything else: dflt. */
+int64_t sql_conf_int(const SqlSession *s, const char *key, int64_t dflt);
 /* A duration setting in milliseconds: "300", "300s", "5000ms", "2m", ...;
  * a bare number is in unit_ms; unset or bad: dflt_ms. */
 int64_t sql_conf_duration_ms(const SqlSession *s, const char *key,

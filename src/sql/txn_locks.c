@@ -69,7 +69,7 @@ bool sql_conf_bool(const SqlSession *s, const char *key, bool dflt)
     return dflt;
 }
 
-static int64_t conf_int(const SqlSession *s, const char *key, int64_t dflt)
+int64_t sql_conf_int(const SqlSession *s, const char *key, int64_t dflt)
 {
     const char *v = sql_session_get_conf(s, key);
     char *end;
@@ -372,7 +372,7 @@ static int add_unit_names(SqlStmtCtx *c, const SqlUnit *units, int n,
 static int settle_read(SqlStmtCtx *c, SqlLockRead *r, CombErr *err)
 {
     SqlLockPlan *p = &c->locks;
-    int64_t threshold = conf_int(c->s, "hive.lock.partition.threshold", 0);
+    int64_t threshold = sql_conf_int(c->s, "hive.lock.partition.threshold", 0);
     char **names = NULL;
     int n = 0, cap = 0, n_scans = 0, rc;
     bool whole = false;
@@ -911,7 +911,7 @@ static int wait_for(SqlStmtCtx *c, const MsLockComponent *items, int n,
     SqlSession *s = c->s;
     int64_t sleep_ms = sql_conf_duration_ms(s, "hive.lock.sleep.between.retries",
                                             LOCK_SLEEP_MS, 1000);
-    MsLockWait w = {(int)conf_int(s, "hive.lock.numretries", LOCK_RETRIES),
+    MsLockWait w = {(int)sql_conf_int(s, "hive.lock.numretries", LOCK_RETRIES),
                     sleep_ms > 15000 ? sleep_ms : 15000, false, NULL, NULL};
     int64_t waited = 0;
     int rc = ms_lock_wait(s->ms, c->txnid, &w, st, &waited, err);
@@ -967,8 +967,8 @@ int sql_txn_open_locked(SqlStmtCtx *c, CombErr *err)
     MsLockRequest rq = {0, s->user, s->host, "comb", NULL, 0, false};
     MsTxnBegin b = {s->user, s->host,
                     p->writes ? MS_TXN_TYPE_DEFAULT : MS_TXN_TYPE_READ_ONLY,
-                    conf_int(s, "metastore.max.open.txns",
-                             conf_int(s, "hive.max.open.txns", MAX_OPEN_TXNS)),
+                    sql_conf_int(s, "metastore.max.open.txns",
+                             sql_conf_int(s, "hive.max.open.txns", MAX_OPEN_TXNS)),
                     NULL};
     MsLockStatus st = {0};
     bool have = false;

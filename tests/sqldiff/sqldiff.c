@@ -868,15 +868,22 @@ static Ex gen_bool(const Gen *g, int depth)
         Ty t = k[rnd(4)];
         bool neg = chance(30);
         int n = 1 + rnd(4);
+        /* or the ORed equalities comb's point lookup makes an IN of */
+        bool ors = !neg && chance(30);
         const char *hl = "", *ll = "";
         a = gen(g, t, depth - 1);
         for (int i = 0; i < n; i++) {
             b = lit(t == T_BIGINT ? T_INT : t);
+            if (ors) {
+                hl = fmt("%s%s(%s = %s)", hl, i ? " OR " : "", a.h, b.h);
+                ll = fmt("%s%s(%s = %s)", ll, i ? " OR " : "", a.l, b.l);
+                continue;
+            }
             hl = fmt("%s%s%s", hl, i ? ", " : "", b.h);
             ll = fmt("%s%s%s", ll, i ? ", " : "", b.l);
         }
-        e.h = fmt("(%s %sIN (%s))", a.h, neg ? "NOT " : "", hl);
-        e.l = fmt("(%s %sIN (%s))", a.l, neg ? "NOT " : "", ll);
+        e.h = ors ? fmt("(%s)", hl) : fmt("(%s %sIN (%s))", a.h, neg ? "NOT " : "", hl);
+        e.l = ors ? fmt("(%s)", ll) : fmt("(%s %sIN (%s))", a.l, neg ? "NOT " : "", ll);
         return e;
     }
     case 9: {

@@ -69,25 +69,137 @@ static int output_alloc(BoundExpr *e, CombArena *a, int cap)
     return sql_fill_init(e->fill, &e->own, a);
 }
 
+/* Row i of v set to the non-NULL constant e. */
+static void const_store(const BoundExpr *e, CombVector *v, int i)
+{
+    if (v->i64)
+        v->i64[i] = e->ival;
+    if (v->nanos)
+        v->nanos[i] = e->nanos;
+    if (v->f64)
+        v->f64[i] = e->dval;
+    if (v->str)
+        v->str[i] = e->sval;
+    if (v->dec)
+        v->dec[i] = e->dec;
+}
+
+static bool const_is_null(const BoundExpr *e)
+{
+    return e->is_null || e->type == COMB_T_NULL;
+}
+
 static void const_broadcast(BoundExpr *e, int cap)
 {
     CombVector *v = &e->own;
-    if (e->is_null || e->type == COMB_T_NULL) {
+    if (const_is_null(e)) {
         memset(v->nulls, 1, (size_t)cap);
         v->has_nulls = true;
         return;
     }
-    for (int i = 0; i < cap; i++) {
-        if (v->i64)
-            v->i64[i] = e->ival;
-        if (v->nanos)
-            v->nanos[i] = e->nanos;
-        if (v->f64)
-            v->f64[i] = e->dval;
-        if (v->str)
-            v->str[i] = e->sval;
-        if (v->dec)
-            v->dec[i] = e->dec;
+    for (int i = 0; i < cap; i++)
+        const_store(e, v, i);
+}
+
+/* ---------------------------------------------------- IN lists of constants */
+
+/* x [NOT] IN (c1, c2, ...) with constants only (the usual form, often
+ * thousands long when a tool writes the list): their values sorted once,
+ * so a row costs a binary search instead of a comparison per constant,
+ * and the constants need no batch-wide vector each. */
+typedef struct InSet {
+    CombVector v;       /* the non-NULL values (NaN left out) */
+    int *order;         /* their rows in v, ascending */
+    int n;
+    bool has_null;      /* a NULL constant: no match gives NULL */
+} InSet;
+
+/* Whether e is an IN whose list holds constants of its operand's kind
+ * only (what the binder's unification makes of a literal list). */
+static bool in_list_constant(const BoundExpr *e)
+{
+    const CombType *t = NULL;
+    if (e->kind != BX_IN || !comb_type_is_primitive(e->a->type))
+        return false;
+    for (int j = 0; j < e->n_args; j++) {
+        const BoundExpr *y = e->args[j];
+        if (y->kind != BX_CONST)
+            return false;
+        if (const_is_null(y))
+            continue;
+        /* one vector holds the set: one type (a decimal scale) for all */
+        if (!t && y->type == e->a->type)
+            t = y->ctype ? y->ctype : sql_kind_type(y->type);
+        if (!t || !sql_bx_has_type(y, t))
+            return false;
+    }
+    return true;
+}
+
+static int in_set_cmp(const void *pa, const void *pb, void *arg)
+{
+    const CombVector *v = arg;
+    return sql_value_cmp(v, *(const int *)pa, v, *(const int *)pb, true);
+}
+
+static InSet *in_set_build(const BoundExpr *e, CombArena *a)
+{
+    InSet *s = comb_arena_calloc(a, sizeof *s);
+    const CombType *t = NULL;
+    if (!s || !(s->order = comb_arena_alloc(a, (size_t)e->n_args * sizeof *s->order)))
+        return NULL;
+    for (int j = 0; j < e->n_args && !t; j++)
+        if (!const_is_null(e->args[j]))
+            t = e->args[j]->ctype;
+    if (vec_alloc(&s->v, e->a->type, t, a, e->n_args ? e->n_args : 1))
+        return NULL;
+    for (int j = 0; j < e->n_args; j++) {
+        const BoundExpr *y = e->args[j];
+        if (const_is_null(y))
+            s->has_null = true;
+        else if (!comb_type_is_float(y->type) || !isnan(y->dval)) {
+            const_store(y, &s->v, s->n);
+            s->order[s->n] = s->n;
+            s->n++;
+        }
+    }
+    /* qsort_r: parallel copies of the expression prepare at once */
+    qsort_r(s->order, (size_t)s->n, sizeof *s->order, in_set_cmp, &s->v);
+    return s;
+}
+
+/* Whether non-NULL row `row` of x is in s.  The order is Double.compare's
+ * for doubles, under which -0.0 and 0.0 differ, as they do for IN
+ * (in_matches); NaN matches nothing. */
+static bool in_set_has(const InSet *s, const CombVector *x, int row)
+{
+    int lo = 0, hi = s->n;
+    if (comb_type_is_float(x->kind) && isnan(x->f64[row]))
+        return false;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        int c = sql_value_cmp(x, row, &s->v, s->order[mid], true);
+        if (c == 0)
+            return true;
+        if (c < 0)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return false;
+}
+
+static void eval_in_set(BoundExpr *e, const CombBatch *in)
+{
+    const InSet *s = e->state;
+    const CombVector *x = e->a->out;
+    CombVector *o = e->out;
+    o->has_nulls = false;
+    FOR_LIVE(in, i, row) {
+        bool x_null = comb_vec_is_null(x, row);
+        bool found = !x_null && in_set_has(s, x, row);
+        sql_vec_mark(o, in, row, !found && (x_null || s->has_null));
+        o->i64[row] = found != e->negated;
     }
 }
 
@@ -97,11 +209,26 @@ static bool produces_strings(const BoundExpr *e)
            e->kind != BX_CONST && e->kind != BX_COL;
 }
 
+/* An IN of constants (in_list_constant): its operand prepared, the list
+ * made an InSet (in e->state) instead of a vector per constant. */
+static int in_set_prepare(BoundExpr *e, CombArena *a, int capacity, CombErr *err)
+{
+    int rc = sql_expr_prepare(e->a, a, capacity, err);
+    if (rc || e->out)
+        return rc;
+    if (!(e->state = in_set_build(e, a)) || output_alloc(e, a, capacity))
+        return comb_err_nomem(err);
+    e->out = &e->own;
+    return COMB_OK;
+}
+
 int sql_expr_prepare(BoundExpr *e, CombArena *a, int capacity, CombErr *err)
 {
     int rc;
     if (!e)
         return COMB_OK;
+    if (in_list_constant(e))
+        return in_set_prepare(e, a, capacity, err);
     if ((rc = sql_expr_prepare(e->a, a, capacity, err)) ||
         (rc = sql_expr_prepare(e->b, a, capacity, err)) ||
         (rc = sql_expr_prepare(e->c, a, capacity, err)))
@@ -645,7 +772,12 @@ int sql_expr_eval(BoundExpr *e, const CombBatch *in, CombErr *err)
     case BX_UNARY: eval_unary(e, in); return COMB_OK;
     case BX_IS_NULL: eval_is_null(e, in); return COMB_OK;
     case BX_BETWEEN: eval_between(e, in); return COMB_OK;
-    case BX_IN: eval_in(e, in); return COMB_OK;
+    case BX_IN:
+        if (in_list_constant(e))
+            eval_in_set(e, in);
+        else
+            eval_in(e, in);
+        return COMB_OK;
     case BX_LIKE: eval_like(e, in); return COMB_OK;
     case BX_FUNC: return e->fn(e, in, err);
     case BX_CASE: return eval_case(e, in, err);

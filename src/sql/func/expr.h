@@ -69,7 +69,8 @@ struct BoundExpr {
     BxFuncImpl fn;
     void *state;            /* what a function prepared at bind time (a
                                compiled regular expression); statement
-                               arena */
+                               arena.  BX_IN of constants: their sorted
+                               set (sql_expr_prepare, its arena) */
     /* evaluation output: points at an input column for BX_COL */
     CombVector *out;
     CombVector own;         /* storage for out when computed here */

@@ -12,7 +12,9 @@
  *    `a AND (b OR c)`, and `a OR (a AND b)` is `a`, in SQL's three-valued
  *    logic too; so an equality each branch repeats becomes a join key
  *    (TPC-H Q19) and one-sided ones reach the scans.  ORs with a volatile
- *    call stay as written (each branch draws its own value);
+ *    call stay as written (each branch draws its own value).  Then
+ *    equalities of one expression with constants become an IN (Hive's
+ *    point lookup);
  *  - push filters: each conjunct of a FILTER goes as far down as rows are
  *    the same: through PROJECTs (rewritten through their expressions, not
  *    through volatile ones), SORTs and FILTERs, into the sides of joins
@@ -357,6 +359,127 @@ static int add_implied(SqlStmtCtx *c, BoundExpr *e, BoundExpr **all, CombErr *er
     return COMB_OK;
 }
 
+/* ------------------------------------------------------- point lookups */
+
+/* The compared side of `x = constant` (either way round); NULL when e is
+ * not such an equality, or x is of a floating kind (= holds for 0.0 and
+ * -0.0, IN does not tell them apart) or not a primitive. */
+static BoundExpr *point_operand(BoundExpr *e, BoundExpr **konst)
+{
+    BoundExpr *x;
+    if (e->kind != BX_BINARY || e->op != AST_OP_EQ || !e->a || !e->b)
+        return NULL;
+    if (e->b->kind == BX_CONST && e->a->kind != BX_CONST) {
+        x = e->a;
+        *konst = e->b;
+    } else if (e->a->kind == BX_CONST && e->b->kind != BX_CONST) {
+        x = e->b;
+        *konst = e->a;
+    } else {
+        return NULL;
+    }
+    if (!comb_type_is_primitive(x->type) || comb_type_is_float(x->type) ||
+        (*konst)->is_null || (*konst)->type != x->type)
+        return NULL;
+    return x;
+}
+
+static const CombType *const_type(const BoundExpr *k)
+{
+    return k->ctype ? k->ctype : sql_kind_type(k->type);
+}
+
+/* How many disjuncts d[from..] not used yet compare x with a constant of
+ * k's type; with `in`, they are marked used and their constants become
+ * in's list. */
+static int points(const LpExprs *d, int from, const BoundExpr *x, const BoundExpr *k,
+                  bool *used, BoundExpr *in)
+{
+    int n = 0;
+    for (int j = from; j < d->n; j++) {
+        BoundExpr *kj, *xj;
+        if (used[j] || !(xj = point_operand(d->e[j], &kj)) ||
+            !sql_bx_has_type(kj, const_type(k)) || !sql_lp_expr_equal(xj, x))
+            continue;
+        n++;
+        if (in) {
+            used[j] = true;
+            in->args[in->n_args++] = kj;
+        }
+    }
+    return n;
+}
+
+/* Hive's point lookup (hive.optimize.point.lookup, at least
+ * hive.optimize.point.lookup.min equalities): `x = 1 OR x = 2 OR ...`
+ * becomes `x IN (1, 2, ...)`, one search of a sorted set per row
+ * (expr.c) instead of a comparison per constant — tools write such ORs
+ * thousands long.  The answer is the same in three-valued logic: TRUE if
+ * some constant equals x, else NULL if x is NULL, else FALSE.  The other
+ * disjuncts stay in the OR beside the IN. */
+static int point_lookup(SqlStmtCtx *c, BoundExpr *e, BoundExpr **out, CombErr *err)
+{
+    int64_t min = sql_conf_int(c->s, "hive.optimize.point.lookup.min", 2);
+    LpExprs d = {0}, kept = {0};
+    bool *used, changed = false;
+    int rc;
+    *out = e;
+    if (!is_or(e) || has_volatile(e))
+        return COMB_OK;
+    if ((rc = collect_disjuncts(c, e, &d, err)))
+        return rc;
+    if (!(used = comb_arena_calloc(c->arena, (size_t)d.n)))
+        return comb_err_nomem(err);
+    for (int i = 0; i < d.n; i++) {
+        BoundExpr *k, *x, *in;
+        int n;
+        if (used[i])
+            continue;
+        if (!(x = point_operand(d.e[i], &k)) ||
+            (n = points(&d, i, x, k, used, NULL)) < 2 || n < min) {
+            if ((rc = sql_lp_exprs_add(c, &kept, d.e[i], err)))
+                return rc;
+            continue;
+        }
+        if (!(in = sql_bx_new(c, BX_IN, COMB_T_BOOLEAN, d.e[i]->pos)) ||
+            !(in->args = comb_arena_alloc(c->arena, (size_t)n * sizeof *in->args)))
+            return comb_err_nomem(err);
+        in->a = x;
+        points(&d, i, x, k, used, in);
+        changed = true;
+        if ((rc = sql_lp_exprs_add(c, &kept, in, err)))
+            return rc;
+    }
+    if (!changed)
+        return COMB_OK;
+    if (kept.n == 1) {
+        *out = kept.e[0];
+        return COMB_OK;
+    }
+    if (!(*out = sql_bx_new(c, BX_BINARY, COMB_T_BOOLEAN, e->pos)))
+        return comb_err_nomem(err);
+    (*out)->op = AST_OP_OR;
+    (*out)->args = kept.e;
+    (*out)->n_args = kept.n;
+    return COMB_OK;
+}
+
+/* Each conjunct of *pred with its point lookups. */
+static int point_lookups(SqlStmtCtx *c, BoundExpr **pred, CombErr *err)
+{
+    BoundExpr *all = NULL;
+    for (int i = 0; *pred && i < sql_bx_conjuncts(*pred); i++) {
+        BoundExpr *p;
+        int rc = point_lookup(c, sql_bx_conjunct(*pred, i), &p, err);
+        if (rc)
+            return rc;
+        if (!(all = sql_bx_and(c, all, p)))
+            return comb_err_nomem(err);
+    }
+    *pred = all;
+    return COMB_OK;
+}
+
 /* Every conjunct of *pred factored, with what its ORs imply per column
  * when imply (the predicate is over a join: over one table the OR itself
  * filters the scan, and implied predicates would only be evaluated again
@@ -377,7 +500,9 @@ static int factor_pred(SqlStmtCtx *c, BoundExpr **pred, bool imply,
                 return rc;
     }
     *pred = all;
-    return COMB_OK;
+    return sql_conf_bool(c->s, "hive.optimize.point.lookup", true)
+               ? point_lookups(c, pred, err)
+               : COMB_OK;
 }
 
 /* Whether n's subtree joins (its rows may hold several tables' columns;
