@@ -154,10 +154,33 @@ static void add_dir(SqlStmtCtx *c, const SqlTable *t, const char *path, int dept
     }
 }
 
+/* n's filter over the positions of the table's columns (a GET's columns
+ * are its table's, in order), as partition pruning reads a scan's filter;
+ * NULL: no filter, or out of memory (then no partition is pruned). */
+static BoundExpr *filter_by_position(SqlStmtCtx *c, const LpNode *n)
+{
+    int *ids;
+    BoundExpr **with;
+    if (!n->filter || !(ids = comb_arena_alloc(c->arena, (size_t)n->n_cols * sizeof *ids)) ||
+        !(with = comb_arena_alloc(c->arena, (size_t)n->n_cols * sizeof *with)))
+        return NULL;
+    for (int j = 0; j < n->n_cols; j++) {
+        ids[j] = n->cols[j].id;
+        if (!(with[j] = sql_bx_new_type(c, BX_COL, n->cols[j].type, n->filter->pos)))
+            return NULL;
+        with[j]->col = j;
+    }
+    return sql_lp_expr_subst(c, n->filter, ids, with, n->n_cols);
+}
+
 /* The statistics of n's table, read at the first call; NULL unknown. */
 static const struct LpGetStats *get_stats(SqlStmtCtx *c, LpNode *n)
 {
     struct LpGetStats *s;
+    SqlUnit *units;
+    int n_units;
+    bool whole;
+    CombErr err;
     if (n->stats)
         return n->stats;
     if (!n->table->ms || !n->table->ms->location)
@@ -178,7 +201,13 @@ static const struct LpGetStats *get_stats(SqlStmtCtx *c, LpNode *n)
         s->hi[i] = INT64_MIN;
     }
     s->ranged = true;
-    add_dir(c, n->table, n->table->ms->location, 0, s);
+    /* only the partitions the scan's filter keeps: a join over a day of
+     * a table partitioned by day must not open every day's footers */
+    if (sql_table_units_pruned(c, n->table, filter_by_position(c, n), &units, &n_units,
+                               &whole, &err))
+        return NULL;
+    for (int i = 0; i < n_units; i++)
+        add_dir(c, n->table, units[i].dir, 0, s);
     n->stats = s;
     return s;
 }
@@ -322,13 +351,43 @@ static double conjunct_sel(const LpNode *n, const BoundExpr *e)
     return DEFAULT_SEL;
 }
 
+typedef struct ReadsData {
+    const LpNode *n;
+    bool data;
+} ReadsData;
+
+static void note_col(void *ctx, int id)
+{
+    ReadsData *r = ctx;
+    int j = 0;
+    while (j < r->n->n_cols && r->n->cols[j].id != id)
+        j++;
+    if (j < r->n->table->n_data || j >= r->n->table->n_cols)
+        r->data = true;
+}
+
+/* Whether conjunct e of n's filter reads a column besides the partition
+ * columns: one over those alone has pruned the partitions get_stats
+ * counted, and keeps all of their rows. */
+static bool reads_data(const LpNode *n, const BoundExpr *e)
+{
+    ReadsData r = {n, false};
+    sql_lp_expr_cols(e, note_col, &r);
+    return r.data;
+}
+
 static double get_estimate(SqlStmtCtx *c, LpNode *n)
 {
     const struct LpGetStats *s = get_stats(c, n);
     double rows;
     if (!s)
         return -1;
-    rows = s->rows * (n->filter ? conjunct_sel(n, n->filter) : 1.0);
+    rows = s->rows;
+    for (int i = 0; n->filter && i < sql_bx_conjuncts(n->filter); i++) {
+        const BoundExpr *e = sql_bx_conjunct(n->filter, i);
+        if (reads_data(n, e))
+            rows *= conjunct_sel(n, e);
+    }
     return rows < 1 && s->rows >= 1 ? 1 : rows;
 }
 
