@@ -156,10 +156,6 @@ typedef struct SqlStmtCtx {
     OrcReadCounters scan_counters; /* what the statement's ORC scans read
                                and skipped (comb.scan.stats prints it) */
     int next_col_id;        /* logical plan column ids (plan/logical.h) */
-    bool stream_left;       /* joins being lowered stream their left side
-                               (exec/lower_join.c): an UPDATE / DELETE
-                               source, whose batches must be its target
-                               scan's (exec_dml.c) */
     bool par_copy;          /* a parallel copy's context (exec/par.c): it
                                runs on a worker thread and reports nothing
                                through the sink itself */

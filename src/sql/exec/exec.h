@@ -208,6 +208,10 @@ int sql_writer_touch(SqlWriter *w, const char *name, char **values,
 /* A delete event for a row of unit u (full ACID). */
 int sql_writer_delete(SqlWriter *w, const SqlUnit *u, int64_t owid,
                       int32_t bucket_prop, int64_t row_id, CombErr *err);
+/* Delete events for the live rows of b, whose columns are the table's
+ * and then ROW__ID's three, each to the partition its partition columns
+ * name (full ACID): rows may come in any order of partitions. */
+int sql_writer_delete_rows(SqlWriter *w, const CombBatch *b, CombErr *err);
 /* Make every file durable (and visible, for plain tables), record new
  * partitions and the transaction's components.  The session commits the
  * transaction after this.  The two steps of sql_writer_finish:

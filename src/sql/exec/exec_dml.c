@@ -626,44 +626,33 @@ int sql_dml_source(SqlStmtCtx *c, const SqlTable *t, const AstExpr *where,
     LpNode *lp;
     bool *used;
     int rc;
-    if ((rc = sql_lp_bind_dml_source(c, t, where, &lp, err)))
-        return rc;
-    /* a SEMI / ANTI join building its left side would give the target's
-     * rows at the end, past the unit they were read from */
-    c->stream_left = true;
-    rc = sql_lp_lower(c, lp, root, err);
-    c->stream_left = false;
-    if (rc)
+    if ((rc = sql_lp_bind_dml_source(c, t, where, &lp, err)) ||
+        (rc = sql_lp_lower(c, lp, root, err)))
         return rc;
     if (!(used = comb_arena_calloc(c->arena, (size_t)(*root)->n_cols + 1)))
         return comb_err_nomem(err);
-    /* UPDATE writes whole rows, DELETE only ROW__ID's events */
-    memset(used, is_update, (size_t)t->n_cols);
-    memset(used + t->n_cols, 1, 3);
+    /* UPDATE writes whole rows, DELETE ROW__ID's events into the
+     * partitions the rows' partition columns name */
+    memset(used, is_update, (size_t)t->n_data);
+    memset(used + t->n_data, 1, (size_t)(t->n_cols - t->n_data) + 3);
     sql_op_need(*root, used);
     return COMB_OK;
 }
 
 /* UPDATE / DELETE whose WHERE has subqueries: the rows come from the
- * source plan's operators.  Its target scan is the leftmost leaf, and
- * each operator above it (filters, SEMI / ANTI / MARK / SINGLE joins
- * probing with it) gives the rows of the scan's batch before it reads
- * another, so a batch's unit is the scan's current one. */
-static int update_delete_joined(SqlTable *t, SqlOp *root,
-                                UpdatePlan *p, SqlWriter *d, CombErr *err)
+ * source plan's operators, in any order of the target's partitions (a
+ * join that spills, or builds its left side, gives them late), so each
+ * row's delete event goes to the partition its own partition columns
+ * name. */
+static int update_delete_joined(SqlOp *root, UpdatePlan *p, SqlWriter *d,
+                                CombErr *err)
 {
-    const SqlOp *leaf = root;
     int rc = COMB_OK;
-    while (leaf->input)
-        leaf = leaf->input;
     while (!rc) {
         const CombBatch *b;
-        const SqlUnit *u;
         if ((rc = sql_op_next(root, &b, err)) || !b)
             break;
-        if (!(u = sql_op_scan_unit(leaf)))
-            return COMB_INTERNAL(err, "the rows to change are not a scan's");
-        rc = delete_live_rows(d, u, b, t->n_cols, err);
+        rc = sql_writer_delete_rows(d, b, err);
         if (!rc && p)
             rc = insert_updated_rows(d, p, b, err);
     }
@@ -696,7 +685,7 @@ int sql_exec_update_delete(SqlStmtCtx *c, CombErr *err)
             !(is_update && t->n_buckets > 0 && (rc = sql_table_bucketing(t, err))) &&
             !(rc = sql_writer_open(c, t, is_update ? MS_OP_UPDATE : MS_OP_DELETE,
                                    false, NULL, &d, err)) &&
-            !(rc = update_delete_joined(t, root, is_update ? &plan : NULL, d, err)))
+            !(rc = update_delete_joined(root, is_update ? &plan : NULL, d, err)))
             rc = sql_writer_finish(d, err);
         sql_writer_close(d);
         sql_op_close(root);

@@ -103,16 +103,14 @@ static int split_cond(SqlStmtCtx *c, const LpNode *n, Keys *k, CombErr *err)
  * except NOT IN's null-aware ANTI, whose NULLs on the right decide for
  * every left row.  LEFT joins keep building the right side: a preserved
  * probe side leaves the join parallel-safe (par.c), which FULL's
- * build-side rest is not.  UPDATE's and DELETE's sources stream their
- * left side, the target's scan (SqlStmtCtx.stream_left). */
-static bool builds_left(const SqlStmtCtx *c, const LpNode *n, const SqlJoinSpec *spec)
+ * build-side rest is not. */
+static bool builds_left(const LpNode *n, const SqlJoinSpec *spec)
 {
     bool smaller = n->input->est_rows >= 0 && n->right->est_rows >= 0 &&
                    n->input->est_rows < n->right->est_rows;
     bool marks = (n->join == LP_JOIN_SEMI || n->join == LP_JOIN_ANTI) &&
                  spec->n_keys > 0 && !spec->null_aware;
-    return (n->join == LP_JOIN_INNER || n->join == LP_JOIN_RIGHT || marks) && smaller &&
-           !c->stream_left;
+    return (n->join == LP_JOIN_INNER || n->join == LP_JOIN_RIGHT || marks) && smaller;
 }
 
 int sql_lower_join(SqlStmtCtx *c, const LpNode *n, SqlOp **out, CombErr *err)
@@ -147,6 +145,6 @@ int sql_lower_join(SqlStmtCtx *c, const LpNode *n, SqlOp **out, CombErr *err)
     spec.null_safe = k.null_safe;
     if ((rc = sql_lower_expr(c, k.residual, n->input, n->right, &spec.residual, err)))
         return rc;
-    spec.build_left = builds_left(c, n, &spec);
+    spec.build_left = builds_left(n, &spec);
     return sql_op_join(c, left, right, &spec, out, err);
 }

@@ -104,9 +104,6 @@ bool sql_op_push_filter(SqlOp *op, BoundExpr *pred);
  * when needed: ROW__ID of a table that is not full ACID is an error at
  * open).  Pushed predicates become its filter. */
 int sql_op_scan(SqlStmtCtx *c, const SqlTable *t, SqlOp **out, CombErr *err);
-/* The unit of a table scan's last batch (NULL: op is no scan, or before
- * its first batch). */
-const SqlUnit *sql_op_scan_unit(const SqlOp *op);
 /* Parallel copies (par.h): whether op is a table scan; its walk over
  * the morsels (NULL: no scan, or not open); the expressions a scan
  * (its filter), filter or projection evaluates, -1 for other operators. */

@@ -100,12 +100,6 @@ static const SqlOpVt scan_vt = {
     scan_explain,
 };
 
-const SqlUnit *sql_op_scan_unit(const SqlOp *op)
-{
-    const ScanOp *s = (const ScanOp *)op;
-    return op->vt == &scan_vt && s->scan_open ? sql_scan_unit(&s->scan) : NULL;
-}
-
 bool sql_op_is_scan(const SqlOp *op)
 {
     return op->vt == &scan_vt;

@@ -680,6 +680,26 @@ int sql_writer_delete(SqlWriter *w, const SqlUnit *unit, int64_t owid,
     return acid_writer_delete(u->acid, owid, bucket_prop, row_id, err);
 }
 
+int sql_writer_delete_rows(SqlWriter *w, const CombBatch *b, CombErr *err)
+{
+    const CombVector *wid = &b->cols[w->t->n_cols + ACID_COL_WRITEID];
+    const CombVector *bk = &b->cols[w->t->n_cols + ACID_COL_BUCKET];
+    const CombVector *rid = &b->cols[w->t->n_cols + ACID_COL_ROWID];
+    int *n_rows = comb_calloc((size_t)(w->n_units + comb_batch_live(b) + 1), sizeof *n_rows);
+    int rc;
+    if (!n_rows)
+        return comb_err_nomem(err);
+    rc = route_rows(w, b, n_rows, err);
+    for (int i = 0; i < w->n_units && !rc; i++)
+        for (int j = 0; j < n_rows[i] && !rc; j++) {
+            uint32_t row = w->units[i].rows[j];
+            rc = acid_writer_delete(w->units[i].acid, wid->i64[row], (int32_t)bk->i64[row],
+                                    rid->i64[row], err);
+        }
+    comb_free(n_rows);
+    return rc;
+}
+
 /* ------------------------------------------------------------ finishing */
 
 /* INSERT OVERWRITE of a plain unit: its visible files go aside (into a
