@@ -15,7 +15,7 @@ SELECT count(*) FROM t;
 -- @sh mkdir -p adir && "$COMB" --warehouse "$WH" -f adir; echo "exit $?"
 -- @sh "$COMB" --warehouse "$WH" -f missing.sql; echo "exit $?"
 -- an identifier no name can match is refused where it stands, briefly
--- @sh awk 'BEGIN { s = "SELECT "; for (k = 0; k < 100000; k++) s = s "abcdefghij"; print s " FROM t;" }' > long.sql && "$COMB" --warehouse "$WH" -f long.sql; echo "exit $?"
+-- @sh awk 'BEGIN { printf "SELECT "; for (k = 0; k < 100000; k++) printf "abcdefghij"; print " FROM t;" }' > long.sql && "$COMB" --warehouse "$WH" -f long.sql; echo "exit $?"
 -- @sh awk 'BEGIN { s = "SELECT * FROM `"; for (k = 0; k < 100; k++) s = s "abcdefghij"; print s "`;" }' > long2.sql && "$COMB" --warehouse "$WH" -f long2.sql; echo "exit $?"
 -- 3,000 ORed terms are a list, not a nesting
 -- @sh awk 'BEGIN { s = "SELECT count(*) FROM t WHERE i = -1"; for (k = 0; k < 3000; k++) s = s " OR i = " k; print s ";" }' > ors.sql && "$COMB" --warehouse "$WH" --outputformat tsv -f ors.sql; echo "exit $?"
