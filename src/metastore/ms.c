@@ -991,6 +991,15 @@ int ms_txn_open(Ms *ms, const char *user, const char *host, int64_t *txnid,
 
 /* A lock request's components: a database always, a table for a
  * partition, and a known lock type. */
+static int check_op(MsOpType op, int64_t txnid, CombErr *err)
+{
+    if (op != MS_OP_INSERT && op != MS_OP_UPDATE && op != MS_OP_DELETE)
+        return comb_err(err, COMB_EINVALID,
+                        "invalid operation type %d for txnid:%lld", (int)op,
+                        (long long)txnid);
+    return COMB_OK;
+}
+
 static int check_lock_request(const MsLockRequest *rq, CombErr *err)
 {
     if (rq->n < 0 || (rq->n > 0 && !rq->components))
@@ -1008,6 +1017,15 @@ static int check_lock_request(const MsLockRequest *rq, CombErr *err)
             c->type != MS_LOCK_EXCL_WRITE && c->type != MS_LOCK_EXCLUSIVE)
             return comb_err(err, COMB_EINVALID,
                             "lock component %d has an unknown lock type", i + 1);
+        if (c->op != MS_OP_NONE && !c->table)
+            return comb_err(err, COMB_EINVALID,
+                            "lock component %d writes a database: a txn "
+                            "writes tables and partitions", i + 1);
+        if (c->op != MS_OP_NONE) {
+            int rc = check_op(c->op, rq->txnid, err);
+            if (rc)
+                return rc;
+        }
     }
     return COMB_OK;
 }
@@ -1328,15 +1346,6 @@ int ms_writeid_list(Ms *ms, const CombTxnList *txns, const char *db,
     if (rc)
         return rc;
     return ms->ops->writeid_list(ms->impl, txns, ldb.s, ltable.s, out, err);
-}
-
-static int check_op(MsOpType op, int64_t txnid, CombErr *err)
-{
-    if (op != MS_OP_INSERT && op != MS_OP_UPDATE && op != MS_OP_DELETE)
-        return comb_err(err, COMB_EINVALID,
-                        "invalid operation type %d for txnid:%lld", (int)op,
-                        (long long)txnid);
-    return COMB_OK;
 }
 
 int ms_txn_add_component(Ms *ms, int64_t txnid, const char *db,

@@ -151,6 +151,7 @@ bool ms_table_is_transactional(const MsTable *t);
 
 /* Data operation recorded in TXN_COMPONENTS (TC_OPERATION_TYPE). */
 typedef enum MsOpType {
+    MS_OP_NONE = 0,               /* a lock component the txn only reads */
     MS_OP_INSERT = 'i',
     MS_OP_UPDATE = 'u',
     MS_OP_DELETE = 'd'
@@ -187,12 +188,19 @@ typedef enum MsLockState {
 } MsLockState;
 
 /* One object of a lock request: a database (table NULL), a table
- * (partition NULL) or a partition ("k1=v1/k2=v2").  Names lower case. */
+ * (partition NULL) or a partition ("k1=v1/k2=v2").  Names lower case.
+ * With op set the txn writes the table or partition: unless the request
+ * is refused, its TXN_COMPONENTS row (op, writeid) is recorded in the
+ * same metastore transaction as the request, as ms_txn_add_component
+ * would record it (Hive's lock request records its components' operation
+ * so; one transaction instead of two for a streaming txn's begin). */
 typedef struct MsLockComponent {
     const char *db;
     const char *table;
     const char *partition;
     MsLockType type;
+    MsOpType op;                  /* MS_OP_NONE: the lock alone */
+    int64_t writeid;              /* with op: the txn's write id there */
 } MsLockComponent;
 
 /* A lock request (Hive's LockRequest): every component is granted or

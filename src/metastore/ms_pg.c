@@ -2858,15 +2858,70 @@ static int lock_check_body(MsPg *h, int64_t txnid, int64_t extid,
               : lock_decide_body(h, txnid, extid, zero_wait_read, out, err);
 }
 
-/* Enqueue and decide in one transaction (the enqueue holds the queue). */
+/* What a txn writes may only be recorded while it is open. */
+typedef struct ComponentsArgs {
+    int64_t txnid;
+    const char *db, *table;
+    const char *const *partitions;   /* NULL: the table itself */
+    int n;
+    MsOpType op;
+    int64_t writeid;
+    bool dynamic;                    /* addDynamicPartitions */
+} ComponentsArgs;
+
+/* TXN_COMPONENTS rows of open txn a->txnid: the n partitions of a table,
+ * or its table-level row; for dynamic partitions the table-level row
+ * goes. */
+static int components_insert(MsPg *h, const ComponentsArgs *a, CombErr *err)
+{
+    const char letter[2] = {(char)a->op, '\0'};
+    PgArray parts = {0};
+    const char *lit;
+    int rc;
+    for (int i = 0; i < a->n; i++)
+        pga_text(&parts, a->partitions ? a->partitions[i] : NULL);
+    rc = !(lit = pga_end(&parts))
+             ? comb_err_nomem(err)
+             : pg_exec(h, PG_TC_INSERT,
+                       PG_ARGS(PG_INT(a->txnid), PG_TEXT(a->db),
+                               PG_TEXT(a->table), PG_TEXT(lit),
+                               PG_TEXT(letter), PG_INT(a->writeid)),
+                       err);
+    comb_buf_free(&parts.buf);
+    if (!rc && a->dynamic)
+        rc = pg_exec(h, PG_TC_DELETE_TABLE_LEVEL,
+                     PG_ARGS(PG_INT(a->txnid), PG_TEXT(a->db),
+                             PG_TEXT(a->table)),
+                     err);
+    return rc;
+}
+
+static int components_body(MsPg *h, void *p, CombErr *err)
+{
+    const ComponentsArgs *a = p;
+    int rc = txn_require_open(h, a->txnid, err);
+    return rc ? rc : components_insert(h, a, err);
+}
+
+/* Enqueue and decide in one transaction (the enqueue holds the queue);
+ * the components the request writes recorded unless it was refused. */
 static int lock_request(MsPg *h, const MsLockRequest *rq, MsLockStatus *out,
                         CombErr *err)
 {
     int64_t extid = 0;
     int rc = lock_enqueue(h, rq, &extid, err);
-    return rc ? rc
-              : lock_decide_body(h, rq->txnid, extid, rq->zero_wait_read, out,
-                                 err);
+    if (!rc)
+        rc = lock_decide_body(h, rq->txnid, extid, rq->zero_wait_read, out,
+                              err);
+    for (int i = 0; !rc && out->state != MS_LOCK_REFUSED && i < rq->n; i++) {
+        const MsLockComponent *c = &rq->components[i];
+        ComponentsArgs a = {rq->txnid, c->db, c->table,
+                            c->partition ? &c->partition : NULL, 1, c->op,
+                            c->writeid, false};
+        if (c->op != MS_OP_NONE)
+            rc = components_insert(h, &a, err);
+    }
+    return rc;
 }
 
 /* Hive's lock(): a request of an open txn. */
@@ -3411,45 +3466,6 @@ static int msp_housekeep(void *impl, const MsHousekeeping *cfg,
         rc = pg_run(h, PG_TXN_LIGHT, true, housekeep_body, &a, err);
     if (rc)
         memset(out, 0, sizeof *out);
-    return rc;
-}
-
-/* What a txn writes may only be recorded while it is open. */
-typedef struct ComponentsArgs {
-    int64_t txnid;
-    const char *db, *table;
-    const char *const *partitions;   /* NULL: the table itself */
-    int n;
-    MsOpType op;
-    int64_t writeid;
-    bool dynamic;                    /* addDynamicPartitions */
-} ComponentsArgs;
-
-/* TXN_COMPONENTS rows of a txn: the n partitions of a table, or its
- * table-level row; for dynamic partitions the table-level row goes. */
-static int components_body(MsPg *h, void *p, CombErr *err)
-{
-    const ComponentsArgs *a = p;
-    const char letter[2] = {(char)a->op, '\0'};
-    PgArray parts = {0};
-    const char *lit;
-    int rc = txn_require_open(h, a->txnid, err);
-    for (int i = 0; i < a->n; i++)
-        pga_text(&parts, a->partitions ? a->partitions[i] : NULL);
-    if (!rc)
-        rc = !(lit = pga_end(&parts))
-                 ? comb_err_nomem(err)
-                 : pg_exec(h, PG_TC_INSERT,
-                           PG_ARGS(PG_INT(a->txnid), PG_TEXT(a->db),
-                                   PG_TEXT(a->table), PG_TEXT(lit),
-                                   PG_TEXT(letter), PG_INT(a->writeid)),
-                           err);
-    comb_buf_free(&parts.buf);
-    if (!rc && a->dynamic)
-        rc = pg_exec(h, PG_TC_DELETE_TABLE_LEVEL,
-                     PG_ARGS(PG_INT(a->txnid), PG_TEXT(a->db),
-                             PG_TEXT(a->table)),
-                     err);
     return rc;
 }
 

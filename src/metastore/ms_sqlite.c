@@ -2634,7 +2634,26 @@ static int lock_check_body(MsSqlite *h, int64_t txnid, int64_t extid,
     return lock_decide_body(h, txnid, extid, zero_wait_read, out, err);
 }
 
-/* Request rq of txn rq->txnid, known to be open: enqueued and checked. */
+/* TXN_COMPONENTS rows of open txn txnid: the n partitions of a table, or
+ * its table-level row for partitions == NULL. */
+static int components_insert(MsSqlite *h, int64_t txnid, const char *db,
+                             const char *table, const char *const *partitions,
+                             int n, MsOpType op, int64_t writeid,
+                             CombErr *err)
+{
+    const char letter[2] = {(char)op, '\0'};
+    int rc = COMB_OK;
+    for (int i = 0; !rc && i < n; i++)
+        rc = sq_exec(h, SQ_TC_INSERT,
+                     SQ_ARGS(SQ_INT(txnid), SQ_TEXT(db), SQ_TEXT(table),
+                             SQ_TEXT(partitions ? partitions[i] : NULL),
+                             SQ_TEXT(letter), SQ_INT(writeid)),
+                     err);
+    return rc;
+}
+
+/* Request rq of txn rq->txnid, known to be open: enqueued and checked;
+ * the components it writes recorded unless it was refused. */
 static int lock_request_body(MsSqlite *h, const MsLockRequest *rq,
                              MsLockStatus *out, CombErr *err)
 {
@@ -2643,6 +2662,13 @@ static int lock_request_body(MsSqlite *h, const MsLockRequest *rq,
     if (!rc)
         rc = lock_decide_body(h, rq->txnid, extid, rq->zero_wait_read, out,
                               err);
+    for (int i = 0; !rc && out->state != MS_LOCK_REFUSED && i < rq->n; i++) {
+        const MsLockComponent *c = &rq->components[i];
+        if (c->op != MS_OP_NONE)
+            rc = components_insert(h, rq->txnid, c->db, c->table,
+                                   c->partition ? &c->partition : NULL, 1,
+                                   c->op, c->writeid, err);
+    }
     return rc;
 }
 
@@ -3148,15 +3174,10 @@ static int txn_components_insert(MsSqlite *h, int64_t txnid, const char *db,
                                  const char *const *partitions, int n,
                                  MsOpType op, int64_t writeid, CombErr *err)
 {
-    const char letter[2] = {(char)op, '\0'};
     int rc = txn_require_open(h, txnid, err);
-    for (int i = 0; !rc && i < n; i++)
-        rc = sq_exec(h, SQ_TC_INSERT,
-                     SQ_ARGS(SQ_INT(txnid), SQ_TEXT(db), SQ_TEXT(table),
-                             SQ_TEXT(partitions ? partitions[i] : NULL),
-                             SQ_TEXT(letter), SQ_INT(writeid)),
-                     err);
-    return rc;
+    return rc ? rc
+              : components_insert(h, txnid, db, table, partitions, n, op,
+                                  writeid, err);
 }
 
 /* Components need no sync of their own: the commit that makes them count

@@ -376,8 +376,9 @@ int orc_codec_compress(OrcCodec *c, uint64_t block_size, const uint8_t *src,
         if (comb_buf_reserve(out, n + 3))
             return comb_err_nomem(err);
         uint8_t *hdr = out->data + out->len;
-        int rc = n > 1 ? encode_chunk(c, src + pos, n, hdr + 3, n - 1, &z)
-                       : COMB_OK;
+        int rc = n >= ORC_MIN_COMPRESSED_CHUNK
+                     ? encode_chunk(c, src + pos, n, hdr + 3, n - 1, &z)
+                     : COMB_OK;
         if (rc == COMB_ENOMEM)
             return comb_err_nomem(err);
         if (rc)

@@ -76,7 +76,8 @@ struct OrcWriter {
     size_t stripes_at_footer; /* stripes that tail lists */
     OrcStripeInfo *stripes;
     size_t n_stripes, cap_stripes;
-    CombBuf meta_raw;         /* Metadata message, one stripe at a time */
+    CombBuf meta;             /* Metadata section: each stripe's entry
+                                 compressed as it was written */
     OrcMeta *md;
     size_t n_md, cap_md;
     bool created;             /* the file exists: abort removes it */
@@ -250,7 +251,7 @@ static void writer_free(OrcWriter *w)
     comb_free(w->bloom);
     comb_arena_free(&w->group_tmp);
     comb_free(w->stripes);
-    comb_buf_free(&w->meta_raw);
+    comb_buf_free(&w->meta);
     scratch_free(&w->own);
     comb_arena_free(&w->arena);
     comb_free(w->path);
@@ -546,14 +547,17 @@ static int stripe_footer(OrcWriter *w, Orc__Proto__StripeFooter *sf,
     return COMB_OK;
 }
 
-/* Append one StripeStatistics to the Metadata message being built: the
+/* Append one StripeStatistics to the Metadata message, compressed: the
  * message is `repeated StripeStatistics stripeStats = 1`, so each entry is
- * tag 0x0a, its length and its bytes. */
+ * tag 0x0a, its length and its bytes, and a compressed stream may be cut
+ * into chunks anywhere, so each stripe's entry is compressed once, into
+ * chunks of its own, and every tail after it (a streaming writer writes
+ * one per flush) writes the chunks as they are. */
 static int record_stripe_stats(OrcWriter *w, CombErr *err)
 {
     Orc__Proto__StripeStatistics ss = ORC__PROTO__STRIPE_STATISTICS__INIT;
     CombArena *tmp = &w->scratch->tmp;
-    const CombBuf *packed = &w->scratch->packed;
+    CombBuf *entry = &w->scratch->packed;
     Orc__Proto__ColumnStatistics *cs =
         comb_arena_alloc(tmp, (size_t)w->n_cols * sizeof *cs);
     ss.colstats = comb_arena_alloc(tmp,
@@ -566,14 +570,15 @@ static int record_stripe_stats(OrcWriter *w, CombErr *err)
         ss.colstats[i] = &cs[i];
     }
     ss.n_colstats = (size_t)w->n_cols;
-    int rc = pack_message(w, &ss.base, err);
-    if (rc)
-        return rc;
-    if (comb_buf_append_byte(&w->meta_raw, 0x0a) ||
-        orc_varint_put(&w->meta_raw, packed->len) ||
-        comb_buf_append(&w->meta_raw, packed->data, packed->len))
+    size_t size = protobuf_c_message_get_packed_size(&ss.base);
+    comb_buf_clear(entry);
+    if (comb_buf_append_byte(entry, 0x0a) || orc_varint_put(entry, size) ||
+        comb_buf_reserve(entry, size))
         return comb_err_nomem(err);
-    return COMB_OK;
+    entry->len += protobuf_c_message_pack(&ss.base, entry->data + entry->len);
+    return orc_codec_compress(w->scratch->codec,
+                              w->opt.compression_block_size, entry->data,
+                              entry->len, &w->meta, err);
 }
 
 static int push_stripe_info(OrcWriter *w, const OrcStripeInfo *si,
@@ -1015,12 +1020,12 @@ static int write_postscript(OrcWriter *w, int fd, uint64_t footer_len,
  * tail's bytes. */
 static int write_tail(OrcWriter *w, uint64_t *len, CombErr *err)
 {
-    uint64_t meta_len = 0, footer_len = 0;
+    uint64_t meta_len = w->meta.len, footer_len = 0;
     int fd = fs_open_append(w->path, err), rc = COMB_OK;
     if (fd < 0)
         return COMB_EIO;
     if (w->n_stripes > 0)
-        rc = write_section(w, fd, &w->meta_raw, &meta_len, err);
+        rc = fs_write_all(fd, w->meta.data, w->meta.len, w->path, err);
     if (rc || (rc = write_footer(w, fd, &footer_len, err)) ||
         (rc = write_postscript(w, fd, footer_len, meta_len, err))) {
         fs_close(fd, w->path, NULL);

@@ -199,10 +199,10 @@ static int hold(SqlTxn *t, const MsLockComponent *r, CombErr *err)
         t->cap_held = cap;
     }
     h = &t->held[t->n_held];
-    h->db = comb_strdup(r->db);
-    h->table = r->table ? comb_strdup(r->table) : NULL;
-    h->partition = r->partition ? comb_strdup(r->partition) : NULL;
-    h->type = r->type;
+    *h = (MsLockComponent){comb_strdup(r->db),
+                           r->table ? comb_strdup(r->table) : NULL,
+                           r->partition ? comb_strdup(r->partition) : NULL,
+                           r->type};
     if (!h->db || (r->table && !h->table) || (r->partition && !h->partition)) {
         comb_free((char *)h->db);
         comb_free((char *)h->table);

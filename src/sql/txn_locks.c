@@ -253,10 +253,12 @@ static int plan_add(SqlStmtCtx *c, const char *db, const char *table,
         p->cap = cap;
     }
     it = &p->items[p->n];
-    it->db = comb_arena_strdup(c->arena, db);
-    it->table = table ? comb_arena_strdup(c->arena, table) : NULL;
-    it->partition = part ? comb_arena_strdup(c->arena, part) : NULL;
-    it->type = type;
+    /* whole, so that op is MS_OP_NONE: a statement's locks record no
+     * writes (its writes are recorded as it makes them) */
+    *it = (MsLockComponent){comb_arena_strdup(c->arena, db),
+                            table ? comb_arena_strdup(c->arena, table) : NULL,
+                            part ? comb_arena_strdup(c->arena, part) : NULL,
+                            type};
     if (!it->db || (table && !it->table) || (part && !it->partition))
         return comb_err_nomem(err);
     p->n++;

@@ -387,10 +387,15 @@ static int batch_new(CombStream *s, CombErr *err)
 /* ----------------------------------------------------------------- txns */
 
 /* SHARED_READ on the table or the static partition (Hive's streaming
- * lock), waited for as Hive's DbLockManager waits. */
-static int take_lock(CombStream *s, int64_t txnid, CombErr *err)
+ * lock), waited for as Hive's DbLockManager waits.  The request also
+ * records what the txn writes, for the compactor and the cleaner (as
+ * Hive's lock request does): the table, or the static partition; dynamic
+ * partitions replace the table row at commit (addDynamicPartitions). */
+static int take_lock(CombStream *s, int64_t txnid, int64_t writeid,
+                     CombErr *err)
 {
-    MsLockComponent c = {s->db, s->name, s->static_part, MS_LOCK_SHARED_READ};
+    MsLockComponent c = {s->db, s->name, s->static_part, MS_LOCK_SHARED_READ,
+                         MS_OP_INSERT, writeid};
     MsLockRequest rq = {txnid, s->user, s->host, s->agent, &c, 1, false};
     MsLockWait wait = {LOCK_RETRIES, LOCK_SLEEP_MAX_MS, false, NULL, NULL};
     MsLockStatus st;
@@ -406,16 +411,6 @@ static int take_lock(CombStream *s, int64_t txnid, CombErr *err)
     return rc;
 }
 
-/* What the txn writes, for the compactor and the cleaner (Hive records
- * it with the lock): the table, or the static partition.  Dynamic
- * partitions replace the table row at commit (addDynamicPartitions). */
-static int add_component(CombStream *s, int64_t txnid, int64_t writeid,
-                         CombErr *err)
-{
-    return ms_txn_add_component(s->ms, txnid, s->db, s->name, s->static_part,
-                                MS_OP_INSERT, writeid, err);
-}
-
 int comb_stream_begin(CombStream *s, CombErr *err)
 {
     int rc;
@@ -429,8 +424,7 @@ int comb_stream_begin(CombStream *s, CombErr *err)
     if (!batch_open(s) && (rc = batch_new(s, err)))
         return rc;
     int i = s->next++;
-    if ((rc = take_lock(s, s->txnids[i], err)) ||
-        (rc = add_component(s, s->txnids[i], s->writeids[i], err))) {
+    if ((rc = take_lock(s, s->txnids[i], s->writeids[i], err))) {
         /* aborted behind our back (time-out, ABORT TRANSACTIONS): the
          * batch is over, the next begin opens a new one */
         CombErr ignored;

@@ -3,6 +3,7 @@
  */
 #include "unit.h"
 
+#include <sqlite3.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -67,6 +68,21 @@ int unit_skip_without_testdata(void)
     snprintf(why, sizeof why, "no shared test data at %s", unit_testdata());
     unit_skip(why);
     return 1;
+}
+
+long long unit_sqlite_int(const char *path, const char *sql)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    long long v = -1;
+    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL) ==
+            SQLITE_OK &&
+        sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW)
+        v = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return v;
 }
 
 const char *unit_tmpdir(void)

@@ -30,6 +30,9 @@ int unit_skip_without_testdata(void);
 void unit_skip(const char *why);
 /* A fresh empty temporary directory for this test (removed at exit). */
 const char *unit_tmpdir(void);
+/* The integer the first row of a query gives on the SQLite database at
+ * path (a metastore's rows no interface shows), -1 when it fails. */
+long long unit_sqlite_int(const char *path, const char *sql);
 
 #define TEST(name)                                                  \
     static void name(void);                                         \

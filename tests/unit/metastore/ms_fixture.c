@@ -261,22 +261,12 @@ static bool pg_sql_first(const Fx *fx, const char *sql, char *buf,
 
 long long fx_sql_int(const Fx *fx, const char *sql)
 {
-    sqlite3 *db = NULL;
-    sqlite3_stmt *st = NULL;
     char text[64];
-    long long v = -1;
     if (fx->backend == FX_PG)
         return pg_sql_first(fx, sql, text, sizeof text) && text[0]
                    ? strtoll(text, NULL, 10)
                    : -1;
-    if (sqlite3_open_v2(fx->db, &db, SQLITE_OPEN_READWRITE, NULL) ==
-            SQLITE_OK &&
-        sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK &&
-        sqlite3_step(st) == SQLITE_ROW)
-        v = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    sqlite3_close(db);
-    return v;
+    return unit_sqlite_int(fx->db, sql);
 }
 
 int fx_sql_exec(const Fx *fx, const char *sql)

@@ -216,6 +216,62 @@ MS_TEST(ms_lock_zero_wait_read_and_unlock)
     ms_close(ms);
 }
 
+/* A component with an operation records the txn's write with the
+ * request (TXN_COMPONENTS, moved to COMPLETED_TXN_COMPONENTS at commit),
+ * one row per writing component; a refused request records nothing; a
+ * database cannot be written and an unknown operation is refused. */
+MS_TEST(ms_lock_records_write_components)
+{
+    Fx fx;
+    Ms *ms = NULL;
+    CombErr err;
+    MsLockStatus st;
+    MsLockComponent w[3] = {
+        {"default", "t", "p=1", MS_LOCK_SHARED_READ, MS_OP_INSERT, 7},
+        {"default", "u", NULL, MS_LOCK_SHARED_READ, MS_OP_NONE, 0},
+        {"default", "v", NULL, MS_LOCK_SHARED_READ, MS_OP_INSERT, 3}};
+    MsLockComponent bad = {"default", NULL, NULL, MS_LOCK_SHARED_READ,
+                           MS_OP_INSERT, 1};
+    MsLockRequest rq = {0, "u", "h", NULL, w, 3, false};
+    int64_t t1, t2, t3;
+    CHECK_OK(fx_open(&fx, &ms, &err), &err);
+    CHECK_OK(open_txn(ms, &t1, &err), &err);
+    CHECK_OK(open_txn(ms, &t2, &err), &err);
+    CHECK_OK(open_txn(ms, &t3, &err), &err);
+    rq.txnid = t1;
+    CHECK_OK(ms_lock(ms, &rq, &st, &err), &err);
+    CHECK_EQ(st.state, MS_LOCK_ACQUIRED);
+    CHECK_EQ(fx_sql_int(&fx, "SELECT count(*) FROM TXN_COMPONENTS WHERE "
+                             "TC_TXNID = 1"), 2);
+    CHECK_EQ(fx_sql_int(&fx, "SELECT count(*) FROM TXN_COMPONENTS WHERE "
+                             "TC_TXNID = 1 AND TC_TABLE = 't' AND "
+                             "TC_PARTITION = 'p=1' AND TC_OPERATION_TYPE = "
+                             "'i' AND TC_WRITEID = 7"), 1);
+    CHECK_EQ(fx_sql_int(&fx, "SELECT count(*) FROM TXN_COMPONENTS WHERE "
+                             "TC_TXNID = 1 AND TC_TABLE = 'v' AND "
+                             "TC_PARTITION IS NULL AND TC_WRITEID = 3"), 1);
+    CHECK_OK(ms_txn_commit(ms, t1, &err), &err);
+    CHECK_EQ(fx_sql_int(&fx, "SELECT count(*) FROM COMPLETED_TXN_COMPONENTS "
+                             "WHERE CTC_TXNID = 1"), 2);
+    /* refused (zero-wait read behind an EXCLUSIVE): no component */
+    CHECK_OK(lock_one(ms, t2, MS_LOCK_EXCLUSIVE, NULL, &st, &err), &err);
+    w[0].partition = NULL;
+    rq = (MsLockRequest){t3, "u", "h", NULL, w, 1, true};
+    CHECK_OK(ms_lock(ms, &rq, &st, &err), &err);
+    CHECK_EQ(st.state, MS_LOCK_REFUSED);
+    CHECK_EQ(fx_sql_int(&fx, "SELECT count(*) FROM TXN_COMPONENTS WHERE "
+                             "TC_TXNID = 3"), 0);
+    rq = (MsLockRequest){t3, "u", "h", NULL, &bad, 1, false};
+    CHECK_EQ(ms_lock(ms, &rq, &st, &err), COMB_EINVALID);
+    CHECK_STR(err.msg, "lock component 1 writes a database: a txn writes "
+                       "tables and partitions");
+    bad.table = "t";
+    bad.op = (MsOpType)'x';
+    CHECK_EQ(ms_lock(ms, &rq, &st, &err), COMB_EINVALID);
+    CHECK_EQ(fx_sql_int(&fx, "SELECT count(*) FROM TXN_COMPONENTS"), 0);
+    ms_close(ms);
+}
+
 /* Locks of an ended txn are gone; asking for one says why. */
 MS_TEST(ms_lock_needs_open_txn)
 {

@@ -617,3 +617,65 @@ TEST(orc_writer_row_ids_use_delta)
     /* 200 DELTA runs of 512 values, a few bytes each */
     CHECK(data_len > 0 && data_len < 2000);
 }
+
+/* Stripes of 100 ids each, a tail after every stripe
+ * (orc_writer_flush_footer), read at each tail's length: every stripe so
+ * far has its statistics (the Metadata section is each stripe's entry,
+ * compressed once and rewritten by every later tail); blocks of 64 bytes
+ * cut the entries into several chunks.  Then the closed file. */
+static void check_stripe_ids(OrcReader *r, int n_stripes, CombErr *err,
+                             bool *ok)
+{
+    *ok = orc_reader_n_stripes(r) == n_stripes;
+    for (int s = 0; *ok && s < n_stripes; s++) {
+        OrcColumnStats st;
+        *ok = orc_reader_stripe_stats(r, s, 1, &st, err) == COMB_OK &&
+              st.has_int && st.n_values == 100 && st.int_min == s * 100 &&
+              st.int_max == s * 100 + 99;
+        if (!*ok)
+            printf("    stripe %d of %d: statistics wrong\n", s, n_stripes);
+    }
+}
+
+TEST(orc_intermediate_tails_keep_stripe_statistics)
+{
+    static const OrcCompression codecs[] = {ORC_COMP_ZLIB, ORC_COMP_NONE,
+                                            ORC_COMP_ZSTD};
+    CombErr err;
+    for (size_t c = 0; c < sizeof codecs / sizeof *codecs; c++) {
+        CombArena a;
+        CombBatch b;
+        OrcWriter *w;
+        OrcWriterOptions opt;
+        OrcReader *r;
+        char path[ORC_TEST_PATH_LEN];
+        bool ok = true;
+        comb_arena_init(&a, 1024);
+        CombType *root = comb_type_new(&a, COMB_T_STRUCT);
+        comb_type_add_field(&a, root, "id", comb_type_new(&a, COMB_T_BIGINT));
+        orc_writer_options_default(&opt);
+        opt.compression = codecs[c];
+        opt.compression_block_size = 64;
+        CHECK_OK(orc_test_writer_open("tails.orc", root, &opt, 100, path, &w,
+                                      &b, &err), &err);
+        for (int s = 0; s < 4 && ok; s++) {
+            uint64_t len;
+            for (int i = 0; i < 100; i++)
+                b.cols[0].i64[i] = s * 100 + i;
+            b.n_rows = 100;
+            CHECK_OK(orc_writer_write(w, &b, &err), &err);
+            CHECK_OK(orc_writer_flush_footer(w, &len, &err), &err);
+            CHECK_OK(orc_reader_open_length(path, len, &r, &err), &err);
+            check_stripe_ids(r, s + 1, &err, &ok);
+            orc_reader_close(r);
+        }
+        CHECK_OK(orc_writer_close(w, &err), &err);
+        CHECK(ok);
+        CHECK_OK(orc_reader_open(path, &r, &err), &err);
+        check_stripe_ids(r, 4, &err, &ok);
+        orc_reader_close(r);
+        CHECK(ok);
+        comb_batch_free(&b);
+        comb_arena_free(&a);
+    }
+}

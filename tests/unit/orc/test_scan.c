@@ -289,6 +289,45 @@ static int64_t pattern_value(int pattern, int w, long i, uint64_t *state)
 /* bigint values of every width and pattern, NULLs in some stripes and
  * not others, stripes of a few thousand rows and compression blocks of
  * 1000 bytes, every codec; read back with batches of 1024 and of 333. */
+/* Chunks shorter than ORC_MIN_COMPRESSED_CHUNK are stored original
+ * without the codec, longer ones compressed when that pays: zeros (which
+ * every codec shrinks) in blocks of the threshold, the last chunk one byte
+ * short of it; each chunk's flag checked, then the stream decompressed. */
+TEST(orc_small_chunks_stored_original)
+{
+    enum { BLOCK = ORC_MIN_COMPRESSED_CHUNK, LEN = 3 * BLOCK + BLOCK - 1 };
+    static uint8_t zeros[LEN];
+    CombErr err;
+    for (int c = 1; c < 5; c++) {
+        OrcCodec *codec;
+        CombBuf z = COMB_BUF_INIT, back = COMB_BUF_INIT;
+        int n_chunks = 0;
+        CHECK_OK(orc_codec_new(all_codecs[c], &codec, &err), &err);
+        CHECK_OK(orc_codec_compress(codec, BLOCK, zeros, LEN, &z, &err),
+                 &err);
+        for (size_t pos = 0; pos < z.len; n_chunks++) {
+            size_t clen;
+            bool original;
+            orc_chunk_header(z.data + pos, &clen, &original);
+            if (original != (n_chunks == 3))
+                printf("    %s: chunk %d original %d\n",
+                       orc_compression_name(all_codecs[c]), n_chunks,
+                       original);
+            CHECK(original == (n_chunks == 3));
+            CHECK(!original || clen == BLOCK - 1);
+            pos += 3 + clen;
+        }
+        CHECK_EQ(n_chunks, 4);
+        CHECK_OK(orc_codec_decompress(codec, BLOCK, z.data, z.len, &back,
+                                      "test", "DATA", &err), &err);
+        CHECK_EQ(back.len, (size_t)LEN);
+        CHECK(memcmp(back.data, zeros, LEN) == 0);
+        comb_buf_free(&z);
+        comb_buf_free(&back);
+        orc_codec_free(codec);
+    }
+}
+
 TEST(orc_int_columns_round_trip_every_width)
 {
     enum { ROWS = 60000 };

@@ -185,6 +185,15 @@ static bool exists_in(const char *dir, const char *sub)
     return fs_exists(p) != 0;
 }
 
+/* What the query counts on the fixture's metastore: the components a
+ * streaming txn recorded are seen no other way. */
+static long long ms_sql_int(const Fx *fx, const char *sql)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s/metastore.db", fx->wh);
+    return unit_sqlite_int(path, sql);
+}
+
 /* ---------------------------------------------------------------- tests */
 
 /* Acceptance 1 in one process: a batch of 10 txns, one delta, what a
@@ -235,6 +244,16 @@ TEST(stream_batch_of_ten_commits_visible)
     CHECK_OK(comb_stream_close(s, &fx.err), &fx.err);
     CHECK_OK(read_now(&fx, fx.dir, &seen), &fx.err);
     CHECK_EQ(seen.n, 27);
+    /* each begin recorded its txn's write of the table (with its lock):
+     * the committed ones for the compactor, the aborted one's for the
+     * cleaner */
+    CHECK_EQ(ms_sql_int(&fx, "SELECT count(*) FROM COMPLETED_TXN_COMPONENTS "
+                             "WHERE CTC_DATABASE = 'default' AND CTC_TABLE = "
+                             "'t' AND CTC_PARTITION IS NULL AND CTC_WRITEID "
+                             "= CTC_TXNID"), 9);
+    CHECK_EQ(ms_sql_int(&fx, "SELECT count(*) FROM TXN_COMPONENTS WHERE "
+                             "TC_TXNID = 5 AND TC_WRITEID = 5 AND "
+                             "TC_OPERATION_TYPE = 'i'"), 1);
     fx_close(&fx);
 }
 
