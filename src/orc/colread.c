@@ -134,12 +134,24 @@ static int find_streams(OrcReader *r, int stripe,
     return COMB_OK;
 }
 
+/* A slot with a stream in this stripe takes buffers from the pool; one
+ * without (most often PRESENT: no NULLs) gives back what it held, so that
+ * idle slots do not hoard the pool's 256 KiB chunk buffers and the next
+ * stripe footer's read need not allocate a fresh one. */
+static void slot_buffers(OrcReader *r, OrcStreamBuf *sb)
+{
+    if (sb->found)
+        orc_pool_take(r->pool, sb);
+    else
+        orc_pool_give(r->pool, sb);
+}
+
 /* The stream of a slot, read piece by piece (and chunk by chunk). */
 static void slot_in(OrcReader *r, OrcColRead *c, int slot, OrcIn *in)
 {
     OrcStreamBuf *sb = &c->s[slot];
     const char *name = orc_stream_kind_name(slot);
-    orc_pool_take(r->pool, sb);
+    slot_buffers(r, sb);
     comb_buf_clear(&sb->raw);
     sb->chunks = (OrcChunks){
         .fd = r->fd, .tail = &r->tail, .off = sb->off, .end = sb->found ? sb->off + sb->len : 0,
@@ -156,7 +168,7 @@ static int slot_whole(OrcReader *r, OrcColRead *c, int slot, OrcIn *in,
 {
     OrcStreamBuf *sb = &c->s[slot];
     char what[64];
-    orc_pool_take(r->pool, sb);
+    slot_buffers(r, sb);
     snprintf(what, sizeof what, "column %d %s stream", c->type->id,
              orc_stream_kind_name(slot));
     int rc = sb->found ? orc_reader_read_section(r, sb->off, sb->len, sb,
