@@ -69,3 +69,9 @@ JOIN (SELECT pk, sum(qty) total FROM item GROUP BY pk ORDER BY total DESC LIMIT 
 WHERE p.brand = 'B' ORDER BY p.size;
 -- a volatile filter would draw other rows in a second scan: none
 EXPLAIN SELECT p.size, (SELECT count(*) FROM item i WHERE i.pk = p.pk) n FROM part p WHERE rand() < 2.0;
+-- DELETE whose target is the filtered scan: the second scan reads the
+-- table under the same snapshot (pk 1 and 2 lose their rows above their
+-- key's average: qty 9 and 30)
+EXPLAIN DELETE FROM item WHERE pk < 3 AND qty > (SELECT avg(i2.qty) FROM item i2 WHERE i2.pk = item.pk);
+DELETE FROM item WHERE pk < 3 AND qty > (SELECT avg(i2.qty) FROM item i2 WHERE i2.pk = item.pk);
+SELECT pk, qty FROM item ORDER BY pk, qty;
