@@ -47,9 +47,11 @@ static LpNode *source_get(LpNode *n, int id, int *gcol)
             n = n->input;
             break;
         case LP_JOIN:
+            /* a SINGLE join's default row is made by no scan */
             if (!sql_lp_find_col(n->input, id) &&
                 (n->join == LP_JOIN_SEMI || n->join == LP_JOIN_ANTI ||
-                 n->join == LP_JOIN_MARK || !sql_lp_find_col(n->right, id)))
+                 n->join == LP_JOIN_MARK || n->single_default ||
+                 !sql_lp_find_col(n->right, id)))
                 return NULL;
             n = sql_lp_find_col(n->input, id) ? n->input : n->right;
             break;
