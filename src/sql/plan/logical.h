@@ -261,6 +261,10 @@ BoundExpr *sql_lp_without_conjunct(SqlStmtCtx *c, BoundExpr *pred, int i);
  * with[k] (BX_ROWID over ids that are replaced is refused: NULL). */
 BoundExpr *sql_lp_expr_subst(SqlStmtCtx *c, const BoundExpr *e,
                              const int *ids, BoundExpr *const *with, int n);
+/* The one column id e reads (several or none: -1). */
+int sql_lp_expr_single_col(const BoundExpr *e);
+/* Does e call a volatile function (rand(), ...: a new value each call)? */
+bool sql_lp_expr_volatile(const BoundExpr *e);
 /* Structural equality of two bound expressions (same kinds, operators,
  * types, columns and constants). */
 bool sql_lp_expr_equal(const BoundExpr *a, const BoundExpr *b);
@@ -285,7 +289,9 @@ int sql_lp_bind_dml_source(SqlStmtCtx *c, const SqlTable *t,
  * (MARK joins whose mark is a WHERE conjunct become SEMI / ANTI joins),
  * predicate push-down (never into the NULL-supplying side of an outer
  * join, never below a LIMIT, an aggregate's computed columns or a
- * window), join ordering of runs of inner joins by estimated size, and
+ * window), aggregations joined by a key restricted to the keys the other
+ * side's filtered scan can give (restrict.c), join ordering of runs of
+ * inner joins by estimated size, and
  * projection pruning (unused PROJECT and AGGREGATE outputs removed). */
 int sql_lp_optimize(SqlStmtCtx *c, LpNode **root, CombErr *err);
 
@@ -294,6 +300,10 @@ int sql_lp_fold(SqlStmtCtx *c, LpNode **root, CombErr *err);
 int sql_lp_decorrelate(SqlStmtCtx *c, LpNode **root, CombErr *err);
 int sql_lp_factor_ors(SqlStmtCtx *c, LpNode **root, CombErr *err);
 int sql_lp_push_filters(SqlStmtCtx *c, LpNode **root, CombErr *err);
+/* restrict.c: an aggregation joined by a GROUP BY key whose partner is a
+ * column of a filtered scan T reads only the rows whose key is in
+ * (SELECT that column FROM T WHERE T's filter): a SEMI join under it. */
+int sql_lp_restrict_keys(SqlStmtCtx *c, LpNode **root, CombErr *err);
 int sql_lp_order_joins(SqlStmtCtx *c, LpNode **root, CombErr *err);
 
 /* Estimated rows of a node (stats.c), its inputs' est_rows already set:

@@ -350,6 +350,39 @@ BoundExpr *sql_lp_expr_subst(SqlStmtCtx *c, const BoundExpr *e,
     return r;
 }
 
+typedef struct OneCol {
+    int id;
+    bool several;
+} OneCol;
+
+static void note_col(void *ctx, int id)
+{
+    OneCol *o = ctx;
+    if (o->id >= 0 && o->id != id)
+        o->several = true;
+    o->id = id;
+}
+
+int sql_lp_expr_single_col(const BoundExpr *e)
+{
+    OneCol o = {-1, false};
+    sql_lp_expr_cols(e, note_col, &o);
+    return o.several ? -1 : o.id;
+}
+
+bool sql_lp_expr_volatile(const BoundExpr *e)
+{
+    if (!e)
+        return false;
+    if (e->kind == BX_FUNC && e->fname && sql_function_volatile(e->fname))
+        return true;
+    for (int i = 0; i < e->n_args; i++)
+        if (sql_lp_expr_volatile(e->args[i]))
+            return true;
+    return sql_lp_expr_volatile(e->a) || sql_lp_expr_volatile(e->b) ||
+           sql_lp_expr_volatile(e->c);
+}
+
 static bool const_equal(const BoundExpr *a, const BoundExpr *b)
 {
     if (a->is_null || b->is_null)

@@ -25,6 +25,8 @@
  *    A join's own condition gives its one-sided conjuncts to the side
  *    whose rows they only narrow (either side of an inner or semi join,
  *    the right side of a LEFT, ANTI, MARK or SINGLE join);
+ *  - restrict keys (restrict.c): an aggregation joined by a GROUP BY key
+ *    reads only the keys the other side's filtered scan can give;
  *  - order joins: a run of three or more inner joins is joined again
  *    left-deep by estimated size (stats.c): the largest input streams, the
  *    others come smallest first among those a condition connects, each
@@ -205,7 +207,6 @@ static bool is_or(const BoundExpr *e)
     return e->kind == BX_BINARY && e->op == AST_OP_OR && e->n_args > 0;
 }
 
-static bool has_volatile(const BoundExpr *e);
 
 /* The branches of e, nested ORs flattened. */
 static int collect_disjuncts(SqlStmtCtx *c, BoundExpr *e, LpExprs *out, CombErr *err)
@@ -248,7 +249,7 @@ static int factor_or(SqlStmtCtx *c, BoundExpr *e, BoundExpr **out, CombErr *err)
     BoundExpr *common = NULL, *rest;
     int rc;
     *out = e;
-    if (!is_or(e) || has_volatile(e))
+    if (!is_or(e) || sql_lp_expr_volatile(e))
         return COMB_OK;
     if ((rc = collect_disjuncts(c, e, &d, err)))
         return rc;
@@ -279,27 +280,6 @@ static int factor_or(SqlStmtCtx *c, BoundExpr *e, BoundExpr **out, CombErr *err)
     return (*out = sql_bx_and(c, common, rest)) ? COMB_OK : comb_err_nomem(err);
 }
 
-/* The one column e reads (-1: none or several). */
-typedef struct OneCol {
-    int id;
-    bool several;
-} OneCol;
-
-static void note_col(void *ctx, int id)
-{
-    OneCol *o = ctx;
-    if (o->id >= 0 && o->id != id)
-        o->several = true;
-    o->id = id;
-}
-
-static int single_col(const BoundExpr *e)
-{
-    OneCol o = {-1, false};
-    sql_lp_expr_cols(e, note_col, &o);
-    return o.several ? -1 : o.id;
-}
-
 /* The conjuncts of branch d reading column id alone (NULL: none). */
 static int branch_on_col(SqlStmtCtx *c, BoundExpr *d, int id, BoundExpr **out,
                          CombErr *err)
@@ -307,7 +287,7 @@ static int branch_on_col(SqlStmtCtx *c, BoundExpr *d, int id, BoundExpr **out,
     *out = NULL;
     for (int i = 0; i < sql_bx_conjuncts(d); i++) {
         BoundExpr *x = sql_bx_conjunct(d, i);
-        if (single_col(x) == id && !(*out = sql_bx_and(c, *out, x)))
+        if (sql_lp_expr_single_col(x) == id && !(*out = sql_bx_and(c, *out, x)))
             return comb_err_nomem(err);
     }
     return COMB_OK;
@@ -323,14 +303,14 @@ static int add_implied(SqlStmtCtx *c, BoundExpr *e, BoundExpr **all, CombErr *er
 {
     LpExprs d = {0};
     int *done, n_done = 0, rc;
-    if (!is_or(e) || has_volatile(e))
+    if (!is_or(e) || sql_lp_expr_volatile(e))
         return COMB_OK;
     if ((rc = collect_disjuncts(c, e, &d, err)))
         return rc;
     if (!(done = comb_arena_alloc(c->arena, (size_t)sql_bx_conjuncts(d.e[0]) * sizeof *done)))
         return comb_err_nomem(err);
     for (int i = 0; i < sql_bx_conjuncts(d.e[0]); i++) {
-        int id = single_col(sql_bx_conjunct(d.e[0], i));
+        int id = sql_lp_expr_single_col(sql_bx_conjunct(d.e[0], i));
         BoundExpr *implied;
         bool seen = id < 0, all_of_it = true;
         for (int j = 0; !seen && j < n_done; j++)
@@ -424,7 +404,7 @@ static int point_lookup(SqlStmtCtx *c, BoundExpr *e, BoundExpr **out, CombErr *e
     bool *used, changed = false;
     int rc;
     *out = e;
-    if (!is_or(e) || has_volatile(e))
+    if (!is_or(e) || sql_lp_expr_volatile(e))
         return COMB_OK;
     if ((rc = collect_disjuncts(c, e, &d, err)))
         return rc;
@@ -548,18 +528,6 @@ static int pend_all(SqlStmtCtx *c, Pending *p, BoundExpr *pred, CombErr *err)
     return COMB_OK;
 }
 
-static bool has_volatile(const BoundExpr *e)
-{
-    if (!e)
-        return false;
-    if (e->kind == BX_FUNC && e->fname && sql_function_volatile(e->fname))
-        return true;
-    for (int i = 0; i < e->n_args; i++)
-        if (has_volatile(e->args[i]))
-            return true;
-    return has_volatile(e->a) || has_volatile(e->b) || has_volatile(e->c);
-}
-
 /* FILTER(kept) over *np, when there are any. */
 static int place(SqlStmtCtx *c, LpNode **np, const Pending *kept, CombErr *err)
 {
@@ -625,7 +593,7 @@ static int push_project(SqlStmtCtx *c, LpNode **np, Pending *p,
         BoundExpr *e = NULL;
         bool volatile_read = false;
         for (int j = 0; j < n->n_cols; j++)
-            if (has_volatile(n->exprs[j]) && sql_lp_expr_reads(p->e[i], ids[j]))
+            if (sql_lp_expr_volatile(n->exprs[j]) && sql_lp_expr_reads(p->e[i], ids[j]))
                 volatile_read = true;
         if (sql_lp_expr_within(p->e[i], n) && !volatile_read)
             e = sql_lp_expr_subst(c, p->e[i], ids, n->exprs, n->n_cols);
@@ -1013,7 +981,8 @@ int sql_lp_optimize(SqlStmtCtx *c, LpNode **root, CombErr *err)
 {
     int rc;
     if ((rc = sql_lp_fold(c, root, err)) || (rc = sql_lp_decorrelate(c, root, err)) ||
-        (rc = sql_lp_factor_ors(c, root, err)) || (rc = sql_lp_push_filters(c, root, err)))
+        (rc = sql_lp_factor_ors(c, root, err)) || (rc = sql_lp_push_filters(c, root, err)) ||
+        (rc = sql_lp_restrict_keys(c, root, err)))
         return rc;
     return sql_lp_order_joins(c, root, err);
 }
