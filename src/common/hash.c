@@ -268,3 +268,13 @@ int32_t comb_hive_hash_v1_timestamp(int64_t secs, int32_t nanos)
     uint64_t s = (uint64_t)secs << 30 | (uint64_t)(uint32_t)nanos;
     return (int32_t)(uint32_t)((s >> 32) ^ s);
 }
+
+uint64_t comb_fmix64(uint64_t h)
+{
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 33;
+    return h;
+}

@@ -21,6 +21,10 @@
 
 #include "common/decimal.h"
 
+/* Murmur3's 64-bit finalizer: every input bit into every output bit (ORC
+ * bloom filters, join slots, HyperLogLog hashes). */
+uint64_t comb_fmix64(uint64_t h);
+
 /* Hive's Murmur3.hash32(bytes, len) with its default seed. */
 int32_t comb_hive_murmur3(const void *data, size_t len);
 

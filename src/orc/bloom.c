@@ -10,6 +10,7 @@
  */
 #include "orc/orc_int.h"
 #include "common/alloc.h"
+#include "common/hash.h"
 
 #include <math.h>
 #include <string.h>
@@ -21,16 +22,6 @@
 static uint64_t rotl64(uint64_t x, int r)
 {
     return x << r | x >> (64 - r);
-}
-
-static uint64_t fmix64(uint64_t h)
-{
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdull;
-    h ^= h >> 33;
-    h *= 0xc4ceb9fe1a85ec53ull;
-    h ^= h >> 33;
-    return h;
 }
 
 static uint64_t mix_k(uint64_t k)
@@ -58,7 +49,7 @@ uint64_t orc_murmur3_64(const void *data, size_t len)
         h ^= mix_k(k);
     /* Java's `hash ^= length` with an int length */
     h ^= (uint64_t)(uint32_t)len;
-    return fmix64(h);
+    return comb_fmix64(h);
 }
 
 /* Arithmetic shift right, as Java's >> on a long. */

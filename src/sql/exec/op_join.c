@@ -51,6 +51,7 @@
 #include <string.h>
 
 #include "common/alloc.h"
+#include "common/hash.h"
 #include "sql/exec/par.h"
 
 enum { PH_PAIRS, PH_NULL_PAIRS, PH_PROBE_REST, PH_BUILD_REST, PH_DONE };
@@ -226,11 +227,7 @@ static uint64_t spread(uint64_t h)
     /* every bit of h into the low ones (the slot) and the high ones (the
      * tag): keys that differ only in high bits (multiples of 1024, say)
      * still spread over the slots */
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdULL;
-    h ^= h >> 33;
-    h *= 0xc4ceb9fe1a85ec53ULL;
-    return h ^ (h >> 33);
+    return comb_fmix64(h);
 }
 
 static int64_t entry_of(int64_t r, uint64_t g)
