@@ -209,9 +209,11 @@ int sql_writer_touch(SqlWriter *w, const char *name, char **values,
 int sql_writer_delete(SqlWriter *w, const SqlUnit *u, int64_t owid,
                       int32_t bucket_prop, int64_t row_id, CombErr *err);
 /* Delete events for the live rows of b, whose columns are the table's
- * and then ROW__ID's three, each to the partition its partition columns
- * name (full ACID): rows may come in any order of partitions. */
-int sql_writer_delete_rows(SqlWriter *w, const CombBatch *b, CombErr *err);
+ * and then ROW__ID's three (full ACID): all into unit u (a scan's batch),
+ * or with u NULL each into the partition its partition columns name, so
+ * rows may come in any order of partitions (a join's output). */
+int sql_writer_delete_rows(SqlWriter *w, const SqlUnit *u, const CombBatch *b,
+                           CombErr *err);
 /* Make every file durable (and visible, for plain tables), record new
  * partitions and the transaction's components.  The session commits the
  * transaction after this.  The two steps of sql_writer_finish:

@@ -551,22 +551,6 @@ static void release_assignments(UpdatePlan *p)
             sql_expr_release(p->set_expr[i]);
 }
 
-static int delete_live_rows(SqlWriter *d, const SqlUnit *u,
-                            const CombBatch *b, int n_user, CombErr *err)
-{
-    const CombVector *w = &b->cols[n_user + ACID_COL_WRITEID];
-    const CombVector *bk = &b->cols[n_user + ACID_COL_BUCKET];
-    const CombVector *r = &b->cols[n_user + ACID_COL_ROWID];
-    for (int i = 0; i < comb_batch_live(b); i++) {
-        int row = comb_batch_row(b, i), rc;
-        rc = sql_writer_delete(d, u, w->i64[row], (int32_t)bk->i64[row],
-                               r->i64[row], err);
-        if (rc)
-            return rc;
-    }
-    return COMB_OK;
-}
-
 /* New row images: a separate column array (vectors shared, not copied)
  * holding the scanned columns with the assigned ones replaced.  The scan
  * batch itself is never written, so every right-hand side sees the row as
@@ -588,18 +572,16 @@ static int insert_updated_rows(SqlWriter *d, UpdatePlan *p,
     return sql_writer_insert(d, &image, err);
 }
 
-static int update_delete_scan(SqlStmtCtx *c, SqlTable *t, SqlScan *scan,
-                              UpdatePlan *p, SqlWriter *d, CombErr *err)
+static int update_delete_scan(SqlScan *scan, UpdatePlan *p, SqlWriter *d,
+                              CombErr *err)
 {
-    (void)c;
     bool done = false;
     int rc = COMB_OK;
     while (!rc) {
         rc = sql_scan_next(scan, &done, err);
         if (rc || done)
             break;
-        rc = delete_live_rows(d, sql_scan_unit(scan), &scan->batch, t->n_cols,
-                              err);
+        rc = sql_writer_delete_rows(d, sql_scan_unit(scan), &scan->batch, err);
         if (!rc && p)
             rc = insert_updated_rows(d, p, &scan->batch, err);
     }
@@ -652,7 +634,7 @@ static int update_delete_joined(SqlOp *root, UpdatePlan *p, SqlWriter *d,
         const CombBatch *b;
         if ((rc = sql_op_next(root, &b, err)) || !b)
             break;
-        rc = sql_writer_delete_rows(d, b, err);
+        rc = sql_writer_delete_rows(d, NULL, b, err);
         if (!rc && p)
             rc = insert_updated_rows(d, p, b, err);
     }
@@ -718,7 +700,7 @@ int sql_exec_update_delete(SqlStmtCtx *c, CombErr *err)
         (rc = sql_writer_open(c, t, is_update ? MS_OP_UPDATE : MS_OP_DELETE,
                               false, NULL, &d, err)))
         goto done;
-    rc = update_delete_scan(c, t, &scan, is_update ? &plan : NULL, d, err);
+    rc = update_delete_scan(&scan, is_update ? &plan : NULL, d, err);
     if (!rc)
         rc = sql_writer_finish(d, err);
 done:

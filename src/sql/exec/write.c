@@ -680,22 +680,38 @@ int sql_writer_delete(SqlWriter *w, const SqlUnit *unit, int64_t owid,
     return acid_writer_delete(u->acid, owid, bucket_prop, row_id, err);
 }
 
-int sql_writer_delete_rows(SqlWriter *w, const CombBatch *b, CombErr *err)
+/* Delete events for rows[0..n) of b (ROW__ID's three columns after the
+ * table's) into unit u. */
+static int delete_events(SqlWriter *w, SqlUnitWriter *u, const CombBatch *b,
+                         const uint32_t *rows, int n, CombErr *err)
 {
     const CombVector *wid = &b->cols[w->t->n_cols + ACID_COL_WRITEID];
     const CombVector *bk = &b->cols[w->t->n_cols + ACID_COL_BUCKET];
     const CombVector *rid = &b->cols[w->t->n_cols + ACID_COL_ROWID];
-    int *n_rows = comb_calloc((size_t)(w->n_units + comb_batch_live(b) + 1), sizeof *n_rows);
-    int rc;
-    if (!n_rows)
+    int rc = COMB_OK;
+    for (int j = 0; j < n && !rc; j++)
+        rc = acid_writer_delete(u->acid, wid->i64[rows[j]], (int32_t)bk->i64[rows[j]],
+                                rid->i64[rows[j]], err);
+    return rc;
+}
+
+int sql_writer_delete_rows(SqlWriter *w, const SqlUnit *unit, const CombBatch *b,
+                           CombErr *err)
+{
+    SqlUnitWriter *u;
+    int *n_rows, rc;
+    if (unit) {
+        if ((rc = unit_get(w, unit->name, unit->values, &u, err)))
+            return rc;
+        for (int i = 0; i < comb_batch_live(b); i++)
+            u->rows[i] = (uint32_t)comb_batch_row(b, i);
+        return delete_events(w, u, b, u->rows, comb_batch_live(b), err);
+    }
+    if (!(n_rows = comb_calloc((size_t)(w->n_units + comb_batch_live(b) + 1), sizeof *n_rows)))
         return comb_err_nomem(err);
     rc = route_rows(w, b, n_rows, err);
     for (int i = 0; i < w->n_units && !rc; i++)
-        for (int j = 0; j < n_rows[i] && !rc; j++) {
-            uint32_t row = w->units[i].rows[j];
-            rc = acid_writer_delete(w->units[i].acid, wid->i64[row], (int32_t)bk->i64[row],
-                                    rid->i64[row], err);
-        }
+        rc = delete_events(w, &w->units[i], b, w->units[i].rows, n_rows[i], err);
     comb_free(n_rows);
     return rc;
 }

@@ -773,7 +773,7 @@ int sql_expr_eval(BoundExpr *e, const CombBatch *in, CombErr *err)
     case BX_IS_NULL: eval_is_null(e, in); return COMB_OK;
     case BX_BETWEEN: eval_between(e, in); return COMB_OK;
     case BX_IN:
-        if (in_list_constant(e))
+        if (e->state)   /* the constants' set (in_set_prepare) */
             eval_in_set(e, in);
         else
             eval_in(e, in);
