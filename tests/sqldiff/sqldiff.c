@@ -54,6 +54,8 @@
  *    and products are exact in binary and compare as Hive's decimals.
  *  - Doubles print as Java does ("1.0E20") in comb: cells of numeric columns
  *    compare as numbers (doubles to 10 significant digits, -0 as 0).
+ *  - DOUBLE sums and averages add in each engine's own order: they may
+ *    differ by a slack that depends on the addends' size (sum_slack).
  *  - BOOLEAN prints true/false in comb, 1/0 in SQLite.
  *  - DATE is TEXT yyyy-mm-dd in SQLite: literals lose the DATE keyword,
  *    year/month/day are strftime, datediff is a julianday difference,
@@ -192,6 +194,7 @@ typedef struct Ex {
     int scale;
     bool leaf;      /* column or literal: safe to multiply */
     bool nonzero;   /* never 0 (a literal): doubles may be multiplied by it */
+    double slack;   /* absolute difference the engines' rounding may leave */
 } Ex;
 
 typedef struct Col {
@@ -1022,6 +1025,33 @@ static Ty any_type(void)
 /* ---------------------------------------------------------- aggregates */
 
 /* An aggregate over the scope's rows; e->t and e->scale its Hive type. */
+/* Whether e names a column of the scope, of type t only unless t is T_N. */
+static bool reads_column_of(const Scope *sc, const Ex *e, Ty t)
+{
+    for (int i = 0; i < sc->n; i++) {
+        const char *name = sc->col[i].name;
+        size_t n = strlen(name);
+        if (t != T_N && sc->col[i].t != t)
+            continue;
+        for (const char *p = strstr(e->l, name); p; p = strstr(p + 1, name))
+            if ((p == e->l || !(isalnum((unsigned char)p[-1]) || p[-1] == '_' || p[-1] == '.')) &&
+                !(isalnum((unsigned char)p[n]) || p[n] == '_'))
+                return true;
+    }
+    return false;
+}
+
+/* The absolute error a DOUBLE sum or average of a may carry: each engine
+ * adds in its own order (hash tables, joins, a sliding frame's running sum
+ * that subtracts the row leaving it), so cancellation leaves different
+ * rounding, relative to the addends and not to the result: 1.5e-14 where
+ * SQLite's frame sum of ints/3 is exactly 0 in comb.  BIGINT data (5e9 and
+ * more, a few hundred rows) sums past 1e12, whose ulp is 2e-4. */
+static double sum_slack(const Scope *sc, const Ex *a)
+{
+    return reads_column_of(sc, a, T_BIGINT) || strstr(a->l, "5000000") ? 1e-2 : 1e-8;
+}
+
 static Ex gen_agg(const Gen *g)
 {
     Ex a, e = {0};
@@ -1046,6 +1076,8 @@ static Ex gen_agg(const Gen *g)
         e.scale = a.t == T_DEC ? a.scale + (avg ? 4 : 0) : 0;
         e.h = fmt("%s(%s%s)", avg ? "avg" : "sum", dh, a.h);
         e.l = fmt("%s(%s%s)", avg ? "avg" : "sum", dh, a.l);
+        if (e.t == T_DOUBLE)
+            e.slack = sum_slack(g->sc, &a);
         return e;
     }
     {
@@ -1086,6 +1118,7 @@ typedef struct Query {
     int n_out;
     Ty out_t[MAX_OUT];
     int out_scale[MAX_OUT];
+    double out_slack[MAX_OUT];
     bool ordered;
 } Query;
 
@@ -1242,15 +1275,7 @@ static void gen_from(const World *w, Scope *sc, From *f, bool in_setop)
  * in GROUP BY for a position). */
 static bool reads_column(const Scope *sc, const Ex *e)
 {
-    for (int i = 0; i < sc->n; i++) {
-        const char *name = sc->col[i].name;
-        size_t n = strlen(name);
-        for (const char *p = strstr(e->l, name); p; p = strstr(p + 1, name))
-            if ((p == e->l || !(isalnum((unsigned char)p[-1]) || p[-1] == '_' || p[-1] == '.')) &&
-                !(isalnum((unsigned char)p[n]) || p[n] == '_'))
-                return true;
-    }
-    return false;
+    return reads_column_of(sc, e, T_N);
 }
 
 static Ex group_key(const Gen *g)
@@ -1269,6 +1294,7 @@ static void add_out(Query *q, const Ex *e, const char **h, const char **l)
     *l = fmt("%s%s%s AS c%d", *l, i ? ", " : "", e->l, i);
     q->out_t[i] = e->t;
     q->out_scale[i] = e->scale;
+    q->out_slack[i] = e->slack;
 }
 
 static void finish_order(Query *q, const char **h, const char **l)
@@ -1513,8 +1539,10 @@ static char *canon(const Query *q, int col, const char *text, bool is_null)
         }
         snprintf(buf, sizeof buf, "%lld", v);
     } else if (t == T_DOUBLE) {
+        /* a sum within its slack of 0 is 0: sorted as text, 1.5e-14 and 0
+         * would not meet */
         double d = strtod(text, NULL);
-        snprintf(buf, sizeof buf, "%.10g", d == 0 ? 0.0 : d);
+        snprintf(buf, sizeof buf, "%.10g", fabs(d) <= q->out_slack[col] ? 0.0 : d);
     } else if (t == T_DEC) {
         double d = strtod(text, NULL), p = pow(10, q->out_scale[col]), a = fabs(d) * p;
         double r = floor(a + 0.5 + a * 1e-12 + 1e-9) / p;
@@ -1690,7 +1718,7 @@ static void print_row(const char *tag, char **row, int n)
  * DOUBLE columns, when they differ by at most one unit of the last place
  * kept: SQLite's REAL quotient of a decimal average that lies exactly
  * halfway between two decimals (Hive rounds it HALF_UP) may fall on either
- * side. */
+ * side.  A DOUBLE sum may also differ by its slack (sum_slack). */
 static bool cells_equal(const Query *q, int col, const char *a, const char *b)
 {
     double x, y, unit;
@@ -1702,7 +1730,8 @@ static bool cells_equal(const Query *q, int col, const char *a, const char *b)
     x = strtod(a, NULL);
     y = strtod(b, NULL);
     unit = q->out_t[col] == T_DEC ? pow(10, -q->out_scale[col]) : 1e-9 * fabs(x);
-    return fabs(x - y) <= unit * 1.5;   /* both sides rounded: one unit apart */
+    /* both sides rounded: one unit apart */
+    return fabs(x - y) <= unit * 1.5 + q->out_slack[col];
 }
 
 static bool rows_equal(const Query *q, char **a, char **b, int n)
