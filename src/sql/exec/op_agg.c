@@ -159,6 +159,17 @@ static bool values_equal(const CombType *const *types, const SqlDatum *d,
             return false;
         if (d[g].null)
             continue;
+        /* fixed-width keys compare without reading a datum */
+        if (comb_type_is_int(vec->kind)) {
+            if (d[g].i != vec->i64[row])
+                return false;
+            continue;
+        }
+        if (vec->kind == COMB_T_DECIMAL) {
+            if (d[g].dec != vec->dec[row])
+                return false;
+            continue;
+        }
         if (vec->str) {
             memset(&v, 0, sizeof v);
             v.s = vec->str[row];
@@ -379,6 +390,13 @@ static int group_find(const AggOp *p, GroupTable *gt, int row,
 static int find_groups(AggOp *p, GroupTable *gt, const CombBatch *b,
                        int64_t *gis, CombArena *scratch, CombErr *err)
 {
+    if (p->n_keys == 0 && comb_batch_live(b) > 0) {
+        /* no keys: one group, found once per batch */
+        int rc = group_find(p, gt, comb_batch_row(b, 0), scratch, &gis[0], err);
+        for (int i = 1; !rc && i < comb_batch_live(b); i++)
+            gis[i] = gis[0];
+        return rc;
+    }
     for (int i = 0; i < comb_batch_live(b); i++) {
         int rc;
         comb_arena_reset(scratch);
