@@ -16,6 +16,7 @@
  */
 #include "sql/func/expr.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #include "common/decimal.h"
@@ -34,6 +35,7 @@ typedef struct Digits {
 } Digits;
 
 static int max_int(int a, int b) { return a > b ? a : b; }
+static int min_int(int a, int b) { return a < b ? a : b; }
 
 static u128 mag(comb_i128 u)
 {
@@ -203,6 +205,13 @@ static void add(comb_i128 a, int sa, comb_i128 b, int sb, bool *negative, Digits
     *negative = na;
 }
 
+/* Within 64 bits: products and sums of two such values at scales up to
+ * 18 apart cannot leave 128 bits. */
+static bool fits_64(comb_i128 v)
+{
+    return v >= INT64_MIN && v <= INT64_MAX;
+}
+
 bool sql_dec_arith(AstOp op, comb_i128 a, int sa, comb_i128 b, int sb,
                    int p, int s, comb_i128 *out)
 {
@@ -212,6 +221,12 @@ bool sql_dec_arith(AstOp op, comb_i128 a, int sa, comb_i128 b, int sb,
     int c;
     switch (op) {
     case AST_OP_MUL:
+        /* both within 64 bits at the result's scale: |a * b| < 2^126, an
+         * exact product of at most 38 digits */
+        if (sa + sb == s && fits_64(a) && fits_64(b)) {
+            *out = a * b;
+            return comb_dec_fits(*out, p);
+        }
         if (comb_dec_digits(a) + comb_dec_digits(b) <= MAXD && sa + sb <= MAXD)
             return comb_dec_mul(a, b, sa + sb - s, out) && comb_dec_fits(*out, p);
         multiply(mag(a), sa, mag(b), sb, &x);
@@ -229,6 +244,11 @@ bool sql_dec_arith(AstOp op, comb_i128 a, int sa, comb_i128 b, int sb,
         if (op == AST_OP_SUB)
             b = -b;
         c = max_int(sa, sb);
+        if (c == s && c - min_int(sa, sb) <= 18 && fits_64(a) && fits_64(b)) {
+            /* below 2^63 * 10^18 < 2^123 each: the sum is exact */
+            *out = a * comb_dec_pow10(c - sa) + b * comb_dec_pow10(c - sb);
+            return comb_dec_fits(*out, p);
+        }
         if (comb_dec_rescale(a, sa, c, &y) && comb_dec_rescale(b, sb, c, &z) &&
             comb_dec_add(y, z, &r))
             return comb_dec_rescale(r, c, s, out) && comb_dec_fits(*out, p);
