@@ -785,19 +785,32 @@ int sql_expr_eval(BoundExpr *e, const CombBatch *in, CombErr *err)
     }
 }
 
-int sql_filter_batch(BoundExpr *pred, CombBatch *b, CombErr *err)
+/* Keep the live rows of b where e is TRUE. */
+static int keep_true(BoundExpr *e, CombBatch *b, CombErr *err)
 {
-    int rc = sql_expr_eval(pred, b, err), n = 0;
+    int rc = sql_expr_eval(e, b, err), n = 0;
     const CombVector *v;
     if (rc)
         return rc;
-    v = pred->out;
+    v = e->out;
     FOR_LIVE(b, i, row)
         if (!comb_vec_is_null(v, row) && v->i64[row])
             b->sel[n++] = (uint16_t)row;
     b->n_sel = n;
     b->use_sel = true;
     return COMB_OK;
+}
+
+/* Conjunct by conjunct, each over the rows the ones before kept (as Hive's
+ * vectorized filters narrow their selection): a row FALSE or NULL in one
+ * is not evaluated further. */
+int sql_filter_batch(BoundExpr *pred, CombBatch *b, CombErr *err)
+{
+    int rc = COMB_OK;
+    for (int k = 0; !rc && k < sql_bx_conjuncts(pred); k++)
+        if (k == 0 || comb_batch_live(b) > 0)
+            rc = keep_true(sql_bx_conjunct(pred, k), b, err);
+    return rc;
 }
 
 /* ------------------------------------------------------------ conjuncts */

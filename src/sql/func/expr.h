@@ -341,7 +341,8 @@ int sql_eval_cast(BoundExpr *e, const CombBatch *in, CombErr *err);
 bool sql_dec_arith(AstOp op, comb_i128 a, int sa, comb_i128 b, int sb,
                    int p, int s, comb_i128 *out);
 
-/* Narrow b's selection to rows where pred is TRUE. */
+/* Narrow b's selection to rows where pred is TRUE, conjunct by conjunct
+ * (a later one is evaluated only on the rows the earlier ones kept). */
 int sql_filter_batch(BoundExpr *pred, CombBatch *b, CombErr *err);
 
 /* Free the vectors sql_expr_prepare allocated. */

@@ -22,3 +22,9 @@ EXPLAIN SELECT id FROM flags WHERE b IS NOT TRUE;
 SELECT b IS maybe FROM flags;
 SELECT id FROM flags WHERE b IS NOT;
 SELECT array(1) IS TRUE;
+-- a filter's conjuncts narrow the rows in turn (Hive's vectorized AND):
+-- a later one never sees a row an earlier one dropped as FALSE or NULL
+CREATE TABLE narrow (x INT);
+INSERT INTO narrow VALUES (1), (NULL), (3), (0);
+SELECT x FROM narrow WHERE x IS NOT NULL AND assert_true(x IS NOT NULL) IS NULL ORDER BY x;
+SELECT x FROM narrow WHERE x > 0 AND assert_true(x > 0) IS NULL AND 6 / x > 2 ORDER BY x;
