@@ -207,6 +207,12 @@ void acid_delete_set_mark_run(const AcidDeleteSet *s, AcidDeleteCursor *c,
 bool acid_delete_set_overlaps(const AcidDeleteSet *s, const AcidKey *lo,
                               const AcidKey *hi);
 
+/* Whether the (sorted, duplicate-free) set names every key (owid, bucket,
+ * r) for r in [row_lo, row_hi]: as many of its keys lie in that range as
+ * the range has row ids. */
+bool acid_delete_set_covers(const AcidDeleteSet *s, int64_t owid,
+                            int32_t bucket, int64_t row_lo, int64_t row_hi);
+
 static inline void acid_delete_cursor_reset(AcidDeleteCursor *c)
 {
     c->pos = 0;

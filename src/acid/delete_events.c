@@ -195,6 +195,27 @@ bool acid_delete_set_overlaps(const AcidDeleteSet *s, const AcidKey *lo,
     return pos < s->n && acid_key_cmp(&s->keys[pos], hi) <= 0;
 }
 
+bool acid_delete_set_covers(const AcidDeleteSet *s, int64_t owid,
+                            int32_t bucket, int64_t row_lo, int64_t row_hi)
+{
+    AcidKey lo = {.owid = owid, .bucket = bucket, .row_id = row_lo};
+    AcidKey hi = lo;
+    uint64_t want;
+    size_t first;
+    if (row_lo > row_hi)
+        return false;
+    want = (uint64_t)row_hi - (uint64_t)row_lo + 1; /* no overflow */
+    if (want == 0 || want > s->n)
+        return false; /* the whole int64 range, or more than there is */
+    first = lower_bound(s, 0, s->n, &lo);
+    if (s->n - first < want)
+        return false;
+    /* the want keys from first are distinct and >= lo: all of them are
+     * <= hi iff the last one is */
+    hi.row_id = row_hi;
+    return acid_key_cmp(&s->keys[first + want - 1], &hi) <= 0;
+}
+
 /* The metadata columns of one event; they are never NULL (§1.1). */
 /* Room for n more keys (a batch's: the capacity check is not made per
  * event), doubling. */

@@ -785,24 +785,49 @@ static int file_batch(AcidReader *r, const CombType *root, CombErr *err)
 
 /* Whether the open file's statistics say that every row has the same
  * originalTransaction and bucket property (a delta of one write id and
- * one statement: each file is one writer's): then only the rowIds are
- * decoded to match delete events, the two constants stand for the rest.
- * Not when ROW__IDs are wanted (they are copied from the vectors). */
-static bool constant_key(AcidReader *r)
+ * one statement: each file is one writer's), and which. */
+static bool file_key_constants(const AcidReader *r, int64_t *owid,
+                               int32_t *bucket)
 {
     OrcColumnStats o, b;
     uint64_t rows = orc_reader_n_rows(r->orc);
-    if (r->want_row_id ||
-        orc_reader_column_stats(r->orc, ACID_ORC_OWID, &o) ||
+    if (orc_reader_column_stats(r->orc, ACID_ORC_OWID, &o) ||
         orc_reader_column_stats(r->orc, ACID_ORC_BUCKET, &b) ||
         !o.has_int || !b.has_int || o.has_null || b.has_null ||
         o.n_values != rows || b.n_values != rows || o.int_min != o.int_max ||
         b.int_min != b.int_max || b.int_min < INT32_MIN ||
         b.int_min > INT32_MAX)
         return false;
-    r->key_owid = o.int_min;
-    r->key_bucket = (int32_t)b.int_min;
+    *owid = o.int_min;
+    *bucket = (int32_t)b.int_min;
     return true;
+}
+
+/* With constant keys only the rowIds are decoded to match delete events,
+ * the two constants stand for the rest.  Not when ROW__IDs are wanted
+ * (they are copied from the vectors). */
+static bool constant_key(AcidReader *r)
+{
+    return !r->want_row_id &&
+           file_key_constants(r, &r->key_owid, &r->key_bucket);
+}
+
+/* Whether the loaded delete events name every row of the open ACID file:
+ * its statistics give one originalTransaction and bucket and, with a
+ * rowId for every row, the range those rowIds lie in, and each key of
+ * that range is deleted.  No row could survive, so the file is not read
+ * (a delta that a DELETE or UPDATE emptied). */
+static bool file_all_deleted(const AcidReader *r)
+{
+    OrcColumnStats w;
+    int64_t owid;
+    int32_t bucket;
+    if (r->deletes.n == 0 || !file_key_constants(r, &owid, &bucket) ||
+        orc_reader_column_stats(r->orc, ACID_ORC_ROWID, &w) || !w.has_int ||
+        w.has_null || w.n_values != orc_reader_n_rows(r->orc))
+        return false;
+    return acid_delete_set_covers(&r->deletes, owid, bucket, w.int_min,
+                                  w.int_max);
 }
 
 static int open_file(AcidReader *r, const ScanFile *f, CombErr *err)
@@ -830,6 +855,10 @@ static int open_file(AcidReader *r, const ScanFile *f, CombErr *err)
     if ((rc = acid_map_columns(&r->file_arena, row, &r->schema, f->path,
                                r->convs, err)))
         return rc;
+    if (r->cur_acid && file_all_deleted(r)) {
+        close_file(r); /* next_rows goes on with the next file */
+        return COMB_OK;
+    }
     /* §6.4 step 4: the metadata may be skipped when nothing needs it */
     r->cur_meta = r->cur_acid &&
                   (r->want_row_id || !f->all_valid || deletes_may_hit(r));

@@ -169,3 +169,42 @@ TEST(delete_set_overlaps_box)
     }
     acid_delete_set_free(&s);
 }
+
+TEST(delete_set_covers_range)
+{
+    AcidDeleteSet s;
+    CombErr err;
+    acid_delete_set_init(&s);
+    /* rowIds 10..19 of (5, b) with 15 twice, 30 of (5, b), 0..9 of (6, b) */
+    for (int64_t id = 10; id < 20; id++) {
+        AcidKey k = key(5, 536870912, id);
+        CHECK_OK(acid_delete_set_add(&s, &k, &err), &err);
+    }
+    for (int64_t id = 0; id < 10; id++) {
+        AcidKey k = key(6, 536870912, id);
+        CHECK_OK(acid_delete_set_add(&s, &k, &err), &err);
+    }
+    {
+        AcidKey dup = key(5, 536870912, 15), far = key(5, 536870912, 30);
+        CHECK_OK(acid_delete_set_add(&s, &dup, &err), &err);
+        CHECK_OK(acid_delete_set_add(&s, &far, &err), &err);
+    }
+    acid_delete_set_sort(&s);
+    CHECK(acid_delete_set_covers(&s, 5, 536870912, 10, 19));
+    CHECK(acid_delete_set_covers(&s, 5, 536870912, 12, 12));
+    CHECK(acid_delete_set_covers(&s, 5, 536870912, 30, 30));
+    CHECK(acid_delete_set_covers(&s, 6, 536870912, 0, 9));
+    /* one rowId short at either end, a gap inside, another bucket */
+    CHECK(!acid_delete_set_covers(&s, 5, 536870912, 9, 19));
+    CHECK(!acid_delete_set_covers(&s, 5, 536870912, 10, 20));
+    CHECK(!acid_delete_set_covers(&s, 5, 536870912, 10, 30));
+    CHECK(!acid_delete_set_covers(&s, 5, 536936448, 10, 19));
+    CHECK(!acid_delete_set_covers(&s, 6, 536870912, 0, 10));
+    CHECK(!acid_delete_set_covers(&s, 4, 536870912, 10, 19));
+    /* empty and whole-int64 ranges */
+    CHECK(!acid_delete_set_covers(&s, 5, 536870912, 19, 10));
+    CHECK(!acid_delete_set_covers(&s, 5, 536870912, INT64_MIN, INT64_MAX));
+    acid_delete_set_clear(&s);
+    CHECK(!acid_delete_set_covers(&s, 5, 536870912, 10, 10));
+    acid_delete_set_free(&s);
+}
