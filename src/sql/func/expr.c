@@ -808,8 +808,9 @@ int sql_filter_batch(BoundExpr *pred, CombBatch *b, CombErr *err)
 {
     int rc = COMB_OK;
     for (int k = 0; !rc && k < sql_bx_conjuncts(pred); k++)
-        if (k == 0 || comb_batch_live(b) > 0)
-            rc = keep_true(sql_bx_conjunct(pred, k), b, err);
+        if ((rc = keep_true(sql_bx_conjunct(pred, k), b, err)) == COMB_OK &&
+            comb_batch_live(b) == 0)
+            break;
     return rc;
 }
 

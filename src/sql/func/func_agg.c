@@ -110,17 +110,25 @@ static void sum_init(const SqlAgg *a, void *st)
     memset(st, 0, sizeof(SumState));
 }
 
+static void sum_int(SumState *s, int64_t x)
+{
+    s->count++;
+    s->isum = (int64_t)((uint64_t)s->isum + (uint64_t)x);
+    s->dsum += (double)x;
+}
+
 static void sum_one(SumState *s, const CombVector *v, int row)
 {
+    if (!v->dec && !v->f64 && !v->nanos) {
+        sum_int(s, v->i64[row]);
+        return;
+    }
     s->count++;
     if (v->dec) {
         if (!s->overflow && !comb_dec_add(s->dec, v->dec[row], &s->dec))
             s->overflow = true;
-    } else if (v->f64 || v->nanos) {
-        s->dsum += value_double(v, row);
     } else {
-        s->isum = (int64_t)((uint64_t)s->isum + (uint64_t)v->i64[row]);
-        s->dsum += (double)v->i64[row];
+        s->dsum += value_double(v, row);
     }
 }
 
@@ -134,12 +142,8 @@ static int sum_add(const SqlAgg *a, void *const *sts,
     (void)err;
     if (comb_type_is_int(v->kind) && !v->has_nulls) {
         /* the common case without sum_one's tests per row */
-        FOR_LIVE(in, i, row) {
-            SumState *s = sts[i];
-            s->count++;
-            s->isum = (int64_t)((uint64_t)s->isum + (uint64_t)v->i64[row]);
-            s->dsum += (double)v->i64[row];
-        }
+        FOR_LIVE(in, i, row)
+            sum_int(sts[i], v->i64[row]);
         return COMB_OK;
     }
     FOR_LIVE(in, i, row)
