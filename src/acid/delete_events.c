@@ -216,7 +216,6 @@ bool acid_delete_set_covers(const AcidDeleteSet *s, int64_t owid,
     return acid_key_cmp(&s->keys[first + want - 1], &hi) <= 0;
 }
 
-/* The metadata columns of one event; they are never NULL (§1.1). */
 /* Room for n more keys (a batch's: the capacity check is not made per
  * event), doubling. */
 static int reserve(AcidDeleteSet *s, size_t n, CombErr *err)
