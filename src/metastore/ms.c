@@ -940,6 +940,71 @@ int ms_part_set_location(Ms *ms, const char *db, const char *table,
                          "part_set_location", ltable.s, 0);
 }
 
+/* What both column-statistics calls check; *lpart "" for the table. */
+static int colstats_names(Ms *ms, const char *db, const char *table,
+                          const char *part, MsName *ldb, MsName *ltable,
+                          const char **lpart, CombErr *err)
+{
+    int rc = check_handle(ms, err);
+    if (!rc)
+        rc = table_names(db, table, ldb, ltable, err);
+    if (!rc && part)
+        rc = check_names((char *const *)&part, 1, "partition name", err);
+    *lpart = part ? part : "";
+    return rc;
+}
+
+int ms_colstats_put(Ms *ms, const char *db, const char *table,
+                    const char *part, const MsColStats *stats, int n,
+                    CombErr *err)
+{
+    MsName ldb, ltable;
+    const char *lpart;
+    CombArena a;
+    char **cells;
+    int rc = colstats_names(ms, db, table, part, &ldb, &ltable, &lpart, err);
+    if (!rc)
+        rc = check_count(n, stats, "column statistics", err);
+    for (int i = 0; !rc && i < n; i++)
+        if (!stats[i].column || !*stats[i].column || !stats[i].type ||
+            !stats[i].source)
+            rc = comb_err(err, COMB_EINVALID,
+                          "column statistics %d without column, type or "
+                          "source", i + 1);
+    if (rc || n == 0)
+        return rc;
+    comb_arena_init(&a, 4096);
+    rc = ms_colstats_cells(stats, n, &a, &cells, err);
+    if (!rc)
+        rc = commit_traced(ms->ops->colstats_put(ms->impl, ldb.s, ltable.s,
+                                                 lpart, cells, n, err),
+                           "colstats_put", ltable.s, 0);
+    comb_arena_free(&a);
+    return rc;
+}
+
+int ms_colstats_get(Ms *ms, const char *db, const char *table,
+                    const char *part, CombArena *a, MsColStats **out, int *n,
+                    CombErr *err)
+{
+    MsName ldb, ltable;
+    const char *lpart;
+    char **cells;
+    int rc = check_lookup(ms, a, out, err);
+    if (!rc)
+        rc = check_out(n, "result count", err);
+    if (!rc)
+        rc = colstats_names(ms, db, table, part, &ldb, &ltable, &lpart, err);
+    if (rc)
+        return rc;
+    *out = NULL;
+    *n = 0;
+    if ((rc = ms->ops->colstats_get(ms->impl, ldb.s, ltable.s, lpart, a,
+                                    &cells, n, err)))
+        return rc;
+    return ms_colstats_from_cells(cells, *n, a, out, err);
+}
+
 int ms_table_drop(Ms *ms, const char *db, const char *name, bool if_exists,
                   CombErr *err)
 {

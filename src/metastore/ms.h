@@ -466,6 +466,14 @@ typedef struct MsBackendOps {
                         MsCompaction **rows, int *n, CombErr *err);
     int (*compact_abort)(void *impl, const int64_t *ids, int n, bool *done,
                          CombErr *err);
+    /* rows as MS_COLSTATS_CELLS texts each (ms_colstats_cells), part ""
+     * for the table's own */
+    int (*colstats_put)(void *impl, const char *db, const char *table,
+                        const char *part, char *const *cells, int n,
+                        CombErr *err);
+    int (*colstats_get)(void *impl, const char *db, const char *table,
+                        const char *part, CombArena *a, char ***cells, int *n,
+                        CombErr *err);
 } MsBackendOps;
 
 /* A handle; backends allocate it zeroed (comb_calloc). */
@@ -659,6 +667,45 @@ int ms_part_list(Ms *ms, const char *db, const char *table,
 int ms_part_set_location(Ms *ms, const char *db, const char *table,
                          const char *name, const char *location,
                          CombErr *err);
+
+/* ------------------------------------------------------ column statistics */
+
+/* The statistics of one column of a table or of one of its partitions
+ * (Hive's ColumnStatisticsObj; TAB_COL_STATS and PART_COL_STATS are one
+ * table, COL_STATS, keyed by table, partition name ('' for the table) and
+ * column).  The metastore keeps the values as given and interprets none of
+ * them: low and high are text in the SQL form of the column's type, and
+ * `source` is the writer's fingerprint of what they were computed over (the
+ * files and the schema), which a reader compares with its own before
+ * trusting the row. */
+typedef struct MsColStats {
+    char *column;
+    char *type;             /* the column's type, as COLUMNS_V2 has it */
+    char *source;
+    char *low, *high;       /* NULL: none (no value, or a type without) */
+    int64_t num_nulls;
+    int64_t num_distincts;  /* -1: unknown */
+    int64_t num_trues;      /* booleans; -1 for other types */
+    int64_t num_falses;     /* booleans; -1 for other types */
+    int64_t max_col_len;    /* strings and binaries; -1 for other types */
+    double avg_col_len;     /* strings and binaries; -1 for other types */
+    char *bit_vector;       /* the distinct-value sketch, base64; NULL: none */
+    int64_t last_analyzed;  /* seconds since the epoch */
+} MsColStats;
+
+/* Store stats[0..n) for db.table (part NULL) or its partition `part` (a
+ * name as ms_part_name_make makes it), each replacing the row of its
+ * column, in one transaction.  The rows go when the table or the partition
+ * is dropped.  COMB_ENOTFOUND for the table. */
+int ms_colstats_put(Ms *ms, const char *db, const char *table,
+                    const char *part, const MsColStats *stats, int n,
+                    CombErr *err);
+/* Every row stored for db.table (part NULL) or its partition `part`, by
+ * column name; *out NULL and *n 0 for none.  COMB_ENOTFOUND for the
+ * table. */
+int ms_colstats_get(Ms *ms, const char *db, const char *table,
+                    const char *part, CombArena *a, MsColStats **out, int *n,
+                    CombErr *err);
 
 /* ----------------------------------------------------------- transactions */
 

@@ -158,4 +158,21 @@ int ms_writeids_build(const CombTxnList *txns, const char *db,
                       const MsWriteRow *rows, int n_rows,
                       CombWriteIdList *out, CombErr *err);
 
+/* ------------------------------------------------ column statistics */
+
+/* COL_STATS's columns after TBL_ID and PART_NAME, in this order: the
+ * texts a backend stores and fetches (NULL for SQL NULL). */
+#define MS_COLSTATS_CELLS 13
+#define MS_COLSTATS_COLUMNS                                             \
+    "COLUMN_NAME, COLUMN_TYPE, SOURCE, LOW_VALUE, HIGH_VALUE, NUM_NULLS," \
+    " NUM_DISTINCTS, NUM_TRUES, NUM_FALSES, MAX_COL_LEN, AVG_COL_LEN,"   \
+    " BIT_VECTOR, LAST_ANALYZED"
+
+/* The cells of stats[0..n) (n * MS_COLSTATS_CELLS, in `a`). */
+int ms_colstats_cells(const MsColStats *stats, int n, CombArena *a,
+                      char ***cells, CombErr *err);
+/* And back: n rows of cells into *out (in `a`). */
+int ms_colstats_from_cells(char *const *cells, int n, CombArena *a,
+                           MsColStats **out, CombErr *err);
+
 #endif

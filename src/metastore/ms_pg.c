@@ -52,7 +52,7 @@
 
 /* Bump with every schema change and add the step from the previous version
  * to pg_schema_upgrade; older databases are upgraded, newer refused. */
-#define PG_SCHEMA_VERSION "4"
+#define PG_SCHEMA_VERSION "5"
 #define PG_VERSION_COMMENT "comb metastore (Hive 3.x transaction tables)"
 
 /* Waits for a row or table lock end after this long (lock_timeout). */
@@ -107,6 +107,26 @@
     "  ENABLE_VALIDATE_RELY SMALLINT NOT NULL,"                         \
     "  DEFAULT_VALUE" PG_STR ","                                        \
     "  PRIMARY KEY (PARENT_TBL_ID, CONSTRAINT_NAME, POSITION));"
+
+/* Version 5: column statistics, as in the SQLite backend (COL_STATS). */
+#define PG_SCHEMA_V5_SQL                                                \
+    "CREATE TABLE COL_STATS ("                                          \
+    "  TBL_ID BIGINT NOT NULL REFERENCES TBLS (TBL_ID),"                \
+    "  PART_NAME" PG_STR " NOT NULL,"                                   \
+    "  COLUMN_NAME" PG_STR " NOT NULL,"                                 \
+    "  COLUMN_TYPE" PG_STR " NOT NULL,"                                 \
+    "  SOURCE" PG_STR " NOT NULL,"                                      \
+    "  LOW_VALUE" PG_STR ","                                            \
+    "  HIGH_VALUE" PG_STR ","                                           \
+    "  NUM_NULLS BIGINT NOT NULL,"                                      \
+    "  NUM_DISTINCTS BIGINT,"                                           \
+    "  NUM_TRUES BIGINT,"                                               \
+    "  NUM_FALSES BIGINT,"                                              \
+    "  MAX_COL_LEN BIGINT,"                                             \
+    "  AVG_COL_LEN DOUBLE PRECISION,"                                   \
+    "  BIT_VECTOR TEXT,"                                                \
+    "  LAST_ANALYZED BIGINT NOT NULL,"                                  \
+    "  PRIMARY KEY (TBL_ID, PART_NAME, COLUMN_NAME));"
 
 /* Hive's metastore tables and column names, folded as the SQLite backend
  * folds them (ms_sqlite.c's SCHEMA_SQL, README "Schema"): the storage
@@ -340,7 +360,8 @@ static const char PG_SCHEMA_SQL[] =
     "CREATE TABLE NEXT_COMPACTION_QUEUE_ID (NCQ_NEXT BIGINT NOT NULL);"
     "INSERT INTO NEXT_COMPACTION_QUEUE_ID VALUES (1);"
     PG_SCHEMA_V3_SQL
-    PG_SCHEMA_V4_SQL;
+    PG_SCHEMA_V4_SQL
+    PG_SCHEMA_V5_SQL;
 
 /* Version 2 to 3: the version 3 tables; every txn open in the database
  * gets its MIN_HISTORY_LEVEL row (the lowest open txn is a safe bound for
@@ -356,6 +377,11 @@ static const char PG_UPGRADE_V2_SQL[] =
 static const char PG_UPGRADE_V3_SQL[] =
     PG_SCHEMA_V4_SQL
     "UPDATE VERSION SET SCHEMA_VERSION = '4' WHERE VER_ID = 1;";
+
+/* Version 4 to 5: COL_STATS (column statistics). */
+static const char PG_UPGRADE_V4_SQL[] =
+    PG_SCHEMA_V5_SQL
+    "UPDATE VERSION SET SCHEMA_VERSION = '5' WHERE VER_ID = 1;";
 
 /* --------------------------------------------------------- statements */
 
@@ -448,6 +474,9 @@ typedef enum PgId {
     PG_CC_PURGE,
     PG_CQ_LIST,
     PG_CQ_READY_LIST,
+    /* column statistics ($1 TBL_ID, $2 partition name or '') */
+    PG_COLSTATS_PUT,
+    PG_COLSTATS_GET,
     PG_N_STATEMENTS
 } PgId;
 
@@ -488,6 +517,23 @@ static const char *const pg_sql[PG_N_STATEMENTS] = {
         " JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace"
         " WHERE n.nspname = current_schema() AND c.relname = 'version'",
     [PG_VERSION_GET] = "SELECT SCHEMA_VERSION FROM VERSION WHERE VER_ID = 1",
+    [PG_COLSTATS_PUT] =
+        "INSERT INTO COL_STATS (TBL_ID, PART_NAME, " MS_COLSTATS_COLUMNS ")"
+        " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13,"
+        " $14, $15)"
+        " ON CONFLICT (TBL_ID, PART_NAME, COLUMN_NAME) DO UPDATE SET"
+        " COLUMN_TYPE = EXCLUDED.COLUMN_TYPE, SOURCE = EXCLUDED.SOURCE,"
+        " LOW_VALUE = EXCLUDED.LOW_VALUE, HIGH_VALUE = EXCLUDED.HIGH_VALUE,"
+        " NUM_NULLS = EXCLUDED.NUM_NULLS,"
+        " NUM_DISTINCTS = EXCLUDED.NUM_DISTINCTS,"
+        " NUM_TRUES = EXCLUDED.NUM_TRUES, NUM_FALSES = EXCLUDED.NUM_FALSES,"
+        " MAX_COL_LEN = EXCLUDED.MAX_COL_LEN,"
+        " AVG_COL_LEN = EXCLUDED.AVG_COL_LEN,"
+        " BIT_VECTOR = EXCLUDED.BIT_VECTOR,"
+        " LAST_ANALYZED = EXCLUDED.LAST_ANALYZED",
+    [PG_COLSTATS_GET] =
+        "SELECT " MS_COLSTATS_COLUMNS " FROM COL_STATS"
+        " WHERE TBL_ID = $1 AND PART_NAME = $2 ORDER BY COLUMN_NAME",
     [PG_SCHEMA_LOCK] = "SELECT pg_advisory_xact_lock(" PG_SCHEMA_LOCK_KEY ")",
 
     [PG_DB_INSERT] =
@@ -598,6 +644,7 @@ static const char *const pg_sql[PG_N_STATEMENTS] = {
         "  WHERE TBL_ID IN (SELECT id FROM ids)), " PG_DEF_DELETES ","
         " k AS (DELETE FROM PARTITION_KEYS"
         "  WHERE TBL_ID IN (SELECT id FROM ids)),"
+        " cs AS (DELETE FROM COL_STATS WHERE TBL_ID IN (SELECT id FROM ids)),"
         " v AS (DELETE FROM PARTITION_KEY_VALS"
         "  WHERE PART_ID IN (SELECT PART_ID FROM parts)),"
         " pp AS (DELETE FROM PARTITION_PARAMS"
@@ -672,6 +719,8 @@ static const char *const pg_sql[PG_N_STATEMENTS] = {
      * transaction rows (Hive's cleanupRecords for a partition) */
     [PG_PARTS_DROP] =
         "WITH ids AS (SELECT PART_ID FROM PARTITIONS"
+        "  WHERE TBL_ID = $1 AND PART_NAME = ANY ($4::text[])),"
+        " cs AS (DELETE FROM COL_STATS"
         "  WHERE TBL_ID = $1 AND PART_NAME = ANY ($4::text[])),"
         " v AS (DELETE FROM PARTITION_KEY_VALS"
         "  WHERE PART_ID IN (SELECT PART_ID FROM ids)),"
@@ -2642,6 +2691,83 @@ static int msp_part_set_location(void *impl, const char *db,
     return pg_run(impl, PG_CATALOG, true, part_set_location_body, &a, err);
 }
 
+/* -------------------------------------------------- column statistics */
+
+typedef struct ColStatsArgs {
+    const char *db, *table, *part;
+    char *const *cells;
+    int n;
+    CombArena *a;
+    char ***out;
+    int *n_out;
+} ColStatsArgs;
+
+static int colstats_put_body(MsPg *h, void *p, CombErr *err)
+{
+    const ColStatsArgs *a = p;
+    int64_t id;
+    int rc = table_id(h, a->db, a->table, &id, err);
+    for (int i = 0; i < a->n && !rc; i++) {
+        char *const *c = a->cells + (size_t)i * MS_COLSTATS_CELLS;
+        rc = pg_exec(h, PG_COLSTATS_PUT,
+                     PG_ARGS(PG_INT(id), PG_TEXT(a->part), PG_TEXT(c[0]),
+                             PG_TEXT(c[1]), PG_TEXT(c[2]), PG_TEXT(c[3]),
+                             PG_TEXT(c[4]), PG_TEXT(c[5]), PG_TEXT(c[6]),
+                             PG_TEXT(c[7]), PG_TEXT(c[8]), PG_TEXT(c[9]),
+                             PG_TEXT(c[10]), PG_TEXT(c[11]), PG_TEXT(c[12])),
+                     err);
+    }
+    return rc;
+}
+
+static int msp_colstats_put(void *impl, const char *db, const char *table,
+                            const char *part, char *const *cells, int n,
+                            CombErr *err)
+{
+    ColStatsArgs a = {db, table, part, cells, n, NULL, NULL, NULL};
+    return pg_run(impl, PG_CATALOG, true, colstats_put_body, &a, err);
+}
+
+static int colstats_get_body(MsPg *h, void *p, CombErr *err)
+{
+    const ColStatsArgs *a = p;
+    PGresult *res;
+    bool nomem = false;
+    int64_t id;
+    int n_rows, rc = table_id(h, a->db, a->table, &id, err);
+    char **cells = NULL;
+    if (!rc)
+        rc = pg_exec_res(h, PG_COLSTATS_GET,
+                         PG_ARGS(PG_INT(id), PG_TEXT(a->part)), &res, err);
+    if (rc)
+        return rc;
+    n_rows = PQntuples(res);
+    if (n_rows > 0 &&
+        !(cells = comb_arena_alloc(a->a, (size_t)n_rows * MS_COLSTATS_CELLS *
+                                             sizeof *cells)))
+        nomem = true;
+    for (int r = 0; r < n_rows && !nomem; r++)
+        for (int c = 0; c < MS_COLSTATS_CELLS; c++)
+            cells[(size_t)r * MS_COLSTATS_CELLS + c] =
+                pg_text_at(res, r, c, a->a, &nomem);
+    PQclear(res);
+    if (nomem)
+        return comb_err_nomem(err);
+    *a->out = cells;
+    *a->n_out = n_rows;
+    return COMB_OK;
+}
+
+static int msp_colstats_get(void *impl, const char *db, const char *table,
+                            const char *part, CombArena *a, char ***cells,
+                            int *n, CombErr *err)
+{
+    ColStatsArgs args = {db, table, part, NULL, 0, a, cells, n};
+    *cells = NULL;
+    *n = 0;
+    return pg_run(impl, PG_READ, true, colstats_get_body, &args, err);
+}
+
 /* ------------------------------------------------------- transactions */
 
 /* A TXNS row: whether it exists, its state, type and abort reason, and
@@ -3718,7 +3844,8 @@ typedef struct SchemaArgs {
 /* A version this comb upgrades from. */
 static bool schema_is_older(const char *version)
 {
-    return strcmp(version, "2") == 0 || strcmp(version, "3") == 0;
+    return strcmp(version, "2") == 0 || strcmp(version, "3") == 0 ||
+           strcmp(version, "4") == 0;
 }
 
 /* Create the schema, or bring an older one to ours, unless another
@@ -3747,8 +3874,10 @@ static int schema_prepare_body(MsPg *h, void *p, CombErr *err)
     } else {
         rc = strcmp(*a->version, "2") == 0
                  ? pg_simple(h, PG_UPGRADE_V2_SQL, err) : COMB_OK;
-        if (!rc)
+        if (!rc && strcmp(*a->version, "4") != 0)
             rc = pg_simple(h, PG_UPGRADE_V3_SQL, err);
+        if (!rc)
+            rc = pg_simple(h, PG_UPGRADE_V4_SQL, err);
         if (rc)
             comb_err_prefix(err, "upgrading the metastore schema to version %s",
                             PG_SCHEMA_VERSION);
@@ -4196,6 +4325,8 @@ static const MsBackendOps ms_pg_ops = {
     .part_drop = msp_part_drop,
     .part_list = msp_part_list,
     .part_set_location = msp_part_set_location,
+    .colstats_put = msp_colstats_put,
+    .colstats_get = msp_colstats_get,
     .txn_begin = msp_txn_begin,
     .txn_commit = msp_txn_commit,
     .txn_abort = msp_txn_abort,

@@ -38,7 +38,7 @@
 /* Bump with every schema change and add the step from the previous version
  * to schema_upgrade; ms_open_sqlite upgrades older files and refuses newer
  * ones. */
-#define SQ_SCHEMA_VERSION "4"
+#define SQ_SCHEMA_VERSION "5"
 #define SQ_VERSION_COMMENT "comb metastore (Hive 3.x transaction tables)"
 
 /* Times come from the database clock, as in Hive. */
@@ -143,6 +143,28 @@
     "  ENABLE_VALIDATE_RELY SMALLINT NOT NULL,"                         \
     "  DEFAULT_VALUE VARCHAR(400),"                                     \
     "  PRIMARY KEY (PARENT_TBL_ID, CONSTRAINT_NAME, POSITION));"
+
+/* The table schema version 5 added: column statistics, Hive's
+ * TAB_COL_STATS and PART_COL_STATS in one table keyed by table, partition
+ * name ('' for the table's own) and column (ms.h, MsColStats). */
+#define SQ_SCHEMA_V5_TABLES                                             \
+    "CREATE TABLE IF NOT EXISTS COL_STATS ("                            \
+    "  TBL_ID INTEGER NOT NULL REFERENCES TBLS (TBL_ID),"               \
+    "  PART_NAME VARCHAR(767) NOT NULL,"                                \
+    "  COLUMN_NAME VARCHAR(767) NOT NULL,"                              \
+    "  COLUMN_TYPE VARCHAR(128) NOT NULL,"                              \
+    "  SOURCE VARCHAR(64) NOT NULL,"                                    \
+    "  LOW_VALUE VARCHAR(4000),"                                        \
+    "  HIGH_VALUE VARCHAR(4000),"                                       \
+    "  NUM_NULLS BIGINT NOT NULL,"                                      \
+    "  NUM_DISTINCTS BIGINT,"                                           \
+    "  NUM_TRUES BIGINT,"                                               \
+    "  NUM_FALSES BIGINT,"                                              \
+    "  MAX_COL_LEN BIGINT,"                                             \
+    "  AVG_COL_LEN DOUBLE,"                                             \
+    "  BIT_VECTOR TEXT,"                                                \
+    "  LAST_ANALYZED BIGINT NOT NULL,"                                  \
+    "  PRIMARY KEY (TBL_ID, PART_NAME, COLUMN_NAME));"
 
 /* Hive's metastore tables and column names (3.1/4.0 derby schema, no
  * catalog column).  Simplified catalog: the storage descriptor (SDS),
@@ -329,7 +351,8 @@ static const char SCHEMA_SQL[] =
     "INSERT INTO NEXT_COMPACTION_QUEUE_ID SELECT 1"
     "  WHERE NOT EXISTS (SELECT 1 FROM NEXT_COMPACTION_QUEUE_ID);"
     SQ_SCHEMA_V3_TABLES
-    SQ_SCHEMA_V4_TABLES;
+    SQ_SCHEMA_V4_TABLES
+    SQ_SCHEMA_V5_TABLES;
 
 /* Version 1 (comb before partitions) to 2: TBLS rebuilt with a nullable
  * LOCATION and the view texts (SQLite cannot drop a NOT NULL in place), the
@@ -362,6 +385,11 @@ static const char UPGRADE_V2_SQL[] =
 static const char UPGRADE_V3_SQL[] =
     SQ_SCHEMA_V4_TABLES
     "UPDATE VERSION SET SCHEMA_VERSION = '4' WHERE VER_ID = 1;";
+
+/* Version 4 to 5: COL_STATS (column statistics). */
+static const char UPGRADE_V4_SQL[] =
+    SQ_SCHEMA_V5_TABLES
+    "UPDATE VERSION SET SCHEMA_VERSION = '5' WHERE VER_ID = 1;";
 
 /* --------------------------------------------------------- statements */
 
@@ -415,6 +443,7 @@ typedef enum SqId {
     SQ_DROP_SORT_COLS,
     SQ_DROP_SERDE_PARAMS,
     SQ_DROP_PART_KEYS,
+    SQ_DROP_COL_STATS,
     SQ_DROP_PART_KEY_VALS,
     SQ_DROP_PART_PARAMS,
     SQ_DROP_PARTITIONS,
@@ -448,6 +477,7 @@ typedef enum SqId {
     SQ_PART_SET_LOCATION,
     /* dropping one partition (?1 PART_ID), children first */
     SQ_PART_DELETE_VALS,
+    SQ_PART_DELETE_COL_STATS,
     SQ_PART_DELETE_PARAMS,
     SQ_PART_DELETE,
     /* and its transaction rows (?1 db, ?2 table, ?3 partition name), Hive's
@@ -527,6 +557,9 @@ typedef enum SqId {
     SQ_CC_PURGE,
     SQ_CQ_LIST,
     SQ_CQ_READY_LIST,
+    /* column statistics (?1 TBL_ID, ?2 partition name or '') */
+    SQ_COLSTATS_PUT,
+    SQ_COLSTATS_GET,
     SQ_N_STATEMENTS
 } SqId;
 
@@ -546,6 +579,13 @@ static const char *const sq_sql[SQ_N_STATEMENTS] = {
         "SELECT count(*) FROM sqlite_master"
         " WHERE type = 'table' AND name = 'VERSION'",
     [SQ_VERSION_GET] = "SELECT SCHEMA_VERSION FROM VERSION WHERE VER_ID = 1",
+    [SQ_COLSTATS_PUT] =
+        "INSERT OR REPLACE INTO COL_STATS (TBL_ID, PART_NAME, "
+        MS_COLSTATS_COLUMNS ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9,"
+        " ?10, ?11, ?12, ?13, ?14, ?15)",
+    [SQ_COLSTATS_GET] =
+        "SELECT " MS_COLSTATS_COLUMNS " FROM COL_STATS"
+        " WHERE TBL_ID = ?1 AND PART_NAME = ?2 ORDER BY COLUMN_NAME",
     [SQ_FOREIGN_KEY_CHECK] = "PRAGMA foreign_key_check",
 
     [SQ_DB_INSERT] =
@@ -656,6 +696,8 @@ static const char *const sq_sql[SQ_N_STATEMENTS] = {
         "DELETE FROM SERDE_PARAMS WHERE TBL_ID IN " SQ_TBL_IDS_OF,
     [SQ_DROP_PART_KEYS] =
         "DELETE FROM PARTITION_KEYS WHERE TBL_ID IN " SQ_TBL_IDS_OF,
+    [SQ_DROP_COL_STATS] =
+        "DELETE FROM COL_STATS WHERE TBL_ID IN " SQ_TBL_IDS_OF,
     [SQ_DROP_PART_KEY_VALS] =
         "DELETE FROM PARTITION_KEY_VALS WHERE PART_ID IN (SELECT PART_ID"
         " FROM PARTITIONS WHERE TBL_ID IN " SQ_TBL_IDS_OF ")",
@@ -747,6 +789,9 @@ static const char *const sq_sql[SQ_N_STATEMENTS] = {
         "UPDATE PARTITIONS SET LOCATION = ?3"
         " WHERE TBL_ID = ?1 AND PART_NAME = ?2",
     [SQ_PART_DELETE_VALS] = "DELETE FROM PARTITION_KEY_VALS WHERE PART_ID = ?1",
+    [SQ_PART_DELETE_COL_STATS] =
+        "DELETE FROM COL_STATS WHERE (TBL_ID, PART_NAME) IN"
+        " (SELECT TBL_ID, PART_NAME FROM PARTITIONS WHERE PART_ID = ?1)",
     [SQ_PART_DELETE_PARAMS] =
         "DELETE FROM PARTITION_PARAMS WHERE PART_ID = ?1",
     [SQ_PART_DELETE] = "DELETE FROM PARTITIONS WHERE PART_ID = ?1",
@@ -2381,6 +2426,70 @@ static int mss_part_set_location(void *impl, const char *db,
     return rc;
 }
 
+/* -------------------------------------------------- column statistics */
+
+static int colstats_put_body(MsSqlite *h, const char *db, const char *table,
+                             const char *part, char *const *cells, int n,
+                             CombErr *err)
+{
+    int64_t id;
+    bool found;
+    int rc = table_find(h, db, table, &id, &found, err);
+    if (!rc && !found)
+        rc = ms_err_no_table(err, db, table);
+    for (int i = 0; i < n && !rc; i++) {
+        char *const *c = cells + (size_t)i * MS_COLSTATS_CELLS;
+        rc = sq_exec(h, SQ_COLSTATS_PUT,
+                     SQ_ARGS(SQ_INT(id), SQ_TEXT(part), SQ_TEXT(c[0]),
+                             SQ_TEXT(c[1]), SQ_TEXT(c[2]), SQ_TEXT(c[3]),
+                             SQ_TEXT(c[4]), SQ_TEXT(c[5]), SQ_TEXT(c[6]),
+                             SQ_TEXT(c[7]), SQ_TEXT(c[8]), SQ_TEXT(c[9]),
+                             SQ_TEXT(c[10]), SQ_TEXT(c[11]), SQ_TEXT(c[12])),
+                     err);
+    }
+    return rc;
+}
+
+static int mss_colstats_put(void *impl, const char *db, const char *table,
+                            const char *part, char *const *cells, int n,
+                            CombErr *err)
+{
+    MsSqlite *h = impl;
+    int rc = sq_begin(h, true, err);
+    if (!rc)
+        rc = sq_end(h, colstats_put_body(h, db, table, part, cells, n, err),
+                    err);
+    return rc;
+}
+
+static int colstats_get_body(MsSqlite *h, const char *db, const char *table,
+                             const char *part, CombArena *a, char ***cells,
+                             int *n, CombErr *err)
+{
+    int64_t id;
+    bool found;
+    int rc = table_find(h, db, table, &id, &found, err);
+    if (!rc && !found)
+        rc = ms_err_no_table(err, db, table);
+    if (rc)
+        return rc;
+    return sq_fetch_texts(h, SQ_COLSTATS_GET,
+                          SQ_ARGS(SQ_INT(id), SQ_TEXT(part)),
+                          MS_COLSTATS_CELLS, a, cells, n, err);
+}
+
+static int mss_colstats_get(void *impl, const char *db, const char *table,
+                            const char *part, CombArena *a, char ***cells,
+                            int *n, CombErr *err)
+{
+    MsSqlite *h = impl;
+    int rc = sq_begin(h, false, err);
+    if (!rc)
+        rc = sq_end(h, colstats_get_body(h, db, table, part, a, cells, n, err),
+                    err);
+    return rc;
+}
+
 /* ------------------------------------------------------- transactions */
 
 /* A TXNS row: whether it exists, its state, type and abort reason, and
@@ -4003,8 +4112,13 @@ static int schema_upgrade_body(MsSqlite *h, CombArena *a, CombErr *err)
             return sq_fail(h, err);
         version = "3";
     }
-    if (strcmp(version, "3") == 0 &&
-        sqlite3_exec(h->db, UPGRADE_V3_SQL, NULL, NULL, NULL) != SQLITE_OK)
+    if (strcmp(version, "3") == 0) {
+        if (sqlite3_exec(h->db, UPGRADE_V3_SQL, NULL, NULL, NULL) != SQLITE_OK)
+            return sq_fail(h, err);
+        version = "4";
+    }
+    if (strcmp(version, "4") == 0 &&
+        sqlite3_exec(h->db, UPGRADE_V4_SQL, NULL, NULL, NULL) != SQLITE_OK)
         return sq_fail(h, err);
     return COMB_OK;
 }
@@ -4013,7 +4127,7 @@ static int schema_upgrade_body(MsSqlite *h, CombArena *a, CombErr *err)
 static bool schema_is_older(const char *version)
 {
     return strcmp(version, "1") == 0 || strcmp(version, "2") == 0 ||
-           strcmp(version, "3") == 0;
+           strcmp(version, "3") == 0 || strcmp(version, "4") == 0;
 }
 
 /* Upgrade an older file in one transaction.  SQLite's table rebuild
@@ -4076,6 +4190,8 @@ static const MsBackendOps ms_sqlite_ops = {
     .db_list = mss_db_list,
     .table_create = mss_table_create,
     .table_drop = mss_table_drop,
+    .colstats_put = mss_colstats_put,
+    .colstats_get = mss_colstats_get,
     .table_get = mss_table_get,
     .table_list = mss_table_list,
     .txn_begin = mss_txn_begin,

@@ -290,7 +290,7 @@ PG_TEST(ms_pg_upgrade_v2_database)
     CHECK_EQ(fx_sql_int(&old, "SELECT SCHEMA_VERSION FROM VERSION"), 2);
     CHECK(!fx_table_exists(&old, "MIN_HISTORY_LEVEL"));
     CHECK_OK(fx_reopen(&old, "/data/warehouse", &ms, &err), &err);
-    CHECK_EQ(fx_sql_int(&old, "SELECT SCHEMA_VERSION FROM VERSION"), 4);
+    CHECK_EQ(fx_sql_int(&old, "SELECT SCHEMA_VERSION FROM VERSION"), 5);
     CHECK_OK(fx_open(&fresh, &other, &err), &err);
     ms_close(other);
     fx_sql_text(&old, PG_SCHEMA_SHAPE_SQL, shape_old, sizeof shape_old);
@@ -322,4 +322,28 @@ PG_TEST(ms_pg_upgrade_v2_database)
     CHECK_EQ(w, 4);
     CHECK_OK(ms_txn_commit(ms, txn, &err), &err);
     ms_close(ms);
+}
+
+/* A version 4 database (a fresh one without COL_STATS) gets the table and
+ * nothing else: the schema is then a fresh database's. */
+PG_TEST(ms_pg_upgrade_v4_database)
+{
+    Fx old, fresh;
+    Ms *ms = NULL, *other = NULL;
+    CombErr err;
+    static char shape_old[40000], shape_fresh[40000];
+    CHECK_OK(fx_open(&old, &ms, &err), &err);
+    ms_close(ms);
+    CHECK_EQ(fx_sql_exec(&old, "DROP TABLE COL_STATS;"
+                               "UPDATE VERSION SET SCHEMA_VERSION = '4'"),
+             0);
+    CHECK_OK(fx_reopen(&old, NULL, &ms, &err), &err);
+    CHECK_EQ(fx_sql_int(&old, "SELECT SCHEMA_VERSION FROM VERSION"), 5);
+    ms_close(ms);
+    CHECK_OK(fx_open(&fresh, &other, &err), &err);
+    ms_close(other);
+    fx_sql_text(&old, PG_SCHEMA_SHAPE_SQL, shape_old, sizeof shape_old);
+    fx_sql_text(&fresh, PG_SCHEMA_SHAPE_SQL, shape_fresh, sizeof shape_fresh);
+    CHECK(strstr(shape_fresh, "col_stats col source") != NULL);
+    CHECK_STR(shape_old, shape_fresh);
 }
