@@ -88,6 +88,10 @@ int fs_is_dir(const char *path);
 /* Size in bytes of the file at path; COMB_EIO (naming it) if it cannot be
  * examined. */
 int fs_file_size(const char *path, uint64_t *size, CombErr *err);
+/* The same and the time of its last change, in nanoseconds since the
+ * epoch: with the size, what tells one version of a file from another. */
+int fs_file_version(const char *path, uint64_t *size, int64_t *mtime_ns,
+                    CombErr *err);
 int fs_exists(const char *path);
 
 /* Names in a directory (no "." / ".."), sorted by strcmp, in arena memory. */

@@ -371,6 +371,17 @@ int fs_file_size(const char *path, uint64_t *size, CombErr *err)
     return COMB_OK;
 }
 
+int fs_file_version(const char *path, uint64_t *size, int64_t *mtime_ns,
+                    CombErr *err)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return io_err(err, "cannot examine", path);
+    *size = (uint64_t)st.st_size;
+    *mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+    return COMB_OK;
+}
+
 int fs_exists(const char *path)
 {
     struct stat st;

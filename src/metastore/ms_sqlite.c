@@ -583,8 +583,13 @@ static const char *const sq_sql[SQ_N_STATEMENTS] = {
         "INSERT OR REPLACE INTO COL_STATS (TBL_ID, PART_NAME, "
         MS_COLSTATS_COLUMNS ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9,"
         " ?10, ?11, ?12, ?13, ?14, ?15)",
+    /* MS_COLSTATS_COLUMNS, the average with every digit it was stored
+     * with (SQLite's own text of a REAL keeps 15) */
     [SQ_COLSTATS_GET] =
-        "SELECT " MS_COLSTATS_COLUMNS " FROM COL_STATS"
+        "SELECT COLUMN_NAME, COLUMN_TYPE, SOURCE, LOW_VALUE, HIGH_VALUE,"
+        " NUM_NULLS, NUM_DISTINCTS, NUM_TRUES, NUM_FALSES, MAX_COL_LEN,"
+        " iif(AVG_COL_LEN IS NULL, NULL, printf('%!.17g', AVG_COL_LEN)),"
+        " BIT_VECTOR, LAST_ANALYZED FROM COL_STATS"
         " WHERE TBL_ID = ?1 AND PART_NAME = ?2 ORDER BY COLUMN_NAME",
     [SQ_FOREIGN_KEY_CHECK] = "PRAGMA foreign_key_check",
 

@@ -3,6 +3,7 @@
  * per-statement transaction (autocommit): open before reading, commit after
  * the statement's files are durable, abort on any failure.
  */
+#include "sql/exec/colstats.h"
 #include "sql/sql_int.h"
 
 #include <ctype.h>
@@ -562,6 +563,10 @@ int sql_session_execute(SqlSession *s, const char *text, size_t len,
         rc = dispatch(&c, err);
     if (!rc)
         rc = sql_txn_commit(&c, err);
+    if (!rc) {
+        sql_crash_point(&c, "after_commit");
+        sql_colstats_flush(&c);
+    }
     if (!rc)
         rc = scan_stats_info(&c, err);
     if (!rc)

@@ -163,6 +163,9 @@ typedef struct SqlStmtCtx {
                                comb.exec.memory.limit (exec/spill.c): the
                                statement's one account, which its parallel
                                copies' contexts point at too */
+    struct SqlColStatsPending *colstats; /* column statistics to store once
+                               the transaction has committed
+                               (exec/colstats.h) */
 } SqlStmtCtx;
 
 /* A view whose query is being bound: the chain finds a view that reads

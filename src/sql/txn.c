@@ -80,6 +80,7 @@ static const char *refused_operation(const AstStmt *st)
     case AST_ALTER_TABLE: return "ALTERTABLE";
     case AST_TRUNCATE: return "TRUNCATETABLE";
     case AST_MSCK: return "MSCK";
+    case AST_ANALYZE: return "ANALYZE_TABLE";
     case AST_CREATE_VIEW: return "CREATEVIEW";
     case AST_DROP_VIEW: return "DROPVIEW";
     case AST_ALTER_VIEW: return "ALTERVIEW_AS";

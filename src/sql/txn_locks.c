@@ -748,6 +748,7 @@ static bool read_only_kind(AstStmtKind k)
     case AST_SHOW_TBLPROPERTIES:
     case AST_SHOW_COLUMNS:
     case AST_SHOW_PARTITIONS:
+    case AST_ANALYZE:
     case AST_SHOW_FUNCTIONS:
     case AST_DESCRIBE_FUNCTION:
     case AST_SHOW_LOCKS:
@@ -831,6 +832,9 @@ static int plan_writes(SqlStmtCtx *c, const AstStmt *st, bool *open_now,
     case AST_TRUNCATE:
         *open_now = true;
         return plan_table_ddl(c, st, MS_LOCK_EXCLUSIVE, err);
+    case AST_ANALYZE:
+        *open_now = true;
+        return plan_table_ddl(c, st, MS_LOCK_SHARED_READ, err);
     case AST_MSCK:
         if (!st->catalog || !st->catalog->repair)
             return COMB_OK;

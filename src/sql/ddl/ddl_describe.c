@@ -14,7 +14,9 @@
 #include <time.h>
 
 #include "common/buf.h"
+#include "common/numfmt.h"
 #include "sql/ddl/ddl_int.h"
+#include "sql/exec/colstats.h"
 
 static const char *const DESC_NAMES[] = {"col_name", "data_type", "comment"};
 
@@ -411,32 +413,140 @@ int sql_spec_partition(SqlStmtCtx *c, const SqlTable *t, const AstPartSpec *ps,
 
 /* ------------------------------------------------------------ columns */
 
+/* Column `name` of t (a data column or a partition key); COMB_ESEMANTIC
+ * 10002 at the name when there is none. */
+static int find_column(SqlStmtCtx *c, const SqlTable *t, MsColumn *out,
+                       CombErr *err)
+{
+    const AstCatalog *cat = c->stmt->catalog;
+    const MsTable *m = t->ms;
+    for (int i = 0; i < m->n_cols + m->n_part_keys; i++) {
+        const MsColumn *cand = i < m->n_cols ? &m->cols[i]
+                                             : &m->part_keys[i - m->n_cols];
+        if (strcmp(cand->name, cat->column) == 0) {
+            *out = *cand;
+            if (!out->comment || t->format != SQL_FORMAT_TEXT)
+                out->comment = "from deserializer";
+            return COMB_OK;
+        }
+    }
+    return sql_err_at(err, COMB_ESEMANTIC, 10002, cat->column_pos,
+                      "Invalid column reference %s", cat->column);
+}
+
+/* COLUMN_STATS_ACCURATE of the table or partition, as DESCRIBE of a
+ * column shows it last. */
+static int accurate_pair(SqlStmtCtx *c, HiveText *h, const SqlTable *t,
+                         const MsPartition *part, CombErr *err)
+{
+    MsProperty *params;
+    int n, rc;
+    if (t->kind == SQL_TABLE_VIEW)
+        return COMB_OK;
+    rc = part ? sql_partition_params(c, t, part, &params, &n, err)
+              : sql_table_params(c, t, &params, &n, err);
+    for (int i = 0; i < n && !rc; i++)
+        if (strcmp(params[i].key, "COLUMN_STATS_ACCURATE") == 0) {
+            char *v = hive_escape(c->arena, params[i].value, HIVE_ESCAPE_JAVA);
+            if (!v)
+                return comb_err_nomem(err);
+            hive_text_pair(h, "COLUMN_STATS_ACCURATE", v);
+        }
+    return rc;
+}
+
 /* DESCRIBE t col: the column as the table's deserializer describes it
  * (its comment for text tables, "from deserializer" where the SerDe keeps
  * none, as ORC's), then the COLUMN_STATS_ACCURATE parameter. */
 static int describe_column(SqlStmtCtx *c, HiveText *h, const SqlTable *t,
                            CombErr *err)
 {
-    const AstCatalog *cat = c->stmt->catalog;
-    const MsTable *m = t->ms;
-    MsColumn shown = {0};
-    for (int i = 0; i < m->n_cols + m->n_part_keys && !shown.name; i++) {
-        const MsColumn *cand = i < m->n_cols ? &m->cols[i]
-                                             : &m->part_keys[i - m->n_cols];
-        if (strcmp(cand->name, cat->column) == 0)
-            shown = *cand;
-    }
-    if (!shown.name)
-        return sql_err_at(err, COMB_ESEMANTIC, 10002, cat->column_pos,
-                          "Invalid column reference %s", cat->column);
-    if (!shown.comment || t->format != SQL_FORMAT_TEXT)
-        shown.comment = "from deserializer";
+    MsColumn shown;
+    int rc = find_column(c, t, &shown, err);
+    if (rc)
+        return rc;
     if (column_row(h, c->arena, &shown))
         return comb_err_nomem(err);
-    if (t->kind != SQL_TABLE_VIEW)
-        hive_text_pair(h, "COLUMN_STATS_ACCURATE",
-                       "{\\\"BASIC_STATS\\\":\\\"true\\\"}");
-    return COMB_OK;
+    return accurate_pair(c, h, t, NULL, err);
+}
+
+/* The statistics of data column `col` that apply to the partition, the
+ * unpartitioned table or (a partitioned table without a partition) to all
+ * of its partitions together; *found false when there are none. */
+static int column_stats(SqlStmtCtx *c, const SqlTable *t,
+                        const MsPartition *part, int col, MsColStats *out,
+                        bool *found, CombErr *err)
+{
+    SqlColStats *sum;
+    SqlUnit *units, one;
+    MsColStats *rows;
+    char *source;
+    int n_units = 1, n, rc;
+    *found = false;
+    if (part)
+        rc = sql_unit_from_partition(c, t, part, &one, err);
+    else
+        rc = sql_table_units(c, t, NULL, &units, &n_units, err);
+    if (rc || n_units == 0 || (rc = sql_colstats_new(c, t, &sum, err)))
+        return rc;
+    for (int i = 0; i < n_units && !rc; i++) {
+        rc = sql_colstats_valid(c, t, part ? &one : &units[i], &source, &rows,
+                                &n, err);
+        if (!rc)
+            rc = sql_colstats_merge(sum, rows, n, err);
+    }
+    if (!rc)
+        rc = sql_colstats_rows(c, sum, "", &rows, &n, err);
+    for (int i = 0; i < n && !rc; i++)
+        if (strcmp(rows[i].column, t->ms->cols[col].name) == 0) {
+            *out = rows[i];
+            *found = true;
+        }
+    return rc;
+}
+
+static char *count_text(SqlStmtCtx *c, int64_t v)
+{
+    return v < 0 ? "" : comb_arena_printf(c->arena, "%lld", (long long)v);
+}
+
+/* DESCRIBE FORMATTED t [PARTITION (...)] col: Hive's rows of the column
+ * and its statistics (empty where there are none), then the comment and
+ * COLUMN_STATS_ACCURATE. */
+static int describe_column_stats(SqlStmtCtx *c, HiveText *h, const SqlTable *t,
+                                 const MsPartition *part, CombErr *err)
+{
+    MsColumn shown;
+    MsColStats st;
+    bool found = false;
+    char avg[32] = "";
+    int col, rc = find_column(c, t, &shown, err);
+    if (rc)
+        return rc;
+    col = sql_table_column(t, shown.name);
+    if (t->kind != SQL_TABLE_VIEW && col < t->n_data &&
+        (rc = column_stats(c, t, part, col, &st, &found, err)))
+        return rc;
+    if (!found)
+        st = (MsColStats){.low = "", .high = "", .num_nulls = -1,
+                          .num_distincts = -1, .num_trues = -1,
+                          .num_falses = -1, .max_col_len = -1,
+                          .avg_col_len = -1};
+    if (st.avg_col_len >= 0)
+        comb_format_double(st.avg_col_len, avg, sizeof avg);
+    hive_text_pair(h, "col_name", shown.name);
+    hive_text_pair(h, "data_type", shown.type);
+    hive_text_pair(h, "min", st.low ? st.low : "");
+    hive_text_pair(h, "max", st.high ? st.high : "");
+    hive_text_pair(h, "num_nulls", count_text(c, st.num_nulls));
+    hive_text_pair(h, "distinct_count", count_text(c, st.num_distincts));
+    hive_text_pair(h, "avg_col_len", avg);
+    hive_text_pair(h, "max_col_len", count_text(c, st.max_col_len));
+    hive_text_pair(h, "num_trues", count_text(c, st.num_trues));
+    hive_text_pair(h, "num_falses", count_text(c, st.num_falses));
+    hive_text_pair(h, "bit_vector", found && st.bit_vector ? "HL" : "");
+    hive_text_pair(h, "comment", shown.comment);
+    return accurate_pair(c, h, t, part, err);
 }
 
 int sql_exec_describe(SqlStmtCtx *c, CombErr *err)
@@ -454,13 +564,8 @@ int sql_exec_describe(SqlStmtCtx *c, CombErr *err)
         return rc;
     hive_text_init(&h, sql_ddl_padded(c));
     if (st->catalog && st->catalog->column) {
-        if (formatted || extended) {
-            hive_text_free(&h);
-            return sql_err_at(err, COMB_EUNSUPPORTED, 0, st->catalog->column_pos,
-                              "DESCRIBE %s of a column (column statistics) is "
-                              "not supported", formatted ? "FORMATTED" : "EXTENDED");
-        }
-        rc = describe_column(c, &h, t, err);
+        rc = formatted || extended ? describe_column_stats(c, &h, t, part, err)
+                                   : describe_column(c, &h, t, err);
     } else {
         if ((formatted || extended) &&
             (rc = part ? sql_partition_params(c, t, part, &params, &n_params, err)

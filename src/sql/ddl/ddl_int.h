@@ -194,6 +194,7 @@ int sql_exec_show_tblproperties(SqlStmtCtx *c, CombErr *err);
 int sql_exec_show_columns(SqlStmtCtx *c, CombErr *err);
 int sql_exec_show_partitions(SqlStmtCtx *c, CombErr *err);
 int sql_exec_msck(SqlStmtCtx *c, CombErr *err);
+int sql_exec_analyze(SqlStmtCtx *c, CombErr *err);  /* ddl_analyze.c */
 int sql_exec_ctas(SqlStmtCtx *c, CombErr *err);
 int sql_exec_create_like(SqlStmtCtx *c, CombErr *err);
 int sql_exec_create_view(SqlStmtCtx *c, CombErr *err);

@@ -11,9 +11,10 @@
  *  - numRows: ORC files' row counts from their footers, minus the delete
  *    events in the delete deltas read (full ACID); text files' rows as
  *    the scan reads them (headers and footers skipped).
- *  - COLUMN_STATS_ACCURATE: basic statistics always; column statistics,
- *    which comb does not keep, only for a table without files
- *    (stats_accurate).
+ *  - COLUMN_STATS_ACCURATE: basic statistics always; column statistics
+ *    for the columns whose stored statistics describe the unit's files as
+ *    they are (exec/colstats.h), and for every column of a table without
+ *    files (accurate_columns).
  *  - rawDataSize: what Hive's writers report: 0 for full-ACID files (the
  *    ACID record updater keeps none), ORC's own estimate from the column
  *    statistics of the footer (WriterImpl.getRawDataSize with Java's
@@ -29,6 +30,7 @@
 #include "acid/acid.h"
 #include "fs/fs.h"
 #include "sql/ddl/ddl_int.h"
+#include "sql/exec/colstats.h"
 
 /* JavaDataModel.JAVA64: object 32, array 40, primitives 4 and 8 bytes. */
 enum {
@@ -259,32 +261,51 @@ static int cmp_names(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* COLUMN_STATS_ACCURATE.  Basic statistics are always accurate (computed
- * from the snapshot's files).  Column statistics comb keeps none of, so
- * it claims them only where they are known without any: a table with no
- * file at all, whose every column has no value (Hive claims them for a
- * new unpartitioned table, CreateTableDesc's setStatsStateForCreateTable,
- * and keeps them through INSERTs that gather column statistics; UPDATE,
- * DELETE, MERGE, TRUNCATE and LOAD clear them, BasicStatsTask).  Columns
- * in Hive's order (a TreeMap: by name); t NULL (partitions) or
- * partitioned: basic statistics only. */
-static char *stats_accurate(SqlStmtCtx *c, const MsTable *t,
-                            const SqlBasicStats *s)
+/* The columns COLUMN_STATS_ACCURATE names for unit u of t (NULL: a
+ * partitioned table's own parameters, which name none), sorted by name as
+ * Hive's TreeMap: those whose stored statistics describe the unit as it
+ * is, or every column of an unpartitioned table without files (Hive
+ * claims them for a new table, CreateTableDesc's
+ * setStatsStateForCreateTable; an empty one's are known). */
+static int accurate_columns(SqlStmtCtx *c, const SqlTable *t,
+                            const SqlUnit *u, const SqlBasicStats *s,
+                            char ***names, int *n, CombErr *err)
+{
+    MsColStats *rows;
+    char *source;
+    int rc;
+    *names = NULL;
+    *n = 0;
+    if (!u || t->ms->n_cols == 0)
+        return COMB_OK;
+    if (!(*names = comb_arena_alloc(c->arena, (size_t)t->ms->n_cols *
+                                                   sizeof **names)))
+        return comb_err_nomem(err);
+    if (t->n_part == 0 && s->num_files == 0 && s->num_rows == 0) {
+        for (int i = 0; i < t->ms->n_cols; i++)
+            (*names)[(*n)++] = t->ms->cols[i].name;
+    } else {
+        if ((rc = sql_colstats_valid(c, t, u, &source, &rows, n, err)))
+            return rc;
+        for (int i = 0; i < *n; i++)
+            (*names)[i] = rows[i].column;
+    }
+    qsort(*names, (size_t)*n, sizeof **names, cmp_names);
+    return COMB_OK;
+}
+
+/* COLUMN_STATS_ACCURATE: basic statistics are always accurate (computed
+ * from the snapshot's files), column statistics for names[0..n). */
+static char *stats_accurate(SqlStmtCtx *c, char *const *names, int n)
 {
     CombBuf b = COMB_BUF_INIT;
-    char **names;
     char *out;
-    if (!t || t->n_cols == 0 || t->n_part_keys > 0 || s->num_files > 0 ||
-        s->num_rows > 0)
+    int rc;
+    if (n == 0)
         return (char *)"{\"BASIC_STATS\":\"true\"}";
-    if (!(names = comb_arena_alloc(c->arena, (size_t)t->n_cols * sizeof *names)))
-        return NULL;
-    for (int i = 0; i < t->n_cols; i++)
-        names[i] = t->cols[i].name;
-    qsort(names, (size_t)t->n_cols, sizeof *names, cmp_names);
-    int rc = comb_buf_append_str(&b, "{\"BASIC_STATS\":\"true\","
-                                     "\"COLUMN_STATS\":{");
-    for (int i = 0; i < t->n_cols; i++)
+    rc = comb_buf_append_str(&b, "{\"BASIC_STATS\":\"true\","
+                                 "\"COLUMN_STATS\":{");
+    for (int i = 0; i < n; i++)
         rc |= comb_buf_printf(&b, "%s\"%s\":\"true\"", i ? "," : "",
                               names[i]);
     rc |= comb_buf_append_str(&b, "}}");
@@ -299,7 +320,7 @@ static char *stats_accurate(SqlStmtCtx *c, const MsTable *t,
  * transient_lastDdlTime, which Hive's metastore always sets, from the
  * creation time when none is stored.  t: the table whose columns
  * COLUMN_STATS_ACCURATE may name (NULL: a partition's). */
-static int merge_stats(SqlStmtCtx *c, const MsTable *t,
+static int merge_stats(SqlStmtCtx *c, const SqlTable *t, const SqlUnit *u,
                        const MsProperty *stored, int n_stored,
                        const SqlBasicStats *s, int n_parts, int64_t ddl_time,
                        MsProperty **out, int *n_out, CombErr *err)
@@ -310,11 +331,14 @@ static int merge_stats(SqlStmtCtx *c, const MsTable *t,
     };
     const int64_t values[] = {0, s->num_files, 0, s->num_rows,
                               s->raw_data_size, s->total_size, n_parts};
-    int n_keys = n_parts >= 0 ? 7 : 6, n = 0;
+    int n_keys = n_parts >= 0 ? 7 : 6, n = 0, n_accurate, rc;
     bool have_ddl_time = false;
+    char **accurate;
     MsProperty *p = comb_arena_alloc(c->arena, (size_t)(n_stored + 9) * sizeof *p);
     if (!p)
         return comb_err_nomem(err);
+    if ((rc = accurate_columns(c, t, u, s, &accurate, &n_accurate, err)))
+        return rc;
     for (int i = 0; i < n_stored; i++) {
         bool computed = false;
         for (int k = 0; k < 7; k++)
@@ -330,7 +354,7 @@ static int merge_stats(SqlStmtCtx *c, const MsTable *t,
              .value)
         return comb_err_nomem(err);
     for (int k = 0; k < n_keys; k++) {
-        char *v = k == 0 ? stats_accurate(c, t, s)
+        char *v = k == 0 ? stats_accurate(c, accurate, n_accurate)
                          : comb_arena_printf(c->arena, "%lld",
                                              (long long)values[k]);
         if (!v)
@@ -346,14 +370,17 @@ int sql_table_params(SqlStmtCtx *c, const SqlTable *t, MsProperty **out,
                      int *n, CombErr *err)
 {
     SqlBasicStats s;
-    int n_parts, rc;
+    SqlUnit *units = NULL;
+    int n_parts, n_units, rc;
     *out = t->ms->props;
     *n = t->ms->n_props;
     if (t->kind == SQL_TABLE_VIEW)
         return COMB_OK;
-    if ((rc = sql_table_stats(c, t, &s, &n_parts, err)))
+    if ((rc = sql_table_stats(c, t, &s, &n_parts, err)) ||
+        (t->n_part == 0 &&
+         (rc = sql_table_units(c, t, NULL, &units, &n_units, err))))
         return rc;
-    return merge_stats(c, t->ms, t->ms->props, t->ms->n_props, &s,
+    return merge_stats(c, t, units, t->ms->props, t->ms->n_props, &s,
                        t->n_part > 0 ? n_parts : -1, t->ms->create_time, out,
                        n, err);
 }
@@ -368,7 +395,7 @@ int sql_partition_params(SqlStmtCtx *c, const SqlTable *t,
     if ((rc = sql_unit_from_partition(c, t, p, &u, err)) ||
         (rc = sql_unit_stats(c, t, &u, &s, err)))
         return rc;
-    return merge_stats(c, NULL, p->params, p->n_params, &s, -1,
+    return merge_stats(c, t, &u, p->params, p->n_params, &s, -1,
                        p->create_time, out,
                        n, err);
 }

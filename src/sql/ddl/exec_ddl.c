@@ -30,6 +30,7 @@ int sql_exec_ddl(SqlStmtCtx *c, CombErr *err)
     case AST_SHOW_COLUMNS: return sql_exec_show_columns(c, err);
     case AST_SHOW_PARTITIONS: return sql_exec_show_partitions(c, err);
     case AST_MSCK: return sql_exec_msck(c, err);
+    case AST_ANALYZE: return sql_exec_analyze(c, err);
     case AST_CREATE_VIEW: return sql_exec_create_view(c, err);
     case AST_DROP_VIEW: return sql_exec_drop_view(c, err);
     case AST_ALTER_VIEW: return sql_exec_alter_view(c, err);

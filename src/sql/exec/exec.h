@@ -162,6 +162,8 @@ typedef struct SqlWriter {
                                 this statement (multi-insert), or NULL: a
                                 unit both write is refused when either
                                 overwrites it */
+    size_t colstats_size;    /* memory of one unit's column statistics;
+                                0: none gathered (sql_writer_open) */
     bool new_table;          /* CREATE TABLE AS SELECT: t is not in the
                                 catalog yet, so finish leaves the new
                                 partitions in new_parts for the commit that

@@ -28,9 +28,13 @@
 
 #include "common/alloc.h"
 #include "fs/fs.h"
+#include "sql/exec/colstats.h"
 #include "text/text.h"
 
 #define STATEMENT_MEMORY_BUDGET (256u << 20)
+/* What the column statistics of one statement's units may take (their
+ * sketches); units beyond it get none (their statistics are unknown). */
+#define COLSTATS_MEMORY_BUDGET (64u << 20)
 #define PLAIN_STAGING ".comb-staging"
 
 /* One plain file being written (insert-only and plain tables): ORC or
@@ -58,6 +62,8 @@ struct SqlUnitWriter {
     uint32_t *rows;          /* scratch: rows of the batch for this unit */
     uint64_t hash;           /* of its values, once in w->unit_slots */
     bool hashed;
+    int stmt;                /* statement id of its directories */
+    SqlColStats *stats;      /* of the rows written, NULL: not gathered */
 };
 
 /* ------------------------------------------------------------ helpers */
@@ -87,6 +93,21 @@ static const CombType *data_row_type(SqlWriter *w, CombErr *err)
 
 /* ------------------------------------------------------------ opening */
 
+/* Hive gathers column statistics for the rows of INSERT and CREATE TABLE
+ * AS SELECT (hive.stats.column.autogather), not for the rewrites of
+ * UPDATE, DELETE and MERGE.  Inside an explicit transaction the
+ * statement's units hold earlier statements' deltas of the same write id,
+ * which its statistics would not describe: none are gathered there. */
+static bool gathers_column_stats(SqlStmtCtx *c, MsOpType op)
+{
+    const char *v = sql_session_get_conf(c->s, "hive.stats.column.autogather");
+    AstStmtKind k = c->stmt->kind;
+    return op == MS_OP_INSERT && !c->explicit_txn &&
+           (k == AST_INSERT || k == AST_MULTI_INSERT ||
+            k == AST_CREATE_TABLE) &&
+           !(v && strcasecmp(v, "false") == 0);
+}
+
 int sql_writer_open(SqlStmtCtx *c, SqlTable *t, MsOpType op, bool overwrite,
                     char *const *static_values, SqlWriter **out, CombErr *err)
 {
@@ -112,6 +133,8 @@ int sql_writer_open(SqlStmtCtx *c, SqlTable *t, MsOpType op, bool overwrite,
         return rc;
     if (!(w->buckets = comb_arena_alloc(c->arena, COMB_BATCH_SIZE * sizeof(int))))
         return comb_err_nomem(err);
+    if (gathers_column_stats(c, op))
+        w->colstats_size = sql_colstats_size(t) + 1;
     /* CREATE TABLE AS SELECT writes a table not in the catalog yet, into
      * an empty directory of its own: there is nothing it could adopt */
     if ((rc = sql_txn_begin(c, err)) ||
@@ -178,6 +201,7 @@ static int unit_open(SqlWriter *w, SqlUnitWriter *u, CombErr *err)
     int made = 0, stmt, rc;
     if ((rc = sql_txn_stmt_id(w->c, w->stmt_id, &stmt, err)))
         return rc;
+    u->stmt = stmt;
     /* nothing may name the write id before its allocation is durable */
     if (w->t->kind != SQL_TABLE_PLAIN &&
         (rc = ms_writeid_sync(w->c->s->ms, err)))
@@ -272,6 +296,10 @@ static int unit_get(SqlWriter *w, const char *name, char **values,
     }
     w->n_units++;
     if ((rc = unit_open(w, u, err)))
+        return rc;
+    if (w->colstats_size > 0 &&
+        (size_t)w->n_units * w->colstats_size <= COLSTATS_MEMORY_BUDGET &&
+        (rc = sql_colstats_new(c, t, &u->stats, err)))
         return rc;
     *out = u;
     return COMB_OK;
@@ -654,6 +682,8 @@ int sql_writer_insert(SqlWriter *w, const CombBatch *b, CombErr *err)
         SqlUnitWriter *u = &w->units[i];
         if (n_rows[i] == 0)
             continue;
+        if (u->stats)
+            sql_colstats_add(u->stats, b, u->rows, n_rows[i]);
         rc = t->kind == SQL_TABLE_ACID
                  ? write_acid_rows(w, u, b, u->rows, n_rows[i], err)
                  : write_plain_rows(w, u, b, u->rows, n_rows[i], err);
@@ -865,11 +895,90 @@ static int record_partitions(SqlWriter *w, CombErr *err)
                                  names, w->n_units, w->op, w->write_id, err);
 }
 
+/* What unit u held before the statement (without the files of its write
+ * id): its files, and the stored statistics that describe them merged into
+ * u's.  INSERT OVERWRITE replaces it all. */
+static int stats_before(SqlWriter *w, SqlUnitWriter *u, SqlSource *before,
+                        CombErr *err)
+{
+    SqlStmtCtx *c = w->c;
+    SqlUnit unit = {u->dir, u->name, u->values, NULL};
+    MsColStats *rows;
+    char *digest;
+    int n, rc;
+    if (w->overwrite || w->new_table)
+        return COMB_OK;
+    if ((rc = sql_source_unit(c, w->t, &unit, w->write_id, before, err)) ||
+        before->n == 0)
+        return rc;
+    if (!(digest = sql_source_digest(c, w->t, before)))
+        return comb_err_nomem(err);
+    if ((rc = sql_colstats_stored(c, w->t, u->name, digest, &rows, &n, err)))
+        return rc;
+    return sql_colstats_merge(u->stats, rows, n, err);
+}
+
+/* The files the statement added to unit u: its directories (write id and
+ * statement id) of a transactional table, the files it placed in a plain
+ * one. */
+static int own_files(SqlWriter *w, SqlUnitWriter *u, SqlSource *s,
+                     CombErr *err)
+{
+    SqlStmtCtx *c = w->c;
+    char **names;
+    int n, rc;
+    if (w->t->kind == SQL_TABLE_PLAIN) {
+        rc = COMB_OK;
+        for (int i = 0; i < u->n_files && !rc; i++)
+            rc = sql_source_add_file(c, s, u->files[i].placed, err);
+        return rc;
+    }
+    if ((rc = fs_list_dir(u->dir, c->arena, &names, &n, err)))
+        return rc;
+    for (int i = 0; i < n && !rc; i++) {
+        AcidParsedDir d;
+        const char *path;
+        if (!acid_dir_parse(names[i], &d) || d.min_wid != w->write_id ||
+            d.max_wid != w->write_id || (d.stmt >= 0 && d.stmt != u->stmt))
+            continue;
+        if (!(path = fs_join(c->arena, u->dir, names[i])))
+            return comb_err_nomem(err);
+        rc = sql_source_add_dir(c, s, path, err);
+    }
+    return rc;
+}
+
+/* u's statistics, for what it held and what the statement wrote, queued
+ * for the statement's commit. */
+static int stats_after(SqlWriter *w, SqlUnitWriter *u, SqlSource *files,
+                       CombErr *err)
+{
+    SqlStmtCtx *c = w->c;
+    MsColStats *rows;
+    char *digest;
+    int n, rc = own_files(w, u, files, err);
+    if (rc)
+        return rc;
+    if (!(digest = sql_source_digest(c, w->t, files)))
+        return comb_err_nomem(err);
+    if ((rc = sql_colstats_rows(c, u->stats, digest, &rows, &n, err)))
+        return rc;
+    return sql_colstats_defer(c, w->t, u->name, rows, n, err);
+}
+
 int sql_writer_finish_files(SqlWriter *w, CombErr *err)
 {
     int rc = COMB_OK;
-    for (int i = 0; i < w->n_units && !rc; i++)
-        rc = finish_unit(w, &w->units[i], err);
+    for (int i = 0; i < w->n_units && !rc; i++) {
+        SqlUnitWriter *u = &w->units[i];
+        SqlSource files = {0};
+        if (u->stats)
+            rc = stats_before(w, u, &files, err);
+        if (!rc)
+            rc = finish_unit(w, u, err);
+        if (!rc && u->stats)
+            rc = stats_after(w, u, &files, err);
+    }
     if (!rc)
         sql_crash_point(w->c, "after_files");
     return rc;

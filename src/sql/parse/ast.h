@@ -369,6 +369,9 @@ typedef enum AstStmtKind {
     AST_SHOW_COLUMNS,        /* SHOW [SORTED] COLUMNS (FROM|IN) name ... */
     AST_SHOW_PARTITIONS,     /* SHOW PARTITIONS name [PARTITION (...)] ... */
     AST_DESCRIBE_DATABASE,   /* DESCRIBE DATABASE [EXTENDED] name.name */
+    AST_ANALYZE,             /* ANALYZE TABLE name [PARTITION (...)]
+                                COMPUTE STATISTICS [NOSCAN | FOR COLUMNS
+                                [c, ...]] */
     AST_MSCK,                /* MSCK [REPAIR] TABLE name [ADD|DROP|SYNC
                                 PARTITIONS] */
     AST_CREATE_VIEW,         /* name, if_not_exists, comment, props, qdef */
@@ -531,6 +534,9 @@ typedef struct AstCatalog {
     AstProperty *serde_props;
     char *input_format;      /* STORED AS INPUTFORMAT 'a' OUTPUTFORMAT 'b' */
     char *output_format;
+    bool for_columns;        /* ANALYZE ... FOR COLUMNS */
+    int n_columns;           /* ... c, ... (0: every column) */
+    char **columns;
 } AstCatalog;
 
 /* Statements defined by a query or another object: CREATE/ALTER VIEW,

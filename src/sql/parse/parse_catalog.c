@@ -231,6 +231,37 @@ int sp_describe(SqlParser *p, AstStmt *s)
     return COMB_OK;
 }
 
+/* ------------------------------------------------------------- ANALYZE */
+
+/* ANALYZE TABLE name [PARTITION (k[='v'], ...)] COMPUTE STATISTICS
+ * [NOSCAN | FOR COLUMNS [c, ...]] */
+int sp_analyze(SqlParser *p, AstStmt *s)
+{
+    AstCatalog *c = catalog_of(p, s);
+    SqlVec cols = {0};
+    if (!c)
+        return COMB_ENOMEM;
+    s->kind = AST_ANALYZE;
+    sp_next(p);
+    SP_TRY(sp_expect_kw(p, KW_TABLE));
+    SP_TRY(sp_name(p, &s->name));
+    if (sp_is_kw(p, KW_PARTITION))
+        SP_TRY(sp_partition_spec(p, false, &s->part));
+    SP_TRY(sp_expect_word(p, "compute"));
+    SP_TRY(sp_expect_word(p, "statistics"));
+    if (sp_accept_word(p, "noscan"))
+        return COMB_OK;
+    if (!sp_accept_word(p, "for"))
+        return COMB_OK;
+    SP_TRY(sp_expect_word(p, "columns"));
+    c->for_columns = true;
+    if (sp_is_ident_tok(sp_peek(p, 0)))
+        SP_TRY(sp_list(p, false, sp_ident_item, &cols));
+    c->columns = cols.data;
+    c->n_columns = cols.n;
+    return COMB_OK;
+}
+
 /* ---------------------------------------------------------------- MSCK */
 
 /* MSCK [REPAIR] TABLE name [ADD|DROP|SYNC PARTITIONS] */

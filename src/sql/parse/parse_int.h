@@ -180,6 +180,7 @@ int sp_column_list(SqlParser *p, int *n, AstColumnDef **cols);
 /* parse_catalog.c: MSCK; after SHOW, its catalog forms (*handled false
  * when the next word opens none of them); after ROW FORMAT, SERDE ...;
  * after STORED AS, INPUTFORMAT ... OUTPUTFORMAT ... */
+int sp_analyze(SqlParser *p, AstStmt *s);
 int sp_msck(SqlParser *p, AstStmt *s);
 int sp_show_catalog(SqlParser *p, AstStmt *s, bool *handled);
 /* parse_locks.c: after SHOW, LOCKS and TRANSACTIONS (*handled false

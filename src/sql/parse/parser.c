@@ -446,7 +446,7 @@ int sp_expr_item(SqlParser *p, void *vec_of_exprs)
 static bool is_unsupported_statement(const SqlToken *t)
 {
     static const SqlKeyword kws[] = {
-        KW_ANALYZE, KW_EXPORT,
+        KW_EXPORT,
         KW_GRANT, KW_IMPORT, KW_LOCK,
         KW_RELOAD, KW_RESET, KW_REVOKE, KW_UNLOCK,
     };
@@ -499,6 +499,7 @@ static int sp_statement(SqlParser *p, AstStmt *s)
         case KW_EXPLAIN: return sp_explain(p, s);
         case KW_ALTER: return sp_alter(p, s);
         case KW_TRUNCATE: return sp_truncate(p, s);
+        case KW_ANALYZE: return sp_analyze(p, s);
         case KW_MSCK: return sp_msck(p, s);
         case KW_MERGE: return sp_merge(p, s);
         case KW_ABORT:
