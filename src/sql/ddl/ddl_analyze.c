@@ -107,9 +107,9 @@ int sql_exec_analyze(SqlStmtCtx *c, CombErr *err)
 {
     const AstStmt *st = c->stmt;
     AlterTarget tg;
-    SqlColStats **stats;
+    SqlColStats **stats = NULL;
     SqlScan scan;
-    bool *want;
+    bool *want = NULL;
     int rc = sql_alter_target(c, &st->name, true, &tg, err);
     if (rc)
         return rc;

@@ -517,7 +517,9 @@ static int describe_column_stats(SqlStmtCtx *c, HiveText *h, const SqlTable *t,
                                  const MsPartition *part, CombErr *err)
 {
     MsColumn shown;
-    MsColStats st;
+    MsColStats st = {.low = "", .high = "", .num_nulls = -1,
+                     .num_distincts = -1, .num_trues = -1, .num_falses = -1,
+                     .max_col_len = -1, .avg_col_len = -1};
     bool found = false;
     char avg[32] = "";
     int col, rc = find_column(c, t, &shown, err);
@@ -527,11 +529,6 @@ static int describe_column_stats(SqlStmtCtx *c, HiveText *h, const SqlTable *t,
     if (t->kind != SQL_TABLE_VIEW && col < t->n_data &&
         (rc = column_stats(c, t, part, col, &st, &found, err)))
         return rc;
-    if (!found)
-        st = (MsColStats){.low = "", .high = "", .num_nulls = -1,
-                          .num_distincts = -1, .num_trues = -1,
-                          .num_falses = -1, .max_col_len = -1,
-                          .avg_col_len = -1};
     if (st.avg_col_len >= 0)
         comb_format_double(st.avg_col_len, avg, sizeof avg);
     hive_text_pair(h, "col_name", shown.name);
