@@ -220,6 +220,11 @@ static int regex_get(Regex *r, CombStr p, CombErr *err)
                              "index %zu in '%.*s'", (char *)msg, (size_t)off,
                              (int)p.len, p.ptr);
     }
+    /* The interpreter checks the subject's UTF-8 from the start offset to
+     * its end on every call, which makes a scan over all matches of a long
+     * string quadratic; JIT code matches invalid UTF-8 itself and skips the
+     * check.  Where JIT is unavailable the interpreter still runs. */
+    pcre2_jit_compile(r->code, PCRE2_JIT_COMPLETE);
     if (!(r->md = pcre2_match_data_create_from_pattern(r->code, r->gctx)) ||
         !(r->src = comb_arena_strndup(r->arena, p.ptr, p.len)))
         return comb_err_nomem(err);

@@ -20,3 +20,9 @@ SELECT regexp_extract('abc', '(a)', 2);
 SELECT regexp_replace('abc', 'b', '$2');
 SELECT 'a' RLIKE '\\p{InGreek}';
 SELECT rlike(1, 2), regexp('x', 'x');
+-- long subjects: every match of a 1,000,000-character string (each match
+-- must not re-read the rest of the string: that made this quadratic)
+SELECT size(split(space(1000000), ' ')), length(regexp_replace(repeat('ab', 500000), 'b', 'cc'));
+-- invalid UTF-8 in the subject never matches a pattern item, and the rest
+-- of the string still does
+SELECT hex(regexp_replace(CAST(unhex('61FF62C3') AS STRING), 'b', 'x')), size(split(CAST(unhex('61FF2C62FE2C') AS STRING), ',')), CAST(unhex('FF61') AS STRING) RLIKE 'a$', CAST(unhex('FF') AS STRING) RLIKE '^.$';
