@@ -148,9 +148,13 @@ typedef struct JoinOp {
      * par.n + 1 parts, whose stored rows the table orders by morsel */
     SqlParGroup par;
     BuildPart *parts;
-    bool copies_ended;             /* their contexts' arenas, which hold
-                                      their constants' vectors, are gone:
-                                      every later build is serial */
+    /* SEMI, ANTI building left: copies of the join (their `lead` this
+     * one), each marking the build rows its share of the probe side's
+     * morsels matches, before the build rest */
+    SqlParGroup mpar;
+    bool copies_ended;             /* the copies' contexts' arenas, which
+                                      held their constants' vectors, are
+                                      gone: the join runs alone from now */
     /* a parallel copy (par.h): probes the build table of `lead` (built
      * before the copies run, read-only while they do); its own build
      * input is never opened */
@@ -1162,13 +1166,21 @@ static void close_copies(JoinOp *j)
     for (int k = 1; j->par.live && k <= j->par.n; k++)
         for (int i = 0; i < j->s.n_keys; i++)
             sql_expr_release(j->parts[k].keys[i]);
-    j->copies_ended |= j->par.live;
+    j->copies_ended |= j->par.live || j->mpar.live;
     sql_par_group_close(&j->par, j->op.c);
+    sql_par_group_close(&j->mpar, j->op.c);
 }
 
 static bool par_build(const JoinOp *j)
 {
     return j->par.n && !j->copies_ended;
+}
+
+/* Do the join's copies mark the build rows (not after a spill: the
+ * probe side is then partition files)? */
+static bool par_marks(const JoinOp *j)
+{
+    return j->mpar.n && !j->copies_ended && j->probe == j->in_probe;
 }
 
 /* The parts' rows dropped (keep: their stores' columns kept, to store
@@ -1270,6 +1282,65 @@ static int borrow_build(JoinOp *j, CombErr *err)
     return COMB_OK;
 }
 
+/* SEMI, ANTI building left: the probe side's rows mark the build rows
+ * they match (past the residual), until it ends or `stop`; nothing is
+ * output meanwhile (join_next's pairs and probe rest for this kind). */
+static int mark_build(JoinOp *j, _Atomic bool *stop, CombErr *err)
+{
+    for (;;) {
+        int rc;
+        if (!j->pb) {
+            if (atomic_load(stop) || (rc = sql_op_next(j->probe, &j->pb, err)) || !j->pb)
+                return atomic_load(stop) ? COMB_OK : rc;
+            if ((rc = start_probe_batch(j, err)))
+                return rc;
+        }
+        if ((rc = fill_pairs(j, err)) || (rc = record_pairs(j, err)))
+            return rc;
+        if (j->pi >= j->live)
+            j->pb = NULL;
+    }
+}
+
+/* A copy's task (the lead's too): its morsels' marks. */
+static int mark_task(void *arg, CombErr *err)
+{
+    JoinOp *j = arg;
+    JoinOp *lead = j->lead ? (JoinOp *)j->lead : j;
+    int rc = j->built ? COMB_OK : borrow_build(j, err);
+    return rc ? rc : mark_build(j, &lead->mpar.stop, err);
+}
+
+/* The probe side read by the join and its copies side by side, their
+ * marks joined into this one's; then the build rest.  When a join down
+ * the probe side spilled first, this one reads the probe side alone. */
+static int par_mark(JoinOp *j, CombErr *err)
+{
+    void **args = comb_malloc((size_t)(j->mpar.n + 1) * sizeof *args);
+    int rc;
+    if (!args)
+        return comb_err_nomem(err);
+    args[0] = j;
+    for (int k = 0; k < j->mpar.n; k++)
+        args[k + 1] = j->mpar.peers[k];
+    rc = sql_par_chains_run(&j->mpar, j->in_probe, mark_task, args, err);
+    comb_free(args);
+    if (rc)
+        return rc;
+    if (atomic_load(&j->mpar.over)) {
+        close_copies(j);
+        return sql_par_chains_serial(&j->mpar, j->in_probe, err);
+    }
+    for (int k = 0; k < j->mpar.n; k++) {
+        const JoinOp *p = (const JoinOp *)j->mpar.peers[k];
+        for (int64_t r = 0; p->built && r < j->rows.n_rows; r++)
+            j->bmatched[r] |= p->bmatched[r];
+    }
+    j->pb = NULL;
+    j->phase = PH_BUILD_REST;
+    return COMB_OK;
+}
+
 /* The build rest as output: SEMI and ANTI show the left (build)
  * columns alone, the first of the pair's. */
 static const CombBatch *rest_view(JoinOp *j)
@@ -1286,6 +1357,8 @@ static int join_next(SqlOp *op, const CombBatch **out, CombErr *err)
     JoinOp *j = (JoinOp *)op;
     int rc;
     if (!j->built && (rc = j->lead ? borrow_build(j, err) : join_build(j, err)))
+        return rc;
+    if (j->phase == PH_PAIRS && par_marks(j) && (rc = par_mark(j, err)))
         return rc;
     for (;;) {
         switch (j->phase) {
@@ -1390,6 +1463,8 @@ static int join_open(SqlOp *op, CombErr *err)
         sql_rows_track(&j->rows, c->mem);
     if (!j->lead && par_build(j) && (rc = open_parts(j, err)))
         return rc;
+    if (!j->lead && par_marks(j) && (rc = sql_par_chains_open(&j->mpar, j->probe, err)))
+        return rc;
     j->phase = PH_PAIRS;
     j->pb = NULL;
     j->built = false;
@@ -1483,6 +1558,8 @@ static void join_need(SqlOp *op, const bool *used)
     sql_op_need(j->probe, j->pused);
     need_build(j, j->bused);
     pair_fills(j);
+    for (int k = 0; k < j->mpar.n; k++)
+        sql_op_need(j->mpar.peers[k], used);
     if (j->s.single_default)
         sql_op_need(j->s.single_default, NULL);
 }
@@ -1705,4 +1782,22 @@ int sql_op_join_build_peers(SqlOp *op, SqlOp **copies, int n, CombErr *err)
                 return comb_err_nomem(err);
     }
     return sql_par_chains_init(&j->par, c, copies, n, err);
+}
+
+SqlOp *sql_op_join_mark_input(const SqlOp *op)
+{
+    const JoinOp *j = (const JoinOp *)op;
+    if (!j->marks_build || !sql_bx_par_safe(j->s.residual))
+        return NULL;
+    for (int k = 0; k < j->s.n_keys; k++)
+        if (!sql_bx_par_safe(j->pkeys[k]))
+            return NULL;
+    return j->probe;
+}
+
+int sql_op_join_mark_peers(SqlOp *op, SqlOp **copies, int n, CombErr *err)
+{
+    for (int k = 0; k < n; k++)
+        ((JoinOp *)copies[k])->lead = (const JoinOp *)op;
+    return sql_par_group_init(&((JoinOp *)op)->mpar, op->c, copies, n, err);
 }

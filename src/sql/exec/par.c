@@ -244,10 +244,11 @@ int sql_par_chains_init(SqlParGroup *g, SqlStmtCtx *c, SqlOp **chains, int n,
     return sql_par_group_init(g, c, chains, n, err);
 }
 
-/* The chain copy k runs: the peer itself, or its input. */
+/* The chain copy k runs: the peer itself, or the next down from it (a
+ * join's probe side). */
 static SqlOp *peer_chain(const SqlParGroup *g, int k)
 {
-    return g->bare ? g->peers[k] : g->peers[k]->input;
+    return g->bare ? g->peers[k] : chain_next(g->peers[k]);
 }
 
 static int share_morsels(SqlParGroup *g, SqlOp *chain, CombErr *err)

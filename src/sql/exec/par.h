@@ -113,11 +113,12 @@ int sql_par_group_run(SqlParGroup *g, SqlOp *lead, SqlParTask task,
  * contexts ended (once). */
 void sql_par_group_close(SqlParGroup *g, SqlStmtCtx *c);
 
-/* The same for bare copies of a chain (a join's build side, op_join.c):
- * the lead is the chain itself, chains[0..n) its copies.  open: after
- * the chain's own open.  run: the joins of the chain build their tables,
- * then task(args[0]) runs on this thread, task(args[k]) for copy k - 1
- * on a thread of its own. */
+/* The same over a chain given: the lead's (lead->input for an
+ * aggregation or a sort, a join's probe side for copies of the join),
+ * or, sql_par_chains_init, bare copies of a chain (a join's build side,
+ * op_join.c), chains[0..n).  open: after the chain's own open.  run: the
+ * joins of the chain build their tables, then task(args[0]) runs on this
+ * thread, task(args[k]) for copy k - 1 on a thread of its own. */
 int sql_par_chains_init(SqlParGroup *g, SqlStmtCtx *c, SqlOp **chains, int n,
                         CombErr *err);
 int sql_par_chains_open(SqlParGroup *g, SqlOp *chain, CombErr *err);

@@ -17,7 +17,8 @@
  * may not use the statement's sink: that is an internal error, not a
  * crash.  A join's big build side is stored by copies on threads and
  * ordered by morsel: joins of every kind over it list their matches in
- * one thread's order.  Built with
+ * one thread's order; a SEMI or ANTI join building its left side marks
+ * it from copies over the probe side's morsels.  Built with
  * ThreadSanitizer as build/tsan/tests/threads_sql too.
  */
 #include "unit.h"
@@ -251,8 +252,16 @@ static const char *const build_queries[] = {
     "SELECT dm.name, a.id FROM dim dm FULL JOIN fa a ON a.g = dm.g AND a.id % 100 = 0",
     "SELECT count(*), sum(id) FROM pa WHERE pa.id IN (SELECT id FROM fa WHERE g = 3)",
     "SELECT count(*) FROM pa WHERE NOT EXISTS (SELECT 1 FROM fa WHERE fa.id = pa.id + 1)",
+    /* SEMI and ANTI building the (smaller) left side: copies of the join
+     * mark its rows over their share of fa's morsels */
     "SELECT dm.name FROM dim dm WHERE EXISTS (SELECT 1 FROM fa WHERE fa.g = dm.g "
     "AND fa.id > 11900)",
+    "SELECT dm.name, dm.g FROM dim dm WHERE EXISTS (SELECT 1 FROM fa WHERE "
+    "fa.g <=> dm.g AND fa.id % 1000 = 999)",
+    "SELECT dm.name FROM dim dm WHERE NOT EXISTS (SELECT 1 FROM fa WHERE fa.g = dm.g "
+    "AND fa.s <> dm.name AND fa.id % 1500 = 7)",
+    "SELECT dm.name, count(*) FROM dim dm WHERE EXISTS (SELECT 1 FROM pa WHERE "
+    "pa.g = dm.g AND pa.k = 2 AND pa.id > dm.g * 1500) GROUP BY dm.name",
     "SELECT dm.name FROM dim dm WHERE dm.g NOT IN (SELECT g FROM fa WHERE g IS NOT NULL "
     "AND id > 6000 AND g <> 4)",
     "SELECT dm.name, dm.g IN (SELECT g FROM fa WHERE id > 11990) FROM dim dm",
