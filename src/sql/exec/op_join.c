@@ -52,7 +52,11 @@
  * order one thread reads them in, so that chains, matches and the build
  * rest come out as the serial engine's.  A copy that tips the statement
  * over its memory limit stops them all, and the build side is read again
- * on this thread, spilling as above.
+ * on this thread, spilling as above.  A SEMI or ANTI join building its
+ * left side outputs nothing before its build rest, so copies of the join
+ * (probing this one's table, par.h) each mark the build rows their share
+ * of the probe side's morsels matches, and the marks are joined before
+ * the rest.
  */
 #include "sql/exec/op.h"
 #include "sql/exec/spill.h"
