@@ -247,6 +247,8 @@ static const char *const build_queries[] = {
     "FROM fa a JOIN dim e ON a.g = e.g WHERE a.id % 7 = 0) x ON x.g = dm.g",
     "SELECT dm.name, t.id, t.s FROM dim dm LEFT JOIN tx t ON t.g = dm.g",
     "SELECT dm.name, p.id, p.k FROM dim dm LEFT JOIN pa p ON p.g = dm.g AND p.k <> 1",
+    /* an empty build side (the ON conjunct over it filters its scan) */
+    "SELECT dm.name, a.id FROM dim dm LEFT JOIN fa a ON a.g = dm.g AND a.id < 0",
     /* a nested loop: no keys */
     "SELECT dm.name, a.id FROM dim dm LEFT JOIN fa a ON a.id < 40 + dm.g",
     "SELECT dm.name, a.id FROM dim dm FULL JOIN fa a ON a.g = dm.g AND a.id % 100 = 0",
