@@ -199,6 +199,16 @@ static void check_worker_errors(SqlSession *s)
         CHECK(answer(s, tn, "SELECT g, count(*) FROM fa WHERE "
                      "assert_true(id <> 11000) IS NULL GROUP BY g", &out, &err) != COMB_OK);
         CHECK(strstr(err.msg, "ASSERT_TRUE") != NULL);
+        /* in a copy of a join's build side, and of a join marking its
+         * left side */
+        CHECK(answer(s, tn, "SELECT dim.name, a.id FROM dim LEFT JOIN (SELECT id, g "
+                     "FROM fa WHERE assert_true(id <> 11000) IS NULL) a ON a.g = dim.g",
+                     &out, &err) != COMB_OK);
+        CHECK(strstr(err.msg, "ASSERT_TRUE") != NULL);
+        CHECK(answer(s, tn, "SELECT name FROM dim WHERE EXISTS (SELECT 1 FROM fa "
+                     "WHERE fa.g = dim.g AND assert_true(fa.id <> 11000) IS NULL)",
+                     &out, &err) != COMB_OK);
+        CHECK(strstr(err.msg, "ASSERT_TRUE") != NULL);
         CHECK(answer(s, tn, "SELECT count(*) FROM fa WHERE fa.g = "
                      "(SELECT g FROM dim WHERE name <> 'none')", &out, &err) != COMB_OK);
         CHECK(strstr(err.msg, "more than one row") != NULL);
