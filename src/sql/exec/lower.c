@@ -327,6 +327,21 @@ static int copies_wanted(SqlStmtCtx *c, const SqlOp *in, int *n, CombErr *err)
     return rc;
 }
 
+static int lower_node_copy(SqlStmtCtx *c, const void *n, SqlOp **out,
+                           CombErr *err)
+{
+    return lower_node(c, n, out, err);
+}
+
+int sql_lower_copies(SqlStmtCtx *c, const LpNode *n, const SqlOp *op,
+                     SqlOp ***copies, int *n_copies, CombErr *err)
+{
+    int rc = copies_wanted(c, op, n_copies, err);
+    if (rc || !*n_copies)
+        return rc;
+    return lower_copies(c, *n_copies, lower_node_copy, n, copies, err);
+}
+
 /* One aggregation over its input, without grouping sets. */
 static int lower_one_aggregate(SqlStmtCtx *c, const LpNode *n, SqlOp **out,
                                CombErr *err)

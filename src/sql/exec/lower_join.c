@@ -113,6 +113,33 @@ static bool builds_left(const LpNode *n, const SqlJoinSpec *spec)
     return (n->join == LP_JOIN_INNER || n->join == LP_JOIN_RIGHT || marks) && smaller;
 }
 
+/* The build side's copies, when its rows can be stored in parallel. */
+static int lower_build_copies(SqlStmtCtx *c, const LpNode *side, SqlOp *join,
+                              CombErr *err)
+{
+    SqlOp *build = sql_op_join_build_input(join), **copies;
+    int n = 0, rc;
+    if (!build)
+        return COMB_OK;
+    if ((rc = sql_lower_copies(c, side, build, &copies, &n, err)) || !n)
+        return rc;
+    return sql_op_join_build_peers(join, copies, n, err);
+}
+
+/* SEMI, ANTI building left: copies of the join, to mark the build rows
+ * side by side, when its probe side can run as copies. */
+static int lower_mark_copies(SqlStmtCtx *c, const LpNode *n, SqlOp *join,
+                             CombErr *err)
+{
+    SqlOp *probe = sql_op_join_mark_input(join), **copies;
+    int k = 0, rc;
+    if (!probe)
+        return COMB_OK;
+    if ((rc = sql_lower_copies(c, n, probe, &copies, &k, err)) || !k)
+        return rc;
+    return sql_op_join_mark_peers(join, copies, k, err);
+}
+
 int sql_lower_join(SqlStmtCtx *c, const LpNode *n, SqlOp **out, CombErr *err)
 {
     SqlJoinSpec spec = {0};
@@ -146,5 +173,9 @@ int sql_lower_join(SqlStmtCtx *c, const LpNode *n, SqlOp **out, CombErr *err)
     if ((rc = sql_lower_expr(c, k.residual, n->input, n->right, &spec.residual, err)))
         return rc;
     spec.build_left = builds_left(n, &spec);
-    return sql_op_join(c, left, right, &spec, out, err);
+    if ((rc = sql_op_join(c, left, right, &spec, out, err)))
+        return rc;
+    if ((rc = lower_build_copies(c, spec.build_left ? n->input : n->right, *out, err)))
+        return rc;
+    return lower_mark_copies(c, n, *out, err);
 }

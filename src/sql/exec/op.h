@@ -210,6 +210,21 @@ SqlOp *sql_op_join_probe(const SqlOp *op);
 bool sql_op_join_par_safe(const SqlOp *op);
 int sql_op_join_prebuild(SqlOp *op, bool *spilled, CombErr *err);
 void sql_op_join_share(SqlOp *copy, const SqlOp *lead);
+/* A parallel build (par.h): the build input op reads, when copies of it
+ * could store its rows side by side (its keys sql_bx_par_safe), else
+ * NULL; copies[0..n) are that input's copies, each storing the rows of
+ * its share of the morsels on a thread of its own, which op orders by
+ * morsel into its table (the serial engine's order). */
+SqlOp *sql_op_join_build_input(const SqlOp *op);
+int sql_op_join_build_peers(SqlOp *op, SqlOp **copies, int n, CombErr *err);
+/* Parallel marks (par.h) of a SEMI or ANTI join building its left side:
+ * its probe input, when copies of the join could each mark the build
+ * rows that their share of its morsels matches (keys and residual
+ * sql_bx_par_safe), else NULL; copies[0..n) are copies of the join,
+ * which probe op's table, and op emits the rows their marks and its own
+ * select. */
+SqlOp *sql_op_join_mark_input(const SqlOp *op);
+int sql_op_join_mark_peers(SqlOp *op, SqlOp **copies, int n, CombErr *err);
 
 /* A WINDOW node (lower_window.c, the window functions' hook): its input
  * lowered, the window operator over it. */
@@ -231,6 +246,13 @@ int sql_lp_lower(SqlStmtCtx *c, const LpNode *root, SqlOp **out,
 /* e (over the columns of a, then b's) with positions for column ids. */
 int sql_lower_expr(SqlStmtCtx *c, const BoundExpr *e, const LpNode *a,
                    const LpNode *b, BoundExpr **out, CombErr *err);
+/* Copies of node n for the threads beside this one, lowered as n was
+ * (the aggregations and sorts inside them without copies of their own),
+ * when par.h can run copies of chain op (n's operator or the chain a join
+ * of n probes) side by side: comb.exec.threads > 1, op sql_op_par_safe,
+ * not itself lowered as a copy.  *n_copies 0 otherwise. */
+int sql_lower_copies(SqlStmtCtx *c, const LpNode *n, const SqlOp *op,
+                     SqlOp ***copies, int *n_copies, CombErr *err);
 /* A JOIN node: its inputs lowered, its condition split into equi keys
  * and a residual (lower_join.c). */
 int sql_lower_join(SqlStmtCtx *c, const LpNode *n, SqlOp **out,

@@ -44,10 +44,24 @@
  * nothing there, so outer, SEMI and ANTI joins see them as before.  The
  * null-aware mark of IN and the nested loop need the whole build side:
  * over the limit they fail with the memory error.
+ *
+ * In parallel (par.h) a build side that is a chain down to a table scan
+ * is read by copies of it, one per thread, sharing the scan's morsels:
+ * each stores its rows (and keys) in a store of its own, noting where
+ * each morsel's rows start, and the table lists them by morsel, the
+ * order one thread reads them in, so that chains, matches and the build
+ * rest come out as the serial engine's.  A copy that tips the statement
+ * over its memory limit stops them all, and the build side is read again
+ * on this thread, spilling as above.  A SEMI or ANTI join building its
+ * left side outputs nothing before its build rest, so copies of the join
+ * (probing this one's table, par.h) each mark the build rows their share
+ * of the probe side's morsels matches, and the marks are joined before
+ * the rest.
  */
 #include "sql/exec/op.h"
 #include "sql/exec/spill.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/alloc.h"
@@ -55,6 +69,25 @@
 #include "sql/exec/par.h"
 
 enum { PH_PAIRS, PH_NULL_PAIRS, PH_PROBE_REST, PH_BUILD_REST, PH_DONE };
+
+/* The rows one copy of the build side stored from one morsel: its rows
+ * first .. of the copy's store, up to the next run's first. */
+typedef struct BuildRun {
+    int64_t morsel, first;
+} BuildRun;
+
+/* A parallel build's share: one copy of the build side (the first: the
+ * build side itself) storing the rows of its morsels on its own thread. */
+typedef struct BuildPart {
+    struct JoinOp *j;
+    SqlOp *input;
+    BoundExpr **keys;              /* the build keys, its own copies */
+    CombVector **cols;             /* append_rows's columns of a batch */
+    AcidMorselWalk *walk;          /* its scan's */
+    SqlRowStore rows;
+    BuildRun *runs;                /* in its store's order */
+    int n_runs, cap_runs;
+} BuildPart;
 
 typedef struct JoinOp {
     SqlOp op;
@@ -115,6 +148,17 @@ typedef struct JoinOp {
                                       flat kind: all NULL once per batch,
                                       not per row */
     bool built;
+    /* a parallel build (par.h): the build side's copies (par.peers), and
+     * par.n + 1 parts, whose stored rows the table orders by morsel */
+    SqlParGroup par;
+    BuildPart *parts;
+    /* SEMI, ANTI building left: copies of the join (their `lead` this
+     * one), each marking the build rows its share of the probe side's
+     * morsels matches, before the build rest */
+    SqlParGroup mpar;
+    bool copies_ended;             /* the copies' contexts' arenas, which
+                                      held their constants' vectors, are
+                                      gone: the join runs alone from now */
     /* a parallel copy (par.h): probes the build table of `lead` (built
      * before the copies run, read-only while they do); its own build
      * input is never opened */
@@ -265,20 +309,26 @@ static void store_layout(JoinOp *j)
         j->stypes[j->n_bstore + k] = j->ktypes[k];
 }
 
-/* Build batch b's rows (the columns read, then the keys) into the store. */
-static int append_build(JoinOp *j, const CombBatch *b, CombErr *err)
+/* Build batch b's rows (the columns read, then the keys evaluated by
+ * `keys`) into store rs; cols: room for the row's columns. */
+static int append_rows(const JoinOp *j, BoundExpr **keys, CombVector **cols,
+                       SqlRowStore *rs, const CombBatch *b, CombErr *err)
 {
-    CombVector **cols = j->bcols;
     int rc;
     for (int c = 0; c < j->n_bcols; c++)
         if (j->bslot[c] >= 0)
             cols[j->bslot[c]] = &((CombBatch *)b)->cols[c];
     for (int k = 0; k < j->s.n_keys; k++) {
-        if ((rc = sql_expr_eval(j->bkeys[k], b, err)))
+        if ((rc = sql_expr_eval(keys[k], b, err)))
             return rc;
-        cols[j->n_bstore + k] = j->bkeys[k]->out;
+        cols[j->n_bstore + k] = keys[k]->out;
     }
-    return sql_rows_append(&j->rows, cols, b, err);
+    return sql_rows_append(rs, cols, b, err);
+}
+
+static int append_build(JoinOp *j, const CombBatch *b, CombErr *err)
+{
+    return append_rows(j, j->bkeys, j->bcols, &j->rows, b, err);
 }
 
 /* A stored build row at the build input's width (the columns not read
@@ -986,6 +1036,200 @@ static void grace_free(JoinOp *j)
     sql_rows_free(&j->prows);
 }
 
+/* ------------------------------------------------------ parallel build */
+
+/* A new run when batch rows come from another morsel than the last. */
+static int note_run(BuildPart *p, CombErr *err)
+{
+    int64_t m = p->walk->last;
+    if (p->n_runs && p->runs[p->n_runs - 1].morsel == m)
+        return COMB_OK;
+    if (p->n_runs == p->cap_runs) {
+        int cap = p->cap_runs ? 2 * p->cap_runs : 16;
+        BuildRun *r = comb_realloc(p->runs, (size_t)cap * sizeof *r);
+        if (!r)
+            return comb_err_nomem(err);
+        p->runs = r;
+        p->cap_runs = cap;
+    }
+    p->runs[p->n_runs++] = (BuildRun){m, p->rows.n_rows};
+    return COMB_OK;
+}
+
+/* A part's task: the rows of its morsels into its store, until its
+ * input ends, a copy fails, or the statement is over its memory limit
+ * (then the build runs again on one thread, which can spill). */
+static int store_part(void *arg, CombErr *err)
+{
+    BuildPart *p = arg;
+    JoinOp *j = p->j;
+    while (!atomic_load(&j->par.stop)) {
+        const CombBatch *b;
+        int rc = sql_op_next(p->input, &b, err);
+        if (rc || !b)
+            return rc;
+        if ((rc = note_run(p, err)) ||
+            (rc = append_rows(j, p->keys, p->cols, &p->rows, b, err)))
+            return rc;
+        if (p->rows.over) {
+            sql_par_group_over(&j->par);
+            break;
+        }
+    }
+    return COMB_OK;
+}
+
+typedef struct RunAt {
+    int64_t morsel, first, end;
+    const BuildPart *p;
+} RunAt;
+
+static int run_cmp(const void *x, const void *y)
+{
+    const RunAt *a = x, *b = y;
+    return (a->morsel > b->morsel) - (a->morsel < b->morsel);
+}
+
+/* The parts' runs of rows as the table's, by morsel: the order one
+ * thread reads them in, so that every chain lists its rows as the serial
+ * engine's does.  The rows stay in the parts' stores (their row arrays
+ * go). */
+static int merge_parts(JoinOp *j, CombErr *err)
+{
+    int n_runs = 0;
+    int64_t total = 0, o = 0;
+    RunAt *at;
+    SqlDatum **rows;
+    for (int k = 0; k <= j->par.n; k++) {
+        n_runs += j->parts[k].n_runs;
+        total += j->parts[k].rows.n_rows;
+    }
+    at = comb_malloc((size_t)(n_runs + 1) * sizeof *at);
+    rows = at ? comb_malloc((size_t)(total + 1) * sizeof *rows) : NULL;
+    if (!rows) {
+        comb_free(at);
+        return comb_err_nomem(err);
+    }
+    n_runs = 0;
+    for (int k = 0; k <= j->par.n; k++) {
+        const BuildPart *p = &j->parts[k];
+        for (int r = 0; r < p->n_runs; r++)
+            at[n_runs++] = (RunAt){p->runs[r].morsel, p->runs[r].first,
+                                   r + 1 < p->n_runs ? p->runs[r + 1].first
+                                                     : p->rows.n_rows, p};
+    }
+    qsort(at, (size_t)n_runs, sizeof *at, run_cmp);
+    for (int r = 0; r < n_runs; r++)
+        for (int64_t i = at[r].first; i < at[r].end; i++)
+            rows[o++] = at[r].p->rows.rows[i];
+    comb_free(at);
+    comb_free(j->rows.rows);
+    j->rows.rows = rows;
+    j->rows.n_rows = j->rows.cap = total;
+    sql_rows_track(&j->rows, j->rows.mem.acct);
+    for (int k = 0; k <= j->par.n; k++) {
+        SqlRowStore *rs = &j->parts[k].rows;
+        comb_free(rs->rows);
+        rs->rows = NULL;
+        rs->n_rows = rs->cap = 0;
+        sql_rows_track(rs, rs->mem.acct);
+    }
+    return COMB_OK;
+}
+
+/* At open, after the build side's: the parts' stores, the copies opened
+ * sharing its morsels, their keys prepared (in their own arenas: a
+ * copy's expressions run on its thread). */
+static int open_parts(JoinOp *j, CombErr *err)
+{
+    SqlStmtCtx *c = j->op.c;
+    int nk = j->s.n_keys, rc;
+    for (int k = 0; k <= j->par.n; k++) {
+        BuildPart *p = &j->parts[k];
+        if (sql_rows_init_types(&p->rows, j->n_bstore + nk, j->stypes))
+            return comb_err_nomem(err);
+        sql_rows_track(&p->rows, c->mem);
+        p->n_runs = 0;
+    }
+    if ((rc = sql_par_chains_open(&j->par, j->build, err)))
+        return rc;
+    for (int k = 0; k <= j->par.n; k++) {
+        BuildPart *p = &j->parts[k];
+        p->walk = sql_op_par_walk(p->input);
+        for (int i = 0; k && i < nk; i++)
+            if ((rc = sql_expr_prepare(p->keys[i], p->input->c->arena, COMB_BATCH_SIZE, err)))
+                return rc;
+    }
+    return COMB_OK;
+}
+
+/* The copies' keys released (while their arenas live) and the copies
+ * closed; once per open. */
+static void close_copies(JoinOp *j)
+{
+    for (int k = 1; j->par.live && k <= j->par.n; k++)
+        for (int i = 0; i < j->s.n_keys; i++)
+            sql_expr_release(j->parts[k].keys[i]);
+    j->copies_ended |= j->par.live || j->mpar.live;
+    sql_par_group_close(&j->par, j->op.c);
+    sql_par_group_close(&j->mpar, j->op.c);
+}
+
+static bool par_build(const JoinOp *j)
+{
+    return j->par.n && !j->copies_ended;
+}
+
+/* Do the join's copies mark the build rows (not after a spill: the
+ * probe side is then partition files)? */
+static bool par_marks(const JoinOp *j)
+{
+    return j->mpar.n && !j->copies_ended && j->probe == j->in_probe;
+}
+
+/* The parts' rows dropped (keep: their stores' columns kept, to store
+ * again). */
+static void parts_free(JoinOp *j, bool keep)
+{
+    for (int k = 0; j->parts && k <= j->par.n; k++) {
+        BuildPart *p = &j->parts[k];
+        if (keep)
+            sql_rows_clear(&p->rows);
+        else {
+            sql_rows_free(&p->rows);
+            memset(&p->rows, 0, sizeof p->rows);
+            comb_free(p->runs);
+            p->runs = NULL;
+            p->cap_runs = 0;
+        }
+        p->n_runs = 0;
+    }
+}
+
+/* The build side stored by its copies side by side, then ordered; over
+ * the memory limit, read again on this thread (load_build, which
+ * spills). */
+static int par_load(JoinOp *j, CombErr *err)
+{
+    void **args = comb_malloc((size_t)(j->par.n + 1) * sizeof *args);
+    int rc;
+    if (!args)
+        return comb_err_nomem(err);
+    for (int k = 0; k <= j->par.n; k++)
+        args[k] = &j->parts[k];
+    rc = sql_par_chains_run(&j->par, j->build, store_part, args, err);
+    comb_free(args);
+    if (rc)
+        return rc;
+    if (!atomic_load(&j->par.over))
+        return merge_parts(j, err);
+    parts_free(j, true);
+    close_copies(j);
+    if ((rc = sql_par_chains_serial(&j->par, j->build, err)))
+        return rc;
+    return load_build(j, err);
+}
+
 /* SINGLE's default row: the first row of single_default, if any. */
 static int read_default(JoinOp *j, CombErr *err)
 {
@@ -1008,8 +1252,8 @@ static int read_default(JoinOp *j, CombErr *err)
 static int join_build(JoinOp *j, CombErr *err)
 {
     int rc;
-    if ((rc = load_build(j, err)) || (rc = build_chains(j, err)) ||
-        (rc = read_default(j, err)))
+    if ((rc = par_build(j) ? par_load(j, err) : load_build(j, err)) ||
+        (rc = build_chains(j, err)) || (rc = read_default(j, err)))
         return rc;
     j->built = true;
     return COMB_OK;
@@ -1042,6 +1286,65 @@ static int borrow_build(JoinOp *j, CombErr *err)
     return COMB_OK;
 }
 
+/* SEMI, ANTI building left: the probe side's rows mark the build rows
+ * they match (past the residual), until it ends or `stop`; nothing is
+ * output meanwhile (join_next's pairs and probe rest for this kind). */
+static int mark_build(JoinOp *j, _Atomic bool *stop, CombErr *err)
+{
+    for (;;) {
+        int rc;
+        if (!j->pb) {
+            if (atomic_load(stop) || (rc = sql_op_next(j->probe, &j->pb, err)) || !j->pb)
+                return atomic_load(stop) ? COMB_OK : rc;
+            if ((rc = start_probe_batch(j, err)))
+                return rc;
+        }
+        if ((rc = fill_pairs(j, err)) || (rc = record_pairs(j, err)))
+            return rc;
+        if (j->pi >= j->live)
+            j->pb = NULL;
+    }
+}
+
+/* A copy's task (the lead's too): its morsels' marks. */
+static int mark_task(void *arg, CombErr *err)
+{
+    JoinOp *j = arg;
+    JoinOp *lead = j->lead ? (JoinOp *)j->lead : j;
+    int rc = j->built ? COMB_OK : borrow_build(j, err);
+    return rc ? rc : mark_build(j, &lead->mpar.stop, err);
+}
+
+/* The probe side read by the join and its copies side by side, their
+ * marks joined into this one's; then the build rest.  When a join down
+ * the probe side spilled first, this one reads the probe side alone. */
+static int par_mark(JoinOp *j, CombErr *err)
+{
+    void **args = comb_malloc((size_t)(j->mpar.n + 1) * sizeof *args);
+    int rc;
+    if (!args)
+        return comb_err_nomem(err);
+    args[0] = j;
+    for (int k = 0; k < j->mpar.n; k++)
+        args[k + 1] = j->mpar.peers[k];
+    rc = sql_par_chains_run(&j->mpar, j->in_probe, mark_task, args, err);
+    comb_free(args);
+    if (rc)
+        return rc;
+    if (atomic_load(&j->mpar.over)) {
+        close_copies(j);
+        return sql_par_chains_serial(&j->mpar, j->in_probe, err);
+    }
+    for (int k = 0; k < j->mpar.n; k++) {
+        const JoinOp *p = (const JoinOp *)j->mpar.peers[k];
+        for (int64_t r = 0; p->built && r < j->rows.n_rows; r++)
+            j->bmatched[r] |= p->bmatched[r];
+    }
+    j->pb = NULL;
+    j->phase = PH_BUILD_REST;
+    return COMB_OK;
+}
+
 /* The build rest as output: SEMI and ANTI show the left (build)
  * columns alone, the first of the pair's. */
 static const CombBatch *rest_view(JoinOp *j)
@@ -1058,6 +1361,8 @@ static int join_next(SqlOp *op, const CombBatch **out, CombErr *err)
     JoinOp *j = (JoinOp *)op;
     int rc;
     if (!j->built && (rc = j->lead ? borrow_build(j, err) : join_build(j, err)))
+        return rc;
+    if (j->phase == PH_PAIRS && par_marks(j) && (rc = par_mark(j, err)))
         return rc;
     for (;;) {
         switch (j->phase) {
@@ -1160,6 +1465,10 @@ static int join_open(SqlOp *op, CombErr *err)
         return comb_err_nomem(err);
     if (!j->lead)
         sql_rows_track(&j->rows, c->mem);
+    if (!j->lead && par_build(j) && (rc = open_parts(j, err)))
+        return rc;
+    if (!j->lead && par_marks(j) && (rc = sql_par_chains_open(&j->mpar, j->probe, err)))
+        return rc;
     j->phase = PH_PAIRS;
     j->pb = NULL;
     j->built = false;
@@ -1191,6 +1500,9 @@ static void join_close(SqlOp *op)
     memset(&j->out_rs, 0, sizeof j->out_rs);
     comb_arena_free(&j->scratch);
     grace_free(j);
+    /* the copies before the build side: their joins probe its tables */
+    close_copies(j);
+    parts_free(j, false);
     sql_op_close(j->probe);
     sql_op_close(j->build);
     sql_op_close(j->s.single_default);
@@ -1212,6 +1524,14 @@ static void pair_fills(JoinOp *j)
     j->bfill = res + j->boff;
 }
 
+/* The build side and its copies read the same columns. */
+static void need_build(JoinOp *j, const bool *used)
+{
+    sql_op_need(j->build, used);
+    for (int k = 0; k < j->par.n; k++)
+        sql_op_need(j->par.peers[k], used);
+}
+
 /* What each input must give: the output columns read, the keys', the
  * residual's. */
 static void join_need(SqlOp *op, const bool *used)
@@ -1222,7 +1542,7 @@ static void join_need(SqlOp *op, const bool *used)
     bool *l, *r;
     if (!pair) {
         sql_op_need(j->probe, NULL);
-        sql_op_need(j->build, NULL);
+        need_build(j, NULL);
         memset(j->pused, 1, (size_t)j->probe->n_cols);
         memset(j->bused, 1, (size_t)j->n_bcols);
         return;
@@ -1240,8 +1560,10 @@ static void join_need(SqlOp *op, const bool *used)
         sql_bx_mark_used(j->bkeys[k], j->n_bcols, j->bused);
     }
     sql_op_need(j->probe, j->pused);
-    sql_op_need(j->build, j->bused);
+    need_build(j, j->bused);
     pair_fills(j);
+    for (int k = 0; k < j->mpar.n; k++)
+        sql_op_need(j->mpar.peers[k], used);
     if (j->s.single_default)
         sql_op_need(j->s.single_default, NULL);
 }
@@ -1432,4 +1754,54 @@ int sql_op_join_prebuild(SqlOp *op, bool *spilled, CombErr *err)
 void sql_op_join_share(SqlOp *copy, const SqlOp *lead)
 {
     ((JoinOp *)copy)->lead = (const JoinOp *)lead;
+}
+
+SqlOp *sql_op_join_build_input(const SqlOp *op)
+{
+    const JoinOp *j = (const JoinOp *)op;
+    for (int k = 0; k < j->s.n_keys; k++)
+        if (!sql_bx_par_safe(j->bkeys[k]))
+            return NULL;
+    return j->build;
+}
+
+int sql_op_join_build_peers(SqlOp *op, SqlOp **copies, int n, CombErr *err)
+{
+    JoinOp *j = (JoinOp *)op;
+    SqlStmtCtx *c = op->c;
+    int nk = j->s.n_keys;
+    if (!(j->parts = comb_arena_calloc(c->arena, (size_t)(n + 1) * sizeof *j->parts)))
+        return comb_err_nomem(err);
+    for (int k = 0; k <= n; k++) {
+        BuildPart *p = &j->parts[k];
+        p->j = j;
+        p->input = k ? copies[k - 1] : j->build;
+        p->keys = k ? comb_arena_alloc(c->arena, (size_t)(nk + 1) * sizeof *p->keys) : j->bkeys;
+        p->cols = k ? comb_arena_alloc(c->arena, (size_t)(j->n_bcols + nk + 1) * sizeof *p->cols)
+                    : j->bcols;
+        if (!p->keys || !p->cols)
+            return comb_err_nomem(err);
+        for (int i = 0; k && i < nk; i++)
+            if (!(p->keys[i] = sql_bx_clone(c, j->bkeys[i], NULL)))
+                return comb_err_nomem(err);
+    }
+    return sql_par_chains_init(&j->par, c, copies, n, err);
+}
+
+SqlOp *sql_op_join_mark_input(const SqlOp *op)
+{
+    const JoinOp *j = (const JoinOp *)op;
+    if (!j->marks_build || !sql_bx_par_safe(j->s.residual))
+        return NULL;
+    for (int k = 0; k < j->s.n_keys; k++)
+        if (!sql_bx_par_safe(j->pkeys[k]))
+            return NULL;
+    return j->probe;
+}
+
+int sql_op_join_mark_peers(SqlOp *op, SqlOp **copies, int n, CombErr *err)
+{
+    for (int k = 0; k < n; k++)
+        ((JoinOp *)copies[k])->lead = (const JoinOp *)op;
+    return sql_par_group_init(&((JoinOp *)op)->mpar, op->c, copies, n, err);
 }

@@ -237,67 +237,101 @@ int sql_par_group_init(SqlParGroup *g, SqlStmtCtx *c, SqlOp **peers, int n,
     return COMB_OK;
 }
 
-static int share_morsels(SqlParGroup *g, SqlOp *op, CombErr *err)
+int sql_par_chains_init(SqlParGroup *g, SqlStmtCtx *c, SqlOp **chains, int n,
+                        CombErr *err)
 {
-    AcidMorselWalk *w = sql_op_par_walk(op->input);
+    g->bare = true;
+    return sql_par_group_init(g, c, chains, n, err);
+}
+
+/* The chain copy k runs: the peer itself, or the next down from it (a
+ * join's probe side). */
+static SqlOp *peer_chain(const SqlParGroup *g, int k)
+{
+    return g->bare ? g->peers[k] : chain_next(g->peers[k]);
+}
+
+static int share_morsels(SqlParGroup *g, SqlOp *chain, CombErr *err)
+{
+    AcidMorselWalk *w = sql_op_par_walk(chain);
     if (!w)
         return COMB_INTERNAL(err, "a parallel operator's input has no scan");
     w->shared = &g->morsels;
     return COMB_OK;
 }
 
-int sql_par_group_open(SqlParGroup *g, SqlOp *lead, CombErr *err)
+int sql_par_chains_open(SqlParGroup *g, SqlOp *chain, CombErr *err)
 {
     int rc;
     atomic_store(&g->stop, false);
     atomic_store(&g->over, false);
     atomic_store(&g->morsels.next, 0);
     g->live = true;
-    if ((rc = share_morsels(g, lead, err)))
+    if ((rc = share_morsels(g, chain, err)))
         return rc;
     for (int k = 0; k < g->n; k++) {
-        sql_par_ctx_sync(g->ctx[k], lead->c);
+        sql_par_ctx_sync(g->ctx[k], chain->c);
         sql_op_set_ctx(g->peers[k], g->ctx[k]);
-        sql_op_par_share(g->peers[k]->input, lead->input);
+        sql_op_par_share(peer_chain(g, k), chain);
         if ((rc = sql_op_open(g->peers[k], err)) ||
-            (rc = share_morsels(g, g->peers[k], err)))
+            (rc = share_morsels(g, peer_chain(g, k), err)))
             return rc;
     }
     return COMB_OK;
 }
 
+int sql_par_group_open(SqlParGroup *g, SqlOp *lead, CombErr *err)
+{
+    return sql_par_chains_open(g, lead->input, err);
+}
+
 typedef struct GroupTask {
     SqlParGroup *g;
     SqlParTask task;
-    SqlOp *op;
+    void *arg;
 } GroupTask;
 
 static int group_task(void *arg, CombErr *err)
 {
     GroupTask *t = arg;
-    int rc = t->task(t->op, err);
+    int rc = t->task(t->arg, err);
     if (rc)
         atomic_store(&t->g->stop, true);
+    return rc;
+}
+
+int sql_par_chains_run(SqlParGroup *g, SqlOp *chain, SqlParTask task,
+                       void *const *args, CombErr *err)
+{
+    GroupTask *tasks = comb_malloc((size_t)(g->n + 1) * sizeof *tasks);
+    void **targs = comb_malloc((size_t)(g->n + 1) * sizeof *targs);
+    bool spilled = false;
+    int rc = tasks && targs ? sql_op_par_prepare(chain, &spilled, err)
+                            : comb_err_nomem(err);
+    if (spilled)
+        atomic_store(&g->over, true);
+    for (int k = 0; !rc && !spilled && k <= g->n; k++) {
+        tasks[k] = (GroupTask){g, task, args[k]};
+        targs[k] = &tasks[k];
+    }
+    if (!rc && !spilled)
+        rc = sql_par_run(g->n + 1, group_task, targs, err);
+    comb_free(tasks);
+    comb_free(targs);
     return rc;
 }
 
 int sql_par_group_run(SqlParGroup *g, SqlOp *lead, SqlParTask task,
                       CombErr *err)
 {
-    GroupTask *tasks = comb_malloc((size_t)(g->n + 1) * sizeof *tasks);
     void **args = comb_malloc((size_t)(g->n + 1) * sizeof *args);
-    bool spilled = false;
-    int rc = tasks && args ? sql_op_par_prepare(lead->input, &spilled, err)
-                           : comb_err_nomem(err);
-    if (spilled)
-        atomic_store(&g->over, true);
-    for (int k = 0; !rc && !spilled && k <= g->n; k++) {
-        tasks[k] = (GroupTask){g, task, k ? g->peers[k - 1] : lead};
-        args[k] = &tasks[k];
-    }
-    if (!rc && !spilled)
-        rc = sql_par_run(g->n + 1, group_task, args, err);
-    comb_free(tasks);
+    int rc;
+    if (!args)
+        return comb_err_nomem(err);
+    args[0] = lead;
+    for (int k = 0; k < g->n; k++)
+        args[k + 1] = g->peers[k];
+    rc = sql_par_chains_run(g, lead->input, task, args, err);
     comb_free(args);
     return rc;
 }
@@ -317,11 +351,16 @@ void sql_par_group_over(SqlParGroup *g)
     atomic_store(&g->stop, true);
 }
 
+int sql_par_chains_serial(SqlParGroup *g, SqlOp *chain, CombErr *err)
+{
+    /* the peers first: their joins probe tables the lead's chain owns */
+    sql_par_group_close(g, chain->c);
+    sql_op_close(chain);
+    /* a scan opens afresh, sharing no morsels */
+    return sql_op_open(chain, err);
+}
+
 int sql_par_group_serial(SqlParGroup *g, SqlOp *lead, CombErr *err)
 {
-    /* the peers first: their joins probe tables the lead's input owns */
-    sql_par_group_close(g, lead->c);
-    sql_op_close(lead->input);
-    /* a scan opens afresh, sharing no morsels */
-    return sql_op_open(lead->input, err);
+    return sql_par_chains_serial(g, lead->input, err);
 }

@@ -10,7 +10,10 @@
  * stripe (of a text table: each file) is read by exactly one copy; every
  * copy aggregates its rows into groups of its own on its own thread, and
  * the first copy merges the others' partial states (agg.h's merge) and
- * emits the groups in the order one thread would have made them.  With
+ * emits the groups in the order one thread would have made them.  A
+ * join's build side that is such a chain is built as copies too: each
+ * copy stores the rows of its morsels, and the join orders them by
+ * morsel into the one table every probe reads.  With
  * comb.exec.threads=1 nothing of this is built: the serial engine runs.
  *
  * Threads share only read-only things (the bound plan, the session's
@@ -86,6 +89,9 @@ typedef struct SqlParGroup {
     SqlOp **peers;
     SqlStmtCtx **ctx;
     int n;
+    bool bare;               /* the peers are copies of the chain itself
+                                (a join's build side), not operators over
+                                copies of it */
     bool live;               /* opened: contexts to end at close */
     AcidMorsels morsels;
     _Atomic bool stop;
@@ -107,6 +113,18 @@ int sql_par_group_run(SqlParGroup *g, SqlOp *lead, SqlParTask task,
  * contexts ended (once). */
 void sql_par_group_close(SqlParGroup *g, SqlStmtCtx *c);
 
+/* The same over a chain given: the lead's (lead->input for an
+ * aggregation or a sort, a join's probe side for copies of the join),
+ * or, sql_par_chains_init, bare copies of a chain (a join's build side,
+ * op_join.c), chains[0..n).  open: after the chain's own open.  run: the
+ * joins of the chain build their tables, then task(args[0]) runs on this
+ * thread, task(args[k]) for copy k - 1 on a thread of its own. */
+int sql_par_chains_init(SqlParGroup *g, SqlStmtCtx *c, SqlOp **chains, int n,
+                        CombErr *err);
+int sql_par_chains_open(SqlParGroup *g, SqlOp *chain, CombErr *err);
+int sql_par_chains_run(SqlParGroup *g, SqlOp *chain, SqlParTask task,
+                       void *const *args, CombErr *err);
+
 /* Over comb.exec.memory.limit the copies cannot spill (their runs and
  * groups are merged in memory): a copy whose holdings tip the statement
  * over the limit calls sql_par_group_over, which stops them all (also
@@ -119,5 +137,6 @@ void sql_par_group_close(SqlParGroup *g, SqlStmtCtx *c);
  * been output yet. */
 void sql_par_group_over(SqlParGroup *g);
 int sql_par_group_serial(SqlParGroup *g, SqlOp *lead, CombErr *err);
+int sql_par_chains_serial(SqlParGroup *g, SqlOp *chain, CombErr *err);
 
 #endif
