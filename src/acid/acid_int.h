@@ -203,6 +203,14 @@ void acid_delete_set_mark_run(const AcidDeleteSet *s, AcidDeleteCursor *c,
                               const int64_t *row_ids, int n,
                               uint8_t *deleted);
 
+/* The keys (owid, bucket, r) of the set with r in [row_lo, row_hi]:
+ * their number, *first the index of the first (keys[*first ...] in
+ * order, distinct after acid_delete_set_sort).  The cursor ends at the
+ * range's last key, as after acid_delete_set_mark_run. */
+size_t acid_delete_set_span(const AcidDeleteSet *s, AcidDeleteCursor *c,
+                            int64_t owid, int32_t bucket, int64_t row_lo,
+                            int64_t row_hi, size_t *first);
+
 /* Whether a key of the (sorted) set lies in [lo, hi]. */
 bool acid_delete_set_overlaps(const AcidDeleteSet *s, const AcidKey *lo,
                               const AcidKey *hi);

@@ -62,20 +62,23 @@ static void dedupe(AcidDeleteSet *s)
     s->n = out;
 }
 
-static bool is_sorted(const AcidDeleteSet *s)
+/* Sorted without duplicates: what a set loaded from one delete file is. */
+static bool strictly_ascending(const AcidDeleteSet *s)
 {
     for (size_t i = 1; i < s->n; i++)
-        if (acid_key_cmp(&s->keys[i - 1], &s->keys[i]) > 0)
+        if (acid_key_cmp(&s->keys[i - 1], &s->keys[i]) >= 0)
             return false;
     return true;
 }
 
 void acid_delete_set_sort(AcidDeleteSet *s)
 {
-    /* the events of one delete file come sorted (every ACID file is,
-     * section 6.1): a bucket with one delete delta needs no sort */
-    if (s->n > 1 && !is_sorted(s))
-        qsort(s->keys, s->n, sizeof *s->keys, cmp_key);
+    /* the events of one delete file come sorted and distinct (every ACID
+     * file is, section 6.1): a bucket with one delete delta needs neither
+     * a sort nor the pass dropping duplicates */
+    if (strictly_ascending(s))
+        return;
+    qsort(s->keys, s->n, sizeof *s->keys, cmp_key);
     dedupe(s);
 }
 
@@ -146,6 +149,37 @@ bool acid_delete_set_contains(const AcidDeleteSet *s, AcidDeleteCursor *c,
     return c->pos < s->n && acid_key_cmp(&s->keys[c->pos], k) == 0;
 }
 
+/* The cursor's rule after probes up to `last`, the set's keys before pos
+ * being below it: pos is the first key not below the last probe. */
+static void cursor_end(const AcidDeleteSet *s, AcidDeleteCursor *c,
+                       size_t pos, const AcidKey *last)
+{
+    if (pos > 0 && acid_key_cmp(&s->keys[pos - 1], last) == 0)
+        pos--;
+    c->pos = pos;
+    c->last = *last;
+    c->started = true;
+}
+
+size_t acid_delete_set_span(const AcidDeleteSet *s, AcidDeleteCursor *c,
+                            int64_t owid, int32_t bucket, int64_t row_lo,
+                            int64_t row_hi, size_t *first)
+{
+    AcidKey lo = {.owid = owid, .bucket = bucket, .row_id = row_lo};
+    AcidKey hi = lo;
+    size_t pos, end;
+    hi.row_id = row_hi;
+    *first = 0;
+    if (s->n == 0 || row_lo > row_hi)
+        return 0;
+    pos = end = cursor_seek(s, c, &lo);
+    while (end < s->n && acid_key_cmp(&s->keys[end], &hi) <= 0)
+        end++;
+    cursor_end(s, c, end, &hi);
+    *first = pos;
+    return end - pos;
+}
+
 void acid_delete_set_mark_run(const AcidDeleteSet *s, AcidDeleteCursor *c,
                               int64_t owid, int32_t bucket,
                               const int64_t *row_ids, int n, uint8_t *deleted)
@@ -157,16 +191,18 @@ void acid_delete_set_mark_run(const AcidDeleteSet *s, AcidDeleteCursor *c,
     if (s->n == 0 || n <= 0)
         return;
     last.row_id = row_ids[n - 1];
-    pos = cursor_seek(s, c, &first);
     if (row_ids[n - 1] - row_ids[0] == n - 1) {
         /* consecutive row ids (an insert file's are): each key of the
          * run's range names its row directly */
-        for (; pos < s->n && acid_key_cmp(&s->keys[pos], &last) <= 0; pos++)
-            deleted[s->keys[pos].row_id - row_ids[0]] = 1;
-        i = n;
+        size_t k = acid_delete_set_span(s, c, owid, bucket, row_ids[0],
+                                        row_ids[n - 1], &pos);
+        for (size_t j = pos; j < pos + k; j++)
+            deleted[s->keys[j].row_id - row_ids[0]] = 1;
+        return;
     }
     /* else a merge of two ascending lists of row ids: the run's and those
      * of the set's keys with the run's (owid, bucket) */
+    pos = cursor_seek(s, c, &first);
     while (pos < s->n && i < n) {
         const AcidKey *k = &s->keys[pos];
         if (k->owid != owid || k->bucket != bucket)
@@ -180,12 +216,7 @@ void acid_delete_set_mark_run(const AcidDeleteSet *s, AcidDeleteCursor *c,
             pos++;
         }
     }
-    /* the cursor's rule: pos is the first key not below the last probe */
-    if (pos > 0 && acid_key_cmp(&s->keys[pos - 1], &last) == 0)
-        pos--;
-    c->pos = pos;
-    c->last = last;
-    c->started = true;
+    cursor_end(s, c, pos, &last);
 }
 
 bool acid_delete_set_overlaps(const AcidDeleteSet *s, const AcidKey *lo,
@@ -264,6 +295,7 @@ static int add_batch_events(AcidDeleteSet *s, const CombBatch *b,
     size_t n = (size_t)b->n_rows;
     bool valid = false, checked = false;
     int32_t checked_prop = 0;
+    AcidKey *out;
     int rc;
     for (int c = ACID_FIELD_OWID; c <= ACID_FIELD_CURRENT; c++) {
         const CombVector *v = &b->cols[c];
@@ -272,22 +304,28 @@ static int add_batch_events(AcidDeleteSet *s, const CombBatch *b,
     }
     if ((rc = reserve(s, n, err)))
         return rc;
+    /* a local cursor: stores through s->keys would make the compiler
+     * reload s->keys and s->n for every event */
+    out = s->keys + s->n;
     for (size_t row = 0; row < n; row++) {
         if (row == 0 || current[row] != current[row - 1])
             valid = comb_idlist_is_valid(&wil->ids, current[row]);
         if (!valid)
             continue;
         if (!checked || (int32_t)bkt[row] != checked_prop) {
-            if ((rc = check_writer((int32_t)bkt[row], path, writer, err)))
+            if ((rc = check_writer((int32_t)bkt[row], path, writer, err))) {
+                s->n = (size_t)(out - s->keys);
                 return rc;
+            }
             checked = true;
             checked_prop = (int32_t)bkt[row];
         }
-        s->keys[s->n++] = (AcidKey){.owid = owid[row],
-                                    .bucket = (int32_t)bkt[row],
-                                    .row_id = rid[row],
-                                    .writer = writer};
+        *out++ = (AcidKey){.owid = owid[row],
+                           .bucket = (int32_t)bkt[row],
+                           .row_id = rid[row],
+                           .writer = writer};
     }
+    s->n = (size_t)(out - s->keys);
     return COMB_OK;
 }
 
