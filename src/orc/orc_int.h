@@ -145,8 +145,12 @@ typedef struct OrcChunks {
     const OrcTail *tail;  /* the file's last bytes, read at open; NULL ok */
     uint64_t off, end;    /* the stored bytes not read yet */
     uint64_t done;        /* stored bytes before raw's first */
-    CombBuf *raw;         /* stored bytes read: raw->data[raw_pos..len)
-                             are not used yet */
+    CombBuf *raw;         /* stored bytes read from the file */
+    const uint8_t *stored; /* the stored bytes at hand: raw's, or the
+                             tail's own copy of them (no copy made);
+                             stored[raw_pos..stored_len) are not used
+                             yet */
+    size_t stored_len;
     size_t raw_pos;
     OrcCodec *codec;      /* NULL: the stream is stored uncompressed */
     uint64_t block;
