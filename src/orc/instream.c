@@ -13,7 +13,6 @@
 #include "common/alloc.h"
 #include "fs/fs.h"
 
-#include <stdio.h>
 #include <string.h>
 
 /* Bytes of a stored stream read at a time (more when one chunk is
@@ -172,26 +171,23 @@ static int chunks_need(OrcIn *in, size_t need, CombErr *err)
 static int next_chunk(OrcIn *in, CombErr *err)
 {
     OrcChunks *c = in->more;
-    char what[64];
     size_t clen = 0;
     bool original = false;
-    snprintf(what, sizeof what, "column %d %s stream", in->column,
-             in->stream);
     int rc = chunks_need(in, 3, err);
     if (rc)
         return rc;
     if (raw_left(c) < 3)
         return comb_err(err, COMB_ECORRUPT,
-                        "corrupt file '%s': %s: truncated chunk header",
-                        in->path, what);
+                        "corrupt file '%s': column %d %s stream: truncated "
+                        "chunk header", in->path, in->column, in->stream);
     orc_chunk_header(c->stored + c->raw_pos, &clen, &original);
     if ((rc = chunks_need(in, 3 + clen, err)))
         return rc;
     if (raw_left(c) < 3 + clen)
         return comb_err(err, COMB_ECORRUPT,
-                        "corrupt file '%s': %s: chunk of %zu bytes runs past "
-                        "its end (%zu left)", in->path, what, clen,
-                        raw_left(c) - 3);
+                        "corrupt file '%s': column %d %s stream: chunk of %zu "
+                        "bytes runs past its end (%zu left)", in->path,
+                        in->column, in->stream, clen, raw_left(c) - 3);
     const uint8_t *body = c->stored + c->raw_pos + 3;
     size_t at = (size_t)c->done + c->raw_pos;
     c->raw_pos += 3 + clen;
@@ -204,7 +200,7 @@ static int next_chunk(OrcIn *in, CombErr *err)
         c->counters->chunks_decompressed++;
     c->have_dec = false;
     rc = orc_codec_decode_chunk(c->codec, c->block, body, clen, c->dec,
-                                in->path, what, at, err);
+                                in->path, in->column, in->stream, at, err);
     in->p = c->dec->data;
     in->len = c->dec->len;
     if (rc == COMB_OK) {

@@ -100,12 +100,12 @@ static inline void orc_chunk_header(const uint8_t *p, size_t *clen,
     *original = h & 1;
 }
 /* Decompress one chunk body (clen bytes at src; its header was at byte
- * `at` of the stream `what`) into dec, replacing what dec held; at most
- * block_size bytes. */
+ * `at` of column `column`'s stream `stream`, named in errors) into dec,
+ * replacing what dec held; at most block_size bytes. */
 int orc_codec_decode_chunk(OrcCodec *c, uint64_t block_size,
                            const uint8_t *src, size_t clen, CombBuf *dec,
-                           const char *path, const char *what, size_t at,
-                           CombErr *err);
+                           const char *path, int column, const char *stream,
+                           size_t at, CombErr *err);
 /* orc_codec_compress stores a chunk shorter than this original without
  * running the codec: compressing it saves a few bytes at most (on the
  * streaming bench's 1,000-row stripes ~30 of ~40 streams are this short;
