@@ -140,6 +140,11 @@ int acid_row_type(CombArena *a, const AcidSchema *schema, CombType **out,
 int acid_file_type(CombArena *a, const AcidSchema *schema, CombType **out,
                    CombErr *err);
 
+/* Whether the statistics of integer column `column` of the open file
+ * give one value (*v) for every row: no NULL, a value per row, minimum =
+ * maximum. */
+bool acid_file_column_constant(const OrcReader *r, int column, int64_t *v);
+
 /* ----------------------------------------------------------- delete keys */
 
 /* A row identity / delete key (§6.1) plus the writer id decoded from

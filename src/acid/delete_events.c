@@ -280,13 +280,54 @@ static int check_writer(int32_t prop, const char *path, int writer,
     return COMB_OK;
 }
 
+bool acid_file_column_constant(const OrcReader *r, int column, int64_t *v)
+{
+    OrcColumnStats st;
+    if (orc_reader_column_stats(r, column, &st) || !st.has_int ||
+        st.has_null || st.n_values != orc_reader_n_rows(r) ||
+        st.int_min != st.int_max)
+        return false;
+    *v = st.int_min;
+    return true;
+}
+
+/* The bucket property and currentTransaction of a delete file whose
+ * statistics give one value each (one writer and statement, one write
+ * id: every delete file a statement writes): not decoded. */
+typedef struct DeleteFileConsts {
+    bool bucket_const, current_const;
+    int64_t bucket, current;
+} DeleteFileConsts;
+
+/* Both constant, the events valid: every event is (owid, bucket, rowId)
+ * of the decoded columns and the one property, checked once. */
+static int add_constant_events(AcidDeleteSet *s, const CombBatch *b,
+                               const char *path, int writer,
+                               const DeleteFileConsts *k, CombErr *err)
+{
+    const int64_t *owid = b->cols[ACID_FIELD_OWID].i64;
+    const int64_t *rid = b->cols[ACID_FIELD_ROWID].i64;
+    AcidKey *out = s->keys + s->n;
+    int rc;
+    if ((rc = check_writer((int32_t)k->bucket, path, writer, err)))
+        return rc;
+    for (int row = 0; row < b->n_rows; row++)
+        *out++ = (AcidKey){.owid = owid[row],
+                           .bucket = (int32_t)k->bucket,
+                           .row_id = rid[row],
+                           .writer = writer};
+    s->n = (size_t)(out - s->keys);
+    return COMB_OK;
+}
+
 /* Add the valid events of one decoded batch (§6.3 rule 2, §6.4 step 2).
  * The metadata columns are never NULL (checked once per batch); write id
  * validity and the bucket property are looked at once per run of equal
- * values, as a delete file is sorted by them. */
-static int add_batch_events(AcidDeleteSet *s, const CombBatch *b,
-                            const char *path, const CombWriteIdList *wil,
-                            int writer, CombErr *err)
+ * values, as a delete file is sorted by them.  A constant column was not
+ * decoded: its vector gets the value. */
+static int add_batch_events(AcidDeleteSet *s, CombBatch *b, const char *path,
+                            const CombWriteIdList *wil, int writer,
+                            const DeleteFileConsts *k, CombErr *err)
 {
     const int64_t *owid = b->cols[ACID_FIELD_OWID].i64;
     const int64_t *bkt = b->cols[ACID_FIELD_BUCKET].i64;
@@ -299,11 +340,20 @@ static int add_batch_events(AcidDeleteSet *s, const CombBatch *b,
     int rc;
     for (int c = ACID_FIELD_OWID; c <= ACID_FIELD_CURRENT; c++) {
         const CombVector *v = &b->cols[c];
+        if ((c == ACID_FIELD_BUCKET && k->bucket_const) ||
+            (c == ACID_FIELD_CURRENT && k->current_const))
+            continue;
         if (v->has_nulls && memchr(v->nulls, 1, n))
             return COMB_CORRUPT(err, path, "NULL in an ACID metadata column");
     }
     if ((rc = reserve(s, n, err)))
         return rc;
+    if (k->bucket_const && k->current_const)
+        return add_constant_events(s, b, path, writer, k, err);
+    for (size_t row = 0; k->bucket_const && row < n; row++)
+        b->cols[ACID_FIELD_BUCKET].i64[row] = k->bucket;
+    for (size_t row = 0; k->current_const && row < n; row++)
+        b->cols[ACID_FIELD_CURRENT].i64[row] = k->current;
     /* a local cursor: stores through s->keys would make the compiler
      * reload s->keys and s->n for every event */
     out = s->keys + s->n;
@@ -329,16 +379,19 @@ static int add_batch_events(AcidDeleteSet *s, const CombBatch *b,
     return COMB_OK;
 }
 
-/* Decode only the five metadata columns: the `row` of a delete event is
- * NULL and Hive 4 ignores its type (§1.3). */
-static int select_metadata(OrcReader *r, CombArena *a, CombErr *err)
+/* Decode only the metadata columns of the key and currentTransaction,
+ * the constant ones not: the `row` of a delete event is NULL and Hive 4
+ * ignores its type (§1.3). */
+static int select_metadata(OrcReader *r, const DeleteFileConsts *k,
+                           CombArena *a, CombErr *err)
 {
     int n = orc_reader_n_columns(r);
     bool *include = comb_arena_calloc(a, (size_t)n * sizeof *include);
     if (!include)
         return comb_err_nomem(err);
-    for (int c = ACID_ORC_OWID; c <= ACID_ORC_CURRENT; c++)
-        include[c] = true;
+    include[ACID_ORC_OWID] = include[ACID_ORC_ROWID] = true;
+    include[ACID_ORC_BUCKET] = !k->bucket_const;
+    include[ACID_ORC_CURRENT] = !k->current_const;
     return orc_reader_select(r, include, err);
 }
 
@@ -349,6 +402,7 @@ int acid_delete_set_load(AcidDeleteSet *s, const char *path,
     OrcReader *r = NULL;
     CombBatch b;
     CombArena tmp;
+    DeleteFileConsts k;
     bool batch_ok = false;
     int rc;
     comb_arena_init(&tmp, 1024);
@@ -360,7 +414,12 @@ int acid_delete_set_load(AcidDeleteSet *s, const char *path,
                                      "schema");
         goto done;
     }
-    if ((rc = select_metadata(r, &tmp, err)))
+    k.bucket_const = acid_file_column_constant(r, ACID_ORC_BUCKET, &k.bucket);
+    k.current_const =
+        acid_file_column_constant(r, ACID_ORC_CURRENT, &k.current);
+    if (k.current_const && !comb_idlist_is_valid(&wil->ids, k.current))
+        goto done; /* no event of the file is valid (§6.3) */
+    if ((rc = select_metadata(r, &k, &tmp, err)))
         goto done;
     if ((rc = orc_reader_batch_init(r, &b, COMB_BATCH_SIZE))) {
         rc = comb_err_nomem(err);
@@ -370,7 +429,7 @@ int acid_delete_set_load(AcidDeleteSet *s, const char *path,
     for (;;) {
         if ((rc = orc_reader_next(r, &b, err)) || b.n_rows == 0)
             break;
-        if ((rc = add_batch_events(s, &b, path, wil, writer, err)))
+        if ((rc = add_batch_events(s, &b, path, wil, writer, &k, err)))
             break;
     }
 done:

@@ -795,17 +795,12 @@ static int file_batch(AcidReader *r, const CombType *root, CombErr *err)
 static bool file_key_constants(const AcidReader *r, int64_t *owid,
                                int32_t *bucket)
 {
-    OrcColumnStats o, b;
-    uint64_t rows = orc_reader_n_rows(r->orc);
-    if (orc_reader_column_stats(r->orc, ACID_ORC_OWID, &o) ||
-        orc_reader_column_stats(r->orc, ACID_ORC_BUCKET, &b) ||
-        !o.has_int || !b.has_int || o.has_null || b.has_null ||
-        o.n_values != rows || b.n_values != rows || o.int_min != o.int_max ||
-        b.int_min != b.int_max || b.int_min < INT32_MIN ||
-        b.int_min > INT32_MAX)
+    int64_t b;
+    if (!acid_file_column_constant(r->orc, ACID_ORC_OWID, owid) ||
+        !acid_file_column_constant(r->orc, ACID_ORC_BUCKET, &b) ||
+        b < INT32_MIN || b > INT32_MAX)
         return false;
-    *owid = o.int_min;
-    *bucket = (int32_t)b.int_min;
+    *bucket = (int32_t)b;
     return true;
 }
 

@@ -237,3 +237,39 @@ TEST(delete_ranges_rowids_not_consecutive)
     wil_free(&wil);
     comb_arena_free(&a);
 }
+
+/* Delete files of one write id and bucket property have constant
+ * statistics (those columns are not decoded); a minor compaction's
+ * delete file holds events of two write ids and two statements: both
+ * read to the same rows. */
+TEST(delete_ranges_compacted_delete_delta)
+{
+    static const DrEvent w3[] = {{1, 0, 0, 0}, {1, 0, 0, 1500}, {1, 1, 0, 9},
+                                 {2, 0, 0, 2999}};
+    static const DrEvent w4[] = {{1, 0, 0, 1500}, {1, 0, 0, 1501},
+                                 {2, 0, 1, 4}, {1, 1, 0, 2999}};
+    const char *dir = unit_tmpdir();
+    AcidCompactSpec minor = {false, 4, 10, ORC_COMP_ZLIB};
+    AcidCompactResult res;
+    CombWriteIdList wil;
+    CombArena a;
+    CombErr err;
+    comb_arena_init(&a, 1 << 16);
+    memset(dr_rows, 0, sizeof dr_rows);
+    CHECK_OK(insert_files(dir, 1, 0, 2, 0, &err), &err);
+    CHECK_OK(insert_files(dir, 2, 0, 1, 2 * DR_ROWS, &err), &err);
+    CHECK_OK(insert_files(dir, 2, 1, 1, 3 * DR_ROWS, &err), &err);
+    CHECK_OK(delete_events(dir, 3, w3, 4, true, &err), &err);
+    CHECK_OK(delete_events(dir, 4, w4, 4, true, &err), &err);
+    CHECK(dr_rows[1500].deleted && dr_rows[1501].deleted &&
+          dr_rows[DR_ROWS + 9].deleted && dr_rows[3 * DR_ROWS + 4].deleted);
+    wil_make(&wil, 4, NULL, 0, NULL, 0);
+    check_against_model(dir, &wil, &a);
+    CHECK_OK(acid_compact_dir(dir, &dr_schema, &wil, NULL, &minor, &a, &res,
+                              &err),
+             &err);
+    CHECK_STR(res.delete_dir, "delete_delta_0000001_0000004_v0000010");
+    check_against_model(dir, &wil, &a);
+    wil_free(&wil);
+    comb_arena_free(&a);
+}
