@@ -72,6 +72,19 @@ static int insert_files(const char *dir, int64_t w, int stmt, int n_buckets,
     return writer_finish(wr, rc, NULL, err);
 }
 
+/* A fresh model and four files: write id 1 buckets 0 (ids 0..) and 1
+ * (ids 3000..), write id 2 bucket 0 (ids 6000.., the same rowIds as write
+ * id 1's), write id w3 statement 1 bucket 0 (ids 9000..). */
+static int insert_four_files(const char *dir, int64_t w3, CombErr *err)
+{
+    int rc;
+    memset(dr_rows, 0, sizeof dr_rows);
+    if ((rc = insert_files(dir, 1, 0, 2, 0, err)) ||
+        (rc = insert_files(dir, 2, 0, 1, 2 * DR_ROWS, err)))
+        return rc;
+    return insert_files(dir, w3, 1, 1, 3 * DR_ROWS, err);
+}
+
 /* One delete event: (owid, bucket property of bucket/stmt, rowId). */
 typedef struct DrEvent {
     int64_t owid;
@@ -135,8 +148,6 @@ static void check_against_model(const char *dir, const CombWriteIdList *wil,
 TEST(delete_ranges_exact_rows)
 {
     const char *dir = unit_tmpdir();
-    /* write id 1 buckets 0 (ids 0..) and 1 (ids 3000..), write id 2
-     * bucket 0 with the same rowIds, write id 1 statement 1 bucket 0 */
     static const DrEvent committed[] = {
         {1, 0, 0, 0},    {1, 0, 0, 1},    {1, 0, 0, 1022}, {1, 0, 0, 1023},
         {1, 0, 0, 1024}, {1, 0, 0, 2047}, {1, 0, 0, 2048}, {1, 0, 0, 2999},
@@ -152,10 +163,7 @@ TEST(delete_ranges_exact_rows)
     CombArena a;
     CombErr err;
     comb_arena_init(&a, 1 << 16);
-    memset(dr_rows, 0, sizeof dr_rows);
-    CHECK_OK(insert_files(dir, 1, 0, 2, 0, &err), &err);
-    CHECK_OK(insert_files(dir, 2, 0, 1, 2 * DR_ROWS, &err), &err);
-    CHECK_OK(insert_files(dir, 1, 1, 1, 3 * DR_ROWS, &err), &err);
+    CHECK_OK(insert_four_files(dir, 1, &err), &err);
     CHECK_OK(delete_events(dir, 3, committed,
                            (int)(sizeof committed / sizeof *committed), true,
                            &err),
@@ -255,10 +263,7 @@ TEST(delete_ranges_compacted_delete_delta)
     CombArena a;
     CombErr err;
     comb_arena_init(&a, 1 << 16);
-    memset(dr_rows, 0, sizeof dr_rows);
-    CHECK_OK(insert_files(dir, 1, 0, 2, 0, &err), &err);
-    CHECK_OK(insert_files(dir, 2, 0, 1, 2 * DR_ROWS, &err), &err);
-    CHECK_OK(insert_files(dir, 2, 1, 1, 3 * DR_ROWS, &err), &err);
+    CHECK_OK(insert_four_files(dir, 2, &err), &err);
     CHECK_OK(delete_events(dir, 3, w3, 4, true, &err), &err);
     CHECK_OK(delete_events(dir, 4, w4, 4, true, &err), &err);
     CHECK(dr_rows[1500].deleted && dr_rows[1501].deleted &&
