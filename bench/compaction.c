@@ -2,6 +2,12 @@
  * compaction.c - what compaction buys and what it costs (issue 11, item 7):
  *
  *   compaction [ROWS] [DIR]      (default 1000000 rows; DIR is kept)
+ *   compaction scan WAREHOUSE TABLE
+ *
+ * The second form runs the scan below once on a table of a warehouse
+ * (a kept DIR's DIR/warehouse, or one the CLI made), for a profiler:
+ * valgrind --tool=callgrind --toggle-collect=sql_session_execute counts
+ * the scan's instructions alone.
  *
  * For D = 1, 10, 50, 200: a 4-bucket transactional table gets ROWS rows
  * in D INSERT ... SELECT statements (D deltas, delta k the ids with
@@ -64,15 +70,16 @@ static int timed(SqlSession *s, const char *sql, const SqlSink *sink,
     return 0;
 }
 
-/* Best of 5 by wall time (*secs) and by CPU time (*cpu: the scan is one
- * thread, so on a shared machine its CPU time is the steadier figure). */
-static int scan(SqlSession *s, const char *table, long *rows, double *secs,
-                double *cpu)
+/* Best of `runs` by wall time (*secs) and by CPU time (*cpu: the scan is
+ * one thread, so on a shared machine its CPU time is the steadier
+ * figure). */
+static int scan_runs(SqlSession *s, const char *table, int runs, long *rows,
+                     double *secs, double *cpu)
 {
     char sql[256];
     snprintf(sql, sizeof sql, "SELECT id, grp, name, amount FROM %s", table);
     *secs = *cpu = 1e30;
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < runs; i++) {
         ScanCount c = {0};
         SqlSink sink = {&c, NULL, count_batch, NULL, NULL};
         if (timed(s, sql, &sink, secs, cpu))
@@ -80,6 +87,12 @@ static int scan(SqlSession *s, const char *table, long *rows, double *secs,
         *rows = c.rows;
     }
     return 0;
+}
+
+static int scan(SqlSession *s, const char *table, long *rows, double *secs,
+                double *cpu)
+{
+    return scan_runs(s, table, 5, rows, secs, cpu);
 }
 
 /* Bytes of the files under dir (one level of subdirectories). */
@@ -172,6 +185,27 @@ static int source(SqlSession *s, long rows)
     return rc;
 }
 
+/* `compaction scan WAREHOUSE TABLE`: one scan, its rows and CPU time. */
+static int scan_only(const char *warehouse, const char *table)
+{
+    SqlSessionOptions opt = {warehouse, "bench", NULL};
+    SqlSession *s;
+    CombErr err;
+    long rows;
+    double secs, cpu;
+    if (sql_session_open(&opt, &s, &err)) {
+        fprintf(stderr, "comb: %s\n", err.msg);
+        return 1;
+    }
+    if (scan_runs(s, table, 1, &rows, &secs, &cpu)) {
+        sql_session_close(s);
+        return 1;
+    }
+    printf("%s: %ld rows, %.3f s, CPU %.3f s\n", table, rows, secs, cpu);
+    sql_session_close(s);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     static const int deltas[] = {1, 10, 50, 200};
@@ -182,6 +216,8 @@ int main(int argc, char **argv)
     SqlSessionOptions opt = {wh, "bench", NULL};
     SqlSession *s;
     CombErr err;
+    if (argc == 4 && strcmp(argv[1], "scan") == 0)
+        return scan_only(argv[2], argv[3]);
     if (bench_args(&args, argc, argv, "compaction", 1000000))
         return 2;
     rows = args.rows;
