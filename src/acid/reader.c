@@ -1045,8 +1045,10 @@ static bool filter_insert_run(AcidReader *r, CombBatch *b, int n)
 {
     const int64_t *rid = r->obatch.cols[ACID_FIELD_ROWID].i64;
     size_t first, k;
+    /* rid[n - 1] < rid[0]: consecutive only by wrapping past INT64_MAX
+     * (no writer makes that file; the merge row by row reads it) */
     if (!r->cur->all_valid || !r->const_key || r->want_row_id ||
-        !consecutive(rid, n))
+        !consecutive(rid, n) || rid[n - 1] < rid[0])
         return false;
     k = acid_delete_set_span(&r->deletes, &r->cursor, r->key_owid,
                              r->key_bucket, rid[0], rid[n - 1], &first);
