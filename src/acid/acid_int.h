@@ -140,6 +140,11 @@ int acid_row_type(CombArena *a, const AcidSchema *schema, CombType **out,
 int acid_file_type(CombArena *a, const AcidSchema *schema, CombType **out,
                    CombErr *err);
 
+/* Whether the statistics of integer column `column` of the open file
+ * give one value (*v) for every row: no NULL, a value per row, minimum =
+ * maximum. */
+bool acid_file_column_constant(const OrcReader *r, int column, int64_t *v);
+
 /* ----------------------------------------------------------- delete keys */
 
 /* A row identity / delete key (§6.1) plus the writer id decoded from
@@ -202,6 +207,14 @@ void acid_delete_set_mark_run(const AcidDeleteSet *s, AcidDeleteCursor *c,
                               int64_t owid, int32_t bucket,
                               const int64_t *row_ids, int n,
                               uint8_t *deleted);
+
+/* The keys (owid, bucket, r) of the set with r in [row_lo, row_hi]:
+ * their number, *first the index of the first (keys[*first ...] in
+ * order, distinct after acid_delete_set_sort).  The cursor ends at the
+ * range's last key, as after acid_delete_set_mark_run. */
+size_t acid_delete_set_span(const AcidDeleteSet *s, AcidDeleteCursor *c,
+                            int64_t owid, int32_t bucket, int64_t row_lo,
+                            int64_t row_hi, size_t *first);
 
 /* Whether a key of the (sorted) set lies in [lo, hi]. */
 bool acid_delete_set_overlaps(const AcidDeleteSet *s, const AcidKey *lo,

@@ -62,20 +62,23 @@ static void dedupe(AcidDeleteSet *s)
     s->n = out;
 }
 
-static bool is_sorted(const AcidDeleteSet *s)
+/* Sorted without duplicates: what a set loaded from one delete file is. */
+static bool strictly_ascending(const AcidDeleteSet *s)
 {
     for (size_t i = 1; i < s->n; i++)
-        if (acid_key_cmp(&s->keys[i - 1], &s->keys[i]) > 0)
+        if (acid_key_cmp(&s->keys[i - 1], &s->keys[i]) >= 0)
             return false;
     return true;
 }
 
 void acid_delete_set_sort(AcidDeleteSet *s)
 {
-    /* the events of one delete file come sorted (every ACID file is,
-     * section 6.1): a bucket with one delete delta needs no sort */
-    if (s->n > 1 && !is_sorted(s))
-        qsort(s->keys, s->n, sizeof *s->keys, cmp_key);
+    /* the events of one delete file come sorted and distinct (every ACID
+     * file is, section 6.1): a bucket with one delete delta needs neither
+     * a sort nor the pass dropping duplicates */
+    if (strictly_ascending(s))
+        return;
+    qsort(s->keys, s->n, sizeof *s->keys, cmp_key);
     dedupe(s);
 }
 
@@ -146,6 +149,37 @@ bool acid_delete_set_contains(const AcidDeleteSet *s, AcidDeleteCursor *c,
     return c->pos < s->n && acid_key_cmp(&s->keys[c->pos], k) == 0;
 }
 
+/* The cursor's rule after probes up to `last`, the set's keys before pos
+ * being below it: pos is the first key not below the last probe. */
+static void cursor_end(const AcidDeleteSet *s, AcidDeleteCursor *c,
+                       size_t pos, const AcidKey *last)
+{
+    if (pos > 0 && acid_key_cmp(&s->keys[pos - 1], last) == 0)
+        pos--;
+    c->pos = pos;
+    c->last = *last;
+    c->started = true;
+}
+
+size_t acid_delete_set_span(const AcidDeleteSet *s, AcidDeleteCursor *c,
+                            int64_t owid, int32_t bucket, int64_t row_lo,
+                            int64_t row_hi, size_t *first)
+{
+    AcidKey lo = {.owid = owid, .bucket = bucket, .row_id = row_lo};
+    AcidKey hi = lo;
+    size_t pos, end;
+    hi.row_id = row_hi;
+    *first = 0;
+    if (s->n == 0 || row_lo > row_hi)
+        return 0;
+    pos = end = cursor_seek(s, c, &lo);
+    while (end < s->n && acid_key_cmp(&s->keys[end], &hi) <= 0)
+        end++;
+    cursor_end(s, c, end, &hi);
+    *first = pos;
+    return end - pos;
+}
+
 void acid_delete_set_mark_run(const AcidDeleteSet *s, AcidDeleteCursor *c,
                               int64_t owid, int32_t bucket,
                               const int64_t *row_ids, int n, uint8_t *deleted)
@@ -157,16 +191,18 @@ void acid_delete_set_mark_run(const AcidDeleteSet *s, AcidDeleteCursor *c,
     if (s->n == 0 || n <= 0)
         return;
     last.row_id = row_ids[n - 1];
-    pos = cursor_seek(s, c, &first);
     if (row_ids[n - 1] - row_ids[0] == n - 1) {
         /* consecutive row ids (an insert file's are): each key of the
          * run's range names its row directly */
-        for (; pos < s->n && acid_key_cmp(&s->keys[pos], &last) <= 0; pos++)
-            deleted[s->keys[pos].row_id - row_ids[0]] = 1;
-        i = n;
+        size_t k = acid_delete_set_span(s, c, owid, bucket, row_ids[0],
+                                        row_ids[n - 1], &pos);
+        for (size_t j = pos; j < pos + k; j++)
+            deleted[s->keys[j].row_id - row_ids[0]] = 1;
+        return;
     }
     /* else a merge of two ascending lists of row ids: the run's and those
      * of the set's keys with the run's (owid, bucket) */
+    pos = cursor_seek(s, c, &first);
     while (pos < s->n && i < n) {
         const AcidKey *k = &s->keys[pos];
         if (k->owid != owid || k->bucket != bucket)
@@ -180,12 +216,7 @@ void acid_delete_set_mark_run(const AcidDeleteSet *s, AcidDeleteCursor *c,
             pos++;
         }
     }
-    /* the cursor's rule: pos is the first key not below the last probe */
-    if (pos > 0 && acid_key_cmp(&s->keys[pos - 1], &last) == 0)
-        pos--;
-    c->pos = pos;
-    c->last = last;
-    c->started = true;
+    cursor_end(s, c, pos, &last);
 }
 
 bool acid_delete_set_overlaps(const AcidDeleteSet *s, const AcidKey *lo,
@@ -249,13 +280,54 @@ static int check_writer(int32_t prop, const char *path, int writer,
     return COMB_OK;
 }
 
+bool acid_file_column_constant(const OrcReader *r, int column, int64_t *v)
+{
+    OrcColumnStats st;
+    if (orc_reader_column_stats(r, column, &st) || !st.has_int ||
+        st.has_null || st.n_values != orc_reader_n_rows(r) ||
+        st.int_min != st.int_max)
+        return false;
+    *v = st.int_min;
+    return true;
+}
+
+/* The bucket property and currentTransaction of a delete file whose
+ * statistics give one value each (one writer and statement, one write
+ * id: every delete file a statement writes): not decoded. */
+typedef struct DeleteFileConsts {
+    bool bucket_const, current_const;
+    int64_t bucket, current;
+} DeleteFileConsts;
+
+/* Both constant, the events valid: every event is (owid, bucket, rowId)
+ * of the decoded columns and the one property, checked once. */
+static int add_constant_events(AcidDeleteSet *s, const CombBatch *b,
+                               const char *path, int writer,
+                               const DeleteFileConsts *k, CombErr *err)
+{
+    const int64_t *owid = b->cols[ACID_FIELD_OWID].i64;
+    const int64_t *rid = b->cols[ACID_FIELD_ROWID].i64;
+    AcidKey *out = s->keys + s->n;
+    int rc;
+    if ((rc = check_writer((int32_t)k->bucket, path, writer, err)))
+        return rc;
+    for (int row = 0; row < b->n_rows; row++)
+        *out++ = (AcidKey){.owid = owid[row],
+                           .bucket = (int32_t)k->bucket,
+                           .row_id = rid[row],
+                           .writer = writer};
+    s->n = (size_t)(out - s->keys);
+    return COMB_OK;
+}
+
 /* Add the valid events of one decoded batch (§6.3 rule 2, §6.4 step 2).
  * The metadata columns are never NULL (checked once per batch); write id
  * validity and the bucket property are looked at once per run of equal
- * values, as a delete file is sorted by them. */
-static int add_batch_events(AcidDeleteSet *s, const CombBatch *b,
-                            const char *path, const CombWriteIdList *wil,
-                            int writer, CombErr *err)
+ * values, as a delete file is sorted by them.  A constant column was not
+ * decoded: its vector gets the value. */
+static int add_batch_events(AcidDeleteSet *s, CombBatch *b, const char *path,
+                            const CombWriteIdList *wil, int writer,
+                            const DeleteFileConsts *k, CombErr *err)
 {
     const int64_t *owid = b->cols[ACID_FIELD_OWID].i64;
     const int64_t *bkt = b->cols[ACID_FIELD_BUCKET].i64;
@@ -264,43 +336,62 @@ static int add_batch_events(AcidDeleteSet *s, const CombBatch *b,
     size_t n = (size_t)b->n_rows;
     bool valid = false, checked = false;
     int32_t checked_prop = 0;
+    AcidKey *out;
     int rc;
     for (int c = ACID_FIELD_OWID; c <= ACID_FIELD_CURRENT; c++) {
         const CombVector *v = &b->cols[c];
+        if ((c == ACID_FIELD_BUCKET && k->bucket_const) ||
+            (c == ACID_FIELD_CURRENT && k->current_const))
+            continue;
         if (v->has_nulls && memchr(v->nulls, 1, n))
             return COMB_CORRUPT(err, path, "NULL in an ACID metadata column");
     }
     if ((rc = reserve(s, n, err)))
         return rc;
+    if (k->bucket_const && k->current_const)
+        return add_constant_events(s, b, path, writer, k, err);
+    for (size_t row = 0; k->bucket_const && row < n; row++)
+        b->cols[ACID_FIELD_BUCKET].i64[row] = k->bucket;
+    for (size_t row = 0; k->current_const && row < n; row++)
+        b->cols[ACID_FIELD_CURRENT].i64[row] = k->current;
+    /* a local cursor: stores through s->keys would make the compiler
+     * reload s->keys and s->n for every event */
+    out = s->keys + s->n;
     for (size_t row = 0; row < n; row++) {
         if (row == 0 || current[row] != current[row - 1])
             valid = comb_idlist_is_valid(&wil->ids, current[row]);
         if (!valid)
             continue;
         if (!checked || (int32_t)bkt[row] != checked_prop) {
-            if ((rc = check_writer((int32_t)bkt[row], path, writer, err)))
+            if ((rc = check_writer((int32_t)bkt[row], path, writer, err))) {
+                s->n = (size_t)(out - s->keys);
                 return rc;
+            }
             checked = true;
             checked_prop = (int32_t)bkt[row];
         }
-        s->keys[s->n++] = (AcidKey){.owid = owid[row],
-                                    .bucket = (int32_t)bkt[row],
-                                    .row_id = rid[row],
-                                    .writer = writer};
+        *out++ = (AcidKey){.owid = owid[row],
+                           .bucket = (int32_t)bkt[row],
+                           .row_id = rid[row],
+                           .writer = writer};
     }
+    s->n = (size_t)(out - s->keys);
     return COMB_OK;
 }
 
-/* Decode only the five metadata columns: the `row` of a delete event is
- * NULL and Hive 4 ignores its type (§1.3). */
-static int select_metadata(OrcReader *r, CombArena *a, CombErr *err)
+/* Decode only the metadata columns of the key and currentTransaction,
+ * the constant ones not: the `row` of a delete event is NULL and Hive 4
+ * ignores its type (§1.3). */
+static int select_metadata(OrcReader *r, const DeleteFileConsts *k,
+                           CombArena *a, CombErr *err)
 {
     int n = orc_reader_n_columns(r);
     bool *include = comb_arena_calloc(a, (size_t)n * sizeof *include);
     if (!include)
         return comb_err_nomem(err);
-    for (int c = ACID_ORC_OWID; c <= ACID_ORC_CURRENT; c++)
-        include[c] = true;
+    include[ACID_ORC_OWID] = include[ACID_ORC_ROWID] = true;
+    include[ACID_ORC_BUCKET] = !k->bucket_const;
+    include[ACID_ORC_CURRENT] = !k->current_const;
     return orc_reader_select(r, include, err);
 }
 
@@ -311,6 +402,7 @@ int acid_delete_set_load(AcidDeleteSet *s, const char *path,
     OrcReader *r = NULL;
     CombBatch b;
     CombArena tmp;
+    DeleteFileConsts k;
     bool batch_ok = false;
     int rc;
     comb_arena_init(&tmp, 1024);
@@ -322,7 +414,12 @@ int acid_delete_set_load(AcidDeleteSet *s, const char *path,
                                      "schema");
         goto done;
     }
-    if ((rc = select_metadata(r, &tmp, err)))
+    k.bucket_const = acid_file_column_constant(r, ACID_ORC_BUCKET, &k.bucket);
+    k.current_const =
+        acid_file_column_constant(r, ACID_ORC_CURRENT, &k.current);
+    if (k.current_const && !comb_idlist_is_valid(&wil->ids, k.current))
+        goto done; /* no event of the file is valid (§6.3) */
+    if ((rc = select_metadata(r, &k, &tmp, err)))
         goto done;
     if ((rc = orc_reader_batch_init(r, &b, COMB_BATCH_SIZE))) {
         rc = comb_err_nomem(err);
@@ -332,7 +429,7 @@ int acid_delete_set_load(AcidDeleteSet *s, const char *path,
     for (;;) {
         if ((rc = orc_reader_next(r, &b, err)) || b.n_rows == 0)
             break;
-        if ((rc = add_batch_events(s, &b, path, wil, writer, err)))
+        if ((rc = add_batch_events(s, &b, path, wil, writer, &k, err)))
             break;
     }
 done:

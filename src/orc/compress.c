@@ -14,6 +14,7 @@
 #include <lz4.h>
 #include <lzo/lzo1x.h>
 #include <snappy-c.h>
+#include <stdio.h>
 #include <string.h>
 #include <zlib.h>
 #include <zstd.h>
@@ -218,21 +219,26 @@ static int chunk_header(const uint8_t *src, size_t len, size_t pos,
 
 /* Decompress the chunk body at src (clen bytes, header at byte `at`) into
  * dst, which has room for block_size bytes. */
+static int chunk_error(const OrcCodec *c, int rc, uint64_t block_size,
+                       const char *path, const char *what, size_t at,
+                       CombErr *err)
+{
+    if (rc == COMB_ENOMEM)
+        return comb_err_nomem(err);
+    return comb_err(err, COMB_ECORRUPT,
+                    "corrupt file '%s': %s: %s chunk at byte %zu does not "
+                    "decompress into %llu bytes", path, what,
+                    orc_compression_name(c->kind), at,
+                    (unsigned long long)block_size);
+}
+
 static int inflate_chunk(OrcCodec *c, uint64_t block_size, const uint8_t *src,
                          size_t clen, uint8_t *dst, size_t *n,
                          const char *path, const char *what, size_t at,
                          CombErr *err)
 {
     int rc = decode_chunk(c, src, clen, dst, block_size, n);
-    if (rc == COMB_ENOMEM)
-        return comb_err_nomem(err);
-    if (rc)
-        return comb_err(err, COMB_ECORRUPT,
-                        "corrupt file '%s': %s: %s chunk at byte %zu does not "
-                        "decompress into %llu bytes", path, what,
-                        orc_compression_name(c->kind), at,
-                        (unsigned long long)block_size);
-    return COMB_OK;
+    return rc ? chunk_error(c, rc, block_size, path, what, at, err) : COMB_OK;
 }
 
 int orc_codec_decompress(OrcCodec *c, uint64_t block_size, const uint8_t *src,
@@ -273,9 +279,11 @@ int orc_codec_decompress(OrcCodec *c, uint64_t block_size, const uint8_t *src,
 
 int orc_codec_decode_chunk(OrcCodec *c, uint64_t block_size,
                            const uint8_t *src, size_t clen, CombBuf *dec,
-                           const char *path, const char *what, size_t at,
-                           CombErr *err)
+                           const char *path, int column, const char *stream,
+                           size_t at, CombErr *err)
 {
+    char what[64];
+    int rc;
 #ifdef COMB_TEST_BUILD
     /* a fresh buffer each time, so that ASan catches anyone still holding
      * pointers into the previous chunk (strings live only until the next
@@ -285,11 +293,12 @@ int orc_codec_decode_chunk(OrcCodec *c, uint64_t block_size,
     comb_buf_clear(dec);
     if (comb_buf_reserve(dec, block_size))
         return comb_err_nomem(err);
-    int rc = inflate_chunk(c, block_size, src, clen, dec->data, &dec->len,
-                           path, what, at, err);
-    if (rc)
-        dec->len = 0;
-    return rc;
+    if (!(rc = decode_chunk(c, src, clen, dec->data, block_size, &dec->len)))
+        return COMB_OK;
+    dec->len = 0;
+    /* the stream's name only now: this runs for every chunk of a scan */
+    snprintf(what, sizeof what, "column %d %s stream", column, stream);
+    return chunk_error(c, rc, block_size, path, what, at, err);
 }
 
 /* ---------------------------------------------------------------- encode */

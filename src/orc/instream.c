@@ -13,7 +13,6 @@
 #include "common/alloc.h"
 #include "fs/fs.h"
 
-#include <stdio.h>
 #include <string.h>
 
 /* Bytes of a stored stream read at a time (more when one chunk is
@@ -50,7 +49,7 @@ int orc_in_corrupt(const OrcIn *in, const char *what, CombErr *err)
 
 static size_t raw_left(const OrcChunks *c)
 {
-    return c->raw->len - c->raw_pos;
+    return c->stored_len - c->raw_pos;
 }
 
 static bool chunks_done(const OrcChunks *c)
@@ -76,12 +75,68 @@ int orc_file_read(int fd, const OrcTail *tail, void *dst, size_t len,
     return fs_pread_all(fd, dst, len, off, path, err);
 }
 
+/* Where the tail holds stored bytes [off - left, off + want) (the
+ * `left` bytes at hand and the `want` to read), or NULL: the small files
+ * of a scan lie in their tails whole, and their streams are read there
+ * without a copy. */
+static const uint8_t *tail_span(const OrcChunks *c, size_t left, size_t want)
+{
+    const OrcTail *t = c->tail;
+    uint64_t from = c->off - left;
+    if (!t || !t->buf.data || from < t->off || from - t->off > t->buf.len ||
+        t->buf.len - (from - t->off) < left + want)
+        return NULL;
+    return t->buf.data + (from - t->off);
+}
+
+/* The `left` bytes at hand, then `want` more from the file at off, into
+ * raw.  The bytes at hand are raw's: once a stream is read in the tail,
+ * the rest of it is there too (the tail runs to the file's end). */
+static int read_piece(OrcIn *in, size_t left, size_t want, CombErr *err)
+{
+    OrcChunks *c = in->more;
+    CombBuf *raw = c->raw;
+    const uint8_t *at_hand = left ? c->stored + c->raw_pos : raw->data;
+    if (left && at_hand != raw->data + c->raw_pos)
+        return COMB_INTERNAL(err, "stream bytes left in the file's tail");
+#ifdef COMB_TEST_BUILD
+    /* a fresh buffer each time, so that ASan catches anyone still holding
+     * pointers into the previous piece */
+    CombBuf fresh = COMB_BUF_INIT;
+    if (comb_buf_reserve(&fresh, left + want))
+        return comb_err_nomem(err);
+    if (left)
+        memcpy(fresh.data, at_hand, left);
+    comb_buf_free(raw);
+    *raw = fresh;
+#else
+    if (left)
+        memmove(raw->data, at_hand, left);
+    raw->len = left;
+    if (comb_buf_reserve(raw, want))
+        return comb_err_nomem(err);
+#endif
+    c->raw_pos = 0;
+    raw->len = left;
+    c->stored = raw->data;
+    c->stored_len = left;
+    int rc = orc_file_read(c->fd, c->tail, raw->data + left, want, c->off,
+                           in->path, err);
+    if (rc)
+        return rc;
+    raw->len += want;
+    c->stored_len += want;
+    return COMB_OK;
+}
+
 /* Make at least `need` stored bytes available at raw_pos (fewer only at
  * the end of the stream), reading a piece or more behind the ones left. */
 static int chunks_need(OrcIn *in, size_t need, CombErr *err)
 {
     OrcChunks *c = in->more;
     size_t left = raw_left(c), piece = c->piece ? c->piece : ORC_READ_PIECE;
+    const uint8_t *view;
+    int rc;
     if (left >= need || c->off >= c->end)
         return COMB_OK;
     size_t want = need - left > piece ? need - left : piece;
@@ -98,32 +153,14 @@ static int chunks_need(OrcIn *in, size_t need, CombErr *err)
     }
     if (want > c->end - c->off)
         want = (size_t)(c->end - c->off);
-    CombBuf *raw = c->raw;
-#ifdef COMB_TEST_BUILD
-    /* a fresh buffer each time, so that ASan catches anyone still holding
-     * pointers into the previous piece */
-    CombBuf fresh = COMB_BUF_INIT;
-    if (comb_buf_reserve(&fresh, left + want))
-        return comb_err_nomem(err);
-    if (left)
-        memcpy(fresh.data, raw->data + c->raw_pos, left);
-    comb_buf_free(raw);
-    *raw = fresh;
-#else
-    if (left)
-        memmove(raw->data, raw->data + c->raw_pos, left);
-    raw->len = left;
-    if (comb_buf_reserve(raw, want))
-        return comb_err_nomem(err);
-#endif
     c->done += c->raw_pos;
-    c->raw_pos = 0;
-    raw->len = left;
-    int rc = orc_file_read(c->fd, c->tail, raw->data + left, want, c->off,
-                           in->path, err);
-    if (rc)
+    if ((view = tail_span(c, left, want))) {
+        c->stored = view;
+        c->raw_pos = 0;
+        c->stored_len = left + want;
+    } else if ((rc = read_piece(in, left, want, err))) {
         return rc;
-    raw->len += want;
+    }
     c->off += want;
     if (c->counters)
         c->counters->bytes_read += want;
@@ -134,27 +171,24 @@ static int chunks_need(OrcIn *in, size_t need, CombErr *err)
 static int next_chunk(OrcIn *in, CombErr *err)
 {
     OrcChunks *c = in->more;
-    char what[64];
     size_t clen = 0;
     bool original = false;
-    snprintf(what, sizeof what, "column %d %s stream", in->column,
-             in->stream);
     int rc = chunks_need(in, 3, err);
     if (rc)
         return rc;
     if (raw_left(c) < 3)
         return comb_err(err, COMB_ECORRUPT,
-                        "corrupt file '%s': %s: truncated chunk header",
-                        in->path, what);
-    orc_chunk_header(c->raw->data + c->raw_pos, &clen, &original);
+                        "corrupt file '%s': column %d %s stream: truncated "
+                        "chunk header", in->path, in->column, in->stream);
+    orc_chunk_header(c->stored + c->raw_pos, &clen, &original);
     if ((rc = chunks_need(in, 3 + clen, err)))
         return rc;
     if (raw_left(c) < 3 + clen)
         return comb_err(err, COMB_ECORRUPT,
-                        "corrupt file '%s': %s: chunk of %zu bytes runs past "
-                        "its end (%zu left)", in->path, what, clen,
-                        raw_left(c) - 3);
-    const uint8_t *body = c->raw->data + c->raw_pos + 3;
+                        "corrupt file '%s': column %d %s stream: chunk of %zu "
+                        "bytes runs past its end (%zu left)", in->path,
+                        in->column, in->stream, clen, raw_left(c) - 3);
+    const uint8_t *body = c->stored + c->raw_pos + 3;
     size_t at = (size_t)c->done + c->raw_pos;
     c->raw_pos += 3 + clen;
     if (original) {
@@ -166,7 +200,7 @@ static int next_chunk(OrcIn *in, CombErr *err)
         c->counters->chunks_decompressed++;
     c->have_dec = false;
     rc = orc_codec_decode_chunk(c->codec, c->block, body, clen, c->dec,
-                                in->path, what, at, err);
+                                in->path, in->column, in->stream, at, err);
     in->p = c->dec->data;
     in->len = c->dec->len;
     if (rc == COMB_OK) {
@@ -183,9 +217,9 @@ static int next_piece(OrcIn *in, CombErr *err)
 {
     OrcChunks *c = in->more;
     int rc = raw_left(c) ? COMB_OK : chunks_need(in, 1, err);
-    in->p = c->raw->data + c->raw_pos;
+    in->p = c->stored + c->raw_pos;
     in->len = rc ? 0 : raw_left(c);
-    c->raw_pos = c->raw->len;
+    c->raw_pos = c->stored_len;
     return rc;
 }
 
@@ -291,11 +325,12 @@ int orc_in_varint_slow(OrcIn *in, uint64_t *out, CombErr *err)
  * read it once), else from the file there. */
 static void place_raw(OrcChunks *c, uint64_t stored)
 {
-    if (stored >= c->done && stored <= c->done + c->raw->len) {
+    if (stored >= c->done && stored <= c->done + c->stored_len) {
         c->raw_pos = (size_t)(stored - c->done);
         return;
     }
     comb_buf_clear(c->raw);
+    c->stored_len = 0;
     c->raw_pos = 0;
     c->off = c->start + stored;
     c->done = stored;

@@ -52,6 +52,14 @@ int orc_pb_unpack(const ProtobufCMessageDescriptor *desc, size_t len,
 int orc_pb_unpack_arena(CombArena *arena,
                         const ProtobufCMessageDescriptor *desc, size_t len,
                         const uint8_t *data, ProtobufCMessage **out);
+/* orc_pb_unpack_arena of a stripe footer, the message read per stripe:
+ * decoded by hand when it holds only streams, column encodings and a
+ * writer time zone, each field as protobuf-c would set it (unknown
+ * fields, encryption variants, other wire types or bad bytes: through
+ * protobuf-c, which decides).  Its messages are protobuf-c's structs. */
+int orc_pb_stripe_footer_arena(CombArena *arena, size_t len,
+                               const uint8_t *data,
+                               Orc__Proto__StripeFooter **out);
 /* A fresh, initialised message of type desc in arena a; NULL when out of
  * memory. */
 void *orc_pb_new(CombArena *a, const ProtobufCMessageDescriptor *desc);
@@ -92,12 +100,12 @@ static inline void orc_chunk_header(const uint8_t *p, size_t *clen,
     *original = h & 1;
 }
 /* Decompress one chunk body (clen bytes at src; its header was at byte
- * `at` of the stream `what`) into dec, replacing what dec held; at most
- * block_size bytes. */
+ * `at` of column `column`'s stream `stream`, named in errors) into dec,
+ * replacing what dec held; at most block_size bytes. */
 int orc_codec_decode_chunk(OrcCodec *c, uint64_t block_size,
                            const uint8_t *src, size_t clen, CombBuf *dec,
-                           const char *path, const char *what, size_t at,
-                           CombErr *err);
+                           const char *path, int column, const char *stream,
+                           size_t at, CombErr *err);
 /* orc_codec_compress stores a chunk shorter than this original without
  * running the codec: compressing it saves a few bytes at most (on the
  * streaming bench's 1,000-row stripes ~30 of ~40 streams are this short;
@@ -137,8 +145,12 @@ typedef struct OrcChunks {
     const OrcTail *tail;  /* the file's last bytes, read at open; NULL ok */
     uint64_t off, end;    /* the stored bytes not read yet */
     uint64_t done;        /* stored bytes before raw's first */
-    CombBuf *raw;         /* stored bytes read: raw->data[raw_pos..len)
-                             are not used yet */
+    CombBuf *raw;         /* stored bytes read from the file */
+    const uint8_t *stored; /* the stored bytes at hand: raw's, or the
+                             tail's own copy of them (no copy made);
+                             stored[raw_pos..stored_len) are not used
+                             yet */
+    size_t stored_len;
     size_t raw_pos;
     OrcCodec *codec;      /* NULL: the stream is stored uncompressed */
     uint64_t block;

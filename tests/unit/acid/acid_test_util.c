@@ -494,6 +494,23 @@ void scan_rows_free(ScanRows *s)
     memset(s, 0, sizeof *s);
 }
 
+char *scan_sorted_lines(const char *dir, const AcidSchema *schema,
+                        const CombWriteIdList *wil, bool want_row_id,
+                        CombArena *a, CombErr *err)
+{
+    ScanRows s;
+    char **lines, *text;
+    if (scan_table(dir, schema, wil, want_row_id, a, &s, err))
+        return NULL;
+    lines = comb_arena_alloc(a, (size_t)(s.n + 1) * sizeof *lines);
+    for (int i = 0; i < s.n; i++)
+        lines[i] = comb_arena_printf(a, "%s %s", s.rows[i],
+                                     want_row_id ? s.ids[i] : "-");
+    text = sorted_lines_text(lines, s.n, a);
+    scan_rows_free(&s);
+    return text;
+}
+
 int scan_at(const char *dir, const AcidSchema *schema, int64_t hwm,
             bool want_row_id, CombArena *a, ScanRows *out, CombErr *err)
 {

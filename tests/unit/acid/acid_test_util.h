@@ -71,6 +71,12 @@ int scan_table(const char *dir, const AcidSchema *schema,
 
 void scan_rows_free(ScanRows *s);
 
+/* A scan as sorted lines "rows ids" ("-" for ids without ROW__IDs), one
+ * string (sorted_lines_text); NULL with *err when the scan fails. */
+char *scan_sorted_lines(const char *dir, const AcidSchema *schema,
+                        const CombWriteIdList *wil, bool want_row_id,
+                        CombArena *a, CombErr *err);
+
 /* scan_table, and acid_dir_state_get, under the list most tests read
  * with: write ids up to hwm committed, none open or aborted. */
 int scan_at(const char *dir, const AcidSchema *schema, int64_t hwm,

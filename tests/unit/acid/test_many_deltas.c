@@ -104,23 +104,6 @@ static int write_empty_base(const char *dir, CombErr *err)
     return rc ? rc : writer_finish(wr, COMB_OK, NULL, err);
 }
 
-/* Sorted lines "row ids" of a scan (ids "-" without ROW__IDs). */
-static char *scan_lines(const char *dir, const CombWriteIdList *wil,
-                        bool want_row_id, CombArena *a, CombErr *err)
-{
-    ScanRows s;
-    char **lines, *text;
-    if (scan_table(dir, &md_new, wil, want_row_id, a, &s, err))
-        return NULL;
-    lines = comb_arena_alloc(a, (size_t)(s.n + 1) * sizeof *lines);
-    for (int i = 0; i < s.n; i++)
-        lines[i] = comb_arena_printf(a, "%s %s", s.rows[i],
-                                     want_row_id ? s.ids[i] : "-");
-    text = sorted_lines_text(lines, s.n, a);
-    scan_rows_free(&s);
-    return text;
-}
-
 /* The same lines from the model: ids whose write id is valid and that no
  * delete names (skip: a write id whose rows are not visible, or 0). */
 static char *model_lines(bool want_row_id, int64_t skip1, int64_t skip2,
@@ -149,7 +132,7 @@ static void check_scans(const char *dir, const CombWriteIdList *wil,
 {
     CombErr err;
     for (int ids = 0; ids < 2; ids++) {
-        char *got = scan_lines(dir, wil, ids, a, &err);
+        char *got = scan_sorted_lines(dir, &md_new, wil, ids, a, &err);
         CHECK_OK(got ? COMB_OK : err.code, &err);
         CHECK_STR(got, model_lines(ids, skip1, skip2, a));
     }

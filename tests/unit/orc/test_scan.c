@@ -23,12 +23,16 @@ static const OrcCompression all_codecs[] = {ORC_COMP_NONE, ORC_COMP_ZLIB,
                                             ORC_COMP_LZ4};
 
 /* A stream of `len` bytes as a file compressed with codec in blocks of
- * `block` bytes, read back through OrcChunks `piece` bytes at a time. */
+ * `block` bytes, read back through OrcChunks `piece` bytes at a time.
+ * One stream in three has no tail, one the whole file as its tail (read
+ * there without a copy), one the file's second half (read from the file,
+ * then in the tail). */
 typedef struct ChunkedStream {
     char path[ORC_TEST_PATH_LEN];
     int fd;
     OrcCodec *codec;
     CombBuf raw, dec, spill;
+    OrcTail tail;
     OrcChunks chunks;
 } ChunkedStream;
 
@@ -49,7 +53,14 @@ static int chunked_open(ChunkedStream *s, const uint8_t *p, size_t len,
     if (f)
         fclose(f);
     s->fd = rc ? -1 : open(s->path, O_RDONLY);
+    if (!rc && seq % 3 != 0) {
+        s->tail.off = seq % 3 == 1 ? 0 : file.len / 2;
+        if (comb_buf_append(&s->tail.buf, file.data + s->tail.off,
+                            file.len - s->tail.off))
+            rc = COMB_ENOMEM;
+    }
     s->chunks = (OrcChunks){.fd = s->fd, .off = 0, .end = file.len,
+                            .tail = seq % 3 != 0 ? &s->tail : NULL,
                             .raw = &s->raw,
                             .codec = codec == ORC_COMP_NONE ? NULL : s->codec,
                             .block = block, .dec = &s->dec, .spill = &s->spill,
@@ -66,6 +77,7 @@ static void chunked_close(ChunkedStream *s)
     comb_buf_free(&s->raw);
     comb_buf_free(&s->dec);
     comb_buf_free(&s->spill);
+    comb_buf_free(&s->tail.buf);
 }
 
 /* Decode n integers of the bytes through a chunked stream in slices of
