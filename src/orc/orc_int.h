@@ -52,14 +52,6 @@ int orc_pb_unpack(const ProtobufCMessageDescriptor *desc, size_t len,
 int orc_pb_unpack_arena(CombArena *arena,
                         const ProtobufCMessageDescriptor *desc, size_t len,
                         const uint8_t *data, ProtobufCMessage **out);
-/* orc_pb_unpack_arena of a stripe footer, the message read per stripe:
- * decoded by hand when it holds only streams, column encodings and a
- * writer time zone, each field as protobuf-c would set it (unknown
- * fields, encryption variants, other wire types or bad bytes: through
- * protobuf-c, which decides).  Its messages are protobuf-c's structs. */
-int orc_pb_stripe_footer_arena(CombArena *arena, size_t len,
-                               const uint8_t *data,
-                               Orc__Proto__StripeFooter **out);
 /* A fresh, initialised message of type desc in arena a; NULL when out of
  * memory. */
 void *orc_pb_new(CombArena *a, const ProtobufCMessageDescriptor *desc);

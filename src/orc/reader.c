@@ -68,14 +68,8 @@ static int read_message(OrcReader *r, uint64_t off, uint64_t len,
     orc_pool_take(r->pool, &sb);
     int rc = orc_reader_read_section(r, off, len, &sb, what, err);
     if (rc == COMB_OK) {
-        /* stripe footers, one per stripe of every small delta a scan
-         * opens, have their own decoder */
-        if (arena && desc == &orc__proto__stripe_footer__descriptor)
-            rc = orc_pb_stripe_footer_arena(arena, sb.len, sb.p,
-                                            (Orc__Proto__StripeFooter **)out);
-        else
-            rc = arena ? orc_pb_unpack_arena(arena, desc, sb.len, sb.p, out)
-                       : orc_pb_unpack(desc, sb.len, sb.p, out);
+        rc = arena ? orc_pb_unpack_arena(arena, desc, sb.len, sb.p, out)
+                   : orc_pb_unpack(desc, sb.len, sb.p, out);
         if (rc == COMB_ENOMEM)
             comb_err_nomem(err);
         else if (rc)
