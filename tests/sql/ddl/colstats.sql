@@ -107,6 +107,18 @@ ANALYZE TABLE txt COMPUTE STATISTICS FOR COLUMNS;
 LOAD DATA LOCAL INPATH '${env:WH}/in/load.csv' INTO TABLE txt;
 -- @sh sh acc.sh txt
 
+-- CREATE TABLE AS SELECT and each clause of a multi-insert gather them too
+CREATE TABLE ctas STORED AS ORC TBLPROPERTIES ('transactional'='true') AS SELECT a, s FROM plain;
+-- @sh sh col.sh ctas s
+FROM plain INSERT INTO TABLE pt PARTITION (ds='m1') SELECT a, s WHERE a = 1 INSERT INTO TABLE pt PARTITION (ds='m2') SELECT a, s;
+-- @sh sh col.sh "pt PARTITION (ds='m1')" a
+-- @sh sh col.sh "pt PARTITION (ds='m2')" a
+-- inside an explicit transaction an INSERT gathers none
+BEGIN;
+INSERT INTO ctas VALUES (3, 'r');
+COMMIT;
+-- @sh sh acc.sh ctas
+
 -- errors
 CREATE VIEW vw AS SELECT a FROM plain;
 ANALYZE TABLE vw COMPUTE STATISTICS FOR COLUMNS;
