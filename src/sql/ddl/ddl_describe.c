@@ -480,7 +480,6 @@ static int column_stats(SqlStmtCtx *c, const SqlTable *t,
     SqlColStats *sum;
     SqlUnit *units, one;
     MsColStats *rows;
-    char *source;
     int n_units = 1, n, rc;
     *found = false;
     if (part)
@@ -490,8 +489,7 @@ static int column_stats(SqlStmtCtx *c, const SqlTable *t,
     if (rc || n_units == 0 || (rc = sql_colstats_new(c, t, &sum, err)))
         return rc;
     for (int i = 0; i < n_units && !rc; i++) {
-        rc = sql_colstats_valid(c, t, part ? &one : &units[i], &source, &rows,
-                                &n, err);
+        rc = sql_colstats_valid(c, t, part ? &one : &units[i], &rows, &n, err);
         if (!rc)
             rc = sql_colstats_merge(sum, rows, n, err);
     }

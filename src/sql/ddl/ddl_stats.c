@@ -272,7 +272,6 @@ static int accurate_columns(SqlStmtCtx *c, const SqlTable *t,
                             char ***names, int *n, CombErr *err)
 {
     MsColStats *rows;
-    char *source;
     int rc;
     *names = NULL;
     *n = 0;
@@ -285,7 +284,7 @@ static int accurate_columns(SqlStmtCtx *c, const SqlTable *t,
         for (int i = 0; i < t->ms->n_cols; i++)
             (*names)[(*n)++] = t->ms->cols[i].name;
     } else {
-        if ((rc = sql_colstats_valid(c, t, u, &source, &rows, n, err)))
+        if ((rc = sql_colstats_valid(c, t, u, &rows, n, err)))
             return rc;
         for (int i = 0; i < *n; i++)
             (*names)[i] = rows[i].column;

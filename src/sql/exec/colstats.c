@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include "acid/acid.h"
+#include "common/alloc.h"
 #include "common/base64.h"
 #include "common/buf.h"
 #include "common/datetime.h"
@@ -297,31 +298,28 @@ static bool parse_value(ColAcc *a, const char *text)
 
 /* -------------------------------------------------------------- merging */
 
+/* A stored row's sketch merged into a's; a row without one (or with one
+ * not of comb's form) leaves only its count, a lower bound. */
 static int merge_sketch(ColAcc *a, const MsColStats *r, CombErr *err)
 {
     CombHll other;
     unsigned char *raw;
-    size_t len = 0, cap;
-    bool ok;
-    if (!r->bit_vector) {
+    size_t len = 0, cap = r->bit_vector ? strlen(r->bit_vector) : 0;
+    bool ok = false;
+    if (r->bit_vector) {
+        if (!(raw = comb_malloc(cap + 1)))
+            return comb_err_nomem(err);
+        ok = comb_base64_decode(r->bit_vector, cap, raw, &len) &&
+             comb_hll_deserialize(&other, raw, len) == 0;
+        comb_free(raw);
+    }
+    if (ok) {
+        comb_hll_merge(a->hll, &other);
+    } else {
         a->sketch_lost = true;
         if (r->num_distincts > a->ndv_floor)
             a->ndv_floor = r->num_distincts;
-        return COMB_OK;
     }
-    cap = strlen(r->bit_vector);
-    if (!(raw = malloc(cap + 1)))
-        return comb_err_nomem(err);
-    ok = comb_base64_decode(r->bit_vector, cap, raw, &len) &&
-         comb_hll_deserialize(&other, raw, len) == 0;
-    free(raw);
-    if (!ok) {
-        a->sketch_lost = true;
-        if (r->num_distincts > a->ndv_floor)
-            a->ndv_floor = r->num_distincts;
-        return COMB_OK;
-    }
-    comb_hll_merge(a->hll, &other);
     return COMB_OK;
 }
 
@@ -610,15 +608,6 @@ char *sql_source_digest(SqlStmtCtx *c, const SqlTable *t, SqlSource *s)
     return out;
 }
 
-int sql_unit_is_empty(SqlStmtCtx *c, const SqlTable *t, const SqlUnit *u,
-                      bool *empty, CombErr *err)
-{
-    SqlSource s = {0};
-    int rc = sql_source_unit(c, t, u, 0, &s, err);
-    *empty = s.n == 0;
-    return rc;
-}
-
 int sql_colstats_stored(SqlStmtCtx *c, const SqlTable *t, const char *part,
                         const char *source, MsColStats **out, int *n,
                         CombErr *err)
@@ -643,17 +632,18 @@ int sql_colstats_stored(SqlStmtCtx *c, const SqlTable *t, const char *part,
 }
 
 int sql_colstats_valid(SqlStmtCtx *c, const SqlTable *t, const SqlUnit *u,
-                       char **source, MsColStats **out, int *n, CombErr *err)
+                       MsColStats **out, int *n, CombErr *err)
 {
     SqlSource s = {0};
+    char *source;
     int rc = sql_source_unit(c, t, u, 0, &s, err);
     *out = NULL;
     *n = 0;
     if (rc)
         return rc;
-    if (!(*source = sql_source_digest(c, t, &s)))
+    if (!(source = sql_source_digest(c, t, &s)))
         return comb_err_nomem(err);
-    return sql_colstats_stored(c, t, u->name, *source, out, n, err);
+    return sql_colstats_stored(c, t, u->name, source, out, n, err);
 }
 
 /* ------------------------------------------------------------- storing */

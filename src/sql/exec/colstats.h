@@ -71,16 +71,11 @@ char *sql_source_digest(SqlStmtCtx *c, const SqlTable *t, SqlSource *s);
 int sql_colstats_stored(SqlStmtCtx *c, const SqlTable *t, const char *part,
                         const char *source, MsColStats **out, int *n,
                         CombErr *err);
-/* The digest of what unit u of t holds under the statement's snapshot,
- * and the stored statistics rows that describe it (source equal to the
- * digest, type the column's): *n 0 when none. */
+/* The stored statistics rows that describe what unit u of t holds under
+ * the statement's snapshot (source equal to its digest, type the
+ * column's): *n 0 when none. */
 int sql_colstats_valid(SqlStmtCtx *c, const SqlTable *t, const SqlUnit *u,
-                       char **source, MsColStats **out, int *n,
-                       CombErr *err);
-/* Whether unit u of t holds no file at all under the snapshot (its
- * statistics are then those of no rows, known without any stored). */
-int sql_unit_is_empty(SqlStmtCtx *c, const SqlTable *t, const SqlUnit *u,
-                      bool *empty, CombErr *err);
+                       MsColStats **out, int *n, CombErr *err);
 
 /* Statistics a statement stores once its transaction has committed
  * (SqlStmtCtx.colstats): the unit's partition name (NULL for the table)
