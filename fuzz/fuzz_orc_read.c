@@ -90,13 +90,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char path[64];
     CombErr err;
     FILE *devnull;
-    int fd;
+    FsFile *f;
     snprintf(path, sizeof path, "/tmp/comb-fuzz-orc-%d.orc", (int)getpid());
-    fd = fs_create(path, &err);
-    if (fd < 0)
+    if (!(f = fs_create(path, &err)))
         return 0;
-    if (fs_write_all(fd, data, size, path, &err) == COMB_OK) {
-        close(fd);
+    if (fs_write_all(f, data, size, &err) == COMB_OK) {
+        fs_discard(f);
         read_all(path);
         read_skipping(path);
         devnull = fopen("/dev/null", "w");
@@ -109,7 +108,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             fclose(devnull);
         }
     } else {
-        close(fd);
+        fs_discard(f);
     }
     unlink(path);
     return 0;

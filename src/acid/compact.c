@@ -444,44 +444,44 @@ static TextJoin text_join(const char *path, const char **suffix)
     return TEXT_JOIN_PLAIN;
 }
 
-/* Append the bytes of `from` to fd.  Plain text: a UTF-8 byte order mark
+/* Append the bytes of `from` to out.  Plain text: a UTF-8 byte order mark
  * is dropped (the reader drops it only where a file starts) and a last
  * line without its end gets "\n" (the next file's first row must start a
  * line).  Gzip members are appended as they are: the reader reads any
  * number of them. */
-static int append_text_file(int fd, const char *out_path, const char *from,
+static int append_text_file(FsFile *out, const char *from,
                             bool plain, unsigned char *buf, size_t cap,
                             int64_t *bytes, CombErr *err)
 {
     unsigned char last = '\n';
     bool start = true;
-    int in = fs_open_read(from, err), rc = COMB_OK;
-    if (in < 0)
+    FsFile *in = fs_open_read(from, err);
+    int rc = COMB_OK;
+    if (!in)
         return err->code;
     for (;;) {
         size_t got, skip = 0;
-        if ((rc = fs_read_some(in, buf, cap, &got, from, err)) || got == 0)
+        if ((rc = fs_read_some(in, buf, cap, &got, err)) || got == 0)
             break;
         if (plain && start && got >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0)
             skip = 3;
         start = false;
         if (got > skip) {
             last = buf[got - 1];
-            if ((rc = fs_write_all(fd, buf + skip, got - skip, out_path, err)))
+            if ((rc = fs_write_all(out, buf + skip, got - skip, err)))
                 break;
             *bytes += (int64_t)(got - skip);
         }
     }
     if (!rc && plain && last != '\n' && last != '\r') {
-        rc = fs_write_all(fd, "\n", 1, out_path, err);
+        rc = fs_write_all(out, "\n", 1, err);
         *bytes += 1;
     }
     if (rc) {
-        CombErr ignored;
-        fs_close(in, from, &ignored);
+        fs_discard(in);
         return rc;
     }
-    return fs_close(in, from, err);
+    return fs_close(in, err);
 }
 
 /* The text files of one bucket into out_dir: plain ones concatenated into
@@ -497,29 +497,28 @@ static int merge_text_bucket(const char *const *paths, int n, int bucket,
     int rc = buf ? COMB_OK : comb_err_nomem(err), copies = 0;
     for (int k = 0; !rc && k < 2; k++) {
         char name[48], *file;
-        int fd = -1;
+        FsFile *fd = NULL;
         for (int i = 0; !rc && i < n; i++) {
             const char *sfx;
             if (text_join(paths[i], &sfx) != (TextJoin)k)
                 continue;
-            if (fd < 0) {
+            if (!fd) {
                 snprintf(name, sizeof name, "%06d_0%s", bucket, joined[k]);
                 if (!(file = fs_join(a, out_dir, name)))
                     rc = comb_err_nomem(err);
-                else if ((fd = fs_create(file, err)) < 0)
+                else if (!(fd = fs_create(file, err)))
                     rc = err->code;
             }
             if (!rc)
-                rc = append_text_file(fd, file, paths[i], k == 0, buf, cap,
+                rc = append_text_file(fd, paths[i], k == 0, buf, cap,
                                       bytes, err);
             if (!rc && spec->progress)
                 rc = spec->progress(spec->progress_ctx, -1, *bytes, err);
         }
-        if (fd >= 0) {
-            CombErr ignored;
-            rc = rc ? (fs_close(fd, file, &ignored), rc)
-                    : fs_sync_close(fd, file, err);
-        }
+        if (fd && rc)
+            fs_discard(fd);
+        else if (fd)
+            rc = fs_sync_close(fd, err);
     }
     for (int i = 0; !rc && i < n; i++) {
         const char *sfx;

@@ -45,15 +45,16 @@ int acid_flush_length_append(const char *side_path, uint64_t length,
     put_be64(bytes, length);
     if (create) /* written whole and fsynced */
         return fs_write_file(side_path, bytes, sizeof bytes, err);
-    int fd = fs_open_append(side_path, err), rc;
-    if (fd < 0)
-        return COMB_EIO;
-    rc = fs_write_all(fd, bytes, sizeof bytes, side_path, err);
+    FsFile *fd = fs_open_append(side_path, err);
+    int rc;
+    if (!fd)
+        return err->code;
+    rc = fs_write_all(fd, bytes, sizeof bytes, err);
     if (rc) {
-        fs_close(fd, side_path, NULL);
+        fs_discard(fd);
         return rc;
     }
-    return fs_sync_close(fd, side_path, err);
+    return fs_sync_close(fd, err);
 }
 
 int acid_flush_length_read(const char *data_path, bool *have,

@@ -20,21 +20,38 @@
 #include "common/arena.h"
 #include "common/err.h"
 
-/* Open for writing (create, truncate).  Returns fd >= 0 or -1 with err. */
-int fs_create(const char *path, CombErr *err);
-/* Open an existing file for appending.  fd >= 0 or -1 with err. */
-int fs_open_append(const char *path, CombErr *err);
+/* An open file: a descriptor on local disk, an upload or a ranged reader
+ * on an object store.  Every FsFile is released by exactly one of
+ * fs_sync_close, fs_close or fs_discard. */
+typedef struct FsFile FsFile;
+
+/* Open for writing (create, truncate).  NULL with err on failure. */
+FsFile *fs_create(const char *path, CombErr *err);
+/* Open an existing file for appending.  NULL with err on failure.  On an
+ * object store a file this process created and closed without fsync is
+ * continued; a committed object is read back and rewritten whole at
+ * fs_sync_close (stores cannot append), so keep appended files small. */
+FsFile *fs_open_append(const char *path, CombErr *err);
 /* Open a regular file for reading without ever blocking: a FIFO, device,
  * socket or directory of that name is refused (COMB_EIO, "... is a FIFO,
- * not a regular file").  fd >= 0 or -1 with err. */
-int fs_open_read(const char *path, CombErr *err);
+ * not a regular file").  NULL with err on failure. */
+FsFile *fs_open_read(const char *path, CombErr *err);
+/* The path f was opened with. */
+const char *fs_file_path(const FsFile *f);
+/* The size of the open file f. */
+int fs_size(FsFile *f, uint64_t *size, CombErr *err);
 /* Write all n bytes; COMB_EIO on failure (never a silent short write). */
-int fs_write_all(int fd, const void *p, size_t n, const char *path,
-                 CombErr *err);
-/* fsync + close. */
-int fs_sync_close(int fd, const char *path, CombErr *err);
-/* close, reporting a failure (an earlier write may surface here). */
-int fs_close(int fd, const char *path, CombErr *err);
+int fs_write_all(FsFile *f, const void *p, size_t n, CombErr *err);
+/* Make what was written durable (on an object store: complete the upload,
+ * the object becomes visible), then release f, also on failure. */
+int fs_sync_close(FsFile *f, CombErr *err);
+/* Release f, reporting a failure (an earlier write may surface here).  On
+ * an object store a file being written stays pending, invisible, until an
+ * fs_open_append + fs_sync_close completes it or fs_unlink drops it. */
+int fs_close(FsFile *f, CombErr *err);
+/* Release f after a failure, reporting nothing (the caller removes what
+ * it wrote). */
+void fs_discard(FsFile *f);
 /* Write a small file whole, fsync it. */
 int fs_write_file(const char *path, const void *p, size_t n, CombErr *err);
 /* Copy the regular file `from` to a new file `to`, fsynced; a partial
@@ -46,14 +63,12 @@ int fs_fsync_dir(const char *path, CombErr *err);
 /* Read a whole regular file into arena memory. */
 int fs_read_file(const char *path, CombArena *arena, unsigned char **out,
                  size_t *len, CombErr *err);
-/* Read up to n bytes from the file position of fd into p (a stream read:
+/* Read up to n bytes from the file position of f into p (a stream read:
  * fewer is fine); *got = 0 at the end of the file.  COMB_EIO on failure
  * (EINTR is retried). */
-int fs_read_some(int fd, void *p, size_t n, size_t *got, const char *path,
-                 CombErr *err);
+int fs_read_some(FsFile *f, void *p, size_t n, size_t *got, CombErr *err);
 /* Read n bytes at offset into p; COMB_ECORRUPT if the file is shorter. */
-int fs_pread_all(int fd, void *p, size_t n, uint64_t off, const char *path,
-                 CombErr *err);
+int fs_pread_all(FsFile *f, void *p, size_t n, uint64_t off, CombErr *err);
 
 /* mkdir -p.  Each directory it creates is fsynced, then the parent of the
  * first one it creates, so the new chain survives a power loss. */

@@ -1,5 +1,6 @@
 /*
- * fs_posix.c - local POSIX implementation of fs.h.  Every call that
+ * fs_posix.c - fs.h: local paths through POSIX calls here, object-store
+ * paths (fs_s3_is_remote) handed to fs_remote.c.  Every local call that
  * changes the file system passes fs_hook_fault first and fs_hook_trace
  * after it succeeded (no-ops outside test builds, fs_int.h).
  */
@@ -29,26 +30,51 @@ static bool injected(const char *op, const char *path)
     return e != 0;
 }
 
-int fs_create(const char *path, CombErr *err)
+/* A local FsFile around fd (closed when no memory is left for it). */
+static FsFile *local_file(int fd, const char *path, bool writing,
+                          CombErr *err)
 {
+    size_t n = strlen(path) + 1;
+    FsFile *f = malloc(sizeof *f + n);
+    if (!f) {
+        close(fd);
+        comb_err_nomem(err);
+        return NULL;
+    }
+    f->fd = fd;
+    f->remote = NULL;
+    f->writing = writing;
+    memcpy(f->path, path, n);
+    return f;
+}
+
+FsFile *fs_create(const char *path, CombErr *err)
+{
+    if (fs_s3_is_remote(path))
+        return fs_remote_create(path, err);
     int fd = injected("create", path)
                  ? -1
                  : open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0)
+    if (fd < 0) {
         io_err(err, "cannot create", path);
-    else
-        fs_hook_trace("create", path, NULL);
-    return fd;
+        return NULL;
+    }
+    fs_hook_trace("create", path, NULL);
+    return local_file(fd, path, true, err);
 }
 
-int fs_open_append(const char *path, CombErr *err)
+FsFile *fs_open_append(const char *path, CombErr *err)
 {
+    if (fs_s3_is_remote(path))
+        return fs_remote_open_append(path, err);
     int fd = injected("open", path)
                  ? -1
                  : open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
-    if (fd < 0)
+    if (fd < 0) {
         io_err(err, "cannot open", path);
-    return fd;
+        return NULL;
+    }
+    return local_file(fd, path, true, err);
 }
 
 static const char *file_kind(mode_t mode)
@@ -63,7 +89,7 @@ static const char *file_kind(mode_t mode)
 
 /* O_NONBLOCK: opening a FIFO for reading would otherwise wait for a
  * writer forever; the flag is cleared again for the regular file. */
-int fs_open_read(const char *path, CombErr *err)
+static int open_regular(const char *path, CombErr *err)
 {
     struct stat st;
     int fd = injected("open", path)
@@ -92,18 +118,43 @@ int fs_open_read(const char *path, CombErr *err)
     return fd;
 }
 
-int fs_write_all(int fd, const void *p, size_t n, const char *path,
-                 CombErr *err)
+FsFile *fs_open_read(const char *path, CombErr *err)
+{
+    if (fs_s3_is_remote(path))
+        return fs_remote_open_read(path, err);
+    int fd = open_regular(path, err);
+    return fd < 0 ? NULL : local_file(fd, path, false, err);
+}
+
+const char *fs_file_path(const FsFile *f)
+{
+    return f->path;
+}
+
+int fs_size(FsFile *f, uint64_t *size, CombErr *err)
+{
+    struct stat st;
+    if (f->remote)
+        return fs_remote_size(f, size, err);
+    if (fstat(f->fd, &st) != 0)
+        return io_err(err, "cannot stat", f->path);
+    *size = (uint64_t)st.st_size;
+    return COMB_OK;
+}
+
+int fs_write_all(FsFile *f, const void *p, size_t n, CombErr *err)
 {
     const unsigned char *c = p;
-    if (injected("write", path))
-        return io_err(err, "cannot write", path);
+    if (injected("write", f->path))
+        return io_err(err, "cannot write", f->path);
+    if (f->remote)
+        return fs_remote_write(f, p, n, err);
     while (n > 0) {
-        ssize_t w = write(fd, c, n);
+        ssize_t w = write(f->fd, c, n);
         if (w < 0) {
             if (errno == EINTR)
                 continue;
-            return io_err(err, "cannot write", path);
+            return io_err(err, "cannot write", f->path);
         }
         c += w;
         n -= (size_t)w;
@@ -111,89 +162,116 @@ int fs_write_all(int fd, const void *p, size_t n, const char *path,
     return COMB_OK;
 }
 
-int fs_read_some(int fd, void *p, size_t n, size_t *got, const char *path,
-                 CombErr *err)
+int fs_read_some(FsFile *f, void *p, size_t n, size_t *got, CombErr *err)
 {
     ssize_t r;
-    if (injected("read", path))
-        return io_err(err, "cannot read", path);
+    if (injected("read", f->path))
+        return io_err(err, "cannot read", f->path);
+    if (f->remote)
+        return fs_remote_read_some(f, p, n, got, err);
     do
-        r = read(fd, p, n);
+        r = read(f->fd, p, n);
     while (r < 0 && errno == EINTR);
     if (r < 0)
-        return io_err(err, "cannot read", path);
+        return io_err(err, "cannot read", f->path);
     *got = (size_t)r;
     return COMB_OK;
 }
 
-int fs_close(int fd, const char *path, CombErr *err)
+int fs_close(FsFile *f, CombErr *err)
 {
-    if (close(fd) != 0)
-        return io_err(err, "cannot close", path);
-    return COMB_OK;
+    int rc = COMB_OK;
+    if (f->remote)
+        return fs_remote_close(f, false, err);
+    if (close(f->fd) != 0)
+        rc = io_err(err, "cannot close", f->path);
+    free(f);
+    return rc;
 }
 
-int fs_sync_close(int fd, const char *path, CombErr *err)
+void fs_discard(FsFile *f)
 {
-    if (injected("fsync", path) || fsync(fd) != 0) {
-        int rc = io_err(err, "cannot fsync", path);
-        close(fd);
+    if (f->remote) {
+        fs_remote_discard(f);
+        return;
+    }
+    close(f->fd);
+    free(f);
+}
+
+int fs_sync_close(FsFile *f, CombErr *err)
+{
+    if (f->remote)
+        return fs_remote_close(f, true, err);
+    if (injected("fsync", f->path) || fsync(f->fd) != 0) {
+        int rc = io_err(err, "cannot fsync", f->path);
+        fs_discard(f);
         return rc;
     }
-    fs_hook_trace("fsync", path, NULL);
-    return fs_close(fd, path, err);
+    fs_hook_trace("fsync", f->path, NULL);
+    return fs_close(f, err);
 }
 
 int fs_write_file(const char *path, const void *p, size_t n, CombErr *err)
 {
-    int fd = fs_create(path, err), rc;
-    if (fd < 0)
-        return COMB_EIO;
-    rc = fs_write_all(fd, p, n, path, err);
-    if (rc) {
-        close(fd);
+    FsFile *f = fs_create(path, err);
+    int rc;
+    if (!f)
+        return err->code;
+    if ((rc = fs_write_all(f, p, n, err))) {
+        fs_discard(f);
         return rc;
     }
-    return fs_sync_close(fd, path, err);
+    return fs_sync_close(f, err);
+}
+
+/* Copy what is left of `in` to `out`. */
+static int copy_rest(FsFile *in, FsFile *out, CombErr *err)
+{
+    enum { CHUNK = 1 << 20 };
+    unsigned char *buf = malloc(CHUNK);
+    size_t got;
+    int rc;
+    if (!buf)
+        return comb_err_nomem(err);
+    while (!(rc = fs_read_some(in, buf, CHUNK, &got, err)) && got)
+        if ((rc = fs_write_all(out, buf, got, err)))
+            break;
+    free(buf);
+    return rc;
 }
 
 int fs_copy_file(const char *from, const char *to, CombErr *err)
 {
-    enum { CHUNK = 1 << 20 };
-    int in = fs_open_read(from, err), out, rc = COMB_OK;
-    unsigned char *buf;
-    ssize_t got;
-    if (in < 0)
+    FsFile *in, *out;
+    int rc;
+    if (fs_s3_is_remote(from) && fs_s3_is_remote(to))
+        return fs_s3_copy(from, to, err);
+    if (!(in = fs_open_read(from, err)))
         return err->code;
-    if (!(buf = malloc(CHUNK))) {
-        close(in);
-        return comb_err_nomem(err);
-    }
-    if ((out = fs_create(to, err)) < 0) {
-        free(buf);
-        close(in);
+    if (!(out = fs_create(to, err))) {
+        fs_discard(in);
         return err->code;
     }
-    while (!rc && (got = read(in, buf, CHUNK)) != 0) {
-        if (got < 0 && errno == EINTR)
-            continue;
-        rc = got < 0 ? io_err(err, "cannot read", from)
-                     : fs_write_all(out, buf, (size_t)got, to, err);
-    }
-    free(buf);
-    close(in);
+    rc = copy_rest(in, out, err);
+    fs_discard(in);
     if (rc) {
-        close(out);
-        unlink(to);
+        CombErr ignored;
+        fs_discard(out);
+        fs_unlink(to, &ignored);
         return rc;
     }
-    if ((rc = fs_sync_close(out, to, err)))
-        unlink(to);
+    if ((rc = fs_sync_close(out, err))) {
+        CombErr ignored;
+        fs_unlink(to, &ignored);
+    }
     return rc;
 }
 
 int fs_fsync_dir(const char *path, CombErr *err)
 {
+    if (fs_s3_is_remote(path))
+        return COMB_OK; /* a store's acknowledgement is its fsync */
     int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC), rc = COMB_OK;
     if (fd < 0)
         return io_err(err, "cannot open directory", path);
@@ -205,20 +283,22 @@ int fs_fsync_dir(const char *path, CombErr *err)
     return rc;
 }
 
-int fs_pread_all(int fd, void *p, size_t n, uint64_t off, const char *path,
-                 CombErr *err)
+int fs_pread_all(FsFile *f, void *p, size_t n, uint64_t off, CombErr *err)
 {
     unsigned char *c = p;
+    if (f->remote)
+        return fs_remote_pread(f, p, n, off, err);
     while (n > 0) {
-        ssize_t r = pread(fd, c, n, (off_t)off);
+        ssize_t r = pread(f->fd, c, n, (off_t)off);
         if (r < 0) {
             if (errno == EINTR)
                 continue;
-            return io_err(err, "cannot read", path);
+            return io_err(err, "cannot read", f->path);
         }
         if (r == 0)
             return comb_err(err, COMB_ECORRUPT,
-                            "corrupt file '%s': unexpected end of file", path);
+                            "corrupt file '%s': unexpected end of file",
+                            f->path);
         c += r;
         n -= (size_t)r;
         off += (uint64_t)r;
@@ -229,28 +309,27 @@ int fs_pread_all(int fd, void *p, size_t n, uint64_t off, const char *path,
 int fs_read_file(const char *path, CombArena *arena, unsigned char **out,
                  size_t *len, CombErr *err)
 {
-    struct stat st;
-    int fd = fs_open_read(path, err), rc;
+    FsFile *f = fs_open_read(path, err);
+    uint64_t size;
     unsigned char *p;
-    if (fd < 0)
-        return COMB_EIO;
-    if (fstat(fd, &st) != 0) {
-        rc = io_err(err, "cannot stat", path);
-        close(fd);
+    int rc;
+    if (!f)
+        return err->code;
+    if ((rc = fs_size(f, &size, err))) {
+        fs_discard(f);
         return rc;
     }
-    p = comb_arena_alloc(arena, (size_t)st.st_size + 1);
-    if (!p) {
-        close(fd);
+    if (!(p = comb_arena_alloc(arena, (size_t)size + 1))) {
+        fs_discard(f);
         return comb_err_nomem(err);
     }
-    rc = fs_pread_all(fd, p, (size_t)st.st_size, 0, path, err);
-    close(fd);
+    rc = fs_pread_all(f, p, (size_t)size, 0, err);
+    fs_discard(f);
     if (rc)
         return rc;
-    p[st.st_size] = '\0';
+    p[size] = '\0';
     *out = p;
-    *len = (size_t)st.st_size;
+    *len = (size_t)size;
     return COMB_OK;
 }
 
@@ -306,6 +385,8 @@ int fs_mkdirs_n(const char *path, int *n_created, CombErr *err)
     bool made = false;
     if (n_created)
         *n_created = 0;
+    if (fs_s3_is_remote(path))
+        return fs_remote_mkdirs(path, n_created, err);
     if (n >= sizeof tmp)
         return comb_err(err, COMB_EINVALID, "path too long '%s'", path);
     while (n > 1 && path[n - 1] == '/')
@@ -342,6 +423,10 @@ void fs_rmdirs_empty(const char *path, int n)
     size_t len = strlen(path);
     if (len >= sizeof tmp)
         return;
+    if (fs_s3_is_remote(path)) {
+        fs_remote_rmdir_empty(path, n);
+        return;
+    }
     memcpy(tmp, path, len + 1);
     while (len > 1 && tmp[len - 1] == '/')
         tmp[--len] = '\0';
@@ -359,12 +444,18 @@ void fs_rmdirs_empty(const char *path, int n)
 int fs_is_dir(const char *path)
 {
     struct stat st;
+    if (fs_s3_is_remote(path))
+        return fs_remote_is(path, true);
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 int fs_file_size(const char *path, uint64_t *size, CombErr *err)
 {
     struct stat st;
+    if (fs_s3_is_remote(path)) {
+        int64_t mtime_ns;
+        return fs_remote_version(path, size, &mtime_ns, err);
+    }
     if (stat(path, &st) != 0)
         return io_err(err, "cannot examine", path);
     *size = (uint64_t)st.st_size;
@@ -375,6 +466,8 @@ int fs_file_version(const char *path, uint64_t *size, int64_t *mtime_ns,
                     CombErr *err)
 {
     struct stat st;
+    if (fs_s3_is_remote(path))
+        return fs_remote_version(path, size, mtime_ns, err);
     if (stat(path, &st) != 0)
         return io_err(err, "cannot examine", path);
     *size = (uint64_t)st.st_size;
@@ -385,11 +478,15 @@ int fs_file_version(const char *path, uint64_t *size, int64_t *mtime_ns,
 int fs_exists(const char *path)
 {
     struct stat st;
+    if (fs_s3_is_remote(path))
+        return fs_remote_is(path, false);
     return stat(path, &st) == 0;
 }
 
 int fs_unlink(const char *path, CombErr *err)
 {
+    if (fs_s3_is_remote(path))
+        return fs_remote_unlink(path, err);
     if (injected("unlink", path) || (unlink(path) != 0 && errno != ENOENT))
         return io_err(err, "cannot remove", path);
     fs_hook_trace("unlink", path, NULL);
@@ -398,6 +495,8 @@ int fs_unlink(const char *path, CombErr *err)
 
 int fs_rename(const char *from, const char *to, CombErr *err)
 {
+    if (fs_s3_is_remote(from) || fs_s3_is_remote(to))
+        return fs_remote_rename(from, to, err);
     if (injected("rename", from) || rename(from, to) != 0)
         return comb_err(err, COMB_EIO, "cannot rename '%s' to '%s': %s", from,
                         to, strerror(errno));
@@ -407,6 +506,10 @@ int fs_rename(const char *from, const char *to, CombErr *err)
 
 int fs_exchange(const char *a, const char *b, CombErr *err)
 {
+    if (fs_s3_is_remote(a) || fs_s3_is_remote(b))
+        return comb_err(err, COMB_EUNSUPPORTED,
+                        "cannot exchange '%s' and '%s': an object store "
+                        "cannot swap directories", a, b);
     if (injected("exchange", a) ||
         renameat2(AT_FDCWD, a, AT_FDCWD, b, RENAME_EXCHANGE) != 0) {
         int e = errno;
@@ -424,6 +527,9 @@ int fs_exchange(const char *a, const char *b, CombErr *err)
 
 int fs_link(const char *from, const char *to, CombErr *err)
 {
+    /* objects never change once written: a copy is as good as a link */
+    if (fs_s3_is_remote(from) || fs_s3_is_remote(to))
+        return fs_copy_file(from, to, err);
     if (injected("link", from) || link(from, to) != 0)
         return comb_err(err, COMB_EIO, "cannot link '%s' to '%s': %s", to,
                         from, strerror(errno));
@@ -470,6 +576,8 @@ int fs_remove_tree(const char *path, CombErr *err)
     DIR *d;
     struct dirent *e;
     int rc = COMB_OK;
+    if (fs_s3_is_remote(path))
+        return fs_s3_remove_tree(path, err);
     if (lstat(path, &st) != 0)
         return errno == ENOENT ? COMB_OK : io_err(err, "cannot stat", path);
     if (!S_ISDIR(st.st_mode))
@@ -516,11 +624,13 @@ static bool entry_is_dir(const char *path, const struct dirent *e)
 int fs_list_dir_typed(const char *path, CombArena *arena, char ***names,
                       bool **is_dir, int *n, CombErr *err)
 {
-    DIR *d = opendir(path);
+    DIR *d;
     struct dirent *e;
     char **v = NULL;
     int cnt = 0, cap = 0;
-    if (!d)
+    if (fs_s3_is_remote(path))
+        return fs_remote_list(path, arena, names, is_dir, n, err);
+    if (!(d = opendir(path)))
         return io_err(err, "cannot open directory", path);
     while ((e = readdir(d)) != NULL) {
         size_t len;
@@ -611,6 +721,8 @@ char *fs_absolute(CombArena *arena, const char *path)
     char cwd[4096];
     char *joined, *out;
     size_t len = 1;
+    if (fs_s3_is_remote(path))
+        return fs_remote_normalise(arena, path);
     if (path[0] == '/')
         joined = comb_arena_strdup(arena, path);
     else if (!getcwd(cwd, sizeof cwd))

@@ -154,7 +154,7 @@ static void slot_in(OrcReader *r, OrcColRead *c, int slot, OrcIn *in)
     slot_buffers(r, sb);
     comb_buf_clear(&sb->raw);
     sb->chunks = (OrcChunks){
-        .fd = r->fd, .tail = &r->tail, .off = sb->off, .end = sb->found ? sb->off + sb->len : 0,
+        .file = r->file, .tail = &r->tail, .off = sb->off, .end = sb->found ? sb->off + sb->len : 0,
         .start = sb->found ? sb->off : 0, .counters = &r->counters,
         .raw = &sb->raw,
         .codec = r->comp == ORC_COMP_NONE ? NULL : r->codec,

@@ -62,8 +62,8 @@ bool orc_in_at_end(const OrcIn *in)
     return in->pos >= in->len && (!in->more || chunks_done(in->more));
 }
 
-int orc_file_read(int fd, const OrcTail *tail, void *dst, size_t len,
-                  uint64_t off, const char *path, CombErr *err)
+int orc_file_read(FsFile *file, const OrcTail *tail, void *dst, size_t len,
+                  uint64_t off, CombErr *err)
 {
     if (len == 0)
         return COMB_OK; /* dst may be an empty buffer's NULL */
@@ -72,7 +72,7 @@ int orc_file_read(int fd, const OrcTail *tail, void *dst, size_t len,
         memcpy(dst, tail->buf.data + (off - tail->off), len);
         return COMB_OK;
     }
-    return fs_pread_all(fd, dst, len, off, path, err);
+    return fs_pread_all(file, dst, len, off, err);
 }
 
 /* Where the tail holds stored bytes [off - left, off + want) (the
@@ -120,8 +120,8 @@ static int read_piece(OrcIn *in, size_t left, size_t want, CombErr *err)
     raw->len = left;
     c->stored = raw->data;
     c->stored_len = left;
-    int rc = orc_file_read(c->fd, c->tail, raw->data + left, want, c->off,
-                           in->path, err);
+    int rc = orc_file_read(c->file, c->tail, raw->data + left, want, c->off,
+                           err);
     if (rc)
         return rc;
     raw->len += want;

@@ -14,6 +14,7 @@
 #include "common/arena.h"
 #include "common/buf.h"
 #include "common/err.h"
+#include "fs/fs.h"
 #include "orc/orc.h"
 #include "orc/orc_proto.pb-c.h"
 #include "orc/sarg.h"
@@ -128,12 +129,12 @@ typedef struct OrcTail {
 } OrcTail;
 
 /* len bytes at file offset off: from the tail when they lie inside it,
- * else read from fd. */
-int orc_file_read(int fd, const OrcTail *tail, void *dst, size_t len,
-                  uint64_t off, const char *path, CombErr *err);
+ * else read from the file. */
+int orc_file_read(FsFile *file, const OrcTail *tail, void *dst, size_t len,
+                  uint64_t off, CombErr *err);
 
 typedef struct OrcChunks {
-    int fd;
+    FsFile *file;
     const OrcTail *tail;  /* the file's last bytes, read at open; NULL ok */
     uint64_t off, end;    /* the stored bytes not read yet */
     uint64_t done;        /* stored bytes before raw's first */
@@ -607,7 +608,7 @@ void orc_pool_give(OrcReadPool *p, OrcStreamBuf *sb);
 
 struct OrcReader {
     char *path;
-    int fd;
+    FsFile *file;
     uint64_t file_len;
     OrcTail tail;
     OrcReadPool *pool;            /* orc_reader_use_pool; NULL none */

@@ -39,8 +39,8 @@ int orc_reader_read_section(OrcReader *r, uint64_t off, uint64_t len,
     comb_buf_clear(&sb->raw);
     if (comb_buf_reserve(&sb->raw, (size_t)len))
         return comb_err_nomem(err);
-    int rc = orc_file_read(r->fd, &r->tail, sb->raw.data, (size_t)len, off,
-                           r->path, err);
+    int rc = orc_file_read(r->file, &r->tail, sb->raw.data, (size_t)len, off,
+                           err);
     if (rc)
         return rc;
     sb->raw.len = (size_t)len;
@@ -106,7 +106,7 @@ static int check_magic(OrcReader *r, CombErr *err)
         return COMB_OK;
     }
     /* the earliest writers left the magic out of the postscript */
-    int rc = orc_file_read(r->fd, &r->tail, head, sizeof head, 0, r->path,
+    int rc = orc_file_read(r->file, &r->tail, head, sizeof head, 0,
                            err);
     if (rc)
         return rc;
@@ -147,8 +147,8 @@ static int read_tail(OrcReader *r, CombErr *err)
     orc_pool_take_buf(r->pool, ORC_POOL_RAW, &r->tail.buf);
     if (comb_buf_reserve(&r->tail.buf, (size_t)n))
         return comb_err_nomem(err);
-    int rc = fs_pread_all(r->fd, r->tail.buf.data, (size_t)n,
-                          r->file_len - n, r->path, err);
+    int rc = fs_pread_all(r->file, r->tail.buf.data, (size_t)n,
+                          r->file_len - n, err);
     if (rc)
         return rc;
     r->tail.buf.len = (size_t)n;
@@ -313,7 +313,7 @@ int orc_reader_open_length(const char *path, uint64_t length, OrcReader **out,
 int orc_reader_open_pool(const char *path, uint64_t length, OrcReadPool *pool,
                          OrcReader **out, CombErr *err)
 {
-    struct stat st;
+    uint64_t size;
     uint64_t ps_total = 0;
     int rc;
     OrcReader *r = comb_calloc(1, sizeof *r);
@@ -325,18 +325,16 @@ int orc_reader_open_pool(const char *path, uint64_t length, OrcReadPool *pool,
     arena_take(pool, ORC_ARENA_STRIPE, &r->stripe_arena, 4096);
     r->stripe = -1;
     /* a FIFO or device named like a data file is refused, never waited on */
-    r->fd = fs_open_read(path, err);
+    r->file = fs_open_read(path, err);
     if (!(r->path = comb_strdup(path))) {
         rc = comb_err_nomem(err);
-    } else if (r->fd < 0) {
-        rc = COMB_EIO; /* err says which file and why */
-    } else if (fstat(r->fd, &st) != 0) {
-        rc = comb_err(err, COMB_EIO, "cannot open ORC file '%s': %m", path);
-    } else if ((rc = check_logical_length(r, (uint64_t)st.st_size, length,
-                                          err))) {
+    } else if (!r->file) {
+        rc = err->code; /* err says which file and why */
+    } else if ((rc = fs_size(r->file, &size, err))) {
+        /* err names the file */
+    } else if ((rc = check_logical_length(r, size, length, err))) {
         /* err names the file and both lengths */
-    } else if ((r->file_len = length == ORC_WHOLE_FILE ? (uint64_t)st.st_size
-                                                       : length) <
+    } else if ((r->file_len = length == ORC_WHOLE_FILE ? size : length) <
                ORC_MAGIC_LEN + 1) {
         rc = corrupt(r, r->file_len ? "too short to be an ORC file"
                                     : "empty file (0 bytes), not an ORC file",
@@ -364,8 +362,8 @@ void orc_reader_close(OrcReader *r)
     comb_free(r->zones);
     comb_free(r->zone_keys);
     comb_free(r->zone_epochs);
-    if (r->fd >= 0)
-        close(r->fd);
+    if (r->file)
+        fs_discard(r->file);
     /* the postscript, footer and metadata live in the arena */
     if (r->pool && r->codec && !r->pool->codecs[r->comp])
         r->pool->codecs[r->comp] = r->codec; /* kept for the next file */

@@ -320,17 +320,18 @@ static int check_options(const OrcWriterOptions *o, CombErr *err)
 /* Create the file with its magic and leave it closed. */
 static int create_file(OrcWriter *w, CombErr *err)
 {
-    int fd = fs_create(w->path, err), rc;
-    if (fd < 0)
-        return COMB_EIO;
+    FsFile *out = fs_create(w->path, err);
+    int rc;
+    if (!out)
+        return err->code;
     w->created = true;
-    rc = fs_write_all(fd, ORC_MAGIC, ORC_MAGIC_LEN, w->path, err);
+    rc = fs_write_all(out, ORC_MAGIC, ORC_MAGIC_LEN, err);
     if (rc) {
-        fs_close(fd, w->path, NULL);
+        fs_discard(out);
         return rc;
     }
     w->offset = ORC_MAGIC_LEN;
-    return fs_close(fd, w->path, err);
+    return fs_close(out, err);
 }
 
 /* Which columns get bloom filters: the listed ones of a kind that has
@@ -601,17 +602,18 @@ static int push_stripe_info(OrcWriter *w, const OrcStripeInfo *si,
 static int append_bytes(OrcWriter *w, const CombBuf *a, const CombBuf *b,
                         CombErr *err)
 {
-    int fd = fs_open_append(w->path, err), rc;
-    if (fd < 0)
-        return COMB_EIO;
-    rc = fs_write_all(fd, a->data, a->len, w->path, err);
+    FsFile *out = fs_open_append(w->path, err);
+    int rc;
+    if (!out)
+        return err->code;
+    rc = fs_write_all(out, a->data, a->len, err);
     if (!rc)
-        rc = fs_write_all(fd, b->data, b->len, w->path, err);
+        rc = fs_write_all(out, b->data, b->len, err);
     if (rc) {
-        fs_close(fd, w->path, NULL);
+        fs_discard(out);
         return rc;
     }
-    return fs_close(fd, w->path, err);
+    return fs_close(out, err);
 }
 
 static int end_group(OrcWriter *w, CombErr *err);
@@ -895,15 +897,15 @@ int orc_writer_set_metadata(OrcWriter *w, const char *key, const void *val,
 
 /* ------------------------------------------------------------------ tail */
 
-/* Compress src and write it to fd; *len = bytes written. */
-static int write_section(OrcWriter *w, int fd, const CombBuf *src,
+/* Compress src and write it to out; *len = bytes written. */
+static int write_section(OrcWriter *w, FsFile *out, const CombBuf *src,
                          uint64_t *len, CombErr *err)
 {
     OrcScratch *x = w->scratch;
     comb_buf_clear(&x->out);
     int rc = orc_codec_compress(x->codec, w->opt.compression_block_size,
                                 src->data, src->len, &x->out, err);
-    if (rc || (rc = fs_write_all(fd, x->out.data, x->out.len, w->path, err)))
+    if (rc || (rc = fs_write_all(out, x->out.data, x->out.len, err)))
         return rc;
     *len = x->out.len;
     return COMB_OK;
@@ -964,7 +966,7 @@ static int footer_stats_and_meta(OrcWriter *w, Orc__Proto__Footer *f)
     return COMB_OK;
 }
 
-static int write_footer(OrcWriter *w, int fd, uint64_t *len, CombErr *err)
+static int write_footer(OrcWriter *w, FsFile *out, uint64_t *len, CombErr *err)
 {
     Orc__Proto__Footer f = ORC__PROTO__FOOTER__INIT;
     comb_arena_reset(&w->scratch->tmp);
@@ -985,10 +987,10 @@ static int write_footer(OrcWriter *w, int fd, uint64_t *len, CombErr *err)
         orc_type_to_proto(&w->scratch->tmp, w->schema, &f.types, &f.n_types))
         return comb_err_nomem(err);
     int rc = pack_message(w, &f.base, err);
-    return rc ? rc : write_section(w, fd, &w->scratch->packed, len, err);
+    return rc ? rc : write_section(w, out, &w->scratch->packed, len, err);
 }
 
-static int write_postscript(OrcWriter *w, int fd, uint64_t footer_len,
+static int write_postscript(OrcWriter *w, FsFile *out, uint64_t footer_len,
                             uint64_t meta_len, CombErr *err)
 {
     Orc__Proto__PostScript ps = ORC__PROTO__POST_SCRIPT__INIT;
@@ -1012,7 +1014,7 @@ static int write_postscript(OrcWriter *w, int fd, uint64_t footer_len,
     if (ps_bytes->len > 255)
         return COMB_INTERNAL(err, "postscript longer than 255 bytes");
     ps_bytes->data[ps_bytes->len] = (uint8_t)ps_bytes->len;
-    return fs_write_all(fd, ps_bytes->data, ps_bytes->len + 1, w->path, err);
+    return fs_write_all(out, ps_bytes->data, ps_bytes->len + 1, err);
 }
 
 /* Metadata, footer and postscript, then fsync: the one fsync covers the
@@ -1021,19 +1023,20 @@ static int write_postscript(OrcWriter *w, int fd, uint64_t footer_len,
 static int write_tail(OrcWriter *w, uint64_t *len, CombErr *err)
 {
     uint64_t meta_len = w->meta.len, footer_len = 0;
-    int fd = fs_open_append(w->path, err), rc = COMB_OK;
-    if (fd < 0)
-        return COMB_EIO;
+    FsFile *out = fs_open_append(w->path, err);
+    int rc = COMB_OK;
+    if (!out)
+        return err->code;
     if (w->n_stripes > 0)
-        rc = fs_write_all(fd, w->meta.data, w->meta.len, w->path, err);
-    if (rc || (rc = write_footer(w, fd, &footer_len, err)) ||
-        (rc = write_postscript(w, fd, footer_len, meta_len, err))) {
-        fs_close(fd, w->path, NULL);
+        rc = fs_write_all(out, w->meta.data, w->meta.len, err);
+    if (rc || (rc = write_footer(w, out, &footer_len, err)) ||
+        (rc = write_postscript(w, out, footer_len, meta_len, err))) {
+        fs_discard(out);
         return rc;
     }
     if (len) /* the postscript's length byte follows it */
         *len = meta_len + footer_len + w->scratch->packed.len + 1;
-    return fs_sync_close(fd, w->path, err);
+    return fs_sync_close(out, err);
 }
 
 int orc_writer_flush_stripe(OrcWriter *w, CombErr *err)

@@ -52,7 +52,6 @@ int text_lines_open(TextLines *l, const char *path, size_t chunk,
 {
     int rc;
     memset(l, 0, sizeof *l);
-    l->fd = -1;
     l->at_file_start = true;
     l->chunk = chunk ? chunk : TEXT_DEFAULT_CHUNK;
     if ((rc = codec_of(path, &l->codec, err)))
@@ -71,10 +70,9 @@ int text_lines_open(TextLines *l, const char *path, size_t chunk,
         l->z_live = true;
         l->z_member_done = true;
     }
-    l->fd = fs_open_read(path, err);
-    if (l->fd < 0) {
+    if (!(l->file = fs_open_read(path, err))) {
         text_lines_close(l);
-        return COMB_EIO;
+        return err->code;
     }
     return COMB_OK;
 nomem:
@@ -84,17 +82,14 @@ nomem:
 
 void text_lines_close(TextLines *l)
 {
-    if (l->fd >= 0) {
-        CombErr ignored;
-        (void)fs_close(l->fd, l->path, &ignored);
-    }
+    if (l->file)
+        fs_discard(l->file);
     if (l->z_live)
         inflateEnd(&l->z);
     comb_free(l->zin);
     comb_free(l->buf);
     comb_free(l->path);
     memset(l, 0, sizeof *l);
-    l->fd = -1;
 }
 
 static int corrupt(TextLines *l, const char *what, CombErr *err)
@@ -112,7 +107,7 @@ static int inflate_some(TextLines *l, CombErr *err)
         int zr;
         if (l->z.avail_in == 0 && !l->file_eof) {
             size_t got;
-            int rc = fs_read_some(l->fd, l->zin, l->zin_cap, &got, l->path, err);
+            int rc = fs_read_some(l->file, l->zin, l->zin_cap, &got, err);
             if (rc)
                 return rc;
             l->file_eof = got == 0;
@@ -156,8 +151,7 @@ static int read_more(TextLines *l, CombErr *err)
     int rc;
     if (l->codec != TEXT_CODEC_NONE)
         return inflate_some(l, err);
-    rc = fs_read_some(l->fd, l->buf + l->end, l->cap - l->end, &got, l->path,
-                      err);
+    rc = fs_read_some(l->file, l->buf + l->end, l->cap - l->end, &got, err);
     if (rc == COMB_OK) {
         l->end += got;
         l->eof = got == 0;

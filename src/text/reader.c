@@ -30,7 +30,6 @@ int text_reader_open(const char *path, const TextOptions *opt, int n_cols,
     int rc;
     if (!r)
         return comb_err_nomem(err);
-    r->lines.fd = -1;
     r->header_left = opt->skip_header > 0 ? opt->skip_header : 0;
     r->footer = opt->skip_footer > 0 ? opt->skip_footer : 0;
     if ((rc = text_format_init(&r->fmt, opt, n_cols, types, err)))

@@ -12,6 +12,7 @@
 
 #include "common/arena.h"
 #include "common/buf.h"
+#include "fs/fs.h"
 #include "text/text.h"
 
 /* Options resolved for reading and writing (what LazySerDeParameters
@@ -62,7 +63,7 @@ typedef enum TextCodec {
 
 typedef struct TextLines {
     char *path;             /* owned copy, for messages */
-    int fd;                 /* -1 once closed */
+    FsFile *file;           /* NULL once closed */
     TextCodec codec;
     z_stream z;             /* when codec != NONE */
     bool z_live;            /* z initialised (inflateEnd owed) */

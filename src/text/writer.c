@@ -23,7 +23,7 @@
 struct TextWriter {
     TextFormat fmt;
     char *path;                 /* owned copy */
-    int fd;                     /* -1 once closed */
+    FsFile *file;               /* NULL once closed */
     CombBuf out;                /* bytes not yet written */
     uint64_t rows;
     CombErr *err;               /* the current write call's */
@@ -37,15 +37,14 @@ int text_writer_open(const char *path, const TextOptions *opt, int n_cols,
     int rc;
     if (!w)
         return comb_err_nomem(err);
-    w->fd = -1;
     if ((rc = text_format_init(&w->fmt, opt, n_cols, types, err)))
         goto fail;
     if (!(w->path = comb_strdup(path))) {
         rc = comb_err_nomem(err);
         goto fail;
     }
-    if ((w->fd = fs_create(path, err)) < 0) {
-        rc = COMB_EIO;
+    if (!(w->file = fs_create(path, err))) {
+        rc = err->code;
         goto fail;
     }
     *out = w;
@@ -68,8 +67,8 @@ void text_writer_abort(TextWriter *w)
     CombErr ignored;
     if (!w)
         return;
-    if (w->fd >= 0) {
-        close(w->fd);
+    if (w->file) {
+        fs_discard(w->file);
         (void)fs_unlink(w->path, &ignored);
     }
     writer_free(w);
@@ -270,7 +269,7 @@ static int put_value(TextWriter *w, const CombType *t, const CombVector *v,
 
 static int flush(TextWriter *w, CombErr *err)
 {
-    int rc = fs_write_all(w->fd, w->out.data, w->out.len, w->path, err);
+    int rc = fs_write_all(w->file, w->out.data, w->out.len, err);
     comb_buf_clear(&w->out);
     return rc;
 }
@@ -321,7 +320,7 @@ int text_writer_close(TextWriter *w, CombErr *err)
         text_writer_abort(w);
         return rc;
     }
-    rc = fs_sync_close(w->fd, w->path, err);  /* closes fd either way */
+    rc = fs_sync_close(w->file, err);  /* releases it either way */
     if (rc)
         (void)fs_unlink(w->path, &ignored);
     writer_free(w);

@@ -29,7 +29,7 @@ static const OrcCompression all_codecs[] = {ORC_COMP_NONE, ORC_COMP_ZLIB,
  * then in the tail). */
 typedef struct ChunkedStream {
     char path[ORC_TEST_PATH_LEN];
-    int fd;
+    FsFile *file;
     OrcCodec *codec;
     CombBuf raw, dec, spill;
     OrcTail tail;
@@ -52,27 +52,27 @@ static int chunked_open(ChunkedStream *s, const uint8_t *p, size_t len,
         rc = COMB_EIO;
     if (f)
         fclose(f);
-    s->fd = rc ? -1 : open(s->path, O_RDONLY);
+    s->file = rc ? NULL : fs_open_read(s->path, err);
     if (!rc && seq % 3 != 0) {
         s->tail.off = seq % 3 == 1 ? 0 : file.len / 2;
         if (comb_buf_append(&s->tail.buf, file.data + s->tail.off,
                             file.len - s->tail.off))
             rc = COMB_ENOMEM;
     }
-    s->chunks = (OrcChunks){.fd = s->fd, .off = 0, .end = file.len,
+    s->chunks = (OrcChunks){.file = s->file, .off = 0, .end = file.len,
                             .tail = seq % 3 != 0 ? &s->tail : NULL,
                             .raw = &s->raw,
                             .codec = codec == ORC_COMP_NONE ? NULL : s->codec,
                             .block = block, .dec = &s->dec, .spill = &s->spill,
                             .piece = piece};
     comb_buf_free(&file);
-    return rc ? rc : s->fd < 0 ? COMB_EIO : COMB_OK;
+    return rc ? rc : !s->file ? COMB_EIO : COMB_OK;
 }
 
 static void chunked_close(ChunkedStream *s)
 {
-    if (s->fd >= 0)
-        close(s->fd);
+    if (s->file)
+        fs_discard(s->file);
     orc_codec_free(s->codec);
     comb_buf_free(&s->raw);
     comb_buf_free(&s->dec);

@@ -387,10 +387,10 @@ TEST(stream_flush_length_honoured)
     CHECK_OK(read_now(&fx, fx.dir, &seen), &fx.err);
     CHECK_STR(seen.text, "1:a");
     /* a torn append (3 bytes of the next long) changes nothing */
-    int fd = fs_open_append(side, &fx.err);
-    CHECK(fd >= 0);
-    CHECK_OK(fs_write_all(fd, "\0\0\0", 3, side, &fx.err), &fx.err);
-    CHECK_OK(fs_close(fd, side, &fx.err), &fx.err);
+    FsFile *fd = fs_open_append(side, &fx.err);
+    CHECK(fd != NULL);
+    CHECK_OK(fs_write_all(fd, "\0\0\0", 3, &fx.err), &fx.err);
+    CHECK_OK(fs_close(fd, &fx.err), &fx.err);
     CHECK_OK(read_now(&fx, fx.dir, &seen), &fx.err);
     CHECK_STR(seen.text, "1:a");
     /* a committed length beyond the file: COMB_ECORRUPT naming it */
