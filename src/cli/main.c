@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "cli/compactor_cmd.h"
@@ -35,6 +36,7 @@
 #include "common/alloc.h"
 #include "common/buf.h"
 #include "common/version.h"
+#include "fs/fs.h"
 #include "orc/orc.h"
 #include "sql/parse/ast.h"
 #include "sql/session.h"
@@ -92,6 +94,31 @@ static int apply_setting(SqlSession *s, const char *arg, bool is_var)
     if (rc) {
         fprintf(stderr, "Error: %s\n", err.msg);
         return 1;
+    }
+    return 0;
+}
+
+/* The object-store settings (--hiveconf fs.s3a.*=...) reach the file layer
+ * before anything opens the warehouse, which may lie on the store. */
+static int apply_store_confs(char *const *confs, int n_confs)
+{
+    for (int i = 0; i < n_confs; i++) {
+        char *key;
+        const char *val;
+        CombErr err;
+        int rc;
+        if (!confs[i] || strncasecmp(confs[i], "fs.s3a.", 7) != 0)
+            continue;
+        if (split_kv(confs[i], &key, &val)) {
+            fprintf(stderr, "comb: expected key=value, got '%s'\n", confs[i]);
+            return 2;
+        }
+        rc = fs_configure(key, val, &err);
+        comb_free(key);
+        if (rc) {
+            fprintf(stderr, "Error: %s\n", err.msg);
+            return 1;
+        }
     }
     return 0;
 }
@@ -358,6 +385,8 @@ int main(int argc, char **argv)
     rc = parse_options(argc, argv, &o, &vars, &n_vars, &confs, &n_confs);
     if (!rc && optind < argc)
         rc = find_subcommand(&o, argv[optind], &sub);
+    if (!rc)
+        rc = apply_store_confs(confs, n_confs);
     if (!rc && sub && (sub->run == compactor_placeholder ||
                        sub->run == stream_placeholder)) {
         const char *ms = take_metastore_conf(&o, confs, n_confs);

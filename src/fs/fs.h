@@ -1,6 +1,7 @@
 /*
- * fs.h - the file system as comb uses it: local POSIX files today, with one
- * seam so that a remote store can come later.
+ * fs.h - the file system as comb uses it: local POSIX files, and objects
+ * on an S3-compatible store for paths "s3a://bucket/key" and
+ * "s3://bucket/key" (fs_s3.h says how a store keeps the rules below).
  *
  * Durability rule: a file that a transaction commits is written, fsynced,
  * and its directory fsynced before the metastore commit (fs_fsync_dir);
@@ -117,6 +118,14 @@ int fs_list_dir(const char *path, CombArena *arena, char ***names, int *n,
  * entry types). */
 int fs_list_dir_typed(const char *path, CombArena *arena, char ***names,
                       bool **is_dir, int *n, CombErr *err);
+
+/* True when path names an object on a store ("s3a://", "s3://"). */
+bool fs_is_remote(const char *path);
+/* Set a store setting of the process (Hadoop's fs.s3a.* names, e.g.
+ * fs.s3a.endpoint); COMB_EINVALID for an unknown one or a bad value. */
+int fs_configure(const char *name, const char *value, CombErr *err);
+/* Settings whose values are secrets, never shown (fs.s3a.secret.key...). */
+bool fs_setting_is_secret(const char *name);
 
 /* Join "a/b" into arena memory. */
 char *fs_join(CombArena *arena, const char *a, const char *b);

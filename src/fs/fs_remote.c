@@ -14,6 +14,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 typedef struct Pending {
     struct Pending *next;
@@ -75,6 +76,27 @@ static FsFile *wrap(FsS3File *s3, const char *path, bool writing,
     f->written = written;
     memcpy(f->path, path, n);
     return f;
+}
+
+bool fs_is_remote(const char *path)
+{
+    return fs_s3_is_remote(path);
+}
+
+int fs_configure(const char *name, const char *value, CombErr *err)
+{
+    return fs_s3_configure(name, value, err);
+}
+
+bool fs_setting_is_secret(const char *name)
+{
+    static const char *const secret[] = {"fs.s3a.access.key",
+                                         "fs.s3a.secret.key",
+                                         "fs.s3a.session.token"};
+    for (size_t i = 0; i < sizeof secret / sizeof *secret; i++)
+        if (!strcasecmp(name, secret[i]))
+            return true;
+    return false;
 }
 
 FsFile *fs_remote_create(const char *path, CombErr *err)

@@ -103,11 +103,15 @@ static int col_corrupt(const OrcReader *r, int stripe, int col,
 /* ------------------------------------------------------- stripe loading */
 
 /* Where each stream of the selected columns lies (checking every stream
- * lies inside the stripe); nothing is read yet. */
+ * lies inside the stripe), and the span [*from, *to) that holds them all
+ * (empty when none); nothing is read yet. */
 static int find_streams(OrcReader *r, int stripe,
-                        const Orc__Proto__StripeFooter *sf, CombErr *err)
+                        const Orc__Proto__StripeFooter *sf, uint64_t *from,
+                        uint64_t *to, CombErr *err)
 {
     OrcStripeInfo si;
+    *from = UINT64_MAX;
+    *to = 0;
     orc_reader_stripe_info(r, stripe, &si);
     uint64_t off = si.offset, end = si.offset + si.index_length +
                                     si.data_length;
@@ -128,6 +132,10 @@ static int find_streams(OrcReader *r, int stripe,
             sb->off = off;
             sb->len = (size_t)len;
             sb->found = true;
+        }
+        if (r->selected[col] && len) {
+            *from = off < *from ? off : *from;
+            *to = off + len > *to ? off + len : *to;
         }
         off += len;
     }
@@ -366,9 +374,32 @@ static int setup_column(OrcReader *r, OrcColRead *c, int stripe,
     }
 }
 
+/* On an object store, fetch the selected columns' streams of the stripe
+ * in one request (the window), instead of one or more each; above
+ * ORC_WINDOW_MAX they are read stream by stream as on local disk. */
+#define ORC_WINDOW_MAX ((uint64_t)256 << 20)
+
+static int fetch_window(OrcReader *r, uint64_t from, uint64_t to,
+                        CombErr *err)
+{
+    comb_buf_clear(&r->window.buf);
+    if (from >= to || to - from > ORC_WINDOW_MAX)
+        return COMB_OK;
+    if (comb_buf_reserve(&r->window.buf, (size_t)(to - from)))
+        return comb_err_nomem(err);
+    int rc = fs_pread_all(r->file, r->window.buf.data, (size_t)(to - from),
+                          from, err);
+    if (rc)
+        return rc;
+    r->window.buf.len = (size_t)(to - from);
+    r->window.off = from;
+    return COMB_OK;
+}
+
 static int load_stripe(OrcReader *r, int stripe, CombErr *err)
 {
     Orc__Proto__StripeFooter *sf;
+    uint64_t from, to;
     r->stripe = stripe;
     r->stripe_left = 0;
     int rc = orc_reader_stripe_footer_scratch(r, stripe, &sf, err);
@@ -377,7 +408,9 @@ static int load_stripe(OrcReader *r, int stripe, CombErr *err)
     for (int i = 0; i < r->n_cols; i++)
         for (int s = 0; s < ORC_N_SLOTS; s++)
             r->cols[i].s[s].found = false;
-    rc = find_streams(r, stripe, sf, err);
+    rc = find_streams(r, stripe, sf, &from, &to, err);
+    if (!rc && r->tail.window)
+        rc = fetch_window(r, from, to, err);
     if (!rc && r->need_zone)
         rc = orc_reader_use_zone(r, sf->writertimezone, err);
     for (int i = 0; i < r->n_cols && !rc; i++)

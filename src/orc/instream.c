@@ -67,11 +67,12 @@ int orc_file_read(FsFile *file, const OrcTail *tail, void *dst, size_t len,
 {
     if (len == 0)
         return COMB_OK; /* dst may be an empty buffer's NULL */
-    if (tail && off >= tail->off && len <= tail->buf.len &&
-        off - tail->off <= tail->buf.len - len) {
-        memcpy(dst, tail->buf.data + (off - tail->off), len);
-        return COMB_OK;
-    }
+    for (const OrcTail *t = tail; t; t = t->window)
+        if (off >= t->off && len <= t->buf.len &&
+            off - t->off <= t->buf.len - len) {
+            memcpy(dst, t->buf.data + (off - t->off), len);
+            return COMB_OK;
+        }
     return fs_pread_all(file, dst, len, off, err);
 }
 

@@ -126,10 +126,13 @@ int orc_codec_compress(OrcCodec *c, uint64_t block_size, const uint8_t *src,
 typedef struct OrcTail {
     CombBuf buf;
     uint64_t off;         /* file offset of buf.data[0] */
+    /* on an object store, where every read is a request: the selected
+     * streams of the current stripe, fetched in one (buf empty: none) */
+    struct OrcTail *window;
 } OrcTail;
 
-/* len bytes at file offset off: from the tail when they lie inside it,
- * else read from the file. */
+/* len bytes at file offset off: from the tail or its window when they lie
+ * inside, else read from the file. */
 int orc_file_read(FsFile *file, const OrcTail *tail, void *dst, size_t len,
                   uint64_t off, CombErr *err);
 
@@ -611,6 +614,7 @@ struct OrcReader {
     FsFile *file;
     uint64_t file_len;
     OrcTail tail;
+    OrcTail window;               /* tail.window on an object store */
     OrcReadPool *pool;            /* orc_reader_use_pool; NULL none */
     CombArena arena;
     CombArena stripe_arena;       /* orc_reader_stripe_footer_scratch's */

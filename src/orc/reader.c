@@ -326,6 +326,8 @@ int orc_reader_open_pool(const char *path, uint64_t length, OrcReadPool *pool,
     r->stripe = -1;
     /* a FIFO or device named like a data file is refused, never waited on */
     r->file = fs_open_read(path, err);
+    if (fs_is_remote(path))
+        r->tail.window = &r->window;
     if (!(r->path = comb_strdup(path))) {
         rc = comb_err_nomem(err);
     } else if (!r->file) {
@@ -370,6 +372,7 @@ void orc_reader_close(OrcReader *r)
     else
         orc_codec_free(r->codec);
     orc_pool_give_buf(r->pool, ORC_POOL_RAW, &r->tail.buf);
+    comb_buf_free(&r->window.buf);
     arena_give(r->pool, ORC_ARENA_FILE, &r->arena);
     arena_give(r->pool, ORC_ARENA_STRIPE, &r->stripe_arena);
     comb_free(r->path);

@@ -103,7 +103,10 @@ int sql_session_set_conf(SqlSession *s, const char *key, const char *value,
                         "prefixed by a restricted variable",
                         key);
     int rc = sql_exec_conf_check(key, value, err);
-    if (!rc)
+    if (!rc && strncasecmp(key, "fs.s3a.", 7) == 0)
+        rc = fs_configure(key, value, err);
+    /* a secret goes to the store's client only, never into SET's list */
+    if (!rc && !fs_setting_is_secret(key))
         rc = settings_put(&s->conf, key, value, err);
     if (!rc)
         sql_txn_settings_changed(s);
@@ -135,7 +138,7 @@ const char *sql_session_database(const SqlSession *s)
 static char *absolute_path(const char *path)
 {
     char cwd[4096];
-    if (path[0] == '/')
+    if (path[0] == '/' || fs_is_remote(path))
         return comb_strdup(path);
     if (!getcwd(cwd, sizeof cwd))
         return NULL;
@@ -179,6 +182,13 @@ int sql_session_open(const SqlSessionOptions *opt, SqlSession **out,
     }
     if ((rc = session_identity(s, opt, err)))
         goto fail;
+    if (fs_is_remote(s->warehouse) && !opt->metastore) {
+        rc = comb_err(err, COMB_EINVALID, "the warehouse '%s' is on an "
+                      "object store, where SQLite cannot keep its database: "
+                      "give the metastore with --metastore FILE or "
+                      "postgresql://...", s->warehouse);
+        goto fail;
+    }
     if ((rc = fs_mkdirs(s->warehouse, err)))
         goto fail;
     ms_path = opt->metastore

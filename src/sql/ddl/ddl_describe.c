@@ -15,6 +15,7 @@
 
 #include "common/buf.h"
 #include "common/numfmt.h"
+#include "fs/fs.h"
 #include "sql/ddl/ddl_int.h"
 #include "sql/exec/colstats.h"
 
@@ -46,7 +47,10 @@ int sql_catalog_table(SqlStmtCtx *c, const AstName *name, bool qualify,
 
 char *sql_location_uri(CombArena *a, const char *path)
 {
-    return path ? comb_arena_printf(a, "file:%s", path) : NULL;
+    if (!path)
+        return NULL;
+    return fs_is_remote(path) ? comb_arena_strdup(a, path)
+                              : comb_arena_printf(a, "file:%s", path);
 }
 
 /* Java's Date.toString of epoch seconds in the local time zone, or

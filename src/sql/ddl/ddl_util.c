@@ -105,15 +105,17 @@ int sql_db_missing(const AstName *n, CombErr *err)
 /* A LOCATION as the user wrote it, made absolute against this process's
  * working directory (Hive qualifies locations the same way), so every
  * process finds the same directory. */
-/* The path of a location URI: "file:///p" and "file:/p" are /p; any other
- * scheme ("hdfs://", "s3a://") is refused, a plain path returned as is. */
+/* The path of a location URI: "file:///p" and "file:/p" are /p, an
+ * object-store location ("s3a://bucket/p") stays as it is; any other
+ * scheme ("hdfs://") is refused, a plain path returned as is. */
 static int location_path(const char *location, const char **path,
                          CombErr *err)
 {
     size_t scheme = strspn(location, "abcdefghijklmnopqrstuvwxyz"
                                      "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-");
     *path = location;
-    if (scheme == 0 || location[scheme] != ':' || location[0] == '/')
+    if (scheme == 0 || location[scheme] != ':' || location[0] == '/' ||
+        fs_is_remote(location))
         return COMB_OK;
     if (scheme == 4 && strncasecmp(location, "file", 4) == 0) {
         const char *p = location + 5;
@@ -126,8 +128,9 @@ static int location_path(const char *location, const char **path,
         return COMB_OK;
     }
     return comb_err(err, COMB_EUNSUPPORTED, "location '%s': the file system "
-                    "scheme '%.*s' is not supported (use a local path or a "
-                    "file: URI)", location, (int)scheme, location);
+                    "scheme '%.*s' is not supported (use a local path, a "
+                    "file: URI or an s3a:// location)", location,
+                    (int)scheme, location);
 }
 
 int sql_absolute_location(SqlStmtCtx *c, const char *location, char **out,

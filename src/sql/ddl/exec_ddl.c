@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "fs/fs.h"
 #include "sql/ddl/ddl_int.h"
 #include "sql/exec/par.h"
 
@@ -69,6 +70,9 @@ int sql_exec_set(SqlStmtCtx *c, CombErr *err)
                                                s->conf.items[i].value), err);
         return rc;
     }
+    if (!st->set_value && fs_setting_is_secret(key))
+        return set_info(c, comb_arena_printf(c->arena, "%s is a hidden config",
+                                             key), err);
     if (!st->set_value) {
         const char *v = strncmp(key, "hivevar:", 8) == 0 ? NULL : sql_session_get_conf(s, key);
         if (!v && strcmp(key, SQL_CONF_THREADS) == 0)
