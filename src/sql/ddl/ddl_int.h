@@ -27,10 +27,12 @@ int sql_first_acid_dir(SqlStmtCtx *c, const char *dir, const char **found,
                        int *n_entries, CombErr *err);
 
 /* Directories a DROP renamed aside: removed after the catalog commit, put
- * back if it fails. */
+ * back if it fails.  On an object store, where a rename copies every
+ * object, a directory stays where it is (to == from) and is removed after
+ * the commit all the same. */
 typedef struct AsideDirs {
     char **from;             /* where each was */
-    char **to;               /* its hidden name now */
+    char **to;               /* its hidden name now (or from) */
     int n, cap;
 } AsideDirs;
 

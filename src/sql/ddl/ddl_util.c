@@ -189,7 +189,9 @@ int sql_aside_move(SqlStmtCtx *c, const char *dir, AsideDirs *l,
         l->to = tos;
         l->cap = cap;
     }
-    if ((rc = fs_rename_aside(dir, "dropped", c->arena, &to, err)))
+    if (fs_is_remote(dir))
+        to = (char *)dir;
+    else if ((rc = fs_rename_aside(dir, "dropped", c->arena, &to, err)))
         return rc;
     l->from[l->n] = (char *)dir;
     l->to[l->n++] = to;
@@ -204,6 +206,8 @@ int sql_aside_put_back(SqlStmtCtx *c, AsideDirs *l, CombErr *err)
     for (int i = l->n - 1; i >= 0; i--) {
         char *parent = fs_dirname(c->arena, l->from[i]);
         CombErr why;
+        if (l->to[i] == l->from[i])
+            continue;
         if (fs_rename(l->to[i], l->from[i], &why) == COMB_OK && parent)
             fs_fsync_dir(parent, &why);
         else
