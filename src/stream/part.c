@@ -70,6 +70,13 @@ static int new_part(CombStream *s, const char *name, char *const *values,
     } else {
         p->dir = s->table->location;
     }
+    /* readers follow a streaming transaction's file while it grows (its
+     * flush length); an object store shows a file only once it is whole */
+    if (fs_is_remote(p->dir))
+        return comb_err(err, COMB_EUNSUPPORTED, "cannot stream into %s.%s: "
+                        "'%s' is on an object store, where a file being "
+                        "written cannot be read; use INSERT", s->db, s->name,
+                        p->dir);
     if (s->n_parts == s->cap_parts) {
         int cap = s->cap_parts ? s->cap_parts * 2 : 8;
         StreamPart **v = comb_arena_alloc(&s->batch_arena,
