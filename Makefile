@@ -10,7 +10,9 @@ CC ?= gcc
 WARN := -Wall -Wextra -Werror -Wno-missing-field-initializers
 # libpq's headers live outside the default include path
 PQ_CFLAGS := $(or $(shell pkg-config --cflags libpq 2>/dev/null),-I/usr/include/postgresql)
-BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -g $(WARN) -Isrc -I$(GEN)/src $(PQ_CFLAGS) -MMD -MP
+# libxml2's headers too
+XML_CFLAGS := $(or $(shell pkg-config --cflags libxml-2.0 2>/dev/null),-I/usr/include/libxml2)
+BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -g $(WARN) -Isrc -I$(GEN)/src $(PQ_CFLAGS) $(XML_CFLAGS) -MMD -MP
 ifeq ($(MODE),fuzz)
   # libFuzzer targets (make fuzz): clang, instrumented for coverage
   CC := clang
@@ -33,7 +35,7 @@ else
   MODE_LDFLAGS :=
 endif
 CFLAGS_ALL := $(BASE_CFLAGS) $(MODE_CFLAGS) $(CFLAGS)
-LIBS := -lprotobuf-c -lz -lsnappy -lzstd -llz4 -llzo2 -lsqlite3 -lpq -ledit -lpcre2-8 -lcrypto -lm -lpthread
+LIBS := -lprotobuf-c -lz -lsnappy -lzstd -llz4 -llzo2 -lsqlite3 -lpq -ledit -lpcre2-8 -lcurl -lxml2 -lcrypto -lm -lpthread
 
 # Layers, lowest first; a layer's archive may only use the ones before it.
 LAYERS := common fs orc text acid metastore compactor stream sql cli

@@ -15,11 +15,12 @@
  *
  * Settings come from fs_s3_configure (Hadoop's names): fs.s3a.endpoint,
  * fs.s3a.endpoint.region, fs.s3a.path.style.access, fs.s3a.access.key,
- * fs.s3a.secret.key, fs.s3a.session.token, fs.s3a.connection.maximum,
- * fs.s3a.attempts.maximum, fs.s3a.multipart.size; unset keys fall back
+ * fs.s3a.secret.key, fs.s3a.session.token, fs.s3a.connection.maximum
+ * (idle connections kept), fs.s3a.connection.timeout (ms),
+ * fs.s3a.attempts.maximum, fs.s3a.multipart.size; unset ones fall back
  * to AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN,
- * AWS_REGION / AWS_DEFAULT_REGION, AWS_ENDPOINT_URL.  Credentials never
- * appear in any error message.
+ * AWS_REGION / AWS_DEFAULT_REGION, AWS_ENDPOINT_URL_S3 /
+ * AWS_ENDPOINT_URL.  Credentials never appear in any error message.
  *
  * All functions are thread-safe (parallel scans read several files at
  * once).  Errors: COMB_ENOTFOUND for a missing object ("... does not
@@ -49,12 +50,14 @@ typedef struct FsS3Stat {
 /* True for "s3a://" and "s3://" paths. */
 bool fs_s3_is_remote(const char *path);
 /* Set one fs.s3a.* setting for the process (takes effect for the next
- * request); COMB_EINVALID for an unknown fs.s3a name or a bad value. */
+ * request); COMB_EINVALID for a bad value; names comb does not use are
+ * accepted and change nothing (Hadoop has many). */
 int fs_s3_configure(const char *name, const char *value, CombErr *err);
 
-/* Writing: bytes buffer in memory up to the multipart size, then go out
- * as parts; fs_s3_commit makes the object visible (and frees f),
- * fs_s3_discard aborts (and frees f). */
+/* Writing: bytes buffer in memory up to twice the multipart size, then go
+ * out as parts; fs_s3_commit makes the object visible (and frees f, also
+ * on failure), fs_s3_discard aborts an upload (and frees f; a reader
+ * too). */
 int fs_s3_create(const char *path, FsS3File **out, CombErr *err);
 int fs_s3_write(FsS3File *f, const void *p, size_t n, CombErr *err);
 int fs_s3_commit(FsS3File *f, CombErr *err);
@@ -69,16 +72,6 @@ int fs_s3_pread(FsS3File *f, void *p, size_t n, uint64_t off, CombErr *err);
 /* Sequential read from the current position; *got = 0 at the end. */
 int fs_s3_read_some(FsS3File *f, void *p, size_t n, size_t *got,
                     CombErr *err);
-
-/* Several ranges of one or more open files fetched concurrently (at most
- * fs.s3a.connection.maximum requests in flight); for stripes. */
-typedef struct FsS3Range {
-    FsS3File *f;
-    uint64_t off;
-    size_t len;
-    void *buf;
-} FsS3Range;
-int fs_s3_pread_many(FsS3Range *r, int n, CombErr *err);
 
 /* Names directly under the directory path (ListObjectsV2 with delimiter
  * '/', every page), sorted by strcmp, in arena memory; (*is_dir)[i] for

@@ -566,11 +566,12 @@ static int kind_check(const MsTable *t, CombErr *err)
 }
 
 /* Locations are stored absolute (Hive qualifies them): a relative one
- * would mean another directory in every process's working directory. */
+ * would mean another directory in every process's working directory.  An
+ * object-store location (s3a://bucket/key) is absolute by its nature. */
 static int location_check(const char *location, const char *what,
                           const char *name, CombErr *err)
 {
-    if (!location || location[0] == '/')
+    if (!location || location[0] == '/' || fs_is_remote(location))
         return COMB_OK;
     return comb_err(err, COMB_EINVALID,
                     "location '%s' of %s %s is not an absolute path",

@@ -1,0 +1,837 @@
+/*
+ * fs_s3.c - fs_s3.h: files and directories as S3 objects and prefixes.
+ */
+#include "fs/fs_s3.h"
+
+#include <curl/curl.h>
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/alloc.h"
+#include "common/buf.h"
+#include "fs/s3.h"
+
+#define LIST_PAGE 1000  /* DeleteObjects takes at most 1000 keys */
+
+/* "s3a://bucket/key" taken apart (bucket and key in one malloc'ed copy). */
+typedef struct Loc {
+    char *mem;
+    const char *bucket;
+    const char *key;            /* no leading '/', no trailing '/' */
+} Loc;
+
+struct FsS3File {
+    Loc loc;
+    bool writing;
+    /* reading */
+    uint64_t size, pos;
+    int64_t mtime_ns;
+    /* writing: bytes not yet sent, and the multipart upload once begun */
+    CombBuf pending;
+    char *upload_id;
+    char **etags;
+    int n_parts, cap_parts;
+};
+
+bool fs_s3_is_remote(const char *path)
+{
+    return !strncmp(path, "s3a://", 6) || !strncmp(path, "s3://", 5);
+}
+
+int fs_s3_configure(const char *name, const char *value, CombErr *err)
+{
+    return s3_configure(name, value, err);
+}
+
+static int parse_loc(const char *path, Loc *l, CombErr *err)
+{
+    const char *p = strstr(path, "://");
+    size_t n;
+    memset(l, 0, sizeof *l);
+    if (!p || !fs_s3_is_remote(path) || !p[3] || p[3] == '/')
+        return comb_err(err, COMB_EINVALID, "'%s' is not an object-store "
+                        "location (s3a://bucket/key)", path);
+    if (!(l->mem = comb_strdup(p + 3)))
+        return comb_err_nomem(err);
+    n = strcspn(l->mem, "/");
+    l->bucket = l->mem;
+    l->key = l->mem[n] ? l->mem + n + 1 : "";
+    l->mem[n] = '\0';
+    for (size_t k = strlen(l->key); k && l->key[k - 1] == '/'; k--)
+        ((char *)l->key)[k - 1] = '\0';
+    return COMB_OK;
+}
+
+static void free_loc(Loc *l)
+{
+    comb_free(l->mem);
+    l->mem = NULL;
+}
+
+/* The prefix of everything under a directory: "key/" ("" for the
+ * bucket). */
+static char *dir_prefix(const Loc *l)
+{
+    size_t n = strlen(l->key);
+    char *p = comb_malloc(n + 2);
+    if (p)
+        snprintf(p, n + 2, "%s%s", l->key, n ? "/" : "");
+    return p;
+}
+
+/* ------------------------------------------------------------ writing */
+
+int fs_s3_create(const char *path, FsS3File **out, CombErr *err)
+{
+    FsS3File *f = comb_calloc(1, sizeof *f);
+    int rc;
+    if (!f)
+        return comb_err_nomem(err);
+    if ((rc = parse_loc(path, &f->loc, err))) {
+        comb_free(f);
+        return rc;
+    }
+    if (!f->loc.key[0]) {
+        free_loc(&f->loc);
+        comb_free(f);
+        return comb_err(err, COMB_EINVALID, "cannot create '%s': it names a "
+                        "bucket, not a file", path);
+    }
+    f->writing = true;
+    *out = f;
+    return COMB_OK;
+}
+
+static int upload_begin(FsS3File *f, CombErr *err)
+{
+    S3Request rq = {.method = "POST", .bucket = f->loc.bucket,
+                    .key = f->loc.key, .query = "uploads=",
+                    .what = "start the upload of"};
+    S3Response r;
+    int rc = s3_perform(&rq, false, &r, err);
+    if (rc)
+        return rc;
+    f->upload_id = s3_xml_text(&r.body, "UploadId");
+    comb_buf_free(&r.body);
+    if (!f->upload_id)
+        return comb_err(err, COMB_EIO, "cannot start the upload of "
+                        "'s3a://%s/%s': the answer names no UploadId",
+                        f->loc.bucket, f->loc.key);
+    return COMB_OK;
+}
+
+static int upload_part(FsS3File *f, const void *p, size_t n, CombErr *err)
+{
+    char *esc = curl_escape(f->upload_id, 0), query[1024], *etag;
+    S3Request rq = {.method = "PUT", .bucket = f->loc.bucket,
+                    .key = f->loc.key, .query = query, .body = p,
+                    .body_len = n, .what = "upload a part of"};
+    S3Response r;
+    int rc;
+    if (!esc)
+        return comb_err_nomem(err);
+    snprintf(query, sizeof query, "partNumber=%d&uploadId=%s", f->n_parts + 1,
+             esc);
+    curl_free(esc);
+    if (f->n_parts == f->cap_parts) {
+        int cap = f->cap_parts ? f->cap_parts * 2 : 8;
+        char **v = comb_realloc(f->etags, (size_t)cap * sizeof *v);
+        if (!v)
+            return comb_err_nomem(err);
+        f->etags = v;
+        f->cap_parts = cap;
+    }
+    if ((rc = s3_perform(&rq, false, &r, err)))
+        return rc;
+    comb_buf_free(&r.body);
+    if (!(etag = comb_strdup(r.etag)))
+        return comb_err_nomem(err);
+    f->etags[f->n_parts++] = etag;
+    return COMB_OK;
+}
+
+/* Send whole parts of what is pending (all of it when last). */
+static int send_parts(FsS3File *f, bool last, CombErr *err)
+{
+    uint64_t part = s3_part_size();
+    size_t done = 0;
+    int rc = COMB_OK;
+    if (!f->upload_id && (rc = upload_begin(f, err)))
+        return rc;
+    while (!rc && (f->pending.len - done >= part ||
+                   (last && f->pending.len > done))) {
+        size_t n = f->pending.len - done < part ? f->pending.len - done
+                                                : (size_t)part;
+        rc = upload_part(f, f->pending.data + done, n, err);
+        done += n;
+    }
+    memmove(f->pending.data, f->pending.data + done, f->pending.len - done);
+    f->pending.len -= done;
+    return rc;
+}
+
+int fs_s3_write(FsS3File *f, const void *p, size_t n, CombErr *err)
+{
+    if (comb_buf_append(&f->pending, p, n))
+        return comb_err_nomem(err);
+    return f->pending.len >= 2 * s3_part_size() ? send_parts(f, false, err)
+                                                : COMB_OK;
+}
+
+/* <CompleteMultipartUpload> naming every part, built by libxml2. */
+static int complete_body(const FsS3File *f, xmlChar **out, int *len)
+{
+    xmlDoc *doc = xmlNewDoc(BAD_CAST "1.0");
+    xmlNode *root = doc ? xmlNewNode(NULL, BAD_CAST "CompleteMultipartUpload")
+                        : NULL;
+    bool ok = root != NULL;
+    if (ok)
+        xmlDocSetRootElement(doc, root);
+    for (int i = 0; ok && i < f->n_parts; i++) {
+        char num[16];
+        xmlNode *part = xmlNewChild(root, NULL, BAD_CAST "Part", NULL);
+        snprintf(num, sizeof num, "%d", i + 1);
+        ok = part && xmlNewTextChild(part, NULL, BAD_CAST "PartNumber",
+                                     BAD_CAST num) &&
+             xmlNewTextChild(part, NULL, BAD_CAST "ETag",
+                             BAD_CAST f->etags[i]);
+    }
+    *out = NULL;
+    if (ok)
+        xmlDocDumpMemory(doc, out, len);
+    xmlFreeDoc(doc);
+    return *out ? COMB_OK : COMB_ENOMEM;
+}
+
+static int upload_complete(FsS3File *f, CombErr *err)
+{
+    char *esc = curl_escape(f->upload_id, 0), query[1024];
+    xmlChar *body = NULL;
+    int len = 0, rc;
+    S3Response r;
+    if (!esc || complete_body(f, &body, &len)) {
+        curl_free(esc);
+        return comb_err_nomem(err);
+    }
+    snprintf(query, sizeof query, "uploadId=%s", esc);
+    curl_free(esc);
+    S3Request rq = {.method = "POST", .bucket = f->loc.bucket,
+                    .key = f->loc.key, .query = query, .body = body,
+                    .body_len = (size_t)len, .what = "complete the upload of"};
+    rc = s3_perform(&rq, false, &r, err);
+    xmlFree(body);
+    if (rc)
+        return rc;
+    /* S3 may answer 200 and say in the body that it failed */
+    char *code = s3_xml_text(&r.body, "Code");
+    if (code)
+        rc = comb_err(err, COMB_EIO, "cannot complete the upload of "
+                      "'s3a://%s/%s': %s", f->loc.bucket, f->loc.key, code);
+    free(code);
+    comb_buf_free(&r.body);
+    return rc;
+}
+
+static void upload_abort(FsS3File *f)
+{
+    char *esc = f->upload_id ? curl_escape(f->upload_id, 0) : NULL;
+    char query[1024];
+    S3Response r;
+    CombErr ignored;
+    if (!esc)
+        return;
+    snprintf(query, sizeof query, "uploadId=%s", esc);
+    curl_free(esc);
+    S3Request rq = {.method = "DELETE", .bucket = f->loc.bucket,
+                    .key = f->loc.key, .query = query,
+                    .what = "abort the upload of"};
+    if (s3_perform(&rq, true, &r, &ignored) == COMB_OK)
+        comb_buf_free(&r.body);
+}
+
+static void free_file(FsS3File *f)
+{
+    for (int i = 0; i < f->n_parts; i++)
+        comb_free(f->etags[i]);
+    comb_free(f->etags);
+    free(f->upload_id);
+    comb_buf_free(&f->pending);
+    free_loc(&f->loc);
+    comb_free(f);
+}
+
+static int put_object(const Loc *l, const void *p, size_t n, CombErr *err)
+{
+    S3Request rq = {.method = "PUT", .bucket = l->bucket, .key = l->key,
+                    .body = p, .body_len = n, .what = "write"};
+    S3Response r;
+    int rc = s3_perform(&rq, false, &r, err);
+    if (!rc)
+        comb_buf_free(&r.body);
+    return rc;
+}
+
+int fs_s3_commit(FsS3File *f, CombErr *err)
+{
+    int rc;
+    if (!f->upload_id)
+        rc = put_object(&f->loc, f->pending.data, f->pending.len, err);
+    else if (!(rc = send_parts(f, true, err)))
+        rc = upload_complete(f, err);
+    if (rc)
+        upload_abort(f);
+    free_file(f);
+    return rc;
+}
+
+void fs_s3_discard(FsS3File *f)
+{
+    if (f->writing)
+        upload_abort(f);
+    free_file(f);
+}
+
+/* ------------------------------------------------------------ reading */
+
+/* HEAD of one key: *found, size and time. */
+static int head(const Loc *l, const char *key, bool *found, uint64_t *size,
+                int64_t *mtime_ns, CombErr *err)
+{
+    S3Request rq = {.method = "HEAD", .bucket = l->bucket, .key = key,
+                    .what = "examine"};
+    S3Response r;
+    int rc = s3_perform(&rq, true, &r, err);
+    if (rc)
+        return rc;
+    comb_buf_free(&r.body);
+    *found = r.status != 404;
+    *size = r.length;
+    *mtime_ns = r.mtime_ns;
+    return COMB_OK;
+}
+
+int fs_s3_open_read(const char *path, FsS3File **out, CombErr *err)
+{
+    FsS3File *f = comb_calloc(1, sizeof *f);
+    bool found = false;
+    int rc;
+    if (!f)
+        return comb_err_nomem(err);
+    if (!(rc = parse_loc(path, &f->loc, err)) &&
+        !(rc = head(&f->loc, f->loc.key, &found, &f->size, &f->mtime_ns,
+                    err)) &&
+        (!f->loc.key[0] || !found))
+        rc = comb_err(err, COMB_ENOTFOUND, "cannot open '%s': it does not "
+                      "exist", path);
+    if (rc) {
+        free_file(f);
+        return rc;
+    }
+    *out = f;
+    return COMB_OK;
+}
+
+uint64_t fs_s3_size(const FsS3File *f)
+{
+    return f->size;
+}
+
+int64_t fs_s3_mtime_ns(const FsS3File *f)
+{
+    return f->mtime_ns;
+}
+
+int fs_s3_pread(FsS3File *f, void *p, size_t n, uint64_t off, CombErr *err)
+{
+    S3Request rq = {.method = "GET", .bucket = f->loc.bucket,
+                    .key = f->loc.key, .range_off = off, .range_len = n,
+                    .dst = p, .what = "read"};
+    S3Response r;
+    int rc;
+    if (n == 0)
+        return COMB_OK;
+    if (off > f->size || n > f->size - off)
+        return comb_err(err, COMB_ECORRUPT, "corrupt file 's3a://%s/%s': "
+                        "unexpected end of file", f->loc.bucket, f->loc.key);
+    if ((rc = s3_perform(&rq, false, &r, err)))
+        return rc;
+    comb_buf_free(&r.body);
+    if (r.got != n)
+        return comb_err(err, COMB_EIO, "cannot read 's3a://%s/%s': %zu of "
+                        "%zu bytes at %llu came", f->loc.bucket, f->loc.key,
+                        r.got, n, (unsigned long long)off);
+    return COMB_OK;
+}
+
+int fs_s3_read_some(FsS3File *f, void *p, size_t n, size_t *got,
+                    CombErr *err)
+{
+    uint64_t left = f->size - f->pos;
+    size_t k = n < left ? n : (size_t)left;
+    int rc = fs_s3_pread(f, p, k, f->pos, err);
+    if (rc)
+        return rc;
+    f->pos += k;
+    *got = k;
+    return COMB_OK;
+}
+
+/* ------------------------------------------------------------ listing */
+
+/* One page of ListObjectsV2 under prefix (delimiter '/' when `children`),
+ * calling `each` for every key and common prefix; *token gets the next
+ * page's continuation (NULL at the end). */
+typedef int (*ListFn)(void *ctx, const char *name, bool is_prefix,
+                      CombErr *err);
+
+static int list_query(CURL *h, const char *prefix, bool children,
+                      const char *token, int max, CombBuf *q)
+{
+    char *p = curl_easy_escape(h, prefix, 0);
+    char *t = token ? curl_easy_escape(h, token, 0) : NULL;
+    char buf[64];
+    int rc = !p || (token && !t);
+    /* parameters in the order of their names, as signing wants them */
+    if (!rc && token)
+        rc = comb_buf_append(q, "continuation-token=", 19) ||
+             comb_buf_append(q, t, strlen(t)) || comb_buf_append(q, "&", 1);
+    if (!rc && children)
+        rc = comb_buf_append(q, "delimiter=%2F&", 14);
+    snprintf(buf, sizeof buf, "list-type=2&max-keys=%d&prefix=", max);
+    if (!rc)
+        rc = comb_buf_append(q, buf, strlen(buf)) ||
+             comb_buf_append(q, p, strlen(p)) || comb_buf_append(q, "", 1);
+    curl_free(p);
+    curl_free(t);
+    return rc ? COMB_ENOMEM : COMB_OK;
+}
+
+static const char *child_text(const xmlNode *n, const char *name)
+{
+    for (const xmlNode *c = n->children; c; c = c->next)
+        if (c->type == XML_ELEMENT_NODE &&
+            !strcmp((const char *)c->name, name) && c->children &&
+            c->children->type == XML_TEXT_NODE)
+            return (const char *)c->children->content;
+    return NULL;
+}
+
+static int walk_page(const CombBuf *body, ListFn each, void *ctx,
+                     char **token, CombErr *err)
+{
+    xmlDoc *doc = xmlReadMemory((const char *)body->data, (int)body->len, NULL,
+                                NULL, XML_PARSE_NONET | XML_PARSE_NOERROR |
+                                          XML_PARSE_NOWARNING);
+    const xmlNode *root = doc ? xmlDocGetRootElement(doc) : NULL;
+    const char *truncated, *next;
+    int rc = COMB_OK;
+    *token = NULL;
+    if (!root) {
+        xmlFreeDoc(doc);
+        return comb_err(err, COMB_EIO, "the object store's listing is not "
+                        "XML");
+    }
+    for (const xmlNode *c = root->children; c && !rc; c = c->next) {
+        const char *name = (const char *)c->name, *v;
+        if (c->type != XML_ELEMENT_NODE)
+            continue;
+        if (!strcmp(name, "Contents") && (v = child_text(c, "Key")))
+            rc = each(ctx, v, false, err);
+        else if (!strcmp(name, "CommonPrefixes") &&
+                 (v = child_text(c, "Prefix")))
+            rc = each(ctx, v, true, err);
+    }
+    truncated = child_text(root, "IsTruncated");
+    next = child_text(root, "NextContinuationToken");
+    if (!rc && truncated && !strcmp(truncated, "true") && next &&
+        !(*token = strdup(next)))
+        rc = comb_err_nomem(err);
+    xmlFreeDoc(doc);
+    return rc;
+}
+
+/* Every key (or child, with children) under prefix, page by page. */
+static int list_all(const Loc *l, const char *prefix, bool children,
+                    ListFn each, void *ctx, CombErr *err)
+{
+    CURL *h = curl_easy_init();
+    char *token = NULL;
+    int rc = h ? COMB_OK : comb_err_nomem(err);
+    do {
+        CombBuf q = COMB_BUF_INIT;
+        S3Response r;
+        char *next = NULL;
+        if (!rc && list_query(h, prefix, children, token, LIST_PAGE, &q))
+            rc = comb_err_nomem(err);
+        S3Request rq = {.method = "GET", .bucket = l->bucket, .key = "",
+                        .query = (const char *)q.data, .what = "list"};
+        if (!rc && !(rc = s3_perform(&rq, false, &r, err))) {
+            rc = walk_page(&r.body, each, ctx, &next, err);
+            comb_buf_free(&r.body);
+        }
+        comb_buf_free(&q);
+        free(token);
+        token = next;
+    } while (!rc && token);
+    free(token);
+    curl_easy_cleanup(h);
+    return rc;
+}
+
+typedef struct Names {
+    CombArena *arena;
+    const char *prefix;
+    size_t plen;
+    char **v;
+    bool *dir;
+    int n, cap;
+    bool any;                   /* the directory exists (marker or keys) */
+} Names;
+
+static int add_name(void *ctx, const char *key, bool is_prefix, CombErr *err)
+{
+    Names *s = ctx;
+    size_t len = strlen(key) - s->plen;
+    s->any = true;
+    if (len == 0)
+        return COMB_OK; /* the directory's own marker */
+    if (s->n == s->cap) {
+        int cap = s->cap ? s->cap * 2 : 64;
+        char **v = comb_arena_alloc(s->arena, (size_t)cap * sizeof *v);
+        bool *d = comb_arena_alloc(s->arena, (size_t)cap);
+        if (!v || !d)
+            return comb_err_nomem(err);
+        if (s->n) {
+            memcpy(v, s->v, (size_t)s->n * sizeof *v);
+            memcpy(d, s->dir, (size_t)s->n);
+        }
+        s->v = v;
+        s->dir = d;
+        s->cap = cap;
+    }
+    len -= is_prefix;
+    if (!(s->v[s->n] = comb_arena_strndup(s->arena, key + s->plen, len)))
+        return comb_err_nomem(err);
+    s->dir[s->n++] = is_prefix;
+    return COMB_OK;
+}
+
+/* Entries come back in key order, which is strcmp order except that a
+ * prefix "a/" sorts after a key "a-b": one insertion pass restores it. */
+static void sort_names(Names *s)
+{
+    for (int i = 1; i < s->n; i++)
+        for (int j = i; j > 0 && strcmp(s->v[j - 1], s->v[j]) > 0; j--) {
+            char *t = s->v[j];
+            bool d = s->dir[j];
+            s->v[j] = s->v[j - 1];
+            s->dir[j] = s->dir[j - 1];
+            s->v[j - 1] = t;
+            s->dir[j - 1] = d;
+        }
+}
+
+int fs_s3_list(const char *path, CombArena *arena, char ***names,
+               bool **is_dir, int *n, CombErr *err)
+{
+    Loc l;
+    Names s = {.arena = arena};
+    char *prefix = NULL;
+    int rc = parse_loc(path, &l, err);
+    if (!rc && !(prefix = dir_prefix(&l)))
+        rc = comb_err_nomem(err);
+    if (!rc) {
+        s.prefix = prefix;
+        s.plen = strlen(prefix);
+        rc = list_all(&l, prefix, true, add_name, &s, err);
+    }
+    if (!rc && !s.any && l.key[0])
+        rc = comb_err(err, COMB_ENOTFOUND, "cannot open directory '%s': it "
+                      "does not exist", path);
+    if (!rc) {
+        sort_names(&s);
+        if (!s.v && !(s.v = comb_arena_alloc(arena, sizeof *s.v)))
+            rc = comb_err_nomem(err);
+        if (!rc && !(s.dir = s.dir ? s.dir : comb_arena_alloc(arena, 1)))
+            rc = comb_err_nomem(err);
+    }
+    if (!rc) {
+        *names = s.v;
+        if (is_dir)
+            *is_dir = s.dir;
+        *n = s.n;
+    }
+    comb_free(prefix);
+    free_loc(&l);
+    return rc;
+}
+
+/* Whether anything lies under the directory prefix (one key is enough). */
+static int any_under(const Loc *l, bool *found, CombErr *err)
+{
+    CURL *h = curl_easy_init();
+    char *prefix = dir_prefix(l);
+    CombBuf q = COMB_BUF_INIT;
+    S3Response r;
+    int rc = h && prefix && !list_query(h, prefix, false, NULL, 1, &q)
+                 ? COMB_OK
+                 : comb_err_nomem(err);
+    S3Request rq = {.method = "GET", .bucket = l->bucket, .key = "",
+                    .query = (const char *)q.data, .what = "list"};
+    if (!rc && !(rc = s3_perform(&rq, false, &r, err))) {
+        char *count = s3_xml_text(&r.body, "KeyCount");
+        char *key = s3_xml_text(&r.body, "Key");
+        *found = count ? atoi(count) > 0 : key != NULL;
+        free(count);
+        free(key);
+        comb_buf_free(&r.body);
+    }
+    comb_buf_free(&q);
+    comb_free(prefix);
+    curl_easy_cleanup(h);
+    return rc;
+}
+
+int fs_s3_stat(const char *path, FsS3Stat *st, CombErr *err)
+{
+    Loc l;
+    bool found = false;
+    int rc = parse_loc(path, &l, err);
+    memset(st, 0, sizeof *st);
+    if (!rc && l.key[0])
+        rc = head(&l, l.key, &found, &st->size, &st->mtime_ns, err);
+    if (!rc && found) {
+        st->exists = true;
+    } else if (!rc && !(rc = any_under(&l, &found, err)) && found) {
+        st->exists = st->is_dir = true;
+        st->size = 0;
+        st->mtime_ns = 0;
+    }
+    free_loc(&l);
+    return rc;
+}
+
+int fs_s3_mkdir(const char *path, CombErr *err)
+{
+    Loc l, marker;
+    char *prefix = NULL;
+    int rc = parse_loc(path, &l, err);
+    if (!rc && !l.key[0]) {
+        free_loc(&l);
+        return COMB_OK; /* a bucket is there or not; it is not made here */
+    }
+    if (!rc && !(prefix = dir_prefix(&l)))
+        rc = comb_err_nomem(err);
+    if (!rc) {
+        marker = l;
+        marker.key = prefix;
+        rc = put_object(&marker, "", 0, err);
+    }
+    comb_free(prefix);
+    free_loc(&l);
+    return rc;
+}
+
+static int delete_key(const Loc *l, const char *key, CombErr *err)
+{
+    S3Request rq = {.method = "DELETE", .bucket = l->bucket, .key = key,
+                    .what = "remove"};
+    S3Response r;
+    int rc = s3_perform(&rq, true, &r, err);
+    if (!rc)
+        comb_buf_free(&r.body);
+    return rc;
+}
+
+int fs_s3_unlink(const char *path, CombErr *err)
+{
+    Loc l;
+    int rc = parse_loc(path, &l, err);
+    if (!rc)
+        rc = delete_key(&l, l.key, err);
+    free_loc(&l);
+    return rc;
+}
+
+/* ------------------------------------------------------------ trees */
+
+typedef struct Keys {
+    char **v;
+    int n, cap;
+} Keys;
+
+static int add_key(void *ctx, const char *key, bool is_prefix, CombErr *err)
+{
+    Keys *k = ctx;
+    (void)is_prefix;
+    if (k->n == k->cap) {
+        int cap = k->cap ? k->cap * 2 : 256;
+        char **v = comb_realloc(k->v, (size_t)cap * sizeof *v);
+        if (!v)
+            return comb_err_nomem(err);
+        k->v = v;
+        k->cap = cap;
+    }
+    if (!(k->v[k->n] = comb_strdup(key)))
+        return comb_err_nomem(err);
+    k->n++;
+    return COMB_OK;
+}
+
+static void free_keys(Keys *k)
+{
+    for (int i = 0; i < k->n; i++)
+        comb_free(k->v[i]);
+    comb_free(k->v);
+}
+
+/* <Delete><Quiet>true</Quiet><Object><Key>..</Key></Object>...</Delete> */
+static int delete_body(char *const *keys, int n, xmlChar **out, int *len)
+{
+    xmlDoc *doc = xmlNewDoc(BAD_CAST "1.0");
+    xmlNode *root = doc ? xmlNewNode(NULL, BAD_CAST "Delete") : NULL;
+    bool ok = root != NULL;
+    if (ok) {
+        xmlDocSetRootElement(doc, root);
+        ok = xmlNewTextChild(root, NULL, BAD_CAST "Quiet", BAD_CAST "true");
+    }
+    for (int i = 0; ok && i < n; i++) {
+        xmlNode *o = xmlNewChild(root, NULL, BAD_CAST "Object", NULL);
+        ok = o && xmlNewTextChild(o, NULL, BAD_CAST "Key", BAD_CAST keys[i]);
+    }
+    *out = NULL;
+    if (ok)
+        xmlDocDumpMemory(doc, out, len);
+    xmlFreeDoc(doc);
+    return *out ? COMB_OK : COMB_ENOMEM;
+}
+
+static int delete_batch(const Loc *l, char *const *keys, int n, CombErr *err)
+{
+    xmlChar *body;
+    int len, rc;
+    S3Response r;
+    if (delete_body(keys, n, &body, &len))
+        return comb_err_nomem(err);
+    S3Request rq = {.method = "POST", .bucket = l->bucket, .key = "",
+                    .query = "delete=", .body = body, .body_len = (size_t)len,
+                    .content_md5 = true, .what = "remove objects of"};
+    rc = s3_perform(&rq, false, &r, err);
+    xmlFree(body);
+    if (rc)
+        return rc;
+    /* a quiet answer lists only the keys that could not be removed */
+    char *failed = s3_xml_text(&r.body, "Key");
+    if (failed)
+        rc = comb_err(err, COMB_EIO, "cannot remove 's3a://%s/%s' (and "
+                      "perhaps more)", l->bucket, failed);
+    free(failed);
+    comb_buf_free(&r.body);
+    return rc;
+}
+
+int fs_s3_remove_tree(const char *path, CombErr *err)
+{
+    Loc l;
+    Keys k = {0};
+    char *prefix = NULL;
+    int rc = parse_loc(path, &l, err);
+    if (!rc && !l.key[0])
+        rc = comb_err(err, COMB_EINVALID, "will not remove the whole bucket "
+                      "'%s'", path);
+    if (!rc && !(prefix = dir_prefix(&l)))
+        rc = comb_err_nomem(err);
+    if (!rc)
+        rc = list_all(&l, prefix, false, add_key, &k, err);
+    for (int i = 0; !rc && i < k.n; i += LIST_PAGE)
+        rc = delete_batch(&l, k.v + i, k.n - i < LIST_PAGE ? k.n - i
+                                                           : LIST_PAGE, err);
+    if (!rc)
+        rc = delete_key(&l, l.key, err); /* when path is a file */
+    free_keys(&k);
+    comb_free(prefix);
+    free_loc(&l);
+    return rc;
+}
+
+static int copy_key(const Loc *from, const char *from_key, const Loc *to,
+                    const char *to_key, CombErr *err)
+{
+    CURL *h = curl_easy_init();
+    char *esc = h ? curl_easy_escape(h, from_key, 0) : NULL;
+    size_t n = esc ? strlen(esc) + strlen(from->bucket) + 40 : 0;
+    char *header = esc ? comb_malloc(n) : NULL;
+    S3Response r;
+    int rc = header ? COMB_OK : comb_err_nomem(err);
+    if (!rc) {
+        snprintf(header, n, "x-amz-copy-source: /%s/%s", from->bucket, esc);
+        S3Request rq = {.method = "PUT", .bucket = to->bucket, .key = to_key,
+                        .header = header, .what = "copy to"};
+        if (!(rc = s3_perform(&rq, false, &r, err))) {
+            char *code = s3_xml_text(&r.body, "Code");
+            if (code)
+                rc = comb_err(err, COMB_EIO, "cannot copy 's3a://%s/%s': %s",
+                              from->bucket, from_key, code);
+            free(code);
+            comb_buf_free(&r.body);
+        }
+    }
+    comb_free(header);
+    curl_free(esc);
+    curl_easy_cleanup(h);
+    return rc;
+}
+
+int fs_s3_copy(const char *from, const char *to, CombErr *err)
+{
+    Loc a, b;
+    Keys k = {0};
+    bool found = false;
+    uint64_t size;
+    int64_t mtime;
+    char *pa = NULL, *pb = NULL;
+    int rc = parse_loc(from, &a, err);
+    if (rc)
+        return rc;
+    if ((rc = parse_loc(to, &b, err))) {
+        free_loc(&a);
+        return rc;
+    }
+    if (a.key[0] && !(rc = head(&a, a.key, &found, &size, &mtime, err)) &&
+        found) {
+        rc = copy_key(&a, a.key, &b, b.key, err);
+    } else if (!rc && (!(pa = dir_prefix(&a)) || !(pb = dir_prefix(&b)))) {
+        rc = comb_err_nomem(err);
+    } else if (!rc && !(rc = list_all(&a, pa, false, add_key, &k, err))) {
+        size_t na = strlen(pa);
+        for (int i = 0; !rc && i < k.n; i++) {
+            size_t len = strlen(pb) + strlen(k.v[i]) - na + 1;
+            char *dst = comb_malloc(len);
+            if (!dst) {
+                rc = comb_err_nomem(err);
+                break;
+            }
+            snprintf(dst, len, "%s%s", pb, k.v[i] + na);
+            rc = copy_key(&a, k.v[i], &b, dst, err);
+            comb_free(dst);
+        }
+        if (!rc && k.n == 0)
+            rc = comb_err(err, COMB_ENOTFOUND, "cannot copy '%s': it does "
+                          "not exist", from);
+    }
+    free_keys(&k);
+    comb_free(pa);
+    comb_free(pb);
+    free_loc(&a);
+    free_loc(&b);
+    return rc;
+}
+
+int fs_s3_rename(const char *from, const char *to, CombErr *err)
+{
+    int rc = fs_s3_copy(from, to, err);
+    return rc ? rc : fs_s3_remove_tree(from, err);
+}
