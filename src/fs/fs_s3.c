@@ -761,15 +761,18 @@ static int copy_key(const Loc *from, const char *from_key, const Loc *to,
                     const char *to_key, CombErr *err)
 {
     CURL *h = curl_easy_init();
-    char *esc = h ? curl_easy_escape(h, from_key, 0) : NULL;
-    size_t n = esc ? strlen(esc) + strlen(from->bucket) + 40 : 0;
-    char *header = esc ? comb_malloc(n) : NULL;
+    CombBuf header = COMB_BUF_INIT;
     S3Response r;
-    int rc = header ? COMB_OK : comb_err_nomem(err);
+    int rc = h && !comb_buf_printf(&header, "x-amz-copy-source: /%s/",
+                                   from->bucket) &&
+                     !s3_append_key(h, &header, from_key) &&
+                     !comb_buf_append(&header, "", 1)
+                 ? COMB_OK
+                 : comb_err_nomem(err);
     if (!rc) {
-        snprintf(header, n, "x-amz-copy-source: /%s/%s", from->bucket, esc);
         S3Request rq = {.method = "PUT", .bucket = to->bucket, .key = to_key,
-                        .header = header, .what = "copy to"};
+                        .header = (const char *)header.data,
+                        .what = "copy to"};
         if (!(rc = s3_perform(&rq, false, &r, err))) {
             char *code = s3_xml_text(&r.body, "Code");
             if (code)
@@ -779,8 +782,7 @@ static int copy_key(const Loc *from, const char *from_key, const Loc *to,
             comb_buf_free(&r.body);
         }
     }
-    comb_free(header);
-    curl_free(esc);
+    comb_buf_free(&header);
     curl_easy_cleanup(h);
     return rc;
 }

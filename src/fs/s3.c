@@ -229,8 +229,7 @@ static void handle_give(CURL *h, int max_idle)
 
 /* ------------------------------------------------------------ request */
 
-/* The key with each '/'-separated part escaped as S3 wants it. */
-static int append_key(CURL *h, CombBuf *url, const char *key)
+int s3_append_key(void *h, CombBuf *url, const char *key)
 {
     while (*key) {
         size_t n = strcspn(key, "/");
@@ -258,7 +257,7 @@ static int build_url(CURL *h, const Snapshot *sn, const S3Request *rq,
         snprintf(head, sizeof head, "%s://%s.%s/", sn->scheme, rq->bucket,
                  sn->host);
     if (comb_buf_append(url, head, strlen(head)) ||
-        append_key(h, url, rq->key) ||
+        s3_append_key(h, url, rq->key) ||
         (rq->query && (comb_buf_append(url, "?", 1) ||
                        comb_buf_append(url, rq->query, strlen(rq->query)))) ||
         comb_buf_append(url, "", 1))
@@ -343,9 +342,6 @@ static struct curl_slist *headers_for(const S3Request *rq, const Snapshot *sn)
     struct curl_slist *l = NULL, *t;
     payload_header(rq, line, sizeof line);
     l = curl_slist_append(l, line);
-    /* no "100-continue" round trip before each upload */
-    if (l && (t = curl_slist_append(l, "Expect:")))
-        l = t;
     if (l && rq->content_md5) {
         md5_header(rq, line, sizeof line);
         if ((t = curl_slist_append(l, line)))

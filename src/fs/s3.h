@@ -50,6 +50,10 @@ typedef struct S3Response {
 int s3_perform(const S3Request *rq, bool allow_404, S3Response *resp,
                CombErr *err);
 
+/* Append key to out with each '/'-separated part escaped as S3 wants it
+ * (h: any curl handle).  COMB_ENOMEM when out of memory. */
+int s3_append_key(void *h, CombBuf *out, const char *key);
+
 /* The text of the first element named `name` (namespace ignored) in an
  * XML body, or NULL; malloc'ed. */
 char *s3_xml_text(const CombBuf *body, const char *name);
