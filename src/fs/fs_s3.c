@@ -723,12 +723,13 @@ static int delete_batch(const Loc *l, char *const *keys, int n, CombErr *err)
     xmlFree(body);
     if (rc)
         return rc;
-    /* a quiet answer lists only the keys that could not be removed */
-    char *failed = s3_xml_text(&r.body, "Key");
-    if (failed)
-        rc = comb_err(err, COMB_EIO, "cannot remove 's3a://%s/%s' (and "
-                      "perhaps more)", l->bucket, failed);
-    free(failed);
+    /* removed keys may be listed too; those that could not be removed
+     * come as <Error> with a Code */
+    char *code = s3_xml_text(&r.body, "Code");
+    if (code)
+        rc = comb_err(err, COMB_EIO, "cannot remove 's3a://%s/%s' and the "
+                      "objects after it: %s", l->bucket, keys[0], code);
+    free(code);
     comb_buf_free(&r.body);
     return rc;
 }
