@@ -194,6 +194,7 @@ test: deps-test
 	@$(MAKE) --no-print-directory MODE=test check-layers unit
 	@$(MAKE) --no-print-directory MODE=tsan build/tsan/tests/threads_metastore build/tsan/tests/threads_sql build/tsan/tests/threads_stream
 	@$(MAKE) --no-print-directory MODE=rel all bench-bins
+	@tests/s3/setup.sh build/test/s3
 	@tests/run.sh build/test
 
 demo: deps

@@ -124,6 +124,12 @@ bool fs_is_remote(const char *path);
 /* Set a store setting of the process (Hadoop's fs.s3a.* names, e.g.
  * fs.s3a.endpoint); COMB_EINVALID for an unknown one or a bad value. */
 int fs_configure(const char *name, const char *value, CombErr *err);
+/* Remember (on) what an object store lists and says of its files until
+ * fs_remember(false), or until this process changes something there: a
+ * statement lists a table's directories once however many readers walk
+ * them.  Call it on where a statement's snapshot is taken, so nothing
+ * listed before counts.  Either call drops what was remembered. */
+void fs_remember(bool on);
 /* Settings whose values are secrets, never shown (fs.s3a.secret.key...). */
 bool fs_setting_is_secret(const char *name);
 

@@ -88,6 +88,11 @@ int fs_configure(const char *name, const char *value, CombErr *err)
     return fs_s3_configure(name, value, err);
 }
 
+void fs_remember(bool on)
+{
+    fs_s3_remember(on);
+}
+
 bool fs_setting_is_secret(const char *name)
 {
     static const char *const secret[] = {"fs.s3a.access.key",

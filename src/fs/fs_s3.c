@@ -6,15 +6,18 @@
 #include <curl/curl.h>
 #include <libxml/parser.h>
 #include <libxml/tree.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "common/alloc.h"
 #include "common/buf.h"
 #include "fs/s3.h"
 
 #define LIST_PAGE 1000  /* DeleteObjects takes at most 1000 keys */
+#define TAIL_KEEP ((size_t)1 << 20)
 
 /* "s3a://bucket/key" taken apart (bucket and key in one malloc'ed copy). */
 typedef struct Loc {
@@ -25,6 +28,7 @@ typedef struct Loc {
 
 struct FsS3File {
     Loc loc;
+    char *path;                 /* reading: as opened, the cache's key */
     bool writing;
     /* reading */
     uint64_t size, pos;
@@ -80,6 +84,130 @@ static char *dir_prefix(const Loc *l)
     if (p)
         snprintf(p, n + 2, "%s%s", l->key, n ? "/" : "");
     return p;
+}
+
+/* ------------------------------------------------------------ cache */
+
+/* What a statement learnt of the store (fs_s3_remember): listings, stats
+ * and file tails, so that a table's directories are listed once however
+ * many readers (parallel copies, delete deltas) walk them, and a stat of
+ * a listed entry costs no request.  Anything this process changes on the
+ * store empties it. */
+typedef struct Listing Listing;
+static void listing_free(Listing *l);
+
+typedef struct Cached {
+    struct Cached *next;
+    char *path;
+    Listing *listing;
+    bool has_stat;
+    FsS3Stat st;
+    unsigned char *tail;
+    uint64_t tail_off;
+    size_t tail_len;
+} Cached;
+
+static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
+static bool cache_on;
+static Cached *cache_head;
+/* Held while what the cache lacks is fetched: parallel readers of one
+ * table start together, and the second waits for the first's answer
+ * instead of asking the same question. */
+static pthread_mutex_t fetch_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Take fetch_lock when a cache is active; true when taken. */
+static bool fetch_begin(void)
+{
+    bool on;
+    pthread_mutex_lock(&cache_lock);
+    on = cache_on;
+    pthread_mutex_unlock(&cache_lock);
+    if (on)
+        pthread_mutex_lock(&fetch_lock);
+    return on;
+}
+
+static void fetch_end(bool taken)
+{
+    if (taken)
+        pthread_mutex_unlock(&fetch_lock);
+}
+
+static void listing_unref_locked(Listing *l);
+
+static void cache_clear_locked(void)
+{
+    while (cache_head) {
+        Cached *c = cache_head;
+        cache_head = c->next;
+        if (c->listing)
+            listing_unref_locked(c->listing);
+        comb_free(c->tail);
+        comb_free(c->path);
+        comb_free(c);
+    }
+}
+
+void fs_s3_remember(bool on)
+{
+    pthread_mutex_lock(&cache_lock);
+    cache_clear_locked();
+    cache_on = on;
+    pthread_mutex_unlock(&cache_lock);
+}
+
+static void cache_changed(void)
+{
+    pthread_mutex_lock(&cache_lock);
+    cache_clear_locked();
+    pthread_mutex_unlock(&cache_lock);
+}
+
+static Cached *cache_find_locked(const char *path, bool make)
+{
+    Cached *c;
+    for (c = cache_head; c; c = c->next)
+        if (!strcmp(c->path, path))
+            return c;
+    if (!make || !cache_on || !(c = comb_calloc(1, sizeof *c)))
+        return NULL;
+    if (!(c->path = comb_strdup(path))) {
+        comb_free(c);
+        return NULL;
+    }
+    c->next = cache_head;
+    cache_head = c;
+    return c;
+}
+
+static bool cache_tail(const char *path, void *dst, size_t n, uint64_t off)
+{
+    bool hit = false;
+    pthread_mutex_lock(&cache_lock);
+    Cached *c = cache_find_locked(path, false);
+    if (c && c->tail && off >= c->tail_off &&
+        off - c->tail_off <= c->tail_len && n <= c->tail_len - (off - c->tail_off)) {
+        memcpy(dst, c->tail + (off - c->tail_off), n);
+        hit = true;
+    }
+    pthread_mutex_unlock(&cache_lock);
+    return hit;
+}
+
+static void cache_keep_tail(const char *path, const void *src, size_t n,
+                            uint64_t off)
+{
+    pthread_mutex_lock(&cache_lock);
+    Cached *c = cache_find_locked(path, true);
+    unsigned char *copy = c ? comb_malloc(n ? n : 1) : NULL;
+    if (copy) {
+        memcpy(copy, src, n);
+        comb_free(c->tail);
+        c->tail = copy;
+        c->tail_off = off;
+        c->tail_len = n;
+    }
+    pthread_mutex_unlock(&cache_lock);
 }
 
 /* ------------------------------------------------------------ writing */
@@ -222,6 +350,7 @@ static int upload_complete(FsS3File *f, CombErr *err)
                     .key = f->loc.key, .query = query, .body = body,
                     .body_len = (size_t)len, .what = "complete the upload of"};
     rc = s3_perform(&rq, false, &r, err);
+    cache_changed();
     xmlFree(body);
     if (rc)
         return rc;
@@ -260,6 +389,7 @@ static void free_file(FsS3File *f)
     free(f->upload_id);
     comb_buf_free(&f->pending);
     free_loc(&f->loc);
+    comb_free(f->path);
     comb_free(f);
 }
 
@@ -269,6 +399,7 @@ static int put_object(const Loc *l, const void *p, size_t n, CombErr *err)
                     .body = p, .body_len = n, .what = "write"};
     S3Response r;
     int rc = s3_perform(&rq, false, &r, err);
+    cache_changed();
     if (!rc)
         comb_buf_free(&r.body);
     return rc;
@@ -296,6 +427,9 @@ void fs_s3_discard(FsS3File *f)
 
 /* ------------------------------------------------------------ reading */
 
+static int stat_loc(const char *path, const Loc *l, FsS3Stat *st,
+                    CombErr *err);
+
 /* HEAD of one key: *found, size and time. */
 static int head(const Loc *l, const char *key, bool *found, uint64_t *size,
                 int64_t *mtime_ns, CombErr *err)
@@ -316,16 +450,19 @@ static int head(const Loc *l, const char *key, bool *found, uint64_t *size,
 int fs_s3_open_read(const char *path, FsS3File **out, CombErr *err)
 {
     FsS3File *f = comb_calloc(1, sizeof *f);
-    bool found = false;
+    FsS3Stat st;
     int rc;
     if (!f)
         return comb_err_nomem(err);
     if (!(rc = parse_loc(path, &f->loc, err)) &&
-        !(rc = head(&f->loc, f->loc.key, &found, &f->size, &f->mtime_ns,
-                    err)) &&
-        (!f->loc.key[0] || !found))
-        rc = comb_err(err, COMB_ENOTFOUND, "cannot open '%s': it does not "
-                      "exist", path);
+        !(rc = stat_loc(path, &f->loc, &st, err)) && (!st.exists || st.is_dir))
+        rc = comb_err(err, st.exists ? COMB_EIO : COMB_ENOTFOUND,
+                      "cannot open '%s': %s", path,
+                      st.exists ? "it is a directory" : "it does not exist");
+    f->size = st.size;
+    f->mtime_ns = st.mtime_ns;
+    if (!rc && !(f->path = comb_strdup(path)))
+        rc = comb_err_nomem(err);
     if (rc) {
         free_file(f);
         return rc;
@@ -356,7 +493,19 @@ int fs_s3_pread(FsS3File *f, void *p, size_t n, uint64_t off, CombErr *err)
     if (off > f->size || n > f->size - off)
         return comb_err(err, COMB_ECORRUPT, "corrupt file 's3a://%s/%s': "
                         "unexpected end of file", f->loc.bucket, f->loc.key);
-    if ((rc = s3_perform(&rq, false, &r, err)))
+    /* the ORC tail: every reader of the file starts with it */
+    bool tail = off + n == f->size && n <= TAIL_KEEP, taken = false;
+    if (tail && cache_tail(f->path, p, n, off))
+        return COMB_OK;
+    if (tail && (taken = fetch_begin()) && cache_tail(f->path, p, n, off)) {
+        fetch_end(taken);
+        return COMB_OK;
+    }
+    rc = s3_perform(&rq, false, &r, err);
+    if (!rc && r.got == n && tail)
+        cache_keep_tail(f->path, p, n, off);
+    fetch_end(taken);
+    if (rc)
         return rc;
     comb_buf_free(&r.body);
     if (r.got != n)
@@ -385,7 +534,7 @@ int fs_s3_read_some(FsS3File *f, void *p, size_t n, size_t *got,
  * calling `each` for every key and common prefix; *token gets the next
  * page's continuation (NULL at the end). */
 typedef int (*ListFn)(void *ctx, const char *name, bool is_prefix,
-                      CombErr *err);
+                      uint64_t size, int64_t mtime_ns, CombErr *err);
 
 static int list_query(CURL *h, const char *prefix, bool children,
                       const char *token, int max, CombBuf *q)
@@ -419,6 +568,19 @@ static const char *child_text(const xmlNode *n, const char *name)
     return NULL;
 }
 
+/* "2026-12-03T11:39:47.000Z" in whole seconds, as HEAD's Last-Modified
+ * gives it, so that a file's version reads the same either way. */
+static int64_t iso_time_ns(const char *t)
+{
+    struct tm tm = {0};
+    if (!t || sscanf(t, "%d-%d-%dT%d:%d:%d", &tm.tm_year, &tm.tm_mon,
+                     &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec) != 6)
+        return 0;
+    tm.tm_year -= 1900;
+    tm.tm_mon -= 1;
+    return (int64_t)timegm(&tm) * 1000000000;
+}
+
 static int walk_page(const CombBuf *body, ListFn each, void *ctx,
                      char **token, CombErr *err)
 {
@@ -438,11 +600,14 @@ static int walk_page(const CombBuf *body, ListFn each, void *ctx,
         const char *name = (const char *)c->name, *v;
         if (c->type != XML_ELEMENT_NODE)
             continue;
-        if (!strcmp(name, "Contents") && (v = child_text(c, "Key")))
-            rc = each(ctx, v, false, err);
-        else if (!strcmp(name, "CommonPrefixes") &&
-                 (v = child_text(c, "Prefix")))
-            rc = each(ctx, v, true, err);
+        if (!strcmp(name, "Contents") && (v = child_text(c, "Key"))) {
+            const char *size = child_text(c, "Size");
+            rc = each(ctx, v, false, size ? strtoull(size, NULL, 10) : 0,
+                      iso_time_ns(child_text(c, "LastModified")), err);
+        } else if (!strcmp(name, "CommonPrefixes") &&
+                   (v = child_text(c, "Prefix"))) {
+            rc = each(ctx, v, true, 0, 0, err);
+        }
     }
     truncated = child_text(root, "IsTruncated");
     next = child_text(root, "NextContinuationToken");
@@ -481,91 +646,232 @@ static int list_all(const Loc *l, const char *prefix, bool children,
     return rc;
 }
 
-typedef struct Names {
-    CombArena *arena;
-    const char *prefix;
-    size_t plen;
-    char **v;
-    bool *dir;
+/* A directory's entries, malloc'ed so that the statement cache can keep
+ * them. */
+typedef struct Entry {
+    char *name;
+    bool is_dir;
+    uint64_t size;
+    int64_t mtime_ns;
+} Entry;
+
+typedef struct Listing {
+    Entry *v;
     int n, cap;
+    int refs;                   /* the cache's and its readers' */
     bool any;                   /* the directory exists (marker or keys) */
+} Listing;
+
+typedef struct Names {
+    Listing *l;
+    size_t plen;
 } Names;
 
-static int add_name(void *ctx, const char *key, bool is_prefix, CombErr *err)
+static void listing_free(Listing *l)
+{
+    for (int i = 0; i < l->n; i++)
+        comb_free(l->v[i].name);
+    comb_free(l->v);
+    comb_free(l);
+}
+
+static int add_name(void *ctx, const char *key, bool is_prefix,
+                    uint64_t size, int64_t mtime_ns, CombErr *err)
 {
     Names *s = ctx;
+    Listing *l = s->l;
     size_t len = strlen(key) - s->plen;
-    s->any = true;
+    l->any = true;
     if (len == 0)
         return COMB_OK; /* the directory's own marker */
-    if (s->n == s->cap) {
-        int cap = s->cap ? s->cap * 2 : 64;
-        char **v = comb_arena_alloc(s->arena, (size_t)cap * sizeof *v);
-        bool *d = comb_arena_alloc(s->arena, (size_t)cap);
-        if (!v || !d)
+    if (l->n == l->cap) {
+        int cap = l->cap ? l->cap * 2 : 64;
+        Entry *v = comb_realloc(l->v, (size_t)cap * sizeof *v);
+        if (!v)
             return comb_err_nomem(err);
-        if (s->n) {
-            memcpy(v, s->v, (size_t)s->n * sizeof *v);
-            memcpy(d, s->dir, (size_t)s->n);
-        }
-        s->v = v;
-        s->dir = d;
-        s->cap = cap;
+        l->v = v;
+        l->cap = cap;
     }
     len -= is_prefix;
-    if (!(s->v[s->n] = comb_arena_strndup(s->arena, key + s->plen, len)))
+    if (!(l->v[l->n].name = comb_malloc(len + 1)))
         return comb_err_nomem(err);
-    s->dir[s->n++] = is_prefix;
+    memcpy(l->v[l->n].name, key + s->plen, len);
+    l->v[l->n].name[len] = '\0';
+    l->v[l->n].is_dir = is_prefix;
+    l->v[l->n].size = size;
+    l->v[l->n].mtime_ns = mtime_ns;
+    l->n++;
     return COMB_OK;
 }
 
 /* Entries come back in key order, which is strcmp order except that a
  * prefix "a/" sorts after a key "a-b": one insertion pass restores it. */
-static void sort_names(Names *s)
+static void sort_entries(Listing *l)
 {
-    for (int i = 1; i < s->n; i++)
-        for (int j = i; j > 0 && strcmp(s->v[j - 1], s->v[j]) > 0; j--) {
-            char *t = s->v[j];
-            bool d = s->dir[j];
-            s->v[j] = s->v[j - 1];
-            s->dir[j] = s->dir[j - 1];
-            s->v[j - 1] = t;
-            s->dir[j - 1] = d;
+    for (int i = 1; i < l->n; i++)
+        for (int j = i; j > 0 && strcmp(l->v[j - 1].name, l->v[j].name) > 0;
+             j--) {
+            Entry t = l->v[j];
+            l->v[j] = l->v[j - 1];
+            l->v[j - 1] = t;
         }
+}
+
+static void listing_unref_locked(Listing *l)
+{
+    if (--l->refs == 0)
+        listing_free(l);
+}
+
+static void cache_release_listing(Listing *l)
+{
+    pthread_mutex_lock(&cache_lock);
+    listing_unref_locked(l);
+    pthread_mutex_unlock(&cache_lock);
+}
+
+static Listing *cache_listing(const char *path)
+{
+    Listing *l;
+    pthread_mutex_lock(&cache_lock);
+    Cached *c = cache_find_locked(path, false);
+    if ((l = c ? c->listing : NULL))
+        l->refs++;
+    pthread_mutex_unlock(&cache_lock);
+    return l;
+}
+
+/* The caller's reference to l, and the cache's when one is active. */
+static Listing *cache_keep_listing(const char *path, Listing *l)
+{
+    l->refs = 1;
+    pthread_mutex_lock(&cache_lock);
+    Cached *c = cache_find_locked(path, true);
+    if (c) {
+        if (c->listing)
+            listing_unref_locked(c->listing);
+        c->listing = l;
+        l->refs++;
+    }
+    pthread_mutex_unlock(&cache_lock);
+    return l;
+}
+
+static int entry_cmp(const void *key, const void *e)
+{
+    return strcmp(key, ((const Entry *)e)->name);
+}
+
+/* A stat the cache can answer: kept, or read off the parent's listing. */
+static bool cache_stat(const char *path, FsS3Stat *st)
+{
+    const char *slash = strrchr(path, '/');
+    const char *auth = strstr(path, "://");
+    bool hit = false;
+    pthread_mutex_lock(&cache_lock);
+    Cached *c = cache_find_locked(path, false), *p = NULL;
+    if (c && c->has_stat) {
+        *st = c->st;
+        hit = true;
+    } else if (auth && slash > auth + 2 && slash[1]) {
+        for (p = cache_head; p; p = p->next)
+            if (p->listing && !strncmp(p->path, path, (size_t)(slash - path)) &&
+                !p->path[slash - path])
+                break;
+    }
+    if (p) {
+        const Entry *e = p->listing->n
+                             ? bsearch(slash + 1, p->listing->v,
+                                       (size_t)p->listing->n, sizeof *e,
+                                       entry_cmp)
+                             : NULL;
+        memset(st, 0, sizeof *st);
+        st->exists = e != NULL;
+        st->is_dir = e && e->is_dir;
+        st->size = e ? e->size : 0;
+        st->mtime_ns = e ? e->mtime_ns : 0;
+        hit = true;
+    }
+    pthread_mutex_unlock(&cache_lock);
+    return hit;
+}
+
+static void cache_keep_stat(const char *path, const FsS3Stat *st)
+{
+    pthread_mutex_lock(&cache_lock);
+    Cached *c = cache_find_locked(path, true);
+    if (c) {
+        c->has_stat = true;
+        c->st = *st;
+    }
+    pthread_mutex_unlock(&cache_lock);
+}
+
+/* The entries of the directory path, from the statement cache or the
+ * store (then kept in the cache while one is active). */
+static int fetch_listing(const char *path, const Loc *loc, Listing **out,
+                         CombErr *err)
+{
+    Listing *l;
+    char *prefix;
+    int rc;
+    bool taken;
+    if ((*out = cache_listing(path)))
+        return COMB_OK;
+    taken = fetch_begin();
+    if ((*out = cache_listing(path))) {
+        fetch_end(taken);
+        return COMB_OK;
+    }
+    if (!(l = comb_calloc(1, sizeof *l)) || !(prefix = dir_prefix(loc))) {
+        fetch_end(taken);
+        comb_free(l);
+        return comb_err_nomem(err);
+    }
+    Names s = {l, strlen(prefix)};
+    rc = list_all(loc, prefix, true, add_name, &s, err);
+    comb_free(prefix);
+    if (rc) {
+        fetch_end(taken);
+        listing_free(l);
+        return rc;
+    }
+    sort_entries(l);
+    *out = cache_keep_listing(path, l);
+    fetch_end(taken);
+    return COMB_OK;
 }
 
 int fs_s3_list(const char *path, CombArena *arena, char ***names,
                bool **is_dir, int *n, CombErr *err)
 {
-    Loc l;
-    Names s = {.arena = arena};
-    char *prefix = NULL;
-    int rc = parse_loc(path, &l, err);
-    if (!rc && !(prefix = dir_prefix(&l)))
-        rc = comb_err_nomem(err);
-    if (!rc) {
-        s.prefix = prefix;
-        s.plen = strlen(prefix);
-        rc = list_all(&l, prefix, true, add_name, &s, err);
-    }
-    if (!rc && !s.any && l.key[0])
+    Loc loc;
+    Listing *l = NULL;
+    char **v = NULL;
+    bool *d = NULL;
+    int rc = parse_loc(path, &loc, err);
+    if (!rc)
+        rc = fetch_listing(path, &loc, &l, err);
+    if (!rc && !l->any && loc.key[0])
         rc = comb_err(err, COMB_ENOTFOUND, "cannot open directory '%s': it "
                       "does not exist", path);
-    if (!rc) {
-        sort_names(&s);
-        if (!s.v && !(s.v = comb_arena_alloc(arena, sizeof *s.v)))
-            rc = comb_err_nomem(err);
-        if (!rc && !(s.dir = s.dir ? s.dir : comb_arena_alloc(arena, 1)))
+    if (!rc && (!(v = comb_arena_alloc(arena, (size_t)(l->n + 1) * sizeof *v)) ||
+                !(d = comb_arena_alloc(arena, (size_t)l->n + 1))))
+        rc = comb_err_nomem(err);
+    for (int i = 0; !rc && i < l->n; i++) {
+        d[i] = l->v[i].is_dir;
+        if (!(v[i] = comb_arena_strdup(arena, l->v[i].name)))
             rc = comb_err_nomem(err);
     }
     if (!rc) {
-        *names = s.v;
+        *names = v;
         if (is_dir)
-            *is_dir = s.dir;
-        *n = s.n;
+            *is_dir = d;
+        *n = l->n;
     }
-    comb_free(prefix);
-    free_loc(&l);
+    if (l)
+        cache_release_listing(l);
+    free_loc(&loc);
     return rc;
 }
 
@@ -595,21 +901,41 @@ static int any_under(const Loc *l, bool *found, CombErr *err)
     return rc;
 }
 
-int fs_s3_stat(const char *path, FsS3Stat *st, CombErr *err)
+/* The stat of path (parsed: l), through the statement cache. */
+static int stat_loc(const char *path, const Loc *l, FsS3Stat *st,
+                    CombErr *err)
 {
-    Loc l;
-    bool found = false;
-    int rc = parse_loc(path, &l, err);
+    bool found = false, taken;
+    int rc = COMB_OK;
+    if (cache_stat(path, st))
+        return COMB_OK;
+    taken = fetch_begin();
+    if (cache_stat(path, st)) {
+        fetch_end(taken);
+        return COMB_OK;
+    }
     memset(st, 0, sizeof *st);
-    if (!rc && l.key[0])
-        rc = head(&l, l.key, &found, &st->size, &st->mtime_ns, err);
+    if (l->key[0])
+        rc = head(l, l->key, &found, &st->size, &st->mtime_ns, err);
     if (!rc && found) {
         st->exists = true;
-    } else if (!rc && !(rc = any_under(&l, &found, err)) && found) {
+    } else if (!rc && !(rc = any_under(l, &found, err)) && found) {
         st->exists = st->is_dir = true;
         st->size = 0;
         st->mtime_ns = 0;
     }
+    if (!rc)
+        cache_keep_stat(path, st);
+    fetch_end(taken);
+    return rc;
+}
+
+int fs_s3_stat(const char *path, FsS3Stat *st, CombErr *err)
+{
+    Loc l;
+    int rc = parse_loc(path, &l, err);
+    if (!rc)
+        rc = stat_loc(path, &l, st, err);
     free_loc(&l);
     return rc;
 }
@@ -641,6 +967,7 @@ static int delete_key(const Loc *l, const char *key, CombErr *err)
                     .what = "remove"};
     S3Response r;
     int rc = s3_perform(&rq, true, &r, err);
+    cache_changed();
     if (!rc)
         comb_buf_free(&r.body);
     return rc;
@@ -663,10 +990,13 @@ typedef struct Keys {
     int n, cap;
 } Keys;
 
-static int add_key(void *ctx, const char *key, bool is_prefix, CombErr *err)
+static int add_key(void *ctx, const char *key, bool is_prefix,
+                   uint64_t size, int64_t mtime_ns, CombErr *err)
 {
     Keys *k = ctx;
     (void)is_prefix;
+    (void)size;
+    (void)mtime_ns;
     if (k->n == k->cap) {
         int cap = k->cap ? k->cap * 2 : 256;
         char **v = comb_realloc(k->v, (size_t)cap * sizeof *v);
@@ -720,6 +1050,7 @@ static int delete_batch(const Loc *l, char *const *keys, int n, CombErr *err)
                     .query = "delete=", .body = body, .body_len = (size_t)len,
                     .content_md5 = true, .what = "remove objects of"};
     rc = s3_perform(&rq, false, &r, err);
+    cache_changed();
     xmlFree(body);
     if (rc)
         return rc;
@@ -774,7 +1105,9 @@ static int copy_key(const Loc *from, const char *from_key, const Loc *to,
         S3Request rq = {.method = "PUT", .bucket = to->bucket, .key = to_key,
                         .header = (const char *)header.data,
                         .what = "copy to"};
-        if (!(rc = s3_perform(&rq, false, &r, err))) {
+        rc = s3_perform(&rq, false, &r, err);
+        cache_changed();
+        if (!rc) {
             char *code = s3_xml_text(&r.body, "Code");
             if (code)
                 rc = comb_err(err, COMB_EIO, "cannot copy 's3a://%s/%s': %s",

@@ -47,6 +47,10 @@ typedef struct FsS3Stat {
     int64_t mtime_ns;   /* files: Last-Modified; 0 for directories */
 } FsS3Stat;
 
+/* Start (on) or stop remembering listings, stats and file tails (a
+ * statement's); either way what was remembered is dropped.  Anything
+ * changed on the store through this process drops it too. */
+void fs_s3_remember(bool on);
 /* True for "s3a://" and "s3://" paths. */
 bool fs_s3_is_remote(const char *path);
 /* Set one fs.s3a.* setting for the process (takes effect for the next

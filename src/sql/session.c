@@ -333,6 +333,7 @@ int sql_txn_begin(SqlStmtCtx *c, CombErr *err)
         if ((rc = ms_txn_snapshot(c->s->ms, 0, &c->snapshot, err)))
             return rc;
         c->have_snapshot = true;
+        fs_remember(true);
     }
     sql_txn_adopt(c);
     return COMB_OK;
@@ -560,6 +561,7 @@ int sql_session_execute(SqlSession *s, const char *text, size_t len,
     comb_alloc_peak_reset();
     heap_base = comb_alloc_live_bytes();
     comb_err_clear(err);
+    fs_remember(true);
     rc = substitute_variables(s, text + skip, len - skip, c.arena, &sql,
                               &sql_len, err);
     if (!rc)
@@ -583,6 +585,7 @@ int sql_session_execute(SqlSession *s, const char *text, size_t len,
         rc = sql_exec_mem_stats(&c, comb_alloc_peak_bytes() - heap_base, err);
     txn_end(&c);
     sql_txn_statement_end(&c, rc, err);
+    fs_remember(false);
     if (c.one_row.cols)
         comb_batch_free(&c.one_row);
     comb_arena_reset(&s->stmt_arena);

@@ -997,6 +997,7 @@ int sql_txn_open_locked(SqlStmtCtx *c, CombErr *err)
     if (!have && (rc = ms_txn_snapshot(s->ms, c->txnid, &c->snapshot, err)))
         return rc;
     c->have_snapshot = true;
+    fs_remember(true); /* nothing a store listed before counts */
     sql_pause_point(c, "after_snapshot");
     sql_sleep_point(c, "comb.test.sleep.after.snapshot.ms");
     return COMB_OK;
