@@ -450,7 +450,7 @@ static int head(const Loc *l, const char *key, bool *found, uint64_t *size,
 int fs_s3_open_read(const char *path, FsS3File **out, CombErr *err)
 {
     FsS3File *f = comb_calloc(1, sizeof *f);
-    FsS3Stat st;
+    FsS3Stat st = {0};
     int rc;
     if (!f)
         return comb_err_nomem(err);
