@@ -22,7 +22,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 run "CREATE TABLE t (id INT, v STRING) STORED AS ORC
      TBLPROPERTIES ('transactional'='true')" > /dev/null || fail "create"
 sqlite3 "$T/model.db" "CREATE TABLE t (id INT, v TEXT)"
-s3_faults "503=0.05,slow=0.01,drop=0.03,seed=${COMB_S3_FAULT_SEED:-11}"
+s3_faults "503=0.05,slow=0.01,drop=0.03,put503=0.25,seed=${COMB_S3_FAULT_SEED:-11}"
 ok=0 failed=0
 for i in $(seq 1 24); do
     case $((i % 4)) in

@@ -7,7 +7,8 @@
 //  - injects faults on request: 503 SlowDown, slow answers, dropped
 //    connections (before or after the request reached the server).
 // Control (not forwarded): GET /__harness/stats, POST /__harness/reset,
-// POST /__harness/faults?spec=503=0.1,slow=0.05,drop=0.05,seed=7 (or off).
+// POST /__harness/faults?spec=503=0.1,slow=0.05,drop=0.05,put503=0.2,seed=7
+// (or off).
 //   node --openssl-legacy-provider server.mjs BUCKET...
 // (s3rver's continuation tokens use DES, which OpenSSL 3 keeps in its
 // legacy provider.)  Prints "ready <proxy port> <s3rver port>".
@@ -50,7 +51,7 @@ function seeded(seed) {
 
 function setFaults(spec) {
   if (!spec || spec === 'off') { faults = null; return; }
-  const f = { '503': 0, slow: 0, drop: 0, seed: 1 };
+  const f = { '503': 0, slow: 0, drop: 0, put503: 0, seed: 1 };
   for (const part of spec.split(',')) {
     const [k, v] = part.split('=');
     if (!(k in f) || Number.isNaN(Number(v))) throw new Error(`bad fault ${part}`);
@@ -163,6 +164,11 @@ function handle(req, res, body) {
                    `</Code><Message>harness: ${bad}</Message></Error>`);
   }
   if (faults) {
+    // put503: uploads alone fail, so that a lost upload cannot hide
+    if (req.method === 'PUT' && rnd() < faults.put503) {
+      stats.injected['503']++;
+      return slowDown(res);
+    }
     const r = rnd();
     if (r < faults['503']) { stats.injected['503']++; return slowDown(res); }
     if (r < faults['503'] + faults.drop) {

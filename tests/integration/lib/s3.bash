@@ -9,7 +9,7 @@
 #   s3_stats [KEY]       the proxy's counts (JSON), or one of them
 #                        (requests, bytes_in, bytes_out, kinds.get_range...)
 #   s3_reset_stats       start counting afresh
-#   s3_faults SPEC       503=P,slow=P,drop=P,seed=N, or off
+#   s3_faults SPEC       503=P,slow=P,drop=P,put503=P,seed=N, or off
 #   s3_stop              stop it; fails the test if any request's
 #                        signature did not verify
 S3_MODULES=${COMB_S3_MODULES:-$(dirname "$COMB")/s3}
