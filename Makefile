@@ -140,6 +140,12 @@ $(B)/tests/threads_sql: $(patsubst tests/%.c,$(B)/tests/obj/%.o,$(TSAN_SQL_TESTS
 	@mkdir -p $(dir $@)
 	$(CC) $(MODE_LDFLAGS) -o $@ $(filter %.o,$^) $(DEPS_sql) $(LIBS)
 
+# fs/ under ThreadSanitizer: the object store's prefetch threads and cache
+# (tests/integration/s3_fs.sh runs it against the S3 server it starts)
+$(B)/tests/fs_s3_threads: $(patsubst tests/%.c,$(B)/tests/obj/%.o,tests/unit/fs/test_s3.c tests/unit/unit.c) $(DEPS_fs)
+	@mkdir -p $(dir $@)
+	$(CC) $(MODE_LDFLAGS) -o $@ $(filter %.o,$^) $(DEPS_fs) $(LIBS)
+
 # stream/ under ThreadSanitizer: a connection and its heartbeater thread
 $(B)/tests/threads_stream: $(patsubst tests/%.c,$(B)/tests/obj/%.o,$(wildcard tests/unit/stream/*.c) tests/unit/unit.c) $(DEPS_stream) $(DEPS_fs)
 	@mkdir -p $(dir $@)
@@ -192,7 +198,7 @@ bench-bins: $(BENCH_BINS)
 # that -O1 does not, and make demo / make bench must never break.
 test: deps-test
 	@$(MAKE) --no-print-directory MODE=test check-layers unit
-	@$(MAKE) --no-print-directory MODE=tsan build/tsan/tests/threads_metastore build/tsan/tests/threads_sql build/tsan/tests/threads_stream
+	@$(MAKE) --no-print-directory MODE=tsan build/tsan/tests/threads_metastore build/tsan/tests/threads_sql build/tsan/tests/threads_stream build/tsan/tests/fs_s3_threads
 	@$(MAKE) --no-print-directory MODE=rel all bench-bins
 	@tests/s3/setup.sh build/test/s3
 	@tests/run.sh build/test

@@ -344,6 +344,23 @@ static int build_file_lists(AcidReader *r, const char *dir, CombErr *err)
 
 /* ------------------------------------------------------------ open/close */
 
+/* On an object store, the tails of every file the reader will open are
+ * fetched together before the first (orc_prefetch_tails); a hint, so
+ * nothing fails here. */
+static void prefetch(AcidReader *r)
+{
+    int n = r->n_files + r->n_dfiles, k = 0;
+    const char **paths;
+    if (n < 2 || !fs_is_remote(r->n_files ? r->files[0].path : r->dfiles[0].path) ||
+        !(paths = comb_arena_alloc(&r->arena, (size_t)n * sizeof *paths)))
+        return;
+    for (int i = 0; i < r->n_dfiles; i++)
+        paths[k++] = r->dfiles[i].path;
+    for (int i = 0; i < r->n_files; i++)
+        paths[k++] = r->files[i].path;
+    orc_prefetch_tails(paths, n);
+}
+
 /* The snapshot may be freed by the caller while the scan runs. */
 static int copy_snapshot(AcidReader *r, const CombWriteIdList *wil,
                          const CombTxnList *txns, CombErr *err)
@@ -423,6 +440,7 @@ int acid_reader_open(const char *dir, const AcidSchema *schema,
         acid_reader_close(r);
         return rc;
     }
+    prefetch(r);
     *out = r;
     return COMB_OK;
 }
@@ -474,6 +492,7 @@ int acid_reader_open_files(const char *const *paths, int n,
         acid_reader_close(r);
         return rc;
     }
+    prefetch(r);
     *out = r;
     return COMB_OK;
 }

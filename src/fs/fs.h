@@ -99,8 +99,15 @@ int fs_exchange(const char *a, const char *b, CombErr *err);
 int fs_link(const char *from, const char *to, CombErr *err);
 /* Remove one file; a missing one is fine. */
 int fs_unlink(const char *path, CombErr *err);
-/* 1 if path is a directory, 0 if not or absent. */
+/* 1 if path is a directory, 0 if not or absent, or if that cannot be told
+ * (where a failure must not pass for absence, fs_probe). */
 int fs_is_dir(const char *path);
+/* What is at path: *kind FS_ABSENT, FS_FILE (or anything not a
+ * directory) or FS_DIR; COMB_EIO, naming path, when that cannot be told
+ * (a store that does not answer, a permission): never absent by mistake,
+ * which would make a reader skip data. */
+typedef enum { FS_ABSENT, FS_FILE, FS_DIR } FsKind;
+int fs_probe(const char *path, FsKind *kind, CombErr *err);
 /* Size in bytes of the file at path; COMB_EIO (naming it) if it cannot be
  * examined. */
 int fs_file_size(const char *path, uint64_t *size, CombErr *err);
@@ -130,6 +137,12 @@ int fs_configure(const char *name, const char *value, CombErr *err);
  * them.  Call it on where a statement's snapshot is taken, so nothing
  * listed before counts.  Either call drops what was remembered. */
 void fs_remember(bool on);
+/* A hint that the last len bytes of each of paths (all of a smaller file)
+ * are about to be read: while fs_remember is on, those on a store are
+ * fetched now, several requests in flight at once, and the reads find
+ * them remembered.  Local files: nothing to do.  Failures are left to
+ * the reads. */
+void fs_prefetch_tails(const char *const *paths, int n, size_t len);
 /* Settings whose values are secrets, never shown (fs.s3a.secret.key...). */
 bool fs_setting_is_secret(const char *name);
 

@@ -18,6 +18,11 @@ struct FsFile {
     char path[];          /* as opened, for messages */
 };
 
+/* A handle for path: fd (-1 on a store) or remote; NULL when out of
+ * memory (the caller then releases what it opened). */
+FsFile *fs_file_new(const char *path, int fd, FsS3File *remote, bool writing,
+                    uint64_t written);
+
 /* fs.h's calls on object-store paths and files (fs_remote.c). */
 FsFile *fs_remote_create(const char *path, CombErr *err);
 FsFile *fs_remote_open_append(const char *path, CombErr *err);
@@ -36,6 +41,7 @@ int fs_remote_mkdirs(const char *path, int *n_created, CombErr *err);
 void fs_remote_rmdir_empty(const char *path, int n);
 /* Whether path exists (dir_only: as a directory). */
 int fs_remote_is(const char *path, bool dir_only);
+int fs_remote_probe(const char *path, FsKind *kind, CombErr *err);
 int fs_remote_version(const char *path, uint64_t *size, int64_t *mtime_ns,
                       CombErr *err);
 int fs_remote_unlink(const char *path, CombErr *err);

@@ -31,20 +31,29 @@ static bool injected(const char *op, const char *path)
 }
 
 /* A local FsFile around fd (closed when no memory is left for it). */
-static FsFile *local_file(int fd, const char *path, bool writing,
-                          CombErr *err)
+FsFile *fs_file_new(const char *path, int fd, FsS3File *remote, bool writing,
+                    uint64_t written)
 {
     size_t n = strlen(path) + 1;
     FsFile *f = malloc(sizeof *f + n);
+    if (!f)
+        return NULL;
+    f->fd = fd;
+    f->remote = remote;
+    f->writing = writing;
+    f->written = written;
+    memcpy(f->path, path, n);
+    return f;
+}
+
+static FsFile *local_file(int fd, const char *path, bool writing,
+                          CombErr *err)
+{
+    FsFile *f = fs_file_new(path, fd, NULL, writing, 0);
     if (!f) {
         close(fd);
         comb_err_nomem(err);
-        return NULL;
     }
-    f->fd = fd;
-    f->remote = NULL;
-    f->writing = writing;
-    memcpy(f->path, path, n);
     return f;
 }
 
@@ -447,6 +456,20 @@ int fs_is_dir(const char *path)
     if (fs_s3_is_remote(path))
         return fs_remote_is(path, true);
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int fs_probe(const char *path, FsKind *kind, CombErr *err)
+{
+    struct stat st;
+    if (fs_s3_is_remote(path))
+        return fs_remote_probe(path, kind, err);
+    if (stat(path, &st) == 0) {
+        *kind = S_ISDIR(st.st_mode) ? FS_DIR : FS_FILE;
+        return COMB_OK;
+    }
+    *kind = FS_ABSENT;
+    return errno == ENOENT || errno == ENOTDIR ? COMB_OK
+                                               : io_err(err, "cannot examine", path);
 }
 
 int fs_file_size(const char *path, uint64_t *size, CombErr *err)

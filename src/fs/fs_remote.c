@@ -12,6 +12,7 @@
 #include "fs/fs_int.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -63,18 +64,11 @@ static void pending_drop(const char *path)
 static FsFile *wrap(FsS3File *s3, const char *path, bool writing,
                     uint64_t written, CombErr *err)
 {
-    size_t n = strlen(path) + 1;
-    FsFile *f = malloc(sizeof *f + n);
+    FsFile *f = fs_file_new(path, -1, s3, writing, written);
     if (!f) {
         fs_s3_discard(s3);
         comb_err_nomem(err);
-        return NULL;
     }
-    f->fd = -1;
-    f->remote = s3;
-    f->writing = writing;
-    f->written = written;
-    memcpy(f->path, path, n);
     return f;
 }
 
@@ -91,6 +85,12 @@ int fs_configure(const char *name, const char *value, CombErr *err)
 void fs_remember(bool on)
 {
     fs_s3_remember(on);
+}
+
+void fs_prefetch_tails(const char *const *paths, int n, size_t len)
+{
+    if (n > 0 && fs_s3_is_remote(paths[0]))
+        fs_s3_prefetch_tails(paths, n, len);
 }
 
 bool fs_setting_is_secret(const char *name)
@@ -223,37 +223,69 @@ void fs_remote_discard(FsFile *f)
     free(f);
 }
 
+/* The parent of a store path, in place; false at the bucket itself. */
+static bool to_parent(char *path)
+{
+    char *root = strstr(path, "://");
+    char *first = root ? strchr(root + 3, '/') : NULL;
+    char *slash = strrchr(path, '/');
+    if (!first || slash <= first)
+        return false;
+    *slash = '\0';
+    return true;
+}
+
+/* As mkdir -p does: a marker for every level missing, so that listings
+ * show each level as a local file system does, and fs_rmdirs_empty
+ * undoes them level by level. */
 int fs_remote_mkdirs(const char *path, int *n_created, CombErr *err)
 {
+    char *p = strdup(path);
+    int depth = 0, made = 0, rc = p ? COMB_OK : comb_err_nomem(err);
     FsS3Stat st;
-    int rc = fs_s3_stat(path, &st, err);
-    if (rc)
-        return rc;
-    if (st.exists && !st.is_dir)
-        return comb_err(err, COMB_EIO, "cannot create directory '%s': a "
-                        "file of that name exists", path);
-    if (st.exists)
-        return COMB_OK;
-    if ((rc = fs_s3_mkdir(path, err)))
-        return rc;
     if (n_created)
-        *n_created = 1;
-    return COMB_OK;
+        *n_created = 0;
+    /* up to the first level that exists */
+    while (!rc && !(rc = fs_s3_stat(p, &st, err)) && !st.exists) {
+        depth++;
+        if (!to_parent(p))
+            break;
+    }
+    if (!rc && st.exists && !st.is_dir)
+        rc = comb_err(err, COMB_EIO, "cannot create directory '%s': a file "
+                      "named '%s' exists", path, p);
+    /* then down again, a marker per level */
+    while (!rc && depth > 0) {
+        snprintf(p, strlen(path) + 1, "%s", path);
+        for (int up = 1; up < depth; up++)
+            to_parent(p);
+        if (!(rc = fs_s3_mkdir(p, err)))
+            made++;
+        depth--;
+    }
+    if (n_created)
+        *n_created = made;
+    free(p);
+    return rc;
 }
 
 void fs_remote_rmdir_empty(const char *path, int n)
 {
     CombArena arena;
     CombErr ignored;
-    char **names;
+    char **names, *p = strdup(path);
     int cnt;
-    if (n <= 0)
-        return;
     comb_arena_init(&arena, 0);
-    if (fs_s3_list(path, &arena, &names, NULL, &cnt, &ignored) == COMB_OK &&
-        cnt == 0)
-        fs_s3_remove_tree(path, &ignored); /* just its marker */
+    for (int i = 0; p && i < n; i++) {
+        if (fs_s3_list(p, &arena, &names, NULL, &cnt, &ignored) != COMB_OK ||
+            cnt != 0)
+            break;
+        fs_s3_remove_tree(p, &ignored); /* just its marker */
+        if (!to_parent(p))
+            break;
+    }
     comb_arena_free(&arena);
+    free(p);
 }
 
 int fs_remote_is(const char *path, bool dir_only)
@@ -265,6 +297,18 @@ int fs_remote_is(const char *path, bool dir_only)
     if (fs_s3_stat(path, &st, &ignored) || !st.exists)
         return 0;
     return !dir_only || st.is_dir;
+}
+
+int fs_remote_probe(const char *path, FsKind *kind, CombErr *err)
+{
+    FsS3Stat st;
+    int rc = COMB_OK;
+    *kind = FS_ABSENT;
+    if (pending_has(path))
+        *kind = FS_FILE;
+    else if (!(rc = fs_s3_stat(path, &st, err)) && st.exists)
+        *kind = st.is_dir ? FS_DIR : FS_FILE;
+    return rc;
 }
 
 int fs_remote_version(const char *path, uint64_t *size, int64_t *mtime_ns,

@@ -18,6 +18,10 @@
 
 #define LIST_PAGE 1000  /* DeleteObjects takes at most 1000 keys */
 #define TAIL_KEEP ((size_t)1 << 20)
+/* What a statement's cache may hold of file tails in all */
+#define TAIL_CACHE_MAX ((size_t)64 << 20)
+/* Threads of one fs_s3_prefetch_tails, at most */
+#define PREFETCH_WIDTH 16
 
 /* "s3a://bucket/key" taken apart (bucket and key in one malloc'ed copy). */
 typedef struct Loc {
@@ -97,7 +101,8 @@ typedef struct Listing Listing;
 static void listing_free(Listing *l);
 
 typedef struct Cached {
-    struct Cached *next;
+    struct Cached *next;        /* all of them */
+    struct Cached *hnext;       /* the same slot of cache_slots */
     char *path;
     Listing *listing;
     bool has_stat;
@@ -105,11 +110,17 @@ typedef struct Cached {
     unsigned char *tail;
     uint64_t tail_off;
     size_t tail_len;
+    bool tail_fetching;         /* a thread is fetching it: wait */
 } Cached;
 
 static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t tail_fetched = PTHREAD_COND_INITIALIZER;
 static bool cache_on;
 static Cached *cache_head;
+static Cached **cache_slots;    /* by path_hash, a power of two of them */
+static size_t cache_n_slots, cache_count;
+static size_t tail_bytes;       /* of all cached tails */
+static uint64_t cache_gen;      /* how many times it was cleared */
 /* Held while what the cache lacks is fetched: parallel readers of one
  * table start together, and the second waits for the first's answer
  * instead of asking the same question. */
@@ -142,10 +153,15 @@ static void cache_clear_locked(void)
         cache_head = c->next;
         if (c->listing)
             listing_unref_locked(c->listing);
+        tail_bytes -= c->tail ? c->tail_len : 0;
         comb_free(c->tail);
         comb_free(c->path);
         comb_free(c);
     }
+    if (cache_slots)
+        memset(cache_slots, 0, cache_n_slots * sizeof *cache_slots);
+    cache_count = 0;
+    cache_gen++;
 }
 
 void fs_s3_remember(bool on)
@@ -163,50 +179,127 @@ static void cache_changed(void)
     pthread_mutex_unlock(&cache_lock);
 }
 
+/* FNV-1a of the first n bytes of path. */
+static uint64_t path_hash(const char *path, size_t n)
+{
+    uint64_t h = 14695981039346656037ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)path[i]) * 1099511628211ull;
+    return h;
+}
+
+/* The entry of the first n bytes of path, or NULL. */
+static Cached *cache_lookup_locked(const char *path, size_t n)
+{
+    if (!cache_n_slots)
+        return NULL;
+    for (Cached *c = cache_slots[path_hash(path, n) & (cache_n_slots - 1)]; c;
+         c = c->hnext)
+        if (!strncmp(c->path, path, n) && !c->path[n])
+            return c;
+    return NULL;
+}
+
+/* Room for one more entry without long chains; false when out of
+ * memory. */
+static bool cache_room_locked(void)
+{
+    size_t n = cache_n_slots ? cache_n_slots * 2 : 256;
+    Cached **slots;
+    if (cache_count < cache_n_slots)
+        return true;
+    if (!(slots = comb_calloc(n, sizeof *slots)))
+        return false;
+    for (Cached *c = cache_head; c; c = c->next) {
+        size_t k = path_hash(c->path, strlen(c->path)) & (n - 1);
+        c->hnext = slots[k];
+        slots[k] = c;
+    }
+    comb_free(cache_slots);
+    cache_slots = slots;
+    cache_n_slots = n;
+    return true;
+}
+
 static Cached *cache_find_locked(const char *path, bool make)
 {
-    Cached *c;
-    for (c = cache_head; c; c = c->next)
-        if (!strcmp(c->path, path))
-            return c;
-    if (!make || !cache_on || !(c = comb_calloc(1, sizeof *c)))
-        return NULL;
+    size_t n = strlen(path);
+    Cached *c = cache_lookup_locked(path, n);
+    if (c || !make || !cache_on || !cache_room_locked() ||
+        !(c = comb_calloc(1, sizeof *c)))
+        return c;
     if (!(c->path = comb_strdup(path))) {
         comb_free(c);
         return NULL;
     }
+    size_t k = path_hash(path, n) & (cache_n_slots - 1);
     c->next = cache_head;
     cache_head = c;
+    c->hnext = cache_slots[k];
+    cache_slots[k] = c;
+    cache_count++;
     return c;
 }
 
-static bool cache_tail(const char *path, void *dst, size_t n, uint64_t off)
+static bool tail_covers(const Cached *c, size_t n, uint64_t off)
+{
+    return c->tail && off >= c->tail_off && off - c->tail_off <= c->tail_len &&
+           n <= c->tail_len - (off - c->tail_off);
+}
+
+/* n bytes at off of path's tail from the cache into dst (unless NULL);
+ * a fetch of it in flight is waited for.  False when the cache lacks
+ * them; *mine then says whether the caller is to fetch them and hand
+ * them to tail_done with *gen (false: no cache, the caller just reads). */
+static bool tail_wait(const char *path, void *dst, size_t n, uint64_t off,
+                      bool *mine, uint64_t *gen)
 {
     bool hit = false;
+    *mine = false;
+    *gen = 0;
     pthread_mutex_lock(&cache_lock);
-    Cached *c = cache_find_locked(path, false);
-    if (c && c->tail && off >= c->tail_off &&
-        off - c->tail_off <= c->tail_len && n <= c->tail_len - (off - c->tail_off)) {
-        memcpy(dst, c->tail + (off - c->tail_off), n);
-        hit = true;
+    for (;;) {
+        Cached *c = cache_find_locked(path, true);
+        if (c && tail_covers(c, n, off)) {
+            if (dst)
+                memcpy(dst, c->tail + (off - c->tail_off), n);
+            hit = true;
+            break;
+        }
+        if (!c || !c->tail_fetching) {
+            if (c)
+                c->tail_fetching = *mine = true;
+            *gen = cache_gen;
+            break;
+        }
+        pthread_cond_wait(&tail_fetched, &cache_lock);
     }
     pthread_mutex_unlock(&cache_lock);
     return hit;
 }
 
-static void cache_keep_tail(const char *path, const void *src, size_t n,
-                            uint64_t off)
+/* The fetch tail_wait asked for is over: src (NULL when it failed) is
+ * kept while the cache has room, and the waiters wake.  Not when the
+ * cache was cleared meanwhile (gen): the file may have changed since. */
+static void tail_done(const char *path, const void *src, size_t n,
+                      uint64_t off, uint64_t gen)
 {
     pthread_mutex_lock(&cache_lock);
-    Cached *c = cache_find_locked(path, true);
-    unsigned char *copy = c ? comb_malloc(n ? n : 1) : NULL;
+    Cached *c = gen == cache_gen ? cache_find_locked(path, false) : NULL;
+    if (c)
+        c->tail_fetching = false;
+    unsigned char *copy = c && src && tail_bytes + n <= TAIL_CACHE_MAX
+                              ? comb_malloc(n ? n : 1) : NULL;
     if (copy) {
         memcpy(copy, src, n);
+        tail_bytes -= c->tail ? c->tail_len : 0;
         comb_free(c->tail);
         c->tail = copy;
         c->tail_off = off;
         c->tail_len = n;
+        tail_bytes += n;
     }
+    pthread_cond_broadcast(&tail_fetched);
     pthread_mutex_unlock(&cache_lock);
 }
 
@@ -334,12 +427,32 @@ static int complete_body(const FsS3File *f, xmlChar **out, int *len)
     return *out ? COMB_OK : COMB_ENOMEM;
 }
 
+/* A request that changes the store: the cache forgets what it knew, and
+ * when named_key is given, a 200 answer whose body carries an error Code
+ * fails too (CompleteMultipartUpload, DeleteObjects and CopyObject answer
+ * so), naming that key. */
+static int perform_change(const S3Request *rq, bool allow_404,
+                          const char *named_key, CombErr *err)
+{
+    S3Response r;
+    int rc = s3_perform(rq, allow_404, &r, err);
+    cache_changed();
+    if (rc)
+        return rc;
+    char *code = named_key ? s3_xml_text(&r.body, "Code") : NULL;
+    if (code)
+        rc = comb_err(err, COMB_EIO, "cannot %s 's3a://%s/%s': %s", rq->what,
+                      rq->bucket, named_key, code);
+    free(code);
+    comb_buf_free(&r.body);
+    return rc;
+}
+
 static int upload_complete(FsS3File *f, CombErr *err)
 {
     char *esc = curl_escape(f->upload_id, 0), query[1024];
     xmlChar *body = NULL;
     int len = 0, rc;
-    S3Response r;
     if (!esc || complete_body(f, &body, &len)) {
         curl_free(esc);
         return comb_err_nomem(err);
@@ -349,18 +462,8 @@ static int upload_complete(FsS3File *f, CombErr *err)
     S3Request rq = {.method = "POST", .bucket = f->loc.bucket,
                     .key = f->loc.key, .query = query, .body = body,
                     .body_len = (size_t)len, .what = "complete the upload of"};
-    rc = s3_perform(&rq, false, &r, err);
-    cache_changed();
+    rc = perform_change(&rq, false, f->loc.key, err);
     xmlFree(body);
-    if (rc)
-        return rc;
-    /* S3 may answer 200 and say in the body that it failed */
-    char *code = s3_xml_text(&r.body, "Code");
-    if (code)
-        rc = comb_err(err, COMB_EIO, "cannot complete the upload of "
-                      "'s3a://%s/%s': %s", f->loc.bucket, f->loc.key, code);
-    free(code);
-    comb_buf_free(&r.body);
     return rc;
 }
 
@@ -397,12 +500,7 @@ static int put_object(const Loc *l, const void *p, size_t n, CombErr *err)
 {
     S3Request rq = {.method = "PUT", .bucket = l->bucket, .key = l->key,
                     .body = p, .body_len = n, .what = "write"};
-    S3Response r;
-    int rc = s3_perform(&rq, false, &r, err);
-    cache_changed();
-    if (!rc)
-        comb_buf_free(&r.body);
-    return rc;
+    return perform_change(&rq, false, NULL, err);
 }
 
 int fs_s3_commit(FsS3File *f, CombErr *err)
@@ -494,17 +592,13 @@ int fs_s3_pread(FsS3File *f, void *p, size_t n, uint64_t off, CombErr *err)
         return comb_err(err, COMB_ECORRUPT, "corrupt file 's3a://%s/%s': "
                         "unexpected end of file", f->loc.bucket, f->loc.key);
     /* the ORC tail: every reader of the file starts with it */
-    bool tail = off + n == f->size && n <= TAIL_KEEP, taken = false;
-    if (tail && cache_tail(f->path, p, n, off))
+    bool tail = off + n == f->size && n <= TAIL_KEEP, mine = false;
+    uint64_t gen = 0;
+    if (tail && tail_wait(f->path, p, n, off, &mine, &gen))
         return COMB_OK;
-    if (tail && (taken = fetch_begin()) && cache_tail(f->path, p, n, off)) {
-        fetch_end(taken);
-        return COMB_OK;
-    }
     rc = s3_perform(&rq, false, &r, err);
-    if (!rc && r.got == n && tail)
-        cache_keep_tail(f->path, p, n, off);
-    fetch_end(taken);
+    if (mine)
+        tail_done(f->path, !rc && r.got == n ? p : NULL, n, off, gen);
     if (rc)
         return rc;
     comb_buf_free(&r.body);
@@ -774,12 +868,9 @@ static bool cache_stat(const char *path, FsS3Stat *st)
         *st = c->st;
         hit = true;
     } else if (auth && slash > auth + 2 && slash[1]) {
-        for (p = cache_head; p; p = p->next)
-            if (p->listing && !strncmp(p->path, path, (size_t)(slash - path)) &&
-                !p->path[slash - path])
-                break;
+        p = cache_lookup_locked(path, (size_t)(slash - path));
     }
-    if (p) {
+    if (p && p->listing) {
         const Entry *e = p->listing->n
                              ? bsearch(slash + 1, p->listing->v,
                                        (size_t)p->listing->n, sizeof *e,
@@ -965,12 +1056,7 @@ static int delete_key(const Loc *l, const char *key, CombErr *err)
 {
     S3Request rq = {.method = "DELETE", .bucket = l->bucket, .key = key,
                     .what = "remove"};
-    S3Response r;
-    int rc = s3_perform(&rq, true, &r, err);
-    cache_changed();
-    if (!rc)
-        comb_buf_free(&r.body);
-    return rc;
+    return perform_change(&rq, true, NULL, err);
 }
 
 int fs_s3_unlink(const char *path, CombErr *err)
@@ -1043,25 +1129,16 @@ static int delete_batch(const Loc *l, char *const *keys, int n, CombErr *err)
 {
     xmlChar *body;
     int len, rc;
-    S3Response r;
     if (delete_body(keys, n, &body, &len))
         return comb_err_nomem(err);
     S3Request rq = {.method = "POST", .bucket = l->bucket, .key = "",
                     .query = "delete=", .body = body, .body_len = (size_t)len,
-                    .content_md5 = true, .what = "remove objects of"};
-    rc = s3_perform(&rq, false, &r, err);
-    cache_changed();
-    xmlFree(body);
-    if (rc)
-        return rc;
+                    .content_md5 = true,
+                    .what = "remove the batch of objects from"};
     /* removed keys may be listed too; those that could not be removed
      * come as <Error> with a Code */
-    char *code = s3_xml_text(&r.body, "Code");
-    if (code)
-        rc = comb_err(err, COMB_EIO, "cannot remove 's3a://%s/%s' and the "
-                      "objects after it: %s", l->bucket, keys[0], code);
-    free(code);
-    comb_buf_free(&r.body);
+    rc = perform_change(&rq, false, keys[0], err);
+    xmlFree(body);
     return rc;
 }
 
@@ -1089,15 +1166,19 @@ int fs_s3_remove_tree(const char *path, CombErr *err)
     return rc;
 }
 
+/* The copy source names its key percent-encoded, but a partition's "="
+ * stays as it is: S3 and MinIO decode either, some servers (s3rver) only
+ * what decodeURI does, which leaves "%3D" alone. */
+#define COPY_SOURCE_KEEP "/="
+
 static int copy_key(const Loc *from, const char *from_key, const Loc *to,
                     const char *to_key, CombErr *err)
 {
     CURL *h = curl_easy_init();
     CombBuf header = COMB_BUF_INIT;
-    S3Response r;
     int rc = h && !comb_buf_printf(&header, "x-amz-copy-source: /%s/",
                                    from->bucket) &&
-                     !s3_append_key(h, &header, from_key) &&
+                     !s3_append_key(h, &header, from_key, COPY_SOURCE_KEEP) &&
                      !comb_buf_append(&header, "", 1)
                  ? COMB_OK
                  : comb_err_nomem(err);
@@ -1105,16 +1186,7 @@ static int copy_key(const Loc *from, const char *from_key, const Loc *to,
         S3Request rq = {.method = "PUT", .bucket = to->bucket, .key = to_key,
                         .header = (const char *)header.data,
                         .what = "copy to"};
-        rc = s3_perform(&rq, false, &r, err);
-        cache_changed();
-        if (!rc) {
-            char *code = s3_xml_text(&r.body, "Code");
-            if (code)
-                rc = comb_err(err, COMB_EIO, "cannot copy 's3a://%s/%s': %s",
-                              from->bucket, from_key, code);
-            free(code);
-            comb_buf_free(&r.body);
-        }
+        rc = perform_change(&rq, false, to_key, err);
     }
     comb_buf_free(&header);
     curl_easy_cleanup(h);
@@ -1170,4 +1242,81 @@ int fs_s3_rename(const char *from, const char *to, CombErr *err)
 {
     int rc = fs_s3_copy(from, to, err);
     return rc ? rc : fs_s3_remove_tree(from, err);
+}
+
+/* ------------------------------------------------------------ prefetch */
+
+typedef struct Prefetch {
+    const char *const *paths;
+    int n, next;
+    size_t len;
+    pthread_mutex_t lock;
+} Prefetch;
+
+/* The last len bytes (all of a smaller file) of path into the cache. */
+static void prefetch_one(const char *path, size_t len)
+{
+    Loc l;
+    FsS3Stat st;
+    CombErr ignored;
+    S3Response r;
+    bool mine;
+    uint64_t gen = 0;
+    if (parse_loc(path, &l, &ignored))
+        return;
+    if (stat_loc(path, &l, &st, &ignored) == COMB_OK && st.exists &&
+        !st.is_dir && st.size > 0) {
+        size_t n = st.size < len ? (size_t)st.size : len;
+        uint64_t off = st.size - n;
+        if (!tail_wait(path, NULL, n, off, &mine, &gen) && mine) {
+            unsigned char *buf = comb_malloc(n);
+            S3Request rq = {.method = "GET", .bucket = l.bucket, .key = l.key,
+                            .range_off = off, .range_len = n, .dst = buf,
+                            .what = "read"};
+            bool ok = buf && s3_perform(&rq, false, &r, &ignored) == COMB_OK;
+            if (ok)
+                comb_buf_free(&r.body);
+            tail_done(path, ok && r.got == n ? buf : NULL, n, off, gen);
+            comb_free(buf);
+        }
+    }
+    free_loc(&l);
+}
+
+static void *prefetch_worker(void *arg)
+{
+    Prefetch *p = arg;
+    for (;;) {
+        pthread_mutex_lock(&p->lock);
+        int i = p->next < p->n ? p->next++ : -1;
+        pthread_mutex_unlock(&p->lock);
+        if (i < 0)
+            return NULL;
+        prefetch_one(p->paths[i], p->len);
+    }
+}
+
+void fs_s3_prefetch_tails(const char *const *paths, int n, size_t len)
+{
+    pthread_t tid[PREFETCH_WIDTH];
+    Prefetch p = {paths, n, 0, len, PTHREAD_MUTEX_INITIALIZER};
+    int width = n < PREFETCH_WIDTH ? n : PREFETCH_WIDTH, started = 0;
+    bool on;
+    pthread_mutex_lock(&cache_lock);
+    on = cache_on;
+    pthread_mutex_unlock(&cache_lock);
+    if (!on || n <= 0 || len == 0 || len > TAIL_KEEP)
+        return;
+    /* no more than the cache keeps */
+    if ((size_t)p.n > TAIL_CACHE_MAX / len)
+        p.n = (int)(TAIL_CACHE_MAX / len);
+    if (width > s3_max_connections())
+        width = s3_max_connections();
+    while (started < width - 1 &&
+           pthread_create(&tid[started], NULL, prefetch_worker, &p) == 0)
+        started++;
+    prefetch_worker(&p);
+    for (int i = 0; i < started; i++)
+        pthread_join(tid[i], NULL);
+    pthread_mutex_destroy(&p.lock);
 }

@@ -51,6 +51,11 @@ typedef struct FsS3Stat {
  * statement's); either way what was remembered is dropped.  Anything
  * changed on the store through this process drops it too. */
 void fs_s3_remember(bool on);
+/* Fetch the last len bytes (all of a smaller file) of each file of
+ * paths into the cache, several at once (at most 16, and no more than
+ * fs.s3a.connection.maximum); only while the cache is on, and no more
+ * files than it keeps.  A hint: what fails is left to the read. */
+void fs_s3_prefetch_tails(const char *const *paths, int n, size_t len);
 /* True for "s3a://" and "s3://" paths. */
 bool fs_s3_is_remote(const char *path);
 /* Set one fs.s3a.* setting for the process (takes effect for the next

@@ -159,6 +159,14 @@ static const char *pick(const char *set, const char *env1, const char *env2)
     return v && *v ? v : NULL;
 }
 
+int s3_max_connections(void)
+{
+    pthread_mutex_lock(&conf_lock);
+    int n = conf.max_handles;
+    pthread_mutex_unlock(&conf_lock);
+    return n;
+}
+
 static int snapshot(Snapshot *sn, CombErr *err)
 {
     const char *ep, *region, *ak, *sk, *tok, *sep;
@@ -229,19 +237,18 @@ static void handle_give(CURL *h, int max_idle)
 
 /* ------------------------------------------------------------ request */
 
-int s3_append_key(void *h, CombBuf *url, const char *key)
+int s3_append_key(void *h, CombBuf *url, const char *key, const char *keep)
 {
     while (*key) {
-        size_t n = strcspn(key, "/");
+        size_t n = strcspn(key, keep);
         char *part = curl_easy_escape(h, key, (int)n);
         int rc = !part || comb_buf_append(url, part, strlen(part));
         curl_free(part);
         if (rc)
             return COMB_ENOMEM;
         key += n;
-        if (*key == '/' && comb_buf_append(url, "/", 1))
+        if (*key && comb_buf_append(url, key++, 1))
             return COMB_ENOMEM;
-        key += *key == '/';
     }
     return COMB_OK;
 }
@@ -257,7 +264,7 @@ static int build_url(CURL *h, const Snapshot *sn, const S3Request *rq,
         snprintf(head, sizeof head, "%s://%s.%s/", sn->scheme, rq->bucket,
                  sn->host);
     if (comb_buf_append(url, head, strlen(head)) ||
-        s3_append_key(h, url, rq->key) ||
+        s3_append_key(h, url, rq->key, "/") ||
         (rq->query && (comb_buf_append(url, "?", 1) ||
                        comb_buf_append(url, rq->query, strlen(rq->query)))) ||
         comb_buf_append(url, "", 1))

@@ -50,9 +50,13 @@ typedef struct S3Response {
 int s3_perform(const S3Request *rq, bool allow_404, S3Response *resp,
                CombErr *err);
 
-/* Append key to out with each '/'-separated part escaped as S3 wants it
- * (h: any curl handle).  COMB_ENOMEM when out of memory. */
-int s3_append_key(void *h, CombBuf *out, const char *key);
+/* fs.s3a.connection.maximum: how many requests may be in flight. */
+int s3_max_connections(void);
+
+/* Append key to out percent-encoded as S3 wants it, except for the
+ * characters of keep (which must hold '/'), left as they are (h: any curl
+ * handle).  COMB_ENOMEM when out of memory. */
+int s3_append_key(void *h, CombBuf *out, const char *key, const char *keep);
 
 /* The text of the first element named `name` (namespace ignored) in an
  * XML body, or NULL; malloc'ed. */

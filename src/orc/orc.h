@@ -232,6 +232,10 @@ typedef struct OrcColumnStats {
 /* Open and validate the file tail (postscript, footer, metadata).  A
  * truncated or malformed file gives COMB_ECORRUPT with the path. */
 int orc_reader_open(const char *path, OrcReader **out, CombErr *err);
+/* A hint that paths are about to be opened (in this order): on an object
+ * store their tails, what an open reads first, are fetched now, several
+ * at once (fs_prefetch_tails). */
+void orc_prefetch_tails(const char *const *paths, int n);
 void orc_reader_close(OrcReader *r);  /* NULL ok */
 /* (Addition; streaming ingest.) orc_reader_open of the file's first
  * `length` bytes, the rest ignored: the tail is read at that offset (a

@@ -156,6 +156,11 @@ static int read_tail(OrcReader *r, CombErr *err)
     return COMB_OK;
 }
 
+void orc_prefetch_tails(const char *const *paths, int n)
+{
+    fs_prefetch_tails(paths, n, ORC_TAIL_GUESS);
+}
+
 /* Parse the postscript from the last bytes of the file; sets the tail
  * length (postscript + its length byte). */
 static int read_postscript(OrcReader *r, uint64_t *ps_total, CombErr *err)

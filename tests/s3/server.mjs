@@ -3,12 +3,13 @@
 //  - checks every request's AWS Signature Version 4 with aws4 (an
 //    implementation independent of comb's libcurl), and the payload hash
 //    against the body; a mismatch is answered 403 and recorded;
-//  - counts requests by kind and bytes each way;
+//  - counts requests by kind and bytes each way, and the most in flight
+//    at once;
 //  - injects faults on request: 503 SlowDown, slow answers, dropped
 //    connections (before or after the request reached the server).
 // Control (not forwarded): GET /__harness/stats, POST /__harness/reset,
 // POST /__harness/faults?spec=503=0.1,slow=0.05,drop=0.05,put503=0.2,seed=7
-// (or off).
+// (or off) [&only=REGEX: only to the requests whose "METHOD URL" matches].
 //   node --openssl-legacy-provider server.mjs BUCKET...
 // (s3rver's continuation tokens use DES, which OpenSSL 3 keeps in its
 // legacy provider.)  Prints "ready <proxy port> <s3rver port>".
@@ -29,9 +30,9 @@ const s3 = new S3rver({
 });
 const { port: s3port } = await s3.run();
 
-let stats, faults = null, rnd = null;
+let stats, faults = null, rnd = null, inFlight = 0, only = null;
 function reset() {
-  stats = { requests: 0, kinds: {}, bytes_in: 0, bytes_out: 0,
+  stats = { requests: 0, kinds: {}, bytes_in: 0, bytes_out: 0, max_in_flight: 0,
             injected: { '503': 0, slow: 0, drop: 0 }, mismatches: [],
             recent: [] };
 }
@@ -118,6 +119,7 @@ function control(req, res) {
     if (u.pathname === '/__harness/reset' && req.method === 'POST') { reset(); return reply(200, {}); }
     if (u.pathname === '/__harness/faults' && req.method === 'POST') {
       setFaults(u.searchParams.get('spec'));
+      only = u.searchParams.get('only') ? new RegExp(u.searchParams.get('only')) : null;
       return reply(200, { faults });
     }
   } catch (e) { return reply(400, { error: String(e.message) }); }
@@ -163,7 +165,7 @@ function handle(req, res, body) {
     return res.end('<?xml version="1.0" encoding="UTF-8"?><Error><Code>SignatureDoesNotMatch' +
                    `</Code><Message>harness: ${bad}</Message></Error>`);
   }
-  if (faults) {
+  if (faults && (!only || only.test(`${req.method} ${req.url}`))) {
     // put503: uploads alone fail, so that a lost upload cannot hide
     if (req.method === 'PUT' && rnd() < faults.put503) {
       stats.injected['503']++;
@@ -186,6 +188,11 @@ function handle(req, res, body) {
 }
 
 const proxy = http.createServer((req, res) => {
+  if (!req.url.startsWith('/__harness/')) {
+    inFlight++;
+    stats.max_in_flight = Math.max(stats.max_in_flight, inFlight);
+    res.on('close', () => inFlight--);
+  }
   const chunks = [];
   req.on('data', c => chunks.push(c));
   req.on('end', () => handle(req, res, Buffer.concat(chunks)));

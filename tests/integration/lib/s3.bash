@@ -9,7 +9,8 @@
 #   s3_stats [KEY]       the proxy's counts (JSON), or one of them
 #                        (requests, bytes_in, bytes_out, kinds.get_range...)
 #   s3_reset_stats       start counting afresh
-#   s3_faults SPEC       503=P,slow=P,drop=P,put503=P,seed=N, or off
+#   s3_faults SPEC [RE]  503=P,slow=P,drop=P,put503=P,seed=N, or off; with
+#                        RE only on the requests whose "METHOD URL" matches
 #   s3_stop              stop it; fails the test if any request's
 #                        signature did not verify
 S3_MODULES=${COMB_S3_MODULES:-$(dirname "$COMB")/s3}
@@ -53,7 +54,8 @@ s3_stats() {
 s3_reset_stats() { curl -sf -X POST "$COMB_TEST_S3_ENDPOINT/__harness/reset" > /dev/null; }
 
 s3_faults() {
-    curl -sf -X POST "$COMB_TEST_S3_ENDPOINT/__harness/faults?spec=$1" > /dev/null ||
+    curl -sf -X POST -G "$COMB_TEST_S3_ENDPOINT/__harness/faults" --data-urlencode "spec=$1" \
+        ${2:+--data-urlencode "only=$2"} > /dev/null ||
         { echo "the S3 harness refused faults '$1'"; return 1; }
 }
 

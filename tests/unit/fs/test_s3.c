@@ -109,8 +109,9 @@ TEST(s3_directories_are_prefixes_with_markers)
         bool *is_dir;
         int n, made;
         char *d = comb_arena_printf(&a, "%s/t/delta_1", root);
+        /* as mkdir -p: a marker for each missing level (root, t, delta_1) */
         CHECK_OK(fs_mkdirs_n(d, &made, &err), &err);
-        CHECK_EQ(made, 1);
+        CHECK_EQ(made, 3);
         CHECK(fs_is_dir(d));
         CHECK_OK(fs_mkdirs_n(d, &made, &err), &err);
         CHECK_EQ(made, 0);
@@ -132,6 +133,60 @@ TEST(s3_directories_are_prefixes_with_markers)
         fs_rmdirs_empty(d, 1);
         CHECK(!fs_is_dir(d));
         CHECK(fs_list_dir(d, &a, &names, &n, &err) != COMB_OK);
+        /* a partition two levels down lists at each level */
+        char *leaf = comb_arena_printf(&a, "%s/pt/p=x/n=1", root);
+        CHECK_OK(fs_mkdirs_n(leaf, &made, &err), &err);
+        CHECK_EQ(made, 3);
+        CHECK_EQ(put(comb_arena_printf(&a, "%s/000000_0", leaf), "x", 1), 0);
+        CHECK_OK(fs_list_dir_typed(comb_arena_printf(&a, "%s/pt", root), &a,
+                                   &names, &is_dir, &n, &err), &err);
+        CHECK_EQ(n, 1);
+        CHECK_STR(names[0], "p=x");
+        CHECK(is_dir[0]);
+        /* undone level by level, as far as the levels are empty */
+        CHECK_OK(fs_unlink(comb_arena_printf(&a, "%s/000000_0", leaf), &err),
+                 &err);
+        fs_rmdirs_empty(leaf, 2);
+        CHECK(!fs_is_dir(comb_arena_printf(&a, "%s/pt/p=x", root)));
+        CHECK(fs_is_dir(comb_arena_printf(&a, "%s/pt", root)));
+    }
+    comb_arena_free(&a);
+}
+
+TEST(s3_tails_prefetched_together)
+{
+    CombArena a;
+    comb_arena_init(&a, 0);
+    char *root = s3_root(&a);
+    if (root) {
+        enum { FILES = 5 };
+        const char *paths[FILES];
+        unsigned char body[100], got[16];
+        CombErr err;
+        for (int i = 0; i < (int)sizeof body; i++)
+            body[i] = (unsigned char)i;
+        for (int i = 0; i < FILES; i++) {
+            paths[i] = comb_arena_printf(&a, "%s/tail/f%d", root, i);
+            /* f0 is shorter than the tail asked for: all of it */
+            CHECK_EQ(put(paths[i], body, i ? sizeof body : 10), 0);
+        }
+        fs_remember(true);
+        fs_prefetch_tails(paths, FILES, 16);
+        for (int i = 0; i < FILES; i++) {
+            FsFile *f = fs_open_read(paths[i], &err);
+            size_t len = i ? sizeof body : 10, n = len < 16 ? len : 16;
+            CHECK(f != NULL);
+            if (!f)
+                continue;
+            CHECK_OK(fs_pread_all(f, got, n, len - n, &err), &err);
+            CHECK(memcmp(got, body + len - n, n) == 0);
+            CHECK_OK(fs_pread_all(f, got, 4, 2, &err), &err);
+            CHECK(memcmp(got, body + 2, 4) == 0);
+            fs_close(f, &err);
+        }
+        fs_remember(false);
+        /* without a statement's cache: nothing to do, nothing breaks */
+        fs_prefetch_tails(paths, FILES, 16);
     }
     comb_arena_free(&a);
 }
