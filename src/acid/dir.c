@@ -350,7 +350,8 @@ static int base_metadata_compacted(DirScan *s, const AcidParsedDir *d,
         rc = comb_err_nomem(err);
         goto done;
     }
-    if (!fs_exists(path))
+    FsKind kind;
+    if ((rc = fs_probe(path, &kind, err)) || kind == FS_ABSENT)
         goto done;
     rc = fs_read_file(path, &tmp, &bytes, &len, err);
     if (rc)
@@ -464,14 +465,17 @@ static int process_delta(DirScan *s, AcidParsedDir *d, CombErr *err)
 static int classify_child(DirScan *s, char *name, CombErr *err)
 {
     char *path;
-    int bucket;
+    int bucket, rc;
+    FsKind kind;
     AcidParsedDir parsed, *d;
     if (acid_name_is_hidden(name))
         return COMB_OK;
     path = fs_join(s->a, s->dir, name);
     if (!path)
         return comb_err_nomem(err);
-    if (!fs_is_dir(path)) {
+    if ((rc = fs_probe(path, &kind, err)))
+        return rc;
+    if (kind != FS_DIR) {
         if (acid_data_file_parse(name, &bucket))
             return names_push(s->a, &s->originals, name, err);
         return COMB_OK; /* expected.json, README... are no data */
@@ -549,6 +553,7 @@ static int collect_original_dir(DirScan *s, const char *rel, int depth,
                                 CombErr *err)
 {
     char *path, **names;
+    FsKind kind;
     int n, rc;
     if (depth > MAX_ORIGINAL_DEPTH)
         return COMB_OK;
@@ -567,7 +572,9 @@ static int collect_original_dir(DirScan *s, const char *rel, int depth,
         child_path = child_rel ? fs_join(s->a, s->dir, child_rel) : NULL;
         if (!child_path)
             return comb_err_nomem(err);
-        if (fs_is_dir(child_path))
+        if ((rc = fs_probe(child_path, &kind, err)))
+            return rc;
+        if (kind == FS_DIR)
             rc = collect_original_dir(s, child_rel, depth + 1, err);
         else if (acid_data_file_parse(names[i], &bucket))
             rc = names_push(s->a, &s->originals, child_rel, err);
@@ -650,6 +657,7 @@ int acid_dir_state_get_opts(const char *dir, const CombWriteIdList *wil,
     DirScan s;
     char **names;
     bool *kept;
+    FsKind kind;
     int n, rc;
     memset(out, 0, sizeof *out);
     memset(&s, 0, sizeof s);
@@ -658,8 +666,10 @@ int acid_dir_state_get_opts(const char *dir, const CombWriteIdList *wil,
     s.txns = txns;
     s.compactor = opt && opt->compactor;
     s.a = a;
-    if (!fs_is_dir(dir))
-        return COMB_OK; /* a table nobody wrote to yet */
+    /* absent: a table nobody wrote to yet (but a store that cannot say
+     * fails the statement; skipping the table would lose its rows) */
+    if ((rc = fs_probe(dir, &kind, err)) || kind != FS_DIR)
+        return rc;
     rc = fs_list_dir(dir, a, &names, &n, err);
     if (rc)
         return rc;

@@ -64,13 +64,14 @@ int acid_flush_length_read(const char *data_path, bool *have,
     unsigned char *bytes = NULL;
     size_t n = 0;
     int rc = COMB_OK;
+    FsKind kind = FS_ABSENT;
     *have = false;
     *length = 0;
     comb_arena_init(&a, 256);
     char *side = acid_flush_length_path(&a, data_path);
     if (!side) {
         rc = comb_err_nomem(err);
-    } else if (fs_exists(side)) {
+    } else if (!(rc = fs_probe(side, &kind, err)) && kind != FS_ABSENT) {
         rc = fs_read_file(side, &a, &bytes, &n, err);
         /* the writer's last commit removed it meanwhile: the file is whole */
         if (rc && !fs_exists(side)) {

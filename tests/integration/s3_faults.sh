@@ -5,7 +5,9 @@
 # there.  Each statement either succeeds or fails with an error naming
 # the object; SQLite, given the statements that succeeded, says what the
 # table must hold, and once the faults stop comb must show exactly that:
-# no committed row lost or duplicated, nothing of a failed one visible.
+# no committed row lost or duplicated, nothing of a failed one visible;
+# and where the store cannot say whether a table's directory is there,
+# statements fail rather than find nothing.
 set -u -o pipefail
 . "$(dirname "$0")/lib/s3.bash"
 s3_start faults
@@ -50,4 +52,13 @@ got=$(run "SELECT id, v FROM t ORDER BY id, v" --outputformat tsv 2>&1 | tail -n
     fail "read: $got"
 want=$(sqlite3 -separator $'\t' "$T/model.db" "SELECT id, v FROM t ORDER BY id, v")
 [[ $got == "$want" ]] || { diff <(echo "$want") <(echo "$got"); fail "rows differ"; }
+# a store that does not answer whether the table's directory is there
+# fails the statement: the table never reads as empty (a DELETE would
+# then delete nothing and say it succeeded)
+s3_faults 503=1 '^(HEAD /faults/wh/t|GET /faults/\?list-type=2&max-keys=1&prefix=wh%2Ft%2F)$'
+for sql in "SELECT count(*) FROM t" "DELETE FROM t WHERE id = 22"; do
+    out=$(run "$sql" 2>&1) && fail "with the store down, '$sql' answered: $out"
+    grep -q "s3a://faults/" <<< "$out" || fail "unclear error: $out"
+done
+s3_faults off
 echo "ok ($ok statements succeeded, $failed failed cleanly)"

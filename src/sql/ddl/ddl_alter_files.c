@@ -11,7 +11,11 @@
  * neither.  What the new contents do not replace (hidden files, anything a
  * concurrent writer put there meanwhile) is moved back, and the old
  * directory is removed.  A failure before the exchange changes nothing; a
- * statement over several partitions exchanges them back.
+ * statement over several partitions exchanges them back.  Where nothing
+ * can exchange directories (an object store: directories are only
+ * prefixes) the entries are moved one by one instead, as Hive does there:
+ * a reader meanwhile may see a mix, and a store failing midway leaves
+ * entries in the hidden directories, which the error names.
  *
  * Transactional tables are truncated as Hive 4 does it
  * (hive.acid.truncate.usebase): an empty base_W per unit, W the
@@ -74,14 +78,18 @@ typedef struct DirSwap {
 static int swap_open(SqlStmtCtx *c, const char *dir, DirSwap *s, CombErr *err)
 {
     char *parent = fs_dirname(c->arena, dir);
+    FsKind kind = FS_DIR;
+    int rc;
     memset(s, 0, sizeof *s);
     s->dir = (char *)dir;
     if (!parent)
         return comb_err_nomem(err);
-    for (int n = 1; !s->other || fs_exists(s->other); n++)
+    for (int n = 1; kind != FS_ABSENT; n++)
         if (!(s->other = comb_arena_printf(c->arena, "%s/.%s.swap-%d", parent,
                                            base_name(dir), n)))
             return comb_err_nomem(err);
+        else if ((rc = fs_probe(s->other, &kind, err)))
+            return rc;
     if (fs_mkdirs(s->other, err) == COMB_OK)
         return COMB_OK;
     /* made but not durable: not ours to keep */
@@ -90,14 +98,55 @@ static int swap_open(SqlStmtCtx *c, const char *dir, DirSwap *s, CombErr *err)
     return err->code;
 }
 
+/* Every entry of directory from moved into directory to. */
+static int move_entries(SqlStmtCtx *c, const char *from, const char *to,
+                        CombErr *err)
+{
+    char **names;
+    int n, rc = fs_list_dir(from, c->arena, &names, &n, err);
+    for (int i = 0; !rc && i < n; i++) {
+        char *a = fs_join(c->arena, from, names[i]);
+        char *b = fs_join(c->arena, to, names[i]);
+        rc = a && b ? fs_rename(a, b, err) : comb_err_nomem(err);
+    }
+    return rc;
+}
+
+/* The exchange of s->dir and s->other where fs_exchange cannot: other's
+ * entries aside into a third hidden directory, dir's into other, the
+ * aside ones into dir. */
+static int exchange_by_moves(SqlStmtCtx *c, DirSwap *s, CombErr *err)
+{
+    char *aside = comb_arena_printf(c->arena, "%s.moving", s->other);
+    CombErr ignored;
+    int rc;
+    if (!aside)
+        return comb_err_nomem(err);
+    if ((rc = fs_mkdirs(aside, err)) ||
+        (rc = move_entries(c, s->other, aside, err)) ||
+        (rc = move_entries(c, s->dir, s->other, err)) ||
+        (rc = move_entries(c, aside, s->dir, err))) {
+        comb_err_prefix(err, "the entries of '%s' are partly moved to '%s' "
+                        "and '%s'", s->dir, s->other, aside);
+        return rc;
+    }
+    fs_remove_tree(aside, &ignored);
+    return COMB_OK;
+}
+
 static int swap_exchange(SqlStmtCtx *c, DirSwap *s, CombErr *err)
 {
     char *parent = fs_dirname(c->arena, s->dir);
     int rc;
     if (!parent)
         return comb_err_nomem(err);
-    if ((rc = fs_fsync_dir(s->other, err)) ||
-        (rc = fs_exchange(s->dir, s->other, err)))
+    if ((rc = fs_fsync_dir(s->other, err)))
+        return rc;
+    if ((rc = fs_exchange(s->dir, s->other, err)) == COMB_EUNSUPPORTED) {
+        comb_err_clear(err);
+        rc = exchange_by_moves(c, s, err);
+    }
+    if (rc)
         return rc;
     s->swapped = true;
     return fs_fsync_dir(parent, err);
@@ -137,6 +186,7 @@ static int swap_close(SqlStmtCtx *c, DirSwap *s, CombErr *err)
     char **names;
     bool all_back = true;
     CombErr why;
+    FsKind kind;
     int n;
     if (fs_list_dir(s->other, c->arena, &names, &n, &why) == COMB_OK)
         for (int i = 0; i < n; i++) {
@@ -144,8 +194,9 @@ static int swap_close(SqlStmtCtx *c, DirSwap *s, CombErr *err)
             char *to = fs_join(c->arena, s->dir, names[i]);
             if (is_replaced(s, names[i]))
                 continue;
-            if (!from || !to || fs_exists(to) ||
-                fs_rename(from, to, &why) != COMB_OK)
+            /* never over a new entry, nor where that cannot be told */
+            if (!from || !to || fs_probe(to, &kind, &why) != COMB_OK ||
+                kind != FS_ABSENT || fs_rename(from, to, &why) != COMB_OK)
                 all_back = false;
         }
     fs_fsync_dir(s->dir, &why);
@@ -404,9 +455,10 @@ static int truncate_unit(SqlStmtCtx *c, const SqlUnit *u, DirSwap *s,
                          CombErr *err)
 {
     char **names;
+    FsKind kind;
     int m, rc;
-    if (!fs_is_dir(u->dir))
-        return COMB_OK;
+    if ((rc = fs_probe(u->dir, &kind, err)) || kind != FS_DIR)
+        return rc;
     if ((rc = fs_list_dir(u->dir, c->arena, &names, &m, err)) ||
         (rc = swap_open(c, u->dir, s, err)))
         return rc;

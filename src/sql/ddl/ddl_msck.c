@@ -376,8 +376,13 @@ static int compare(Msck *m, bool *is_new, char ***gone, int *n_gone,
         for (int d = 0; d < m->n_dirs && !correct[i]; d++)
             if (is_new[d] && strcmp(parts[i].location, m->dirs[d].path) == 0)
                 correct[i] = !(is_new[d] = false);
-        if (!correct[i] && !path_under(parts[i].location, t->location))
-            correct[i] = fs_is_dir(parts[i].location);
+        if (!correct[i] && !path_under(parts[i].location, t->location)) {
+            /* a store that cannot say must not get a partition dropped */
+            FsKind kind;
+            if ((rc = fs_probe(parts[i].location, &kind, err)))
+                return rc;
+            correct[i] = kind == FS_DIR;
+        }
         if (!correct[i])
             (*gone)[(*n_gone)++] = parts[i].name;
     }
@@ -486,7 +491,10 @@ int sql_exec_msck(SqlStmtCtx *c, CombErr *err)
         return sql_err_at(err, COMB_ESEMANTIC, 0, c->stmt->name.pos,
                           "MSCK cannot check %s: it is a view", t->qualified);
     m.t = t;
-    if (!fs_is_dir(t->ms->location))
+    FsKind kind;
+    if ((rc = fs_probe(t->ms->location, &kind, err)))
+        return rc;
+    if (kind != FS_DIR)
         return info(c, comb_arena_printf(c->arena, "Tables missing on "
                                          "filesystem:\t%s", t->ms->name), err);
     if (t->n_part == 0)
@@ -536,7 +544,10 @@ int sql_check_adopted(SqlStmtCtx *c, const SqlTable *t, CombErr *err)
         return rc;
     for (int i = 0; i < n; i++) {
         int64_t wid = 0, txn = 0;
-        if (!fs_is_dir(units[i].dir))
+        FsKind kind;
+        if ((rc = fs_probe(units[i].dir, &kind, err)))
+            return rc;
+        if (kind != FS_DIR)
             continue;
         if ((rc = max_ids(c, units[i].dir, &wid, &txn, err)))
             return rc;

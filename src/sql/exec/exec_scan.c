@@ -31,11 +31,12 @@ static int add_files(SqlStmtCtx *c, const char *dir, const char *sub,
 {
     const char *path = sub ? fs_join(c->arena, dir, sub) : dir;
     char **names;
+    FsKind kind;
     int m, rc;
     if (!path)
         return comb_err_nomem(err);
-    if (!fs_is_dir(path))
-        return COMB_OK;
+    if ((rc = fs_probe(path, &kind, err)) || kind != FS_DIR)
+        return rc;
     if ((rc = fs_list_dir(path, c->arena, &names, &m, err)))
         return rc;
     for (int i = 0; i < m; i++) {
@@ -44,7 +45,9 @@ static int add_files(SqlStmtCtx *c, const char *dir, const char *sub,
             continue;
         if (!(f = fs_join(c->arena, path, names[i])))
             return comb_err_nomem(err);
-        if (fs_is_dir(f))
+        if ((rc = fs_probe(f, &kind, err)))
+            return rc;
+        if (kind == FS_DIR)
             continue;
         if (*n == *cap) {
             int nc = *cap ? *cap * 2 : 16;

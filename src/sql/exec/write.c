@@ -306,18 +306,25 @@ static int unit_get(SqlWriter *w, const char *name, char **values,
 }
 
 /* A free name for file `base` in dir: base itself, then as Hive names
- * copies: 000000_0_copy_1, data_copy_1.csv (before the extension). */
-static char *free_name(SqlStmtCtx *c, const char *dir, const char *base)
+ * copies: 000000_0_copy_1, data_copy_1.csv (before the extension).  A
+ * name whose existence the file system cannot tell is no free name: the
+ * statement fails rather than overwrite a file. */
+static int free_name(SqlStmtCtx *c, const char *dir, const char *base,
+                     char **out, CombErr *err)
 {
     const char *dot = strrchr(base, '.');
     int stem = dot && dot != base ? (int)(dot - base) : (int)strlen(base);
     char *p = fs_join(c->arena, dir, base);
-    for (int k = 1; p && fs_exists(p); k++) {
+    FsKind kind = FS_FILE;
+    int rc = COMB_OK;
+    for (int k = 1; p && !(rc = fs_probe(p, &kind, err)) && kind != FS_ABSENT;
+         k++) {
         char *n = comb_arena_printf(c->arena, "%.*s_copy_%d%s", stem, base, k,
                                     base + stem);
         p = n ? fs_join(c->arena, dir, n) : NULL;
     }
-    return p;
+    *out = p;
+    return rc ? rc : p ? COMB_OK : comb_err_nomem(err);
 }
 
 /* The row index and bloom filter settings of a plain file of type row
@@ -409,9 +416,8 @@ int sql_writer_add_file(SqlWriter *w, const char *name, char **values,
     f = &u->files[u->n_files];
     memset(f, 0, sizeof *f);
     f->bucket = -1;
-    if (!(f->path = free_name(c, u->stage, slash ? slash + 1 : src)))
-        return comb_err_nomem(err);
-    if ((rc = fs_copy_file(src, f->path, err)))
+    if ((rc = free_name(c, u->stage, slash ? slash + 1 : src, &f->path, err)) ||
+        (rc = fs_copy_file(src, f->path, err)))
         return rc;
     u->n_files++;
     return COMB_OK;
@@ -796,10 +802,9 @@ static int finish_plain(SqlWriter *w, SqlUnitWriter *u, CombErr *err)
         return rc;
     for (int i = 0; i < u->n_files; i++) {
         const char *base = strrchr(u->files[i].path, '/') + 1;
-        char *to = free_name(c, u->dir, base);
-        if (!to)
-            return comb_err_nomem(err);
-        if ((rc = fs_rename(u->files[i].path, to, err)))
+        char *to;
+        if ((rc = free_name(c, u->dir, base, &to, err)) ||
+            (rc = fs_rename(u->files[i].path, to, err)))
             return rc;
         u->files[i].placed = to;
     }
