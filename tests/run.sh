@@ -174,12 +174,13 @@ for r in "$BUILD"/fuzz/replay_*; do
     name=${r##*/replay_}
     add one "fuzz corpus $name" "$r" "fuzz/corpus/$name"
 done
-# the PostgreSQL run of every SQL golden test is the longest: in shards
+# the PostgreSQL and object-store runs of every SQL golden test are the
+# longest: in shards
 for t in tests/integration/*.sh; do
     [[ -f $t ]] || continue
-    if [[ $t == */pg_sql_golden.sh ]] && ((JOBS > 1)); then
+    if [[ $t == */pg_sql_golden.sh || $t == */s3_sql_golden.sh ]] && ((JOBS > 1)); then
         for ((k = 0; k < JOBS; k++)); do
-            add one "integration/pg_sql_golden.sh $((k + 1))/$JOBS" \
+            add one "integration/$(basename "$t") $((k + 1))/$JOBS" \
                 env COMB_SQL_SHARD="$k/$JOBS" bash "$t"
         done
     else

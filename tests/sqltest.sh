@@ -9,7 +9,9 @@
 # chunk between @sh lines runs in a new comb process, so a test also checks
 # that processes see each other's committed work (settings do not carry
 # over from one chunk to the next).  The temporary directory's path is
-# printed as $WH; SQL can name it as ${env:WH}.
+# printed as $WH; SQL can name it as ${env:WH}.  COMB_SQLTEST_SH_WRAP, if
+# set, is a command every @sh line runs under (the object-store run keeps
+# a local copy of the warehouse with it).
 # With --update (or UPDATE=1) the .out file is (re)written instead.
 set -u
 file=$1
@@ -40,7 +42,7 @@ while IFS= read -r line || [[ -n $line ]]; do
     if [[ $line == "-- @sh "* ]]; then
         run_chunk
         echo "$line" >> "$actual"
-        (cd "$WH" && WH="$WH/warehouse" bash -c "${line#-- @sh }") >> "$actual" 2>&1
+        (cd "$WH" && WH="$WH/warehouse" ${COMB_SQLTEST_SH_WRAP:-} bash -c "${line#-- @sh }") >> "$actual" 2>&1
     else
         printf '%s\n' "$line" >> "$chunk"
     fi

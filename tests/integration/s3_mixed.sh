@@ -37,6 +37,12 @@ c -e "ALTER TABLE st COMPACT 'major' AND WAIT" > /dev/null || fail compact
 "$COMB" --warehouse "$T/wh" "${S3[@]}" compactor --once > /dev/null 2>&1 || fail "compactor"
 [[ $(store_dirs) == "base_0000004_vT " ]] || fail "after cleaning: $(store_dirs)"
 [[ $(c -e "SELECT count(*), sum(amount) FROM st") == $'9\t24' ]] || fail "after compaction"
+# SHOW CREATE TABLE names the store's location, never a credential
+ddl=$(c --hiveconf fs.s3a.access.key="$AWS_ACCESS_KEY_ID" \
+        --hiveconf fs.s3a.secret.key="$AWS_SECRET_ACCESS_KEY" -e "SHOW CREATE TABLE st") ||
+    fail "show create"
+grep -q "^ *'s3a://mixed/st'$" <<< "$ddl" || fail "SHOW CREATE TABLE: $ddl"
+grep -q "$AWS_SECRET_ACCESS_KEY" <<< "$ddl" && fail "a credential in SHOW CREATE TABLE: $ddl"
 c -e "DROP TABLE st" > /dev/null || fail drop
 [[ -z $(store_dirs) ]] || fail "left on the store after DROP: $(store_dirs)"
 echo ok
