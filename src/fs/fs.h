@@ -39,6 +39,9 @@ FsFile *fs_open_append(const char *path, CombErr *err);
 FsFile *fs_open_read(const char *path, CombErr *err);
 /* The path f was opened with. */
 const char *fs_file_path(const FsFile *f);
+/* True when f's reads are requests to an object store (worth gathering
+ * into fewer, larger ones). */
+bool fs_file_is_remote(const FsFile *f);
 /* The size of the open file f. */
 int fs_size(FsFile *f, uint64_t *size, CombErr *err);
 /* Write all n bytes; COMB_EIO on failure (never a silent short write). */

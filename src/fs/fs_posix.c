@@ -135,6 +135,11 @@ FsFile *fs_open_read(const char *path, CombErr *err)
     return fd < 0 ? NULL : local_file(fd, path, false, err);
 }
 
+bool fs_file_is_remote(const FsFile *f)
+{
+    return f->remote != NULL;
+}
+
 const char *fs_file_path(const FsFile *f)
 {
     return f->path;

@@ -175,7 +175,8 @@ void fs_s3_remember(bool on)
 static void cache_changed(void)
 {
     pthread_mutex_lock(&cache_lock);
-    cache_clear_locked();
+    if (cache_head)
+        cache_clear_locked();
     pthread_mutex_unlock(&cache_lock);
 }
 

@@ -331,7 +331,7 @@ int orc_reader_open_pool(const char *path, uint64_t length, OrcReadPool *pool,
     r->stripe = -1;
     /* a FIFO or device named like a data file is refused, never waited on */
     r->file = fs_open_read(path, err);
-    if (fs_is_remote(path))
+    if (r->file && fs_file_is_remote(r->file))
         r->tail.window = &r->window;
     if (!(r->path = comb_strdup(path))) {
         rc = comb_err_nomem(err);

@@ -10,9 +10,7 @@
 # statements fail rather than find nothing.
 set -u -o pipefail
 . "$(dirname "$0")/lib/s3.bash"
-s3_start faults
-T=$(mktemp -d)
-trap 'rc=$?; s3_stop || rc=1; rm -rf "$T"; exit $rc' EXIT
+s3_start_test faults
 command -v sqlite3 > /dev/null || { echo "sqlite3 missing"; exit 77; }
 run() {
     "$COMB" --warehouse s3a://faults/wh --metastore "$T/ms.db" \

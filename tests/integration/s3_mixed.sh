@@ -5,9 +5,7 @@
 # removes its objects.
 set -u -o pipefail
 . "$(dirname "$0")/lib/s3.bash"
-s3_start mixed
-T=$(mktemp -d)
-trap 'rc=$?; s3_stop || rc=1; rm -rf "$T"; exit $rc' EXIT
+s3_start_test mixed
 mapfile -t S3 < <(s3_comb_args)
 c() { "$COMB" --warehouse "$T/wh" "${S3[@]}" --silent --outputformat tsv "$@" | tail -n +2; }
 fail() { echo "FAIL: $*"; exit 1; }

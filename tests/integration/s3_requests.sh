@@ -8,9 +8,7 @@
 # slowed down, the proxy sees that many requests in flight.
 set -u -o pipefail
 . "$(dirname "$0")/lib/s3.bash"
-s3_start req
-T=$(mktemp -d)
-trap 'rc=$?; s3_stop || rc=1; rm -rf "$T"; exit $rc' EXIT
+s3_start_test req
 mapfile -t S3 < <(s3_comb_args)
 run() {
     "$COMB" --warehouse s3a://req/wh --metastore "$T/ms.db" "${S3[@]}" \

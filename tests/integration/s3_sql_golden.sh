@@ -23,10 +23,9 @@ shard=${COMB_SQL_SHARD:-0/1}
     echo "COMB_SQL_SHARD=$shard: expected k/n with 0 <= k < n" >&2; exit 2; }
 shard_k=${BASH_REMATCH[1]} shard_n=${BASH_REMATCH[2]}
 . "$(dirname "$0")/lib/s3.bash"
-s3_start golden
+s3_start_test golden
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-BASE=$(mktemp -d)
-trap 'rc=$?; s3_stop || rc=1; rm -rf "$BASE"; exit $rc' EXIT
+BASE=$T
 # mirror pull|push WAREHOUSE: the local copy of that warehouse's objects
 cat > "$BASE/mirror" <<WRAP
 #!/usr/bin/env bash

@@ -5,6 +5,9 @@
 #   s3_start BUCKET...   start it (exit 77, skipped, without node or the
 #                        packages); exports COMB_TEST_S3_ENDPOINT and the
 #                        AWS_* credentials
+#   s3_start_test BUCKET...  s3_start, a temporary directory $T, and an
+#                        EXIT trap that stops the server (s3_stop: a bad
+#                        signature fails the test) and removes $T
 #   s3_comb_args         --hiveconf options that point comb at it
 #   s3_stats [KEY]       the proxy's counts (JSON), or one of them
 #                        (requests, bytes_in, bytes_out, kinds.get_range...)
@@ -34,6 +37,19 @@ s3_start() {
     [[ -n $port ]] || { echo "the S3 server did not start:"; cat "$S3_LOG"; exit 1; }
     export COMB_TEST_S3_ENDPOINT=http://127.0.0.1:$port
     export AWS_ACCESS_KEY_ID=S3RVER AWS_SECRET_ACCESS_KEY=S3RVER AWS_REGION=us-east-1
+}
+
+s3_start_test() {
+    s3_start "$@"
+    T=$(mktemp -d)
+    trap s3_test_exit EXIT
+}
+
+s3_test_exit() {
+    local rc=$?
+    s3_stop || rc=1
+    rm -rf "$T"
+    exit $rc
 }
 
 s3_comb_args() {
