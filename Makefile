@@ -12,6 +12,9 @@ WARN := -Wall -Wextra -Werror -Wno-missing-field-initializers
 PQ_CFLAGS := $(or $(shell pkg-config --cflags libpq 2>/dev/null),-I/usr/include/postgresql)
 # libxml2's headers too
 XML_CFLAGS := $(or $(shell pkg-config --cflags libxml-2.0 2>/dev/null),-I/usr/include/libxml2)
+# Thrift's C library (GLib objects) for the HiveServer2 protocol (server/)
+THRIFT_CFLAGS := $(or $(shell pkg-config --cflags thrift_c_glib 2>/dev/null),-I/usr/include/glib-2.0 -I/usr/lib/x86_64-linux-gnu/glib-2.0/include)
+THRIFT_LIBS := $(or $(shell pkg-config --libs thrift_c_glib 2>/dev/null),-lthrift_c_glib -lgobject-2.0 -lglib-2.0)
 BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -g $(WARN) -Isrc -I$(GEN)/src $(PQ_CFLAGS) $(XML_CFLAGS) -MMD -MP
 ifeq ($(MODE),fuzz)
   # libFuzzer targets (make fuzz): clang, instrumented for coverage
@@ -35,10 +38,10 @@ else
   MODE_LDFLAGS :=
 endif
 CFLAGS_ALL := $(BASE_CFLAGS) $(MODE_CFLAGS) $(CFLAGS)
-LIBS := -lprotobuf-c -lz -lsnappy -lzstd -llz4 -llzo2 -lsqlite3 -lpq -ledit -lpcre2-8 -lcurl -lxml2 -lcrypto -lm -lpthread
+LIBS := -lprotobuf-c -lz -lsnappy -lzstd -llz4 -llzo2 -lsqlite3 -lpq -ledit -lpcre2-8 -lcurl -lxml2 -lcrypto $(THRIFT_LIBS) -lm -lpthread
 
 # Layers, lowest first; a layer's archive may only use the ones before it.
-LAYERS := common fs orc text acid metastore compactor stream sql cli
+LAYERS := common fs orc text acid metastore compactor stream sql server cli
 
 PROTO := src/orc/orc_proto.proto
 PROTO_C := $(GEN)/src/orc/orc_proto.pb-c.c
@@ -58,6 +61,7 @@ LIB_metastore := $(B)/libcomb_metastore.a
 LIB_compactor := $(B)/libcomb_compactor.a
 LIB_stream := $(B)/libcomb_stream.a
 LIB_sql := $(B)/libcomb_sql.a
+LIB_server := $(B)/libcomb_server.a
 LIB_cli := $(B)/libcomb_cli.a
 
 # Archives a layer links against (itself and everything below it).
@@ -72,7 +76,8 @@ DEPS_stream := $(LIB_stream) $(LIB_acid) $(LIB_metastore) $(DEPS_orc)
 DEPS_sql := $(LIB_sql) $(LIB_compactor) $(LIB_acid) $(LIB_metastore) $(LIB_text) $(DEPS_orc)
 # cli/ also uses stream/ (comb stream); stream/ sits below sql/ in the
 # link order, on acid/ and metastore/ that sql/ lists after it.
-DEPS_cli := $(LIB_cli) $(LIB_stream) $(DEPS_sql)
+DEPS_server := $(LIB_server) $(DEPS_sql)
+DEPS_cli := $(LIB_cli) $(LIB_server) $(LIB_stream) $(DEPS_sql)
 
 # In the test build the default goal is all the tests run (unit, below).
 .PHONY: all deps deps-test test demo bench clean check-layers fuzz unit bench-bins
@@ -100,8 +105,25 @@ $(B)/obj/%.o: src/%.c
 # orc sources include the generated protobuf header
 $(call layer_objs,orc): $(if $(wildcard $(PROTO)),$(PROTO_H))
 
+# HiveServer2's protocol: C from src/server/tcli.thrift (thrift-compiler)
+TCLI := src/server/tcli.thrift
+TCLI_GEN := $(GEN)/src/server
+TCLI_C := $(TCLI_GEN)/hs2_tcli_types.c $(TCLI_GEN)/hs2_t_c_l_i_service.c
+TCLI_H := $(TCLI_GEN)/hs2_tcli_types.h $(TCLI_GEN)/hs2_t_c_l_i_service.h
+$(TCLI_C) $(TCLI_H) &: $(TCLI)
+	@mkdir -p $(TCLI_GEN)
+	thrift -nowarn --gen c_glib -out $(TCLI_GEN) $(TCLI)
+$(B)/obj/gen/%.o: $(TCLI_GEN)/%.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -g $(MODE_CFLAGS) $(THRIFT_CFLAGS) -w -c $< -o $@
+SERVER_EXTRA := $(patsubst $(TCLI_GEN)/%.c,$(B)/obj/gen/%.o,$(TCLI_C))
+$(call layer_objs,server): CFLAGS_ALL += $(THRIFT_CFLAGS)
+$(call layer_objs,server): $(TCLI_H)
+$(B)/tests/obj/unit/server/%.o: CFLAGS_ALL += $(THRIFT_CFLAGS)
+$(B)/tests/obj/unit/server/%.o: $(TCLI_H)
+
 define layer_rule
-$$(LIB_$(1)): $$(call layer_objs,$(1)) $$(if $$(filter orc,$(1)),$$(ORC_EXTRA))
+$$(LIB_$(1)): $$(call layer_objs,$(1)) $$(if $$(filter orc,$(1)),$$(ORC_EXTRA)) $$(if $$(filter server,$(1)),$$(SERVER_EXTRA))
 	@mkdir -p $$(dir $$@)
 	rm -f $$@ && ar rcs $$@ $$^
 endef
@@ -201,6 +223,7 @@ test: deps-test
 	@$(MAKE) --no-print-directory MODE=tsan build/tsan/tests/threads_metastore build/tsan/tests/threads_sql build/tsan/tests/threads_stream build/tsan/tests/fs_s3_threads
 	@$(MAKE) --no-print-directory MODE=rel all bench-bins
 	@tests/s3/setup.sh build/test/s3
+	@tests/server/setup.sh build/test/server
 	@tests/run.sh build/test
 
 demo: deps

@@ -6,7 +6,8 @@
 set -euo pipefail
 pkgs=(gcc make pkg-config protobuf-c-compiler libprotobuf-c-dev zlib1g-dev
       libsnappy-dev libzstd-dev liblz4-dev liblzo2-dev libsqlite3-dev libedit-dev
-      libpq-dev libpcre2-dev libssl-dev libcurl4-openssl-dev libxml2-dev)
+      libpq-dev libpcre2-dev libssl-dev libcurl4-openssl-dev libxml2-dev
+      thrift-compiler libthrift-c-glib-dev libglib2.0-dev)
 if [[ ${1:-} == --test ]]; then pkgs+=(postgresql); fi
 missing=()
 for p in "${pkgs[@]}"; do

@@ -29,6 +29,7 @@
 
 #include "cli/compactor_cmd.h"
 #include "cli/orcfiledump.h"
+#include "cli/serve_cmd.h"
 #include "cli/print.h"
 #include "cli/shell.h"
 #include "cli/stop.h"
@@ -59,6 +60,7 @@ static void usage(FILE *out)
           "       comb [OPTIONS] compactor [--once]\n"
           "       comb [OPTIONS] stream --table [db.]t [--format csv|tsv|json]\n"
           "            [--upsert-key col,...] ... (comb stream --help)\n"
+          "       comb [OPTIONS] serve [--port N] [--bind ADDR]\n"
           "OPTIONS: [--warehouse DIR] [--metastore FILE|postgresql://...]\n"
           "         [--hivevar k=v]... [--hiveconf k=v]...\n"
           "         [--outputformat table|tsv|csv] [-v] [--silent]\n"
@@ -269,10 +271,19 @@ static int stream_placeholder(int argc, char **argv)
     return 2;
 }
 
+/* `comb serve` too. */
+static int serve_placeholder(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    return 2;
+}
+
 static const Subcommand subcommands[] = {
     {"orcfiledump", cli_orcfiledump},
     {"compactor", compactor_placeholder},
     {"stream", stream_placeholder},
+    {"serve", serve_placeholder},
 };
 
 /* The subcommand named by the first argument after the global options, or
@@ -388,11 +399,15 @@ int main(int argc, char **argv)
     if (!rc)
         rc = apply_store_confs(confs, n_confs);
     if (!rc && sub && (sub->run == compactor_placeholder ||
-                       sub->run == stream_placeholder)) {
+                       sub->run == stream_placeholder ||
+                       sub->run == serve_placeholder)) {
         const char *ms = take_metastore_conf(&o, confs, n_confs);
         rc = sub->run == stream_placeholder
                  ? cli_stream(o.warehouse, ms, confs, n_confs, argc - optind,
                               argv + optind)
+             : sub->run == serve_placeholder
+                 ? cli_serve(o.warehouse, ms, confs, n_confs, argc - optind,
+                             argv + optind)
                  : cli_compactor(o.warehouse, ms, confs, n_confs,
                                  argc - optind, argv + optind);
         comb_free(vars);

@@ -1,0 +1,35 @@
+/*
+ * hs2.h - `comb serve`: HiveServer2's protocol (TCLIService, tcli.thrift)
+ * over the binary Thrift transport, unframed as Hive's NOSASL mode has it,
+ * on one warehouse.
+ *
+ * Each connection gets a thread; each OpenSession a SQL session of its
+ * own (settings, database, transaction).  A statement runs to its end
+ * within ExecuteStatement and its rows wait in the operation for
+ * FetchResults.  The server runs until SIGINT or SIGTERM, then closes
+ * every session (rolling back what was left open).
+ */
+#ifndef COMB_HS2_H
+#define COMB_HS2_H
+
+#include "common/err.h"
+
+typedef struct Hs2Options {
+    const char *warehouse;     /* as sql_session_open takes them */
+    const char *metastore;
+    const char *bind;          /* address to listen on; NULL: 127.0.0.1 */
+    int port;                  /* 0: any free port */
+    /* --hiveconf pairs every session starts with */
+    const char *const *conf_keys;
+    const char *const *conf_values;
+    int n_conf;
+    /* "listening on HOST:PORT" goes here once the socket is bound (for
+     * tests that ask for any free port); may be NULL */
+    void (*listening)(const char *host, int port);
+} Hs2Options;
+
+/* Serve until SIGINT or SIGTERM; COMB_OK then, or an error (the port is
+ * taken, the warehouse cannot be opened). */
+int hs2_serve(const Hs2Options *opt, CombErr *err);
+
+#endif

@@ -1,0 +1,68 @@
+/*
+ * hs2_int.h - private to src/server/: the sessions and operations of the
+ * HiveServer2 service (hs2_service.c), the result sets they keep
+ * (hs2_rows.c) and the connection threads (hs2.c).
+ */
+#ifndef COMB_HS2_INT_H
+#define COMB_HS2_INT_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "common/batch.h"
+#include "common/buf.h"
+#include "server/hs2.h"
+#include "server/hs2_tcli_types.h"
+#include "server/hs2_t_c_l_i_service.h"
+
+/* ------------------------------------------------------------ results */
+
+/* One column of a statement's result, kept until it is fetched: integers
+ * (booleans, tinyint..bigint) in i, floats and doubles in d, everything
+ * else as the text Hive sends (strings, binary bytes, decimals, dates,
+ * timestamps, complex values as JSON) in s. */
+typedef struct Hs2Col {
+    char *name;
+    CombTypeKind kind;
+    int64_t *i;
+    double *d;
+    char **s;
+    uint32_t *slen;
+    uint8_t *null;
+} Hs2Col;
+
+typedef struct Hs2Result {
+    int n_cols;
+    Hs2Col *cols;
+    int64_t n_rows, cap;
+    int64_t next;          /* the first row not fetched yet */
+    CombBuf text;          /* scratch for formatting */
+} Hs2Result;
+
+/* The result's columns (sink begin). */
+int hs2_result_begin(Hs2Result *r, int n_cols, const char *const *names,
+                     const CombTypeKind *kinds, CombErr *err);
+/* The live rows of b appended. */
+int hs2_result_add(Hs2Result *r, const CombBatch *b, CombErr *err);
+void hs2_result_free(Hs2Result *r);
+/* The column descriptions GetResultSetMetadata answers with. */
+void hs2_result_schema(const Hs2Result *r, Hs2TTableSchema *schema);
+/* Up to max rows from r->next on into rs, column-oriented (protocol V6
+ * and later) or row by row (older clients); r->next moves past them. */
+void hs2_result_fetch(Hs2Result *r, int64_t max, bool by_column,
+                      Hs2TRowSet *rs);
+
+/* ------------------------------------------------------------ service */
+
+/* Process-wide state of the service, for hs2_serve. */
+int hs2_service_start(const Hs2Options *opt, CombErr *err);
+void hs2_service_stop(void);
+
+/* A handler for one connection (a GObject of the generated handler
+ * class); hs2_conn_end closes the sessions opened through it and left
+ * open (before the caller drops the handler). */
+Hs2TCLIServiceHandler *hs2_handler_new(void);
+void hs2_conn_end(Hs2TCLIServiceHandler *conn);
+
+#endif

@@ -1,0 +1,135 @@
+// A HiveServer2 client (hive-driver, over the binary transport without
+// SASL) against `comb serve`: DDL, INSERT, UPDATE, MERGE and SELECTs of
+// every primitive type, a result fetched in pages, errors with Hive's
+// text, session overlays, and a client that hangs up inside a
+// transaction.  Prints one line per check; exits 1 at the first failure.
+//   node client.js PORT
+const assert = require('node:assert/strict');
+const hive = require('hive-driver');
+const { TCLIService, TCLIService_types: T } = hive.thrift;
+
+const port = Number(process.argv[2]);
+const utils = new hive.HiveUtils(T);
+
+async function connect() {
+  const client = new hive.HiveClient(TCLIService, T);
+  await client.connect({ host: '127.0.0.1', port },
+                       new hive.connections.TcpConnection(),
+                       new hive.auth.NoSaslAuthentication());
+  return client;
+}
+
+async function open(client, configuration) {
+  return client.openSession({
+    client_protocol: T.TProtocolVersion.HIVE_CLI_SERVICE_PROTOCOL_V10,
+    ...(configuration ? { configuration } : {}),
+  });
+}
+
+// the rows of one statement, fetched `pageSize` at a time
+async function run(session, sql, pageSize = 100) {
+  const op = await session.executeStatement(sql);
+  await utils.waitUntilReady(op, false, () => {});
+  op.setMaxRows(pageSize);
+  await utils.fetchAll(op);
+  const rows = utils.getResult(op).getValue();
+  const pages = op.getData().length;
+  await op.close();
+  return { rows, pages };
+}
+
+async function fails(session, sql, pattern) {
+  await assert.rejects(async () => {
+    const op = await session.executeStatement(sql);
+    await utils.waitUntilReady(op, false, () => {});
+  }, err => pattern.test(err.message), `'${sql}' should fail with ${pattern}`);
+}
+
+function ok(what) { console.log(`ok - ${what}`); }
+
+(async () => {
+  const client = await connect();
+  const s = await open(client, { 'use:database': 'default', 'set:hivevar:lim': '2' });
+  const info = await s.getInfo(T.TGetInfoType.CLI_DBMS_NAME);
+  assert.equal(info.getValue(), 'Apache Hive');
+  ok('GetInfo names the server as Hive tools expect');
+
+  await run(s, `CREATE TABLE t (id INT, ti TINYINT, si SMALLINT, bi BIGINT,
+                 b BOOLEAN, f FLOAT, d DOUBLE, dec DECIMAL(10,2), s STRING,
+                 vc VARCHAR(5), c CHAR(3), dt DATE, ts TIMESTAMP, bin BINARY,
+                 arr ARRAY<INT>, m MAP<STRING,INT>)
+                STORED AS ORC TBLPROPERTIES ('transactional'='true')`);
+  await run(s, `INSERT INTO t SELECT 1, -128, 32767, 9007199254740991, true,
+                 1.5, -2.25, 12345678.91, 'a\\'b', 'vc', 'ch',
+                 DATE '2024-02-29', TIMESTAMP '2024-01-02 03:04:05.123',
+                 CAST('xyz' AS BINARY), array(1, 2), map('k', 7)`);
+  await run(s, `INSERT INTO t (id) VALUES (2)`);
+  let { rows } = await run(s, 'SELECT * FROM t ORDER BY id');
+  assert.equal(rows.length, 2);
+  const [r1, r2] = rows;
+  assert.equal(r1.id, 1);
+  assert.equal(r1.ti, -128);
+  assert.equal(r1.si, 32767);
+  assert.equal(Number(r1.bi), 9007199254740991);
+  assert.equal(r1.b, true);
+  assert.equal(r1.f, 1.5);
+  assert.equal(r1.d, -2.25);
+  assert.equal(String(r1.dec), '12345678.91');
+  assert.equal(r1.s, "a'b");
+  assert.equal(r1.vc, 'vc');
+  assert.equal(r1.c, 'ch ');
+  assert.equal(String(r1.dt), '2024-02-29');
+  assert.equal(String(r1.ts), '2024-01-02 03:04:05.123');
+  assert.equal(Buffer.from(r1.bin).toString(), 'xyz');
+  assert.equal(JSON.stringify(r1.arr), '[1,2]');
+  assert.equal(JSON.stringify(r1.m), '{"k":7}');
+  for (const k of Object.keys(r2))
+    if (k !== 'id') assert.equal(r2[k], null, `column ${k} of row 2 is NULL`);
+  ok('SELECT of every primitive type (and NULLs) comes back typed as Hive types it');
+
+  await run(s, "UPDATE t SET s = 'upd' WHERE id = 2");
+  await run(s, `MERGE INTO t USING (SELECT 2 AS id UNION ALL SELECT 3) src ON t.id = src.id
+                WHEN MATCHED THEN UPDATE SET s = 'merged'
+                WHEN NOT MATCHED THEN INSERT (id, s) VALUES (src.id, 'new')`);
+  ({ rows } = await run(s, 'SELECT id, s FROM t ORDER BY id'));
+  assert.deepEqual(rows.map(r => [r.id, r.s]), [[1, "a'b"], [2, 'merged'], [3, 'new']]);
+  ok('UPDATE and MERGE');
+
+  await run(s, `CREATE TABLE big STORED AS ORC AS
+                SELECT pos AS n, concat('row', pos) AS label
+                FROM (SELECT posexplode(split(space(2499), ' ')) AS (pos, x)) g`);
+  const paged = await run(s, 'SELECT n, label FROM big ORDER BY n', 1000);
+  assert.equal(paged.rows.length, 2500);
+  assert.ok(paged.pages >= 3, `${paged.pages} fetches for 2500 rows of 1000`);
+  assert.deepEqual(paged.rows[2499], { n: 2499, label: 'row2499' });
+  ok(`2,500 rows fetched in ${paged.pages} pages`);
+
+  ({ rows } = await run(s, 'SELECT id FROM t ORDER BY id LIMIT ${hivevar:lim}'));
+  assert.deepEqual(rows.map(r => r.id), [1, 2]);
+  ok('the session overlay set:hivevar applies');
+
+  await fails(s, 'SELECT * FROM nope', /SemanticException \[Error 10001\].*Table not found 'nope'/);
+  await fails(s, 'SELEC 1', /ParseException line 1:0/);
+  ok("errors carry Hive's text");
+
+  // a client that hangs up inside a transaction: rolled back at once
+  const quitter = await connect();
+  const q = await open(quitter);
+  await run(q, 'BEGIN');
+  await run(q, 'INSERT INTO t (id) VALUES (99)');
+  quitter.close();   /* ends the connection, no CloseSession */
+  await new Promise(r => setTimeout(r, 500));
+  ({ rows } = await run(s, 'SELECT count(*) AS n FROM t WHERE id = 99'));
+  assert.equal(Number(rows[0].n), 0);
+  await run(s, 'INSERT INTO t (id) VALUES (100)');
+  ({ rows } = await run(s, 'SHOW TRANSACTIONS'));
+  assert.ok(!rows.some(r => /OPEN/.test(JSON.stringify(r))), 'no open transaction left');
+  ok('a client gone mid-transaction leaves nothing open and nothing visible');
+
+  await s.close();
+  await client.close();
+  ok('sessions close');
+})().catch(err => {
+  console.log(`not ok - ${err.message}`);
+  process.exit(1);
+});
