@@ -109,10 +109,17 @@ $(call layer_objs,orc): $(if $(wildcard $(PROTO)),$(PROTO_H))
 TCLI := src/server/tcli.thrift
 TCLI_GEN := $(GEN)/src/server
 TCLI_C := $(TCLI_GEN)/hs2_tcli_types.c $(TCLI_GEN)/hs2_t_c_l_i_service.c
-TCLI_H := $(TCLI_GEN)/hs2_tcli_types.h $(TCLI_GEN)/hs2_t_c_l_i_service.h
-$(TCLI_C) $(TCLI_H) &: $(TCLI)
+TCLI_H := $(TCLI_GEN)/hs2_tcli_types.h $(TCLI_GEN)/hs2_t_c_l_i_service.h \
+	$(TCLI_GEN)/hs2_get_types.inc
+# the generated types' finalizers mended (tools/thrift_finalize.awk), and
+# the list of their get_type functions, which register a type on first
+# use without a lock: the server calls them all before its first thread
+$(TCLI_C) $(TCLI_H) &: $(TCLI) tools/thrift_finalize.awk
 	@mkdir -p $(TCLI_GEN)
 	thrift -nowarn --gen c_glib -out $(TCLI_GEN) $(TCLI)
+	awk -f tools/thrift_finalize.awk $(TCLI_GEN)/hs2_tcli_types.c > $(TCLI_GEN)/types.tmp
+	mv $(TCLI_GEN)/types.tmp $(TCLI_GEN)/hs2_tcli_types.c
+	awk '/^hs2_[a-z0-9_]+_get_type \(void\)$$/ { print $$1 "," }' $(TCLI_C) > $(TCLI_GEN)/hs2_get_types.inc
 $(B)/obj/gen/%.o: $(TCLI_GEN)/%.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -g $(MODE_CFLAGS) $(THRIFT_CFLAGS) -w -c $< -o $@
@@ -220,7 +227,7 @@ bench-bins: $(BENCH_BINS)
 # that -O1 does not, and make demo / make bench must never break.
 test: deps-test
 	@$(MAKE) --no-print-directory MODE=test check-layers unit
-	@$(MAKE) --no-print-directory MODE=tsan build/tsan/tests/threads_metastore build/tsan/tests/threads_sql build/tsan/tests/threads_stream build/tsan/tests/fs_s3_threads
+	@$(MAKE) --no-print-directory MODE=tsan build/tsan/tests/threads_metastore build/tsan/tests/threads_sql build/tsan/tests/threads_stream build/tsan/tests/fs_s3_threads build/tsan/comb
 	@$(MAKE) --no-print-directory MODE=rel all bench-bins
 	@tests/s3/setup.sh build/test/s3
 	@tests/server/setup.sh build/test/server

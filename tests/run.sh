@@ -143,17 +143,8 @@ add_unit() {  # binary [VAR=value...]
             env "$@" COMB_UNIT_SHARD="$k/$JOBS" "$bin"
     done
 }
-# server/'s objects come from Thrift's generator, whose leak
-# tests/server/lsan.supp names (full stacks through GLib to match it)
-SERVER_SAN=("LSAN_OPTIONS=suppressions=$PWD/tests/server/lsan.supp:print_suppressions=0"
-            "ASAN_OPTIONS=$ASAN_OPTIONS:fast_unwind_on_malloc=0")
 for bin in "$BUILD"/tests/unit_*; do
-    [[ -x $bin ]] || continue
-    if [[ $bin == */unit_server ]]; then
-        add_unit "$bin" "${SERVER_SAN[@]}"
-    else
-        add_unit "$bin"
-    fi
+    [[ -x $bin ]] && add_unit "$bin"
 done
 # the threaded unit tests built with ThreadSanitizer (make test builds
 # build/tsan/tests/threads_*: MODE=tsan in the Makefile); a race report

@@ -188,9 +188,6 @@ int hs2_serve(const Hs2Options *opt, CombErr *err)
     struct sigaction sa = {0}, old_int, old_term;
     char host[256];
     int lfd = -1, port = 0, rc;
-    /* GLib's slice allocator keeps freed blocks in per-thread caches that
-     * a connection thread's end strands; plain malloc frees them */
-    setenv("G_SLICE", "always-malloc", 0);
     if (pipe2(stop_pipe, O_CLOEXEC))
         return comb_err(err, COMB_EIO, "cannot make a pipe: %s",
                         strerror(errno));

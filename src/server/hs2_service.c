@@ -20,7 +20,10 @@
 #include "common/alloc.h"
 #include "sql/session.h"
 
+#include <thrift/c_glib/protocol/thrift_binary_protocol.h>
 #include <thrift/c_glib/thrift_application_exception.h>
+#include <thrift/c_glib/transport/thrift_buffered_transport.h>
+#include <thrift/c_glib/transport/thrift_socket.h>
 
 #define HANDLE_LEN 16
 
@@ -42,7 +45,10 @@ typedef struct Hs2Session {
     SqlSession *sql;
     bool by_column;            /* protocol V6 or later: columnar row sets */
     pthread_mutex_t lock;      /* one call at a time on the session */
-    Hs2Op *ops;
+    int refs;                  /* calls holding it (registry's lock) */
+    bool closed;               /* out of the registry; freed by the last
+                                  call that holds it */
+    Hs2Op *ops;                /* changed under the registry's lock */
     struct Hs2Session *next;
 } Hs2Session;
 
@@ -91,36 +97,77 @@ static bool same_handle(const Hs2THandleIdentifier *h, const unsigned char *id,
            memcmp(h->secret->data, secret, HANDLE_LEN) == 0;
 }
 
-/* The session of handle h, locked; NULL when unknown. */
-static Hs2Session *session_take(const Hs2TSessionHandle *h)
+/* s held for a call and locked (the caller holds the registry's lock,
+ * which this drops). */
+static Hs2Session *hold_locked(Hs2Session *s)
 {
-    Hs2Session *s;
-    pthread_mutex_lock(&reg.lock);
-    for (s = reg.sessions; s; s = s->next)
-        if (h && same_handle(h->sessionId, s->id, s->secret))
-            break;
+    s->refs++;
     pthread_mutex_unlock(&reg.lock);
-    if (s)
-        pthread_mutex_lock(&s->lock);
+    pthread_mutex_lock(&s->lock);
     return s;
 }
 
-/* The operation of handle h and its session (locked); NULL when
- * unknown. */
-static Hs2Op *op_take(const Hs2TOperationHandle *h, Hs2Session **sess)
+static void session_free(Hs2Session *s);
+
+/* The end of a call's hold on s: unlocked, and freed when it was closed
+ * and this was the last hold. */
+static void session_release(Hs2Session *s)
+{
+    bool last;
+    pthread_mutex_unlock(&s->lock);
+    pthread_mutex_lock(&reg.lock);
+    last = --s->refs == 0 && s->closed;
+    pthread_mutex_unlock(&reg.lock);
+    if (last)
+        session_free(s);
+}
+
+/* The session of handle h, held and locked; NULL when unknown. */
+static Hs2Session *session_take(const Hs2TSessionHandle *h)
 {
     pthread_mutex_lock(&reg.lock);
     for (Hs2Session *s = reg.sessions; s && h; s = s->next)
-        for (Hs2Op *o = s->ops; o; o = o->next)
-            if (same_handle(h->operationId, o->id, o->secret)) {
-                pthread_mutex_unlock(&reg.lock);
-                pthread_mutex_lock(&s->lock);
-                *sess = s;
-                return o;
-            }
+        if (same_handle(h->sessionId, s->id, s->secret))
+            return hold_locked(s);
     pthread_mutex_unlock(&reg.lock);
-    *sess = NULL;
     return NULL;
+}
+
+static bool has_op(const Hs2Session *s, const Hs2Op *o)
+{
+    for (const Hs2Op *p = s->ops; p; p = p->next)
+        if (p == o)
+            return true;
+    return false;
+}
+
+/* The operation of handle h and its session (held and locked); NULL when
+ * unknown, or closed while the session was waited for. */
+static Hs2Op *op_take(const Hs2TOperationHandle *h, Hs2Session **sess)
+{
+    Hs2Op *o = NULL;
+    Hs2Session *s;
+    bool still;
+    *sess = NULL;
+    pthread_mutex_lock(&reg.lock);
+    for (s = reg.sessions; s && h && !o; s = o ? s : s->next)
+        for (Hs2Op *p = s->ops; p && !o; p = p->next)
+            if (same_handle(h->operationId, p->id, p->secret))
+                o = p;
+    if (!o) {
+        pthread_mutex_unlock(&reg.lock);
+        return NULL;
+    }
+    hold_locked(s);
+    pthread_mutex_lock(&reg.lock);
+    still = has_op(s, o);
+    pthread_mutex_unlock(&reg.lock);
+    if (!still) {
+        session_release(s);
+        return NULL;
+    }
+    *sess = s;
+    return o;
 }
 
 /* ------------------------------------------------------------- status */
@@ -282,15 +329,16 @@ static void session_free(Hs2Session *s)
     comb_free(s);
 }
 
-static void session_unlink(Hs2Session *s)
+/* s out of the registry (the caller holds its lock): freed when the
+ * last call holding it ends. */
+static void session_unlink_locked(Hs2Session *s)
 {
-    pthread_mutex_lock(&reg.lock);
     for (Hs2Session **p = &reg.sessions; *p; p = &(*p)->next)
         if (*p == s) {
             *p = s->next;
             break;
         }
-    pthread_mutex_unlock(&reg.lock);
+    s->closed = true;
 }
 
 /* --------------------------------------------------------- statements */
@@ -337,8 +385,11 @@ static Hs2Op *run_statement(Hs2Session *s, const char *sql, GHashTable *overlay)
     } else {
         o->state = HS2_T_OPERATION_STATE_FINISHED_STATE;
     }
+    /* the list is the registry's: op_take walks it from other sessions */
+    pthread_mutex_lock(&reg.lock);
     o->next = s->ops;
     s->ops = o;
+    pthread_mutex_unlock(&reg.lock);
     return o;
 }
 
@@ -389,9 +440,10 @@ static gboolean close_session(Hs2TCLIServiceIf *iface, Hs2TCloseSessionResp **re
     (void)error;
     if (!s)
         return TRUE;
-    session_unlink(s);
-    pthread_mutex_unlock(&s->lock);
-    session_free(s);
+    pthread_mutex_lock(&reg.lock);
+    session_unlink_locked(s);
+    pthread_mutex_unlock(&reg.lock);
+    session_release(s);
     status_ok((*ret)->status);
     return TRUE;
 }
@@ -405,7 +457,7 @@ static gboolean get_info(Hs2TCLIServiceIf *iface, Hs2TGetInfoResp **ret,
     (void)error;
     if (!s)
         return TRUE;
-    pthread_mutex_unlock(&s->lock);
+    session_release(s);
     switch (req->infoType) {
     case HS2_T_GET_INFO_TYPE_CLI_SERVER_NAME:
     case HS2_T_GET_INFO_TYPE_CLI_DBMS_NAME:
@@ -449,7 +501,7 @@ static gboolean execute_statement(Hs2TCLIServiceIf *iface,
         (*ret)->__isset_operationHandle = TRUE;
         status_ok((*ret)->status);
     }
-    pthread_mutex_unlock(&s->lock);
+    session_release(s);
     return TRUE;
 }
 
@@ -468,7 +520,7 @@ static gboolean get_operation_status(Hs2TCLIServiceIf *iface,
     (*ret)->__isset_operationState = TRUE;
     (*ret)->hasResultSet = o->has_result;
     (*ret)->__isset_hasResultSet = TRUE;
-    pthread_mutex_unlock(&s->lock);
+    session_release(s);
     status_ok((*ret)->status);
     return TRUE;
 }
@@ -486,7 +538,7 @@ static gboolean get_result_set_metadata(Hs2TCLIServiceIf *iface,
         return TRUE;
     hs2_result_schema(&o->result, (*ret)->schema);
     (*ret)->__isset_schema = TRUE;
-    pthread_mutex_unlock(&s->lock);
+    session_release(s);
     status_ok((*ret)->status);
     return TRUE;
 }
@@ -529,7 +581,7 @@ static gboolean fetch_results(Hs2TCLIServiceIf *iface, Hs2TFetchResultsResp **re
     if (req->__isset_fetchType && req->fetchType == 1) {
         fetch_log(o, req->maxRows, s->by_column, rs);
     } else if (!o->has_result) {
-        pthread_mutex_unlock(&s->lock);
+        session_release(s);
         status_error((*ret)->status, HS2_T_STATUS_CODE_ERROR_STATUS, 0,
                      "HY010", "The operation has no result set");
         return TRUE;
@@ -541,7 +593,7 @@ static gboolean fetch_results(Hs2TCLIServiceIf *iface, Hs2TFetchResultsResp **re
         (*ret)->__isset_hasMoreRows = TRUE;
     }
     (*ret)->__isset_results = TRUE;
-    pthread_mutex_unlock(&s->lock);
+    session_release(s);
     status_ok((*ret)->status);
     return TRUE;
 }
@@ -559,7 +611,7 @@ static gboolean cancel_operation(Hs2TCLIServiceIf *iface,
         return TRUE;
     /* statements run to their end within ExecuteStatement: a finished
      * one has nothing left to cancel */
-    pthread_mutex_unlock(&s->lock);
+    session_release(s);
     status_ok((*ret)->status);
     return TRUE;
 }
@@ -575,13 +627,15 @@ static gboolean close_operation(Hs2TCLIServiceIf *iface,
     (void)error;
     if (!o)
         return TRUE;
+    pthread_mutex_lock(&reg.lock);
     for (Hs2Op **p = &s->ops; *p; p = &(*p)->next)
         if (*p == o) {
             *p = o->next;
             break;
         }
+    pthread_mutex_unlock(&reg.lock);
     op_free(o);
-    pthread_mutex_unlock(&s->lock);
+    session_release(s);
     status_ok((*ret)->status);
     return TRUE;
 }
@@ -680,28 +734,59 @@ void hs2_conn_end(Hs2TCLIServiceHandler *conn)
     for (;;) {
         Hs2Session *s = NULL;
         pthread_mutex_lock(&reg.lock);
-        for (Hs2Session **p = &reg.sessions; *p; p = &(*p)->next)
-            if ((*p)->owner == (const void *)conn) {
-                s = *p;
-                *p = s->next;
+        for (s = reg.sessions; s; s = s->next)
+            if (s->owner == (const void *)conn)
                 break;
-            }
-        pthread_mutex_unlock(&reg.lock);
-        if (!s)
+        if (!s) {
+            pthread_mutex_unlock(&reg.lock);
             break;
-        pthread_mutex_lock(&s->lock);   /* a call on it finishes first */
-        pthread_mutex_unlock(&s->lock);
-        session_free(s);
+        }
+        session_unlink_locked(s);
+        hold_locked(s);          /* a call on it finishes first */
+        session_release(s);
     }
+}
+
+/* The generated message types register themselves on first use, without
+ * a lock (static GType type = 0; if (type == 0) ...): two connection
+ * threads could register one twice.  All of them are registered here,
+ * before the first thread. */
+static void register_types(void)
+{
+    static GType (*const get_type[])(void) = {
+#include "server/hs2_get_types.inc"
+    };
+    for (size_t i = 0; i < sizeof get_type / sizeof *get_type; i++)
+        get_type[i]();
+    /* and the classes each connection makes, so that their first use is
+     * before the threads too (GLib publishes a new type through its own
+     * atomics, which ThreadSanitizer does not see) */
+    g_type_class_unref(g_type_class_ref(comb_hs2_handler_get_type()));
+    g_type_class_unref(g_type_class_ref(HS2_TYPE_T_C_L_I_SERVICE_PROCESSOR));
+    g_type_class_unref(g_type_class_ref(THRIFT_TYPE_SOCKET));
+    g_type_class_unref(g_type_class_ref(THRIFT_TYPE_BUFFERED_TRANSPORT));
+    g_type_class_unref(g_type_class_ref(THRIFT_TYPE_BINARY_PROTOCOL));
+    /* the processor looks the protocol's "transport" up by name: the
+     * name's first interning too (GLib's futex locks are as unseen) */
+    GObject *t = g_object_new(THRIFT_TYPE_SOCKET, NULL);
+    GObject *p = g_object_new(THRIFT_TYPE_BINARY_PROTOCOL, "transport", t, NULL);
+    GObject *got = NULL;
+    g_object_get(p, "transport", &got, NULL);
+    g_object_unref(got);
+    g_object_unref(p);
+    g_object_unref(t);
 }
 
 int hs2_service_start(const Hs2Options *opt, CombErr *err)
 {
     (void)err;
+    register_types();
     reg.opt = opt;
     return COMB_OK;
 }
 
+/* Every connection has ended (and closed its sessions): what is left
+ * was opened by none, so nothing holds it. */
 void hs2_service_stop(void)
 {
     pthread_mutex_lock(&reg.lock);
