@@ -46,12 +46,44 @@ int hs2_result_begin(Hs2Result *r, int n_cols, const char *const *names,
 /* The live rows of b appended. */
 int hs2_result_add(Hs2Result *r, const CombBatch *b, CombErr *err);
 void hs2_result_free(Hs2Result *r);
+/* One value of a row built by hand: text for text columns, i for integer
+ * ones (booleans 0/1), d for doubles; null wins. */
+typedef struct Hs2Value {
+    const char *s;
+    int64_t i;
+    bool null;
+} Hs2Value;
+/* A row of r->n_cols values appended. */
+int hs2_result_append(Hs2Result *r, const Hs2Value *v, CombErr *err);
 /* The column descriptions GetResultSetMetadata answers with. */
 void hs2_result_schema(const Hs2Result *r, Hs2TTableSchema *schema);
 /* Up to max rows from r->next on into rs, column-oriented (protocol V6
  * and later) or row by row (older clients); r->next moves past them. */
 void hs2_result_fetch(Hs2Result *r, int64_t max, bool by_column,
                       Hs2TRowSet *rs);
+
+/* ----------------------------------------------------------- metadata */
+
+/* The result sets of the metadata calls, with the columns JDBC's
+ * DatabaseMetaData (and Hive) give them; patterns as JDBC's: % any run,
+ * _ one character, \ escapes, NULL or "" or "*" anything, no case. */
+struct SqlSession;
+int hs2_meta_catalogs(Hs2Result *r, CombErr *err);
+int hs2_meta_schemas(struct SqlSession *s, const char *schema, Hs2Result *r,
+                     CombErr *err);
+/* types: NULL or the table types wanted (TABLE, VIEW, ...). */
+int hs2_meta_tables(struct SqlSession *s, const char *schema,
+                    const char *table, GPtrArray *types, Hs2Result *r,
+                    CombErr *err);
+int hs2_meta_table_types(Hs2Result *r, CombErr *err);
+int hs2_meta_columns(struct SqlSession *s, const char *schema,
+                     const char *table, const char *column, Hs2Result *r,
+                     CombErr *err);
+int hs2_meta_type_info(Hs2Result *r, CombErr *err);
+int hs2_meta_functions(struct SqlSession *s, const char *function,
+                       Hs2Result *r, CombErr *err);
+int hs2_meta_primary_keys(Hs2Result *r, CombErr *err);
+int hs2_meta_cross_reference(Hs2Result *r, CombErr *err);
 
 /* ------------------------------------------------------------ service */
 

@@ -132,6 +132,34 @@ int hs2_result_add(Hs2Result *r, const CombBatch *b, CombErr *err)
     return COMB_OK;
 }
 
+int hs2_result_append(Hs2Result *r, const Hs2Value *v, CombErr *err)
+{
+    if (grow(r, 1))
+        return comb_err_nomem(err);
+    for (int c = 0; c < r->n_cols; c++) {
+        Hs2Col *col = &r->cols[c];
+        int64_t at = r->n_rows;
+        col->null[at] = v[c].null;
+        if (keep_of(col->kind) == KEEP_INT) {
+            col->i[at] = v[c].null ? 0 : v[c].i;
+        } else if (keep_of(col->kind) == KEEP_DOUBLE) {
+            col->d[at] = v[c].null ? 0 : (double)v[c].i;
+        } else {
+            const char *t = v[c].null || !v[c].s ? "" : v[c].s;
+            col->null[at] = v[c].null || !v[c].s;
+            col->slen[at] = (uint32_t)strlen(t);
+            if (!(col->s[at] = comb_strdup(t))) {
+                for (int k = 0; k < c; k++)
+                    if (keep_of(r->cols[k].kind) == KEEP_TEXT)
+                        comb_free(r->cols[k].s[at]);
+                return comb_err_nomem(err);
+            }
+        }
+    }
+    r->n_rows++;
+    return COMB_OK;
+}
+
 void hs2_result_free(Hs2Result *r)
 {
     for (int c = 0; c < r->n_cols; c++) {

@@ -29,6 +29,7 @@
 
 typedef struct Hs2Op {
     unsigned char id[HANDLE_LEN], secret[HANDLE_LEN];
+    Hs2TOperationType type;
     bool has_result;
     Hs2Result result;
     char **log;                /* info lines of the statement */
@@ -308,6 +309,8 @@ static int session_new(const Hs2TOpenSessionReq *req, const void *owner,
 
 static void op_free(Hs2Op *o)
 {
+    if (!o)
+        return;
     hs2_result_free(&o->result);
     for (int i = 0; i < o->n_log; i++)
         comb_free(o->log[i]);
@@ -369,14 +372,35 @@ static int sink_info(void *ctx, const char *line, CombErr *err)
     return COMB_OK;
 }
 
+/* A new operation (not yet in its session's list); NULL when out of
+ * memory. */
+static Hs2Op *op_new(Hs2TOperationType type)
+{
+    Hs2Op *o = comb_calloc(1, sizeof *o);
+    if (o) {
+        new_handle(o->id, o->secret);
+        o->type = type;
+    }
+    return o;
+}
+
+/* o into s's list: the registry's, since op_take walks it from other
+ * sessions' calls. */
+static void op_link(Hs2Session *s, Hs2Op *o)
+{
+    pthread_mutex_lock(&reg.lock);
+    o->next = s->ops;
+    s->ops = o;
+    pthread_mutex_unlock(&reg.lock);
+}
+
 /* A new operation of s running `sql` to its end. */
 static Hs2Op *run_statement(Hs2Session *s, const char *sql, GHashTable *overlay)
 {
-    Hs2Op *o = comb_calloc(1, sizeof *o);
+    Hs2Op *o = op_new(HS2_T_OPERATION_TYPE_EXECUTE_STATEMENT);
     SqlSink sink = {o, sink_begin, sink_batch, NULL, sink_info};
     if (!o)
         return NULL;
-    new_handle(o->id, o->secret);
     if (apply_overlay(s->sql, overlay, &o->err) ||
         sql_session_execute(s->sql, sql, strlen(sql), &sink, &o->err)) {
         o->state = HS2_T_OPERATION_STATE_ERROR_STATE;
@@ -385,18 +409,14 @@ static Hs2Op *run_statement(Hs2Session *s, const char *sql, GHashTable *overlay)
     } else {
         o->state = HS2_T_OPERATION_STATE_FINISHED_STATE;
     }
-    /* the list is the registry's: op_take walks it from other sessions */
-    pthread_mutex_lock(&reg.lock);
-    o->next = s->ops;
-    s->ops = o;
-    pthread_mutex_unlock(&reg.lock);
+    op_link(s, o);
     return o;
 }
 
 static void put_op_handle(Hs2TOperationHandle *h, const Hs2Op *o)
 {
     put_handle(h->operationId, o->id, o->secret);
-    h->operationType = HS2_T_OPERATION_TYPE_EXECUTE_STATEMENT;
+    h->operationType = o->type;
     h->hasResultSet = o->has_result;
 }
 
@@ -652,16 +672,73 @@ static gboolean close_operation(Hs2TCLIServiceIf *iface,
                      "0A000", call " is not supported by comb yet");         \
         return TRUE;                                                        \
     }
-NOT_YET(get_type_info, Hs2TGetTypeInfoResp, Hs2TGetTypeInfoReq, "GetTypeInfo")
-NOT_YET(get_catalogs, Hs2TGetCatalogsResp, Hs2TGetCatalogsReq, "GetCatalogs")
-NOT_YET(get_schemas, Hs2TGetSchemasResp, Hs2TGetSchemasReq, "GetSchemas")
-NOT_YET(get_tables, Hs2TGetTablesResp, Hs2TGetTablesReq, "GetTables")
-NOT_YET(get_table_types, Hs2TGetTableTypesResp, Hs2TGetTableTypesReq, "GetTableTypes")
-NOT_YET(get_columns, Hs2TGetColumnsResp, Hs2TGetColumnsReq, "GetColumns")
-NOT_YET(get_functions, Hs2TGetFunctionsResp, Hs2TGetFunctionsReq, "GetFunctions")
-NOT_YET(get_primary_keys, Hs2TGetPrimaryKeysResp, Hs2TGetPrimaryKeysReq, "GetPrimaryKeys")
-NOT_YET(get_cross_reference, Hs2TGetCrossReferenceResp, Hs2TGetCrossReferenceReq,
-        "GetCrossReference")
+/* The end of a metadata call: o finished and in s's list, or (rc) an
+ * error status and o gone. */
+static void meta_done(Hs2Session *s, Hs2Op *o, int rc, Hs2TStatus *st,
+                      Hs2TOperationHandle *h, gboolean *h_set)
+{
+    CombErr nomem;
+    if (rc) {
+        if (!o)
+            comb_err_nomem(&nomem);
+        status_failed(st, o ? &o->err : &nomem);
+        op_free(o);
+        return;
+    }
+    o->has_result = true;
+    o->state = HS2_T_OPERATION_STATE_FINISHED_STATE;
+    op_link(s, o);
+    put_op_handle(h, o);
+    *h_set = TRUE;
+    status_ok(st);
+}
+
+/* A metadata call: an operation of its session whose result `fill` (an
+ * expression of s, req, r and err) builds, or an error status. */
+#define META_CALL(fn, Resp, Req, type, fill)                                \
+    static gboolean fn(Hs2TCLIServiceIf *iface, Resp **ret, const Req *req, \
+                       GError **error)                                      \
+    {                                                                       \
+        Hs2Session *s = session_for(req->sessionHandle, (*ret)->status);    \
+        (void)iface;                                                        \
+        (void)error;                                                        \
+        if (s) {                                                            \
+            Hs2Op *o = op_new(HS2_T_OPERATION_TYPE_##type);                 \
+            Hs2Result *r = o ? &o->result : NULL;                           \
+            CombErr *err = o ? &o->err : NULL;                              \
+            meta_done(s, o, o ? (fill) : COMB_ENOMEM, (*ret)->status,       \
+                      (*ret)->operationHandle,                              \
+                      &(*ret)->__isset_operationHandle);                    \
+            session_release(s);                                             \
+        }                                                                   \
+        return TRUE;                                                        \
+    }
+META_CALL(get_type_info, Hs2TGetTypeInfoResp, Hs2TGetTypeInfoReq, GET_TYPE_INFO,
+          hs2_meta_type_info(r, err))
+META_CALL(get_catalogs, Hs2TGetCatalogsResp, Hs2TGetCatalogsReq, GET_CATALOGS,
+          hs2_meta_catalogs(r, err))
+META_CALL(get_schemas, Hs2TGetSchemasResp, Hs2TGetSchemasReq, GET_SCHEMAS,
+          hs2_meta_schemas(s->sql, req->__isset_schemaName ? req->schemaName : NULL,
+                           r, err))
+META_CALL(get_tables, Hs2TGetTablesResp, Hs2TGetTablesReq, GET_TABLES,
+          hs2_meta_tables(s->sql, req->__isset_schemaName ? req->schemaName : NULL,
+                          req->__isset_tableName ? req->tableName : NULL,
+                          req->__isset_tableTypes ? req->tableTypes : NULL, r, err))
+META_CALL(get_table_types, Hs2TGetTableTypesResp, Hs2TGetTableTypesReq,
+          GET_TABLE_TYPES, hs2_meta_table_types(r, err))
+META_CALL(get_columns, Hs2TGetColumnsResp, Hs2TGetColumnsReq, GET_COLUMNS,
+          hs2_meta_columns(s->sql, req->__isset_schemaName ? req->schemaName : NULL,
+                           req->__isset_tableName ? req->tableName : NULL,
+                           req->__isset_columnName ? req->columnName : NULL, r, err))
+META_CALL(get_functions, Hs2TGetFunctionsResp, Hs2TGetFunctionsReq, GET_FUNCTIONS,
+          hs2_meta_functions(s->sql, req->functionName, r, err))
+/* empty: comb's tables have no keys (and TOperationType no type for
+ * these two calls) */
+META_CALL(get_primary_keys, Hs2TGetPrimaryKeysResp, Hs2TGetPrimaryKeysReq,
+          UNKNOWN, hs2_meta_primary_keys(r, err))
+META_CALL(get_cross_reference, Hs2TGetCrossReferenceResp,
+          Hs2TGetCrossReferenceReq, UNKNOWN, hs2_meta_cross_reference(r, err))
+
 NOT_YET(get_delegation_token, Hs2TGetDelegationTokenResp, Hs2TGetDelegationTokenReq,
         "GetDelegationToken")
 NOT_YET(cancel_delegation_token, Hs2TCancelDelegationTokenResp,

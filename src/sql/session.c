@@ -128,6 +128,11 @@ const char *sql_session_get_conf(const SqlSession *s, const char *key)
     return it ? it->value : NULL;
 }
 
+struct Ms *sql_session_metastore(SqlSession *s)
+{
+    return s->ms;
+}
+
 const char *sql_session_database(const SqlSession *s)
 {
     return s->db;

@@ -79,6 +79,10 @@ int64_t sql_session_txn_timeout_ms(const SqlSession *s);
 /* Current database name. */
 const char *sql_session_database(const SqlSession *s);
 
+/* The session's metastore connection (the server's metadata calls read the
+ * catalog through it); the session owns it. */
+struct Ms *sql_session_metastore(SqlSession *s);
+
 /* The session's explicit transaction (BEGIN ... COMMIT / ROLLBACK). */
 typedef enum SqlTxnState {
     SQL_TXN_NONE,           /* autocommit: every statement its own txn */

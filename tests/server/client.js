@@ -1,8 +1,8 @@
 // A HiveServer2 client (hive-driver, over the binary transport without
 // SASL) against `comb serve`: DDL, INSERT, UPDATE, MERGE and SELECTs of
-// every primitive type, a result fetched in pages, errors with Hive's
-// text, session overlays, and a client that hangs up inside a
-// transaction.  Prints one line per check; exits 1 at the first failure.
+// every primitive type, a result fetched in pages, the metadata calls,
+// errors with Hive's text, session overlays, and a client that hangs up
+// inside a transaction.  Prints one line per check; exits 1 at the first failure.
 //   node client.js PORT
 const assert = require('node:assert/strict');
 const hive = require('hive-driver');
@@ -46,6 +46,16 @@ async function fails(session, sql, pattern) {
 }
 
 function ok(what) { console.log(`ok - ${what}`); }
+
+// the rows of a metadata call's operation
+async function rowsOf(opPromise) {
+  const op = await opPromise;
+  await utils.waitUntilReady(op, false, () => {});
+  await utils.fetchAll(op);
+  const rows = utils.getResult(op).getValue();
+  await op.close();
+  return rows;
+}
 
 (async () => {
   const client = await connect();
@@ -103,6 +113,45 @@ function ok(what) { console.log(`ok - ${what}`); }
   assert.ok(paged.pages >= 3, `${paged.pages} fetches for 2500 rows of 1000`);
   assert.deepEqual(paged.rows[2499], { n: 2499, label: 'row2499' });
   ok(`2,500 rows fetched in ${paged.pages} pages`);
+
+  // the metadata calls JDBC tools make
+  await run(s, 'CREATE DATABASE sales');
+  await run(s, "CREATE TABLE sales.orders (id BIGINT COMMENT 'key', amount DECIMAL(12,2), note VARCHAR(20)) PARTITIONED BY (ds STRING)");
+  await run(s, 'CREATE VIEW sales.big_orders AS SELECT id FROM sales.orders WHERE amount > 100');
+  let meta = await rowsOf(s.getSchemas({ schemaName: '%' }));
+  assert.deepEqual(meta.map(r => r.TABLE_SCHEM), ['default', 'sales']);
+  meta = await rowsOf(s.getTables({ schemaName: 'sales', tableName: '%' }));
+  assert.deepEqual(meta.map(r => [r.TABLE_NAME, r.TABLE_TYPE]),
+                   [['big_orders', 'VIEW'], ['orders', 'TABLE']]);
+  meta = await rowsOf(s.getTables({ schemaName: 'sal%', tableName: 'o_ders', tableTypes: ['TABLE'] }));
+  assert.deepEqual(meta.map(r => r.TABLE_NAME), ['orders']);
+  meta = await rowsOf(s.getTables({ schemaName: 'sales', tableTypes: ['VIEW'] }));
+  assert.deepEqual(meta.map(r => r.TABLE_NAME), ['big_orders']);
+  meta = await rowsOf(s.getColumns({ schemaName: 'sales', tableName: 'orders' }));
+  assert.deepEqual(meta.map(r => [r.COLUMN_NAME, r.TYPE_NAME, r.DATA_TYPE, r.ORDINAL_POSITION]),
+                   [['id', 'BIGINT', -5, 1], ['amount', 'DECIMAL(12,2)', 3, 2],
+                    ['note', 'VARCHAR(20)', 12, 3], ['ds', 'STRING', 12, 4]]);
+  assert.equal(meta[0].REMARKS, 'key');
+  assert.equal(meta[1].COLUMN_SIZE, 12);
+  assert.equal(meta[1].DECIMAL_DIGITS, 2);
+  assert.equal(meta[2].COLUMN_SIZE, 20);
+  meta = await rowsOf(s.getColumns({ schemaName: 'sales', tableName: 'orders', columnName: 'a%' }));
+  assert.deepEqual(meta.map(r => r.COLUMN_NAME), ['amount']);
+  meta = await rowsOf(s.getTableTypes());
+  assert.deepEqual(meta.map(r => r.TABLE_TYPE), ['TABLE', 'VIEW', 'MATERIALIZED_VIEW']);
+  meta = await rowsOf(s.getCatalogs());
+  assert.equal(meta.length, 0);
+  meta = await rowsOf(s.getTypeInfo());
+  const types = Object.fromEntries(meta.map(r => [r.TYPE_NAME, r.DATA_TYPE]));
+  assert.equal(types.INT, 4);
+  assert.equal(types.STRING, 12);
+  assert.equal(types.TIMESTAMP, 93);
+  meta = await rowsOf(s.getFunctions({ functionName: 'date\\_%' }));  // \_: a plain _
+  assert.ok(meta.some(r => r.FUNCTION_NAME === 'date_add'), 'date_add is a function');
+  assert.ok(meta.every(r => r.FUNCTION_NAME.startsWith('date_')));
+  meta = await rowsOf(s.getPrimaryKeys({ schemaName: 'sales', tableName: 'orders' }));
+  assert.equal(meta.length, 0);
+  ok('GetSchemas, GetTables, GetColumns, GetTableTypes, GetCatalogs, GetTypeInfo, GetFunctions, GetPrimaryKeys');
 
   ({ rows } = await run(s, 'SELECT id FROM t ORDER BY id LIMIT ${hivevar:lim}'));
   assert.deepEqual(rows.map(r => r.id), [1, 2]);
