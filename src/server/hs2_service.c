@@ -30,11 +30,14 @@
 typedef struct Hs2Op {
     unsigned char id[HANDLE_LEN], secret[HANDLE_LEN];
     Hs2TOperationType type;
-    bool has_result;
+    bool has_result;           /* as the handle and the status say it;
+                                  under the registry's lock */
+    bool began;                /* the statement gave a result set */
     Hs2Result result;
     char **log;                /* info lines of the statement */
     int n_log, log_next;
-    Hs2TOperationState state;
+    Hs2TOperationState state;  /* under the registry's lock while an
+                                  asynchronous statement runs */
     CombErr err;               /* when state is ERROR_STATE */
     struct Hs2Op *next;
 } Hs2Op;
@@ -45,7 +48,10 @@ typedef struct Hs2Session {
                                   opened it */
     SqlSession *sql;
     bool by_column;            /* protocol V6 or later: columnar row sets */
-    pthread_mutex_t lock;      /* one call at a time on the session */
+    pthread_mutex_t lock;      /* guards busy */
+    pthread_cond_t idle;       /* busy went false */
+    bool busy;                 /* a call, or an asynchronous statement,
+                                  uses the session: others wait */
     int refs;                  /* calls holding it (registry's lock) */
     bool closed;               /* out of the registry; freed by the last
                                   call that holds it */
@@ -57,7 +63,9 @@ static struct {
     pthread_mutex_t lock;
     const Hs2Options *opt;
     Hs2Session *sessions;
-} reg = {PTHREAD_MUTEX_INITIALIZER, NULL, NULL};
+    int workers;               /* asynchronous statements running */
+    pthread_cond_t workers_done;
+} reg = {PTHREAD_MUTEX_INITIALIZER, NULL, NULL, 0, PTHREAD_COND_INITIALIZER};
 
 /* ------------------------------------------------------------ handles */
 
@@ -105,6 +113,10 @@ static Hs2Session *hold_locked(Hs2Session *s)
     s->refs++;
     pthread_mutex_unlock(&reg.lock);
     pthread_mutex_lock(&s->lock);
+    while (s->busy)
+        pthread_cond_wait(&s->idle, &s->lock);
+    s->busy = true;
+    pthread_mutex_unlock(&s->lock);
     return s;
 }
 
@@ -115,6 +127,9 @@ static void session_free(Hs2Session *s);
 static void session_release(Hs2Session *s)
 {
     bool last;
+    pthread_mutex_lock(&s->lock);
+    s->busy = false;
+    pthread_cond_broadcast(&s->idle);
     pthread_mutex_unlock(&s->lock);
     pthread_mutex_lock(&reg.lock);
     last = --s->refs == 0 && s->closed;
@@ -142,19 +157,29 @@ static bool has_op(const Hs2Session *s, const Hs2Op *o)
     return false;
 }
 
-/* The operation of handle h and its session (held and locked); NULL when
+/* The operation of handle h and its session, or NULL (the caller holds
+ * the registry's lock: what it finds stays while it does). */
+static Hs2Op *op_find_locked(const Hs2TOperationHandle *h, Hs2Session **sess)
+{
+    for (Hs2Session *s = reg.sessions; s && h; s = s->next)
+        for (Hs2Op *p = s->ops; p; p = p->next)
+            if (same_handle(h->operationId, p->id, p->secret)) {
+                *sess = s;
+                return p;
+            }
+    return NULL;
+}
+
+/* The operation of handle h and its session (held and in use); NULL when
  * unknown, or closed while the session was waited for. */
 static Hs2Op *op_take(const Hs2TOperationHandle *h, Hs2Session **sess)
 {
-    Hs2Op *o = NULL;
-    Hs2Session *s;
+    Hs2Op *o;
+    Hs2Session *s = NULL;
     bool still;
     *sess = NULL;
     pthread_mutex_lock(&reg.lock);
-    for (s = reg.sessions; s && h && !o; s = o ? s : s->next)
-        for (Hs2Op *p = s->ops; p && !o; p = p->next)
-            if (same_handle(h->operationId, p->id, p->secret))
-                o = p;
+    o = op_find_locked(h, &s);
     if (!o) {
         pthread_mutex_unlock(&reg.lock);
         return NULL;
@@ -299,6 +324,7 @@ static int session_new(const Hs2TOpenSessionReq *req, const void *owner,
     s->owner = owner;
     s->by_column = req->client_protocol >= HS2_T_PROTOCOL_VERSION_HIVE_CLI_SERVICE_PROTOCOL_V6;
     pthread_mutex_init(&s->lock, NULL);
+    pthread_cond_init(&s->idle, NULL);
     pthread_mutex_lock(&reg.lock);
     s->next = reg.sessions;
     reg.sessions = s;
@@ -329,6 +355,7 @@ static void session_free(Hs2Session *s)
     }
     sql_session_close(s->sql);
     pthread_mutex_destroy(&s->lock);
+    pthread_cond_destroy(&s->idle);
     comb_free(s);
 }
 
@@ -350,7 +377,7 @@ static int sink_begin(void *ctx, int n_cols, const char *const *names,
                       const CombTypeKind *kinds, CombErr *err)
 {
     Hs2Op *o = ctx;
-    o->has_result = true;
+    o->began = true;
     return hs2_result_begin(&o->result, n_cols, names, kinds, err);
 }
 
@@ -394,23 +421,95 @@ static void op_link(Hs2Session *s, Hs2Op *o)
     pthread_mutex_unlock(&reg.lock);
 }
 
-/* A new operation of s running `sql` to its end. */
-static Hs2Op *run_statement(Hs2Session *s, const char *sql, GHashTable *overlay)
+/* Run o's statement on s to its end; its final state set under the
+ * registry's lock (GetOperationStatus reads it without the session). */
+static void execute(Hs2Session *s, Hs2Op *o, const char *sql,
+                    GHashTable *overlay)
 {
-    Hs2Op *o = op_new(HS2_T_OPERATION_TYPE_EXECUTE_STATEMENT);
     SqlSink sink = {o, sink_begin, sink_batch, NULL, sink_info};
-    if (!o)
-        return NULL;
+    Hs2TOperationState end = HS2_T_OPERATION_STATE_FINISHED_STATE;
     if (apply_overlay(s->sql, overlay, &o->err) ||
         sql_session_execute(s->sql, sql, strlen(sql), &sink, &o->err)) {
-        o->state = HS2_T_OPERATION_STATE_ERROR_STATE;
+        end = o->err.code == COMB_ECANCELLED ? HS2_T_OPERATION_STATE_CANCELED_STATE
+                                             : HS2_T_OPERATION_STATE_ERROR_STATE;
         hs2_result_free(&o->result);
-        o->has_result = false;
-    } else {
-        o->state = HS2_T_OPERATION_STATE_FINISHED_STATE;
+        o->began = false;
     }
-    op_link(s, o);
+    pthread_mutex_lock(&reg.lock);
+    o->state = end;
+    o->has_result = o->began;
+    pthread_mutex_unlock(&reg.lock);
+}
+
+/* A new operation of s, running, in its list. */
+static Hs2Op *op_start(Hs2Session *s)
+{
+    Hs2Op *o = op_new(HS2_T_OPERATION_TYPE_EXECUTE_STATEMENT);
+    if (o) {
+        o->state = HS2_T_OPERATION_STATE_RUNNING_STATE;
+        op_link(s, o);
+    }
     return o;
+}
+
+typedef struct AsyncRun {
+    Hs2Session *s;
+    Hs2Op *o;
+    char *sql;
+    GHashTable *overlay;
+} AsyncRun;
+
+/* An asynchronous statement's thread: it was handed the session (held
+ * and in use) by ExecuteStatement, and lets it go when done. */
+static void *async_main(void *arg)
+{
+    AsyncRun *a = arg;
+    execute(a->s, a->o, a->sql, a->overlay);
+    session_release(a->s);
+    if (a->overlay)
+        g_hash_table_unref(a->overlay);
+    comb_free(a->sql);
+    comb_free(a);
+    pthread_mutex_lock(&reg.lock);
+    if (--reg.workers == 0)
+        pthread_cond_broadcast(&reg.workers_done);
+    pthread_mutex_unlock(&reg.lock);
+    return NULL;
+}
+
+/* o's statement on a thread of its own, which takes over the caller's
+ * hold of s; false when none could be made (nothing changed). */
+static bool start_async(Hs2Session *s, Hs2Op *o, const char *sql,
+                        GHashTable *overlay)
+{
+    AsyncRun *a = comb_calloc(1, sizeof *a);
+    pthread_attr_t attr;
+    pthread_t tid;
+    bool ok = false;
+    if (!a || !(a->sql = comb_strdup(sql))) {
+        comb_free(a);
+        return false;
+    }
+    a->s = s;
+    a->o = o;
+    a->overlay = overlay ? g_hash_table_ref(overlay) : NULL;
+    pthread_mutex_lock(&reg.lock);
+    reg.workers++;
+    pthread_mutex_unlock(&reg.lock);
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    ok = pthread_create(&tid, &attr, async_main, a) == 0;
+    pthread_attr_destroy(&attr);
+    if (!ok) {
+        pthread_mutex_lock(&reg.lock);
+        reg.workers--;
+        pthread_mutex_unlock(&reg.lock);
+        if (a->overlay)
+            g_hash_table_unref(a->overlay);
+        comb_free(a->sql);
+        comb_free(a);
+    }
+    return ok;
 }
 
 static void put_op_handle(Hs2TOperationHandle *h, const Hs2Op *o)
@@ -503,18 +602,33 @@ static gboolean execute_statement(Hs2TCLIServiceIf *iface,
                                   GError **error)
 {
     Hs2Session *s = session_for(req->sessionHandle, (*ret)->status);
+    const char *sql = req->statement ? req->statement : "";
+    GHashTable *overlay = req->__isset_confOverlay ? req->confOverlay : NULL;
     Hs2Op *o;
     (void)iface;
     (void)error;
     if (!s)
         return TRUE;
-    o = run_statement(s, req->statement ? req->statement : "",
-                      req->__isset_confOverlay ? req->confOverlay : NULL);
-    if (!o) {
+    if (!(o = op_start(s))) {
         CombErr err;
         comb_err_nomem(&err);
         status_failed((*ret)->status, &err);
-    } else if (o->state == HS2_T_OPERATION_STATE_ERROR_STATE) {
+        session_release(s);
+        return TRUE;
+    }
+    /* asynchronous: the client polls GetOperationStatus; the statement's
+     * thread has the session until it ends */
+    /* the handle of a statement still running says it has a result set
+     * (known at its end, from GetOperationStatus), as Hive's does */
+    o->has_result = true;
+    put_op_handle((*ret)->operationHandle, o);
+    if (req->__isset_runAsync && req->runAsync && start_async(s, o, sql, overlay)) {
+        (*ret)->__isset_operationHandle = TRUE;
+        status_ok((*ret)->status);
+        return TRUE;
+    }
+    execute(s, o, sql, overlay);
+    if (o->state != HS2_T_OPERATION_STATE_FINISHED_STATE) {
         status_failed((*ret)->status, &o->err);
     } else {
         put_op_handle((*ret)->operationHandle, o);
@@ -525,23 +639,41 @@ static gboolean execute_statement(Hs2TCLIServiceIf *iface,
     return TRUE;
 }
 
+/* Without the session: an asynchronous statement may be running on it. */
 static gboolean get_operation_status(Hs2TCLIServiceIf *iface,
                                      Hs2TGetOperationStatusResp **ret,
                                      const Hs2TGetOperationStatusReq *req,
                                      GError **error)
 {
+    Hs2TGetOperationStatusResp *r = *ret;
     Hs2Session *s;
-    Hs2Op *o = op_for(req->operationHandle, &s, (*ret)->status);
+    Hs2Op *o;
     (void)iface;
     (void)error;
-    if (!o)
+    pthread_mutex_lock(&reg.lock);
+    if (!(o = op_find_locked(req->operationHandle, &s))) {
+        pthread_mutex_unlock(&reg.lock);
+        status_invalid(r->status, "operation");
         return TRUE;
-    (*ret)->operationState = o->state;
-    (*ret)->__isset_operationState = TRUE;
-    (*ret)->hasResultSet = o->has_result;
-    (*ret)->__isset_hasResultSet = TRUE;
-    session_release(s);
-    status_ok((*ret)->status);
+    }
+    r->operationState = o->state;
+    r->__isset_operationState = TRUE;
+    r->hasResultSet = o->has_result;
+    r->__isset_hasResultSet = TRUE;
+    if (o->state == HS2_T_OPERATION_STATE_ERROR_STATE ||
+        o->state == HS2_T_OPERATION_STATE_CANCELED_STATE) {
+        Hs2TStatus *failed = g_object_new(HS2_TYPE_T_STATUS, NULL);
+        status_failed(failed, &o->err);
+        r->errorMessage = g_strdup(failed->errorMessage);
+        r->__isset_errorMessage = TRUE;
+        r->sqlState = g_strdup(failed->sqlState);
+        r->__isset_sqlState = TRUE;
+        r->errorCode = failed->errorCode;
+        r->__isset_errorCode = TRUE;
+        g_object_unref(failed);
+    }
+    pthread_mutex_unlock(&reg.lock);
+    status_ok(r->status);
     return TRUE;
 }
 
@@ -618,21 +750,31 @@ static gboolean fetch_results(Hs2TCLIServiceIf *iface, Hs2TFetchResultsResp **re
     return TRUE;
 }
 
+/* A running statement stops at its next batch and rolls back; without
+ * the session, which its thread has. */
+static void cancel_locked(Hs2Session *s, Hs2Op *o)
+{
+    if (o->state == HS2_T_OPERATION_STATE_RUNNING_STATE)
+        sql_session_cancel(s->sql);
+}
+
 static gboolean cancel_operation(Hs2TCLIServiceIf *iface,
                                  Hs2TCancelOperationResp **ret,
                                  const Hs2TCancelOperationReq *req,
                                  GError **error)
 {
     Hs2Session *s;
-    Hs2Op *o = op_for(req->operationHandle, &s, (*ret)->status);
+    Hs2Op *o;
     (void)iface;
     (void)error;
-    if (!o)
-        return TRUE;
-    /* statements run to their end within ExecuteStatement: a finished
-     * one has nothing left to cancel */
-    session_release(s);
-    status_ok((*ret)->status);
+    pthread_mutex_lock(&reg.lock);
+    if ((o = op_find_locked(req->operationHandle, &s)))
+        cancel_locked(s, o);
+    pthread_mutex_unlock(&reg.lock);
+    if (o)
+        status_ok((*ret)->status);
+    else
+        status_invalid((*ret)->status, "operation");
     return TRUE;
 }
 
@@ -642,7 +784,13 @@ static gboolean close_operation(Hs2TCLIServiceIf *iface,
                                 GError **error)
 {
     Hs2Session *s;
-    Hs2Op *o = op_for(req->operationHandle, &s, (*ret)->status);
+    Hs2Op *o;
+    /* a statement still running stops first (Hive cancels it too) */
+    pthread_mutex_lock(&reg.lock);
+    if ((o = op_find_locked(req->operationHandle, &s)))
+        cancel_locked(s, o);
+    pthread_mutex_unlock(&reg.lock);
+    o = op_for(req->operationHandle, &s, (*ret)->status);
     (void)iface;
     (void)error;
     if (!o)
@@ -819,6 +967,8 @@ void hs2_conn_end(Hs2TCLIServiceHandler *conn)
             break;
         }
         session_unlink_locked(s);
+        for (Hs2Op *o = s->ops; o; o = o->next)
+            cancel_locked(s, o);
         hold_locked(s);          /* a call on it finishes first */
         session_release(s);
     }
@@ -867,6 +1017,8 @@ int hs2_service_start(const Hs2Options *opt, CombErr *err)
 void hs2_service_stop(void)
 {
     pthread_mutex_lock(&reg.lock);
+    while (reg.workers > 0)    /* their connections cancelled them */
+        pthread_cond_wait(&reg.workers_done, &reg.lock);
     while (reg.sessions) {
         Hs2Session *s = reg.sessions;
         reg.sessions = s->next;

@@ -509,6 +509,17 @@ bool sql_cancel_requested(void)
 {
     return atomic_load_explicit(&cancel_flag, memory_order_relaxed) != 0;
 }
+
+void sql_session_cancel(SqlSession *s)
+{
+    atomic_store_explicit(&s->cancel, 1, memory_order_relaxed);
+}
+
+bool sql_stmt_cancelled(const SqlStmtCtx *c)
+{
+    return sql_cancel_requested() ||
+           (c->s && atomic_load_explicit(&c->s->cancel, memory_order_relaxed) != 0);
+}
 int sql_sink_allowed(const SqlStmtCtx *c, CombErr *err)
 {
     if (c->par_copy)
@@ -563,6 +574,7 @@ int sql_session_execute(SqlSession *s, const char *text, size_t len,
     mem.limit = sql_exec_mem_limit(s);
     c.mem = &mem;
     atomic_store_explicit(&cancel_flag, 0, memory_order_relaxed);
+    atomic_store_explicit(&s->cancel, 0, memory_order_relaxed);
     comb_alloc_peak_reset();
     heap_base = comb_alloc_live_bytes();
     comb_err_clear(err);

@@ -63,6 +63,9 @@ int sql_session_execute(SqlSession *s, const char *text, size_t len,
  * with no request. */
 void sql_cancel_request(void);
 bool sql_cancel_requested(void);
+/* The same for the statement session s runs now only, from any thread
+ * (a server cancelling one client's query while others run). */
+void sql_session_cancel(SqlSession *s);
 
 /* Settings, as SET key=value / --hiveconf / --hivevar. */
 int sql_session_set_conf(SqlSession *s, const char *key, const char *value,

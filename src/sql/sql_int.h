@@ -12,6 +12,7 @@
 #ifndef COMB_SQL_INT_H
 #define COMB_SQL_INT_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -66,6 +67,8 @@ typedef struct SqlTxn {
 } SqlTxn;
 
 struct SqlSession {
+    atomic_int cancel;      /* sql_session_cancel: the running statement
+                               stops at its next batch */
     Ms *ms;                 /* metastore connection, owned */
     char *metastore;        /* comb.metastore.url as SET shows it: the
                                file or URL, no password; owned */
@@ -189,6 +192,9 @@ int sql_err_at(CombErr *err, int code, int hive_code, AstPos pos,
  * order one thread makes them.  A copy that gets here is a bug in comb,
  * refused as COMB_EINTERNAL (in every build: never an abort). */
 int sql_sink_allowed(const SqlStmtCtx *c, CombErr *err);
+/* Whether the statement is to stop: sql_cancel_request, or
+ * sql_session_cancel of its session. */
+bool sql_stmt_cancelled(const SqlStmtCtx *c);
 /* An informational line through the statement's sink (nothing when the
  * sink takes none), refused for a parallel copy as sql_sink_allowed. */
 int sql_stmt_info(const SqlStmtCtx *c, const char *line, CombErr *err);

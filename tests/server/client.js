@@ -157,6 +157,26 @@ async function rowsOf(opPromise) {
   assert.deepEqual(rows.map(r => r.id), [1, 2]);
   ok('the session overlay set:hivevar applies');
 
+  // a statement run asynchronously, polled, and a long one cancelled
+  let op = await s.executeStatement('SELECT count(*) AS n FROM big', { runAsync: true });
+  await utils.waitUntilReady(op, false, () => {});
+  await utils.fetchAll(op);
+  assert.equal(Number(utils.getResult(op).getValue()[0].n), 2500);
+  await op.close();
+  const started = Date.now();
+  op = await s.executeStatement(
+    'SELECT count(*) FROM big a CROSS JOIN big b CROSS JOIN big c WHERE a.n + b.n + c.n = -1',
+    { runAsync: true });
+  await new Promise(r => setTimeout(r, 300));
+  await op.cancel();
+  await assert.rejects(utils.waitUntilReady(op, false, () => {}),
+                       err => /canceled/.test(err.message));
+  await op.close();
+  assert.ok(Date.now() - started < 20000, 'the cancel took effect');
+  ({ rows } = await run(s, 'SELECT count(*) AS n FROM big'));
+  assert.equal(Number(rows[0].n), 2500);
+  ok('asynchronous statements: polled, and a long one cancelled (the session goes on)');
+
   await fails(s, 'SELECT * FROM nope', /SemanticException \[Error 10001\].*Table not found 'nope'/);
   await fails(s, 'SELEC 1', /ParseException line 1:0/);
   ok("errors carry Hive's text");

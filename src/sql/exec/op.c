@@ -25,7 +25,7 @@ int sql_op_next(SqlOp *op, const CombBatch **out, CombErr *err)
     if (!op->opened)
         return COMB_INTERNAL(err, "next() on an operator that is not open");
     /* every batch passes here: the one place a cancel is seen */
-    if (sql_cancel_requested())
+    if (sql_stmt_cancelled(op->c))
         return comb_err(err, COMB_ECANCELLED, "Query was cancelled");
     return op->vt->next(op, out, err);
 }
