@@ -227,13 +227,18 @@ static const char *sql_state_of(const CombErr *err)
                : "08S01";
 }
 
+/* A failed statement's message and error number as Hive gives them. */
+static int failure_text(const CombErr *err, char *msg, size_t n)
+{
+    snprintf(msg, n, "Error while processing statement: FAILED: %s", err->msg);
+    return err->hive_code ? err->hive_code : 40000;
+}
+
 static void status_failed(Hs2TStatus *st, const CombErr *err)
 {
     char msg[COMB_ERR_MSG_MAX + 64];
-    snprintf(msg, sizeof msg, "Error while processing statement: FAILED: %s",
-             err->msg);
-    status_error(st, HS2_T_STATUS_CODE_ERROR_STATUS,
-                 err->hive_code ? err->hive_code : 40000, sql_state_of(err),
+    int code = failure_text(err, msg, sizeof msg);
+    status_error(st, HS2_T_STATUS_CODE_ERROR_STATUS, code, sql_state_of(err),
                  msg);
 }
 
@@ -662,15 +667,13 @@ static gboolean get_operation_status(Hs2TCLIServiceIf *iface,
     r->__isset_hasResultSet = TRUE;
     if (o->state == HS2_T_OPERATION_STATE_ERROR_STATE ||
         o->state == HS2_T_OPERATION_STATE_CANCELED_STATE) {
-        Hs2TStatus *failed = g_object_new(HS2_TYPE_T_STATUS, NULL);
-        status_failed(failed, &o->err);
-        r->errorMessage = g_strdup(failed->errorMessage);
-        r->__isset_errorMessage = TRUE;
-        r->sqlState = g_strdup(failed->sqlState);
-        r->__isset_sqlState = TRUE;
-        r->errorCode = failed->errorCode;
+        char msg[COMB_ERR_MSG_MAX + 64];
+        r->errorCode = failure_text(&o->err, msg, sizeof msg);
         r->__isset_errorCode = TRUE;
-        g_object_unref(failed);
+        r->errorMessage = g_strdup(msg);
+        r->__isset_errorMessage = TRUE;
+        r->sqlState = g_strdup(sql_state_of(&o->err));
+        r->__isset_sqlState = TRUE;
     }
     pthread_mutex_unlock(&reg.lock);
     status_ok(r->status);
@@ -702,21 +705,13 @@ static void fetch_log(Hs2Op *o, int64_t max, bool by_column, Hs2TRowSet *rs)
     CombErr ignored;
     static const char *const names[] = {"log"};
     static const CombTypeKind kinds[] = {COMB_T_STRING};
-    CombBatch b;
-    if (hs2_result_begin(&lines, 1, names, kinds, &ignored) ||
-        comb_batch_init(&b, 1, kinds, 1))
-        goto done;
-    for (; o->log_next < o->n_log && (max < 0 || lines.n_rows < max);
-         o->log_next++) {
-        b.cols[0].str[0] = (CombStr){o->log[o->log_next],
-                                     (uint32_t)strlen(o->log[o->log_next])};
-        b.n_rows = 1;
-        if (hs2_result_add(&lines, &b, &ignored))
-            break;
-    }
-    comb_batch_free(&b);
+    if (!hs2_result_begin(&lines, 1, names, kinds, &ignored))
+        for (; o->log_next < o->n_log && (max < 0 || lines.n_rows < max);
+             o->log_next++)
+            if (hs2_result_append(&lines, &(Hs2Value){o->log[o->log_next], 0, false},
+                                  &ignored))
+                break;
     hs2_result_fetch(&lines, -1, by_column, rs);
-done:
     hs2_result_free(&lines);
 }
 
@@ -758,20 +753,26 @@ static void cancel_locked(Hs2Session *s, Hs2Op *o)
         sql_session_cancel(s->sql);
 }
 
+/* The operation of handle h cancelled if it runs; false when unknown. */
+static bool cancel_handle(const Hs2TOperationHandle *h)
+{
+    Hs2Session *s;
+    Hs2Op *o;
+    pthread_mutex_lock(&reg.lock);
+    if ((o = op_find_locked(h, &s)))
+        cancel_locked(s, o);
+    pthread_mutex_unlock(&reg.lock);
+    return o != NULL;
+}
+
 static gboolean cancel_operation(Hs2TCLIServiceIf *iface,
                                  Hs2TCancelOperationResp **ret,
                                  const Hs2TCancelOperationReq *req,
                                  GError **error)
 {
-    Hs2Session *s;
-    Hs2Op *o;
     (void)iface;
     (void)error;
-    pthread_mutex_lock(&reg.lock);
-    if ((o = op_find_locked(req->operationHandle, &s)))
-        cancel_locked(s, o);
-    pthread_mutex_unlock(&reg.lock);
-    if (o)
+    if (cancel_handle(req->operationHandle))
         status_ok((*ret)->status);
     else
         status_invalid((*ret)->status, "operation");
@@ -786,10 +787,7 @@ static gboolean close_operation(Hs2TCLIServiceIf *iface,
     Hs2Session *s;
     Hs2Op *o;
     /* a statement still running stops first (Hive cancels it too) */
-    pthread_mutex_lock(&reg.lock);
-    if ((o = op_find_locked(req->operationHandle, &s)))
-        cancel_locked(s, o);
-    pthread_mutex_unlock(&reg.lock);
+    cancel_handle(req->operationHandle);
     o = op_for(req->operationHandle, &s, (*ret)->status);
     (void)iface;
     (void)error;

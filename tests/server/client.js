@@ -5,38 +5,10 @@
 // inside a transaction.  Prints one line per check; exits 1 at the first failure.
 //   node client.js PORT
 const assert = require('node:assert/strict');
-const hive = require('hive-driver');
-const { TCLIService, TCLIService_types: T } = hive.thrift;
+const { T, utils, connect: connectTo, open, run } = require('./hs2.js');
 
 const port = Number(process.argv[2]);
-const utils = new hive.HiveUtils(T);
-
-async function connect() {
-  const client = new hive.HiveClient(TCLIService, T);
-  await client.connect({ host: '127.0.0.1', port },
-                       new hive.connections.TcpConnection(),
-                       new hive.auth.NoSaslAuthentication());
-  return client;
-}
-
-async function open(client, configuration) {
-  return client.openSession({
-    client_protocol: T.TProtocolVersion.HIVE_CLI_SERVICE_PROTOCOL_V10,
-    ...(configuration ? { configuration } : {}),
-  });
-}
-
-// the rows of one statement, fetched `pageSize` at a time
-async function run(session, sql, pageSize = 100) {
-  const op = await session.executeStatement(sql);
-  await utils.waitUntilReady(op, false, () => {});
-  op.setMaxRows(pageSize);
-  await utils.fetchAll(op);
-  const rows = utils.getResult(op).getValue();
-  const pages = op.getData().length;
-  await op.close();
-  return { rows, pages };
-}
+const connect = () => connectTo(port);
 
 async function fails(session, sql, pattern) {
   await assert.rejects(async () => {

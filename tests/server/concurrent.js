@@ -5,29 +5,17 @@
 // result.
 //   node concurrent.js PORT CLIENTS ROUNDS
 const assert = require('node:assert/strict');
-const hive = require('hive-driver');
-const { TCLIService, TCLIService_types: T } = hive.thrift;
+const { connect, open, run: runPaged } = require('./hs2.js');
 
 const [port, clients, rounds] = process.argv.slice(2).map(Number);
-const utils = new hive.HiveUtils(T);
 
 async function session() {
-  const client = new hive.HiveClient(TCLIService, T);
-  await client.connect({ host: '127.0.0.1', port },
-                       new hive.connections.TcpConnection(),
-                       new hive.auth.NoSaslAuthentication());
-  const s = await client.openSession({
-    client_protocol: T.TProtocolVersion.HIVE_CLI_SERVICE_PROTOCOL_V10 });
-  return { client, s };
+  const client = await connect(port);
+  return { client, s: await open(client) };
 }
 
 async function run(s, sql) {
-  const op = await s.executeStatement(sql);
-  await utils.waitUntilReady(op, false, () => {});
-  await utils.fetchAll(op);
-  const rows = utils.getResult(op).getValue();
-  await op.close();
-  return rows;
+  return (await runPaged(s, sql)).rows;
 }
 
 async function worker(k) {

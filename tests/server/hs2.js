@@ -1,0 +1,36 @@
+// What the server tests share: a hive-driver client connected to `comb
+// serve` on 127.0.0.1 (binary transport, no SASL), a session on it, and
+// a statement's rows fetched `pageSize` at a time.
+const hive = require('hive-driver');
+const { TCLIService, TCLIService_types: T } = hive.thrift;
+
+const utils = new hive.HiveUtils(T);
+
+async function connect(port) {
+  const client = new hive.HiveClient(TCLIService, T);
+  await client.connect({ host: '127.0.0.1', port },
+                       new hive.connections.TcpConnection(),
+                       new hive.auth.NoSaslAuthentication());
+  return client;
+}
+
+async function open(client, configuration) {
+  return client.openSession({
+    client_protocol: T.TProtocolVersion.HIVE_CLI_SERVICE_PROTOCOL_V10,
+    ...(configuration ? { configuration } : {}),
+  });
+}
+
+// { rows, pages } of one statement
+async function run(session, sql, pageSize = 100) {
+  const op = await session.executeStatement(sql);
+  await utils.waitUntilReady(op, false, () => {});
+  op.setMaxRows(pageSize);
+  await utils.fetchAll(op);
+  const rows = utils.getResult(op).getValue();
+  const pages = op.getData().length;
+  await op.close();
+  return { rows, pages };
+}
+
+module.exports = { T, utils, connect, open, run };
