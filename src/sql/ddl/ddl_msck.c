@@ -529,18 +529,34 @@ int sql_exec_msck(SqlStmtCtx *c, CombErr *err)
     return rc;
 }
 
-int sql_check_adopted(SqlStmtCtx *c, const SqlTable *t, CombErr *err)
+/* The table's highest write id allocated by now, whatever the statement's
+ * snapshot says: a writer allocates its write id before it makes a
+ * directory named by it, so a directory listed before this call that
+ * another writer of this table made carries a write id at most this.
+ * Under a snapshot that sees every txn, each write id is valid and the
+ * high watermark is the last one allocated. */
+static int writeid_allocated(SqlStmtCtx *c, const SqlTable *t, int64_t *hwm,
+                             CombErr *err)
 {
+    const CombTxnList every = {INT64_MAX, COMB_NO_OPEN_ID, 0, NULL, NULL};
     CombWriteIdList wil;
+    int rc = ms_writeid_list(c->s->ms, &every, t->ms->db, t->ms->name, &wil,
+                             err);
+    if (rc)
+        return rc;
+    *hwm = wil.ids.hwm;
+    comb_writeidlist_free(&wil);
+    return COMB_OK;
+}
+
+/* The highest write id the directories of t's units name (0: none). */
+static int units_max_writeid(SqlStmtCtx *c, const SqlTable *t, int64_t *max,
+                             const char **where, CombErr *err)
+{
     SqlUnit *units;
     int n, rc;
-    if (t->kind == SQL_TABLE_PLAIN || t->kind == SQL_TABLE_VIEW)
-        return COMB_OK;
-    if ((rc = sql_table_writeids(c, t, &wil, err)))
-        return rc;
-    n = wil.ids.hwm != 0 || wil.ids.n_exceptions != 0;
-    comb_writeidlist_free(&wil);
-    if (n || (rc = sql_table_units(c, t, NULL, &units, &n, err)))
+    *max = 0;
+    if ((rc = sql_table_units(c, t, NULL, &units, &n, err)))
         return rc;
     for (int i = 0; i < n; i++) {
         int64_t wid = 0, txn = 0;
@@ -551,13 +567,38 @@ int sql_check_adopted(SqlStmtCtx *c, const SqlTable *t, CombErr *err)
             continue;
         if ((rc = max_ids(c, units[i].dir, &wid, &txn, err)))
             return rc;
-        if (wid > 0)
-            return comb_err(err, COMB_EINVALID, "table %s holds ACID data "
-                            "written elsewhere (write ids up to %lld in '%s') "
-                            "that the metastore does not know; run MSCK "
-                            "REPAIR TABLE %s before writing to it",
-                            t->qualified, (long long)wid, units[i].dir,
-                            t->qualified);
+        if (wid > *max) {
+            *max = wid;
+            *where = units[i].dir;
+        }
     }
     return COMB_OK;
+}
+
+int sql_check_adopted(SqlStmtCtx *c, const SqlTable *t, CombErr *err)
+{
+    CombWriteIdList wil;
+    const char *where = NULL;
+    int64_t found, allocated;
+    bool known;
+    int rc;
+    if (t->kind == SQL_TABLE_PLAIN || t->kind == SQL_TABLE_VIEW)
+        return COMB_OK;
+    if ((rc = sql_table_writeids(c, t, &wil, err)))
+        return rc;
+    known = wil.ids.hwm != 0 || wil.ids.n_exceptions != 0;
+    comb_writeidlist_free(&wil);
+    sql_pause_point(c, "adopt_listing");
+    if (known || (rc = units_max_writeid(c, t, &found, &where, err)))
+        return rc;
+    /* Another writer's first write may have begun after this statement's
+     * snapshot: its directories are this table's own, not foreign. */
+    if (found == 0 || (rc = writeid_allocated(c, t, &allocated, err)) ||
+        found <= allocated)
+        return rc;
+    return comb_err(err, COMB_EINVALID, "table %s holds ACID data written "
+                    "elsewhere (write ids up to %lld in '%s') that the "
+                    "metastore does not know; run MSCK REPAIR TABLE %s "
+                    "before writing to it", t->qualified, (long long)found,
+                    where, t->qualified);
 }
