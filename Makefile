@@ -38,7 +38,7 @@ else
   MODE_LDFLAGS :=
 endif
 CFLAGS_ALL := $(BASE_CFLAGS) $(MODE_CFLAGS) $(CFLAGS)
-LIBS := -lprotobuf-c -lz -lsnappy -lzstd -llz4 -llzo2 -lsqlite3 -lpq -ledit -lpcre2-8 -lcurl -lxml2 -lcrypto $(THRIFT_LIBS) -lm -lpthread
+LIBS := -lprotobuf-c -lz -lsnappy -lzstd -llz4 -llzo2 -lsqlite3 -lpq -ledit -lpcre2-8 -lcurl -lxml2 -lssl -lcrypto $(THRIFT_LIBS) -lm -lpthread
 
 # Layers, lowest first; a layer's archive may only use the ones before it.
 LAYERS := common fs orc text acid metastore compactor stream sql server cli

@@ -29,6 +29,7 @@
 
 #include "cli/compactor_cmd.h"
 #include "cli/orcfiledump.h"
+#include "cli/passwd_cmd.h"
 #include "cli/serve_cmd.h"
 #include "cli/print.h"
 #include "cli/shell.h"
@@ -61,6 +62,7 @@ static void usage(FILE *out)
           "       comb [OPTIONS] stream --table [db.]t [--format csv|tsv|json]\n"
           "            [--upsert-key col,...] ... (comb stream --help)\n"
           "       comb [OPTIONS] serve [--port N] [--bind ADDR]\n"
+          "       comb passwd [--delete] FILE USER\n"
           "OPTIONS: [--warehouse DIR] [--metastore FILE|postgresql://...]\n"
           "         [--hivevar k=v]... [--hiveconf k=v]...\n"
           "         [--outputformat table|tsv|csv] [-v] [--silent]\n"
@@ -284,6 +286,7 @@ static const Subcommand subcommands[] = {
     {"compactor", compactor_placeholder},
     {"stream", stream_placeholder},
     {"serve", serve_placeholder},
+    {"passwd", cli_passwd},
 };
 
 /* The subcommand named by the first argument after the global options, or

@@ -1,8 +1,8 @@
 /*
  * hs2.c - hs2_serve: the listening socket (127.0.0.1 unless told
  * otherwise), a thread per connection running TCLIService's processor
- * over the buffered binary transport (Hive's NOSASL), and the stop on
- * SIGINT / SIGTERM.
+ * over the binary protocol on what its handshake set up (hs2_auth.c), and
+ * the stop on SIGINT / SIGTERM.
  */
 #include "server/hs2_int.h"
 
@@ -19,8 +19,6 @@
 #include <unistd.h>
 
 #include <thrift/c_glib/protocol/thrift_binary_protocol.h>
-#include <thrift/c_glib/transport/thrift_buffered_transport.h>
-#include <thrift/c_glib/transport/thrift_socket.h>
 
 #include "common/alloc.h"
 
@@ -72,37 +70,43 @@ static void conn_remove(int fd)
     pthread_mutex_unlock(&conns.lock);
 }
 
-/* One client: calls until it hangs up (or the server stops), then what
- * its sessions left open is closed. */
+static Hs2Security security;
+
+/* One client: its handshake, calls until it hangs up (or the server
+ * stops), then what its sessions left open is closed. */
 static void *serve_conn(void *arg)
 {
     int fd = (int)(intptr_t)arg;
-    ThriftSocket *s = g_object_new(THRIFT_TYPE_SOCKET, NULL);
-    /* the accepted socket, as ThriftServerSocket's accept hands it over
-     * (a socket is no file: ThriftFDTransport's flush would fsync it) */
-    s->sd = fd;
-    ThriftTransport *sock = THRIFT_TRANSPORT(s);
-    ThriftTransport *buf = g_object_new(THRIFT_TYPE_BUFFERED_TRANSPORT,
-                                        "transport", sock, NULL);
+    ThriftTransport *wire = NULL, *top = NULL;
+    char user[HS2_USER_MAX + 1];
+    if (hs2_conn_open(&security, fd, &wire, &top, user)) {
+        if (wire) {
+            hs2_wire_drain(wire);
+            g_object_unref(wire);   /* closes fd */
+        } else {
+            close(fd);
+        }
+        conn_remove(fd);
+        return NULL;
+    }
     ThriftProtocol *proto = g_object_new(THRIFT_TYPE_BINARY_PROTOCOL,
-                                         "transport", buf, NULL);
-    Hs2TCLIServiceHandler *handler = hs2_handler_new();
+                                         "transport", top, NULL);
+    Hs2TCLIServiceHandler *handler = hs2_handler_new(user);
     ThriftProcessor *proc = g_object_new(HS2_TYPE_T_C_L_I_SERVICE_PROCESSOR,
                                          "handler", handler, NULL);
     GError *error = NULL;
     /* peek: false once the client hung up (process would not say) */
-    while (thrift_transport_peek(buf, &error) &&
+    while (thrift_transport_peek(top, &error) &&
            thrift_processor_process(proc, proto, proto, &error))
         ;
     g_clear_error(&error);
     hs2_conn_end(handler);
-    conn_remove(fd);
-    thrift_transport_close(sock, NULL);   /* closes fd */
     g_object_unref(proc);
     g_object_unref(handler);
     g_object_unref(proto);
-    g_object_unref(buf);
-    g_object_unref(sock);
+    g_object_unref(top);
+    g_object_unref(wire);          /* closes fd */
+    conn_remove(fd);
     return NULL;
 }
 
@@ -191,8 +195,10 @@ int hs2_serve(const Hs2Options *opt, CombErr *err)
     if (pipe2(stop_pipe, O_CLOEXEC))
         return comb_err(err, COMB_EIO, "cannot make a pipe: %s",
                         strerror(errno));
-    if ((rc = hs2_service_start(opt, err)) ||
+    if ((rc = hs2_security_init(opt, &security, err)) ||
+        (rc = hs2_service_start(opt, err)) ||
         (rc = listen_on(opt, &lfd, host, sizeof host, &port, err))) {
+        hs2_security_free(&security);
         close(stop_pipe[0]);
         close(stop_pipe[1]);
         return rc;
@@ -207,6 +213,7 @@ int hs2_serve(const Hs2Options *opt, CombErr *err)
     close(lfd);
     end_connections();
     hs2_service_stop();
+    hs2_security_free(&security);
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
     close(stop_pipe[0]);

@@ -1,7 +1,7 @@
 /*
  * hs2.h - `comb serve`: HiveServer2's protocol (TCLIService, tcli.thrift)
- * over the binary Thrift transport, unframed as Hive's NOSASL mode has it,
- * on one warehouse.
+ * over the binary Thrift transport (SASL PLAIN or none, framed or not,
+ * TLS or not: README), on one warehouse.
  *
  * Each connection gets a thread; each OpenSession a SQL session of its
  * own (settings, database, transaction).  A statement runs to its end
@@ -19,7 +19,8 @@ typedef struct Hs2Options {
     const char *metastore;
     const char *bind;          /* address to listen on; NULL: 127.0.0.1 */
     int port;                  /* 0: any free port */
-    /* --hiveconf pairs every session starts with */
+    /* --hiveconf pairs: the server's own settings (hive.server2.*,
+     * comb.server.*) and what every session starts with */
     const char *const *conf_keys;
     const char *const *conf_values;
     int n_conf;
@@ -29,7 +30,7 @@ typedef struct Hs2Options {
 } Hs2Options;
 
 /* Serve until SIGINT or SIGTERM; COMB_OK then, or an error (the port is
- * taken, the warehouse cannot be opened). */
+ * taken, the warehouse cannot be opened, a security setting is wrong). */
 int hs2_serve(const Hs2Options *opt, CombErr *err);
 
 #endif

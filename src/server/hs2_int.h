@@ -92,9 +92,59 @@ int hs2_service_start(const Hs2Options *opt, CombErr *err);
 void hs2_service_stop(void);
 
 /* A handler for one connection (a GObject of the generated handler
- * class); hs2_conn_end closes the sessions opened through it and left
- * open (before the caller drops the handler). */
-Hs2TCLIServiceHandler *hs2_handler_new(void);
+ * class) of user (the name SASL authenticated; "" none: OpenSession's
+ * username counts); hs2_conn_end closes the sessions opened through it
+ * and left open (before the caller drops the handler). */
+Hs2TCLIServiceHandler *hs2_handler_new(const char *user);
 void hs2_conn_end(Hs2TCLIServiceHandler *conn);
+
+/* --------------------------------------------- connections (hs2_auth.c) */
+
+#define HS2_USER_MAX 128
+
+typedef enum Hs2AuthMode {
+    HS2_AUTH_NONE,       /* SASL PLAIN with any password, or no SASL */
+    HS2_AUTH_NOSASL,     /* no SASL: framed or unframed binary */
+    HS2_AUTH_PASSWORD    /* SASL PLAIN checked against the password file */
+} Hs2AuthMode;
+
+/* The server's settings for its connections, from its --hiveconf pairs:
+ * hive.server2.authentication, comb.server.password.file,
+ * comb.server.auth.failure.delay.ms (a refused login's wait, 1000),
+ * hive.server2.thrift.max.message.size (104857600), hive.server2.use.SSL
+ * with hive.server2.keystore.path (PEM: certificate and key) and
+ * hive.server2.keystore.password. */
+typedef struct Hs2Security {
+    Hs2AuthMode mode;
+    const char *password_file;
+    int failure_delay_ms;
+    int max_message;
+    struct ssl_ctx_st *tls;     /* NULL: no TLS; owned */
+} Hs2Security;
+
+int hs2_security_init(const Hs2Options *opt, Hs2Security *sec, CombErr *err);
+/* A server setting no session may see (SET would show it). */
+bool hs2_conf_is_secret(const char *key);
+void hs2_security_free(Hs2Security *sec);
+/* The handshake of accepted socket fd: TLS, SASL, framing.  0: *wire is
+ * the bottom transport (it owns fd: closing it closes fd), *top what the
+ * protocol reads (above *wire), user the authenticated name ("" none).
+ * -1: refused or broken (*wire, when set, still to be dropped). */
+int hs2_conn_open(const Hs2Security *sec, int fd, ThriftTransport **wire,
+                  ThriftTransport **top, char user[HS2_USER_MAX + 1]);
+/* the classes the handshake makes, registered before the threads */
+void hs2_auth_register(void);
+
+/* The bottom transport (hs2_wire.c): fd, or the TLS session ssl on it. */
+struct ssl_st;
+ThriftTransport *hs2_wire_new(int fd, struct ssl_st *ssl);
+/* The next byte, left to be read (-1 at the end or on error). */
+int hs2_wire_byte(ThriftTransport *wire);
+/* After a refusal: what was said reaches the client before the hang-up
+ * (unread bytes would make the close a reset that can overtake it): the
+ * sending side is shut, what the client still sends read and dropped
+ * (up to a second, 1 MiB). */
+void hs2_wire_drain(ThriftTransport *wire);
+void hs2_wire_register(void);
 
 #endif

@@ -22,8 +22,6 @@
 
 #include <thrift/c_glib/protocol/thrift_binary_protocol.h>
 #include <thrift/c_glib/thrift_application_exception.h>
-#include <thrift/c_glib/transport/thrift_buffered_transport.h>
-#include <thrift/c_glib/transport/thrift_socket.h>
 
 #define HANDLE_LEN 16
 
@@ -302,12 +300,15 @@ static int apply_overlay(SqlSession *s, GHashTable *conf, CombErr *err)
     return rc;
 }
 
+/* user: the connection's authenticated name, which OpenSession's
+ * username cannot override ("": none, the username counts). */
 static int session_new(const Hs2TOpenSessionReq *req, const void *owner,
-                       Hs2Session **out, CombErr *err)
+                       const char *user, Hs2Session **out, CombErr *err)
 {
     const Hs2Options *opt = reg.opt;
     SqlSessionOptions so = {opt->warehouse,
-                            req->__isset_username ? req->username : NULL,
+                            *user ? user
+                            : req->__isset_username ? req->username : NULL,
                             opt->metastore};
     Hs2Session *s = comb_calloc(1, sizeof *s);
     int rc;
@@ -315,8 +316,9 @@ static int session_new(const Hs2TOpenSessionReq *req, const void *owner,
         return comb_err_nomem(err);
     rc = sql_session_open(&so, &s->sql, err);
     for (int i = 0; !rc && i < opt->n_conf; i++)
-        rc = sql_session_set_conf(s->sql, opt->conf_keys[i],
-                                  opt->conf_values[i], err);
+        if (!hs2_conf_is_secret(opt->conf_keys[i]))
+            rc = sql_session_set_conf(s->sql, opt->conf_keys[i],
+                                      opt->conf_values[i], err);
     if (!rc)
         rc = apply_overlay(s->sql, req->__isset_configuration
                                        ? req->configuration : NULL, err);
@@ -426,6 +428,38 @@ static void op_link(Hs2Session *s, Hs2Op *o)
     pthread_mutex_unlock(&reg.lock);
 }
 
+/* SET's lines as its result set (column "set"), as HiveServer2 answers
+ * SET (the embedded CLI prints them as lines). */
+static bool is_set_statement(const char *sql)
+{
+    while (*sql == ' ' || *sql == '\t' || *sql == '\n' || *sql == '\r')
+        sql++;
+    return !strncasecmp(sql, "set", 3) &&
+           (sql[3] == '\0' || sql[3] == ' ' || sql[3] == '\t' || sql[3] == '\n' ||
+            sql[3] == ';');
+}
+
+static int set_lines_as_result(Hs2Op *o, CombErr *err)
+{
+    static const char *const names[] = {"set"};
+    static const CombTypeKind kinds[] = {COMB_T_STRING};
+    CombBatch b;
+    int rc = hs2_result_begin(&o->result, 1, names, kinds, err);
+    if (rc || comb_batch_init(&b, 1, kinds, COMB_BATCH_SIZE))
+        return rc ? rc : comb_err_nomem(err);
+    for (int done = 0; !rc && done < o->n_log; done += b.n_rows) {
+        b.n_rows = o->n_log - done < COMB_BATCH_SIZE ? o->n_log - done
+                                                     : COMB_BATCH_SIZE;
+        for (int j = 0; j < b.n_rows; j++)
+            b.cols[0].str[j] = (CombStr){o->log[done + j],
+                                         (uint32_t)strlen(o->log[done + j])};
+        rc = hs2_result_add(&o->result, &b, err);
+    }
+    comb_batch_free(&b);
+    o->began = rc == COMB_OK;
+    return rc;
+}
+
 /* Run o's statement on s to its end; its final state set under the
  * registry's lock (GetOperationStatus reads it without the session). */
 static void execute(Hs2Session *s, Hs2Op *o, const char *sql,
@@ -434,7 +468,9 @@ static void execute(Hs2Session *s, Hs2Op *o, const char *sql,
     SqlSink sink = {o, sink_begin, sink_batch, NULL, sink_info};
     Hs2TOperationState end = HS2_T_OPERATION_STATE_FINISHED_STATE;
     if (apply_overlay(s->sql, overlay, &o->err) ||
-        sql_session_execute(s->sql, sql, strlen(sql), &sink, &o->err)) {
+        sql_session_execute(s->sql, sql, strlen(sql), &sink, &o->err) ||
+        (!o->began && o->n_log > 0 && is_set_statement(sql) &&
+         set_lines_as_result(o, &o->err))) {
         end = o->err.code == COMB_ECANCELLED ? HS2_T_OPERATION_STATE_CANCELED_STATE
                                              : HS2_T_OPERATION_STATE_ERROR_STATE;
         hs2_result_free(&o->result);
@@ -528,6 +564,7 @@ static void put_op_handle(Hs2TOperationHandle *h, const Hs2Op *o)
 
 typedef struct CombHs2Handler {
     Hs2TCLIServiceHandler parent;
+    char user[HS2_USER_MAX + 1];   /* SASL's; "" none */
 } CombHs2Handler;
 
 typedef struct CombHs2HandlerClass {
@@ -546,7 +583,7 @@ static gboolean open_session(Hs2TCLIServiceIf *iface, Hs2TOpenSessionResp **ret,
         req->client_protocol < HS2_T_PROTOCOL_VERSION_HIVE_CLI_SERVICE_PROTOCOL_V10
             ? req->client_protocol
             : HS2_T_PROTOCOL_VERSION_HIVE_CLI_SERVICE_PROTOCOL_V10;
-    if (session_new(req, iface, &s, &err)) {
+    if (session_new(req, iface, ((CombHs2Handler *)iface)->user, &s, &err)) {
         status_failed((*ret)->status, &err);
         return TRUE;
     }
@@ -945,9 +982,11 @@ static void comb_hs2_handler_init(CombHs2Handler *self)
 
 /* ------------------------------------------------------ connections */
 
-Hs2TCLIServiceHandler *hs2_handler_new(void)
+Hs2TCLIServiceHandler *hs2_handler_new(const char *user)
 {
-    return g_object_new(comb_hs2_handler_get_type(), NULL);
+    CombHs2Handler *h = g_object_new(comb_hs2_handler_get_type(), NULL);
+    snprintf(h->user, sizeof h->user, "%s", user);
+    return &h->parent;
 }
 
 /* The sessions a connection opened and did not close, closed with it: a
@@ -988,12 +1027,11 @@ static void register_types(void)
      * atomics, which ThreadSanitizer does not see) */
     g_type_class_unref(g_type_class_ref(comb_hs2_handler_get_type()));
     g_type_class_unref(g_type_class_ref(HS2_TYPE_T_C_L_I_SERVICE_PROCESSOR));
-    g_type_class_unref(g_type_class_ref(THRIFT_TYPE_SOCKET));
-    g_type_class_unref(g_type_class_ref(THRIFT_TYPE_BUFFERED_TRANSPORT));
+    hs2_auth_register();
     g_type_class_unref(g_type_class_ref(THRIFT_TYPE_BINARY_PROTOCOL));
     /* the processor looks the protocol's "transport" up by name: the
      * name's first interning too (GLib's futex locks are as unseen) */
-    GObject *t = g_object_new(THRIFT_TYPE_SOCKET, NULL);
+    GObject *t = G_OBJECT(hs2_wire_new(-1, NULL));
     GObject *p = g_object_new(THRIFT_TYPE_BINARY_PROTOCOL, "transport", t, NULL);
     GObject *got = NULL;
     g_object_get(p, "transport", &got, NULL);
@@ -1002,9 +1040,22 @@ static void register_types(void)
     g_object_unref(t);
 }
 
+/* libthrift reports a client's broken or oversized message with
+ * g_warning, on the server's stderr; the client's connection ends, which
+ * is all the server does about it. */
+static void drop_protocol_warning(const gchar *domain, GLogLevelFlags level,
+                                  const gchar *message, gpointer data)
+{
+    (void)domain;
+    (void)level;
+    (void)message;
+    (void)data;
+}
+
 int hs2_service_start(const Hs2Options *opt, CombErr *err)
 {
     (void)err;
+    g_log_set_handler(NULL, G_LOG_LEVEL_WARNING, drop_protocol_warning, NULL);
     register_types();
     reg.opt = opt;
     return COMB_OK;

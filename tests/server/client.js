@@ -5,7 +5,7 @@
 // inside a transaction.  Prints one line per check; exits 1 at the first failure.
 //   node client.js PORT
 const assert = require('node:assert/strict');
-const { T, utils, connect: connectTo, open, run } = require('./hs2.js');
+const { T, utils, connect: connectTo, open, run, main } = require('./hs2.js');
 
 const port = Number(process.argv[2]);
 const connect = () => connectTo(port);
@@ -29,7 +29,7 @@ async function rowsOf(opPromise) {
   return rows;
 }
 
-(async () => {
+main('client', async () => {
   const client = await connect();
   const s = await open(client, { 'use:database': 'default', 'set:hivevar:lim': '2' });
   const info = await s.getInfo(T.TGetInfoType.CLI_DBMS_NAME);
@@ -129,6 +129,14 @@ async function rowsOf(opPromise) {
   assert.deepEqual(rows.map(r => r.id), [1, 2]);
   ok('the session overlay set:hivevar applies');
 
+  // SET answers with a result set, column "set", as HiveServer2's does
+  await run(s, 'SET hive.exec.dynamic.partition.mode=nonstrict');
+  ({ rows } = await run(s, '  set hive.exec.dynamic.partition.mode'));
+  assert.deepEqual(rows, [{ set: 'hive.exec.dynamic.partition.mode=nonstrict' }]);
+  ({ rows } = await run(s, 'SET no.such.key'));
+  assert.deepEqual(rows, [{ set: 'no.such.key is undefined' }]);
+  ok('SET gives its lines as a result set');
+
   // a statement run asynchronously, polled, and a long one cancelled
   let op = await s.executeStatement('SELECT count(*) AS n FROM big', { runAsync: true });
   await utils.waitUntilReady(op, false, () => {});
@@ -170,7 +178,4 @@ async function rowsOf(opPromise) {
   await s.close();
   await client.close();
   ok('sessions close');
-})().catch(err => {
-  console.log(`not ok - ${err.message}`);
-  process.exit(1);
 });

@@ -5,7 +5,7 @@
 // result.
 //   node concurrent.js PORT CLIENTS ROUNDS
 const assert = require('node:assert/strict');
-const { connect, open, run: runPaged } = require('./hs2.js');
+const { connect, open, run: runPaged, main } = require('./hs2.js');
 
 const [port, clients, rounds] = process.argv.slice(2).map(Number);
 
@@ -36,7 +36,7 @@ async function worker(k) {
   client.close();
 }
 
-(async () => {
+main('concurrent', async () => {
   const { client, s } = await session();
   await run(s, `CREATE TABLE shared (client INT, round INT, j INT)
                 STORED AS ORC TBLPROPERTIES ('transactional'='true')`);
@@ -51,7 +51,4 @@ async function worker(k) {
   await s.close();
   client.close();
   console.log(`ok - ${clients} clients, ${clients * rounds} INSERTs at once, every row once`);
-})().catch(err => {
-  console.log(`not ok - ${err.message}`);
-  process.exit(1);
 });

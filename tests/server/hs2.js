@@ -33,4 +33,24 @@ async function run(session, sql, pageSize = 100) {
   return { rows, pages };
 }
 
-module.exports = { T, utils, connect, open, run };
+// Runs a test's async body: "not ok" and exit 1 when it throws, or when
+// a call of it never settles (node would otherwise end quietly, with 0);
+// "# NAME: every check ran" at its end, which the shell side waits for
+// (tests/integration/lib/server.bash, server_js).
+function main(name, body) {
+  let finished = false;
+  process.on('beforeExit', () => {
+    if (finished) return;
+    console.log(`not ok - ${name}: a call never finished`);
+    process.exit(1);
+  });
+  body().then(() => {
+    finished = true;
+    console.log(`# ${name}: every check ran`);
+  }, err => {
+    console.log(`not ok - ${name}: ${err.stack || err}`);
+    process.exit(1);
+  });
+}
+
+module.exports = { T, utils, connect, open, run, main };

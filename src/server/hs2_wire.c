@@ -1,0 +1,241 @@
+/*
+ * hs2_wire.c - the bottom transport of a connection: its socket, or the
+ * TLS session on it (OpenSSL), as a ThriftTransport the framed or
+ * buffered transport stacks on.  One byte may be peeked and given back
+ * (the handshake looks at the first byte to tell SASL, framed and
+ * unframed clients apart).
+ */
+#include "server/hs2_int.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <openssl/err.h>
+#include <openssl/ssl.h>
+
+typedef struct CombHs2Wire {
+    ThriftTransport parent;
+    int fd;
+    SSL *ssl;           /* NULL: plain socket; owned */
+    int pushback;       /* a byte read ahead, or -1 */
+} CombHs2Wire;
+
+typedef struct CombHs2WireClass {
+    ThriftTransportClass parent;
+} CombHs2WireClass;
+
+G_DEFINE_TYPE(CombHs2Wire, comb_hs2_wire, THRIFT_TYPE_TRANSPORT)
+
+#define WIRE(t) ((CombHs2Wire *)(t))
+
+static void wire_error(GError **error, int code, const char *what)
+{
+    g_set_error(error, THRIFT_TRANSPORT_ERROR, code, "%s: %s", what,
+                errno ? strerror(errno) : "connection closed");
+}
+
+/* Up to n bytes (at least one), 0 at the end, -1 on error. */
+static ssize_t read_some(CombHs2Wire *w, void *buf, size_t n)
+{
+    for (;;) {
+        ssize_t got;
+        errno = 0;
+        if (w->ssl) {
+            int r = SSL_read(w->ssl, buf, n > INT32_MAX ? INT32_MAX : (int)n);
+            if (r > 0)
+                return r;
+            int e = SSL_get_error(w->ssl, r);
+            ERR_clear_error();
+            if (e == SSL_ERROR_ZERO_RETURN)
+                return 0;
+            if (e == SSL_ERROR_SYSCALL && errno == EINTR)
+                continue;
+            return e == SSL_ERROR_SYSCALL && errno == 0 ? 0 : -1;
+        }
+        got = recv(w->fd, buf, n, 0);
+        if (got >= 0 || errno != EINTR)
+            return got;
+    }
+}
+
+static gboolean wire_is_open(ThriftTransport *t)
+{
+    return WIRE(t)->fd >= 0;
+}
+
+static gboolean wire_open(ThriftTransport *t, GError **error)
+{
+    (void)error;
+    return WIRE(t)->fd >= 0;
+}
+
+static gboolean wire_close(ThriftTransport *t, GError **error)
+{
+    CombHs2Wire *w = WIRE(t);
+    (void)error;
+    if (w->ssl) {
+        SSL_shutdown(w->ssl);
+        SSL_free(w->ssl);
+        ERR_clear_error();
+        w->ssl = NULL;
+    }
+    if (w->fd >= 0)
+        close(w->fd);
+    w->fd = -1;
+    return TRUE;
+}
+
+/* false once the client hung up: the connection's loop ends */
+static gboolean wire_peek(ThriftTransport *t, GError **error)
+{
+    CombHs2Wire *w = WIRE(t);
+    unsigned char b;
+    ssize_t got;
+    if (w->pushback >= 0)
+        return TRUE;
+    if (w->fd < 0)
+        return FALSE;
+    if ((got = read_some(w, &b, 1)) < 0)
+        wire_error(error, THRIFT_TRANSPORT_ERROR_RECEIVE, "cannot read");
+    if (got != 1)
+        return FALSE;
+    w->pushback = b;
+    return TRUE;
+}
+
+/* Exactly len bytes, as the transports above expect. */
+static gint32 wire_read(ThriftTransport *t, gpointer buf, guint32 len,
+                        GError **error)
+{
+    CombHs2Wire *w = WIRE(t);
+    guint32 got = 0;
+    if (len > 0 && w->pushback >= 0) {
+        ((unsigned char *)buf)[got++] = (unsigned char)w->pushback;
+        w->pushback = -1;
+    }
+    while (got < len) {
+        ssize_t n = read_some(w, (unsigned char *)buf + got, len - got);
+        if (n <= 0) {
+            wire_error(error, THRIFT_TRANSPORT_ERROR_RECEIVE, "cannot read");
+            return -1;
+        }
+        got += (guint32)n;
+    }
+    return (gint32)got;
+}
+
+static gboolean wire_read_end(ThriftTransport *t, GError **error)
+{
+    (void)t;
+    (void)error;
+    return TRUE;
+}
+
+static gboolean wire_write(ThriftTransport *t, const gpointer buf,
+                           const guint32 len, GError **error)
+{
+    CombHs2Wire *w = WIRE(t);
+    const unsigned char *p = buf;
+    guint32 done = 0;
+    while (done < len) {
+        ssize_t n;
+        errno = 0;
+        if (w->ssl) {
+            n = SSL_write(w->ssl, p + done, (int)(len - done));
+            if (n <= 0)
+                ERR_clear_error();
+        } else {
+            n = send(w->fd, p + done, len - done, MSG_NOSIGNAL);
+        }
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            wire_error(error, THRIFT_TRANSPORT_ERROR_SEND, "cannot write");
+            return FALSE;
+        }
+        done += (guint32)n;
+    }
+    return TRUE;
+}
+
+static gboolean wire_write_end(ThriftTransport *t, GError **error)
+{
+    (void)t;
+    (void)error;
+    return TRUE;
+}
+
+static gboolean wire_flush(ThriftTransport *t, GError **error)
+{
+    (void)t;
+    (void)error;
+    return TRUE;
+}
+
+static void wire_finalize(GObject *o)
+{
+    wire_close(THRIFT_TRANSPORT(o), NULL);
+    G_OBJECT_CLASS(comb_hs2_wire_parent_class)->finalize(o);
+}
+
+static void comb_hs2_wire_class_init(CombHs2WireClass *c)
+{
+    ThriftTransportClass *t = THRIFT_TRANSPORT_CLASS(c);
+    G_OBJECT_CLASS(c)->finalize = wire_finalize;
+    t->is_open = wire_is_open;
+    t->open = wire_open;
+    t->close = wire_close;
+    t->peek = wire_peek;
+    t->read = wire_read;
+    t->read_end = wire_read_end;
+    t->write = wire_write;
+    t->write_end = wire_write_end;
+    t->flush = wire_flush;
+}
+
+static void comb_hs2_wire_init(CombHs2Wire *w)
+{
+    w->fd = -1;
+    w->pushback = -1;
+}
+
+void hs2_wire_register(void)
+{
+    g_type_class_unref(g_type_class_ref(comb_hs2_wire_get_type()));
+}
+
+ThriftTransport *hs2_wire_new(int fd, struct ssl_st *ssl)
+{
+    CombHs2Wire *w = g_object_new(comb_hs2_wire_get_type(), NULL);
+    w->fd = fd;
+    w->ssl = ssl;
+    return THRIFT_TRANSPORT(w);
+}
+
+int hs2_wire_byte(ThriftTransport *t)
+{
+    GError *error = NULL;
+    gboolean got = wire_peek(t, &error);
+    g_clear_error(&error);
+    return got ? WIRE(t)->pushback : -1;
+}
+
+void hs2_wire_drain(ThriftTransport *t)
+{
+    CombHs2Wire *w = WIRE(t);
+    unsigned char sink[4096];
+    struct timeval tv = {1, 0};
+    size_t total = 0;
+    ssize_t n;
+    if (w->fd < 0)
+        return;
+    if (w->ssl)
+        SSL_shutdown(w->ssl);
+    shutdown(w->fd, SHUT_WR);
+    setsockopt(w->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    while (total < (1 << 20) && (n = recv(w->fd, sink, sizeof sink, 0)) > 0)
+        total += (size_t)n;
+    ERR_clear_error();
+}
