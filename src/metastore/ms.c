@@ -13,6 +13,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <strings.h>
 
 /* ---------------------------------------------------------- properties */
@@ -1646,4 +1647,205 @@ int ms_compact_abort(Ms *ms, const int64_t *ids, int n, bool *done,
     for (int i = 0; i < n; i++)
         done[i] = false;
     return ms->ops->compact_abort(ms->impl, ids, n, done, err);
+}
+
+/* --------------------------------------------------------- authorization */
+
+static bool builtin_role(const char *lname)
+{
+    return strcmp(lname, "admin") == 0 || strcmp(lname, "public") == 0;
+}
+
+int ms_role_create(Ms *ms, const char *name, const char *owner, CombErr *err)
+{
+    MsName lname;
+    int rc = check_handle(ms, err);
+    if (!rc)
+        rc = name_lower(&lname, name, "role", err);
+    if (!rc)
+        rc = name_check_new(lname.s, "role name", false, err);
+    if (!rc && builtin_role(lname.s))
+        rc = comb_err(err, COMB_EEXISTS, "Role %s already exists.", lname.s);
+    if (rc)
+        return rc;
+    return commit_traced(ms->ops->role_create(ms->impl, lname.s,
+                                              owner ? owner : "",
+                                              (int64_t)time(NULL), err),
+                         "role_create", lname.s, 0);
+}
+
+int ms_role_drop(Ms *ms, const char *name, CombErr *err)
+{
+    MsName lname;
+    int rc = check_handle(ms, err);
+    if (!rc)
+        rc = name_lower(&lname, name, "role", err);
+    if (!rc && builtin_role(lname.s))
+        rc = comb_err(err, COMB_EINVALID, "Role %s is built in and cannot be "
+                      "dropped", lname.s);
+    if (rc)
+        return rc;
+    return commit_traced(ms->ops->role_drop(ms->impl, lname.s, err),
+                         "role_drop", lname.s, 0);
+}
+
+int ms_role_list(Ms *ms, CombArena *a, char ***names, int *n, CombErr *err)
+{
+    int rc = check_lookup(ms, a, names, err);
+    if (!rc)
+        rc = check_out(n, "result count", err);
+    return rc ? rc : ms->ops->role_list(ms->impl, a, names, n, err);
+}
+
+/* g with its names lower-cased (users keep theirs), into `a`. */
+static int grant_lowered(const MsGrant *g, CombArena *a, MsGrant *out,
+                         CombErr *err)
+{
+    *out = *g;
+    out->db = g->db ? arena_lower(a, g->db) : NULL;
+    out->table = g->table ? arena_lower(a, g->table) : NULL;
+    out->role = g->role ? arena_lower(a, g->role) : NULL;
+    if (g->principal && g->principal_is_role)
+        out->principal = arena_lower(a, g->principal);
+    if ((g->db && !out->db) || (g->table && !out->table) ||
+        (g->role && !out->role) || (g->principal && !out->principal))
+        return comb_err_nomem(err);
+    return COMB_OK;
+}
+
+/* The object a grant names exists (a role grant's role, its principal
+ * when a role, the database, the table). */
+static int grant_object_exists(Ms *ms, const MsGrant *g, CombArena *a,
+                               CombErr *err)
+{
+    const char *roles[2] = {g->object == MS_GRANT_ROLE ? g->role : NULL,
+                            g->principal_is_role ? g->principal : NULL};
+    MsDatabase *db;
+    MsTable *t;
+    char **names;
+    int n, rc = COMB_OK;
+    if (g->object == MS_GRANT_DATABASE)
+        rc = ms->ops->db_get(ms->impl, g->db, a, &db, err);
+    else if (g->object == MS_GRANT_TABLE)
+        rc = ms->ops->table_get(ms->impl, g->db, g->table, a, &t, err);
+    if (rc || (!roles[0] && !roles[1]))
+        return rc;
+    if ((rc = ms->ops->role_list(ms->impl, a, &names, &n, err)))
+        return rc;
+    for (int r = 0; r < 2; r++) {
+        bool found = !roles[r] || builtin_role(roles[r]);
+        for (int i = 0; i < n && !found; i++)
+            found = strcmp(names[i], roles[r]) == 0;
+        if (!found)
+            return comb_err(err, COMB_ENOTFOUND, "Role %s does not exist",
+                            roles[r]);
+    }
+    return COMB_OK;
+}
+
+static int check_grant(const MsGrant *g, CombErr *err)
+{
+    bool ok = g->principal && *g->principal &&
+              (g->object == MS_GRANT_ROLE
+                   ? g->role && !g->privilege
+                   : g->db && g->privilege &&
+                         (g->object == MS_GRANT_DATABASE) == !g->table);
+    return ok ? COMB_OK
+              : comb_err(err, COMB_EINVALID, "a grant without its object, "
+                         "principal or privilege");
+}
+
+/* What ms_grant_put and ms_grant_drop share: the checked, lowered row as
+ * cells, its object known to exist. */
+static int grant_row(Ms *ms, const MsGrant *g, CombArena *a, MsGrant *low,
+                     char ***cells, CombErr *err)
+{
+    int rc = check_handle(ms, err);
+    if (!rc)
+        rc = check_grant(g, err);
+    if (!rc)
+        rc = grant_lowered(g, a, low, err);
+    if (!rc)
+        rc = grant_object_exists(ms, low, a, err);
+    low->create_time = (int64_t)time(NULL);
+    return rc ? rc : ms_grant_cells(low, a, cells, err);
+}
+
+/* "SELECT on default.t to USER bob", "role r to USER bob" */
+static void grant_words(const MsGrant *g, char *out, size_t n)
+{
+    const char *who = g->principal_is_role ? "ROLE" : "USER";
+    if (g->object == MS_GRANT_ROLE)
+        snprintf(out, n, "role %s to %s %s", g->role, who, g->principal);
+    else if (g->object == MS_GRANT_DATABASE)
+        snprintf(out, n, "%s on database %s to %s %s", g->privilege, g->db,
+                 who, g->principal);
+    else
+        snprintf(out, n, "%s on %s.%s to %s %s", g->privilege, g->db,
+                 g->table, who, g->principal);
+}
+
+int ms_grant_put(Ms *ms, const MsGrant *g, CombErr *err)
+{
+    CombArena a;
+    MsGrant low;
+    char **cells, words[600];
+    bool found = false;
+    int rc;
+    comb_arena_init(&a, 1024);
+    rc = grant_row(ms, g, &a, &low, &cells, err);
+    if (!rc)
+        rc = commit_traced(ms->ops->grant_put(ms->impl, cells, &found, err),
+                           "grant_put", cells[4], 0);
+    if (!rc && found && !g->grant_option) {
+        grant_words(&low, words, sizeof words);
+        rc = comb_err(err, COMB_EEXISTS, "%s is already granted", words);
+    }
+    comb_arena_free(&a);
+    return rc;
+}
+
+int ms_grant_drop(Ms *ms, const MsGrant *g, bool option_only, CombErr *err)
+{
+    CombArena a;
+    MsGrant low;
+    char **cells, words[600];
+    bool found = false;
+    int rc;
+    comb_arena_init(&a, 1024);
+    rc = grant_row(ms, g, &a, &low, &cells, err);
+    if (!rc)
+        rc = commit_traced(ms->ops->grant_drop(ms->impl, cells, option_only,
+                                               &found, err),
+                           "grant_drop", cells[4], 0);
+    if (!rc && !found) {
+        grant_words(&low, words, sizeof words);
+        rc = comb_err(err, COMB_ENOTFOUND, "%s was not granted%s", words,
+                      option_only ? " with its option" : "");
+    }
+    comb_arena_free(&a);
+    return rc;
+}
+
+int ms_grant_list(Ms *ms, const MsGrant *filter, CombArena *a, MsGrant **out,
+                  int *n, CombErr *err)
+{
+    MsGrant low;
+    char **key, **cells;
+    int rc = check_lookup(ms, a, out, err);
+    if (!rc)
+        rc = check_out(n, "result count", err);
+    if (!rc)
+        rc = grant_lowered(filter, a, &low, err);
+    if (!rc)
+        rc = ms_grant_cells(&low, a, &key, err);
+    if (rc)
+        return rc;
+    /* the filter's key only: its option, grantor and time match anything */
+    key[7] = key[8] = key[9] = key[10] = "";
+    *out = NULL;
+    *n = 0;
+    if ((rc = ms->ops->grant_list(ms->impl, key, a, &cells, n, err)))
+        return rc;
+    return ms_grant_from_cells(cells, *n, a, out, err);
 }

@@ -466,6 +466,23 @@ typedef struct MsBackendOps {
                         MsCompaction **rows, int *n, CombErr *err);
     int (*compact_abort)(void *impl, const int64_t *ids, int n, bool *done,
                          CombErr *err);
+    /* authorization: grants as MS_GRANT_CELLS texts (ms_grant_cells) */
+    int (*role_create)(void *impl, const char *name, const char *owner,
+                       int64_t now, CombErr *err);
+    int (*role_drop)(void *impl, const char *name, CombErr *err);
+    int (*role_list)(void *impl, CombArena *a, char ***names, int *n,
+                     CombErr *err);
+    /* insert the row; found: one with the same key existed (then its
+     * grant option is set when the new row has it, else nothing) */
+    int (*grant_put)(void *impl, char *const *cells, bool *found,
+                     CombErr *err);
+    /* delete the row with cells' key (option_only: clear its grant
+     * option); *found whether there was one */
+    int (*grant_drop)(void *impl, char *const *cells, bool option_only,
+                      bool *found, CombErr *err);
+    /* rows whose key cells equal the filter's non-empty ones */
+    int (*grant_list)(void *impl, char *const *filter, CombArena *a,
+                      char ***cells, int *n, CombErr *err);
     /* rows as MS_COLSTATS_CELLS texts each (ms_colstats_cells), part ""
      * for the table's own */
     int (*colstats_put)(void *impl, const char *db, const char *table,
@@ -1001,6 +1018,58 @@ void ms_heartbeater_stop(MsHeartbeater *hb);
  * and the txn is still open. */
 int ms_txn_commit_create(Ms *ms, int64_t txnid, const MsTable *t,
                          const MsPartition *parts, int n, CombErr *err);
+
+/* ----------------------------------------------------------- authorization */
+
+/* Hive's SQL-standard authorization: roles, who holds them, and the
+ * privileges users and roles hold on databases and tables.  (Hive keeps
+ * these in ROLES, ROLE_MAP, DB_PRIVS and TBL_PRIVS; comb keeps ROLES and
+ * one GRANTS table for the three others.)  The built-in roles admin and
+ * public are not stored: ms_role_create refuses their names. */
+typedef enum MsGrantObject {
+    MS_GRANT_ROLE,       /* membership of role `role` */
+    MS_GRANT_DATABASE,   /* a privilege on database `db` */
+    MS_GRANT_TABLE       /* a privilege on table `db`.`table` */
+} MsGrantObject;
+
+typedef struct MsGrant {
+    MsGrantObject object;
+    char *db;               /* DATABASE, TABLE; else NULL */
+    char *table;            /* TABLE; else NULL */
+    char *role;             /* ROLE: the role held; else NULL */
+    char *principal;        /* who holds it */
+    bool principal_is_role; /* a role holds it (else a user) */
+    char *privilege;        /* SELECT, INSERT, UPDATE or DELETE; NULL for
+                               ROLE */
+    bool grant_option;      /* WITH GRANT OPTION / WITH ADMIN OPTION */
+    char *grantor;
+    bool grantor_is_role;
+    int64_t create_time;    /* seconds since the epoch (ms_grant_put sets
+                               it) */
+} MsGrant;
+
+/* Make role `name` (owner: who made it).  COMB_EEXISTS "Role <r> already
+ * exists." (also for admin and public). */
+int ms_role_create(Ms *ms, const char *name, const char *owner, CombErr *err);
+/* Drop role `name` with every grant of it and to it.  COMB_ENOTFOUND
+ * "Role <r> does not exist"; COMB_EINVALID for admin and public. */
+int ms_role_drop(Ms *ms, const char *name, CombErr *err);
+/* The stored roles' names, sorted. */
+int ms_role_list(Ms *ms, CombArena *a, char ***names, int *n, CombErr *err);
+/* Record g (names lower-cased, create_time now).  Granting what is held
+ * already: with a grant option not held before, the option is added;
+ * else COMB_EEXISTS.  COMB_ENOTFOUND for a missing role, database or
+ * table. */
+int ms_grant_put(Ms *ms, const MsGrant *g, CombErr *err);
+/* Remove the grant that matches g's object, principal and privilege (or
+ * only its grant option, option_only).  COMB_ENOTFOUND when there is
+ * none. */
+int ms_grant_drop(Ms *ms, const MsGrant *g, bool option_only, CombErr *err);
+/* Grants of object kind `object` matching the filter's non-NULL db,
+ * table, role and principal (principal_is_role counts only with a
+ * principal), ordered by db, table, role, principal, privilege. */
+int ms_grant_list(Ms *ms, const MsGrant *filter, CombArena *a, MsGrant **out,
+                  int *n, CombErr *err);
 
 /* ------------------------------------------------ adopting existing data */
 

@@ -175,4 +175,22 @@ int ms_colstats_cells(const MsColStats *stats, int n, CombArena *a,
 int ms_colstats_from_cells(char *const *cells, int n, CombArena *a,
                            MsColStats **out, CombErr *err);
 
+/* ------------------------------------------------------ authorization */
+
+/* GRANTS's columns, the key first (MS_GRANT_KEY_CELLS of them): the texts
+ * a backend stores and fetches, "" for none. */
+#define MS_GRANT_CELLS 11
+#define MS_GRANT_KEY_CELLS 7
+#define MS_GRANT_COLUMNS                                                \
+    "OBJ_TYPE, DB_NAME, TBL_NAME, ROLE_NAME, PRINCIPAL_NAME,"           \
+    " PRINCIPAL_TYPE, PRIVILEGE, GRANT_OPTION, GRANTOR, GRANTOR_TYPE,"  \
+    " CREATE_TIME"
+
+/* The cells of g (in `a`); a filter's absent fields stay "". */
+int ms_grant_cells(const MsGrant *g, CombArena *a, char ***cells,
+                   CombErr *err);
+/* And back: n rows of cells into *out (in `a`). */
+int ms_grant_from_cells(char *const *cells, int n, CombArena *a,
+                        MsGrant **out, CombErr *err);
+
 #endif

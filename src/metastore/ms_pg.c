@@ -52,7 +52,7 @@
 
 /* Bump with every schema change and add the step from the previous version
  * to pg_schema_upgrade; older databases are upgraded, newer refused. */
-#define PG_SCHEMA_VERSION "5"
+#define PG_SCHEMA_VERSION "6"
 #define PG_VERSION_COMMENT "comb metastore (Hive 3.x transaction tables)"
 
 /* Waits for a row or table lock end after this long (lock_timeout). */
@@ -127,6 +127,29 @@
     "  BIT_VECTOR TEXT,"                                                \
     "  LAST_ANALYZED BIGINT NOT NULL,"                                  \
     "  PRIMARY KEY (TBL_ID, PART_NAME, COLUMN_NAME));"
+
+/* Version 6: roles and grants, as ms_sqlite.c's SQ_SCHEMA_V6_TABLES. */
+#define PG_SCHEMA_V6_SQL                                                \
+    "CREATE TABLE ROLES ("                                              \
+    "  ROLE_ID BIGSERIAL PRIMARY KEY,"                                  \
+    "  CREATE_TIME BIGINT NOT NULL,"                                    \
+    "  OWNER_NAME" PG_STR ","                                           \
+    "  ROLE_NAME" PG_STR " NOT NULL UNIQUE);"                           \
+    "CREATE TABLE GRANTS ("                                             \
+    "  GRANT_ID BIGSERIAL PRIMARY KEY,"                                 \
+    "  OBJ_TYPE" PG_STR " NOT NULL,"                                    \
+    "  DB_NAME" PG_STR " NOT NULL,"                                     \
+    "  TBL_NAME" PG_STR " NOT NULL,"                                    \
+    "  ROLE_NAME" PG_STR " NOT NULL,"                                   \
+    "  PRINCIPAL_NAME" PG_STR " NOT NULL,"                              \
+    "  PRINCIPAL_TYPE" PG_STR " NOT NULL,"                              \
+    "  PRIVILEGE" PG_STR " NOT NULL,"                                   \
+    "  GRANT_OPTION INTEGER NOT NULL,"                                  \
+    "  GRANTOR" PG_STR " NOT NULL,"                                     \
+    "  GRANTOR_TYPE" PG_STR " NOT NULL,"                                \
+    "  CREATE_TIME BIGINT NOT NULL,"                                    \
+    "  UNIQUE (OBJ_TYPE, DB_NAME, TBL_NAME, ROLE_NAME, PRINCIPAL_NAME,"  \
+    "          PRINCIPAL_TYPE, PRIVILEGE));"
 
 /* Hive's metastore tables and column names, folded as the SQLite backend
  * folds them (ms_sqlite.c's SCHEMA_SQL, README "Schema"): the storage
@@ -361,7 +384,8 @@ static const char PG_SCHEMA_SQL[] =
     "INSERT INTO NEXT_COMPACTION_QUEUE_ID VALUES (1);"
     PG_SCHEMA_V3_SQL
     PG_SCHEMA_V4_SQL
-    PG_SCHEMA_V5_SQL;
+    PG_SCHEMA_V5_SQL
+    PG_SCHEMA_V6_SQL;
 
 /* Version 2 to 3: the version 3 tables; every txn open in the database
  * gets its MIN_HISTORY_LEVEL row (the lowest open txn is a safe bound for
@@ -382,6 +406,11 @@ static const char PG_UPGRADE_V3_SQL[] =
 static const char PG_UPGRADE_V4_SQL[] =
     PG_SCHEMA_V5_SQL
     "UPDATE VERSION SET SCHEMA_VERSION = '5' WHERE VER_ID = 1;";
+
+/* Version 5 to 6: ROLES and GRANTS (authorization). */
+static const char PG_UPGRADE_V5_SQL[] =
+    PG_SCHEMA_V6_SQL
+    "UPDATE VERSION SET SCHEMA_VERSION = '6' WHERE VER_ID = 1;";
 
 /* --------------------------------------------------------- statements */
 
@@ -477,6 +506,14 @@ typedef enum PgId {
     /* column statistics ($1 TBL_ID, $2 partition name or '') */
     PG_COLSTATS_PUT,
     PG_COLSTATS_GET,
+    /* authorization */
+    PG_ROLE_INSERT,
+    PG_ROLE_DELETE,
+    PG_ROLE_LIST,
+    PG_GRANT_INSERT,
+    PG_GRANT_DELETE,
+    PG_GRANT_CLEAR_OPTION,
+    PG_GRANT_LIST,
     PG_N_STATEMENTS
 } PgId;
 
@@ -508,6 +545,11 @@ typedef enum PgId {
     "  NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL"                  \
     "  FROM " table " JOIN t USING (TBL_ID)"
 
+/* A GRANTS row by its key (MS_GRANT_KEY_CELLS as $1..$7). */
+#define PG_GRANT_KEY                                                    \
+    "OBJ_TYPE = $1 AND DB_NAME = $2 AND TBL_NAME = $3 AND ROLE_NAME = $4" \
+    " AND PRINCIPAL_NAME = $5 AND PRINCIPAL_TYPE = $6 AND PRIVILEGE = $7"
+
 static const char *const pg_sql[PG_N_STATEMENTS] = {
     /* the metastore lives in the current schema (the first of
      * search_path); read from pg_class itself, as a name lookup could
@@ -535,6 +577,38 @@ static const char *const pg_sql[PG_N_STATEMENTS] = {
         "SELECT " MS_COLSTATS_COLUMNS " FROM COL_STATS"
         " WHERE TBL_ID = $1 AND PART_NAME = $2 ORDER BY COLUMN_NAME",
     [PG_SCHEMA_LOCK] = "SELECT pg_advisory_xact_lock(" PG_SCHEMA_LOCK_KEY ")",
+    [PG_ROLE_INSERT] =
+        "INSERT INTO ROLES (ROLE_NAME, OWNER_NAME, CREATE_TIME)"
+        " VALUES ($1, $2, $3) ON CONFLICT (ROLE_NAME) DO NOTHING",
+    /* the role, and every grant of it and to it */
+    [PG_ROLE_DELETE] =
+        "WITH g AS (DELETE FROM GRANTS WHERE (OBJ_TYPE = 'ROLE'"
+        "  AND ROLE_NAME = $1) OR (PRINCIPAL_TYPE = 'ROLE'"
+        "  AND PRINCIPAL_NAME = $1))"
+        " DELETE FROM ROLES WHERE ROLE_NAME = $1",
+    [PG_ROLE_LIST] = "SELECT ROLE_NAME FROM ROLES ORDER BY ROLE_NAME",
+    /* a held grant gains the option the new one has ($8) */
+    [PG_GRANT_INSERT] =
+        "INSERT INTO GRANTS AS g (" MS_GRANT_COLUMNS ") VALUES ($1, $2, $3,"
+        " $4, $5, $6, $7, $8::integer, $9, $10, $11::bigint)"
+        " ON CONFLICT (OBJ_TYPE, DB_NAME, TBL_NAME, ROLE_NAME,"
+        " PRINCIPAL_NAME, PRINCIPAL_TYPE, PRIVILEGE) DO UPDATE"
+        " SET GRANT_OPTION = GREATEST(g.GRANT_OPTION, EXCLUDED.GRANT_OPTION)"
+        " RETURNING (xmax::text <> '0')",
+    [PG_GRANT_DELETE] = "DELETE FROM GRANTS WHERE " PG_GRANT_KEY,
+    [PG_GRANT_CLEAR_OPTION] =
+        "UPDATE GRANTS SET GRANT_OPTION = 0 WHERE GRANT_OPTION = 1 AND "
+        PG_GRANT_KEY,
+    [PG_GRANT_LIST] =
+        "SELECT OBJ_TYPE, DB_NAME, TBL_NAME, ROLE_NAME, PRINCIPAL_NAME,"
+        " PRINCIPAL_TYPE, PRIVILEGE, GRANT_OPTION::text, GRANTOR,"
+        " GRANTOR_TYPE, CREATE_TIME::text FROM GRANTS"
+        " WHERE ($1 = '' OR OBJ_TYPE = $1) AND ($2 = '' OR DB_NAME = $2)"
+        " AND ($3 = '' OR TBL_NAME = $3) AND ($4 = '' OR ROLE_NAME = $4)"
+        " AND ($5 = '' OR PRINCIPAL_NAME = $5)"
+        " AND ($6 = '' OR PRINCIPAL_TYPE = $6)"
+        " AND ($7 = '' OR PRIVILEGE = $7)"
+        " ORDER BY DB_NAME, TBL_NAME, ROLE_NAME, PRINCIPAL_NAME, PRIVILEGE",
 
     [PG_DB_INSERT] =
         "INSERT INTO DBS (NAME, \"DESC\", DB_LOCATION_URI, OWNER_NAME,"
@@ -645,6 +719,8 @@ static const char *const pg_sql[PG_N_STATEMENTS] = {
         " k AS (DELETE FROM PARTITION_KEYS"
         "  WHERE TBL_ID IN (SELECT id FROM ids)),"
         " cs AS (DELETE FROM COL_STATS WHERE TBL_ID IN (SELECT id FROM ids)),"
+        " gr AS (DELETE FROM GRANTS WHERE OBJ_TYPE <> 'ROLE' AND DB_NAME = $1"
+        "  AND ($2::text IS NULL OR TBL_NAME = $2)),"
         " v AS (DELETE FROM PARTITION_KEY_VALS"
         "  WHERE PART_ID IN (SELECT PART_ID FROM parts)),"
         " pp AS (DELETE FROM PARTITION_PARAMS"
@@ -684,7 +760,9 @@ static const char *const pg_sql[PG_N_STATEMENTS] = {
         " hl AS (UPDATE HIVE_LOCKS SET HL_DB = $3, HL_TABLE = $4"
         "  WHERE HL_DB = $1 AND HL_TABLE = $2),"
         " cq AS (UPDATE COMPACTION_QUEUE SET CQ_DATABASE = $3, CQ_TABLE = $4"
-        "  WHERE CQ_DATABASE = $1 AND CQ_TABLE = $2)"
+        "  WHERE CQ_DATABASE = $1 AND CQ_TABLE = $2),"
+        " gr AS (UPDATE GRANTS SET DB_NAME = $3, TBL_NAME = $4"
+        "  WHERE OBJ_TYPE = 'TABLE' AND DB_NAME = $1 AND TBL_NAME = $2)"
         " UPDATE COMPLETED_COMPACTIONS SET CC_DATABASE = $3, CC_TABLE = $4"
         " WHERE CC_DATABASE = $1 AND CC_TABLE = $2",
 
@@ -2728,34 +2806,44 @@ static int msp_colstats_put(void *impl, const char *db, const char *table,
     return pg_run(impl, PG_CATALOG, true, colstats_put_body, &a, err);
 }
 
-static int colstats_get_body(MsPg *h, void *p, CombErr *err)
+/* Every row of statement id as text, row-major in cells[row * n_cols +
+ * col], in the arena. */
+static int pg_fetch_texts(MsPg *h, PgId id, const PgArg *args, int n_args,
+                          int n_cols, CombArena *a, char ***out, int *n,
+                          CombErr *err)
 {
-    const ColStatsArgs *a = p;
     PGresult *res;
     bool nomem = false;
-    int64_t id;
-    int n_rows, rc = table_id(h, a->db, a->table, &id, err);
     char **cells = NULL;
-    if (!rc)
-        rc = pg_exec_res(h, PG_COLSTATS_GET,
-                         PG_ARGS(PG_INT(id), PG_TEXT(a->part)), &res, err);
+    int n_rows, rc = pg_exec_res(h, id, args, n_args, &res, err);
     if (rc)
         return rc;
     n_rows = PQntuples(res);
     if (n_rows > 0 &&
-        !(cells = comb_arena_alloc(a->a, (size_t)n_rows * MS_COLSTATS_CELLS *
-                                             sizeof *cells)))
+        !(cells = comb_arena_alloc(a, (size_t)n_rows * (size_t)n_cols *
+                                          sizeof *cells)))
         nomem = true;
     for (int r = 0; r < n_rows && !nomem; r++)
-        for (int c = 0; c < MS_COLSTATS_CELLS; c++)
-            cells[(size_t)r * MS_COLSTATS_CELLS + c] =
-                pg_text_at(res, r, c, a->a, &nomem);
+        for (int c = 0; c < n_cols; c++)
+            cells[(size_t)r * (size_t)n_cols + (size_t)c] =
+                pg_text_at(res, r, c, a, &nomem);
     PQclear(res);
     if (nomem)
         return comb_err_nomem(err);
-    *a->out = cells;
-    *a->n_out = n_rows;
+    *out = cells;
+    *n = n_rows;
     return COMB_OK;
+}
+
+static int colstats_get_body(MsPg *h, void *p, CombErr *err)
+{
+    const ColStatsArgs *a = p;
+    int64_t id;
+    int rc = table_id(h, a->db, a->table, &id, err);
+    return rc ? rc
+              : pg_fetch_texts(h, PG_COLSTATS_GET,
+                               PG_ARGS(PG_INT(id), PG_TEXT(a->part)),
+                               MS_COLSTATS_CELLS, a->a, a->out, a->n_out, err);
 }
 
 static int msp_colstats_get(void *impl, const char *db, const char *table,
@@ -2766,6 +2854,137 @@ static int msp_colstats_get(void *impl, const char *db, const char *table,
     *cells = NULL;
     *n = 0;
     return pg_run(impl, PG_READ, true, colstats_get_body, &args, err);
+}
+
+/* ------------------------------------------------------- authorization */
+
+typedef struct GrantArgs {
+    const char *name, *owner;    /* roles */
+    int64_t now;
+    char *const *cells;          /* grants: a row, or a filter */
+    bool option_only;
+    bool *found;
+    CombArena *a;
+    char ***out;
+    int *n;
+} GrantArgs;
+
+static int role_create_body(MsPg *h, void *p, CombErr *err)
+{
+    const GrantArgs *g = p;
+    int64_t added = 0;
+    int rc = pg_exec_count(h, PG_ROLE_INSERT,
+                           PG_ARGS(PG_TEXT(g->name), PG_TEXT(g->owner),
+                                   PG_INT(g->now)),
+                           &added, err);
+    if (!rc && added == 0)
+        rc = comb_err(err, COMB_EEXISTS, "Role %s already exists.", g->name);
+    return rc;
+}
+
+static int msp_role_create(void *impl, const char *name, const char *owner,
+                           int64_t now, CombErr *err)
+{
+    GrantArgs g = {name, owner, now, NULL, false, NULL, NULL, NULL, NULL};
+    return pg_run(impl, PG_CATALOG, true, role_create_body, &g, err);
+}
+
+static int role_drop_body(MsPg *h, void *p, CombErr *err)
+{
+    const GrantArgs *g = p;
+    int64_t gone = 0;
+    int rc = pg_exec_count(h, PG_ROLE_DELETE, PG_ARGS(PG_TEXT(g->name)),
+                           &gone, err);
+    if (!rc && gone == 0)
+        rc = comb_err(err, COMB_ENOTFOUND, "Role %s does not exist", g->name);
+    return rc;
+}
+
+static int msp_role_drop(void *impl, const char *name, CombErr *err)
+{
+    GrantArgs g = {name, NULL, 0, NULL, false, NULL, NULL, NULL, NULL};
+    return pg_run(impl, PG_CATALOG, true, role_drop_body, &g, err);
+}
+
+static int role_list_body(MsPg *h, void *p, CombErr *err)
+{
+    const GrantArgs *g = p;
+    return pg_fetch_texts(h, PG_ROLE_LIST, PG_NO_ARGS, 1, g->a, g->out, g->n,
+                          err);
+}
+
+static int msp_role_list(void *impl, CombArena *a, char ***names, int *n,
+                         CombErr *err)
+{
+    GrantArgs g = {NULL, NULL, 0, NULL, false, NULL, a, names, n};
+    *names = NULL;
+    *n = 0;
+    return pg_run(impl, PG_READ, true, role_list_body, &g, err);
+}
+
+/* The key cells as $1..$7. */
+#define PG_GRANT_KEY_ARGS(c)                                            \
+    PG_ARGS(PG_TEXT(c[0]), PG_TEXT(c[1]), PG_TEXT(c[2]), PG_TEXT(c[3]), \
+            PG_TEXT(c[4]), PG_TEXT(c[5]), PG_TEXT(c[6]))
+
+static int grant_put_body(MsPg *h, void *p, CombErr *err)
+{
+    const GrantArgs *g = p;
+    char *const *c = g->cells;
+    PGresult *res;
+    int rc = pg_exec_res(h, PG_GRANT_INSERT,
+                         PG_ARGS(PG_TEXT(c[0]), PG_TEXT(c[1]), PG_TEXT(c[2]),
+                                 PG_TEXT(c[3]), PG_TEXT(c[4]), PG_TEXT(c[5]),
+                                 PG_TEXT(c[6]), PG_TEXT(c[7]), PG_TEXT(c[8]),
+                                 PG_TEXT(c[9]), PG_TEXT(c[10])),
+                         &res, err);
+    if (rc)
+        return rc;
+    /* xmax is set on a row the upsert updated: it was there */
+    *g->found = PQntuples(res) > 0 && strcmp(PQgetvalue(res, 0, 0), "t") == 0;
+    PQclear(res);
+    return COMB_OK;
+}
+
+static int msp_grant_put(void *impl, char *const *cells, bool *found,
+                         CombErr *err)
+{
+    GrantArgs g = {NULL, NULL, 0, cells, false, found, NULL, NULL, NULL};
+    return pg_run(impl, PG_CATALOG, true, grant_put_body, &g, err);
+}
+
+static int grant_drop_body(MsPg *h, void *p, CombErr *err)
+{
+    const GrantArgs *g = p;
+    int64_t changed = 0;
+    int rc = pg_exec_count(h, g->option_only ? PG_GRANT_CLEAR_OPTION
+                                             : PG_GRANT_DELETE,
+                           PG_GRANT_KEY_ARGS(g->cells), &changed, err);
+    *g->found = !rc && changed > 0;
+    return rc;
+}
+
+static int msp_grant_drop(void *impl, char *const *cells, bool option_only,
+                          bool *found, CombErr *err)
+{
+    GrantArgs g = {NULL, NULL, 0, cells, option_only, found, NULL, NULL, NULL};
+    return pg_run(impl, PG_CATALOG, true, grant_drop_body, &g, err);
+}
+
+static int grant_list_body(MsPg *h, void *p, CombErr *err)
+{
+    const GrantArgs *g = p;
+    return pg_fetch_texts(h, PG_GRANT_LIST, PG_GRANT_KEY_ARGS(g->cells),
+                          MS_GRANT_CELLS, g->a, g->out, g->n, err);
+}
+
+static int msp_grant_list(void *impl, char *const *filter, CombArena *a,
+                          char ***cells, int *n, CombErr *err)
+{
+    GrantArgs g = {NULL, NULL, 0, filter, false, NULL, a, cells, n};
+    *cells = NULL;
+    *n = 0;
+    return pg_run(impl, PG_READ, true, grant_list_body, &g, err);
 }
 
 /* ------------------------------------------------------- transactions */
@@ -3845,7 +4064,7 @@ typedef struct SchemaArgs {
 static bool schema_is_older(const char *version)
 {
     return strcmp(version, "2") == 0 || strcmp(version, "3") == 0 ||
-           strcmp(version, "4") == 0;
+           strcmp(version, "4") == 0 || strcmp(version, "5") == 0;
 }
 
 /* Create the schema, or bring an older one to ours, unless another
@@ -3872,12 +4091,13 @@ static int schema_prepare_body(MsPg *h, void *p, CombErr *err)
                                  PG_TEXT("ROLE")),
                          err);
     } else {
-        rc = strcmp(*a->version, "2") == 0
-                 ? pg_simple(h, PG_UPGRADE_V2_SQL, err) : COMB_OK;
-        if (!rc && strcmp(*a->version, "4") != 0)
-            rc = pg_simple(h, PG_UPGRADE_V3_SQL, err);
-        if (!rc)
-            rc = pg_simple(h, PG_UPGRADE_V4_SQL, err);
+        /* each step from the stored version on */
+        static const char *const steps[] = {PG_UPGRADE_V2_SQL,
+                                            PG_UPGRADE_V3_SQL,
+                                            PG_UPGRADE_V4_SQL,
+                                            PG_UPGRADE_V5_SQL};
+        for (int v = atoi(*a->version) - 2; !rc && v < 4; v++)
+            rc = pg_simple(h, steps[v], err);
         if (rc)
             comb_err_prefix(err, "upgrading the metastore schema to version %s",
                             PG_SCHEMA_VERSION);
@@ -4327,6 +4547,12 @@ static const MsBackendOps ms_pg_ops = {
     .part_set_location = msp_part_set_location,
     .colstats_put = msp_colstats_put,
     .colstats_get = msp_colstats_get,
+    .role_create = msp_role_create,
+    .role_drop = msp_role_drop,
+    .role_list = msp_role_list,
+    .grant_put = msp_grant_put,
+    .grant_drop = msp_grant_drop,
+    .grant_list = msp_grant_list,
     .txn_begin = msp_txn_begin,
     .txn_commit = msp_txn_commit,
     .txn_abort = msp_txn_abort,

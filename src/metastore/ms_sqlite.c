@@ -38,7 +38,7 @@
 /* Bump with every schema change and add the step from the previous version
  * to schema_upgrade; ms_open_sqlite upgrades older files and refuses newer
  * ones. */
-#define SQ_SCHEMA_VERSION "5"
+#define SQ_SCHEMA_VERSION "6"
 #define SQ_VERSION_COMMENT "comb metastore (Hive 3.x transaction tables)"
 
 /* Times come from the database clock, as in Hive. */
@@ -165,6 +165,30 @@
     "  BIT_VECTOR TEXT,"                                                \
     "  LAST_ANALYZED BIGINT NOT NULL,"                                  \
     "  PRIMARY KEY (TBL_ID, PART_NAME, COLUMN_NAME));"
+
+/* Version 6: roles and grants (ms.h's authorization).  GRANTS names its
+ * objects (not TBL_ID), so table drops and renames update it by name. */
+#define SQ_SCHEMA_V6_TABLES                                             \
+    "CREATE TABLE IF NOT EXISTS ROLES ("                                \
+    "  ROLE_ID INTEGER PRIMARY KEY,"                                    \
+    "  CREATE_TIME INTEGER NOT NULL,"                                   \
+    "  OWNER_NAME VARCHAR(128),"                                        \
+    "  ROLE_NAME VARCHAR(128) NOT NULL UNIQUE);"                        \
+    "CREATE TABLE IF NOT EXISTS GRANTS ("                               \
+    "  GRANT_ID INTEGER PRIMARY KEY,"                                   \
+    "  OBJ_TYPE VARCHAR(16) NOT NULL,"                                  \
+    "  DB_NAME VARCHAR(128) NOT NULL,"                                  \
+    "  TBL_NAME VARCHAR(256) NOT NULL,"                                 \
+    "  ROLE_NAME VARCHAR(128) NOT NULL,"                                \
+    "  PRINCIPAL_NAME VARCHAR(128) NOT NULL,"                           \
+    "  PRINCIPAL_TYPE VARCHAR(16) NOT NULL,"                            \
+    "  PRIVILEGE VARCHAR(16) NOT NULL,"                                 \
+    "  GRANT_OPTION INTEGER NOT NULL,"                                  \
+    "  GRANTOR VARCHAR(128) NOT NULL,"                                  \
+    "  GRANTOR_TYPE VARCHAR(16) NOT NULL,"                              \
+    "  CREATE_TIME INTEGER NOT NULL,"                                   \
+    "  UNIQUE (OBJ_TYPE, DB_NAME, TBL_NAME, ROLE_NAME, PRINCIPAL_NAME,"  \
+    "          PRINCIPAL_TYPE, PRIVILEGE));"
 
 /* Hive's metastore tables and column names (3.1/4.0 derby schema, no
  * catalog column).  Simplified catalog: the storage descriptor (SDS),
@@ -352,7 +376,8 @@ static const char SCHEMA_SQL[] =
     "  WHERE NOT EXISTS (SELECT 1 FROM NEXT_COMPACTION_QUEUE_ID);"
     SQ_SCHEMA_V3_TABLES
     SQ_SCHEMA_V4_TABLES
-    SQ_SCHEMA_V5_TABLES;
+    SQ_SCHEMA_V5_TABLES
+    SQ_SCHEMA_V6_TABLES;
 
 /* Version 1 (comb before partitions) to 2: TBLS rebuilt with a nullable
  * LOCATION and the view texts (SQLite cannot drop a NOT NULL in place), the
@@ -390,6 +415,11 @@ static const char UPGRADE_V3_SQL[] =
 static const char UPGRADE_V4_SQL[] =
     SQ_SCHEMA_V5_TABLES
     "UPDATE VERSION SET SCHEMA_VERSION = '5' WHERE VER_ID = 1;";
+
+/* Version 5 to 6: ROLES and GRANTS (authorization). */
+static const char UPGRADE_V5_SQL[] =
+    SQ_SCHEMA_V6_TABLES
+    "UPDATE VERSION SET SCHEMA_VERSION = '6' WHERE VER_ID = 1;";
 
 /* --------------------------------------------------------- statements */
 
@@ -444,6 +474,7 @@ typedef enum SqId {
     SQ_DROP_SERDE_PARAMS,
     SQ_DROP_PART_KEYS,
     SQ_DROP_COL_STATS,
+    SQ_DROP_GRANTS,
     SQ_DROP_PART_KEY_VALS,
     SQ_DROP_PART_PARAMS,
     SQ_DROP_PARTITIONS,
@@ -464,6 +495,7 @@ typedef enum SqId {
     SQ_RENAME_NEXT_WRITE_ID,
     SQ_RENAME_WRITE_SET,
     SQ_RENAME_HIVE_LOCKS,
+    SQ_RENAME_GRANTS,
     SQ_RENAME_COMPACTION_QUEUE,
     SQ_RENAME_COMPLETED_COMPACTIONS,
     /* partitions */
@@ -560,6 +592,16 @@ typedef enum SqId {
     /* column statistics (?1 TBL_ID, ?2 partition name or '') */
     SQ_COLSTATS_PUT,
     SQ_COLSTATS_GET,
+    /* authorization */
+    SQ_ROLE_INSERT,
+    SQ_ROLE_DELETE,
+    SQ_ROLE_GRANTS_DELETE,
+    SQ_ROLE_LIST,
+    SQ_GRANT_INSERT,
+    SQ_GRANT_SET_OPTION,
+    SQ_GRANT_DELETE,
+    SQ_GRANT_CLEAR_OPTION,
+    SQ_GRANT_LIST,
     SQ_N_STATEMENTS
 } SqId;
 
@@ -568,6 +610,11 @@ typedef enum SqId {
 #define SQ_TBL_IDS_OF                                                  \
     "(SELECT t.TBL_ID FROM TBLS t JOIN DBS d ON d.DB_ID = t.DB_ID"     \
     " WHERE d.NAME = ?1 AND (?2 IS NULL OR t.TBL_NAME = ?2))"
+
+/* A GRANTS row by its key (MS_GRANT_KEY_CELLS as ?1..?7). */
+#define SQ_GRANT_KEY                                                    \
+    "OBJ_TYPE = ?1 AND DB_NAME = ?2 AND TBL_NAME = ?3 AND ROLE_NAME = ?4" \
+    " AND PRINCIPAL_NAME = ?5 AND PRINCIPAL_TYPE = ?6 AND PRIVILEGE = ?7"
 
 static const char *const sq_sql[SQ_N_STATEMENTS] = {
     [SQ_BEGIN] = "BEGIN",
@@ -592,6 +639,31 @@ static const char *const sq_sql[SQ_N_STATEMENTS] = {
         " BIT_VECTOR, LAST_ANALYZED FROM COL_STATS"
         " WHERE TBL_ID = ?1 AND PART_NAME = ?2 ORDER BY COLUMN_NAME",
     [SQ_FOREIGN_KEY_CHECK] = "PRAGMA foreign_key_check",
+    [SQ_ROLE_INSERT] =
+        "INSERT OR IGNORE INTO ROLES (ROLE_NAME, OWNER_NAME, CREATE_TIME)"
+        " VALUES (?1, ?2, ?3)",
+    [SQ_ROLE_DELETE] = "DELETE FROM ROLES WHERE ROLE_NAME = ?1",
+    [SQ_ROLE_GRANTS_DELETE] =
+        "DELETE FROM GRANTS WHERE (OBJ_TYPE = 'ROLE' AND ROLE_NAME = ?1)"
+        " OR (PRINCIPAL_TYPE = 'ROLE' AND PRINCIPAL_NAME = ?1)",
+    [SQ_ROLE_LIST] = "SELECT ROLE_NAME FROM ROLES ORDER BY ROLE_NAME",
+    [SQ_GRANT_INSERT] =
+        "INSERT OR IGNORE INTO GRANTS (" MS_GRANT_COLUMNS ") VALUES (?1, ?2,"
+        " ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+    [SQ_GRANT_SET_OPTION] =
+        "UPDATE GRANTS SET GRANT_OPTION = 1 WHERE " SQ_GRANT_KEY,
+    [SQ_GRANT_DELETE] = "DELETE FROM GRANTS WHERE " SQ_GRANT_KEY,
+    [SQ_GRANT_CLEAR_OPTION] =
+        "UPDATE GRANTS SET GRANT_OPTION = 0 WHERE GRANT_OPTION = 1 AND "
+        SQ_GRANT_KEY,
+    [SQ_GRANT_LIST] =
+        "SELECT " MS_GRANT_COLUMNS " FROM GRANTS"
+        " WHERE (?1 = '' OR OBJ_TYPE = ?1) AND (?2 = '' OR DB_NAME = ?2)"
+        " AND (?3 = '' OR TBL_NAME = ?3) AND (?4 = '' OR ROLE_NAME = ?4)"
+        " AND (?5 = '' OR PRINCIPAL_NAME = ?5)"
+        " AND (?6 = '' OR PRINCIPAL_TYPE = ?6)"
+        " AND (?7 = '' OR PRIVILEGE = ?7)"
+        " ORDER BY DB_NAME, TBL_NAME, ROLE_NAME, PRINCIPAL_NAME, PRIVILEGE",
 
     [SQ_DB_INSERT] =
         "INSERT OR IGNORE INTO DBS (NAME, \"DESC\", DB_LOCATION_URI,"
@@ -703,6 +775,10 @@ static const char *const sq_sql[SQ_N_STATEMENTS] = {
         "DELETE FROM PARTITION_KEYS WHERE TBL_ID IN " SQ_TBL_IDS_OF,
     [SQ_DROP_COL_STATS] =
         "DELETE FROM COL_STATS WHERE TBL_ID IN " SQ_TBL_IDS_OF,
+    /* a dropped database's grants too (?2 NULL) */
+    [SQ_DROP_GRANTS] =
+        "DELETE FROM GRANTS WHERE OBJ_TYPE <> 'ROLE' AND DB_NAME = ?1"
+        " AND (?2 IS NULL OR TBL_NAME = ?2)",
     [SQ_DROP_PART_KEY_VALS] =
         "DELETE FROM PARTITION_KEY_VALS WHERE PART_ID IN (SELECT PART_ID"
         " FROM PARTITIONS WHERE TBL_ID IN " SQ_TBL_IDS_OF ")",
@@ -752,6 +828,9 @@ static const char *const sq_sql[SQ_N_STATEMENTS] = {
     [SQ_RENAME_HIVE_LOCKS] =
         "UPDATE HIVE_LOCKS SET HL_DB = ?3, HL_TABLE = ?4"
         " WHERE HL_DB = ?1 AND HL_TABLE = ?2",
+    [SQ_RENAME_GRANTS] =
+        "UPDATE GRANTS SET DB_NAME = ?3, TBL_NAME = ?4"
+        " WHERE OBJ_TYPE = 'TABLE' AND DB_NAME = ?1 AND TBL_NAME = ?2",
     [SQ_RENAME_COMPACTION_QUEUE] =
         "UPDATE COMPACTION_QUEUE SET CQ_DATABASE = ?3, CQ_TABLE = ?4"
         " WHERE CQ_DATABASE = ?1 AND CQ_TABLE = ?2",
@@ -2495,6 +2574,113 @@ static int mss_colstats_get(void *impl, const char *db, const char *table,
     return rc;
 }
 
+/* ------------------------------------------------------- authorization */
+
+static int role_create_body(MsSqlite *h, const char *name, const char *owner,
+                            int64_t now, CombErr *err)
+{
+    int rc = sq_exec(h, SQ_ROLE_INSERT,
+                     SQ_ARGS(SQ_TEXT(name), SQ_TEXT(owner), SQ_INT(now)), err);
+    if (!rc && sqlite3_changes(h->db) == 0)
+        rc = comb_err(err, COMB_EEXISTS, "Role %s already exists.", name);
+    return rc;
+}
+
+static int mss_role_create(void *impl, const char *name, const char *owner,
+                           int64_t now, CombErr *err)
+{
+    MsSqlite *h = impl;
+    int rc = sq_begin(h, true, err);
+    return rc ? rc
+              : sq_end(h, role_create_body(h, name, owner, now, err), err);
+}
+
+static int role_drop_body(MsSqlite *h, const char *name, CombErr *err)
+{
+    int rc = sq_exec(h, SQ_ROLE_DELETE, SQ_ARGS(SQ_TEXT(name)), err);
+    if (!rc && sqlite3_changes(h->db) == 0)
+        return comb_err(err, COMB_ENOTFOUND, "Role %s does not exist", name);
+    return rc ? rc
+              : sq_exec(h, SQ_ROLE_GRANTS_DELETE, SQ_ARGS(SQ_TEXT(name)), err);
+}
+
+static int mss_role_drop(void *impl, const char *name, CombErr *err)
+{
+    MsSqlite *h = impl;
+    int rc = sq_begin(h, true, err);
+    return rc ? rc : sq_end(h, role_drop_body(h, name, err), err);
+}
+
+static int mss_role_list(void *impl, CombArena *a, char ***names, int *n,
+                         CombErr *err)
+{
+    MsSqlite *h = impl;
+    int rc = sq_begin(h, false, err);
+    return rc ? rc
+              : sq_end(h, sq_fetch_texts(h, SQ_ROLE_LIST, NULL, 0, 1, a,
+                                         names, n, err),
+                       err);
+}
+
+/* The key cells as ?1..?7. */
+#define SQ_GRANT_KEY_ARGS(c)                                            \
+    SQ_ARGS(SQ_TEXT(c[0]), SQ_TEXT(c[1]), SQ_TEXT(c[2]), SQ_TEXT(c[3]), \
+            SQ_TEXT(c[4]), SQ_TEXT(c[5]), SQ_TEXT(c[6]))
+
+static int grant_put_body(MsSqlite *h, char *const *c, bool *found,
+                          CombErr *err)
+{
+    int rc = sq_exec(h, SQ_GRANT_INSERT,
+                     SQ_ARGS(SQ_TEXT(c[0]), SQ_TEXT(c[1]), SQ_TEXT(c[2]),
+                             SQ_TEXT(c[3]), SQ_TEXT(c[4]), SQ_TEXT(c[5]),
+                             SQ_TEXT(c[6]), SQ_TEXT(c[7]), SQ_TEXT(c[8]),
+                             SQ_TEXT(c[9]), SQ_TEXT(c[10])),
+                     err);
+    *found = !rc && sqlite3_changes(h->db) == 0;
+    if (!rc && *found && strcmp(c[7], "1") == 0)
+        rc = sq_exec(h, SQ_GRANT_SET_OPTION, SQ_GRANT_KEY_ARGS(c), err);
+    return rc;
+}
+
+static int mss_grant_put(void *impl, char *const *cells, bool *found,
+                         CombErr *err)
+{
+    MsSqlite *h = impl;
+    int rc = sq_begin(h, true, err);
+    return rc ? rc : sq_end(h, grant_put_body(h, cells, found, err), err);
+}
+
+static int grant_drop_body(MsSqlite *h, char *const *c, bool option_only,
+                           bool *found, CombErr *err)
+{
+    int rc = sq_exec(h, option_only ? SQ_GRANT_CLEAR_OPTION : SQ_GRANT_DELETE,
+                     SQ_GRANT_KEY_ARGS(c), err);
+    *found = !rc && sqlite3_changes(h->db) > 0;
+    return rc;
+}
+
+static int mss_grant_drop(void *impl, char *const *cells, bool option_only,
+                          bool *found, CombErr *err)
+{
+    MsSqlite *h = impl;
+    int rc = sq_begin(h, true, err);
+    return rc ? rc
+              : sq_end(h, grant_drop_body(h, cells, option_only, found, err),
+                       err);
+}
+
+static int mss_grant_list(void *impl, char *const *filter, CombArena *a,
+                          char ***cells, int *n, CombErr *err)
+{
+    MsSqlite *h = impl;
+    int rc = sq_begin(h, false, err);
+    return rc ? rc
+              : sq_end(h, sq_fetch_texts(h, SQ_GRANT_LIST,
+                                         SQ_GRANT_KEY_ARGS(filter),
+                                         MS_GRANT_CELLS, a, cells, n, err),
+                       err);
+}
+
 /* ------------------------------------------------------- transactions */
 
 /* A TXNS row: whether it exists, its state, type and abort reason, and
@@ -4122,8 +4308,13 @@ static int schema_upgrade_body(MsSqlite *h, CombArena *a, CombErr *err)
             return sq_fail(h, err);
         version = "4";
     }
-    if (strcmp(version, "4") == 0 &&
-        sqlite3_exec(h->db, UPGRADE_V4_SQL, NULL, NULL, NULL) != SQLITE_OK)
+    if (strcmp(version, "4") == 0) {
+        if (sqlite3_exec(h->db, UPGRADE_V4_SQL, NULL, NULL, NULL) != SQLITE_OK)
+            return sq_fail(h, err);
+        version = "5";
+    }
+    if (strcmp(version, "5") == 0 &&
+        sqlite3_exec(h->db, UPGRADE_V5_SQL, NULL, NULL, NULL) != SQLITE_OK)
         return sq_fail(h, err);
     return COMB_OK;
 }
@@ -4132,7 +4323,8 @@ static int schema_upgrade_body(MsSqlite *h, CombArena *a, CombErr *err)
 static bool schema_is_older(const char *version)
 {
     return strcmp(version, "1") == 0 || strcmp(version, "2") == 0 ||
-           strcmp(version, "3") == 0 || strcmp(version, "4") == 0;
+           strcmp(version, "3") == 0 || strcmp(version, "4") == 0 ||
+           strcmp(version, "5") == 0;
 }
 
 /* Upgrade an older file in one transaction.  SQLite's table rebuild
@@ -4197,6 +4389,12 @@ static const MsBackendOps ms_sqlite_ops = {
     .table_drop = mss_table_drop,
     .colstats_put = mss_colstats_put,
     .colstats_get = mss_colstats_get,
+    .role_create = mss_role_create,
+    .role_drop = mss_role_drop,
+    .role_list = mss_role_list,
+    .grant_put = mss_grant_put,
+    .grant_drop = mss_grant_drop,
+    .grant_list = mss_grant_list,
     .table_get = mss_table_get,
     .table_list = mss_table_list,
     .txn_begin = mss_txn_begin,

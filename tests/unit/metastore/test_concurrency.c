@@ -418,7 +418,7 @@ TEST(ms_concurrent_upgrade_of_v1_file)
     Fx fx;
     CHECK_EQ(fx_load_v1(&fx), SQLITE_OK);
     CHECK_EQ(run_children(6, &fx, child_open_old, 0), 0);
-    CHECK_EQ(fx_sql_int(&fx, "SELECT SCHEMA_VERSION FROM VERSION"), 5);
+    CHECK_EQ(fx_sql_int(&fx, "SELECT SCHEMA_VERSION FROM VERSION"), 6);
     CHECK_EQ(fx_sql_int(&fx, "SELECT count(*) FROM TBLS"), 3);
     CHECK_EQ(fx_sql_int(&fx, "SELECT count(*) FROM TXNS WHERE TXN_STATE = "
                              "'c'"), 3 + 6);

@@ -290,7 +290,7 @@ PG_TEST(ms_pg_upgrade_v2_database)
     CHECK_EQ(fx_sql_int(&old, "SELECT SCHEMA_VERSION FROM VERSION"), 2);
     CHECK(!fx_table_exists(&old, "MIN_HISTORY_LEVEL"));
     CHECK_OK(fx_reopen(&old, "/data/warehouse", &ms, &err), &err);
-    CHECK_EQ(fx_sql_int(&old, "SELECT SCHEMA_VERSION FROM VERSION"), 5);
+    CHECK_EQ(fx_sql_int(&old, "SELECT SCHEMA_VERSION FROM VERSION"), 6);
     CHECK_OK(fx_open(&fresh, &other, &err), &err);
     ms_close(other);
     fx_sql_text(&old, PG_SCHEMA_SHAPE_SQL, shape_old, sizeof shape_old);
@@ -324,26 +324,42 @@ PG_TEST(ms_pg_upgrade_v2_database)
     ms_close(ms);
 }
 
-/* A version 4 database (a fresh one without COL_STATS) gets the table and
- * nothing else: the schema is then a fresh database's. */
-PG_TEST(ms_pg_upgrade_v4_database)
+/* A fresh database made version `version` by drop_sql gets back what that
+ * dropped: the schema is then a fresh database's (which has `marker`). */
+static void pg_upgrade_from(const char *drop_sql, const char *version,
+                         const char *marker)
 {
     Fx old, fresh;
     Ms *ms = NULL, *other = NULL;
     CombErr err;
+    char sql[512];
     static char shape_old[40000], shape_fresh[40000];
+    snprintf(sql, sizeof sql, "%s UPDATE VERSION SET SCHEMA_VERSION = '%s'",
+             drop_sql, version);
     CHECK_OK(fx_open(&old, &ms, &err), &err);
     ms_close(ms);
-    CHECK_EQ(fx_sql_exec(&old, "DROP TABLE COL_STATS;"
-                               "UPDATE VERSION SET SCHEMA_VERSION = '4'"),
-             0);
+    CHECK_EQ(fx_sql_exec(&old, sql), 0);
     CHECK_OK(fx_reopen(&old, NULL, &ms, &err), &err);
-    CHECK_EQ(fx_sql_int(&old, "SELECT SCHEMA_VERSION FROM VERSION"), 5);
+    CHECK_EQ(fx_sql_int(&old, "SELECT SCHEMA_VERSION FROM VERSION"), 6);
     ms_close(ms);
     CHECK_OK(fx_open(&fresh, &other, &err), &err);
     ms_close(other);
     fx_sql_text(&old, PG_SCHEMA_SHAPE_SQL, shape_old, sizeof shape_old);
     fx_sql_text(&fresh, PG_SCHEMA_SHAPE_SQL, shape_fresh, sizeof shape_fresh);
-    CHECK(strstr(shape_fresh, "col_stats col source") != NULL);
+    CHECK(strstr(shape_fresh, marker) != NULL);
     CHECK_STR(shape_old, shape_fresh);
+}
+
+/* Version 4: without COL_STATS, ROLES and GRANTS. */
+PG_TEST(ms_pg_upgrade_v4_database)
+{
+    pg_upgrade_from("DROP TABLE COL_STATS; DROP TABLE ROLES; DROP TABLE GRANTS;",
+                 "4", "col_stats col source");
+}
+
+/* Version 5: without ROLES and GRANTS. */
+PG_TEST(ms_pg_upgrade_v5_database)
+{
+    pg_upgrade_from("DROP TABLE ROLES; DROP TABLE GRANTS;", "5",
+                    "grants col privilege");
 }

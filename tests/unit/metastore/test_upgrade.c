@@ -45,7 +45,7 @@ TEST(ms_upgrade_v1_file)
     CHECK_EQ(fx_load_v1(&old), SQLITE_OK);
     CHECK_EQ(fx_sql_int(&old, "SELECT SCHEMA_VERSION FROM VERSION"), 1);
     CHECK_OK(ms_open_sqlite(old.db, old.warehouse, &ms, &err), &err);
-    CHECK_EQ(fx_sql_int(&old, "SELECT SCHEMA_VERSION FROM VERSION"), 5);
+    CHECK_EQ(fx_sql_int(&old, "SELECT SCHEMA_VERSION FROM VERSION"), 6);
     fx_sql_text(&old, "PRAGMA journal_mode", mode, sizeof mode);
     CHECK_STR(mode, "wal");
 
@@ -127,7 +127,7 @@ static void check_upgrade_refused(const char *fault, int code,
     CHECK_EQ(ms_open_sqlite(fx.db, fx.warehouse, &ms, &err), code);
     unsetenv("COMB_MS_FAULT");
     CHECK(ms == NULL);
-    CHECK(strstr(err.msg, "upgrading the metastore schema to version 5: "
+    CHECK(strstr(err.msg, "upgrading the metastore schema to version 6: "
                           "cannot write to the metastore") == err.msg);
     CHECK(strstr(err.msg, cause) != NULL);
     CHECK_EQ(fx_sql_int(&fx, "SELECT SCHEMA_VERSION FROM VERSION"), 1);
@@ -137,7 +137,7 @@ static void check_upgrade_refused(const char *fault, int code,
     /* writable again, it upgrades */
     CHECK_OK(ms_open_sqlite(fx.db, fx.warehouse, &ms, &err), &err);
     ms_close(ms);
-    CHECK_EQ(fx_sql_int(&fx, "SELECT SCHEMA_VERSION FROM VERSION"), 5);
+    CHECK_EQ(fx_sql_int(&fx, "SELECT SCHEMA_VERSION FROM VERSION"), 6);
 }
 
 TEST(ms_upgrade_refused_when_read_only)
@@ -171,7 +171,7 @@ TEST(ms_upgrade_v2_file)
                                "UPDATE VERSION SET SCHEMA_VERSION = '2'"),
              SQLITE_OK);
     CHECK_OK(ms_open_sqlite(old.db, old.warehouse, &ms, &err), &err);
-    CHECK_EQ(fx_sql_int(&old, "SELECT SCHEMA_VERSION FROM VERSION"), 5);
+    CHECK_EQ(fx_sql_int(&old, "SELECT SCHEMA_VERSION FROM VERSION"), 6);
     CHECK_EQ(fx_sql_int(&old, "SELECT count(*) FROM MIN_HISTORY_LEVEL"), 1);
     CHECK_EQ(fx_sql_int(&old, "SELECT MHL_MIN_OPEN_TXNID FROM "
                               "MIN_HISTORY_LEVEL WHERE MHL_TXNID = 1"), 1);
@@ -186,26 +186,41 @@ TEST(ms_upgrade_v2_file)
     CHECK_STR(shape_old, shape_fresh);
 }
 
-/* A version 4 file (a fresh one without its COL_STATS) gets the table, and
- * the schema is then a fresh file's. */
-TEST(ms_upgrade_v4_file)
+/* A fresh file made version `version` by drop_sql gets back what that
+ * dropped: the schema is then a fresh file's (which has `marker`). */
+static void upgrade_from(const char *drop_sql, const char *version,
+                         const char *marker)
 {
     Fx old, fresh;
     Ms *ms = NULL, *other = NULL;
     CombErr err;
+    char sql[512];
     static char shape_old[20000], shape_fresh[20000];
+    snprintf(sql, sizeof sql, "%s UPDATE VERSION SET SCHEMA_VERSION = '%s'",
+             drop_sql, version);
     CHECK_OK(fx_open(&old, &ms, &err), &err);
     ms_close(ms);
-    CHECK_EQ(fx_sql_exec(&old, "DROP TABLE COL_STATS;"
-                               "UPDATE VERSION SET SCHEMA_VERSION = '4'"),
-             SQLITE_OK);
+    CHECK_EQ(fx_sql_exec(&old, sql), SQLITE_OK);
     CHECK_OK(ms_open_sqlite(old.db, old.warehouse, &ms, &err), &err);
-    CHECK_EQ(fx_sql_int(&old, "SELECT SCHEMA_VERSION FROM VERSION"), 5);
+    CHECK_EQ(fx_sql_int(&old, "SELECT SCHEMA_VERSION FROM VERSION"), 6);
     ms_close(ms);
     CHECK_OK(fx_open(&fresh, &other, &err), &err);
     ms_close(other);
     fx_sql_text(&old, SCHEMA_SHAPE_SQL, shape_old, sizeof shape_old);
     fx_sql_text(&fresh, SCHEMA_SHAPE_SQL, shape_fresh, sizeof shape_fresh);
-    CHECK(strstr(shape_fresh, "COL_STATS fk TBLS TBL_ID TBL_ID"));
+    CHECK(strstr(shape_fresh, marker) != NULL);
     CHECK_STR(shape_old, shape_fresh);
+}
+
+/* Version 4: without COL_STATS, ROLES and GRANTS. */
+TEST(ms_upgrade_v4_file)
+{
+    upgrade_from("DROP TABLE COL_STATS; DROP TABLE ROLES; DROP TABLE GRANTS;",
+                 "4", "COL_STATS fk TBLS TBL_ID TBL_ID");
+}
+
+/* Version 5: without ROLES and GRANTS. */
+TEST(ms_upgrade_v5_file)
+{
+    upgrade_from("DROP TABLE ROLES; DROP TABLE GRANTS;", "5", "GRANTS");
 }
