@@ -19,6 +19,8 @@ mode=${2:-}
 [[ ${UPDATE:-0} == 1 ]] && mode=--update
 COMB=${COMB:-$(cd "$(dirname "$0")/.." && pwd)/build/test/comb}
 export COMB
+# the session's user (owners, grantors) the same on every machine
+export USER=comb
 WH=$(mktemp -d "${TMPDIR:-/tmp}/comb-sqltest.XXXXXX")
 export WH
 trap 'rm -rf "$WH"' EXIT

@@ -90,6 +90,7 @@ const char *comb_rc_name(int code)
         [COMB_EREADONLY] = "read-only",
         [COMB_EFULL] = "disk full",
         [COMB_ECANCELLED] = "cancelled",
+        [COMB_EDENIED] = "permission denied",
     };
     if (code < 0 || code >= COMB_N_RC)
         return "unknown error";

@@ -29,6 +29,7 @@ enum CombRc {
     COMB_EREADONLY,   /* storage refuses writes: read-only file or mount */
     COMB_EFULL,       /* storage refuses writes: the disk is full */
     COMB_ECANCELLED,  /* the user cancelled the statement (Ctrl-C) */
+    COMB_EDENIED,     /* the user lacks a privilege (authorization) */
     COMB_N_RC
 };
 

@@ -196,7 +196,7 @@ int hs2_serve(const Hs2Options *opt, CombErr *err)
         return comb_err(err, COMB_EIO, "cannot make a pipe: %s",
                         strerror(errno));
     if ((rc = hs2_security_init(opt, &security, err)) ||
-        (rc = hs2_service_start(opt, err)) ||
+        (rc = hs2_service_start(opt, &security, err)) ||
         (rc = listen_on(opt, &lfd, host, sizeof host, &port, err))) {
         hs2_security_free(&security);
         close(stop_pipe[0]);

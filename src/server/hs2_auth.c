@@ -114,9 +114,11 @@ static int parse_limit(const char *key, const char *v, long lo, long hi,
     return COMB_OK;
 }
 
-bool hs2_conf_is_secret(const char *key)
+bool hs2_conf_is_server_only(const char *key)
 {
-    return !strcasecmp(key, "hive.server2.keystore.password");
+    return !strcasecmp(key, "hive.server2.keystore.password") ||
+           !strcasecmp(key, "hive.security.authorization.enabled") ||
+           !strcasecmp(key, "hive.users.in.admin.role");
 }
 
 int hs2_security_init(const Hs2Options *opt, Hs2Security *sec, CombErr *err)
@@ -149,6 +151,8 @@ int hs2_security_init(const Hs2Options *opt, Hs2Security *sec, CombErr *err)
                           4096, INT32_MAX, &max_message, err)))
         return rc;
     sec->failure_delay_ms = (int)delay;
+    sec->authorize = is_true(conf_value(opt, "hive.security.authorization.enabled"));
+    sec->admin_users = conf_value(opt, "hive.users.in.admin.role");
     sec->max_message = (int)max_message;
     if (is_true(conf_value(opt, "hive.server2.use.SSL")) &&
         (rc = tls_init(opt, &sec->tls, err)))

@@ -88,7 +88,9 @@ int hs2_meta_cross_reference(Hs2Result *r, CombErr *err);
 /* ------------------------------------------------------------ service */
 
 /* Process-wide state of the service, for hs2_serve. */
-int hs2_service_start(const Hs2Options *opt, CombErr *err);
+struct Hs2Security;
+int hs2_service_start(const Hs2Options *opt, const struct Hs2Security *sec,
+                      CombErr *err);
 void hs2_service_stop(void);
 
 /* A handler for one connection (a GObject of the generated handler
@@ -113,18 +115,22 @@ typedef enum Hs2AuthMode {
  * comb.server.auth.failure.delay.ms (a refused login's wait, 1000),
  * hive.server2.thrift.max.message.size (104857600), hive.server2.use.SSL
  * with hive.server2.keystore.path (PEM: certificate and key) and
- * hive.server2.keystore.password. */
+ * hive.server2.keystore.password; hive.security.authorization.enabled
+ * and hive.users.in.admin.role for the sessions. */
 typedef struct Hs2Security {
     Hs2AuthMode mode;
     const char *password_file;
     int failure_delay_ms;
     int max_message;
     struct ssl_ctx_st *tls;     /* NULL: no TLS; owned */
+    bool authorize;             /* hive.security.authorization.enabled */
+    const char *admin_users;    /* hive.users.in.admin.role */
 } Hs2Security;
 
 int hs2_security_init(const Hs2Options *opt, Hs2Security *sec, CombErr *err);
-/* A server setting no session may see (SET would show it). */
-bool hs2_conf_is_secret(const char *key);
+/* A server setting not passed to sessions: a secret (SET would show it)
+ * or what their authorization rests on (sessions may not change it). */
+bool hs2_conf_is_server_only(const char *key);
 void hs2_security_free(Hs2Security *sec);
 /* The handshake of accepted socket fd: TLS, SASL, framing.  0: *wire is
  * the bottom transport (it owns fd: closing it closes fd), *top what the

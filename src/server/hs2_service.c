@@ -60,10 +60,12 @@ typedef struct Hs2Session {
 static struct {
     pthread_mutex_t lock;
     const Hs2Options *opt;
+    const Hs2Security *security;
     Hs2Session *sessions;
     int workers;               /* asynchronous statements running */
     pthread_cond_t workers_done;
-} reg = {PTHREAD_MUTEX_INITIALIZER, NULL, NULL, 0, PTHREAD_COND_INITIALIZER};
+} reg = {PTHREAD_MUTEX_INITIALIZER, NULL, NULL, NULL, 0,
+         PTHREAD_COND_INITIALIZER};
 
 /* ------------------------------------------------------------ handles */
 
@@ -309,14 +311,15 @@ static int session_new(const Hs2TOpenSessionReq *req, const void *owner,
     SqlSessionOptions so = {opt->warehouse,
                             *user ? user
                             : req->__isset_username ? req->username : NULL,
-                            opt->metastore};
+                            opt->metastore, reg.security->authorize,
+                            reg.security->admin_users};
     Hs2Session *s = comb_calloc(1, sizeof *s);
     int rc;
     if (!s)
         return comb_err_nomem(err);
     rc = sql_session_open(&so, &s->sql, err);
     for (int i = 0; !rc && i < opt->n_conf; i++)
-        if (!hs2_conf_is_secret(opt->conf_keys[i]))
+        if (!hs2_conf_is_server_only(opt->conf_keys[i]))
             rc = sql_session_set_conf(s->sql, opt->conf_keys[i],
                                       opt->conf_values[i], err);
     if (!rc)
@@ -1052,9 +1055,11 @@ static void drop_protocol_warning(const gchar *domain, GLogLevelFlags level,
     (void)data;
 }
 
-int hs2_service_start(const Hs2Options *opt, CombErr *err)
+int hs2_service_start(const Hs2Options *opt, const struct Hs2Security *sec,
+                      CombErr *err)
 {
     (void)err;
+    reg.security = sec;
     g_log_set_handler(NULL, G_LOG_LEVEL_WARNING, drop_protocol_warning, NULL);
     register_types();
     reg.opt = opt;

@@ -86,6 +86,15 @@ static void settings_free(SqlSettings *set)
  * committed while the shell still showed it running. */
 #define TEST_HOOK_PREFIX "comb.test."
 
+/* What a session that authorizes may not change (Hive's restricted
+ * list). */
+static bool is_authz_setting(const char *key)
+{
+    return strcasecmp(key, "hive.security.authorization.enabled") == 0 ||
+           strcasecmp(key, "hive.users.in.admin.role") == 0 ||
+           strncasecmp(key, "hive.security.authorization.", 28) == 0;
+}
+
 int sql_session_set_conf(SqlSession *s, const char *key, const char *value,
                          CombErr *err)
 {
@@ -96,7 +105,8 @@ int sql_session_set_conf(SqlSession *s, const char *key, const char *value,
                         "MODE=test, build/test/comb); this build would "
                         "ignore it", key);
 #endif
-    if (strcmp(key, METASTORE_URL_KEY) == 0)
+    if (strcmp(key, METASTORE_URL_KEY) == 0 ||
+        (s->authz.on && is_authz_setting(key)))
         return comb_err(err, COMB_EINVALID,
                         "Cannot modify %s at runtime. It is in the list of "
                         "parameters that can't be modified at runtime or is "
@@ -165,7 +175,9 @@ static int session_identity(SqlSession *s, const SqlSessionOptions *opt,
     s->user = comb_strdup(user && *user ? user : "comb");
     s->host = comb_strdup(host);
     s->db = comb_strdup("default");
-    if (!s->user || !s->host || !s->db)
+    s->authz.on = opt->authorize;
+    s->authz.admin_users = comb_strdup(opt->admin_users ? opt->admin_users : "");
+    if (!s->user || !s->host || !s->db || !s->authz.admin_users)
         return comb_err_nomem(err);
     return COMB_OK;
 }
@@ -231,6 +243,8 @@ void sql_session_close(SqlSession *s)
     comb_free(s->db);
     comb_free(s->user);
     comb_free(s->host);
+    comb_free(s->authz.admin_users);
+    comb_free(s->authz.set_role);
     comb_arena_free(&s->stmt_arena);
     comb_free(s);
 }
@@ -585,7 +599,8 @@ int sql_session_execute(SqlSession *s, const char *text, size_t len,
         rc = sql_parse_statement(sql, sql_len, c.arena, &stmt, err);
     if (!rc) {
         c.stmt = stmt;
-        if (!(rc = sql_txn_statement_check(&c, err)))
+        if (!(rc = sql_authorize(&c, err)) &&
+            !(rc = sql_txn_statement_check(&c, err)))
             rc = sql_locks_plan(&c, err);
     }
     if (!rc)

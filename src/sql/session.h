@@ -45,6 +45,11 @@ typedef struct SqlSessionOptions {
     const char *metastore;   /* NULL: the SQLite file metastore.db in the
                                 warehouse; else a file or a PostgreSQL URI
                                 (ms_open), comb.metastore.url */
+    bool authorize;          /* check every statement's privileges (Hive's
+                                SQL-standard authorization; the server's
+                                hive.security.authorization.enabled) */
+    const char *admin_users; /* hive.users.in.admin.role: users who may SET
+                                ROLE ADMIN (comma-separated; may be NULL) */
 } SqlSessionOptions;
 
 int sql_session_open(const SqlSessionOptions *opt, SqlSession **out,

@@ -66,6 +66,15 @@ typedef struct SqlTxn {
     int n_held, cap_held;
 } SqlTxn;
 
+/* The session's side of authorization (authz.c). */
+typedef struct SqlAuthz {
+    bool on;                /* statements are checked (the server's
+                               hive.security.authorization.enabled) */
+    char *admin_users;      /* hive.users.in.admin.role, owned */
+    char *set_role;         /* SET ROLE: NULL for ALL, "none", "admin" or
+                               a role's name; owned */
+} SqlAuthz;
+
 struct SqlSession {
     atomic_int cancel;      /* sql_session_cancel: the running statement
                                stops at its next batch */
@@ -84,6 +93,7 @@ struct SqlSession {
     MsHeartbeater *hb;      /* heartbeats the open txn (txn_locks.c);
                                started with the first txn, owned */
     SqlTxn txn;             /* explicit transaction, if any */
+    SqlAuthz authz;
 };
 
 /* The locks one statement asks for (txn_locks.c): components planned from
@@ -169,6 +179,8 @@ typedef struct SqlStmtCtx {
     struct SqlColStatsPending *colstats; /* column statistics to store once
                                the transaction has committed
                                (exec/colstats.h) */
+    struct SqlPrincipals *principals; /* the user's current roles, looked
+                               up once per statement (authz.c) */
 } SqlStmtCtx;
 
 /* A view whose query is being bound: the chain finds a view that reads
@@ -177,6 +189,38 @@ typedef struct SqlViewFrame {
     const struct SqlTable *view;
     const struct SqlViewFrame *outer;
 } SqlViewFrame;
+
+/* ------------------------------------------------ authorization (authz.c) */
+
+/* Hive's name of the operation a statement is (QUERY, CREATETABLE,
+ * GRANT_PRIVILEGE, ...). */
+const char *sql_stmt_operation(const AstStmt *st);
+/* Whether the session checks privileges. */
+bool sql_authz_on(const SqlStmtCtx *c);
+/* The statement's own checks before it runs (its targets, DDL, admin
+ * statements); COMB_EDENIED with Hive's text when refused. */
+int sql_authorize(SqlStmtCtx *c, CombErr *err);
+/* A table or view the statement reads (not inside a view's query). */
+int sql_authorize_read(SqlStmtCtx *c, const MsTable *t, CombErr *err);
+/* privs (AST_PRIV_* bits) on t, or WITH GRANT OPTION. */
+int sql_authz_table(SqlStmtCtx *c, const MsTable *t, unsigned privs,
+                    bool with_grant, CombErr *err);
+int sql_authz_table_owner(SqlStmtCtx *c, const MsTable *t, CombErr *err);
+int sql_authz_db_owner(SqlStmtCtx *c, const char *db, CombErr *err);
+int sql_authz_admin(SqlStmtCtx *c, CombErr *err);
+/* Every role granted to the user, directly or through roles. */
+int sql_authz_granted_roles(SqlStmtCtx *c, char ***names, int *n,
+                            CombErr *err);
+/* Whether the user may SET ROLE ADMIN (hive.users.in.admin.role, or
+ * admin among granted[0..n)). */
+bool sql_authz_admin_user(SqlStmtCtx *c, char *const *granted, int n);
+/* The current roles (public included) and whether admin is one. */
+int sql_authz_current_roles(SqlStmtCtx *c, char ***roles, int *n,
+                            bool *admin, CombErr *err);
+/* The AST_PRIV_* bit of SELECT / INSERT / UPDATE / DELETE (0 for other
+ * words), and the name of bit i. */
+unsigned sql_authz_priv_bit(const char *name);
+const char *sql_authz_priv_name(int i);
 
 /* Open the statement's transaction and take its snapshot (idempotent). */
 int sql_txn_begin(SqlStmtCtx *c, CombErr *err);

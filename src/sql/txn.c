@@ -71,19 +71,18 @@ static int err_without_txn(CombErr *err, const char *op)
 static const char *refused_operation(const AstStmt *st)
 {
     switch (st->kind) {
-    case AST_CREATE_DATABASE: return "CREATEDATABASE";
-    case AST_DROP_DATABASE: return "DROPDATABASE";
+    case AST_CREATE_DATABASE:
+    case AST_DROP_DATABASE:
     case AST_CREATE_TABLE:
-        return st->qdef && st->qdef->query ? "CREATETABLE_AS_SELECT"
-                                             : "CREATETABLE";
-    case AST_DROP_TABLE: return "DROPTABLE";
-    case AST_ALTER_TABLE: return "ALTERTABLE";
-    case AST_TRUNCATE: return "TRUNCATETABLE";
-    case AST_MSCK: return "MSCK";
-    case AST_ANALYZE: return "ANALYZE_TABLE";
-    case AST_CREATE_VIEW: return "CREATEVIEW";
-    case AST_DROP_VIEW: return "DROPVIEW";
-    case AST_ALTER_VIEW: return "ALTERVIEW_AS";
+    case AST_DROP_TABLE:
+    case AST_ALTER_TABLE:
+    case AST_TRUNCATE:
+    case AST_MSCK:
+    case AST_ANALYZE:
+    case AST_CREATE_VIEW:
+    case AST_DROP_VIEW:
+    case AST_ALTER_VIEW:
+        return sql_stmt_operation(st);
     default: return NULL;
     }
 }

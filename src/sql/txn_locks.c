@@ -757,6 +757,12 @@ static bool read_only_kind(AstStmtKind k)
     case AST_SHOW_COMPACTION_METRICS:
     case AST_USE:
     case AST_SET:
+    case AST_SET_ROLE:
+    case AST_SHOW_ROLES:
+    case AST_SHOW_CURRENT_ROLES:
+    case AST_SHOW_GRANT:
+    case AST_SHOW_ROLE_GRANT:
+    case AST_SHOW_PRINCIPALS:
         return true;
     default:
         return false;

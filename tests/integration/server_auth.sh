@@ -5,7 +5,9 @@
 # a wrong password or unknown user refused after the failure delay, no
 # SASL refused; hive.server2.authentication NONE (any PLAIN login, no SASL
 # unframed and framed) and NOSASL (SASL refused with a reason); messages
-# over hive.server2.thrift.max.message.size refused; TLS with
+# over hive.server2.thrift.max.message.size refused; SQL-standard
+# authorization (a refusal with Hive's text, the statement working after a
+# GRANT, roles, REVOKE); TLS with
 # a certificate made here by openssl (verified by the client), its key
 # also encrypted with hive.server2.keystore.password; settings the server
 # cannot start with refused at start, with a reason.  ASan build, and the
@@ -52,6 +54,10 @@ server_stop PASSWORD
 printf 'secret one\n' | "$COMB" passwd "$pw" alice
 printf 'b0b:pw\n' | "$COMB" passwd "$pw" bob
 
+server_start "$COMB" "$T/authz" "${auth[@]}" --hiveconf hive.security.authorization.enabled=true \
+    --hiveconf hive.users.in.admin.role=alice
+server_js auth "$PORT" authz
+server_stop authorization
 server_start "$COMB" "$T/wh"
 server_js auth "$PORT" none
 server_stop NONE

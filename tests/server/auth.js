@@ -8,11 +8,14 @@
 //   node auth.js PORT tls CERT    TLS (the certificate verified) and the
 //                                 password file; plain TCP refused
 //   node auth.js PORT limit       messages over 64 KiB refused
+//   node auth.js PORT authz       SQL-standard authorization: alice (in
+//                                 hive.users.in.admin.role) owns, bob may
+//                                 only what he is granted
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const thrift = require('thrift');
 const hive = require('hive-driver');
-const { T, open, run, main } = require('./hs2.js');
+const { T, open, run, fails, main } = require('./hs2.js');
 const { TCLIService } = hive.thrift;
 
 const [port, mode, cert] = [Number(process.argv[2]), process.argv[3], process.argv[4]];
@@ -128,6 +131,52 @@ const checks = {
     await s.close();
     client.close();
     console.log('ok - TLS: the certificate verifies, logins checked, plain TCP refused');
+  },
+  async authz() {
+    const session = async (user, password, configuration) => {
+      const client = new hive.HiveClient(TCLIService, T);
+      await client.connect({ host: '127.0.0.1', port }, new hive.connections.TcpConnection(),
+                           plain(user, password));
+      // the username in OpenSession cannot override SASL's
+      const s = await client.openSession({
+        client_protocol: T.TProtocolVersion.HIVE_CLI_SERVICE_PROTOCOL_V10, username: 'alice',
+        ...(configuration ? { configuration } : {}) }).catch(err => {
+        client.close();
+        throw err;
+      });
+      return { client, s };
+    };
+    const alice = await session('alice', 'secret one');
+    const bob = await session('bob', 'b0b:pw');
+    await run(alice.s, `CREATE TABLE accounts (id INT, balance DECIMAL(10,2))
+                        TBLPROPERTIES ('transactional'='true')`);
+    await run(alice.s, 'INSERT INTO accounts VALUES (1, 10.00), (2, 20.00)');
+    assert.equal((await run(bob.s, 'SELECT current_user() AS u')).rows[0].u, 'bob');
+    const denied = /HiveAccessControlException Permission denied: Principal \[name=bob, type=USER\] does not have following privileges for operation QUERY \[\[SELECT\] on Object \[type=TABLE_OR_VIEW, name=default\.accounts\]\]/;
+    await fails(bob.s, 'SELECT sum(balance) FROM accounts', denied);
+    await fails(bob.s, 'UPDATE accounts SET balance = 0', /\[\[UPDATE\] on Object/);
+    await fails(bob.s, 'SET hive.security.authorization.enabled=false', /Cannot modify/);
+    // the session's overlay cannot switch it off either
+    const sneaky = await session('bob', 'b0b:pw', { 'set:hiveconf:hive.security.authorization.enabled': 'false' })
+      .then(() => 'opened', err => err.message);
+    assert.match(sneaky, /Cannot modify hive.security.authorization.enabled/);
+    await run(alice.s, 'GRANT SELECT ON accounts TO USER bob');
+    assert.equal(Number((await run(bob.s, 'SELECT sum(balance) AS b FROM accounts')).rows[0].b), 30);
+    await fails(bob.s, 'UPDATE accounts SET balance = 0', /\[\[UPDATE\] on Object/);
+    // roles: alice takes the admin role, bob gets his through one
+    await fails(alice.s, 'CREATE ROLE tellers', /has to belong to ADMIN role/);
+    await run(alice.s, 'SET ROLE ADMIN');
+    await run(alice.s, 'CREATE ROLE tellers');
+    await run(alice.s, 'GRANT UPDATE ON accounts TO ROLE tellers');
+    await run(alice.s, 'GRANT ROLE tellers TO USER bob');
+    await run(bob.s, 'UPDATE accounts SET balance = balance + 1 WHERE id = 1');
+    const { rows } = await run(bob.s, 'SHOW CURRENT ROLES');
+    assert.deepEqual(rows.map(r => r.role), ['public', 'tellers']);
+    await run(alice.s, 'REVOKE SELECT ON accounts FROM USER bob');
+    await fails(bob.s, 'SELECT * FROM accounts', denied);
+    assert.equal(Number((await run(alice.s, 'SELECT sum(balance) AS b FROM accounts')).rows[0].b), 31);
+    for (const c of [alice, bob]) { await c.s.close(); c.client.close(); }
+    console.log("ok - authorization: Hive's refusal, then GRANT lets the same statement run; roles; REVOKE");
   },
   // hive.server2.thrift.max.message.size=65536: a larger message ends
   // its connection (framed or not), the server goes on

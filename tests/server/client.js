@@ -5,17 +5,10 @@
 // inside a transaction.  Prints one line per check; exits 1 at the first failure.
 //   node client.js PORT
 const assert = require('node:assert/strict');
-const { T, utils, connect: connectTo, open, run, main } = require('./hs2.js');
+const { T, utils, connect: connectTo, open, run, fails, main } = require('./hs2.js');
 
 const port = Number(process.argv[2]);
 const connect = () => connectTo(port);
-
-async function fails(session, sql, pattern) {
-  await assert.rejects(async () => {
-    const op = await session.executeStatement(sql);
-    await utils.waitUntilReady(op, false, () => {});
-  }, err => pattern.test(err.message), `'${sql}' should fail with ${pattern}`);
-}
 
 function ok(what) { console.log(`ok - ${what}`); }
 

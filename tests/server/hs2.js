@@ -33,6 +33,15 @@ async function run(session, sql, pageSize = 100) {
   return { rows, pages };
 }
 
+// sql fails on session with a message matching pattern
+async function fails(session, sql, pattern) {
+  const assert = require('node:assert/strict');
+  await assert.rejects(async () => {
+    const op = await session.executeStatement(sql);
+    await utils.waitUntilReady(op, false, () => {});
+  }, err => pattern.test(err.message), `'${sql}' should fail with ${pattern}`);
+}
+
 // Runs a test's async body: "not ok" and exit 1 when it throws, or when
 // a call of it never settles (node would otherwise end quietly, with 0);
 // "# NAME: every check ran" at its end, which the shell side waits for
@@ -53,4 +62,4 @@ function main(name, body) {
   });
 }
 
-module.exports = { T, utils, connect, open, run, main };
+module.exports = { T, utils, connect, open, run, fails, main };

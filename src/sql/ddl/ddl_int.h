@@ -204,6 +204,18 @@ int sql_exec_drop_view(SqlStmtCtx *c, CombErr *err);
 int sql_exec_alter_view(SqlStmtCtx *c, CombErr *err);
 int sql_exec_show_locks(SqlStmtCtx *c, CombErr *err);        /* ddl_locks.c */
 int sql_exec_show_transactions(SqlStmtCtx *c, CombErr *err);
+/* authorization (ddl_auth.c); sql_exec_grant runs REVOKE too,
+ * sql_exec_grant_role REVOKE ROLE */
+int sql_exec_create_role(SqlStmtCtx *c, CombErr *err);
+int sql_exec_drop_role(SqlStmtCtx *c, CombErr *err);
+int sql_exec_set_role(SqlStmtCtx *c, CombErr *err);
+int sql_exec_grant(SqlStmtCtx *c, CombErr *err);
+int sql_exec_grant_role(SqlStmtCtx *c, CombErr *err);
+int sql_exec_show_roles(SqlStmtCtx *c, CombErr *err);
+int sql_exec_show_current_roles(SqlStmtCtx *c, CombErr *err);
+int sql_exec_show_grant(SqlStmtCtx *c, CombErr *err);
+int sql_exec_show_role_grant(SqlStmtCtx *c, CombErr *err);
+int sql_exec_show_principals(SqlStmtCtx *c, CombErr *err);
 int sql_exec_abort_transactions(SqlStmtCtx *c, CombErr *err);
 
 #endif

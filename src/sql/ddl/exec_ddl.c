@@ -42,6 +42,18 @@ int sql_exec_ddl(SqlStmtCtx *c, CombErr *err)
     case AST_ABORT_COMPACTIONS: return sql_exec_abort_compactions(c, err);
     case AST_SHOW_COMPACTION_METRICS:
         return sql_exec_show_compaction_metrics(c, err);
+    case AST_CREATE_ROLE: return sql_exec_create_role(c, err);
+    case AST_DROP_ROLE: return sql_exec_drop_role(c, err);
+    case AST_SET_ROLE: return sql_exec_set_role(c, err);
+    case AST_GRANT:
+    case AST_REVOKE: return sql_exec_grant(c, err);
+    case AST_GRANT_ROLE:
+    case AST_REVOKE_ROLE: return sql_exec_grant_role(c, err);
+    case AST_SHOW_ROLES: return sql_exec_show_roles(c, err);
+    case AST_SHOW_CURRENT_ROLES: return sql_exec_show_current_roles(c, err);
+    case AST_SHOW_GRANT: return sql_exec_show_grant(c, err);
+    case AST_SHOW_ROLE_GRANT: return sql_exec_show_role_grant(c, err);
+    case AST_SHOW_PRINCIPALS: return sql_exec_show_principals(c, err);
     default: return COMB_INTERNAL(err, "statement kind not handled");
     }
 }

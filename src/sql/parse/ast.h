@@ -392,8 +392,59 @@ typedef enum AstStmtKind {
     AST_SHOW_COMPACTIONS,    /* SHOW COMPACTIONS */
     AST_ABORT_COMPACTIONS,   /* ABORT COMPACTIONS id ...: n_ids, ids */
     AST_SHOW_COMPACTION_METRICS, /* SHOW COMPACTION METRICS name [part] */
-    AST_MERGE                /* MERGE INTO name ... (fields in AstMerge) */
+    AST_MERGE,               /* MERGE INTO name ... (fields in AstMerge) */
+    /* authorization (parse_auth.c; fields in AstAuth, the object in name:
+     * name.db NULL and name.name the database for ON DATABASE) */
+    AST_CREATE_ROLE,         /* CREATE ROLE r: roles[0] */
+    AST_DROP_ROLE,           /* DROP ROLE r: roles[0] */
+    AST_GRANT,               /* GRANT privs ON [TABLE|DATABASE] name TO
+                                principals [WITH GRANT OPTION] */
+    AST_REVOKE,              /* REVOKE [GRANT OPTION FOR] privs ON ... FROM
+                                principals */
+    AST_GRANT_ROLE,          /* GRANT [ROLE] r, ... TO principals
+                                [WITH ADMIN OPTION] */
+    AST_REVOKE_ROLE,         /* REVOKE [ADMIN OPTION FOR] [ROLE] r, ... FROM
+                                principals */
+    AST_SET_ROLE,            /* SET ROLE r | ALL | NONE: roles[0], or the
+                                word all / none */
+    AST_SHOW_ROLES,          /* SHOW ROLES */
+    AST_SHOW_CURRENT_ROLES,  /* SHOW CURRENT ROLES */
+    AST_SHOW_GRANT,          /* SHOW GRANT [principal] [ON ALL | ON [TABLE]
+                                name | ON DATABASE name] */
+    AST_SHOW_ROLE_GRANT,     /* SHOW ROLE GRANT USER|ROLE name */
+    AST_SHOW_PRINCIPALS      /* SHOW PRINCIPALS r: roles[0] */
 } AstStmtKind;
+
+/* SQL-standard privileges (AstAuth.privs bits). */
+enum {
+    AST_PRIV_SELECT = 1,
+    AST_PRIV_INSERT = 2,
+    AST_PRIV_UPDATE = 4,
+    AST_PRIV_DELETE = 8,
+    AST_PRIV_ALL = 15
+};
+
+typedef struct AstPrincipal {
+    char *name;              /* a user's as written, a role's lower case */
+    bool role;               /* ROLE name (else USER name) */
+    AstPos pos;
+} AstPrincipal;
+
+/* The authorization statements' fields. */
+typedef struct AstAuth {
+    unsigned privs;          /* AST_PRIV_* */
+    bool on_database;        /* ON DATABASE|SCHEMA: name.name */
+    bool on_table;           /* ON [TABLE] t: name */
+    bool on_all;             /* SHOW GRANT ... ON ALL */
+    int n_principals;        /* TO / FROM; SHOW GRANT's and SHOW ROLE
+                                GRANT's one */
+    AstPrincipal *principals;
+    int n_roles;             /* roles named, lower case */
+    char **roles;
+    AstPos *role_pos;
+    bool with_option;        /* WITH GRANT OPTION / WITH ADMIN OPTION */
+    bool option_only;        /* GRANT OPTION FOR / ADMIN OPTION FOR */
+} AstAuth;
 
 /* One WHEN clause of MERGE (parse_merge.c). */
 typedef enum AstMergeAction {
@@ -647,6 +698,7 @@ typedef struct AstStmt {
     int n_ids;               /* ABORT COMPACTIONS */
     int64_t *ids;
     AstMerge *merge;         /* AST_MERGE; NULL otherwise */
+    AstAuth *auth;           /* the authorization statements; else NULL */
 } AstStmt;
 
 /*

@@ -364,6 +364,8 @@ int sp_create(SqlParser *p, AstStmt *s)
     sp_next(p);
     if (sp_is_kw(p, KW_VIEW) || sp_is_kw(p, KW_OR))
         return sp_create_view(p, s);
+    if (sp_is_word_at(p, 0, "role"))
+        return sp_role_ddl(p, s, true);
     s->temporary = sp_accept_kw(p, KW_TEMPORARY);
     s->external = sp_accept_kw(p, KW_EXTERNAL);
     s->transactional = sp_accept_kw(p, KW_TRANSACTIONAL);
@@ -379,6 +381,8 @@ int sp_drop(SqlParser *p, AstStmt *s)
     sp_next(p);
     if (at_database_kw(p))
         return drop_database(p, s);
+    if (sp_is_word_at(p, 0, "role"))
+        return sp_role_ddl(p, s, false);
     if (sp_is_kw(p, KW_VIEW))
         return sp_drop_view(p, s);
     if (!sp_accept_kw(p, KW_TABLE))
@@ -417,6 +421,8 @@ int sp_show(SqlParser *p, AstStmt *s)
             rc = sp_show_locks(p, s, &handled);
         if (!handled)
             rc = sp_show_compactions(p, s, &handled);
+        if (!handled)
+            rc = sp_show_auth(p, s, &handled);
         return handled ? rc : ddl_refuse_form(p, "SHOW");
     }
     s->kind = AST_SHOW_TABLES;

@@ -186,6 +186,14 @@ int sp_show_catalog(SqlParser *p, AstStmt *s, bool *handled);
 /* parse_locks.c: after SHOW, LOCKS and TRANSACTIONS (*handled false
  * otherwise); ABORT TRANSACTIONS. */
 int sp_show_locks(SqlParser *p, AstStmt *s, bool *handled);
+/* authorization (parse_auth.c) */
+int sp_grant(SqlParser *p, AstStmt *s);
+int sp_revoke(SqlParser *p, AstStmt *s);
+/* CREATE ROLE / DROP ROLE, the parser at ROLE */
+int sp_role_ddl(SqlParser *p, AstStmt *s, bool create);
+bool sp_at_set_role(SqlParser *p);
+int sp_set_role(SqlParser *p, AstStmt *s);
+int sp_show_auth(SqlParser *p, AstStmt *s, bool *handled);
 int sp_abort(SqlParser *p, AstStmt *s);
 
 /* parse_compact.c */

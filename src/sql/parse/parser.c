@@ -447,8 +447,8 @@ static bool is_unsupported_statement(const SqlToken *t)
 {
     static const SqlKeyword kws[] = {
         KW_EXPORT,
-        KW_GRANT, KW_IMPORT, KW_LOCK,
-        KW_RELOAD, KW_RESET, KW_REVOKE, KW_UNLOCK,
+        KW_IMPORT, KW_LOCK,
+        KW_RELOAD, KW_RESET, KW_UNLOCK,
     };
     if (t->kind != SQL_TK_WORD)
         return false;
@@ -486,6 +486,8 @@ static int sp_statement(SqlParser *p, AstStmt *s)
         return sp_dml(p, s);
     if (sp_at_txn(p))
         return sp_txn(p, s);
+    if (sp_at_set_role(p))
+        return sp_set_role(p, s);
     if (t->kind == SQL_TK_WORD) {
         switch (t->kw) {
         case KW_CREATE: return sp_create(p, s);
@@ -502,6 +504,8 @@ static int sp_statement(SqlParser *p, AstStmt *s)
         case KW_ANALYZE: return sp_analyze(p, s);
         case KW_MSCK: return sp_msck(p, s);
         case KW_MERGE: return sp_merge(p, s);
+        case KW_GRANT: return sp_grant(p, s);
+        case KW_REVOKE: return sp_revoke(p, s);
         case KW_ABORT:
             return sp_is_word_at(p, 1, "compactions")
                        ? sp_abort_compactions(p, s) : sp_abort(p, s);

@@ -150,7 +150,8 @@ static int from_table(BqBlock *b, const AstFrom *f, LpNode **node, CombErr *err)
     if (w)
         return from_query(b, w->ast->query, w->next,
                           f->alias ? f->alias : w->ast->name, "CTE", node, err);
-    if ((rc = sql_table_resolve(b->c, &f->table, &t, err)))
+    if ((rc = sql_table_resolve(b->c, &f->table, &t, err)) ||
+        (rc = sql_authorize_read(b->c, t->ms, err)))
         return rc;
     if (t->kind == SQL_TABLE_VIEW)
         return from_view(b, f, t, node, err);
