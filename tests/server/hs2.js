@@ -1,16 +1,15 @@
 // What the server tests share: a hive-driver client connected to `comb
-// serve` on 127.0.0.1 (binary transport, no SASL), a session on it, and
-// a statement's rows fetched `pageSize` at a time.
+// serve` on 127.0.0.1 (binary transport, no SASL unless told otherwise),
+// a session on it, and a statement's rows fetched `pageSize` at a time.
 const hive = require('hive-driver');
 const { TCLIService, TCLIService_types: T } = hive.thrift;
 
 const utils = new hive.HiveUtils(T);
 
-async function connect(port) {
+async function connect(port, auth = new hive.auth.NoSaslAuthentication()) {
   const client = new hive.HiveClient(TCLIService, T);
   await client.connect({ host: '127.0.0.1', port },
-                       new hive.connections.TcpConnection(),
-                       new hive.auth.NoSaslAuthentication());
+                       new hive.connections.TcpConnection(), auth);
   return client;
 }
 

@@ -1,6 +1,6 @@
-# Sourced by the server tests: `comb serve` started on a warehouse of its
-# own and stopped with SIGTERM, with the HiveServer2 client (npm
-# hive-driver, tests/server/setup.sh) beside it.
+# Sourced by the server tests (and bench/server.sh): `comb serve` started
+# on a warehouse of its own and stopped with SIGTERM, with the HiveServer2
+# client (npm hive-driver, tests/server/setup.sh) beside it.
 #   server_setup          installs the client (exit 77, skipped, without
 #                         node or the package); sets $MODULES, $T and an
 #                         EXIT trap that kills a server left running
