@@ -222,7 +222,8 @@ static void status_error(Hs2TStatus *st, Hs2TStatusCode code, int hive_code,
 static const char *sql_state_of(const CombErr *err)
 {
     return err->code == COMB_ESYNTAX || err->code == COMB_ESEMANTIC ||
-                   err->code == COMB_ENOTFOUND || err->code == COMB_EEXISTS
+                   err->code == COMB_ENOTFOUND || err->code == COMB_EEXISTS ||
+                   err->code == COMB_EDENIED
                ? "42000"
                : "08S01";
 }
