@@ -30,7 +30,7 @@ enum { SASL_START = 1, SASL_OK = 2, SASL_BAD = 3, SASL_ERROR = 4,
        SASL_COMPLETE = 5 };
 /* a handshake that takes longer is given up (a client that connects and
  * says nothing holds no thread for long) */
-enum { HANDSHAKE_SECONDS = 30, SASL_MAX = 4096 };
+enum { HANDSHAKE_SECONDS = 30, SASL_MAX = 4096, WRITE_BUFFER = 65536 };
 
 static const char *conf_value(const Hs2Options *opt, const char *key)
 {
@@ -309,10 +309,12 @@ static ThriftTransport *stack_on(const Hs2Security *sec, ThriftTransport *wire,
                                              "max_message_size", sec->max_message,
                                              "max_frame_size", sec->max_message,
                                              NULL);
+    /* answers go out in large writes (the buffer's default is 512 bytes:
+     * a page of rows would be hundreds of sends) */
     ThriftTransport *t = g_object_new(framed ? THRIFT_TYPE_FRAMED_TRANSPORT
                                              : THRIFT_TYPE_BUFFERED_TRANSPORT,
                                       "transport", wire, "configuration", conf,
-                                      NULL);
+                                      "w_buf_size", WRITE_BUFFER, NULL);
     g_object_unref(conf);
     return t;
 }

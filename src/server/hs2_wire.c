@@ -1,9 +1,10 @@
 /*
  * hs2_wire.c - the bottom transport of a connection: its socket, or the
  * TLS session on it (OpenSSL), as a ThriftTransport the framed or
- * buffered transport stacks on.  One byte may be peeked and given back
- * (the handshake looks at the first byte to tell SASL, framed and
- * unframed clients apart).
+ * buffered transport stacks on.  Reads go through a buffer of what the
+ * socket had (Thrift's buffered transport asks for each field's few bytes
+ * alone: without it every field is a system call), which also lets the
+ * handshake look at the first byte before anyone reads it.
  */
 #include "server/hs2_int.h"
 
@@ -19,7 +20,8 @@ typedef struct CombHs2Wire {
     ThriftTransport parent;
     int fd;
     SSL *ssl;           /* NULL: plain socket; owned */
-    int pushback;       /* a byte read ahead, or -1 */
+    size_t pos, len;    /* buf[pos..len) read, not yet taken */
+    unsigned char buf[16384];
 } CombHs2Wire;
 
 typedef struct CombHs2WireClass {
@@ -87,22 +89,30 @@ static gboolean wire_close(ThriftTransport *t, GError **error)
     return TRUE;
 }
 
+/* Fill the empty buffer with what the client sent (at least a byte):
+ * false at its end or on an error (errno then says which). */
+static bool fill(CombHs2Wire *w)
+{
+    ssize_t got;
+    if (w->fd < 0)
+        return false;
+    got = read_some(w, w->buf, sizeof w->buf);
+    w->pos = 0;
+    w->len = got > 0 ? (size_t)got : 0;
+    return got > 0;
+}
+
 /* false once the client hung up: the connection's loop ends */
 static gboolean wire_peek(ThriftTransport *t, GError **error)
 {
     CombHs2Wire *w = WIRE(t);
-    unsigned char b;
-    ssize_t got;
-    if (w->pushback >= 0)
+    if (w->pos < w->len)
         return TRUE;
-    if (w->fd < 0)
-        return FALSE;
-    if ((got = read_some(w, &b, 1)) < 0)
+    if (fill(w))
+        return TRUE;
+    if (errno)
         wire_error(error, THRIFT_TRANSPORT_ERROR_RECEIVE, "cannot read");
-    if (got != 1)
-        return FALSE;
-    w->pushback = b;
-    return TRUE;
+    return FALSE;
 }
 
 /* Exactly len bytes, as the transports above expect. */
@@ -111,16 +121,15 @@ static gint32 wire_read(ThriftTransport *t, gpointer buf, guint32 len,
 {
     CombHs2Wire *w = WIRE(t);
     guint32 got = 0;
-    if (len > 0 && w->pushback >= 0) {
-        ((unsigned char *)buf)[got++] = (unsigned char)w->pushback;
-        w->pushback = -1;
-    }
     while (got < len) {
-        ssize_t n = read_some(w, (unsigned char *)buf + got, len - got);
-        if (n <= 0) {
+        size_t n;
+        if (w->pos == w->len && !fill(w)) {
             wire_error(error, THRIFT_TRANSPORT_ERROR_RECEIVE, "cannot read");
             return -1;
         }
+        n = w->len - w->pos < len - got ? w->len - w->pos : len - got;
+        memcpy((unsigned char *)buf + got, w->buf + w->pos, n);
+        w->pos += n;
         got += (guint32)n;
     }
     return (gint32)got;
@@ -198,7 +207,6 @@ static void comb_hs2_wire_class_init(CombHs2WireClass *c)
 static void comb_hs2_wire_init(CombHs2Wire *w)
 {
     w->fd = -1;
-    w->pushback = -1;
 }
 
 void hs2_wire_register(void)
@@ -219,7 +227,7 @@ int hs2_wire_byte(ThriftTransport *t)
     GError *error = NULL;
     gboolean got = wire_peek(t, &error);
     g_clear_error(&error);
-    return got ? WIRE(t)->pushback : -1;
+    return got ? WIRE(t)->buf[WIRE(t)->pos] : -1;
 }
 
 void hs2_wire_drain(ThriftTransport *t)
