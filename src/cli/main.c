@@ -31,6 +31,7 @@
 #include "cli/orcfiledump.h"
 #include "cli/passwd_cmd.h"
 #include "cli/serve_cmd.h"
+#include "server/hs2_client.h"
 #include "cli/print.h"
 #include "cli/shell.h"
 #include "cli/stop.h"
@@ -48,6 +49,9 @@ typedef struct CliOptions {
     const char *metastore;    /* --metastore */
     const char *exec;         /* -e */
     const char *file;         /* -f */
+    const char *url;          /* -u jdbc:hive2://...: a server instead */
+    const char *user;         /* -n */
+    const char *password;     /* -p */
     CliFormat format;
     bool verbose;
     bool silent;
@@ -62,6 +66,8 @@ static void usage(FILE *out)
           "       comb [OPTIONS] stream --table [db.]t [--format csv|tsv|json]\n"
           "            [--upsert-key col,...] ... (comb stream --help)\n"
           "       comb [OPTIONS] serve [--port N] [--bind ADDR]\n"
+          "       comb -u jdbc:hive2://HOST:PORT/DB [-n USER] [-p PASSWORD]\n"
+          "            [-e 'SQL;...' | -f FILE] (a server instead)\n"
           "       comb passwd [--delete] FILE USER\n"
           "OPTIONS: [--warehouse DIR] [--metastore FILE|postgresql://...]\n"
           "         [--hivevar k=v]... [--hiveconf k=v]...\n"
@@ -167,7 +173,8 @@ void cli_run_statement(CliContext *cx, const char *text, size_t len,
 {
     CombErr err;
     SqlSink sink = cli_printer_sink(cx->printer);
-    SqlTxnState before = sql_session_txn_state(cx->session, NULL);
+    SqlTxnState before = cx->session ? sql_session_txn_state(cx->session, NULL)
+                                     : SQL_TXN_NONE;
     int rc;
     if (sql_is_blank(text, len) || cli_stop_requested(NULL))
         return;
@@ -178,7 +185,8 @@ void cli_run_statement(CliContext *cx, const char *text, size_t len,
         return;
     }
     cli_stop_busy(true);
-    rc = sql_session_execute(cx->session, text, len, &sink, &err);
+    rc = cx->remote ? hs2_client_execute(cx->remote, text, len, &sink, &err)
+                    : sql_session_execute(cx->session, text, len, &sink, &err);
     cli_stop_busy(false);
     if (rc) {
         fflush(cx->printer->out);
@@ -257,6 +265,49 @@ typedef struct Subcommand {
     int (*run)(int argc, char **argv);   /* argv[0] is the name */
 } Subcommand;
 
+/* -e, -f or standard input, through cx. */
+static int run_input(CliContext *cx, const CliOptions *o)
+{
+    CombBuf text = COMB_BUF_INIT;
+    int rc;
+    if (o->exec)
+        return run_script(cx, o->exec, strlen(o->exec));
+    if (!o->file)
+        return cli_shell_run(cx, isatty(STDIN_FILENO) && !o->silent);
+    rc = read_file(o->file, &text);
+    if (!rc)
+        rc = run_script(cx, text.data ? (const char *)text.data : "", text.len);
+    comb_buf_free(&text);
+    return rc;
+}
+
+/* comb -u URL: the statements go to a server's session (beeline's
+ * habit); --hiveconf and --hivevar become its overlay. */
+static int run_remote(const CliOptions *o, char *const *vars, int n_vars,
+                      char *const *confs, int n_confs)
+{
+    Hs2ClientOptions co = {o->url, o->user, o->password, confs, n_confs,
+                           vars, n_vars};
+    Hs2Client *remote;
+    CliPrinter printer;
+    CliContext cx;
+    CombErr err;
+    int rc, sig;
+    if (hs2_client_open(&co, &remote, &err)) {
+        fprintf(stderr, "Error: %s\n", err.msg);
+        return 1;
+    }
+    cli_stop_install();
+    cli_printer_init(&printer, o->format, stdout);
+    cx = (CliContext){NULL, remote, &printer, o->verbose};
+    rc = run_input(&cx, o);
+    cli_printer_free(&printer);
+    hs2_client_close(remote);
+    if (cli_stop_requested(&sig) && sig)
+        return 128 + sig;
+    return rc;
+}
+
 /* `comb compactor` needs the global options: main calls it itself. */
 static int compactor_placeholder(int argc, char **argv)
 {
@@ -334,12 +385,15 @@ static int parse_options(int argc, char **argv, CliOptions *o, char ***vars,
         {NULL, 0, NULL, 0}};
     int ch;
     /* '+': stop at the first non-option, the subcommand */
-    while ((ch = getopt_long(argc, argv, "+e:f:vhS", longopts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, "+e:f:u:n:p:vhS", longopts, NULL)) != -1) {
         switch (ch) {
         case OPT_WAREHOUSE: o->warehouse = optarg; break;
         case OPT_METASTORE: o->metastore = optarg; break;
         case 'e': o->exec = optarg; break;
         case 'f': o->file = optarg; break;
+        case 'u': o->url = optarg; break;
+        case 'n': o->user = optarg; break;
+        case 'p': o->password = optarg; break;
         case 'v': o->verbose = true; break;
         case 'S':
         case OPT_SILENT: o->silent = true; break;
@@ -424,6 +478,12 @@ int main(int argc, char **argv)
             return sub->run(argc - optind, argv + optind);
         return rc < 0 ? 0 : rc;
     }
+    if (o.url) {
+        rc = run_remote(&o, vars, n_vars, confs, n_confs);
+        comb_free(vars);
+        comb_free(confs);
+        return rc;
+    }
     so.warehouse = o.warehouse;
     so.metastore = take_metastore_conf(&o, confs, n_confs);
     if (sql_session_open(&so, &s, &err)) {
@@ -441,21 +501,9 @@ int main(int argc, char **argv)
     comb_free(confs);
     cli_stop_install();
     cli_printer_init(&printer, o.format, stdout);
-    cx = (CliContext){s, &printer, o.verbose};
-    if (!rc) {
-        if (o.exec) {
-            rc = run_script(&cx, o.exec, strlen(o.exec));
-        } else if (o.file) {
-            CombBuf text = COMB_BUF_INIT;
-            rc = read_file(o.file, &text);
-            if (!rc)
-                rc = run_script(&cx, text.data ? (const char *)text.data : "",
-                                text.len);
-            comb_buf_free(&text);
-        } else {
-            rc = cli_shell_run(&cx, isatty(STDIN_FILENO) && !o.silent);
-        }
-    }
+    cx = (CliContext){s, NULL, &printer, o.verbose};
+    if (!rc)
+        rc = run_input(&cx, &o);
     cli_printer_free(&printer);
     notice_open_txn(s);
     sql_session_close(s);

@@ -12,8 +12,11 @@
 #include "cli/print.h"
 #include "sql/session.h"
 
+struct Hs2Client;
+
 typedef struct CliContext {
-    SqlSession *session;
+    SqlSession *session;   /* the embedded engine; NULL with remote */
+    struct Hs2Client *remote; /* comb -u: a server's session */
     CliPrinter *printer;
     bool verbose;          /* echo each statement before running it */
 } CliContext;

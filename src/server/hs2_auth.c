@@ -25,12 +25,9 @@
 
 #include "server/hs2_passwd.h"
 
-/* Thrift's SASL negotiation statuses */
-enum { SASL_START = 1, SASL_OK = 2, SASL_BAD = 3, SASL_ERROR = 4,
-       SASL_COMPLETE = 5 };
 /* a handshake that takes longer is given up (a client that connects and
  * says nothing holds no thread for long) */
-enum { HANDSHAKE_SECONDS = 30, SASL_MAX = 4096, WRITE_BUFFER = 65536 };
+enum { HANDSHAKE_SECONDS = 30, WRITE_BUFFER = 65536 };
 
 static const char *conf_value(const Hs2Options *opt, const char *key)
 {
@@ -177,7 +174,7 @@ static bool read_exact(ThriftTransport *w, void *buf, uint32_t n)
 }
 
 /* One negotiation message: status, 4-byte length, payload (kept short). */
-static bool sasl_read(ThriftTransport *w, int *status, char *payload,
+bool hs2_sasl_read(ThriftTransport *w, int *status, char *payload,
                       uint32_t *len)
 {
     unsigned char head[5];
@@ -186,12 +183,12 @@ static bool sasl_read(ThriftTransport *w, int *status, char *payload,
     *status = head[0];
     *len = (uint32_t)head[1] << 24 | (uint32_t)head[2] << 16 |
            (uint32_t)head[3] << 8 | head[4];
-    return *len < SASL_MAX && read_exact(w, payload, *len);
+    return *len < HS2_SASL_MAX && read_exact(w, payload, *len);
 }
 
 /* In one write: a client may take the first chunk it reads (one TLS
  * record) for the whole message. */
-static void sasl_write(ThriftTransport *w, int status, const char *msg)
+void hs2_sasl_write(ThriftTransport *w, int status, const char *msg)
 {
     unsigned char out[5 + 256];
     uint32_t n = (uint32_t)strlen(msg);
@@ -249,35 +246,35 @@ static bool login_ok(const Hs2Security *sec, const char *user,
 static bool sasl_negotiate(const Hs2Security *sec, ThriftTransport *w,
                            char user[HS2_USER_MAX + 1])
 {
-    char msg[SASL_MAX + 1];
+    char msg[HS2_SASL_MAX + 1];
     const char *name, *password;
     uint32_t len;
     int status;
     if (sec->mode == HS2_AUTH_NOSASL) {
-        sasl_write(w, SASL_ERROR, "this server takes no SASL "
+        hs2_sasl_write(w, HS2_SASL_ERROR, "this server takes no SASL "
                    "(hive.server2.authentication=NOSASL)");
         return false;
     }
-    if (!sasl_read(w, &status, msg, &len) || status != SASL_START)
+    if (!hs2_sasl_read(w, &status, msg, &len) || status != HS2_SASL_START)
         return false;
     msg[len] = '\0';
     if (strcmp(msg, "PLAIN") != 0) {
-        sasl_write(w, SASL_BAD, "Unsupported mechanism type: only PLAIN");
+        hs2_sasl_write(w, HS2_SASL_BAD, "Unsupported mechanism type: only PLAIN");
         return false;
     }
-    if (!sasl_read(w, &status, msg, &len) ||
-        (status != SASL_OK && status != SASL_COMPLETE) ||
+    if (!hs2_sasl_read(w, &status, msg, &len) ||
+        (status != HS2_SASL_OK && status != HS2_SASL_COMPLETE) ||
         !plain_split(msg, len, &name, &password) ||
         strlen(name) > HS2_USER_MAX) {
-        sasl_write(w, SASL_BAD, "malformed PLAIN message");
+        hs2_sasl_write(w, HS2_SASL_BAD, "malformed PLAIN message");
         return false;
     }
     if (!login_ok(sec, name, password)) {
-        sasl_write(w, SASL_BAD, "Error validating the login");
+        hs2_sasl_write(w, HS2_SASL_BAD, "Error validating the login");
         return false;
     }
     strcpy(user, name);
-    sasl_write(w, SASL_COMPLETE, "");
+    hs2_sasl_write(w, HS2_SASL_COMPLETE, "");
     return true;
 }
 
@@ -330,13 +327,13 @@ int hs2_conn_open(const Hs2Security *sec, int fd, ThriftTransport **wire,
         return -1;
     *wire = hs2_wire_new(fd, ssl);
     first = hs2_wire_byte(*wire);
-    if (first == SASL_START && !sasl_negotiate(sec, *wire, user))
+    if (first == HS2_SASL_START && !sasl_negotiate(sec, *wire, user))
         return -1;
     /* a client without SASL cannot be told why: it is hung up on */
-    if (first < 0 || (first != SASL_START && sec->mode == HS2_AUTH_PASSWORD))
+    if (first < 0 || (first != HS2_SASL_START && sec->mode == HS2_AUTH_PASSWORD))
         return -1;
     /* SASL and framed clients frame (a frame's length starts with 0) */
-    *top = stack_on(sec, *wire, first == SASL_START || first == 0);
+    *top = stack_on(sec, *wire, first == HS2_SASL_START || first == 0);
     set_timeout(fd, 0);
     return 0;
 }

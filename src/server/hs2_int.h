@@ -138,6 +138,15 @@ void hs2_security_free(Hs2Security *sec);
  * -1: refused or broken (*wire, when set, still to be dropped). */
 int hs2_conn_open(const Hs2Security *sec, int fd, ThriftTransport **wire,
                   ThriftTransport **top, char user[HS2_USER_MAX + 1]);
+/* Thrift's SASL negotiation: a status byte, a 4-byte length, a payload */
+enum { HS2_SASL_START = 1, HS2_SASL_OK = 2, HS2_SASL_BAD = 3,
+       HS2_SASL_ERROR = 4, HS2_SASL_COMPLETE = 5, HS2_SASL_MAX = 4096 };
+/* One message into payload (HS2_SASL_MAX + 1 bytes; *len under
+ * HS2_SASL_MAX, else false) */
+bool hs2_sasl_read(ThriftTransport *w, int *status, char *payload,
+                   uint32_t *len);
+/* One message, in one write (msg up to 256 bytes; longer is cut) */
+void hs2_sasl_write(ThriftTransport *w, int status, const char *msg);
 /* the classes the handshake makes, registered before the threads */
 void hs2_auth_register(void);
 
