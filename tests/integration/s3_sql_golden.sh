@@ -9,7 +9,8 @@
 # the same way.
 # The "-- @sh" lines look at and change the warehouse's files with find,
 # ls, cat, cp...: they run on a local copy of the store's objects
-# (tests/s3/mirror.mjs), pulled before the line and pushed after it, and
+# (tests/s3/mirror.mjs, run by the harness), pulled before the line and
+# pushed after it, and
 # comb inside such a line pushes that copy before it runs and pulls after.
 # Not here: the tests about local locations (they put tables at local
 # paths in and beside the warehouse's directory, which here is the copy
@@ -26,11 +27,15 @@ shard_k=${BASH_REMATCH[1]} shard_n=${BASH_REMATCH[2]}
 s3_start_test golden
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BASE=$T
-# mirror pull|push WAREHOUSE: the local copy of that warehouse's objects
+# mirror pull|push WAREHOUSE: the local copy of that warehouse's objects,
+# made by the S3 harness itself (no node start per call)
 cat > "$BASE/mirror" <<WRAP
 #!/usr/bin/env bash
 id=\$(printf '%s' "\$2" | md5sum | cut -c1-16)
-exec node "$S3_MODULES/mirror.mjs" "\$1" "$COMB_TEST_S3_ENDPOINT" golden "\$id/warehouse" "\$2"
+out=\$(curl -sS -X POST -G "$COMB_TEST_S3_ENDPOINT/__harness/mirror" --data-urlencode "op=\$1" \\
+    --data-urlencode bucket=golden --data-urlencode "prefix=\$id/warehouse" \\
+    --data-urlencode "dir=\$2" -w '%{http_code}') || exit 1
+[[ \$out == *200 ]] || { echo "mirror \$1: \${out%???}" >&2; exit 1; }
 WRAP
 # comb with the warehouse moved onto the store, under a prefix of its own
 cat > "$BASE/comb" <<WRAP

@@ -9,7 +9,9 @@
 //    connections (before or after the request reached the server).
 // Control (not forwarded): GET /__harness/stats, POST /__harness/reset,
 // POST /__harness/faults?spec=503=0.1,slow=0.05,drop=0.05,put503=0.2,seed=7
-// (or off) [&only=REGEX: only to the requests whose "METHOD URL" matches].
+// (or off) [&only=REGEX: only to the requests whose "METHOD URL" matches],
+// POST /__harness/mirror?op=pull|push&bucket=B&prefix=P&dir=D (mirror.mjs,
+// its requests through this proxy like any client's).
 //   node --openssl-legacy-provider server.mjs BUCKET...
 // (s3rver's continuation tokens use DES, which OpenSSL 3 keeps in its
 // legacy provider.)  Prints "ready <proxy port> <s3rver port>".
@@ -20,6 +22,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { mirror } from './mirror.mjs';
 
 const KEY = 'S3RVER';
 const SECRET = 'S3RVER';
@@ -114,6 +117,13 @@ function control(req, res) {
     res.writeHead(code, { 'content-type': 'application/json' });
     res.end(JSON.stringify(obj));
   };
+  if (u.pathname === '/__harness/mirror' && req.method === 'POST') {
+    const q = u.searchParams;
+    mirror(q.get('op'), `http://127.0.0.1:${proxy.address().port}`, q.get('bucket'),
+           q.get('prefix'), q.get('dir'), { accessKeyId: KEY, secretAccessKey: SECRET })
+      .then(() => reply(200, {}), e => reply(500, { error: String(e.message) }));
+    return;
+  }
   try {
     if (u.pathname === '/__harness/stats') return reply(200, stats);
     if (u.pathname === '/__harness/reset' && req.method === 'POST') { reset(); return reply(200, {}); }
