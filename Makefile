@@ -15,6 +15,9 @@ XML_CFLAGS := $(or $(shell pkg-config --cflags libxml-2.0 2>/dev/null),-I/usr/in
 # Thrift's C library (GLib objects) for the HiveServer2 protocol (server/)
 THRIFT_CFLAGS := $(or $(shell pkg-config --cflags thrift_c_glib 2>/dev/null),-I/usr/include/glib-2.0 -I/usr/lib/x86_64-linux-gnu/glib-2.0/include)
 THRIFT_LIBS := $(or $(shell pkg-config --libs thrift_c_glib 2>/dev/null),-lthrift_c_glib -lgobject-2.0 -lglib-2.0)
+# libsoup (GLib's HTTP server) for the server's status page
+SOUP_CFLAGS := $(shell pkg-config --cflags libsoup-3.0 2>/dev/null)
+SOUP_LIBS := $(or $(shell pkg-config --libs libsoup-3.0 2>/dev/null),-lsoup-3.0 -lgio-2.0)
 BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -g $(WARN) -Isrc -I$(GEN)/src $(PQ_CFLAGS) $(XML_CFLAGS) -MMD -MP
 ifeq ($(MODE),fuzz)
   # libFuzzer targets (make fuzz): clang, instrumented for coverage
@@ -38,7 +41,7 @@ else
   MODE_LDFLAGS :=
 endif
 CFLAGS_ALL := $(BASE_CFLAGS) $(MODE_CFLAGS) $(CFLAGS)
-LIBS := -lprotobuf-c -lz -lsnappy -lzstd -llz4 -llzo2 -lsqlite3 -lpq -ledit -lpcre2-8 -lcurl -lxml2 -lssl -lcrypto $(THRIFT_LIBS) -lm -lpthread
+LIBS := -lprotobuf-c -lz -lsnappy -lzstd -llz4 -llzo2 -lsqlite3 -lpq -ledit -lpcre2-8 -lcurl -lxml2 -lssl -lcrypto $(SOUP_LIBS) $(THRIFT_LIBS) -lm -lpthread
 
 # Layers, lowest first; a layer's archive may only use the ones before it.
 LAYERS := common fs orc text acid metastore compactor stream sql server cli
@@ -124,7 +127,7 @@ $(B)/obj/gen/%.o: $(TCLI_GEN)/%.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -g $(MODE_CFLAGS) $(THRIFT_CFLAGS) -w -c $< -o $@
 SERVER_EXTRA := $(patsubst $(TCLI_GEN)/%.c,$(B)/obj/gen/%.o,$(TCLI_C))
-$(call layer_objs,server): CFLAGS_ALL += $(THRIFT_CFLAGS)
+$(call layer_objs,server): CFLAGS_ALL += $(THRIFT_CFLAGS) $(SOUP_CFLAGS)
 $(call layer_objs,server): $(TCLI_H)
 $(B)/tests/obj/unit/server/%.o: CFLAGS_ALL += $(THRIFT_CFLAGS)
 $(B)/tests/obj/unit/server/%.o: $(TCLI_H)

@@ -16,6 +16,12 @@ static void say_listening(const char *host, int port)
     fflush(stdout);
 }
 
+static void say_status_page(const char *host, int port)
+{
+    printf("status page on http://%s:%d/\n", host, port);
+    fflush(stdout);
+}
+
 /* The value of conf key in confs ("k=v"), the last one given, or NULL. */
 static const char *conf_value(char *const *confs, int n, const char *key)
 {
@@ -48,7 +54,7 @@ int cli_serve(const char *warehouse, const char *metastore,
     const char **values = comb_calloc((size_t)n_confs + 1, sizeof *values);
     char **copies = comb_calloc((size_t)n_confs + 1, sizeof *copies);
     Hs2Options opt = {warehouse, metastore, NULL, 10000, NULL, NULL, 0,
-                      say_listening};
+                      say_listening, say_status_page};
     CombErr err;
     int rc = keys && values && copies ? 0 : 1;
     if (!rc && port_conf)

@@ -71,6 +71,7 @@ static void conn_remove(int fd)
 }
 
 static Hs2Security security;
+static struct Hs2Web *web;
 
 /* One client: its handshake, calls until it hangs up (or the server
  * stops), then what its sessions left open is closed. */
@@ -197,7 +198,10 @@ int hs2_serve(const Hs2Options *opt, CombErr *err)
                         strerror(errno));
     if ((rc = hs2_security_init(opt, &security, err)) ||
         (rc = hs2_service_start(opt, &security, err)) ||
-        (rc = listen_on(opt, &lfd, host, sizeof host, &port, err))) {
+        (rc = listen_on(opt, &lfd, host, sizeof host, &port, err)) ||
+        (rc = hs2_web_start(opt, &security, &web, err))) {
+        if (lfd >= 0)
+            close(lfd);
         hs2_security_free(&security);
         close(stop_pipe[0]);
         close(stop_pipe[1]);
@@ -212,7 +216,10 @@ int hs2_serve(const Hs2Options *opt, CombErr *err)
     accept_loop(lfd);
     close(lfd);
     end_connections();
+    hs2_web_stop(web);
+    web = NULL;
     hs2_service_stop();
+    hs2_status_stop();
     hs2_security_free(&security);
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);

@@ -27,6 +27,8 @@ typedef struct Hs2Options {
     /* "listening on HOST:PORT" goes here once the socket is bound (for
      * tests that ask for any free port); may be NULL */
     void (*listening)(const char *host, int port);
+    /* the status page's address once it listens; may be NULL */
+    void (*status_page)(const char *host, int port);
 } Hs2Options;
 
 /* Serve until SIGINT or SIGTERM; COMB_OK then, or an error (the port is

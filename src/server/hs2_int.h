@@ -100,9 +100,52 @@ void hs2_service_stop(void);
 Hs2TCLIServiceHandler *hs2_handler_new(const char *user);
 void hs2_conn_end(Hs2TCLIServiceHandler *conn);
 
-/* --------------------------------------------- connections (hs2_auth.c) */
+/* ------------------------------------------- the status (hs2_status.c) */
 
+#define HS2_RECENT_QUERIES 50
 #define HS2_USER_MAX 128
+
+/* A statement, as the status page shows it. */
+typedef struct Hs2QueryRow {
+    char *user, *text;
+    const char *state;       /* RUNNING, FINISHED, ERROR, CANCELED */
+    char *error;             /* a failed one's message, else NULL */
+    int64_t started_ms, ended_ms;   /* epoch ms; ended 0 while running */
+    int64_t rows;            /* of its result */
+} Hs2QueryRow;
+
+typedef struct Hs2Query Hs2Query;
+int64_t hs2_now_ms(void);
+/* A statement begins (NULL when out of memory: it is then not shown). */
+Hs2Query *hs2_query_begin(const char *user, const char *sql);
+/* ... and ends (q is freed; NULL ok). */
+void hs2_query_end(Hs2Query *q, const char *state, int64_t rows,
+                   const char *error);
+/* Copies of the running statements, then the recent ones newest first;
+ * *total counts every statement begun.  COMB_ENOMEM. */
+int hs2_queries_list(Hs2QueryRow **rows, int *n, int64_t *total);
+void hs2_queries_free(Hs2QueryRow *rows, int n);
+void hs2_status_stop(void);
+
+/* An open session, as the status page shows it (hs2_service.c). */
+typedef struct Hs2SessionRow {
+    char user[HS2_USER_MAX + 1];
+    int64_t opened_ms, used_ms;  /* epoch ms */
+    bool busy;                   /* a call or statement is using it */
+} Hs2SessionRow;
+/* Copies of the open sessions (comb_free *rows). */
+int hs2_sessions_list(Hs2SessionRow **rows, int *n);
+
+/* The status page (hs2_web.c): hive.server2.webui.port (10002; 0 or less:
+ * none), hive.server2.webui.host (the server's bind address), its own
+ * thread and SQL session on the warehouse; logins as the server's
+ * (PASSWORD: HTTP Basic against the password file). */
+struct Hs2Web;
+int hs2_web_start(const Hs2Options *opt, const struct Hs2Security *sec,
+                  struct Hs2Web **out, CombErr *err);
+void hs2_web_stop(struct Hs2Web *w);
+
+/* --------------------------------------------- connections (hs2_auth.c) */
 
 typedef enum Hs2AuthMode {
     HS2_AUTH_NONE,       /* SASL PLAIN with any password, or no SASL */

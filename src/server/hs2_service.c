@@ -54,6 +54,8 @@ typedef struct Hs2Session {
     bool closed;               /* out of the registry; freed by the last
                                   call that holds it */
     Hs2Op *ops;                /* changed under the registry's lock */
+    char user[HS2_USER_MAX + 1];   /* for the status page */
+    int64_t opened_ms, used_ms;    /* epoch ms; used: under lock */
     struct Hs2Session *next;
 } Hs2Session;
 
@@ -129,6 +131,7 @@ static void session_release(Hs2Session *s)
     bool last;
     pthread_mutex_lock(&s->lock);
     s->busy = false;
+    s->used_ms = hs2_now_ms();
     pthread_cond_broadcast(&s->idle);
     pthread_mutex_unlock(&s->lock);
     pthread_mutex_lock(&reg.lock);
@@ -333,6 +336,8 @@ static int session_new(const Hs2TOpenSessionReq *req, const void *owner,
     }
     new_handle(s->id, s->secret);
     s->owner = owner;
+    snprintf(s->user, sizeof s->user, "%s", so.user ? so.user : "");
+    s->opened_ms = s->used_ms = hs2_now_ms();
     s->by_column = req->client_protocol >= HS2_T_PROTOCOL_VERSION_HIVE_CLI_SERVICE_PROTOCOL_V6;
     pthread_mutex_init(&s->lock, NULL);
     pthread_cond_init(&s->idle, NULL);
@@ -471,6 +476,7 @@ static void execute(Hs2Session *s, Hs2Op *o, const char *sql,
 {
     SqlSink sink = {o, sink_begin, sink_batch, NULL, sink_info};
     Hs2TOperationState end = HS2_T_OPERATION_STATE_FINISHED_STATE;
+    Hs2Query *q = hs2_query_begin(s->user, sql);
     if (apply_overlay(s->sql, overlay, &o->err) ||
         sql_session_execute(s->sql, sql, strlen(sql), &sink, &o->err) ||
         (!o->began && o->n_log > 0 && is_set_statement(sql) &&
@@ -480,6 +486,12 @@ static void execute(Hs2Session *s, Hs2Op *o, const char *sql,
         hs2_result_free(&o->result);
         o->began = false;
     }
+    hs2_query_end(q, end == HS2_T_OPERATION_STATE_FINISHED_STATE ? "FINISHED"
+                     : end == HS2_T_OPERATION_STATE_CANCELED_STATE ? "CANCELED"
+                                                                   : "ERROR",
+                  o->began ? o->result.n_rows : 0,
+                  end == HS2_T_OPERATION_STATE_FINISHED_STATE ? NULL
+                                                              : o->err.msg);
     pthread_mutex_lock(&reg.lock);
     o->state = end;
     o->has_result = o->began;
@@ -1013,6 +1025,30 @@ void hs2_conn_end(Hs2TCLIServiceHandler *conn)
         hold_locked(s);          /* a call on it finishes first */
         session_release(s);
     }
+}
+
+int hs2_sessions_list(Hs2SessionRow **rows, int *n)
+{
+    int k = 0, cap = 0;
+    Hs2SessionRow *v;
+    pthread_mutex_lock(&reg.lock);
+    for (Hs2Session *s = reg.sessions; s; s = s->next)
+        cap++;
+    v = comb_calloc((size_t)cap + 1, sizeof *v);
+    for (Hs2Session *s = reg.sessions; v && s; s = s->next, k++) {
+        memcpy(v[k].user, s->user, sizeof v[k].user);
+        v[k].opened_ms = s->opened_ms;
+        pthread_mutex_lock(&s->lock);
+        v[k].used_ms = s->used_ms;
+        v[k].busy = s->busy;
+        pthread_mutex_unlock(&s->lock);
+    }
+    pthread_mutex_unlock(&reg.lock);
+    if (!v)
+        return COMB_ENOMEM;
+    *rows = v;
+    *n = k;
+    return COMB_OK;
 }
 
 /* The generated message types register themselves on first use, without

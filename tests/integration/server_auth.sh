@@ -91,7 +91,8 @@ server_stop "TLS under ThreadSanitizer"
 serve_refused() {  # TEXT OPTION...
     local text=$1
     shift
-    expect_refusal "$text" "$COMB" --warehouse "$T/wh" "$@" serve --port 0
+    expect_refusal "$text" "$COMB" --warehouse "$T/wh" --hiveconf hive.server2.webui.port=0 "$@" \
+        serve --port 0
 }
 serve_refused "keystore.path" --hiveconf hive.server2.use.SSL=true
 serve_refused "cannot read the private key" --hiveconf hive.server2.use.SSL=true \

@@ -5,11 +5,13 @@
 #                         node or the package); sets $MODULES, $T and an
 #                         EXIT trap that kills a server left running
 #   server_start BIN WH [OPTION...]  `BIN --warehouse WH OPTION... serve`
-#                         on any free port: sets $PORT and $PID
+#                         on any free port, with no status page unless an
+#                         OPTION asks for one: sets $PORT and $PID
 #   server_stop WHAT      SIGTERM; fails the test unless it exits 0 with
 #                         nothing on stderr (no sanitizer report)
 #   server_js NAME ARG... node tests/server/NAME.js ARG...: fails unless it
 #                         exits 0 having said that every check ran
+#   free_port             a loopback TCP port no socket listens on now
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
 PID=
 
@@ -37,7 +39,8 @@ server_start() {
     G_SLICE=always-malloc \
     LSAN_OPTIONS=suppressions=$ROOT/tests/server/lsan.supp:print_suppressions=0 \
     ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0 \
-        "$bin" --warehouse "$wh" "$@" serve --port 0 > "$T/out" 2> "$T/err" &
+        "$bin" --warehouse "$wh" --hiveconf hive.server2.webui.port=0 "$@" serve --port 0 \
+        > "$T/out" 2> "$T/err" &
     PID=$!
     for _ in $(seq 1 200); do
         PORT=$(sed -n 's/^listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$T/out")
@@ -57,6 +60,18 @@ server_js() {
     ((rc == 0)) || fail "$name.js $*" "exit status $rc"
     [[ $(printf '%s\n' "$out" | tail -1) == "# $name: every check ran" ]] ||
         fail "$name.js $*" "its checks did not all run"
+}
+
+free_port() {
+    local used p
+    # the ports listened on, from the kernel's tables (hex, LISTEN is 0A)
+    used=$(awk 'NR > 1 && $4 == "0A" { split($2, a, ":"); print strtonum("0x" a[2]) }' \
+               /proc/net/tcp /proc/net/tcp6 2> /dev/null)
+    for _ in $(seq 1 100); do
+        p=$((20000 + RANDOM % 40000))
+        grep -qx "$p" <<< "$used" || { echo "$p"; return 0; }
+    done
+    return 1
 }
 
 server_stop() {
