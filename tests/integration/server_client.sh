@@ -8,11 +8,7 @@
 # URL's sslTrustStore; a URL comb cannot use is refused with a reason.
 set -u
 . "$(dirname "$0")/lib/server.bash"
-T=$(mktemp -d)
-trap '[[ -n $PID ]] && kill -9 $PID 2> /dev/null; rm -rf "$T"' EXIT
-export G_SLICE=always-malloc
-export LSAN_OPTIONS=suppressions=$ROOT/tests/server/lsan.supp:print_suppressions=0
-export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0
+server_tmp
 script="CREATE TABLE t (a INT, s STRING, d DOUBLE, f FLOAT, m DECIMAL(10,2),
           dt DATE, ts TIMESTAMP, b BOOLEAN, arr ARRAY<INT>) STORED AS ORC
           TBLPROPERTIES ('transactional'='true');

@@ -9,11 +9,7 @@
 # page wants the password file's credentials.
 set -u
 . "$(dirname "$0")/lib/server.bash"
-T=$(mktemp -d)
-trap '[[ -n $PID ]] && kill -9 $PID 2> /dev/null; touch "$T/go"; rm -rf "$T"' EXIT
-export G_SLICE=always-malloc
-export LSAN_OPTIONS=suppressions=$ROOT/tests/server/lsan.supp:print_suppressions=0
-export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0
+server_tmp
 chrome=$(command -v chromium || command -v chromium-browser) ||
     { echo "chromium is not installed (tools/deps.sh --test)"; exit 77; }
 ART=$(cd "$(dirname "$COMB")" && pwd)/artifacts

@@ -1,9 +1,11 @@
 # Sourced by the server tests (and bench/server.sh): `comb serve` started
 # on a warehouse of its own and stopped with SIGTERM, with the HiveServer2
 # client (npm hive-driver, tests/server/setup.sh) beside it.
-#   server_setup          installs the client (exit 77, skipped, without
-#                         node or the package); sets $MODULES, $T and an
-#                         EXIT trap that kills a server left running
+#   server_tmp            $T, an EXIT trap that kills a server left
+#                         running, and the settings comb's processes
+#                         (servers, -u clients) run with under ASan
+#   server_setup          server_tmp, and installs the client (exit 77,
+#                         skipped, without node or the package): $MODULES
 #   server_start BIN WH [OPTION...]  `BIN --warehouse WH OPTION... serve`
 #                         on any free port, with no status page unless an
 #                         OPTION asks for one: sets $PORT and $PID
@@ -21,8 +23,19 @@ server_setup() {
     bash "$ROOT/tests/server/setup.sh" "$MODULES" >&2
     [[ -d $MODULES/node_modules/hive-driver ]] ||
         { echo "hive-driver is not installed (tests/server/setup.sh)"; exit 77; }
+    server_tmp
+}
+
+# full stacks through GLib (built without frame pointers), so that the
+# suppressions of libthrift's and libsoup's own leaks (tests/server/
+# lsan.supp) can match; GLib's slice allocator hands blocks between
+# threads in ways ThreadSanitizer cannot see, plain malloc does not
+server_tmp() {
     T=$(mktemp -d)
     trap '[[ -n $PID ]] && kill -9 $PID 2> /dev/null; rm -rf "$T"' EXIT
+    export G_SLICE=always-malloc
+    export LSAN_OPTIONS=suppressions=$ROOT/tests/server/lsan.supp:print_suppressions=0
+    export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0
 }
 
 fail() { echo "FAIL ($1): ${*:2}"; [[ -f $T/err ]] && cat "$T/err"; exit 1; }
@@ -32,14 +45,7 @@ server_start() {
     shift 2
     PORT=
     rm -f "$T/out" "$T/err"
-    # full stacks through GLib (built without frame pointers), so that the
-    # suppression of libthrift's own leak (tests/server/lsan.supp) can
-    # match; GLib's slice allocator hands blocks between threads in ways
-    # ThreadSanitizer cannot see, plain malloc does not
-    G_SLICE=always-malloc \
-    LSAN_OPTIONS=suppressions=$ROOT/tests/server/lsan.supp:print_suppressions=0 \
-    ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0 \
-        "$bin" --warehouse "$wh" --hiveconf hive.server2.webui.port=0 "$@" serve --port 0 \
+    "$bin" --warehouse "$wh" --hiveconf hive.server2.webui.port=0 "$@" serve --port 0 \
         > "$T/out" 2> "$T/err" &
     PID=$!
     for _ in $(seq 1 200); do
