@@ -21,12 +21,13 @@
 #include "compactor/compactor.h"
 #include "fs/fs.h"
 
-static volatile int stop_flag;
+/* lock-free, so the signal handler may set it */
+static atomic_int stop_flag;
 
 static void on_signal(int sig)
 {
     (void)sig;
-    stop_flag = 1;
+    atomic_store(&stop_flag, 1);
 }
 
 static int apply_confs(CompactorConfig *cfg, char *const *confs, int n,

@@ -13,6 +13,7 @@
 #ifndef COMB_COMPACTOR_H
 #define COMB_COMPACTOR_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -111,7 +112,8 @@ int compactor_clean(Ms *ms, const CompactorConfig *cfg, int *n_cleaned,
 int compactor_initiate(Ms *ms, const CompactorConfig *cfg, int *n_queued,
                        CombErr *err);
 
-/* `comb compactor`: until *stop becomes true (a signal handler sets it),
+/* `comb compactor` (and `comb serve`'s compactor): until *stop becomes
+ * true (a signal handler, or the server's stop, sets it),
  * the initiator every check interval (if on), cfg->worker_threads workers
  * (each on its own handle from ms_open(target, warehouse)) and the cleaner
  * every cleaner interval (if on), housekeeping (ms_housekeep) before each
@@ -119,6 +121,6 @@ int compactor_initiate(Ms *ms, const CompactorConfig *cfg, int *n_queued,
  * until the queue has nothing initiated, the cleaner once, and return. */
 int compactor_daemon(const char *target, const char *warehouse,
                      const CompactorConfig *cfg, bool once,
-                     volatile int *stop, CombErr *err);
+                     atomic_int *stop, CombErr *err);
 
 #endif

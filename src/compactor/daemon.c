@@ -14,6 +14,7 @@
 #include "compactor/compactor.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -25,7 +26,7 @@ typedef struct Worker {
     pthread_t thread;
     const char *target, *warehouse;
     const CompactorConfig *cfg;
-    volatile int *stop;
+    atomic_int *stop;
     int index;
     int rc;
     CombErr err;
@@ -45,11 +46,11 @@ static void worker_id(const CompactorConfig *cfg, int index, char *buf,
 
 /* Run initiated entries until none is left (or stop). */
 static int drain(Ms *ms, const CompactorConfig *cfg, int index,
-                 volatile int *stop, CombErr *err)
+                 atomic_int *stop, CombErr *err)
 {
     char id[128];
     worker_id(cfg, index, id, sizeof id);
-    while (!*stop) {
+    while (!atomic_load(stop)) {
         CompactorRun run;
         int rc = compactor_work_one(ms, cfg, id, 0, &run, err);
         if (rc)
@@ -68,9 +69,10 @@ static void *worker_main(void *arg)
     Worker *w = arg;
     Ms *ms = NULL;
     w->rc = ms_open(w->target, w->warehouse, &ms, &w->err);
-    while (!w->rc && !*w->stop) {
+    while (!w->rc && !atomic_load(w->stop)) {
         w->rc = drain(ms, w->cfg, w->index, w->stop, &w->err);
-        for (int64_t t = 0; !w->rc && !*w->stop && t < 1000; t += POLL_MS)
+        for (int64_t t = 0; !w->rc && !atomic_load(w->stop) && t < 1000;
+             t += POLL_MS)
             sleep_ms(POLL_MS);
     }
     ms_close(ms);
@@ -87,7 +89,7 @@ static int housekeep(Ms *ms, const CompactorConfig *cfg, CombErr *err)
     return ms_housekeep(ms, &hk, &res, err);
 }
 
-static int run_once(Ms *ms, const CompactorConfig *cfg, volatile int *stop,
+static int run_once(Ms *ms, const CompactorConfig *cfg, atomic_int *stop,
                     CombErr *err)
 {
     int rc = housekeep(ms, cfg, err);
@@ -101,12 +103,12 @@ static int run_once(Ms *ms, const CompactorConfig *cfg, volatile int *stop,
 }
 
 /* The main thread's loop: initiator and cleaner when due. */
-static int main_loop(Ms *ms, const CompactorConfig *cfg, volatile int *stop,
+static int main_loop(Ms *ms, const CompactorConfig *cfg, atomic_int *stop,
                      CombErr *err)
 {
     int64_t next_init = 0, next_clean = 0;
     int rc = COMB_OK;
-    while (!rc && !*stop) {
+    while (!rc && !atomic_load(stop)) {
         int64_t now = compactor_clock_ms();
         if (cfg->initiator_on && now >= next_init) {
             rc = compactor_initiate(ms, cfg, NULL, err);
@@ -126,7 +128,7 @@ static int main_loop(Ms *ms, const CompactorConfig *cfg, volatile int *stop,
 
 int compactor_daemon(const char *target, const char *warehouse,
                      const CompactorConfig *cfg, bool once,
-                     volatile int *stop, CombErr *err)
+                     atomic_int *stop, CombErr *err)
 {
     Worker workers[64];
     int n = cfg->worker_threads < 64 ? cfg->worker_threads : 64, started = 0;
@@ -150,7 +152,7 @@ int compactor_daemon(const char *target, const char *warehouse,
     if (!rc && !once)
         rc = main_loop(ms, cfg, stop, err);
     if (rc)
-        *stop = 1;
+        atomic_store(stop, 1);
     for (int i = 0; i < started; i++) {
         pthread_join(workers[i].thread, NULL);
         if (!rc && workers[i].rc) {

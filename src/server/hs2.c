@@ -72,6 +72,7 @@ static void conn_remove(int fd)
 
 static Hs2Security security;
 static struct Hs2Web *web;
+static struct Hs2Compactor *compactor;
 
 /* One client: its handshake, calls until it hangs up (or the server
  * stops), then what its sessions left open is closed. */
@@ -199,7 +200,10 @@ int hs2_serve(const Hs2Options *opt, CombErr *err)
     if ((rc = hs2_security_init(opt, &security, err)) ||
         (rc = hs2_service_start(opt, &security, err)) ||
         (rc = listen_on(opt, &lfd, host, sizeof host, &port, err)) ||
-        (rc = hs2_web_start(opt, &security, &web, err))) {
+        (rc = hs2_web_start(opt, &security, &web, err)) ||
+        (rc = hs2_compactor_start(opt, &compactor, err))) {
+        hs2_web_stop(web);
+        web = NULL;
         if (lfd >= 0)
             close(lfd);
         hs2_security_free(&security);
@@ -216,6 +220,8 @@ int hs2_serve(const Hs2Options *opt, CombErr *err)
     accept_loop(lfd);
     close(lfd);
     end_connections();
+    hs2_compactor_stop(compactor);
+    compactor = NULL;
     hs2_web_stop(web);
     web = NULL;
     hs2_service_stop();

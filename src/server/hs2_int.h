@@ -145,6 +145,14 @@ int hs2_web_start(const Hs2Options *opt, const struct Hs2Security *sec,
                   struct Hs2Web **out, CombErr *err);
 void hs2_web_stop(struct Hs2Web *w);
 
+/* The compactor inside (hs2_compact.c): started when
+ * hive.compactor.initiator.on or hive.compactor.worker.threads ask for it
+ * (*out NULL otherwise); a bad hive.compactor.* value is refused. */
+struct Hs2Compactor;
+int hs2_compactor_start(const Hs2Options *opt, struct Hs2Compactor **out,
+                        CombErr *err);
+void hs2_compactor_stop(struct Hs2Compactor *c);
+
 /* --------------------------------------------- connections (hs2_auth.c) */
 
 typedef enum Hs2AuthMode {
