@@ -32,20 +32,6 @@ enum { SASL_START = 1, SASL_OK = 2, SASL_BAD = 3, SASL_ERROR = 4,
  * says nothing holds no thread for long) */
 enum { HANDSHAKE_SECONDS = 30, SASL_MAX = 4096 };
 
-static const char *conf_value(const Hs2Options *opt, const char *key)
-{
-    const char *v = NULL;
-    for (int i = 0; i < opt->n_conf; i++)
-        if (!strcasecmp(opt->conf_keys[i], key))
-            v = opt->conf_values[i];
-    return v;
-}
-
-static bool is_true(const char *v)
-{
-    return v && !strcasecmp(v, "true");
-}
-
 static int tls_password(char *buf, int size, int rwflag, void *arg)
 {
     const char *pw = arg;
@@ -74,8 +60,8 @@ static int tls_failed(SSL_CTX *ctx, const char *what, const char *path,
  * key, the key encrypted with hive.server2.keystore.password or not. */
 static int tls_init(const Hs2Options *opt, SSL_CTX **out, CombErr *err)
 {
-    const char *path = conf_value(opt, "hive.server2.keystore.path");
-    const char *pw = conf_value(opt, "hive.server2.keystore.password");
+    const char *path = hs2_conf_value(opt, "hive.server2.keystore.path");
+    const char *pw = hs2_conf_value(opt, "hive.server2.keystore.password");
     SSL_CTX *ctx;
     if (!path || !*path)
         return comb_err(err, COMB_EINVALID, "hive.server2.use.SSL=true needs "
@@ -98,22 +84,6 @@ static int tls_init(const Hs2Options *opt, SSL_CTX **out, CombErr *err)
     return COMB_OK;
 }
 
-static int parse_limit(const char *key, const char *v, long lo, long hi,
-                       long *out, CombErr *err)
-{
-    char *end;
-    long n;
-    if (!v)
-        return COMB_OK;
-    errno = 0;
-    n = strtol(v, &end, 10);
-    if (!*v || *end || errno || n < lo || n > hi)
-        return comb_err(err, COMB_EINVALID, "%s=%s: expected a number from "
-                        "%ld to %ld", key, v, lo, hi);
-    *out = n;
-    return COMB_OK;
-}
-
 bool hs2_conf_is_secret(const char *key)
 {
     return !strcasecmp(key, "hive.server2.keystore.password");
@@ -121,8 +91,9 @@ bool hs2_conf_is_secret(const char *key)
 
 int hs2_security_init(const Hs2Options *opt, Hs2Security *sec, CombErr *err)
 {
-    const char *mode = conf_value(opt, "hive.server2.authentication");
+    const char *mode = hs2_conf_value(opt, "hive.server2.authentication");
     long delay = 1000, max_message = 100L << 20;
+    bool tls = false;
     int rc;
     memset(sec, 0, sizeof *sec);
     if (!mode || !strcasecmp(mode, "NONE"))
@@ -135,23 +106,21 @@ int hs2_security_init(const Hs2Options *opt, Hs2Security *sec, CombErr *err)
         return comb_err(err, COMB_EUNSUPPORTED, "hive.server2.authentication="
                         "%s is not supported by comb: NONE, NOSASL or "
                         "PASSWORD (comb.server.password.file)", mode);
-    sec->password_file = conf_value(opt, "comb.server.password.file");
+    sec->password_file = hs2_conf_value(opt, "comb.server.password.file");
     if (sec->mode == HS2_AUTH_PASSWORD && (!sec->password_file ||
                                            !*sec->password_file))
         return comb_err(err, COMB_EINVALID, "hive.server2.authentication="
                         "PASSWORD needs comb.server.password.file (made with "
                         "comb passwd)");
-    if ((rc = parse_limit("comb.server.auth.failure.delay.ms",
-                          conf_value(opt, "comb.server.auth.failure.delay.ms"),
-                          0, 60000, &delay, err)) ||
-        (rc = parse_limit("hive.server2.thrift.max.message.size",
-                          conf_value(opt, "hive.server2.thrift.max.message.size"),
-                          4096, INT32_MAX, &max_message, err)))
+    if ((rc = hs2_conf_long(opt, "comb.server.auth.failure.delay.ms", 0,
+                            60000, &delay, err)) ||
+        (rc = hs2_conf_long(opt, "hive.server2.thrift.max.message.size", 4096,
+                            INT32_MAX, &max_message, err)) ||
+        (rc = hs2_conf_bool(opt, "hive.server2.use.SSL", &tls, err)))
         return rc;
     sec->failure_delay_ms = (int)delay;
     sec->max_message = (int)max_message;
-    if (is_true(conf_value(opt, "hive.server2.use.SSL")) &&
-        (rc = tls_init(opt, &sec->tls, err)))
+    if (tls && (rc = tls_init(opt, &sec->tls, err)))
         return rc;
     return COMB_OK;
 }

@@ -85,6 +85,18 @@ int hs2_meta_functions(struct SqlSession *s, const char *function,
 int hs2_meta_primary_keys(Hs2Result *r, CombErr *err);
 int hs2_meta_cross_reference(Hs2Result *r, CombErr *err);
 
+/* ----------------------------------------------- settings (hs2_conf.c) */
+
+/* The server setting key (its --hiveconf pairs, the last one given, no
+ * case), or NULL. */
+const char *hs2_conf_value(const Hs2Options *opt, const char *key);
+/* key as a whole number from lo to hi, or true / false: *out when set
+ * (else left as it is, the default), a clear error when malformed. */
+int hs2_conf_long(const Hs2Options *opt, const char *key, long lo, long hi,
+                  long *out, CombErr *err);
+int hs2_conf_bool(const Hs2Options *opt, const char *key, bool *out,
+                  CombErr *err);
+
 /* ------------------------------------------------------------ service */
 
 /* Process-wide state of the service, for hs2_serve. */
