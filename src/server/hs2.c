@@ -1,8 +1,9 @@
 /*
  * hs2.c - hs2_serve: the listening socket (127.0.0.1 unless told
  * otherwise), a thread per connection running TCLIService's processor
- * over the binary protocol on what its handshake set up (hs2_auth.c), and
- * the stop on SIGINT / SIGTERM.
+ * over the binary protocol on what its handshake set up (hs2_auth.c), up
+ * to hive.server2.thrift.max.worker.threads of them (the ones beyond told
+ * why and hung up on), and the stop on SIGINT / SIGTERM.
  */
 #include "server/hs2_int.h"
 
@@ -22,16 +23,28 @@
 
 #include "common/alloc.h"
 
-/* The connections being served, so that a stop can end them. */
+/* A connection (its fields under conns.lock). */
+typedef struct Conn {
+    int fd;
+    bool refused;       /* beyond the limit: told so and hung up on */
+} Conn;
+
+/* Connections beyond the limit are told why by threads of their own, this
+ * many at once; the rest are closed at once (a flood costs no threads). */
+#define REFUSERS_MAX 8
+
+/* The connections, so that a stop can end them. */
 static struct {
     pthread_mutex_t lock;
     pthread_cond_t gone;
-    int n;
-    int *fds;
-    int cap;
-} conns = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, NULL, 0};
+    Conn **v;
+    int n, cap;
+    int served, refused;    /* of n */
+} conns = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, 0, 0, 0, 0};
 
 static int stop_pipe[2] = {-1, -1};
+static Hs2Security security;
+static Hs2Limits limits;
 
 static void on_stop_signal(int sig)
 {
@@ -39,54 +52,67 @@ static void on_stop_signal(int sig)
     (void)ignored;
 }
 
-static bool conn_add(int fd)
+/* c in the list, served when under the limit, else refused when few
+ * are; false when neither (or out of memory): c is to be dropped. */
+static bool conn_admit(Conn *c)
 {
-    bool ok = true;
+    bool ok;
     pthread_mutex_lock(&conns.lock);
-    if (conns.n == conns.cap) {
+    c->refused = conns.served >= limits.max_workers;
+    ok = !c->refused || conns.refused < REFUSERS_MAX;
+    if (ok && conns.n == conns.cap) {
         int cap = conns.cap ? conns.cap * 2 : 16;
-        int *v = comb_realloc(conns.fds, (size_t)cap * sizeof *v);
+        Conn **v = comb_realloc(conns.v, (size_t)cap * sizeof *v);
         if (v) {
-            conns.fds = v;
+            conns.v = v;
             conns.cap = cap;
         }
         ok = v != NULL;
     }
-    if (ok)
-        conns.fds[conns.n++] = fd;
+    if (ok) {
+        conns.v[conns.n++] = c;
+        if (c->refused)
+            conns.refused++;
+        else
+            conns.served++;
+    }
     pthread_mutex_unlock(&conns.lock);
     return ok;
 }
 
-static void conn_remove(int fd)
+/* c out of the list and freed: its place frees for the next client. */
+static void conn_remove(Conn *c)
 {
     pthread_mutex_lock(&conns.lock);
     for (int i = 0; i < conns.n; i++)
-        if (conns.fds[i] == fd) {
-            conns.fds[i] = conns.fds[--conns.n];
+        if (conns.v[i] == c) {
+            conns.v[i] = conns.v[--conns.n];
+            if (c->refused)
+                conns.refused--;
+            else
+                conns.served--;
             break;
         }
     pthread_cond_broadcast(&conns.gone);
     pthread_mutex_unlock(&conns.lock);
+    comb_free(c);
 }
-
-static Hs2Security security;
 
 /* One client: its handshake, calls until it hangs up (or the server
  * stops), then what its sessions left open is closed. */
 static void *serve_conn(void *arg)
 {
-    int fd = (int)(intptr_t)arg;
+    Conn *c = arg;
     ThriftTransport *wire = NULL, *top = NULL;
     char user[HS2_USER_MAX + 1];
-    if (hs2_conn_open(&security, fd, &wire, &top, user)) {
+    if (hs2_conn_open(&security, c->fd, &wire, &top, user)) {
         if (wire) {
             hs2_wire_drain(wire);
             g_object_unref(wire);   /* closes fd */
         } else {
-            close(fd);
+            close(c->fd);
         }
-        conn_remove(fd);
+        conn_remove(c);
         return NULL;
     }
     ThriftProtocol *proto = g_object_new(THRIFT_TYPE_BINARY_PROTOCOL,
@@ -106,7 +132,20 @@ static void *serve_conn(void *arg)
     g_object_unref(proto);
     g_object_unref(top);
     g_object_unref(wire);          /* closes fd */
-    conn_remove(fd);
+    conn_remove(c);
+    return NULL;
+}
+
+/* A connection beyond hive.server2.thrift.max.worker.threads. */
+static void *refuse_conn(void *arg)
+{
+    Conn *c = arg;
+    char why[192];
+    snprintf(why, sizeof why, "comb serve is serving its limit of %d "
+             "connections (hive.server2.thrift.max.worker.threads): try again "
+             "later", limits.max_workers);
+    hs2_conn_refuse(&security, c->fd, why);
+    conn_remove(c);
     return NULL;
 }
 
@@ -158,16 +197,26 @@ static void accept_loop(int lfd)
         if (p[1].revents)
             return;
         int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+        Conn *c = fd < 0 ? NULL : comb_calloc(1, sizeof *c);
         pthread_t tid;
         pthread_attr_t attr;
-        if (fd < 0)
+        if (!c) {
+            if (fd >= 0)
+                close(fd);
             continue;
+        }
+        c->fd = fd;
+        if (!conn_admit(c)) {
+            close(fd);
+            comb_free(c);
+            continue;
+        }
         pthread_attr_init(&attr);
         pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-        if (!conn_add(fd) ||
-            pthread_create(&tid, &attr, serve_conn, (void *)(intptr_t)fd)) {
-            conn_remove(fd);
+        if (pthread_create(&tid, &attr, c->refused ? refuse_conn : serve_conn,
+                           c)) {
             close(fd);
+            conn_remove(c);
         }
         pthread_attr_destroy(&attr);
     }
@@ -178,11 +227,11 @@ static void end_connections(void)
 {
     pthread_mutex_lock(&conns.lock);
     for (int i = 0; i < conns.n; i++)
-        shutdown(conns.fds[i], SHUT_RDWR);
+        shutdown(conns.v[i]->fd, SHUT_RDWR);
     while (conns.n > 0)
         pthread_cond_wait(&conns.gone, &conns.lock);
-    comb_free(conns.fds);
-    conns.fds = NULL;
+    comb_free(conns.v);
+    conns.v = NULL;
     conns.cap = 0;
     pthread_mutex_unlock(&conns.lock);
 }
@@ -195,9 +244,12 @@ int hs2_serve(const Hs2Options *opt, CombErr *err)
     if (pipe2(stop_pipe, O_CLOEXEC))
         return comb_err(err, COMB_EIO, "cannot make a pipe: %s",
                         strerror(errno));
-    if ((rc = hs2_security_init(opt, &security, err)) ||
-        (rc = hs2_service_start(opt, err)) ||
-        (rc = listen_on(opt, &lfd, host, sizeof host, &port, err))) {
+    if (!(rc = hs2_security_init(opt, &security, err)) &&
+        !(rc = hs2_limits_init(opt, &limits, err)) &&
+        !(rc = hs2_service_start(opt, err)) &&
+        (rc = listen_on(opt, &lfd, host, sizeof host, &port, err)))
+        hs2_service_stop();
+    if (rc) {
         hs2_security_free(&security);
         close(stop_pipe[0]);
         close(stop_pipe[1]);

@@ -15,10 +15,13 @@
 #include <strings.h>
 #include <sys/socket.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <openssl/err.h>
 #include <openssl/ssl.h>
 
+#include <thrift/c_glib/protocol/thrift_binary_protocol.h>
+#include <thrift/c_glib/thrift_application_exception.h>
 #include <thrift/c_glib/thrift_configuration.h>
 #include <thrift/c_glib/transport/thrift_buffered_transport.h>
 #include <thrift/c_glib/transport/thrift_framed_transport.h>
@@ -31,6 +34,8 @@ enum { SASL_START = 1, SASL_OK = 2, SASL_BAD = 3, SASL_ERROR = 4,
 /* a handshake that takes longer is given up (a client that connects and
  * says nothing holds no thread for long) */
 enum { HANDSHAKE_SECONDS = 30, SASL_MAX = 4096 };
+/* a refused client has less: its thread is one of few (hs2.c) */
+enum { REFUSAL_SECONDS = 5 };
 
 static int tls_password(char *buf, int size, int rwflag, void *arg)
 {
@@ -304,8 +309,64 @@ int hs2_conn_open(const Hs2Security *sec, int fd, ThriftTransport **wire,
     return 0;
 }
 
+/* The first call of a client without SASL answered with an exception
+ * carrying why (what its driver shows: hive-driver rejects the call with
+ * it, JDBC's connect fails with it). */
+static void answer_exception(ThriftTransport *top, const char *why)
+{
+    ThriftProtocol *p = g_object_new(THRIFT_TYPE_BINARY_PROTOCOL, "transport",
+                                     top, NULL);
+    ThriftApplicationException *x = NULL;
+    ThriftMessageType type;
+    gchar *name = NULL;
+    gint32 seqid;
+    GError *error = NULL;
+    if (thrift_protocol_read_message_begin(p, &name, &type, &seqid, &error) >= 0 &&
+        thrift_protocol_skip(p, T_STRUCT, &error) >= 0 &&
+        thrift_protocol_read_message_end(p, &error) >= 0 &&
+        thrift_transport_read_end(top, &error)) {
+        x = g_object_new(THRIFT_TYPE_APPLICATION_EXCEPTION, "type",
+                         THRIFT_APPLICATION_EXCEPTION_ERROR_INTERNAL_ERROR,
+                         "message", why, NULL);
+        if (thrift_protocol_write_message_begin(p, name, T_EXCEPTION, seqid,
+                                                &error) >= 0 &&
+            thrift_struct_write(THRIFT_STRUCT(x), p, &error) >= 0 &&
+            thrift_protocol_write_message_end(p, &error) >= 0 &&
+            thrift_transport_write_end(top, &error))
+            thrift_transport_flush(top, &error);
+        g_object_unref(x);
+    }
+    g_clear_error(&error);
+    g_free(name);
+    g_object_unref(p);
+}
+
+void hs2_conn_refuse(const Hs2Security *sec, int fd, const char *why)
+{
+    SSL *ssl = NULL;
+    ThriftTransport *wire;
+    int first;
+    set_timeout(fd, REFUSAL_SECONDS);
+    if (sec->tls && !(ssl = tls_accept(sec->tls, fd))) {
+        close(fd);
+        return;
+    }
+    wire = hs2_wire_new(fd, ssl);
+    first = hs2_wire_byte(wire);
+    if (first == SASL_START) {
+        sasl_write(wire, SASL_ERROR, why);
+    } else if (first >= 0) {
+        ThriftTransport *top = stack_on(sec, wire, first == 0);
+        answer_exception(top, why);
+        g_object_unref(top);
+    }
+    hs2_wire_drain(wire);
+    g_object_unref(wire);       /* closes fd */
+}
+
 void hs2_auth_register(void)
 {
+    g_type_class_unref(g_type_class_ref(THRIFT_TYPE_APPLICATION_EXCEPTION));
     hs2_wire_register();
     g_type_class_unref(g_type_class_ref(THRIFT_TYPE_FRAMED_TRANSPORT));
     g_type_class_unref(g_type_class_ref(THRIFT_TYPE_CONFIGURATION));

@@ -1,7 +1,7 @@
 /*
  * hs2_conf.c - the server's own settings, from its --hiveconf pairs: the
  * look-up, whole numbers and booleans, each refused with a reason when
- * malformed.
+ * malformed; the limits of the server's lifecycle.
  */
 #include "server/hs2_int.h"
 
@@ -46,4 +46,13 @@ int hs2_conf_bool(const Hs2Options *opt, const char *key, bool *out,
                         key, v);
     *out = !strcasecmp(v, "true");
     return COMB_OK;
+}
+
+int hs2_limits_init(const Hs2Options *opt, Hs2Limits *lim, CombErr *err)
+{
+    long workers = 500;     /* Hive's default */
+    int rc = hs2_conf_long(opt, "hive.server2.thrift.max.worker.threads", 1,
+                           100000, &workers, err);
+    lim->max_workers = (int)workers;
+    return rc;
 }

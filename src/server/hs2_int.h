@@ -97,6 +97,14 @@ int hs2_conf_long(const Hs2Options *opt, const char *key, long lo, long hi,
 int hs2_conf_bool(const Hs2Options *opt, const char *key, bool *out,
                   CombErr *err);
 
+/* The server's lifecycle, from its --hiveconf pairs (README). */
+typedef struct Hs2Limits {
+    int max_workers;          /* hive.server2.thrift.max.worker.threads:
+                                 connections served at once */
+} Hs2Limits;
+
+int hs2_limits_init(const Hs2Options *opt, Hs2Limits *lim, CombErr *err);
+
 /* ------------------------------------------------------------ service */
 
 /* Process-wide state of the service, for hs2_serve. */
@@ -144,6 +152,10 @@ void hs2_security_free(Hs2Security *sec);
  * -1: refused or broken (*wire, when set, still to be dropped). */
 int hs2_conn_open(const Hs2Security *sec, int fd, ThriftTransport **wire,
                   ThriftTransport **top, char user[HS2_USER_MAX + 1]);
+/* A connection beyond the limit: its handshake's first step answered
+ * with why (a SASL error, or for a client without SASL an exception in
+ * answer to its first call), then hung up on; fd is closed. */
+void hs2_conn_refuse(const Hs2Security *sec, int fd, const char *why);
 /* the classes the handshake makes, registered before the threads */
 void hs2_auth_register(void);
 

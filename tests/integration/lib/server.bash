@@ -10,6 +10,8 @@
 #                         nothing on stderr (no sanitizer report)
 #   server_js NAME ARG... node tests/server/NAME.js ARG...: fails unless it
 #                         exits 0 having said that every check ran
+#   server_mode BIN WHAT MODE [OPTION...]  a server on a new warehouse $T/wh
+#                         with the options, `lifecycle.js PORT MODE`, the stop
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
 PID=
 
@@ -68,4 +70,13 @@ server_stop() {
     ((rc == 0)) || fail "$1" "the server exited with $rc after SIGTERM"
     [[ -s $T/err ]] && fail "$1" "the server wrote to stderr"
     return 0
+}
+
+server_mode() {
+    local bin=$1 what=$2 mode=$3
+    shift 3
+    rm -rf "$T/wh"
+    server_start "$bin" "$T/wh" "$@"
+    server_js lifecycle "$PORT" "$mode"
+    server_stop "$what"
 }
