@@ -246,7 +246,7 @@ int hs2_serve(const Hs2Options *opt, CombErr *err)
                         strerror(errno));
     if (!(rc = hs2_security_init(opt, &security, err)) &&
         !(rc = hs2_limits_init(opt, &limits, err)) &&
-        !(rc = hs2_service_start(opt, err)) &&
+        !(rc = hs2_service_start(opt, &limits, err)) &&
         (rc = listen_on(opt, &lfd, host, sizeof host, &port, err)))
         hs2_service_stop();
     if (rc) {

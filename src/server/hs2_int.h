@@ -90,25 +90,42 @@ int hs2_meta_cross_reference(Hs2Result *r, CombErr *err);
 /* The server setting key (its --hiveconf pairs, the last one given, no
  * case), or NULL. */
 const char *hs2_conf_value(const Hs2Options *opt, const char *key);
-/* key as a whole number from lo to hi, or true / false: *out when set
- * (else left as it is, the default), a clear error when malformed. */
+/* key as a whole number from lo to hi, or true / false, or a time of
+ * Hive's form (hs2_duration_ms) in milliseconds: *out when set (else left
+ * as it is, the default), a clear error when malformed. */
 int hs2_conf_long(const Hs2Options *opt, const char *key, long lo, long hi,
                   long *out, CombErr *err);
 int hs2_conf_bool(const Hs2Options *opt, const char *key, bool *out,
                   CombErr *err);
+int hs2_conf_duration(const Hs2Options *opt, const char *key, int64_t unit_ms,
+                      int64_t *out, CombErr *err);
+/* A time as Hive writes them: a whole number, optionally signed, of
+ * unit_ms milliseconds, or followed by a unit (ns, us, ms, s, m, h, d or
+ * their long names: 30s, 5 min, 7d); false when malformed. */
+bool hs2_duration_ms(const char *text, int64_t unit_ms, int64_t *out);
 
 /* The server's lifecycle, from its --hiveconf pairs (README). */
 typedef struct Hs2Limits {
     int max_workers;          /* hive.server2.thrift.max.worker.threads:
                                  connections served at once */
+    int64_t session_idle_ms;  /* hive.server2.idle.session.timeout; <= 0
+                                 never */
+    int64_t op_idle_ms;       /* hive.server2.idle.operation.timeout: 0
+                                 never, > 0 finished operations, < 0 all */
+    bool idle_check_ops;      /* hive.server2.idle.session.check.operation:
+                                 a session with operations is not idle */
 } Hs2Limits;
 
 int hs2_limits_init(const Hs2Options *opt, Hs2Limits *lim, CombErr *err);
+/* Milliseconds of the monotonic clock, which the time-outs use. */
+int64_t hs2_now_ms(void);
 
 /* ------------------------------------------------------------ service */
 
-/* Process-wide state of the service, for hs2_serve. */
-int hs2_service_start(const Hs2Options *opt, CombErr *err);
+/* Process-wide state of the service, for hs2_serve: the thread that keeps
+ * the time-outs of lim (which stays the caller's). */
+int hs2_service_start(const Hs2Options *opt, const Hs2Limits *lim,
+                      CombErr *err);
 void hs2_service_stop(void);
 
 /* A handler for one connection (a GObject of the generated handler

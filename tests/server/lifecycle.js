@@ -1,15 +1,52 @@
 // The lifecycle and limits of `comb serve` (tests/integration/server_limits.sh
-// starts the server with the settings of each mode):
+// and server_timeouts.sh start the server with the settings of each mode):
 //   node lifecycle.js PORT workers     hive.server2.thrift.max.worker.threads=2
+//   node lifecycle.js PORT idle        idle session 3 s, idle operation 1 s
+//   node lifecycle.js PORT idle-running  idle operation -2 s (running ones too)
+//   node lifecycle.js PORT timeout     queryTimeout, hive.query.timeout.seconds
 const assert = require('node:assert/strict');
 const net = require('node:net');
 const hive = require('hive-driver');
-const { T, connect, open, run, main } = require('./hs2.js');
+const { T, utils, connect, open, run, main } = require('./hs2.js');
 
 const [port, mode] = [Number(process.argv[2]), process.argv[3]];
 
 const sleep = ms => new Promise(r => setTimeout(r, ms));
 function ok(what) { console.log(`ok - ${what}`); }
+
+// a statement whose join runs for hours: cancelled or timed out, it
+// leaves nothing (and would insert a few rows if it ended)
+const LONG_INSERT = `INSERT INTO t SELECT a.n FROM big a CROSS JOIN big b CROSS JOIN big c
+                     WHERE a.n + b.n + c.n < 3`;
+
+async function tables(s) {
+  await run(s, `CREATE TABLE big STORED AS ORC AS
+                SELECT pos AS n FROM (SELECT posexplode(split(space(2499), ' ')) AS (pos, x)) g`);
+  await run(s, "CREATE TABLE t (n INT) STORED AS ORC TBLPROPERTIES ('transactional'='true')");
+}
+
+async function count(s, where = '') {
+  const { rows } = await run(s, `SELECT count(*) AS n FROM t ${where}`);
+  return Number(rows[0].n);
+}
+
+async function noOpenTransaction(s) {
+  const { rows } = await run(s, 'SHOW TRANSACTIONS');
+  assert.ok(!rows.some(r => /OPEN/.test(JSON.stringify(r))),
+            `no open transaction: ${JSON.stringify(rows)}`);
+}
+
+// p, or a failure once ms pass (a time-out that never fires would
+// otherwise leave the test waiting for hours)
+function within(ms, p) {
+  let timer;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`not settled within ${ms} ms`)), ms);
+  });
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}
+
+const invalid = what => err => new RegExp(`Invalid ${what} handle`).test(err.message);
 
 // ------------------------------------------------------------- workers
 
@@ -74,6 +111,91 @@ async function workers() {
   a.close();
 }
 
-const modes = { workers };
+// ---------------------------------------------------------------- idle
+
+async function idle() {
+  const client = await connect(port);
+  const a = await open(client);
+  await run(a, "CREATE TABLE t (n INT) STORED AS ORC TBLPROPERTIES ('transactional'='true')");
+  await run(a, 'START TRANSACTION');
+  await run(a, 'INSERT INTO t VALUES (1)');
+  const c = await open(client);
+  const kept = await c.executeStatement('SELECT 1 AS one');
+  const b = await open(client);
+  const t0 = Date.now();
+  const active = (async () => {
+    while (Date.now() - t0 < 5000) {
+      await run(b, 'SELECT 1');
+      await sleep(300);
+    }
+  })();
+  await sleep(3000 - (Date.now() - t0));
+  await assert.rejects(kept.status(), invalid('operation'));
+  await c.getInfo(T.TGetInfoType.CLI_DBMS_NAME);
+  ok('an operation left idle 1 s is closed; its session (idle 2 s) is not');
+  await active;
+  await assert.rejects(a.executeStatement('SELECT 1'), invalid('session'));
+  ok('a session left idle 3 s in a transaction is closed; one in use is not');
+  assert.equal(await count(b), 0);
+  await noOpenTransaction(b);
+  ok("its transaction rolled back: nothing open, its row not visible");
+  client.close();
+}
+
+async function idleRunning() {
+  const client = await connect(port);
+  const s = await open(client);
+  await tables(s);
+  const op = await s.executeStatement(LONG_INSERT, { runAsync: true });
+  await sleep(4500);
+  await assert.rejects(op.status(), invalid('operation'));
+  assert.equal(await count(s), 0);
+  await noOpenTransaction(s);
+  ok('a running statement not asked after for 2 s is cancelled and closed');
+  await s.close();
+  client.close();
+}
+
+// ------------------------------------------------------------- timeout
+
+const timedOut = err => err.response &&
+  err.response.operationState === T.TOperationState.TIMEDOUT_STATE &&
+  err.response.errorMessage === 'Query timed out after 1 seconds' &&
+  err.response.sqlState === 'HYT00';
+
+async function timeout() {
+  const client = await connect(port);
+  const s = await open(client);
+  await tables(s);
+  let started = Date.now();
+  let op = await s.executeStatement(LONG_INSERT, { runAsync: true, queryTimeout: 1 });
+  await assert.rejects(within(20000, utils.waitUntilReady(op, false, () => {})), timedOut);
+  const took = Date.now() - started;
+  assert.ok(took >= 1000, `timed out after ${took} ms`);
+  await op.close();
+  ok(`queryTimeout 1: TIMEDOUT_STATE, "Query timed out after 1 seconds" (after ${took} ms)`);
+
+  await run(s, 'SET hive.query.timeout.seconds=1');
+  await assert.rejects(within(20000, s.executeStatement(LONG_INSERT)),
+                       err => err.message === 'Query timed out after 1 seconds');
+  await run(s, 'SET hive.query.timeout.seconds=1min');
+  op = await s.executeStatement(LONG_INSERT, { runAsync: true, queryTimeout: 1 });
+  await assert.rejects(within(20000, utils.waitUntilReady(op, false, () => {})), timedOut);
+  await op.close();
+  ok('hive.query.timeout.seconds times a statement out; the shorter time-out wins');
+
+  await run(s, 'SET hive.query.timeout.seconds=abc');
+  await assert.rejects(s.executeStatement('SELECT 1'),
+                       err => /hive\.query\.timeout\.seconds=abc: expected a time/.test(err.message));
+  await run(s, 'SET hive.query.timeout.seconds=30s');
+  await run(s, 'INSERT INTO t VALUES (7)');
+  assert.equal(await count(s), 1);
+  await noOpenTransaction(s);
+  ok('the timed-out statements left nothing; one within its time-out commits');
+  await s.close();
+  client.close();
+}
+
+const modes = { workers, idle, 'idle-running': idleRunning, timeout };
 assert.ok(modes[mode], `unknown mode '${mode}'`);
 main('lifecycle', modes[mode]);

@@ -12,6 +12,8 @@
 #                         exits 0 having said that every check ran
 #   server_mode BIN WHAT MODE [OPTION...]  a server on a new warehouse $T/wh
 #                         with the options, `lifecycle.js PORT MODE`, the stop
+#   server_cli SQL        the CLI on $T/wh, tab-separated
+#   server_none_open WHAT fails when $T/wh has an open transaction
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
 PID=
 
@@ -79,4 +81,11 @@ server_mode() {
     server_start "$bin" "$T/wh" "$@"
     server_js lifecycle "$PORT" "$mode"
     server_stop "$what"
+}
+
+server_cli() { "$COMB" --warehouse "$T/wh" --outputformat tsv -e "$1"; }
+
+server_none_open() {
+    [[ -z $(server_cli "SHOW TRANSACTIONS" | awk -F'\t' '$2 == "OPEN"') ]] ||
+        fail "$1" "a transaction is open: $(server_cli 'SHOW TRANSACTIONS')"
 }
