@@ -3,7 +3,9 @@
  * otherwise), a thread per connection running TCLIService's processor
  * over the binary protocol on what its handshake set up (hs2_auth.c), up
  * to hive.server2.thrift.max.worker.threads of them (the ones beyond told
- * why and hung up on), and the stop on SIGINT / SIGTERM.
+ * why and hung up on), and the stop on SIGINT / SIGTERM: the calls and
+ * statements in progress finish within the grace, then the clients are
+ * hung up on (what still runs is cancelled and rolls back).
  */
 #include "server/hs2_int.h"
 
@@ -23,17 +25,18 @@
 
 #include "common/alloc.h"
 
-/* A connection (its fields under conns.lock). */
+/* A connection and what its thread is doing (under conns.lock). */
 typedef struct Conn {
     int fd;
     bool refused;       /* beyond the limit: told so and hung up on */
+    bool in_call;       /* between a call's first byte and its answer */
 } Conn;
 
 /* Connections beyond the limit are told why by threads of their own, this
  * many at once; the rest are closed at once (a flood costs no threads). */
 #define REFUSERS_MAX 8
 
-/* The connections, so that a stop can end them. */
+/* The connections, so that a stop can wait for their calls and end them. */
 static struct {
     pthread_mutex_t lock;
     pthread_cond_t gone;
@@ -98,6 +101,13 @@ static void conn_remove(Conn *c)
     comb_free(c);
 }
 
+static void conn_in_call(Conn *c, bool on)
+{
+    pthread_mutex_lock(&conns.lock);
+    c->in_call = on;
+    pthread_mutex_unlock(&conns.lock);
+}
+
 /* One client: its handshake, calls until it hangs up (or the server
  * stops), then what its sessions left open is closed. */
 static void *serve_conn(void *arg)
@@ -121,10 +131,13 @@ static void *serve_conn(void *arg)
     ThriftProcessor *proc = g_object_new(HS2_TYPE_T_C_L_I_SERVICE_PROCESSOR,
                                          "handler", handler, NULL);
     GError *error = NULL;
+    bool more = true;
     /* peek: false once the client hung up (process would not say) */
-    while (thrift_transport_peek(top, &error) &&
-           thrift_processor_process(proc, proto, proto, &error))
-        ;
+    while (more && thrift_transport_peek(top, &error)) {
+        conn_in_call(c, true);
+        more = thrift_processor_process(proc, proto, proto, &error);
+        conn_in_call(c, false);
+    }
     g_clear_error(&error);
     hs2_conn_end(handler);
     g_object_unref(proc);
@@ -184,18 +197,23 @@ static int listen_on(const Hs2Options *opt, int *out, char *host, size_t n,
     return COMB_OK;
 }
 
-/* Accept until a stop signal; each connection on a thread of its own. */
+/* Accept until a stop signal (read here); each connection on a thread of
+ * its own. */
 static void accept_loop(int lfd)
 {
     struct pollfd p[2] = {{lfd, POLLIN, 0}, {stop_pipe[0], POLLIN, 0}};
+    char sig;
     for (;;) {
         if (poll(p, 2, -1) < 0) {
             if (errno == EINTR)
                 continue;
             return;
         }
-        if (p[1].revents)
+        if (p[1].revents) {
+            ssize_t ignored = read(stop_pipe[0], &sig, 1);
+            (void)ignored;
             return;
+        }
         int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
         Conn *c = fd < 0 ? NULL : comb_calloc(1, sizeof *c);
         pthread_t tid;
@@ -220,6 +238,30 @@ static void accept_loop(int lfd)
         }
         pthread_attr_destroy(&attr);
     }
+}
+
+static bool calls_in_progress(void)
+{
+    bool any = false;
+    pthread_mutex_lock(&conns.lock);
+    for (int i = 0; i < conns.n && !any; i++)
+        any = conns.v[i]->in_call;
+    pthread_mutex_unlock(&conns.lock);
+    return any;
+}
+
+/* The stop's grace (hive.server2.graceful.stop.timeout): no new sessions
+ * or statements, and the calls and statements in progress have until its
+ * end to finish; a second signal ends it at once.  It is looked at every
+ * 50 ms, which a stop can spare. */
+static void drain(void)
+{
+    int64_t end = hs2_now_ms() + limits.grace_ms;
+    struct pollfd p = {stop_pipe[0], POLLIN, 0};
+    hs2_service_drain();
+    while ((calls_in_progress() || hs2_service_busy()) && hs2_now_ms() < end)
+        if (poll(&p, 1, 50) > 0)
+            break;
 }
 
 /* The clients are hung up on and their threads waited for. */
@@ -262,7 +304,8 @@ int hs2_serve(const Hs2Options *opt, CombErr *err)
     if (opt->listening)
         opt->listening(host, port);
     accept_loop(lfd);
-    close(lfd);
+    close(lfd);                 /* new clients are refused by the system */
+    drain();
     end_connections();
     hs2_service_stop();
     hs2_security_free(&security);

@@ -9,8 +9,9 @@
  * on a thread of its own, and its rows wait in the operation for
  * FetchResults.  Idle sessions and operations, and statements past their
  * time-out, are closed or cancelled by a thread of the server.  The server
- * runs until SIGINT or SIGTERM, then closes every session (rolling back
- * what was left open).
+ * runs until SIGINT or SIGTERM, lets the calls and statements in progress
+ * finish within hive.server2.graceful.stop.timeout, then closes every
+ * session (rolling back what was left open or still runs).
  */
 #ifndef COMB_HS2_H
 #define COMB_HS2_H

@@ -2,8 +2,8 @@
  * hs2_conf.c - the server's own settings, from its --hiveconf pairs: the
  * look-up, whole numbers, booleans and Hive's time values, each refused
  * with a reason when malformed; the limits of the server's lifecycle
- * (connections, idle time-outs); and the clock the time-outs are measured
- * by.
+ * (connections, idle time-outs, the stop's grace); and the clock the
+ * time-outs are measured by.
  */
 #include "server/hs2_int.h"
 
@@ -126,6 +126,7 @@ int hs2_limits_init(const Hs2Options *opt, Hs2Limits *lim, CombErr *err)
     lim->session_idle_ms = 4 * 3600000LL;
     lim->op_idle_ms = 2 * 3600000LL;
     lim->idle_check_ops = true;
+    lim->grace_ms = 1800 * 1000LL;
     if ((rc = hs2_conf_long(opt, "hive.server2.thrift.max.worker.threads", 1,
                             100000, &workers, err)) ||
         (rc = hs2_conf_duration(opt, "hive.server2.idle.session.timeout", 1,
@@ -133,9 +134,13 @@ int hs2_limits_init(const Hs2Options *opt, Hs2Limits *lim, CombErr *err)
         (rc = hs2_conf_duration(opt, "hive.server2.idle.operation.timeout", 1,
                                 &lim->op_idle_ms, err)) ||
         (rc = hs2_conf_bool(opt, "hive.server2.idle.session.check.operation",
-                            &lim->idle_check_ops, err)))
+                            &lim->idle_check_ops, err)) ||
+        (rc = hs2_conf_duration(opt, "hive.server2.graceful.stop.timeout",
+                                1000, &lim->grace_ms, err)))
         return rc;
     lim->max_workers = (int)workers;
+    if (lim->grace_ms < 0)
+        lim->grace_ms = 0;
     return COMB_OK;
 }
 

@@ -114,6 +114,7 @@ typedef struct Hs2Limits {
                                  never, > 0 finished operations, < 0 all */
     bool idle_check_ops;      /* hive.server2.idle.session.check.operation:
                                  a session with operations is not idle */
+    int64_t grace_ms;         /* hive.server2.graceful.stop.timeout */
 } Hs2Limits;
 
 int hs2_limits_init(const Hs2Options *opt, Hs2Limits *lim, CombErr *err);
@@ -122,10 +123,15 @@ int64_t hs2_now_ms(void);
 
 /* ------------------------------------------------------------ service */
 
-/* Process-wide state of the service, for hs2_serve: the thread that keeps
- * the time-outs of lim (which stays the caller's). */
+/* Process-wide state of the service, for hs2_serve: the server's own SQL
+ * session on the warehouse (which runs the transaction housekeeping) and
+ * the thread that keeps the time-outs of lim (which stays the caller's). */
 int hs2_service_start(const Hs2Options *opt, const Hs2Limits *lim,
                       CombErr *err);
+/* The stop begins: no new sessions or statements from now on. */
+void hs2_service_drain(void);
+/* Whether an asynchronous statement is running. */
+bool hs2_service_busy(void);
 void hs2_service_stop(void);
 
 /* A handler for one connection (a GObject of the generated handler

@@ -76,6 +76,8 @@ static struct {
     int workers;               /* asynchronous statements running */
     pthread_cond_t workers_done;
     const Hs2Limits *lim;
+    bool stopping;             /* no new sessions or statements */
+    SqlSession *own;           /* the server's: its housekeeping */
     pthread_t keeper;          /* the time-outs' thread */
     pthread_cond_t wake;       /* for the keeper (monotonic clock) */
     bool keeper_stop;
@@ -681,6 +683,20 @@ typedef struct CombHs2HandlerClass {
 
 G_DEFINE_TYPE(CombHs2Handler, comb_hs2_handler, HS2_TYPE_T_C_L_I_SERVICE_HANDLER)
 
+/* While the server stops nothing new begins: an error status, true. */
+static bool refused_for_stop(Hs2TStatus *st)
+{
+    bool stopping;
+    pthread_mutex_lock(&reg.lock);
+    stopping = reg.stopping;
+    pthread_mutex_unlock(&reg.lock);
+    if (stopping)
+        status_error(st, HS2_T_STATUS_CODE_ERROR_STATUS, 0, "08S01",
+                     "comb serve is stopping: it takes no new sessions or "
+                     "statements");
+    return stopping;
+}
+
 static gboolean open_session(Hs2TCLIServiceIf *iface, Hs2TOpenSessionResp **ret,
                              const Hs2TOpenSessionReq *req, GError **error)
 {
@@ -691,6 +707,8 @@ static gboolean open_session(Hs2TCLIServiceIf *iface, Hs2TOpenSessionResp **ret,
         req->client_protocol < HS2_T_PROTOCOL_VERSION_HIVE_CLI_SERVICE_PROTOCOL_V10
             ? req->client_protocol
             : HS2_T_PROTOCOL_VERSION_HIVE_CLI_SERVICE_PROTOCOL_V10;
+    if (refused_for_stop((*ret)->status))
+        return TRUE;
     if (session_new(req, iface, ((CombHs2Handler *)iface)->user, &s, &err)) {
         status_failed((*ret)->status, &err);
         return TRUE;
@@ -760,6 +778,10 @@ static gboolean execute_statement(Hs2TCLIServiceIf *iface,
     (void)error;
     if (!s)
         return TRUE;
+    if (refused_for_stop((*ret)->status)) {
+        session_release(s);
+        return TRUE;
+    }
     if (!(o = op_start(s))) {
         CombErr err;
         comb_err_nomem(&err);
@@ -1315,14 +1337,55 @@ static void drop_protocol_warning(const gchar *domain, GLogLevelFlags level,
     (void)data;
 }
 
+/* The server's own session: opening it checks the warehouse before a
+ * client comes, and it runs the transaction housekeeping, so that the
+ * transactions of a server that was killed are aborted by their time-out
+ * even when no client starts one. */
+static int own_session_open(CombErr *err)
+{
+    SqlSessionOptions so = {reg.opt->warehouse, NULL, reg.opt->metastore};
+    int rc;
+    if ((rc = sql_session_open(&so, &reg.own, err)) ||
+        (rc = apply_server_conf(reg.own, err)) ||
+        (rc = sql_session_housekeep(reg.own, err))) {
+        sql_session_close(reg.own);
+        reg.own = NULL;
+    }
+    return rc;
+}
+
 int hs2_service_start(const Hs2Options *opt, const Hs2Limits *lim,
                       CombErr *err)
 {
+    int rc;
     g_log_set_handler(NULL, G_LOG_LEVEL_WARNING, drop_protocol_warning, NULL);
     register_types();
     reg.opt = opt;
     reg.lim = lim;
-    return keeper_start(err);
+    reg.stopping = false;
+    if ((rc = own_session_open(err)))
+        return rc;
+    if ((rc = keeper_start(err))) {
+        sql_session_close(reg.own);
+        reg.own = NULL;
+    }
+    return rc;
+}
+
+void hs2_service_drain(void)
+{
+    pthread_mutex_lock(&reg.lock);
+    reg.stopping = true;
+    pthread_mutex_unlock(&reg.lock);
+}
+
+bool hs2_service_busy(void)
+{
+    bool busy;
+    pthread_mutex_lock(&reg.lock);
+    busy = reg.workers > 0;
+    pthread_mutex_unlock(&reg.lock);
+    return busy;
 }
 
 /* Every connection has ended (and closed its sessions): what is left
@@ -1339,4 +1402,6 @@ void hs2_service_stop(void)
         session_free(s);
     }
     pthread_mutex_unlock(&reg.lock);
+    sql_session_close(reg.own);
+    reg.own = NULL;
 }

@@ -36,6 +36,8 @@ refused "hive.server2.thrift.max.worker.threads=0: expected a number from 1 to" 
     --hiveconf hive.server2.thrift.max.worker.threads=0
 refused "hive.server2.idle.session.timeout=2 fortnights: expected a time such as" \
     --hiveconf "hive.server2.idle.session.timeout=2 fortnights"
+refused "hive.server2.graceful.stop.timeout=soon: expected a time such as 30 (seconds)" \
+    --hiveconf hive.server2.graceful.stop.timeout=soon
 refused "hive.server2.idle.session.check.operation=yes: expected true or false" \
     --hiveconf hive.server2.idle.session.check.operation=yes
 echo ok

@@ -1,18 +1,34 @@
-// The lifecycle and limits of `comb serve` (tests/integration/server_limits.sh
-// and server_timeouts.sh start the server with the settings of each mode):
+// The lifecycle and limits of `comb serve` (tests/integration/server_limits.sh,
+// server_timeouts.sh and server_stop.sh start the server with the settings
+// of each mode):
 //   node lifecycle.js PORT workers     hive.server2.thrift.max.worker.threads=2
 //   node lifecycle.js PORT idle        idle session 3 s, idle operation 1 s
 //   node lifecycle.js PORT idle-running  idle operation -2 s (running ones too)
 //   node lifecycle.js PORT timeout     queryTimeout, hive.query.timeout.seconds
+//   node lifecycle.js PORT stop-long   a long statement, until the server
+//                                      hangs up (the shell sends SIGTERM)
+//   node lifecycle.js PORT stop-short  a 3-second INSERT, then new statements
+//                                      refused while the server stops
+//   node lifecycle.js PORT hold        committed rows and an open transaction,
+//                                      until the server goes (SIGKILL)
+//   node lifecycle.js PORT count N     the table holds N rows, none of the
+//                                      killed transaction's
+// "# running" / "# holding" tell the shell when to signal the server.
 const assert = require('node:assert/strict');
 const net = require('node:net');
 const hive = require('hive-driver');
 const { T, utils, connect, open, run, main } = require('./hs2.js');
 
-const [port, mode] = [Number(process.argv[2]), process.argv[3]];
+const [port, mode, arg] = [Number(process.argv[2]), process.argv[3], process.argv[4]];
 
 const sleep = ms => new Promise(r => setTimeout(r, ms));
 function ok(what) { console.log(`ok - ${what}`); }
+
+// never settles until the server closes client's connection
+function hangUp(client) {
+  client.on('error', () => {});
+  return new Promise(resolve => client.on('close', resolve));
+}
 
 // a statement whose join runs for hours: cancelled or timed out, it
 // leaves nothing (and would insert a few rows if it ended)
@@ -196,6 +212,70 @@ async function timeout() {
   client.close();
 }
 
-const modes = { workers, idle, 'idle-running': idleRunning, timeout };
+// ---------------------------------------------------------------- stop
+
+async function stopLong() {
+  const client = await connect(port);
+  const gone = hangUp(client);
+  const s = await open(client);
+  await tables(s);
+  await s.executeStatement(LONG_INSERT, { runAsync: true });
+  console.log('# running');
+  await gone;
+  ok('the server stopped and hung up on the long statement');
+}
+
+async function stopShort() {
+  const client = await connect(port);
+  const gone = hangUp(client);
+  const p = await open(client);
+  await run(p, "CREATE TABLE t (n INT) STORED AS ORC TBLPROPERTIES ('transactional'='true')");
+  const s = await open(client, { 'set:hiveconf:comb.test.sleep.after.snapshot.ms': '3000' });
+  await s.executeStatement('INSERT INTO t VALUES (1)', { runAsync: true });
+  console.log('# running');
+  let refused = null;
+  while (!refused) {
+    refused = await Promise.race([
+      run(p, 'SELECT 1').then(() => null, err => err),
+      gone.then(() => new Error('the server hung up before refusing a statement')),
+    ]);
+    await sleep(100);
+  }
+  assert.match(refused.message, /comb serve is stopping: it takes no new sessions or statements/);
+  ok('while the server stops, a new statement is refused');
+  await gone;
+}
+
+// -------------------------------------------------------------- SIGKILL
+
+async function hold() {
+  const client = await connect(port);
+  const gone = hangUp(client);
+  const s = await open(client);
+  await run(s, "CREATE TABLE t (n INT) STORED AS ORC TBLPROPERTIES ('transactional'='true')");
+  await run(s, 'INSERT INTO t VALUES (1), (2)');
+  await run(s, 'INSERT INTO t VALUES (3)');
+  const q = await open(client);
+  await run(q, 'START TRANSACTION');
+  await run(q, 'INSERT INTO t VALUES (99)');
+  console.log('# holding');
+  await gone;
+  ok('3 rows committed and one transaction open when the server was killed');
+}
+
+async function countRows() {
+  const client = await connect(port);
+  const s = await open(client);
+  assert.equal(await count(s), Number(arg));
+  assert.equal(await count(s, 'WHERE n = 99'), 0);
+  ok(`the restarted server serves the ${arg} committed rows, none of the killed transaction`);
+  await s.close();
+  client.close();
+}
+
+const modes = {
+  workers, idle, 'idle-running': idleRunning, timeout, 'stop-long': stopLong,
+  'stop-short': stopShort, hold, count: countRows,
+};
 assert.ok(modes[mode], `unknown mode '${mode}'`);
 main('lifecycle', modes[mode]);
