@@ -3,11 +3,15 @@
  * over the binary Thrift transport (SASL PLAIN or none, framed or not,
  * TLS or not: README), on one warehouse.
  *
- * Each connection gets a thread; each OpenSession a SQL session of its
- * own (settings, database, transaction).  A statement runs to its end
- * within ExecuteStatement and its rows wait in the operation for
- * FetchResults.  The server runs until SIGINT or SIGTERM, then closes
- * every session (rolling back what was left open).
+ * Each connection gets a thread (up to hive.server2.thrift.max.worker.
+ * threads); each OpenSession a SQL session of its own (settings, database,
+ * transaction).  A statement runs to its end within ExecuteStatement, or
+ * on a thread of its own, and its rows wait in the operation for
+ * FetchResults.  Idle sessions and operations, and statements past their
+ * time-out, are closed or cancelled by a thread of the server.  The server
+ * runs until SIGINT or SIGTERM, lets the calls and statements in progress
+ * finish within hive.server2.graceful.stop.timeout, then closes every
+ * session (rolling back what was left open or still runs).
  */
 #ifndef COMB_HS2_H
 #define COMB_HS2_H
@@ -32,7 +36,7 @@ typedef struct Hs2Options {
 } Hs2Options;
 
 /* Serve until SIGINT or SIGTERM; COMB_OK then, or an error (the port is
- * taken, the warehouse cannot be opened, a security setting is wrong). */
+ * taken, the warehouse cannot be opened, a setting is wrong). */
 int hs2_serve(const Hs2Options *opt, CombErr *err);
 
 #endif

@@ -15,10 +15,13 @@
 #include <strings.h>
 #include <sys/socket.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <openssl/err.h>
 #include <openssl/ssl.h>
 
+#include <thrift/c_glib/protocol/thrift_binary_protocol.h>
+#include <thrift/c_glib/thrift_application_exception.h>
 #include <thrift/c_glib/thrift_configuration.h>
 #include <thrift/c_glib/transport/thrift_buffered_transport.h>
 #include <thrift/c_glib/transport/thrift_framed_transport.h>
@@ -28,20 +31,8 @@
 /* a handshake that takes longer is given up (a client that connects and
  * says nothing holds no thread for long) */
 enum { HANDSHAKE_SECONDS = 30, WRITE_BUFFER = 65536 };
-
-static const char *conf_value(const Hs2Options *opt, const char *key)
-{
-    const char *v = NULL;
-    for (int i = 0; i < opt->n_conf; i++)
-        if (!strcasecmp(opt->conf_keys[i], key))
-            v = opt->conf_values[i];
-    return v;
-}
-
-static bool is_true(const char *v)
-{
-    return v && !strcasecmp(v, "true");
-}
+/* a refused client has less: its thread is one of few (hs2.c) */
+enum { REFUSAL_SECONDS = 5 };
 
 static int tls_password(char *buf, int size, int rwflag, void *arg)
 {
@@ -71,8 +62,8 @@ static int tls_failed(SSL_CTX *ctx, const char *what, const char *path,
  * key, the key encrypted with hive.server2.keystore.password or not. */
 static int tls_init(const Hs2Options *opt, SSL_CTX **out, CombErr *err)
 {
-    const char *path = conf_value(opt, "hive.server2.keystore.path");
-    const char *pw = conf_value(opt, "hive.server2.keystore.password");
+    const char *path = hs2_conf_value(opt, "hive.server2.keystore.path");
+    const char *pw = hs2_conf_value(opt, "hive.server2.keystore.password");
     SSL_CTX *ctx;
     if (!path || !*path)
         return comb_err(err, COMB_EINVALID, "hive.server2.use.SSL=true needs "
@@ -95,22 +86,6 @@ static int tls_init(const Hs2Options *opt, SSL_CTX **out, CombErr *err)
     return COMB_OK;
 }
 
-static int parse_limit(const char *key, const char *v, long lo, long hi,
-                       long *out, CombErr *err)
-{
-    char *end;
-    long n;
-    if (!v)
-        return COMB_OK;
-    errno = 0;
-    n = strtol(v, &end, 10);
-    if (!*v || *end || errno || n < lo || n > hi)
-        return comb_err(err, COMB_EINVALID, "%s=%s: expected a number from "
-                        "%ld to %ld", key, v, lo, hi);
-    *out = n;
-    return COMB_OK;
-}
-
 bool hs2_conf_is_server_only(const char *key)
 {
     return !strcasecmp(key, "hive.server2.keystore.password") ||
@@ -120,8 +95,9 @@ bool hs2_conf_is_server_only(const char *key)
 
 int hs2_security_init(const Hs2Options *opt, Hs2Security *sec, CombErr *err)
 {
-    const char *mode = conf_value(opt, "hive.server2.authentication");
+    const char *mode = hs2_conf_value(opt, "hive.server2.authentication");
     long delay = 1000, max_message = 100L << 20;
+    bool tls = false;
     int rc;
     memset(sec, 0, sizeof *sec);
     if (!mode || !strcasecmp(mode, "NONE"))
@@ -134,25 +110,24 @@ int hs2_security_init(const Hs2Options *opt, Hs2Security *sec, CombErr *err)
         return comb_err(err, COMB_EUNSUPPORTED, "hive.server2.authentication="
                         "%s is not supported by comb: NONE, NOSASL or "
                         "PASSWORD (comb.server.password.file)", mode);
-    sec->password_file = conf_value(opt, "comb.server.password.file");
+    sec->password_file = hs2_conf_value(opt, "comb.server.password.file");
     if (sec->mode == HS2_AUTH_PASSWORD && (!sec->password_file ||
                                            !*sec->password_file))
         return comb_err(err, COMB_EINVALID, "hive.server2.authentication="
                         "PASSWORD needs comb.server.password.file (made with "
                         "comb passwd)");
-    if ((rc = parse_limit("comb.server.auth.failure.delay.ms",
-                          conf_value(opt, "comb.server.auth.failure.delay.ms"),
-                          0, 60000, &delay, err)) ||
-        (rc = parse_limit("hive.server2.thrift.max.message.size",
-                          conf_value(opt, "hive.server2.thrift.max.message.size"),
-                          4096, INT32_MAX, &max_message, err)))
+    if ((rc = hs2_conf_long(opt, "comb.server.auth.failure.delay.ms", 0,
+                            60000, &delay, err)) ||
+        (rc = hs2_conf_long(opt, "hive.server2.thrift.max.message.size", 4096,
+                            INT32_MAX, &max_message, err)) ||
+        (rc = hs2_conf_bool(opt, "hive.server2.use.SSL", &tls, err)) ||
+        (rc = hs2_conf_bool(opt, "hive.security.authorization.enabled",
+                            &sec->authorize, err)))
         return rc;
     sec->failure_delay_ms = (int)delay;
-    sec->authorize = is_true(conf_value(opt, "hive.security.authorization.enabled"));
-    sec->admin_users = conf_value(opt, "hive.users.in.admin.role");
+    sec->admin_users = hs2_conf_value(opt, "hive.users.in.admin.role");
     sec->max_message = (int)max_message;
-    if (is_true(conf_value(opt, "hive.server2.use.SSL")) &&
-        (rc = tls_init(opt, &sec->tls, err)))
+    if (tls && (rc = tls_init(opt, &sec->tls, err)))
         return rc;
     return COMB_OK;
 }
@@ -338,8 +313,64 @@ int hs2_conn_open(const Hs2Security *sec, int fd, ThriftTransport **wire,
     return 0;
 }
 
+/* The first call of a client without SASL answered with an exception
+ * carrying why (what its driver shows: hive-driver rejects the call with
+ * it, JDBC's connect fails with it). */
+static void answer_exception(ThriftTransport *top, const char *why)
+{
+    ThriftProtocol *p = g_object_new(THRIFT_TYPE_BINARY_PROTOCOL, "transport",
+                                     top, NULL);
+    ThriftApplicationException *x = NULL;
+    ThriftMessageType type;
+    gchar *name = NULL;
+    gint32 seqid;
+    GError *error = NULL;
+    if (thrift_protocol_read_message_begin(p, &name, &type, &seqid, &error) >= 0 &&
+        thrift_protocol_skip(p, T_STRUCT, &error) >= 0 &&
+        thrift_protocol_read_message_end(p, &error) >= 0 &&
+        thrift_transport_read_end(top, &error)) {
+        x = g_object_new(THRIFT_TYPE_APPLICATION_EXCEPTION, "type",
+                         THRIFT_APPLICATION_EXCEPTION_ERROR_INTERNAL_ERROR,
+                         "message", why, NULL);
+        if (thrift_protocol_write_message_begin(p, name, T_EXCEPTION, seqid,
+                                                &error) >= 0 &&
+            thrift_struct_write(THRIFT_STRUCT(x), p, &error) >= 0 &&
+            thrift_protocol_write_message_end(p, &error) >= 0 &&
+            thrift_transport_write_end(top, &error))
+            thrift_transport_flush(top, &error);
+        g_object_unref(x);
+    }
+    g_clear_error(&error);
+    g_free(name);
+    g_object_unref(p);
+}
+
+void hs2_conn_refuse(const Hs2Security *sec, int fd, const char *why)
+{
+    SSL *ssl = NULL;
+    ThriftTransport *wire;
+    int first;
+    set_timeout(fd, REFUSAL_SECONDS);
+    if (sec->tls && !(ssl = tls_accept(sec->tls, fd))) {
+        close(fd);
+        return;
+    }
+    wire = hs2_wire_new(fd, ssl);
+    first = hs2_wire_byte(wire);
+    if (first == HS2_SASL_START) {
+        hs2_sasl_write(wire, HS2_SASL_ERROR, why);
+    } else if (first >= 0) {
+        ThriftTransport *top = stack_on(sec, wire, first == 0);
+        answer_exception(top, why);
+        g_object_unref(top);
+    }
+    hs2_wire_drain(wire);
+    g_object_unref(wire);       /* closes fd */
+}
+
 void hs2_auth_register(void)
 {
+    g_type_class_unref(g_type_class_ref(THRIFT_TYPE_APPLICATION_EXCEPTION));
     hs2_wire_register();
     g_type_class_unref(g_type_class_ref(THRIFT_TYPE_FRAMED_TRANSPORT));
     g_type_class_unref(g_type_class_ref(THRIFT_TYPE_CONFIGURATION));

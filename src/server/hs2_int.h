@@ -85,12 +85,54 @@ int hs2_meta_functions(struct SqlSession *s, const char *function,
 int hs2_meta_primary_keys(Hs2Result *r, CombErr *err);
 int hs2_meta_cross_reference(Hs2Result *r, CombErr *err);
 
+/* ----------------------------------------------- settings (hs2_conf.c) */
+
+/* The server setting key (its --hiveconf pairs, the last one given, no
+ * case), or NULL. */
+const char *hs2_conf_value(const Hs2Options *opt, const char *key);
+/* key as a whole number from lo to hi, or true / false, or a time of
+ * Hive's form (hs2_duration_ms) in milliseconds: *out when set (else left
+ * as it is, the default), a clear error when malformed. */
+int hs2_conf_long(const Hs2Options *opt, const char *key, long lo, long hi,
+                  long *out, CombErr *err);
+int hs2_conf_bool(const Hs2Options *opt, const char *key, bool *out,
+                  CombErr *err);
+int hs2_conf_duration(const Hs2Options *opt, const char *key, int64_t unit_ms,
+                      int64_t *out, CombErr *err);
+/* A time as Hive writes them: a whole number, optionally signed, of
+ * unit_ms milliseconds, or followed by a unit (ns, us, ms, s, m, h, d or
+ * their long names: 30s, 5 min, 7d); false when malformed. */
+bool hs2_duration_ms(const char *text, int64_t unit_ms, int64_t *out);
+
+/* The server's lifecycle, from its --hiveconf pairs (README). */
+typedef struct Hs2Limits {
+    int max_workers;          /* hive.server2.thrift.max.worker.threads:
+                                 connections served at once */
+    int64_t session_idle_ms;  /* hive.server2.idle.session.timeout; <= 0
+                                 never */
+    int64_t op_idle_ms;       /* hive.server2.idle.operation.timeout: 0
+                                 never, > 0 finished operations, < 0 all */
+    bool idle_check_ops;      /* hive.server2.idle.session.check.operation:
+                                 a session with operations is not idle */
+    int64_t grace_ms;         /* hive.server2.graceful.stop.timeout */
+} Hs2Limits;
+
+int hs2_limits_init(const Hs2Options *opt, Hs2Limits *lim, CombErr *err);
+/* Milliseconds of the monotonic clock, which the time-outs use. */
+int64_t hs2_now_ms(void);
+
 /* ------------------------------------------------------------ service */
 
-/* Process-wide state of the service, for hs2_serve. */
+/* Process-wide state of the service, for hs2_serve: the server's own SQL
+ * session on the warehouse (which runs the transaction housekeeping) and
+ * the thread that keeps the time-outs of lim (both stay the caller's). */
 struct Hs2Security;
 int hs2_service_start(const Hs2Options *opt, const struct Hs2Security *sec,
-                      CombErr *err);
+                      const Hs2Limits *lim, CombErr *err);
+/* The stop begins: no new sessions or statements from now on. */
+void hs2_service_drain(void);
+/* Whether an asynchronous statement is running. */
+bool hs2_service_busy(void);
 void hs2_service_stop(void);
 
 /* A handler for one connection (a GObject of the generated handler
@@ -115,7 +157,8 @@ typedef struct Hs2QueryRow {
 } Hs2QueryRow;
 
 typedef struct Hs2Query Hs2Query;
-int64_t hs2_now_ms(void);
+/* Milliseconds since the epoch, as the status page shows times. */
+int64_t hs2_epoch_ms(void);
 /* A statement begins (NULL when out of memory: it is then not shown). */
 Hs2Query *hs2_query_begin(const char *user, const char *sql);
 /* ... and ends (q is freed; NULL ok). */
@@ -198,6 +241,10 @@ bool hs2_sasl_read(ThriftTransport *w, int *status, char *payload,
                    uint32_t *len);
 /* One message, in one write (msg up to 256 bytes; longer is cut) */
 void hs2_sasl_write(ThriftTransport *w, int status, const char *msg);
+/* A connection beyond the limit: its handshake's first step answered
+ * with why (a SASL error, or for a client without SASL an exception in
+ * answer to its first call), then hung up on; fd is closed. */
+void hs2_conn_refuse(const Hs2Security *sec, int fd, const char *why);
 /* the classes the handshake makes, registered before the threads */
 void hs2_auth_register(void);
 

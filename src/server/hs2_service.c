@@ -16,6 +16,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/random.h>
+#include <time.h>
 
 #include "common/alloc.h"
 #include "sql/session.h"
@@ -37,6 +38,14 @@ typedef struct Hs2Op {
     Hs2TOperationState state;  /* under the registry's lock while an
                                   asynchronous statement runs */
     CombErr err;               /* when state is ERROR_STATE */
+    /* under the registry's lock, for the time-outs: */
+    int64_t touched_ms;        /* its last call, or the end of its
+                                  statement */
+    int64_t deadline_ms;       /* a running statement's end, or 0 */
+    int64_t timeout_s;         /* the query time-out that set it */
+    bool timed_out;            /* cancelled at the deadline */
+    bool expired;              /* idle for the time-out: cancelled, and
+                                  closed once its session is free */
     struct Hs2Op *next;
 } Hs2Op;
 
@@ -51,6 +60,9 @@ typedef struct Hs2Session {
     bool busy;                 /* a call, or an asynchronous statement,
                                   uses the session: others wait */
     int refs;                  /* calls holding it (registry's lock) */
+    int64_t touched_ms;        /* a call's start or end, or an operation
+                                  closed by its time-out (registry's
+                                  lock) */
     bool closed;               /* out of the registry; freed by the last
                                   call that holds it */
     Hs2Op *ops;                /* changed under the registry's lock */
@@ -66,6 +78,12 @@ static struct {
     Hs2Session *sessions;
     int workers;               /* asynchronous statements running */
     pthread_cond_t workers_done;
+    const Hs2Limits *lim;
+    bool stopping;             /* no new sessions or statements */
+    SqlSession *own;           /* the server's: its housekeeping */
+    pthread_t keeper;          /* the time-outs' thread */
+    pthread_cond_t wake;       /* for the keeper (monotonic clock) */
+    bool keeper_stop;
 } reg = {PTHREAD_MUTEX_INITIALIZER, NULL, NULL, NULL, 0,
          PTHREAD_COND_INITIALIZER};
 
@@ -113,6 +131,7 @@ static bool same_handle(const Hs2THandleIdentifier *h, const unsigned char *id,
 static Hs2Session *hold_locked(Hs2Session *s)
 {
     s->refs++;
+    s->touched_ms = hs2_now_ms();
     pthread_mutex_unlock(&reg.lock);
     pthread_mutex_lock(&s->lock);
     while (s->busy)
@@ -131,11 +150,12 @@ static void session_release(Hs2Session *s)
     bool last;
     pthread_mutex_lock(&s->lock);
     s->busy = false;
-    s->used_ms = hs2_now_ms();
+    s->used_ms = hs2_epoch_ms();
     pthread_cond_broadcast(&s->idle);
     pthread_mutex_unlock(&s->lock);
     pthread_mutex_lock(&reg.lock);
     last = --s->refs == 0 && s->closed;
+    s->touched_ms = hs2_now_ms();
     pthread_mutex_unlock(&reg.lock);
     if (last)
         session_free(s);
@@ -187,6 +207,7 @@ static Hs2Op *op_take(const Hs2TOperationHandle *h, Hs2Session **sess)
         pthread_mutex_unlock(&reg.lock);
         return NULL;
     }
+    o->touched_ms = hs2_now_ms();
     hold_locked(s);
     pthread_mutex_lock(&reg.lock);
     still = has_op(s, o);
@@ -244,6 +265,30 @@ static void status_failed(Hs2TStatus *st, const CombErr *err)
     int code = failure_text(err, msg, sizeof msg);
     status_error(st, HS2_T_STATUS_CODE_ERROR_STATUS, code, sql_state_of(err),
                  msg);
+}
+
+/* What a failed operation reports: its statement's error, or for one that
+ * ran past its query time-out the text Hive's JDBC driver gives (Hive's
+ * server says TIMEDOUT_STATE only); its Hive error number (0: none). */
+static int op_failure(const Hs2Op *o, char *msg, size_t n,
+                      const char **sql_state)
+{
+    if (o->state == HS2_T_OPERATION_STATE_TIMEDOUT_STATE) {
+        snprintf(msg, n, "Query timed out after %lld seconds",
+                 (long long)o->timeout_s);
+        *sql_state = "HYT00";
+        return 0;
+    }
+    *sql_state = sql_state_of(&o->err);
+    return failure_text(&o->err, msg, n);
+}
+
+static void status_op_failed(Hs2TStatus *st, const Hs2Op *o)
+{
+    char msg[COMB_ERR_MSG_MAX + 64];
+    const char *sql_state;
+    int code = op_failure(o, msg, sizeof msg, &sql_state);
+    status_error(st, HS2_T_STATUS_CODE_ERROR_STATUS, code, sql_state, msg);
 }
 
 static void status_invalid(Hs2TStatus *st, const char *what)
@@ -306,6 +351,19 @@ static int apply_overlay(SqlSession *s, GHashTable *conf, CombErr *err)
     return rc;
 }
 
+/* The server's --hiveconf pairs but its secrets: a session's first
+ * settings. */
+static int apply_server_conf(SqlSession *sql, CombErr *err)
+{
+    const Hs2Options *opt = reg.opt;
+    int rc = COMB_OK;
+    for (int i = 0; !rc && i < opt->n_conf; i++)
+        if (!hs2_conf_is_server_only(opt->conf_keys[i]))
+            rc = sql_session_set_conf(sql, opt->conf_keys[i],
+                                      opt->conf_values[i], err);
+    return rc;
+}
+
 /* user: the connection's authenticated name, which OpenSession's
  * username cannot override ("": none, the username counts). */
 static int session_new(const Hs2TOpenSessionReq *req, const void *owner,
@@ -322,10 +380,8 @@ static int session_new(const Hs2TOpenSessionReq *req, const void *owner,
     if (!s)
         return comb_err_nomem(err);
     rc = sql_session_open(&so, &s->sql, err);
-    for (int i = 0; !rc && i < opt->n_conf; i++)
-        if (!hs2_conf_is_server_only(opt->conf_keys[i]))
-            rc = sql_session_set_conf(s->sql, opt->conf_keys[i],
-                                      opt->conf_values[i], err);
+    if (!rc)
+        rc = apply_server_conf(s->sql, err);
     if (!rc)
         rc = apply_overlay(s->sql, req->__isset_configuration
                                        ? req->configuration : NULL, err);
@@ -337,11 +393,12 @@ static int session_new(const Hs2TOpenSessionReq *req, const void *owner,
     new_handle(s->id, s->secret);
     s->owner = owner;
     snprintf(s->user, sizeof s->user, "%s", so.user ? so.user : "");
-    s->opened_ms = s->used_ms = hs2_now_ms();
+    s->opened_ms = s->used_ms = hs2_epoch_ms();
     s->by_column = req->client_protocol >= HS2_T_PROTOCOL_VERSION_HIVE_CLI_SERVICE_PROTOCOL_V6;
     pthread_mutex_init(&s->lock, NULL);
     pthread_cond_init(&s->idle, NULL);
     pthread_mutex_lock(&reg.lock);
+    s->touched_ms = hs2_now_ms();
     s->next = reg.sessions;
     reg.sessions = s;
     pthread_mutex_unlock(&reg.lock);
@@ -360,8 +417,8 @@ static void op_free(Hs2Op *o)
     comb_free(o);
 }
 
-/* Out of the registry (the caller holds its lock), closed and freed;
- * an open transaction rolls back. */
+/* Out of the registry and held by no call: closed and freed; an open
+ * transaction rolls back. */
 static void session_free(Hs2Session *s)
 {
     while (s->ops) {
@@ -423,6 +480,7 @@ static Hs2Op *op_new(Hs2TOperationType type)
     if (o) {
         new_handle(o->id, o->secret);
         o->type = type;
+        o->touched_ms = hs2_now_ms();
     }
     return o;
 }
@@ -434,6 +492,18 @@ static void op_link(Hs2Session *s, Hs2Op *o)
     pthread_mutex_lock(&reg.lock);
     o->next = s->ops;
     s->ops = o;
+    pthread_mutex_unlock(&reg.lock);
+}
+
+/* o out of s's list (s held by the caller, so nothing else uses o). */
+static void op_unlink(Hs2Session *s, Hs2Op *o)
+{
+    pthread_mutex_lock(&reg.lock);
+    for (Hs2Op **p = &s->ops; *p; p = &(*p)->next)
+        if (*p == o) {
+            *p = o->next;
+            break;
+        }
     pthread_mutex_unlock(&reg.lock);
 }
 
@@ -469,32 +539,78 @@ static int set_lines_as_result(Hs2Op *o, CombErr *err)
     return rc;
 }
 
+/* o's deadline, when its statement sql has a time-out: the request's
+ * (queryTimeout, seconds) or the session's hive.query.timeout.seconds,
+ * the shorter one (as Hive's); the keeper cancels it then.  SET has none,
+ * so that a malformed value, which fails the other statements, can be
+ * set right. */
+static int start_deadline(Hs2Session *s, Hs2Op *o, const char *sql,
+                          int64_t request_s, CombErr *err)
+{
+    const char *v = sql_session_get_conf(s->sql, "hive.query.timeout.seconds");
+    int64_t conf_ms = 0, t = request_s > 0 ? request_s : 0;
+    if (is_set_statement(sql))
+        return COMB_OK;
+    if (v && *v && !hs2_duration_ms(v, 1000, &conf_ms))
+        return comb_err(err, COMB_EINVALID, "hive.query.timeout.seconds=%s: "
+                        "expected a time such as 30 (seconds), 30s or 5m", v);
+    if (conf_ms / 1000 > 0 && (t == 0 || conf_ms / 1000 < t))
+        t = conf_ms / 1000;
+    if (t == 0)
+        return COMB_OK;
+    pthread_mutex_lock(&reg.lock);
+    o->timeout_s = t;
+    o->deadline_ms = hs2_now_ms() + t * 1000;
+    pthread_cond_signal(&reg.wake);
+    pthread_mutex_unlock(&reg.lock);
+    return COMB_OK;
+}
+
+/* The state o ends in when its statement failed (under the registry's
+ * lock: the keeper marks time-outs). */
+static Hs2TOperationState failed_state_locked(const Hs2Op *o)
+{
+    if (o->err.code != COMB_ECANCELLED)
+        return HS2_T_OPERATION_STATE_ERROR_STATE;
+    return o->timed_out ? HS2_T_OPERATION_STATE_TIMEDOUT_STATE
+                        : HS2_T_OPERATION_STATE_CANCELED_STATE;
+}
+
+/* How the status page names an operation's end. */
+static const char *state_name(Hs2TOperationState st)
+{
+    switch (st) {
+    case HS2_T_OPERATION_STATE_FINISHED_STATE: return "FINISHED";
+    case HS2_T_OPERATION_STATE_CANCELED_STATE: return "CANCELED";
+    case HS2_T_OPERATION_STATE_TIMEDOUT_STATE: return "TIMEDOUT";
+    default: return "ERROR";
+    }
+}
+
 /* Run o's statement on s to its end; its final state set under the
  * registry's lock (GetOperationStatus reads it without the session). */
 static void execute(Hs2Session *s, Hs2Op *o, const char *sql,
-                    GHashTable *overlay)
+                    GHashTable *overlay, int64_t timeout_s)
 {
     SqlSink sink = {o, sink_begin, sink_batch, NULL, sink_info};
-    Hs2TOperationState end = HS2_T_OPERATION_STATE_FINISHED_STATE;
     Hs2Query *q = hs2_query_begin(s->user, sql);
-    if (apply_overlay(s->sql, overlay, &o->err) ||
-        sql_session_execute(s->sql, sql, strlen(sql), &sink, &o->err) ||
-        (!o->began && o->n_log > 0 && is_set_statement(sql) &&
-         set_lines_as_result(o, &o->err))) {
-        end = o->err.code == COMB_ECANCELLED ? HS2_T_OPERATION_STATE_CANCELED_STATE
-                                             : HS2_T_OPERATION_STATE_ERROR_STATE;
+    bool failed = apply_overlay(s->sql, overlay, &o->err) ||
+                  start_deadline(s, o, sql, timeout_s, &o->err) ||
+                  sql_session_execute(s->sql, sql, strlen(sql), &sink, &o->err) ||
+                  (!o->began && o->n_log > 0 && is_set_statement(sql) &&
+                   set_lines_as_result(o, &o->err));
+    if (failed) {
         hs2_result_free(&o->result);
         o->began = false;
     }
-    hs2_query_end(q, end == HS2_T_OPERATION_STATE_FINISHED_STATE ? "FINISHED"
-                     : end == HS2_T_OPERATION_STATE_CANCELED_STATE ? "CANCELED"
-                                                                   : "ERROR",
-                  o->began ? o->result.n_rows : 0,
-                  end == HS2_T_OPERATION_STATE_FINISHED_STATE ? NULL
-                                                              : o->err.msg);
     pthread_mutex_lock(&reg.lock);
-    o->state = end;
+    o->state = failed ? failed_state_locked(o) : HS2_T_OPERATION_STATE_FINISHED_STATE;
     o->has_result = o->began;
+    o->deadline_ms = 0;
+    o->touched_ms = hs2_now_ms();
+    /* (the status page's log lock is taken under the registry's only) */
+    hs2_query_end(q, state_name(o->state), o->began ? o->result.n_rows : 0,
+                  failed ? o->err.msg : NULL);
     pthread_mutex_unlock(&reg.lock);
 }
 
@@ -514,6 +630,7 @@ typedef struct AsyncRun {
     Hs2Op *o;
     char *sql;
     GHashTable *overlay;
+    int64_t timeout_s;
 } AsyncRun;
 
 /* An asynchronous statement's thread: it was handed the session (held
@@ -521,7 +638,7 @@ typedef struct AsyncRun {
 static void *async_main(void *arg)
 {
     AsyncRun *a = arg;
-    execute(a->s, a->o, a->sql, a->overlay);
+    execute(a->s, a->o, a->sql, a->overlay, a->timeout_s);
     session_release(a->s);
     if (a->overlay)
         g_hash_table_unref(a->overlay);
@@ -537,7 +654,7 @@ static void *async_main(void *arg)
 /* o's statement on a thread of its own, which takes over the caller's
  * hold of s; false when none could be made (nothing changed). */
 static bool start_async(Hs2Session *s, Hs2Op *o, const char *sql,
-                        GHashTable *overlay)
+                        GHashTable *overlay, int64_t timeout_s)
 {
     AsyncRun *a = comb_calloc(1, sizeof *a);
     pthread_attr_t attr;
@@ -550,6 +667,7 @@ static bool start_async(Hs2Session *s, Hs2Op *o, const char *sql,
     a->s = s;
     a->o = o;
     a->overlay = overlay ? g_hash_table_ref(overlay) : NULL;
+    a->timeout_s = timeout_s;
     pthread_mutex_lock(&reg.lock);
     reg.workers++;
     pthread_mutex_unlock(&reg.lock);
@@ -589,6 +707,20 @@ typedef struct CombHs2HandlerClass {
 
 G_DEFINE_TYPE(CombHs2Handler, comb_hs2_handler, HS2_TYPE_T_C_L_I_SERVICE_HANDLER)
 
+/* While the server stops nothing new begins: an error status, true. */
+static bool refused_for_stop(Hs2TStatus *st)
+{
+    bool stopping;
+    pthread_mutex_lock(&reg.lock);
+    stopping = reg.stopping;
+    pthread_mutex_unlock(&reg.lock);
+    if (stopping)
+        status_error(st, HS2_T_STATUS_CODE_ERROR_STATUS, 0, "08S01",
+                     "comb serve is stopping: it takes no new sessions or "
+                     "statements");
+    return stopping;
+}
+
 static gboolean open_session(Hs2TCLIServiceIf *iface, Hs2TOpenSessionResp **ret,
                              const Hs2TOpenSessionReq *req, GError **error)
 {
@@ -599,6 +731,8 @@ static gboolean open_session(Hs2TCLIServiceIf *iface, Hs2TOpenSessionResp **ret,
         req->client_protocol < HS2_T_PROTOCOL_VERSION_HIVE_CLI_SERVICE_PROTOCOL_V10
             ? req->client_protocol
             : HS2_T_PROTOCOL_VERSION_HIVE_CLI_SERVICE_PROTOCOL_V10;
+    if (refused_for_stop((*ret)->status))
+        return TRUE;
     if (session_new(req, iface, ((CombHs2Handler *)iface)->user, &s, &err)) {
         status_failed((*ret)->status, &err);
         return TRUE;
@@ -662,11 +796,16 @@ static gboolean execute_statement(Hs2TCLIServiceIf *iface,
     Hs2Session *s = session_for(req->sessionHandle, (*ret)->status);
     const char *sql = req->statement ? req->statement : "";
     GHashTable *overlay = req->__isset_confOverlay ? req->confOverlay : NULL;
+    int64_t timeout_s = req->__isset_queryTimeout ? req->queryTimeout : 0;
     Hs2Op *o;
     (void)iface;
     (void)error;
     if (!s)
         return TRUE;
+    if (refused_for_stop((*ret)->status)) {
+        session_release(s);
+        return TRUE;
+    }
     if (!(o = op_start(s))) {
         CombErr err;
         comb_err_nomem(&err);
@@ -680,14 +819,18 @@ static gboolean execute_statement(Hs2TCLIServiceIf *iface,
      * (known at its end, from GetOperationStatus), as Hive's does */
     o->has_result = true;
     put_op_handle((*ret)->operationHandle, o);
-    if (req->__isset_runAsync && req->runAsync && start_async(s, o, sql, overlay)) {
+    if (req->__isset_runAsync && req->runAsync &&
+        start_async(s, o, sql, overlay, timeout_s)) {
         (*ret)->__isset_operationHandle = TRUE;
         status_ok((*ret)->status);
         return TRUE;
     }
-    execute(s, o, sql, overlay);
+    execute(s, o, sql, overlay, timeout_s);
     if (o->state != HS2_T_OPERATION_STATE_FINISHED_STATE) {
-        status_failed((*ret)->status, &o->err);
+        /* no handle goes back: the operation closes (as Hive's) */
+        status_op_failed((*ret)->status, o);
+        op_unlink(s, o);
+        op_free(o);
     } else {
         put_op_handle((*ret)->operationHandle, o);
         (*ret)->__isset_operationHandle = TRUE;
@@ -714,18 +857,21 @@ static gboolean get_operation_status(Hs2TCLIServiceIf *iface,
         status_invalid(r->status, "operation");
         return TRUE;
     }
+    o->touched_ms = hs2_now_ms();
     r->operationState = o->state;
     r->__isset_operationState = TRUE;
     r->hasResultSet = o->has_result;
     r->__isset_hasResultSet = TRUE;
     if (o->state == HS2_T_OPERATION_STATE_ERROR_STATE ||
-        o->state == HS2_T_OPERATION_STATE_CANCELED_STATE) {
+        o->state == HS2_T_OPERATION_STATE_CANCELED_STATE ||
+        o->state == HS2_T_OPERATION_STATE_TIMEDOUT_STATE) {
         char msg[COMB_ERR_MSG_MAX + 64];
-        r->errorCode = failure_text(&o->err, msg, sizeof msg);
+        const char *sql_state;
+        r->errorCode = op_failure(o, msg, sizeof msg, &sql_state);
         r->__isset_errorCode = TRUE;
         r->errorMessage = g_strdup(msg);
         r->__isset_errorMessage = TRUE;
-        r->sqlState = g_strdup(sql_state_of(&o->err));
+        r->sqlState = g_strdup(sql_state);
         r->__isset_sqlState = TRUE;
     }
     pthread_mutex_unlock(&reg.lock);
@@ -812,8 +958,10 @@ static bool cancel_handle(const Hs2TOperationHandle *h)
     Hs2Session *s;
     Hs2Op *o;
     pthread_mutex_lock(&reg.lock);
-    if ((o = op_find_locked(h, &s)))
+    if ((o = op_find_locked(h, &s))) {
+        o->touched_ms = hs2_now_ms();
         cancel_locked(s, o);
+    }
     pthread_mutex_unlock(&reg.lock);
     return o != NULL;
 }
@@ -846,13 +994,7 @@ static gboolean close_operation(Hs2TCLIServiceIf *iface,
     (void)error;
     if (!o)
         return TRUE;
-    pthread_mutex_lock(&reg.lock);
-    for (Hs2Op **p = &s->ops; *p; p = &(*p)->next)
-        if (*p == o) {
-            *p = o->next;
-            break;
-        }
-    pthread_mutex_unlock(&reg.lock);
+    op_unlink(s, o);
     op_free(o);
     session_release(s);
     status_ok((*ret)->status);
@@ -996,6 +1138,157 @@ static void comb_hs2_handler_init(CombHs2Handler *self)
     (void)self;
 }
 
+/* ---------------------------------------------------------- time-outs */
+
+/* The keeper looks when the next time-out is due, and at least this
+ * often: what was due while its session was in use closes within this of
+ * the session's next free moment, and a statement past its deadline is
+ * cancelled again. */
+#define KEEPER_TICK_MS 1000
+
+/* *next lowered to due when that is still ahead. */
+static void sooner(int64_t *next, int64_t due, int64_t now)
+{
+    if (due > now && due < *next)
+        *next = due;
+}
+
+/* Whether o has been idle past hive.server2.idle.operation.timeout (> 0:
+ * finished operations only, < 0: running ones too); *next: when it will
+ * be. */
+static bool op_idle_locked(const Hs2Op *o, int64_t now, int64_t *next)
+{
+    int64_t t = reg.lim->op_idle_ms;
+    if (o->expired)
+        return true;
+    if (t == 0 || (t > 0 && o->state == HS2_T_OPERATION_STATE_RUNNING_STATE))
+        return false;
+    t = t > 0 ? t : -t;
+    sooner(next, o->touched_ms + t, now);
+    return now - o->touched_ms >= t;
+}
+
+static bool session_idle_locked(const Hs2Session *s, int64_t now,
+                                int64_t *next)
+{
+    const Hs2Limits *lim = reg.lim;
+    if (lim->session_idle_ms <= 0)
+        return false;
+    sooner(next, s->touched_ms + lim->session_idle_ms, now);
+    return s->refs == 0 && !(lim->idle_check_ops && s->ops) &&
+           now - s->touched_ms >= lim->session_idle_ms;
+}
+
+/* s's operations past their time-outs: a statement past its deadline is
+ * cancelled (again at each look: a cancel that came before the statement
+ * began is dropped), an idle one cancelled, or once s is free taken out
+ * into *dead.  *next: lowered to the next time-out ahead. */
+static void sweep_ops_locked(Hs2Session *s, int64_t now, int64_t *next,
+                             Hs2Op **dead)
+{
+    for (Hs2Op **p = &s->ops; *p;) {
+        Hs2Op *o = *p;
+        bool running = o->state == HS2_T_OPERATION_STATE_RUNNING_STATE;
+        if (running && o->deadline_ms) {
+            sooner(next, o->deadline_ms, now);
+            if (now >= o->deadline_ms) {
+                o->timed_out = true;
+                sql_session_cancel(s->sql);
+            }
+        }
+        if (op_idle_locked(o, now, next)) {
+            o->expired = true;
+            if (running) {
+                sql_session_cancel(s->sql);
+            } else if (s->refs == 0) {
+                *p = o->next;
+                o->next = *dead;
+                *dead = o;
+                s->touched_ms = now;   /* the session's idle time starts */
+                continue;
+            }
+        }
+        p = &o->next;
+    }
+}
+
+/* One look at every session: what is past its time-out is cancelled, or
+ * taken out of the registry into *dead_ops and *dead; when to look next. */
+static int64_t sweep_locked(int64_t now, Hs2Op **dead_ops, Hs2Session **dead)
+{
+    int64_t next = now + KEEPER_TICK_MS;
+    for (Hs2Session *s = reg.sessions, *after; s; s = after) {
+        after = s->next;
+        sweep_ops_locked(s, now, &next, dead_ops);
+        if (session_idle_locked(s, now, &next)) {
+            session_unlink_locked(s);
+            s->next = *dead;
+            *dead = s;
+        }
+    }
+    return next;
+}
+
+/* The keeper's thread: what it takes out is freed outside the registry's
+ * lock (closing a session rolls its transaction back); nothing holds it,
+ * since it was free when taken. */
+static void *keeper_main(void *arg)
+{
+    (void)arg;
+    pthread_mutex_lock(&reg.lock);
+    while (!reg.keeper_stop) {
+        Hs2Op *ops = NULL;
+        Hs2Session *dead = NULL;
+        int64_t next = sweep_locked(hs2_now_ms(), &ops, &dead);
+        struct timespec until = {(time_t)(next / 1000),
+                                 (long)(next % 1000) * 1000000L};
+        if (!ops && !dead) {
+            pthread_cond_timedwait(&reg.wake, &reg.lock, &until);
+            continue;
+        }
+        pthread_mutex_unlock(&reg.lock);
+        while (ops) {
+            Hs2Op *o = ops;
+            ops = o->next;
+            op_free(o);
+        }
+        while (dead) {
+            Hs2Session *s = dead;
+            dead = s->next;
+            session_free(s);
+        }
+        pthread_mutex_lock(&reg.lock);
+    }
+    pthread_mutex_unlock(&reg.lock);
+    return NULL;
+}
+
+static int keeper_start(CombErr *err)
+{
+    pthread_condattr_t attr;
+    pthread_condattr_init(&attr);
+    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+    pthread_cond_init(&reg.wake, &attr);
+    pthread_condattr_destroy(&attr);
+    reg.keeper_stop = false;
+    if (pthread_create(&reg.keeper, NULL, keeper_main, NULL)) {
+        pthread_cond_destroy(&reg.wake);
+        return comb_err(err, COMB_EINTERNAL,
+                        "cannot start the server's time-out thread");
+    }
+    return COMB_OK;
+}
+
+static void keeper_stop(void)
+{
+    pthread_mutex_lock(&reg.lock);
+    reg.keeper_stop = true;
+    pthread_cond_signal(&reg.wake);
+    pthread_mutex_unlock(&reg.lock);
+    pthread_join(reg.keeper, NULL);
+    pthread_cond_destroy(&reg.wake);
+}
+
 /* ------------------------------------------------------ connections */
 
 Hs2TCLIServiceHandler *hs2_handler_new(const char *user)
@@ -1092,21 +1385,63 @@ static void drop_protocol_warning(const gchar *domain, GLogLevelFlags level,
     (void)data;
 }
 
-int hs2_service_start(const Hs2Options *opt, const struct Hs2Security *sec,
-                      CombErr *err)
+/* The server's own session: opening it checks the warehouse before a
+ * client comes, and it runs the transaction housekeeping, so that the
+ * transactions of a server that was killed are aborted by their time-out
+ * even when no client starts one. */
+static int own_session_open(CombErr *err)
 {
-    (void)err;
+    SqlSessionOptions so = {reg.opt->warehouse, NULL, reg.opt->metastore};
+    int rc;
+    if ((rc = sql_session_open(&so, &reg.own, err)) ||
+        (rc = apply_server_conf(reg.own, err)) ||
+        (rc = sql_session_housekeep(reg.own, err))) {
+        sql_session_close(reg.own);
+        reg.own = NULL;
+    }
+    return rc;
+}
+
+int hs2_service_start(const Hs2Options *opt, const struct Hs2Security *sec,
+                      const Hs2Limits *lim, CombErr *err)
+{
+    int rc;
     reg.security = sec;
     g_log_set_handler(NULL, G_LOG_LEVEL_WARNING, drop_protocol_warning, NULL);
     register_types();
     reg.opt = opt;
-    return COMB_OK;
+    reg.lim = lim;
+    reg.stopping = false;
+    if ((rc = own_session_open(err)))
+        return rc;
+    if ((rc = keeper_start(err))) {
+        sql_session_close(reg.own);
+        reg.own = NULL;
+    }
+    return rc;
+}
+
+void hs2_service_drain(void)
+{
+    pthread_mutex_lock(&reg.lock);
+    reg.stopping = true;
+    pthread_mutex_unlock(&reg.lock);
+}
+
+bool hs2_service_busy(void)
+{
+    bool busy;
+    pthread_mutex_lock(&reg.lock);
+    busy = reg.workers > 0;
+    pthread_mutex_unlock(&reg.lock);
+    return busy;
 }
 
 /* Every connection has ended (and closed its sessions): what is left
  * was opened by none, so nothing holds it. */
 void hs2_service_stop(void)
 {
+    keeper_stop();
     pthread_mutex_lock(&reg.lock);
     while (reg.workers > 0)    /* their connections cancelled them */
         pthread_cond_wait(&reg.workers_done, &reg.lock);
@@ -1116,4 +1451,6 @@ void hs2_service_stop(void)
         session_free(s);
     }
     pthread_mutex_unlock(&reg.lock);
+    sql_session_close(reg.own);
+    reg.own = NULL;
 }

@@ -27,7 +27,7 @@ static struct {
     int64_t total;                  /* statements begun */
 } log_ = {PTHREAD_MUTEX_INITIALIZER, NULL, {{0}}, 0, 0, 0};
 
-int64_t hs2_now_ms(void)
+int64_t hs2_epoch_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
@@ -52,7 +52,7 @@ Hs2Query *hs2_query_begin(const char *user, const char *sql)
         sql++;
     q->row.text = comb_strdup(sql);
     q->row.state = "RUNNING";
-    q->row.started_ms = hs2_now_ms();
+    q->row.started_ms = hs2_epoch_ms();
     pthread_mutex_lock(&log_.lock);
     q->next = log_.running;
     if (q->next)
@@ -71,7 +71,7 @@ void hs2_query_end(Hs2Query *q, const char *state, int64_t rows,
         return;
     q->row.state = state;
     q->row.rows = rows;
-    q->row.ended_ms = hs2_now_ms();
+    q->row.ended_ms = hs2_epoch_ms();
     q->row.error = error ? comb_strdup(error) : NULL;
     pthread_mutex_lock(&log_.lock);
     if (q->prev)

@@ -173,7 +173,7 @@ static int sessions_grid(Grid *g, CombErr *err)
 {
     static const char *const names[] = {"user", "opened", "idle_ms", "busy"};
     Hs2SessionRow *rows;
-    int64_t now = hs2_now_ms();
+    int64_t now = hs2_epoch_ms();
     int n, rc;
     if (hs2_sessions_list(&rows, &n))
         return comb_err_nomem(err);
@@ -196,7 +196,7 @@ static int queries_grid(Grid *g, CombErr *err)
                                         "duration_ms", "rows", "statement",
                                         "error"};
     Hs2QueryRow *rows;
-    int64_t now = hs2_now_ms();
+    int64_t now = hs2_epoch_ms();
     int n, rc = hs2_queries_list(&rows, &n, &queries_total)
                     ? comb_err_nomem(err) : COMB_OK;
     if (rc)

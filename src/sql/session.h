@@ -84,6 +84,14 @@ const char *sql_session_get_conf(const SqlSession *s, const char *key);
  * clients of the warehouse, e.g. `comb stream`, heartbeat by. */
 int64_t sql_session_txn_timeout_ms(const SqlSession *s);
 
+/* The session's background heartbeater started now rather than with its
+ * first transaction: it runs the warehouse's transaction housekeeping
+ * every metastore.acid.housekeeper.interval (transactions whose
+ * heartbeats stopped more than hive.txn.timeout ago, a process that died,
+ * are aborted and their locks released), as long as the session is open.
+ * `comb serve` keeps one such session. */
+int sql_session_housekeep(SqlSession *s, CombErr *err);
+
 /* Current database name. */
 const char *sql_session_database(const SqlSession *s);
 

@@ -972,6 +972,11 @@ static int heartbeater_start(SqlSession *s, CombErr *err)
     return COMB_OK;
 }
 
+int sql_session_housekeep(SqlSession *s, CombErr *err)
+{
+    return heartbeater_start(s, err);
+}
+
 int sql_txn_open_locked(SqlStmtCtx *c, CombErr *err)
 {
     SqlSession *s = c->s;

@@ -1,14 +1,30 @@
 // A HiveServer2 client (hive-driver, over the binary transport without
 // SASL) against `comb serve`: DDL, INSERT, UPDATE, MERGE and SELECTs of
 // every primitive type, a result fetched in pages, the metadata calls,
-// errors with Hive's text, session overlays, and a client that hangs up
-// inside a transaction.  Prints one line per check; exits 1 at the first failure.
+// errors with Hive's text, session overlays, handles the server never
+// gave or took back (and a request without one), and a client that hangs
+// up inside a transaction.  Prints one line per check; exits 1 at the
+// first failure.
 //   node client.js PORT
 const assert = require('node:assert/strict');
+const crypto = require('node:crypto');
+const net = require('node:net');
 const { T, utils, connect: connectTo, open, run, fails, main } = require('./hs2.js');
 
 const port = Number(process.argv[2]);
 const connect = () => connectTo(port);
+
+// ExecuteStatement in the unframed binary protocol, its request holding
+// the statement but not the required session handle
+function handlessCall() {
+  const i32 = n => { const b = Buffer.alloc(4); b.writeUInt32BE(n >>> 0); return b; };
+  const field = (type, id) => Buffer.from([type, 0, id]);
+  const str = text => Buffer.concat([i32(Buffer.byteLength(text)), Buffer.from(text)]);
+  return Buffer.concat([
+    i32(0x80010001), str('ExecuteStatement'), i32(1),   // version 1, CALL, seqid 1
+    field(12, 1), field(11, 2), str('SELECT 1'), Buffer.from([0]), Buffer.from([0]),
+  ]);
+}
 
 function ok(what) { console.log(`ok - ${what}`); }
 
@@ -153,6 +169,59 @@ main('client', async () => {
   await fails(s, 'SELECT * FROM nope', /SemanticException \[Error 10001\].*Table not found 'nope'/);
   await fails(s, 'SELEC 1', /ParseException line 1:0/);
   ok("errors carry Hive's text");
+
+  // hostile calls, straight through the Thrift client (hive-driver checks
+  // nothing): each answer's own status says INVALID_HANDLE_STATUS
+  const call = (c, name, req) => new Promise((resolve, reject) =>
+    c.getClient()[name](req, (err, res) => (err ? reject(err) : resolve(res))));
+  const forged = (guid = crypto.randomBytes(16)) =>
+    new T.THandleIdentifier({ guid, secret: crypto.randomBytes(16) });
+  async function refused(name, req, what) {
+    const r = await call(client, name, req);
+    assert.equal(r.status.statusCode, T.TStatusCode.INVALID_HANDLE_STATUS, `${name} of a ${what}`);
+    assert.match(r.status.errorMessage, new RegExp(`Invalid ${what} handle`));
+  }
+  async function sessionRefused(sessionHandle) {
+    await refused('ExecuteStatement', new T.TExecuteStatementReq({ sessionHandle, statement: 'SELECT 1' }), 'session');
+    await refused('GetInfo', new T.TGetInfoReq({ sessionHandle, infoType: T.TGetInfoType.CLI_DBMS_NAME }), 'session');
+    await refused('GetTables', new T.TGetTablesReq({ sessionHandle }), 'session');
+    await refused('CloseSession', new T.TCloseSessionReq({ sessionHandle }), 'session');
+  }
+  async function operationRefused(operationHandle) {
+    await refused('GetOperationStatus', new T.TGetOperationStatusReq({ operationHandle }), 'operation');
+    await refused('FetchResults', new T.TFetchResultsReq({
+      operationHandle, orientation: T.TFetchOrientation.FETCH_NEXT, maxRows: 10 }), 'operation');
+    await refused('GetResultSetMetadata', new T.TGetResultSetMetadataReq({ operationHandle }), 'operation');
+    await refused('CancelOperation', new T.TCancelOperationReq({ operationHandle }), 'operation');
+    await refused('CloseOperation', new T.TCloseOperationReq({ operationHandle }), 'operation');
+  }
+  await sessionRefused(new T.TSessionHandle({ sessionId: forged() }));
+  await sessionRefused(new T.TSessionHandle({ sessionId: forged(s.sessionHandle.sessionId.guid) }));
+  await operationRefused(new T.TOperationHandle({
+    operationId: forged(), operationType: T.TOperationType.EXECUTE_STATEMENT, hasResultSet: true }));
+  const closing = await open(client);
+  const left = await closing.executeStatement('SELECT 1 AS one');
+  await closing.close();
+  await sessionRefused(closing.sessionHandle);
+  await operationRefused(left.operationHandle);
+  ({ rows } = await run(s, 'SELECT count(*) AS n FROM big'));
+  assert.equal(Number(rows[0].n), 2500);
+  ok('handles never given, with a wrong secret, or closed (and after CloseSession) get INVALID_HANDLE_STATUS');
+
+  // a call without the session handle it must have (written by hand:
+  // the generated client will not send one): the server hangs up on that
+  // connection and serves the others
+  const closed = await new Promise((resolve, reject) => {
+    const sock = net.connect(port, '127.0.0.1');
+    const timer = setTimeout(() => reject(new Error('the server kept the connection')), 10000);
+    sock.on('error', () => {});
+    sock.on('close', () => { clearTimeout(timer); resolve(true); });
+    sock.write(handlessCall());
+  });
+  assert.ok(closed);
+  ({ rows } = await run(s, 'SELECT 1 AS one'));
+  assert.deepEqual(rows, [{ one: 1 }]);
+  ok('a call without its handle ends its connection only');
 
   // a client that hangs up inside a transaction: rolled back at once
   const quitter = await connect();
