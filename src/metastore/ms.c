@@ -1785,7 +1785,11 @@ static void grant_words(const MsGrant *g, char *out, size_t n)
                  g->table, who, g->principal);
 }
 
-int ms_grant_put(Ms *ms, const MsGrant *g, CombErr *err)
+/* ms_grant_put (put) or ms_grant_drop: the row checked and lowered, the
+ * backend's change, and the error when the grant was there (put, without
+ * a new option) or was not (drop). */
+static int grant_change(Ms *ms, const MsGrant *g, bool put, bool option_only,
+                        CombErr *err)
 {
     CombArena a;
     MsGrant low;
@@ -1795,36 +1799,28 @@ int ms_grant_put(Ms *ms, const MsGrant *g, CombErr *err)
     comb_arena_init(&a, 1024);
     rc = grant_row(ms, g, &a, &low, &cells, err);
     if (!rc)
-        rc = commit_traced(ms->ops->grant_put(ms->impl, cells, &found, err),
-                           "grant_put", cells[4], 0);
-    if (!rc && found && !g->grant_option) {
+        rc = commit_traced(put ? ms->ops->grant_put(ms->impl, cells, &found, err)
+                               : ms->ops->grant_drop(ms->impl, cells,
+                                                     option_only, &found, err),
+                           put ? "grant_put" : "grant_drop", cells[4], 0);
+    if (!rc && (put ? found && !g->grant_option : !found)) {
         grant_words(&low, words, sizeof words);
-        rc = comb_err(err, COMB_EEXISTS, "%s is already granted", words);
+        rc = put ? comb_err(err, COMB_EEXISTS, "%s is already granted", words)
+                 : comb_err(err, COMB_ENOTFOUND, "%s was not granted%s", words,
+                            option_only ? " with its option" : "");
     }
     comb_arena_free(&a);
     return rc;
 }
 
+int ms_grant_put(Ms *ms, const MsGrant *g, CombErr *err)
+{
+    return grant_change(ms, g, true, false, err);
+}
+
 int ms_grant_drop(Ms *ms, const MsGrant *g, bool option_only, CombErr *err)
 {
-    CombArena a;
-    MsGrant low;
-    char **cells, words[600];
-    bool found = false;
-    int rc;
-    comb_arena_init(&a, 1024);
-    rc = grant_row(ms, g, &a, &low, &cells, err);
-    if (!rc)
-        rc = commit_traced(ms->ops->grant_drop(ms->impl, cells, option_only,
-                                               &found, err),
-                           "grant_drop", cells[4], 0);
-    if (!rc && !found) {
-        grant_words(&low, words, sizeof words);
-        rc = comb_err(err, COMB_ENOTFOUND, "%s was not granted%s", words,
-                      option_only ? " with its option" : "");
-    }
-    comb_arena_free(&a);
-    return rc;
+    return grant_change(ms, g, false, option_only, err);
 }
 
 int ms_grant_list(Ms *ms, const MsGrant *filter, CombArena *a, MsGrant **out,

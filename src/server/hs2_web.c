@@ -552,31 +552,20 @@ static int web_listen(struct Hs2Web *w, const char *host, int port,
     return rc;
 }
 
-static const char *conf_of(const Hs2Options *opt, const char *key)
-{
-    const char *v = NULL;
-    for (int i = 0; i < opt->n_conf; i++)
-        if (!strcasecmp(opt->conf_keys[i], key))
-            v = opt->conf_values[i];
-    return v;
-}
-
 int hs2_web_start(const Hs2Options *opt, const struct Hs2Security *sec,
                   struct Hs2Web **out, CombErr *err)
 {
-    const char *port_text = conf_of(opt, "hive.server2.webui.port");
-    const char *host = conf_of(opt, "hive.server2.webui.host");
+    const char *host = hs2_conf_value(opt, "hive.server2.webui.host");
     SqlSessionOptions so = {opt->warehouse, "comb-webui", opt->metastore,
                             false, NULL};
     struct Hs2Web *w;
-    char *end;
-    long port = port_text ? strtol(port_text, &end, 10) : 10002;
+    long port = 10002;
     int rc;
     *out = NULL;
-    if (port_text && (!*port_text || *end || port > 65535))
-        return comb_err(err, COMB_EINVALID, "hive.server2.webui.port=%s: "
-                        "expected a port (0 or less: no status page)",
-                        port_text);
+    /* 0 or less: no status page, as Hive's */
+    if ((rc = hs2_conf_long(opt, "hive.server2.webui.port", -65535, 65535,
+                            &port, err)))
+        return rc;
     if (port <= 0)
         return COMB_OK;
     if (!(w = comb_calloc(1, sizeof *w)))
