@@ -42,6 +42,16 @@ static int64_t round_ms(const MsHeartbeater *hb)
     return ms > 0 ? ms : 1;
 }
 
+/* The age at which this process counts the last housekeeping run (its
+ * own or another's) as due again.  The run's mark is written a little
+ * after its round starts, so with the full interval the next round, one
+ * interval later, would find it a few ms short, and housekeeping would
+ * run every other interval only. */
+static int64_t due_after_ms(const MsHeartbeater *hb)
+{
+    return hb->housekeeping_ms - hb->housekeeping_ms / 8;
+}
+
 static int64_t monotonic_ms(void)
 {
     struct timespec ts;
@@ -113,7 +123,7 @@ static void *heartbeat_main(void *arg)
         n = hb->n_txns < cap ? hb->n_txns : cap;
         if (n > 0)
             memcpy(txns, hb->txns, (size_t)n * sizeof *txns);
-        cfg = (MsHousekeeping){hb->timeout_ms, hb->housekeeping_ms};
+        cfg = (MsHousekeeping){hb->timeout_ms, due_after_ms(hb)};
         pthread_mutex_unlock(&hb->mu);
         run_round(hb->ms, txns, n, open, &cfg);
         pthread_mutex_lock(&hb->mu);
