@@ -402,6 +402,8 @@ int hs2_meta_functions(SqlSession *s, const char *function, Hs2Result *r,
     SqlSink sink = {&c, NULL, function_batch, NULL, NULL};
     static const char show[] = "SHOW FUNCTIONS";
     int rc = hs2_result_begin(r, 6, names, kinds, err);
+    /* a late cancel of the session's last statement is not for this */
+    sql_session_cancel_reset(s);
     return rc ? rc : sql_session_execute(s, show, sizeof show - 1, &sink, err);
 }
 

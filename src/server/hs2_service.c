@@ -620,6 +620,10 @@ static Hs2Op *op_start(Hs2Session *s)
     Hs2Op *o = op_new(HS2_T_OPERATION_TYPE_EXECUTE_STATEMENT);
     if (o) {
         o->state = HS2_T_OPERATION_STATE_RUNNING_STATE;
+        /* before o can be named: a cancel of the session's last
+         * statement that came after its end must not stop this one, and
+         * one of this one before it starts must */
+        sql_session_cancel_reset(s->sql);
         op_link(s, o);
     }
     return o;
@@ -1180,8 +1184,7 @@ static bool session_idle_locked(const Hs2Session *s, int64_t now,
 }
 
 /* s's operations past their time-outs: a statement past its deadline is
- * cancelled (again at each look: a cancel that came before the statement
- * began is dropped), an idle one cancelled, or once s is free taken out
+ * cancelled, an idle one cancelled, or once s is free taken out
  * into *dead.  *next: lowered to the next time-out ahead. */
 static void sweep_ops_locked(Hs2Session *s, int64_t now, int64_t *next,
                              Hs2Op **dead)

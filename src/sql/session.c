@@ -529,6 +529,11 @@ void sql_session_cancel(SqlSession *s)
     atomic_store_explicit(&s->cancel, 1, memory_order_relaxed);
 }
 
+void sql_session_cancel_reset(SqlSession *s)
+{
+    atomic_store_explicit(&s->cancel, 0, memory_order_relaxed);
+}
+
 bool sql_stmt_cancelled(const SqlStmtCtx *c)
 {
     return sql_cancel_requested() ||
@@ -588,7 +593,6 @@ int sql_session_execute(SqlSession *s, const char *text, size_t len,
     mem.limit = sql_exec_mem_limit(s);
     c.mem = &mem;
     atomic_store_explicit(&cancel_flag, 0, memory_order_relaxed);
-    atomic_store_explicit(&s->cancel, 0, memory_order_relaxed);
     comb_alloc_peak_reset();
     heap_base = comb_alloc_live_bytes();
     comb_err_clear(err);

@@ -68,9 +68,13 @@ int sql_session_execute(SqlSession *s, const char *text, size_t len,
  * with no request. */
 void sql_cancel_request(void);
 bool sql_cancel_requested(void);
-/* The same for the statement session s runs now only, from any thread
- * (a server cancelling one client's query while others run). */
+/* The same for session s only, from any thread (a server cancelling one
+ * client's query while others run).  Unlike sql_cancel_request, the
+ * request stays until sql_session_cancel_reset: a cancel that comes
+ * before the statement starts is not lost, and the caller, which knows
+ * when a new statement is asked for, resets it then. */
 void sql_session_cancel(SqlSession *s);
+void sql_session_cancel_reset(SqlSession *s);
 
 /* Settings, as SET key=value / --hiveconf / --hivevar. */
 int sql_session_set_conf(SqlSession *s, const char *key, const char *value,

@@ -71,6 +71,30 @@ TEST(session_roundtrip)
     sql_session_close(s);
 }
 
+/* A session's cancel holds from the request until the reset, so that a
+ * server's cancel that comes before its statement starts stops it; the
+ * process-wide request (Ctrl-C) is for the statement running then only. */
+TEST(session_cancel_before_start)
+{
+    CombErr err;
+    Rows r;
+    SqlSession *s = open_session(unit_tmpdir());
+    CHECK(s != NULL);
+    CHECK_OK(run(s, "CREATE TABLE c (a INT)", NULL, &err), &err);
+    CHECK_OK(run(s, "INSERT INTO c VALUES (1), (2)", NULL, &err), &err);
+    sql_session_cancel(s);
+    CHECK(run(s, "SELECT a FROM c", &r, &err) == COMB_ECANCELLED);
+    CHECK(strstr(err.msg, "Query was cancelled") != NULL);
+    CHECK(run(s, "SELECT a FROM c", &r, &err) == COMB_ECANCELLED);
+    sql_session_cancel_reset(s);
+    CHECK_OK(run(s, "SELECT a FROM c", &r, &err), &err);
+    CHECK_EQ(r.n, 2);
+    sql_cancel_request();
+    CHECK_OK(run(s, "SELECT a FROM c", &r, &err), &err);
+    CHECK_EQ(r.sum, 3);
+    sql_session_close(s);
+}
+
 /* Run `sql` with the n-th allocation failing, for n = 1, 2, ... until it
  * succeeds.  After every failed attempt the table must read as `before`. */
 static void fault_loop(SqlSession *s, const char *sql, const char *check,
