@@ -120,7 +120,7 @@ int hs2_conf_duration(const Hs2Options *opt, const char *key, int64_t unit_ms,
 
 int hs2_limits_init(const Hs2Options *opt, Hs2Limits *lim, CombErr *err)
 {
-    long workers = 500;
+    long workers = 500, async_threads = 100, async_queue = 100;
     int rc;
     /* Hive's defaults */
     lim->session_idle_ms = 4 * 3600000LL;
@@ -136,9 +136,15 @@ int hs2_limits_init(const Hs2Options *opt, Hs2Limits *lim, CombErr *err)
         (rc = hs2_conf_bool(opt, "hive.server2.idle.session.check.operation",
                             &lim->idle_check_ops, err)) ||
         (rc = hs2_conf_duration(opt, "hive.server2.graceful.stop.timeout",
-                                1000, &lim->grace_ms, err)))
+                                1000, &lim->grace_ms, err)) ||
+        (rc = hs2_conf_long(opt, "hive.server2.async.exec.threads", 1, 100000,
+                            &async_threads, err)) ||
+        (rc = hs2_conf_long(opt, "hive.server2.async.exec.wait.queue.size", 0,
+                            1000000, &async_queue, err)))
         return rc;
     lim->max_workers = (int)workers;
+    lim->async_threads = (int)async_threads;
+    lim->async_queue = (int)async_queue;
     if (lim->grace_ms < 0)
         lim->grace_ms = 0;
     return COMB_OK;

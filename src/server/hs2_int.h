@@ -115,6 +115,8 @@ typedef struct Hs2Limits {
     bool idle_check_ops;      /* hive.server2.idle.session.check.operation:
                                  a session with operations is not idle */
     int64_t grace_ms;         /* hive.server2.graceful.stop.timeout */
+    int async_threads;        /* hive.server2.async.exec.threads */
+    int async_queue;          /* hive.server2.async.exec.wait.queue.size */
 } Hs2Limits;
 
 int hs2_limits_init(const Hs2Options *opt, Hs2Limits *lim, CombErr *err);

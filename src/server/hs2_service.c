@@ -76,8 +76,10 @@ static struct {
     const Hs2Options *opt;
     const Hs2Security *security;
     Hs2Session *sessions;
-    int workers;               /* asynchronous statements running */
+    int workers;               /* threads of asynchronous statements */
     pthread_cond_t workers_done;
+    struct AsyncRun *queue, **queue_end;   /* statements waiting for one */
+    int queued;
     const Hs2Limits *lim;
     bool stopping;             /* no new sessions or statements */
     SqlSession *own;           /* the server's: its housekeeping */
@@ -614,6 +616,14 @@ static void execute(Hs2Session *s, Hs2Op *o, const char *sql,
     pthread_mutex_unlock(&reg.lock);
 }
 
+/* o's statement runs or waits for a thread of the pool (under the
+ * registry's lock). */
+static bool op_active_locked(const Hs2Op *o)
+{
+    return o->state == HS2_T_OPERATION_STATE_RUNNING_STATE ||
+           o->state == HS2_T_OPERATION_STATE_PENDING_STATE;
+}
+
 /* A new operation of s, running, in its list. */
 static Hs2Op *op_start(Hs2Session *s)
 {
@@ -629,66 +639,114 @@ static Hs2Op *op_start(Hs2Session *s)
     return o;
 }
 
+/* An asynchronous statement, handed the session (held and in use) by
+ * ExecuteStatement; it lets it go when done. */
 typedef struct AsyncRun {
     Hs2Session *s;
     Hs2Op *o;
     char *sql;
     GHashTable *overlay;
     int64_t timeout_s;
+    struct AsyncRun *next;     /* in the queue */
 } AsyncRun;
 
-/* An asynchronous statement's thread: it was handed the session (held
- * and in use) by ExecuteStatement, and lets it go when done. */
-static void *async_main(void *arg)
+static void async_free(AsyncRun *a)
 {
-    AsyncRun *a = arg;
-    execute(a->s, a->o, a->sql, a->overlay, a->timeout_s);
-    session_release(a->s);
     if (a->overlay)
         g_hash_table_unref(a->overlay);
     comb_free(a->sql);
     comb_free(a);
-    pthread_mutex_lock(&reg.lock);
-    if (--reg.workers == 0)
-        pthread_cond_broadcast(&reg.workers_done);
-    pthread_mutex_unlock(&reg.lock);
+}
+
+/* The next waiting statement, running from now on, or NULL (under the
+ * registry's lock). */
+static AsyncRun *dequeue_locked(void)
+{
+    AsyncRun *a = reg.queue;
+    if (a) {
+        if (!(reg.queue = a->next))
+            reg.queue_end = &reg.queue;
+        reg.queued--;
+        a->o->state = HS2_T_OPERATION_STATE_RUNNING_STATE;
+    }
+    return a;
+}
+
+/* A thread of the pool (hive.server2.async.exec.threads): runs its
+ * statement, then those waiting, and ends when none waits. */
+static void *async_main(void *arg)
+{
+    AsyncRun *a = arg;
+    while (a) {
+        execute(a->s, a->o, a->sql, a->overlay, a->timeout_s);
+        session_release(a->s);
+        async_free(a);
+        pthread_mutex_lock(&reg.lock);
+        if (!(a = dequeue_locked()) && --reg.workers == 0)
+            pthread_cond_broadcast(&reg.workers_done);
+        pthread_mutex_unlock(&reg.lock);
+    }
     return NULL;
 }
 
-/* o's statement on a thread of its own, which takes over the caller's
- * hold of s; false when none could be made (nothing changed). */
-static bool start_async(Hs2Session *s, Hs2Op *o, const char *sql,
-                        GHashTable *overlay, int64_t timeout_s)
+typedef enum { ASYNC_STARTED, ASYNC_REFUSED, ASYNC_CANNOT } AsyncStart;
+
+/* a on a new thread of the pool; false when none could be made. */
+static bool async_thread(AsyncRun *a)
 {
-    AsyncRun *a = comb_calloc(1, sizeof *a);
     pthread_attr_t attr;
     pthread_t tid;
-    bool ok = false;
+    bool ok;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    ok = pthread_create(&tid, &attr, async_main, a) == 0;
+    pthread_attr_destroy(&attr);
+    return ok;
+}
+
+/* o's statement given to the pool, which takes over the caller's hold of
+ * s: on a thread of its own while there are fewer than
+ * hive.server2.async.exec.threads, else waiting (PENDING_STATE) in a
+ * queue of hive.server2.async.exec.wait.queue.size; refused when that is
+ * full.  ASYNC_CANNOT: no memory or thread (nothing changed: the caller
+ * runs it itself). */
+static AsyncStart start_async(Hs2Session *s, Hs2Op *o, const char *sql,
+                              GHashTable *overlay, int64_t timeout_s)
+{
+    AsyncRun *a = comb_calloc(1, sizeof *a);
+    AsyncStart how = ASYNC_STARTED;
+    bool own_thread = false;
     if (!a || !(a->sql = comb_strdup(sql))) {
         comb_free(a);
-        return false;
+        return ASYNC_CANNOT;
     }
     a->s = s;
     a->o = o;
     a->overlay = overlay ? g_hash_table_ref(overlay) : NULL;
     a->timeout_s = timeout_s;
     pthread_mutex_lock(&reg.lock);
-    reg.workers++;
-    pthread_mutex_unlock(&reg.lock);
-    pthread_attr_init(&attr);
-    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    ok = pthread_create(&tid, &attr, async_main, a) == 0;
-    pthread_attr_destroy(&attr);
-    if (!ok) {
-        pthread_mutex_lock(&reg.lock);
-        reg.workers--;
-        pthread_mutex_unlock(&reg.lock);
-        if (a->overlay)
-            g_hash_table_unref(a->overlay);
-        comb_free(a->sql);
-        comb_free(a);
+    if (reg.workers < reg.lim->async_threads) {
+        reg.workers++;
+        own_thread = true;
+    } else if (reg.queued < reg.lim->async_queue) {
+        o->state = HS2_T_OPERATION_STATE_PENDING_STATE;
+        *reg.queue_end = a;
+        reg.queue_end = &a->next;
+        reg.queued++;
+    } else {
+        how = ASYNC_REFUSED;
     }
-    return ok;
+    pthread_mutex_unlock(&reg.lock);
+    if (own_thread && !async_thread(a)) {
+        pthread_mutex_lock(&reg.lock);
+        if (--reg.workers == 0)
+            pthread_cond_broadcast(&reg.workers_done);
+        pthread_mutex_unlock(&reg.lock);
+        how = ASYNC_CANNOT;
+    }
+    if (how != ASYNC_STARTED)
+        async_free(a);
+    return how;
 }
 
 static void put_op_handle(Hs2TOperationHandle *h, const Hs2Op *o)
@@ -792,6 +850,20 @@ static gboolean get_info(Hs2TCLIServiceIf *iface, Hs2TGetInfoResp **ret,
     return TRUE;
 }
 
+/* The pool's queue is full: o closes and the client is told (Hive's
+ * text), as for a statement that failed. */
+static void refuse_async(Hs2Session *s, Hs2Op *o, Hs2TStatus *st)
+{
+    status_error(st, HS2_T_STATUS_CODE_ERROR_STATUS, 0, "HY000",
+                 "The background threadpool cannot accept new task for "
+                 "execution, please retry the operation "
+                 "(hive.server2.async.exec.threads and "
+                 "hive.server2.async.exec.wait.queue.size are in use)");
+    op_unlink(s, o);
+    op_free(o);
+    session_release(s);
+}
+
 static gboolean execute_statement(Hs2TCLIServiceIf *iface,
                                   Hs2TExecuteStatementResp **ret,
                                   const Hs2TExecuteStatementReq *req,
@@ -823,11 +895,18 @@ static gboolean execute_statement(Hs2TCLIServiceIf *iface,
      * (known at its end, from GetOperationStatus), as Hive's does */
     o->has_result = true;
     put_op_handle((*ret)->operationHandle, o);
-    if (req->__isset_runAsync && req->runAsync &&
-        start_async(s, o, sql, overlay, timeout_s)) {
-        (*ret)->__isset_operationHandle = TRUE;
-        status_ok((*ret)->status);
-        return TRUE;
+    if (req->__isset_runAsync && req->runAsync) {
+        switch (start_async(s, o, sql, overlay, timeout_s)) {
+        case ASYNC_STARTED:
+            (*ret)->__isset_operationHandle = TRUE;
+            status_ok((*ret)->status);
+            return TRUE;
+        case ASYNC_REFUSED:
+            refuse_async(s, o, (*ret)->status);
+            return TRUE;
+        case ASYNC_CANNOT:
+            break;
+        }
     }
     execute(s, o, sql, overlay, timeout_s);
     if (o->state != HS2_T_OPERATION_STATE_FINISHED_STATE) {
@@ -948,25 +1027,61 @@ static gboolean fetch_results(Hs2TCLIServiceIf *iface, Hs2TFetchResultsResp **re
     return TRUE;
 }
 
-/* A running statement stops at its next batch and rolls back; without
- * the session, which its thread has. */
-static void cancel_locked(Hs2Session *s, Hs2Op *o)
+/* o's statement out of the pool's queue, never to run: o ends cancelled
+ * at once.  Its run (which holds the session) goes back to the caller,
+ * to let go with run_dropped once the lock is dropped. */
+static AsyncRun *unqueue_locked(Hs2Op *o)
 {
-    if (o->state == HS2_T_OPERATION_STATE_RUNNING_STATE)
-        sql_session_cancel(s->sql);
+    for (AsyncRun **p = &reg.queue; *p; p = &(*p)->next) {
+        AsyncRun *a = *p;
+        if (a->o != o)
+            continue;
+        if (!(*p = a->next))
+            reg.queue_end = p;
+        reg.queued--;
+        comb_err(&o->err, COMB_ECANCELLED, "Query was cancelled");
+        o->state = HS2_T_OPERATION_STATE_CANCELED_STATE;
+        o->has_result = false;
+        o->touched_ms = hs2_now_ms();
+        return a;
+    }
+    return NULL;
 }
 
-/* The operation of handle h cancelled if it runs; false when unknown. */
+static void run_dropped(AsyncRun *a)
+{
+    if (a) {
+        session_release(a->s);
+        async_free(a);
+    }
+}
+
+/* A running statement stops at its next batch and rolls back; without
+ * the session, which its thread has.  A waiting one leaves the queue:
+ * its run is returned (run_dropped). */
+static AsyncRun *cancel_locked(Hs2Session *s, Hs2Op *o)
+{
+    if (o->state == HS2_T_OPERATION_STATE_PENDING_STATE)
+        return unqueue_locked(o);
+    if (o->state == HS2_T_OPERATION_STATE_RUNNING_STATE)
+        sql_session_cancel(s->sql);
+    return NULL;
+}
+
+/* The operation of handle h cancelled if it runs or waits; false when
+ * unknown. */
 static bool cancel_handle(const Hs2TOperationHandle *h)
 {
     Hs2Session *s;
     Hs2Op *o;
+    AsyncRun *dropped = NULL;
     pthread_mutex_lock(&reg.lock);
     if ((o = op_find_locked(h, &s))) {
         o->touched_ms = hs2_now_ms();
-        cancel_locked(s, o);
+        dropped = cancel_locked(s, o);
     }
     pthread_mutex_unlock(&reg.lock);
+    run_dropped(dropped);
     return o != NULL;
 }
 
@@ -1165,7 +1280,7 @@ static bool op_idle_locked(const Hs2Op *o, int64_t now, int64_t *next)
     int64_t t = reg.lim->op_idle_ms;
     if (o->expired)
         return true;
-    if (t == 0 || (t > 0 && o->state == HS2_T_OPERATION_STATE_RUNNING_STATE))
+    if (t == 0 || (t > 0 && op_active_locked(o)))
         return false;
     t = t > 0 ? t : -t;
     sooner(next, o->touched_ms + t, now);
@@ -1191,7 +1306,7 @@ static void sweep_ops_locked(Hs2Session *s, int64_t now, int64_t *next,
 {
     for (Hs2Op **p = &s->ops; *p;) {
         Hs2Op *o = *p;
-        bool running = o->state == HS2_T_OPERATION_STATE_RUNNING_STATE;
+        bool running = op_active_locked(o);
         if (running && o->deadline_ms) {
             sooner(next, o->deadline_ms, now);
             if (now >= o->deadline_ms) {
@@ -1307,6 +1422,7 @@ void hs2_conn_end(Hs2TCLIServiceHandler *conn)
 {
     for (;;) {
         Hs2Session *s = NULL;
+        AsyncRun *dropped = NULL;
         pthread_mutex_lock(&reg.lock);
         for (s = reg.sessions; s; s = s->next)
             if (s->owner == (const void *)conn)
@@ -1316,8 +1432,13 @@ void hs2_conn_end(Hs2TCLIServiceHandler *conn)
             break;
         }
         session_unlink_locked(s);
-        for (Hs2Op *o = s->ops; o; o = o->next)
-            cancel_locked(s, o);
+        for (Hs2Op *o = s->ops; o && !dropped; o = o->next)
+            dropped = cancel_locked(s, o);
+        if (dropped) {           /* its hold was the one in use */
+            pthread_mutex_unlock(&reg.lock);
+            run_dropped(dropped);
+            continue;
+        }
         hold_locked(s);          /* a call on it finishes first */
         session_release(s);
     }
@@ -1415,6 +1536,8 @@ int hs2_service_start(const Hs2Options *opt, const struct Hs2Security *sec,
     reg.opt = opt;
     reg.lim = lim;
     reg.stopping = false;
+    reg.queue = NULL;
+    reg.queue_end = &reg.queue;
     if ((rc = own_session_open(err)))
         return rc;
     if ((rc = keeper_start(err))) {

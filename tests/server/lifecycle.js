@@ -2,6 +2,8 @@
 // server_timeouts.sh and server_stop.sh start the server with the settings
 // of each mode):
 //   node lifecycle.js PORT workers     hive.server2.thrift.max.worker.threads=2
+//   node lifecycle.js PORT pool        hive.server2.async.exec.threads=1,
+//                                      its wait queue 1
 //   node lifecycle.js PORT idle        idle session 3 s, idle operation 1 s
 //   node lifecycle.js PORT idle-running  idle operation -2 s (running ones too)
 //   node lifecycle.js PORT timeout     queryTimeout, hive.query.timeout.seconds
@@ -125,6 +127,105 @@ async function workers() {
   d.client.close();
   await sa.close();
   a.close();
+}
+
+// ---------------------------------------------------------------- pool
+
+const S = T.TOperationState;
+
+async function stateOf(op) {
+  return (await op.status()).operationState;
+}
+
+// op's state once it is no longer initialized (or still, after 5 s)
+async function settled(op) {
+  for (let tries = 0; tries < 50; tries++) {
+    const st = await stateOf(op);
+    if (st !== S.INITIALIZED_STATE) return st;
+    await sleep(100);
+  }
+  return stateOf(op);
+}
+
+// op's final state (it must end within 20 s)
+async function ended(op) {
+  for (let tries = 0; tries < 200; tries++) {
+    const st = await stateOf(op);
+    if (st !== S.RUNNING_STATE && st !== S.PENDING_STATE && st !== S.INITIALIZED_STATE)
+      return st;
+    await sleep(100);
+  }
+  throw new Error('the statement did not end within 20 s');
+}
+
+const poolFull = /The background threadpool cannot accept new task for execution, please retry the operation/;
+
+async function pool() {
+  const [ca, cb, cc] = [await connect(port), await connect(port), await connect(port)];
+  const [a, b, c] = [await open(ca), await open(cb), await open(cc)];
+  await tables(a);
+  const long = await a.executeStatement(LONG_INSERT, { runAsync: true });
+  assert.equal(await settled(long), S.RUNNING_STATE);
+  let waiting = await b.executeStatement('INSERT INTO t VALUES (5)', { runAsync: true });
+  for (let i = 0; i < 5; i++) {
+    assert.equal(await stateOf(waiting), S.PENDING_STATE, 'the second waits for the one thread');
+    await sleep(100);
+  }
+  ok('with one thread, a second asynchronous statement waits in PENDING_STATE');
+  await assert.rejects(c.executeStatement('SELECT 1', { runAsync: true }),
+                       err => poolFull.test(err.message));
+  const { rows } = await run(c, 'SELECT 2 AS two');
+  assert.equal(Number(rows[0].two), 2);
+  ok('a third is refused with Hive\'s text while the queue is full; a synchronous one runs');
+
+  await waiting.cancel();
+  assert.equal(await ended(waiting), S.CANCELED_STATE);
+  await waiting.close();
+  waiting = await b.executeStatement('INSERT INTO t VALUES (6)', { runAsync: true });
+  assert.equal(await stateOf(waiting), S.PENDING_STATE);
+  await long.cancel();
+  assert.equal(await ended(long), S.CANCELED_STATE);
+  assert.equal(await ended(waiting), S.FINISHED_STATE);
+  await long.close();
+  await waiting.close();
+  assert.equal(await count(c), 1);
+  assert.equal(await count(c, 'WHERE n = 6'), 1);
+  ok('a waiting statement cancelled never runs; once the thread is free the next one does');
+
+  const ops = [];
+  for (let i = 0; i < 6; i++) {
+    const s = [a, b][i % 2];
+    const op = await s.executeStatement(`INSERT INTO t VALUES (${100 + i})`, { runAsync: true });
+    assert.equal(await ended(op), S.FINISHED_STATE);
+    ops.push(op.close());
+  }
+  await Promise.all(ops);
+  assert.equal(await count(c), 7);
+  await noOpenTransaction(c);
+  ok('the pool\'s thread serves statement after statement');
+
+  const long2 = await a.executeStatement(LONG_INSERT, { runAsync: true });
+  assert.equal(await settled(long2), S.RUNNING_STATE);
+  const cd = await connect(port);
+  const d = await open(cd);
+  const left = await d.executeStatement('INSERT INTO t VALUES (77)', { runAsync: true });
+  assert.equal(await stateOf(left), S.PENDING_STATE);
+  cd.close();
+  await sleep(500);
+  await long2.cancel();
+  assert.equal(await ended(long2), S.CANCELED_STATE);
+  await long2.close();
+  const after = await c.executeStatement('INSERT INTO t VALUES (8)', { runAsync: true });
+  assert.equal(await ended(after), S.FINISHED_STATE);
+  await after.close();
+  assert.equal(await count(c, 'WHERE n = 77'), 0);
+  assert.equal(await count(c), 8);
+  await noOpenTransaction(c);
+  ok('a statement waiting when its client hangs up never runs; the pool goes on');
+  for (const [s, cl] of [[a, ca], [b, cb], [c, cc]]) {
+    await s.close();
+    cl.close();
+  }
 }
 
 // ---------------------------------------------------------------- idle
@@ -274,7 +375,7 @@ async function countRows() {
 }
 
 const modes = {
-  workers, idle, 'idle-running': idleRunning, timeout, 'stop-long': stopLong,
+  workers, pool, idle, 'idle-running': idleRunning, timeout, 'stop-long': stopLong,
   'stop-short': stopShort, hold, count: countRows,
 };
 assert.ok(modes[mode], `unknown mode '${mode}'`);
