@@ -163,13 +163,22 @@ static void session_release(Hs2Session *s)
         session_free(s);
 }
 
+/* The session of handle h, or NULL (under the registry's lock). */
+static Hs2Session *session_find_locked(const Hs2TSessionHandle *h)
+{
+    for (Hs2Session *s = reg.sessions; s && h; s = s->next)
+        if (same_handle(h->sessionId, s->id, s->secret))
+            return s;
+    return NULL;
+}
+
 /* The session of handle h, held and locked; NULL when unknown. */
 static Hs2Session *session_take(const Hs2TSessionHandle *h)
 {
+    Hs2Session *s;
     pthread_mutex_lock(&reg.lock);
-    for (Hs2Session *s = reg.sessions; s && h; s = s->next)
-        if (same_handle(h->sessionId, s->id, s->secret))
-            return hold_locked(s);
+    if ((s = session_find_locked(h)))
+        return hold_locked(s);
     pthread_mutex_unlock(&reg.lock);
     return NULL;
 }
@@ -805,18 +814,22 @@ static gboolean open_session(Hs2TCLIServiceIf *iface, Hs2TOpenSessionResp **ret,
     return TRUE;
 }
 
+static void session_end_locked(Hs2Session *s);
+
+/* Closed at once, its running statement cancelled (as Hive's). */
 static gboolean close_session(Hs2TCLIServiceIf *iface, Hs2TCloseSessionResp **ret,
                               const Hs2TCloseSessionReq *req, GError **error)
 {
-    Hs2Session *s = session_for(req->sessionHandle, (*ret)->status);
+    Hs2Session *s;
     (void)iface;
     (void)error;
-    if (!s)
-        return TRUE;
     pthread_mutex_lock(&reg.lock);
-    session_unlink_locked(s);
-    pthread_mutex_unlock(&reg.lock);
-    session_release(s);
+    if (!(s = session_find_locked(req->sessionHandle))) {
+        pthread_mutex_unlock(&reg.lock);
+        status_invalid((*ret)->status, "session");
+        return TRUE;
+    }
+    session_end_locked(s);
     status_ok((*ret)->status);
     return TRUE;
 }
@@ -1066,6 +1079,25 @@ static AsyncRun *cancel_locked(Hs2Session *s, Hs2Op *o)
     if (o->state == HS2_T_OPERATION_STATE_RUNNING_STATE)
         sql_session_cancel(s->sql);
     return NULL;
+}
+
+/* s closed (the caller holds the registry's lock, which this drops):
+ * out of the registry at once, its statement cancelled (a waiting one
+ * never runs), and once a call on it has finished, freed; its
+ * transaction rolls back, its locks go. */
+static void session_end_locked(Hs2Session *s)
+{
+    AsyncRun *dropped = NULL;
+    session_unlink_locked(s);
+    for (Hs2Op *o = s->ops; o && !dropped; o = o->next)
+        dropped = cancel_locked(s, o);
+    if (dropped) {           /* its hold was the one in use */
+        pthread_mutex_unlock(&reg.lock);
+        run_dropped(dropped);
+        return;
+    }
+    hold_locked(s);          /* a call on it finishes first */
+    session_release(s);
 }
 
 /* The operation of handle h cancelled if it runs or waits; false when
@@ -1422,7 +1454,6 @@ void hs2_conn_end(Hs2TCLIServiceHandler *conn)
 {
     for (;;) {
         Hs2Session *s = NULL;
-        AsyncRun *dropped = NULL;
         pthread_mutex_lock(&reg.lock);
         for (s = reg.sessions; s; s = s->next)
             if (s->owner == (const void *)conn)
@@ -1431,16 +1462,7 @@ void hs2_conn_end(Hs2TCLIServiceHandler *conn)
             pthread_mutex_unlock(&reg.lock);
             break;
         }
-        session_unlink_locked(s);
-        for (Hs2Op *o = s->ops; o && !dropped; o = o->next)
-            dropped = cancel_locked(s, o);
-        if (dropped) {           /* its hold was the one in use */
-            pthread_mutex_unlock(&reg.lock);
-            run_dropped(dropped);
-            continue;
-        }
-        hold_locked(s);          /* a call on it finishes first */
-        session_release(s);
+        session_end_locked(s);
     }
 }
 

@@ -222,6 +222,18 @@ async function pool() {
   assert.equal(await count(c), 8);
   await noOpenTransaction(c);
   ok('a statement waiting when its client hangs up never runs; the pool goes on');
+
+  const [e, f] = [await open(cc), await open(cc)];
+  const long3 = await e.executeStatement(LONG_INSERT, { runAsync: true });
+  assert.equal(await settled(long3), S.RUNNING_STATE);
+  const queued = await f.executeStatement('INSERT INTO t VALUES (78)', { runAsync: true });
+  assert.equal(await stateOf(queued), S.PENDING_STATE);
+  await within(5000, f.close());
+  await within(5000, e.close());
+  assert.equal(await count(c, 'WHERE n = 78'), 0);
+  assert.equal(await count(c), 8);
+  await noOpenTransaction(c);
+  ok('CloseSession at once cancels its running statement, or its waiting one, which never runs');
   for (const [s, cl] of [[a, ca], [b, cb], [c, cc]]) {
     await s.close();
     cl.close();
