@@ -43,7 +43,7 @@ typedef struct SqlPrincipals {
     bool admin;             /* admin is a current role */
 } SqlPrincipals;
 
-static bool has_name(char *const *names, int n, const char *name)
+bool sql_authz_has_name(char *const *names, int n, const char *name)
 {
     for (int i = 0; i < n; i++)
         if (strcmp(names[i], name) == 0)
@@ -54,7 +54,7 @@ static bool has_name(char *const *names, int n, const char *name)
 static int add_name(SqlStmtCtx *c, char ***names, int *n, int *cap,
                     const char *name, CombErr *err)
 {
-    if (has_name(*names, *n, name))
+    if (sql_authz_has_name(*names, *n, name))
         return COMB_OK;
     if (*n == *cap) {
         int ncap = *cap ? *cap * 2 : 8;
@@ -122,7 +122,7 @@ bool sql_authz_admin_user(SqlStmtCtx *c, char *const *granted, int n)
             return true;
         p = end ? end + 1 : p + n_item;
     }
-    return has_name(granted, n, "admin");
+    return sql_authz_has_name(granted, n, "admin");
 }
 
 static int principals(SqlStmtCtx *c, SqlPrincipals **out, CombErr *err)
@@ -175,8 +175,9 @@ int sql_authz_current_roles(SqlStmtCtx *c, char ***roles, int *n,
 
 static bool holds(const SqlPrincipals *p, const MsGrant *g)
 {
-    return g->principal_is_role ? has_name(p->roles, p->n_roles, g->principal)
-                                : strcmp(g->principal, p->user) == 0;
+    return g->principal_is_role
+               ? sql_authz_has_name(p->roles, p->n_roles, g->principal)
+               : strcmp(g->principal, p->user) == 0;
 }
 
 /* ----------------------------------------------------------- refusals */
@@ -345,7 +346,7 @@ int sql_authz_db_owner(SqlStmtCtx *c, const char *db, CombErr *err)
         return rc;
     /* the owner is a user, or (default's) the public role: everyone */
     if (d->owner && (strcmp(d->owner, p->user) == 0 ||
-                     has_name(p->roles, p->n_roles, d->owner)))
+                     sql_authz_has_name(p->roles, p->n_roles, d->owner)))
         return COMB_OK;
     return denied(c, "OBJECT OWNERSHIP", "DATABASE", d->name, err);
 }

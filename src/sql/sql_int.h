@@ -211,6 +211,8 @@ int sql_authz_admin(SqlStmtCtx *c, CombErr *err);
 /* Every role granted to the user, directly or through roles. */
 int sql_authz_granted_roles(SqlStmtCtx *c, char ***names, int *n,
                             CombErr *err);
+/* Whether name is one of names[0..n) (roles as granted). */
+bool sql_authz_has_name(char *const *names, int n, const char *name);
 /* Whether the user may SET ROLE ADMIN (hive.users.in.admin.role, or
  * admin among granted[0..n)). */
 bool sql_authz_admin_user(SqlStmtCtx *c, char *const *granted, int n);

@@ -32,14 +32,6 @@ int sql_exec_drop_role(SqlStmtCtx *c, CombErr *err)
     return ms_role_drop(c->s->ms, c->stmt->auth->roles[0], err);
 }
 
-static bool has_role(char *const *roles, int n, const char *role)
-{
-    for (int i = 0; i < n; i++)
-        if (strcmp(roles[i], role) == 0)
-            return true;
-    return false;
-}
-
 static int not_in_role(SqlStmtCtx *c, const char *role, CombErr *err)
 {
     return comb_err(err, COMB_EINVALID, "%s doesn't belong to role %s",
@@ -56,7 +48,7 @@ int sql_exec_set_role(SqlStmtCtx *c, CombErr *err)
         if ((rc = sql_authz_granted_roles(c, &granted, &n, err)))
             return rc;
         if (strcmp(role, "admin") == 0 ? !sql_authz_admin_user(c, granted, n)
-                                       : !has_role(granted, n, role))
+                                       : !sql_authz_has_name(granted, n, role))
             return not_in_role(c, role, err);
     }
     if (strcmp(role, "all") != 0 && !(copy = comb_strdup(role)))
@@ -246,7 +238,7 @@ static int may_see(SqlStmtCtx *c, const AstPrincipal *who, CombErr *err)
         return rc;
     if (who && !who->role && strcmp(who->name, c->s->user) == 0)
         return COMB_OK;
-    if (who && who->role && has_role(roles, n, who->name))
+    if (who && who->role && sql_authz_has_name(roles, n, who->name))
         return COMB_OK;
     return comb_err_hive(err, COMB_EDENIED, 40000,
                          "HiveAccessControlException Permission denied: User "
