@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,39 @@ static int fewest_digits(double d, bool is_float, char *buf, size_t cap)
     return lo;
 }
 
+/* The fast way for most values a warehouse holds (prices, measures:
+ * decimals of up to 15 digits): the least k for which mag * 10^k rounds
+ * to a whole r whose r / 10^k is mag again.  That division is correctly
+ * rounded as strtod is (10^k and r are exact), so r's digits read back;
+ * and no other decimal of at most 15 digits (DBL_DIG) reads back as the
+ * same double, so they are the shortest.  false: not such a value. */
+static bool decimal_digits(double mag, char *digits, int *exp10)
+{
+    static const double pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,
+                                   1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                   1e12, 1e13, 1e14, 1e15, 1e16, 1e17,
+                                   1e18, 1e19, 1e20, 1e21, 1e22};
+    for (int k = 0; k < (int)(sizeof pow10 / sizeof pow10[0]); k++) {
+        double r = nearbyint(mag * pow10[k]);
+        char rev[24];          /* r's digits, last first */
+        int n = 0, last = 0, nd = 0;
+        if (r >= 1e15)
+            return false;
+        if (r == 0 || r / pow10[k] != mag)
+            continue;
+        for (uint64_t u = (uint64_t)r; u; u /= 10)
+            rev[n++] = (char)('0' + u % 10);
+        *exp10 = n - 1 - k;
+        while (rev[last] == '0')      /* r's trailing zeros */
+            last++;
+        for (int i = n - 1; i >= last; i--)
+            digits[nd++] = rev[i];
+        digits[nd] = '\0';
+        return true;
+    }
+    return false;
+}
+
 /* Shortest decimal digits, at least two, that read back as d (Java's
  * Double.toString always shows a digit after the point, and picks the
  * closest two-digit value when one digit would do: 4.9E-324, not 5E-324):
@@ -55,6 +89,8 @@ static int fewest_digits(double d, bool is_float, char *buf, size_t cap)
 static int shortest_digits(double d, bool is_float, char *digits, int *exp10)
 {
     char buf[64];
+    if (!is_float && decimal_digits(d, digits, exp10))
+        return (int)strlen(digits);
     fewest_digits(d, is_float, buf, sizeof buf);
     /* buf = "d.ddde±x" */
     int n = 0;

@@ -155,6 +155,91 @@ TEST(numfmt_double_like_java)
     CHECK_STR(small, "123");
 }
 
+/* The significant digits of a Java-formatted double, and whether they
+ * are the fewest (at least 2 for the rounding) that read back as d. */
+static int java_digits(const char *text)
+{
+    int n = 0, trailing = 0;
+    bool lead = true;
+    for (const char *p = text; *p && *p != 'E'; p++) {
+        if (*p < '0' || *p > '9')
+            continue;
+        if (lead && *p == '0')
+            continue;
+        lead = false;
+        n++;
+        trailing = *p == '0' ? trailing + 1 : 0;
+    }
+    return n - trailing;
+}
+
+static int fewest_reading_back(double d)
+{
+    char buf[64];
+    for (int prec = 2; prec < 17; prec++) {
+        snprintf(buf, sizeof buf, "%.*e", prec - 1, d);
+        if (strtod(buf, NULL) == d) {
+            /* the rounding's own trailing zeros do not count */
+            char *e = strchr(buf, 'e');
+            int n = prec;
+            while (n > 1 && e[-1] == '0') {
+                e--;
+                n--;
+            }
+            return n;
+        }
+    }
+    return 17;
+}
+
+static uint64_t next_rand(uint64_t *x)
+{
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    return *x;
+}
+
+/* Decimals as tables hold them (a fast path formats those) and random
+ * bit patterns: each text reads back as the double, with no more
+ * digits than the fewest that do. */
+TEST(numfmt_double_shortest)
+{
+    uint64_t x = 88172645463325252ULL;
+    int checked = 0;
+    for (int i = 0; i < 200000 && !unit_failed_now(); i++) {
+        double d;
+        if (i % 2) {
+            uint64_t bits = next_rand(&x);
+            memcpy(&d, &bits, sizeof d);
+            if (isnan(d) || isinf(d) || d == 0)
+                continue;
+        } else {
+            static const double scale[] = {1, 10, 100, 1e3, 1e4, 1e6, 1e9, 1e12, 1e15};
+            uint64_t r = next_rand(&x) % 1000000000000000ULL >> (next_rand(&x) % 50);
+            d = (double)r / scale[next_rand(&x) % 9] * (i % 4 ? 1 : -1);
+            if (d == 0)
+                continue;
+        }
+        const char *t = fmt_d(d);
+        if (strtod(t, NULL) != d || java_digits(t) != fewest_reading_back(fabs(d))) {
+            unit_fail(__FILE__, __LINE__, "%.17g formatted as %s (%d digits, fewest %d)",
+                      d, t, java_digits(t), fewest_reading_back(fabs(d)));
+            break;
+        }
+        checked++;
+    }
+    CHECK(checked > 150000);
+    CHECK_STR(fmt_d(0.1), "0.1");
+    CHECK_STR(fmt_d(123456789012345.0), "1.23456789012345E14");
+    CHECK_STR(fmt_d(1234.5600), "1234.56");
+    CHECK_STR(fmt_d(0.3), "0.3");
+    CHECK_STR(fmt_d(0.1 + 0.2), "0.30000000000000004");
+    CHECK_STR(fmt_d(100.0), "100.0");
+    CHECK_STR(fmt_d(1e22), "1.0E22");
+    CHECK_STR(fmt_d(2.5e-7), "2.5E-7");
+}
+
 TEST(numfmt_float_like_java)
 {
     char buf[32];
