@@ -218,8 +218,9 @@ static int table_write_ids(Ms *ms, const CombTxnList *txns, const char *full,
         return comb_err(err, COMB_EINVALID,
                         "Invalid table name '%s': expected <db_name>.<table_name>",
                         full ? full : "");
-    if (ms_writeid_list(ms, txns, db, table, &w, err))
-        return err->code;
+    int rc = ms_writeid_list(ms, txns, db, table, &w, err);
+    if (rc)
+        return rc;
     t = g_object_new(HMS_TYPE_TABLE_VALID_WRITE_IDS, NULL);
     t->fullTableName = g_strdup(full);
     t->writeIdHighWaterMark = w.ids.hwm;
@@ -252,7 +253,7 @@ static gboolean get_valid_write_ids(HmsThriftHiveMetastoreIf *iface,
     (void)o1;
     (void)error;
     for (guint i = 0; !rc && i < rq->fullTableNames->len; i++) {
-        HmsTableValidWriteIds *t;
+        HmsTableValidWriteIds *t = NULL;
         rc = table_write_ids(ms, &txns, g_ptr_array_index(rq->fullTableNames, i),
                              &t, &err);
         if (!rc)
@@ -364,9 +365,11 @@ static int lock_components(Ms *ms, const HmsLockRequest *rq,
                                                              : NULL;
         m->type = lock_type_from(c->type);
         m->op = op_from(c);
-        if (m->op != MS_OP_NONE &&
-            ms_writeid_allocate(ms, rq->txnid, m->db, m->table, &m->writeid, err))
-            return err->code;
+        int rc = m->op == MS_OP_NONE ? COMB_OK
+                 : ms_writeid_allocate(ms, rq->txnid, m->db, m->table,
+                                       &m->writeid, err);
+        if (rc)
+            return rc;
     }
     return COMB_OK;
 }

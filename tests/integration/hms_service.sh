@@ -7,9 +7,10 @@
 # allocated and aborted); a lock taken through the service blocking a
 # comb UPDATE until the service's txn commits, its txn in comb's SHOW
 # TRANSACTIONS and SHOW LOCKS; errors with Hive's exception types and
-# texts.  Skipped (exit 77) without the shared test data, the thrift
-# compiler or node.  COMB_HMS_BIN: the comb that serves (make test runs
-# this with the ThreadSanitizer build too).
+# texts; then the ThreadSanitizer build (make MODE=tsan build/tsan/comb,
+# which make test builds) serves the listing, the errors and four reads
+# at once.  Skipped (exit 77) without the shared test data, the thrift
+# compiler or node.
 set -u
 . "$(dirname "$0")/lib/server.bash"
 IDL=${COMB_TESTDATA:-$ROOT/../shared/testdata}/hms/hive_metastore.thrift
@@ -17,7 +18,9 @@ IDL=${COMB_TESTDATA:-$ROOT/../shared/testdata}/hms/hive_metastore.thrift
 command -v thrift > /dev/null || { echo "no thrift compiler"; exit 77; }
 server_setup
 [[ -d $MODULES/node_modules/thrift ]] || { echo "npm thrift is not installed"; exit 77; }
-BIN=${COMB_HMS_BIN:-$COMB}
+tsan=${TSAN_BUILD:-$(dirname "$COMB")/../tsan}/comb
+[[ -x $tsan ]] || fail tsan "no $tsan (make MODE=tsan $tsan)"
+BIN=$COMB
 mkdir -p "$T/gen"
 thrift --gen js:node -out "$T/gen" "$IDL" || fail thrift "cannot generate the client"
 export NODE_PATH=$MODULES/node_modules
@@ -72,4 +75,24 @@ server_cli "UPDATE t SET name = 'x' WHERE id = 1" > /dev/null || fail hold "the 
 [[ $(server_cli "SELECT name FROM t WHERE id = 1" | tail -1) == x ]] || fail hold "the UPDATE's row"
 server_none_open "after the replay"
 server_stop metastore
+
+# threads under ThreadSanitizer: four connections at once (write id 5 was
+# the held txn's, which its UPDATE lock allocated; 6 the UPDATE's)
+BIN=$tsan
+hms_start
+hms catalog
+hms errors
+readers=()
+for i in 1 2 3 4; do
+    node "$MODULES/hms.js" "$T/gen" "$PORT" read "default.t:6:9223372036854775807::4" \
+        > "$T/read$i" 2>&1 &
+    readers+=($!)
+done
+wait "${readers[@]}"
+for i in 1 2 3 4; do
+    [[ $(tail -1 "$T/read$i") == "# hms: every check ran" ]] ||
+        fail "tsan read $i" "$(cat "$T/read$i")"
+done
+server_none_open "after the reads under ThreadSanitizer"
+server_stop "metastore under ThreadSanitizer"
 echo "hms_service: ok"
