@@ -44,7 +44,7 @@ CFLAGS_ALL := $(BASE_CFLAGS) $(MODE_CFLAGS) $(CFLAGS)
 LIBS := -lprotobuf-c -lz -lsnappy -lzstd -llz4 -llzo2 -lsqlite3 -lpq -ledit -lpcre2-8 -lcurl -lxml2 -lssl -lcrypto $(SOUP_LIBS) $(THRIFT_LIBS) -lm -lpthread
 
 # Layers, lowest first; a layer's archive may only use the ones before it.
-LAYERS := common fs orc text acid metastore compactor stream sql server cli
+LAYERS := common fs orc text acid metastore hms compactor stream sql server cli
 
 PROTO := src/orc/orc_proto.proto
 PROTO_C := $(GEN)/src/orc/orc_proto.pb-c.c
@@ -61,6 +61,7 @@ LIB_orc := $(B)/libcomb_orc.a
 LIB_text := $(B)/libcomb_text.a
 LIB_acid := $(B)/libcomb_acid.a
 LIB_metastore := $(B)/libcomb_metastore.a
+LIB_hms := $(B)/libcomb_hms.a
 LIB_compactor := $(B)/libcomb_compactor.a
 LIB_stream := $(B)/libcomb_stream.a
 LIB_sql := $(B)/libcomb_sql.a
@@ -74,13 +75,14 @@ DEPS_orc := $(LIB_orc) $(DEPS_fs)
 DEPS_text := $(LIB_text) $(DEPS_fs)
 DEPS_acid := $(LIB_acid) $(DEPS_orc)
 DEPS_metastore := $(LIB_metastore) $(DEPS_fs)
+DEPS_hms := $(LIB_hms) $(DEPS_metastore)
 DEPS_compactor := $(LIB_compactor) $(LIB_acid) $(LIB_metastore) $(DEPS_orc)
 DEPS_stream := $(LIB_stream) $(LIB_acid) $(LIB_metastore) $(DEPS_orc)
 DEPS_sql := $(LIB_sql) $(LIB_compactor) $(LIB_acid) $(LIB_metastore) $(LIB_text) $(DEPS_orc)
-# cli/ also uses stream/ (comb stream); stream/ sits below sql/ in the
-# link order, on acid/ and metastore/ that sql/ lists after it.
+# cli/ also uses stream/ (comb stream) and hms/ (comb metastore); both
+# sit below sql/ in the link order, on metastore/ that sql/ lists after.
 DEPS_server := $(LIB_server) $(DEPS_sql)
-DEPS_cli := $(LIB_cli) $(LIB_server) $(LIB_stream) $(DEPS_sql)
+DEPS_cli := $(LIB_cli) $(LIB_server) $(LIB_stream) $(LIB_hms) $(DEPS_sql)
 
 # In the test build the default goal is all the tests run (unit, below).
 .PHONY: all deps deps-test test demo bench clean check-layers fuzz unit bench-bins
@@ -132,8 +134,28 @@ $(call layer_objs,server): $(TCLI_H)
 $(B)/tests/obj/unit/server/%.o: CFLAGS_ALL += $(THRIFT_CFLAGS)
 $(B)/tests/obj/unit/server/%.o: $(TCLI_H)
 
+# The Hive Metastore service's protocol: C from src/hms/hms.thrift, made
+# and mended as tcli.thrift's is (prefix Hms)
+HMS_IDL := src/hms/hms.thrift
+HMS_GEN := $(GEN)/src/hms
+HMS_C := $(HMS_GEN)/hms_hms_types.c $(HMS_GEN)/hms_thrift_hive_metastore.c
+HMS_H := $(HMS_GEN)/hms_hms_types.h $(HMS_GEN)/hms_thrift_hive_metastore.h \
+	$(HMS_GEN)/hms_get_types.inc
+$(HMS_C) $(HMS_H) &: $(HMS_IDL) tools/thrift_finalize.awk
+	@mkdir -p $(HMS_GEN)
+	thrift -nowarn --gen c_glib -out $(HMS_GEN) $(HMS_IDL)
+	awk -f tools/thrift_finalize.awk $(HMS_GEN)/hms_hms_types.c > $(HMS_GEN)/types.tmp
+	mv $(HMS_GEN)/types.tmp $(HMS_GEN)/hms_hms_types.c
+	awk '/^hms_[a-z0-9_]+_get_type \(void\)$$/ { print $$1 "," }' $(HMS_C) > $(HMS_GEN)/hms_get_types.inc
+$(B)/obj/gen/%.o: $(HMS_GEN)/%.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -g $(MODE_CFLAGS) $(THRIFT_CFLAGS) -w -c $< -o $@
+HMS_EXTRA := $(patsubst $(HMS_GEN)/%.c,$(B)/obj/gen/%.o,$(HMS_C))
+$(call layer_objs,hms): CFLAGS_ALL += $(THRIFT_CFLAGS)
+$(call layer_objs,hms): $(HMS_H)
+
 define layer_rule
-$$(LIB_$(1)): $$(call layer_objs,$(1)) $$(if $$(filter orc,$(1)),$$(ORC_EXTRA)) $$(if $$(filter server,$(1)),$$(SERVER_EXTRA))
+$$(LIB_$(1)): $$(call layer_objs,$(1)) $$(if $$(filter orc,$(1)),$$(ORC_EXTRA)) $$(if $$(filter server,$(1)),$$(SERVER_EXTRA)) $$(if $$(filter hms,$(1)),$$(HMS_EXTRA))
 	@mkdir -p $$(dir $$@)
 	rm -f $$@ && ar rcs $$@ $$^
 endef

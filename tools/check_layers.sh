@@ -17,7 +17,8 @@ declare -A allow=(
   [compactor]="common fs orc acid metastore compactor"
   [stream]="common fs orc acid metastore stream"
   [server]="common fs orc text acid metastore compactor sql server"
-  [cli]="common fs orc text acid metastore compactor stream sql server cli"
+  [hms]="common fs metastore hms"
+  [cli]="common fs orc text acid metastore hms compactor stream sql server cli"
 )
 # The parts of sql/ (its sub-folders), lowest first.  A part may include
 # the headers of the parts up to itself and the core (sql/sql_int.h and

@@ -30,6 +30,7 @@
 #include "cli/compactor_cmd.h"
 #include "cli/orcfiledump.h"
 #include "cli/passwd_cmd.h"
+#include "cli/metastore_cmd.h"
 #include "cli/serve_cmd.h"
 #include "server/hs2_client.h"
 #include "cli/print.h"
@@ -66,6 +67,7 @@ static void usage(FILE *out)
           "       comb [OPTIONS] stream --table [db.]t [--format csv|tsv|json]\n"
           "            [--upsert-key col,...] ... (comb stream --help)\n"
           "       comb [OPTIONS] serve [--port N] [--bind ADDR]\n"
+          "       comb [OPTIONS] metastore [--port N] [--bind ADDR]\n"
           "       comb -u jdbc:hive2://HOST:PORT/DB [-n USER] [-p PASSWORD]\n"
           "            [-e 'SQL;...' | -f FILE] (a server instead)\n"
           "       comb passwd [--delete] FILE USER\n"
@@ -332,11 +334,20 @@ static int serve_placeholder(int argc, char **argv)
     return 2;
 }
 
+/* `comb metastore` too. */
+static int metastore_placeholder(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    return 2;
+}
+
 static const Subcommand subcommands[] = {
     {"orcfiledump", cli_orcfiledump},
     {"compactor", compactor_placeholder},
     {"stream", stream_placeholder},
     {"serve", serve_placeholder},
+    {"metastore", metastore_placeholder},
     {"passwd", cli_passwd},
 };
 
@@ -457,7 +468,8 @@ int main(int argc, char **argv)
         rc = apply_store_confs(confs, n_confs);
     if (!rc && sub && (sub->run == compactor_placeholder ||
                        sub->run == stream_placeholder ||
-                       sub->run == serve_placeholder)) {
+                       sub->run == serve_placeholder ||
+                       sub->run == metastore_placeholder)) {
         const char *ms = take_metastore_conf(&o, confs, n_confs);
         rc = sub->run == stream_placeholder
                  ? cli_stream(o.warehouse, ms, confs, n_confs, argc - optind,
@@ -465,6 +477,9 @@ int main(int argc, char **argv)
              : sub->run == serve_placeholder
                  ? cli_serve(o.warehouse, ms, confs, n_confs, argc - optind,
                              argv + optind)
+             : sub->run == metastore_placeholder
+                 ? cli_metastore(o.warehouse, ms, confs, n_confs,
+                                 argc - optind, argv + optind)
                  : cli_compactor(o.warehouse, ms, confs, n_confs,
                                  argc - optind, argv + optind);
         comb_free(vars);

@@ -1,0 +1,158 @@
+/*
+ * hms_handler.c - the handler of a connection (hms_int.h): its metastore
+ * handle (a handle serves one thread: each connection has its own,
+ * opened on its first call that needs one), the calls on the service's
+ * settings, the exceptions every call shares, and the registration of
+ * the generated types.
+ */
+#include "hms/hms_int.h"
+
+#include <string.h>
+
+#include <thrift/c_glib/protocol/thrift_binary_protocol.h>
+#include <thrift/c_glib/thrift_application_exception.h>
+#include <thrift/c_glib/thrift_configuration.h>
+#include <thrift/c_glib/transport/thrift_buffered_transport.h>
+#include <thrift/c_glib/transport/thrift_framed_transport.h>
+
+typedef struct CombHmsHandler {
+    HmsThriftHiveMetastoreHandler parent;
+    const HmsConf *conf;
+    Ms *ms;                 /* NULL until the first call that needs it */
+} CombHmsHandler;
+
+typedef struct CombHmsHandlerClass {
+    HmsThriftHiveMetastoreHandlerClass parent;
+} CombHmsHandlerClass;
+
+G_DEFINE_TYPE(CombHmsHandler, comb_hms_handler,
+              HMS_TYPE_THRIFT_HIVE_METASTORE_HANDLER)
+
+#define HANDLER(i) ((CombHmsHandler *)(i))
+
+Ms *hms_handler_ms(HmsThriftHiveMetastoreIf *iface, CombErr *err)
+{
+    CombHmsHandler *h = HANDLER(iface);
+    if (!h->ms && ms_open(h->conf->target, h->conf->warehouse, &h->ms, err))
+        h->ms = NULL;
+    return h->ms;
+}
+
+const HmsConf *hms_handler_conf(HmsThriftHiveMetastoreIf *iface)
+{
+    return HANDLER(iface)->conf;
+}
+
+HmsMetaException *hms_meta_exception(const CombErr *err)
+{
+    HmsMetaException *x = g_object_new(HMS_TYPE_META_EXCEPTION, NULL);
+    x->message = g_strdup(err->msg);
+    x->__isset_message = TRUE;
+    return x;
+}
+
+gboolean hms_fail(GError **error, const CombErr *err)
+{
+    g_set_error(error, THRIFT_APPLICATION_EXCEPTION_ERROR,
+                THRIFT_APPLICATION_EXCEPTION_ERROR_INTERNAL_ERROR, "%s",
+                err->msg);
+    return FALSE;
+}
+
+/* Hive's getMetaConf: the value the service runs with; MetaException
+ * "Invalid configuration key <key>" for a setting it does not have. */
+static gboolean get_meta_conf(HmsThriftHiveMetastoreIf *iface, gchar **ret,
+                              const gchar *key, HmsMetaException **o1,
+                              GError **error)
+{
+    const char *v = hms_conf_value(HANDLER(iface)->conf, key ? key : "");
+    (void)error;
+    if (!v) {
+        CombErr err;
+        comb_err(&err, COMB_ENOTFOUND, "Invalid configuration key %s",
+                 key ? key : "");
+        *o1 = hms_meta_exception(&err);
+        return FALSE;
+    }
+    *ret = g_strdup(v);
+    return TRUE;
+}
+
+/* Hive's get_config_value: only hive*, hdfs*, mapred* and metastore*
+ * settings may be read; one the service does not have answers
+ * defaultValue. */
+static gboolean get_config_value(HmsThriftHiveMetastoreIf *iface, gchar **ret,
+                                 const gchar *name, const gchar *def,
+                                 HmsConfigValSecurityException **o1,
+                                 GError **error)
+{
+    static const char *const allowed[] = {"hive", "hdfs", "mapred",
+                                          "metastore"};
+    const char *key = name ? name : "";
+    bool ok = false;
+    (void)error;
+    for (size_t i = 0; i < sizeof allowed / sizeof *allowed; i++)
+        ok = ok || !strncmp(key, allowed[i], strlen(allowed[i]));
+    if (!ok) {
+        *o1 = g_object_new(HMS_TYPE_CONFIG_VAL_SECURITY_EXCEPTION, NULL);
+        (*o1)->message = g_strdup_printf("For security reasons, the config "
+                                         "key %s cannot be accessed", key);
+        (*o1)->__isset_message = TRUE;
+        return FALSE;
+    }
+    const char *v = hms_conf_value(HANDLER(iface)->conf, key);
+    *ret = g_strdup(v ? v : def);
+    return TRUE;
+}
+
+static void handler_finalize(GObject *o)
+{
+    ms_close(HANDLER(o)->ms);
+    G_OBJECT_CLASS(comb_hms_handler_parent_class)->finalize(o);
+}
+
+static void comb_hms_handler_class_init(CombHmsHandlerClass *klass)
+{
+    HmsThriftHiveMetastoreHandlerClass *c =
+        HMS_THRIFT_HIVE_METASTORE_HANDLER_CLASS(klass);
+    G_OBJECT_CLASS(klass)->finalize = handler_finalize;
+    c->get_meta_conf = get_meta_conf;
+    c->get_config_value = get_config_value;
+    hms_catalog_install(c);
+    hms_txn_install(c);
+}
+
+static void comb_hms_handler_init(CombHmsHandler *h)
+{
+    h->ms = NULL;
+}
+
+HmsThriftHiveMetastoreHandler *hms_handler_new(const HmsConf *conf)
+{
+    CombHmsHandler *h = g_object_new(comb_hms_handler_get_type(), NULL);
+    h->conf = conf;
+    return &h->parent;
+}
+
+void hms_register_types(void)
+{
+    static GType (*const get_type[])(void) = {
+#include "hms/hms_get_types.inc"
+    };
+    GError *first = NULL;
+    for (size_t i = 0; i < sizeof get_type / sizeof *get_type; i++)
+        get_type[i]();
+    g_type_class_unref(g_type_class_ref(comb_hms_handler_get_type()));
+    g_type_class_unref(g_type_class_ref(HMS_TYPE_THRIFT_HIVE_METASTORE_PROCESSOR));
+    g_type_class_unref(g_type_class_ref(THRIFT_TYPE_BINARY_PROTOCOL));
+    g_type_class_unref(g_type_class_ref(THRIFT_TYPE_APPLICATION_EXCEPTION));
+    g_type_class_unref(g_type_class_ref(THRIFT_TYPE_FRAMED_TRANSPORT));
+    g_type_class_unref(g_type_class_ref(THRIFT_TYPE_BUFFERED_TRANSPORT));
+    g_type_class_unref(g_type_class_ref(THRIFT_TYPE_CONFIGURATION));
+    /* the wire's class, and GLib's lock of its error domains, which it
+     * makes on the first GError with atomics ThreadSanitizer does not see */
+    g_object_unref(hms_wire_new(-1));
+    g_set_error(&first, THRIFT_TRANSPORT_ERROR, THRIFT_TRANSPORT_ERROR_RECEIVE,
+                "none");
+    g_clear_error(&first);
+}

@@ -1,0 +1,69 @@
+/*
+ * hms_int.h - what the files of src/hms/ share: the service's settings,
+ * the connection's handler (a metastore handle per connection) and the
+ * transport under the protocol.
+ */
+#ifndef COMB_HMS_INT_H
+#define COMB_HMS_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <thrift/c_glib/transport/thrift_transport.h>
+
+#include "hms/hms_thrift_hive_metastore.h"
+#include "hms/hms.h"
+#include "metastore/ms.h"
+
+/* The service's settings, read once at start (immutable afterwards, so
+ * every connection's thread reads them without a lock). */
+typedef struct HmsConf {
+    const char *warehouse;
+    char *target;              /* ms_open's target; owned */
+    const char *const *keys;   /* the --hiveconf pairs, borrowed */
+    const char *const *values;
+    int n;
+    int max_threads;           /* hive.metastore.server.max.threads */
+    int64_t txn_timeout_ms;    /* hive.txn.timeout */
+    int64_t housekeeping_ms;   /* metastore.acid.housekeeper.interval */
+    int64_t max_message;       /* hive.metastore.server.max.message.size */
+} HmsConf;
+
+/* Read opt's settings into *c (each refused with the reason when
+ * malformed).  hms_conf_free releases what it made. */
+int hms_conf_init(const HmsOptions *opt, HmsConf *c, CombErr *err);
+void hms_conf_free(HmsConf *c);
+/* The value of key as the service runs with it: a --hiveconf pair, else
+ * one of the settings whose default it knows, else NULL. */
+const char *hms_conf_value(const HmsConf *c, const char *key);
+
+/* The handler of one connection: its metastore handle, opened on the
+ * first call that needs it.  hms_handler_new borrows conf. */
+HmsThriftHiveMetastoreHandler *hms_handler_new(const HmsConf *conf);
+/* The handle of the connection, opened on first use; NULL with *err set
+ * when it cannot be opened. */
+Ms *hms_handler_ms(HmsThriftHiveMetastoreIf *iface, CombErr *err);
+const HmsConf *hms_handler_conf(HmsThriftHiveMetastoreIf *iface);
+/* The calls of hms_catalog.c and hms_txn.c into the handler's class. */
+void hms_catalog_install(HmsThriftHiveMetastoreHandlerClass *c);
+void hms_txn_install(HmsThriftHiveMetastoreHandlerClass *c);
+
+/* A MetaException with the message of a failed metastore call (the
+ * catch-all exception of every call that declares it). */
+HmsMetaException *hms_meta_exception(const CombErr *err);
+/* For calls that declare no exception: err as a GError, which the
+ * processor turns into a TApplicationException (INTERNAL_ERROR). */
+gboolean hms_fail(GError **error, const CombErr *err);
+/* Register every generated type and the classes a connection makes
+ * before the first thread: GLib registers a type on first use without a
+ * lock. */
+void hms_register_types(void);
+
+/* The bottom transport of a connection: its socket, reads through a
+ * buffer (the buffered transport asks for each field's few bytes alone),
+ * which also lets the service look at the first byte. */
+ThriftTransport *hms_wire_new(int fd);
+/* The next byte the client sends, not taken; -1 at its end. */
+int hms_wire_byte(ThriftTransport *t);
+
+#endif
