@@ -201,12 +201,19 @@ $(B)/tests/qtest: tests/qtest/qtest.c $(DEPS_sql)
 # Fuzz targets (fuzz/fuzz_*.c): libFuzzer binaries in MODE=fuzz, corpus
 # replayers (fuzz/replay.c) in the test build.
 FUZZ_NAMES := $(patsubst fuzz/fuzz_%.c,%,$(wildcard fuzz/fuzz_*.c))
+# the archives a target links (sql/ and below, unless it says otherwise)
+FUZZ_DEPS = $(DEPS_sql)
 $(B)/fuzz/fuzz_%: fuzz/fuzz_%.c $(DEPS_sql)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -o $@ $< $(MODE_LDFLAGS) $(DEPS_sql) $(LIBS)
+	$(CC) $(CFLAGS_ALL) -o $@ $< $(MODE_LDFLAGS) $(FUZZ_DEPS) $(LIBS)
 $(B)/fuzz/replay_%: fuzz/fuzz_%.c fuzz/replay.c $(DEPS_sql)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) $(MODE_LDFLAGS) -o $@ fuzz/fuzz_$*.c fuzz/replay.c $(DEPS_sql) $(LIBS)
+	$(CC) $(CFLAGS_ALL) $(MODE_LDFLAGS) -o $@ fuzz/fuzz_$*.c fuzz/replay.c $(FUZZ_DEPS) $(LIBS)
+# hs2_decode drives server/ and the code generated for its protocol
+FUZZ_HS2 := $(B)/fuzz/fuzz_hs2_decode $(B)/fuzz/replay_hs2_decode
+$(FUZZ_HS2): $(DEPS_server) $(TCLI_H)
+$(FUZZ_HS2): private FUZZ_DEPS = $(DEPS_server)
+$(FUZZ_HS2): private CFLAGS_ALL += $(THRIFT_CFLAGS)
 FUZZ_REPLAYS := $(foreach N,$(FUZZ_NAMES),$(B)/fuzz/replay_$(N))
 
 # The differential query test against SQLite (tests/sqldiff/)
