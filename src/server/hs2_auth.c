@@ -24,7 +24,6 @@
 #include <thrift/c_glib/thrift_application_exception.h>
 #include <thrift/c_glib/thrift_configuration.h>
 #include <thrift/c_glib/transport/thrift_buffered_transport.h>
-#include <thrift/c_glib/transport/thrift_framed_transport.h>
 
 #include "server/hs2_passwd.h"
 
@@ -277,16 +276,16 @@ static SSL *tls_accept(SSL_CTX *ctx, int fd)
 static ThriftTransport *stack_on(const Hs2Security *sec, ThriftTransport *wire,
                                  bool framed)
 {
-    ThriftConfiguration *conf = g_object_new(THRIFT_TYPE_CONFIGURATION,
-                                             "max_message_size", sec->max_message,
-                                             "max_frame_size", sec->max_message,
-                                             NULL);
+    ThriftConfiguration *conf;
+    ThriftTransport *t;
+    if (framed)
+        return hs2_frames_new(wire, (guint32)sec->max_message);
+    conf = g_object_new(THRIFT_TYPE_CONFIGURATION, "max_message_size",
+                        sec->max_message, NULL);
     /* answers go out in large writes (the buffer's default is 512 bytes:
      * a page of rows would be hundreds of sends) */
-    ThriftTransport *t = g_object_new(framed ? THRIFT_TYPE_FRAMED_TRANSPORT
-                                             : THRIFT_TYPE_BUFFERED_TRANSPORT,
-                                      "transport", wire, "configuration", conf,
-                                      "w_buf_size", WRITE_BUFFER, NULL);
+    t = g_object_new(THRIFT_TYPE_BUFFERED_TRANSPORT, "transport", wire,
+                     "configuration", conf, "w_buf_size", WRITE_BUFFER, NULL);
     g_object_unref(conf);
     return t;
 }
@@ -372,7 +371,7 @@ void hs2_auth_register(void)
 {
     g_type_class_unref(g_type_class_ref(THRIFT_TYPE_APPLICATION_EXCEPTION));
     hs2_wire_register();
-    g_type_class_unref(g_type_class_ref(THRIFT_TYPE_FRAMED_TRANSPORT));
+    hs2_frames_register();
     g_type_class_unref(g_type_class_ref(THRIFT_TYPE_CONFIGURATION));
     g_type_class_unref(g_type_class_ref(THRIFT_TYPE_BUFFERED_TRANSPORT));
 }

@@ -21,7 +21,6 @@
 
 #include <thrift/c_glib/protocol/thrift_binary_protocol.h>
 #include <thrift/c_glib/transport/thrift_buffered_transport.h>
-#include <thrift/c_glib/transport/thrift_framed_transport.h>
 
 #include "common/alloc.h"
 #include "common/arena.h"
@@ -29,6 +28,9 @@
 #include "server/hs2_int.h"
 
 enum { FETCH_ROWS = 10000, DEFAULT_PORT = 10000 };
+/* the longest frame of a server's answer taken: HiveServer2's default
+ * hive.server2.thrift.max.message.size */
+#define MAX_FRAME (100u << 20)
 
 struct Hs2Client {
     SSL_CTX *tls;
@@ -277,9 +279,9 @@ static int connect_to(Hs2Client *c, const Url *u, const char *user,
     c->wire = hs2_wire_new(fd, ssl);
     if (u->sasl && (rc = sasl_login(c->wire, user, password, err)))
         return rc;
-    c->top = g_object_new(u->sasl ? THRIFT_TYPE_FRAMED_TRANSPORT
-                                  : THRIFT_TYPE_BUFFERED_TRANSPORT,
-                          "transport", c->wire, "w_buf_size", 65536, NULL);
+    c->top = u->sasl ? hs2_frames_new(c->wire, MAX_FRAME)
+                     : g_object_new(THRIFT_TYPE_BUFFERED_TRANSPORT, "transport",
+                                    c->wire, "w_buf_size", 65536, NULL);
     c->proto = g_object_new(THRIFT_TYPE_BINARY_PROTOCOL, "transport", c->top,
                             NULL);
     c->iface = g_object_new(HS2_TYPE_T_C_L_I_SERVICE_CLIENT, "input_protocol",

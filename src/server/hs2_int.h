@@ -259,5 +259,11 @@ int hs2_wire_byte(ThriftTransport *wire);
  * (up to a second, 1 MiB). */
 void hs2_wire_drain(ThriftTransport *wire);
 void hs2_wire_register(void);
+/* Thrift's framed transport over wire (hs2_frames.c, in place of
+ * libthrift's, which over-reads its heap when a read spans two frames):
+ * frames up to max bytes (a longer one is an error), a write's frame sent
+ * at each flush.  It holds a reference to wire. */
+ThriftTransport *hs2_frames_new(ThriftTransport *wire, guint32 max);
+void hs2_frames_register(void);
 
 #endif
