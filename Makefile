@@ -114,13 +114,15 @@ TCLI_GEN := $(GEN)/src/server
 TCLI_C := $(TCLI_GEN)/hs2_tcli_types.c $(TCLI_GEN)/hs2_t_c_l_i_service.c
 TCLI_H := $(TCLI_GEN)/hs2_tcli_types.h $(TCLI_GEN)/hs2_t_c_l_i_service.h \
 	$(TCLI_GEN)/hs2_get_types.inc
-# the generated types' finalizers mended (tools/thrift_finalize.awk), and
+# the generated types' finalizers and readers mended (tools/thrift_finalize.awk,
+# tools/thrift_reads.awk), and
 # the list of their get_type functions, which register a type on first
 # use without a lock: the server calls them all before its first thread
-$(TCLI_C) $(TCLI_H) &: $(TCLI) tools/thrift_finalize.awk
+$(TCLI_C) $(TCLI_H) &: $(TCLI) tools/thrift_finalize.awk tools/thrift_reads.awk
 	@mkdir -p $(TCLI_GEN)
 	thrift -nowarn --gen c_glib -out $(TCLI_GEN) $(TCLI)
-	awk -f tools/thrift_finalize.awk $(TCLI_GEN)/hs2_tcli_types.c > $(TCLI_GEN)/types.tmp
+	awk -f tools/thrift_finalize.awk $(TCLI_GEN)/hs2_tcli_types.c | \
+		awk -f tools/thrift_reads.awk > $(TCLI_GEN)/types.tmp
 	mv $(TCLI_GEN)/types.tmp $(TCLI_GEN)/hs2_tcli_types.c
 	awk '/^hs2_[a-z0-9_]+_get_type \(void\)$$/ { print $$1 "," }' $(TCLI_C) > $(TCLI_GEN)/hs2_get_types.inc
 $(B)/obj/gen/%.o: $(TCLI_GEN)/%.c

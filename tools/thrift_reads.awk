@@ -1,0 +1,73 @@
+# Debian's thrift-compiler 0.17 writes readers whose list and map loops
+# leak what they allocated for the element being read when its read
+# fails, as it does on a truncated or malformed message (a peer's bytes
+# choose that: found by fuzz/fuzz_hs2_decode.c):
+#  - a number of a list is read into memory of its own (g_new), freed only
+#    once appended: here it is read into a local array instead (appending
+#    copies it);
+#  - a map entry's key and value are the table's only once inserted: a
+#    failure before frees the key (a string) and the value when it is a
+#    string or a number (a struct value the reader drops itself).
+# And a binary's length: libthrift's reader takes a negative one as given
+# (with no bytes), and the append after it would copy some 4 GiB from NULL
+# (a client's ten bytes ending comb serve): such a length is an error.
+# The Makefile passes the generated *_types.c through this script.
+#   awk -f tools/thrift_reads.awk GENERATED.c > FIXED.c
+
+function indent_of(line) {
+    match(line, /^ */)
+    return substr(line, 1, RLENGTH)
+}
+
+# "gint32* _elem25 = g_new (gint32, 1);": a list's number
+NF == 6 && $2 ~ /^_elem[0-9]+$/ && $4 == "g_new" && $6 == "1);" {
+    type = $1
+    sub(/\*$/, "", type)
+    local_elem["(" $2 ");"] = 1
+    print indent_of($0) type " " $2 "[1];"
+    next
+}
+# ... and its g_free once appended
+$1 == "g_free" && NF == 2 && ($2 in local_elem) {
+    next
+}
+# a reader's loop over a map's entries (each entry's variables follow)
+/iterate through each of the map's fields/ {
+    in_map = 1
+}
+# the check after a binary's read (and its "return -1;" on failure)
+binary_check != "" && $1 == "return" && $2 == "-1;" && NF == 2 {
+    print
+    print binary_check
+    binary_check = ""
+    next
+}
+/thrift_protocol_read_binary \(protocol, &data, &len, error\)\) < 0\)$/ {
+    ind = indent_of($0)
+    binary_check = ind "if ((gint32) len < 0)\n" ind "{\n" \
+        ind "  g_set_error (error, THRIFT_PROTOCOL_ERROR, " \
+        "THRIFT_PROTOCOL_ERROR_NEGATIVE_SIZE, \"a binary of negative " \
+        "length\");\n" ind "  return -1;\n" ind "}"
+}
+# "gchar * key5 = NULL;", "gchar * val45 = NULL;": a map's string
+in_map && NF == 5 && $1 == "gchar" && $2 == "*" && $3 ~ /^(key|val)[0-9]+$/ && $5 == "NULL;" {
+    owned = owned " " $3
+}
+# "gint32* val6 = g_new (gint32, 1);": a map's number
+in_map && NF == 6 && $2 ~ /^val[0-9]+$/ && $4 == "g_new" {
+    owned = owned " " $2
+}
+# the entry is the table's from here
+/g_hash_table_insert/ {
+    owned = ""
+    in_map = 0
+}
+owned != "" && $1 == "return" && $2 == "-1;" && NF == 2 {
+    n = split(owned, names, " ")
+    line = indent_of($0) "{"
+    for (i = 1; i <= n; i++)
+        line = line " g_free (" names[i] ");"
+    print line " return -1; }"
+    next
+}
+{ print }
