@@ -496,6 +496,22 @@ static guint column_rows(const Hs2TColumn *col)
                                     : 0;
 }
 
+/* Whether col can be read as rows values of kind: a union with one
+ * member set (column_into reads the first set one), of the payload the
+ * batch's column has (kind_of's mapping), with that many values.  A
+ * server's page is checked before it is read. */
+static bool column_fits(const Hs2TColumn *col, CombTypeKind kind, guint rows)
+{
+    int ints = col->__isset_boolVal + col->__isset_byteVal +
+               col->__isset_i16Val + col->__isset_i32Val + col->__isset_i64Val;
+    int texts = col->__isset_binaryVal + col->__isset_stringVal;
+    int members = ints + col->__isset_doubleVal + texts;
+    bool typed = comb_type_is_int(kind)     ? ints == 1
+                 : comb_type_is_float(kind) ? col->__isset_doubleVal
+                                            : texts == 1;
+    return members == 1 && typed && column_rows(col) >= rows;
+}
+
 /* One page of rows to the sink; *more whether another may follow. */
 static int fetch_page(Fetch *f, const SqlSink *sink, bool *more, CombErr *err)
 {
@@ -517,6 +533,12 @@ static int fetch_page(Fetch *f, const SqlSink *sink, bool *more, CombErr *err)
                       "of protocol V6 and later are)");
     if (!rc && f->n_cols > 0)
         rows = column_rows(g_ptr_array_index(resp->results->columns, 0));
+    for (int col = 0; !rc && col < f->n_cols; col++)
+        if (!column_fits(g_ptr_array_index(resp->results->columns, col),
+                         f->kinds[col], rows))
+            rc = comb_err(err, COMB_EIO, "the server's page of rows does "
+                          "not match its metadata: column %d is not of its "
+                          "type or has fewer than %u values", col + 1, rows);
     for (guint from = 0; !rc && from < rows; from += COMB_BATCH_SIZE) {
         int n = rows - from < COMB_BATCH_SIZE ? (int)(rows - from)
                                               : COMB_BATCH_SIZE;
