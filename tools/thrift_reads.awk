@@ -8,6 +8,9 @@
 #  - a map entry's key and value are the table's only once inserted: a
 #    failure before frees the key (a string) and the value when it is a
 #    string or a number (a struct value the reader drops itself).
+# A field given twice drops its first value with g_free, which for a
+# binary (a GByteArray) frees the record and leaks the bytes: the g_free
+# becomes g_byte_array_unref there.
 # And a binary's length: libthrift's reader takes a negative one as given
 # (with no bytes), and the append after it would copy some 4 GiB from NULL
 # (a client's ten bytes ending comb serve): such a length is an error.
@@ -34,6 +37,21 @@ $1 == "g_free" && NF == 2 && ($2 in local_elem) {
 # a reader's loop over a map's entries (each entry's variables follow)
 /iterate through each of the map's fields/ {
     in_map = 1
+}
+# the lines from a field's g_free to its read held, to see which read
+held != "" && /thrift_protocol_read_/ {
+    if (/thrift_protocol_read_binary/)
+        sub(/g_free\(/, "g_byte_array_unref(", held)
+    printf "%s", held
+    held = ""
+}
+held != "" {
+    held = held $0 "\n"
+    next
+}
+/^ *g_free\(this_object->[A-Za-z0-9_]+\);$/ {
+    held = $0 "\n"
+    next
 }
 # the check after a binary's read (and its "return -1;" on failure)
 binary_check != "" && $1 == "return" && $2 == "-1;" && NF == 2 {
@@ -71,3 +89,4 @@ owned != "" && $1 == "return" && $2 == "-1;" && NF == 2 {
     next
 }
 { print }
+END { printf "%s", held }
