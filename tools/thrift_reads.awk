@@ -13,7 +13,7 @@
 # becomes g_byte_array_unref there.
 # And a binary's length: libthrift's reader takes a negative one as given
 # (with no bytes), and the append after it would copy some 4 GiB from NULL
-# (a client's ten bytes ending comb serve): such a length is an error.
+# (ten bytes from a client would end comb serve): such a length is an error.
 # The Makefile passes the generated *_types.c through this script.
 #   awk -f tools/thrift_reads.awk GENERATED.c > FIXED.c
 
