@@ -25,7 +25,6 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <thrift/c_glib/protocol/thrift_binary_protocol.h>
 
 #include "server/hs2_client.h"
 #include "server/hs2_int.h"
@@ -136,8 +135,7 @@ static bool read_call(ThriftProtocol *proto, ThriftTransport *top,
  * (hs2.c: while the transport has bytes, one call). */
 static void read_calls(ThriftTransport *top)
 {
-    ThriftProtocol *proto = g_object_new(THRIFT_TYPE_BINARY_PROTOCOL,
-                                         "transport", top, NULL);
+    ThriftProtocol *proto = hs2_proto_new(top);
     GError *error = NULL;
     while (thrift_transport_peek(top, &error) &&
            read_call(proto, top, &error))

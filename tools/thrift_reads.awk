@@ -11,9 +11,6 @@
 # A field given twice drops its first value with g_free, which for a
 # binary (a GByteArray) frees the record and leaks the bytes: the g_free
 # becomes g_byte_array_unref there.
-# And a binary's length: libthrift's reader takes a negative one as given
-# (with no bytes), and the append after it would copy some 4 GiB from NULL
-# (ten bytes from a client would end comb serve): such a length is an error.
 # The Makefile passes the generated *_types.c through this script.
 #   awk -f tools/thrift_reads.awk GENERATED.c > FIXED.c
 
@@ -52,20 +49,6 @@ held != "" {
 /^ *g_free\(this_object->[A-Za-z0-9_]+\);$/ {
     held = $0 "\n"
     next
-}
-# the check after a binary's read (and its "return -1;" on failure)
-binary_check != "" && $1 == "return" && $2 == "-1;" && NF == 2 {
-    print
-    print binary_check
-    binary_check = ""
-    next
-}
-/thrift_protocol_read_binary \(protocol, &data, &len, error\)\) < 0\)$/ {
-    ind = indent_of($0)
-    binary_check = ind "if ((gint32) len < 0)\n" ind "{\n" \
-        ind "  g_set_error (error, THRIFT_PROTOCOL_ERROR, " \
-        "THRIFT_PROTOCOL_ERROR_NEGATIVE_SIZE, \"a binary of negative " \
-        "length\");\n" ind "  return -1;\n" ind "}"
 }
 # "gchar * key5 = NULL;", "gchar * val45 = NULL;": a map's string
 in_map && NF == 5 && $1 == "gchar" && $2 == "*" && $3 ~ /^(key|val)[0-9]+$/ && $5 == "NULL;" {

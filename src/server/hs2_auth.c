@@ -20,7 +20,6 @@
 #include <openssl/err.h>
 #include <openssl/ssl.h>
 
-#include <thrift/c_glib/protocol/thrift_binary_protocol.h>
 #include <thrift/c_glib/thrift_application_exception.h>
 #include <thrift/c_glib/thrift_configuration.h>
 #include <thrift/c_glib/transport/thrift_buffered_transport.h>
@@ -317,8 +316,7 @@ int hs2_conn_open(const Hs2Security *sec, int fd, ThriftTransport **wire,
  * it, JDBC's connect fails with it). */
 static void answer_exception(ThriftTransport *top, const char *why)
 {
-    ThriftProtocol *p = g_object_new(THRIFT_TYPE_BINARY_PROTOCOL, "transport",
-                                     top, NULL);
+    ThriftProtocol *p = hs2_proto_new(top);
     ThriftApplicationException *x = NULL;
     ThriftMessageType type;
     gchar *name = NULL;
@@ -372,6 +370,7 @@ void hs2_auth_register(void)
     g_type_class_unref(g_type_class_ref(THRIFT_TYPE_APPLICATION_EXCEPTION));
     hs2_wire_register();
     hs2_frames_register();
+    hs2_proto_register();
     g_type_class_unref(g_type_class_ref(THRIFT_TYPE_CONFIGURATION));
     g_type_class_unref(g_type_class_ref(THRIFT_TYPE_BUFFERED_TRANSPORT));
 }

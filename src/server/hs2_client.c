@@ -19,7 +19,6 @@
 #include <openssl/err.h>
 #include <openssl/ssl.h>
 
-#include <thrift/c_glib/protocol/thrift_binary_protocol.h>
 #include <thrift/c_glib/transport/thrift_buffered_transport.h>
 
 #include "common/alloc.h"
@@ -282,8 +281,7 @@ static int connect_to(Hs2Client *c, const Url *u, const char *user,
     c->top = u->sasl ? hs2_frames_new(c->wire, MAX_FRAME)
                      : g_object_new(THRIFT_TYPE_BUFFERED_TRANSPORT, "transport",
                                     c->wire, "w_buf_size", 65536, NULL);
-    c->proto = g_object_new(THRIFT_TYPE_BINARY_PROTOCOL, "transport", c->top,
-                            NULL);
+    c->proto = hs2_proto_new(c->top);
     c->iface = g_object_new(HS2_TYPE_T_C_L_I_SERVICE_CLIENT, "input_protocol",
                             c->proto, "output_protocol", c->proto, NULL);
     return COMB_OK;
