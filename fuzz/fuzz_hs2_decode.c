@@ -145,8 +145,9 @@ static void read_calls(ThriftTransport *top)
 }
 
 /* The server's settings: the defaults but for the largest message, 1 MiB
- * rather than 100 (a frame's length is allocated before it is read: a
- * hundred megabytes an input would only slow the fuzzing). */
+ * rather than 100 (libthrift allocates a string's announced length before
+ * it reads the string: a hundred megabytes an input would only slow the
+ * fuzzing). */
 static const Hs2Security *server_security(void)
 {
     static const char *const keys[] = {"hive.server2.thrift.max.message.size"};
