@@ -116,13 +116,15 @@ TCLI_GEN := $(GEN)/src/server
 TCLI_C := $(TCLI_GEN)/hs2_tcli_types.c $(TCLI_GEN)/hs2_t_c_l_i_service.c
 TCLI_H := $(TCLI_GEN)/hs2_tcli_types.h $(TCLI_GEN)/hs2_t_c_l_i_service.h \
 	$(TCLI_GEN)/hs2_get_types.inc
-# the generated types' finalizers mended (tools/thrift_finalize.awk), and
+# the generated types' finalizers and readers mended (tools/thrift_finalize.awk,
+# tools/thrift_reads.awk), and
 # the list of their get_type functions, which register a type on first
 # use without a lock: the server calls them all before its first thread
-$(TCLI_C) $(TCLI_H) &: $(TCLI) tools/thrift_finalize.awk
+$(TCLI_C) $(TCLI_H) &: $(TCLI) tools/thrift_finalize.awk tools/thrift_reads.awk
 	@mkdir -p $(TCLI_GEN)
 	thrift -nowarn --gen c_glib -out $(TCLI_GEN) $(TCLI)
-	awk -f tools/thrift_finalize.awk $(TCLI_GEN)/hs2_tcli_types.c > $(TCLI_GEN)/types.tmp
+	awk -f tools/thrift_finalize.awk $(TCLI_GEN)/hs2_tcli_types.c | \
+		awk -f tools/thrift_reads.awk > $(TCLI_GEN)/types.tmp
 	mv $(TCLI_GEN)/types.tmp $(TCLI_GEN)/hs2_tcli_types.c
 	awk '/^hs2_[a-z0-9_]+_get_type \(void\)$$/ { print $$1 "," }' $(TCLI_C) > $(TCLI_GEN)/hs2_get_types.inc
 $(B)/obj/gen/%.o: $(TCLI_GEN)/%.c
@@ -223,12 +225,19 @@ $(B)/tests/qtest: tests/qtest/qtest.c $(DEPS_sql)
 # Fuzz targets (fuzz/fuzz_*.c): libFuzzer binaries in MODE=fuzz, corpus
 # replayers (fuzz/replay.c) in the test build.
 FUZZ_NAMES := $(patsubst fuzz/fuzz_%.c,%,$(wildcard fuzz/fuzz_*.c))
+# the archives a target links (sql/ and below, unless it says otherwise)
+FUZZ_DEPS = $(DEPS_sql)
 $(B)/fuzz/fuzz_%: fuzz/fuzz_%.c $(DEPS_sql)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -o $@ $< $(MODE_LDFLAGS) $(DEPS_sql) $(LIBS)
+	$(CC) $(CFLAGS_ALL) -o $@ $< $(MODE_LDFLAGS) $(FUZZ_DEPS) $(LIBS)
 $(B)/fuzz/replay_%: fuzz/fuzz_%.c fuzz/replay.c $(DEPS_sql)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) $(MODE_LDFLAGS) -o $@ fuzz/fuzz_$*.c fuzz/replay.c $(DEPS_sql) $(LIBS)
+	$(CC) $(CFLAGS_ALL) $(MODE_LDFLAGS) -o $@ fuzz/fuzz_$*.c fuzz/replay.c $(FUZZ_DEPS) $(LIBS)
+# hs2_decode drives server/ and the code generated for its protocol
+FUZZ_HS2 := $(B)/fuzz/fuzz_hs2_decode $(B)/fuzz/replay_hs2_decode
+$(FUZZ_HS2): $(DEPS_server) $(TCLI_H)
+$(FUZZ_HS2): private FUZZ_DEPS = $(DEPS_server)
+$(FUZZ_HS2): private CFLAGS_ALL += $(THRIFT_CFLAGS)
 FUZZ_REPLAYS := $(foreach N,$(FUZZ_NAMES),$(B)/fuzz/replay_$(N))
 
 # The differential query test against SQLite (tests/sqldiff/)

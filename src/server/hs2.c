@@ -21,7 +21,6 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <thrift/c_glib/protocol/thrift_binary_protocol.h>
 
 #include "common/alloc.h"
 
@@ -128,8 +127,7 @@ static void *serve_conn(void *arg)
         conn_remove(c);
         return NULL;
     }
-    ThriftProtocol *proto = g_object_new(THRIFT_TYPE_BINARY_PROTOCOL,
-                                         "transport", top, NULL);
+    ThriftProtocol *proto = hs2_proto_new(top);
     Hs2TCLIServiceHandler *handler = hs2_handler_new(user);
     ThriftProcessor *proc = g_object_new(HS2_TYPE_T_C_L_I_SERVICE_PROCESSOR,
                                          "handler", handler, NULL);

@@ -20,11 +20,9 @@
 #include <openssl/err.h>
 #include <openssl/ssl.h>
 
-#include <thrift/c_glib/protocol/thrift_binary_protocol.h>
 #include <thrift/c_glib/thrift_application_exception.h>
 #include <thrift/c_glib/thrift_configuration.h>
 #include <thrift/c_glib/transport/thrift_buffered_transport.h>
-#include <thrift/c_glib/transport/thrift_framed_transport.h>
 
 #include "server/hs2_passwd.h"
 
@@ -277,16 +275,16 @@ static SSL *tls_accept(SSL_CTX *ctx, int fd)
 static ThriftTransport *stack_on(const Hs2Security *sec, ThriftTransport *wire,
                                  bool framed)
 {
-    ThriftConfiguration *conf = g_object_new(THRIFT_TYPE_CONFIGURATION,
-                                             "max_message_size", sec->max_message,
-                                             "max_frame_size", sec->max_message,
-                                             NULL);
+    ThriftConfiguration *conf;
+    ThriftTransport *t;
+    if (framed)
+        return hs2_frames_new(wire, (guint32)sec->max_message);
+    conf = g_object_new(THRIFT_TYPE_CONFIGURATION, "max_message_size",
+                        sec->max_message, NULL);
     /* answers go out in large writes (the buffer's default is 512 bytes:
      * a page of rows would be hundreds of sends) */
-    ThriftTransport *t = g_object_new(framed ? THRIFT_TYPE_FRAMED_TRANSPORT
-                                             : THRIFT_TYPE_BUFFERED_TRANSPORT,
-                                      "transport", wire, "configuration", conf,
-                                      "w_buf_size", WRITE_BUFFER, NULL);
+    t = g_object_new(THRIFT_TYPE_BUFFERED_TRANSPORT, "transport", wire,
+                     "configuration", conf, "w_buf_size", WRITE_BUFFER, NULL);
     g_object_unref(conf);
     return t;
 }
@@ -318,8 +316,7 @@ int hs2_conn_open(const Hs2Security *sec, int fd, ThriftTransport **wire,
  * it, JDBC's connect fails with it). */
 static void answer_exception(ThriftTransport *top, const char *why)
 {
-    ThriftProtocol *p = g_object_new(THRIFT_TYPE_BINARY_PROTOCOL, "transport",
-                                     top, NULL);
+    ThriftProtocol *p = hs2_proto_new(top);
     ThriftApplicationException *x = NULL;
     ThriftMessageType type;
     gchar *name = NULL;
@@ -372,7 +369,8 @@ void hs2_auth_register(void)
 {
     g_type_class_unref(g_type_class_ref(THRIFT_TYPE_APPLICATION_EXCEPTION));
     hs2_wire_register();
-    g_type_class_unref(g_type_class_ref(THRIFT_TYPE_FRAMED_TRANSPORT));
+    hs2_frames_register();
+    hs2_proto_register();
     g_type_class_unref(g_type_class_ref(THRIFT_TYPE_CONFIGURATION));
     g_type_class_unref(g_type_class_ref(THRIFT_TYPE_BUFFERED_TRANSPORT));
 }

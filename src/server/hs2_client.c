@@ -19,9 +19,7 @@
 #include <openssl/err.h>
 #include <openssl/ssl.h>
 
-#include <thrift/c_glib/protocol/thrift_binary_protocol.h>
 #include <thrift/c_glib/transport/thrift_buffered_transport.h>
-#include <thrift/c_glib/transport/thrift_framed_transport.h>
 
 #include "common/alloc.h"
 #include "common/arena.h"
@@ -29,6 +27,9 @@
 #include "server/hs2_int.h"
 
 enum { FETCH_ROWS = 10000, DEFAULT_PORT = 10000 };
+/* the longest frame of a server's answer taken: HiveServer2's default
+ * hive.server2.thrift.max.message.size */
+#define MAX_FRAME (100u << 20)
 
 struct Hs2Client {
     SSL_CTX *tls;
@@ -277,11 +278,10 @@ static int connect_to(Hs2Client *c, const Url *u, const char *user,
     c->wire = hs2_wire_new(fd, ssl);
     if (u->sasl && (rc = sasl_login(c->wire, user, password, err)))
         return rc;
-    c->top = g_object_new(u->sasl ? THRIFT_TYPE_FRAMED_TRANSPORT
-                                  : THRIFT_TYPE_BUFFERED_TRANSPORT,
-                          "transport", c->wire, "w_buf_size", 65536, NULL);
-    c->proto = g_object_new(THRIFT_TYPE_BINARY_PROTOCOL, "transport", c->top,
-                            NULL);
+    c->top = u->sasl ? hs2_frames_new(c->wire, MAX_FRAME)
+                     : g_object_new(THRIFT_TYPE_BUFFERED_TRANSPORT, "transport",
+                                    c->wire, "w_buf_size", 65536, NULL);
+    c->proto = hs2_proto_new(c->top);
     c->iface = g_object_new(HS2_TYPE_T_C_L_I_SERVICE_CLIENT, "input_protocol",
                             c->proto, "output_protocol", c->proto, NULL);
     return COMB_OK;
@@ -494,6 +494,22 @@ static guint column_rows(const Hs2TColumn *col)
                                     : 0;
 }
 
+/* Whether col can be read as rows values of kind: a union with one
+ * member set (column_into reads the first set one), of the payload the
+ * batch's column has (kind_of's mapping), with that many values.  A
+ * server's page is checked before it is read. */
+static bool column_fits(const Hs2TColumn *col, CombTypeKind kind, guint rows)
+{
+    int ints = col->__isset_boolVal + col->__isset_byteVal +
+               col->__isset_i16Val + col->__isset_i32Val + col->__isset_i64Val;
+    int texts = col->__isset_binaryVal + col->__isset_stringVal;
+    int members = ints + col->__isset_doubleVal + texts;
+    bool typed = comb_type_is_int(kind)     ? ints == 1
+                 : comb_type_is_float(kind) ? col->__isset_doubleVal
+                                            : texts == 1;
+    return members == 1 && typed && column_rows(col) >= rows;
+}
+
 /* One page of rows to the sink; *more whether another may follow. */
 static int fetch_page(Fetch *f, const SqlSink *sink, bool *more, CombErr *err)
 {
@@ -515,6 +531,12 @@ static int fetch_page(Fetch *f, const SqlSink *sink, bool *more, CombErr *err)
                       "of protocol V6 and later are)");
     if (!rc && f->n_cols > 0)
         rows = column_rows(g_ptr_array_index(resp->results->columns, 0));
+    for (int col = 0; !rc && col < f->n_cols; col++)
+        if (!column_fits(g_ptr_array_index(resp->results->columns, col),
+                         f->kinds[col], rows))
+            rc = comb_err(err, COMB_EIO, "the server's page of rows does "
+                          "not match its metadata: column %d is not of its "
+                          "type or has fewer than %u values", col + 1, rows);
     for (guint from = 0; !rc && from < rows; from += COMB_BATCH_SIZE) {
         int n = rows - from < COMB_BATCH_SIZE ? (int)(rows - from)
                                               : COMB_BATCH_SIZE;

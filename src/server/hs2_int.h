@@ -261,5 +261,17 @@ int hs2_wire_byte(ThriftTransport *wire);
  * (up to a second, 1 MiB). */
 void hs2_wire_drain(ThriftTransport *wire);
 void hs2_wire_register(void);
+/* Thrift's framed transport over wire (hs2_frames.c, in place of
+ * libthrift's, which over-reads its heap when a read spans two frames):
+ * frames up to max bytes (a longer one is an error), a write's frame sent
+ * at each flush.  It holds a reference to wire. */
+ThriftTransport *hs2_frames_new(ThriftTransport *wire, guint32 max);
+void hs2_frames_register(void);
+/* Thrift's binary protocol over t (hs2_proto.c): libthrift's, but for a
+ * binary's read (libthrift 0.17 leaves its pointer unset when the length
+ * cannot be read, and takes a negative or any announced length): a
+ * negative one, or one longer than t may still carry, is an error. */
+ThriftProtocol *hs2_proto_new(ThriftTransport *t);
+void hs2_proto_register(void);
 
 #endif

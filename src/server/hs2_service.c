@@ -21,7 +21,6 @@
 #include "common/alloc.h"
 #include "sql/session.h"
 
-#include <thrift/c_glib/protocol/thrift_binary_protocol.h>
 #include <thrift/c_glib/thrift_application_exception.h>
 
 #define HANDLE_LEN 16
@@ -1507,11 +1506,10 @@ static void register_types(void)
     g_type_class_unref(g_type_class_ref(comb_hs2_handler_get_type()));
     g_type_class_unref(g_type_class_ref(HS2_TYPE_T_C_L_I_SERVICE_PROCESSOR));
     hs2_auth_register();
-    g_type_class_unref(g_type_class_ref(THRIFT_TYPE_BINARY_PROTOCOL));
     /* the processor looks the protocol's "transport" up by name: the
      * name's first interning too (GLib's futex locks are as unseen) */
     GObject *t = G_OBJECT(hs2_wire_new(-1, NULL));
-    GObject *p = g_object_new(THRIFT_TYPE_BINARY_PROTOCOL, "transport", t, NULL);
+    GObject *p = G_OBJECT(hs2_proto_new(THRIFT_TRANSPORT(t)));
     GObject *got = NULL;
     g_object_get(p, "transport", &got, NULL);
     g_object_unref(got);

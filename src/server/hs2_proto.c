@@ -1,0 +1,78 @@
+/*
+ * hs2_proto.c - Thrift's binary protocol as libthrift has it, but for the
+ * reading of a binary.  Debian's libthrift-c-glib 0.17 leaves the bytes'
+ * pointer unset when the length cannot be read (thrift_protocol_skip, of
+ * an unknown field or call, then frees whatever the stack held), hands a
+ * negative length back as if it were one (the generated reader appended
+ * some 4 GiB from NULL), and allocates any announced length before
+ * reading it.  Here a binary is NULL until read, and its length must be
+ * what the transport may still carry (hive.server2.thrift.max.message.
+ * size), else the read is an error.
+ */
+#include "server/hs2_int.h"
+
+#include <thrift/c_glib/protocol/thrift_binary_protocol.h>
+
+typedef struct CombHs2Proto {
+    ThriftBinaryProtocol parent;
+} CombHs2Proto;
+
+typedef struct CombHs2ProtoClass {
+    ThriftBinaryProtocolClass parent;
+} CombHs2ProtoClass;
+
+G_DEFINE_TYPE(CombHs2Proto, comb_hs2_proto, THRIFT_TYPE_BINARY_PROTOCOL)
+
+/* A length as the transport takes it: not negative, and within what it
+ * may still read. */
+static bool length_ok(ThriftProtocol *p, gint32 n, GError **error)
+{
+    if (n < 0) {
+        g_set_error(error, THRIFT_PROTOCOL_ERROR,
+                    THRIFT_PROTOCOL_ERROR_NEGATIVE_SIZE,
+                    "a binary of negative length (%d)", n);
+        return false;
+    }
+    return THRIFT_TRANSPORT_GET_CLASS(p->transport)
+        ->checkReadBytesAvailable(p->transport, n, error);
+}
+
+static gint32 proto_read_binary(ThriftProtocol *p, gpointer *buf,
+                                guint32 *len, GError **error)
+{
+    gint32 n = 0, got = thrift_protocol_read_i32(p, &n, error);
+    *buf = NULL;
+    *len = 0;
+    if (got < 0 || !length_ok(p, n, error))
+        return -1;
+    if (n == 0)
+        return got;
+    *buf = g_malloc((gsize)n);
+    if (thrift_transport_read_all(p->transport, *buf, (guint32)n, error) < 0) {
+        g_free(*buf);
+        *buf = NULL;
+        return -1;
+    }
+    *len = (guint32)n;
+    return got + n;
+}
+
+static void comb_hs2_proto_class_init(CombHs2ProtoClass *c)
+{
+    THRIFT_PROTOCOL_CLASS(c)->read_binary = proto_read_binary;
+}
+
+static void comb_hs2_proto_init(CombHs2Proto *p)
+{
+    (void)p;
+}
+
+ThriftProtocol *hs2_proto_new(ThriftTransport *t)
+{
+    return g_object_new(comb_hs2_proto_get_type(), "transport", t, NULL);
+}
+
+void hs2_proto_register(void)
+{
+    g_type_class_unref(g_type_class_ref(comb_hs2_proto_get_type()));
+}
