@@ -1,9 +1,9 @@
 /*
  * hs2_conf.c - the server's own settings, from its --hiveconf pairs: the
- * look-up, whole numbers, booleans and Hive's time values, each refused
- * with a reason when malformed; the limits of the server's lifecycle
- * (connections, idle time-outs, the stop's grace); and the clock the
- * time-outs are measured by.
+ * look-up, whole numbers, booleans, sizes and Hive's time values, each
+ * refused with a reason when malformed; the limits of the server's
+ * lifecycle (connections, idle time-outs, the stop's grace, a result's
+ * memory); and the clock the time-outs are measured by.
  */
 #include "server/hs2_int.h"
 
@@ -13,6 +13,8 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+
+#include "common/memacct.h"
 
 const char *hs2_conf_value(const Hs2Options *opt, const char *key)
 {
@@ -118,6 +120,16 @@ int hs2_conf_duration(const Hs2Options *opt, const char *key, int64_t unit_ms,
     return COMB_OK;
 }
 
+int hs2_conf_size(const Hs2Options *opt, const char *key, int64_t *out,
+                  CombErr *err)
+{
+    const char *v = hs2_conf_value(opt, key);
+    if (v && !comb_parse_size(v, out))
+        return comb_err(err, COMB_EINVALID, "%s=%s: expected a size in bytes "
+                        "with an optional k, m, g or t, such as 64m", key, v);
+    return COMB_OK;
+}
+
 int hs2_limits_init(const Hs2Options *opt, Hs2Limits *lim, CombErr *err)
 {
     long workers = 500, async_threads = 100, async_queue = 100;
@@ -127,6 +139,8 @@ int hs2_limits_init(const Hs2Options *opt, Hs2Limits *lim, CombErr *err)
     lim->op_idle_ms = 2 * 3600000LL;
     lim->idle_check_ops = true;
     lim->grace_ms = 1800 * 1000LL;
+    /* comb's own: a result's rows beyond it go to a file, as Hive's do */
+    lim->result_memory = 64LL << 20;
     if ((rc = hs2_conf_long(opt, "hive.server2.thrift.max.worker.threads", 1,
                             100000, &workers, err)) ||
         (rc = hs2_conf_duration(opt, "hive.server2.idle.session.timeout", 1,
@@ -140,7 +154,9 @@ int hs2_limits_init(const Hs2Options *opt, Hs2Limits *lim, CombErr *err)
         (rc = hs2_conf_long(opt, "hive.server2.async.exec.threads", 1, 100000,
                             &async_threads, err)) ||
         (rc = hs2_conf_long(opt, "hive.server2.async.exec.wait.queue.size", 0,
-                            1000000, &async_queue, err)))
+                            1000000, &async_queue, err)) ||
+        (rc = hs2_conf_size(opt, "comb.server.result.memory",
+                            &lim->result_memory, err)))
         return rc;
     lim->max_workers = (int)workers;
     lim->async_threads = (int)async_threads;

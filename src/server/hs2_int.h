@@ -32,19 +32,41 @@ typedef struct Hs2Col {
     uint8_t *null;
 } Hs2Col;
 
+/* A result beyond its memory budget: its rows in chunks in a temporary
+ * file (hs2_rows.c). */
+typedef struct Hs2Spill Hs2Spill;
+
 typedef struct Hs2Result {
     int n_cols;
     Hs2Col *cols;
-    int64_t n_rows, cap;
-    int64_t next;          /* the first row not fetched yet */
-    CombBuf text;          /* scratch for formatting */
+    int64_t n_rows, cap;   /* the rows in memory: all of them, or with a
+                              spill file the chunk being filled or fetched */
+    int64_t next;          /* the first of them not fetched yet */
+    int64_t first;         /* the place in the result of the first of them */
+    int64_t total;         /* rows of the whole result */
+    int64_t held;          /* bytes the rows in memory take, about */
+    int64_t row_bytes;     /* what one row takes beside its strings */
+    int64_t budget;        /* held beyond it: the rows go to the spill file;
+                              0 never */
+    char *spill_dir;       /* where the spill file is made */
+    Hs2Spill *spill;       /* NULL: nothing spilled */
+    CombBuf text;          /* scratch for formatting and reading */
 } Hs2Result;
 
 /* The result's columns (sink begin). */
 int hs2_result_begin(Hs2Result *r, int n_cols, const char *const *names,
                      const CombTypeKind *kinds, CombErr *err);
+/* After hs2_result_begin: when the rows in memory take more than budget
+ * bytes (0: never), they are written as one chunk to a temporary file in
+ * dir (made then, unlinked at once) and dropped from memory. */
+int hs2_result_budget(Hs2Result *r, int64_t budget, const char *dir,
+                      CombErr *err);
 /* The live rows of b appended. */
 int hs2_result_add(Hs2Result *r, const CombBatch *b, CombErr *err);
+/* The last row was appended: with a spill file the rows still in memory
+ * are written too and fetching starts at the first chunk (a write error,
+ * as a full disk, fails it: the result would be cut short). */
+int hs2_result_end(Hs2Result *r, CombErr *err);
 void hs2_result_free(Hs2Result *r);
 /* One value of a row built by hand: text for text columns, i for integer
  * ones (booleans 0/1), d for doubles; null wins. */
@@ -57,10 +79,17 @@ typedef struct Hs2Value {
 int hs2_result_append(Hs2Result *r, const Hs2Value *v, CombErr *err);
 /* The column descriptions GetResultSetMetadata answers with. */
 void hs2_result_schema(const Hs2Result *r, Hs2TTableSchema *schema);
-/* Up to max rows from r->next on into rs, column-oriented (protocol V6
- * and later) or row by row (older clients); r->next moves past them. */
-void hs2_result_fetch(Hs2Result *r, int64_t max, bool by_column,
-                      Hs2TRowSet *rs);
+/* Up to max rows (< 0: all) from the next one not fetched on into rs,
+ * column-oriented (protocol V6 and later) or row by row (older clients),
+ * the next chunk of a spill file read as the one in memory is used up;
+ * the fetch moves past them.  A read error of the spill file fails this
+ * fetch and every later one. */
+int hs2_result_fetch(Hs2Result *r, int64_t max, bool by_column,
+                     Hs2TRowSet *rs, CombErr *err);
+/* The next fetch starts at the first row again (FETCH_FIRST). */
+int hs2_result_rewind(Hs2Result *r, CombErr *err);
+/* Whether rows are left to fetch. */
+bool hs2_result_more(const Hs2Result *r);
 
 /* ----------------------------------------------------------- metadata */
 
@@ -99,6 +128,10 @@ int hs2_conf_bool(const Hs2Options *opt, const char *key, bool *out,
                   CombErr *err);
 int hs2_conf_duration(const Hs2Options *opt, const char *key, int64_t unit_ms,
                       int64_t *out, CombErr *err);
+/* key as a number of bytes with an optional k, m, g or t (powers of
+ * 1024: 64m) into *out when set. */
+int hs2_conf_size(const Hs2Options *opt, const char *key, int64_t *out,
+                  CombErr *err);
 /* A time as Hive writes them: a whole number, optionally signed, of
  * unit_ms milliseconds, or followed by a unit (ns, us, ms, s, m, h, d or
  * their long names: 30s, 5 min, 7d); false when malformed. */
@@ -117,6 +150,9 @@ typedef struct Hs2Limits {
     int64_t grace_ms;         /* hive.server2.graceful.stop.timeout */
     int async_threads;        /* hive.server2.async.exec.threads */
     int async_queue;          /* hive.server2.async.exec.wait.queue.size */
+    int64_t result_memory;    /* comb.server.result.memory: bytes of an
+                                 operation's result kept in memory, the
+                                 rest spilled; 0 all kept */
 } Hs2Limits;
 
 int hs2_limits_init(const Hs2Options *opt, Hs2Limits *lim, CombErr *err);

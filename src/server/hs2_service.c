@@ -456,22 +456,32 @@ static void session_unlink_locked(Hs2Session *s)
 
 /* --------------------------------------------------------- statements */
 
+/* What a statement's sink writes to: its operation, whose result spills
+ * (beyond comb.server.result.memory) where its session's temporary files
+ * go. */
+typedef struct StmtSink {
+    Hs2Session *s;
+    Hs2Op *o;
+} StmtSink;
+
 static int sink_begin(void *ctx, int n_cols, const char *const *names,
                       const CombTypeKind *kinds, CombErr *err)
 {
-    Hs2Op *o = ctx;
-    o->began = true;
-    return hs2_result_begin(&o->result, n_cols, names, kinds, err);
+    StmtSink *k = ctx;
+    int rc = hs2_result_begin(&k->o->result, n_cols, names, kinds, err);
+    k->o->began = true;
+    return rc ? rc : hs2_result_budget(&k->o->result, reg.lim->result_memory,
+                                       sql_session_spill_dir(k->s->sql), err);
 }
 
 static int sink_batch(void *ctx, const CombBatch *b, CombErr *err)
 {
-    return hs2_result_add(&((Hs2Op *)ctx)->result, b, err);
+    return hs2_result_add(&((StmtSink *)ctx)->o->result, b, err);
 }
 
 static int sink_info(void *ctx, const char *line, CombErr *err)
 {
-    Hs2Op *o = ctx;
+    Hs2Op *o = ((StmtSink *)ctx)->o;
     char **log = comb_realloc(o->log, (size_t)(o->n_log + 1) * sizeof *log);
     if (!log)
         return comb_err_nomem(err);
@@ -602,13 +612,15 @@ static const char *state_name(Hs2TOperationState st)
 static void execute(Hs2Session *s, Hs2Op *o, const char *sql,
                     GHashTable *overlay, int64_t timeout_s)
 {
-    SqlSink sink = {o, sink_begin, sink_batch, NULL, sink_info};
+    StmtSink k = {s, o};
+    SqlSink sink = {&k, sink_begin, sink_batch, NULL, sink_info};
     Hs2Query *q = hs2_query_begin(s->user, sql);
     bool failed = apply_overlay(s->sql, overlay, &o->err) ||
                   start_deadline(s, o, sql, timeout_s, &o->err) ||
                   sql_session_execute(s->sql, sql, strlen(sql), &sink, &o->err) ||
                   (!o->began && o->n_log > 0 && is_set_statement(sql) &&
-                   set_lines_as_result(o, &o->err));
+                   set_lines_as_result(o, &o->err)) ||
+                  hs2_result_end(&o->result, &o->err);
     if (failed) {
         hs2_result_free(&o->result);
         o->began = false;
@@ -619,7 +631,7 @@ static void execute(Hs2Session *s, Hs2Op *o, const char *sql,
     o->deadline_ms = 0;
     o->touched_ms = hs2_now_ms();
     /* (the status page's log lock is taken under the registry's only) */
-    hs2_query_end(q, state_name(o->state), o->began ? o->result.n_rows : 0,
+    hs2_query_end(q, state_name(o->state), o->began ? o->result.total : 0,
                   failed ? o->err.msg : NULL);
     pthread_mutex_unlock(&reg.lock);
 }
@@ -1000,12 +1012,13 @@ static void fetch_log(Hs2Op *o, int64_t max, bool by_column, Hs2TRowSet *rs)
     static const char *const names[] = {"log"};
     static const CombTypeKind kinds[] = {COMB_T_STRING};
     if (!hs2_result_begin(&lines, 1, names, kinds, &ignored))
-        for (; o->log_next < o->n_log && (max < 0 || lines.n_rows < max);
+        for (; o->log_next < o->n_log && (max < 0 || lines.total < max);
              o->log_next++)
             if (hs2_result_append(&lines, &(Hs2Value){o->log[o->log_next], 0, false},
                                   &ignored))
                 break;
-    hs2_result_fetch(&lines, -1, by_column, rs);
+    /* in memory (no budget): nothing to fail */
+    hs2_result_fetch(&lines, -1, by_column, rs, &ignored);
     hs2_result_free(&lines);
 }
 
@@ -1027,10 +1040,15 @@ static gboolean fetch_results(Hs2TCLIServiceIf *iface, Hs2TFetchResultsResp **re
                      "HY010", "The operation has no result set");
         return TRUE;
     } else {
-        if (req->orientation == HS2_T_FETCH_ORIENTATION_FETCH_FIRST)
-            o->result.next = 0;
-        hs2_result_fetch(&o->result, req->maxRows, s->by_column, rs);
-        (*ret)->hasMoreRows = o->result.next < o->result.n_rows;
+        CombErr err;
+        if ((req->orientation == HS2_T_FETCH_ORIENTATION_FETCH_FIRST &&
+             hs2_result_rewind(&o->result, &err)) ||
+            hs2_result_fetch(&o->result, req->maxRows, s->by_column, rs, &err)) {
+            session_release(s);
+            status_failed((*ret)->status, &err);
+            return TRUE;
+        }
+        (*ret)->hasMoreRows = hs2_result_more(&o->result);
         (*ret)->__isset_hasMoreRows = TRUE;
     }
     (*ret)->__isset_results = TRUE;

@@ -83,6 +83,9 @@ int sql_session_set_var(SqlSession *s, const char *key, const char *value,
                         CombErr *err);
 /* Current value of a conf key, or NULL. */
 const char *sql_session_get_conf(const SqlSession *s, const char *key);
+/* The directory the session's temporary files go to: comb.exec.spill.dir,
+ * else $TMPDIR, else /tmp. */
+const char *sql_session_spill_dir(const SqlSession *s);
 /* hive.txn.timeout in milliseconds as the session's settings have it
  * (comb-site.conf, --hiveconf, SET; Hive's 300 s when unset): what other
  * clients of the warehouse, e.g. `comb stream`, heartbeat by. */

@@ -57,7 +57,7 @@ int sql_exec_conf_check(const char *key, const char *value, CombErr *err)
     return COMB_OK;
 }
 
-static const char *spill_dir(const SqlSession *s)
+const char *sql_session_spill_dir(const SqlSession *s)
 {
     const char *v = sql_session_get_conf(s, SPILL_DIR_KEY);
     if (v && *v)
@@ -114,7 +114,7 @@ struct SqlSpill {
 static int spill_io_error(SqlSpill *sp, const char *what, CombErr *err)
 {
     int e = errno;
-    const char *dir = spill_dir(sp->c->s);
+    const char *dir = sql_session_spill_dir(sp->c->s);
     if (e == ENOSPC || e == EDQUOT)
         return comb_err(err, COMB_EFULL,
                         "No space left on device for spill files in %s (%s): "
@@ -127,7 +127,7 @@ static int spill_io_error(SqlSpill *sp, const char *what, CombErr *err)
 int sql_spill_create(SqlStmtCtx *c, int n_cols, const CombType *const *types,
                      SqlSpill **out, CombErr *err)
 {
-    const char *dir = spill_dir(c->s);
+    const char *dir = sql_session_spill_dir(c->s);
     char path[4096];
     SqlSpill *sp = comb_calloc(1, sizeof *sp);
     int fd;
