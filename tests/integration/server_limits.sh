@@ -40,4 +40,6 @@ refused "hive.server2.graceful.stop.timeout=soon: expected a time such as 30 (se
     --hiveconf hive.server2.graceful.stop.timeout=soon
 refused "hive.server2.idle.session.check.operation=yes: expected true or false" \
     --hiveconf hive.server2.idle.session.check.operation=yes
+refused "comb.server.result.memory=lots: expected a size in bytes with an optional k, m, g or t" \
+    --hiveconf comb.server.result.memory=lots
 echo ok
