@@ -4,7 +4,9 @@
  * as Hive types them: booleans, the integer sizes and doubles as
  * themselves, FLOAT as a double, BINARY as bytes, and DECIMAL, DATE,
  * TIMESTAMP, strings and complex values as the strings Hive sends (complex
- * ones as JSON).
+ * ones as JSON).  A result beyond its budget (comb.server.result.memory)
+ * is kept in a temporary file a chunk at a time, and fetched from it a
+ * chunk at a time, so that a big SELECT does not cost the server its size.
  */
 #include "server/hs2_int.h"
 

@@ -50,4 +50,6 @@ refused "hive.server2.async.exec.threads=0: expected a number from 1 to" \
     --hiveconf hive.server2.async.exec.threads=0
 refused "hive.server2.async.exec.wait.queue.size=-1: expected a number from 0 to" \
     --hiveconf hive.server2.async.exec.wait.queue.size=-1
+refused "comb.server.result.memory=lots: expected a size in bytes with an optional k, m, g or t" \
+    --hiveconf comb.server.result.memory=lots
 echo ok
