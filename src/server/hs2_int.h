@@ -12,6 +12,7 @@
 
 #include "common/batch.h"
 #include "common/buf.h"
+#include "common/duration.h"
 #include "server/hs2.h"
 #include "server/hs2_tcli_types.h"
 #include "server/hs2_t_c_l_i_service.h"
@@ -91,7 +92,7 @@ int hs2_meta_cross_reference(Hs2Result *r, CombErr *err);
  * case), or NULL. */
 const char *hs2_conf_value(const Hs2Options *opt, const char *key);
 /* key as a whole number from lo to hi, or true / false, or a time of
- * Hive's form (hs2_duration_ms) in milliseconds: *out when set (else left
+ * Hive's form (common/duration.h) in milliseconds: *out when set (else left
  * as it is, the default), a clear error when malformed. */
 int hs2_conf_long(const Hs2Options *opt, const char *key, long lo, long hi,
                   long *out, CombErr *err);
@@ -99,10 +100,6 @@ int hs2_conf_bool(const Hs2Options *opt, const char *key, bool *out,
                   CombErr *err);
 int hs2_conf_duration(const Hs2Options *opt, const char *key, int64_t unit_ms,
                       int64_t *out, CombErr *err);
-/* A time as Hive writes them: a whole number, optionally signed, of
- * unit_ms milliseconds, or followed by a unit (ns, us, ms, s, m, h, d or
- * their long names: 30s, 5 min, 7d); false when malformed. */
-bool hs2_duration_ms(const char *text, int64_t unit_ms, int64_t *out);
 
 /* The server's lifecycle, from its --hiveconf pairs (README). */
 typedef struct Hs2Limits {

@@ -562,7 +562,7 @@ static int start_deadline(Hs2Session *s, Hs2Op *o, const char *sql,
     int64_t conf_ms = 0, t = request_s > 0 ? request_s : 0;
     if (is_set_statement(sql))
         return COMB_OK;
-    if (v && *v && !hs2_duration_ms(v, 1000, &conf_ms))
+    if (v && *v && !comb_duration_ms(v, 1000, &conf_ms))
         return comb_err(err, COMB_EINVALID, "hive.query.timeout.seconds=%s: "
                         "expected a time such as 30 (seconds), 30s or 5m", v);
     if (conf_ms / 1000 > 0 && (t == 0 || conf_ms / 1000 < t))
