@@ -137,8 +137,8 @@ static bool answered_unknown_method(const GError *e)
 static void *serve_conn(void *arg)
 {
     Conn *c = arg;
-    ThriftTransport *wire = hms_wire_new(c->fd);
-    int first = hms_wire_byte(wire);
+    ThriftTransport *wire = rpc_wire_new(c->fd, NULL);
+    int first = rpc_wire_byte(wire);
     if (first < 0) {
         conn_forget_fd(c);
         g_object_unref(wire);       /* closes fd */

@@ -139,7 +139,6 @@ void hms_register_types(void)
     static GType (*const get_type[])(void) = {
 #include "hms/hms_get_types.inc"
     };
-    GError *first = NULL;
     for (size_t i = 0; i < sizeof get_type / sizeof *get_type; i++)
         get_type[i]();
     g_type_class_unref(g_type_class_ref(comb_hms_handler_get_type()));
@@ -149,10 +148,5 @@ void hms_register_types(void)
     g_type_class_unref(g_type_class_ref(THRIFT_TYPE_FRAMED_TRANSPORT));
     g_type_class_unref(g_type_class_ref(THRIFT_TYPE_BUFFERED_TRANSPORT));
     g_type_class_unref(g_type_class_ref(THRIFT_TYPE_CONFIGURATION));
-    /* the wire's class, and GLib's lock of its error domains, which it
-     * makes on the first GError with atomics ThreadSanitizer does not see */
-    g_object_unref(hms_wire_new(-1));
-    g_set_error(&first, THRIFT_TRANSPORT_ERROR, THRIFT_TRANSPORT_ERROR_RECEIVE,
-                "none");
-    g_clear_error(&first);
+    rpc_wire_register();
 }

@@ -120,7 +120,7 @@ static void *serve_conn(void *arg)
     char user[HS2_USER_MAX + 1];
     if (hs2_conn_open(&security, c->fd, &wire, &top, user)) {
         if (wire) {
-            hs2_wire_drain(wire);
+            rpc_wire_drain(wire);
             g_object_unref(wire);   /* closes fd */
         } else {
             close(c->fd);

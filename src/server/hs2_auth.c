@@ -300,8 +300,8 @@ int hs2_conn_open(const Hs2Security *sec, int fd, ThriftTransport **wire,
     set_timeout(fd, HANDSHAKE_SECONDS);
     if (sec->tls && !(ssl = tls_accept(sec->tls, fd)))
         return -1;
-    *wire = hs2_wire_new(fd, ssl);
-    first = hs2_wire_byte(*wire);
+    *wire = rpc_wire_new(fd, ssl);
+    first = rpc_wire_byte(*wire);
     if (first == HS2_SASL_START && !sasl_negotiate(sec, *wire, user))
         return -1;
     /* a client without SASL cannot be told why: it is hung up on */
@@ -355,8 +355,8 @@ void hs2_conn_refuse(const Hs2Security *sec, int fd, const char *why)
         close(fd);
         return;
     }
-    wire = hs2_wire_new(fd, ssl);
-    first = hs2_wire_byte(wire);
+    wire = rpc_wire_new(fd, ssl);
+    first = rpc_wire_byte(wire);
     if (first == HS2_SASL_START) {
         hs2_sasl_write(wire, HS2_SASL_ERROR, why);
     } else if (first >= 0) {
@@ -364,14 +364,14 @@ void hs2_conn_refuse(const Hs2Security *sec, int fd, const char *why)
         answer_exception(top, why);
         g_object_unref(top);
     }
-    hs2_wire_drain(wire);
+    rpc_wire_drain(wire);
     g_object_unref(wire);       /* closes fd */
 }
 
 void hs2_auth_register(void)
 {
     g_type_class_unref(g_type_class_ref(THRIFT_TYPE_APPLICATION_EXCEPTION));
-    hs2_wire_register();
+    rpc_wire_register();
     g_type_class_unref(g_type_class_ref(THRIFT_TYPE_FRAMED_TRANSPORT));
     g_type_class_unref(g_type_class_ref(THRIFT_TYPE_CONFIGURATION));
     g_type_class_unref(g_type_class_ref(THRIFT_TYPE_BUFFERED_TRANSPORT));

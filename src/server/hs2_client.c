@@ -274,7 +274,7 @@ static int connect_to(Hs2Client *c, const Url *u, const char *user,
         close(fd);
         return rc;
     }
-    c->wire = hs2_wire_new(fd, ssl);
+    c->wire = rpc_wire_new(fd, ssl);
     if (u->sasl && (rc = sasl_login(c->wire, user, password, err)))
         return rc;
     c->top = g_object_new(u->sasl ? THRIFT_TYPE_FRAMED_TRANSPORT

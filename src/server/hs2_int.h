@@ -13,6 +13,7 @@
 #include "common/batch.h"
 #include "common/buf.h"
 #include "common/duration.h"
+#include "rpc/rpc_wire.h"
 #include "server/hs2.h"
 #include "server/hs2_tcli_types.h"
 #include "server/hs2_t_c_l_i_service.h"
@@ -247,16 +248,5 @@ void hs2_conn_refuse(const Hs2Security *sec, int fd, const char *why);
 /* the classes the handshake makes, registered before the threads */
 void hs2_auth_register(void);
 
-/* The bottom transport (hs2_wire.c): fd, or the TLS session ssl on it. */
-struct ssl_st;
-ThriftTransport *hs2_wire_new(int fd, struct ssl_st *ssl);
-/* The next byte, left to be read (-1 at the end or on error). */
-int hs2_wire_byte(ThriftTransport *wire);
-/* After a refusal: what was said reaches the client before the hang-up
- * (unread bytes would make the close a reset that can overtake it): the
- * sending side is shut, what the client still sends read and dropped
- * (up to a second, 1 MiB). */
-void hs2_wire_drain(ThriftTransport *wire);
-void hs2_wire_register(void);
 
 #endif

@@ -1510,7 +1510,7 @@ static void register_types(void)
     g_type_class_unref(g_type_class_ref(THRIFT_TYPE_BINARY_PROTOCOL));
     /* the processor looks the protocol's "transport" up by name: the
      * name's first interning too (GLib's futex locks are as unseen) */
-    GObject *t = G_OBJECT(hs2_wire_new(-1, NULL));
+    GObject *t = G_OBJECT(rpc_wire_new(-1, NULL));
     GObject *p = g_object_new(THRIFT_TYPE_BINARY_PROTOCOL, "transport", t, NULL);
     GObject *got = NULL;
     g_object_get(p, "transport", &got, NULL);
