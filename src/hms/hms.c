@@ -1,6 +1,6 @@
 /*
  * hms.c - hms_serve: the listening socket (127.0.0.1 unless told
- * otherwise), a thread per connection running ThriftHiveMetastore's
+ * otherwise; rpc/rpc_serve.h), a thread per connection running ThriftHiveMetastore's
  * processor over the binary protocol (framed when the client's first byte
  * is 0, the high byte of a frame's length, else buffered: a message
  * begins with the version's 0x80), up to hive.metastore.server.max.threads
@@ -9,14 +9,7 @@
 #include "hms/hms_int.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <netdb.h>
-#include <poll.h>
 #include <pthread.h>
-#include <signal.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -28,6 +21,7 @@
 #include <thrift/c_glib/transport/thrift_framed_transport.h>
 
 #include "common/alloc.h"
+#include "rpc/rpc_serve.h"
 
 /* A connection and whether its thread is in a call (under conns.lock). */
 typedef struct Conn {
@@ -49,14 +43,7 @@ static struct {
 } conns = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, 0,
            false};
 
-static int stop_pipe[2] = {-1, -1};
 static HmsConf conf;
-
-static void on_stop_signal(int sig)
-{
-    ssize_t ignored = write(stop_pipe[1], &sig, 1);
-    (void)ignored;
-}
 
 /* c in the list unless the limit is reached (then false: c is dropped). */
 static bool conn_admit(Conn *c)
@@ -172,48 +159,12 @@ static void *serve_conn(void *arg)
     return NULL;
 }
 
-static int listen_on(const HmsOptions *opt, int *out, char *host, size_t n,
-                     int *port, CombErr *err)
-{
-    struct addrinfo hints = {0}, *ai = NULL;
-    char service[16];
-    const char *bind_to = opt->bind ? opt->bind : "127.0.0.1";
-    int fd = -1, one = 1, rc;
-    struct sockaddr_storage sa;
-    socklen_t len = sizeof sa;
-    hints.ai_family = AF_UNSPEC;
-    hints.ai_socktype = SOCK_STREAM;
-    hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
-    snprintf(service, sizeof service, "%d", opt->port);
-    if ((rc = getaddrinfo(bind_to, service, &hints, &ai)))
-        return comb_err(err, COMB_EINVALID, "cannot listen on '%s': %s",
-                        bind_to, gai_strerror(rc));
-    fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) ||
-        bind(fd, ai->ai_addr, ai->ai_addrlen) || listen(fd, 128) ||
-        getsockname(fd, (struct sockaddr *)&sa, &len) ||
-        getnameinfo((struct sockaddr *)&sa, len, host, (socklen_t)n, service,
-                    sizeof service, NI_NUMERICHOST | NI_NUMERICSERV)) {
-        rc = comb_err(err, COMB_EIO, "cannot listen on %s port %d: %s",
-                      bind_to, opt->port, strerror(errno));
-        if (fd >= 0)
-            close(fd);
-        freeaddrinfo(ai);
-        return rc;
-    }
-    freeaddrinfo(ai);
-    *port = atoi(service);
-    *out = fd;
-    return COMB_OK;
-}
-
 /* One accepted socket: a thread of its own, or closed at once when the
  * limit is reached (the client sees its connection end). */
-static void start_conn(int fd)
+static void start_conn(int fd, void *arg)
 {
     Conn *c = comb_calloc(1, sizeof *c);
-    pthread_t tid;
-    pthread_attr_t attr;
+    (void)arg;
     if (!c) {
         close(fd);
         return;
@@ -224,35 +175,10 @@ static void start_conn(int fd)
         comb_free(c);
         return;
     }
-    pthread_attr_init(&attr);
-    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    if (pthread_create(&tid, &attr, serve_conn, c)) {
+    if (!rpc_thread_start(serve_conn, c)) {
         conn_forget_fd(c);
         close(fd);
         conn_remove(c);
-    }
-    pthread_attr_destroy(&attr);
-}
-
-/* Accept until a stop signal. */
-static void accept_loop(int lfd)
-{
-    struct pollfd p[2] = {{lfd, POLLIN, 0}, {stop_pipe[0], POLLIN, 0}};
-    char sig;
-    for (;;) {
-        if (poll(p, 2, -1) < 0) {
-            if (errno == EINTR)
-                continue;
-            return;
-        }
-        if (p[1].revents) {
-            ssize_t ignored = read(stop_pipe[0], &sig, 1);
-            (void)ignored;
-            return;
-        }
-        int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
-        if (fd >= 0)
-            start_conn(fd);
     }
 }
 
@@ -303,38 +229,30 @@ static int housekeeper_start(MsHeartbeater **out, CombErr *err)
 
 int hms_serve(const HmsOptions *opt, CombErr *err)
 {
-    struct sigaction sa = {0}, old_int, old_term;
     char host[256];
     int lfd = -1, port = 0, rc;
     MsHeartbeater *hk = NULL;
-    if (pipe2(stop_pipe, O_CLOEXEC))
-        return comb_err(err, COMB_EIO, "cannot make a pipe: %s",
-                        strerror(errno));
+    if ((rc = rpc_stop_open(err)))
+        return rc;
     if ((rc = hms_conf_init(opt, &conf, err)) ||
         (rc = housekeeper_start(&hk, err)) ||
-        (rc = listen_on(opt, &lfd, host, sizeof host, &port, err))) {
+        (rc = rpc_listen(opt->bind, opt->port, &lfd, host, sizeof host, &port,
+                         err))) {
         ms_heartbeater_stop(hk);
         hms_conf_free(&conf);
-        close(stop_pipe[0]);
-        close(stop_pipe[1]);
+        rpc_stop_close();
         return rc;
     }
     hms_register_types();
     conns.stopping = false;
-    sa.sa_handler = on_stop_signal;
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
-    signal(SIGPIPE, SIG_IGN);   /* a client gone mid-answer is an error */
+    rpc_stop_catch();
     if (opt->listening)
         opt->listening(host, port);
-    accept_loop(lfd);
+    rpc_accept_loop(lfd, start_conn, NULL);
     close(lfd);                 /* new clients are refused by the system */
     end_connections();
     ms_heartbeater_stop(hk);
     hms_conf_free(&conf);
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
-    close(stop_pipe[0]);
-    close(stop_pipe[1]);
+    rpc_stop_close();
     return COMB_OK;
 }

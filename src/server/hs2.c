@@ -1,6 +1,6 @@
 /*
  * hs2.c - hs2_serve: the listening socket (127.0.0.1 unless told
- * otherwise), a thread per connection running TCLIService's processor
+ * otherwise; rpc/rpc_serve.h), a thread per connection running TCLIService's processor
  * over the binary protocol on what its handshake set up (hs2_auth.c), up
  * to hive.server2.thrift.max.worker.threads of them (the ones beyond told
  * why and hung up on), and the stop on SIGINT / SIGTERM: the calls and
@@ -9,21 +9,15 @@
  */
 #include "server/hs2_int.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <netdb.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <thrift/c_glib/protocol/thrift_binary_protocol.h>
 
 #include "common/alloc.h"
+#include "rpc/rpc_serve.h"
 
 /* A connection and what its thread is doing (under conns.lock). */
 typedef struct Conn {
@@ -45,15 +39,8 @@ static struct {
     int served, refused;    /* of n */
 } conns = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, 0, 0, 0, 0};
 
-static int stop_pipe[2] = {-1, -1};
 static Hs2Security security;
 static Hs2Limits limits;
-
-static void on_stop_signal(int sig)
-{
-    ssize_t ignored = write(stop_pipe[1], &sig, 1);
-    (void)ignored;
-}
 
 /* c in the list, served when under the limit, else refused when few
  * are; false when neither (or out of memory): c is to be dropped. */
@@ -165,81 +152,25 @@ static void *refuse_conn(void *arg)
     return NULL;
 }
 
-static int listen_on(const Hs2Options *opt, int *out, char *host, size_t n,
-                     int *port, CombErr *err)
+/* An accepted socket: a thread of its own serving it, or telling it why
+ * not (or closed at once when too many are being told). */
+static void start_conn(int fd, void *arg)
 {
-    struct addrinfo hints = {0}, *ai = NULL;
-    char service[16];
-    const char *bind_to = opt->bind ? opt->bind : "127.0.0.1";
-    int fd = -1, one = 1, rc;
-    struct sockaddr_storage sa;
-    socklen_t len = sizeof sa;
-    hints.ai_family = AF_UNSPEC;
-    hints.ai_socktype = SOCK_STREAM;
-    hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
-    snprintf(service, sizeof service, "%d", opt->port);
-    if ((rc = getaddrinfo(bind_to, service, &hints, &ai)))
-        return comb_err(err, COMB_EINVALID, "cannot listen on '%s': %s",
-                        bind_to, gai_strerror(rc));
-    fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) ||
-        bind(fd, ai->ai_addr, ai->ai_addrlen) || listen(fd, 128) ||
-        getsockname(fd, (struct sockaddr *)&sa, &len) ||
-        getnameinfo((struct sockaddr *)&sa, len, host, (socklen_t)n, service,
-                    sizeof service, NI_NUMERICHOST | NI_NUMERICSERV)) {
-        rc = comb_err(err, COMB_EIO, "cannot listen on %s port %d: %s",
-                      bind_to, opt->port, strerror(errno));
-        if (fd >= 0)
-            close(fd);
-        freeaddrinfo(ai);
-        return rc;
+    Conn *c = comb_calloc(1, sizeof *c);
+    (void)arg;
+    if (!c) {
+        close(fd);
+        return;
     }
-    freeaddrinfo(ai);
-    *port = atoi(service);
-    *out = fd;
-    return COMB_OK;
-}
-
-/* Accept until a stop signal (read here); each connection on a thread of
- * its own. */
-static void accept_loop(int lfd)
-{
-    struct pollfd p[2] = {{lfd, POLLIN, 0}, {stop_pipe[0], POLLIN, 0}};
-    char sig;
-    for (;;) {
-        if (poll(p, 2, -1) < 0) {
-            if (errno == EINTR)
-                continue;
-            return;
-        }
-        if (p[1].revents) {
-            ssize_t ignored = read(stop_pipe[0], &sig, 1);
-            (void)ignored;
-            return;
-        }
-        int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
-        Conn *c = fd < 0 ? NULL : comb_calloc(1, sizeof *c);
-        pthread_t tid;
-        pthread_attr_t attr;
-        if (!c) {
-            if (fd >= 0)
-                close(fd);
-            continue;
-        }
-        c->fd = fd;
-        if (!conn_admit(c)) {
-            close(fd);
-            comb_free(c);
-            continue;
-        }
-        pthread_attr_init(&attr);
-        pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-        if (pthread_create(&tid, &attr, c->refused ? refuse_conn : serve_conn,
-                           c)) {
-            close(fd);
-            conn_remove(c);
-        }
-        pthread_attr_destroy(&attr);
+    c->fd = fd;
+    if (!conn_admit(c)) {
+        close(fd);
+        comb_free(c);
+        return;
+    }
+    if (!rpc_thread_start(c->refused ? refuse_conn : serve_conn, c)) {
+        close(fd);
+        conn_remove(c);
     }
 }
 
@@ -260,10 +191,9 @@ static bool calls_in_progress(void)
 static void drain(void)
 {
     int64_t end = hs2_now_ms() + limits.grace_ms;
-    struct pollfd p = {stop_pipe[0], POLLIN, 0};
     hs2_service_drain();
     while ((calls_in_progress() || hs2_service_busy()) && hs2_now_ms() < end)
-        if (poll(&p, 1, 50) > 0)
+        if (rpc_stop_wait(50))
             break;
 }
 
@@ -283,16 +213,15 @@ static void end_connections(void)
 
 int hs2_serve(const Hs2Options *opt, CombErr *err)
 {
-    struct sigaction sa = {0}, old_int, old_term;
     char host[256];
     int lfd = -1, port = 0, rc;
-    if (pipe2(stop_pipe, O_CLOEXEC))
-        return comb_err(err, COMB_EIO, "cannot make a pipe: %s",
-                        strerror(errno));
+    if ((rc = rpc_stop_open(err)))
+        return rc;
     if (!(rc = hs2_security_init(opt, &security, err)) &&
         !(rc = hs2_limits_init(opt, &limits, err)) &&
         !(rc = hs2_service_start(opt, &security, &limits, err)) &&
-        ((rc = listen_on(opt, &lfd, host, sizeof host, &port, err)) ||
+        ((rc = rpc_listen(opt->bind, opt->port, &lfd, host, sizeof host,
+                          &port, err)) ||
          (rc = hs2_web_start(opt, &security, &web, err)) ||
          (rc = hs2_compactor_start(opt, &compactor, err)))) {
         hs2_web_stop(web);
@@ -303,17 +232,13 @@ int hs2_serve(const Hs2Options *opt, CombErr *err)
     }
     if (rc) {
         hs2_security_free(&security);
-        close(stop_pipe[0]);
-        close(stop_pipe[1]);
+        rpc_stop_close();
         return rc;
     }
-    sa.sa_handler = on_stop_signal;
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
-    signal(SIGPIPE, SIG_IGN);   /* a client gone mid-answer is an error */
+    rpc_stop_catch();
     if (opt->listening)
         opt->listening(host, port);
-    accept_loop(lfd);
+    rpc_accept_loop(lfd, start_conn, NULL);
     close(lfd);                 /* new clients are refused by the system */
     drain();
     end_connections();
@@ -324,9 +249,6 @@ int hs2_serve(const Hs2Options *opt, CombErr *err)
     hs2_service_stop();
     hs2_status_stop();
     hs2_security_free(&security);
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
-    close(stop_pipe[0]);
-    close(stop_pipe[1]);
+    rpc_stop_close();
     return COMB_OK;
 }
