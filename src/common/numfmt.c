@@ -72,7 +72,7 @@ static bool decimal_digits(double mag, char *digits, int *exp10)
         for (uint64_t u = (uint64_t)r; u; u /= 10)
             rev[n++] = (char)('0' + u % 10);
         *exp10 = n - 1 - k;
-        while (rev[last] == '0')      /* r's trailing zeros */
+        while (last < n && rev[last] == '0')   /* r's trailing zeros */
             last++;
         for (int i = n - 1; i >= last; i--)
             digits[nd++] = rev[i];
