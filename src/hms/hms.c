@@ -1,99 +1,27 @@
 /*
  * hms.c - hms_serve: the listening socket (127.0.0.1 unless told
- * otherwise; rpc/rpc_serve.h), a thread per connection running ThriftHiveMetastore's
- * processor over the binary protocol (framed when the client's first byte
+ * otherwise), a thread per connection (rpc/rpc_serve.h) running
+ * ThriftHiveMetastore's processor over the binary protocol (framed when the client's first byte
  * is 0, the high byte of a frame's length, else buffered: a message
  * begins with the version's 0x80), up to hive.metastore.server.max.threads
  * of them, and the stop on SIGINT / SIGTERM.
  */
 #include "hms/hms_int.h"
 
-#include <errno.h>
-#include <pthread.h>
-#include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <thrift/c_glib/thrift_application_exception.h>
-#include <thrift/c_glib/protocol/thrift_binary_protocol.h>
 #include <thrift/c_glib/thrift_configuration.h>
 #include <thrift/c_glib/transport/thrift_buffered_transport.h>
 #include <thrift/c_glib/transport/thrift_framed_transport.h>
 
-#include "common/alloc.h"
 #include "rpc/rpc_serve.h"
-
-/* A connection and whether its thread is in a call (under conns.lock). */
-typedef struct Conn {
-    int fd;
-    bool in_call;
-    struct Conn *next;
-} Conn;
 
 /* After a stop signal the calls in progress have this long to end before
  * their clients are hung up on too. */
-#define STOP_GRACE_SECONDS 10
-
-static struct {
-    pthread_mutex_t lock;
-    pthread_cond_t gone;
-    Conn *list;
-    int n;
-    bool stopping;          /* no new call begins */
-} conns = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, 0,
-           false};
+#define STOP_GRACE_MS 10000
 
 static HmsConf conf;
-
-/* c in the list unless the limit is reached (then false: c is dropped). */
-static bool conn_admit(Conn *c)
-{
-    bool ok;
-    pthread_mutex_lock(&conns.lock);
-    ok = conns.n < conf.max_threads && !conns.stopping;
-    if (ok) {
-        c->next = conns.list;
-        conns.list = c;
-        conns.n++;
-    }
-    pthread_mutex_unlock(&conns.lock);
-    return ok;
-}
-
-static void conn_remove(Conn *c)
-{
-    pthread_mutex_lock(&conns.lock);
-    for (Conn **p = &conns.list; *p; p = &(*p)->next)
-        if (*p == c) {
-            *p = c->next;
-            conns.n--;
-            break;
-        }
-    pthread_cond_broadcast(&conns.gone);
-    pthread_mutex_unlock(&conns.lock);
-    comb_free(c);
-}
-
-/* Mark c in a call (or out of it); false when the service stops: no new
- * call begins, and one that ended is the connection's last. */
-static bool conn_in_call(Conn *c, bool on)
-{
-    bool stopping;
-    pthread_mutex_lock(&conns.lock);
-    stopping = conns.stopping;
-    c->in_call = on && !stopping;
-    pthread_mutex_unlock(&conns.lock);
-    return !stopping;
-}
-
-/* c's socket is about to close: a stop must not shut down whatever
- * socket gets its number next. */
-static void conn_forget_fd(Conn *c)
-{
-    pthread_mutex_lock(&conns.lock);
-    c->fd = -1;
-    pthread_mutex_unlock(&conns.lock);
-}
 
 /* The transport the protocol reads: frames (a framed client) or a
  * buffer, messages up to hive.metastore.server.max.message.size. */
@@ -123,39 +51,26 @@ static bool answered_unknown_method(const GError *e)
 /* One client: calls until it hangs up or the service stops. */
 static void *serve_conn(void *arg)
 {
-    Conn *c = arg;
-    ThriftTransport *wire = rpc_wire_new(c->fd, NULL);
+    RpcConn *c = arg;
+    ThriftTransport *wire = rpc_wire_new(rpc_conn_fd(c), NULL);
     int first = rpc_wire_byte(wire);
     if (first < 0) {
-        conn_forget_fd(c);
+        rpc_conn_forget_fd(c);
         g_object_unref(wire);       /* closes fd */
-        conn_remove(c);
+        rpc_conn_done(c);
         return NULL;
     }
     ThriftTransport *top = stack_on(wire, first == 0);
-    ThriftProtocol *proto = g_object_new(THRIFT_TYPE_BINARY_PROTOCOL,
-                                         "transport", top, NULL);
     HmsThriftHiveMetastoreHandler *handler = hms_handler_new(&conf);
     ThriftProcessor *proc = g_object_new(HMS_TYPE_THRIFT_HIVE_METASTORE_PROCESSOR,
                                          "handler", handler, NULL);
-    GError *error = NULL;
-    bool more = true;
-    while (more && thrift_transport_peek(top, &error) && conn_in_call(c, true)) {
-        more = thrift_processor_process(proc, proto, proto, &error);
-        if (!more && answered_unknown_method(error)) {
-            more = true;
-            g_clear_error(&error);
-        }
-        more = conn_in_call(c, false) && more;
-    }
-    g_clear_error(&error);
+    rpc_conn_calls(c, top, proc, answered_unknown_method);
     g_object_unref(proc);
     g_object_unref(handler);        /* closes its metastore handle */
-    g_object_unref(proto);
     g_object_unref(top);
-    conn_forget_fd(c);
+    rpc_conn_forget_fd(c);
     g_object_unref(wire);           /* closes fd */
-    conn_remove(c);
+    rpc_conn_done(c);
     return NULL;
 }
 
@@ -163,52 +78,8 @@ static void *serve_conn(void *arg)
  * limit is reached (the client sees its connection end). */
 static void start_conn(int fd, void *arg)
 {
-    Conn *c = comb_calloc(1, sizeof *c);
     (void)arg;
-    if (!c) {
-        close(fd);
-        return;
-    }
-    c->fd = fd;
-    if (!conn_admit(c)) {
-        close(fd);
-        comb_free(c);
-        return;
-    }
-    if (!rpc_thread_start(serve_conn, c)) {
-        conn_forget_fd(c);
-        close(fd);
-        conn_remove(c);
-    }
-}
-
-/* Hang up on the connections not in a call (all of them with all),
- * under conns.lock. */
-static void hang_up_locked(bool all)
-{
-    for (Conn *c = conns.list; c; c = c->next)
-        if ((all || !c->in_call) && c->fd >= 0)
-            shutdown(c->fd, SHUT_RDWR);
-}
-
-/* The stop: no new call begins, the idle clients are hung up on, the
- * calls in progress have STOP_GRACE_SECONDS to end (then their clients
- * are hung up on too), and every thread is waited for. */
-static void end_connections(void)
-{
-    struct timespec until;
-    clock_gettime(CLOCK_REALTIME, &until);
-    until.tv_sec += STOP_GRACE_SECONDS;
-    pthread_mutex_lock(&conns.lock);
-    conns.stopping = true;
-    hang_up_locked(false);
-    while (conns.n > 0 &&
-           pthread_cond_timedwait(&conns.gone, &conns.lock, &until) != ETIMEDOUT)
-        ;
-    hang_up_locked(true);
-    while (conns.n > 0)
-        pthread_cond_wait(&conns.gone, &conns.lock);
-    pthread_mutex_unlock(&conns.lock);
+    rpc_conn_start(fd, serve_conn, NULL);
 }
 
 /* The housekeeper of the transactions the service's clients open (Hive's
@@ -244,13 +115,15 @@ int hms_serve(const HmsOptions *opt, CombErr *err)
         return rc;
     }
     hms_register_types();
-    conns.stopping = false;
+    rpc_conns_begin(conf.max_threads, 0);
     rpc_stop_catch();
     if (opt->listening)
         opt->listening(host, port);
     rpc_accept_loop(lfd, start_conn, NULL);
     close(lfd);                 /* new clients are refused by the system */
-    end_connections();
+    /* no new call begins, the idle clients are hung up on, the calls in
+     * progress have the grace (then their clients are hung up on too) */
+    rpc_conns_end(STOP_GRACE_MS);
     ms_heartbeater_stop(hk);
     hms_conf_free(&conf);
     rpc_stop_close();

@@ -1,6 +1,6 @@
 /*
- * rpc_serve.c - a service's listening socket, stop signals, accept loop
- * and connection threads (rpc/rpc_serve.h).
+ * rpc_serve.c - a service's listening socket, stop signals, accept loop,
+ * connection threads and the connections' list (rpc/rpc_serve.h).
  */
 #include "rpc/rpc_serve.h"
 
@@ -14,7 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
+
+#include <thrift/c_glib/protocol/thrift_binary_protocol.h>
+
+#include "common/alloc.h"
 
 int rpc_listen(const char *bind_to, int port, int *out, char *host, size_t n,
                int *bound_port, CombErr *err)
@@ -137,4 +142,172 @@ bool rpc_thread_start(void *(*fn)(void *), void *arg)
     ok = pthread_create(&tid, &attr, fn, arg) == 0;
     pthread_attr_destroy(&attr);
     return ok;
+}
+
+struct RpcConn {
+    int fd;             /* -1 once its thread closes it */
+    bool refused;       /* beyond the limit: told so and hung up on */
+    bool in_call;       /* between a call's first byte and its answer */
+    RpcConn *next;
+};
+
+/* The connections (every field under lock). */
+static struct {
+    pthread_mutex_t lock;
+    pthread_cond_t gone;
+    RpcConn *list;
+    int served, refused;
+    int max_served, max_refused;
+    bool stopping;      /* no new call begins */
+} conns = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, 0, 0,
+           0, 0, false};
+
+void rpc_conns_begin(int max_served, int max_refusers)
+{
+    pthread_mutex_lock(&conns.lock);
+    conns.max_served = max_served;
+    conns.max_refused = max_refusers;
+    conns.stopping = false;
+    pthread_mutex_unlock(&conns.lock);
+}
+
+/* c in the list, served when under the limit, else refused when few
+ * are; false when neither: c is to be dropped. */
+static bool conn_admit(RpcConn *c)
+{
+    bool ok;
+    pthread_mutex_lock(&conns.lock);
+    c->refused = conns.served >= conns.max_served;
+    ok = !conns.stopping &&
+         (!c->refused || conns.refused < conns.max_refused);
+    if (ok) {
+        c->next = conns.list;
+        conns.list = c;
+        if (c->refused)
+            conns.refused++;
+        else
+            conns.served++;
+    }
+    pthread_mutex_unlock(&conns.lock);
+    return ok;
+}
+
+void rpc_conn_start(int fd, void *(*serve)(void *), void *(*refuse)(void *))
+{
+    RpcConn *c = comb_calloc(1, sizeof *c);
+    if (!c) {
+        close(fd);
+        return;
+    }
+    c->fd = fd;
+    if (!conn_admit(c)) {
+        close(fd);
+        comb_free(c);
+        return;
+    }
+    if (!rpc_thread_start(c->refused ? refuse : serve, c)) {
+        rpc_conn_forget_fd(c);
+        close(fd);
+        rpc_conn_done(c);
+    }
+}
+
+int rpc_conn_fd(const RpcConn *c)
+{
+    return c->fd;       /* only its thread changes it */
+}
+
+bool rpc_conn_call(RpcConn *c, bool on)
+{
+    bool stopping;
+    pthread_mutex_lock(&conns.lock);
+    stopping = conns.stopping;
+    c->in_call = on && !stopping;
+    pthread_mutex_unlock(&conns.lock);
+    return !stopping;
+}
+
+void rpc_conn_forget_fd(RpcConn *c)
+{
+    pthread_mutex_lock(&conns.lock);
+    c->fd = -1;
+    pthread_mutex_unlock(&conns.lock);
+}
+
+void rpc_conn_done(RpcConn *c)
+{
+    pthread_mutex_lock(&conns.lock);
+    for (RpcConn **p = &conns.list; *p; p = &(*p)->next)
+        if (*p == c) {
+            *p = c->next;
+            if (c->refused)
+                conns.refused--;
+            else
+                conns.served--;
+            break;
+        }
+    pthread_cond_broadcast(&conns.gone);
+    pthread_mutex_unlock(&conns.lock);
+    comb_free(c);
+}
+
+void rpc_conn_calls(RpcConn *c, ThriftTransport *top, ThriftProcessor *proc,
+                    bool (*go_on)(const GError *error))
+{
+    ThriftProtocol *proto = g_object_new(THRIFT_TYPE_BINARY_PROTOCOL,
+                                         "transport", top, NULL);
+    GError *error = NULL;
+    bool more = true;
+    /* peek: false once the client hung up (process would not say) */
+    while (more && thrift_transport_peek(top, &error) && rpc_conn_call(c, true)) {
+        more = thrift_processor_process(proc, proto, proto, &error);
+        if (!more && go_on && go_on(error)) {
+            more = true;
+            g_clear_error(&error);
+        }
+        more = rpc_conn_call(c, false) && more;
+    }
+    g_clear_error(&error);
+    g_object_unref(proto);
+}
+
+bool rpc_conns_busy(void)
+{
+    bool any = false;
+    pthread_mutex_lock(&conns.lock);
+    for (RpcConn *c = conns.list; c && !any; c = c->next)
+        any = c->in_call;
+    pthread_mutex_unlock(&conns.lock);
+    return any;
+}
+
+/* Hang up on the connections not in a call (all of them with all),
+ * under conns.lock. */
+static void hang_up_locked(bool all)
+{
+    for (RpcConn *c = conns.list; c; c = c->next)
+        if ((all || !c->in_call) && c->fd >= 0)
+            shutdown(c->fd, SHUT_RDWR);
+}
+
+void rpc_conns_end(int64_t grace_ms)
+{
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += grace_ms / 1000;
+    until.tv_nsec += (long)(grace_ms % 1000) * 1000000;
+    if (until.tv_nsec >= 1000000000) {
+        until.tv_sec++;
+        until.tv_nsec -= 1000000000;
+    }
+    pthread_mutex_lock(&conns.lock);
+    conns.stopping = true;
+    hang_up_locked(false);
+    while (conns.list && grace_ms > 0 &&
+           pthread_cond_timedwait(&conns.gone, &conns.lock, &until) != ETIMEDOUT)
+        ;
+    hang_up_locked(true);
+    while (conns.list)
+        pthread_cond_wait(&conns.gone, &conns.lock);
+    pthread_mutex_unlock(&conns.lock);
 }

@@ -15,6 +15,10 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+
+#include <thrift/c_glib/processor/thrift_processor.h>
+#include <thrift/c_glib/transport/thrift_transport.h>
 
 #include "common/err.h"
 
@@ -45,5 +49,44 @@ bool rpc_stop_wait(int ms);
 /* fn(arg) on a detached thread of its own; false when none could be
  * made (fn is not called). */
 bool rpc_thread_start(void *(*fn)(void *), void *arg);
+
+/* The connections, process-wide as the stop: each accepted socket a
+ * connection with a thread of its own, so that a stop can wait for the
+ * calls in progress and hang up on the clients. */
+typedef struct RpcConn RpcConn;
+
+/* From now up to max_served connections are served at once; those
+ * beyond are refused (told why, by the service) on threads of their own
+ * while fewer than max_refusers are, else closed at once (a flood costs
+ * no threads). */
+void rpc_conns_begin(int max_served, int max_refusers);
+/* Accepted socket fd as a connection: serve(c), or refuse(c) beyond the
+ * limit, on a thread of its own; closed when neither (or out of memory).
+ * The thread ends with rpc_conn_done(c). */
+void rpc_conn_start(int fd, void *(*serve)(void *), void *(*refuse)(void *));
+/* c's socket, which its thread owns */
+int rpc_conn_fd(const RpcConn *c);
+/* c's thread is in a call (on) or out of it; false once the service
+ * stops (rpc_conns_end): no new call begins, and one that ended is the
+ * connection's last. */
+bool rpc_conn_call(RpcConn *c, bool on);
+/* c's socket is about to close: the stop must not shut down whatever
+ * socket gets its number next. */
+void rpc_conn_forget_fd(RpcConn *c);
+/* c's thread ends: c is freed, its place frees for the next client. */
+void rpc_conn_done(RpcConn *c);
+/* Calls on c until its client hangs up, the service stops or a call
+ * fails: each read from top (what stacks on c's wire) by the binary
+ * protocol and answered by proc.  A failed call whose error go_on
+ * accepts (go_on may be NULL) does not end the connection. */
+void rpc_conn_calls(RpcConn *c, ThriftTransport *top, ThriftProcessor *proc,
+                    bool (*go_on)(const GError *error));
+/* A connection is in a call. */
+bool rpc_conns_busy(void);
+/* The stop, after the accept loop: no new call begins, the idle clients
+ * are hung up on, the calls in progress have grace_ms to end (then their
+ * clients are hung up on too), and every connection's thread is waited
+ * for. */
+void rpc_conns_end(int64_t grace_ms);
 
 #endif

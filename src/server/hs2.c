@@ -1,7 +1,7 @@
 /*
  * hs2.c - hs2_serve: the listening socket (127.0.0.1 unless told
- * otherwise; rpc/rpc_serve.h), a thread per connection running TCLIService's processor
- * over the binary protocol on what its handshake set up (hs2_auth.c), up
+ * otherwise), a thread per connection (rpc/rpc_serve.h) running
+ * TCLIService's processor over the binary protocol on what its handshake set up (hs2_auth.c), up
  * to hive.server2.thrift.max.worker.threads of them (the ones beyond told
  * why and hung up on), and the stop on SIGINT / SIGTERM: the calls and
  * statements in progress finish within the grace, then the clients are
@@ -11,177 +11,73 @@
 
 #include <stdint.h>
 #include <stdio.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
-#include <thrift/c_glib/protocol/thrift_binary_protocol.h>
 
-#include "common/alloc.h"
 #include "rpc/rpc_serve.h"
-
-/* A connection and what its thread is doing (under conns.lock). */
-typedef struct Conn {
-    int fd;
-    bool refused;       /* beyond the limit: told so and hung up on */
-    bool in_call;       /* between a call's first byte and its answer */
-} Conn;
 
 /* Connections beyond the limit are told why by threads of their own, this
  * many at once; the rest are closed at once (a flood costs no threads). */
 #define REFUSERS_MAX 8
 
-/* The connections, so that a stop can wait for their calls and end them. */
-static struct {
-    pthread_mutex_t lock;
-    pthread_cond_t gone;
-    Conn **v;
-    int n, cap;
-    int served, refused;    /* of n */
-} conns = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, 0, 0, 0, 0};
-
 static Hs2Security security;
 static Hs2Limits limits;
 
-/* c in the list, served when under the limit, else refused when few
- * are; false when neither (or out of memory): c is to be dropped. */
-static bool conn_admit(Conn *c)
-{
-    bool ok;
-    pthread_mutex_lock(&conns.lock);
-    c->refused = conns.served >= limits.max_workers;
-    ok = !c->refused || conns.refused < REFUSERS_MAX;
-    if (ok && conns.n == conns.cap) {
-        int cap = conns.cap ? conns.cap * 2 : 16;
-        Conn **v = comb_realloc(conns.v, (size_t)cap * sizeof *v);
-        if (v) {
-            conns.v = v;
-            conns.cap = cap;
-        }
-        ok = v != NULL;
-    }
-    if (ok) {
-        conns.v[conns.n++] = c;
-        if (c->refused)
-            conns.refused++;
-        else
-            conns.served++;
-    }
-    pthread_mutex_unlock(&conns.lock);
-    return ok;
-}
-
-/* c out of the list and freed: its place frees for the next client. */
-static void conn_remove(Conn *c)
-{
-    pthread_mutex_lock(&conns.lock);
-    for (int i = 0; i < conns.n; i++)
-        if (conns.v[i] == c) {
-            conns.v[i] = conns.v[--conns.n];
-            if (c->refused)
-                conns.refused--;
-            else
-                conns.served--;
-            break;
-        }
-    pthread_cond_broadcast(&conns.gone);
-    pthread_mutex_unlock(&conns.lock);
-    comb_free(c);
-}
-
 static struct Hs2Web *web;
 static struct Hs2Compactor *compactor;
-
-static void conn_in_call(Conn *c, bool on)
-{
-    pthread_mutex_lock(&conns.lock);
-    c->in_call = on;
-    pthread_mutex_unlock(&conns.lock);
-}
 
 /* One client: its handshake, calls until it hangs up (or the server
  * stops), then what its sessions left open is closed. */
 static void *serve_conn(void *arg)
 {
-    Conn *c = arg;
+    RpcConn *c = arg;
+    int fd = rpc_conn_fd(c);
     ThriftTransport *wire = NULL, *top = NULL;
     char user[HS2_USER_MAX + 1];
-    if (hs2_conn_open(&security, c->fd, &wire, &top, user)) {
+    if (hs2_conn_open(&security, fd, &wire, &top, user)) {
+        rpc_conn_forget_fd(c);
         if (wire) {
             rpc_wire_drain(wire);
             g_object_unref(wire);   /* closes fd */
         } else {
-            close(c->fd);
+            close(fd);
         }
-        conn_remove(c);
+        rpc_conn_done(c);
         return NULL;
     }
-    ThriftProtocol *proto = g_object_new(THRIFT_TYPE_BINARY_PROTOCOL,
-                                         "transport", top, NULL);
     Hs2TCLIServiceHandler *handler = hs2_handler_new(user);
     ThriftProcessor *proc = g_object_new(HS2_TYPE_T_C_L_I_SERVICE_PROCESSOR,
                                          "handler", handler, NULL);
-    GError *error = NULL;
-    bool more = true;
-    /* peek: false once the client hung up (process would not say) */
-    while (more && thrift_transport_peek(top, &error)) {
-        conn_in_call(c, true);
-        more = thrift_processor_process(proc, proto, proto, &error);
-        conn_in_call(c, false);
-    }
-    g_clear_error(&error);
+    rpc_conn_calls(c, top, proc, NULL);
     hs2_conn_end(handler);
     g_object_unref(proc);
     g_object_unref(handler);
-    g_object_unref(proto);
     g_object_unref(top);
+    rpc_conn_forget_fd(c);
     g_object_unref(wire);          /* closes fd */
-    conn_remove(c);
+    rpc_conn_done(c);
     return NULL;
 }
 
 /* A connection beyond hive.server2.thrift.max.worker.threads. */
 static void *refuse_conn(void *arg)
 {
-    Conn *c = arg;
+    RpcConn *c = arg;
+    int fd = rpc_conn_fd(c);
     char why[192];
     snprintf(why, sizeof why, "comb serve is serving its limit of %d "
              "connections (hive.server2.thrift.max.worker.threads): try again "
              "later", limits.max_workers);
-    hs2_conn_refuse(&security, c->fd, why);
-    conn_remove(c);
+    rpc_conn_forget_fd(c);
+    hs2_conn_refuse(&security, fd, why);
+    rpc_conn_done(c);
     return NULL;
 }
 
-/* An accepted socket: a thread of its own serving it, or telling it why
- * not (or closed at once when too many are being told). */
 static void start_conn(int fd, void *arg)
 {
-    Conn *c = comb_calloc(1, sizeof *c);
     (void)arg;
-    if (!c) {
-        close(fd);
-        return;
-    }
-    c->fd = fd;
-    if (!conn_admit(c)) {
-        close(fd);
-        comb_free(c);
-        return;
-    }
-    if (!rpc_thread_start(c->refused ? refuse_conn : serve_conn, c)) {
-        close(fd);
-        conn_remove(c);
-    }
-}
-
-static bool calls_in_progress(void)
-{
-    bool any = false;
-    pthread_mutex_lock(&conns.lock);
-    for (int i = 0; i < conns.n && !any; i++)
-        any = conns.v[i]->in_call;
-    pthread_mutex_unlock(&conns.lock);
-    return any;
+    rpc_conn_start(fd, serve_conn, refuse_conn);
 }
 
 /* The stop's grace (hive.server2.graceful.stop.timeout): no new sessions
@@ -192,23 +88,9 @@ static void drain(void)
 {
     int64_t end = hs2_now_ms() + limits.grace_ms;
     hs2_service_drain();
-    while ((calls_in_progress() || hs2_service_busy()) && hs2_now_ms() < end)
+    while ((rpc_conns_busy() || hs2_service_busy()) && hs2_now_ms() < end)
         if (rpc_stop_wait(50))
             break;
-}
-
-/* The clients are hung up on and their threads waited for. */
-static void end_connections(void)
-{
-    pthread_mutex_lock(&conns.lock);
-    for (int i = 0; i < conns.n; i++)
-        shutdown(conns.v[i]->fd, SHUT_RDWR);
-    while (conns.n > 0)
-        pthread_cond_wait(&conns.gone, &conns.lock);
-    comb_free(conns.v);
-    conns.v = NULL;
-    conns.cap = 0;
-    pthread_mutex_unlock(&conns.lock);
 }
 
 int hs2_serve(const Hs2Options *opt, CombErr *err)
@@ -236,12 +118,13 @@ int hs2_serve(const Hs2Options *opt, CombErr *err)
         return rc;
     }
     rpc_stop_catch();
+    rpc_conns_begin(limits.max_workers, REFUSERS_MAX);
     if (opt->listening)
         opt->listening(host, port);
     rpc_accept_loop(lfd, start_conn, NULL);
     close(lfd);                 /* new clients are refused by the system */
     drain();
-    end_connections();
+    rpc_conns_end(0);           /* the clients hung up on, waited for */
     hs2_compactor_stop(compactor);
     compactor = NULL;
     hs2_web_stop(web);
