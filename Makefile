@@ -44,7 +44,7 @@ CFLAGS_ALL := $(BASE_CFLAGS) $(MODE_CFLAGS) $(CFLAGS)
 LIBS := -lprotobuf-c -lz -lsnappy -lzstd -llz4 -llzo2 -lsqlite3 -lpq -ledit -lpcre2-8 -lcurl -lxml2 -lssl -lcrypto $(SOUP_LIBS) $(THRIFT_LIBS) -lm -lpthread
 
 # Layers, lowest first; a layer's archive may only use the ones before it.
-LAYERS := common fs orc text acid metastore hms compactor stream sql server cli
+LAYERS := common fs orc text acid metastore rpc hms compactor stream sql server cli
 
 PROTO := src/orc/orc_proto.proto
 PROTO_C := $(GEN)/src/orc/orc_proto.pb-c.c
@@ -61,6 +61,7 @@ LIB_orc := $(B)/libcomb_orc.a
 LIB_text := $(B)/libcomb_text.a
 LIB_acid := $(B)/libcomb_acid.a
 LIB_metastore := $(B)/libcomb_metastore.a
+LIB_rpc := $(B)/libcomb_rpc.a
 LIB_hms := $(B)/libcomb_hms.a
 LIB_compactor := $(B)/libcomb_compactor.a
 LIB_stream := $(B)/libcomb_stream.a
@@ -75,14 +76,16 @@ DEPS_orc := $(LIB_orc) $(DEPS_fs)
 DEPS_text := $(LIB_text) $(DEPS_fs)
 DEPS_acid := $(LIB_acid) $(DEPS_orc)
 DEPS_metastore := $(LIB_metastore) $(DEPS_fs)
-DEPS_hms := $(LIB_hms) $(DEPS_metastore)
+# rpc/: what comb's Thrift services share (common/ and GLib, Thrift, OpenSSL)
+DEPS_rpc := $(LIB_rpc) $(DEPS_common)
+DEPS_hms := $(LIB_hms) $(LIB_rpc) $(DEPS_metastore)
 DEPS_compactor := $(LIB_compactor) $(LIB_acid) $(LIB_metastore) $(DEPS_orc)
 DEPS_stream := $(LIB_stream) $(LIB_acid) $(LIB_metastore) $(DEPS_orc)
 DEPS_sql := $(LIB_sql) $(LIB_compactor) $(LIB_acid) $(LIB_metastore) $(LIB_text) $(DEPS_orc)
 # cli/ also uses stream/ (comb stream) and hms/ (comb metastore); both
 # sit below sql/ in the link order, on metastore/ that sql/ lists after.
-DEPS_server := $(LIB_server) $(DEPS_sql)
-DEPS_cli := $(LIB_cli) $(LIB_server) $(LIB_stream) $(LIB_hms) $(DEPS_sql)
+DEPS_server := $(LIB_server) $(LIB_rpc) $(DEPS_sql)
+DEPS_cli := $(LIB_cli) $(LIB_server) $(LIB_stream) $(LIB_hms) $(LIB_rpc) $(DEPS_sql)
 
 # In the test build the default goal is all the tests run (unit, below).
 .PHONY: all deps deps-test test demo bench clean check-layers fuzz unit bench-bins
@@ -154,6 +157,9 @@ $(B)/obj/gen/%.o: $(HMS_GEN)/%.c
 	$(CC) -std=c11 -g $(MODE_CFLAGS) $(THRIFT_CFLAGS) -w -c $< -o $@
 HMS_EXTRA := $(patsubst $(HMS_GEN)/%.c,$(B)/obj/gen/%.o,$(HMS_C))
 $(call layer_objs,hms): CFLAGS_ALL += $(THRIFT_CFLAGS)
+# rpc/ (the transport and the accept loop both services use) on Thrift's
+# C library too
+$(call layer_objs,rpc): CFLAGS_ALL += $(THRIFT_CFLAGS)
 $(call layer_objs,hms): $(HMS_H)
 
 define layer_rule

@@ -135,7 +135,7 @@ static bool read_call(ThriftProtocol *proto, ThriftTransport *top,
  * (hs2.c: while the transport has bytes, one call). */
 static void read_calls(ThriftTransport *top)
 {
-    ThriftProtocol *proto = hs2_proto_new(top);
+    ThriftProtocol *proto = rpc_proto_new(top);
     GError *error = NULL;
     while (thrift_transport_peek(top, &error) &&
            read_call(proto, top, &error))

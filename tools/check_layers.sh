@@ -13,11 +13,12 @@ declare -A allow=(
   [text]="common fs text"
   [acid]="common fs orc acid"
   [metastore]="common fs metastore"
+  [rpc]="common rpc"
   [sql]="common fs orc text acid metastore compactor sql"
   [compactor]="common fs orc acid metastore compactor"
   [stream]="common fs orc acid metastore stream"
-  [server]="common fs orc text acid metastore compactor sql server"
-  [hms]="common fs metastore hms"
+  [server]="common fs orc text acid metastore rpc compactor sql server"
+  [hms]="common fs metastore rpc hms"
   [cli]="common fs orc text acid metastore hms compactor stream sql server cli"
 )
 # The parts of sql/ (its sub-folders), lowest first.  A part may include

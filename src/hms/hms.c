@@ -1,127 +1,32 @@
 /*
  * hms.c - hms_serve: the listening socket (127.0.0.1 unless told
- * otherwise), a thread per connection running ThriftHiveMetastore's
- * processor over the binary protocol (framed when the client's first byte
+ * otherwise), a thread per connection (rpc/rpc_serve.h) running
+ * ThriftHiveMetastore's processor over the binary protocol (framed when the client's first byte
  * is 0, the high byte of a frame's length, else buffered: a message
  * begins with the version's 0x80), up to hive.metastore.server.max.threads
  * of them, and the stop on SIGINT / SIGTERM.
  */
 #include "hms/hms_int.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <netdb.h>
-#include <poll.h>
-#include <pthread.h>
-#include <signal.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <thrift/c_glib/thrift_application_exception.h>
-#include <thrift/c_glib/protocol/thrift_binary_protocol.h>
-#include <thrift/c_glib/thrift_configuration.h>
-#include <thrift/c_glib/transport/thrift_buffered_transport.h>
-#include <thrift/c_glib/transport/thrift_framed_transport.h>
 
-#include "common/alloc.h"
-
-/* A connection and whether its thread is in a call (under conns.lock). */
-typedef struct Conn {
-    int fd;
-    bool in_call;
-    struct Conn *next;
-} Conn;
+#include "rpc/rpc_frames.h"
+#include "rpc/rpc_serve.h"
 
 /* After a stop signal the calls in progress have this long to end before
  * their clients are hung up on too. */
-#define STOP_GRACE_SECONDS 10
+#define STOP_GRACE_MS 10000
 
-static struct {
-    pthread_mutex_t lock;
-    pthread_cond_t gone;
-    Conn *list;
-    int n;
-    bool stopping;          /* no new call begins */
-} conns = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, 0,
-           false};
-
-static int stop_pipe[2] = {-1, -1};
 static HmsConf conf;
-
-static void on_stop_signal(int sig)
-{
-    ssize_t ignored = write(stop_pipe[1], &sig, 1);
-    (void)ignored;
-}
-
-/* c in the list unless the limit is reached (then false: c is dropped). */
-static bool conn_admit(Conn *c)
-{
-    bool ok;
-    pthread_mutex_lock(&conns.lock);
-    ok = conns.n < conf.max_threads && !conns.stopping;
-    if (ok) {
-        c->next = conns.list;
-        conns.list = c;
-        conns.n++;
-    }
-    pthread_mutex_unlock(&conns.lock);
-    return ok;
-}
-
-static void conn_remove(Conn *c)
-{
-    pthread_mutex_lock(&conns.lock);
-    for (Conn **p = &conns.list; *p; p = &(*p)->next)
-        if (*p == c) {
-            *p = c->next;
-            conns.n--;
-            break;
-        }
-    pthread_cond_broadcast(&conns.gone);
-    pthread_mutex_unlock(&conns.lock);
-    comb_free(c);
-}
-
-/* Mark c in a call (or out of it); false when the service stops: no new
- * call begins, and one that ended is the connection's last. */
-static bool conn_in_call(Conn *c, bool on)
-{
-    bool stopping;
-    pthread_mutex_lock(&conns.lock);
-    stopping = conns.stopping;
-    c->in_call = on && !stopping;
-    pthread_mutex_unlock(&conns.lock);
-    return !stopping;
-}
-
-/* c's socket is about to close: a stop must not shut down whatever
- * socket gets its number next. */
-static void conn_forget_fd(Conn *c)
-{
-    pthread_mutex_lock(&conns.lock);
-    c->fd = -1;
-    pthread_mutex_unlock(&conns.lock);
-}
 
 /* The transport the protocol reads: frames (a framed client) or a
  * buffer, messages up to hive.metastore.server.max.message.size. */
 static ThriftTransport *stack_on(ThriftTransport *wire, bool framed)
 {
-    ThriftConfiguration *tc = g_object_new(THRIFT_TYPE_CONFIGURATION,
-                                           "max_message_size", (gint)conf.max_message,
-                                           "max_frame_size", (gint)conf.max_message,
-                                           NULL);
-    ThriftTransport *t = g_object_new(framed ? THRIFT_TYPE_FRAMED_TRANSPORT
-                                             : THRIFT_TYPE_BUFFERED_TRANSPORT,
-                                      "transport", wire, "configuration", tc,
-                                      "w_buf_size", 65536, NULL);
-    g_object_unref(tc);
-    return t;
+    return rpc_transport_new(wire, framed, (guint32)conf.max_message,
+                             "hive.metastore.server.max.message.size");
 }
 
 /* An unknown method was answered (Invalid method name) and the
@@ -136,153 +41,35 @@ static bool answered_unknown_method(const GError *e)
 /* One client: calls until it hangs up or the service stops. */
 static void *serve_conn(void *arg)
 {
-    Conn *c = arg;
-    ThriftTransport *wire = hms_wire_new(c->fd);
-    int first = hms_wire_byte(wire);
+    RpcConn *c = arg;
+    ThriftTransport *wire = rpc_wire_new(rpc_conn_fd(c), NULL);
+    int first = rpc_wire_byte(wire);
     if (first < 0) {
-        conn_forget_fd(c);
+        rpc_conn_forget_fd(c);
         g_object_unref(wire);       /* closes fd */
-        conn_remove(c);
+        rpc_conn_done(c);
         return NULL;
     }
     ThriftTransport *top = stack_on(wire, first == 0);
-    ThriftProtocol *proto = g_object_new(THRIFT_TYPE_BINARY_PROTOCOL,
-                                         "transport", top, NULL);
     HmsThriftHiveMetastoreHandler *handler = hms_handler_new(&conf);
     ThriftProcessor *proc = g_object_new(HMS_TYPE_THRIFT_HIVE_METASTORE_PROCESSOR,
                                          "handler", handler, NULL);
-    GError *error = NULL;
-    bool more = true;
-    while (more && thrift_transport_peek(top, &error) && conn_in_call(c, true)) {
-        more = thrift_processor_process(proc, proto, proto, &error);
-        if (!more && answered_unknown_method(error)) {
-            more = true;
-            g_clear_error(&error);
-        }
-        more = conn_in_call(c, false) && more;
-    }
-    g_clear_error(&error);
+    rpc_conn_calls(c, top, proc, answered_unknown_method);
     g_object_unref(proc);
     g_object_unref(handler);        /* closes its metastore handle */
-    g_object_unref(proto);
     g_object_unref(top);
-    conn_forget_fd(c);
+    rpc_conn_forget_fd(c);
     g_object_unref(wire);           /* closes fd */
-    conn_remove(c);
+    rpc_conn_done(c);
     return NULL;
-}
-
-static int listen_on(const HmsOptions *opt, int *out, char *host, size_t n,
-                     int *port, CombErr *err)
-{
-    struct addrinfo hints = {0}, *ai = NULL;
-    char service[16];
-    const char *bind_to = opt->bind ? opt->bind : "127.0.0.1";
-    int fd = -1, one = 1, rc;
-    struct sockaddr_storage sa;
-    socklen_t len = sizeof sa;
-    hints.ai_family = AF_UNSPEC;
-    hints.ai_socktype = SOCK_STREAM;
-    hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
-    snprintf(service, sizeof service, "%d", opt->port);
-    if ((rc = getaddrinfo(bind_to, service, &hints, &ai)))
-        return comb_err(err, COMB_EINVALID, "cannot listen on '%s': %s",
-                        bind_to, gai_strerror(rc));
-    fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) ||
-        bind(fd, ai->ai_addr, ai->ai_addrlen) || listen(fd, 128) ||
-        getsockname(fd, (struct sockaddr *)&sa, &len) ||
-        getnameinfo((struct sockaddr *)&sa, len, host, (socklen_t)n, service,
-                    sizeof service, NI_NUMERICHOST | NI_NUMERICSERV)) {
-        rc = comb_err(err, COMB_EIO, "cannot listen on %s port %d: %s",
-                      bind_to, opt->port, strerror(errno));
-        if (fd >= 0)
-            close(fd);
-        freeaddrinfo(ai);
-        return rc;
-    }
-    freeaddrinfo(ai);
-    *port = atoi(service);
-    *out = fd;
-    return COMB_OK;
 }
 
 /* One accepted socket: a thread of its own, or closed at once when the
  * limit is reached (the client sees its connection end). */
-static void start_conn(int fd)
+static void start_conn(int fd, void *arg)
 {
-    Conn *c = comb_calloc(1, sizeof *c);
-    pthread_t tid;
-    pthread_attr_t attr;
-    if (!c) {
-        close(fd);
-        return;
-    }
-    c->fd = fd;
-    if (!conn_admit(c)) {
-        close(fd);
-        comb_free(c);
-        return;
-    }
-    pthread_attr_init(&attr);
-    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    if (pthread_create(&tid, &attr, serve_conn, c)) {
-        conn_forget_fd(c);
-        close(fd);
-        conn_remove(c);
-    }
-    pthread_attr_destroy(&attr);
-}
-
-/* Accept until a stop signal. */
-static void accept_loop(int lfd)
-{
-    struct pollfd p[2] = {{lfd, POLLIN, 0}, {stop_pipe[0], POLLIN, 0}};
-    char sig;
-    for (;;) {
-        if (poll(p, 2, -1) < 0) {
-            if (errno == EINTR)
-                continue;
-            return;
-        }
-        if (p[1].revents) {
-            ssize_t ignored = read(stop_pipe[0], &sig, 1);
-            (void)ignored;
-            return;
-        }
-        int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
-        if (fd >= 0)
-            start_conn(fd);
-    }
-}
-
-/* Hang up on the connections not in a call (all of them with all),
- * under conns.lock. */
-static void hang_up_locked(bool all)
-{
-    for (Conn *c = conns.list; c; c = c->next)
-        if ((all || !c->in_call) && c->fd >= 0)
-            shutdown(c->fd, SHUT_RDWR);
-}
-
-/* The stop: no new call begins, the idle clients are hung up on, the
- * calls in progress have STOP_GRACE_SECONDS to end (then their clients
- * are hung up on too), and every thread is waited for. */
-static void end_connections(void)
-{
-    struct timespec until;
-    clock_gettime(CLOCK_REALTIME, &until);
-    until.tv_sec += STOP_GRACE_SECONDS;
-    pthread_mutex_lock(&conns.lock);
-    conns.stopping = true;
-    hang_up_locked(false);
-    while (conns.n > 0 &&
-           pthread_cond_timedwait(&conns.gone, &conns.lock, &until) != ETIMEDOUT)
-        ;
-    hang_up_locked(true);
-    while (conns.n > 0)
-        pthread_cond_wait(&conns.gone, &conns.lock);
-    pthread_mutex_unlock(&conns.lock);
+    (void)arg;
+    rpc_conn_start(fd, serve_conn, NULL);
 }
 
 /* The housekeeper of the transactions the service's clients open (Hive's
@@ -303,38 +90,32 @@ static int housekeeper_start(MsHeartbeater **out, CombErr *err)
 
 int hms_serve(const HmsOptions *opt, CombErr *err)
 {
-    struct sigaction sa = {0}, old_int, old_term;
     char host[256];
     int lfd = -1, port = 0, rc;
     MsHeartbeater *hk = NULL;
-    if (pipe2(stop_pipe, O_CLOEXEC))
-        return comb_err(err, COMB_EIO, "cannot make a pipe: %s",
-                        strerror(errno));
+    if ((rc = rpc_stop_open(err)))
+        return rc;
     if ((rc = hms_conf_init(opt, &conf, err)) ||
         (rc = housekeeper_start(&hk, err)) ||
-        (rc = listen_on(opt, &lfd, host, sizeof host, &port, err))) {
+        (rc = rpc_listen(opt->bind, opt->port, &lfd, host, sizeof host, &port,
+                         err))) {
         ms_heartbeater_stop(hk);
         hms_conf_free(&conf);
-        close(stop_pipe[0]);
-        close(stop_pipe[1]);
+        rpc_stop_close();
         return rc;
     }
     hms_register_types();
-    conns.stopping = false;
-    sa.sa_handler = on_stop_signal;
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
-    signal(SIGPIPE, SIG_IGN);   /* a client gone mid-answer is an error */
+    rpc_conns_begin(conf.max_threads, 0);
+    rpc_stop_catch();
     if (opt->listening)
         opt->listening(host, port);
-    accept_loop(lfd);
+    rpc_accept_loop(lfd, start_conn, NULL);
     close(lfd);                 /* new clients are refused by the system */
-    end_connections();
+    /* no new call begins, the idle clients are hung up on, the calls in
+     * progress have the grace (then their clients are hung up on too) */
+    rpc_conns_end(STOP_GRACE_MS);
     ms_heartbeater_stop(hk);
     hms_conf_free(&conf);
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
-    close(stop_pipe[0]);
-    close(stop_pipe[1]);
+    rpc_stop_close();
     return COMB_OK;
 }

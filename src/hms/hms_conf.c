@@ -5,14 +5,13 @@
  */
 #include "hms/hms_int.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "common/alloc.h"
+#include "common/duration.h"
 
 #define METASTORE_URL_KEY "comb.metastore.url"
 
@@ -59,31 +58,17 @@ static int conf_long(const HmsConf *c, const char *key, int64_t min,
     return COMB_OK;
 }
 
-/* Hive's time values: a number in seconds (these settings' unit), or
- * with a unit ms, s, m, h or d (also their long names' first letters, as
- * "30s", "5 min", "1h"). */
+/* A time of Hive's form (common/duration.h), not negative: a number in
+ * seconds (these settings' unit), or with a unit ("30s", "5 min", "1h"). */
 static int conf_duration_ms(const HmsConf *c, const char *key, int64_t *out,
                             CombErr *err)
 {
-    static const struct {
-        const char *unit;
-        int64_t ms;
-    } units[] = {{"ms", 1}, {"msec", 1}, {"s", 1000}, {"sec", 1000},
-                 {"m", 60000}, {"min", 60000}, {"h", 3600000},
-                 {"d", 86400000}, {"", 1000}};
     const char *s = hms_conf_value(c, key);
-    char *end;
-    double v;
-    errno = 0;
-    v = strtod(s, &end);
-    while (isspace((unsigned char)*end))
-        end++;
-    for (size_t i = 0; !errno && end != s && v >= 0 &&
-                       i < sizeof units / sizeof *units; i++)
-        if (!strcasecmp(end, units[i].unit)) {
-            *out = (int64_t)(v * (double)units[i].ms);
-            return COMB_OK;
-        }
+    int64_t ms;
+    if (comb_duration_ms(s, 1000, &ms) && ms >= 0) {
+        *out = ms;
+        return COMB_OK;
+    }
     return comb_err(err, COMB_EINVALID,
                     "%s: '%s' is not a time (a number of seconds, or with "
                     "a unit ms, s, min, h or d)", key, s);

@@ -6,14 +6,12 @@
  * the generated types.
  */
 #include "hms/hms_int.h"
+#include "rpc/rpc_frames.h"
+#include "rpc/rpc_proto.h"
 
 #include <string.h>
 
-#include <thrift/c_glib/protocol/thrift_binary_protocol.h>
 #include <thrift/c_glib/thrift_application_exception.h>
-#include <thrift/c_glib/thrift_configuration.h>
-#include <thrift/c_glib/transport/thrift_buffered_transport.h>
-#include <thrift/c_glib/transport/thrift_framed_transport.h>
 
 typedef struct CombHmsHandler {
     HmsThriftHiveMetastoreHandler parent;
@@ -139,20 +137,12 @@ void hms_register_types(void)
     static GType (*const get_type[])(void) = {
 #include "hms/hms_get_types.inc"
     };
-    GError *first = NULL;
     for (size_t i = 0; i < sizeof get_type / sizeof *get_type; i++)
         get_type[i]();
     g_type_class_unref(g_type_class_ref(comb_hms_handler_get_type()));
     g_type_class_unref(g_type_class_ref(HMS_TYPE_THRIFT_HIVE_METASTORE_PROCESSOR));
-    g_type_class_unref(g_type_class_ref(THRIFT_TYPE_BINARY_PROTOCOL));
     g_type_class_unref(g_type_class_ref(THRIFT_TYPE_APPLICATION_EXCEPTION));
-    g_type_class_unref(g_type_class_ref(THRIFT_TYPE_FRAMED_TRANSPORT));
-    g_type_class_unref(g_type_class_ref(THRIFT_TYPE_BUFFERED_TRANSPORT));
-    g_type_class_unref(g_type_class_ref(THRIFT_TYPE_CONFIGURATION));
-    /* the wire's class, and GLib's lock of its error domains, which it
-     * makes on the first GError with atomics ThreadSanitizer does not see */
-    g_object_unref(hms_wire_new(-1));
-    g_set_error(&first, THRIFT_TRANSPORT_ERROR, THRIFT_TRANSPORT_ERROR_RECEIVE,
-                "none");
-    g_clear_error(&first);
+    rpc_wire_register();
+    rpc_frames_register();
+    rpc_proto_register();
 }

@@ -1,7 +1,7 @@
 /*
  * hms_int.h - what the files of src/hms/ share: the service's settings,
- * the connection's handler (a metastore handle per connection) and the
- * transport under the protocol.
+ * the connection's handler (a metastore handle per connection); the
+ * transport under the protocol is rpc/rpc_wire.h.
  */
 #ifndef COMB_HMS_INT_H
 #define COMB_HMS_INT_H
@@ -14,6 +14,7 @@
 #include "hms/hms_thrift_hive_metastore.h"
 #include "hms/hms.h"
 #include "metastore/ms.h"
+#include "rpc/rpc_wire.h"
 
 /* The service's settings, read once at start (immutable afterwards, so
  * every connection's thread reads them without a lock). */
@@ -58,12 +59,5 @@ gboolean hms_fail(GError **error, const CombErr *err);
  * before the first thread: GLib registers a type on first use without a
  * lock. */
 void hms_register_types(void);
-
-/* The bottom transport of a connection: its socket, reads through a
- * buffer (the buffered transport asks for each field's few bytes alone),
- * which also lets the service look at the first byte. */
-ThriftTransport *hms_wire_new(int fd);
-/* The next byte the client sends, not taken; -1 at its end. */
-int hms_wire_byte(ThriftTransport *t);
 
 #endif

@@ -37,31 +37,9 @@ static void txn_not_open(Ms *ms, int64_t txnid, bool *aborted, char *msg,
         snprintf(msg, n, "No such transaction txnid:%lld", t);
 }
 
-static HmsNoSuchTxnException *no_such_txn(const char *msg)
-{
-    HmsNoSuchTxnException *x = g_object_new(HMS_TYPE_NO_SUCH_TXN_EXCEPTION, NULL);
-    x->message = g_strdup(msg);
-    x->__isset_message = TRUE;
-    return x;
-}
-
-static HmsTxnAbortedException *txn_aborted(const char *msg)
-{
-    HmsTxnAbortedException *x = g_object_new(HMS_TYPE_TXN_ABORTED_EXCEPTION,
-                                             NULL);
-    x->message = g_strdup(msg);
-    x->__isset_message = TRUE;
-    return x;
-}
-
-static HmsNoSuchLockException *no_such_lock(const char *msg)
-{
-    HmsNoSuchLockException *x = g_object_new(HMS_TYPE_NO_SUCH_LOCK_EXCEPTION,
-                                             NULL);
-    x->message = g_strdup(msg);
-    x->__isset_message = TRUE;
-    return x;
-}
+/* Hive's exceptions with a message: the generated property sets it (and
+ * its isset flag). */
+#define HMS_EXCEPTION(type, msg) g_object_new((type), "message", (msg), NULL)
 
 /* The exception for a call on txnid that failed because the txn is not
  * open: msg (the manager's own text, e.g. a write conflict's) when
@@ -74,9 +52,11 @@ static void txn_exception(Ms *ms, int64_t txnid, const char *msg,
     bool is_aborted;
     txn_not_open(ms, txnid, &is_aborted, text, sizeof text);
     if (is_aborted && aborted)
-        *aborted = txn_aborted(msg ? msg : text);
+        *aborted = HMS_EXCEPTION(HMS_TYPE_TXN_ABORTED_EXCEPTION,
+                                 msg ? msg : text);
     else
-        *none = no_such_txn(is_aborted || !msg ? text : msg);
+        *none = HMS_EXCEPTION(HMS_TYPE_NO_SUCH_TXN_EXCEPTION,
+                              is_aborted || !msg ? text : msg);
 }
 
 /* Java's BitSet.toByteArray of the aborted flags: bit i of byte i / 8. */
@@ -387,8 +367,9 @@ static gboolean lock(HmsThriftHiveMetastoreIf *iface, HmsLockResponse **ret,
         return hms_fail(error, &err);
     /* comb's locks belong to a txn, whose heartbeat keeps them */
     if (!rq->__isset_txnid || rq->txnid <= 0) {
-        *o1 = no_such_txn("comb's metastore takes locks only for an open "
-                          "transaction: the LockRequest needs its txnid");
+        *o1 = HMS_EXCEPTION(HMS_TYPE_NO_SUCH_TXN_EXCEPTION,
+                            "comb's metastore takes locks only for an open "
+                            "transaction: the LockRequest needs its txnid");
         return FALSE;
     }
     if (!(cs = comb_calloc(rq->component->len + 1, sizeof *cs)))
@@ -460,7 +441,7 @@ static gboolean check_lock(HmsThriftHiveMetastoreIf *iface, HmsLockResponse **re
         rc = ms_lock_check(ms, txnid, rq->lockid, false, &st, &err);
     if (rc == COMB_ENOTFOUND) {
         no_lock_message(msg, sizeof msg, rq->lockid);
-        *o3 = no_such_lock(msg);
+        *o3 = HMS_EXCEPTION(HMS_TYPE_NO_SUCH_LOCK_EXCEPTION, msg);
     } else if (rc == COMB_ETXN) {
         txn_exception(ms, txnid, NULL, o1, o2);
     } else if (rc) {
@@ -490,7 +471,7 @@ static gboolean unlock(HmsThriftHiveMetastoreIf *iface,
     rc = lock_rows(ms, rq->lockid, &a, &rows, &n, &err);
     if (!rc && n == 0) {
         no_lock_message(msg, sizeof msg, rq->lockid);
-        *o1 = no_such_lock(msg);
+        *o1 = HMS_EXCEPTION(HMS_TYPE_NO_SUCH_LOCK_EXCEPTION, msg);
     } else if (!rc) {
         *o2 = g_object_new(HMS_TYPE_TXN_OPEN_EXCEPTION, NULL);
         (*o2)->message = g_strdup_printf(
@@ -584,7 +565,7 @@ static gboolean heartbeat(HmsThriftHiveMetastoreIf *iface,
         return hms_fail(error, &err);
     if (rq->__isset_lockid && rq->lockid > 0) {
         no_lock_message(msg, sizeof msg, rq->lockid);
-        *o1 = no_such_lock(msg);
+        *o1 = HMS_EXCEPTION(HMS_TYPE_NO_SUCH_LOCK_EXCEPTION, msg);
         return FALSE;
     }
     if (rq->__isset_txnid && rq->txnid > 0 &&

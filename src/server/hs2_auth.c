@@ -28,7 +28,7 @@
 
 /* a handshake that takes longer is given up (a client that connects and
  * says nothing holds no thread for long) */
-enum { HANDSHAKE_SECONDS = 30, WRITE_BUFFER = 65536 };
+enum { HANDSHAKE_SECONDS = 30 };
 /* a refused client has less: its thread is one of few (hs2.c) */
 enum { REFUSAL_SECONDS = 5 };
 
@@ -275,18 +275,8 @@ static SSL *tls_accept(SSL_CTX *ctx, int fd)
 static ThriftTransport *stack_on(const Hs2Security *sec, ThriftTransport *wire,
                                  bool framed)
 {
-    ThriftConfiguration *conf;
-    ThriftTransport *t;
-    if (framed)
-        return hs2_frames_new(wire, (guint32)sec->max_message);
-    conf = g_object_new(THRIFT_TYPE_CONFIGURATION, "max_message_size",
-                        sec->max_message, NULL);
-    /* answers go out in large writes (the buffer's default is 512 bytes:
-     * a page of rows would be hundreds of sends) */
-    t = g_object_new(THRIFT_TYPE_BUFFERED_TRANSPORT, "transport", wire,
-                     "configuration", conf, "w_buf_size", WRITE_BUFFER, NULL);
-    g_object_unref(conf);
-    return t;
+    return rpc_transport_new(wire, framed, (guint32)sec->max_message,
+                             "hive.server2.thrift.max.message.size");
 }
 
 int hs2_conn_open(const Hs2Security *sec, int fd, ThriftTransport **wire,
@@ -298,8 +288,8 @@ int hs2_conn_open(const Hs2Security *sec, int fd, ThriftTransport **wire,
     set_timeout(fd, HANDSHAKE_SECONDS);
     if (sec->tls && !(ssl = tls_accept(sec->tls, fd)))
         return -1;
-    *wire = hs2_wire_new(fd, ssl);
-    first = hs2_wire_byte(*wire);
+    *wire = rpc_wire_new(fd, ssl);
+    first = rpc_wire_byte(*wire);
     if (first == HS2_SASL_START && !sasl_negotiate(sec, *wire, user))
         return -1;
     /* a client without SASL cannot be told why: it is hung up on */
@@ -316,7 +306,7 @@ int hs2_conn_open(const Hs2Security *sec, int fd, ThriftTransport **wire,
  * it, JDBC's connect fails with it). */
 static void answer_exception(ThriftTransport *top, const char *why)
 {
-    ThriftProtocol *p = hs2_proto_new(top);
+    ThriftProtocol *p = rpc_proto_new(top);
     ThriftApplicationException *x = NULL;
     ThriftMessageType type;
     gchar *name = NULL;
@@ -352,8 +342,8 @@ void hs2_conn_refuse(const Hs2Security *sec, int fd, const char *why)
         close(fd);
         return;
     }
-    wire = hs2_wire_new(fd, ssl);
-    first = hs2_wire_byte(wire);
+    wire = rpc_wire_new(fd, ssl);
+    first = rpc_wire_byte(wire);
     if (first == HS2_SASL_START) {
         hs2_sasl_write(wire, HS2_SASL_ERROR, why);
     } else if (first >= 0) {
@@ -361,16 +351,16 @@ void hs2_conn_refuse(const Hs2Security *sec, int fd, const char *why)
         answer_exception(top, why);
         g_object_unref(top);
     }
-    hs2_wire_drain(wire);
+    rpc_wire_drain(wire);
     g_object_unref(wire);       /* closes fd */
 }
 
 void hs2_auth_register(void)
 {
     g_type_class_unref(g_type_class_ref(THRIFT_TYPE_APPLICATION_EXCEPTION));
-    hs2_wire_register();
-    hs2_frames_register();
-    hs2_proto_register();
+    rpc_wire_register();
+    rpc_frames_register();
+    rpc_proto_register();
     g_type_class_unref(g_type_class_ref(THRIFT_TYPE_CONFIGURATION));
     g_type_class_unref(g_type_class_ref(THRIFT_TYPE_BUFFERED_TRANSPORT));
 }

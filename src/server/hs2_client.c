@@ -275,13 +275,13 @@ static int connect_to(Hs2Client *c, const Url *u, const char *user,
         close(fd);
         return rc;
     }
-    c->wire = hs2_wire_new(fd, ssl);
+    c->wire = rpc_wire_new(fd, ssl);
     if (u->sasl && (rc = sasl_login(c->wire, user, password, err)))
         return rc;
-    c->top = u->sasl ? hs2_frames_new(c->wire, MAX_FRAME)
+    c->top = u->sasl ? rpc_frames_new(c->wire, MAX_FRAME, "comb -u's limit of a server's answer")
                      : g_object_new(THRIFT_TYPE_BUFFERED_TRANSPORT, "transport",
                                     c->wire, "w_buf_size", 65536, NULL);
-    c->proto = hs2_proto_new(c->top);
+    c->proto = rpc_proto_new(c->top);
     c->iface = g_object_new(HS2_TYPE_T_C_L_I_SERVICE_CLIENT, "input_protocol",
                             c->proto, "output_protocol", c->proto, NULL);
     return COMB_OK;

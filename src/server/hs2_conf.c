@@ -7,7 +7,6 @@
  */
 #include "server/hs2_int.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,64 +54,11 @@ int hs2_conf_bool(const Hs2Options *opt, const char *key, bool *out,
     return COMB_OK;
 }
 
-/* Hive's time units (HiveConf's TimeValidator), in milliseconds; the
- * sub-millisecond ones as fractions of one, which the sum truncates. */
-static const struct {
-    const char *name;
-    int64_t ms, per;
-} units[] = {
-    {"ns", 1, 1000000}, {"nsec", 1, 1000000}, {"nanosecond", 1, 1000000},
-    {"nanoseconds", 1, 1000000}, {"us", 1, 1000}, {"usec", 1, 1000},
-    {"microsecond", 1, 1000}, {"microseconds", 1, 1000}, {"ms", 1, 1},
-    {"msec", 1, 1}, {"millisecond", 1, 1}, {"milliseconds", 1, 1},
-    {"s", 1000, 1}, {"sec", 1000, 1}, {"second", 1000, 1},
-    {"seconds", 1000, 1}, {"m", 60000, 1}, {"min", 60000, 1},
-    {"minute", 60000, 1}, {"minutes", 60000, 1}, {"h", 3600000, 1},
-    {"hour", 3600000, 1}, {"hours", 3600000, 1}, {"d", 86400000, 1},
-    {"day", 86400000, 1}, {"days", 86400000, 1},
-};
-
-bool hs2_duration_ms(const char *text, int64_t unit_ms, int64_t *out)
-{
-    char *end;
-    long long n;
-    int64_t ms = unit_ms, per = 1;
-    const char *p = text;
-    while (isspace((unsigned char)*p))
-        p++;
-    if (!isdigit((unsigned char)(*p == '-' || *p == '+' ? p[1] : *p)))
-        return false;
-    errno = 0;
-    n = strtoll(p, &end, 10);
-    while (isspace((unsigned char)*end))
-        end++;
-    if (errno)
-        return false;
-    if (*end) {
-        size_t i = 0, len = strlen(end);
-        while (len > 0 && isspace((unsigned char)end[len - 1]))
-            len--;
-        for (; i < sizeof units / sizeof *units; i++)
-            if (strlen(units[i].name) == len &&
-                !strncasecmp(end, units[i].name, len))
-                break;
-        if (i == sizeof units / sizeof *units)
-            return false;
-        ms = units[i].ms;
-        per = units[i].per;
-    }
-    /* beyond this a number of days would not fit in milliseconds */
-    if (n > INT64_MAX / 86400000 || n < -(INT64_MAX / 86400000))
-        return false;
-    *out = n * ms / per;
-    return true;
-}
-
 int hs2_conf_duration(const Hs2Options *opt, const char *key, int64_t unit_ms,
                       int64_t *out, CombErr *err)
 {
     const char *v = hs2_conf_value(opt, key);
-    if (v && !hs2_duration_ms(v, unit_ms, out))
+    if (v && !comb_duration_ms(v, unit_ms, out))
         return comb_err(err, COMB_EINVALID, "%s=%s: expected a time such as "
                         "%s, 30s, 5m, 1h or 7d", key, v,
                         unit_ms == 1000 ? "30 (seconds)"

@@ -12,6 +12,10 @@
 
 #include "common/batch.h"
 #include "common/buf.h"
+#include "common/duration.h"
+#include "rpc/rpc_frames.h"
+#include "rpc/rpc_proto.h"
+#include "rpc/rpc_wire.h"
 #include "server/hs2.h"
 #include "server/hs2_tcli_types.h"
 #include "server/hs2_t_c_l_i_service.h"
@@ -120,7 +124,7 @@ int hs2_meta_cross_reference(Hs2Result *r, CombErr *err);
  * case), or NULL. */
 const char *hs2_conf_value(const Hs2Options *opt, const char *key);
 /* key as a whole number from lo to hi, or true / false, or a time of
- * Hive's form (hs2_duration_ms) in milliseconds: *out when set (else left
+ * Hive's form (common/duration.h) in milliseconds: *out when set (else left
  * as it is, the default), a clear error when malformed. */
 int hs2_conf_long(const Hs2Options *opt, const char *key, long lo, long hi,
                   long *out, CombErr *err);
@@ -132,10 +136,6 @@ int hs2_conf_duration(const Hs2Options *opt, const char *key, int64_t unit_ms,
  * 1024: 64m) into *out when set. */
 int hs2_conf_size(const Hs2Options *opt, const char *key, int64_t *out,
                   CombErr *err);
-/* A time as Hive writes them: a whole number, optionally signed, of
- * unit_ms milliseconds, or followed by a unit (ns, us, ms, s, m, h, d or
- * their long names: 30s, 5 min, 7d); false when malformed. */
-bool hs2_duration_ms(const char *text, int64_t unit_ms, int64_t *out);
 
 /* The server's lifecycle, from its --hiveconf pairs (README). */
 typedef struct Hs2Limits {
@@ -286,28 +286,5 @@ void hs2_conn_refuse(const Hs2Security *sec, int fd, const char *why);
 /* the classes the handshake makes, registered before the threads */
 void hs2_auth_register(void);
 
-/* The bottom transport (hs2_wire.c): fd, or the TLS session ssl on it. */
-struct ssl_st;
-ThriftTransport *hs2_wire_new(int fd, struct ssl_st *ssl);
-/* The next byte, left to be read (-1 at the end or on error). */
-int hs2_wire_byte(ThriftTransport *wire);
-/* After a refusal: what was said reaches the client before the hang-up
- * (unread bytes would make the close a reset that can overtake it): the
- * sending side is shut, what the client still sends read and dropped
- * (up to a second, 1 MiB). */
-void hs2_wire_drain(ThriftTransport *wire);
-void hs2_wire_register(void);
-/* Thrift's framed transport over wire (hs2_frames.c, in place of
- * libthrift's, which over-reads its heap when a read spans two frames):
- * frames up to max bytes (a longer one is an error), a write's frame sent
- * at each flush.  It holds a reference to wire. */
-ThriftTransport *hs2_frames_new(ThriftTransport *wire, guint32 max);
-void hs2_frames_register(void);
-/* Thrift's binary protocol over t (hs2_proto.c): libthrift's, but for a
- * binary's read (libthrift 0.17 leaves its pointer unset when the length
- * cannot be read, and takes a negative or any announced length): a
- * negative one, or one longer than t may still carry, is an error. */
-ThriftProtocol *hs2_proto_new(ThriftTransport *t);
-void hs2_proto_register(void);
 
 #endif

@@ -571,7 +571,7 @@ static int start_deadline(Hs2Session *s, Hs2Op *o, const char *sql,
     int64_t conf_ms = 0, t = request_s > 0 ? request_s : 0;
     if (is_set_statement(sql))
         return COMB_OK;
-    if (v && *v && !hs2_duration_ms(v, 1000, &conf_ms))
+    if (v && *v && !comb_duration_ms(v, 1000, &conf_ms))
         return comb_err(err, COMB_EINVALID, "hive.query.timeout.seconds=%s: "
                         "expected a time such as 30 (seconds), 30s or 5m", v);
     if (conf_ms / 1000 > 0 && (t == 0 || conf_ms / 1000 < t))
@@ -1526,8 +1526,8 @@ static void register_types(void)
     hs2_auth_register();
     /* the processor looks the protocol's "transport" up by name: the
      * name's first interning too (GLib's futex locks are as unseen) */
-    GObject *t = G_OBJECT(hs2_wire_new(-1, NULL));
-    GObject *p = G_OBJECT(hs2_proto_new(THRIFT_TRANSPORT(t)));
+    GObject *t = G_OBJECT(rpc_wire_new(-1, NULL));
+    GObject *p = G_OBJECT(rpc_proto_new(THRIFT_TRANSPORT(t)));
     GObject *got = NULL;
     g_object_get(p, "transport", &got, NULL);
     g_object_unref(got);

@@ -365,8 +365,9 @@ bool sql_conf_bool(const SqlSession *s, const char *key, bool dflt);
 /* A count setting: a non-negative decimal number; unset, empty or
  * anything else: dflt. */
 int64_t sql_conf_int(const SqlSession *s, const char *key, int64_t dflt);
-/* A duration setting in milliseconds: "300", "300s", "5000ms", "2m", ...;
- * a bare number is in unit_ms; unset or bad: dflt_ms. */
+/* A duration setting in milliseconds, Hive's time values (common/duration.h):
+ * "300", "300s", "5000ms", "2m", ...; a bare number is in unit_ms; unset,
+ * bad or negative: dflt_ms. */
 int64_t sql_conf_duration_ms(const SqlSession *s, const char *key,
                              int64_t dflt_ms, int64_t unit_ms);
 /* <warehouse>/comb-site.conf: key=value lines (# comments) applied as

@@ -52,6 +52,7 @@
 #include <strings.h>
 
 #include "common/alloc.h"
+#include "common/duration.h"
 #include "fs/fs.h"
 #include "sql/plan/plan.h"
 
@@ -83,28 +84,11 @@ int64_t sql_conf_int(const SqlSession *s, const char *key, int64_t dflt)
 int64_t sql_conf_duration_ms(const SqlSession *s, const char *key,
                              int64_t dflt_ms, int64_t unit_ms)
 {
-    static const struct { const char *suffix; int64_t ms; } units[] = {
-        {"ms", 1}, {"msec", 1}, {"s", 1000}, {"sec", 1000},
-        {"seconds", 1000}, {"m", 60000}, {"min", 60000},
-        {"minutes", 60000}, {"h", 3600000}, {"hours", 3600000},
-        {"d", 86400000}, {"days", 86400000},
-    };
     const char *v = sql_session_get_conf(s, key);
-    char *end;
-    double n;
-    if (!v || !*v)
+    int64_t ms;
+    if (!v || !comb_duration_ms(v, unit_ms, &ms) || ms < 0)
         return dflt_ms;
-    n = strtod(v, &end);
-    if (end == v || n < 0)
-        return dflt_ms;
-    while (isspace((unsigned char)*end))
-        end++;
-    if (!*end)
-        return (int64_t)(n * (double)unit_ms);
-    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
-        if (strcasecmp(end, units[i].suffix) == 0)
-            return (int64_t)(n * (double)units[i].ms);
-    return dflt_ms;
+    return ms;
 }
 
 /* Hive's defaults. */

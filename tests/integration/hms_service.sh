@@ -26,16 +26,9 @@ thrift --gen js:node -out "$T/gen" "$IDL" || fail thrift "cannot generate the cl
 export NODE_PATH=$MODULES/node_modules
 
 hms_start() {
-    PORT=
     "$BIN" --warehouse "$T/wh" "$@" metastore --port 0 > "$T/out" 2> "$T/err" &
     PID=$!
-    for _ in $(seq 1 200); do
-        PORT=$(sed -n 's/^listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$T/out")
-        [[ -n $PORT ]] && break
-        kill -0 $PID 2> /dev/null || break
-        sleep 0.1
-    done
-    [[ -n $PORT ]] || fail metastore "the service did not start"
+    wait_listening metastore "the service"
 }
 hms() { server_js hms "$T/gen" "$PORT" "$@"; }
 

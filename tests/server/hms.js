@@ -151,14 +151,20 @@ async function openTxn(client) {
   return Number(r.txn_ids[0]);
 }
 
-async function read(expected) {
-  const { conn, client } = connect();
+// A txn of its own holding a lock of type on t for op (acquired at once).
+async function lockedTxn(client, type, op) {
   const txn = await openTxn(client);
   const lock = await client.lock(new T.LockRequest({
-    component: [component(T.LockType.SHARED_READ, 't', T.DataOperationType.SELECT)],
+    component: [component(type, 't', op)],
     txnid: txn, user: 'trino', hostname: 'worker1',
   }));
   assert.strictEqual(lock.state, T.LockState.ACQUIRED);
+  return { txn, lock };
+}
+
+async function read(expected) {
+  const { conn, client } = connect();
+  const { txn, lock } = await lockedTxn(client, T.LockType.SHARED_READ, T.DataOperationType.SELECT);
   const checked = await client.check_lock(new T.CheckLockRequest({ lockid: lock.lockid }));
   assert.strictEqual(checked.state, T.LockState.ACQUIRED);
   const shown = (await client.show_locks(new T.ShowLocksRequest({ dbname: 'default', tablename: 't' }))).locks;
@@ -195,12 +201,7 @@ async function abortWrite() {
 
 async function hold(file) {
   const { conn, client } = connect();
-  const txn = await openTxn(client);
-  const lock = await client.lock(new T.LockRequest({
-    component: [component(T.LockType.SHARED_WRITE, 't', T.DataOperationType.UPDATE)],
-    txnid: txn, user: 'trino', hostname: 'worker1',
-  }));
-  assert.strictEqual(lock.state, T.LockState.ACQUIRED);
+  const { txn, lock } = await lockedTxn(client, T.LockType.SHARED_WRITE, T.DataOperationType.UPDATE);
   // a waiting request can be given up, the acquired one only by commit
   await fails(client.unlock(new T.UnlockRequest({ lockid: lock.lockid })), T.TxnOpenException);
   console.log('locked');

@@ -10,6 +10,8 @@
 #                         on any free port (on $SERVER_PORT when set), with
 #                         no status page unless an OPTION asks for one:
 #                         sets $PORT and $PID
+#   wait_listening WHAT WHO  until $PID (started with its stdout in $T/out)
+#                         says where it listens: sets $PORT
 #   server_stop WHAT      SIGTERM; fails the test unless it exits 0 with
 #                         nothing on stderr (no sanitizer report)
 #   server_js NAME ARG... node tests/server/NAME.js ARG...: fails unless it
@@ -58,13 +60,20 @@ server_start() {
     "$bin" --warehouse "$wh" --hiveconf hive.server2.webui.port=0 "$@" \
         serve --port "${SERVER_PORT:-0}" > "$T/out" 2> "$T/err" &
     PID=$!
+    wait_listening "$bin" "the server"
+}
+
+# Wait (up to 20 s) for process $PID to say "listening on 127.0.0.1:PORT"
+# in $T/out: sets $PORT, else fails the test (WHO did not start).
+wait_listening() {  # WHAT WHO
+    PORT=
     for _ in $(seq 1 200); do
         PORT=$(sed -n 's/^listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$T/out")
         [[ -n $PORT ]] && break
         kill -0 $PID 2> /dev/null || break
         sleep 0.1
     done
-    [[ -n $PORT ]] || fail "$bin" "the server did not start"
+    [[ -n $PORT ]] || fail "$1" "$2 did not start"
 }
 
 # the checks of NAME.js: its output OUT and exit status RC

@@ -1,4 +1,4 @@
-/* server/hs2_frames.c: Thrift's framed transport over a socket: reads
+/* rpc/rpc_frames.c: Thrift's framed transport over a socket: reads
  * that span frames (which libthrift 0.17's own transport gets wrong), the
  * frame limit, and a flush's one frame. */
 #include "unit.h"
@@ -16,11 +16,11 @@ static ThriftTransport *frames_pair(int fds[2], guint32 max,
 {
     if (socketpair(AF_UNIX, SOCK_STREAM, 0, fds))
         return NULL;
-    *wire = hs2_wire_new(fds[0], NULL);
-    return hs2_frames_new(*wire, max);
+    *wire = rpc_wire_new(fds[0], NULL);
+    return rpc_frames_new(*wire, max, "the test's limit");
 }
 
-TEST(hs2_frames_reads_span_frames)
+TEST(rpc_frames_reads_span_frames)
 {
     /* "abc" | "" | "defgh": one read of 5, then 3 */
     static const char in[] = "\0\0\0\3abc" "\0\0\0\0" "\0\0\0\5defgh";
@@ -44,7 +44,7 @@ TEST(hs2_frames_reads_span_frames)
     close(fds[1]);
 }
 
-TEST(hs2_frames_longer_than_the_limit_refused)
+TEST(rpc_frames_longer_than_the_limit_refused)
 {
     static const char in[] = "\0\0\1\1";    /* 257 bytes announced */
     int fds[2];
@@ -61,7 +61,7 @@ TEST(hs2_frames_longer_than_the_limit_refused)
     close(fds[1]);
 }
 
-TEST(hs2_frames_flush_sends_one_frame)
+TEST(rpc_frames_flush_sends_one_frame)
 {
     int fds[2];
     ThriftTransport *wire, *f = frames_pair(fds, 64, &wire);

@@ -1,4 +1,4 @@
-/* Messages read through hs2_proto.c by the generated readers as
+/* Messages read through rpc_proto.c by the generated readers as
  * tools/thrift_reads.awk mends them: a binary of negative length refused
  * (libthrift 0.17 took it, and the reader copied gigabytes from NULL), an
  * unknown field cut short in its length skipped (libthrift freed an unset
@@ -29,9 +29,9 @@ static gint32 read_struct(GType type, const char *body, guint32 n,
         return ret;
     if (write(fds[1], head, 4) == 4 && write(fds[1], body, n) == (ssize_t)n) {
         shutdown(fds[1], SHUT_WR);
-        wire = hs2_wire_new(fds[0], NULL);
-        frames = hs2_frames_new(wire, 1 << 20);
-        proto = hs2_proto_new(frames);
+        wire = rpc_wire_new(fds[0], NULL);
+        frames = rpc_frames_new(wire, 1 << 20, "the test's limit");
+        proto = rpc_proto_new(frames);
         s = g_object_new(type, NULL);
         ret = thrift_struct_read(s, proto, error);
         g_object_unref(s);

@@ -1,14 +1,16 @@
 /*
- * hs2_wire.c - the bottom transport of a connection: its socket, or the
- * TLS session on it (OpenSSL), as a ThriftTransport the framed or
- * buffered transport stacks on.  Reads go through a buffer of what the
+ * rpc_wire.c - the bottom transport of a connection (rpc/rpc_wire.h): its
+ * socket, or the TLS session on it (OpenSSL), as a ThriftTransport the
+ * framed or buffered transport stacks on.  Reads go through a buffer of what the
  * socket had (Thrift's buffered transport asks for each field's few bytes
  * alone: without it every field is a system call), which also lets the
  * handshake look at the first byte before anyone reads it.
  */
-#include "server/hs2_int.h"
+#include "rpc/rpc_wire.h"
 
 #include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -16,21 +18,21 @@
 #include <openssl/err.h>
 #include <openssl/ssl.h>
 
-typedef struct CombHs2Wire {
+typedef struct CombRpcWire {
     ThriftTransport parent;
     int fd;
     SSL *ssl;           /* NULL: plain socket; owned */
     size_t pos, len;    /* buf[pos..len) read, not yet taken */
     unsigned char buf[16384];
-} CombHs2Wire;
+} CombRpcWire;
 
-typedef struct CombHs2WireClass {
+typedef struct CombRpcWireClass {
     ThriftTransportClass parent;
-} CombHs2WireClass;
+} CombRpcWireClass;
 
-G_DEFINE_TYPE(CombHs2Wire, comb_hs2_wire, THRIFT_TYPE_TRANSPORT)
+G_DEFINE_TYPE(CombRpcWire, comb_rpc_wire, THRIFT_TYPE_TRANSPORT)
 
-#define WIRE(t) ((CombHs2Wire *)(t))
+#define WIRE(t) ((CombRpcWire *)(t))
 
 static void wire_error(GError **error, int code, const char *what)
 {
@@ -39,7 +41,7 @@ static void wire_error(GError **error, int code, const char *what)
 }
 
 /* Up to n bytes (at least one), 0 at the end, -1 on error. */
-static ssize_t read_some(CombHs2Wire *w, void *buf, size_t n)
+static ssize_t read_some(CombRpcWire *w, void *buf, size_t n)
 {
     for (;;) {
         ssize_t got;
@@ -75,7 +77,7 @@ static gboolean wire_open(ThriftTransport *t, GError **error)
 
 static gboolean wire_close(ThriftTransport *t, GError **error)
 {
-    CombHs2Wire *w = WIRE(t);
+    CombRpcWire *w = WIRE(t);
     (void)error;
     if (w->ssl) {
         SSL_shutdown(w->ssl);
@@ -91,7 +93,7 @@ static gboolean wire_close(ThriftTransport *t, GError **error)
 
 /* Fill the empty buffer with what the client sent (at least a byte):
  * false at its end or on an error (errno then says which). */
-static bool fill(CombHs2Wire *w)
+static bool fill(CombRpcWire *w)
 {
     ssize_t got;
     if (w->fd < 0)
@@ -105,7 +107,7 @@ static bool fill(CombHs2Wire *w)
 /* false once the client hung up: the connection's loop ends */
 static gboolean wire_peek(ThriftTransport *t, GError **error)
 {
-    CombHs2Wire *w = WIRE(t);
+    CombRpcWire *w = WIRE(t);
     if (w->pos < w->len)
         return TRUE;
     if (fill(w))
@@ -119,7 +121,7 @@ static gboolean wire_peek(ThriftTransport *t, GError **error)
 static gint32 wire_read(ThriftTransport *t, gpointer buf, guint32 len,
                         GError **error)
 {
-    CombHs2Wire *w = WIRE(t);
+    CombRpcWire *w = WIRE(t);
     guint32 got = 0;
     while (got < len) {
         size_t n;
@@ -135,17 +137,10 @@ static gint32 wire_read(ThriftTransport *t, gpointer buf, guint32 len,
     return (gint32)got;
 }
 
-static gboolean wire_read_end(ThriftTransport *t, GError **error)
-{
-    (void)t;
-    (void)error;
-    return TRUE;
-}
-
 static gboolean wire_write(ThriftTransport *t, const gpointer buf,
                            const guint32 len, GError **error)
 {
-    CombHs2Wire *w = WIRE(t);
+    CombRpcWire *w = WIRE(t);
     const unsigned char *p = buf;
     guint32 done = 0;
     while (done < len) {
@@ -156,7 +151,8 @@ static gboolean wire_write(ThriftTransport *t, const gpointer buf,
             if (n <= 0)
                 ERR_clear_error();
         } else {
-            n = send(w->fd, p + done, len - done, MSG_NOSIGNAL);
+            n = w->fd < 0 ? -1
+                          : send(w->fd, p + done, len - done, MSG_NOSIGNAL);
         }
         if (n < 0 && errno == EINTR)
             continue;
@@ -169,14 +165,8 @@ static gboolean wire_write(ThriftTransport *t, const gpointer buf,
     return TRUE;
 }
 
-static gboolean wire_write_end(ThriftTransport *t, GError **error)
-{
-    (void)t;
-    (void)error;
-    return TRUE;
-}
-
-static gboolean wire_flush(ThriftTransport *t, GError **error)
+/* reads and writes go straight to the socket: nothing to end or flush */
+static gboolean wire_nothing(ThriftTransport *t, GError **error)
 {
     (void)t;
     (void)error;
@@ -186,10 +176,10 @@ static gboolean wire_flush(ThriftTransport *t, GError **error)
 static void wire_finalize(GObject *o)
 {
     wire_close(THRIFT_TRANSPORT(o), NULL);
-    G_OBJECT_CLASS(comb_hs2_wire_parent_class)->finalize(o);
+    G_OBJECT_CLASS(comb_rpc_wire_parent_class)->finalize(o);
 }
 
-static void comb_hs2_wire_class_init(CombHs2WireClass *c)
+static void comb_rpc_wire_class_init(CombRpcWireClass *c)
 {
     ThriftTransportClass *t = THRIFT_TRANSPORT_CLASS(c);
     G_OBJECT_CLASS(c)->finalize = wire_finalize;
@@ -198,21 +188,21 @@ static void comb_hs2_wire_class_init(CombHs2WireClass *c)
     t->close = wire_close;
     t->peek = wire_peek;
     t->read = wire_read;
-    t->read_end = wire_read_end;
+    t->read_end = wire_nothing;
     t->write = wire_write;
-    t->write_end = wire_write_end;
-    t->flush = wire_flush;
+    t->write_end = wire_nothing;
+    t->flush = wire_nothing;
 }
 
-static void comb_hs2_wire_init(CombHs2Wire *w)
+static void comb_rpc_wire_init(CombRpcWire *w)
 {
     w->fd = -1;
 }
 
-void hs2_wire_register(void)
+void rpc_wire_register(void)
 {
     GError *first = NULL;
-    g_type_class_unref(g_type_class_ref(comb_hs2_wire_get_type()));
+    g_type_class_unref(g_type_class_ref(comb_rpc_wire_get_type()));
     /* GLib makes the lock of its error domains on the first GError, with
      * atomics ThreadSanitizer does not see: that one is made here, before
      * connections fail on threads of their own */
@@ -220,15 +210,15 @@ void hs2_wire_register(void)
     g_clear_error(&first);
 }
 
-ThriftTransport *hs2_wire_new(int fd, struct ssl_st *ssl)
+ThriftTransport *rpc_wire_new(int fd, struct ssl_st *ssl)
 {
-    CombHs2Wire *w = g_object_new(comb_hs2_wire_get_type(), NULL);
+    CombRpcWire *w = g_object_new(comb_rpc_wire_get_type(), NULL);
     w->fd = fd;
     w->ssl = ssl;
     return THRIFT_TRANSPORT(w);
 }
 
-int hs2_wire_byte(ThriftTransport *t)
+int rpc_wire_byte(ThriftTransport *t)
 {
     GError *error = NULL;
     gboolean got = wire_peek(t, &error);
@@ -236,9 +226,9 @@ int hs2_wire_byte(ThriftTransport *t)
     return got ? WIRE(t)->buf[WIRE(t)->pos] : -1;
 }
 
-void hs2_wire_drain(ThriftTransport *t)
+void rpc_wire_drain(ThriftTransport *t)
 {
-    CombHs2Wire *w = WIRE(t);
+    CombRpcWire *w = WIRE(t);
     unsigned char sink[4096];
     struct timeval tv = {1, 0};
     size_t total = 0;

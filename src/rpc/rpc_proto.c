@@ -1,27 +1,29 @@
 /*
- * hs2_proto.c - Thrift's binary protocol as libthrift has it, but for the
+ * rpc_proto.c - Thrift's binary protocol as libthrift has it, but for the
  * reading of a binary.  Debian's libthrift-c-glib 0.17 leaves the bytes'
  * pointer unset when the length cannot be read (thrift_protocol_skip, of
  * an unknown field or call, then frees whatever the stack held), hands a
  * negative length back as if it were one (the generated reader appended
  * some 4 GiB from NULL), and allocates any announced length before
  * reading it.  Here a binary is NULL until read, and its length must be
- * what the transport may still carry (hive.server2.thrift.max.message.
- * size), else the read is an error.
+ * what the transport may still carry (a server's message size limit),
+ * else the read is an error.
  */
-#include "server/hs2_int.h"
+#include "rpc/rpc_proto.h"
+
+#include <stdbool.h>
 
 #include <thrift/c_glib/protocol/thrift_binary_protocol.h>
 
-typedef struct CombHs2Proto {
+typedef struct CombRpcProto {
     ThriftBinaryProtocol parent;
-} CombHs2Proto;
+} CombRpcProto;
 
-typedef struct CombHs2ProtoClass {
+typedef struct CombRpcProtoClass {
     ThriftBinaryProtocolClass parent;
-} CombHs2ProtoClass;
+} CombRpcProtoClass;
 
-G_DEFINE_TYPE(CombHs2Proto, comb_hs2_proto, THRIFT_TYPE_BINARY_PROTOCOL)
+G_DEFINE_TYPE(CombRpcProto, comb_rpc_proto, THRIFT_TYPE_BINARY_PROTOCOL)
 
 /* A length as the transport takes it: not negative, and within what it
  * may still read. */
@@ -57,22 +59,22 @@ static gint32 proto_read_binary(ThriftProtocol *p, gpointer *buf,
     return got + n;
 }
 
-static void comb_hs2_proto_class_init(CombHs2ProtoClass *c)
+static void comb_rpc_proto_class_init(CombRpcProtoClass *c)
 {
     THRIFT_PROTOCOL_CLASS(c)->read_binary = proto_read_binary;
 }
 
-static void comb_hs2_proto_init(CombHs2Proto *p)
+static void comb_rpc_proto_init(CombRpcProto *p)
 {
     (void)p;
 }
 
-ThriftProtocol *hs2_proto_new(ThriftTransport *t)
+ThriftProtocol *rpc_proto_new(ThriftTransport *t)
 {
-    return g_object_new(comb_hs2_proto_get_type(), "transport", t, NULL);
+    return g_object_new(comb_rpc_proto_get_type(), "transport", t, NULL);
 }
 
-void hs2_proto_register(void)
+void rpc_proto_register(void)
 {
-    g_type_class_unref(g_type_class_ref(comb_hs2_proto_get_type()));
+    g_type_class_unref(g_type_class_ref(comb_rpc_proto_get_type()));
 }

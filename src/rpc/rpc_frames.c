@@ -1,6 +1,6 @@
 /*
- * hs2_frames.c - Thrift's framed transport (each message a 4-byte
- * big-endian length, then that many bytes), over the wire (hs2_wire.c),
+ * rpc_frames.c - Thrift's framed transport (each message a 4-byte
+ * big-endian length, then that many bytes), over the wire (rpc_wire.c),
  * in place of libthrift's.  Debian's libthrift-c-glib 0.17 copies from the
  * wrong address when a read spans two frames (the GByteArray record, not
  * its data: a heap over-read that a client's bytes choose, and garbage
@@ -9,25 +9,30 @@
  * come, across frames, and a frame longer than the limit is an error.
  * Writes are gathered and go out as one frame at each flush.
  */
-#include "server/hs2_int.h"
+#include "rpc/rpc_frames.h"
+
+#include <thrift/c_glib/thrift_configuration.h>
+#include <thrift/c_glib/transport/thrift_buffered_transport.h>
+#include <thrift/c_glib/transport/thrift_transport.h>
 
 #include <string.h>
 
-typedef struct CombHs2Frames {
+typedef struct CombRpcFrames {
     ThriftTransport parent;
     ThriftTransport *wire;      /* a reference */
     guint32 max;                /* the longest frame taken */
+    const char *limit;          /* what sets max, for the error */
     guint32 left;               /* bytes of the frame being read not read */
     GByteArray *out;            /* 4 bytes for the length, then the frame */
-} CombHs2Frames;
+} CombRpcFrames;
 
-typedef struct CombHs2FramesClass {
+typedef struct CombRpcFramesClass {
     ThriftTransportClass parent;
-} CombHs2FramesClass;
+} CombRpcFramesClass;
 
-G_DEFINE_TYPE(CombHs2Frames, comb_hs2_frames, THRIFT_TYPE_TRANSPORT)
+G_DEFINE_TYPE(CombRpcFrames, comb_rpc_frames, THRIFT_TYPE_TRANSPORT)
 
-#define FRAMES(t) ((CombHs2Frames *)(t))
+#define FRAMES(t) ((CombRpcFrames *)(t))
 
 enum { HEADER = 4 };
 
@@ -52,7 +57,7 @@ static gboolean frames_peek(ThriftTransport *t, GError **error)
 }
 
 /* The next frame's length read; false at the end or when over the limit. */
-static bool next_frame(CombHs2Frames *f, GError **error)
+static bool next_frame(CombRpcFrames *f, GError **error)
 {
     unsigned char h[HEADER];
     guint32 n;
@@ -62,8 +67,7 @@ static bool next_frame(CombHs2Frames *f, GError **error)
     if (n > f->max) {
         g_set_error(error, THRIFT_TRANSPORT_ERROR,
                     THRIFT_TRANSPORT_ERROR_RECEIVE, "a frame of %u bytes is "
-                    "over the limit of %u (hive.server2.thrift.max.message."
-                    "size)", n, f->max);
+                    "over the limit of %u (%s)", n, f->max, f->limit);
         return false;
     }
     f->left = n;
@@ -74,7 +78,7 @@ static bool next_frame(CombHs2Frames *f, GError **error)
 static gint32 frames_read(ThriftTransport *t, gpointer buf, guint32 len,
                           GError **error)
 {
-    CombHs2Frames *f = FRAMES(t);
+    CombRpcFrames *f = FRAMES(t);
     guint32 got = 0;
     while (got < len) {
         guint32 n;
@@ -130,7 +134,7 @@ static gboolean frames_write_end(ThriftTransport *t, GError **error)
 /* The frame written in one write (its length first), then begun anew. */
 static gboolean frames_flush(ThriftTransport *t, GError **error)
 {
-    CombHs2Frames *f = FRAMES(t);
+    CombRpcFrames *f = FRAMES(t);
     guint32 n = f->out->len - HEADER;
     gboolean ok;
     f->out->data[0] = (guint8)(n >> 24);
@@ -145,14 +149,14 @@ static gboolean frames_flush(ThriftTransport *t, GError **error)
 
 static void frames_finalize(GObject *o)
 {
-    CombHs2Frames *f = FRAMES(o);
+    CombRpcFrames *f = FRAMES(o);
     g_byte_array_unref(f->out);
     if (f->wire)
         g_object_unref(f->wire);
-    G_OBJECT_CLASS(comb_hs2_frames_parent_class)->finalize(o);
+    G_OBJECT_CLASS(comb_rpc_frames_parent_class)->finalize(o);
 }
 
-static void comb_hs2_frames_class_init(CombHs2FramesClass *c)
+static void comb_rpc_frames_class_init(CombRpcFramesClass *c)
 {
     ThriftTransportClass *t = THRIFT_TRANSPORT_CLASS(c);
     G_OBJECT_CLASS(c)->finalize = frames_finalize;
@@ -168,21 +172,40 @@ static void comb_hs2_frames_class_init(CombHs2FramesClass *c)
     t->checkReadBytesAvailable = frames_check_read;
 }
 
-static void comb_hs2_frames_init(CombHs2Frames *f)
+static void comb_rpc_frames_init(CombRpcFrames *f)
 {
     f->out = g_byte_array_sized_new(4096);
     g_byte_array_set_size(f->out, HEADER);
 }
 
-ThriftTransport *hs2_frames_new(ThriftTransport *wire, guint32 max)
+ThriftTransport *rpc_frames_new(ThriftTransport *wire, guint32 max,
+                               const char *limit)
 {
-    CombHs2Frames *f = g_object_new(comb_hs2_frames_get_type(), NULL);
+    CombRpcFrames *f = g_object_new(comb_rpc_frames_get_type(), NULL);
     f->wire = g_object_ref(wire);
     f->max = max;
+    f->limit = limit;
     return THRIFT_TRANSPORT(f);
 }
 
-void hs2_frames_register(void)
+ThriftTransport *rpc_transport_new(ThriftTransport *wire, bool framed,
+                                   guint32 max, const char *limit)
 {
-    g_type_class_unref(g_type_class_ref(comb_hs2_frames_get_type()));
+    ThriftConfiguration *conf;
+    ThriftTransport *t;
+    if (framed)
+        return rpc_frames_new(wire, max, limit);
+    conf = g_object_new(THRIFT_TYPE_CONFIGURATION, "max_message_size",
+                        (gint)(max > G_MAXINT ? G_MAXINT : max), NULL);
+    t = g_object_new(THRIFT_TYPE_BUFFERED_TRANSPORT, "transport", wire,
+                     "configuration", conf, "w_buf_size", 65536, NULL);
+    g_object_unref(conf);
+    return t;
+}
+
+void rpc_frames_register(void)
+{
+    g_type_class_unref(g_type_class_ref(comb_rpc_frames_get_type()));
+    g_type_class_unref(g_type_class_ref(THRIFT_TYPE_BUFFERED_TRANSPORT));
+    g_type_class_unref(g_type_class_ref(THRIFT_TYPE_CONFIGURATION));
 }
