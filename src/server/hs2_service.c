@@ -11,6 +11,7 @@
  * once (one statement per session at a time, as a SqlSession requires).
  */
 #include "server/hs2_int.h"
+#include "rpc/rpc_serve.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -711,19 +712,6 @@ static void *async_main(void *arg)
 
 typedef enum { ASYNC_STARTED, ASYNC_REFUSED, ASYNC_CANNOT } AsyncStart;
 
-/* a on a new thread of the pool; false when none could be made. */
-static bool async_thread(AsyncRun *a)
-{
-    pthread_attr_t attr;
-    pthread_t tid;
-    bool ok;
-    pthread_attr_init(&attr);
-    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    ok = pthread_create(&tid, &attr, async_main, a) == 0;
-    pthread_attr_destroy(&attr);
-    return ok;
-}
-
 /* o's statement given to the pool, which takes over the caller's hold of
  * s: on a thread of its own while there are fewer than
  * hive.server2.async.exec.threads, else waiting (PENDING_STATE) in a
@@ -757,7 +745,7 @@ static AsyncStart start_async(Hs2Session *s, Hs2Op *o, const char *sql,
         how = ASYNC_REFUSED;
     }
     pthread_mutex_unlock(&reg.lock);
-    if (own_thread && !async_thread(a)) {
+    if (own_thread && !rpc_thread_start(async_main, a)) {
         pthread_mutex_lock(&reg.lock);
         if (--reg.workers == 0)
             pthread_cond_broadcast(&reg.workers_done);
