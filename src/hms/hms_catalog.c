@@ -64,9 +64,9 @@ static gboolean get_database(HmsThriftHiveMetastoreIf *iface, HmsDatabase **ret,
     if (ms)
         rc = ms_db_get(ms, name ? name : "", &a, &db, &err);
     if (rc == COMB_ENOTFOUND) {
+        /* Hive 4's text when its direct SQL finds no row (the default) */
         char msg[COMB_ERR_MSG_MAX];
-        snprintf(msg, sizeof msg, "There is no database %s.%s named", CATALOG,
-                 name ? name : "");
+        snprintf(msg, sizeof msg, "database %s.%s", CATALOG, name ? name : "");
         *o1 = no_such_object(msg);
     } else if (rc) {
         *o2 = hms_meta_exception(&err);

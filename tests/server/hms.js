@@ -31,7 +31,7 @@ async function catalog() {
   assert.strictEqual(db.name, 'sales');
   assert.ok(db.locationUri.endsWith('/sales.db'), db.locationUri);
   await fails(client.get_database('nosuchdb'), T.NoSuchObjectException,
-              'There is no database hive.nosuchdb named');
+              'database hive.nosuchdb');
   assert.deepStrictEqual((await client.get_all_tables('default')).sort(), ['ext', 't', 'v']);
   assert.deepStrictEqual(await client.get_all_tables('nosuchdb'), []);
   assert.deepStrictEqual(await client.get_tables_by_type('default', '.*', 'VIRTUAL_VIEW'), ['v']);
