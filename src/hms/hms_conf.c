@@ -12,6 +12,7 @@
 
 #include "common/alloc.h"
 #include "common/duration.h"
+#include "fs/fs.h"
 
 #define METASTORE_URL_KEY "comb.metastore.url"
 
@@ -74,26 +75,46 @@ static int conf_duration_ms(const HmsConf *c, const char *key, int64_t *out,
                     "a unit ms, s, min, h or d)", key, s);
 }
 
+/* The warehouse as an absolute path (table locations are made from it,
+ * and a relative one would name another place for a client), made when a
+ * local one is not there yet, as comb's other commands make it. */
+static int warehouse_init(HmsConf *c, const char *path, CombErr *err)
+{
+    CombArena a;
+    comb_arena_init(&a, 0);
+    const char *abs = fs_absolute(&a, path);
+    c->warehouse = abs ? comb_strdup(abs) : NULL;
+    comb_arena_free(&a);
+    if (!c->warehouse)
+        return comb_err_nomem(err);
+    return fs_is_remote(c->warehouse) ? COMB_OK : fs_mkdirs(c->warehouse, err);
+}
+
 int hms_conf_init(const HmsOptions *opt, HmsConf *c, CombErr *err)
 {
     const char *url;
     int64_t threads;
     int rc;
     memset(c, 0, sizeof *c);
-    c->warehouse = opt->warehouse;
     c->keys = opt->conf_keys;
     c->values = opt->conf_values;
     c->n = opt->n_conf;
     url = opt->metastore ? opt->metastore : hms_conf_value(c, METASTORE_URL_KEY);
+    if ((rc = warehouse_init(c, opt->warehouse, err))) {
+        hms_conf_free(c);
+        return rc;
+    }
     if (url) {
         c->target = comb_strdup(url);
     } else {
-        size_t n = strlen(opt->warehouse) + sizeof "/metastore.db";
+        size_t n = strlen(c->warehouse) + sizeof "/metastore.db";
         if ((c->target = comb_malloc(n)))
-            snprintf(c->target, n, "%s/metastore.db", opt->warehouse);
+            snprintf(c->target, n, "%s/metastore.db", c->warehouse);
     }
-    if (!c->target)
+    if (!c->target) {
+        hms_conf_free(c);
         return comb_err_nomem(err);
+    }
     if ((rc = conf_long(c, "hive.metastore.server.max.threads", 1, &threads,
                         err)) ||
         (rc = conf_long(c, "hive.metastore.server.max.message.size", 1024,
@@ -114,5 +135,7 @@ int hms_conf_init(const HmsOptions *opt, HmsConf *c, CombErr *err)
 void hms_conf_free(HmsConf *c)
 {
     comb_free(c->target);
+    comb_free(c->warehouse);
     c->target = NULL;
+    c->warehouse = NULL;
 }

@@ -19,7 +19,7 @@
 /* The service's settings, read once at start (immutable afterwards, so
  * every connection's thread reads them without a lock). */
 typedef struct HmsConf {
-    const char *warehouse;
+    char *warehouse;           /* absolute; owned */
     char *target;              /* ms_open's target; owned */
     const char *const *keys;   /* the --hiveconf pairs, borrowed */
     const char *const *values;

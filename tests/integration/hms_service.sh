@@ -69,6 +69,14 @@ server_cli "UPDATE t SET name = 'x' WHERE id = 1" > /dev/null || fail hold "the 
 server_none_open "after the replay"
 server_stop metastore
 
+# a warehouse not there yet is made, its relative path made absolute
+(cd "$T" && exec "$COMB" --warehouse fresh/wh metastore --port 0 > "$T/out" 2> "$T/err") &
+PID=$!
+wait_listening fresh "the service on a new warehouse"
+[[ -f $T/fresh/wh/metastore.db ]] || fail fresh "no $T/fresh/wh/metastore.db"
+hms location "$T/fresh/wh"
+server_stop "metastore on a new warehouse"
+
 # threads under ThreadSanitizer: four connections at once (write id 5 was
 # the held txn's, which its UPDATE lock allocated; 6 the UPDATE's)
 BIN=$tsan

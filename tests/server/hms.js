@@ -13,6 +13,7 @@
 //   node hms.js GEN PORT hold FILE       a SHARED_WRITE lock on default.t,
 //                                        "locked" said, held (heartbeating)
 //                                        until FILE exists, then committed
+//   node hms.js GEN PORT location DIR    the default database lies in DIR
 //   node hms.js GEN PORT errors          unknown txns and locks, commit of
 //                                        an aborted txn, unlock refused
 // Every check that fails throws; the last line says all of them ran.
@@ -174,6 +175,13 @@ async function errors() {
   conn.end();
 }
 
-const modes = { catalog, read: () => read(arg), abort_write: abortWrite, hold: () => hold(arg), errors };
+async function location(dir) {
+  const { conn, client } = connect();
+  const db = await client.get_database('default');
+  assert.ok([dir, `file:${dir}`].includes(db.locationUri), `${db.locationUri} is not ${dir}`);
+  conn.end();
+}
+
+const modes = { catalog, location: () => location(arg), read: () => read(arg), abort_write: abortWrite, hold: () => hold(arg), errors };
 modes[mode]().then(() => console.log('# hms: every check ran'),
                    (e) => { console.error(e); process.exit(1); });
