@@ -9,7 +9,8 @@
 # TRANSACTIONS and SHOW LOCKS; errors with Hive's exception types and
 # texts; then the ThreadSanitizer build (make MODE=tsan build/tsan/comb,
 # which make test builds) serves the listing, the errors and four reads
-# at once.  Skipped (exit 77) without the shared test data, the thrift
+# at once.  COMB_TEST_METASTORE: a metastore other than the warehouse's
+# SQLite file (pg_hms_service.sh).  Skipped (exit 77) without the shared test data, the thrift
 # compiler or node.
 set -u
 . "$(dirname "$0")/lib/server.bash"
@@ -26,7 +27,8 @@ thrift --gen js:node -out "$T/gen" "$IDL" || fail thrift "cannot generate the cl
 export NODE_PATH=$MODULES/node_modules
 
 hms_start() {
-    "$BIN" --warehouse "$T/wh" "$@" metastore --port 0 > "$T/out" 2> "$T/err" &
+    "$BIN" --warehouse "$T/wh" ${COMB_TEST_METASTORE:+--metastore "$COMB_TEST_METASTORE"} \
+        "$@" metastore --port 0 > "$T/out" 2> "$T/err" &
     PID=$!
     wait_listening metastore "the service"
 }
@@ -58,7 +60,8 @@ server_cli "SHOW TRANSACTIONS" | grep -q $'\tOPEN\t.*trino\tworker1' ||
     fail hold "SHOW TRANSACTIONS: $(server_cli 'SHOW TRANSACTIONS')"
 server_cli "SHOW LOCKS" | grep -q $'\tdefault\tt\t.*ACQUIRED.*SHARED_WRITE.*trino\tworker1' ||
     fail hold "SHOW LOCKS: $(server_cli 'SHOW LOCKS')"
-out=$("$COMB" --warehouse "$T/wh" --hiveconf hive.lock.numretries=2 \
+out=$("$COMB" --warehouse "$T/wh" ${COMB_TEST_METASTORE:+--metastore "$COMB_TEST_METASTORE"} \
+      --hiveconf hive.lock.numretries=2 \
       -e "UPDATE t SET name = 'x' WHERE id = 1" 2>&1) &&
     fail hold "the UPDATE ran under the service's lock: $out"
 grep -q "Error in acquiring locks" <<< "$out" || fail hold "the UPDATE said: $out"
