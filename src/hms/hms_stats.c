@@ -544,6 +544,7 @@ static int unit_dir(Ms *ms, CombArena *a, const MsTable *t, const char *part,
 {
     MsPartition *p;
     int rc;
+    *dir = NULL;
     if (!part) {
         *dir = t->location;
         return COMB_OK;
@@ -552,8 +553,8 @@ static int unit_dir(Ms *ms, CombArena *a, const MsTable *t, const char *part,
     if (rc == COMB_ENOTFOUND)
         return comb_err(err, rc, "Partition for which stats is gathered "
                         "doesn't exist.");
-    if (!rc)
-        *dir = p->location;
+    if (!rc && !(*dir = p->location))
+        rc = comb_err(err, COMB_EINVALID, "partition %s has no location", part);
     return rc;
 }
 
