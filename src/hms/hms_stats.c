@@ -128,17 +128,10 @@ static char *decimal_text(CombArena *a, const HmsDecimal *d)
 {
     char buf[80];
     comb_i128 u;
-    size_t len;
-    if (!decimal_of_bytes(d->unscaled, &u) || d->scale < 0 || d->scale > 38)
+    if (!decimal_of_bytes(d->unscaled, &u) || !comb_dec_fits(u, 38) ||
+        d->scale < 0 || d->scale > 38)
         return NULL;
-    len = comb_dec_format(u, d->scale, buf, sizeof buf);
-    if (d->scale > 0) {
-        while (len > 0 && buf[len - 1] == '0')
-            len--;
-        if (len > 0 && buf[len - 1] == '.')
-            len--;
-        buf[len] = '\0';
-    }
+    comb_dec_format_normalized(u, d->scale, buf, sizeof buf);
     return comb_arena_strdup(a, buf);
 }
 

@@ -240,19 +240,10 @@ static char *value_text(CombArena *ar, const ColAcc *a, bool high)
     case COL_DOUBLE:
         comb_format_double(high ? a->hi_d : a->lo_d, buf, sizeof buf);
         break;
-    default: {
-        /* HiveDecimal's normalized form: no trailing fraction zeros */
-        size_t len = comb_dec_format(high ? a->hi_dec : a->lo_dec, a->scale,
-                                     buf, sizeof buf);
-        if (a->scale > 0) {
-            while (len > 0 && buf[len - 1] == '0')
-                len--;
-            if (len > 0 && buf[len - 1] == '.')
-                len--;
-            buf[len] = '\0';
-        }
+    default:
+        comb_dec_format_normalized(high ? a->hi_dec : a->lo_dec, a->scale,
+                                   buf, sizeof buf);
         break;
-    }
     }
     return comb_arena_strdup(ar, buf);
 }
