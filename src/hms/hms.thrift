@@ -513,7 +513,14 @@ service ThriftHiveMetastore {
   void create_table(1: Table tbl)
     throws (1: AlreadyExistsException o1, 2: InvalidObjectException o2,
             3: MetaException o3, 4: NoSuchObjectException o4)
+  void create_table_with_environment_context(1: Table tbl,
+      2: EnvironmentContext environment_context)
+    throws (1: AlreadyExistsException o1, 2: InvalidObjectException o2,
+            3: MetaException o3, 4: NoSuchObjectException o4)
   void drop_table(1: string dbname, 2: string name, 3: bool deleteData)
+    throws (1: NoSuchObjectException o1, 2: MetaException o3)
+  void drop_table_with_environment_context(1: string dbname, 2: string name,
+      3: bool deleteData, 4: EnvironmentContext environment_context)
     throws (1: NoSuchObjectException o1, 2: MetaException o3)
   void alter_table_with_environment_context(1: string dbname,
       2: string tbl_name, 3: Table new_tbl,

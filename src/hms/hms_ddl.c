@@ -1,6 +1,8 @@
 /*
  * hms_ddl.c - the table calls that change the catalog: create_table,
- * drop_table, alter_table_req and alter_table_with_environment_context.
+ * drop_table (each also with an environment context, as Hive's own
+ * clients call them), alter_table_req and
+ * alter_table_with_environment_context.
  *
  * A Table object becomes the MsTable comb's own CREATE TABLE records (the
  * same formats, type strings, ACID properties and directory), so that
@@ -386,19 +388,20 @@ static int create(Ms *ms, CombArena *a, MsTable *t, CombErr *err)
     return rc;
 }
 
-static gboolean create_table(HmsThriftHiveMetastoreIf *iface,
-                             const HmsTable *tbl,
-                             HmsAlreadyExistsException **o1,
-                             HmsInvalidObjectException **o2,
-                             HmsMetaException **o3,
-                             HmsNoSuchObjectException **o4, GError **error)
+/* Both create calls (Hive's clients send the one with a context, Trino
+ * the one without). */
+static gboolean create_answer(HmsThriftHiveMetastoreIf *iface,
+                              const HmsTable *tbl,
+                              HmsAlreadyExistsException **o1,
+                              HmsInvalidObjectException **o2,
+                              HmsMetaException **o3,
+                              HmsNoSuchObjectException **o4)
 {
     CombErr err;
     CombArena a;
     MsTable t;
     Ms *ms = hms_handler_ms(iface, &err);
     int rc;
-    (void)error;
     t.db = NULL;
     comb_arena_init(&a, 0);
     rc = ms ? convert_table(&a, tbl, &t, &err) : COMB_EMETASTORE;
@@ -416,6 +419,28 @@ static gboolean create_table(HmsThriftHiveMetastoreIf *iface,
         *o3 = hms_meta_exception(&err);
     comb_arena_free(&a);
     return rc == COMB_OK;
+}
+
+static gboolean create_table(HmsThriftHiveMetastoreIf *iface,
+                             const HmsTable *tbl,
+                             HmsAlreadyExistsException **o1,
+                             HmsInvalidObjectException **o2,
+                             HmsMetaException **o3,
+                             HmsNoSuchObjectException **o4, GError **error)
+{
+    (void)error;
+    return create_answer(iface, tbl, o1, o2, o3, o4);
+}
+
+static gboolean create_table_with_environment_context(
+    HmsThriftHiveMetastoreIf *iface, const HmsTable *tbl,
+    const HmsEnvironmentContext *environment_context,
+    HmsAlreadyExistsException **o1, HmsInvalidObjectException **o2,
+    HmsMetaException **o3, HmsNoSuchObjectException **o4, GError **error)
+{
+    (void)environment_context;
+    (void)error;
+    return create_answer(iface, tbl, o1, o2, o3, o4);
 }
 
 /* --------------------------------------------------------- drop_table */
@@ -456,16 +481,15 @@ static int drop(Ms *ms, CombArena *a, const char *db, const char *name,
     return COMB_OK;
 }
 
-static gboolean drop_table(HmsThriftHiveMetastoreIf *iface, const gchar *dbname,
-                           const gchar *name, const gboolean delete_data,
-                           HmsNoSuchObjectException **o1,
-                           HmsMetaException **o3, GError **error)
+static gboolean drop_answer(HmsThriftHiveMetastoreIf *iface, const gchar *dbname,
+                            const gchar *name, bool delete_data,
+                            HmsNoSuchObjectException **o1,
+                            HmsMetaException **o3)
 {
     CombErr err;
     CombArena a;
     Ms *ms = hms_handler_ms(iface, &err);
     int rc = COMB_EMETASTORE;
-    (void)error;
     comb_arena_init(&a, 0);
     if (ms)
         rc = drop(ms, &a, lower_dup(&a, dbname), lower_dup(&a, name),
@@ -478,6 +502,25 @@ static gboolean drop_table(HmsThriftHiveMetastoreIf *iface, const gchar *dbname,
         *o3 = hms_meta_exception(&err);
     comb_arena_free(&a);
     return rc == COMB_OK;
+}
+
+static gboolean drop_table(HmsThriftHiveMetastoreIf *iface, const gchar *dbname,
+                           const gchar *name, const gboolean delete_data,
+                           HmsNoSuchObjectException **o1,
+                           HmsMetaException **o3, GError **error)
+{
+    (void)error;
+    return drop_answer(iface, dbname, name, delete_data, o1, o3);
+}
+
+static gboolean drop_table_with_environment_context(
+    HmsThriftHiveMetastoreIf *iface, const gchar *dbname, const gchar *name,
+    const gboolean delete_data, const HmsEnvironmentContext *environment_context,
+    HmsNoSuchObjectException **o1, HmsMetaException **o3, GError **error)
+{
+    (void)environment_context;
+    (void)error;
+    return drop_answer(iface, dbname, name, delete_data, o1, o3);
 }
 
 /* -------------------------------------------------------- alter_table */
@@ -659,7 +702,11 @@ static gboolean alter_table_req(HmsThriftHiveMetastoreIf *iface,
 void hms_ddl_install(HmsThriftHiveMetastoreHandlerClass *c)
 {
     c->create_table = create_table;
+    c->create_table_with_environment_context =
+        create_table_with_environment_context;
     c->drop_table = drop_table;
+    c->drop_table_with_environment_context =
+        drop_table_with_environment_context;
     c->alter_table_with_environment_context =
         alter_table_with_environment_context;
     c->alter_table_req = alter_table_req;

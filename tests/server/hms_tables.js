@@ -54,7 +54,8 @@ function table(name, { columns, format = ORC, keys = [], params = {}, type = 'MA
 
 const ACID = { transactional: 'true' };
 const tables = (dir) => ({
-  plain: table('plain', { columns: [['id', 'int'], ['name', 'string']], format: TEXT }),
+  plain: table('plain', { columns: [['id', 'int'], ['name', 'string']], format: TEXT,
+                          params: { comment: 'made by trino' } }),
   parts: table('parts', { columns: [['id', 'bigint'], ['v', 'string']], keys: [['day', 'string']], params: ACID }),
   acid: table('acid', { columns: [['id', 'int'], ['name', 'varchar(10)']], params: { ...ACID, bucketing_version: '2' },
                         buckets: 2, bucketCols: ['id'] }),
@@ -69,8 +70,10 @@ const tables = (dir) => ({
 async function create(dir) {
   const { conn, client } = connect();
   const want = tables(dir);
-  for (const t of Object.values(want))
-    await client.create_table(t);
+  // Hive's own clients send the call with a context
+  for (const [name, t] of Object.entries(want))
+    await (name === 'mm' ? client.create_table_with_environment_context(t, new T.EnvironmentContext({ properties: {} }))
+                         : client.create_table(t));
   const plain = await client.get_table('default', 'plain');
   assert.strictEqual(plain.owner, 'trino');
   assert.strictEqual(plain.tableType, 'MANAGED_TABLE');
@@ -80,6 +83,7 @@ async function create(dir) {
   assert.ok(plain.sd.location.endsWith('/plain'), plain.sd.location);
   assert.ok(Number(plain.parameters.transient_lastDdlTime) > 0, 'the DDL time');
   assert.strictEqual(plain.parameters.transactional, undefined);
+  assert.strictEqual(plain.parameters.comment, 'made by trino');
 
   const parts = await client.get_table('default', 'parts');
   assert.deepStrictEqual(parts.partitionKeys.map((c) => [c.name, c.type]), [['day', 'string']]);
@@ -298,7 +302,7 @@ async function drop() {
   const { conn, client } = connect();
   await client.drop_table('default', 'mm', true);
   await client.drop_table('default', 'acid', false);
-  await client.drop_table('default', 'ext', true);
+  await client.drop_table_with_environment_context('default', 'ext', true, new T.EnvironmentContext({ properties: {} }));
   await fails(client.drop_table('default', 'mm', true), T.NoSuchObjectException, 'hive.default.mm table not found');
   await fails(client.get_table('default', 'acid'), T.NoSuchObjectException, 'hive.default.acid table not found');
   const names = await client.get_all_tables('default');
