@@ -3,7 +3,7 @@
 # the client generated from Hive's own interface as in hms_service.sh:
 # tables created by the service (plain text, partitioned ACID, bucketed
 # ACID, insert-only, external, every statistics type) are comb tables that
-# comb's SQL describes, inserts into, updates and reads; create_table's
+# comb's SQL describes, inserts into, updates, compacts and reads; create_table's
 # refusals; alter (a column added, a rename moving the directory, a new
 # location) and what comb cannot alter; statistics comb's ANALYZE wrote,
 # read through the service, and statistics the service wrote, shown by
@@ -56,6 +56,11 @@ ls "$WH/acid" | grep -q '^delete_delta_' || fail sql "acid's directory: $(ls "$W
 ls "$WH/parts/day=d1" | grep -q '^delta_' || fail sql "parts' directory: $(ls "$WH/parts/day=d1")"
 ls "$T/ext" | grep -q . || fail sql "ext wrote nothing into $T/ext"
 server_cli "DESCRIBE acid" | grep -q $'^name *\tvarchar(10)' || fail sql "DESCRIBE acid: $(server_cli 'DESCRIBE acid')"
+# comb's compactor compacts it like one of its own
+server_cli "ALTER TABLE acid COMPACT 'major' AND WAIT" > /dev/null 2>&1 || fail sql "the compaction of acid"
+ls "$WH/acid" | grep -q '^base_' || fail sql "no base after the compaction: $(ls "$WH/acid")"
+[[ $(rows "SELECT id, name FROM acid ORDER BY id" | tr '\n\t' ' :') == "1:a 2:bb 3:NULL " ]] ||
+    fail sql "acid after the compaction holds $(server_cli 'SELECT * FROM acid')"
 
 tables alter "$T/ext2"
 [[ ! -e $WH/plain && -d $WH/plain2 ]] || fail alter "the renamed directory: $(ls "$WH")"
@@ -83,7 +88,7 @@ server_cli "INSERT INTO typed (l) VALUES (1000)" > /dev/null || fail stats "the 
 
 tables drop
 [[ ! -e $WH/mm ]] || fail drop "mm's files were kept: $(ls "$WH/mm")"
-ls "$WH/acid" | grep -q '^delta_' || fail drop "acid's files went without deleteData"
+ls "$WH/acid" | grep -q '^base_' || fail drop "acid's files went without deleteData"
 ls "$T/ext2" | grep -q . || fail drop "the external table's files went"
 [[ -z $(ls -A "$WH" | grep '^\.mm') ]] || fail drop "mm's files were left aside: $(ls -A "$WH")"
 server_stop metastore
