@@ -338,6 +338,13 @@ static int convert_table(CombArena *a, const HmsTable *in, MsTable *t,
 
 /* ------------------------------------------------------- create_table */
 
+/* <db location>/<table's directory name> (arena; NULL: no memory). */
+static char *default_dir(CombArena *a, const MsDatabase *db, const char *name)
+{
+    char *dir = ms_table_dir_name(name, a);
+    return dir ? comb_arena_printf(a, "%s/%s", db->location, dir) : NULL;
+}
+
 /* Where a managed table at its default place goes: a directory holding
  * files (a dropped table's, kept) is never read by the new table, which
  * gets "<dir>.v<N>" instead, as comb's CREATE TABLE does. */
@@ -349,11 +356,9 @@ static int choose_dir(Ms *ms, CombArena *a, MsTable *t, CombErr *err)
     int n = 0, rc = ms_db_get(ms, t->db, a, &db, err);
     if (rc || t->location)
         return rc;
-    base = comb_arena_printf(a, "%s/%s", db->location,
-                             ms_table_dir_name(t->name, a));
-    t->location = (char *)base;
-    if (!base)
+    if (!(base = default_dir(a, db, t->name)))
         return comb_err_nomem(err);
+    t->location = (char *)base;
     if (fs_is_dir(base) && (rc = fs_list_dir(base, a, &names, &n, err)))
         return rc;
     for (int v = 1; n > 0 && fs_exists(t->location); v++)
@@ -557,27 +562,32 @@ static int check_alter(const MsTable *old, const MsTable *t, CombErr *err)
     return COMB_OK;
 }
 
-/* Hive moves a managed table's directory with a rename only when it is
- * the default one; *to NULL when it stays. */
-static int rename_dir(Ms *ms, CombArena *a, const MsTable *old,
-                      const char *new_db, const char *new_name, char **to,
-                      CombErr *err)
+/* A rename's checks, before anything changes: the new database exists,
+ * no table has the new name, and where the directory goes (*to; NULL
+ * when it stays: Hive moves a managed table's directory only when it is
+ * the default one) nothing is. */
+static int rename_check(Ms *ms, CombArena *a, const MsTable *old,
+                        const char *new_db, const char *new_name, char **to,
+                        CombErr *err)
 {
     MsDatabase *odb, *ndb;
+    MsTable *existing;
     char *old_default;
-    int rc;
+    int rc = ms_table_get(ms, new_db, new_name, a, &existing, err);
     *to = NULL;
-    if ((rc = ms_db_get(ms, new_db, a, &ndb, err)))
+    if (rc == COMB_OK)
+        return comb_err(err, COMB_EEXISTS, "new table %s.%s already exists",
+                        new_db, new_name);
+    if (rc != COMB_ENOTFOUND || (rc = ms_db_get(ms, new_db, a, &ndb, err)))
         return rc;
     if (strcmp(old->table_type, MS_MANAGED_TABLE) != 0 ||
         (rc = ms_db_get(ms, old->db, a, &odb, err)))
         return rc;
-    old_default = comb_arena_printf(a, "%s/%s", odb->location,
-                                    ms_table_dir_name(old->name, a));
-    if (!old_default || strcmp(old_default, old->location) != 0)
-        return old_default ? COMB_OK : comb_err_nomem(err);
-    if (!(*to = comb_arena_printf(a, "%s/%s", ndb->location,
-                                  ms_table_dir_name(new_name, a))))
+    if (!(old_default = default_dir(a, odb, old->name)))
+        return comb_err_nomem(err);
+    if (strcmp(old_default, old->location) != 0)
+        return COMB_OK;
+    if (!(*to = default_dir(a, ndb, new_name)))
         return comb_err_nomem(err);
     if (fs_exists(*to))
         return comb_err(err, COMB_EEXISTS, "New location for this table "
@@ -586,22 +596,14 @@ static int rename_dir(Ms *ms, CombArena *a, const MsTable *old,
     return COMB_OK;
 }
 
-/* ALTER TABLE RENAME as comb's SQL does it: the directory first, then the
- * catalog with the table's write ids; a failed rename moves it back. */
-static int rename_table(Ms *ms, CombArena *a, const MsTable *old,
-                        const char *new_db, const char *new_name,
-                        CombErr *err)
+/* ALTER TABLE RENAME as comb's SQL does it: the directory first (to, from
+ * rename_check), then the catalog with the table's write ids; a failed
+ * rename moves it back. */
+static int rename_table(Ms *ms, const MsTable *old, const char *new_db,
+                        const char *new_name, const char *to, CombErr *err)
 {
-    MsTable *existing;
-    char *to;
     bool moved = false;
-    int rc = ms_table_get(ms, new_db, new_name, a, &existing, err);
-    if (rc == COMB_OK)
-        return comb_err(err, COMB_EEXISTS, "new table %s.%s already exists",
-                        new_db, new_name);
-    if (rc != COMB_ENOTFOUND ||
-        (rc = rename_dir(ms, a, old, new_db, new_name, &to, err)))
-        return rc;
+    int rc;
     if (to && fs_exists(old->location)) {
         if ((rc = fs_rename(old->location, to, err)))
             return comb_err_prefix(err, "Alter Table operation for %s.%s "
@@ -620,11 +622,13 @@ static int rename_table(Ms *ms, CombArena *a, const MsTable *old,
 }
 
 /* db.name becomes what `in` describes: its definition (ms_table_alter),
- * then its name when that differs. */
+ * then its name when that differs, checked before either changes. */
 static int alter(Ms *ms, CombArena *a, const char *db, const char *name,
                  const HmsTable *in, CombErr *err)
 {
     MsTable *old, t;
+    char *to = NULL;
+    bool renamed;
     int rc = ms_table_get(ms, db, name, a, &old, err);
     if (rc == COMB_ENOTFOUND)
         return comb_err(err, COMB_EINVALID, "table %s.%s.%s doesn't exist",
@@ -634,7 +638,9 @@ static int alter(Ms *ms, CombArena *a, const char *db, const char *name,
     if (strcmp(old->table_type, MS_VIRTUAL_VIEW) == 0)
         return comb_err(err, COMB_EUNSUPPORTED, "%s.%s is a view (ALTER VIEW "
                         "in comb's SQL changes it)", db, name);
-    if ((rc = check_alter(old, &t, err)))
+    renamed = strcmp(t.db, db) != 0 || strcmp(t.name, name) != 0;
+    if ((rc = check_alter(old, &t, err)) ||
+        (renamed && (rc = rename_check(ms, a, old, t.db, t.name, &to, err))))
         return rc;
     t.create_time = old->create_time;
     t.owner = t.owner ? t.owner : old->owner;
@@ -642,13 +648,10 @@ static int alter(Ms *ms, CombArena *a, const char *db, const char *name,
         t.location = old->location;
     t.db = old->db;
     t.name = old->name;
-    if ((rc = ms_table_alter(ms, &t, err)))
+    if ((rc = ms_table_alter(ms, &t, err)) || !renamed)
         return rc;
-    if (strcmp(lower_dup(a, in->dbName), db) == 0 &&
-        strcmp(lower_dup(a, in->tableName), name) == 0)
-        return COMB_OK;
-    return rename_table(ms, a, &t, lower_dup(a, in->dbName),
-                        lower_dup(a, in->tableName), err);
+    return rename_table(ms, &t, lower_dup(a, in->dbName),
+                        lower_dup(a, in->tableName), to, err);
 }
 
 /* Both alter calls: InvalidOperationException for what comb cannot do

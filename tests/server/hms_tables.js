@@ -190,9 +190,13 @@ async function alter(dir) {
               T.InvalidOperationException, "table hive.default.nosuch doesn't exist");
   const taken = await client.get_table('default', 'acid');
   taken.tableName = 'mm';
+  taken.parameters.note = 'renamed';
   await fails(client.alter_table_req(new T.AlterTableRequest({ dbName: 'default', tableName: 'acid', table: taken })),
               T.InvalidOperationException, 'new table default.mm already exists');
-  assert.deepStrictEqual((await client.get_table('default', 'acid')).sd.cols.map((c) => c.type), ['int', 'varchar(10)']);
+  // a refused alter changes nothing, not even the part it could have done
+  const after = await client.get_table('default', 'acid');
+  assert.deepStrictEqual(after.sd.cols.map((c) => c.type), ['int', 'varchar(10)']);
+  assert.strictEqual(after.parameters.note, undefined);
   conn.end();
 }
 
