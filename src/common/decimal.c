@@ -487,6 +487,19 @@ size_t comb_dec_format(comb_i128 u, int scale, char *buf, size_t cap)
     return comb_textout_finish(&o);
 }
 
+size_t comb_dec_format_normalized(comb_i128 u, int scale, char *buf, size_t cap)
+{
+    size_t len = comb_dec_format(u, scale, buf, cap);
+    if (scale <= 0 || len >= cap)
+        return len;
+    while (len > 0 && buf[len - 1] == '0')
+        len--;
+    if (len > 0 && buf[len - 1] == '.')
+        len--;
+    buf[len] = '\0';
+    return len;
+}
+
 /* ---- compare and arithmetic ------------------------------------------- */
 
 int comb_dec_cmp(comb_i128 a, int sa, comb_i128 b, int sb)

@@ -68,6 +68,11 @@ bool comb_dec_rescale(comb_i128 u, int from, int to, comb_i128 *out);
  * bytes always suffice for scales 0..38).
  */
 size_t comb_dec_format(comb_i128 u, int scale, char *buf, size_t cap);
+/* The same without trailing fraction zeros (nor a '.' left bare), as
+ * HiveDecimal prints a normalized value: 150 at scale 2 is "1.5".  A
+ * result cut short by cap is left as comb_dec_format cut it. */
+size_t comb_dec_format_normalized(comb_i128 u, int scale, char *buf,
+                                  size_t cap);
 
 /* Compare a / 10^sa with b / 10^sb exactly: -1, 0 or 1. */
 int comb_dec_cmp(comb_i128 a, int sa, comb_i128 b, int sb);

@@ -305,6 +305,171 @@ exception NoSuchLockException {
   1: string message
 }
 
+// Tables and their column statistics (hms_ddl.c, hms_stats.c).
+
+struct EnvironmentContext {
+  1: map<string, string> properties
+}
+
+struct AlterTableRequest {
+  1: optional string catName,
+  2: required string dbName,
+  3: required string tableName,
+  4: required Table table,
+  5: optional EnvironmentContext environmentContext,
+  6: optional i64 writeId = -1,
+  7: optional string validWriteIdList
+}
+
+struct AlterTableResponse {
+}
+
+struct BooleanColumnStatsData {
+  1: required i64 numTrues,
+  2: required i64 numFalses,
+  3: required i64 numNulls,
+  4: optional binary bitVectors
+}
+
+struct DoubleColumnStatsData {
+  1: optional double lowValue,
+  2: optional double highValue,
+  3: required i64 numNulls,
+  4: required i64 numDVs,
+  5: optional binary bitVectors
+}
+
+struct LongColumnStatsData {
+  1: optional i64 lowValue,
+  2: optional i64 highValue,
+  3: required i64 numNulls,
+  4: required i64 numDVs,
+  5: optional binary bitVectors
+}
+
+struct StringColumnStatsData {
+  1: required i64 maxColLen,
+  2: required double avgColLen,
+  3: required i64 numNulls,
+  4: required i64 numDVs,
+  5: optional binary bitVectors
+}
+
+struct BinaryColumnStatsData {
+  1: required i64 maxColLen,
+  2: required double avgColLen,
+  3: required i64 numNulls,
+  4: optional binary bitVectors
+}
+
+// the unscaled value big-endian two's complement, as Java's BigInteger
+struct Decimal {
+  3: required i16 scale,
+  1: required binary unscaled
+}
+
+struct DecimalColumnStatsData {
+  1: optional Decimal lowValue,
+  2: optional Decimal highValue,
+  3: required i64 numNulls,
+  4: required i64 numDVs,
+  5: optional binary bitVectors
+}
+
+struct Date {
+  1: required i64 daysSinceEpoch
+}
+
+struct DateColumnStatsData {
+  1: optional Date lowValue,
+  2: optional Date highValue,
+  3: required i64 numNulls,
+  4: required i64 numDVs,
+  5: optional binary bitVectors
+}
+
+struct Timestamp {
+  1: required i64 secondsSinceEpoch
+}
+
+struct TimestampColumnStatsData {
+  1: optional Timestamp lowValue,
+  2: optional Timestamp highValue,
+  3: required i64 numNulls,
+  4: required i64 numDVs,
+  5: optional binary bitVectors
+}
+
+union ColumnStatisticsData {
+  1: BooleanColumnStatsData booleanStats,
+  2: LongColumnStatsData longStats,
+  3: DoubleColumnStatsData doubleStats,
+  4: StringColumnStatsData stringStats,
+  5: BinaryColumnStatsData binaryStats,
+  6: DecimalColumnStatsData decimalStats,
+  7: DateColumnStatsData dateStats,
+  8: TimestampColumnStatsData timestampStats
+}
+
+struct ColumnStatisticsObj {
+  1: required string colName,
+  2: required string colType,
+  3: required ColumnStatisticsData statsData
+}
+
+struct ColumnStatisticsDesc {
+  1: required bool isTblLevel,
+  2: required string dbName,
+  3: required string tableName,
+  4: optional string partName,
+  5: optional i64 lastAnalyzed,
+  6: optional string catName
+}
+
+struct ColumnStatistics {
+  1: required ColumnStatisticsDesc statsDesc,
+  2: required list<ColumnStatisticsObj> statsObj
+}
+
+struct TableStatsRequest {
+  1: required string dbName,
+  2: required string tblName,
+  3: required list<string> colNames,
+  4: optional string catName
+}
+
+struct TableStatsResult {
+  1: required list<ColumnStatisticsObj> tableStats
+}
+
+struct PartitionsStatsRequest {
+  1: required string dbName,
+  2: required string tblName,
+  3: required list<string> colNames,
+  4: required list<string> partNames,
+  5: optional string catName
+}
+
+struct PartitionsStatsResult {
+  1: required map<string, list<ColumnStatisticsObj>> partStats
+}
+
+exception AlreadyExistsException {
+  1: string message
+}
+
+exception InvalidObjectException {
+  1: string message
+}
+
+exception InvalidOperationException {
+  1: string message
+}
+
+exception InvalidInputException {
+  1: string message
+}
+
 service ThriftHiveMetastore {
   string getMetaConf(1: string key) throws (1: MetaException o1)
   Database get_database(1: string name)
@@ -344,4 +509,34 @@ service ThriftHiveMetastore {
     throws (1: NoSuchLockException o1, 2: NoSuchTxnException o2,
             3: TxnAbortedException o3)
   HeartbeatTxnRangeResponse heartbeat_txn_range(1: HeartbeatTxnRangeRequest txns)
+
+  void create_table(1: Table tbl)
+    throws (1: AlreadyExistsException o1, 2: InvalidObjectException o2,
+            3: MetaException o3, 4: NoSuchObjectException o4)
+  void create_table_with_environment_context(1: Table tbl,
+      2: EnvironmentContext environment_context)
+    throws (1: AlreadyExistsException o1, 2: InvalidObjectException o2,
+            3: MetaException o3, 4: NoSuchObjectException o4)
+  void drop_table(1: string dbname, 2: string name, 3: bool deleteData)
+    throws (1: NoSuchObjectException o1, 2: MetaException o3)
+  void drop_table_with_environment_context(1: string dbname, 2: string name,
+      3: bool deleteData, 4: EnvironmentContext environment_context)
+    throws (1: NoSuchObjectException o1, 2: MetaException o3)
+  void alter_table_with_environment_context(1: string dbname,
+      2: string tbl_name, 3: Table new_tbl,
+      4: EnvironmentContext environment_context)
+    throws (1: InvalidOperationException o1, 2: MetaException o2)
+  AlterTableResponse alter_table_req(1: AlterTableRequest req)
+    throws (1: InvalidOperationException o1, 2: MetaException o2)
+  bool update_table_column_statistics(1: ColumnStatistics stats_obj)
+    throws (1: NoSuchObjectException o1, 2: InvalidObjectException o2,
+            3: MetaException o3, 4: InvalidInputException o4)
+  bool update_partition_column_statistics(1: ColumnStatistics stats_obj)
+    throws (1: NoSuchObjectException o1, 2: InvalidObjectException o2,
+            3: MetaException o3, 4: InvalidInputException o4)
+  TableStatsResult get_table_statistics_req(1: TableStatsRequest request)
+    throws (1: NoSuchObjectException o1, 2: MetaException o2)
+  PartitionsStatsResult get_partitions_statistics_req(
+      1: PartitionsStatsRequest request)
+    throws (1: NoSuchObjectException o1, 2: MetaException o2)
 }

@@ -260,6 +260,8 @@ static void fill_table(HmsTable *out, const MsTable *t)
     out->__isset_partitionKeys = TRUE;
     for (int i = 0; i < t->n_props; i++)
         set_param(out->parameters, t->props[i].key, t->props[i].value);
+    if (t->comment)         /* Hive keeps it among the parameters */
+        set_param(out->parameters, "comment", t->comment);
     out->__isset_parameters = TRUE;
     if (t->view_original_text) {
         out->viewOriginalText = g_strdup(t->view_original_text);

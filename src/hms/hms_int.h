@@ -48,6 +48,13 @@ const HmsConf *hms_handler_conf(HmsThriftHiveMetastoreIf *iface);
 /* The calls of hms_catalog.c and hms_txn.c into the handler's class. */
 void hms_catalog_install(HmsThriftHiveMetastoreHandlerClass *c);
 void hms_txn_install(HmsThriftHiveMetastoreHandlerClass *c);
+/* The table calls (hms_ddl.c) and the column statistics (hms_stats.c). */
+void hms_ddl_install(HmsThriftHiveMetastoreHandlerClass *c);
+void hms_stats_install(HmsThriftHiveMetastoreHandlerClass *c);
+/* A new exception of generated type `type` (one of the exceptions, whose
+ * one field is message) saying fmt. */
+gpointer hms_exception(GType type, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 /* A MetaException with the message of a failed metastore call (the
  * catch-all exception of every call that declares it). */

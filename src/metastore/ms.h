@@ -723,6 +723,22 @@ int ms_colstats_put(Ms *ms, const char *db, const char *table,
 int ms_colstats_get(Ms *ms, const char *db, const char *table,
                     const char *part, CombArena *a, MsColStats **out, int *n,
                     CombErr *err);
+/* The source of statistics an outside engine stores through `comb
+ * metastore`, which cannot read the snapshot comb's writers digest: a
+ * digest of t's schema and every file under dir (the unit's directory:
+ * path, size, time of last change; hidden '.' entries left out), prefixed
+ * MS_COLSTATS_OUTSIDE.  comb's readers trust such rows while the digest
+ * of the directory is still theirs, so any write, compaction or cleaning
+ * retires them. */
+#define MS_COLSTATS_OUTSIDE "dir:"
+struct CombBuf;
+/* What of t decides how its files read, as text into b (the columns, the
+ * storage and SerDe, the SerDe's and the text reader's settings): part of
+ * every source digest, so a schema change retires statistics too.
+ * Nonzero: out of memory. */
+int ms_colstats_schema(struct CombBuf *b, const MsTable *t);
+int ms_colstats_dir_source(const MsTable *t, const char *dir, CombArena *a,
+                           char **out, CombErr *err);
 
 /* ----------------------------------------------------------- transactions */
 

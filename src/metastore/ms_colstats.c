@@ -2,15 +2,20 @@
  * ms_colstats.c - column statistics as the rows a backend stores: every
  * field a text cell (MS_COLSTATS_COLUMNS' order), so that the backends bind
  * and fetch texts only and both read back the same values.  A field with
- * no value (-1, NULL) is SQL NULL.
+ * no value (-1, NULL) is SQL NULL; and the sources that say which stored
+ * rows still describe a unit's files.
  */
 #include "metastore/ms_int.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "common/arena.h"
+#include "common/buf.h"
+#include "common/hll.h"
+#include "fs/fs.h"
 
 enum {
     CELL_COLUMN, CELL_TYPE, CELL_SOURCE, CELL_LOW, CELL_HIGH, CELL_NULLS,
@@ -118,5 +123,67 @@ int ms_colstats_from_cells(char *const *cells, int n, CombArena *a,
         rc = row_of(cells + (size_t)i * MS_COLSTATS_CELLS, &s[i], err);
     if (!rc)
         *out = s;
+    return rc;
+}
+
+int ms_colstats_schema(CombBuf *b, const MsTable *m)
+{
+    int rc = comb_buf_printf(b, "%s\n%s\n", m->input_format ? m->input_format : "",
+                             m->serde ? m->serde : "");
+    for (int i = 0; i < m->n_cols; i++)
+        rc |= comb_buf_printf(b, "%s %s\n", m->cols[i].name, m->cols[i].type);
+    for (int i = 0; i < m->n_serde_params; i++)
+        rc |= comb_buf_printf(b, "%s=%s\n", m->serde_params[i].key,
+                              m->serde_params[i].value);
+    for (int i = 0; i < m->n_props; i++)
+        if (strncmp(m->props[i].key, "skip.", 5) == 0 ||
+            strncmp(m->props[i].key, "serialization.", 14) == 0)
+            rc |= comb_buf_printf(b, "%s=%s\n", m->props[i].key,
+                                  m->props[i].value);
+    return rc;
+}
+
+/* Every file under dir as "path<TAB>size<TAB>mtime" lines into b, in
+ * name order (fs_list_dir_typed sorts), hidden entries left out. */
+static int list_files(CombArena *a, const char *dir, CombBuf *b, CombErr *err)
+{
+    char **names;
+    bool *is_dir;
+    int n, rc = fs_list_dir_typed(dir, a, &names, &is_dir, &n, err);
+    for (int i = 0; i < n && !rc; i++) {
+        const char *path = names[i][0] == '.' ? NULL : fs_join(a, dir, names[i]);
+        uint64_t size;
+        int64_t mtime;
+        if (names[i][0] == '.')
+            continue;
+        if (!path)
+            return comb_err_nomem(err);
+        if (is_dir[i])
+            rc = list_files(a, path, b, err);
+        else if (!(rc = fs_file_version(path, &size, &mtime, err)) &&
+                 comb_buf_printf(b, "%s\t%llu\t%lld\n", path,
+                                 (unsigned long long)size, (long long)mtime))
+            rc = comb_err_nomem(err);
+    }
+    return rc;
+}
+
+int ms_colstats_dir_source(const MsTable *t, const char *dir, CombArena *a,
+                           char **out, CombErr *err)
+{
+    CombBuf b = COMB_BUF_INIT;
+    uint64_t h1, h2;
+    int rc = ms_colstats_schema(&b, t) ? comb_err_nomem(err) : COMB_OK;
+    if (!rc && fs_is_dir(dir))
+        rc = list_files(a, dir, &b, err);
+    if (!rc) {
+        h1 = comb_hll_hash64(b.data, b.len);
+        h2 = comb_buf_append(&b, &h1, sizeof h1) ? 0
+                                                  : comb_hll_hash64(b.data, b.len);
+        *out = comb_arena_printf(a, "%s%016llx%016llx", MS_COLSTATS_OUTSIDE,
+                                 (unsigned long long)h1, (unsigned long long)h2);
+        rc = *out ? COMB_OK : comb_err_nomem(err);
+    }
+    comb_buf_free(&b);
     return rc;
 }

@@ -240,19 +240,10 @@ static char *value_text(CombArena *ar, const ColAcc *a, bool high)
     case COL_DOUBLE:
         comb_format_double(high ? a->hi_d : a->lo_d, buf, sizeof buf);
         break;
-    default: {
-        /* HiveDecimal's normalized form: no trailing fraction zeros */
-        size_t len = comb_dec_format(high ? a->hi_dec : a->lo_dec, a->scale,
-                                     buf, sizeof buf);
-        if (a->scale > 0) {
-            while (len > 0 && buf[len - 1] == '0')
-                len--;
-            if (len > 0 && buf[len - 1] == '.')
-                len--;
-            buf[len] = '\0';
-        }
+    default:
+        comb_dec_format_normalized(high ? a->hi_dec : a->lo_dec, a->scale,
+                                   buf, sizeof buf);
         break;
-    }
     }
     return comb_arena_strdup(ar, buf);
 }
@@ -563,23 +554,9 @@ static int cmp_items(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* What of the table decides how its files read: the columns, the storage
- * and SerDe, the SerDe's and the text reader's settings. */
 static void schema_text(CombBuf *b, const MsTable *m, bool *nomem)
 {
-    int rc = comb_buf_printf(b, "%s\n%s\n", m->input_format ? m->input_format : "",
-                             m->serde ? m->serde : "");
-    for (int i = 0; i < m->n_cols; i++)
-        rc |= comb_buf_printf(b, "%s %s\n", m->cols[i].name, m->cols[i].type);
-    for (int i = 0; i < m->n_serde_params; i++)
-        rc |= comb_buf_printf(b, "%s=%s\n", m->serde_params[i].key,
-                              m->serde_params[i].value);
-    for (int i = 0; i < m->n_props; i++)
-        if (strncmp(m->props[i].key, "skip.", 5) == 0 ||
-            strncmp(m->props[i].key, "serialization.", 14) == 0)
-            rc |= comb_buf_printf(b, "%s=%s\n", m->props[i].key,
-                                  m->props[i].value);
-    *nomem = *nomem || rc;
+    *nomem = *nomem || ms_colstats_schema(b, m);
 }
 
 char *sql_source_digest(SqlStmtCtx *c, const SqlTable *t, SqlSource *s)
@@ -631,6 +608,33 @@ int sql_colstats_stored(SqlStmtCtx *c, const SqlTable *t, const char *part,
     return COMB_OK;
 }
 
+/* Add to rows[0..*n) (comb's own) those an outside engine stored
+ * through comb metastore for unit u (ms_colstats_dir_source), while its
+ * directory is as they saw it; a column has one stored row, so the two
+ * never overlap.  Statistics are advice: a directory that cannot be read
+ * adds none. */
+static int outside_stats(SqlStmtCtx *c, const SqlTable *t, const SqlUnit *u,
+                         MsColStats **rows, int *n, CombErr *err)
+{
+    CombErr ignored;
+    MsColStats *more, *all;
+    char *source;
+    int n_more, rc;
+    if (ms_colstats_dir_source(t->ms, u->dir, c->arena, &source, &ignored))
+        return COMB_OK;
+    if ((rc = sql_colstats_stored(c, t, u->name, source, &more, &n_more, err)) ||
+        n_more == 0)
+        return rc;
+    if (!(all = comb_arena_alloc(c->arena, (size_t)(*n + n_more) * sizeof *all)))
+        return comb_err_nomem(err);
+    if (*n)
+        memcpy(all, *rows, (size_t)*n * sizeof *all);
+    memcpy(all + *n, more, (size_t)n_more * sizeof *all);
+    *rows = all;
+    *n += n_more;
+    return COMB_OK;
+}
+
 int sql_colstats_valid(SqlStmtCtx *c, const SqlTable *t, const SqlUnit *u,
                        MsColStats **out, int *n, CombErr *err)
 {
@@ -643,7 +647,9 @@ int sql_colstats_valid(SqlStmtCtx *c, const SqlTable *t, const SqlUnit *u,
         return rc;
     if (!(source = sql_source_digest(c, t, &s)))
         return comb_err_nomem(err);
-    return sql_colstats_stored(c, t, u->name, source, out, n, err);
+    if ((rc = sql_colstats_stored(c, t, u->name, source, out, n, err)))
+        return rc;
+    return outside_stats(c, t, u, out, n, err);
 }
 
 /* ------------------------------------------------------------- storing */

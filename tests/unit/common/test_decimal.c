@@ -86,6 +86,21 @@ TEST(dec_format)
     CHECK_EQ(comb_dec_format(-MAX38, 38, wide, sizeof wide), 41);
 }
 
+TEST(dec_format_normalized)
+{
+    char b[64];
+    CHECK_EQ(comb_dec_format_normalized(150, 2, b, sizeof b), 3);
+    CHECK_STR(b, "1.5");
+    comb_dec_format_normalized(-1200, 2, b, sizeof b);
+    CHECK_STR(b, "-12");
+    comb_dec_format_normalized(0, 3, b, sizeof b);
+    CHECK_STR(b, "0");
+    comb_dec_format_normalized(1000, 0, b, sizeof b);
+    CHECK_STR(b, "1000");
+    comb_dec_format_normalized(101, 2, b, sizeof b);
+    CHECK_STR(b, "1.01");
+}
+
 TEST(dec_parse_forms)
 {
     CHECK_STR(parsed(" -1.5e3 ", 0), "-1500");

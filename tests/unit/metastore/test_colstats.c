@@ -153,3 +153,36 @@ MS_TEST(ms_colstats_per_partition)
     ms_close(ms);
     comb_arena_free(&a);
 }
+
+/* The source of statistics written through comb metastore: the same for
+ * the same schema and files, another once a file is added or changed,
+ * or the schema changes; hidden entries do not count. */
+TEST(ms_colstats_dir_source_follows_files)
+{
+    CombErr err;
+    CombArena a;
+    MsColumn cols[1] = {{"a", "int", NULL}};
+    MsTable t = {.db = "default", .name = "t", .n_cols = 1, .cols = cols,
+                 .input_format = MS_ORC_INPUT_FORMAT, .serde = MS_ORC_SERDE};
+    const char *dir = unit_tmpdir();
+    char *s1, *s2, *s3, *s4, *s5, *path;
+    comb_arena_init(&a, 0);
+    CHECK_OK(ms_colstats_dir_source(&t, dir, &a, &s1, &err), &err);
+    CHECK(strncmp(s1, MS_COLSTATS_OUTSIDE, strlen(MS_COLSTATS_OUTSIDE)) == 0);
+    path = comb_arena_printf(&a, "%s/delta_1_1/bucket_00000", dir);
+    CHECK_OK(fs_mkdirs(comb_arena_printf(&a, "%s/delta_1_1", dir), &err), &err);
+    CHECK_OK(fs_write_file(path, "abc", 3, &err), &err);
+    CHECK_OK(ms_colstats_dir_source(&t, dir, &a, &s2, &err), &err);
+    CHECK(strcmp(s1, s2) != 0);
+    CHECK_OK(fs_write_file(comb_arena_printf(&a, "%s/.hidden", dir), "x", 1,
+                           &err), &err);
+    CHECK_OK(ms_colstats_dir_source(&t, dir, &a, &s3, &err), &err);
+    CHECK_STR(s3, s2);
+    CHECK_OK(fs_write_file(path, "abcd", 4, &err), &err);
+    CHECK_OK(ms_colstats_dir_source(&t, dir, &a, &s4, &err), &err);
+    CHECK(strcmp(s4, s3) != 0);
+    cols[0].type = "bigint";
+    CHECK_OK(ms_colstats_dir_source(&t, dir, &a, &s5, &err), &err);
+    CHECK(strcmp(s5, s4) != 0);
+    comb_arena_free(&a);
+}
