@@ -48,6 +48,8 @@ const HmsConf *hms_handler_conf(HmsThriftHiveMetastoreIf *iface);
 /* The calls of hms_catalog.c and hms_txn.c into the handler's class. */
 void hms_catalog_install(HmsThriftHiveMetastoreHandlerClass *c);
 void hms_txn_install(HmsThriftHiveMetastoreHandlerClass *c);
+/* compact2 and show_compact (hms_compact.c). */
+void hms_compact_install(HmsThriftHiveMetastoreHandlerClass *c);
 
 /* A MetaException with the message of a failed metastore call (the
  * catch-all exception of every call that declares it). */
