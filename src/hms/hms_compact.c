@@ -204,12 +204,19 @@ static HmsShowCompactResponseElement *compact_element(const MsCompaction *c)
     SET_OPT(e, id, c->id);
     if (c->error)
         SET_OPT(e, errorMessage, g_strdup(c->error));
+    element_numbers(e, c);
     if (c->initiator_id)
         SET_OPT(e, initiatorId, g_strdup(c->initiator_id));
     g_free(e->poolName);
     SET_OPT(e, poolName, g_strdup("default"));
-    element_numbers(e, c);
     return e;
+}
+
+/* Whether rq's limit (Hive 4's; 0 or less: none) leaves room after shown
+ * elements. */
+static bool below_limit(const HmsShowCompactRequest *rq, int64_t shown)
+{
+    return !rq->__isset_limit || rq->limit <= 0 || shown < rq->limit;
 }
 
 static gboolean show_compact(HmsThriftHiveMetastoreIf *iface,
@@ -218,27 +225,21 @@ static gboolean show_compact(HmsThriftHiveMetastoreIf *iface,
 {
     CombErr err;
     CombArena a;
-    MsCompaction *rows;
-    int n;
+    MsCompaction *rows = NULL;
     int64_t shown = 0;
+    int n = 0;
     Ms *ms = hms_handler_ms(iface, &err);
-    if (!ms)
-        return hms_fail(error, &err);
+    int rc = ms ? COMB_OK : COMB_EMETASTORE;
     comb_arena_init(&a, 0);
-    if (ms_compact_list(ms, false, &a, &rows, &n, &err)) {
-        comb_arena_free(&a);
-        return hms_fail(error, &err);
-    }
-    for (int i = 0; i < n; i++) {
-        if (!row_wanted(rq, &rows[i]))
-            continue;
-        if (rq->__isset_limit && rq->limit > 0 && shown >= rq->limit)
-            break;
-        g_ptr_array_add((*ret)->compacts, compact_element(&rows[i]));
-        shown++;
-    }
+    if (!rc)
+        rc = ms_compact_list(ms, false, &a, &rows, &n, &err);
+    for (int i = 0; !rc && i < n && below_limit(rq, shown); i++)
+        if (row_wanted(rq, &rows[i])) {
+            g_ptr_array_add((*ret)->compacts, compact_element(&rows[i]));
+            shown++;
+        }
     comb_arena_free(&a);
-    return TRUE;
+    return rc ? hms_fail(error, &err) : TRUE;
 }
 
 void hms_compact_install(HmsThriftHiveMetastoreHandlerClass *c)

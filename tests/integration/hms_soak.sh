@@ -13,14 +13,8 @@
 # shared test data, the thrift compiler or node.
 set -u
 . "$(dirname "$0")/lib/server.bash"
-IDL=${COMB_TESTDATA:-$ROOT/../shared/testdata}/hms/hive_metastore.thrift
-[[ -f $IDL ]] || { echo "no $IDL (../shared is absent)"; exit 77; }
-command -v thrift > /dev/null || { echo "no thrift compiler"; exit 77; }
-server_setup
-[[ -d $MODULES/node_modules/thrift ]] || { echo "npm thrift is not installed"; exit 77; }
-mkdir -p "$T/gen"
-thrift --gen js:node -out "$T/gen" "$IDL" || fail thrift "cannot generate the client"
-export NODE_PATH=$MODULES/node_modules
+. "$(dirname "$0")/lib/hms.bash"
+hms_client_setup
 c() { "$COMB" --warehouse "$T/wh" ${COMB_TEST_METASTORE:+--metastore "$COMB_TEST_METASTORE"} --outputformat tsv "$@"; }
 
 c -e "CREATE TABLE s1 (a INT) TBLPROPERTIES ('transactional'='true');
