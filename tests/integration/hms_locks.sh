@@ -11,7 +11,8 @@
 #  (c) a client making every call on a new connection keeps its txn (and
 #      keeps it alive past the time-out with such heartbeats);
 # and compaction: compact2 queues a request that `comb compactor --once`
-# runs, show_compact shows it, with Hive's state strings.  The service runs
+# runs, show_compact shows it, with Hive's state strings (and Hive 4's
+# fields and filters, through a client of comb's hms.thrift).  The service runs
 # with hive.txn.timeout 4s and a housekeeper every 500 ms; comb's own
 # processes heartbeat every second (their hive.txn.timeout 2s).  Skipped
 # (exit 77) without the shared test data, the thrift compiler or node.
@@ -91,6 +92,10 @@ id=$(sed -n 's/^queued //p' <<< "$out")
 c -e "SHOW COMPACTIONS" | awk -F'\t' -v id="$id" '$1 == id' |
     grep -q $'\tdefault\tt\t --- \tMAJOR\tinitiated\t' ||
     fail compact "SHOW COMPACTIONS: $(c -e 'SHOW COMPACTIONS')"
+# Hive 4's fields through a client of comb's own interface
+mkdir -p "$T/gen4"
+thrift --gen js:node -out "$T/gen4" "$ROOT/src/hms/hms.thrift" || fail compact "no client of hms.thrift"
+hms compact4 "$T/gen4"
 c compactor --once > "$T/compactor.log" 2>&1 || fail compact "the compactor: $(cat "$T/compactor.log")"
 hms compacted "$id"
 ls "$T/wh/t" | grep -q '^base_[0-9]*_v' || fail compact "t's directories: $(ls "$T/wh/t")"
