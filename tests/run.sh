@@ -28,7 +28,7 @@ skipped=0
 failures=()
 JOBS=${COMB_TEST_JOBS:-$(nproc)}
 SERIAL=" integration/pg_txn_locks.sh integration/txn_housekeeping.sh
- integration/txn_timeout.sh integration/pg_txn_timeout.sh "
+ integration/txn_timeout.sh integration/pg_txn_timeout.sh integration/hms_locks.sh "
 # started first, so that no long test is left running alone at the end
 LONG="@(integration/pg_sql_golden.sh*|unit_metastore*|unit_sql*|unit_orc*|sqldiff*)"
 OUT=$(mktemp -d "${TMPDIR:-/tmp}/comb-run.XXXXXX")

@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,10 @@ static struct {
     int n_faults;
     FsFault faults[FS_MAX_FAULTS];
 } hooks = {false, -1, 0, {{{0}, {0}, 0}}};
+/* Guards the loading: the first fs calls of a process may come from
+ * several threads at once (comb metastore's connections); after it the
+ * hooks are only read. */
+static pthread_mutex_t hooks_mu = PTHREAD_MUTEX_INITIALIZER;
 
 static int errno_by_name(const char *name)
 {
@@ -70,12 +75,10 @@ static void parse_fault(const char *spec, size_t len)
     hooks.n_faults++;
 }
 
-static void hooks_load(void)
+static void hooks_read_env(void)
 {
     const char *trace = getenv("COMB_FS_TRACE");
     const char *fault = getenv("COMB_FS_FAULT");
-    if (hooks.loaded)
-        return;
     hooks.loaded = true;
     if (trace && *trace)
         hooks.trace_fd = open(trace, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
@@ -87,13 +90,23 @@ static void hooks_load(void)
     }
 }
 
+static void hooks_load(void)
+{
+    pthread_mutex_lock(&hooks_mu);
+    if (!hooks.loaded)
+        hooks_read_env();
+    pthread_mutex_unlock(&hooks_mu);
+}
+
 void fs_hook_reload(void)
 {
+    pthread_mutex_lock(&hooks_mu);
     if (hooks.trace_fd >= 0)
         close(hooks.trace_fd);
     hooks.trace_fd = -1;
     hooks.n_faults = 0;
     hooks.loaded = false;
+    pthread_mutex_unlock(&hooks_mu);
 }
 
 int fs_hook_fault(const char *op, const char *path)

@@ -277,6 +277,64 @@ struct HeartbeatTxnRangeResponse {
   2: required set<i64> nosuch
 }
 
+// Compaction (hms_compact.c): Hive 3's fields, and Hive 4's that comb
+// has values for (a Hive 3 client skips those it does not know).
+struct CompactionRequest {
+  1: required string dbname,
+  2: required string tablename,
+  3: optional string partitionname,
+  4: required CompactionType type,
+  5: optional string runas,
+  6: optional map<string, string> properties
+}
+
+struct CompactionResponse {
+  1: required i64 id,
+  2: required string state,
+  3: required bool accepted,
+  4: optional string errormessage
+}
+
+struct ShowCompactRequest {
+  1: optional i64 id,
+  2: optional string poolName,
+  3: optional string dbName,
+  4: optional string tbName,
+  5: optional string partName,
+  6: optional CompactionType type,
+  7: optional string state,
+  8: optional i64 limit,
+  9: optional string order
+}
+
+struct ShowCompactResponseElement {
+  1: required string dbname,
+  2: required string tablename,
+  3: optional string partitionname,
+  4: required CompactionType type,
+  5: required string state,
+  6: optional string workerid,
+  7: optional i64 start,
+  8: optional string runAs,
+  9: optional i64 hightestTxnId,
+  10: optional string metaInfo,
+  11: optional i64 endTime,
+  12: optional string hadoopJobId = "None",
+  13: optional i64 id,
+  14: optional string errorMessage,
+  15: optional i64 enqueueTime,
+  17: optional string initiatorId,
+  20: optional string poolName,
+  21: optional i64 nextTxnId,
+  22: optional i64 txnId,
+  23: optional i64 commitTime,
+  24: optional i64 hightestWriteId
+}
+
+struct ShowCompactResponse {
+  1: required list<ShowCompactResponseElement> compacts
+}
+
 exception MetaException {
   1: string message
 }
@@ -539,4 +597,7 @@ service ThriftHiveMetastore {
   PartitionsStatsResult get_partitions_statistics_req(
       1: PartitionsStatsRequest request)
     throws (1: NoSuchObjectException o1, 2: MetaException o2)
+
+  CompactionResponse compact2(1: CompactionRequest rqst)
+  ShowCompactResponse show_compact(1: ShowCompactRequest rqst)
 }

@@ -120,6 +120,7 @@ static void comb_hms_handler_class_init(CombHmsHandlerClass *klass)
     hms_txn_install(c);
     hms_ddl_install(c);
     hms_stats_install(c);
+    hms_compact_install(c);
 }
 
 static void comb_hms_handler_init(CombHmsHandler *h)

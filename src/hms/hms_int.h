@@ -55,6 +55,8 @@ void hms_stats_install(HmsThriftHiveMetastoreHandlerClass *c);
  * one field is message) saying fmt. */
 gpointer hms_exception(GType type, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* compact2 and show_compact (hms_compact.c). */
+void hms_compact_install(HmsThriftHiveMetastoreHandlerClass *c);
 
 /* A MetaException with the message of a failed metastore call (the
  * catch-all exception of every call that declares it). */

@@ -1,0 +1,17 @@
+# Sourced by the tests of `comb metastore` (after lib/server.bash): the
+# client generated from Hive's own interface.
+#   hms_client_setup  server_setup, then the client of
+#                     ../shared/testdata/hms/hive_metastore.thrift
+#                     (thrift --gen js:node) in $T/gen and NODE_PATH for
+#                     it; exit 77 (skipped) without the shared test data,
+#                     the thrift compiler, node or npm's thrift
+hms_client_setup() {
+    local idl=${COMB_TESTDATA:-$ROOT/../shared/testdata}/hms/hive_metastore.thrift
+    [[ -f $idl ]] || { echo "no $idl (../shared is absent)"; exit 77; }
+    command -v thrift > /dev/null || { echo "no thrift compiler"; exit 77; }
+    server_setup
+    [[ -d $MODULES/node_modules/thrift ]] || { echo "npm thrift is not installed"; exit 77; }
+    mkdir -p "$T/gen"
+    thrift --gen js:node -out "$T/gen" "$idl" || fail thrift "cannot generate the client"
+    export NODE_PATH=$MODULES/node_modules
+}
