@@ -118,6 +118,7 @@ static void comb_hms_handler_class_init(CombHmsHandlerClass *klass)
     c->get_config_value = get_config_value;
     hms_catalog_install(c);
     hms_txn_install(c);
+    hms_part_install(c);
 }
 
 static void comb_hms_handler_init(CombHmsHandler *h)

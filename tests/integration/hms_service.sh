@@ -13,17 +13,10 @@
 # compiler or node.
 set -u
 . "$(dirname "$0")/lib/server.bash"
-IDL=${COMB_TESTDATA:-$ROOT/../shared/testdata}/hms/hive_metastore.thrift
-[[ -f $IDL ]] || { echo "no $IDL (../shared is absent)"; exit 77; }
-command -v thrift > /dev/null || { echo "no thrift compiler"; exit 77; }
-server_setup
-[[ -d $MODULES/node_modules/thrift ]] || { echo "npm thrift is not installed"; exit 77; }
+hms_client
 tsan=${TSAN_BUILD:-$(dirname "$COMB")/../tsan}/comb
 [[ -x $tsan ]] || fail tsan "no $tsan (make MODE=tsan $tsan)"
 BIN=$COMB
-mkdir -p "$T/gen"
-thrift --gen js:node -out "$T/gen" "$IDL" || fail thrift "cannot generate the client"
-export NODE_PATH=$MODULES/node_modules
 
 hms_start() {
     "$BIN" --warehouse "$T/wh" "$@" metastore --port 0 > "$T/out" 2> "$T/err" &

@@ -24,6 +24,9 @@
 #                         with the options, `lifecycle.js PORT MODE`, the stop
 #   server_cli SQL        the CLI on $T/wh, tab-separated
 #   server_none_open WHAT fails when $T/wh has an open transaction
+#   hms_client            server_setup, and the metastore service's client
+#                         generated from Hive's interface into $T/gen (exit
+#                         77 without ../shared, thrift or npm thrift)
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
 PID=
 JS=
@@ -151,4 +154,15 @@ server_cli() { "$COMB" --warehouse "$T/wh" --outputformat tsv -e "$1"; }
 server_none_open() {
     [[ -z $(server_cli "SHOW TRANSACTIONS" | awk -F'\t' '$2 == "OPEN"') ]] ||
         fail "$1" "a transaction is open: $(server_cli 'SHOW TRANSACTIONS')"
+}
+
+hms_client() {
+    local idl=${COMB_TESTDATA:-$ROOT/../shared/testdata}/hms/hive_metastore.thrift
+    [[ -f $idl ]] || { echo "no $idl (../shared is absent)"; exit 77; }
+    command -v thrift > /dev/null || { echo "no thrift compiler"; exit 77; }
+    server_setup
+    [[ -d $MODULES/node_modules/thrift ]] || { echo "npm thrift is not installed"; exit 77; }
+    mkdir -p "$T/gen"
+    thrift --gen js:node -out "$T/gen" "$idl" || fail thrift "cannot generate the client"
+    export NODE_PATH=$MODULES/node_modules
 }
