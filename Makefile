@@ -259,6 +259,13 @@ $(B)/tests/stream_driver: tests/stream/stream_driver.c $(DEPS_stream)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(MODE_LDFLAGS) -o $@ $< $(DEPS_stream) $(LIBS)
 
+# An outside engine's ACID and insert-only deltas, written with comb's
+# writers, for the metastore service's write test (hms_write.sh)
+$(B)/tests/delta_writer: tests/hms/delta_writer.c $(DEPS_acid)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(MODE_LDFLAGS) -o $@ $< $(DEPS_acid) $(LIBS)
+unit: $(B)/tests/delta_writer
+
 # Everything the tests run, comb itself too (the golden, integration and
 # qtest scripts run it): after an edit `make MODE=test unit` rebuilds it
 # all, and so does `make MODE=test` alone.

@@ -512,6 +512,10 @@ struct PartitionsStatsResult {
   1: required map<string, list<ColumnStatisticsObj>> partStats
 }
 
+
+// Partitions and a txn's dynamic partitions (hms_part.c).  Partition's
+// privileges (8) and AlterPartitionsRequest's environmentContext (5) are
+// left out: comb neither keeps nor needs them, and the reader skips them.
 exception AlreadyExistsException {
   1: string message
 }
@@ -526,6 +530,51 @@ exception InvalidOperationException {
 
 exception InvalidInputException {
   1: string message
+
+struct Partition {
+  1: list<string> values,
+  2: string dbName,
+  3: string tableName,
+  4: i32 createTime,
+  5: i32 lastAccessTime,
+  6: StorageDescriptor sd,
+  7: map<string, string> parameters,
+  9: optional string catName,
+  10: optional i64 writeId = -1
+}
+
+struct AddPartitionsRequest {
+  1: required string dbName,
+  2: required string tblName,
+  3: required list<Partition> parts,
+  4: required bool ifNotExists,
+  5: optional bool needResult = true,
+  6: optional string catName
+}
+
+struct AddPartitionsResult {
+  1: optional list<Partition> partitions
+}
+
+struct AlterPartitionsRequest {
+  1: optional string catName,
+  2: required string dbName,
+  3: required string tableName,
+  4: required list<Partition> partitions,
+  6: optional i64 writeId = -1,
+  7: optional string validWriteIdList
+}
+
+struct AlterPartitionsResponse {
+}
+
+struct AddDynamicPartitions {
+  1: required i64 txnid,
+  2: required i64 writeid,
+  3: required string dbname,
+  4: required string tablename,
+  5: required list<string> partitionnames,
+  6: optional DataOperationType operationType = DataOperationType.UNSET
 }
 
 service ThriftHiveMetastore {
@@ -600,4 +649,22 @@ service ThriftHiveMetastore {
 
   CompactionResponse compact2(1: CompactionRequest rqst)
   ShowCompactResponse show_compact(1: ShowCompactRequest rqst)
+
+  list<string> get_partition_names_ps(1: string db_name, 2: string tbl_name,
+                                      3: list<string> part_vals,
+                                      4: i16 max_parts = -1)
+    throws (1: MetaException o1, 2: NoSuchObjectException o2)
+  list<Partition> get_partitions_by_names(1: string db_name, 2: string tbl_name,
+                                          3: list<string> names)
+    throws (1: MetaException o1, 2: NoSuchObjectException o2)
+  i32 add_partitions(1: list<Partition> new_parts)
+    throws (1: InvalidObjectException o1, 2: AlreadyExistsException o2,
+            3: MetaException o3)
+  AddPartitionsResult add_partitions_req(1: AddPartitionsRequest request)
+    throws (1: InvalidObjectException o1, 2: AlreadyExistsException o2,
+            3: MetaException o3)
+  AlterPartitionsResponse alter_partitions_req(1: AlterPartitionsRequest req)
+    throws (1: InvalidOperationException o1, 2: MetaException o2)
+  void add_dynamic_partitions(1: AddDynamicPartitions rqst)
+    throws (1: NoSuchTxnException o1, 2: TxnAbortedException o2)
 }

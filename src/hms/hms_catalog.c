@@ -200,9 +200,7 @@ static HmsFieldSchema *field_schema(const MsColumn *c)
     return f;
 }
 
-/* The storage descriptor of t: columns, location, formats, serde with
- * its parameters, bucketing and sorting. */
-static void fill_sd(HmsStorageDescriptor *sd, const MsTable *t)
+void hms_fill_sd(HmsStorageDescriptor *sd, const MsTable *t)
 {
     for (int i = 0; i < t->n_cols; i++)
         g_ptr_array_add(sd->cols, field_schema(&t->cols[i]));
@@ -253,7 +251,7 @@ static void fill_table(HmsTable *out, const MsTable *t)
     out->__isset_createTime = TRUE;
     out->__isset_lastAccessTime = TRUE;
     out->__isset_retention = TRUE;
-    fill_sd(out->sd, t);
+    hms_fill_sd(out->sd, t);
     out->__isset_sd = TRUE;
     for (int i = 0; i < t->n_part_keys; i++)
         g_ptr_array_add(out->partitionKeys, field_schema(&t->part_keys[i]));

@@ -121,6 +121,7 @@ static void comb_hms_handler_class_init(CombHmsHandlerClass *klass)
     hms_ddl_install(c);
     hms_stats_install(c);
     hms_compact_install(c);
+    hms_part_install(c);
 }
 
 static void comb_hms_handler_init(CombHmsHandler *h)

@@ -58,6 +58,16 @@ gpointer hms_exception(GType type, const char *fmt, ...)
 /* compact2 and show_compact (hms_compact.c). */
 void hms_compact_install(HmsThriftHiveMetastoreHandlerClass *c);
 
+/* The partition calls (hms_part.c); t's storage descriptor as
+ * get_table gives it (columns, location, formats, serde with its
+ * parameters, bucketing and sorting), which a partition's starts from;
+ * the n named partitions of db.table made when missing, as a txn's
+ * add_dynamic_partitions finds them (*names become the metastore's). */
+void hms_part_install(HmsThriftHiveMetastoreHandlerClass *c);
+void hms_fill_sd(HmsStorageDescriptor *sd, const MsTable *t);
+int hms_part_ensure(Ms *ms, const char *db, const char *table, char **names,
+                    int n, CombArena *a, CombErr *err);
+
 /* A MetaException with the message of a failed metastore call (the
  * catch-all exception of every call that declares it). */
 HmsMetaException *hms_meta_exception(const CombErr *err);

@@ -619,6 +619,86 @@ static gboolean heartbeat_txn_range(HmsThriftHiveMetastoreIf *iface,
     return rc ? hms_fail(error, &err) : TRUE;
 }
 
+/* The write of an add_dynamic_partitions (Hive's default: an insert). */
+static MsOpType dynamic_op(const HmsAddDynamicPartitions *rq)
+{
+    if (!rq->__isset_operationType)
+        return MS_OP_INSERT;
+    switch (rq->operationType) {
+    case HMS_DATA_OPERATION_TYPE_UPDATE: return MS_OP_UPDATE;
+    case HMS_DATA_OPERATION_TYPE_DELETE: return MS_OP_DELETE;
+    default: return MS_OP_INSERT;
+    }
+}
+
+/* rq's partitions recorded as what its txn wrote, under the txn's write
+ * id for the table (which the request must name: files of another write
+ * id would never become visible), each made in the catalog first when
+ * missing (hms_part_ensure). */
+static int dynamic_partitions(Ms *ms, const HmsAddDynamicPartitions *rq,
+                              CombErr *err)
+{
+    CombArena a;
+    int n = rq->partitionnames ? (int)rq->partitionnames->len : 0;
+    const char *db = rq->dbname ? rq->dbname : "";
+    const char *table = rq->tablename ? rq->tablename : "";
+    int64_t writeid;
+    char **names;
+    int rc;
+    comb_arena_init(&a, 0);
+    names = comb_arena_calloc(&a, (size_t)(n + 1) * sizeof *names);
+    rc = names ? COMB_OK : comb_err_nomem(err);
+    for (int i = 0; !rc && i < n; i++) {
+        const char *name = g_ptr_array_index(rq->partitionnames, i);
+        if (!(names[i] = comb_arena_strdup(&a, name ? name : "")))
+            rc = comb_err_nomem(err);
+    }
+    if (!rc)
+        rc = ms_writeid_allocate(ms, rq->txnid, db, table, &writeid, err);
+    if (!rc && writeid != rq->writeid)
+        rc = comb_err(err, COMB_EINVALID, "write id %lld is not the write id "
+                      "of txnid:%lld for %s.%s, which is %lld "
+                      "(allocate_table_write_ids gives it)",
+                      (long long)rq->writeid, (long long)rq->txnid, db, table,
+                      (long long)writeid);
+    if (!rc)
+        rc = hms_part_ensure(ms, db, table, names, n, &a, err);
+    if (!rc)
+        rc = ms_txn_add_partitions(ms, rq->txnid, db, table, names, n,
+                                   dynamic_op(rq), writeid, err);
+    comb_arena_free(&a);
+    return rc;
+}
+
+/* COMB_ETXN unless txnid is open. */
+static int require_open(Ms *ms, int64_t txnid, CombErr *err)
+{
+    MsTxnState st;
+    int rc = txnid > 0 ? ms_txn_state(ms, txnid, &st, err) : COMB_ENOTFOUND;
+    if (rc == COMB_ENOTFOUND || (!rc && st != MS_TXN_OPEN))
+        return comb_err(err, COMB_ETXN, "txnid:%lld is not open",
+                        (long long)txnid);
+    return rc;
+}
+
+static gboolean add_dynamic_partitions(HmsThriftHiveMetastoreIf *iface,
+                                       const HmsAddDynamicPartitions *rq,
+                                       HmsNoSuchTxnException **o1,
+                                       HmsTxnAbortedException **o2,
+                                       GError **error)
+{
+    CombErr err;
+    Ms *ms = hms_handler_ms(iface, &err);
+    int rc = ms ? require_open(ms, rq->txnid, &err) : COMB_EMETASTORE;
+    if (!rc)
+        rc = dynamic_partitions(ms, rq, &err);
+    if (rc == COMB_ETXN) {
+        txn_exception(ms, rq->txnid, NULL, o1, o2);
+        return FALSE;
+    }
+    return rc ? hms_fail(error, &err) : TRUE;
+}
+
 void hms_txn_install(HmsThriftHiveMetastoreHandlerClass *c)
 {
     c->get_open_txns = get_open_txns;
@@ -633,4 +713,5 @@ void hms_txn_install(HmsThriftHiveMetastoreHandlerClass *c)
     c->show_locks = show_locks;
     c->heartbeat = heartbeat;
     c->heartbeat_txn_range = heartbeat_txn_range;
+    c->add_dynamic_partitions = add_dynamic_partitions;
 }

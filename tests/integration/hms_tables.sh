@@ -12,14 +12,8 @@
 # the thrift compiler or node.
 set -u
 . "$(dirname "$0")/lib/server.bash"
-IDL=${COMB_TESTDATA:-$ROOT/../shared/testdata}/hms/hive_metastore.thrift
-[[ -f $IDL ]] || { echo "no $IDL (../shared is absent)"; exit 77; }
-command -v thrift > /dev/null || { echo "no thrift compiler"; exit 77; }
-server_setup
-[[ -d $MODULES/node_modules/thrift ]] || { echo "npm thrift is not installed"; exit 77; }
-mkdir -p "$T/gen"
-thrift --gen js:node -out "$T/gen" "$IDL" || fail thrift "cannot generate the client"
-export NODE_PATH=$MODULES/node_modules
+. "$(dirname "$0")/lib/hms.bash"
+hms_client_setup
 WH=$T/wh
 server_cli "SHOW DATABASES" > /dev/null || fail setup "no warehouse in $WH"
 
