@@ -512,10 +512,6 @@ struct PartitionsStatsResult {
   1: required map<string, list<ColumnStatisticsObj>> partStats
 }
 
-
-// Partitions and a txn's dynamic partitions (hms_part.c).  Partition's
-// privileges (8) and AlterPartitionsRequest's environmentContext (5) are
-// left out: comb neither keeps nor needs them, and the reader skips them.
 exception AlreadyExistsException {
   1: string message
 }
@@ -530,7 +526,11 @@ exception InvalidOperationException {
 
 exception InvalidInputException {
   1: string message
+}
 
+// Partitions and a txn's dynamic partitions (hms_part.c).  Partition's
+// privileges (8) and AlterPartitionsRequest's environmentContext (5) are
+// left out: comb neither keeps nor needs them, and the reader skips them.
 struct Partition {
   1: list<string> values,
   2: string dbName,
