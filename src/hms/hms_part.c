@@ -533,7 +533,7 @@ static int alter_one(Ms *ms, const MsTable *t, const MsPartition *p,
 {
     const char *loc = in->sd && given(in->sd->location) ? want->location : NULL;
     MsProperty *params;
-    int n, rc = COMB_OK;
+    int n = 0, rc = COMB_OK;
     if (loc && p->location && strcmp(loc, p->location) != 0)
         rc = ms_part_set_location(ms, t->db, t->name, p->name, loc, err);
     if (!rc && in->__isset_parameters &&
