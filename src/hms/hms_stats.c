@@ -30,6 +30,7 @@
 
 #include "common/datetime.h"
 #include "common/decimal.h"
+#include "common/numfmt.h"
 #include "common/types.h"
 
 #define CATALOG "hive"
@@ -392,9 +393,14 @@ static char *long_text(CombArena *a, gboolean isset, int64_t v)
     return isset ? comb_arena_printf(a, "%lld", (long long)v) : NULL;
 }
 
+/* As comb writes its own (Java's Double.toString: "1.0E10"). */
 static char *double_text(CombArena *a, gboolean isset, double v)
 {
-    return isset ? comb_arena_printf(a, "%.17g", v) : NULL;
+    char buf[40];
+    if (!isset)
+        return NULL;
+    comb_format_double(v, buf, sizeof buf);
+    return comb_arena_strdup(a, buf);
 }
 
 static char *date_text(CombArena *a, gboolean isset, const HmsDate *d)

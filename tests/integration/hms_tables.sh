@@ -82,7 +82,7 @@ tables stats_write
 [[ $(described "typed d" min) == -12.5 && $(described "typed d" max) == 999.99 &&
    $(described "typed d" num_nulls) == 1 && $(described "typed d" distinct_count) == 7 ]] ||
     fail stats "DESCRIBE FORMATTED typed d: $(sql 'DESCRIBE FORMATTED typed d')"
-[[ $(described "typed dt" max) == 2022-01-08 && $(described "typed b" num_trues) == 4 &&
+[[ $(described "typed dbl" max) == 1.0E10 && $(described "typed dt" max) == 2022-01-08 && $(described "typed b" num_trues) == 4 &&
    $(described "typed s" avg_col_len) == 6.25 && $(described "typed ts" min) == "1970-01-02 00:00:00" ]] ||
     fail stats "DESCRIBE FORMATTED typed: $(sql 'DESCRIBE FORMATTED typed dt; DESCRIBE FORMATTED typed ts')"
 [[ $(described "parts PARTITION (day = 'd1') id" max) == 20 ]] ||
