@@ -41,7 +41,8 @@ described() {
 }
 
 tables create "$T/ext"
-tables errors
+tables errors "$T/flagged"
+[[ -d $T/flagged ]] || fail errors "an external table's directory went with it"
 [[ -d $WH/acid && -d $WH/parts && -d $WH/plain && -d $T/ext ]] ||
     fail create "the directories: $(ls "$WH") $(ls -d "$T/ext")"
 
