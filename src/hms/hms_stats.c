@@ -573,11 +573,12 @@ static int update(Ms *ms, CombArena *a, const HmsColumnStatistics *cs,
     const char *dir;
     char *source;
     int64_t analyzed = d->__isset_lastAnalyzed ? d->lastAnalyzed : time(NULL);
-    int rc = ms_table_get(ms, lower_dup(a, d->dbName), lower_dup(a, d->tableName),
-                          a, &t, err);
+    const char *db = lower_dup(a, d->dbName), *name = lower_dup(a, d->tableName);
+    int rc = db && name ? ms_table_get(ms, db, name, a, &t, err)
+                        : comb_err_nomem(err);
     if (rc == COMB_ENOTFOUND)
         return comb_err(err, rc, "Table %s.%s.%s for which stats is gathered "
-                        "doesn't exist.", CATALOG, d->dbName, d->tableName);
+                        "doesn't exist.", CATALOG, db, name);
     if (rc)
         return rc;
     if (partition && !part)
