@@ -295,7 +295,9 @@ static int convert_type(const HmsTable *in, MsTable *t, CombErr *err)
 {
     const char *type = given(in->tableType, in->__isset_tableType);
     const char *ext = g_hash_table_lookup(in->parameters, "EXTERNAL");
-    if (!type)
+    /* Hive's ObjectStore: EXTERNAL=TRUE makes a table external whatever
+     * type it names */
+    if (!type || (is_true(ext) && strcmp(type, MS_MANAGED_TABLE) == 0))
         type = is_true(ext) ? MS_EXTERNAL_TABLE : MS_MANAGED_TABLE;
     if (strcmp(type, MS_VIRTUAL_VIEW) == 0)
         return comb_err(err, COMB_EUNSUPPORTED, "views are made with comb's "

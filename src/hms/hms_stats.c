@@ -30,6 +30,7 @@
 
 #include "common/datetime.h"
 #include "common/decimal.h"
+#include "common/numfmt.h"
 #include "common/types.h"
 
 #define CATALOG "hive"
@@ -392,9 +393,14 @@ static char *long_text(CombArena *a, gboolean isset, int64_t v)
     return isset ? comb_arena_printf(a, "%lld", (long long)v) : NULL;
 }
 
+/* As comb writes its own (Java's Double.toString: "1.0E10"). */
 static char *double_text(CombArena *a, gboolean isset, double v)
 {
-    return isset ? comb_arena_printf(a, "%.17g", v) : NULL;
+    char buf[40];
+    if (!isset)
+        return NULL;
+    comb_format_double(v, buf, sizeof buf);
+    return comb_arena_strdup(a, buf);
 }
 
 static char *date_text(CombArena *a, gboolean isset, const HmsDate *d)
@@ -567,11 +573,12 @@ static int update(Ms *ms, CombArena *a, const HmsColumnStatistics *cs,
     const char *dir;
     char *source;
     int64_t analyzed = d->__isset_lastAnalyzed ? d->lastAnalyzed : time(NULL);
-    int rc = ms_table_get(ms, lower_dup(a, d->dbName), lower_dup(a, d->tableName),
-                          a, &t, err);
+    const char *db = lower_dup(a, d->dbName), *name = lower_dup(a, d->tableName);
+    int rc = db && name ? ms_table_get(ms, db, name, a, &t, err)
+                        : comb_err_nomem(err);
     if (rc == COMB_ENOTFOUND)
         return comb_err(err, rc, "Table %s.%s.%s for which stats is gathered "
-                        "doesn't exist.", CATALOG, d->dbName, d->tableName);
+                        "doesn't exist.", CATALOG, db, name);
     if (rc)
         return rc;
     if (partition && !part)

@@ -6,7 +6,9 @@
 //                                             ACID, insert-only, external
 //                                             (in DIR), typed; get_table of
 //                                             each is what was created
-//   node hms_tables.js GEN PORT errors        what create_table refuses
+//   node hms_tables.js GEN PORT errors DIR    what create_table refuses; an
+//                                             external table by its
+//                                             parameter (in DIR), dropped
 //   node hms_tables.js GEN PORT alter DIR     a column and a parameter
 //                                             added, a rename, a new
 //                                             location (DIR); what comb
@@ -111,7 +113,7 @@ async function create(dir) {
   conn.end();
 }
 
-async function errors() {
+async function errors(dir) {
   const { conn, client } = connect();
   const cs = [['a', 'int']];
   await fails(client.create_table(table('acid', { columns: cs })), T.AlreadyExistsException,
@@ -145,6 +147,10 @@ async function errors() {
   await fails(client.create_table(table('x', { columns: [['a', 'int'], ['A', 'string']] })),
               T.InvalidObjectException);
   assert.ok(!(await client.get_all_tables('default')).includes('x'), 'a refused table was made');
+  // EXTERNAL=TRUE makes a table external whatever type it names, as in Hive
+  await client.create_table(table('flagged', { columns: cs, params: { EXTERNAL: 'TRUE' }, location: dir }));
+  assert.strictEqual((await client.get_table('default', 'flagged')).tableType, 'EXTERNAL_TABLE');
+  await client.drop_table('default', 'flagged', true);
   conn.end();
 }
 
@@ -314,7 +320,7 @@ async function drop() {
   conn.end();
 }
 
-const modes = { create: () => create(arg), errors, alter: () => alter(arg), stats_read: statsRead,
+const modes = { create: () => create(arg), errors: () => errors(arg), alter: () => alter(arg), stats_read: statsRead,
                 stats_write: statsWrite, drop };
 (async () => {
   if (!modes[mode])

@@ -619,8 +619,18 @@ static int outside_stats(SqlStmtCtx *c, const SqlTable *t, const SqlUnit *u,
     CombErr ignored;
     MsColStats *more, *all;
     char *source;
+    bool any = false;
     int n_more, rc;
-    if (ms_colstats_dir_source(t->ms, u->dir, c->arena, &source, &ignored))
+    /* the directory is listed (on object storage, a request per page)
+     * only when such rows are stored */
+    if ((rc = ms_colstats_get(c->s->ms, t->ms->db, t->ms->name, u->name,
+                              c->arena, &more, &n_more, err)))
+        return rc;
+    for (int i = 0; i < n_more && !any; i++)
+        any = strncmp(more[i].source, MS_COLSTATS_OUTSIDE,
+                      strlen(MS_COLSTATS_OUTSIDE)) == 0;
+    if (!any ||
+        ms_colstats_dir_source(t->ms, u->dir, c->arena, &source, &ignored))
         return COMB_OK;
     if ((rc = sql_colstats_stored(c, t, u->name, source, &more, &n_more, err)) ||
         n_more == 0)
