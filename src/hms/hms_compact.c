@@ -44,9 +44,11 @@ static char *request_props(GHashTable *props, CombArena *a)
 
 /* The checks ALTER TABLE ... COMPACT makes, with Hive's texts: the table
  * exists and is transactional, a partitioned table names one existing
- * partition, an unpartitioned one none. */
+ * partition, an unpartitioned one none.  The entry is queued under the
+ * names as the metastore keeps them (*out with its db and table name,
+ * *part the partition's or NULL), whatever case the client used. */
 static int check_target(Ms *ms, const HmsCompactionRequest *rq, CombArena *a,
-                        CombErr *err)
+                        MsTable **out, const char **part_name, CombErr *err)
 {
     const char *db = rq->dbname ? rq->dbname : "";
     const char *name = rq->tablename ? rq->tablename : "";
@@ -73,6 +75,8 @@ static int check_target(Ms *ms, const HmsCompactionRequest *rq, CombArena *a,
     if (part && (rc = ms_part_get(ms, db, name, part, a, &p, err)) == COMB_ENOTFOUND)
         return comb_err_hive(err, COMB_ESEMANTIC, 10214,
                              "Invalid partition spec specified: %s", part);
+    *out = t;
+    *part_name = part && !rc ? p->name : NULL;
     return rc;
 }
 
@@ -94,6 +98,8 @@ static gboolean compact2(HmsThriftHiveMetastoreIf *iface,
     CombErr err;
     CombArena a;
     char initiator[300];
+    MsTable *t = NULL;
+    const char *part = NULL;
     MsCompactState state = MS_CQ_INITIATED;
     bool accepted = false;
     int64_t id = 0;
@@ -107,12 +113,11 @@ static gboolean compact2(HmsThriftHiveMetastoreIf *iface,
                            "'major' and 'minor'");
     comb_arena_init(&a, 0);
     if (!rc)
-        rc = check_target(ms, rq, &a, &err);
+        rc = check_target(ms, rq, &a, &t, &part, &err);
     initiator_id(initiator, sizeof initiator);
     if (!rc) {
         MsCompactRequest mr = {
-            rq->dbname, rq->tablename,
-            rq->__isset_partitionname ? rq->partitionname : NULL,
+            t->db, t->name, part,
             rq->type == HMS_COMPACTION_TYPE_MAJOR ? MS_CQ_MAJOR : MS_CQ_MINOR,
             request_props(rq->__isset_properties ? rq->properties : NULL, &a),
             initiator};

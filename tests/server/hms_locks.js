@@ -134,6 +134,10 @@ async function compact() {
   // a second request for the same table while the first is queued
   const dup = await client.compact2(request('t', T.CompactionType.MINOR));
   assert.deepStrictEqual([dup.accepted, Number(dup.id), dup.state], [false, id, 'initiated']);
+  // the names as the metastore keeps them, whatever the client's case
+  const upper = await client.compact2(new T.CompactionRequest({ dbname: 'DEFAULT', tablename: 'T',
+                                                                type: T.CompactionType.MAJOR }));
+  assert.deepStrictEqual([upper.accepted, Number(upper.id)], [false, id]);
   const all = (await client.show_compact(new T.ShowCompactRequest({}))).compacts;
   const e = all.find((x) => Number(x.id) === id);
   assert.ok(e, JSON.stringify(all));
