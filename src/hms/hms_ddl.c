@@ -396,13 +396,13 @@ static int create(Ms *ms, CombArena *a, MsTable *t, CombErr *err)
 }
 
 /* Both create calls (Hive's clients send the one with a context, Trino
- * the one without). */
+ * the one without).  Their NoSuchObjectException is never sent: Hive
+ * converts its own into InvalidObjectException. */
 static gboolean create_answer(HmsThriftHiveMetastoreIf *iface,
                               const HmsTable *tbl,
                               HmsAlreadyExistsException **o1,
                               HmsInvalidObjectException **o2,
-                              HmsMetaException **o3,
-                              HmsNoSuchObjectException **o4)
+                              HmsMetaException **o3)
 {
     CombErr err;
     CombArena a;
@@ -417,9 +417,8 @@ static gboolean create_answer(HmsThriftHiveMetastoreIf *iface,
     if (rc == COMB_EEXISTS)
         *o1 = hms_exception(HMS_TYPE_ALREADY_EXISTS_EXCEPTION, "%s", err.msg);
     else if (rc == COMB_ENOTFOUND)
-        *o4 = hms_exception(HMS_TYPE_NO_SUCH_OBJECT_EXCEPTION,
-                            "There is no database %s.%s named", CATALOG,
-                            t.db ? t.db : "");
+        *o2 = hms_exception(HMS_TYPE_INVALID_OBJECT_EXCEPTION, "database %s.%s",
+                            CATALOG, t.db ? t.db : "");
     else if (rc == COMB_EINVALID || rc == COMB_EUNSUPPORTED)
         *o2 = hms_exception(HMS_TYPE_INVALID_OBJECT_EXCEPTION, "%s", err.msg);
     else if (rc)
@@ -435,8 +434,9 @@ static gboolean create_table(HmsThriftHiveMetastoreIf *iface,
                              HmsMetaException **o3,
                              HmsNoSuchObjectException **o4, GError **error)
 {
+    (void)o4;
     (void)error;
-    return create_answer(iface, tbl, o1, o2, o3, o4);
+    return create_answer(iface, tbl, o1, o2, o3);
 }
 
 static gboolean create_table_with_environment_context(
@@ -446,8 +446,9 @@ static gboolean create_table_with_environment_context(
     HmsMetaException **o3, HmsNoSuchObjectException **o4, GError **error)
 {
     (void)environment_context;
+    (void)o4;
     (void)error;
-    return create_answer(iface, tbl, o1, o2, o3, o4);
+    return create_answer(iface, tbl, o1, o2, o3);
 }
 
 /* --------------------------------------------------------- drop_table */

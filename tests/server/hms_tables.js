@@ -118,8 +118,8 @@ async function errors(dir) {
   const cs = [['a', 'int']];
   await fails(client.create_table(table('acid', { columns: cs })), T.AlreadyExistsException,
               'Table hive.default.acid already exists');
-  await fails(client.create_table(table('x', { columns: cs, db: 'nodb' })), T.NoSuchObjectException,
-              'There is no database hive.nodb named');
+  await fails(client.create_table(table('x', { columns: cs, db: 'nodb' })), T.InvalidObjectException,
+              'database hive.nodb');
   const bad = await fails(client.create_table(table('x', { columns: [['a', 'integr']] })), T.InvalidObjectException);
   assert.ok(bad.message.startsWith('Invalid column type: integr of column a'), bad.message);
   await fails(client.create_table(table('x', { columns: [['a', 'uniontype<int,string>']] })), T.InvalidObjectException,
