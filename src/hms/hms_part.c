@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "common/alloc.h"
 #include "fs/fs.h"
@@ -497,15 +498,48 @@ static int alter_missing(const GPtrArray *vals, CombErr *err)
     return COMB_ENOTFOUND;
 }
 
-/* Change p (an existing partition) to what `in` asks: its location when
- * another one is given; the parameters are comb's to keep (see README). */
-static int alter_one(Ms *ms, const MsTable *t, const MsPartition *p,
-                     const MsPartition *in, CombErr *err)
+/* The parameters an alter stores: the client's whole map, as Hive's
+ * alter_partition, with the time of the change when it gives none. */
+static int alter_params(const MsPartition *want, CombArena *a,
+                        MsProperty **out, int *n, CombErr *err)
 {
-    const char *loc = in->location;
-    if (loc && p->location && strcmp(loc, p->location) != 0)
-        return ms_part_set_location(ms, t->db, t->name, p->name, loc, err);
+    int k = 0;
+    bool dated = false;
+    *out = comb_arena_calloc(a, (size_t)(want->n_params + 1) * sizeof **out);
+    if (!*out)
+        return comb_err_nomem(err);
+    for (int i = 0; i < want->n_params; i++) {
+        const MsProperty *q = &want->params[i];
+        if (!strcmp(q->key, MS_DDL_TIME))
+            dated = strcmp(q->value, "0") != 0 && *q->value;
+        if (strcmp(q->key, MS_DDL_TIME) || dated)
+            (*out)[k++] = *q;
+    }
+    if (!dated) {
+        (*out)[k].key = (char *)MS_DDL_TIME;
+        (*out)[k].value = comb_arena_printf(a, "%lld", (long long)time(NULL));
+        if (!(*out)[k++].value)
+            return comb_err_nomem(err);
+    }
+    *n = k;
     return COMB_OK;
+}
+
+/* Change p (an existing partition) to what `in` asks: its location when
+ * it gives another one, its parameters when it sends them. */
+static int alter_one(Ms *ms, const MsTable *t, const MsPartition *p,
+                     const HmsPartition *in, const MsPartition *want,
+                     CombArena *a, CombErr *err)
+{
+    const char *loc = in->sd && given(in->sd->location) ? want->location : NULL;
+    MsProperty *params = NULL;
+    int n = 0, rc = COMB_OK;
+    if (loc && p->location && strcmp(loc, p->location) != 0)
+        rc = ms_part_set_location(ms, t->db, t->name, p->name, loc, err);
+    if (!rc && in->__isset_parameters &&
+        !(rc = alter_params(want, a, &params, &n, err)))
+        rc = ms_part_set_params(ms, t->db, t->name, p->name, params, n, err);
+    return rc;
 }
 
 static gboolean alter_partitions_req(HmsThriftHiveMetastoreIf *iface,
@@ -544,11 +578,10 @@ static gboolean alter_partitions_req(HmsThriftHiveMetastoreIf *iface,
                              &err);
         if (rc == COMB_ENOTFOUND)
             rc = alter_missing(in->values, &err);
-        if (!rc && !(in->sd && given(in->sd->location)))
-            want[i].location = NULL;
     }
     for (guint i = 0; !rc && i < n; i++)
-        rc = alter_one(ms, t, old[i], &want[i], &err);
+        rc = alter_one(ms, t, old[i], g_ptr_array_index(rq->partitions, i),
+                       &want[i], &a, &err);
     if (rc == COMB_ENOTFOUND || rc == COMB_EINVALID)
         *o1 = HMS_EXCEPTION(HMS_TYPE_INVALID_OPERATION_EXCEPTION, err.msg);
     else if (rc)

@@ -920,16 +920,25 @@ int ms_part_list(Ms *ms, const char *db, const char *table,
                               a, out, n, err);
 }
 
+/* What the calls on one partition check: the handle, the names. */
+static int part_args(Ms *ms, const char *db, const char *table,
+                     const char *name, MsName *ldb, MsName *ltable,
+                     CombErr *err)
+{
+    int rc = check_handle(ms, err);
+    if (!rc)
+        rc = table_names(db, table, ldb, ltable, err);
+    if (!rc)
+        rc = check_names((char *const *)&name, 1, "partition name", err);
+    return rc;
+}
+
 int ms_part_set_location(Ms *ms, const char *db, const char *table,
                          const char *name, const char *location,
                          CombErr *err)
 {
     MsName ldb, ltable;
-    int rc = check_handle(ms, err);
-    if (!rc)
-        rc = table_names(db, table, &ldb, &ltable, err);
-    if (!rc)
-        rc = check_names((char *const *)&name, 1, "partition name", err);
+    int rc = part_args(ms, db, table, name, &ldb, &ltable, err);
     if (!rc && !location)
         rc = comb_err(err, COMB_EINVALID, "partition %s without location",
                       name);
@@ -940,6 +949,23 @@ int ms_part_set_location(Ms *ms, const char *db, const char *table,
     return commit_traced(ms->ops->part_set_location(ms->impl, ldb.s, ltable.s,
                                                     name, location, err),
                          "part_set_location", ltable.s, 0);
+}
+
+int ms_part_set_params(Ms *ms, const char *db, const char *table,
+                       const char *name, const MsProperty *params, int n,
+                       CombErr *err)
+{
+    MsName ldb, ltable;
+    int rc = part_args(ms, db, table, name, &ldb, &ltable, err);
+    if (!rc)
+        rc = check_count(n, params, "partition parameters", err);
+    if (!rc)
+        rc = props_check(params, n, "parameter", name, err);
+    if (rc)
+        return rc;
+    return commit_traced(ms->ops->part_set_params(ms->impl, ldb.s, ltable.s,
+                                                  name, params, n, err),
+                         "part_set_params", ltable.s, 0);
 }
 
 /* What both column-statistics calls check; *lpart "" for the table. */

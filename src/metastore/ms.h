@@ -384,6 +384,9 @@ typedef struct MsBackendOps {
     int (*part_set_location)(void *impl, const char *db, const char *table,
                              const char *name, const char *location,
                              CombErr *err);
+    int (*part_set_params)(void *impl, const char *db, const char *table,
+                           const char *name, const MsProperty *params, int n,
+                           CombErr *err);
     /* Open a txn and, in the same metastore transaction, enqueue and
      * check its lock request (locks->n > 0) and, when every lock was
      * granted (or none asked) and snapshot != NULL, take its snapshot
@@ -684,6 +687,14 @@ int ms_part_list(Ms *ms, const char *db, const char *table,
 int ms_part_set_location(Ms *ms, const char *db, const char *table,
                          const char *name, const char *location,
                          CombErr *err);
+/* (Addition; the metastore service's alter_partitions_req.) Replace the
+ * parameters of partition `name` with params[0..n) (keys non-empty, else
+ * COMB_EINVALID; a repeated key keeps its last value), as Hive's
+ * alter_partition stores the client's whole map.  COMB_ENOTFOUND as
+ * ms_part_get. */
+int ms_part_set_params(Ms *ms, const char *db, const char *table,
+                       const char *name, const MsProperty *params, int n,
+                       CombErr *err);
 
 /* ------------------------------------------------------ column statistics */
 

@@ -441,6 +441,9 @@ typedef enum PgId {
     PG_PARTS_DROP,
     PG_PARTS_GET,
     PG_PART_SET_LOCATION,
+    PG_PART_ID,
+    PG_PART_PARAMS_DELETE,
+    PG_PART_PARAMS_INSERT,
     /* transactions */
     PG_TXN_OPEN,
     PG_NEXT_TXN_LOCK,
@@ -833,6 +836,17 @@ static const char *const pg_sql[PG_N_STATEMENTS] = {
     [PG_PART_SET_LOCATION] =
         "UPDATE PARTITIONS SET LOCATION = $3"
         " WHERE TBL_ID = $1 AND PART_NAME = $2",
+    [PG_PART_ID] =
+        "SELECT PART_ID FROM PARTITIONS WHERE TBL_ID = $1 AND PART_NAME = $2",
+    [PG_PART_PARAMS_DELETE] =
+        "DELETE FROM PARTITION_PARAMS WHERE PART_ID = $1",
+    /* parameters of partition $1: keys $2, values $3; a repeated key
+     * keeps its last value */
+    [PG_PART_PARAMS_INSERT] =
+        "INSERT INTO PARTITION_PARAMS (PART_ID, PARAM_KEY, PARAM_VALUE)"
+        " SELECT DISTINCT ON (x.k) $1::bigint, x.k, x.v"
+        " FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS x(k, v, o)"
+        " ORDER BY x.k, x.o DESC",
 
     /* a new txn of type $3 for user $1 on host $2, in one statement: its
      * id taken from NEXT_TXN_ID, whose row stays locked until the commit
@@ -2769,6 +2783,50 @@ static int msp_part_set_location(void *impl, const char *db,
     return pg_run(impl, PG_CATALOG, true, part_set_location_body, &a, err);
 }
 
+typedef struct PartSetParamsArgs {
+    const char *db, *table, *name;
+    const MsProperty *params;
+    int n;
+} PartSetParamsArgs;
+
+static int part_set_params_body(MsPg *h, void *p, CombErr *err)
+{
+    const PartSetParamsArgs *a = p;
+    PgArray arr[2] = {0};
+    const char *lit[2];
+    int64_t tbl_id, part_id = 0;
+    bool found = false;
+    int rc = table_id(h, a->db, a->table, &tbl_id, err);
+    if (!rc)
+        rc = pg_query_int(h, PG_PART_ID,
+                          PG_ARGS(PG_INT(tbl_id), PG_TEXT(a->name)), &part_id,
+                          &found, err);
+    if (!rc && !found)
+        rc = ms_err_no_part(err, a->db, a->table, a->name);
+    if (!rc)
+        rc = pg_exec(h, PG_PART_PARAMS_DELETE, PG_ARGS(PG_INT(part_id)), err);
+    for (int i = 0; i < a->n; i++) {
+        pga_text(&arr[0], a->params[i].key);
+        pga_text(&arr[1], a->params[i].value);
+    }
+    if (!rc && !pga_end_all(arr, 2, lit))
+        rc = comb_err_nomem(err);
+    if (!rc && a->n > 0)
+        rc = pg_exec(h, PG_PART_PARAMS_INSERT,
+                     PG_ARGS(PG_INT(part_id), PG_TEXT(lit[0]), PG_TEXT(lit[1])),
+                     err);
+    pga_free_all(arr, 2);
+    return rc;
+}
+
+static int msp_part_set_params(void *impl, const char *db, const char *table,
+                               const char *name, const MsProperty *params,
+                               int n, CombErr *err)
+{
+    PartSetParamsArgs a = {db, table, name, params, n};
+    return pg_run(impl, PG_CATALOG, true, part_set_params_body, &a, err);
+}
+
 /* -------------------------------------------------- column statistics */
 
 typedef struct ColStatsArgs {
@@ -4545,6 +4603,7 @@ static const MsBackendOps ms_pg_ops = {
     .part_drop = msp_part_drop,
     .part_list = msp_part_list,
     .part_set_location = msp_part_set_location,
+    .part_set_params = msp_part_set_params,
     .colstats_put = msp_colstats_put,
     .colstats_get = msp_colstats_get,
     .role_create = msp_role_create,

@@ -2510,6 +2510,39 @@ static int mss_part_set_location(void *impl, const char *db,
     return rc;
 }
 
+static int part_set_params_body(MsSqlite *h, const char *db,
+                                const char *table, const char *name,
+                                const MsProperty *params, int n, CombErr *err)
+{
+    int64_t tbl_id, part_id = 0;
+    bool found = false;
+    int rc = table_id(h, db, table, &tbl_id, err);
+    if (!rc)
+        rc = sq_query_int(h, SQ_PART_ID, SQ_ARGS(SQ_INT(tbl_id), SQ_TEXT(name)),
+                          &part_id, &found, err);
+    if (!rc && !found)
+        rc = ms_err_no_part(err, db, table, name);
+    if (!rc)
+        rc = sq_exec(h, SQ_PART_DELETE_PARAMS, SQ_ARGS(SQ_INT(part_id)), err);
+    /* INSERT OR REPLACE: a repeated key keeps its last value */
+    if (!rc)
+        rc = props_insert(h, SQ_PART_PARAM_INSERT, part_id, params, n, err);
+    return rc;
+}
+
+static int mss_part_set_params(void *impl, const char *db, const char *table,
+                               const char *name, const MsProperty *params,
+                               int n, CombErr *err)
+{
+    MsSqlite *h = impl;
+    int rc = sq_begin(h, true, err);
+    if (!rc)
+        rc = sq_end(h,
+                    part_set_params_body(h, db, table, name, params, n, err),
+                    err);
+    return rc;
+}
+
 /* -------------------------------------------------- column statistics */
 
 static int colstats_put_body(MsSqlite *h, const char *db, const char *table,
@@ -4413,6 +4446,7 @@ static const MsBackendOps ms_sqlite_ops = {
     .part_drop = mss_part_drop,
     .part_list = mss_part_list,
     .part_set_location = mss_part_set_location,
+    .part_set_params = mss_part_set_params,
     .txn_add_partitions = mss_txn_add_partitions,
     .writeid_seed = mss_writeid_seed,
     .txnid_seed = mss_txnid_seed,

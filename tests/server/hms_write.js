@@ -185,6 +185,16 @@ async function partitions() {
   }));
   const [p4] = await client.get_partitions_by_names('default', 'pc', ['day=2024-01-04/region=eu']);
   assert.strictEqual(p4.sd.location, newer);
+  // parameters: the client's whole map, with the time of the change
+  await client.alter_partitions_req(new T.AlterPartitionsRequest({
+    dbName: 'default', tableName: 'pc', partitions: [partition(['2024-01-03', 'eu'], '', { numRows: '7' })],
+  }));
+  const [p3] = await client.get_partitions_by_names('default', 'pc', ['day=2024-01-03/region=eu']);
+  assert.strictEqual(p3.sd.location, d3);
+  assert.deepStrictEqual(Object.keys(p3.parameters).sort(), ['numRows', 'transient_lastDdlTime']);
+  assert.strictEqual(p3.parameters.numRows, '7');
+  assert.ok(Math.abs(Number(p3.parameters.transient_lastDdlTime) - Date.now() / 1000) < 600,
+            p3.parameters.transient_lastDdlTime);
   await fails(client.alter_partitions_req(new T.AlterPartitionsRequest({
     dbName: 'default', tableName: 'pc', partitions: [partition(['2024-01-04', 'eu'], d4), partition(['2030-01-01', 'eu'], d4)],
   })), T.InvalidOperationException,

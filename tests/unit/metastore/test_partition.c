@@ -342,6 +342,53 @@ MS_TEST(ms_part_set_location_moves_one)
     comb_arena_free(&a);
 }
 
+/* The whole map is replaced (what the metastore service's
+ * alter_partitions_req stores), a repeated key keeping its last value. */
+MS_TEST(ms_part_set_params_replaces_them)
+{
+    Fx fx;
+    Ms *ms = NULL;
+    CombErr err;
+    CombArena a;
+    MsPartition *p;
+    MsProperty params[] = {{"numRows", "3"}, {"origin", "trino"},
+                           {"numRows", "4"}, {"", "x"}};
+    comb_arena_init(&a, 0);
+    CHECK_OK(fx_open(&fx, &ms, &err), &err);
+    CHECK_OK(create_events(ms, "default", &err), &err);
+    CHECK_OK(add_one(ms, "a", "1", &err), &err);
+    CHECK_OK(ms_part_set_params(ms, "default", "events", "ds=a/hr=1", params,
+                                3, &err), &err);
+    CHECK_OK(ms_part_get(ms, "default", "events", "ds=a/hr=1", &a, &p, &err),
+             &err);
+    CHECK_EQ(p->n_params, 2);
+    CHECK_STR(p->params[0].key, "numRows");
+    CHECK_STR(p->params[0].value, "4");
+    CHECK_STR(p->params[1].key, "origin");
+    CHECK_STR(p->params[1].value, "trino");
+    CHECK_OK(ms_part_set_params(ms, "default", "events", "ds=a/hr=1",
+                                &params[1], 1, &err), &err);
+    CHECK_OK(ms_part_get(ms, "default", "events", "ds=a/hr=1", &a, &p, &err),
+             &err);
+    CHECK_EQ(p->n_params, 1);
+    CHECK_STR(p->params[0].key, "origin");
+    CHECK_EQ(ms_part_set_params(ms, "default", "events", "ds=b/hr=1", params,
+                                1, &err), COMB_ENOTFOUND);
+    CHECK_STR(err.msg, "Partition not found 'default.events/ds=b/hr=1'");
+    CHECK_EQ(ms_part_set_params(ms, "default", "nope", "ds=a/hr=1", params, 1,
+                                &err), COMB_ENOTFOUND);
+    CHECK_EQ(ms_part_set_params(ms, "default", "events", "ds=a/hr=1", params,
+                                4, &err), COMB_EINVALID);
+    CHECK_OK(ms_part_set_params(ms, "default", "events", "ds=a/hr=1", NULL, 0,
+                                &err), &err);
+    CHECK_OK(ms_part_get(ms, "default", "events", "ds=a/hr=1", &a, &p, &err),
+             &err);
+    CHECK_EQ(p->n_params, 0);
+    CHECK_EQ(fx_sql_int(&fx, "SELECT count(*) FROM PARTITION_PARAMS"), 0);
+    ms_close(ms);
+    comb_arena_free(&a);
+}
+
 /* One txn writing several partitions: one write id for the table, one
  * component per partition, carried to COMPLETED_TXN_COMPONENTS. */
 MS_TEST(ms_txn_partitions_share_one_writeid)
