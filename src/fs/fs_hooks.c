@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,10 @@ static struct {
     int n_faults;
     FsFault faults[FS_MAX_FAULTS];
 } hooks = {false, -1, 0, {{{0}, {0}, 0}}};
+/* The first calls may come from several threads at once (a server's
+ * connections): the load happens once, under the lock, and what it set
+ * is read after taking it. */
+static pthread_mutex_t hooks_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static int errno_by_name(const char *name)
 {
@@ -74,26 +79,30 @@ static void hooks_load(void)
 {
     const char *trace = getenv("COMB_FS_TRACE");
     const char *fault = getenv("COMB_FS_FAULT");
-    if (hooks.loaded)
-        return;
-    hooks.loaded = true;
-    if (trace && *trace)
-        hooks.trace_fd = open(trace, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
-                              0644);
-    while (fault && *fault) {
-        size_t len = strcspn(fault, ",");
-        parse_fault(fault, len);
-        fault += len + (fault[len] == ',');
+    pthread_mutex_lock(&hooks_lock);
+    if (!hooks.loaded) {
+        hooks.loaded = true;
+        if (trace && *trace)
+            hooks.trace_fd = open(trace, O_WRONLY | O_CREAT | O_APPEND |
+                                  O_CLOEXEC, 0644);
+        while (fault && *fault) {
+            size_t len = strcspn(fault, ",");
+            parse_fault(fault, len);
+            fault += len + (fault[len] == ',');
+        }
     }
+    pthread_mutex_unlock(&hooks_lock);
 }
 
 void fs_hook_reload(void)
 {
+    pthread_mutex_lock(&hooks_lock);
     if (hooks.trace_fd >= 0)
         close(hooks.trace_fd);
     hooks.trace_fd = -1;
     hooks.n_faults = 0;
     hooks.loaded = false;
+    pthread_mutex_unlock(&hooks_lock);
 }
 
 int fs_hook_fault(const char *op, const char *path)
