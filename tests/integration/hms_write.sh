@@ -12,7 +12,9 @@
 # insert-only; then the partition calls (names by partial values, objects
 # by name, add, alter) and add_dynamic_partitions' refusals; last, four
 # writers at once under the ThreadSanitizer build (make MODE=tsan
-# build/tsan/comb, which make test builds).  Skipped
+# build/tsan/comb, which make test builds).  COMB_TEST_METASTORE: a
+# metastore other than the warehouse's SQLite file (pg_hms_write.sh).
+# Skipped
 # (exit 77) without the shared test data, the thrift compiler or node.
 set -u
 . "$(dirname "$0")/lib/server.bash"
@@ -50,7 +52,8 @@ server_cli "CREATE TABLE w (id BIGINT, name STRING) STORED AS ORC
               (3, 'c', '2024-01-02', 'eu')" > /dev/null ||
     fail setup "the tables were not made"
 
-"$COMB" --warehouse "$T/wh" metastore --port 0 > "$T/out" 2> "$T/err" &
+"$COMB" --warehouse "$T/wh" ${COMB_TEST_METASTORE:+--metastore "$COMB_TEST_METASTORE"} \
+    metastore --port 0 > "$T/out" 2> "$T/err" &
 PID=$!
 wait_listening metastore "the service"
 
@@ -138,7 +141,8 @@ server_stop metastore
 # partition of its own and all into one more (whose add they race for)
 tsan=${TSAN_BUILD:-$(dirname "$COMB")/../tsan}/comb
 [[ -x $tsan ]] || fail tsan "no $tsan (make MODE=tsan $tsan)"
-"$tsan" --warehouse "$T/wh" metastore --port 0 > "$T/out" 2> "$T/err" &
+"$tsan" --warehouse "$T/wh" ${COMB_TEST_METASTORE:+--metastore "$COMB_TEST_METASTORE"} \
+    metastore --port 0 > "$T/out" 2> "$T/err" &
 PID=$!
 wait_listening metastore "the service under ThreadSanitizer"
 writers=()

@@ -22,7 +22,8 @@
 #                         it to end as server_js would
 #   server_mode BIN WHAT MODE [OPTION...]  a server on a new warehouse $T/wh
 #                         with the options, `lifecycle.js PORT MODE`, the stop
-#   server_cli SQL        the CLI on $T/wh, tab-separated
+#   server_cli SQL        the CLI on $T/wh, tab-separated (on the metastore
+#                         $COMB_TEST_METASTORE when set)
 #   server_none_open WHAT fails when $T/wh has an open transaction
 #   hms_client            server_setup, and the metastore service's client
 #                         generated from Hive's interface into $T/gen (exit
@@ -149,7 +150,10 @@ server_mode() {
     server_stop "$what"
 }
 
-server_cli() { "$COMB" --warehouse "$T/wh" --outputformat tsv -e "$1"; }
+server_cli() {
+    "$COMB" --warehouse "$T/wh" ${COMB_TEST_METASTORE:+--metastore "$COMB_TEST_METASTORE"} \
+        --outputformat tsv -e "$1"
+}
 
 server_none_open() {
     [[ -z $(server_cli "SHOW TRANSACTIONS" | awk -F'\t' '$2 == "OPEN"') ]] ||
