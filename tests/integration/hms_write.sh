@@ -127,6 +127,8 @@ server_cli "ALTER TABLE wi COMPACT 'major' AND WAIT" > /dev/null || fail wi2 "th
 sees "wi2 compacted" "SELECT count(*), sum(id) FROM wi" "4	16"
 
 hw dyn_errors default wp "$aborted" "$committed"
+# the partitions comb's own INSERT made, bucketing and all
+hw made default pc day=2024-01-01/region=eu day=2024-01-02/region=eu
 hw partitions
 sees "pc partitions" "SHOW PARTITIONS pc" \
     "day=2024-01-01/region=eu day=2024-01-01/region=us day=2024-01-02/region=eu day=2024-01-03/region=eu day=2024-01-04/region=eu day=2024-01-05/region=eu day=2024-01-06/region=us"
