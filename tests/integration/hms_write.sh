@@ -104,13 +104,16 @@ hw dynparts "$TXN" "$WID" default wp day=2024-01-03 day=2024-01-01
 hw abort "$TXN"
 sees "wp2 partitions" "SHOW PARTITIONS wp" "day=2024-01-01 day=2024-01-02 day=2024-01-03"
 sees "wp2 aborted" "SELECT count(*) FROM wp" 4
-server_cli "INSERT INTO wp PARTITION (day='2024-01-03') VALUES (7, 'x')" > /dev/null ||
-    fail wp2 "comb's INSERT"
-sees "wp2 insert" "SELECT count(*), sum(id) FROM wp" "5	17"
+server_cli "INSERT INTO wp PARTITION (day='2024-01-03') VALUES (7, 'x');
+            INSERT INTO wp PARTITION (day='2024-01-01') VALUES (8, 'y')" > /dev/null ||
+    fail wp2 "comb's INSERTs"
+sees "wp2 insert" "SELECT count(*), sum(id) FROM wp" "6	25"
 server_cli "ALTER TABLE wp PARTITION (day='2024-01-01') COMPACT 'major' AND WAIT;
             ALTER TABLE wp PARTITION (day='2024-01-03') COMPACT 'major' AND WAIT" > /dev/null ||
     fail wp2 "the compactions"
-sees "wp2 compacted" "SELECT count(*), sum(id), max(id) FROM wp" "5	17	7"
+sees "wp2 compacted" "SELECT count(*), sum(id), max(id) FROM wp" "6	25	8"
+ls "$LOC/day=2024-01-01" | grep -q '^base_' ||
+    fail wp2 "no base after the compaction: $(ls "$LOC/day=2024-01-01")"
 hw made default wp day=2024-01-03
 
 # insert-only: plain ORC files in the delta
