@@ -172,8 +172,8 @@ done < tests/qtest/passing.txt
 for r in "$BUILD"/fuzz/replay_*; do
     [[ -x $r ]] || continue
     name=${r##*/replay_}
-    if [[ $name == hs2_* ]]; then
-        # the server's code: libthrift's own leaks suppressed as in the
+    if [[ $name == hs2_* || $name == hms_* ]]; then
+        # the servers' code (comb serve's, comb metastore's): libthrift's own leaks suppressed as in the
         # server's tests (tests/integration/lib/server.bash), which needs
         # full stacks through GLib and GLib's slice allocator off
         add one "fuzz corpus $name" env G_SLICE=always-malloc \
