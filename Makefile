@@ -162,6 +162,9 @@ $(call layer_objs,hms): CFLAGS_ALL += $(THRIFT_CFLAGS)
 # C library too
 $(call layer_objs,rpc): CFLAGS_ALL += $(THRIFT_CFLAGS)
 $(call layer_objs,hms): $(HMS_H)
+# its unit tests (tests/unit/hms/) include the generated header too
+$(B)/tests/obj/unit/hms/%.o: CFLAGS_ALL += $(THRIFT_CFLAGS)
+$(B)/tests/obj/unit/hms/%.o: $(HMS_H)
 
 define layer_rule
 $$(LIB_$(1)): $$(call layer_objs,$(1)) $$(if $$(filter orc,$(1)),$$(ORC_EXTRA)) $$(if $$(filter server,$(1)),$$(SERVER_EXTRA)) $$(if $$(filter hms,$(1)),$$(HMS_EXTRA))
