@@ -11,7 +11,6 @@
  * and shuts its sending side, so their end is the client hanging up;
  * the answers are read and dropped.
  */
-#include <errno.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -24,6 +23,7 @@
 #include <thrift/c_glib/thrift_application_exception.h>
 
 #include "fs/fs.h"
+#include "peer.h"
 #include "hms/hms_int.h"
 #include "rpc/rpc_frames.h"
 #include "rpc/rpc_process.h"
@@ -33,42 +33,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* Inputs served on one warehouse before it is made anew. */
 #define RENEW_EVERY 256
-
-/* ------------------------------------------------------------ the client */
-
-typedef struct Client {
-    int fd;
-    const uint8_t *data;
-    size_t size;
-    pthread_t thread;
-} Client;
-
-/* All of p, or less once the service hung up. */
-static void send_all(int fd, const uint8_t *p, size_t n)
-{
-    while (n > 0) {
-        ssize_t sent = send(fd, p, n, MSG_NOSIGNAL);
-        if (sent < 0 && errno == EINTR)
-            continue;
-        if (sent <= 0)
-            return;
-        p += sent;
-        n -= (size_t)sent;
-    }
-}
-
-/* The bytes sent and the sending side shut; the answers are read and
- * dropped until the service hangs up, so that its writes never block. */
-static void *client_run(void *arg)
-{
-    Client *c = arg;
-    char sink[4096];
-    send_all(c->fd, c->data, c->size);
-    shutdown(c->fd, SHUT_WR);
-    while (recv(c->fd, sink, sizeof sink, 0) > 0)
-        ;
-    return NULL;
-}
 
 /* ----------------------------------------------------------- the service */
 
@@ -181,14 +145,13 @@ static void serve(ThriftTransport *top)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     ThriftTransport *wire, *top;
-    Client client;
+    Peer client;
     int fds[2], first;
     service_ready();
     served++;
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds))
         return 0;
-    client = (Client){fds[1], data, size, 0};
-    if (pthread_create(&client.thread, NULL, client_run, &client)) {
+    if (!peer_start(&client, fds[1], false, data, size)) {
         close(fds[0]);
         close(fds[1]);
         return 0;
