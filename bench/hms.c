@@ -49,13 +49,7 @@
 
 #define MAX_CLIENTS 64
 
-typedef struct Opts {
-    const char *backend;
-    const char *dir;
-    const char *url;         /* postgresql: the server's URL */
-    double seconds;
-    int clients;
-} Opts;
+typedef BenchClientsOpts Opts;
 
 /* What a client works with: its connection to the service, or its own
  * metastore handle; and the snapshot the readers ask under. */
@@ -185,16 +179,6 @@ static int local_get_table(Client *c, CombErr *err)
 
 /* ----------------------------------------------------------- the clients */
 
-static int backend_open(const Opts *o, Ms **ms, CombErr *err)
-{
-    char db[4200], wh[4200];
-    snprintf(wh, sizeof wh, "%s/warehouse", o->dir);
-    if (o->url)
-        return ms_open_pg(o->url, wh, ms, err);
-    snprintf(db, sizeof db, "%s/metastore.db", o->dir);
-    return ms_open_sqlite(db, wh, ms, err);
-}
-
 /* A client of the service on port (buffered transport, binary protocol). */
 static int rpc_connect(int port, Client *c, CombErr *err)
 {
@@ -237,7 +221,7 @@ static long client_run(const Opts *o, int port, const char *txns, Work work,
     Client c = {.txns = txns};
     double end;
     long n = 0;
-    if (port ? rpc_connect(port, &c, err) : backend_open(o, &c.ms, err))
+    if (port ? rpc_connect(port, &c, err) : bench_ms_open(o, &c.ms, err))
         return -1;
     end = now() + o->seconds;
     while (now() < end)
@@ -250,56 +234,27 @@ static long client_run(const Opts *o, int port, const char *txns, Work work,
     return n;
 }
 
-/* `clients` processes at once, all started before any works (each waits
- * on the go pipe); their total rate. */
+typedef struct Run {
+    const Opts *o;
+    int port;
+    const char *txns;
+    Work work;
+} Run;
+
+static long run_one(void *arg, int client, CombErr *err)
+{
+    const Run *r = arg;
+    (void)client;
+    return client_run(r->o, r->port, r->txns, r->work, err);
+}
+
+/* `clients` processes at once: their total rate. */
 static double run_clients(const Opts *o, int port, const char *txns, Work work,
                           int clients)
 {
-    int fds[MAX_CLIENTS][2], go[2];
-    pid_t pids[MAX_CLIENTS];
-    long total = 0;
-    double start, elapsed;
-    bool failed = false;
-    if (pipe(go)) {
-        perror("hms");
-        exit(1);
-    }
-    for (int c = 0; c < clients; c++) {
-        if (pipe(fds[c]) != 0 || (pids[c] = fork()) < 0) {
-            perror("hms");
-            exit(1);
-        }
-        if (pids[c] == 0) {
-            CombErr err;
-            char byte;
-            long n;
-            close(go[1]);
-            n = read(go[0], &byte, 1) == 0 ? client_run(o, port, txns, work, &err) : -1;
-            if (n < 0)
-                fprintf(stderr, "hms: client %d: %s\n", c, err.msg);
-            if (write(fds[c][1], &n, sizeof n) != sizeof n)
-                _exit(2);
-            _exit(n < 0);
-        }
-        close(fds[c][1]);
-    }
-    close(go[0]);
-    start = now();
-    close(go[1]);                   /* the clients' reads end: go */
-    for (int c = 0; c < clients; c++) {
-        long n = -1;
-        if (read(fds[c][0], &n, sizeof n) != sizeof n || n < 0)
-            failed = true;
-        else
-            total += n;
-        close(fds[c][0]);
-        waitpid(pids[c], NULL, 0);
-    }
-    elapsed = now() - start;
-    if (failed) {
-        fprintf(stderr, "hms: a client failed\n");
-        exit(1);
-    }
+    Run r = {o, port, txns, work};
+    double elapsed;
+    long total = bench_clients_run("hms", clients, run_one, &r, &elapsed);
     return (double)total / elapsed;
 }
 
@@ -381,7 +336,8 @@ static void die(const char *what, const CombErr *err)
 static void setup(const Opts *o, char **txns)
 {
     MsColumn cols[] = {{"id", "int", NULL}, {"name", "string", NULL}};
-    MsProperty props[] = {{"transactional", "true"}};
+    MsProperty props[] = {{"transactional", "true"}, {"bucketing_version", "2"}};
+    char *bucket_cols[] = {"id"};
     MsTable t = {0};
     CombTxnList snap = {0};
     Ms *ms = NULL;
@@ -390,13 +346,15 @@ static void setup(const Opts *o, char **txns)
     t.name = "t";
     t.n_cols = 2;
     t.cols = cols;
-    t.n_buckets = -1;
-    t.n_props = 1;
+    t.n_buckets = 2;            /* CLUSTERED BY (id) INTO 2 BUCKETS */
+    t.n_bucket_cols = 1;
+    t.bucket_cols = bucket_cols;
+    t.n_props = 2;
     t.props = props;
     t.input_format = "org.apache.hadoop.hive.ql.io.orc.OrcInputFormat";
     t.output_format = "org.apache.hadoop.hive.ql.io.orc.OrcOutputFormat";
     t.serde = "org.apache.hadoop.hive.ql.io.orc.OrcSerde";
-    if (backend_open(o, &ms, &err) || ms_table_create(ms, &t, true, &err))
+    if (bench_ms_open(o, &ms, &err) || ms_table_create(ms, &t, true, &err))
         die("setup", &err);
     for (int i = 0; i < 4; i++) {
         int64_t txn, w;
@@ -428,11 +386,12 @@ static const struct {
 };
 
 /* One backend's rows of the table. */
-static void run_backend(const Opts *o, const char *backend)
+static void run_backend(Opts *o, const char *backend)
 {
     char *txns = NULL;
     int port;
     pid_t service;
+    o->backend = backend;
     setup(o, &txns);
     service = service_start(o, &port);
     for (size_t w = 0; w < sizeof works / sizeof *works; w++) {
@@ -453,22 +412,12 @@ static void run_backend(const Opts *o, const char *backend)
 /* The PostgreSQL rows, on a server of their own. */
 static void run_postgresql(Opts *o)
 {
-    char dir[64] = "/tmp/comb-pg-XXXXXX", url[200];
-    int rc;
-    if (!mkdtemp(dir)) {
-        perror("mkdtemp");
+    char dir[64], url[200];
+    int rc = pg_start("hms", dir, url, sizeof url);
+    if (rc == 77)
+        return;
+    if (rc)
         exit(1);
-    }
-    if ((rc = pg_server("start", dir)) != 0) {
-        pg_server("stop", dir);
-        if (rc == 77) {
-            printf("| postgresql | skipped: no PostgreSQL server | | | | | |\n");
-            return;
-        }
-        fprintf(stderr, "hms: the PostgreSQL server did not start\n");
-        exit(1);
-    }
-    snprintf(url, sizeof url, "postgresql://comb@/postgres?host=%s", dir);
     o->url = url;
     run_backend(o, "postgresql");
     o->url = NULL;
@@ -490,13 +439,8 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--backend") == 0 && i + 1 < argc)
             o.backend = argv[++i];
-        else if (strcmp(argv[i], "--seconds") == 0 && i + 1 < argc)
-            o.seconds = atof(argv[++i]);
-        else if (strcmp(argv[i], "--clients") == 0 && i + 1 < argc)
-            o.clients = atoi(argv[++i]);
-        else if (argv[i][0] != '-' && !o.dir)
-            o.dir = argv[i];
-        else
+        else if (!bench_clients_arg(argc, argv, &i, &o.seconds, &o.clients,
+                                    &o.dir))
             usage();
     }
     atexit(service_kill);
@@ -506,12 +450,8 @@ int main(int argc, char **argv)
     if (o.seconds <= 0 || o.clients < 1 || o.clients > MAX_CLIENTS || !(sqlite || pg))
         usage();
     if (!o.dir) {
-        const char *base = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-        snprintf(tmp, sizeof tmp, "%s/comb-hms-bench-XXXXXX", base);
-        if (!mkdtemp(tmp)) {
-            perror("mkdtemp");
+        if (!bench_tmpdir(tmp, sizeof tmp, "hms-bench"))
             return 1;
-        }
         o.dir = tmp;
         own_dir = true;
     }
