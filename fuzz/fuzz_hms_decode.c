@@ -20,8 +20,6 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <thrift/c_glib/thrift_application_exception.h>
-
 #include "fs/fs.h"
 #include "peer.h"
 #include "hms/hms_int.h"
@@ -112,14 +110,6 @@ static void service_ready(void)
     ready = true;
 }
 
-/* An unknown method is answered and the connection goes on, as in
- * hms.c; any other failure ends it. */
-static bool goes_on(const GError *e)
-{
-    return e && e->domain == THRIFT_APPLICATION_EXCEPTION_ERROR &&
-           e->code == THRIFT_APPLICATION_EXCEPTION_ERROR_UNKNOWN_METHOD;
-}
-
 /* The connection's calls, as rpc_conn_calls runs them. */
 static void serve(ThriftTransport *top)
 {
@@ -128,14 +118,11 @@ static void serve(ThriftTransport *top)
                                          "handler", handler, NULL);
     ThriftProtocol *proto = rpc_proto_new(top);
     GError *error = NULL;
-    bool more = true;
-    while (more && thrift_transport_peek(top, &error)) {
-        more = rpc_process(proc, proto, &error);
-        if (!more && goes_on(error)) {
-            more = true;
-            g_clear_error(&error);
-        }
-    }
+    /* an unknown method is answered and the connection goes on
+     * (rpc_process says TRUE); any other failure ends it */
+    while (thrift_transport_peek(top, &error) &&
+           rpc_process(proc, proto, &error))
+        ;
     g_clear_error(&error);
     g_object_unref(proto);
     g_object_unref(proc);
