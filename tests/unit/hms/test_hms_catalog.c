@@ -87,33 +87,32 @@ static const char *tables(Catalog *c, const char *pattern, const char *type,
     return out;
 }
 
-TEST(hms_catalog_patterns_are_hives)
+TEST(hms_catalog_patterns_and_types)
 {
+    static const struct {
+        const char *pattern, *type, *want;
+    } cases[] = {
+        {"*", MS_MANAGED_TABLE, "orders,t,t2"},
+        {".*", MS_MANAGED_TABLE, "orders,t,t2"},     /* Trino's: a regex */
+        {"t*|o*", MS_MANAGED_TABLE, "orders,t,t2"},
+        {"T", MS_MANAGED_TABLE, "t"},                /* whole name, any case */
+        {"t|ORD*", MS_MANAGED_TABLE, "orders,t"},
+        {"rders", MS_MANAGED_TABLE, ""},
+        {"t[0-9]", NULL, "t2"},
+        {"*", MS_EXTERNAL_TABLE, "ext"},
+        {"*", MS_VIRTUAL_VIEW, "v"},
+        {"*", "", "ext,orders,t,t2,v"},              /* no type: every one */
+        {"", NULL, "ext,orders,t,t2,v"},
+    };
     Catalog c;
     char got[256];
     CHECK(catalog_open(&c));
-    CHECK_STR(tables(&c, "*", MS_MANAGED_TABLE, got, sizeof got), "orders,t,t2");
-    /* Trino's: a regular expression */
-    CHECK_STR(tables(&c, ".*", MS_MANAGED_TABLE, got, sizeof got), "orders,t,t2");
-    CHECK_STR(tables(&c, "t*|o*", MS_MANAGED_TABLE, got, sizeof got), "orders,t,t2");
-    /* the whole name must match, in any case */
-    CHECK_STR(tables(&c, "T", MS_MANAGED_TABLE, got, sizeof got), "t");
-    CHECK_STR(tables(&c, "t|ORD*", MS_MANAGED_TABLE, got, sizeof got), "orders,t");
-    CHECK_STR(tables(&c, "rders", MS_MANAGED_TABLE, got, sizeof got), "");
-    CHECK_STR(tables(&c, "t[0-9]", NULL, got, sizeof got), "t2");
-    catalog_close(&c);
-}
-
-TEST(hms_catalog_type_filters)
-{
-    Catalog c;
-    char got[256];
-    CHECK(catalog_open(&c));
-    CHECK_STR(tables(&c, "*", MS_EXTERNAL_TABLE, got, sizeof got), "ext");
-    CHECK_STR(tables(&c, "*", MS_VIRTUAL_VIEW, got, sizeof got), "v");
-    /* no type (or an empty one): every table */
-    CHECK_STR(tables(&c, "*", "", got, sizeof got), "ext,orders,t,t2,v");
-    CHECK_STR(tables(&c, "", NULL, got, sizeof got), "ext,orders,t,t2,v");
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        if (strcmp(tables(&c, cases[i].pattern, cases[i].type, got, sizeof got),
+                   cases[i].want))
+            unit_fail(__FILE__, __LINE__, "'%s' %s: \"%s\", not \"%s\"",
+                      cases[i].pattern, cases[i].type ? cases[i].type : "-",
+                      got, cases[i].want);
     catalog_close(&c);
 }
 
