@@ -3,6 +3,7 @@
  * connection threads and the connections' list (rpc/rpc_serve.h).
  */
 #include "rpc/rpc_serve.h"
+#include "rpc/rpc_process.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -259,7 +260,7 @@ void rpc_conn_calls(RpcConn *c, ThriftTransport *top, ThriftProcessor *proc,
     bool more = true;
     /* peek: false once the client hung up (process would not say) */
     while (more && thrift_transport_peek(top, &error) && rpc_conn_call(c, true)) {
-        more = thrift_processor_process(proc, proto, proto, &error);
+        more = rpc_process(proc, proto, &error);
         if (!more && go_on && go_on(error)) {
             more = true;
             g_clear_error(&error);
