@@ -252,8 +252,7 @@ void rpc_conn_done(RpcConn *c)
     comb_free(c);
 }
 
-void rpc_conn_calls(RpcConn *c, ThriftTransport *top, ThriftProcessor *proc,
-                    bool (*go_on)(const GError *error))
+void rpc_conn_calls(RpcConn *c, ThriftTransport *top, ThriftProcessor *proc)
 {
     ThriftProtocol *proto = rpc_proto_new(top);
     GError *error = NULL;
@@ -261,10 +260,6 @@ void rpc_conn_calls(RpcConn *c, ThriftTransport *top, ThriftProcessor *proc,
     /* peek: false once the client hung up (process would not say) */
     while (more && thrift_transport_peek(top, &error) && rpc_conn_call(c, true)) {
         more = rpc_process(proc, proto, &error);
-        if (!more && go_on && go_on(error)) {
-            more = true;
-            g_clear_error(&error);
-        }
         more = rpc_conn_call(c, false) && more;
     }
     g_clear_error(&error);
