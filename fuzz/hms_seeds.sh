@@ -7,26 +7,12 @@
 #   COMB=build/test/comb fuzz/hms_seeds.sh [DIR]   (default fuzz/corpus/hms_decode)
 set -u
 . "$(dirname "$0")/../tests/integration/lib/server.bash"
+. "$(dirname "$0")/../tests/integration/lib/hms.bash"
 COMB=${COMB:-$ROOT/build/test/comb}
 OUT=$(mkdir -p "${1:-$ROOT/fuzz/corpus/hms_decode}" && cd "${1:-$ROOT/fuzz/corpus/hms_decode}" && pwd)
-IDL=${COMB_TESTDATA:-$ROOT/../shared/testdata}/hms/hive_metastore.thrift
-[[ -f $IDL ]] || { echo "no $IDL (../shared is absent)"; exit 77; }
-server_setup
-mkdir -p "$T/gen"
-thrift --gen js:node -out "$T/gen" "$IDL" || fail thrift "cannot generate the client"
-export NODE_PATH=$MODULES/node_modules
+hms_client_setup
 
-server_cli "CREATE TABLE t (id INT, name STRING) CLUSTERED BY (id) INTO 2 BUCKETS
-              STORED AS ORC TBLPROPERTIES ('transactional'='true');
-            INSERT INTO t VALUES (1, 'a'); INSERT INTO t VALUES (2, 'b');
-            INSERT INTO t VALUES (3, 'c');
-            CREATE VIEW v AS SELECT id FROM t;
-            CREATE EXTERNAL TABLE ext (a INT) STORED AS ORC LOCATION '$T/ext';
-            CREATE DATABASE sales;
-            CREATE TABLE sales.orders (id INT) PARTITIONED BY (day STRING)
-              STORED AS ORC TBLPROPERTIES ('transactional'='true',
-              'transactional_properties'='insert_only')" > /dev/null ||
-    fail setup "the tables were not made"
+hms_catalog_setup
 "$COMB" --warehouse "$T/wh" metastore --port 0 > "$T/out" 2> "$T/err" &
 PID=$!
 wait_listening metastore "the service"
