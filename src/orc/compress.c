@@ -374,8 +374,11 @@ static void put_chunk_header(uint8_t *p, size_t len, bool original)
     p[2] = (uint8_t)(h >> 16);
 }
 
-int orc_codec_compress(OrcCodec *c, uint64_t block_size, const uint8_t *src,
-                       size_t len, CombBuf *out, CombErr *err)
+/* The chunks of src onto out; a chunk is compressed when that saves at
+ * least 1/min_saving of it (0: any byte). */
+static int compress_chunks(OrcCodec *c, uint64_t block_size,
+                           const uint8_t *src, size_t len, size_t min_saving,
+                           CombBuf *out, CombErr *err)
 {
     if (c->kind == ORC_COMP_NONE)
         return comb_buf_append(out, src, len) ? comb_err_nomem(err) : COMB_OK;
@@ -386,7 +389,9 @@ int orc_codec_compress(OrcCodec *c, uint64_t block_size, const uint8_t *src,
             return comb_err_nomem(err);
         uint8_t *hdr = out->data + out->len;
         int rc = n >= ORC_MIN_COMPRESSED_CHUNK
-                     ? encode_chunk(c, src + pos, n, hdr + 3, n - 1, &z)
+                     ? encode_chunk(c, src + pos, n, hdr + 3,
+                                    n - (min_saving ? n / min_saving : 0) - 1,
+                                    &z)
                      : COMB_OK;
         if (rc == COMB_ENOMEM)
             return comb_err_nomem(err);
@@ -403,4 +408,18 @@ int orc_codec_compress(OrcCodec *c, uint64_t block_size, const uint8_t *src,
         pos += n;
     }
     return COMB_OK;
+}
+
+int orc_codec_compress(OrcCodec *c, uint64_t block_size, const uint8_t *src,
+                       size_t len, CombBuf *out, CombErr *err)
+{
+    return compress_chunks(c, block_size, src, len, 0, out, err);
+}
+
+int orc_codec_compress_data(OrcCodec *c, uint64_t block_size,
+                            const uint8_t *src, size_t len, CombBuf *out,
+                            CombErr *err)
+{
+    size_t min_saving = c->kind == ORC_COMP_ZLIB ? ORC_MIN_SAVING : 0;
+    return compress_chunks(c, block_size, src, len, min_saving, out, err);
 }

@@ -421,8 +421,12 @@ static int add_stream(OrcWriter *w, Orc__Proto__Stream ***list, size_t *n,
 {
     OrcScratch *x = w->scratch;
     size_t start = to->len;
-    int rc = orc_codec_compress(x->codec, w->opt.compression_block_size,
-                                buf->data, buf->len, to, err);
+    bool meta = kind == ORC__PROTO__STREAM__KIND__ROW_INDEX ||
+                kind == ORC__PROTO__STREAM__KIND__BLOOM_FILTER ||
+                kind == ORC__PROTO__STREAM__KIND__BLOOM_FILTER_UTF8;
+    int rc = (meta ? orc_codec_compress : orc_codec_compress_data)(
+        x->codec, w->opt.compression_block_size, buf->data, buf->len, to,
+        err);
     if (rc)
         return rc;
     Orc__Proto__Stream *s =
