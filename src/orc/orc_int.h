@@ -127,6 +127,16 @@ int orc_codec_compress(OrcCodec *c, uint64_t block_size, const uint8_t *src,
 int orc_codec_compress_data(OrcCodec *c, uint64_t block_size,
                             const uint8_t *src, size_t len, CombBuf *out,
                             CombErr *err);
+/* orc_codec_compress for a stripe footer or the file footer: under ZLIB
+ * one shorter than ORC_MIN_INFLATED_TAIL is stored original.  Every file a
+ * scan opens costs an inflate of each (~16,000 instructions apiece, most
+ * of it building the Huffman tables of a block of a few hundred bytes),
+ * which on a table of many small deltas was 1.5% of the scan; the space is
+ * a few hundred bytes a file. */
+#define ORC_MIN_INFLATED_TAIL 1024
+int orc_codec_compress_tail(OrcCodec *c, uint64_t block_size,
+                            const uint8_t *src, size_t len, CombBuf *out,
+                            CombErr *err);
 
 /* ---------------------------------------------------- decoders (reading) */
 

@@ -386,6 +386,43 @@ TEST(orc_chunks_saving_little_stored_original)
     }
 }
 
+/* A stripe footer or file footer shorter than ORC_MIN_INFLATED_TAIL is
+ * stored original under ZLIB (zeros, which it would shrink to a few
+ * bytes), compressed under the other codecs; one of that length is
+ * compressed under all.  (The golden dump comb_indexed.txt shows a
+ * writer's stripe footer stored so.) */
+TEST(orc_short_tails_stored_original_under_zlib)
+{
+    static uint8_t zeros[ORC_MIN_INFLATED_TAIL];
+    CombErr err;
+    for (int c = 1; c < 5; c++) {
+        bool zlib = all_codecs[c] == ORC_COMP_ZLIB;
+        for (size_t len = sizeof zeros - 1; len <= sizeof zeros; len++) {
+            OrcCodec *codec;
+            CombBuf z = COMB_BUF_INIT, back = COMB_BUF_INIT;
+            size_t clen;
+            bool original;
+            CHECK_OK(orc_codec_new(all_codecs[c], &codec, &err), &err);
+            CHECK_OK(orc_codec_compress_tail(codec, 256 * 1024, zeros, len,
+                                             &z, &err), &err);
+            orc_chunk_header(z.data, &clen, &original);
+            if (original != (zlib && len < sizeof zeros))
+                printf("    %s, %zu bytes: original %d\n",
+                       orc_compression_name(all_codecs[c]), len, original);
+            CHECK(original == (zlib && len < sizeof zeros));
+            CHECK_EQ(z.len, 3 + clen);
+            CHECK_OK(orc_codec_decompress(codec, 256 * 1024, z.data, z.len,
+                                          &back, "test", "footer", &err),
+                     &err);
+            CHECK_EQ(back.len, len);
+            CHECK(memcmp(back.data, zeros, len) == 0);
+            comb_buf_free(&z);
+            comb_buf_free(&back);
+            orc_codec_free(codec);
+        }
+    }
+}
+
 TEST(orc_int_columns_round_trip_every_width)
 {
     enum { ROWS = 60000 };
