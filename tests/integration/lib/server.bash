@@ -16,7 +16,8 @@
 #                         nothing on stderr (no sanitizer report)
 #   server_js NAME ARG... node tests/server/NAME.js ARG...: fails unless it
 #                         exits 0 having said that every check ran
-#   free_port             a loopback TCP port no socket listens on now
+#   free_port             a loopback TCP port no socket uses now, below the
+#                         range the kernel gives outgoing connections
 #   server_js_start NAME MARKER ARG...  the same in the background, until
 #                         it prints the line MARKER; server_js_end waits for
 #                         it to end as server_js would
@@ -116,12 +117,16 @@ server_js_end() {
 }
 
 free_port() {
-    local used p
-    # the ports listened on, from the kernel's tables (hex, LISTEN is 0A)
-    used=$(awk 'NR > 1 && $4 == "0A" { split($2, a, ":"); print strtonum("0x" a[2]) }' \
+    local used p lo
+    # below the kernel's range for outgoing connections, so that a client
+    # of another test cannot take it between this choice and its bind
+    read -r lo _ < /proc/sys/net/ipv4/ip_local_port_range 2> /dev/null || lo=32768
+    ((lo > 12000)) || lo=32768
+    # the local ports of every socket, from the kernel's tables (hex)
+    used=$(awk 'NR > 1 { split($2, a, ":"); print strtonum("0x" a[2]) }' \
                /proc/net/tcp /proc/net/tcp6 2> /dev/null)
     for _ in $(seq 1 100); do
-        p=$((20000 + RANDOM % 40000))
+        p=$((10000 + RANDOM % (lo - 10000)))
         grep -qx "$p" <<< "$used" || { echo "$p"; return 0; }
     done
     return 1
