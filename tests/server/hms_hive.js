@@ -1,0 +1,94 @@
+// The answers of `comb metastore` checked against what Hive 4's own
+// metastore answers (its TxnHandler, DefaultTxnLockManager, HMSHandler),
+// with the client generated from Hive's published interface (see
+// hms.js), run by tests/integration/hms_hive.sh:
+//   node hms_hive.js GEN PORT txn   unlock of a txn's acquired lock (the
+//        lock named as Hive's LockInfo prints it) and of an unknown one
+//        (done already), check_lock's and heartbeat's texts for an
+//        unknown lock, a heartbeat of a txn's lock, a batch of open_txns
+//        beyond hive.txn.max.open.batch, a write conflict's text
+//   node hms_hive.js GEN PORT ddl   an unknown database in drop_table and
+//        alter_table (looked up first), partition keys changed by alter
+//        (ms_table_alter's check, Hive's text),
+//        drop_table with deleteData of pt (external, purged), whose partition p=out lies
+//        outside its directory (its files go too, as in Hive)
+// Every check that fails throws; the last line says all of them ran.
+const assert = require('assert');
+const [gen, port, mode] = process.argv.slice(2);
+const { T, connect, fails, component, openTxn, lockedTxn } = require('./hms_lib.js')(gen, port);
+
+async function locks(client) {
+  const { txn, lock } = await lockedTxn(client, T.LockType.SHARED_WRITE, T.DataOperationType.UPDATE);
+  const mine = (await client.show_locks(new T.ShowLocksRequest({}))).locks
+    .find((l) => Number(l.lockid) === Number(lock.lockid));
+  await fails(client.unlock(new T.UnlockRequest({ lockid: lock.lockid })), T.TxnOpenException,
+              'Unlocking locks associated with transaction not permitted.  ' +
+              `lockid:${lock.lockid} intLockId:${mine.lockIdInternal} txnid:${txn} ` +
+              'db:default table:t partition:null state:ACQUIRED type:SHARED_WRITE');
+  const big = 999999;
+  await client.unlock(new T.UnlockRequest({ lockid: big }));
+  await fails(client.check_lock(new T.CheckLockRequest({ lockid: big })), T.NoSuchLockException,
+              `No such lock lockid:${big}`);
+  // the txn's lock may be heartbeated by its id (Hive 4 updates its row)
+  await client.heartbeat(new T.HeartbeatRequest({ lockid: lock.lockid }));
+  await client.heartbeat(new T.HeartbeatRequest({ txnid: txn, lockid: lock.lockid }));
+  await fails(client.heartbeat(new T.HeartbeatRequest({ txnid: txn, lockid: big })),
+              T.NoSuchLockException, `No such lock: lockid:${big}`);
+  await client.heartbeat(new T.HeartbeatRequest({ txnid: 0, lockid: 0 }));   // neither: nothing
+  await client.abort_txn(new T.AbortTxnRequest({ txnid: txn }));
+  // the txn first: its exception, not the lock's
+  await fails(client.heartbeat(new T.HeartbeatRequest({ txnid: txn, lockid: big })),
+              T.TxnAbortedException, `Transaction txnid:${txn} already aborted`);
+}
+
+// more than hive.txn.max.open.batch (1000) asked: a batch opened
+async function batch(client) {
+  const r = await client.open_txns(new T.OpenTxnRequest({ num_txns: 1001, user: 'u', hostname: 'h' }));
+  assert.strictEqual(r.txn_ids.length, 1000);
+  for (const t of r.txn_ids)
+    await client.abort_txn(new T.AbortTxnRequest({ txnid: t }));
+}
+
+// two txns update t; the second to commit is aborted with Hive's text
+async function conflict(client) {
+  const lockUpdate = async (txn) => {
+    await client.allocate_table_write_ids(new T.AllocateTableWriteIdsRequest({ dbName: 'default', tableName: 't', txnIds: [txn] }));
+    const l = await client.lock(new T.LockRequest({
+      component: [component(T.LockType.SHARED_WRITE, 't', T.DataOperationType.UPDATE)],
+      txnid: txn, user: 'u', hostname: 'h' }));
+    assert.strictEqual(l.state, T.LockState.ACQUIRED);
+  };
+  const a = await openTxn(client), b = await openTxn(client);
+  await lockUpdate(a);
+  await lockUpdate(b);
+  await client.commit_txn(new T.CommitTxnRequest({ txnid: a }));
+  const e = await fails(client.commit_txn(new T.CommitTxnRequest({ txnid: b })), T.TxnAbortedException);
+  const want = new RegExp(`^Aborting \\[txnid:${b},[0-9]+\\] due to a write conflict on default/t ` +
+                          `committed by \\[txnid:${a},[0-9]+\\] `);
+  assert.ok(want.test(e.message), e.message);
+}
+
+async function txn() {
+  const { conn, client } = connect();
+  await locks(client);
+  await batch(client);
+  await conflict(client);
+  conn.end();
+}
+
+async function ddl() {
+  const { conn, client } = connect();
+  await fails(client.drop_table('nodb', 'x', true), T.NoSuchObjectException, 'database hive.nodb');
+  const pt = await client.get_table('default', 'pt');
+  await fails(client.alter_table_with_environment_context('nodb', 'pt', pt, new T.EnvironmentContext({ properties: {} })),
+              T.InvalidOperationException, 'database hive.nodb');
+  pt.partitionKeys[0].type = 'int';
+  await fails(client.alter_table_with_environment_context('default', 'pt', pt, new T.EnvironmentContext({ properties: {} })),
+              T.InvalidOperationException, 'partition keys can not be changed.');
+  await client.drop_table('default', 'pt', true);
+  conn.end();
+}
+
+const modes = { txn, ddl };
+modes[mode]().then(() => console.log('# hms_hive: every check ran'),
+                   (e) => { console.error(e); process.exit(1); });
