@@ -442,12 +442,13 @@ static gboolean check_lock(HmsThriftHiveMetastoreIf *iface, HmsLockResponse **re
     MsLockRow *rows = NULL;
     MsLockStatus st;
     Ms *ms = hms_handler_ms(iface, &err);
-    int64_t txnid = rq->__isset_txnid ? rq->txnid : 0;
+    int64_t txnid = 0;
     int n = 0, rc = ms ? COMB_OK : COMB_EMETASTORE;
     char msg[COMB_ERR_MSG_MAX];
     comb_arena_init(&a, 0);
-    /* the request's txn, when the client did not say */
-    if (!rc && txnid <= 0 && !(rc = lock_rows(ms, rq->lockid, &a, &rows, &n, &err)))
+    /* the lock's own txn, whatever the client says (Hive looks the lock
+     * up first: a txn that ended took its locks with it) */
+    if (!rc && !(rc = lock_rows(ms, rq->lockid, &a, &rows, &n, &err)))
         txnid = n ? rows[0].txnid : 0;
     comb_arena_free(&a);
     if (!rc && txnid <= 0)

@@ -5,7 +5,8 @@
 //   node hms_hive.js GEN PORT txn   unlock of a txn's acquired lock (the
 //        lock named as Hive's LockInfo prints it) and of an unknown one
 //        (done already), check_lock's and heartbeat's texts for an
-//        unknown lock, a heartbeat of a txn's lock, a batch of open_txns
+//        unknown lock (and check_lock's for the lock of an ended txn),
+//        a heartbeat of a txn's lock, a batch of open_txns
 //        beyond hive.txn.max.open.batch, a write conflict's text
 //   node hms_hive.js GEN PORT ddl   an unknown database in drop_table and
 //        alter_table (looked up first), partition keys changed by alter
@@ -36,6 +37,9 @@ async function locks(client) {
               T.NoSuchLockException, `No such lock: lockid:${big}`);
   await client.heartbeat(new T.HeartbeatRequest({ txnid: 0, lockid: 0 }));   // neither: nothing
   await client.abort_txn(new T.AbortTxnRequest({ txnid: txn }));
+  // the lock went with its txn, whatever txn the client names
+  await fails(client.check_lock(new T.CheckLockRequest({ lockid: lock.lockid, txnid: txn })),
+              T.NoSuchLockException, `No such lock lockid:${lock.lockid}`);
   // the txn first: its exception, not the lock's
   await fails(client.heartbeat(new T.HeartbeatRequest({ txnid: txn, lockid: big })),
               T.TxnAbortedException, `Transaction txnid:${txn} already aborted`);
