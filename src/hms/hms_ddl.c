@@ -463,8 +463,8 @@ static bool database_exists(Ms *ms, CombArena *a, const char *db)
 }
 
 /* Hive's text for a database it does not find (ObjectStore.getDatabase);
- * the alter calls send it as InvalidOperationException, as Hive converts
- * the lookup's NoSuchObjectException. */
+ * a rename into one is InvalidOperationException, as Hive converts the
+ * lookup's NoSuchObjectException. */
 static int no_database(CombErr *err, const char *db)
 {
     return comb_err(err, COMB_EINVALID, "database %s.%s", CATALOG, db);
@@ -702,10 +702,11 @@ static int alter(Ms *ms, CombArena *a, const char *db, const char *name,
     char *to = NULL;
     bool renamed;
     int rc = ms_table_get(ms, db, name, a, &old, err);
-    if (rc == COMB_ENOTFOUND && !database_exists(ms, a, db))
-        return no_database(err, db);
+    /* Hive's alter_table_core gets the table first (get_table_core, which
+     * passes over an unknown database), its NoSuchObjectException
+     * converted */
     if (rc == COMB_ENOTFOUND)
-        return comb_err(err, COMB_EINVALID, "table %s.%s.%s doesn't exist",
+        return comb_err(err, COMB_EINVALID, "%s.%s.%s table not found",
                         CATALOG, db, name);
     if (rc || (rc = convert_table(a, in, &t, err)))
         return rc;

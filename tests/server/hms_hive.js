@@ -8,8 +8,9 @@
 //        unknown lock (and check_lock's for the lock of an ended txn),
 //        a heartbeat of a txn's lock, a batch of open_txns
 //        beyond hive.txn.max.open.batch, a write conflict's text
-//   node hms_hive.js GEN PORT ddl   an unknown database in drop_table and
-//        alter_table (looked up first), partition keys changed by alter
+//   node hms_hive.js GEN PORT ddl   an unknown database in drop_table
+//        (looked up first) and alter_table (the table's text; a rename's
+//        the database's), partition keys changed by alter
 //        (ms_table_alter's check, Hive's text),
 //        drop_table with deleteData of pt (external, purged), whose partition p=out lies
 //        outside its directory (its files go too, as in Hive)
@@ -84,7 +85,13 @@ async function ddl() {
   const { conn, client } = connect();
   await fails(client.drop_table('nodb', 'x', true), T.NoSuchObjectException, 'database hive.nodb');
   const pt = await client.get_table('default', 'pt');
+  // (alter gets the table first, passing over an unknown database)
   await fails(client.alter_table_with_environment_context('nodb', 'pt', pt, new T.EnvironmentContext({ properties: {} })),
+              T.InvalidOperationException, 'hive.nodb.pt table not found');
+  // a rename into an unknown database: its lookup's text, converted
+  const moved = await client.get_table('default', 'pt');
+  moved.dbName = 'nodb';
+  await fails(client.alter_table_with_environment_context('default', 'pt', moved, new T.EnvironmentContext({ properties: {} })),
               T.InvalidOperationException, 'database hive.nodb');
   pt.partitionKeys[0].type = 'int';
   await fails(client.alter_table_with_environment_context('default', 'pt', pt, new T.EnvironmentContext({ properties: {} })),

@@ -193,7 +193,7 @@ async function alter(dir) {
   await fails(client.alter_table_req(new T.AlterTableRequest({ dbName: 'default', tableName: 'acid', table: unset })),
               T.InvalidOperationException, "TBLPROPERTIES with 'transactional'='true' cannot be unset");
   await fails(client.alter_table_req(new T.AlterTableRequest({ dbName: 'default', tableName: 'nosuch', table: acid })),
-              T.InvalidOperationException, "table hive.default.nosuch doesn't exist");
+              T.InvalidOperationException, 'hive.default.nosuch table not found');
   const taken = await client.get_table('default', 'acid');
   taken.tableName = 'mm';
   taken.parameters.note = 'renamed';
