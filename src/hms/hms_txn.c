@@ -647,7 +647,10 @@ static gboolean heartbeat_txn_range(HmsThriftHiveMetastoreIf *iface,
     int rc;
     if (!ms)
         return hms_fail(error, &err);
-    if (rq->min <= 0 || rq->max < rq->min || n > MAX_HEARTBEAT_RANGE) {
+    /* an empty range heartbeats nothing, as Hive's */
+    if (rq->max < rq->min)
+        return TRUE;
+    if (rq->min <= 0 || n > MAX_HEARTBEAT_RANGE) {
         comb_err(&err, COMB_EINVALID, "Invalid txn range [%lld, %lld]: at most "
                  "%d txns from txnid 1 on", (long long)rq->min,
                  (long long)rq->max, MAX_HEARTBEAT_RANGE);

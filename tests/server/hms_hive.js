@@ -6,8 +6,9 @@
 //        lock named as Hive's LockInfo prints it) and of an unknown one
 //        (done already), check_lock's and heartbeat's texts for an
 //        unknown lock (and check_lock's for the lock of an ended txn),
-//        a heartbeat of a txn's lock, a batch of open_txns
-//        beyond hive.txn.max.open.batch, a write conflict's text
+//        a heartbeat of a txn's lock, an empty heartbeat_txn_range, a
+//        batch of open_txns beyond hive.txn.max.open.batch, a write
+//        conflict's text
 //   node hms_hive.js GEN PORT ddl   an unknown database in drop_table
 //        (looked up first) and alter_table (the table's text; a rename's
 //        the database's), partition keys changed by alter
@@ -37,6 +38,8 @@ async function locks(client) {
   await fails(client.heartbeat(new T.HeartbeatRequest({ txnid: txn, lockid: big })),
               T.NoSuchLockException, `No such lock: lockid:${big}`);
   await client.heartbeat(new T.HeartbeatRequest({ txnid: 0, lockid: 0 }));   // neither: nothing
+  const none = await client.heartbeat_txn_range(new T.HeartbeatTxnRangeRequest({ min: txn, max: txn - 1 }));
+  assert.deepStrictEqual([none.aborted, none.nosuch], [[], []]);
   await client.abort_txn(new T.AbortTxnRequest({ txnid: txn }));
   // the lock went with its txn, whatever txn the client names
   await fails(client.check_lock(new T.CheckLockRequest({ lockid: lock.lockid, txnid: txn })),
