@@ -258,6 +258,21 @@ static gboolean get_valid_write_ids(HmsThriftHiveMetastoreIf *iface,
     return rc == COMB_OK;
 }
 
+/* Hive 4's answer when a txn of the request is not open: its
+ * AllocateTableWriteIdsFunction raises an IllegalStateException, which
+ * no declared exception carries (a TApplicationException). */
+static int not_all_open(const HmsAllocateTableWriteIdsRequest *rq,
+                        CombErr *err)
+{
+    char *db = g_ascii_strdown(rq->dbName ? rq->dbName : "", -1);
+    char *table = g_ascii_strdown(rq->tableName ? rq->tableName : "", -1);
+    comb_err(err, COMB_ETXN, "Write ID allocation failed on %s.%s as not all "
+             "input txns in open state or read-only", db, table);
+    g_free(db);
+    g_free(table);
+    return COMB_ETXN;
+}
+
 static gboolean allocate_table_write_ids(HmsThriftHiveMetastoreIf *iface,
                                          HmsAllocateTableWriteIdsResponse **ret,
                                          const HmsAllocateTableWriteIdsRequest *rq,
@@ -270,7 +285,8 @@ static gboolean allocate_table_write_ids(HmsThriftHiveMetastoreIf *iface,
     int n = rq->txnIds ? (int)rq->txnIds->len : 0;
     int64_t *ids = n ? comb_calloc((size_t)n, sizeof *ids) : NULL;
     int rc = !ms ? COMB_EMETASTORE : n && !ids ? comb_err_nomem(&err) : COMB_OK;
-    (void)error;
+    (void)o1;
+    (void)o2;
     if (!rc && n == 0)
         rc = comb_err(&err, COMB_EINVALID, "Invalid input for the "
                       "AllocateTableWriteIdsRequest: no txnIds (comb serves no "
@@ -286,18 +302,13 @@ static gboolean allocate_table_write_ids(HmsThriftHiveMetastoreIf *iface,
         m->writeId = ids[i];
         g_ptr_array_add((*ret)->txnToWriteIds, m);
     }
-    /* the txn that is not open: the first of the request that is not */
-    for (int i = 0; rc == COMB_ETXN && i < n; i++) {
-        MsTxnState st;
-        int64_t t = g_array_index(rq->txnIds, gint64, i);
-        if (ms_txn_state(ms, t, &st, &err) || st != MS_TXN_OPEN) {
-            txn_exception(ms, t, NULL, o1, o2);
-            break;
-        }
-    }
-    if (rc && !*o1 && !*o2)
-        *o3 = hms_meta_exception(&err);
     comb_free(ids);
+    if (rc == COMB_ETXN)
+        return hms_fail(error, (not_all_open(rq, &err), &err));
+    if (rc == COMB_EINVALID)
+        return hms_fail(error, &err);
+    if (rc)
+        *o3 = hms_meta_exception(&err);
     return rc == COMB_OK;
 }
 

@@ -8,7 +8,7 @@
 //        unknown lock (and check_lock's for the lock of an ended txn),
 //        a heartbeat of a txn's lock, an empty heartbeat_txn_range, a
 //        batch of open_txns beyond hive.txn.max.open.batch, a write
-//        conflict's text
+//        conflict's text, allocate_table_write_ids for an ended txn
 //   node hms_hive.js GEN PORT ddl   an unknown database in drop_table
 //        (looked up first) and alter_table (the table's text; a rename's
 //        the database's), partition keys changed by alter
@@ -18,7 +18,7 @@
 // Every check that fails throws; the last line says all of them ran.
 const assert = require('assert');
 const [gen, port, mode] = process.argv.slice(2);
-const { T, connect, fails, component, openTxn, lockedTxn } = require('./hms_lib.js')(gen, port);
+const { T, thrift, connect, fails, component, openTxn, lockedTxn } = require('./hms_lib.js')(gen, port);
 
 async function locks(client) {
   const { txn, lock } = await lockedTxn(client, T.LockType.SHARED_WRITE, T.DataOperationType.UPDATE);
@@ -44,6 +44,11 @@ async function locks(client) {
   // the lock went with its txn, whatever txn the client names
   await fails(client.check_lock(new T.CheckLockRequest({ lockid: lock.lockid, txnid: txn })),
               T.NoSuchLockException, `No such lock lockid:${lock.lockid}`);
+  // Hive 4 allocates for open txns only, refusing with an undeclared
+  // exception (IllegalStateException: a TApplicationException)
+  await fails(client.allocate_table_write_ids(new T.AllocateTableWriteIdsRequest({
+    dbName: 'Default', tableName: 'T', txnIds: [txn] })), thrift.Thrift.TApplicationException,
+              'Write ID allocation failed on default.t as not all input txns in open state or read-only');
   // the txn first: its exception, not the lock's
   await fails(client.heartbeat(new T.HeartbeatRequest({ txnid: txn, lockid: big })),
               T.TxnAbortedException, `Transaction txnid:${txn} already aborted`);
