@@ -614,6 +614,26 @@ static int lock_exists(Ms *ms, int64_t extid, bool *found, CombErr *err)
     return rc;
 }
 
+/* A heartbeat of a txn that is not open: Hive 4 keeps a committed txn's
+ * row (state committed) until its cleaner runs, which its check passes,
+ * so that the heartbeat says "No such txn: N"; else the texts of
+ * txn_exception. */
+static void heartbeat_exception(Ms *ms, int64_t txnid,
+                                HmsNoSuchTxnException **none,
+                                HmsTxnAbortedException **aborted)
+{
+    MsTxnState st;
+    CombErr err;
+    char msg[64];
+    if (ms_txn_state(ms, txnid, &st, &err) == COMB_OK &&
+        st == MS_TXN_COMMITTED) {
+        snprintf(msg, sizeof msg, "No such txn: %lld", (long long)txnid);
+        *none = HMS_EXCEPTION(HMS_TYPE_NO_SUCH_TXN_EXCEPTION, msg);
+        return;
+    }
+    txn_exception(ms, txnid, NULL, none, aborted);
+}
+
 /* Hive's heartbeat: the txn first (0: none), then the lock (0: none),
  * each failing with its own exception. */
 static gboolean heartbeat(HmsThriftHiveMetastoreIf *iface,
@@ -632,7 +652,7 @@ static gboolean heartbeat(HmsThriftHiveMetastoreIf *iface,
     if (txnid > 0 && ms_txn_heartbeat(ms, &txnid, 1, &open, &err))
         return hms_fail(error, &err);
     if (txnid != 0 && !open) {
-        txn_exception(ms, txnid, NULL, o2, o3);
+        heartbeat_exception(ms, txnid, o2, o3);
         return FALSE;
     }
     if (lockid != 0 && lock_exists(ms, lockid, &found, &err))

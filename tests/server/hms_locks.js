@@ -114,7 +114,7 @@ async function perCall(timeoutMs) {
   // txn's row by then: Hive's text for a txn it does not know)
   const e = await once((c) => fails(c.heartbeat(new T.HeartbeatRequest({ txnid: txn })),
                                     T.NoSuchTxnException));
-  assert.ok([`Transaction txnid:${txn} is already committed.`,
+  assert.ok([`No such txn: ${txn}`, `Transaction txnid:${txn} is already committed.`,
              `No such transaction txnid:${txn}`].includes(e.message), e.message);
 }
 
