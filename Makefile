@@ -146,10 +146,11 @@ HMS_GEN := $(GEN)/src/hms
 HMS_C := $(HMS_GEN)/hms_hms_types.c $(HMS_GEN)/hms_thrift_hive_metastore.c
 HMS_H := $(HMS_GEN)/hms_hms_types.h $(HMS_GEN)/hms_thrift_hive_metastore.h \
 	$(HMS_GEN)/hms_get_types.inc
-$(HMS_C) $(HMS_H) &: $(HMS_IDL) tools/thrift_finalize.awk
+$(HMS_C) $(HMS_H) &: $(HMS_IDL) tools/thrift_finalize.awk tools/thrift_reads.awk
 	@mkdir -p $(HMS_GEN)
 	thrift -nowarn --gen c_glib -out $(HMS_GEN) $(HMS_IDL)
-	awk -f tools/thrift_finalize.awk $(HMS_GEN)/hms_hms_types.c > $(HMS_GEN)/types.tmp
+	awk -f tools/thrift_finalize.awk $(HMS_GEN)/hms_hms_types.c | \
+		awk -f tools/thrift_reads.awk > $(HMS_GEN)/types.tmp
 	mv $(HMS_GEN)/types.tmp $(HMS_GEN)/hms_hms_types.c
 	awk '/^hms_[a-z0-9_]+_get_type \(void\)$$/ { print $$1 "," }' $(HMS_C) > $(HMS_GEN)/hms_get_types.inc
 $(B)/obj/gen/%.o: $(HMS_GEN)/%.c
@@ -161,6 +162,7 @@ $(call layer_objs,hms): CFLAGS_ALL += $(THRIFT_CFLAGS)
 # C library too
 $(call layer_objs,rpc): CFLAGS_ALL += $(THRIFT_CFLAGS)
 $(call layer_objs,hms): $(HMS_H)
+# its unit tests (tests/unit/hms/) include the generated header too
 $(B)/tests/obj/unit/hms/%.o: CFLAGS_ALL += $(THRIFT_CFLAGS)
 $(B)/tests/obj/unit/hms/%.o: $(HMS_H)
 
@@ -225,6 +227,12 @@ $(B)/bench/stream: bench/stream.c $(LIB_stream) $(DEPS_sql)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -o $@ $< $(LIB_stream) $(DEPS_sql) $(LIBS)
 
+# bench/hms.c runs the metastore service (hms/, rpc/) and the client
+# generated for its protocol
+$(B)/bench/hms: bench/hms.c $(LIB_hms) $(LIB_rpc) $(DEPS_sql) $(HMS_H)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(THRIFT_CFLAGS) -o $@ $< $(LIB_hms) $(LIB_rpc) $(DEPS_sql) $(LIBS)
+
 # Hive's own .q scripts run through a session (tests/qtest/)
 $(B)/tests/qtest: tests/qtest/qtest.c $(DEPS_sql)
 	@mkdir -p $(dir $@)
@@ -247,6 +255,15 @@ $(FUZZ_HS2): $(DEPS_server) $(TCLI_H)
 $(FUZZ_HS2): private FUZZ_DEPS = $(DEPS_server)
 $(FUZZ_HS2): private CFLAGS_ALL += $(THRIFT_CFLAGS)
 FUZZ_REPLAYS := $(foreach N,$(FUZZ_NAMES),$(B)/fuzz/replay_$(N))
+# hms_decode drives hms/ (rpc/, metastore/) and the code generated for
+# its protocol, nothing of sql/: rules of its own, so that make fuzz
+# builds no more than it links
+$(B)/fuzz/fuzz_hms_decode: fuzz/fuzz_hms_decode.c $(DEPS_hms) $(HMS_H)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(THRIFT_CFLAGS) -o $@ $< $(MODE_LDFLAGS) $(DEPS_hms) $(LIBS)
+$(B)/fuzz/replay_hms_decode: fuzz/fuzz_hms_decode.c fuzz/replay.c $(DEPS_hms) $(HMS_H)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(THRIFT_CFLAGS) $(MODE_LDFLAGS) -o $@ fuzz/fuzz_hms_decode.c fuzz/replay.c $(DEPS_hms) $(LIBS)
 
 # The differential query test against SQLite (tests/sqldiff/)
 $(B)/tests/sqldiff: tests/sqldiff/sqldiff.c $(DEPS_sql)

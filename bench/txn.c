@@ -48,29 +48,7 @@
 #include "fs/fs.h"
 #include "metastore/ms.h"
 
-typedef struct Opts {
-    const char *backend;
-    const char *dir;
-    const char *url;         /* postgresql: the server's URL */
-    double seconds;
-    int clients;
-} Opts;
-
-/* A handle on the bench's metastore, for the chosen backend. */
-static int backend_open(const Opts *o, Ms **ms, CombErr *err)
-{
-    char db[4200], wh[4200];
-    snprintf(wh, sizeof wh, "%s/warehouse", o->dir);
-    if (strcmp(o->backend, "sqlite") == 0) {
-        snprintf(db, sizeof db, "%s/metastore.db", o->dir);
-        return ms_open_sqlite(db, wh, ms, err);
-    }
-    if (strcmp(o->backend, "postgresql") == 0)
-        return ms_open_pg(o->url, wh, ms, err);
-    return comb_err(err, COMB_EINVALID,
-                    "unknown backend '%s' (have: sqlite, postgresql)",
-                    o->backend);
-}
+typedef BenchClientsOpts Opts;
 
 typedef int (*Work)(Ms *ms, int client, CombErr *err);
 
@@ -149,7 +127,7 @@ static long client_run(const Opts *o, Work work, int client, CombErr *err)
     Ms *ms = NULL;
     double end;
     long n = 0;
-    if (backend_open(o, &ms, err))
+    if (bench_ms_open(o, &ms, err))
         return -1;
     end = now() + o->seconds;
     while (now() < end) {
@@ -175,48 +153,25 @@ static double cpu_of_children(void)
            ((double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_usec) / 1e6;
 }
 
+typedef struct Run {
+    const Opts *o;
+    Work work;
+} Run;
+
+static long run_one(void *arg, int client, CombErr *err)
+{
+    const Run *r = arg;
+    return client_run(r->o, r->work, client, err);
+}
+
 /* `clients` processes at once; the total rate, and in *cpu_us the CPU
  * microseconds they spent per operation. */
 static double run_clients(const Opts *o, Work work, int clients,
                           double *cpu_us)
 {
-    double cpu0 = cpu_of_children();
-    int fds[64][2];
-    pid_t pids[64];
-    long total = 0;
-    double start = now(), elapsed;
-    bool failed = false;
-    for (int c = 0; c < clients; c++) {
-        if (pipe(fds[c]) != 0 || (pids[c] = fork()) < 0) {
-            perror("txn");
-            exit(1);
-        }
-        if (pids[c] == 0) {
-            CombErr err;
-            long n = client_run(o, work, c, &err);
-            if (n < 0)
-                fprintf(stderr, "txn: client %d: %s\n", c, err.msg);
-            if (write(fds[c][1], &n, sizeof n) != sizeof n)
-                _exit(2);
-            _exit(n < 0);
-        }
-        close(fds[c][1]);
-    }
-    for (int c = 0; c < clients; c++) {
-        long n = -1;
-        int status;
-        if (read(fds[c][0], &n, sizeof n) != sizeof n || n < 0)
-            failed = true;
-        else
-            total += n;
-        close(fds[c][0]);
-        waitpid(pids[c], &status, 0);
-    }
-    elapsed = now() - start;
-    if (failed) {
-        fprintf(stderr, "txn: a client failed\n");
-        exit(1);
-    }
+    double cpu0 = cpu_of_children(), elapsed;
+    Run r = {o, work};
+    long total = bench_clients_run("txn", clients, run_one, &r, &elapsed);
     *cpu_us = total ? (cpu_of_children() - cpu0) * 1e6 / (double)total : 0;
     return (double)total / elapsed;
 }
@@ -255,7 +210,7 @@ static void setup(const Opts *o)
     Ms *ms = NULL;
     CombErr err;
     MsColumn col = {"a", "int", NULL};
-    if (backend_open(o, &ms, &err)) {
+    if (bench_ms_open(o, &ms, &err)) {
         fprintf(stderr, "txn: %s\n", err.msg);
         exit(1);
     }
@@ -319,7 +274,7 @@ static void run_backend(Opts *o)
 /* The PostgreSQL figures, on o->url or on a server of their own. */
 static void run_postgresql(Opts *o)
 {
-    char dir[64] = "/tmp/comb-pg-XXXXXX", url[200];
+    char dir[64], url[200];
     const char *probe_dir = o->dir;
     int rc;
     o->backend = "postgresql";
@@ -327,20 +282,10 @@ static void run_postgresql(Opts *o)
         run_backend(o);
         return;
     }
-    if (!mkdtemp(dir)) {
-        perror("mkdtemp");
+    if ((rc = pg_start("txn", dir, url, sizeof url)) == 77)
+        return;
+    if (rc)
         exit(1);
-    }
-    if ((rc = pg_server("start", dir)) != 0) {
-        pg_server("stop", dir);
-        if (rc == 77) {
-            printf("backend postgresql: skipped (no PostgreSQL server)\n");
-            return;
-        }
-        fprintf(stderr, "txn: the PostgreSQL server did not start\n");
-        exit(1);
-    }
-    snprintf(url, sizeof url, "postgresql://comb@/postgres?host=%s", dir);
     o->url = url;
     o->dir = dir;          /* the sync rate of the server's disk */
     run_backend(o);
@@ -359,24 +304,15 @@ int main(int argc, char **argv)
             o.backend = argv[++i];
         else if (strcmp(argv[i], "--url") == 0 && i + 1 < argc)
             o.url = argv[++i];
-        else if (strcmp(argv[i], "--seconds") == 0 && i + 1 < argc)
-            o.seconds = atof(argv[++i]);
-        else if (strcmp(argv[i], "--clients") == 0 && i + 1 < argc)
-            o.clients = atoi(argv[++i]);
-        else if (argv[i][0] != '-' && !o.dir)
-            o.dir = argv[i];
-        else
+        else if (!bench_clients_arg(argc, argv, &i, &o.seconds, &o.clients,
+                                    &o.dir))
             usage();
     }
     if (o.seconds <= 0 || o.clients < 1 || o.clients > 64)
         usage();
     if (!o.dir) {
-        const char *base = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-        snprintf(tmp, sizeof tmp, "%s/comb-txn-bench-XXXXXX", base);
-        if (!mkdtemp(tmp)) {
-            perror("mkdtemp");
+        if (!bench_tmpdir(tmp, sizeof tmp, "txn-bench"))
             return 1;
-        }
         o.dir = tmp;
         own_dir = true;
     }

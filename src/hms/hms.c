@@ -10,7 +10,6 @@
 
 #include <unistd.h>
 
-#include <thrift/c_glib/thrift_application_exception.h>
 
 #include "rpc/rpc_frames.h"
 #include "rpc/rpc_serve.h"
@@ -29,15 +28,6 @@ static ThriftTransport *stack_on(ThriftTransport *wire, bool framed)
                              "hive.metastore.server.max.message.size");
 }
 
-/* An unknown method was answered (Invalid method name) and the
- * connection may go on, as with Hive's servers; any other failure ends
- * it. */
-static bool answered_unknown_method(const GError *e)
-{
-    return e && e->domain == THRIFT_APPLICATION_EXCEPTION_ERROR &&
-           e->code == THRIFT_APPLICATION_EXCEPTION_ERROR_UNKNOWN_METHOD;
-}
-
 /* One client: calls until it hangs up or the service stops. */
 static void *serve_conn(void *arg)
 {
@@ -54,7 +44,7 @@ static void *serve_conn(void *arg)
     HmsThriftHiveMetastoreHandler *handler = hms_handler_new(&conf);
     ThriftProcessor *proc = g_object_new(HMS_TYPE_THRIFT_HIVE_METASTORE_PROCESSOR,
                                          "handler", handler, NULL);
-    rpc_conn_calls(c, top, proc, answered_unknown_method);
+    rpc_conn_calls(c, top, proc);
     g_object_unref(proc);
     g_object_unref(handler);        /* closes its metastore handle */
     g_object_unref(top);

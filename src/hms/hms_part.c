@@ -465,6 +465,11 @@ int hms_part_ensure(Ms *ms, const char *db, const char *table, char **names,
     MsPartition *parts = comb_arena_calloc(a, (size_t)(n + 1) * sizeof *parts);
     int k = 0, rc = parts ? part_table(ms, db, table, a, &t, err)
                           : comb_err_nomem(err);
+    /* (the txn's table-level write must not be dropped for none) */
+    if (!rc && t->n_part_keys == 0)
+        rc = comb_err(err, COMB_EINVALID, "Table %s.%s is not partitioned: "
+                      "add_dynamic_partitions names partitions of a "
+                      "partitioned table", t->db, t->name);
     for (int i = 0; !rc && i < n; i++) {
         char **values;
         bool dup = false;
@@ -532,7 +537,7 @@ static int alter_one(Ms *ms, const MsTable *t, const MsPartition *p,
                      CombArena *a, CombErr *err)
 {
     const char *loc = in->sd && given(in->sd->location) ? want->location : NULL;
-    MsProperty *params;
+    MsProperty *params = NULL;
     int n = 0, rc = COMB_OK;
     if (loc && p->location && strcmp(loc, p->location) != 0)
         rc = ms_part_set_location(ms, t->db, t->name, p->name, loc, err);

@@ -374,8 +374,11 @@ static void put_chunk_header(uint8_t *p, size_t len, bool original)
     p[2] = (uint8_t)(h >> 16);
 }
 
-int orc_codec_compress(OrcCodec *c, uint64_t block_size, const uint8_t *src,
-                       size_t len, CombBuf *out, CombErr *err)
+/* The chunks of src onto out; a chunk of min_chunk bytes or more is
+ * compressed when that saves at least 1/min_saving of it (0: any byte). */
+static int compress_chunks(OrcCodec *c, uint64_t block_size,
+                           const uint8_t *src, size_t len, size_t min_chunk,
+                           size_t min_saving, CombBuf *out, CombErr *err)
 {
     if (c->kind == ORC_COMP_NONE)
         return comb_buf_append(out, src, len) ? comb_err_nomem(err) : COMB_OK;
@@ -385,8 +388,10 @@ int orc_codec_compress(OrcCodec *c, uint64_t block_size, const uint8_t *src,
         if (comb_buf_reserve(out, n + 3))
             return comb_err_nomem(err);
         uint8_t *hdr = out->data + out->len;
-        int rc = n >= ORC_MIN_COMPRESSED_CHUNK
-                     ? encode_chunk(c, src + pos, n, hdr + 3, n - 1, &z)
+        int rc = n >= min_chunk
+                     ? encode_chunk(c, src + pos, n, hdr + 3,
+                                    n - (min_saving ? n / min_saving : 0) - 1,
+                                    &z)
                      : COMB_OK;
         if (rc == COMB_ENOMEM)
             return comb_err_nomem(err);
@@ -403,4 +408,29 @@ int orc_codec_compress(OrcCodec *c, uint64_t block_size, const uint8_t *src,
         pos += n;
     }
     return COMB_OK;
+}
+
+int orc_codec_compress(OrcCodec *c, uint64_t block_size, const uint8_t *src,
+                       size_t len, CombBuf *out, CombErr *err)
+{
+    return compress_chunks(c, block_size, src, len, ORC_MIN_COMPRESSED_CHUNK,
+                           0, out, err);
+}
+
+int orc_codec_compress_data(OrcCodec *c, uint64_t block_size,
+                            const uint8_t *src, size_t len, CombBuf *out,
+                            CombErr *err)
+{
+    size_t min_saving = c->kind == ORC_COMP_ZLIB ? ORC_MIN_SAVING : 0;
+    return compress_chunks(c, block_size, src, len, ORC_MIN_COMPRESSED_CHUNK,
+                           min_saving, out, err);
+}
+
+int orc_codec_compress_tail(OrcCodec *c, uint64_t block_size,
+                            const uint8_t *src, size_t len, CombBuf *out,
+                            CombErr *err)
+{
+    size_t min_chunk = c->kind == ORC_COMP_ZLIB ? ORC_MIN_INFLATED_TAIL
+                                                : ORC_MIN_COMPRESSED_CHUNK;
+    return compress_chunks(c, block_size, src, len, min_chunk, 0, out, err);
 }

@@ -107,11 +107,36 @@ int orc_codec_decode_chunk(OrcCodec *c, uint64_t block_size,
  * of a small stripe's compression time.  Chunk boundaries stay at
  * multiples of the block size, so row index positions are unchanged. */
 #define ORC_MIN_COMPRESSED_CHUNK 64
+/* orc_codec_compress_data stores a ZLIB chunk original also when
+ * compressing it saves less than 1/ORC_MIN_SAVING of it: inflating
+ * near-random bytes (RLE-encoded scattered ids, ~4% smaller under zlib)
+ * costs a reader ~15 instructions a byte to save a few percent of space,
+ * where an original chunk is a copy (bench/compaction's 50 deltas: a fifth
+ * of the scan's inflate).  The other codecs decode such bytes at about
+ * copy speed and keep any saving. */
+#define ORC_MIN_SAVING 8
 /* Append src to out in ORC's chunked compressed form: chunks of the block
  * size (the last one shorter), each compressed, or original when that
  * does not shrink it or it is shorter than ORC_MIN_COMPRESSED_CHUNK. */
 int orc_codec_compress(OrcCodec *c, uint64_t block_size, const uint8_t *src,
                        size_t len, CombBuf *out, CombErr *err);
+/* orc_codec_compress for a column's data streams (what a scan inflates
+ * row by row): a ZLIB chunk is compressed only when that saves at least
+ * 1/ORC_MIN_SAVING of it.  Row index and bloom filter streams and the tail
+ * keep orc_codec_compress: they are read once per file or row group. */
+int orc_codec_compress_data(OrcCodec *c, uint64_t block_size,
+                            const uint8_t *src, size_t len, CombBuf *out,
+                            CombErr *err);
+/* orc_codec_compress for a stripe footer or the file footer: under ZLIB
+ * one shorter than ORC_MIN_INFLATED_TAIL is stored original.  Every file a
+ * scan opens costs an inflate of each (~16,000 instructions apiece, most
+ * of it building the Huffman tables of a block of a few hundred bytes),
+ * which on a table of many small deltas was 1.5% of the scan; the space is
+ * a few hundred bytes a file. */
+#define ORC_MIN_INFLATED_TAIL 1024
+int orc_codec_compress_tail(OrcCodec *c, uint64_t block_size,
+                            const uint8_t *src, size_t len, CombBuf *out,
+                            CombErr *err);
 
 /* ---------------------------------------------------- decoders (reading) */
 

@@ -421,8 +421,12 @@ static int add_stream(OrcWriter *w, Orc__Proto__Stream ***list, size_t *n,
 {
     OrcScratch *x = w->scratch;
     size_t start = to->len;
-    int rc = orc_codec_compress(x->codec, w->opt.compression_block_size,
-                                buf->data, buf->len, to, err);
+    bool meta = kind == ORC__PROTO__STREAM__KIND__ROW_INDEX ||
+                kind == ORC__PROTO__STREAM__KIND__BLOOM_FILTER ||
+                kind == ORC__PROTO__STREAM__KIND__BLOOM_FILTER_UTF8;
+    int rc = (meta ? orc_codec_compress : orc_codec_compress_data)(
+        x->codec, w->opt.compression_block_size, buf->data, buf->len, to,
+        err);
     if (rc)
         return rc;
     Orc__Proto__Stream *s =
@@ -638,8 +642,10 @@ static int write_stripe(OrcWriter *w, CombErr *err)
         return rc;
     si.index_length = x->idx_out.len;
     si.data_length = x->out.len;
-    if ((rc = orc_codec_compress(x->codec, w->opt.compression_block_size,
-                                 x->packed.data, x->packed.len, &x->out, err)))
+    if ((rc = orc_codec_compress_tail(x->codec,
+                                      w->opt.compression_block_size,
+                                      x->packed.data, x->packed.len, &x->out,
+                                      err)))
         return rc;
     si.footer_length = x->out.len - si.data_length;
     if ((rc = append_bytes(w, &x->idx_out, &x->out, err)) ||
@@ -897,14 +903,14 @@ int orc_writer_set_metadata(OrcWriter *w, const char *key, const void *val,
 
 /* ------------------------------------------------------------------ tail */
 
-/* Compress src and write it to out; *len = bytes written. */
+/* Compress the footer src and write it to out; *len = bytes written. */
 static int write_section(OrcWriter *w, FsFile *out, const CombBuf *src,
                          uint64_t *len, CombErr *err)
 {
     OrcScratch *x = w->scratch;
     comb_buf_clear(&x->out);
-    int rc = orc_codec_compress(x->codec, w->opt.compression_block_size,
-                                src->data, src->len, &x->out, err);
+    int rc = orc_codec_compress_tail(x->codec, w->opt.compression_block_size,
+                                     src->data, src->len, &x->out, err);
     if (rc || (rc = fs_write_all(out, x->out.data, x->out.len, err)))
         return rc;
     *len = x->out.len;

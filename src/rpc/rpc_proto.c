@@ -1,15 +1,21 @@
 /*
  * rpc_proto.c - Thrift's binary protocol as libthrift has it, but for the
- * reading of a binary.  Debian's libthrift-c-glib 0.17 leaves the bytes'
- * pointer unset when the length cannot be read (thrift_protocol_skip, of
- * an unknown field or call, then frees whatever the stack held), hands a
- * negative length back as if it were one (the generated reader appended
- * some 4 GiB from NULL), and allocates any announced length before
- * reading it.  Here a binary is NULL until read, and its length must be
+ * reading of a binary, a string and a message's header.  Debian's
+ * libthrift-c-glib 0.17 leaves a binary's pointer unset when the length
+ * cannot be read (thrift_protocol_skip, of an unknown field or call, then
+ * frees whatever the stack held), hands a negative length back as if it
+ * were one (the generated reader appended some 4 GiB from NULL), and
+ * allocates any announced length before reading it, a string's too (two
+ * gigabytes for a length of 0x7fffffff: found by fuzz/fuzz_hms_decode.c).
+ * Here a binary or a string is NULL until read, and its length must be
  * what the transport may still carry (a server's message size limit),
- * else the read is an error.
+ * else the read is an error.  The library's header reader leaves the
+ * name it read allocated when the sequence number that follows is cut
+ * short, and takes a header without the version (the protocol's old
+ * form) leaving name and type unset; here both are errors.
  */
 #include "rpc/rpc_proto.h"
+#include "rpc/rpc_process.h"
 
 #include <stdbool.h>
 
@@ -59,9 +65,56 @@ static gint32 proto_read_binary(ThriftProtocol *p, gpointer *buf,
     return got + n;
 }
 
+/* A string as a binary of its own with a NUL after it (an empty one is
+ * "", as libthrift gives it): *str NULL unless all of it was read. */
+static gint32 proto_read_string(ThriftProtocol *p, gchar **str, GError **error)
+{
+    gpointer bytes;
+    guint32 len;
+    gint32 got = proto_read_binary(p, &bytes, &len, error);
+    *str = NULL;
+    if (got < 0)
+        return -1;
+    *str = g_realloc(bytes, (gsize)len + 1);
+    (*str)[len] = '\0';
+    return got;
+}
+
+/* The header of a message in the strict form (the version and type, the
+ * name, the sequence number); *name NULL unless the whole header was
+ * read. */
+static gint32 proto_read_message_begin(ThriftProtocol *p, gchar **name,
+                                       ThriftMessageType *type, gint32 *seqid,
+                                       GError **error)
+{
+    gint32 head = 0, got = thrift_protocol_read_i32(p, &head, error), more;
+    *name = NULL;
+    if (got < 0)
+        return -1;
+    if (head >= 0 || ((guint32)head & THRIFT_BINARY_PROTOCOL_VERSION_MASK) !=
+                         THRIFT_BINARY_PROTOCOL_VERSION_1) {
+        g_set_error(error, THRIFT_PROTOCOL_ERROR, THRIFT_PROTOCOL_ERROR_BAD_VERSION,
+                    "a message without the binary protocol's version 1 "
+                    "header (0x%08x)", (guint32)head);
+        return -1;
+    }
+    *type = (ThriftMessageType)(head & 0xff);
+    if ((more = proto_read_string(p, name, error)) < 0)
+        return -1;
+    got += more;
+    if ((more = thrift_protocol_read_i32(p, seqid, error)) < 0) {
+        g_free(*name);
+        *name = NULL;
+        return -1;
+    }
+    return got + more;
+}
+
 static void comb_rpc_proto_class_init(CombRpcProtoClass *c)
 {
     THRIFT_PROTOCOL_CLASS(c)->read_binary = proto_read_binary;
+    THRIFT_PROTOCOL_CLASS(c)->read_string = proto_read_string;
+    THRIFT_PROTOCOL_CLASS(c)->read_message_begin = proto_read_message_begin;
 }
 
 static void comb_rpc_proto_init(CombRpcProto *p)
@@ -76,5 +129,8 @@ ThriftProtocol *rpc_proto_new(ThriftTransport *t)
 
 void rpc_proto_register(void)
 {
+    /* whatever reads calls through this protocol dispatches them with
+     * rpc_process */
+    rpc_process_register();
     g_type_class_unref(g_type_class_ref(comb_rpc_proto_get_type()));
 }

@@ -3,6 +3,7 @@
  * connection threads and the connections' list (rpc/rpc_serve.h).
  */
 #include "rpc/rpc_serve.h"
+#include "rpc/rpc_process.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -251,19 +252,14 @@ void rpc_conn_done(RpcConn *c)
     comb_free(c);
 }
 
-void rpc_conn_calls(RpcConn *c, ThriftTransport *top, ThriftProcessor *proc,
-                    bool (*go_on)(const GError *error))
+void rpc_conn_calls(RpcConn *c, ThriftTransport *top, ThriftProcessor *proc)
 {
     ThriftProtocol *proto = rpc_proto_new(top);
     GError *error = NULL;
     bool more = true;
     /* peek: false once the client hung up (process would not say) */
     while (more && thrift_transport_peek(top, &error) && rpc_conn_call(c, true)) {
-        more = thrift_processor_process(proc, proto, proto, &error);
-        if (!more && go_on && go_on(error)) {
-            more = true;
-            g_clear_error(&error);
-        }
+        more = rpc_process(proc, proto, &error);
         more = rpc_conn_call(c, false) && more;
     }
     g_clear_error(&error);

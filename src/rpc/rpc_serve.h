@@ -77,10 +77,9 @@ void rpc_conn_forget_fd(RpcConn *c);
 void rpc_conn_done(RpcConn *c);
 /* Calls on c until its client hangs up, the service stops or a call
  * fails: each read from top (what stacks on c's wire) by the binary
- * protocol and answered by proc.  A failed call whose error go_on
- * accepts (go_on may be NULL) does not end the connection. */
-void rpc_conn_calls(RpcConn *c, ThriftTransport *top, ThriftProcessor *proc,
-                    bool (*go_on)(const GError *error));
+ * protocol and answered by proc (rpc_process: an unknown method is
+ * answered and the connection goes on). */
+void rpc_conn_calls(RpcConn *c, ThriftTransport *top, ThriftProcessor *proc);
 /* A connection is in a call. */
 bool rpc_conns_busy(void);
 /* The stop, after the accept loop: no new call begins, the idle clients

@@ -48,7 +48,7 @@ static void *serve_conn(void *arg)
     Hs2TCLIServiceHandler *handler = hs2_handler_new(user);
     ThriftProcessor *proc = g_object_new(HS2_TYPE_T_C_L_I_SERVICE_PROCESSOR,
                                          "handler", handler, NULL);
-    rpc_conn_calls(c, top, proc, NULL);
+    rpc_conn_calls(c, top, proc);
     hs2_conn_end(handler);
     g_object_unref(proc);
     g_object_unref(handler);

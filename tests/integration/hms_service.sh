@@ -28,17 +28,7 @@ hms_start() {
 }
 hms() { server_js hms "$T/gen" "$PORT" "$@"; }
 
-server_cli "CREATE TABLE t (id INT, name STRING) CLUSTERED BY (id) INTO 2 BUCKETS
-              STORED AS ORC TBLPROPERTIES ('transactional'='true');
-            INSERT INTO t VALUES (1, 'a'); INSERT INTO t VALUES (2, 'b');
-            INSERT INTO t VALUES (3, 'c');
-            CREATE VIEW v AS SELECT id FROM t;
-            CREATE EXTERNAL TABLE ext (a INT) STORED AS ORC LOCATION '$T/ext';
-            CREATE DATABASE sales;
-            CREATE TABLE sales.orders (id INT) PARTITIONED BY (day STRING)
-              STORED AS ORC TBLPROPERTIES ('transactional'='true',
-              'transactional_properties'='insert_only')" > /dev/null ||
-    fail setup "the tables were not made"
+hms_catalog_setup
 
 hms_start
 hms catalog

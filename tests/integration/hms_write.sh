@@ -10,7 +10,11 @@
 # commit; a write that aborts is never seen (nor after a comb INSERT and a
 # major compaction).  Full ACID unpartitioned and partitioned, and
 # insert-only; then the partition calls (names by partial values, objects
-# by name, add, alter) and add_dynamic_partitions' refusals.  Skipped
+# by name, add, alter) and add_dynamic_partitions' refusals; last, four
+# writers at once under the ThreadSanitizer build (make MODE=tsan
+# build/tsan/comb, which make test builds).  COMB_TEST_METASTORE: a
+# metastore other than the warehouse's SQLite file (pg_hms_write.sh).
+# Skipped
 # (exit 77) without the shared test data, the thrift compiler or node.
 set -u
 . "$(dirname "$0")/lib/server.bash"
@@ -49,7 +53,8 @@ server_cli "CREATE TABLE w (id BIGINT, name STRING) STORED AS ORC
               (3, 'c', '2024-01-02', 'eu')" > /dev/null ||
     fail setup "the tables were not made"
 
-"$COMB" --warehouse "$T/wh" metastore --port 0 > "$T/out" 2> "$T/err" &
+"$COMB" --warehouse "$T/wh" ${COMB_TEST_METASTORE:+--metastore "$COMB_TEST_METASTORE"} \
+    metastore --port 0 > "$T/out" 2> "$T/err" &
 PID=$!
 wait_listening metastore "the service"
 
@@ -100,13 +105,16 @@ hw dynparts "$TXN" "$WID" default wp day=2024-01-03 day=2024-01-01
 hw abort "$TXN"
 sees "wp2 partitions" "SHOW PARTITIONS wp" "day=2024-01-01 day=2024-01-02 day=2024-01-03"
 sees "wp2 aborted" "SELECT count(*) FROM wp" 4
-server_cli "INSERT INTO wp PARTITION (day='2024-01-03') VALUES (7, 'x')" > /dev/null ||
-    fail wp2 "comb's INSERT"
-sees "wp2 insert" "SELECT count(*), sum(id) FROM wp" "5	17"
+server_cli "INSERT INTO wp PARTITION (day='2024-01-03') VALUES (7, 'x');
+            INSERT INTO wp PARTITION (day='2024-01-01') VALUES (8, 'y')" > /dev/null ||
+    fail wp2 "comb's INSERTs"
+sees "wp2 insert" "SELECT count(*), sum(id) FROM wp" "6	25"
 server_cli "ALTER TABLE wp PARTITION (day='2024-01-01') COMPACT 'major' AND WAIT;
             ALTER TABLE wp PARTITION (day='2024-01-03') COMPACT 'major' AND WAIT" > /dev/null ||
     fail wp2 "the compactions"
-sees "wp2 compacted" "SELECT count(*), sum(id), max(id) FROM wp" "5	17	7"
+sees "wp2 compacted" "SELECT count(*), sum(id), max(id) FROM wp" "6	25	8"
+ls "$LOC/day=2024-01-01" | grep -q '^base_' ||
+    fail wp2 "no base after the compaction: $(ls "$LOC/day=2024-01-01")"
 hw made default wp day=2024-01-03
 
 # insert-only: plain ORC files in the delta
@@ -123,6 +131,8 @@ server_cli "ALTER TABLE wi COMPACT 'major' AND WAIT" > /dev/null || fail wi2 "th
 sees "wi2 compacted" "SELECT count(*), sum(id) FROM wi" "4	16"
 
 hw dyn_errors default wp "$aborted" "$committed"
+# the partitions comb's own INSERT made, bucketing and all
+hw made default pc day=2024-01-01/region=eu day=2024-01-02/region=eu
 hw partitions
 sees "pc partitions" "SHOW PARTITIONS pc" \
     "day=2024-01-01/region=eu day=2024-01-01/region=us day=2024-01-02/region=eu day=2024-01-03/region=eu day=2024-01-04/region=eu day=2024-01-05/region=eu day=2024-01-06/region=us"
@@ -132,4 +142,29 @@ server_cli "INSERT INTO pc PARTITION (day='2024-01-03', region='eu') VALUES (4, 
 sees "pc added" "SELECT id FROM pc WHERE day = '2024-01-03'" 4
 server_none_open "after the writes"
 server_stop metastore
+
+# under ThreadSanitizer: four engines writing at once, each into a new
+# partition of its own and all into one more (whose add they race for)
+tsan=${TSAN_BUILD:-$(dirname "$COMB")/../tsan}/comb
+[[ -x $tsan ]] || fail tsan "no $tsan (make MODE=tsan $tsan)"
+"$tsan" --warehouse "$T/wh" ${COMB_TEST_METASTORE:+--metastore "$COMB_TEST_METASTORE"} \
+    metastore --port 0 > "$T/out" 2> "$T/err" &
+PID=$!
+wait_listening metastore "the service under ThreadSanitizer"
+writers=()
+for i in 1 2 3 4; do
+    ( begin default wp
+      "$WRITER" "$LOC/day=2024-02-00" "$WID" 0 $((100 + 10 * i)) 2 &&
+          "$WRITER" "$LOC/day=2024-02-0$i" "$WID" 0 $((200 + 10 * i)) 1 || exit 1
+      hw dynparts "$TXN" "$WID" default wp day=2024-02-00 "day=2024-02-0$i"
+      hw commit "$TXN" ) > "$T/writer$i" 2>&1 &
+    writers+=($!)
+done
+for i in 1 2 3 4; do
+    wait "${writers[i - 1]}" || fail "tsan writer $i" "$(cat "$T/writer$i")"
+done
+sees "tsan writes" "SELECT count(*), count(DISTINCT day), sum(id) FROM wp
+                    WHERE day >= '2024-02'" "12	5	1904"
+server_none_open "after the writes under ThreadSanitizer"
+server_stop "metastore under ThreadSanitizer"
 echo "hms_write: ok"

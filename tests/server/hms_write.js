@@ -104,6 +104,12 @@ async function dynErrors(db, table, aborted, committed) {
                                     thrift.Thrift.TApplicationException));
   assert.ok(y.message.includes('month'), y.message);
   assert.deepStrictEqual(await call((c) => c.get_partition_names_ps(db, table, ['x'], -1)), []);
+  // an unpartitioned table has no partitions to name
+  const plain = await call((c) => c.allocate_table_write_ids(
+    new T.AllocateTableWriteIdsRequest({ dbName: db, tableName: 'w', txnIds: [txn] })));
+  const z = await call((c) => fails(c.add_dynamic_partitions(
+    dynamic(txn, Number(plain.txnToWriteIds[0].writeId), db, 'w', [])), thrift.Thrift.TApplicationException));
+  assert.ok(z.message.includes('default.w is not partitioned'), z.message);
   await end('abort', txn);
 }
 

@@ -340,6 +340,89 @@ TEST(orc_small_chunks_stored_original)
     }
 }
 
+/* A data stream's ZLIB chunk that compresses by less than 1/ORC_MIN_SAVING
+ * is stored original: zeros worth 1/16 of the block (first: snappy and LZ4
+ * skip ahead faster and faster through bytes without matches) and random
+ * bytes, which no codec shrinks; every codec squeezes the zeros to a few
+ * bytes, so compressing saves about 6%.  The other codecs keep that
+ * saving, and a block of zeros beside it stays compressed under all.
+ * Both read back. */
+TEST(orc_chunks_saving_little_stored_original)
+{
+    enum { BLOCK = 4096, RANDOM = BLOCK - BLOCK / 16 };
+    static uint8_t data[2 * BLOCK];
+    uint32_t x = 2463534242u;
+    CombErr err;
+    for (int i = BLOCK - RANDOM; i < BLOCK; i++) {
+        x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+        data[i] = (uint8_t)(x >> 11);
+    }
+    for (int c = 1; c < 5; c++) {
+        OrcCodec *codec;
+        CombBuf z = COMB_BUF_INIT, back = COMB_BUF_INIT;
+        size_t clen, pos;
+        bool original, zlib = all_codecs[c] == ORC_COMP_ZLIB;
+        CHECK_OK(orc_codec_new(all_codecs[c], &codec, &err), &err);
+        CHECK_OK(orc_codec_compress_data(codec, BLOCK, data, sizeof data,
+                                         &z, &err), &err);
+        orc_chunk_header(z.data, &clen, &original);
+        if (original != zlib)
+            printf("    %s: first chunk original %d, %zu of %d bytes\n",
+                   orc_compression_name(all_codecs[c]), original, clen,
+                   BLOCK);
+        CHECK(original == zlib);
+        CHECK(zlib ? clen == BLOCK : clen > BLOCK - BLOCK / 8);
+        pos = 3 + clen;
+        orc_chunk_header(z.data + pos, &clen, &original);
+        CHECK(!original && clen < BLOCK / 8);
+        CHECK_EQ(z.len, pos + 3 + clen);
+        CHECK_OK(orc_codec_decompress(codec, BLOCK, z.data, z.len, &back,
+                                      "test", "DATA", &err), &err);
+        CHECK_EQ(back.len, sizeof data);
+        CHECK(memcmp(back.data, data, sizeof data) == 0);
+        comb_buf_free(&z);
+        comb_buf_free(&back);
+        orc_codec_free(codec);
+    }
+}
+
+/* A stripe footer or file footer shorter than ORC_MIN_INFLATED_TAIL is
+ * stored original under ZLIB (zeros, which it would shrink to a few
+ * bytes), compressed under the other codecs; one of that length is
+ * compressed under all.  (The golden dump comb_indexed.txt shows a
+ * writer's stripe footer stored so.) */
+TEST(orc_short_tails_stored_original_under_zlib)
+{
+    static uint8_t zeros[ORC_MIN_INFLATED_TAIL];
+    CombErr err;
+    for (int c = 1; c < 5; c++) {
+        bool zlib = all_codecs[c] == ORC_COMP_ZLIB;
+        for (size_t len = sizeof zeros - 1; len <= sizeof zeros; len++) {
+            OrcCodec *codec;
+            CombBuf z = COMB_BUF_INIT, back = COMB_BUF_INIT;
+            size_t clen;
+            bool original;
+            CHECK_OK(orc_codec_new(all_codecs[c], &codec, &err), &err);
+            CHECK_OK(orc_codec_compress_tail(codec, 256 * 1024, zeros, len,
+                                             &z, &err), &err);
+            orc_chunk_header(z.data, &clen, &original);
+            if (original != (zlib && len < sizeof zeros))
+                printf("    %s, %zu bytes: original %d\n",
+                       orc_compression_name(all_codecs[c]), len, original);
+            CHECK(original == (zlib && len < sizeof zeros));
+            CHECK_EQ(z.len, 3 + clen);
+            CHECK_OK(orc_codec_decompress(codec, 256 * 1024, z.data, z.len,
+                                          &back, "test", "footer", &err),
+                     &err);
+            CHECK_EQ(back.len, len);
+            CHECK(memcmp(back.data, zeros, len) == 0);
+            comb_buf_free(&z);
+            comb_buf_free(&back);
+            orc_codec_free(codec);
+        }
+    }
+}
+
 TEST(orc_int_columns_round_trip_every_width)
 {
     enum { ROWS = 60000 };
