@@ -194,15 +194,17 @@ static gboolean get_tables_by_type(HmsThriftHiveMetastoreIf *iface,
                                    HmsMetaException **o1, GError **error)
 {
     (void)error;
-    /* Hive's MetaException wraps the enum lookup's own exception */
-    if (type && !table_type_known(type)) {
+    /* Hive's MetaException wraps the enum lookup's own exception ("",
+     * which Hive refuses too, stays comb's "any type") */
+    if (type && *type && !table_type_known(type)) {
         *o1 = hms_exception(HMS_TYPE_META_EXCEPTION, "java.lang."
                             "IllegalArgumentException: No enum constant "
                             "org.apache.hadoop.hive.metastore.TableType.%s",
                             type);
         return FALSE;
     }
-    return tables_answer(iface, *ret, db, pattern, type, o1);
+    return tables_answer(iface, *ret, db, pattern, type && *type ? type : NULL,
+                         o1);
 }
 
 static HmsFieldSchema *field_schema(const MsColumn *c)
