@@ -15,6 +15,9 @@
 //        (ms_table_alter's check, Hive's text),
 //        drop_table with deleteData of pt (external, purged), whose partition p=out lies
 //        outside its directory (its files go too, as in Hive)
+//   node hms_hive.js GEN PORT part  add_partitions_req's refusals with
+//        Hive's validatePartition texts (names unset, another table's,
+//        no values), an unknown table's text, a request of none
 // Every check that fails throws; the last line says all of them ran.
 const assert = require('assert');
 const [gen, port, mode] = process.argv.slice(2);
@@ -108,6 +111,28 @@ async function ddl() {
   conn.end();
 }
 
-const modes = { txn, ddl };
+function part(values, db = 'default', table = 'pp') {
+  return new T.Partition({ dbName: db, tableName: table, values });
+}
+
+async function parts() {
+  const { conn, client } = connect();
+  const add = (ps, table = 'pp') => client.add_partitions_req(new T.AddPartitionsRequest({
+    dbName: 'default', tblName: table, parts: ps, ifNotExists: false, needResult: true }));
+  await fails(add([new T.Partition({ values: ['a'] })]), T.MetaException,
+              'The database and table name must be set in the partition.');
+  await fails(add([part(['a'], 'default', 't')]), T.MetaException,
+              'Partition does not belong to target table hive.default.pp. It belongs to the table default.t');
+  await fails(add([part([])]), T.MetaException, 'The partition values cannot be null or empty.');
+  await fails(add([part(['a']), part(['a'])]), T.MetaException, 'Duplicate partitions in the list: p=a');
+  await fails(add([part(['a'], 'default', 'nosuch')], 'nosuch'), T.InvalidObjectException,
+              'Unable to add partitions because hive.default.nosuch does not exist');
+  const none = await add([], 'nosuch');
+  assert.deepStrictEqual(none.partitions || [], []);
+  assert.deepStrictEqual(await client.get_partition_names_ps('default', 'pp', [], -1), []);
+  conn.end();
+}
+
+const modes = { txn, ddl, part: parts };
 modes[mode]().then(() => console.log('# hms_hive: every check ran'),
                    (e) => { console.error(e); process.exit(1); });
