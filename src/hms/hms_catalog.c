@@ -176,12 +176,33 @@ static gboolean get_all_tables(HmsThriftHiveMetastoreIf *iface, GPtrArray **ret,
     return tables_answer(iface, *ret, db, NULL, NULL, o1);
 }
 
+/* Whether type names one of Hive's TableType constants (spelt exactly:
+ * Hive's TableType.valueOf). */
+static bool table_type_known(const char *type)
+{
+    static const char *const known[] = {MS_MANAGED_TABLE, MS_EXTERNAL_TABLE,
+                                        MS_VIRTUAL_VIEW, "MATERIALIZED_VIEW"};
+    for (size_t i = 0; i < sizeof known / sizeof *known; i++)
+        if (strcmp(type, known[i]) == 0)
+            return true;
+    return false;
+}
+
 static gboolean get_tables_by_type(HmsThriftHiveMetastoreIf *iface,
                                    GPtrArray **ret, const gchar *db,
                                    const gchar *pattern, const gchar *type,
                                    HmsMetaException **o1, GError **error)
 {
     (void)error;
+    /* Hive's MetaException wraps the enum lookup's own exception ("",
+     * which Hive refuses too, stays comb's "any type") */
+    if (type && *type && !table_type_known(type)) {
+        *o1 = hms_exception(HMS_TYPE_META_EXCEPTION, "java.lang."
+                            "IllegalArgumentException: No enum constant "
+                            "org.apache.hadoop.hive.metastore.TableType.%s",
+                            type);
+        return FALSE;
+    }
     return tables_answer(iface, *ret, db, pattern, type && *type ? type : NULL,
                          o1);
 }

@@ -10,7 +10,8 @@
  * that cannot be queued (unknown or non-ACID table, missing partition)
  * answers a TApplicationException with Hive's DDL text; a request for a
  * partition that already has one queued or running is answered, not
- * failed: accepted false with the id and state of the entry in the way.
+ * failed: accepted false, id -1 and state "refused", the entry in the way
+ * named in errormessage (Hive 4's CompactFunction).
  */
 #include "hms/hms_int.h"
 
@@ -126,14 +127,17 @@ static gboolean compact2(HmsThriftHiveMetastoreIf *iface,
     comb_arena_free(&a);
     if (rc)
         return hms_fail(error, &err);
-    r->id = id;
+    /* a refused request: Hive 4's CompactFunction answers id -1 and
+     * "refused", naming the entry in the way in its errormessage */
+    r->id = accepted ? id : -1;
     g_free(r->state);
-    r->state = g_strdup(ms_compact_state_name(state));
+    r->state = g_strdup(accepted ? ms_compact_state_name(state) : "refused");
     r->accepted = accepted;
     if (!accepted) {
         r->errormessage = g_strdup_printf("Compaction is already scheduled "
                                           "with state='%s' and id=%lld",
-                                          r->state, (long long)id);
+                                          ms_compact_state_name(state),
+                                          (long long)id);
         r->__isset_errormessage = TRUE;
     }
     return TRUE;

@@ -453,6 +453,23 @@ static gboolean create_table_with_environment_context(
 
 /* --------------------------------------------------------- drop_table */
 
+/* Whether database db exists (a failed look-up counts as yes: the
+ * table's own answer is then given). */
+static bool database_exists(Ms *ms, CombArena *a, const char *db)
+{
+    MsDatabase *d;
+    CombErr err;
+    return ms_db_get(ms, db ? db : "", a, &d, &err) != COMB_ENOTFOUND;
+}
+
+/* Hive's text for a database it does not find (ObjectStore.getDatabase);
+ * a rename into one is InvalidOperationException, as Hive converts the
+ * lookup's NoSuchObjectException. */
+static int no_database(CombErr *err, const char *db)
+{
+    return comb_err(err, COMB_EINVALID, "database %s.%s", CATALOG, db);
+}
+
 /* Are t's files removed with it?  Managed tables' are (deleteData), an
  * external table's only with external.table.purge=true, as in Hive. */
 static bool drops_files(const MsTable *t)
@@ -463,15 +480,57 @@ static bool drops_files(const MsTable *t)
            is_true(ms_table_prop(t, "external.table.purge"));
 }
 
+/* The directories of t's partitions that lie outside its own (NULL
+ * ended in *out), which Hive removes with the table's files. */
+static int outside_dirs(Ms *ms, CombArena *a, const MsTable *t, char ***out,
+                        CombErr *err)
+{
+    MsPartition *parts = NULL;
+    size_t len = strlen(t->location);
+    int n = 0, k = 0;
+    int rc = t->n_part_keys ? ms_part_list(ms, t->db, t->name, NULL, 0, a,
+                                           &parts, &n, err)
+                            : COMB_OK;
+    *out = rc ? NULL : comb_arena_calloc(a, (size_t)(n + 1) * sizeof **out);
+    if (!rc && !*out)
+        return comb_err_nomem(err);
+    for (int i = 0; !rc && i < n; i++) {
+        const char *loc = parts[i].location;
+        bool inside = strncmp(loc, t->location, len) == 0 &&
+                      (loc[len] == '/' || loc[len] == '\0');
+        if (!inside)
+            (*out)[k++] = parts[i].location;
+    }
+    return rc;
+}
+
+/* The partition directories of a dropped table removed (those that are
+ * still there). */
+static int remove_dirs(char **dirs, const char *db, const char *name,
+                       CombErr *err)
+{
+    for (int i = 0; dirs && dirs[i]; i++)
+        if (fs_exists(dirs[i]) && fs_remove_tree(dirs[i], err))
+            return comb_err_prefix(err, "table %s.%s was dropped, its "
+                                   "partition's files in '%s' were not "
+                                   "removed", db, name, dirs[i]);
+    return COMB_OK;
+}
+
 /* The directory is moved aside first, so that a failed drop can put it
- * back, and removed once the catalog no longer names it. */
+ * back, and removed once the catalog no longer names it; so are the
+ * directories of its partitions located elsewhere, as Hive does. */
 static int drop(Ms *ms, CombArena *a, const char *db, const char *name,
                 bool delete_data, CombErr *err)
 {
     MsTable *t;
     char *aside = NULL;
+    char **outside = NULL;
     int rc = ms_table_get(ms, db, name, a, &t, err);
     if (rc)
+        return rc;
+    if (delete_data && drops_files(t) &&
+        (rc = outside_dirs(ms, a, t, &outside, err)))
         return rc;
     if (delete_data && drops_files(t) && fs_exists(t->location) &&
         (rc = fs_rename_aside(t->location, "dropped", a, &aside, err)))
@@ -486,7 +545,7 @@ static int drop(Ms *ms, CombArena *a, const char *db, const char *name,
     if (aside && fs_remove_tree(aside, err))
         return comb_err_prefix(err, "table %s.%s was dropped, its files in "
                                "'%s' were not removed", db, name, aside);
-    return COMB_OK;
+    return remove_dirs(outside, db, name, err);
 }
 
 static gboolean drop_answer(HmsThriftHiveMetastoreIf *iface, const gchar *dbname,
@@ -502,7 +561,11 @@ static gboolean drop_answer(HmsThriftHiveMetastoreIf *iface, const gchar *dbname
     if (ms)
         rc = drop(ms, &a, lower_dup(&a, dbname), lower_dup(&a, name),
                   delete_data, &err);
-    if (rc == COMB_ENOTFOUND)
+    /* Hive looks the database up first */
+    if (rc == COMB_ENOTFOUND && !database_exists(ms, &a, lower_dup(&a, dbname)))
+        *o1 = hms_exception(HMS_TYPE_NO_SUCH_OBJECT_EXCEPTION, "database %s.%s",
+                            CATALOG, dbname ? dbname : "");
+    else if (rc == COMB_ENOTFOUND)
         *o1 = hms_exception(HMS_TYPE_NO_SUCH_OBJECT_EXCEPTION,
                             "%s.%s.%s table not found", CATALOG,
                             dbname ? dbname : "", name ? name : "");
@@ -581,7 +644,11 @@ static int rename_check(Ms *ms, CombArena *a, const MsTable *old,
     if (rc == COMB_OK)
         return comb_err(err, COMB_EEXISTS, "new table %s.%s already exists",
                         new_db, new_name);
-    if (rc != COMB_ENOTFOUND || (rc = ms_db_get(ms, new_db, a, &ndb, err)))
+    if (rc != COMB_ENOTFOUND)
+        return rc;
+    if ((rc = ms_db_get(ms, new_db, a, &ndb, err)) == COMB_ENOTFOUND)
+        return no_database(err, new_db);
+    if (rc)
         return rc;
     if (strcmp(old->table_type, MS_MANAGED_TABLE) != 0 ||
         (rc = ms_db_get(ms, old->db, a, &odb, err)))
@@ -608,10 +675,12 @@ static int rename_table(Ms *ms, const MsTable *old, const char *new_db,
     bool moved = false;
     int rc;
     if (to && fs_exists(old->location)) {
-        if ((rc = fs_rename(old->location, to, err)))
-            return comb_err_prefix(err, "Alter Table operation for %s.%s "
-                                   "failed to move data due to", old->db,
-                                   old->name);
+        CombErr why;
+        if ((rc = fs_rename(old->location, to, &why)))
+            return comb_err(err, rc, "Alter Table operation for %s.%s "
+                            "failed to move data due to: '%s' See hive log "
+                            "file for details.", old->db, old->name,
+                            why.msg);
         moved = true;
     }
     rc = ms_table_rename(ms, old->db, old->name, new_db, new_name, to, err);
@@ -633,8 +702,11 @@ static int alter(Ms *ms, CombArena *a, const char *db, const char *name,
     char *to = NULL;
     bool renamed;
     int rc = ms_table_get(ms, db, name, a, &old, err);
+    /* Hive's alter_table_core gets the table first (get_table_core, which
+     * passes over an unknown database), its NoSuchObjectException
+     * converted */
     if (rc == COMB_ENOTFOUND)
-        return comb_err(err, COMB_EINVALID, "table %s.%s.%s doesn't exist",
+        return comb_err(err, COMB_EINVALID, "%s.%s.%s table not found",
                         CATALOG, db, name);
     if (rc || (rc = convert_table(a, in, &t, err)))
         return rc;

@@ -296,11 +296,17 @@ static int part_from(const MsTable *t, const HmsPartition *in, CombArena *a,
     const HmsStorageDescriptor *sd = in->sd;
     int rc;
     memset(out, 0, sizeof *out);
-    if (in->dbName && in->tableName &&
-        (strcasecmp(in->dbName, t->db) || strcasecmp(in->tableName, t->name)))
+    if (!in->dbName || !in->tableName)
+        return comb_err(err, COMB_EINVALID, "The database and table name "
+                        "must be set in the partition.");
+    if (strcasecmp(in->dbName, t->db) || strcasecmp(in->tableName, t->name))
         return comb_err(err, COMB_EINVALID, "Partition does not belong to "
-                        "target table %s.%s: it names %s.%s", t->db, t->name,
-                        in->dbName, in->tableName);
+                        "target table %s.%s.%s. It belongs to the table "
+                        "%s.%s", CATALOG, t->db, t->name, in->dbName,
+                        in->tableName);
+    if (!in->values || in->values->len == 0)
+        return comb_err(err, COMB_EINVALID, "The partition values cannot be "
+                        "null or empty.");
     if ((rc = values_name(t, in->values, a, &out->values, &out->name, err)))
         return rc;
     out->n_values = t->n_part_keys;
@@ -387,7 +393,7 @@ static int add_core(Ms *ms, const char *db, const char *tbl,
     rc = ms_table_get(ms, db ? db : "", tbl ? tbl : "", &a, &t, err);
     if (rc == COMB_ENOTFOUND)
         comb_err(err, COMB_ENOTFOUND, "Unable to add partitions because "
-                 "database or table %s.%s does not exist", db ? db : "",
+                 "%s.%s.%s does not exist", CATALOG, db ? db : "",
                  tbl ? tbl : "");
     MsPartition *parts = comb_arena_calloc(&a, (size_t)(n + 1) * sizeof *parts);
     bool *added = comb_arena_calloc(&a, (size_t)(n + 1) * sizeof *added);
@@ -447,6 +453,9 @@ static gboolean add_partitions_req(HmsThriftHiveMetastoreIf *iface,
     bool need = !rq->__isset_needResult || rq->needResult;
     int n, rc = ms ? COMB_OK : COMB_EMETASTORE;
     (void)error;
+    /* none to add: Hive answers at once, whatever the table */
+    if (!rq->parts || rq->parts->len == 0)
+        return TRUE;
     if (!rc)
         rc = add_core(ms, rq->dbName, rq->tblName, rq->parts, rq->ifNotExists,
                       need ? (*ret)->partitions : NULL, &n, &err);

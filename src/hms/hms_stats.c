@@ -286,14 +286,20 @@ static void objects_of(CombArena *a, const MsTable *t, const MsColStats *rows,
 
 /* ----------------------------------------------------- reading calls */
 
+/* Hive's text for an unknown table of the statistics calls, read or
+ * written (ObjectStore.ensureGetMTable, on the lower-cased names). */
+static int no_table(CombErr *err, const char *db, const char *name)
+{
+    return comb_err(err, COMB_ENOTFOUND, "Specified catalog.database.table "
+                    "does not exist : %s.%s.%s", CATALOG, db, name);
+}
+
 static int table_of(Ms *ms, CombArena *a, const char *db, const char *name,
                     MsTable **t, CombErr *err)
 {
-    int rc = ms_table_get(ms, lower_dup(a, db), lower_dup(a, name), a, t, err);
-    if (rc == COMB_ENOTFOUND)
-        comb_err(err, rc, "%s.%s.%s table not found", CATALOG, db ? db : "",
-                 name ? name : "");
-    return rc;
+    const char *d = lower_dup(a, db), *n = lower_dup(a, name);
+    int rc = d && n ? ms_table_get(ms, d, n, a, t, err) : comb_err_nomem(err);
+    return rc == COMB_ENOTFOUND ? no_table(err, d, n) : rc;
 }
 
 static gboolean read_answer(int rc, const CombErr *err,
@@ -514,10 +520,13 @@ static int row_of(CombArena *a, const MsTable *t, const HmsColumnStatisticsObj *
     const char *name = lower_dup(a, o->colName);
     const MsColumn *col = name ? find_column(t, name) : NULL;
     StatKind want, sent;
+    /* Hive's ObjectStore.validateTableCols (a MetaException); Hive
+     * stores a partition's anyway, comb keeps nothing for a column it
+     * does not have */
     if (!col)
-        return comb_err(err, COMB_ENOTFOUND, "Column %s for which stats "
-                        "gathering is requested doesn't exist.",
-                        o->colName ? o->colName : "");
+        return comb_err(err, COMB_EMETASTORE, "Column %s doesn't exist in "
+                        "table %s in database %s", name ? name : "", t->name,
+                        t->db);
     want = kind_of(a, col->type);
     sent = sent_kind(o->statsData);
     if (want == K_NONE || sent != want)
@@ -573,12 +582,7 @@ static int update(Ms *ms, CombArena *a, const HmsColumnStatistics *cs,
     const char *dir;
     char *source;
     int64_t analyzed = d->__isset_lastAnalyzed ? d->lastAnalyzed : time(NULL);
-    const char *db = lower_dup(a, d->dbName), *name = lower_dup(a, d->tableName);
-    int rc = db && name ? ms_table_get(ms, db, name, a, &t, err)
-                        : comb_err_nomem(err);
-    if (rc == COMB_ENOTFOUND)
-        return comb_err(err, rc, "Table %s.%s.%s for which stats is gathered "
-                        "doesn't exist.", CATALOG, db, name);
+    int rc = table_of(ms, a, d->dbName, d->tableName, &t, err);
     if (rc)
         return rc;
     if (partition && !part)
@@ -597,9 +601,10 @@ static int update(Ms *ms, CombArena *a, const HmsColumnStatistics *cs,
                            (int)cs->statsObj->len, err);
 }
 
-/* Both update calls: NoSuchObjectException for a table, partition or
- * column that is not there, InvalidObjectException for statistics that
- * do not fit the column, InvalidInputException for a request without
+/* Both update calls: NoSuchObjectException for a table or partition
+ * that is not there, MetaException for a column (as Hive's
+ * ObjectStore), InvalidObjectException for statistics that do not fit
+ * the column, InvalidInputException for a request without
  * what it needs. */
 static gboolean update_answer(HmsThriftHiveMetastoreIf *iface,
                               const HmsColumnStatistics *cs, bool partition,

@@ -105,12 +105,15 @@ static gboolean open_txns(HmsThriftHiveMetastoreIf *iface,
     Ms *ms = hms_handler_ms(iface, &err);
     if (!ms)
         return hms_fail(error, &err);
-    if (rq->num_txns <= 0 || rq->num_txns > MAX_OPEN_BATCH) {
+    if (rq->num_txns <= 0) {
         comb_err(&err, COMB_EINVALID, "Invalid input for number of txns: %d",
                  rq->num_txns);
         return hms_fail(error, &err);
     }
-    for (int i = 0; i < rq->num_txns; i++) {
+    /* more than a batch opens a batch, as Hive's TxnHandler does (the
+     * client learns how many from the ids) */
+    int n = rq->num_txns < MAX_OPEN_BATCH ? rq->num_txns : MAX_OPEN_BATCH;
+    for (int i = 0; i < n; i++) {
         int64_t id;
         if (ms_txn_open(ms, rq->user ? rq->user : "", rq->hostname ? rq->hostname : "",
                         &id, &err))
@@ -142,6 +145,16 @@ static gboolean abort_txn(HmsThriftHiveMetastoreIf *iface,
     return TRUE;
 }
 
+/* The reason of the manager's write-conflict abort ("Aborting [txnid:N,C]
+ * due to a write conflict on ..."): Hive's TxnAbortedException carries
+ * that alone; the "[Error 10263]: ..." before it is what Hive's driver
+ * adds for its own client. */
+static const char *conflict_reason(const char *msg)
+{
+    const char *r = strstr(msg, "Reason: ");
+    return r ? r + strlen("Reason: ") : msg;
+}
+
 static gboolean commit_txn(HmsThriftHiveMetastoreIf *iface,
                            const HmsCommitTxnRequest *rq,
                            HmsNoSuchTxnException **o1,
@@ -167,7 +180,7 @@ static gboolean commit_txn(HmsThriftHiveMetastoreIf *iface,
     if (!rc)
         rc = ms_txn_commit(ms, rq->txnid, &err);
     if (rc == COMB_ETXN) {
-        txn_exception(ms, rq->txnid, err.msg, o1, o2);
+        txn_exception(ms, rq->txnid, conflict_reason(err.msg), o1, o2);
         return FALSE;
     }
     return rc ? hms_fail(error, &err) : TRUE;
@@ -245,6 +258,21 @@ static gboolean get_valid_write_ids(HmsThriftHiveMetastoreIf *iface,
     return rc == COMB_OK;
 }
 
+/* Hive 4's answer when a txn of the request is not open: its
+ * AllocateTableWriteIdsFunction raises an IllegalStateException, which
+ * no declared exception carries (a TApplicationException). */
+static int not_all_open(const HmsAllocateTableWriteIdsRequest *rq,
+                        CombErr *err)
+{
+    char *db = g_ascii_strdown(rq->dbName ? rq->dbName : "", -1);
+    char *table = g_ascii_strdown(rq->tableName ? rq->tableName : "", -1);
+    comb_err(err, COMB_ETXN, "Write ID allocation failed on %s.%s as not all "
+             "input txns in open state or read-only", db, table);
+    g_free(db);
+    g_free(table);
+    return COMB_ETXN;
+}
+
 static gboolean allocate_table_write_ids(HmsThriftHiveMetastoreIf *iface,
                                          HmsAllocateTableWriteIdsResponse **ret,
                                          const HmsAllocateTableWriteIdsRequest *rq,
@@ -257,7 +285,8 @@ static gboolean allocate_table_write_ids(HmsThriftHiveMetastoreIf *iface,
     int n = rq->txnIds ? (int)rq->txnIds->len : 0;
     int64_t *ids = n ? comb_calloc((size_t)n, sizeof *ids) : NULL;
     int rc = !ms ? COMB_EMETASTORE : n && !ids ? comb_err_nomem(&err) : COMB_OK;
-    (void)error;
+    (void)o1;
+    (void)o2;
     if (!rc && n == 0)
         rc = comb_err(&err, COMB_EINVALID, "Invalid input for the "
                       "AllocateTableWriteIdsRequest: no txnIds (comb serves no "
@@ -273,18 +302,13 @@ static gboolean allocate_table_write_ids(HmsThriftHiveMetastoreIf *iface,
         m->writeId = ids[i];
         g_ptr_array_add((*ret)->txnToWriteIds, m);
     }
-    /* the txn that is not open: the first of the request that is not */
-    for (int i = 0; rc == COMB_ETXN && i < n; i++) {
-        MsTxnState st;
-        int64_t t = g_array_index(rq->txnIds, gint64, i);
-        if (ms_txn_state(ms, t, &st, &err) || st != MS_TXN_OPEN) {
-            txn_exception(ms, t, NULL, o1, o2);
-            break;
-        }
-    }
-    if (rc && !*o1 && !*o2)
-        *o3 = hms_meta_exception(&err);
     comb_free(ids);
+    if (rc == COMB_ETXN)
+        return hms_fail(error, (not_all_open(rq, &err), &err));
+    if (rc == COMB_EINVALID)
+        return hms_fail(error, &err);
+    if (rc)
+        *o3 = hms_meta_exception(&err);
     return rc == COMB_OK;
 }
 
@@ -410,9 +434,12 @@ static int lock_rows(Ms *ms, int64_t extid, CombArena *a, MsLockRow **rows,
     return COMB_OK;
 }
 
-static void no_lock_message(char *msg, size_t n, int64_t extid)
+/* Hive's texts for a lock id it does not find: check_lock's has no colon
+ * (TxnHandler.checkLock), heartbeat's has one (HeartbeatLockFunction). */
+static void no_lock_message(char *msg, size_t n, int64_t extid, bool colon)
 {
-    snprintf(msg, n, "No such lock: lockid:%lld", (long long)extid);
+    snprintf(msg, n, "No such lock%s lockid:%lld", colon ? ":" : "",
+             (long long)extid);
 }
 
 static gboolean check_lock(HmsThriftHiveMetastoreIf *iface, HmsLockResponse **ret,
@@ -426,21 +453,22 @@ static gboolean check_lock(HmsThriftHiveMetastoreIf *iface, HmsLockResponse **re
     MsLockRow *rows = NULL;
     MsLockStatus st;
     Ms *ms = hms_handler_ms(iface, &err);
-    int64_t txnid = rq->__isset_txnid ? rq->txnid : 0;
+    int64_t txnid = 0;
     int n = 0, rc = ms ? COMB_OK : COMB_EMETASTORE;
     char msg[COMB_ERR_MSG_MAX];
     comb_arena_init(&a, 0);
-    /* the request's txn, when the client did not say */
-    if (!rc && txnid <= 0 && !(rc = lock_rows(ms, rq->lockid, &a, &rows, &n, &err)))
+    /* the lock's own txn, whatever the client says (Hive looks the lock
+     * up first: a txn that ended took its locks with it) */
+    if (!rc && !(rc = lock_rows(ms, rq->lockid, &a, &rows, &n, &err)))
         txnid = n ? rows[0].txnid : 0;
     comb_arena_free(&a);
     if (!rc && txnid <= 0)
-        rc = comb_err(&err, COMB_ENOTFOUND, "No such lock: lockid:%lld",
+        rc = comb_err(&err, COMB_ENOTFOUND, "No such lock lockid:%lld",
                       (long long)rq->lockid);
     if (!rc)
         rc = ms_lock_check(ms, txnid, rq->lockid, false, &st, &err);
     if (rc == COMB_ENOTFOUND) {
-        no_lock_message(msg, sizeof msg, rq->lockid);
+        no_lock_message(msg, sizeof msg, rq->lockid, false);
         *o3 = HMS_EXCEPTION(HMS_TYPE_NO_SUCH_LOCK_EXCEPTION, msg);
     } else if (rc == COMB_ETXN) {
         txn_exception(ms, txnid, NULL, o1, o2);
@@ -453,8 +481,37 @@ static gboolean check_lock(HmsThriftHiveMetastoreIf *iface, HmsLockResponse **re
     return rc == COMB_OK;
 }
 
+static const char *lock_type_name(MsLockType t)
+{
+    switch (t) {
+    case MS_LOCK_SHARED_WRITE: return "SHARED_WRITE";
+    case MS_LOCK_EXCLUSIVE: return "EXCLUSIVE";
+    case MS_LOCK_EXCL_WRITE: return "EXCL_WRITE";
+    default: return "SHARED_READ";
+    }
+}
+
+/* The TxnOpenException of an unlock of a txn's acquired lock, naming the
+ * lock as Hive's LockInfo prints itself (absent names are "null"). */
+static HmsTxnOpenException *txn_open_exception(const MsLockRow *r)
+{
+    HmsTxnOpenException *x = g_object_new(HMS_TYPE_TXN_OPEN_EXCEPTION, NULL);
+    x->message = g_strdup_printf(
+        "Unlocking locks associated with transaction not permitted.  "
+        "lockid:%lld intLockId:%lld txnid:%lld db:%s table:%s partition:%s "
+        "state:%s type:%s", (long long)r->extid, (long long)r->intid,
+        (long long)r->txnid, r->db, r->table ? r->table : "null",
+        r->partition ? r->partition : "null",
+        r->state == MS_LOCK_WAITING ? "WAITING" : "ACQUIRED",
+        lock_type_name(r->type));
+    x->__isset_message = TRUE;
+    return x;
+}
+
 /* Hive's unlock: a waiting request goes; the acquired locks of a txn
- * stay until it commits or aborts (TxnOpenException). */
+ * stay until it commits or aborts (TxnOpenException); a lock id it does
+ * not know is taken as unlocked already (Hive's DefaultTxnLockManager
+ * bails out so that a retried unlock succeeds). */
 static gboolean unlock(HmsThriftHiveMetastoreIf *iface,
                        const HmsUnlockRequest *rq, HmsNoSuchLockException **o1,
                        HmsTxnOpenException **o2, GError **error)
@@ -464,24 +521,17 @@ static gboolean unlock(HmsThriftHiveMetastoreIf *iface,
     MsLockRow *rows;
     Ms *ms = hms_handler_ms(iface, &err);
     int n = 0, rc = ms ? ms_unlock(ms, rq->lockid, &err) : COMB_EMETASTORE;
-    char msg[COMB_ERR_MSG_MAX];
+    (void)o1;
     if (rc != COMB_ENOTFOUND)
         return rc ? hms_fail(error, &err) : TRUE;
     comb_arena_init(&a, 0);
     rc = lock_rows(ms, rq->lockid, &a, &rows, &n, &err);
-    if (!rc && n == 0) {
-        no_lock_message(msg, sizeof msg, rq->lockid);
-        *o1 = HMS_EXCEPTION(HMS_TYPE_NO_SUCH_LOCK_EXCEPTION, msg);
-    } else if (!rc) {
-        *o2 = g_object_new(HMS_TYPE_TXN_OPEN_EXCEPTION, NULL);
-        (*o2)->message = g_strdup_printf(
-            "Unlocking locks associated with transaction not permitted.  "
-            "lockid:%lld txnid:%lld", (long long)rq->lockid,
-            (long long)rows[0].txnid);
-        (*o2)->__isset_message = TRUE;
-    }
+    if (!rc && n > 0)
+        *o2 = txn_open_exception(&rows[0]);
     comb_arena_free(&a);
-    return rc ? hms_fail(error, &err) : FALSE;
+    if (rc)
+        return hms_fail(error, &err);
+    return n == 0;
 }
 
 static HmsShowLocksResponseElement *lock_element(const MsLockRow *r)
@@ -550,8 +600,42 @@ static gboolean show_locks(HmsThriftHiveMetastoreIf *iface,
     return TRUE;
 }
 
-/* Hive's heartbeat: of the txn (its locks with it); a lock id alone
- * names a lock outside any txn, which comb never has. */
+/* Whether lock request extid exists (comb's locks all belong to a txn,
+ * whose heartbeat keeps them: finding it is the lock's heartbeat). */
+static int lock_exists(Ms *ms, int64_t extid, bool *found, CombErr *err)
+{
+    CombArena a;
+    MsLockRow *rows;
+    int n = 0;
+    comb_arena_init(&a, 0);
+    int rc = lock_rows(ms, extid, &a, &rows, &n, err);
+    comb_arena_free(&a);
+    *found = n > 0;
+    return rc;
+}
+
+/* A heartbeat of a txn that is not open: Hive 4 keeps a committed txn's
+ * row (state committed) until its cleaner runs, which its check passes,
+ * so that the heartbeat says "No such txn: N"; else the texts of
+ * txn_exception. */
+static void heartbeat_exception(Ms *ms, int64_t txnid,
+                                HmsNoSuchTxnException **none,
+                                HmsTxnAbortedException **aborted)
+{
+    MsTxnState st;
+    CombErr err;
+    char msg[64];
+    if (ms_txn_state(ms, txnid, &st, &err) == COMB_OK &&
+        st == MS_TXN_COMMITTED) {
+        snprintf(msg, sizeof msg, "No such txn: %lld", (long long)txnid);
+        *none = HMS_EXCEPTION(HMS_TYPE_NO_SUCH_TXN_EXCEPTION, msg);
+        return;
+    }
+    txn_exception(ms, txnid, NULL, none, aborted);
+}
+
+/* Hive's heartbeat: the txn first (0: none), then the lock (0: none),
+ * each failing with its own exception. */
 static gboolean heartbeat(HmsThriftHiveMetastoreIf *iface,
                           const HmsHeartbeatRequest *rq,
                           HmsNoSuchLockException **o1, HmsNoSuchTxnException **o2,
@@ -559,20 +643,23 @@ static gboolean heartbeat(HmsThriftHiveMetastoreIf *iface,
 {
     CombErr err;
     Ms *ms = hms_handler_ms(iface, &err);
-    bool open = false;
+    int64_t txnid = rq->__isset_txnid ? rq->txnid : 0;
+    int64_t lockid = rq->__isset_lockid ? rq->lockid : 0;
+    bool open = false, found = false;
     char msg[COMB_ERR_MSG_MAX];
     if (!ms)
         return hms_fail(error, &err);
-    if (rq->__isset_lockid && rq->lockid > 0) {
-        no_lock_message(msg, sizeof msg, rq->lockid);
-        *o1 = HMS_EXCEPTION(HMS_TYPE_NO_SUCH_LOCK_EXCEPTION, msg);
+    if (txnid > 0 && ms_txn_heartbeat(ms, &txnid, 1, &open, &err))
+        return hms_fail(error, &err);
+    if (txnid != 0 && !open) {
+        heartbeat_exception(ms, txnid, o2, o3);
         return FALSE;
     }
-    if (rq->__isset_txnid && rq->txnid > 0 &&
-        ms_txn_heartbeat(ms, &rq->txnid, 1, &open, &err))
+    if (lockid != 0 && lock_exists(ms, lockid, &found, &err))
         return hms_fail(error, &err);
-    if (rq->__isset_txnid && !open) {
-        txn_exception(ms, rq->txnid, NULL, o2, o3);
+    if (lockid != 0 && !found) {
+        no_lock_message(msg, sizeof msg, lockid, true);
+        *o1 = HMS_EXCEPTION(HMS_TYPE_NO_SUCH_LOCK_EXCEPTION, msg);
         return FALSE;
     }
     return TRUE;
@@ -591,7 +678,10 @@ static gboolean heartbeat_txn_range(HmsThriftHiveMetastoreIf *iface,
     int rc;
     if (!ms)
         return hms_fail(error, &err);
-    if (rq->min <= 0 || rq->max < rq->min || n > MAX_HEARTBEAT_RANGE) {
+    /* an empty range heartbeats nothing, as Hive's */
+    if (rq->max < rq->min)
+        return TRUE;
+    if (rq->min <= 0 || n > MAX_HEARTBEAT_RANGE) {
         comb_err(&err, COMB_EINVALID, "Invalid txn range [%lld, %lld]: at most "
                  "%d txns from txnid 1 on", (long long)rq->min,
                  (long long)rq->max, MAX_HEARTBEAT_RANGE);

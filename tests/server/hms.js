@@ -151,9 +151,8 @@ async function errors() {
   await fails(client.heartbeat(new T.HeartbeatRequest({ txnid: big })), T.NoSuchTxnException,
               `No such transaction txnid:${big}`);
   await fails(client.check_lock(new T.CheckLockRequest({ lockid: big })), T.NoSuchLockException,
-              `No such lock: lockid:${big}`);
-  await fails(client.unlock(new T.UnlockRequest({ lockid: big })), T.NoSuchLockException,
-              `No such lock: lockid:${big}`);
+              `No such lock lockid:${big}`);
+  await client.unlock(new T.UnlockRequest({ lockid: big }));   // Hive: already unlocked
   const txn = await openTxn(client);
   await client.abort_txn(new T.AbortTxnRequest({ txnid: txn }));
   await fails(client.commit_txn(new T.CommitTxnRequest({ txnid: txn })), T.TxnAbortedException,
@@ -168,8 +167,9 @@ async function errors() {
   assert.deepStrictEqual(hb.aborted.map(Number), [txn]);
   const done = await openTxn(client);
   await client.commit_txn(new T.CommitTxnRequest({ txnid: done }));
+  // (Hive 4 keeps a committed txn's row, which its check lets pass)
   await fails(client.heartbeat(new T.HeartbeatRequest({ txnid: done })), T.NoSuchTxnException,
-              `Transaction txnid:${done} is already committed.`);
+              `No such txn: ${done}`);
   await fails(client.get_valid_write_ids(new T.GetValidWriteIdsRequest({ fullTableNames: ['nodot'], validTxnList: '5:9223372036854775807::' })),
               T.MetaException);
   conn.end();

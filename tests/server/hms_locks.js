@@ -114,7 +114,7 @@ async function perCall(timeoutMs) {
   // txn's row by then: Hive's text for a txn it does not know)
   const e = await once((c) => fails(c.heartbeat(new T.HeartbeatRequest({ txnid: txn })),
                                     T.NoSuchTxnException));
-  assert.ok([`Transaction txnid:${txn} is already committed.`,
+  assert.ok([`No such txn: ${txn}`, `Transaction txnid:${txn} is already committed.`,
              `No such transaction txnid:${txn}`].includes(e.message), e.message);
 }
 
@@ -133,11 +133,12 @@ async function compact() {
   assert.ok(id > 0, `id ${r.id}`);
   // a second request for the same table while the first is queued
   const dup = await client.compact2(request('t', T.CompactionType.MINOR));
-  assert.deepStrictEqual([dup.accepted, Number(dup.id), dup.state], [false, id, 'initiated']);
+  assert.deepStrictEqual([dup.accepted, Number(dup.id), dup.state], [false, -1, 'refused']);
   // the names as the metastore keeps them, whatever the client's case
   const upper = await client.compact2(new T.CompactionRequest({ dbname: 'DEFAULT', tablename: 'T',
                                                                 type: T.CompactionType.MAJOR }));
-  assert.deepStrictEqual([upper.accepted, Number(upper.id)], [false, id]);
+  // (Hive 3.1's interface has no errormessage: compact4 checks it)
+  assert.deepStrictEqual([upper.accepted, Number(upper.id), upper.state], [false, -1, 'refused']);
   const all = (await client.show_compact(new T.ShowCompactRequest({}))).compacts;
   const e = all.find((x) => Number(x.id) === id);
   assert.ok(e, JSON.stringify(all));
@@ -173,15 +174,17 @@ async function compact4(gen4) {
   const dup = await client.compact2(new H.CompactionRequest({
     dbname: 'default', tablename: 't', type: H.CompactionType.MAJOR }));
   assert.strictEqual(dup.accepted, false);
-  assert.strictEqual(dup.errormessage,
-                     `Compaction is already scheduled with state='initiated' and id=${Number(dup.id)}`);
+  assert.ok(/^Compaction is already scheduled with state='initiated' and id=[0-9]+$/.test(dup.errormessage),
+            dup.errormessage);
+  assert.deepStrictEqual([Number(dup.id), dup.state], [-1, 'refused']);
   const show = async (filter) => (await client.show_compact(new H.ShowCompactRequest(filter))).compacts
     .map((e) => `${e.tablename}/${e.partitionname}/${e.state}`);
   const all = await show({});
   assert.deepStrictEqual(all, ['t/null/initiated', 'pt/p=a/initiated']);
   assert.deepStrictEqual(await show({ tbName: 'PT' }), ['pt/p=a/initiated']);
   assert.deepStrictEqual(await show({ dbName: 'default', partName: 'p=a' }), ['pt/p=a/initiated']);
-  assert.deepStrictEqual(await show({ id: Number(dup.id) }), ['t/null/initiated']);
+  const tid = Number(dup.errormessage.replace(/.*id=/, ''));
+  assert.deepStrictEqual(await show({ id: tid }), ['t/null/initiated']);
   assert.deepStrictEqual(await show({ type: H.CompactionType.MINOR }), ['pt/p=a/initiated']);
   assert.deepStrictEqual(await show({ state: 'Initiated', limit: 1 }), ['t/null/initiated']);
   assert.deepStrictEqual(await show({ state: 'working' }), []);
@@ -207,7 +210,7 @@ async function compacted(id) {
   // nothing new since: the same request is refused with the entry in the way
   const again = await client.compact2(request('t', T.CompactionType.MAJOR));
   if (e.state === 'ready for cleaning')
-    assert.deepStrictEqual([again.accepted, Number(again.id), again.state], [false, Number(id), e.state]);
+    assert.deepStrictEqual([again.accepted, Number(again.id), again.state], [false, -1, 'refused']);
   conn.end();
 }
 

@@ -193,7 +193,7 @@ async function alter(dir) {
   await fails(client.alter_table_req(new T.AlterTableRequest({ dbName: 'default', tableName: 'acid', table: unset })),
               T.InvalidOperationException, "TBLPROPERTIES with 'transactional'='true' cannot be unset");
   await fails(client.alter_table_req(new T.AlterTableRequest({ dbName: 'default', tableName: 'nosuch', table: acid })),
-              T.InvalidOperationException, "table hive.default.nosuch doesn't exist");
+              T.InvalidOperationException, 'hive.default.nosuch table not found');
   const taken = await client.get_table('default', 'acid');
   taken.tableName = 'mm';
   taken.parameters.note = 'renamed';
@@ -221,7 +221,7 @@ async function statsRead() {
   assert.deepStrictEqual([Number(name.maxColLen), name.avgColLen, Number(name.numNulls), Number(name.numDVs)],
                          [2, 1.5, 1, 2]);
   await fails(client.get_table_statistics_req(new T.TableStatsRequest({ dbName: 'default', tblName: 'nosuch', colNames: ['a'] })),
-              T.NoSuchObjectException, 'hive.default.nosuch table not found');
+              T.NoSuchObjectException, 'Specified catalog.database.table does not exist : hive.default.nosuch');
   conn.end();
 }
 
@@ -293,11 +293,11 @@ async function statsWrite() {
 
   const long = (lo, hi) => ({ longStats: new T.LongColumnStatsData({ lowValue: lo, highValue: hi, numNulls: 0, numDVs: 1 }) });
   await fails(client.update_table_column_statistics(desc('typed', [obj('nosuch', 'int', long(1, 2))])),
-              T.NoSuchObjectException, 'Column nosuch for which stats gathering is requested doesn\'t exist.');
+              T.MetaException, 'Column nosuch doesn\'t exist in table typed in database default');
   await fails(client.update_table_column_statistics(desc('typed', [obj('s', 'string', long(1, 2))])),
               T.InvalidObjectException, 'column s of type string takes stringStats, not longStats');
   await fails(client.update_table_column_statistics(desc('nosuch', [obj('a', 'int', long(1, 2))])),
-              T.NoSuchObjectException, 'Table hive.default.nosuch for which stats is gathered doesn\'t exist.');
+              T.NoSuchObjectException, 'Specified catalog.database.table does not exist : hive.default.nosuch');
   await fails(client.update_partition_column_statistics(desc('parts', part, 'day=none')),
               T.NoSuchObjectException, 'Partition for which stats is gathered doesn\'t exist.');
   // a refused call stores nothing, also of its good columns

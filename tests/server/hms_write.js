@@ -174,7 +174,7 @@ async function partitions() {
               'Partition already exists: default.pc/day=2024-01-06/region=us');
   await fails(client.add_partitions_req(new T.AddPartitionsRequest({
     dbName: 'default', tblName: 'nosuch', parts: [partition(['a', 'b'])], ifNotExists: false,
-  })), T.InvalidObjectException, 'Unable to add partitions because database or table default.nosuch does not exist');
+  })), T.InvalidObjectException, 'Unable to add partitions because hive.default.nosuch does not exist');
   await fails(client.add_partitions([partition(['2024-01-07'])]), T.MetaException,
               'Invalid partition key & values; keys [day, region, ], values [2024-01-07, ]');
   // all or nothing: one bad partition of two adds none

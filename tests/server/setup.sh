@@ -11,4 +11,4 @@ src=$(cd "$(dirname "$0")" && pwd)
 exec "$src/../../tools/npm_setup.sh" "$src" "${1:-build/test/server}" hive-driver \
     "the server tests will be skipped" hs2.js client.js concurrent.js auth.js bank.js \
     lifecycle.js hms.js hms_lib.js hms_tables.js hms_write.js bigresult.js \
-    hms_locks.js hms_soak.js
+    hms_locks.js hms_soak.js hms_hive.js

@@ -145,6 +145,10 @@ TEST(hms_table_names_by_hive_pattern)
     CHECK(tables_are(&s, "ORDERS", NULL, "orders"));
     CHECK(tables_are(&s, "order", NULL, ""));
     CHECK(tables_are(&s, "*", "VIRTUAL_VIEW", ""));
+    /* a type Hive's TableType does not name: its MetaException */
+    CHECK(tables_are(&s, "*", "managed_table", "java.lang.IllegalArgument"
+                     "Exception: No enum constant org.apache.hadoop.hive."
+                     "metastore.TableType.managed_table"));
     svc_close(&s);
 }
 
