@@ -70,7 +70,8 @@ server_start() {
 wait_listening() {  # WHAT WHO
     PORT=
     for _ in $(seq 1 200); do
-        PORT=$(sed -n 's/^listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$T/out")
+        # (the file may not be made yet: the child opens it)
+        PORT=$(sed -n 's/^listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$T/out" 2> /dev/null)
         [[ -n $PORT ]] && break
         kill -0 $PID 2> /dev/null || break
         sleep 0.1
