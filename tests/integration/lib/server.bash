@@ -102,7 +102,7 @@ server_js_start() {
     node "$MODULES/$JS_NAME.js" "$@" > "$T/js" 2>&1 &
     JS=$!
     for _ in $(seq 1 600); do
-        grep -qx -- "$marker" "$T/js" && return 0
+        grep -qsx -- "$marker" "$T/js" && return 0
         kill -0 $JS 2> /dev/null || break
         sleep 0.1
     done
