@@ -6,7 +6,7 @@
 # history gives (three committed inserts, then a write id the service
 # allocated and aborted); a lock taken through the service blocking a
 # comb UPDATE until the service's txn commits, its txn in comb's SHOW
-# TRANSACTIONS and SHOW LOCKS; errors with Hive's exception types and
+# TRANSACTIONS and SHOW LOCKS (user, host, the lock's agent info); errors with Hive's exception types and
 # texts; then the ThreadSanitizer build (make MODE=tsan build/tsan/comb,
 # which make test builds) serves the listing, the errors and four reads
 # at once.  COMB_TEST_METASTORE: a metastore other than the warehouse's
@@ -42,7 +42,7 @@ hms errors
 server_js_start hms locked "$T/gen" "$PORT" hold "$T/release"
 server_cli "SHOW TRANSACTIONS" | grep -q $'\tOPEN\t.*trino\tworker1' ||
     fail hold "SHOW TRANSACTIONS: $(server_cli 'SHOW TRANSACTIONS')"
-server_cli "SHOW LOCKS" | grep -q $'\tdefault\tt\t.*ACQUIRED.*SHARED_WRITE.*trino\tworker1' ||
+server_cli "SHOW LOCKS" | grep -q $'\tdefault\tt\t.*ACQUIRED.*SHARED_WRITE.*trino\tworker1\thms.js$' ||
     fail hold "SHOW LOCKS: $(server_cli 'SHOW LOCKS')"
 out=$("$COMB" --warehouse "$T/wh" ${COMB_TEST_METASTORE:+--metastore "$COMB_TEST_METASTORE"} \
       --hiveconf hive.lock.numretries=2 \

@@ -77,7 +77,7 @@ module.exports = function hmsLib(gen, port) {
     const txn = await openTxn(client);
     const lock = await client.lock(new T.LockRequest({
       component: [component(type, 't', op)],
-      txnid: txn, user: 'trino', hostname: 'worker1',
+      txnid: txn, user: 'trino', hostname: 'worker1', agentInfo: 'hms.js',
     }));
     assert.strictEqual(lock.state, T.LockState.ACQUIRED);
     return { txn, lock };
