@@ -585,71 +585,70 @@ char *sql_source_digest(SqlStmtCtx *c, const SqlTable *t, SqlSource *s)
     return out;
 }
 
+/* rows[0..n) of source a or b (b may be NULL) whose column t still has,
+ * of the same type, moved to the front; how many. */
+static int rows_of(const SqlTable *t, MsColStats *rows, int n, const char *a,
+                   const char *b)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        int col = sql_table_column(t, rows[i].column);
+        bool ours = strcmp(rows[i].source, a) == 0 ||
+                    (b && strcmp(rows[i].source, b) == 0);
+        if (ours && col >= 0 && col < t->n_data &&
+            strcmp(t->ms->cols[col].type, rows[i].type) == 0)
+            rows[k++] = rows[i];
+    }
+    return k;
+}
+
 int sql_colstats_stored(SqlStmtCtx *c, const SqlTable *t, const char *part,
                         const char *source, MsColStats **out, int *n,
                         CombErr *err)
 {
     MsColStats *rows;
-    int n_rows, k = 0;
+    int n_rows;
     int rc = ms_colstats_get(c->s->ms, t->ms->db, t->ms->name, part,
                              c->arena, &rows, &n_rows, err);
     *out = NULL;
     *n = 0;
     if (rc)
         return rc;
-    for (int i = 0; i < n_rows; i++) {
-        int col = sql_table_column(t, rows[i].column);
-        if (strcmp(rows[i].source, source) == 0 && col >= 0 &&
-            col < t->n_data && strcmp(t->ms->cols[col].type, rows[i].type) == 0)
-            rows[k++] = rows[i];
-    }
-    *out = k ? rows : NULL;
-    *n = k;
+    *n = rows_of(t, rows, n_rows, source, NULL);
+    *out = *n ? rows : NULL;
     return COMB_OK;
 }
 
-/* Add to rows[0..*n) (comb's own) those an outside engine stored
- * through comb metastore for unit u (ms_colstats_dir_source), while its
- * directory is as they saw it; a column has one stored row, so the two
- * never overlap.  Statistics are advice: a directory that cannot be read
- * adds none. */
-static int outside_stats(SqlStmtCtx *c, const SqlTable *t, const SqlUnit *u,
-                         MsColStats **rows, int *n, CombErr *err)
+/* The source of the rows an outside engine stored through comb
+ * metastore for unit u (ms_colstats_dir_source) while its directory is
+ * as they saw it, when rows[0..n) hold any; else NULL.  The directory is
+ * listed (on object storage, a request per page) only then.  Statistics
+ * are advice: a directory that cannot be read gives none. */
+static const char *outside_source(SqlStmtCtx *c, const SqlTable *t,
+                                  const SqlUnit *u, const MsColStats *rows,
+                                  int n)
 {
     CombErr ignored;
-    MsColStats *more, *all;
     char *source;
     bool any = false;
-    int n_more, rc;
-    /* the directory is listed (on object storage, a request per page)
-     * only when such rows are stored */
-    if ((rc = ms_colstats_get(c->s->ms, t->ms->db, t->ms->name, u->name,
-                              c->arena, &more, &n_more, err)))
-        return rc;
-    for (int i = 0; i < n_more && !any; i++)
-        any = strncmp(more[i].source, MS_COLSTATS_OUTSIDE,
+    for (int i = 0; i < n && !any; i++)
+        any = strncmp(rows[i].source, MS_COLSTATS_OUTSIDE,
                       strlen(MS_COLSTATS_OUTSIDE)) == 0;
     if (!any ||
         ms_colstats_dir_source(t->ms, u->dir, c->arena, &source, &ignored))
-        return COMB_OK;
-    if ((rc = sql_colstats_stored(c, t, u->name, source, &more, &n_more, err)) ||
-        n_more == 0)
-        return rc;
-    if (!(all = comb_arena_alloc(c->arena, (size_t)(*n + n_more) * sizeof *all)))
-        return comb_err_nomem(err);
-    if (*n)
-        memcpy(all, *rows, (size_t)*n * sizeof *all);
-    memcpy(all + *n, more, (size_t)n_more * sizeof *all);
-    *rows = all;
-    *n += n_more;
-    return COMB_OK;
+        return NULL;
+    return source;
 }
 
+/* A column has one stored row, so comb's own rows and an outside
+ * engine's never overlap. */
 int sql_colstats_valid(SqlStmtCtx *c, const SqlTable *t, const SqlUnit *u,
                        MsColStats **out, int *n, CombErr *err)
 {
     SqlSource s = {0};
+    MsColStats *rows;
     char *source;
+    int n_rows;
     int rc = sql_source_unit(c, t, u, 0, &s, err);
     *out = NULL;
     *n = 0;
@@ -657,9 +656,13 @@ int sql_colstats_valid(SqlStmtCtx *c, const SqlTable *t, const SqlUnit *u,
         return rc;
     if (!(source = sql_source_digest(c, t, &s)))
         return comb_err_nomem(err);
-    if ((rc = sql_colstats_stored(c, t, u->name, source, out, n, err)))
+    if ((rc = ms_colstats_get(c->s->ms, t->ms->db, t->ms->name, u->name,
+                              c->arena, &rows, &n_rows, err)))
         return rc;
-    return outside_stats(c, t, u, out, n, err);
+    *n = rows_of(t, rows, n_rows, source,
+                 outside_source(c, t, u, rows, n_rows));
+    *out = *n ? rows : NULL;
+    return COMB_OK;
 }
 
 /* ------------------------------------------------------------- storing */
