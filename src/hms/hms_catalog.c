@@ -12,12 +12,6 @@
 
 #include "common/alloc.h"
 
-#define CATALOG "hive"
-
-static void set_param(GHashTable *h, const char *k, const char *v)
-{
-    g_hash_table_insert(h, g_strdup(k), g_strdup(v ? v : ""));
-}
 
 
 static HmsNoSuchObjectException *no_such_object(const char *msg)
@@ -66,7 +60,7 @@ static gboolean get_database(HmsThriftHiveMetastoreIf *iface, HmsDatabase **ret,
     if (rc == COMB_ENOTFOUND) {
         /* Hive 4's text when its direct SQL finds no row (the default) */
         char msg[COMB_ERR_MSG_MAX];
-        snprintf(msg, sizeof msg, "database %s.%s", CATALOG, name ? name : "");
+        snprintf(msg, sizeof msg, "database %s.%s", HMS_CATALOG, name ? name : "");
         *o1 = no_such_object(msg);
     } else if (rc) {
         *o2 = hms_meta_exception(&err);
@@ -87,7 +81,7 @@ static gboolean get_database(HmsThriftHiveMetastoreIf *iface, HmsDatabase **ret,
             d->ownerType = HMS_PRINCIPAL_TYPE_USER;
             d->__isset_ownerType = TRUE;
         }
-        d->catalogName = g_strdup(CATALOG);
+        d->catalogName = g_strdup(HMS_CATALOG);
         d->__isset_catalogName = TRUE;
     }
     comb_arena_free(&a);
@@ -240,7 +234,7 @@ void hms_fill_sd(HmsStorageDescriptor *sd, const MsTable *t)
     sd->serdeInfo->serializationLib = g_strdup(t->serde);
     sd->serdeInfo->__isset_serializationLib = t->serde != NULL;
     for (int i = 0; i < t->n_serde_params; i++)
-        set_param(sd->serdeInfo->parameters, t->serde_params[i].key,
+        hms_param_set(sd->serdeInfo->parameters, t->serde_params[i].key,
                   t->serde_params[i].value);
     sd->serdeInfo->__isset_parameters = TRUE;
     sd->__isset_serdeInfo = TRUE;
@@ -278,9 +272,9 @@ static void fill_table(HmsTable *out, const MsTable *t)
         g_ptr_array_add(out->partitionKeys, field_schema(&t->part_keys[i]));
     out->__isset_partitionKeys = TRUE;
     for (int i = 0; i < t->n_props; i++)
-        set_param(out->parameters, t->props[i].key, t->props[i].value);
+        hms_param_set(out->parameters, t->props[i].key, t->props[i].value);
     if (t->comment)         /* Hive keeps it among the parameters */
-        set_param(out->parameters, "comment", t->comment);
+        hms_param_set(out->parameters, "comment", t->comment);
     out->__isset_parameters = TRUE;
     if (t->view_original_text) {
         out->viewOriginalText = g_strdup(t->view_original_text);
@@ -293,7 +287,7 @@ static void fill_table(HmsTable *out, const MsTable *t)
     out->tableType = g_strdup(t->table_type);
     out->__isset_tableType = TRUE;
     out->__isset_temporary = TRUE;
-    out->catName = g_strdup(CATALOG);
+    out->catName = g_strdup(HMS_CATALOG);
     out->__isset_catName = TRUE;
     out->ownerType = HMS_PRINCIPAL_TYPE_USER;
     out->__isset_ownerType = TRUE;
@@ -315,7 +309,7 @@ static bool table_answer(HmsThriftHiveMetastoreIf *iface, const char *db,
         rc = ms_table_get(ms, db ? db : "", name ? name : "", &a, &t, &err);
     if (rc == COMB_ENOTFOUND) {
         char msg[COMB_ERR_MSG_MAX];
-        snprintf(msg, sizeof msg, "%s.%s.%s table not found", CATALOG,
+        snprintf(msg, sizeof msg, "%s.%s.%s table not found", HMS_CATALOG,
                  db ? db : "", name ? name : "");
         *none = no_such_object(msg);
     } else if (rc) {

@@ -28,7 +28,6 @@
 #include "common/types.h"
 #include "fs/fs.h"
 
-#define CATALOG "hive"
 /* The internal code of a refusal by Hive's transactional rules (answered
  * as MetaException, where every other refusal is the call's "invalid"
  * exception). */
@@ -53,14 +52,6 @@ gpointer hms_exception(GType type, const char *fmt, ...)
 static bool is_true(const char *v)
 {
     return v && strcasecmp(v, "true") == 0;
-}
-
-static char *lower_dup(CombArena *a, const char *s)
-{
-    char *out = comb_arena_strdup(a, s ? s : "");
-    for (char *p = out; p && *p; p++)
-        *p = (char)tolower((unsigned char)*p);
-    return out;
 }
 
 /* Hive's MetaStoreUtils.validateName: letters, digits and '_'. */
@@ -98,7 +89,7 @@ static int convert_column(CombArena *a, const HmsFieldSchema *f, bool key,
                 type->kind == COMB_T_BINARY))
         return comb_err(err, COMB_EINVALID, "partition column '%s' cannot be "
                         "of type %s", f->name, ts);
-    c->name = lower_dup(a, f->name);
+    c->name = hms_lower_dup(a, f->name);
     c->type = comb_type_string(a, type);
     c->comment = f->__isset_comment && f->comment
                  ? comb_arena_strdup(a, f->comment) : NULL;
@@ -187,7 +178,7 @@ static int convert_bucketing(CombArena *a, const HmsStorageDescriptor *sd,
         if (!t->bucket_cols)
             return comb_err_nomem(err);
         for (guint i = 0; i < sd->bucketCols->len; i++)
-            t->bucket_cols[i] = lower_dup(a, g_ptr_array_index(sd->bucketCols, i));
+            t->bucket_cols[i] = hms_lower_dup(a, g_ptr_array_index(sd->bucketCols, i));
     }
     t->n_sort_cols = (int)sd->sortCols->len;
     if (!(t->sort_cols = comb_arena_calloc(a, (sd->sortCols->len + 1) *
@@ -195,7 +186,7 @@ static int convert_bucketing(CombArena *a, const HmsStorageDescriptor *sd,
         return comb_err_nomem(err);
     for (guint i = 0; i < sd->sortCols->len; i++) {
         const HmsOrder *o = g_ptr_array_index(sd->sortCols, i);
-        t->sort_cols[i] = (MsSortCol){lower_dup(a, o->col),
+        t->sort_cols[i] = (MsSortCol){hms_lower_dup(a, o->col),
                                       o->order ? MS_SORT_ASC : MS_SORT_DESC};
     }
     return COMB_OK;
@@ -321,8 +312,8 @@ static int convert_table(CombArena *a, const HmsTable *in, MsTable *t,
     if (!name_ok(in->tableName))
         return comb_err(err, COMB_EINVALID, "%s is not a valid object name",
                         in->tableName ? in->tableName : "");
-    t->db = lower_dup(a, in->dbName);
-    t->name = lower_dup(a, in->tableName);
+    t->db = hms_lower_dup(a, in->dbName);
+    t->name = hms_lower_dup(a, in->tableName);
     t->owner = in->owner && *in->owner ? comb_arena_strdup(a, in->owner) : NULL;
     t->create_time = (int64_t)time(NULL);
     t->location = convert_location(a, sd);
@@ -376,7 +367,7 @@ static int create(Ms *ms, CombArena *a, MsTable *t, CombErr *err)
     int rc = ms_table_get(ms, t->db, t->name, a, &existing, err);
     if (rc == COMB_OK)
         return comb_err(err, COMB_EEXISTS, "Table %s.%s.%s already exists",
-                        CATALOG, t->db, t->name);
+                        HMS_CATALOG, t->db, t->name);
     if (rc != COMB_ENOTFOUND || (rc = choose_dir(ms, a, t, err)))
         return rc;
     if (t->location[0] != '/' && !fs_is_remote(t->location))
@@ -390,7 +381,7 @@ static int create(Ms *ms, CombArena *a, MsTable *t, CombErr *err)
     if ((rc = ms_table_create(ms, t, false, err)))
         fs_rmdirs_empty(t->location, made);
     if (rc == COMB_EEXISTS)      /* made meanwhile by another client */
-        comb_err(err, rc, "Table %s.%s.%s already exists", CATALOG, t->db,
+        comb_err(err, rc, "Table %s.%s.%s already exists", HMS_CATALOG, t->db,
                  t->name);
     return rc;
 }
@@ -418,7 +409,7 @@ static gboolean create_answer(HmsThriftHiveMetastoreIf *iface,
         *o1 = hms_exception(HMS_TYPE_ALREADY_EXISTS_EXCEPTION, "%s", err.msg);
     else if (rc == COMB_ENOTFOUND)
         *o2 = hms_exception(HMS_TYPE_INVALID_OBJECT_EXCEPTION, "database %s.%s",
-                            CATALOG, t.db ? t.db : "");
+                            HMS_CATALOG, t.db ? t.db : "");
     else if (rc == COMB_EINVALID || rc == COMB_EUNSUPPORTED)
         *o2 = hms_exception(HMS_TYPE_INVALID_OBJECT_EXCEPTION, "%s", err.msg);
     else if (rc)
@@ -467,7 +458,7 @@ static bool database_exists(Ms *ms, CombArena *a, const char *db)
  * lookup's NoSuchObjectException. */
 static int no_database(CombErr *err, const char *db)
 {
-    return comb_err(err, COMB_EINVALID, "database %s.%s", CATALOG, db);
+    return comb_err(err, COMB_EINVALID, "database %s.%s", HMS_CATALOG, db);
 }
 
 /* Are t's files removed with it?  Managed tables' are (deleteData), an
@@ -559,15 +550,15 @@ static gboolean drop_answer(HmsThriftHiveMetastoreIf *iface, const gchar *dbname
     int rc = COMB_EMETASTORE;
     comb_arena_init(&a, 0);
     if (ms)
-        rc = drop(ms, &a, lower_dup(&a, dbname), lower_dup(&a, name),
+        rc = drop(ms, &a, hms_lower_dup(&a, dbname), hms_lower_dup(&a, name),
                   delete_data, &err);
     /* Hive looks the database up first */
-    if (rc == COMB_ENOTFOUND && !database_exists(ms, &a, lower_dup(&a, dbname)))
+    if (rc == COMB_ENOTFOUND && !database_exists(ms, &a, hms_lower_dup(&a, dbname)))
         *o1 = hms_exception(HMS_TYPE_NO_SUCH_OBJECT_EXCEPTION, "database %s.%s",
-                            CATALOG, dbname ? dbname : "");
+                            HMS_CATALOG, dbname ? dbname : "");
     else if (rc == COMB_ENOTFOUND)
         *o1 = hms_exception(HMS_TYPE_NO_SUCH_OBJECT_EXCEPTION,
-                            "%s.%s.%s table not found", CATALOG,
+                            "%s.%s.%s table not found", HMS_CATALOG,
                             dbname ? dbname : "", name ? name : "");
     else if (rc)
         *o3 = hms_meta_exception(&err);
@@ -661,7 +652,7 @@ static int rename_check(Ms *ms, CombArena *a, const MsTable *old,
         return comb_err_nomem(err);
     if (fs_exists(*to))
         return comb_err(err, COMB_EEXISTS, "New location for this table "
-                        "%s.%s.%s already exists : %s", CATALOG, new_db,
+                        "%s.%s.%s already exists : %s", HMS_CATALOG, new_db,
                         new_name, *to);
     return COMB_OK;
 }
@@ -707,7 +698,7 @@ static int alter(Ms *ms, CombArena *a, const char *db, const char *name,
      * converted */
     if (rc == COMB_ENOTFOUND)
         return comb_err(err, COMB_EINVALID, "%s.%s.%s table not found",
-                        CATALOG, db, name);
+                        HMS_CATALOG, db, name);
     if (rc || (rc = convert_table(a, in, &t, err)))
         return rc;
     if (strcmp(old->table_type, MS_VIRTUAL_VIEW) == 0)
@@ -725,8 +716,8 @@ static int alter(Ms *ms, CombArena *a, const char *db, const char *name,
     t.name = old->name;
     if ((rc = ms_table_alter(ms, &t, err)) || !renamed)
         return rc;
-    return rename_table(ms, &t, lower_dup(a, in->dbName),
-                        lower_dup(a, in->tableName), to, err);
+    return rename_table(ms, &t, hms_lower_dup(a, in->dbName),
+                        hms_lower_dup(a, in->tableName), to, err);
 }
 
 /* Both alter calls: InvalidOperationException for what comb cannot do
@@ -744,7 +735,7 @@ static gboolean alter_answer(HmsThriftHiveMetastoreIf *iface, const char *db,
     if (ms && !in)
         rc = comb_err(&err, COMB_EINVALID, "New table is null");
     else if (ms)
-        rc = alter(ms, &a, lower_dup(&a, db), lower_dup(&a, name), in, &err);
+        rc = alter(ms, &a, hms_lower_dup(&a, db), hms_lower_dup(&a, name), in, &err);
     if (rc == COMB_EMETASTORE || rc == COMB_EIO || rc == COMB_ENOMEM ||
         rc == ACID_RULE)
         *o2 = hms_meta_exception(&err);

@@ -9,6 +9,7 @@
 #include "rpc/rpc_frames.h"
 #include "rpc/rpc_proto.h"
 
+#include <ctype.h>
 #include <string.h>
 
 #include <thrift/c_glib/thrift_application_exception.h>
@@ -39,6 +40,19 @@ Ms *hms_handler_ms(HmsThriftHiveMetastoreIf *iface, CombErr *err)
 const HmsConf *hms_handler_conf(HmsThriftHiveMetastoreIf *iface)
 {
     return HANDLER(iface)->conf;
+}
+
+char *hms_lower_dup(CombArena *a, const char *s)
+{
+    char *out = comb_arena_strdup(a, s ? s : "");
+    for (char *p = out; p && *p; p++)
+        *p = (char)tolower((unsigned char)*p);
+    return out;
+}
+
+void hms_param_set(GHashTable *h, const char *k, const char *v)
+{
+    g_hash_table_insert(h, g_strdup(k), g_strdup(v ? v : ""));
 }
 
 HmsMetaException *hms_meta_exception(const CombErr *err)

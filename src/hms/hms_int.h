@@ -68,6 +68,13 @@ void hms_fill_sd(HmsStorageDescriptor *sd, const MsTable *t);
 int hms_part_ensure(Ms *ms, const char *db, const char *table, char **names,
                     int n, CombArena *a, CombErr *err);
 
+/* The one catalog comb serves, Hive's default. */
+#define HMS_CATALOG "hive"
+/* s (NULL: "") lower-cased in a's memory, as Hive normalizes names. */
+char *hms_lower_dup(CombArena *a, const char *s);
+/* h[k] = v (NULL: ""), both copied: a generated object's parameters. */
+void hms_param_set(GHashTable *h, const char *k, const char *v);
+
 /* A MetaException with the message of a failed metastore call (the
  * catch-all exception of every call that declares it). */
 HmsMetaException *hms_meta_exception(const CombErr *err);

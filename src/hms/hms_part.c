@@ -17,7 +17,6 @@
 #include "common/alloc.h"
 #include "fs/fs.h"
 
-#define CATALOG "hive"
 #define HMS_EXCEPTION(type, msg) g_object_new((type), "message", (msg), NULL)
 
 /* The table a call names; COMB_ENOTFOUND with Hive's text
@@ -27,7 +26,7 @@ static int part_table(Ms *ms, const char *db, const char *name, CombArena *a,
 {
     int rc = ms_table_get(ms, db ? db : "", name ? name : "", a, t, err);
     if (rc == COMB_ENOTFOUND)
-        comb_err(err, COMB_ENOTFOUND, "%s.%s.%s table not found", CATALOG,
+        comb_err(err, COMB_ENOTFOUND, "%s.%s.%s table not found", HMS_CATALOG,
                  db ? db : "", name ? name : "");
     return rc;
 }
@@ -42,11 +41,6 @@ static const char *local_path(const char *loc)
     while (loc[0] == '/' && loc[1] == '/')
         loc++;
     return loc;
-}
-
-static void set_param(GHashTable *h, const char *k, const char *v)
-{
-    g_hash_table_insert(h, g_strdup(k), g_strdup(v ? v : ""));
 }
 
 /* Replace *field (a generated string) with v when v is set. */
@@ -84,9 +78,9 @@ static void fill_partition(HmsPartition *out, const MsTable *t,
                 &out->sd->serdeInfo->__isset_serializationLib, p->serde);
     out->__isset_sd = TRUE;
     for (int i = 0; i < p->n_params; i++)
-        set_param(out->parameters, p->params[i].key, p->params[i].value);
+        hms_param_set(out->parameters, p->params[i].key, p->params[i].value);
     out->__isset_parameters = TRUE;
-    out->catName = g_strdup(CATALOG);
+    out->catName = g_strdup(HMS_CATALOG);
     out->__isset_catName = TRUE;
 }
 
@@ -302,7 +296,7 @@ static int part_from(const MsTable *t, const HmsPartition *in, CombArena *a,
     if (strcasecmp(in->dbName, t->db) || strcasecmp(in->tableName, t->name))
         return comb_err(err, COMB_EINVALID, "Partition does not belong to "
                         "target table %s.%s.%s. It belongs to the table "
-                        "%s.%s", CATALOG, t->db, t->name, in->dbName,
+                        "%s.%s", HMS_CATALOG, t->db, t->name, in->dbName,
                         in->tableName);
     if (!in->values || in->values->len == 0)
         return comb_err(err, COMB_EINVALID, "The partition values cannot be "
@@ -393,7 +387,7 @@ static int add_core(Ms *ms, const char *db, const char *tbl,
     rc = ms_table_get(ms, db ? db : "", tbl ? tbl : "", &a, &t, err);
     if (rc == COMB_ENOTFOUND)
         comb_err(err, COMB_ENOTFOUND, "Unable to add partitions because "
-                 "%s.%s.%s does not exist", CATALOG, db ? db : "",
+                 "%s.%s.%s does not exist", HMS_CATALOG, db ? db : "",
                  tbl ? tbl : "");
     MsPartition *parts = comb_arena_calloc(&a, (size_t)(n + 1) * sizeof *parts);
     bool *added = comb_arena_calloc(&a, (size_t)(n + 1) * sizeof *added);

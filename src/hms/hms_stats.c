@@ -22,7 +22,6 @@
  */
 #include "hms/hms_int.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +32,6 @@
 #include "common/numfmt.h"
 #include "common/types.h"
 
-#define CATALOG "hive"
 
 typedef enum StatKind {
     K_NONE,      /* complex types: no statistics */
@@ -77,14 +75,6 @@ static StatKind kind_of(CombArena *a, const char *type)
     case COMB_T_BOOLEAN: return K_BOOLEAN;
     default: return K_NONE;
     }
-}
-
-static char *lower_dup(CombArena *a, const char *s)
-{
-    char *out = comb_arena_strdup(a, s ? s : "");
-    for (char *p = out; p && *p; p++)
-        *p = (char)tolower((unsigned char)*p);
-    return out;
 }
 
 static const MsColumn *find_column(const MsTable *t, const char *name)
@@ -266,7 +256,7 @@ static void objects_of(CombArena *a, const MsTable *t, const MsColStats *rows,
                        int n, const GPtrArray *names, GPtrArray *out)
 {
     for (guint i = 0; i < names->len; i++) {
-        const char *name = lower_dup(a, g_ptr_array_index(names, i));
+        const char *name = hms_lower_dup(a, g_ptr_array_index(names, i));
         const MsColumn *col = name ? find_column(t, name) : NULL;
         StatKind k = col ? kind_of(a, col->type) : K_NONE;
         for (int j = 0; j < n && k != K_NONE; j++) {
@@ -291,13 +281,13 @@ static void objects_of(CombArena *a, const MsTable *t, const MsColStats *rows,
 static int no_table(CombErr *err, const char *db, const char *name)
 {
     return comb_err(err, COMB_ENOTFOUND, "Specified catalog.database.table "
-                    "does not exist : %s.%s.%s", CATALOG, db, name);
+                    "does not exist : %s.%s.%s", HMS_CATALOG, db, name);
 }
 
 static int table_of(Ms *ms, CombArena *a, const char *db, const char *name,
                     MsTable **t, CombErr *err)
 {
-    const char *d = lower_dup(a, db), *n = lower_dup(a, name);
+    const char *d = hms_lower_dup(a, db), *n = hms_lower_dup(a, name);
     int rc = d && n ? ms_table_get(ms, d, n, a, t, err) : comb_err_nomem(err);
     return rc == COMB_ENOTFOUND ? no_table(err, d, n) : rc;
 }
@@ -517,7 +507,7 @@ static int row_of(CombArena *a, const MsTable *t, const HmsColumnStatisticsObj *
                   const char *source, int64_t analyzed, MsColStats *r,
                   CombErr *err)
 {
-    const char *name = lower_dup(a, o->colName);
+    const char *name = hms_lower_dup(a, o->colName);
     const MsColumn *col = name ? find_column(t, name) : NULL;
     StatKind want, sent;
     /* Hive's ObjectStore.validateTableCols (a MetaException); Hive
