@@ -19,7 +19,6 @@
 #include "hms/hms_int.h"
 
 #include <ctype.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -35,19 +34,6 @@
 #define PROP_TRANSACTIONAL "transactional"
 #define PROP_TXN_PROPERTIES "transactional_properties"
 #define PROP_BUCKETING_VERSION "bucketing_version"
-
-gpointer hms_exception(GType type, const char *fmt, ...)
-{
-    va_list ap;
-    gchar *msg;
-    gpointer x;
-    va_start(ap, fmt);
-    msg = g_strdup_vprintf(fmt, ap);
-    va_end(ap);
-    x = g_object_new(type, "message", msg, NULL);
-    g_free(msg);
-    return x;
-}
 
 static bool is_true(const char *v)
 {
@@ -272,14 +258,7 @@ static int convert_props(CombArena *a, GHashTable *params, MsTable *t,
 static char *convert_location(CombArena *a, const HmsStorageDescriptor *sd)
 {
     const char *loc = given(sd->location, sd->__isset_location);
-    if (!loc)
-        return NULL;
-    if (strncmp(loc, "file:", 5) == 0) {
-        loc += 5;
-        while (loc[0] == '/' && loc[1] == '/')
-            loc++;
-    }
-    return comb_arena_strdup(a, loc);
+    return loc ? comb_arena_strdup(a, hms_local_path(loc)) : NULL;
 }
 
 static int convert_type(const HmsTable *in, MsTable *t, CombErr *err)

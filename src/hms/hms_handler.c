@@ -10,6 +10,7 @@
 #include "rpc/rpc_proto.h"
 
 #include <ctype.h>
+#include <stdarg.h>
 #include <string.h>
 
 #include <thrift/c_glib/thrift_application_exception.h>
@@ -40,6 +41,29 @@ Ms *hms_handler_ms(HmsThriftHiveMetastoreIf *iface, CombErr *err)
 const HmsConf *hms_handler_conf(HmsThriftHiveMetastoreIf *iface)
 {
     return HANDLER(iface)->conf;
+}
+
+gpointer hms_exception(GType type, const char *fmt, ...)
+{
+    va_list ap;
+    gchar *msg;
+    gpointer x;
+    va_start(ap, fmt);
+    msg = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    x = g_object_new(type, "message", msg, NULL);
+    g_free(msg);
+    return x;
+}
+
+const char *hms_local_path(const char *loc)
+{
+    if (strncmp(loc, "file:", 5) != 0)
+        return loc;
+    loc += 5;
+    while (loc[0] == '/' && loc[1] == '/')
+        loc++;
+    return loc;
 }
 
 char *hms_lower_dup(CombArena *a, const char *s)

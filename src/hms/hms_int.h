@@ -70,6 +70,10 @@ int hms_part_ensure(Ms *ms, const char *db, const char *table, char **names,
 
 /* The one catalog comb serves, Hive's default. */
 #define HMS_CATALOG "hive"
+/* Engines send locations as URIs; comb's catalog holds local paths as
+ * paths ("file:///w/t" and "file:/w/t" are "/w/t"): loc without the
+ * scheme (a pointer into it). */
+const char *hms_local_path(const char *loc);
 /* s (NULL: "") lower-cased in a's memory, as Hive normalizes names. */
 char *hms_lower_dup(CombArena *a, const char *s);
 /* h[k] = v (NULL: ""), both copied: a generated object's parameters. */

@@ -17,8 +17,6 @@
 #include "common/alloc.h"
 #include "fs/fs.h"
 
-#define HMS_EXCEPTION(type, msg) g_object_new((type), "message", (msg), NULL)
-
 /* The table a call names; COMB_ENOTFOUND with Hive's text
  * "hive.<db>.<t> table not found". */
 static int part_table(Ms *ms, const char *db, const char *name, CombArena *a,
@@ -29,18 +27,6 @@ static int part_table(Ms *ms, const char *db, const char *name, CombArena *a,
         comb_err(err, COMB_ENOTFOUND, "%s.%s.%s table not found", HMS_CATALOG,
                  db ? db : "", name ? name : "");
     return rc;
-}
-
-/* Engines send locations as URIs; comb's catalog holds local paths as
- * paths ("file:///w/t" and "file:/w/t" are "/w/t"). */
-static const char *local_path(const char *loc)
-{
-    if (strncmp(loc, "file:", 5) != 0)
-        return loc;
-    loc += 5;
-    while (loc[0] == '/' && loc[1] == '/')
-        loc++;
-    return loc;
 }
 
 /* Replace *field (a generated string) with v when v is set. */
@@ -146,7 +132,7 @@ static gboolean list_answer(int rc, const CombErr *err, CombArena *a,
                             HmsNoSuchObjectException **o2)
 {
     if (rc == COMB_ENOTFOUND)
-        *o2 = HMS_EXCEPTION(HMS_TYPE_NO_SUCH_OBJECT_EXCEPTION, err->msg);
+        *o2 = hms_exception(HMS_TYPE_NO_SUCH_OBJECT_EXCEPTION, "%s", err->msg);
     else if (rc)
         *o1 = hms_meta_exception(err);
     comb_arena_free(a);
@@ -305,7 +291,7 @@ static int part_from(const MsTable *t, const HmsPartition *in, CombArena *a,
         return rc;
     out->n_values = t->n_part_keys;
     if (sd && given(sd->location))
-        out->location = comb_arena_strdup(a, local_path(sd->location));
+        out->location = comb_arena_strdup(a, hms_local_path(sd->location));
     else
         out->location = fs_join(a, t->location, out->name);
     if (!out->location)
@@ -367,9 +353,9 @@ static void add_exception(const CombErr *err, HmsInvalidObjectException **o1,
                           HmsMetaException **o3)
 {
     if (err->code == COMB_ENOTFOUND)
-        *o1 = HMS_EXCEPTION(HMS_TYPE_INVALID_OBJECT_EXCEPTION, err->msg);
+        *o1 = hms_exception(HMS_TYPE_INVALID_OBJECT_EXCEPTION, "%s", err->msg);
     else if (err->code == COMB_EEXISTS)
-        *o2 = HMS_EXCEPTION(HMS_TYPE_ALREADY_EXISTS_EXCEPTION, err->msg);
+        *o2 = hms_exception(HMS_TYPE_ALREADY_EXISTS_EXCEPTION, "%s", err->msg);
     else
         *o3 = hms_meta_exception(err);
 }
@@ -591,7 +577,7 @@ static gboolean alter_partitions_req(HmsThriftHiveMetastoreIf *iface,
         rc = alter_one(ms, t, old[i], g_ptr_array_index(rq->partitions, i),
                        &want[i], &a, &err);
     if (rc == COMB_ENOTFOUND || rc == COMB_EINVALID)
-        *o1 = HMS_EXCEPTION(HMS_TYPE_INVALID_OPERATION_EXCEPTION, err.msg);
+        *o1 = hms_exception(HMS_TYPE_INVALID_OPERATION_EXCEPTION, "%s", err.msg);
     else if (rc)
         *o2 = hms_meta_exception(&err);
     comb_arena_free(&a);
