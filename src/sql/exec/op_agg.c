@@ -75,6 +75,7 @@ typedef struct AggOp {
     _Atomic bool *stop;      /* the lead's par.stop: a copy failed */
     SqlParGroup *group;      /* the lead's par; NULL: this copy runs alone */
     int64_t *order;          /* output order of the groups; NULL: as made */
+    uint64_t *hashes;        /* of a batch's live rows' keys */
     /* spilling */
     bool *in_used;           /* input columns the keys and arguments read */
     CombMemShare mem;        /* the table's arrays */
@@ -188,20 +189,46 @@ static bool key_equals(const AggOp *p, const SqlDatum *key, int row,
     return values_equal(p->ktypes, key, p->keys, p->n_keys, row, scratch);
 }
 
+/* A slot holds its row's index + 1 in the low SLOT_INDEX_BITS and the
+ * top bits of the row's hash above them, so that a probe passes the slots
+ * of other keys without reading their rows' hashes: in a table of
+ * millions of groups that read is a cache miss of its own.  (2^40 groups
+ * of at least a datum each would not fit in memory.) */
+#define SLOT_INDEX_BITS 40
+#define SLOT_INDEX_MASK ((UINT64_C(1) << SLOT_INDEX_BITS) - 1)
+
+static int64_t slot_make(int64_t index, uint64_t h)
+{
+    return (int64_t)((h & ~SLOT_INDEX_MASK) | (uint64_t)(index + 1));
+}
+
+/* The row of a slot; -1 for an empty one. */
+static int64_t slot_row(int64_t slot)
+{
+    return (int64_t)((uint64_t)slot & SLOT_INDEX_MASK) - 1;
+}
+
+static bool slot_tag_is(int64_t slot, uint64_t h)
+{
+    return (((uint64_t)slot ^ h) & ~SLOT_INDEX_MASK) == 0;
+}
+
 /* Open addressing slots for rows 0..n_rows-1 of the given hashes, grown
- * to twice the size. */
+ * to twice the size, or more to leave room for `room` rows at half load. */
 static int slots_grow(int64_t **slots, int64_t *n_slots, const uint64_t *hashes,
-                      int64_t n_rows, CombErr *err)
+                      int64_t n_rows, int64_t room, CombErr *err)
 {
     int64_t n = *n_slots ? *n_slots * 2 : 1024;
-    int64_t *grown = comb_calloc((size_t)n, sizeof *grown);
-    if (!grown)
+    int64_t *grown;
+    while (n < room * 2)
+        n *= 2;
+    if (!(grown = comb_calloc((size_t)n, sizeof *grown)))
         return comb_err_nomem(err);
     for (int64_t r = 0; r < n_rows; r++) {
         int64_t s = (int64_t)(hashes[r] & (uint64_t)(n - 1));
         while (grown[s])
             s = (s + 1) & (n - 1);
-        grown[s] = r + 1;
+        grown[s] = slot_make(r, hashes[r]);
     }
     comb_free(*slots);
     *slots = grown;
@@ -211,7 +238,7 @@ static int slots_grow(int64_t **slots, int64_t *n_slots, const uint64_t *hashes,
 
 static int table_grow(GroupTable *gt, CombErr *err)
 {
-    return slots_grow(&gt->slots, &gt->n_slots, gt->hashes, gt->groups.n_rows, err);
+    return slots_grow(&gt->slots, &gt->n_slots, gt->hashes, gt->groups.n_rows, 0, err);
 }
 
 /* Is (group gi, the call's arguments at row) new?  Then it is kept. */
@@ -225,12 +252,13 @@ static int seen_insert(SeenSet *ss, const SqlAgg *agg, int64_t gi, int row,
     for (int k = 0; k < agg->n_args; k++)
         h = hash_value(h * 1099511628211ULL, agg->args[k]->out, row);
     if ((n + 1) * 2 > ss->n_slots &&
-        (rc = slots_grow(&ss->slots, &ss->n_slots, ss->hashes, n, err)))
+        (rc = slots_grow(&ss->slots, &ss->n_slots, ss->hashes, n, 0, err)))
         return rc;
     for (s = (int64_t)(h & (uint64_t)(ss->n_slots - 1)); ss->slots[s];
          s = (s + 1) & (ss->n_slots - 1)) {
-        int64_t cand = ss->slots[s] - 1;
-        if (ss->hashes[cand] == h && ss->rows.rows[cand][0].i == gi &&
+        int64_t cand = slot_row(ss->slots[s]);
+        if (slot_tag_is(ss->slots[s], h) && ss->hashes[cand] == h &&
+            ss->rows.rows[cand][0].i == gi &&
             values_equal(ss->types + 1, ss->rows.rows[cand] + 1, agg->args,
                          agg->n_args, row, scratch)) {
             *fresh = false;
@@ -250,7 +278,7 @@ static int seen_insert(SeenSet *ss, const SqlAgg *agg, int64_t gi, int row,
         if (sql_datum_read(&d[k + 1], agg->args[k]->out, row, &ss->rows.arena))
             return comb_err_nomem(err);
     ss->hashes[n] = h;
-    ss->slots[s] = n + 1;
+    ss->slots[s] = slot_make(n, h);
     *fresh = true;
     return COMB_OK;
 }
@@ -347,8 +375,8 @@ static int64_t group_slot(const AggOp *p, const GroupTable *gt, int row,
 {
     int64_t s = (int64_t)(h & (uint64_t)(gt->n_slots - 1));
     while (gt->slots[s]) {
-        int64_t cand = gt->slots[s] - 1;
-        if (gt->hashes[cand] == h &&
+        int64_t cand = slot_row(gt->slots[s]);
+        if (slot_tag_is(gt->slots[s], h) && gt->hashes[cand] == h &&
             key_equals(p, gt->groups.rows[cand], row, scratch))
             return s;
         s = (s + 1) & (gt->n_slots - 1);
@@ -364,25 +392,25 @@ static int64_t group_held(const AggOp *p, const GroupTable *gt, int row,
     if (gt->n_slots == 0)
         return -1;
     s = group_slot(p, gt, row, hash_key(p, row), scratch);
-    return gt->slots[s] - 1;
+    return slot_row(gt->slots[s]);
 }
 
-static int group_find(const AggOp *p, GroupTable *gt, int row,
+/* Row's group (key hash h), made if new. */
+static int group_find(const AggOp *p, GroupTable *gt, int row, uint64_t h,
                       CombArena *scratch, int64_t *gi, CombErr *err)
 {
-    uint64_t h = hash_key(p, row);
     int64_t s;
     int rc;
     if ((gt->groups.n_rows + 1) * 2 > gt->n_slots && (rc = table_grow(gt, err)))
         return rc;
     s = group_slot(p, gt, row, h, scratch);
     if (gt->slots[s]) {
-        *gi = gt->slots[s] - 1;
+        *gi = slot_row(gt->slots[s]);
         return COMB_OK;
     }
     if ((rc = group_new(p, gt, row, h, gi, err)))
         return rc;
-    gt->slots[s] = *gi + 1;
+    gt->slots[s] = slot_make(*gi, h);
     return COMB_OK;
 }
 
@@ -390,17 +418,33 @@ static int group_find(const AggOp *p, GroupTable *gt, int row,
 static int find_groups(AggOp *p, GroupTable *gt, const CombBatch *b,
                        int64_t *gis, CombArena *scratch, CombErr *err)
 {
-    if (p->n_keys == 0 && comb_batch_live(b) > 0) {
+    int n = comb_batch_live(b);
+    if (p->n_keys == 0 && n > 0) {
         /* no keys: one group, found once per batch */
-        int rc = group_find(p, gt, comb_batch_row(b, 0), scratch, &gis[0], err);
-        for (int i = 1; !rc && i < comb_batch_live(b); i++)
+        int rc = group_find(p, gt, comb_batch_row(b, 0), hash_key(p, comb_batch_row(b, 0)), scratch,
+                            &gis[0], err);
+        for (int i = 1; !rc && i < n; i++)
             gis[i] = gis[0];
         return rc;
     }
-    for (int i = 0; i < comb_batch_live(b); i++) {
-        int rc;
+    /* the batch's slots are fetched while the hashes are made, instead
+     * of one cache miss after another in the probes */
+    for (int i = 0; i < n; i++) {
+        p->hashes[i] = hash_key(p, comb_batch_row(b, i));
+        if (gt->n_slots)
+            __builtin_prefetch(&gt->slots[p->hashes[i] & (uint64_t)(gt->n_slots - 1)]);
+    }
+    for (int i = 0; i < n; i++) {
+        int row = comb_batch_row(b, i), rc;
         comb_arena_reset(scratch);
-        if ((rc = group_find(p, gt, comb_batch_row(b, i), scratch, &gis[i], err)))
+        /* rows of one key often come together (data sorted or clustered
+         * by it): the previous row's group is checked before the table */
+        if (i > 0 && p->hashes[i] == p->hashes[i - 1] &&
+            key_equals(p, gt->groups.rows[gis[i - 1]], row, scratch)) {
+            gis[i] = gis[i - 1];
+            continue;
+        }
+        if ((rc = group_find(p, gt, row, p->hashes[i], scratch, &gis[i], err)))
             return rc;
     }
     return COMB_OK;
@@ -713,6 +757,8 @@ static int agg_open(SqlOp *op, CombErr *err)
                 return rc;
     if ((rc = tables_init(p, err)))
         return rc;
+    if (!(p->hashes = comb_arena_alloc(op->c->arena, COMB_BATCH_SIZE * sizeof *p->hashes)))
+        return comb_err_nomem(err);
     p->have_groups = true;
     comb_arena_init(&p->arena, 4096);
     if (comb_batch_init_types(&p->batch, op->n_cols, op->types, COMB_BATCH_SIZE))
@@ -783,8 +829,9 @@ static int merge_group(AggOp *p, const AggOp *q, int64_t gi, CombErr *err)
         return rc;
     s = (int64_t)(h & (uint64_t)(gt->n_slots - 1));
     for (; gt->slots[s]; s = (s + 1) & (gt->n_slots - 1)) {
-        int64_t cand = gt->slots[s] - 1;
-        if (gt->hashes[cand] != h || !datums_equal(p, gt->groups.rows[cand], src->groups.rows[gi]))
+        int64_t cand = slot_row(gt->slots[s]);
+        if (!slot_tag_is(gt->slots[s], h) || gt->hashes[cand] != h ||
+            !datums_equal(p, gt->groups.rows[cand], src->groups.rows[gi]))
             continue;
         for (int a = 0; a < p->n_aggs; a++)
             if ((rc = p->aggs[a]->ops->merge(p->aggs[a], gt->states[cand] + p->offsets[a],
@@ -806,41 +853,69 @@ static int merge_group(AggOp *p, const AggOp *q, int64_t gi, CombErr *err)
     gt->hashes[n] = h;
     gt->first[n] = src->first[gi];
     gt->first_local[n] = src->first_local[gi];
-    gt->slots[s] = n + 1;
+    gt->slots[s] = slot_make(n, h);
     return COMB_OK;
 }
 
-typedef struct GroupRank {
-    int64_t first, local, gi;
-} GroupRank;
-
-static int cmp_rank(const void *x, const void *y)
+/* Every group of peer q into this copy's table; the slot a group a few
+ * ahead will probe is fetched meanwhile (the table is too big for the
+ * cache when the merge matters). */
+static int merge_peer(AggOp *p, const AggOp *q, CombErr *err)
 {
-    const GroupRank *a = x, *b = y;
-    if (a->first != b->first)
-        return a->first < b->first ? -1 : 1;
-    return a->local < b->local ? -1 : a->local > b->local;
+    const int64_t ahead = 16, n = q->gt.groups.n_rows;
+    int rc = COMB_OK;
+    for (int64_t gi = 0; gi < n && !rc; gi++) {
+        if (gi + ahead < n && p->gt.n_slots)
+            __builtin_prefetch(&p->gt.slots[q->gt.hashes[gi + ahead] &
+                                            (uint64_t)(p->gt.n_slots - 1)]);
+        rc = merge_group(p, q, gi, err);
+    }
+    return rc;
+}
+
+/* Stable counting sort of idx[0..n) by key[idx[i]] into out. */
+static int count_sort(const int64_t *idx, int64_t n, const int64_t *key, int64_t *out)
+{
+    int64_t lo = n ? key[0] : 0, hi = lo, *at;
+    for (int64_t k = 1; k < n; k++) {
+        lo = key[k] < lo ? key[k] : lo;
+        hi = key[k] > hi ? key[k] : hi;
+    }
+    if (!(at = comb_calloc((size_t)(hi - lo) + 2, sizeof *at)))
+        return COMB_ENOMEM;
+    for (int64_t k = 0; k < n; k++)
+        at[key[idx[k]] - lo + 1]++;
+    for (int64_t v = 1; v <= hi - lo + 1; v++)
+        at[v] += at[v - 1];
+    for (int64_t k = 0; k < n; k++)
+        out[at[key[idx[k]] - lo]++] = idx[k];
+    comb_free(at);
+    return COMB_OK;
 }
 
 /* The groups in the order one thread makes them: by the morsel each was
  * first seen in (morsels are numbered in scan order), then by its place
  * in the table of the copy that read that morsel (the copy's rows came
- * in scan order). */
+ * in scan order).  Both are small integers: two counting sorts, by the
+ * place and then (stably) by the morsel, where comparisons cost a
+ * noticeable share of a parallel aggregation of a million groups. */
 static int order_groups(AggOp *p, CombErr *err)
 {
-    int64_t n = p->gt.groups.n_rows;
-    GroupRank *r = comb_malloc((size_t)(n + 1) * sizeof *r);
-    if (!r || !(p->order = comb_malloc((size_t)(n + 1) * sizeof *p->order))) {
-        comb_free(r);
-        return comb_err_nomem(err);
-    }
-    for (int64_t gi = 0; gi < n; gi++)
-        r[gi] = (GroupRank){p->gt.first[gi], p->gt.first_local[gi], gi};
-    qsort(r, (size_t)n, sizeof *r, cmp_rank);
-    for (int64_t k = 0; k < n; k++)
-        p->order[k] = r[k].gi;
-    comb_free(r);
-    return COMB_OK;
+    const GroupTable *gt = &p->gt;
+    int64_t n = gt->groups.n_rows;
+    int64_t *all = comb_malloc((size_t)(n + 1) * sizeof *all);
+    int64_t *by_local = comb_malloc((size_t)(n + 1) * sizeof *by_local);
+    int rc = all && by_local && (p->order = comb_malloc((size_t)(n + 1) * sizeof *p->order))
+                 ? COMB_OK : COMB_ENOMEM;
+    for (int64_t gi = 0; !rc && gi < n; gi++)
+        all[gi] = gi;
+    if (!rc)
+        rc = count_sort(all, n, gt->first_local, by_local);
+    if (!rc)
+        rc = count_sort(by_local, n, gt->first, p->order);
+    comb_free(all);
+    comb_free(by_local);
+    return rc ? comb_err_nomem(err) : COMB_OK;
 }
 
 /* Every copy groups its share on a thread of its own, then this one
@@ -861,11 +936,17 @@ static int group_serial(AggOp *p, CombErr *err)
 static int group_parallel(AggOp *p, CombErr *err)
 {
     int rc = sql_par_group_run(&p->par, &p->op, group_task, err);
+    int64_t room = p->gt.groups.n_rows + 1;
     if (!rc && atomic_load(&p->par.over))
         return group_serial(p, err);
+    for (int k = 0; k < p->par.n; k++)
+        room += peer(p, k)->gt.groups.n_rows;
+    /* one rehash for all the peers' groups, not one per doubling */
+    if (!rc && room * 2 > p->gt.n_slots)
+        rc = slots_grow(&p->gt.slots, &p->gt.n_slots, p->gt.hashes, p->gt.groups.n_rows,
+                        room, err);
     for (int k = 0; k < p->par.n && !rc; k++)
-        for (int64_t gi = 0; gi < peer(p, k)->gt.groups.n_rows && !rc; gi++)
-            rc = merge_group(p, peer(p, k), gi, err);
+        rc = merge_peer(p, peer(p, k), err);
     return rc ? rc : order_groups(p, err);
 }
 
