@@ -137,6 +137,11 @@ static const char *const queries[] = {
     "(SELECT g, CAST(substr(s, 2) AS INT) s FROM fa) x GROUP BY g",
     "SELECT k, g, count(*), sum(d) FROM pa WHERE k > 0 GROUP BY k, g",
     "SELECT g, count(*), sum(id), min(s) FROM tx GROUP BY g",
+    /* thousands of groups, most of them in one copy only: the merge
+     * sizes its table once, and orders them as one thread would */
+    "SELECT id, count(*), sum(m), min(s), max(d) FROM fa GROUP BY id",
+    "SELECT id % 4999, g, count(*), max(s), sum(id) FROM fa GROUP BY id % 4999, g",
+    "SELECT k, id % 2000, count(*), min(s) FROM pa GROUP BY k, id % 2000",
     "SELECT dim.name, count(*), sum(fa.d) FROM fa JOIN dim ON fa.g = dim.g "
     "GROUP BY dim.name",
     "SELECT dim.name, count(*), sum(fa.id) FROM fa LEFT JOIN dim ON fa.g = dim.g "
