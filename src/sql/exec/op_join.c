@@ -124,6 +124,10 @@ typedef struct JoinOp {
     SqlDatum *pkey;
     bool pkey_null;                /* a non-null-safe key of pi is NULL */
     int8_t *pmark;                 /* per live row: 1 TRUE, 0 FALSE, -1 NULL */
+    int64_t *pentry;               /* per live row: its first chain entry,
+                                      -1 none (prefetch_candidates) */
+    uint64_t *pg;                  /* per live row: its keys' spread hash */
+    bool prefetched;               /* pentry and pg hold this batch's */
     int *pcount;
     CombArena scratch;
     /* output */
@@ -463,22 +467,6 @@ static int build_chains(JoinOp *j, CombErr *err)
 
 /* ------------------------------------------------------------------ probe */
 
-static int start_probe_batch(JoinOp *j, CombErr *err)
-{
-    comb_arena_reset(&j->scratch);
-    for (int k = 0; k < j->s.n_keys; k++) {
-        int rc = sql_expr_eval(j->pkeys[k], j->pb, err);
-        if (rc)
-            return rc;
-    }
-    j->live = comb_batch_live(j->pb);
-    j->pi = 0;
-    j->cand = -2;
-    memset(j->pmark, 0, (size_t)COMB_BATCH_SIZE * sizeof *j->pmark);
-    memset(j->pcount, 0, (size_t)COMB_BATCH_SIZE * sizeof *j->pcount);
-    return COMB_OK;
-}
-
 /* A value of a flat kind as a datum without a copy: its string bytes stay
  * the vector's, valid as long as the probe batch. */
 static bool flat_datum(const CombVector *v, int row, SqlDatum *d)
@@ -503,6 +491,59 @@ static bool flat_datum(const CombVector *v, int row, SqlDatum *d)
     return true;
 }
 
+/* A probe row's first candidate is three dependent loads (its chain
+ * head, the build row's pointer, the row's keys), each a cache miss in a
+ * big build table, which row by row come one after another.  For a batch
+ * whose keys are all of flat kinds they are fetched ahead, one stage per
+ * pass over the batch, so that the misses of a stage overlap. */
+static void prefetch_candidates(JoinOp *j)
+{
+    int nk = j->s.n_keys;
+    SqlDatum k[8];
+    j->prefetched = false;
+    if (nk == 0 || nk > 8 || !j->heads)
+        return;
+    for (int i = 0; i < j->live; i++) {
+        int row = comb_batch_row(j->pb, i);
+        for (int c = 0; c < nk; c++)
+            if (!flat_datum(j->pkeys[c]->out, row, &k[c]))
+                return;
+        j->pentry[i] = -1;
+        if (null_blocks(j, k, nk))
+            continue;
+        j->pg[i] = spread(hash_keys(j, k, nk));
+        if (!bloom_may(j, j->pg[i]))
+            continue;
+        j->pentry[i] = -2;
+        __builtin_prefetch(&j->heads[j->pg[i] & j->mask]);
+    }
+    for (int i = 0; i < j->live; i++)
+        if (j->pentry[i] == -2 && (j->pentry[i] = j->heads[j->pg[i] & j->mask]) >= 0)
+            __builtin_prefetch(&j->rows.rows[j->pentry[i] >> TAG_BITS]);
+    for (int i = 0; i < j->live; i++)
+        if (j->pentry[i] >= 0 &&
+            ((uint64_t)j->pentry[i] & ((1u << TAG_BITS) - 1)) == j->pg[i] >> (64 - TAG_BITS))
+            __builtin_prefetch(bkey(j, j->pentry[i] >> TAG_BITS));
+    j->prefetched = true;
+}
+
+static int start_probe_batch(JoinOp *j, CombErr *err)
+{
+    comb_arena_reset(&j->scratch);
+    for (int k = 0; k < j->s.n_keys; k++) {
+        int rc = sql_expr_eval(j->pkeys[k], j->pb, err);
+        if (rc)
+            return rc;
+    }
+    j->live = comb_batch_live(j->pb);
+    j->pi = 0;
+    j->cand = -2;
+    prefetch_candidates(j);
+    memset(j->pmark, 0, (size_t)COMB_BATCH_SIZE * sizeof *j->pmark);
+    memset(j->pcount, 0, (size_t)COMB_BATCH_SIZE * sizeof *j->pcount);
+    return COMB_OK;
+}
+
 /* Row pi's keys as datums (j->pkey). */
 static int read_pkey(JoinOp *j, CombErr *err)
 {
@@ -525,7 +566,10 @@ static int first_candidate(JoinOp *j, CombErr *err)
         j->cand = j->rows.n_rows ? 0 : -1;
     else if (j->pkey_null)
         j->cand = -1;
-    else {
+    else if (j->prefetched) {
+        j->ptag = j->pg[j->pi] >> (64 - TAG_BITS);
+        set_cand(j, j->pentry[j->pi]);
+    } else {
         uint64_t g = spread(hash_keys(j, j->pkey, nk));
         j->ptag = g >> (64 - TAG_BITS);
         set_cand(j, bloom_may(j, g) ? j->heads[g & j->mask] : -1);
@@ -1682,6 +1726,8 @@ int sql_op_join(SqlStmtCtx *c, SqlOp *left, SqlOp *right,
         !(j->pkey = comb_arena_calloc(c->arena, (size_t)(nk + 1) * sizeof *j->pkey)) ||
         !(j->pmark = comb_arena_alloc(c->arena, COMB_BATCH_SIZE * sizeof *j->pmark)) ||
         !(j->pcount = comb_arena_alloc(c->arena, COMB_BATCH_SIZE * sizeof *j->pcount)) ||
+        !(j->pentry = comb_arena_alloc(c->arena, COMB_BATCH_SIZE * sizeof *j->pentry)) ||
+        !(j->pg = comb_arena_alloc(c->arena, COMB_BATCH_SIZE * sizeof *j->pg)) ||
         !(j->out_probe = comb_arena_alloc(c->arena, COMB_BATCH_SIZE * sizeof *j->out_probe)) ||
         !(j->out_build = comb_arena_alloc(c->arena, COMB_BATCH_SIZE * sizeof *j->out_build)) ||
         !(j->sel = comb_arena_alloc(c->arena, COMB_BATCH_SIZE * sizeof *j->sel)) ||
