@@ -522,8 +522,12 @@ static void prefetch_candidates(JoinOp *j)
             __builtin_prefetch(&j->rows.rows[j->pentry[i] >> TAG_BITS]);
     for (int i = 0; i < j->live; i++)
         if (j->pentry[i] >= 0 &&
-            ((uint64_t)j->pentry[i] & ((1u << TAG_BITS) - 1)) == j->pg[i] >> (64 - TAG_BITS))
-            __builtin_prefetch(bkey(j, j->pentry[i] >> TAG_BITS));
+            ((uint64_t)j->pentry[i] & ((1u << TAG_BITS) - 1)) == j->pg[i] >> (64 - TAG_BITS)) {
+            const SqlDatum *r = j->rows.rows[j->pentry[i] >> TAG_BITS];
+            /* its keys, and the columns a pair copies out */
+            for (int c = 0; c <= j->n_bstore; c++)
+                __builtin_prefetch(&r[c]);
+        }
     j->prefetched = true;
 }
 
