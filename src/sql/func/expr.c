@@ -514,6 +514,82 @@ static int vec_scale(const CombVector *v)
     return v->type ? (int)v->type->scale : 0;
 }
 
+/* What a DECIMAL + - * needs to run within 64 bits: each operand's
+ * factor to the result's scale and the bound of the result's precision
+ * (0: any int64 fits).  ok is false when the result's scale is not the
+ * exact one (Hive's adjustment cut it), which only sql_dec_arith rounds. */
+typedef struct DecFast {
+    bool ok;
+    int64_t fx, fy;
+    int64_t limit;
+} DecFast;
+
+static int64_t pow10_64(int n)
+{
+    return (int64_t)comb_dec_pow10(n);
+}
+
+static DecFast dec_fast_plan(const BoundExpr *e, const CombVector *x,
+                             const CombVector *y)
+{
+    DecFast f = {0};
+    int sa = vec_scale(x), sb = vec_scale(y), s = (int)e->ctype->scale;
+    int p = (int)e->ctype->precision;
+    int c = sa > sb ? sa : sb;
+    f.limit = p <= 18 ? pow10_64(p) : 0;
+    if (e->op == AST_OP_MUL) {
+        f.ok = sa + sb == s;
+        f.fx = f.fy = 1;
+    } else if (e->op == AST_OP_ADD || e->op == AST_OP_SUB) {
+        f.ok = c == s && c - sa <= 18 && c - sb <= 18;
+        f.fx = f.ok ? pow10_64(c - sa) : 1;
+        f.fy = f.ok ? pow10_64(c - sb) : 1;
+    }
+    return f;
+}
+
+/* One row by f: false when a value is beyond 64 bits or an operation
+ * overflows, and then the row is sql_dec_arith's (same result, exactly). */
+static inline bool dec_fast_row(const DecFast *f, AstOp op, comb_i128 a,
+                                comb_i128 b, comb_i128 *out)
+{
+    int64_t ia = (int64_t)a, ib = (int64_t)b, r;
+    bool over = ia != a || ib != b;
+    if (op == AST_OP_MUL) {
+        over |= __builtin_mul_overflow(ia, ib, &r);
+    } else {
+        over |= __builtin_mul_overflow(ia, f->fx, &ia);
+        over |= __builtin_mul_overflow(ib, f->fy, &ib);
+        over |= op == AST_OP_ADD ? __builtin_add_overflow(ia, ib, &r)
+                                 : __builtin_sub_overflow(ia, ib, &r);
+    }
+    over |= f->limit && (r >= f->limit || r <= -f->limit);
+    *out = r;
+    return !over;
+}
+
+/* DECIMAL + - * / %: rows within 64 bits by dec_fast_row, the others (and
+ * every / and %) by sql_dec_arith. */
+static void eval_dec_arith(BoundExpr *e, const CombBatch *in,
+                           const CombVector *x, const CombVector *y,
+                           CombVector *o)
+{
+    const DecFast f = dec_fast_plan(e, x, y);
+    const int sa = vec_scale(x), sb = vec_scale(y);
+    const int p = (int)e->ctype->precision, s = (int)e->ctype->scale;
+    const AstOp op = e->op;
+    const comb_i128 *xd = x->dec, *yd = y->dec;
+    comb_i128 *od = o->dec;
+    FOR_LIVE(in, i, row) {
+        if (o->has_nulls && o->nulls[row])
+            continue;
+        if (f.ok && dec_fast_row(&f, op, xd[row], yd[row], &od[row]))
+            continue;
+        if (!sql_dec_arith(op, xd[row], sa, yd[row], sb, p, s, &od[row]))
+            set_null(o, row);
+    }
+}
+
 /* Operands arrive in the result's type (bind.c: bind_arithmetic), except
  * that integer kinds share int64 vectors and DECIMAL operands keep their
  * own scales. */
@@ -522,6 +598,10 @@ static void eval_arith(BoundExpr *e, const CombBatch *in)
     const CombVector *x = e->a->out, *y = e->b->out;
     CombVector *o = e->out;
     nulls_from(o, in, x, y);
+    if (e->type == COMB_T_DECIMAL) {
+        eval_dec_arith(e, in, x, y, o);
+        return;
+    }
     FOR_LIVE(in, i, row) {
         bool is_null = false;
         if (o->has_nulls && o->nulls[row])
@@ -533,10 +613,6 @@ static void eval_arith(BoundExpr *e, const CombBatch *in)
                                            (float)y->f64[row], &is_null);
         else if (e->type == COMB_T_DOUBLE)
             o->f64[row] = dbl_arith(e->op, x->f64[row], y->f64[row], &is_null);
-        else if (e->type == COMB_T_DECIMAL)
-            is_null = !sql_dec_arith(e->op, x->dec[row], vec_scale(x), y->dec[row],
-                                     vec_scale(y), (int)e->ctype->precision,
-                                     (int)e->ctype->scale, &o->dec[row]);
         else
             o->i64[row] = wrap_to(e->type, int_arith(e->op, x->i64[row],
                                                      y->i64[row], &is_null));
@@ -785,12 +861,105 @@ int sql_expr_eval(BoundExpr *e, const CombBatch *in, CombErr *err)
     }
 }
 
+/* ------------------------------------------- filters on a column alone */
+
+/* Which orders of a column value against a constant (bit 0 smaller, 1
+ * equal, 2 larger) make a comparison TRUE; 0 for other operators. */
+static unsigned order_mask(AstOp op)
+{
+    switch (op) {
+    case AST_OP_LT: return 1;
+    case AST_OP_LE: return 3;
+    case AST_OP_EQ: return 2;
+    case AST_OP_NE: return 5;
+    case AST_OP_GT: return 4;
+    case AST_OP_GE: return 6;
+    default: return 0;
+    }
+}
+
+/* The same orders seen from the constant's side (`5 < x` is `x > 5`). */
+static unsigned mirror_mask(unsigned m)
+{
+    return (m & 2) | (m >> 2 & 1) | (m << 2 & 4);
+}
+
+static bool is_const_value(const BoundExpr *e)
+{
+    return e->kind == BX_CONST && !const_is_null(e);
+}
+
+/* A column or a non-NULL constant compared by fast_cmp with the other. */
+static bool column_vs_const(const BoundExpr *e, const BoundExpr *col,
+                            const BoundExpr *k)
+{
+    bool same = col->type == k->type ||
+                (comb_type_is_int(col->type) && comb_type_is_int(k->type));
+    return col->kind == BX_COL && is_const_value(k) && same && col->out &&
+           k->out && fast_kind(e, col->type, col->out, k->out);
+}
+
+/* Order of row `row` of column x against a constant vector's value:
+ * 0 smaller, 1 equal, 2 larger. */
+static inline unsigned order_of(CombTypeKind k, const CombVector *x,
+                                const CombVector *c, int row)
+{
+    if (k == COMB_T_DECIMAL)
+        return (unsigned)((x->dec[row] >= c->dec[0]) + (x->dec[row] > c->dec[0]));
+    return (unsigned)((x->i64[row] >= c->i64[0]) + (x->i64[row] > c->i64[0]));
+}
+
+/* `col OP const`, `const OP col` and `col [NOT] BETWEEN const AND const`
+ * over integer, date and same-scale decimal columns: the rows kept in one
+ * pass, no boolean vector or per-row dispatch between (most TPC-H
+ * filters).  A NULL column value is never kept.  False when e is not of
+ * that form; then nothing was done. */
+static bool keep_column_compare(BoundExpr *e, CombBatch *b)
+{
+    BoundExpr *col = e->a;
+    const BoundExpr *lo = e->b, *hi = NULL;
+    unsigned lo_mask, hi_mask = 7;
+    if (e->row_mode || !e->a || !e->b)
+        return false;
+    if (e->kind == BX_BINARY && (lo_mask = order_mask(e->op))) {
+        if (e->a->kind != BX_COL) {
+            col = e->b;
+            lo = e->a;
+            lo_mask = mirror_mask(lo_mask);
+        }
+    } else if (e->kind == BX_BETWEEN && !e->n_args && e->c) {
+        hi = e->c;
+        lo_mask = 6;
+        hi_mask = 3;
+    } else {
+        return false;
+    }
+    if (col->kind != BX_COL || sql_expr_eval(col, b, NULL) ||
+        !column_vs_const(e, col, lo) || (hi && !column_vs_const(e, col, hi)))
+        return false;
+    const CombVector *x = col->out, *kl = lo->out, *kh = hi ? hi->out : kl;
+    const CombTypeKind k = col->type;
+    const unsigned flip = e->kind == BX_BETWEEN && e->negated;
+    int n = 0;
+    FOR_LIVE(b, i, row) {
+        unsigned keep = (lo_mask >> order_of(k, x, kl, row) &
+                         hi_mask >> order_of(k, x, kh, row) & 1) ^ flip;
+        b->sel[n] = (uint16_t)row;
+        n += (int)(keep & !(x->has_nulls && x->nulls[row]));
+    }
+    b->n_sel = n;
+    b->use_sel = true;
+    return true;
+}
+
 /* Keep the live rows of b where e is TRUE. */
 static int keep_true(BoundExpr *e, CombBatch *b, CombErr *err)
 {
-    int rc = sql_expr_eval(e, b, err), n = 0;
+    int rc, n = 0;
     const CombVector *v;
-    if (rc)
+    if (keep_column_compare(e, b))
+        return COMB_OK;
+    if ((rc = sql_expr_eval(e, b, err)))
         return rc;
     v = e->out;
     FOR_LIVE(b, i, row)
