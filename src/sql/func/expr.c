@@ -889,66 +889,124 @@ static bool is_const_value(const BoundExpr *e)
     return e->kind == BX_CONST && !const_is_null(e);
 }
 
-/* A column or a non-NULL constant compared by fast_cmp with the other. */
-static bool column_vs_const(const BoundExpr *e, const BoundExpr *col,
-                            const BoundExpr *k)
+/* The value of constant k as one of column col's payload (its unscaled
+ * decimal at the column's scale, exactly, or its int64), or false when it
+ * is no such value: another kind, a NULL, a decimal of more fraction
+ * digits than the column's or beyond 38 digits once scaled. */
+static bool column_vs_const(const BoundExpr *col, const BoundExpr *k,
+                            comb_i128 *dec, int64_t *i64)
 {
-    bool same = col->type == k->type ||
-                (comb_type_is_int(col->type) && comb_type_is_int(k->type));
-    return col->kind == BX_COL && is_const_value(k) && same && col->out &&
-           k->out && fast_kind(e, col->type, col->out, k->out);
+    if (col->kind != BX_COL || !is_const_value(k) || !col->out)
+        return false;
+    if (comb_type_is_int(col->type) && comb_type_is_int(k->type)) {
+        *i64 = k->ival;
+        return true;
+    }
+    if (col->type != COMB_T_DECIMAL || k->type != COMB_T_DECIMAL ||
+        !k->ctype)
+        return false;
+    int from = (int)k->ctype->scale, to = vec_scale(col->out);
+    return from <= to && comb_dec_rescale(k->dec, from, to, dec);
 }
 
-/* Order of row `row` of column x against a constant vector's value:
- * 0 smaller, 1 equal, 2 larger. */
-static inline unsigned order_of(CombTypeKind k, const CombVector *x,
-                                const CombVector *c, int row)
+/* Order of v against lo and hi: bit 0 of (mask_lo >> order) & (mask_hi >>
+ * order), where an order is 0 smaller, 1 equal, 2 larger. */
+#define ORDER_KEEP(v, lo, hi, mask_lo, mask_hi)                        \
+    ((mask_lo) >> (((v) >= (lo)) + ((v) > (lo))) &                     \
+     (mask_hi) >> (((v) >= (hi)) + ((v) > (hi))) & 1u)
+
+/* A filter of a column against constants: the column, its bounds as
+ * payload values and the orders each keeps (hi unused when hi_mask is 7,
+ * which keeps every order). */
+typedef struct ColumnKeep {
+    int col;                 /* the input column */
+    const CombVector *x;
+    comb_i128 lo_dec, hi_dec;
+    int64_t lo_i64, hi_i64;
+    unsigned lo_mask, hi_mask, flip;
+} ColumnKeep;
+
+/* The live rows of b that q keeps, in one branch-free pass: a row is
+ * written to sel[n] always and counted when kept.  Inline with is_dec and
+ * two constants: one loop per payload array and number of bounds. */
+static inline __attribute__((always_inline)) void
+keep_by_order(CombBatch *b, const ColumnKeep *q, bool is_dec, bool two)
 {
-    if (k == COMB_T_DECIMAL)
-        return (unsigned)((x->dec[row] >= c->dec[0]) + (x->dec[row] > c->dec[0]));
-    return (unsigned)((x->i64[row] >= c->i64[0]) + (x->i64[row] > c->i64[0]));
+    const int live = comb_batch_live(b);
+    const bool use_sel = b->use_sel;
+    uint16_t *sel = b->sel;
+    const uint8_t *nulls = q->x->has_nulls ? q->x->nulls : NULL;
+    const comb_i128 *dec = q->x->dec, dlo = q->lo_dec, dhi = q->hi_dec;
+    const int64_t *i64 = q->x->i64, ilo = q->lo_i64, ihi = q->hi_i64;
+    const unsigned ml = q->lo_mask, mh = two ? q->hi_mask : 7, flip = q->flip;
+    int n = 0;
+    for (int i = 0; i < live; i++) {
+        int row = use_sel ? sel[i] : i;
+        unsigned keep = is_dec ? ORDER_KEEP(dec[row], dlo, dhi, ml, mh)
+                               : ORDER_KEEP(i64[row], ilo, ihi, ml, mh);
+        sel[n] = (uint16_t)row;
+        n += (int)((keep ^ flip) & (nulls ? !nulls[row] : 1u));
+    }
+    b->n_sel = n;
+    b->use_sel = true;
 }
 
-/* `col OP const`, `const OP col` and `col [NOT] BETWEEN const AND const`
- * over integer, date and same-scale decimal columns: the rows kept in one
- * pass, no boolean vector or per-row dispatch between (most TPC-H
- * filters).  A NULL column value is never kept.  False when e is not of
- * that form; then nothing was done. */
-static bool keep_column_compare(BoundExpr *e, CombBatch *b)
+static void keep_column(CombBatch *b, const ColumnKeep *q)
+{
+    bool two = q->hi_mask != 7;
+    if (q->x->kind == COMB_T_DECIMAL) {
+        if (two)
+            keep_by_order(b, q, true, true);
+        else
+            keep_by_order(b, q, true, false);
+    } else if (two) {
+        keep_by_order(b, q, false, true);
+    } else {
+        keep_by_order(b, q, false, false);
+    }
+}
+
+/* Whether e is `col OP const`, `const OP col` or `col [NOT] BETWEEN const
+ * AND const` over an integer, date or decimal column (a decimal constant
+ * of no more fraction digits than the column's); then *q is it. */
+static bool column_keep_of(BoundExpr *e, const CombBatch *b, ColumnKeep *q)
 {
     BoundExpr *col = e->a;
     const BoundExpr *lo = e->b, *hi = NULL;
-    unsigned lo_mask, hi_mask = 7;
+    *q = (ColumnKeep){.hi_mask = 7};
     if (e->row_mode || !e->a || !e->b)
         return false;
-    if (e->kind == BX_BINARY && (lo_mask = order_mask(e->op))) {
+    if (e->kind == BX_BINARY && (q->lo_mask = order_mask(e->op))) {
         if (e->a->kind != BX_COL) {
             col = e->b;
             lo = e->a;
-            lo_mask = mirror_mask(lo_mask);
+            q->lo_mask = mirror_mask(q->lo_mask);
         }
     } else if (e->kind == BX_BETWEEN && !e->n_args && e->c) {
         hi = e->c;
-        lo_mask = 6;
-        hi_mask = 3;
+        q->lo_mask = 6;
+        q->hi_mask = 3;
+        q->flip = e->negated;
     } else {
         return false;
     }
     if (col->kind != BX_COL || sql_expr_eval(col, b, NULL) ||
-        !column_vs_const(e, col, lo) || (hi && !column_vs_const(e, col, hi)))
+        !column_vs_const(col, lo, &q->lo_dec, &q->lo_i64) ||
+        (hi && !column_vs_const(col, hi, &q->hi_dec, &q->hi_i64)))
         return false;
-    const CombVector *x = col->out, *kl = lo->out, *kh = hi ? hi->out : kl;
-    const CombTypeKind k = col->type;
-    const unsigned flip = e->kind == BX_BETWEEN && e->negated;
-    int n = 0;
-    FOR_LIVE(b, i, row) {
-        unsigned keep = (lo_mask >> order_of(k, x, kl, row) &
-                         hi_mask >> order_of(k, x, kh, row) & 1) ^ flip;
-        b->sel[n] = (uint16_t)row;
-        n += (int)(keep & !(x->has_nulls && x->nulls[row]));
-    }
-    b->n_sel = n;
-    b->use_sel = true;
+    q->x = col->out;
+    q->col = col->col;
+    return true;
+}
+
+/* Two one-sided filters of one column as one range (x >= a AND x < b). */
+static bool column_keep_merge(ColumnKeep *q, const ColumnKeep *r)
+{
+    if (q->col != r->col || q->hi_mask != 7 || r->hi_mask != 7)
+        return false;
+    q->hi_dec = r->lo_dec;
+    q->hi_i64 = r->lo_i64;
+    q->hi_mask = r->lo_mask;
     return true;
 }
 
@@ -957,8 +1015,6 @@ static int keep_true(BoundExpr *e, CombBatch *b, CombErr *err)
 {
     int rc, n = 0;
     const CombVector *v;
-    if (keep_column_compare(e, b))
-        return COMB_OK;
     if ((rc = sql_expr_eval(e, b, err)))
         return rc;
     v = e->out;
@@ -972,14 +1028,23 @@ static int keep_true(BoundExpr *e, CombBatch *b, CombErr *err)
 
 /* Conjunct by conjunct, each over the rows the ones before kept (as Hive's
  * vectorized filters narrow their selection): a row FALSE or NULL in one
- * is not evaluated further. */
+ * is not evaluated further.  A conjunct on a column alone is kept in one
+ * pass (keep_column), with the next one when that bounds the same column
+ * from the other side. */
 int sql_filter_batch(BoundExpr *pred, CombBatch *b, CombErr *err)
 {
-    int rc = COMB_OK;
-    for (int k = 0; !rc && k < sql_bx_conjuncts(pred); k++)
-        if ((rc = keep_true(sql_bx_conjunct(pred, k), b, err)) == COMB_OK &&
-            comb_batch_live(b) == 0)
-            break;
+    int rc = COMB_OK, n = sql_bx_conjuncts(pred);
+    for (int k = 0; !rc && k < n && comb_batch_live(b) > 0; k++) {
+        ColumnKeep q, r;
+        if (!column_keep_of(sql_bx_conjunct(pred, k), b, &q)) {
+            rc = keep_true(sql_bx_conjunct(pred, k), b, err);
+            continue;
+        }
+        if (k + 1 < n && column_keep_of(sql_bx_conjunct(pred, k + 1), b, &r) &&
+            column_keep_merge(&q, &r))
+            k++;
+        keep_column(b, &q);
+    }
     return rc;
 }
 
