@@ -170,6 +170,13 @@ static bool values_equal(const CombType *const *types, const SqlDatum *d,
                 return false;
             continue;
         }
+        if (vec->str && comb_type_is_str(vec->kind)) {
+            /* strings compare as bytes (sql_str_cmp): equal = same bytes */
+            CombStr s = vec->str[row];
+            if (s.len != d[g].s.len || (s.len && memcmp(s.ptr, d[g].s.ptr, s.len)))
+                return false;
+            continue;
+        }
         if (vec->str) {
             memset(&v, 0, sizeof v);
             v.s = vec->str[row];

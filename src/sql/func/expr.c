@@ -516,7 +516,8 @@ static int vec_scale(const CombVector *v)
 
 /* What a DECIMAL + - * needs to run within 64 bits: each operand's
  * factor to the result's scale and the bound of the result's precision
- * (0: any int64 fits).  ok is false when the result's scale is not the
+ * (INT64_MAX beyond 18 digits: the two int64 values at or beyond it then
+ * take the exact path, which is only slower).  ok is false when the result's scale is not the
  * exact one (Hive's adjustment cut it), which only sql_dec_arith rounds. */
 typedef struct DecFast {
     bool ok;
@@ -536,7 +537,7 @@ static DecFast dec_fast_plan(const BoundExpr *e, const CombVector *x,
     int sa = vec_scale(x), sb = vec_scale(y), s = (int)e->ctype->scale;
     int p = (int)e->ctype->precision;
     int c = sa > sb ? sa : sb;
-    f.limit = p <= 18 ? pow10_64(p) : 0;
+    f.limit = p <= 18 ? pow10_64(p) : INT64_MAX;
     if (e->op == AST_OP_MUL) {
         f.ok = sa + sb == s;
         f.fx = f.fy = 1;
@@ -549,12 +550,14 @@ static DecFast dec_fast_plan(const BoundExpr *e, const CombVector *x,
 }
 
 /* One row by f: false when a value is beyond 64 bits or an operation
- * overflows, and then the row is sql_dec_arith's (same result, exactly). */
-static inline bool dec_fast_row(const DecFast *f, AstOp op, comb_i128 a,
-                                comb_i128 b, comb_i128 *out)
+ * overflows, and then the row is sql_dec_arith's (same result, exactly).
+ * Inline with op a constant: no test of the operator per row. */
+static inline __attribute__((always_inline)) bool
+dec_fast_row(const DecFast *f, AstOp op, comb_i128 a, comb_i128 b,
+             comb_i128 *out)
 {
     int64_t ia = (int64_t)a, ib = (int64_t)b, r;
-    bool over = ia != a || ib != b;
+    bool over = ((comb_i128)ia != a) | ((comb_i128)ib != b);
     if (op == AST_OP_MUL) {
         over |= __builtin_mul_overflow(ia, ib, &r);
     } else {
@@ -563,31 +566,54 @@ static inline bool dec_fast_row(const DecFast *f, AstOp op, comb_i128 a,
         over |= op == AST_OP_ADD ? __builtin_add_overflow(ia, ib, &r)
                                  : __builtin_sub_overflow(ia, ib, &r);
     }
-    over |= f->limit && (r >= f->limit || r <= -f->limit);
+    /* |r| < limit, as one unsigned range test */
+    over |= (uint64_t)r + (uint64_t)(f->limit - 1) > 2 * (uint64_t)(f->limit - 1);
     *out = r;
     return !over;
 }
 
-/* DECIMAL + - * / %: rows within 64 bits by dec_fast_row, the others (and
- * every / and %) by sql_dec_arith. */
+/* The live rows of a DECIMAL operation, by dec_fast_row when fast_op is
+ * + - or * (a constant here) and f allows it, else (and for the rows it
+ * gives up) by sql_dec_arith. */
+static inline __attribute__((always_inline)) void
+dec_rows(BoundExpr *e, const CombBatch *in, const CombVector *x,
+         const CombVector *y, CombVector *o, const DecFast *f, AstOp fast_op)
+{
+    const int sa = vec_scale(x), sb = vec_scale(y);
+    const int p = (int)e->ctype->precision, s = (int)e->ctype->scale;
+    const bool fast = fast_op == AST_OP_MUL || fast_op == AST_OP_ADD ||
+                      fast_op == AST_OP_SUB;
+    const int live = comb_batch_live(in);
+    const uint16_t *sel = in->use_sel ? in->sel : NULL;
+    const uint8_t *nulls = o->has_nulls ? o->nulls : NULL;
+    const comb_i128 *xd = x->dec, *yd = y->dec;
+    comb_i128 *od = o->dec;
+    for (int i = 0; i < live; i++) {
+        int row = sel ? sel[i] : i;
+        if (nulls && nulls[row])
+            continue;
+        if (fast && dec_fast_row(f, fast_op, xd[row], yd[row], &od[row]))
+            continue;
+        if (!sql_dec_arith(e->op, xd[row], sa, yd[row], sb, p, s, &od[row]))
+            set_null(o, row);
+    }
+}
+
+/* DECIMAL + - * / %: one loop per operator, so that the 64-bit path has
+ * no test of it per row. */
 static void eval_dec_arith(BoundExpr *e, const CombBatch *in,
                            const CombVector *x, const CombVector *y,
                            CombVector *o)
 {
     const DecFast f = dec_fast_plan(e, x, y);
-    const int sa = vec_scale(x), sb = vec_scale(y);
-    const int p = (int)e->ctype->precision, s = (int)e->ctype->scale;
-    const AstOp op = e->op;
-    const comb_i128 *xd = x->dec, *yd = y->dec;
-    comb_i128 *od = o->dec;
-    FOR_LIVE(in, i, row) {
-        if (o->has_nulls && o->nulls[row])
-            continue;
-        if (f.ok && dec_fast_row(&f, op, xd[row], yd[row], &od[row]))
-            continue;
-        if (!sql_dec_arith(op, xd[row], sa, yd[row], sb, p, s, &od[row]))
-            set_null(o, row);
-    }
+    if (f.ok && e->op == AST_OP_MUL)
+        dec_rows(e, in, x, y, o, &f, AST_OP_MUL);
+    else if (f.ok && e->op == AST_OP_ADD)
+        dec_rows(e, in, x, y, o, &f, AST_OP_ADD);
+    else if (f.ok && e->op == AST_OP_SUB)
+        dec_rows(e, in, x, y, o, &f, AST_OP_SUB);
+    else
+        dec_rows(e, in, x, y, o, &f, AST_OP_DIV);
 }
 
 /* Operands arrive in the result's type (bind.c: bind_arithmetic), except
