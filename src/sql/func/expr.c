@@ -935,6 +935,17 @@ static bool column_vs_const(const BoundExpr *col, const BoundExpr *k,
     return from <= to && comb_dec_rescale(k->dec, from, to, dec);
 }
 
+/* e, or the column under an implicit widening of integers (the binder's
+ * CAST(id AS bigint) before a comparison with a BIGINT constant): its
+ * values are the same int64s. */
+static BoundExpr *bare_column(BoundExpr *e)
+{
+    if (e->kind == BX_CAST && e->implicit && e->a->kind == BX_COL &&
+        sql_int_rank(e->a->type) && sql_int_rank(e->type) >= sql_int_rank(e->a->type))
+        return e->a;
+    return e;
+}
+
 /* Order of v against lo and hi: bit 0 of (mask_lo >> order) & (mask_hi >>
  * order), where an order is 0 smaller, 1 equal, 2 larger. */
 #define ORDER_KEEP(v, lo, hi, mask_lo, mask_hi)                        \
@@ -997,14 +1008,15 @@ static void keep_column(CombBatch *b, const ColumnKeep *q)
  * of no more fraction digits than the column's); then *q is it. */
 static bool column_keep_of(BoundExpr *e, const CombBatch *b, ColumnKeep *q)
 {
-    BoundExpr *col = e->a;
+    BoundExpr *col;
     const BoundExpr *lo = e->b, *hi = NULL;
     *q = (ColumnKeep){.hi_mask = 7};
     if (e->row_mode || !e->a || !e->b)
         return false;
+    col = bare_column(e->a);
     if (e->kind == BX_BINARY && (q->lo_mask = order_mask(e->op))) {
-        if (e->a->kind != BX_COL) {
-            col = e->b;
+        if (col->kind != BX_COL) {
+            col = bare_column(e->b);
             lo = e->a;
             q->lo_mask = mirror_mask(q->lo_mask);
         }
@@ -1052,26 +1064,82 @@ static int keep_true(BoundExpr *e, CombBatch *b, CombErr *err)
     return COMB_OK;
 }
 
-/* Conjunct by conjunct, each over the rows the ones before kept (as Hive's
- * vectorized filters narrow their selection): a row FALSE or NULL in one
- * is not evaluated further.  A conjunct on a column alone is kept in one
- * pass (keep_column), with the next one when that bounds the same column
- * from the other side. */
-int sql_filter_batch(BoundExpr *pred, CombBatch *b, CombErr *err)
+/* Whether e can neither fail nor give anything but its value: columns,
+ * constants, comparisons, BETWEEN, IN, LIKE, IS NULL, NOT, AND, OR and
+ * lenient casts of such.  A filter of such conjuncts only may take them in
+ * any order. */
+static bool is_plain(const BoundExpr *e)
+{
+    bool plain;
+    switch (e->kind) {
+    case BX_COL:
+    case BX_CONST:
+        return true;
+    case BX_CAST:
+        plain = !e->strict;
+        break;
+    case BX_BINARY:
+        plain = e->op == AST_OP_AND || e->op == AST_OP_OR ||
+                order_mask(e->op) || e->op == AST_OP_EQ_NS;
+        break;
+    case BX_UNARY:
+        plain = e->op == AST_OP_NOT;
+        break;
+    case BX_IS_NULL:
+    case BX_BETWEEN:
+    case BX_IN:
+    case BX_LIKE:
+        plain = true;
+        break;
+    default:
+        return false;
+    }
+    plain = plain && (!e->a || is_plain(e->a)) && (!e->b || is_plain(e->b)) &&
+            (!e->c || is_plain(e->c));
+    for (int i = 0; plain && i < e->n_args; i++)
+        plain = is_plain(e->args[i]);
+    return plain;
+}
+
+/* One pass over the conjuncts, each over the rows the ones before kept:
+ * those keep_column takes when `columns` (with the next one when that
+ * bounds the same column from the other side), the others when `rest`. */
+static int filter_conjuncts(BoundExpr *pred, CombBatch *b, bool columns,
+                            bool rest, CombErr *err)
 {
     int rc = COMB_OK, n = sql_bx_conjuncts(pred);
     for (int k = 0; !rc && k < n && comb_batch_live(b) > 0; k++) {
         ColumnKeep q, r;
         if (!column_keep_of(sql_bx_conjunct(pred, k), b, &q)) {
-            rc = keep_true(sql_bx_conjunct(pred, k), b, err);
+            if (rest)
+                rc = keep_true(sql_bx_conjunct(pred, k), b, err);
             continue;
         }
+        if (!columns)
+            continue;
         if (k + 1 < n && column_keep_of(sql_bx_conjunct(pred, k + 1), b, &r) &&
             column_keep_merge(&q, &r))
             k++;
         keep_column(b, &q);
     }
     return rc;
+}
+
+/* Conjunct by conjunct, each over the rows the ones before kept (as Hive's
+ * vectorized filters narrow their selection): a row FALSE or NULL in one
+ * is not evaluated further.  When every conjunct is plain, those on a
+ * column alone (the cheapest, one pass each) go first, so that the others
+ * (IN lists of strings, comparisons of two columns) see fewer rows; else
+ * the conjuncts keep their order, since one could fail on a row an
+ * earlier one drops. */
+int sql_filter_batch(BoundExpr *pred, CombBatch *b, CombErr *err)
+{
+    int rc;
+    if (sql_bx_conjuncts(pred) == 1 || !is_plain(pred))
+        return filter_conjuncts(pred, b, true, true, err);
+    if ((rc = filter_conjuncts(pred, b, true, false, err)))
+        return rc;
+    return filter_conjuncts(pred, b, false, true, err);
 }
 
 /* ------------------------------------------------------------ conjuncts */
