@@ -916,16 +916,20 @@ static bool is_const_value(const BoundExpr *e)
 }
 
 /* The value of constant k as one of column col's payload (its unscaled
- * decimal at the column's scale, exactly, or its int64), or false when it
- * is no such value: another kind, a NULL, a decimal of more fraction
- * digits than the column's or beyond 38 digits once scaled. */
+ * decimal at the column's scale, exactly, its int64 or its bytes), or
+ * false when it is no such value: another kind, a NULL, a decimal of more
+ * fraction digits than the column's or beyond 38 digits once scaled. */
 static bool column_vs_const(const BoundExpr *col, const BoundExpr *k,
-                            comb_i128 *dec, int64_t *i64)
+                            comb_i128 *dec, int64_t *i64, CombStr *str)
 {
     if (col->kind != BX_COL || !is_const_value(k) || !col->out)
         return false;
     if (comb_type_is_int(col->type) && comb_type_is_int(k->type)) {
         *i64 = k->ival;
+        return true;
+    }
+    if (comb_type_is_str(col->type) && comb_type_is_str(k->type)) {
+        *str = k->sval;
         return true;
     }
     if (col->type != COMB_T_DECIMAL || k->type != COMB_T_DECIMAL ||
@@ -960,6 +964,7 @@ typedef struct ColumnKeep {
     const CombVector *x;
     comb_i128 lo_dec, hi_dec;
     int64_t lo_i64, hi_i64;
+    CombStr lo_str, hi_str;
     unsigned lo_mask, hi_mask, flip;
 } ColumnKeep;
 
@@ -988,10 +993,49 @@ keep_by_order(CombBatch *b, const ColumnKeep *q, bool is_dec, bool two)
     b->use_sel = true;
 }
 
+/* Order of a against b, 0 smaller, 1 equal, 2 larger, in the byte order
+ * string comparisons have (sql_str_cmp); equality tells from the lengths
+ * first. */
+static inline unsigned str_order(CombStr a, CombStr b, bool equality)
+{
+    if (equality)
+        return a.len == b.len && (!a.len || !memcmp(a.ptr, b.ptr, a.len));
+    return (unsigned)(sql_str_cmp(a, b) + 1);
+}
+
+/* keep_by_order for strings: = and <> (masks 2 and 5 of one bound) by
+ * length and bytes, the other orders by sql_str_cmp. */
+static void keep_by_string(CombBatch *b, const ColumnKeep *q)
+{
+    const int live = comb_batch_live(b);
+    const bool use_sel = b->use_sel, two = q->hi_mask != 7;
+    const bool equality = !two && (q->lo_mask == 2 || q->lo_mask == 5);
+    /* equality's orders, 1 equal and 0 different, suit both masks */
+    const unsigned ml = q->lo_mask;
+    uint16_t *sel = b->sel;
+    const uint8_t *nulls = q->x->has_nulls ? q->x->nulls : NULL;
+    const CombStr *str = q->x->str;
+    int n = 0;
+    for (int i = 0; i < live; i++) {
+        int row = use_sel ? sel[i] : i;
+        unsigned keep = 0;
+        if (!nulls || !nulls[row])
+            keep = ml >> str_order(str[row], q->lo_str, equality) &
+                   (two ? q->hi_mask >> str_order(str[row], q->hi_str, false)
+                        : 1u) & 1u;
+        sel[n] = (uint16_t)row;
+        n += (int)(keep ^ (q->flip && (!nulls || !nulls[row])));
+    }
+    b->n_sel = n;
+    b->use_sel = true;
+}
+
 static void keep_column(CombBatch *b, const ColumnKeep *q)
 {
     bool two = q->hi_mask != 7;
-    if (q->x->kind == COMB_T_DECIMAL) {
+    if (q->x->str) {
+        keep_by_string(b, q);
+    } else if (q->x->kind == COMB_T_DECIMAL) {
         if (two)
             keep_by_order(b, q, true, true);
         else
@@ -1029,8 +1073,8 @@ static bool column_keep_of(BoundExpr *e, const CombBatch *b, ColumnKeep *q)
         return false;
     }
     if (col->kind != BX_COL || sql_expr_eval(col, b, NULL) ||
-        !column_vs_const(col, lo, &q->lo_dec, &q->lo_i64) ||
-        (hi && !column_vs_const(col, hi, &q->hi_dec, &q->hi_i64)))
+        !column_vs_const(col, lo, &q->lo_dec, &q->lo_i64, &q->lo_str) ||
+        (hi && !column_vs_const(col, hi, &q->hi_dec, &q->hi_i64, &q->hi_str)))
         return false;
     q->x = col->out;
     q->col = col->col;
@@ -1044,6 +1088,7 @@ static bool column_keep_merge(ColumnKeep *q, const ColumnKeep *r)
         return false;
     q->hi_dec = r->lo_dec;
     q->hi_i64 = r->lo_i64;
+    q->hi_str = r->lo_str;
     q->hi_mask = r->lo_mask;
     return true;
 }
