@@ -114,6 +114,8 @@ void comb_arena_reset(CombArena *a)
 {
     CombArenaBlock *b = a->head, *next;
     size_t kept = 0;
+    if (!b)     /* nothing to give back: callers reset per row */
+        return;
     for (CombArenaBlock *sp = a->spare; sp; sp = sp->next)
         kept += sp->size;
     while (b) {

@@ -687,10 +687,70 @@ static bool decimal_to_column(comb_i128 u, int from, const CombType *t,
            comb_dec_fits(*out, (int)t->precision);
 }
 
+/* What the fast run of read_decimals needs of the column, and what it
+ * found: whether some value must read as NULL. */
+typedef struct DecRun {
+    int col_scale;
+    bool check;              /* precision <= 18: values are bounded */
+    int64_t limit;           /* then 10^precision */
+    uint8_t worst;           /* a bad[i] was set */
+} DecRun;
+
+/* Values i.. of the k while the window holds 10 bytes ahead and each is a
+ * varint of at most 64 bits at a scale that reaches the column's within
+ * 18 digits and 64 bits (nearly every value): scaled in 64 bits, with the
+ * window's position in a local (bad[] stores could alias the stream's
+ * fields).  Returns the first value not taken. */
+static int read_decimals_fast(OrcIn *in, const int64_t *scales, int i, int k,
+                              DecRun *run, comb_i128 *dec, uint8_t *bad)
+{
+    const uint8_t *p = in->p;
+    const size_t len = in->len;
+    const uint64_t col_scale = (uint64_t)run->col_scale;
+    const int64_t limit = run->limit;
+    const uint8_t check = run->check;
+    size_t pos = in->pos;
+    uint8_t worst = 0;
+    for (; i < k && len - pos >= 10; i++) {
+        uint64_t up = col_scale - (uint64_t)scales[i], u;
+        size_t n = 1;
+        int64_t val;
+        if (up > 18 || scales[i] < 0)  /* up wraps past the column's */
+            break;
+        u = p[pos];
+        if (u >= 0x80 && !(n = orc_varint_fast(p + pos, &u)))
+            break;
+        if (__builtin_mul_overflow(orc_zigzag_dec(u), pow10_i64[up], &val))
+            break;
+        pos += n;
+        dec[i] = val;
+        bad[i] = check & ((val >= limit) | (val <= -limit));
+        worst |= bad[i];
+    }
+    in->pos = pos;
+    run->worst |= worst;
+    return i;
+}
+
+/* One value by the 128-bit path: any scale, any varint length. */
+static int read_decimal_wide(OrcColRead *c, int64_t scale, comb_i128 *dec,
+                             uint8_t *bad, CombErr *err)
+{
+    comb_i128 w = 0;
+    bool fits;
+    int rc;
+    if ((uint64_t)scale > COMB_MAX_DECIMAL_PRECISION)
+        return orc_in_corrupt(&c->secondary.in, "decimal scale out of range",
+                              err);
+    if ((rc = read_wide_varint(&c->data, &w, &fits, err)))
+        return rc;
+    *bad = !fits || !decimal_to_column(w, (int)scale, c->type, dec);
+    return COMB_OK;
+}
+
 /* Decimals densely into v->dec; bad[i] = 1 where the i-th value must read
- * as NULL, *any_bad whether one must.  The common value, a varint of at
- * most 64 bits at a scale no larger than the column's, is scaled up
- * within 64 bits; the rest take the 128-bit path. */
+ * as NULL, *any_bad whether one must.  Runs of common values (see
+ * read_decimals_fast) alternate with single values of the 128-bit path. */
 static int read_decimals(OrcReader *r, OrcColRead *c, CombVector *v, int k,
                          uint8_t *bad, bool *any_bad, CombErr *err)
 {
@@ -709,37 +769,18 @@ static int read_decimals(OrcReader *r, OrcColRead *c, CombVector *v, int k,
     }
     if ((rc = orc_int_dec_next(&c->secondary, scales, (size_t)k, err)))
         return rc;
-    /* locals: the stores to v->dec could alias the type's fields */
-    const int col_scale = (int)c->type->scale;
-    const bool check = c->type->precision <= 18;
-    const int64_t limit = check ? pow10_i64[c->type->precision] : 1;
-    OrcIn *in = &c->data;
-    comb_i128 *dec = v->dec;
+    DecRun run = {.col_scale = (int)c->type->scale,
+                  .check = c->type->precision <= 18};
+    run.limit = run.check ? pow10_i64[c->type->precision] : 1;
     for (int i = 0; i < k; i++) {
-        uint64_t u;
-        size_t len;
-        int64_t val;
-        if ((uint64_t)scales[i] > COMB_MAX_DECIMAL_PRECISION)
-            return orc_in_corrupt(&c->secondary.in,
-                                  "decimal scale out of range", err);
-        int up = col_scale - (int)scales[i];
-        if (in->len - in->pos >= 10 && up >= 0 && up <= 18 &&
-            (len = orc_varint_fast(in->p + in->pos, &u)) &&
-            !__builtin_mul_overflow(orc_zigzag_dec(u), pow10_i64[up], &val)) {
-            in->pos += len;
-            dec[i] = val;
-            bad[i] = check & ((val >= limit) | (val <= -limit));
-        } else {
-            comb_i128 w = 0;
-            bool fits;
-            if ((rc = read_wide_varint(in, &w, &fits, err)))
-                return rc;
-            bad[i] = !fits || !decimal_to_column(w, (int)scales[i], c->type,
-                                                 &dec[i]);
-        }
-        worst |= bad[i];
+        if ((i = read_decimals_fast(&c->data, scales, i, k, &run, v->dec,
+                                    bad)) == k)
+            break;
+        if ((rc = read_decimal_wide(c, scales[i], &v->dec[i], &bad[i], err)))
+            return rc;
+        run.worst |= bad[i];
     }
-    *any_bad = worst;
+    *any_bad = run.worst;
     return COMB_OK;
 }
 

@@ -58,6 +58,7 @@ typedef struct AggOp {
     size_t *offsets;         /* of each call's state in a group's block */
     size_t states_size;
     void **row_states;       /* per live row of a batch: its call's state */
+    uint64_t *row_hashes;    /* per live row of a batch: its key's hash */
     const CombVector **argv; /* the arguments of one call */
     int max_args;
     GroupTable gt;
@@ -75,7 +76,6 @@ typedef struct AggOp {
     _Atomic bool *stop;      /* the lead's par.stop: a copy failed */
     SqlParGroup *group;      /* the lead's par; NULL: this copy runs alone */
     int64_t *order;          /* output order of the groups; NULL: as made */
-    uint64_t *hashes;        /* of a batch's live rows' keys */
     /* spilling */
     bool *in_used;           /* input columns the keys and arguments read */
     CombMemShare mem;        /* the table's arrays */
@@ -139,12 +139,44 @@ static uint64_t hash_value(uint64_t h, const CombVector *v, int row)
     return h;
 }
 
+#define HASH_SEED 14695981039346656037ULL
+
 static uint64_t hash_key(const AggOp *p, int row)
 {
-    uint64_t h = 14695981039346656037ULL;
+    uint64_t h = HASH_SEED;
     for (int g = 0; g < p->n_keys; g++)
         h = hash_value(h, p->keys[g]->out, row);
     return h;
+}
+
+/* hash_value of key vector v over the live rows of b into hs, one loop
+ * per payload: strings and plain integers (most keys) without
+ * hash_value's tests per row; the same hashes as hash_key's. */
+static void hash_column(uint64_t *hs, const CombVector *v, const CombBatch *b)
+{
+    const bool only_str = v->str && comb_type_is_str(v->kind);
+    const bool only_int = v->i64 && comb_type_is_int(v->kind) && !v->nanos;
+    const int live = comb_batch_live(b);
+    for (int i = 0; i < live; i++) {
+        int row = comb_batch_row(b, i);
+        if (v->has_nulls && v->nulls[row])
+            hs[i] = hash_bytes(hs[i], "N", 1);
+        else if (only_str)
+            hs[i] = hash_bytes(hs[i], v->str[row].ptr, v->str[row].len);
+        else if (only_int)
+            hs[i] = hash_bytes(hs[i], &v->i64[row], 8);
+        else
+            hs[i] = hash_value(hs[i], v, row);
+    }
+}
+
+/* hash_key of every live row of b, key by key. */
+static void hash_keys(const AggOp *p, const CombBatch *b, uint64_t *hs)
+{
+    for (int i = 0; i < comb_batch_live(b); i++)
+        hs[i] = HASH_SEED;
+    for (int g = 0; g < p->n_keys; g++)
+        hash_column(hs, p->keys[g]->out, b);
 }
 
 /* Do the values of exprs at row equal the datums d (of types)? */
@@ -168,6 +200,13 @@ static bool values_equal(const CombType *const *types, const SqlDatum *d,
         }
         if (vec->kind == COMB_T_DECIMAL) {
             if (d[g].dec != vec->dec[row])
+                return false;
+            continue;
+        }
+        if (vec->str && comb_type_is_str(vec->kind)) {
+            /* strings compare as bytes (sql_str_cmp): equal = same bytes */
+            CombStr s = vec->str[row];
+            if (s.len != d[g].s.len || (s.len && memcmp(s.ptr, d[g].s.ptr, s.len)))
                 return false;
             continue;
         }
@@ -395,7 +434,7 @@ static int64_t group_held(const AggOp *p, const GroupTable *gt, int row,
     return slot_row(gt->slots[s]);
 }
 
-/* Row's group (key hash h), made if new. */
+/* Row's group (key hash h), made when new. */
 static int group_find(const AggOp *p, GroupTable *gt, int row, uint64_t h,
                       CombArena *scratch, int64_t *gi, CombErr *err)
 {
@@ -421,33 +460,45 @@ static int find_groups(AggOp *p, GroupTable *gt, const CombBatch *b,
     int n = comb_batch_live(b);
     if (p->n_keys == 0 && n > 0) {
         /* no keys: one group, found once per batch */
-        int rc = group_find(p, gt, comb_batch_row(b, 0), hash_key(p, comb_batch_row(b, 0)), scratch,
+        int rc = group_find(p, gt, comb_batch_row(b, 0), HASH_SEED, scratch,
                             &gis[0], err);
         for (int i = 1; !rc && i < n; i++)
             gis[i] = gis[0];
         return rc;
     }
-    /* the batch's slots are fetched while the hashes are made, instead
-     * of one cache miss after another in the probes */
-    for (int i = 0; i < n; i++) {
-        p->hashes[i] = hash_key(p, comb_batch_row(b, i));
-        if (gt->n_slots)
-            __builtin_prefetch(&gt->slots[p->hashes[i] & (uint64_t)(gt->n_slots - 1)]);
-    }
+    hash_keys(p, b, p->row_hashes);
+    /* the batch's slots are fetched before the probes, instead of one
+     * cache miss after another */
+    if (gt->n_slots)
+        for (int i = 0; i < n; i++)
+            __builtin_prefetch(&gt->slots[p->row_hashes[i] & (uint64_t)(gt->n_slots - 1)]);
     for (int i = 0; i < n; i++) {
         int row = comb_batch_row(b, i), rc;
         comb_arena_reset(scratch);
         /* rows of one key often come together (data sorted or clustered
          * by it): the previous row's group is checked before the table */
-        if (i > 0 && p->hashes[i] == p->hashes[i - 1] &&
+        if (i > 0 && p->row_hashes[i] == p->row_hashes[i - 1] &&
             key_equals(p, gt->groups.rows[gis[i - 1]], row, scratch)) {
             gis[i] = gis[i - 1];
             continue;
         }
-        if ((rc = group_find(p, gt, row, p->hashes[i], scratch, &gis[i], err)))
+        if ((rc = group_find(p, gt, row, p->row_hashes[i], scratch, &gis[i], err)))
             return rc;
     }
     return COMB_OK;
+}
+
+/* Call a's state of each live row's group (gis), from locals: stores of
+ * the state pointers could alias the arrays read. */
+static void row_states_of(AggOp *p, const GroupTable *gt, const CombBatch *b,
+                          const int64_t *gis, int a)
+{
+    void **rs = p->row_states;
+    unsigned char *const *states = gt->states;
+    const size_t off = p->offsets[a];
+    const int live = comb_batch_live(b);
+    for (int i = 0; i < live; i++)
+        rs[i] = states[gis[i]] + off;
 }
 
 /* Keys and arguments over the batch, each row's group, then each call
@@ -476,8 +527,7 @@ static int consume_batch(AggOp *p, GroupTable *gt, const CombBatch *b,
                 return rc;
             in = &view;
         } else {
-            for (int i = 0; i < comb_batch_live(b); i++)
-                p->row_states[i] = gt->states[gis[i]] + p->offsets[a];
+            row_states_of(p, gt, b, gis, a);
         }
         if (comb_batch_live(in) &&
             (rc = agg->ops->add(agg, p->row_states, p->argv, in,
@@ -757,8 +807,6 @@ static int agg_open(SqlOp *op, CombErr *err)
                 return rc;
     if ((rc = tables_init(p, err)))
         return rc;
-    if (!(p->hashes = comb_arena_alloc(op->c->arena, COMB_BATCH_SIZE * sizeof *p->hashes)))
-        return comb_err_nomem(err);
     p->have_groups = true;
     comb_arena_init(&p->arena, 4096);
     if (comb_batch_init_types(&p->batch, op->n_cols, op->types, COMB_BATCH_SIZE))
@@ -1068,7 +1116,8 @@ int sql_op_aggregate(SqlStmtCtx *c, SqlOp *input, int n_keys,
     if (!p || !(p->ktypes = comb_arena_alloc(c->arena, (size_t)(n_keys + 1) * sizeof *p->ktypes)) ||
         !(p->op.types = comb_arena_alloc(c->arena, (size_t)(n + 1) * sizeof *p->op.types)) ||
         !(p->offsets = comb_arena_alloc(c->arena, (size_t)(n_aggs + 1) * sizeof *p->offsets)) ||
-        !(p->row_states = comb_arena_alloc(c->arena, COMB_BATCH_SIZE * sizeof *p->row_states)))
+        !(p->row_states = comb_arena_alloc(c->arena, COMB_BATCH_SIZE * sizeof *p->row_states)) ||
+        !(p->row_hashes = comb_arena_alloc(c->arena, COMB_BATCH_SIZE * sizeof *p->row_hashes)))
         return comb_err_nomem(err);
     for (int g = 0; g < n_keys; g++)
         if (!(p->ktypes[g] = p->op.types[g] = sql_bx_type(c, keys[g])))

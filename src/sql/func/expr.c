@@ -168,6 +168,18 @@ static InSet *in_set_build(const BoundExpr *e, CombArena *a)
     return s;
 }
 
+/* Equal strings, told from the lengths first: the same bytes, as
+ * sql_str_cmp has it. */
+static inline bool str_equal(CombStr a, CombStr b)
+{
+    return a.len == b.len && (!a.len || !memcmp(a.ptr, b.ptr, a.len));
+}
+
+/* A short list of strings is looked through: most values differ from
+ * each constant in length or first bytes, cheaper than a search's
+ * comparisons in order. */
+#define IN_SET_SCAN 8
+
 /* Whether non-NULL row `row` of x is in s.  The order is Double.compare's
  * for doubles, under which -0.0 and 0.0 differ, as they do for IN
  * (in_matches); NaN matches nothing. */
@@ -176,6 +188,12 @@ static bool in_set_has(const InSet *s, const CombVector *x, int row)
     int lo = 0, hi = s->n;
     if (comb_type_is_float(x->kind) && isnan(x->f64[row]))
         return false;
+    if (x->str && s->n <= IN_SET_SCAN) {
+        for (int j = 0; j < s->n; j++)
+            if (str_equal(x->str[row], s->v.str[j]))
+                return true;
+        return false;
+    }
     while (lo < hi) {
         int mid = lo + (hi - lo) / 2;
         int c = sql_value_cmp(x, row, &s->v, s->order[mid], true);
@@ -514,6 +532,108 @@ static int vec_scale(const CombVector *v)
     return v->type ? (int)v->type->scale : 0;
 }
 
+/* What a DECIMAL + - * needs to run within 64 bits: each operand's
+ * factor to the result's scale and the bound of the result's precision
+ * (INT64_MAX beyond 18 digits: the two int64 values at or beyond it then
+ * take the exact path, which is only slower).  ok is false when the result's scale is not the
+ * exact one (Hive's adjustment cut it), which only sql_dec_arith rounds. */
+typedef struct DecFast {
+    bool ok;
+    int64_t fx, fy;
+    int64_t limit;
+} DecFast;
+
+static int64_t pow10_64(int n)
+{
+    return (int64_t)comb_dec_pow10(n);
+}
+
+static DecFast dec_fast_plan(const BoundExpr *e, const CombVector *x,
+                             const CombVector *y)
+{
+    DecFast f = {0};
+    int sa = vec_scale(x), sb = vec_scale(y), s = (int)e->ctype->scale;
+    int p = (int)e->ctype->precision;
+    int c = sa > sb ? sa : sb;
+    f.limit = p <= 18 ? pow10_64(p) : INT64_MAX;
+    if (e->op == AST_OP_MUL) {
+        f.ok = sa + sb == s;
+        f.fx = f.fy = 1;
+    } else if (e->op == AST_OP_ADD || e->op == AST_OP_SUB) {
+        f.ok = c == s && c - sa <= 18 && c - sb <= 18;
+        f.fx = f.ok ? pow10_64(c - sa) : 1;
+        f.fy = f.ok ? pow10_64(c - sb) : 1;
+    }
+    return f;
+}
+
+/* One row by f: false when a value is beyond 64 bits or an operation
+ * overflows, and then the row is sql_dec_arith's (same result, exactly).
+ * Inline with op a constant: no test of the operator per row. */
+static inline __attribute__((always_inline)) bool
+dec_fast_row(const DecFast *f, AstOp op, comb_i128 a, comb_i128 b,
+             comb_i128 *out)
+{
+    int64_t ia = (int64_t)a, ib = (int64_t)b, r;
+    bool over = ((comb_i128)ia != a) | ((comb_i128)ib != b);
+    if (op == AST_OP_MUL) {
+        over |= __builtin_mul_overflow(ia, ib, &r);
+    } else {
+        over |= __builtin_mul_overflow(ia, f->fx, &ia);
+        over |= __builtin_mul_overflow(ib, f->fy, &ib);
+        over |= op == AST_OP_ADD ? __builtin_add_overflow(ia, ib, &r)
+                                 : __builtin_sub_overflow(ia, ib, &r);
+    }
+    /* |r| < limit, as one unsigned range test */
+    over |= (uint64_t)r + (uint64_t)(f->limit - 1) > 2 * (uint64_t)(f->limit - 1);
+    *out = r;
+    return !over;
+}
+
+/* The live rows of a DECIMAL operation, by dec_fast_row when fast_op is
+ * + - or * (a constant here) and f allows it, else (and for the rows it
+ * gives up) by sql_dec_arith. */
+static inline __attribute__((always_inline)) void
+dec_rows(BoundExpr *e, const CombBatch *in, const CombVector *x,
+         const CombVector *y, CombVector *o, const DecFast *f, AstOp fast_op)
+{
+    const int sa = vec_scale(x), sb = vec_scale(y);
+    const int p = (int)e->ctype->precision, s = (int)e->ctype->scale;
+    const bool fast = fast_op == AST_OP_MUL || fast_op == AST_OP_ADD ||
+                      fast_op == AST_OP_SUB;
+    const int live = comb_batch_live(in);
+    const uint16_t *sel = in->use_sel ? in->sel : NULL;
+    const uint8_t *nulls = o->has_nulls ? o->nulls : NULL;
+    const comb_i128 *xd = x->dec, *yd = y->dec;
+    comb_i128 *od = o->dec;
+    for (int i = 0; i < live; i++) {
+        int row = sel ? sel[i] : i;
+        if (nulls && nulls[row])
+            continue;
+        if (fast && dec_fast_row(f, fast_op, xd[row], yd[row], &od[row]))
+            continue;
+        if (!sql_dec_arith(e->op, xd[row], sa, yd[row], sb, p, s, &od[row]))
+            set_null(o, row);
+    }
+}
+
+/* DECIMAL + - * / %: one loop per operator, so that the 64-bit path has
+ * no test of it per row. */
+static void eval_dec_arith(BoundExpr *e, const CombBatch *in,
+                           const CombVector *x, const CombVector *y,
+                           CombVector *o)
+{
+    const DecFast f = dec_fast_plan(e, x, y);
+    if (f.ok && e->op == AST_OP_MUL)
+        dec_rows(e, in, x, y, o, &f, AST_OP_MUL);
+    else if (f.ok && e->op == AST_OP_ADD)
+        dec_rows(e, in, x, y, o, &f, AST_OP_ADD);
+    else if (f.ok && e->op == AST_OP_SUB)
+        dec_rows(e, in, x, y, o, &f, AST_OP_SUB);
+    else
+        dec_rows(e, in, x, y, o, &f, AST_OP_DIV);
+}
+
 /* Operands arrive in the result's type (bind.c: bind_arithmetic), except
  * that integer kinds share int64 vectors and DECIMAL operands keep their
  * own scales. */
@@ -522,6 +642,10 @@ static void eval_arith(BoundExpr *e, const CombBatch *in)
     const CombVector *x = e->a->out, *y = e->b->out;
     CombVector *o = e->out;
     nulls_from(o, in, x, y);
+    if (e->type == COMB_T_DECIMAL) {
+        eval_dec_arith(e, in, x, y, o);
+        return;
+    }
     FOR_LIVE(in, i, row) {
         bool is_null = false;
         if (o->has_nulls && o->nulls[row])
@@ -533,10 +657,6 @@ static void eval_arith(BoundExpr *e, const CombBatch *in)
                                            (float)y->f64[row], &is_null);
         else if (e->type == COMB_T_DOUBLE)
             o->f64[row] = dbl_arith(e->op, x->f64[row], y->f64[row], &is_null);
-        else if (e->type == COMB_T_DECIMAL)
-            is_null = !sql_dec_arith(e->op, x->dec[row], vec_scale(x), y->dec[row],
-                                     vec_scale(y), (int)e->ctype->precision,
-                                     (int)e->ctype->scale, &o->dec[row]);
         else
             o->i64[row] = wrap_to(e->type, int_arith(e->op, x->i64[row],
                                                      y->i64[row], &is_null));
@@ -785,12 +905,218 @@ int sql_expr_eval(BoundExpr *e, const CombBatch *in, CombErr *err)
     }
 }
 
+/* ------------------------------------------- filters on a column alone */
+
+/* Which orders of a column value against a constant (bit 0 smaller, 1
+ * equal, 2 larger) make a comparison TRUE; 0 for other operators. */
+static unsigned order_mask(AstOp op)
+{
+    switch (op) {
+    case AST_OP_LT: return 1;
+    case AST_OP_LE: return 3;
+    case AST_OP_EQ: return 2;
+    case AST_OP_NE: return 5;
+    case AST_OP_GT: return 4;
+    case AST_OP_GE: return 6;
+    default: return 0;
+    }
+}
+
+/* The same orders seen from the constant's side (`5 < x` is `x > 5`). */
+static unsigned mirror_mask(unsigned m)
+{
+    return (m & 2) | (m >> 2 & 1) | (m << 2 & 4);
+}
+
+static bool is_const_value(const BoundExpr *e)
+{
+    return e->kind == BX_CONST && !const_is_null(e);
+}
+
+/* The value of constant k as one of column col's payload (its unscaled
+ * decimal at the column's scale, exactly, its int64 or its bytes), or
+ * false when it is no such value: another kind, a NULL, a decimal of more
+ * fraction digits than the column's or beyond 38 digits once scaled. */
+static bool column_vs_const(const BoundExpr *col, const BoundExpr *k,
+                            comb_i128 *dec, int64_t *i64, CombStr *str)
+{
+    if (col->kind != BX_COL || !is_const_value(k) || !col->out)
+        return false;
+    if (comb_type_is_int(col->type) && comb_type_is_int(k->type)) {
+        *i64 = k->ival;
+        return true;
+    }
+    if (comb_type_is_str(col->type) && comb_type_is_str(k->type)) {
+        *str = k->sval;
+        return true;
+    }
+    if (col->type != COMB_T_DECIMAL || k->type != COMB_T_DECIMAL ||
+        !k->ctype)
+        return false;
+    int from = (int)k->ctype->scale, to = vec_scale(col->out);
+    return from <= to && comb_dec_rescale(k->dec, from, to, dec);
+}
+
+/* e, or the column under an implicit widening of integers (the binder's
+ * CAST(id AS bigint) before a comparison with a BIGINT constant): its
+ * values are the same int64s. */
+static BoundExpr *bare_column(BoundExpr *e)
+{
+    if (e->kind == BX_CAST && e->implicit && e->a->kind == BX_COL &&
+        sql_int_rank(e->a->type) && sql_int_rank(e->type) >= sql_int_rank(e->a->type))
+        return e->a;
+    return e;
+}
+
+/* Order of v against lo and hi: bit 0 of (mask_lo >> order) & (mask_hi >>
+ * order), where an order is 0 smaller, 1 equal, 2 larger. */
+#define ORDER_KEEP(v, lo, hi, mask_lo, mask_hi)                        \
+    ((mask_lo) >> (((v) >= (lo)) + ((v) > (lo))) &                     \
+     (mask_hi) >> (((v) >= (hi)) + ((v) > (hi))) & 1u)
+
+/* A filter of a column against constants: the column, its bounds as
+ * payload values and the orders each keeps (hi unused when hi_mask is 7,
+ * which keeps every order). */
+typedef struct ColumnKeep {
+    int col;                 /* the input column */
+    const CombVector *x;
+    comb_i128 lo_dec, hi_dec;
+    int64_t lo_i64, hi_i64;
+    CombStr lo_str, hi_str;
+    unsigned lo_mask, hi_mask, flip;
+} ColumnKeep;
+
+/* The live rows of b that q keeps, in one branch-free pass: a row is
+ * written to sel[n] always and counted when kept.  Inline with is_dec and
+ * two constants: one loop per payload array and number of bounds. */
+static inline __attribute__((always_inline)) void
+keep_by_order(CombBatch *b, const ColumnKeep *q, bool is_dec, bool two)
+{
+    const int live = comb_batch_live(b);
+    const bool use_sel = b->use_sel;
+    uint16_t *sel = b->sel;
+    const uint8_t *nulls = q->x->has_nulls ? q->x->nulls : NULL;
+    const comb_i128 *dec = q->x->dec, dlo = q->lo_dec, dhi = q->hi_dec;
+    const int64_t *i64 = q->x->i64, ilo = q->lo_i64, ihi = q->hi_i64;
+    const unsigned ml = q->lo_mask, mh = two ? q->hi_mask : 7, flip = q->flip;
+    int n = 0;
+    for (int i = 0; i < live; i++) {
+        int row = use_sel ? sel[i] : i;
+        unsigned keep = is_dec ? ORDER_KEEP(dec[row], dlo, dhi, ml, mh)
+                               : ORDER_KEEP(i64[row], ilo, ihi, ml, mh);
+        sel[n] = (uint16_t)row;
+        n += (int)((keep ^ flip) & (nulls ? !nulls[row] : 1u));
+    }
+    b->n_sel = n;
+    b->use_sel = true;
+}
+
+/* Order of a against b, 0 smaller, 1 equal, 2 larger, in the byte order
+ * string comparisons have (sql_str_cmp); equality tells from the lengths
+ * first. */
+static inline unsigned str_order(CombStr a, CombStr b, bool equality)
+{
+    if (equality)
+        return str_equal(a, b);
+    return (unsigned)(sql_str_cmp(a, b) + 1);
+}
+
+/* keep_by_order for strings: = and <> (masks 2 and 5 of one bound) by
+ * length and bytes, the other orders by sql_str_cmp. */
+static void keep_by_string(CombBatch *b, const ColumnKeep *q)
+{
+    const int live = comb_batch_live(b);
+    const bool use_sel = b->use_sel, two = q->hi_mask != 7;
+    const bool equality = !two && (q->lo_mask == 2 || q->lo_mask == 5);
+    /* equality's orders, 1 equal and 0 different, suit both masks */
+    const unsigned ml = q->lo_mask;
+    uint16_t *sel = b->sel;
+    const uint8_t *nulls = q->x->has_nulls ? q->x->nulls : NULL;
+    const CombStr *str = q->x->str;
+    int n = 0;
+    for (int i = 0; i < live; i++) {
+        int row = use_sel ? sel[i] : i;
+        unsigned keep = 0;
+        if (!nulls || !nulls[row])
+            keep = ml >> str_order(str[row], q->lo_str, equality) &
+                   (two ? q->hi_mask >> str_order(str[row], q->hi_str, false)
+                        : 1u) & 1u;
+        sel[n] = (uint16_t)row;
+        n += (int)(keep ^ (q->flip && (!nulls || !nulls[row])));
+    }
+    b->n_sel = n;
+    b->use_sel = true;
+}
+
+static void keep_column(CombBatch *b, const ColumnKeep *q)
+{
+    bool two = q->hi_mask != 7;
+    if (q->x->str) {
+        keep_by_string(b, q);
+    } else if (q->x->kind == COMB_T_DECIMAL) {
+        if (two)
+            keep_by_order(b, q, true, true);
+        else
+            keep_by_order(b, q, true, false);
+    } else if (two) {
+        keep_by_order(b, q, false, true);
+    } else {
+        keep_by_order(b, q, false, false);
+    }
+}
+
+/* Whether e is `col OP const`, `const OP col` or `col [NOT] BETWEEN const
+ * AND const` over an integer, date or decimal column (a decimal constant
+ * of no more fraction digits than the column's); then *q is it. */
+static bool column_keep_of(BoundExpr *e, const CombBatch *b, ColumnKeep *q)
+{
+    BoundExpr *col;
+    const BoundExpr *lo = e->b, *hi = NULL;
+    *q = (ColumnKeep){.hi_mask = 7};
+    if (e->row_mode || !e->a || !e->b)
+        return false;
+    col = bare_column(e->a);
+    if (e->kind == BX_BINARY && (q->lo_mask = order_mask(e->op))) {
+        if (col->kind != BX_COL) {
+            col = bare_column(e->b);
+            lo = e->a;
+            q->lo_mask = mirror_mask(q->lo_mask);
+        }
+    } else if (e->kind == BX_BETWEEN && !e->n_args && e->c) {
+        hi = e->c;
+        q->lo_mask = 6;
+        q->hi_mask = 3;
+        q->flip = e->negated;
+    } else {
+        return false;
+    }
+    if (col->kind != BX_COL || sql_expr_eval(col, b, NULL) ||
+        !column_vs_const(col, lo, &q->lo_dec, &q->lo_i64, &q->lo_str) ||
+        (hi && !column_vs_const(col, hi, &q->hi_dec, &q->hi_i64, &q->hi_str)))
+        return false;
+    q->x = col->out;
+    q->col = col->col;
+    return true;
+}
+
+/* Two one-sided filters of one column as one range (x >= a AND x < b). */
+static bool column_keep_merge(ColumnKeep *q, const ColumnKeep *r)
+{
+    if (q->col != r->col || q->hi_mask != 7 || r->hi_mask != 7)
+        return false;
+    q->hi_dec = r->lo_dec;
+    q->hi_i64 = r->lo_i64;
+    q->hi_str = r->lo_str;
+    q->hi_mask = r->lo_mask;
+    return true;
+}
+
 /* Keep the live rows of b where e is TRUE. */
 static int keep_true(BoundExpr *e, CombBatch *b, CombErr *err)
 {
-    int rc = sql_expr_eval(e, b, err), n = 0;
+    int rc, n = 0;
     const CombVector *v;
-    if (rc)
+    if ((rc = sql_expr_eval(e, b, err)))
         return rc;
     v = e->out;
     FOR_LIVE(b, i, row)
@@ -801,17 +1127,82 @@ static int keep_true(BoundExpr *e, CombBatch *b, CombErr *err)
     return COMB_OK;
 }
 
+/* Whether e can neither fail nor give anything but its value: columns,
+ * constants, comparisons, BETWEEN, IN, LIKE, IS NULL, NOT, AND, OR and
+ * lenient casts of such.  A filter of such conjuncts only may take them in
+ * any order. */
+static bool is_plain(const BoundExpr *e)
+{
+    bool plain;
+    switch (e->kind) {
+    case BX_COL:
+    case BX_CONST:
+        return true;
+    case BX_CAST:
+        plain = !e->strict;
+        break;
+    case BX_BINARY:
+        plain = e->op == AST_OP_AND || e->op == AST_OP_OR ||
+                order_mask(e->op) || e->op == AST_OP_EQ_NS;
+        break;
+    case BX_UNARY:
+        plain = e->op == AST_OP_NOT;
+        break;
+    case BX_IS_NULL:
+    case BX_BETWEEN:
+    case BX_IN:
+    case BX_LIKE:
+        plain = true;
+        break;
+    default:
+        return false;
+    }
+    plain = plain && (!e->a || is_plain(e->a)) && (!e->b || is_plain(e->b)) &&
+            (!e->c || is_plain(e->c));
+    for (int i = 0; plain && i < e->n_args; i++)
+        plain = is_plain(e->args[i]);
+    return plain;
+}
+
+/* One pass over the conjuncts, each over the rows the ones before kept:
+ * those keep_column takes when `columns` (with the next one when that
+ * bounds the same column from the other side), the others when `rest`. */
+static int filter_conjuncts(BoundExpr *pred, CombBatch *b, bool columns,
+                            bool rest, CombErr *err)
+{
+    int rc = COMB_OK, n = sql_bx_conjuncts(pred);
+    for (int k = 0; !rc && k < n && comb_batch_live(b) > 0; k++) {
+        ColumnKeep q, r;
+        if (!column_keep_of(sql_bx_conjunct(pred, k), b, &q)) {
+            if (rest)
+                rc = keep_true(sql_bx_conjunct(pred, k), b, err);
+            continue;
+        }
+        if (!columns)
+            continue;
+        if (k + 1 < n && column_keep_of(sql_bx_conjunct(pred, k + 1), b, &r) &&
+            column_keep_merge(&q, &r))
+            k++;
+        keep_column(b, &q);
+    }
+    return rc;
+}
+
 /* Conjunct by conjunct, each over the rows the ones before kept (as Hive's
  * vectorized filters narrow their selection): a row FALSE or NULL in one
- * is not evaluated further. */
+ * is not evaluated further.  When every conjunct is plain, those on a
+ * column alone (the cheapest, one pass each) go first, so that the others
+ * (IN lists of strings, comparisons of two columns) see fewer rows; else
+ * the conjuncts keep their order, since one could fail on a row an
+ * earlier one drops. */
 int sql_filter_batch(BoundExpr *pred, CombBatch *b, CombErr *err)
 {
-    int rc = COMB_OK;
-    for (int k = 0; !rc && k < sql_bx_conjuncts(pred); k++)
-        if ((rc = keep_true(sql_bx_conjunct(pred, k), b, err)) == COMB_OK &&
-            comb_batch_live(b) == 0)
-            break;
-    return rc;
+    int rc;
+    if (sql_bx_conjuncts(pred) == 1 || !is_plain(pred))
+        return filter_conjuncts(pred, b, true, true, err);
+    if ((rc = filter_conjuncts(pred, b, true, false, err)))
+        return rc;
+    return filter_conjuncts(pred, b, false, true, err);
 }
 
 /* ------------------------------------------------------------ conjuncts */
