@@ -980,7 +980,8 @@ int sql_lp_order_joins(SqlStmtCtx *c, LpNode **root, CombErr *err)
 int sql_lp_optimize(SqlStmtCtx *c, LpNode **root, CombErr *err)
 {
     int rc;
-    if ((rc = sql_lp_fold(c, root, err)) || (rc = sql_lp_decorrelate(c, root, err)) ||
+    if ((rc = sql_lp_share_ctes(c, root, err)) || (rc = sql_lp_fold(c, root, err)) ||
+        (rc = sql_lp_decorrelate(c, root, err)) ||
         (rc = sql_lp_factor_ors(c, root, err)) || (rc = sql_lp_push_filters(c, root, err)) ||
         (rc = sql_lp_restrict_keys(c, root, err)))
         return rc;
