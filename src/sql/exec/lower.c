@@ -491,6 +491,19 @@ static int lower_unary(SqlStmtCtx *c, const LpNode *n, SqlOp **out,
     }
 }
 
+/* A reference to a shared WITH query: a reader of its one result, the
+ * query lowered at the first reference. */
+static int lower_cte(SqlStmtCtx *c, const LpNode *n, SqlOp **out, CombErr *err)
+{
+    struct LpCte *w = n->cte;
+    SqlOp *plan;
+    int rc;
+    if (!w->store && ((rc = lower_node(c, w->plan, &plan, err)) ||
+                      (rc = sql_cte_store(c, plan, &w->store, err))))
+        return rc;
+    return sql_op_cte_read(c, w->store, w->name, out, err);
+}
+
 static int lower_node(SqlStmtCtx *c, const LpNode *n, SqlOp **out,
                       CombErr *err)
 {
@@ -513,6 +526,9 @@ static int lower_node(SqlStmtCtx *c, const LpNode *n, SqlOp **out,
         break;
     case LP_WINDOW:
         rc = sql_lower_window(c, n, out, err);
+        break;
+    case LP_CTE:
+        rc = lower_cte(c, n, out, err);
         break;
     default:
         rc = lower_unary(c, n, out, err);

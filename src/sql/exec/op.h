@@ -176,6 +176,14 @@ int sql_op_repeat(SqlStmtCtx *c, SqlOp *input, int count_col, SqlOp **out,
 int sql_op_setop(SqlStmtCtx *c, LpSetOpKind kind, bool all, SqlOp *left,
                  SqlOp *right, SqlOp **out, CombErr *err);
 
+/* A shared WITH query (op_cte.c, plan/cte.c): its operator tree plan,
+ * run once into a store its readers share; each reader reads the rows
+ * from the first (plan's columns, named as the WITH query's).  The first
+ * reader made holds plan as its input for EXPLAIN. */
+typedef struct SqlCteStore SqlCteStore;
+int sql_cte_store(SqlStmtCtx *c, SqlOp *plan, SqlCteStore **out, CombErr *err);
+int sql_op_cte_read(SqlStmtCtx *c, SqlCteStore *store, const char *name,
+                    SqlOp **out, CombErr *err);
 /* The join operator (op_join.c): a hash join on equi keys, building one
  * side into a hash table and streaming the other; a nested loop when
  * there are no keys.  Output: left's columns then right's (INNER, LEFT,

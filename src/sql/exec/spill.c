@@ -341,23 +341,31 @@ static int scan_open(SqlOp *op, CombErr *err)
     return COMB_OK;
 }
 
-static int scan_next(SqlOp *op, const CombBatch **out, CombErr *err)
+int sql_spill_read(SqlSpill *sp, SqlRowStore *rs, int64_t n, CombErr *err)
 {
-    SpillScanOp *s = (SpillScanOp *)op;
-    sql_rows_clear(&s->rows);
-    while (s->rows.n_rows < COMB_BATCH_SIZE) {
+    sql_rows_clear(rs);
+    while (rs->n_rows < n) {
         SqlDatum *row;
         bool got;
-        int rc = sql_rows_add(&s->rows, &row, err);
+        int rc = sql_rows_add(rs, &row, err);
         if (!rc)
-            rc = sql_spill_get(s->sp, row, &s->rows.arena, &got, err);
+            rc = sql_spill_get(sp, row, &rs->arena, &got, err);
         if (rc)
             return rc;
         if (!got) {
-            s->rows.n_rows--;
+            rs->n_rows--;
             break;
         }
     }
+    return COMB_OK;
+}
+
+static int scan_next(SqlOp *op, const CombBatch **out, CombErr *err)
+{
+    SpillScanOp *s = (SpillScanOp *)op;
+    int rc = sql_spill_read(s->sp, &s->rows, COMB_BATCH_SIZE, err);
+    if (rc)
+        return rc;
     if (s->rows.n_rows == 0)
         return COMB_OK;
     if (sql_rows_fill(&s->rows, 0, op->n_cols, &s->batch, s->fills))

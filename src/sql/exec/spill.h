@@ -46,6 +46,9 @@ int sql_spill_rewind(SqlSpill *sp, CombErr *err);
  * false at the end. */
 int sql_spill_get(SqlSpill *sp, SqlDatum *row, CombArena *a, bool *got,
                   CombErr *err);
+/* The next n rows (fewer at the end) into rs, cleared first (strings and
+ * parts in its arena). */
+int sql_spill_read(SqlSpill *sp, SqlRowStore *rs, int64_t n, CombErr *err);
 int64_t sql_spill_rows(const SqlSpill *sp);
 void sql_spill_free(SqlSpill *sp);
 

@@ -34,16 +34,21 @@ static int derived_rel(BqBlock *b, const LpNode *n, const char *const *names,
     return sql_bq_add_rel(b->c, &b->from, &(BqRel){alias, n->n_cols, cols, -1}, err);
 }
 
-/* FROM (subquery) alias, or a WITH name. */
+/* FROM (subquery) alias, or a reference to a WITH query: then its own
+ * binding of the query under an LP_CTE node of the query's share, which
+ * cte.c either shares with the other references or replaces by the
+ * binding. */
 static int from_query(BqBlock *b, const AstSelect *q, const BqCte *ctes,
-                      const char *alias, const char *label, LpNode **node,
-                      CombErr *err)
+                      const char *alias, const char *label,
+                      struct LpCte *share, LpNode **node, CombErr *err)
 {
     int rc = sql_bq_query(b->c, q, ctes, NULL, NULL, node, err);
     if (rc)
         return rc;
     if (!((*node)->label = comb_arena_printf(b->c->arena, "%s %s", label, alias)))
         return comb_err_nomem(err);
+    if (share && (rc = sql_lp_cte_ref(b->c, share, *node, node, err)))
+        return rc;
     return derived_rel(b, *node, NULL, alias, err);
 }
 
@@ -149,7 +154,8 @@ static int from_table(BqBlock *b, const AstFrom *f, LpNode **node, CombErr *err)
     int rc;
     if (w)
         return from_query(b, w->ast->query, w->next,
-                          f->alias ? f->alias : w->ast->name, "CTE", node, err);
+                          f->alias ? f->alias : w->ast->name, "CTE", w->share,
+                          node, err);
     if ((rc = sql_table_resolve(b->c, &f->table, &t, err)) ||
         (rc = sql_authorize_read(b->c, t->ms, err)))
         return rc;
@@ -416,7 +422,8 @@ static int from_item(BqBlock *b, const AstFrom *f, LpNode **node, CombErr *err)
     case AST_FROM_TABLE:
         return from_table(b, f, node, err);
     case AST_FROM_QUERY:
-        return from_query(b, f->query, b->ctes, f->alias, "Subquery", node, err);
+        return from_query(b, f->query, b->ctes, f->alias, "Subquery", NULL,
+                          node, err);
     case AST_FROM_JOIN:
         return from_join(b, f, node, err);
     case AST_FROM_LATERAL:

@@ -22,6 +22,7 @@ typedef struct BqRel {
 typedef struct BqCte {
     const AstCte *ast;
     const struct BqCte *next;
+    struct LpCte *share;     /* what its references share (cte.c) */
 } BqCte;
 
 typedef struct BqScope BqScope;

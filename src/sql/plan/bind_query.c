@@ -1106,7 +1106,11 @@ int sql_bq_query(SqlStmtCtx *c, const AstSelect *q, const BqCte *ctes,
                 return sql_err_at(err, COMB_ESEMANTIC, 10009, q->with[i].pos,
                                   "Duplicate definition of %s in WITH clause",
                                   q->with[i].name);
-        with[i] = (BqCte){&q->with[i], ctes};
+        with[i] = (BqCte){&q->with[i], ctes,
+                          comb_arena_calloc(c->arena, sizeof *with[i].share)};
+        if (!with[i].share)
+            return comb_err_nomem(err);
+        with[i].share->name = q->with[i].name;
         ctes = &with[i];
     }
     c->query_depth++;

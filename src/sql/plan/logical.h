@@ -38,6 +38,9 @@
  *      LATERAL    the input's columns, then the generator's new columns
  *      SETOP      new columns; column j is column j of left and of right
  *                 (the binder gives both sides the same types)
+ *      CTE        its input's columns, same ids, while it has an input
+ *                 (as bound); once shared (cte.c), a leaf whose column j
+ *                 is column j of the WITH query's one plan
  *
  *  - Rules may rewrite a tree in place or build new nodes; a column id
  *    always means the same value wherever it is read.  The optimized tree
@@ -75,7 +78,8 @@ typedef enum LpKind {
     LP_LATERAL,    /* LATERAL VIEW generator (qfunc: struct LpLateral) */
     LP_SORT,       /* all input rows ordered by sort keys */
     LP_LIMIT,      /* rows offset .. offset + limit - 1 of the input */
-    LP_SETOP       /* UNION / INTERSECT / EXCEPT of left and right */
+    LP_SETOP,      /* UNION / INTERSECT / EXCEPT of left and right */
+    LP_CTE         /* a reference to a WITH query (cte: struct LpCte) */
 } LpKind;
 
 typedef enum LpJoinKind {
@@ -124,6 +128,21 @@ struct LpLateral {
 };
 
 typedef struct LpNode LpNode;
+
+/* A WITH query as its references see it (cte.c).  Every reference is
+ * bound on its own (an LP_CTE node over its own copy of the query); when
+ * the query is referenced often enough and sharing cannot change an
+ * answer, the references become leaves reading `plan`, computed once. */
+struct LpCte {
+    const char *name;
+    int n_refs;              /* references bound */
+    bool decided;            /* cte.c looked at it: shared or not */
+    bool shared;             /* the references read plan's one result */
+    LpNode *plan;            /* shared: the query, optimized on its own */
+    struct SqlCteStore *store; /* exec/op_cte.c: plan lowered, the result
+                                  its readers share (opaque here) */
+};
+
 struct LpNode {
     LpKind kind;
     int n_cols;
@@ -196,6 +215,9 @@ struct LpNode {
     /* WINDOW, LATERAL */
     struct LpWindow *window;
     struct LpLateral *lateral;
+
+    /* CTE */
+    struct LpCte *cte;
 };
 
 /* ------------------------------------------------------------- nodes (lp.c) */
@@ -285,7 +307,8 @@ int sql_lp_bind_dml_source(SqlStmtCtx *c, const SqlTable *t,
 
 /* ------------------------------------------------------- rules (rules.c) */
 
-/* Every rule, in order: constant folding of predicates, decorrelation
+/* Every rule, in order: WITH queries shared by their references
+ * (cte.c), constant folding of predicates, decorrelation
  * (MARK joins whose mark is a WHERE conjunct become SEMI / ANTI joins),
  * predicate push-down (never into the NULL-supplying side of an outer
  * join, never below a LIMIT, an aggregate's computed columns or a
@@ -305,6 +328,17 @@ int sql_lp_push_filters(SqlStmtCtx *c, LpNode **root, CombErr *err);
  * (SELECT that column FROM T WHERE T's filter): a SEMI join under it. */
 int sql_lp_restrict_keys(SqlStmtCtx *c, LpNode **root, CombErr *err);
 int sql_lp_order_joins(SqlStmtCtx *c, LpNode **root, CombErr *err);
+/* cte.c, before every other rule: each WITH query referenced at least
+ * hive.optimize.cte.materialize.threshold times (comb's default 2; 0 or
+ * less: never) whose result is an aggregation and whose expressions call
+ * nothing volatile is computed once (its plan optimized on its own) and
+ * its references read that result; the other references become their
+ * own copies of the query, as if written in place. */
+int sql_lp_share_ctes(SqlStmtCtx *c, LpNode **root, CombErr *err);
+/* A reference to WITH query cte over input (its own binding of the
+ * query): an LP_CTE node with input's columns. */
+int sql_lp_cte_ref(SqlStmtCtx *c, struct LpCte *cte, LpNode *input,
+                   LpNode **out, CombErr *err);
 
 /* Estimated rows of a node (stats.c), its inputs' est_rows already set:
  * a GET's from its ORC files' footers (row counts; text files: their

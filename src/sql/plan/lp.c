@@ -421,7 +421,7 @@ static const char *kind_name(const LpNode *n)
 {
     static const char *const kinds[] = {
         "Get", "Values", "Filter", "Project", "Join", "Aggregate", "Window",
-        "Lateral", "Sort", "Limit", "SetOp",
+        "Lateral", "Sort", "Limit", "SetOp", "Cte",
     };
     static const char *const joins[] = {
         "InnerJoin", "LeftJoin", "RightJoin", "FullJoin", "SemiJoin",
@@ -435,6 +435,8 @@ static void format_node(CombBuf *b, const LpNode *n, int depth)
     comb_buf_printf(b, "%*s%s", 2 * depth, "", kind_name(n));
     if (n->kind == LP_GET)
         comb_buf_printf(b, " %s", n->table->qualified);
+    if (n->kind == LP_CTE)
+        comb_buf_printf(b, " %s%s", n->cte->name, n->input ? "" : " (shared)");
     comb_buf_printf(b, " [");
     for (int j = 0; j < n->n_cols; j++)
         comb_buf_printf(b, "%s%s#%d", j ? ", " : "", n->cols[j].name,

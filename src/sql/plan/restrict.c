@@ -21,7 +21,12 @@
  * groups are kept would change); the other side's column through nodes
  * that pass a row's value on unchanged (filters, joins of any kind: a
  * NULL they supply matches nothing, projections of the column,
- * aggregation keys, windows, lateral views) down to its scan.  The join
+ * aggregation keys, windows, lateral views) down to its scan, or to the
+ * filtered scan of a column an INNER or SEMI join on the way makes equal
+ * to it (TPC-H Q20: ps_partkey, kept by the SEMI join of its IN over
+ * part's p_name LIKE 'forest%', has only p_partkey's values there; the
+ * equality of two columns of one type, so that the restriction's
+ * equality means the same).  The join
  * is one whose unmatched rows of the aggregation's side give nothing:
  * the aggregation on the right of an INNER, LEFT, SEMI, ANTI, MARK or
  * SINGLE join, on the left of an INNER, RIGHT or SEMI one.  A scan
@@ -31,12 +36,63 @@
  */
 #include "sql/plan/logical.h"
 
+static LpNode *source_get(LpNode *n, int id, int *gcol);
+
+/* The partner of column id in `a = b`, two columns of one type: the
+ * other one; -1 when the equality is not that or does not read id. */
+static int equal_col(const BoundExpr *a, const BoundExpr *b, int id)
+{
+    if (a->kind != BX_COL || b->kind != BX_COL || a->type != b->type ||
+        (a->ctype && b->ctype && !comb_type_equal(a->ctype, b->ctype)))
+        return -1;
+    return a->col == id ? b->col : b->col == id ? a->col : -1;
+}
+
+/* The column of the other side that an INNER or SEMI join makes equal to
+ * its column id, by a conjunct `id = p` of its condition or (SEMI) as
+ * IN's keys, columns of one type, so every row it passes on has id among
+ * p's values; -1 none. */
+static int join_partner(const LpNode *j, int id)
+{
+    const LpNode *other = sql_lp_find_col(j->input, id) ? j->right : j->input;
+    int p = -1;
+    if (j->join != LP_JOIN_INNER && j->join != LP_JOIN_SEMI)
+        return -1;
+    if (j->join == LP_JOIN_SEMI && j->in_left)
+        p = equal_col(j->in_left, j->in_right, id);
+    for (int i = 0; p < 0 && j->cond && i < sql_bx_conjuncts(j->cond); i++) {
+        const BoundExpr *e = sql_bx_conjunct(j->cond, i);
+        if (e->kind == BX_BINARY && e->op == AST_OP_EQ)
+            p = equal_col(e->a, e->b, id);
+    }
+    return p >= 0 && sql_lp_find_col(other, p) ? p : -1;
+}
+
+/* A filtered scan that gives the values of join j's column id through
+ * the column the join makes equal to it (TPC-H Q20: partsupp's
+ * ps_partkey, kept by a SEMI join with part's p_name LIKE 'forest%',
+ * takes only p_partkey's values of the filtered part scan); NULL none. */
+static LpNode *partner_get(LpNode *j, int id, int *gcol)
+{
+    int p = join_partner(j, id), pcol;
+    LpNode *g;
+    if (p < 0)
+        return NULL;
+    g = source_get(sql_lp_find_col(j->input, p) ? j->input : j->right, p, &pcol);
+    if (!g || !g->filter)
+        return NULL;
+    *gcol = pcol;
+    return g;
+}
+
 /* The column of the GET under n from which n's column id takes its
- * values (through nodes passing a row's value on unchanged) in *gcol;
- * NULL when it is made otherwise. */
+ * values (through nodes passing a row's value on unchanged) in *gcol,
+ * or of a filtered GET whose column an INNER or SEMI join on the way
+ * makes equal to it; NULL when it is made otherwise. */
 static LpNode *source_get(LpNode *n, int id, int *gcol)
 {
     for (;;) {
+        LpNode *g;
         switch (n->kind) {
         case LP_GET:
             *gcol = id;
@@ -47,6 +103,8 @@ static LpNode *source_get(LpNode *n, int id, int *gcol)
             n = n->input;
             break;
         case LP_JOIN:
+            if ((g = partner_get(n, id, gcol)))
+                return g;
             /* a SINGLE join's default row is made by no scan */
             if (!sql_lp_find_col(n->input, id) &&
                 (n->join == LP_JOIN_SEMI || n->join == LP_JOIN_ANTI ||

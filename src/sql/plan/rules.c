@@ -94,36 +94,48 @@ static bool mark_kind(const LpNode *n)
                                   n->join == LP_JOIN_SEMI || n->join == LP_JOIN_ANTI);
 }
 
-/* The columns of a chain of MARK / SEMI / ANTI joins again, bottom up,
- * after some became SEMI or ANTI joins (their marks gone). */
+/* A join that passes every left row on, with columns of its own after
+ * the left's or none: a mark below it is still a column of its output. */
+static bool passes_marks(const LpNode *n)
+{
+    return mark_kind(n) || (n->kind == LP_JOIN && n->join == LP_JOIN_SINGLE);
+}
+
+/* The columns of a chain of MARK / SEMI / ANTI / SINGLE joins again,
+ * bottom up, after some became SEMI or ANTI joins (their marks gone):
+ * the left's, then the join's own (MARK: its mark; SINGLE: the right's). */
 static int refresh_cols(SqlStmtCtx *c, LpNode *n, CombErr *err)
 {
     const LpNode *in = n->input;
-    LpCol mark;
+    int own = n->join == LP_JOIN_MARK ? 1 : n->join == LP_JOIN_SINGLE ? n->right->n_cols : 0;
+    LpCol *cols;
     int rc;
-    if (mark_kind(in) && (rc = refresh_cols(c, n->input, err)))
+    if (passes_marks(in) && (rc = refresh_cols(c, n->input, err)))
         return rc;
-    if (n->join != LP_JOIN_MARK) {
+    if (!own) {
         n->cols = in->cols;
         n->n_cols = in->n_cols;
         return COMB_OK;
     }
-    mark = n->cols[n->n_cols - 1];
-    if (!(n->cols = comb_arena_alloc(c->arena, (size_t)(in->n_cols + 1) * sizeof *n->cols)))
+    if (!(cols = comb_arena_alloc(c->arena, (size_t)(in->n_cols + own) * sizeof *cols)))
         return comb_err_nomem(err);
-    memcpy(n->cols, in->cols, (size_t)in->n_cols * sizeof *n->cols);
-    n->cols[in->n_cols] = mark;
-    n->n_cols = in->n_cols + 1;
+    memcpy(cols, in->cols, (size_t)in->n_cols * sizeof *cols);
+    memcpy(cols + in->n_cols, n->cols + n->n_cols - own, (size_t)own * sizeof *cols);
+    n->cols = cols;
+    n->n_cols = in->n_cols + own;
     return COMB_OK;
 }
 
-/* FILTER over MARK joins: each mark that is a conjunct decides alone. */
+/* FILTER over MARK joins: each mark that is a conjunct decides alone.
+ * Also through SINGLE joins (a scalar subquery's, TPC-H Q20's
+ * `ps_availqty > (SELECT ...)` beside `ps_partkey IN (...)`): each left
+ * row passes one alone, so its mark decides below them as above. */
 static int decorrelate_filter(SqlStmtCtx *c, LpNode **np, CombErr *err)
 {
     LpNode *f = *np;
     bool changed = false;
     int rc;
-    for (LpNode *j = f->input; f->pred && mark_kind(j); j = j->input) {
+    for (LpNode *j = f->input; f->pred && passes_marks(j); j = j->input) {
         int which, i;
         if (j->join != LP_JOIN_MARK || (i = mark_conjunct(f->pred, j->mark_col, &which)) < 0)
             continue;
@@ -186,7 +198,7 @@ static int decorrelate_node(SqlStmtCtx *c, LpNode **np, CombErr *err)
     int rc;
     if (!*np)
         return COMB_OK;
-    if ((*np)->kind == LP_FILTER && mark_kind((*np)->input) &&
+    if ((*np)->kind == LP_FILTER && passes_marks((*np)->input) &&
         (rc = decorrelate_filter(c, np, err)))
         return rc;
     if ((rc = decorrelate_node(c, &(*np)->input, err)) ||
@@ -980,7 +992,8 @@ int sql_lp_order_joins(SqlStmtCtx *c, LpNode **root, CombErr *err)
 int sql_lp_optimize(SqlStmtCtx *c, LpNode **root, CombErr *err)
 {
     int rc;
-    if ((rc = sql_lp_fold(c, root, err)) || (rc = sql_lp_decorrelate(c, root, err)) ||
+    if ((rc = sql_lp_share_ctes(c, root, err)) || (rc = sql_lp_fold(c, root, err)) ||
+        (rc = sql_lp_decorrelate(c, root, err)) ||
         (rc = sql_lp_factor_ors(c, root, err)) || (rc = sql_lp_push_filters(c, root, err)) ||
         (rc = sql_lp_restrict_keys(c, root, err)))
         return rc;

@@ -538,6 +538,8 @@ double sql_lp_estimate(SqlStmtCtx *c, LpNode *n)
         return n->limit >= 0 && (l < 0 || n->limit < l) ? (double)n->limit : l;
     case LP_SETOP:
         return l < 0 || r < 0 ? -1 : l + r;
+    case LP_CTE:
+        return n->input ? l : n->cte->plan->est_rows;
     default:
         return l;
     }
