@@ -557,7 +557,16 @@ int orc_reader_stripe_footer_scratch(OrcReader *r, int stripe,
 int orc_reader_stripe_footer(OrcReader *r, int stripe,
                              Orc__Proto__StripeFooter **out, CombErr *err);
 void orc_stripe_footer_free(Orc__Proto__StripeFooter *sf);
-const Orc__Proto__Footer *orc_reader_footer(const OrcReader *r);
+const Orc__Proto__ReaderFooter *orc_reader_footer(const OrcReader *r);
+/* The file statistics of one column as their message, unpacked from the
+ * footer's bytes on first use into the reader's arena (borrowed, valid
+ * while the reader is open).  COMB_ENOTFOUND when the footer has none
+ * for the column, COMB_ECORRUPT when they do not parse, COMB_ENOMEM. */
+int orc_reader_column_stats_pb(const OrcReader *r, int column,
+                               const Orc__Proto__ColumnStatistics **out);
+/* Unpacks every column's file statistics: COMB_ECORRUPT naming the file
+ * when one does not parse (the dumps, which show them all, check first). */
+int orc_reader_check_stats(const OrcReader *r, CombErr *err);
 const char *orc_reader_path(const OrcReader *r);
 /* java.sql.Timestamp's text of wall-clock seconds and nanos (dump.c). */
 void orc_print_timestamp(FILE *out, int64_t secs, int32_t nanos);
@@ -644,7 +653,11 @@ struct OrcReader {
     CombArena arena;
     CombArena stripe_arena;       /* orc_reader_stripe_footer_scratch's */
     Orc__Proto__PostScript *ps;
-    Orc__Proto__Footer *footer;
+    Orc__Proto__ReaderFooter *footer;
+    /* footer->statistics[c] unpacked on first use (NULL until then); a
+     * cache, filled through const readers, so it names its arena */
+    Orc__Proto__ColumnStatistics **col_stats;
+    CombArena *stats_arena;       /* &arena */
     Orc__Proto__Metadata *meta;   /* loaded on first use */
     uint64_t meta_off, meta_len;
     uint64_t stripes_end;         /* where the metadata section starts */

@@ -192,7 +192,7 @@ static int read_postscript(OrcReader *r, uint64_t *ps_total, CombErr *err)
 
 static int check_stripes(OrcReader *r, CombErr *err)
 {
-    const Orc__Proto__Footer *f = r->footer;
+    const Orc__Proto__ReaderFooter *f = r->footer;
     uint64_t rows = 0;
     for (size_t i = 0; i < f->n_stripes; i++) {
         const Orc__Proto__StripeInformation *s = f->stripes[i];
@@ -254,11 +254,19 @@ static int read_footer(OrcReader *r, uint64_t ps_total, CombErr *err)
     r->meta_len = mlen;
     r->meta_off = foot_off - mlen;
     r->stripes_end = r->meta_off;
-    int rc = read_message(r, foot_off, flen, &orc__proto__footer__descriptor,
+    int rc = read_message(r, foot_off, flen,
+                          &orc__proto__reader_footer__descriptor,
                           &r->arena, (ProtobufCMessage **)&r->footer,
                           "file footer", err);
     if (rc || (rc = build_schema(r, err)) || (rc = check_stripes(r, err)))
         return rc;
+    r->stats_arena = &r->arena;
+    r->col_stats = comb_arena_calloc(&r->arena, (r->footer->n_statistics
+                                                 ? r->footer->n_statistics
+                                                 : 1) *
+                                                    sizeof *r->col_stats);
+    if (!r->col_stats)
+        return comb_err_nomem(err);
     for (size_t i = 0; i < r->footer->n_metadata; i++)
         if (!r->footer->metadata[i]->name)
             return corrupt(r, "user metadata entry without a name", err);
@@ -432,7 +440,7 @@ uint64_t orc_reader_compression_block_size(const OrcReader *r)
 const char *orc_reader_file_version(const OrcReader *r) { return r->version; }
 uint64_t orc_reader_file_length(const OrcReader *r) { return r->file_len; }
 uint64_t orc_reader_row_number(const OrcReader *r) { return r->row; }
-const Orc__Proto__Footer *orc_reader_footer(const OrcReader *r)
+const Orc__Proto__ReaderFooter *orc_reader_footer(const OrcReader *r)
 {
     return r->footer;
 }
@@ -492,12 +500,46 @@ bool orc_reader_metadata(const OrcReader *r, const char *key,
     return false;
 }
 
-int orc_reader_column_stats(const OrcReader *r, int column,
-                            OrcColumnStats *out)
+int orc_reader_column_stats_pb(const OrcReader *r, int column,
+                               const Orc__Proto__ColumnStatistics **out)
 {
     if (column < 0 || (size_t)column >= r->footer->n_statistics)
         return COMB_ENOTFOUND;
-    orc_stats_from_proto(r->footer->statistics[column], out);
+    if (!r->col_stats[column]) {
+        const ProtobufCBinaryData *b = &r->footer->statistics[column];
+        int rc = orc_pb_unpack_arena(
+            r->stats_arena, &orc__proto__column_statistics__descriptor,
+            b->len, b->data, (ProtobufCMessage **)&r->col_stats[column]);
+        if (rc)
+            return rc;
+    }
+    *out = r->col_stats[column];
+    return COMB_OK;
+}
+
+int orc_reader_column_stats(const OrcReader *r, int column,
+                            OrcColumnStats *out)
+{
+    const Orc__Proto__ColumnStatistics *pb;
+    int rc = orc_reader_column_stats_pb(r, column, &pb);
+    if (rc)
+        return rc;
+    orc_stats_from_proto(pb, out);
+    return COMB_OK;
+}
+
+int orc_reader_check_stats(const OrcReader *r, CombErr *err)
+{
+    const Orc__Proto__ColumnStatistics *pb;
+    for (size_t c = 0; c < r->footer->n_statistics; c++) {
+        int rc = orc_reader_column_stats_pb(r, (int)c, &pb);
+        if (rc == COMB_ENOMEM)
+            return comb_err_nomem(err);
+        if (rc)
+            return comb_err(err, COMB_ECORRUPT,
+                            "corrupt file '%s': the statistics of column %zu "
+                            "in the file footer do not parse", r->path, c);
+    }
     return COMB_OK;
 }
 
