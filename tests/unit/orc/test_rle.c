@@ -367,3 +367,64 @@ TEST(rle_bad_bytes_fail_cleanly)
         decode_ints(junk, len, t & 1, t & 2, out, 1 + rng() % 599, &err);
     }
 }
+
+/* The bytes of one RLE v2 DELTA run of len values with a fixed step
+ * (width code 0) over signed values: header, zigzag base, zigzag step. */
+static size_t fixed_delta_run(uint8_t *p, int len, int64_t base,
+                              int64_t step)
+{
+    size_t n = 0;
+    p[n++] = (uint8_t)(0xc0 | ((len - 1) >> 8));
+    p[n++] = (uint8_t)((len - 1) & 0xff);
+    uint64_t zz[2] = {((uint64_t)base << 1) ^ (uint64_t)(base >> 63),
+                      ((uint64_t)step << 1) ^ (uint64_t)(step >> 63)};
+    for (int k = 0; k < 2; k++) {
+        uint64_t v = zz[k];
+        for (; v >= 0x80; v >>= 7)
+            p[n++] = (uint8_t)(v | 0x80);
+        p[n++] = (uint8_t)v;
+    }
+    return n;
+}
+
+/* Fixed-step DELTA runs are filled two lanes at a time with a scalar
+ * tail: every length around the lane and unroll sizes, rising, falling
+ * and zero steps, sums wrapping past INT64_MAX as the format's modular
+ * arithmetic does; read whole into the caller's array and cut in two
+ * through the decoder's buffer. */
+TEST(rle2_fixed_delta_fill_every_length)
+{
+    static const int lens[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 13, 509, 510,
+                               511, 512};
+    static const int64_t steps[] = {1, -1, -3, 7, 0};
+    static const int64_t bases[] = {0, -5, INT64_MAX - 2};
+    uint8_t bytes[32];
+    int64_t out[512];
+    CombErr err;
+    for (size_t li = 0; li < sizeof lens / sizeof *lens; li++)
+        for (size_t si = 0; si < sizeof steps / sizeof *steps; si++)
+            for (size_t bi = 0; bi < sizeof bases / sizeof *bases; bi++) {
+                int len = lens[li];
+                size_t n = fixed_delta_run(bytes, len, bases[bi], steps[si]);
+                for (int cut = 0; cut < 2; cut++) {
+                    OrcIn in;
+                    OrcIntDec *d = malloc(sizeof *d);
+                    int first = cut ? len / 2 : len;
+                    orc_in_init(&in, bytes, n, "test", 1, "DATA");
+                    orc_int_dec_init(d, &in, true, true);
+                    CHECK_OK(orc_int_dec_next(d, out, (size_t)first, &err),
+                             &err);
+                    if (first < len)
+                        CHECK_OK(orc_int_dec_next(d, out + first,
+                                                  (size_t)(len - first),
+                                                  &err),
+                                 &err);
+                    free(d);
+                    for (int i = 0; i < len; i++)
+                        CHECK_EQ(out[i],
+                                 (int64_t)((uint64_t)bases[bi] +
+                                           (uint64_t)steps[si] *
+                                               (uint64_t)i));
+                }
+            }
+}
