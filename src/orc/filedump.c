@@ -304,7 +304,11 @@ static int index_col(const Dump *d, int k)
 static const Orc__Proto__Type *footer_type(const Dump *d, uint32_t id)
 {
     const Orc__Proto__ReaderFooter *f = orc_reader_footer(d->r);
-    return id < f->n_types ? f->types[id] : NULL;
+    Orc__Proto__Type **types;
+    /* unpacked by dump_setup: no error here */
+    if (id >= f->n_types || orc_reader_types(d->r, &types, NULL))
+        return NULL;
+    return types[id];
 }
 
 /* ORC's TypeDescription.printFieldName: plain names bare, others in
@@ -1369,9 +1373,11 @@ static int dump_setup(Dump *d, OrcReader *r, const OrcDumpOptions *opt,
     }
     if (opt->rowindex_all)
         memset(d->index_cols, 1, (size_t)d->n_cols);
-    /* the reader unpacks statistics when asked; a dump shows them all, so
-     * a column's that does not parse fails it here, not half-printed */
-    return orc_reader_check_stats(r, err);
+    /* the reader unpacks types and statistics when asked; a dump shows
+     * them all, so one that does not parse fails it here, not half-printed */
+    Orc__Proto__Type **types;
+    int rc = orc_reader_types(r, &types, err);
+    return rc ? rc : orc_reader_check_stats(r, err);
 }
 
 int orc_dump_metadata(const char *path, const OrcDumpOptions *opt, FILE *out,

@@ -567,6 +567,11 @@ int orc_reader_column_stats_pb(const OrcReader *r, int column,
 /* Unpacks every column's file statistics: COMB_ECORRUPT naming the file
  * when one does not parse (the dumps, which show them all, check first). */
 int orc_reader_check_stats(const OrcReader *r, CombErr *err);
+/* The footer's types unpacked (footer->n_types of them, borrowed, in the
+ * reader's arena), on first use; COMB_ECORRUPT naming the file when one
+ * does not parse, COMB_ENOMEM. */
+int orc_reader_types(const OrcReader *r, Orc__Proto__Type ***out,
+                     CombErr *err);
 const char *orc_reader_path(const OrcReader *r);
 /* java.sql.Timestamp's text of wall-clock seconds and nanos (dump.c). */
 void orc_print_timestamp(FILE *out, int64_t secs, int32_t nanos);
@@ -631,6 +636,18 @@ struct OrcReadPool {
     bool have_arena[ORC_POOL_ARENAS];
     OrcColRead *cols;     /* a closed reader's column states */
     int cols_cap;
+    /* The schema of a file opened before, lent to each reader whose
+     * footer has the same types byte for byte (a scan's deltas: no
+     * types unpacked, no tree built per file); replaced only while no
+     * open reader borrows it. */
+    CombArena schema_arena;       /* everything of the schema below */
+    bool schema_arena_ready;
+    bool have_schema;
+    ProtobufCBinaryData *schema_types;  /* its footer types, as bytes */
+    size_t n_schema_types;
+    CombType *schema;
+    const CombType **schema_by_id;      /* schema's column ids */
+    int schema_users;             /* open readers borrowing it */
 };
 
 /* One role's buffer from the pool while b has none; back to the pool, or
@@ -657,7 +674,10 @@ struct OrcReader {
     /* footer->statistics[c] unpacked on first use (NULL until then); a
      * cache, filled through const readers, so it names its arena */
     Orc__Proto__ColumnStatistics **col_stats;
-    CombArena *stats_arena;       /* &arena */
+    Orc__Proto__Type **types;     /* footer->types unpacked, NULL until
+                                     needed (a pooled schema needs none) */
+    CombArena *lazy_arena;        /* &arena, for the two caches */
+    bool schema_pooled;           /* schema and by_id are the pool's */
     Orc__Proto__Metadata *meta;   /* loaded on first use */
     uint64_t meta_off, meta_len;
     uint64_t stripes_end;         /* where the metadata section starts */
