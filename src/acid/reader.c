@@ -1037,6 +1037,15 @@ static bool consecutive(const int64_t *rid, int n)
     return bad == 0;
 }
 
+/* Whether the batch's n rowIds rid[] are rid[0], rid[0] + 1, ...: known
+ * from the runs the ORC decoder took them from (an insert file's rowIds
+ * are fixed-step runs), else checked value by value. */
+static bool rowids_consecutive(const AcidReader *r, const int64_t *rid, int n)
+{
+    return orc_reader_column_streak(r->orc, ACID_ORC_ROWID) >= (uint64_t)n ||
+           consecutive(rid, n);
+}
+
 /* The rows of rowIds rid0 .. rid0 + n - 1 but those of the `k` sorted,
  * distinct keys in that range (`dead`) into the selection vector, each
  * stretch between two of them copied from the reader's 0, 1, 2, ... */
@@ -1067,7 +1076,7 @@ static bool filter_insert_run(AcidReader *r, CombBatch *b, int n)
     /* rid[n - 1] < rid[0]: consecutive only by wrapping past INT64_MAX
      * (no writer makes that file; the merge row by row reads it) */
     if (!r->cur->all_valid || !r->const_key || r->want_row_id ||
-        !consecutive(rid, n) || rid[n - 1] < rid[0])
+        !rowids_consecutive(r, rid, n) || rid[n - 1] < rid[0])
         return false;
     k = acid_delete_set_span(&r->deletes, &r->cursor, r->key_owid,
                              r->key_bucket, rid[0], rid[n - 1], &first);

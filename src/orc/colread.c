@@ -1177,6 +1177,22 @@ void orc_reader_set_gate(OrcReader *r, OrcStripeGate gate, void *ctx)
 
 uint64_t orc_reader_batch_row(const OrcReader *r) { return r->batch_row; }
 
+uint64_t orc_reader_column_streak(const OrcReader *r, int column)
+{
+    if (!r->cols || column < 0 || column >= r->n_cols ||
+        !r->selected[column])
+        return 0;
+    switch (r->by_id[column]->kind) {
+    case COMB_T_SMALLINT:
+    case COMB_T_INT:
+    case COMB_T_BIGINT:
+    case COMB_T_DATE:
+        return orc_int_dec_streak(&r->cols[column].ints);
+    default:
+        return 0;
+    }
+}
+
 void orc_reader_counters(const OrcReader *r, OrcReadCounters *out)
 {
     *out = r->counters;

@@ -325,6 +325,14 @@ typedef struct OrcIntDec {
     bool is_signed;
     bool v2;
     size_t n, pos;      /* decoded values buffered in buf[pos..n) */
+    /* The last `streak` values handed out rise by exactly 1 each (an
+     * ACID file's rowIds), as the RLE v2 fixed-step DELTA runs they came
+     * from show without looking at them; 0 when unknown.  streak_next
+     * is the value that would continue it. */
+    uint64_t streak;
+    uint64_t streak_next;
+    bool run_steps_1;   /* the run just read is +1 steps (from its first) */
+    bool buf_steps_1;   /* buf[0..n) is */
     int64_t buf[ORC_RLE2_MAX];
 } OrcIntDec;
 
@@ -335,6 +343,12 @@ void orc_bool_dec_init(OrcBoolDec *d, const OrcIn *in);
 int orc_bool_dec_next(OrcBoolDec *d, uint8_t *out, size_t n, CombErr *err);
 void orc_int_dec_init(OrcIntDec *d, const OrcIn *in, bool is_signed, bool v2);
 int orc_int_dec_next(OrcIntDec *d, int64_t *out, size_t n, CombErr *err);
+/* How many of the values d handed out last are known to rise by exactly 1
+ * each (OrcIntDec.streak). */
+static inline uint64_t orc_int_dec_streak(const OrcIntDec *d)
+{
+    return d->streak;
+}
 
 /* ---------------------------------------------------- encoders (writing) */
 

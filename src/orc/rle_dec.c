@@ -498,6 +498,7 @@ static int rle2_delta(OrcIntDec *d, uint8_t h, int64_t *out, size_t room,
     int64_t *dst = run_dest(d, out, room, n, direct);
     if (w == 0) {
         fill_steps(dst, n, base, dbase);
+        d->run_steps_1 = dbase == 1;
         return COMB_OK;
     }
     dst[0] = base;
@@ -540,6 +541,22 @@ void orc_int_dec_init(OrcIntDec *d, const OrcIn *in, bool is_signed, bool v2)
     d->is_signed = is_signed;
     d->v2 = v2;
     d->n = d->pos = 0;
+    d->streak = 0;
+    d->buf_steps_1 = false;
+}
+
+/* k values from `first` handed out, rising by 1 each when steps_1: the
+ * streak goes on when they continue it, else starts again (or ends). */
+static void streak_add(OrcIntDec *d, int64_t first, size_t k, bool steps_1)
+{
+    if (!steps_1) {
+        d->streak = 0;
+        return;
+    }
+    d->streak = d->streak > 0 && (uint64_t)first == d->streak_next
+                    ? d->streak + k
+                    : k;
+    d->streak_next = (uint64_t)first + k;
 }
 
 int orc_int_dec_next(OrcIntDec *d, int64_t *out, size_t n, CombErr *err)
@@ -548,16 +565,22 @@ int orc_int_dec_next(OrcIntDec *d, int64_t *out, size_t n, CombErr *err)
         if (d->pos < d->n) {
             size_t k = d->n - d->pos < n ? d->n - d->pos : n;
             memcpy(out, d->buf + d->pos, k * sizeof *out);
+            streak_add(d, out[0], k, d->buf_steps_1);
             d->pos += k;
             out += k;
             n -= k;
             continue;
         }
         size_t direct = 0;
+        d->run_steps_1 = false;
         int rc = d->v2 ? rle2_read_run(d, out, n, &direct, err)
                        : rle1_read_run(d, out, n, &direct, err);
         if (rc)
             return rc;
+        if (direct > 0)
+            streak_add(d, out[0], direct, d->run_steps_1);
+        else
+            d->buf_steps_1 = d->run_steps_1;
         out += direct;
         n -= direct;
     }
