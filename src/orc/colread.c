@@ -42,6 +42,10 @@ void orc_pool_take_buf(OrcReadPool *p, int role, CombBuf *b)
 
 void orc_pool_give_buf(OrcReadPool *p, int role, CombBuf *b)
 {
+    if (!b->data) {
+        b->len = b->cap = 0;
+        return; /* holds nothing: most slots of a small file's columns */
+    }
     if (p && b->cap > 0 && p->n[role] < ORC_POOL_BUFS) {
         p->bufs[role][p->n[role]++] = *b;
         *b = (CombBuf)COMB_BUF_INIT;
