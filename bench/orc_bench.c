@@ -536,7 +536,8 @@ static int recompress(const char *src, const char *dst, OrcCompression to,
     int rc = orc_reader_open(src, &r, err);
     if (rc)
         return rc;
-    Orc__Proto__Footer *f = (Orc__Proto__Footer *)orc_reader_footer(r);
+    Orc__Proto__ReaderFooter *f =
+        (Orc__Proto__ReaderFooter *)orc_reader_footer(r);
     Orc__Proto__PostScript *ps = r->ps;
     uint64_t block = ps->compressionblocksize, stride = f->rowindexstride;
     uint64_t meta_len = 0, foot_len = 0, content_len;

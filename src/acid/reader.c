@@ -163,6 +163,21 @@ static const char *base_name(const char *path)
     return slash ? slash + 1 : path;
 }
 
+/* dir/name in the reader's arena, as fs_join makes it, without its
+ * printf: a scan over many deltas joins a path for each of hundreds of
+ * files (100,000 instructions a scan of 50 deltas). */
+static char *file_path(AcidReader *r, const char *dir, const char *name)
+{
+    size_t n_dir = strlen(dir), n_name = strlen(name);
+    char *p = comb_arena_alloc(&r->arena, n_dir + n_name + 2);
+    if (p) {
+        memcpy(p, dir, n_dir);
+        p[n_dir] = '/';
+        memcpy(p + n_dir + 1, name, n_name + 1);
+    }
+    return p;
+}
+
 /* §3: original files at the root read with writeId 0, statement 0. */
 static int list_originals(AcidReader *r, const char *dir, FileLists *l,
                           CombErr *err)
@@ -235,7 +250,7 @@ static int list_dir_files(AcidReader *r, const char *dir,
             !acid_data_file_parse(names[i], &f.bucket) ||
             bucket_pruned(r, f.bucket))
             continue;
-        f.path = fs_join(&r->arena, path, names[i]);
+        f.path = file_path(r, path, names[i]);
         if (!f.path)
             return comb_err_nomem(err);
         f.side_listed = !f.all_valid || side_file_listed(r, names, n,
@@ -291,7 +306,7 @@ static int list_delete_files(AcidReader *r, const char *dir, FileLists *l,
             if (!acid_bucket_file_parse(names[j], &bucket) ||
                 bucket_pruned(r, bucket))
                 continue;
-            if (!(file = fs_join(&r->arena, path, names[j])))
+            if (!(file = file_path(r, path, names[j])))
                 return comb_err_nomem(err);
             if ((rc = push_delete_file(r, l, file, bucket, err)))
                 return rc;
@@ -823,36 +838,27 @@ static bool file_key_constants(const AcidReader *r, int64_t *owid,
     return true;
 }
 
-/* With constant keys only the rowIds are decoded to match delete events,
- * the two constants stand for the rest.  Not when ROW__IDs are wanted
- * (they are copied from the vectors). */
-static bool constant_key(AcidReader *r)
-{
-    return !r->want_row_id &&
-           file_key_constants(r, &r->key_owid, &r->key_bucket);
-}
 
 /* Whether the loaded delete events name every row of the open ACID file:
  * its statistics give one originalTransaction and bucket and, with a
  * rowId for every row, the range those rowIds lie in, and each key of
  * that range is deleted.  No row could survive, so the file is not read
  * (a delta that a DELETE or UPDATE emptied). */
-static bool file_all_deleted(const AcidReader *r)
+static bool file_all_deleted(const AcidReader *r, bool key_constants)
 {
     OrcColumnStats w;
-    int64_t owid;
-    int32_t bucket;
-    if (r->deletes.n == 0 || !file_key_constants(r, &owid, &bucket) ||
+    if (r->deletes.n == 0 || !key_constants ||
         orc_reader_column_stats(r->orc, ACID_ORC_ROWID, &w) || !w.has_int ||
         w.has_null || w.n_values != orc_reader_n_rows(r->orc))
         return false;
-    return acid_delete_set_covers(&r->deletes, owid, bucket, w.int_min,
-                                  w.int_max);
+    return acid_delete_set_covers(&r->deletes, r->key_owid, r->key_bucket,
+                                  w.int_min, w.int_max);
 }
 
 static int open_file(AcidReader *r, const ScanFile *f, CombErr *err)
 {
     const CombType *root, *row;
+    bool key_constants;
     int rc;
     if ((rc = load_deletes(r, f->bucket, err)))
         return rc;
@@ -875,14 +881,19 @@ static int open_file(AcidReader *r, const ScanFile *f, CombErr *err)
     if ((rc = acid_map_columns(&r->file_arena, row, &r->schema, f->path,
                                r->convs, err)))
         return rc;
-    if (r->cur_acid && file_all_deleted(r)) {
+    key_constants = r->cur_acid &&
+                    file_key_constants(r, &r->key_owid, &r->key_bucket);
+    if (r->cur_acid && file_all_deleted(r, key_constants)) {
         close_file(r); /* next_rows goes on with the next file */
         return COMB_OK;
     }
     /* §6.4 step 4: the metadata may be skipped when nothing needs it */
     r->cur_meta = r->cur_acid &&
                   (r->want_row_id || !f->all_valid || deletes_may_hit(r));
-    r->const_key = r->cur_meta && constant_key(r);
+    /* with constant keys only the rowIds are decoded to match delete
+     * events, the two constants stand for the rest; not when ROW__IDs are
+     * wanted (they are copied from the vectors) */
+    r->const_key = r->cur_meta && !r->want_row_id && key_constants;
     if ((rc = select_columns(r, row, err)) || (rc = push_sarg(r, row, err)))
         return rc;
     if (r->walk)
@@ -1037,6 +1048,15 @@ static bool consecutive(const int64_t *rid, int n)
     return bad == 0;
 }
 
+/* Whether the batch's n rowIds rid[] are rid[0], rid[0] + 1, ...: known
+ * from the runs the ORC decoder took them from (an insert file's rowIds
+ * are fixed-step runs), else checked value by value. */
+static bool rowids_consecutive(const AcidReader *r, const int64_t *rid, int n)
+{
+    return orc_reader_column_streak(r->orc, ACID_ORC_ROWID) >= (uint64_t)n ||
+           consecutive(rid, n);
+}
+
 /* The rows of rowIds rid0 .. rid0 + n - 1 but those of the `k` sorted,
  * distinct keys in that range (`dead`) into the selection vector, each
  * stretch between two of them copied from the reader's 0, 1, 2, ... */
@@ -1067,7 +1087,7 @@ static bool filter_insert_run(AcidReader *r, CombBatch *b, int n)
     /* rid[n - 1] < rid[0]: consecutive only by wrapping past INT64_MAX
      * (no writer makes that file; the merge row by row reads it) */
     if (!r->cur->all_valid || !r->const_key || r->want_row_id ||
-        !consecutive(rid, n) || rid[n - 1] < rid[0])
+        !rowids_consecutive(r, rid, n) || rid[n - 1] < rid[0])
         return false;
     k = acid_delete_set_span(&r->deletes, &r->cursor, r->key_owid,
                              r->key_bucket, rid[0], rid[n - 1], &first);

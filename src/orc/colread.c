@@ -42,6 +42,10 @@ void orc_pool_take_buf(OrcReadPool *p, int role, CombBuf *b)
 
 void orc_pool_give_buf(OrcReadPool *p, int role, CombBuf *b)
 {
+    if (!b->data) {
+        b->len = b->cap = 0;
+        return; /* holds nothing: most slots of a small file's columns */
+    }
     if (p && b->cap > 0 && p->n[role] < ORC_POOL_BUFS) {
         p->bufs[role][p->n[role]++] = *b;
         *b = (CombBuf)COMB_BUF_INIT;
@@ -1217,6 +1221,22 @@ void orc_reader_set_gate(OrcReader *r, OrcStripeGate gate, void *ctx)
 }
 
 uint64_t orc_reader_batch_row(const OrcReader *r) { return r->batch_row; }
+
+uint64_t orc_reader_column_streak(const OrcReader *r, int column)
+{
+    if (!r->cols || column < 0 || column >= r->n_cols ||
+        !r->selected[column])
+        return 0;
+    switch (r->by_id[column]->kind) {
+    case COMB_T_SMALLINT:
+    case COMB_T_INT:
+    case COMB_T_BIGINT:
+    case COMB_T_DATE:
+        return orc_int_dec_streak(&r->cols[column].ints);
+    default:
+        return 0;
+    }
+}
 
 void orc_reader_counters(const OrcReader *r, OrcReadCounters *out)
 {

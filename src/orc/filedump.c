@@ -303,8 +303,12 @@ static int index_col(const Dump *d, int k)
 
 static const Orc__Proto__Type *footer_type(const Dump *d, uint32_t id)
 {
-    const Orc__Proto__Footer *f = orc_reader_footer(d->r);
-    return id < f->n_types ? f->types[id] : NULL;
+    const Orc__Proto__ReaderFooter *f = orc_reader_footer(d->r);
+    Orc__Proto__Type **types;
+    /* unpacked by dump_setup: no error here */
+    if (id >= f->n_types || orc_reader_types(d->r, &types, NULL))
+        return NULL;
+    return types[id];
 }
 
 /* ORC's TypeDescription.printFieldName: plain names bare, others in
@@ -949,7 +953,7 @@ static void print_header(const Dump *d, const char *path)
 {
     FILE *out = d->out;
     OrcReader *r = d->r;
-    const Orc__Proto__Footer *f = orc_reader_footer(r);
+    const Orc__Proto__ReaderFooter *f = orc_reader_footer(r);
     uint32_t writer = f->has_writer ? f->writer : 0;
     char unknown[32];
     fprintf(out, "Structure for %s\n", path);
@@ -1164,15 +1168,17 @@ static void json_schema(Json *j, const Dump *d, uint32_t id)
 
 static void json_stats_list(Json *j, const Dump *d, int stripe)
 {
-    const Orc__Proto__Footer *f = orc_reader_footer(d->r);
+    const Orc__Proto__ReaderFooter *f = orc_reader_footer(d->r);
     size_t n = stripe < 0 ? f->n_statistics
                           : d->r->meta->stripestats[stripe]->n_colstats;
     json_open(j, '[');
     for (size_t c = 0; c < n; c++) {
-        const Orc__Proto__ColumnStatistics *pb =
-            stripe < 0 ? f->statistics[c]
-                       : d->r->meta->stripestats[stripe]->colstats[c];
+        const Orc__Proto__ColumnStatistics *pb = NULL;
         OrcColumnStats s;
+        if (stripe >= 0)
+            pb = d->r->meta->stripestats[stripe]->colstats[c];
+        else if (orc_reader_column_stats_pb(d->r, (int)c, &pb) != COMB_OK)
+            continue; /* not met: dump_setup unpacked them all */
         orc_stats_from_proto(pb, &s);
         stats_wall_clock(d->r, stripe < 0 ? 0 : stripe, &s);
         json_open(j, '{');
@@ -1259,7 +1265,7 @@ static int json_stripe(Json *j, const Dump *d, int i, CombErr *err)
 static int dump_json(Json *j, const Dump *d, CombErr *err)
 {
     OrcReader *r = d->r;
-    const Orc__Proto__Footer *f = orc_reader_footer(r);
+    const Orc__Proto__ReaderFooter *f = orc_reader_footer(r);
     uint32_t writer = f->has_writer ? f->writer : 0;
     char unknown[32], *software = NULL;
     size_t slen = 0;
@@ -1367,7 +1373,11 @@ static int dump_setup(Dump *d, OrcReader *r, const OrcDumpOptions *opt,
     }
     if (opt->rowindex_all)
         memset(d->index_cols, 1, (size_t)d->n_cols);
-    return COMB_OK;
+    /* the reader unpacks types and statistics when asked; a dump shows
+     * them all, so one that does not parse fails it here, not half-printed */
+    Orc__Proto__Type **types;
+    int rc = orc_reader_types(r, &types, err);
+    return rc ? rc : orc_reader_check_stats(r, err);
 }
 
 int orc_dump_metadata(const char *path, const OrcDumpOptions *opt, FILE *out,

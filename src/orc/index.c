@@ -241,7 +241,7 @@ static bool bad_cpp_blooms(const OrcReader *r)
                                       "1.6.4", "1.6.5", "1.6.6", "1.6.7",
                                       "1.6.8", "1.6.9", "1.6.10", "1.6.11",
                                       "1.7.0"};
-    const Orc__Proto__Footer *f = r->footer;
+    const Orc__Proto__ReaderFooter *f = r->footer;
     if (!f->has_writer || f->writer != ORC_WRITER_ID)
         return false;
     if (!f->softwareversion)

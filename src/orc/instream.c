@@ -248,6 +248,16 @@ int orc_in_take_slow(OrcIn *in, size_t n, const uint8_t **p,
     if (!in->more)
         return orc_in_corrupt(in, "stream ends before all values were read",
                               err);
+    if (in->pos == in->len) {
+        /* an empty window (a stream's first take): the next one may hold
+         * all n bytes, which then need no copy (a small file's strings
+         * were copied whole, once per file) */
+        int rc = orc_in_refill(in, err);
+        if (rc)
+            return rc;
+        if (in->len - in->pos >= n)
+            return orc_in_take_ex(in, n, p, readable, err);
+    }
     CombBuf *s = in->more->spill;
 #ifdef COMB_TEST_BUILD
     comb_buf_free(s);  /* see chunks_need */

@@ -420,6 +420,14 @@ void orc_reader_set_gate(OrcReader *r, OrcStripeGate gate, void *ctx);
  * last batch are file rows [orc_reader_batch_row, + n_rows). */
 uint64_t orc_reader_batch_row(const OrcReader *r);
 
+/* How many of the last values decoded for integer column `column` (a
+ * bigint, int, smallint or date; its non-NULL values) are known, from
+ * the RLE v2 runs they came from, to rise by exactly 1 each, without
+ * looking at them: a batch of n rows of a column without NULLs holds
+ * consecutive values when it is >= n.  0 when unknown (other runs, other
+ * kinds, a column not read). */
+uint64_t orc_reader_column_streak(const OrcReader *r, int column);
+
 /* What a scan read, for tests and EXPLAIN-like counters. */
 typedef struct OrcReadCounters {
     uint64_t stripes_read, stripes_skipped;

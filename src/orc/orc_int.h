@@ -325,6 +325,14 @@ typedef struct OrcIntDec {
     bool is_signed;
     bool v2;
     size_t n, pos;      /* decoded values buffered in buf[pos..n) */
+    /* The last `streak` values handed out rise by exactly 1 each (an
+     * ACID file's rowIds), as the RLE v2 fixed-step DELTA runs they came
+     * from show without looking at them; 0 when unknown.  streak_next
+     * is the value that would continue it. */
+    uint64_t streak;
+    uint64_t streak_next;
+    bool run_steps_1;   /* the run just read is +1 steps (from its first) */
+    bool buf_steps_1;   /* buf[0..n) is */
     int64_t buf[ORC_RLE2_MAX];
 } OrcIntDec;
 
@@ -335,6 +343,12 @@ void orc_bool_dec_init(OrcBoolDec *d, const OrcIn *in);
 int orc_bool_dec_next(OrcBoolDec *d, uint8_t *out, size_t n, CombErr *err);
 void orc_int_dec_init(OrcIntDec *d, const OrcIn *in, bool is_signed, bool v2);
 int orc_int_dec_next(OrcIntDec *d, int64_t *out, size_t n, CombErr *err);
+/* How many of the values d handed out last are known to rise by exactly 1
+ * each (OrcIntDec.streak). */
+static inline uint64_t orc_int_dec_streak(const OrcIntDec *d)
+{
+    return d->streak;
+}
 
 /* ---------------------------------------------------- encoders (writing) */
 
@@ -557,7 +571,21 @@ int orc_reader_stripe_footer_scratch(OrcReader *r, int stripe,
 int orc_reader_stripe_footer(OrcReader *r, int stripe,
                              Orc__Proto__StripeFooter **out, CombErr *err);
 void orc_stripe_footer_free(Orc__Proto__StripeFooter *sf);
-const Orc__Proto__Footer *orc_reader_footer(const OrcReader *r);
+const Orc__Proto__ReaderFooter *orc_reader_footer(const OrcReader *r);
+/* The file statistics of one column as their message, unpacked from the
+ * footer's bytes on first use into the reader's arena (borrowed, valid
+ * while the reader is open).  COMB_ENOTFOUND when the footer has none
+ * for the column, COMB_ECORRUPT when they do not parse, COMB_ENOMEM. */
+int orc_reader_column_stats_pb(const OrcReader *r, int column,
+                               const Orc__Proto__ColumnStatistics **out);
+/* Unpacks every column's file statistics: COMB_ECORRUPT naming the file
+ * when one does not parse (the dumps, which show them all, check first). */
+int orc_reader_check_stats(const OrcReader *r, CombErr *err);
+/* The footer's types unpacked (footer->n_types of them, borrowed, in the
+ * reader's arena), on first use; COMB_ECORRUPT naming the file when one
+ * does not parse, COMB_ENOMEM. */
+int orc_reader_types(const OrcReader *r, Orc__Proto__Type ***out,
+                     CombErr *err);
 const char *orc_reader_path(const OrcReader *r);
 /* java.sql.Timestamp's text of wall-clock seconds and nanos (dump.c). */
 void orc_print_timestamp(FILE *out, int64_t secs, int32_t nanos);
@@ -622,6 +650,18 @@ struct OrcReadPool {
     bool have_arena[ORC_POOL_ARENAS];
     OrcColRead *cols;     /* a closed reader's column states */
     int cols_cap;
+    /* The schema of a file opened before, lent to each reader whose
+     * footer has the same types byte for byte (a scan's deltas: no
+     * types unpacked, no tree built per file); replaced only while no
+     * open reader borrows it. */
+    CombArena schema_arena;       /* everything of the schema below */
+    bool schema_arena_ready;
+    bool have_schema;
+    ProtobufCBinaryData *schema_types;  /* its footer types, as bytes */
+    size_t n_schema_types;
+    CombType *schema;
+    const CombType **schema_by_id;      /* schema's column ids */
+    int schema_users;             /* open readers borrowing it */
 };
 
 /* One role's buffer from the pool while b has none; back to the pool, or
@@ -644,7 +684,14 @@ struct OrcReader {
     CombArena arena;
     CombArena stripe_arena;       /* orc_reader_stripe_footer_scratch's */
     Orc__Proto__PostScript *ps;
-    Orc__Proto__Footer *footer;
+    Orc__Proto__ReaderFooter *footer;
+    /* footer->statistics[c] unpacked on first use (NULL until then); a
+     * cache, filled through const readers, so it names its arena */
+    Orc__Proto__ColumnStatistics **col_stats;
+    Orc__Proto__Type **types;     /* footer->types unpacked, NULL until
+                                     needed (a pooled schema needs none) */
+    CombArena *lazy_arena;        /* &arena, for the two caches */
+    bool schema_pooled;           /* schema and by_id are the pool's */
     Orc__Proto__Metadata *meta;   /* loaded on first use */
     uint64_t meta_off, meta_len;
     uint64_t stripes_end;         /* where the metadata section starts */

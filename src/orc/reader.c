@@ -82,12 +82,30 @@ static int read_message(OrcReader *r, uint64_t off, uint64_t len,
 
 /* ------------------------------------------------------------ postscript */
 
+/* The decimal digits of v at p (no terminator); returns their end.  For
+ * text made at every open of a file, where an snprintf cost a thousand
+ * instructions (a scan opens hundreds of small deltas). */
+static char *put_decimal(char *p, uint64_t v)
+{
+    char digits[20];
+    int n = 0;
+    do {
+        digits[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    while (n > 0)
+        *p++ = digits[--n];
+    return p;
+}
+
 static int check_version(OrcReader *r, CombErr *err)
 {
     const Orc__Proto__PostScript *ps = r->ps;
     uint32_t major = ps->n_version >= 1 ? ps->version[0] : 0;
     uint32_t minor = ps->n_version >= 2 ? ps->version[1] : 11;
-    snprintf(r->version, sizeof r->version, "%u.%u", major, minor);
+    char *end = put_decimal(r->version, major);  /* "%u.%u": 21 bytes */
+    *end++ = '.';
+    *put_decimal(end, minor) = '\0';
     r->decimal64 = major == 1 && minor == 9999;  /* UNSTABLE-PRE-2.0 */
     if (major >= 2)
         return comb_err(err, COMB_EUNSUPPORTED,
@@ -192,7 +210,7 @@ static int read_postscript(OrcReader *r, uint64_t *ps_total, CombErr *err)
 
 static int check_stripes(OrcReader *r, CombErr *err)
 {
-    const Orc__Proto__Footer *f = r->footer;
+    const Orc__Proto__ReaderFooter *f = r->footer;
     uint64_t rows = 0;
     for (size_t i = 0; i < f->n_stripes; i++) {
         const Orc__Proto__StripeInformation *s = f->stripes[i];
@@ -218,23 +236,115 @@ static int check_stripes(OrcReader *r, CombErr *err)
     return COMB_OK;
 }
 
+int orc_reader_types(const OrcReader *r, Orc__Proto__Type ***out,
+                     CombErr *err)
+{
+    const Orc__Proto__ReaderFooter *f = r->footer;
+    for (size_t i = 0; i < f->n_types; i++) {
+        if (r->types[i])
+            continue;
+        int rc = orc_pb_unpack_arena(r->lazy_arena,
+                                     &orc__proto__type__descriptor,
+                                     f->types[i].len, f->types[i].data,
+                                     (ProtobufCMessage **)&r->types[i]);
+        if (rc == COMB_ENOMEM)
+            return comb_err_nomem(err);
+        if (rc)
+            return comb_err(err, COMB_ECORRUPT,
+                            "corrupt file '%s': footer type %zu does not "
+                            "parse", r->path, i);
+    }
+    *out = r->types;
+    return COMB_OK;
+}
+
+/* Whether the footer's types are, byte for byte, the pool's schema's. */
+static bool pool_schema_fits(const OrcReadPool *p,
+                             const Orc__Proto__ReaderFooter *f)
+{
+    if (!p || !p->have_schema || p->n_schema_types != f->n_types)
+        return false;
+    for (size_t i = 0; i < f->n_types; i++)
+        if (p->schema_types[i].len != f->types[i].len ||
+            memcmp(p->schema_types[i].data, f->types[i].data,
+                   f->types[i].len) != 0)
+            return false;
+    return true;
+}
+
+/* The tree of the footer's types in arena a, with its column ids. */
+static int schema_build(OrcReader *r, CombArena *a, CombType **schema,
+                        const CombType ***by_id, CombErr *err)
+{
+    Orc__Proto__Type **types;
+    int rc = orc_reader_types(r, &types, err);
+    if (rc || (rc = orc_type_from_proto(a, types, r->footer->n_types,
+                                        schema, r->path, err)))
+        return rc;
+    int n = (*schema)->max_id + 1;
+    if (!(*by_id = comb_arena_calloc(a, (size_t)n * sizeof **by_id)))
+        return comb_err_nomem(err);
+    for (int i = 0; i < n; i++)
+        (*by_id)[i] = comb_type_find(*schema, i);
+    return COMB_OK;
+}
+
+/* The pool's schema made the footer's (no reader borrows the old one):
+ * its types' bytes copied, the tree built in the pool's arena. */
+static int pool_schema_build(OrcReader *r, OrcReadPool *p, CombErr *err)
+{
+    const Orc__Proto__ReaderFooter *f = r->footer;
+    if (!p->schema_arena_ready)
+        comb_arena_init(&p->schema_arena, 4096);
+    else
+        comb_arena_reset(&p->schema_arena);
+    p->schema_arena_ready = true;
+    p->have_schema = false;
+    p->schema_types = comb_arena_calloc(&p->schema_arena,
+                                        (f->n_types + 1) *
+                                            sizeof *p->schema_types);
+    if (!p->schema_types)
+        return comb_err_nomem(err);
+    for (size_t i = 0; i < f->n_types; i++) {
+        uint8_t *bytes = comb_arena_alloc(&p->schema_arena,
+                                          f->types[i].len + 1);
+        if (!bytes)
+            return comb_err_nomem(err);
+        memcpy(bytes, f->types[i].data, f->types[i].len);
+        p->schema_types[i].data = bytes;
+        p->schema_types[i].len = f->types[i].len;
+    }
+    p->n_schema_types = f->n_types;
+    int rc = schema_build(r, &p->schema_arena, &p->schema, &p->schema_by_id,
+                          err);
+    p->have_schema = rc == COMB_OK;
+    return rc;
+}
+
 static int build_schema(OrcReader *r, CombErr *err)
 {
-    int rc = orc_type_from_proto(&r->arena, r->footer->types,
-                                 r->footer->n_types, &r->schema, r->path,
-                                 err);
+    OrcReadPool *p = r->pool;
+    const CombType **by_id;
+    int rc = COMB_OK;
+    if (p && !pool_schema_fits(p, r->footer) && p->schema_users == 0)
+        rc = pool_schema_build(r, p, err);
     if (rc)
         return rc;
-    r->n_cols = r->schema->max_id + 1;
-    r->by_id = comb_arena_calloc(&r->arena,
-                                 (size_t)r->n_cols * sizeof *r->by_id);
-    r->selected = comb_arena_calloc(&r->arena, (size_t)r->n_cols);
-    if (!r->by_id || !r->selected)
-        return comb_err_nomem(err);
-    for (int i = 0; i < r->n_cols; i++) {
-        r->by_id[i] = comb_type_find(r->schema, i);
-        r->selected[i] = true;
+    if (pool_schema_fits(p, r->footer)) {
+        r->schema = p->schema;
+        r->by_id = p->schema_by_id;
+        r->schema_pooled = true;
+        p->schema_users++;
+    } else if ((rc = schema_build(r, &r->arena, &r->schema, &by_id, err))) {
+        return rc;
+    } else {
+        r->by_id = by_id;
     }
+    r->n_cols = r->schema->max_id + 1;
+    r->selected = comb_arena_calloc(&r->arena, (size_t)r->n_cols);
+    if (!r->selected)
+        return comb_err_nomem(err);
+    memset(r->selected, 1, (size_t)r->n_cols);
     return COMB_OK;
 }
 
@@ -254,10 +364,20 @@ static int read_footer(OrcReader *r, uint64_t ps_total, CombErr *err)
     r->meta_len = mlen;
     r->meta_off = foot_off - mlen;
     r->stripes_end = r->meta_off;
-    int rc = read_message(r, foot_off, flen, &orc__proto__footer__descriptor,
+    int rc = read_message(r, foot_off, flen,
+                          &orc__proto__reader_footer__descriptor,
                           &r->arena, (ProtobufCMessage **)&r->footer,
                           "file footer", err);
-    if (rc || (rc = build_schema(r, err)) || (rc = check_stripes(r, err)))
+    if (rc)
+        return rc;
+    r->lazy_arena = &r->arena;
+    r->col_stats = comb_arena_calloc(&r->arena, (r->footer->n_statistics +
+                                                 1) * sizeof *r->col_stats);
+    r->types = comb_arena_calloc(&r->arena,
+                                 (r->footer->n_types + 1) * sizeof *r->types);
+    if (!r->col_stats || !r->types)
+        return comb_err_nomem(err);
+    if ((rc = build_schema(r, err)) || (rc = check_stripes(r, err)))
         return rc;
     for (size_t i = 0; i < r->footer->n_metadata; i++)
         if (!r->footer->metadata[i]->name)
@@ -361,6 +481,8 @@ void orc_reader_close(OrcReader *r)
 {
     if (!r)
         return;
+    if (r->schema_pooled)
+        r->pool->schema_users--;
     orc_reader_cols_free(r);
     orc_stripe_index_free(r->index);
     comb_free(r->keep);
@@ -404,6 +526,8 @@ void orc_read_pool_free(OrcReadPool *p)
         if (p->have_arena[k])
             comb_arena_free(&p->arenas[k]);
     comb_free(p->cols);
+    if (p->schema_arena_ready)
+        comb_arena_free(&p->schema_arena);
     comb_free(p);
 }
 
@@ -432,7 +556,7 @@ uint64_t orc_reader_compression_block_size(const OrcReader *r)
 const char *orc_reader_file_version(const OrcReader *r) { return r->version; }
 uint64_t orc_reader_file_length(const OrcReader *r) { return r->file_len; }
 uint64_t orc_reader_row_number(const OrcReader *r) { return r->row; }
-const Orc__Proto__Footer *orc_reader_footer(const OrcReader *r)
+const Orc__Proto__ReaderFooter *orc_reader_footer(const OrcReader *r)
 {
     return r->footer;
 }
@@ -492,12 +616,46 @@ bool orc_reader_metadata(const OrcReader *r, const char *key,
     return false;
 }
 
-int orc_reader_column_stats(const OrcReader *r, int column,
-                            OrcColumnStats *out)
+int orc_reader_column_stats_pb(const OrcReader *r, int column,
+                               const Orc__Proto__ColumnStatistics **out)
 {
     if (column < 0 || (size_t)column >= r->footer->n_statistics)
         return COMB_ENOTFOUND;
-    orc_stats_from_proto(r->footer->statistics[column], out);
+    if (!r->col_stats[column]) {
+        const ProtobufCBinaryData *b = &r->footer->statistics[column];
+        int rc = orc_pb_unpack_arena(
+            r->lazy_arena, &orc__proto__column_statistics__descriptor,
+            b->len, b->data, (ProtobufCMessage **)&r->col_stats[column]);
+        if (rc)
+            return rc;
+    }
+    *out = r->col_stats[column];
+    return COMB_OK;
+}
+
+int orc_reader_column_stats(const OrcReader *r, int column,
+                            OrcColumnStats *out)
+{
+    const Orc__Proto__ColumnStatistics *pb;
+    int rc = orc_reader_column_stats_pb(r, column, &pb);
+    if (rc)
+        return rc;
+    orc_stats_from_proto(pb, out);
+    return COMB_OK;
+}
+
+int orc_reader_check_stats(const OrcReader *r, CombErr *err)
+{
+    const Orc__Proto__ColumnStatistics *pb;
+    for (size_t c = 0; c < r->footer->n_statistics; c++) {
+        int rc = orc_reader_column_stats_pb(r, (int)c, &pb);
+        if (rc == COMB_ENOMEM)
+            return comb_err_nomem(err);
+        if (rc)
+            return comb_err(err, COMB_ECORRUPT,
+                            "corrupt file '%s': the statistics of column %zu "
+                            "in the file footer do not parse", r->path, c);
+    }
     return COMB_OK;
 }
 
@@ -544,7 +702,8 @@ static int stripe_footer(OrcReader *r, int stripe, CombArena *arena,
     if (orc_reader_stripe_info(r, stripe, &si))
         return comb_err(err, COMB_EINVALID, "ORC file '%s' has no stripe %d",
                         r->path, stripe);
-    snprintf(what, sizeof what, "stripe %d footer", stripe);
+    strcpy(put_decimal(stpcpy(what, "stripe "), (uint64_t)stripe),
+           " footer");
     int rc = read_message(r, si.offset + si.index_length + si.data_length,
                           si.footer_length,
                           &orc__proto__stripe_footer__descriptor, arena,

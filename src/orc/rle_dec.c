@@ -459,6 +459,29 @@ static int rle2_patched_base(OrcIntDec *d, uint8_t h, int64_t *out,
     return COMB_OK;
 }
 
+/* Two 64-bit lanes: SSE2, x86-64's baseline, adds them in one step. */
+typedef uint64_t OrcU64x2 __attribute__((vector_size(16)));
+
+/* dst[i] = base + step * i for i in [0, n) (wrapping, as the run's sums
+ * do): a fixed-step DELTA run, rowIds 0, 1, 2, ... or one string length
+ * repeated.  Two lanes per store; the scalar loop cost four to six
+ * instructions a value (one value, one multiply, one store). */
+static void fill_steps(int64_t *dst, size_t n, int64_t base, int64_t step)
+{
+    OrcU64x2 v = {(uint64_t)base, (uint64_t)base + (uint64_t)step};
+    OrcU64x2 v2 = v + 2 * (uint64_t)step;
+    const OrcU64x2 step4 = {4 * (uint64_t)step, 4 * (uint64_t)step};
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        memcpy(dst + i, &v, sizeof v);
+        memcpy(dst + i + 2, &v2, sizeof v2);
+        v += step4;
+        v2 += step4;
+    }
+    for (; i < n; i++)
+        dst[i] = (int64_t)((uint64_t)base + (uint64_t)step * i);
+}
+
 static int rle2_delta(OrcIntDec *d, uint8_t h, int64_t *out, size_t room,
                       size_t *direct, CombErr *err)
 {
@@ -473,14 +496,14 @@ static int rle2_delta(OrcIntDec *d, uint8_t h, int64_t *out, size_t room,
         return rc;
     int64_t dbase = orc_zigzag_dec(dz);
     int64_t *dst = run_dest(d, out, room, n, direct);
+    if (w == 0) {
+        fill_steps(dst, n, base, dbase);
+        d->run_steps_1 = dbase == 1;
+        return COMB_OK;
+    }
     dst[0] = base;
     if (n == 1)
         return COMB_OK;
-    if (w == 0) {
-        for (size_t i = 1; i < n; i++)
-            dst[i] = (int64_t)((uint64_t)base + (uint64_t)dbase * i);
-        return COMB_OK;
-    }
     dst[1] = (int64_t)((uint64_t)base + (uint64_t)dbase);
     /* unpack the n-2 magnitudes behind the first two values, then sum */
     uint64_t *u = (uint64_t *)dst + 2;
@@ -518,6 +541,22 @@ void orc_int_dec_init(OrcIntDec *d, const OrcIn *in, bool is_signed, bool v2)
     d->is_signed = is_signed;
     d->v2 = v2;
     d->n = d->pos = 0;
+    d->streak = 0;
+    d->buf_steps_1 = false;
+}
+
+/* k values from `first` handed out, rising by 1 each when steps_1: the
+ * streak goes on when they continue it, else starts again (or ends). */
+static void streak_add(OrcIntDec *d, int64_t first, size_t k, bool steps_1)
+{
+    if (!steps_1) {
+        d->streak = 0;
+        return;
+    }
+    d->streak = d->streak > 0 && (uint64_t)first == d->streak_next
+                    ? d->streak + k
+                    : k;
+    d->streak_next = (uint64_t)first + k;
 }
 
 int orc_int_dec_next(OrcIntDec *d, int64_t *out, size_t n, CombErr *err)
@@ -526,16 +565,22 @@ int orc_int_dec_next(OrcIntDec *d, int64_t *out, size_t n, CombErr *err)
         if (d->pos < d->n) {
             size_t k = d->n - d->pos < n ? d->n - d->pos : n;
             memcpy(out, d->buf + d->pos, k * sizeof *out);
+            streak_add(d, out[0], k, d->buf_steps_1);
             d->pos += k;
             out += k;
             n -= k;
             continue;
         }
         size_t direct = 0;
+        d->run_steps_1 = false;
         int rc = d->v2 ? rle2_read_run(d, out, n, &direct, err)
                        : rle1_read_run(d, out, n, &direct, err);
         if (rc)
             return rc;
+        if (direct > 0)
+            streak_add(d, out[0], direct, d->run_steps_1);
+        else
+            d->buf_steps_1 = d->run_steps_1;
         out += direct;
         n -= direct;
     }

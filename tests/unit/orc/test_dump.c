@@ -292,8 +292,10 @@ TEST(orc_stats_of_columns_without_values)
     CHECK_OK(orc_writer_close(w, &err), &err);
 
     CHECK_OK(orc_reader_open(path, &r, &err), &err);
-    Orc__Proto__ColumnStatistics **st = r->footer->statistics;
+    const Orc__Proto__ColumnStatistics *st[6];
     CHECK_EQ((long)r->footer->n_statistics, 6);
+    for (int c = 0; c < 6; c++)
+        CHECK_OK(orc_reader_column_stats_pb(r, c, &st[c]), &err);
     CHECK(st[1]->stringstatistics != NULL);
     CHECK(!st[1]->stringstatistics->has_sum);
     CHECK(!st[1]->stringstatistics->has_minimum);
@@ -316,4 +318,98 @@ TEST(orc_stats_of_columns_without_values)
     bool all = orc_test_text_has(text, lines, sizeof lines / sizeof lines[0]);
     free(text);
     CHECK(all);
+}
+
+static void fill_three(void *ctx, const CombType *root, CombBatch *b)
+{
+    (void)ctx;
+    (void)root;
+    for (int i = 0; i < b->n_rows; i++)
+        b->cols[0].i64[i] = 10 + i;
+}
+
+/* The file at path with its footer's statistics of column 1 replaced by
+ * bytes that do not parse as a ColumnStatistics (a varint cut short);
+ * the footer itself still parses (uncompressed file). */
+static void damage_column_stats(const char *path)
+{
+    long size = orc_test_file_size(path);
+    uint8_t *f = malloc((size_t)size), *foot = NULL;
+    FILE *io = fopen(path, "rb");
+    CHECK(f && io && fread(f, 1, (size_t)size, io) == (size_t)size);
+    fclose(io);
+    size_t ps_len = f[size - 1];
+    Orc__Proto__PostScript *ps = orc__proto__post_script__unpack(
+        NULL, ps_len, f + size - 1 - ps_len);
+    CHECK(ps != NULL);
+    size_t foot_off = (size_t)size - 1 - ps_len - ps->footerlength;
+    Orc__Proto__ReaderFooter *rf = orc__proto__reader_footer__unpack(
+        NULL, ps->footerlength, f + foot_off);
+    CHECK(rf != NULL && rf->n_statistics == 2);
+    static uint8_t cut_varint[] = {0x08, 0x80};
+    ProtobufCBinaryData keep = rf->statistics[1];
+    rf->statistics[1].data = cut_varint;
+    rf->statistics[1].len = sizeof cut_varint;
+    size_t foot_len = orc__proto__reader_footer__get_packed_size(rf);
+    foot = malloc(foot_len);
+    orc__proto__reader_footer__pack(rf, foot);
+    rf->statistics[1] = keep; /* freed by its owner */
+    ps->footerlength = foot_len;
+    uint8_t ps_buf[256];
+    size_t ps_new = orc__proto__post_script__pack(ps, ps_buf);
+    CHECK(ps_new < 256);
+    io = fopen(path, "wb");
+    CHECK(io != NULL);
+    fwrite(f, 1, foot_off, io);
+    fwrite(foot, 1, foot_len, io);
+    fwrite(ps_buf, 1, ps_new, io);
+    fputc((int)ps_new, io);
+    fclose(io);
+    orc__proto__reader_footer__free_unpacked(rf, NULL);
+    orc__proto__post_script__free_unpacked(ps, NULL);
+    free(foot);
+    free(f);
+}
+
+/* The reader unpacks a column's file statistics only when asked: a file
+ * whose statistics of one column do not parse still opens and reads, the
+ * other columns' statistics are there, that column's are COMB_ECORRUPT,
+ * and the metadata dump, which shows them all, fails naming the file. */
+TEST(orc_column_stats_unpacked_when_asked)
+{
+    char path[ORC_TEST_PATH_LEN];
+    CombErr err;
+    OrcWriterOptions opt;
+    OrcReader *r;
+    CombBatch b;
+    OrcColumnStats st;
+    long rows = 0;
+    orc_writer_options_default(&opt);
+    opt.compression = ORC_COMP_NONE;
+    CHECK_OK(orc_test_write_column("stats.orc", "x", COMB_T_BIGINT, &opt, 3,
+                                   fill_three, NULL, path, &err),
+             &err);
+    CHECK_OK(orc_reader_open(path, &r, &err), &err);
+    CHECK_OK(orc_reader_column_stats(r, 1, &st), &err);
+    CHECK(st.has_int && st.int_min == 10 && st.int_max == 12);
+    orc_reader_close(r);
+
+    damage_column_stats(path);
+    CHECK_OK(orc_test_reader_open(path, 16, &r, &b, &err), &err);
+    while (orc_reader_next(r, &b, &err) == COMB_OK && b.n_rows > 0)
+        rows += b.n_rows;
+    CHECK_EQ(rows, 3);
+    CHECK_OK(orc_reader_column_stats(r, 0, &st), &err);
+    CHECK_EQ((long)st.n_values, 3);
+    CHECK_EQ(orc_reader_column_stats(r, 1, &st), COMB_ECORRUPT);
+    CHECK_EQ(orc_reader_column_stats(r, 2, &st), COMB_ENOTFOUND);
+    comb_batch_free(&b);
+    orc_reader_close(r);
+
+    char *text = orc_test_dump_text(path, ORC_DUMP_META, NULL, &err);
+    CHECK(text == NULL);
+    free(text);
+    CHECK_EQ(err.code, COMB_ECORRUPT);
+    CHECK(strstr(err.msg, "statistics of column 1") != NULL);
+    CHECK(strstr(err.msg, "stats.orc") != NULL);
 }

@@ -170,3 +170,61 @@ TEST(pool_many_stripes_peak_as_without)
     CHECK(pooled <= bare + 320 * 1024);
     orc_read_pool_free(pool);
 }
+
+/* The pool lends the schema of a file opened before to readers of files
+ * with the same types (one tree, not one per file), and builds another
+ * only while no open reader borrows it: readers open at once over files
+ * of two schemas each keep their own, and every file reads as without a
+ * pool. */
+TEST(pool_lends_schema_of_same_types)
+{
+    char longs[2][ORC_TEST_PATH_LEN], strings[ORC_TEST_PATH_LEN];
+    OrcWriterOptions opt;
+    OrcReadPool *pool = orc_read_pool_new();
+    OrcReader *a, *b, *c, *d;
+    uint64_t want, got;
+    CombErr err;
+    CHECK(pool != NULL);
+    orc_writer_options_default(&opt);
+    CHECK_OK(orc_test_write_column("l1.orc", "n", COMB_T_BIGINT, &opt, 100,
+                                   fill_longs, NULL, longs[0], &err),
+             &err);
+    CHECK_OK(orc_test_write_column("l2.orc", "n", COMB_T_BIGINT, &opt, 5000,
+                                   fill_scattered, NULL, longs[1], &err),
+             &err);
+    CHECK_OK(orc_test_write_column("s.orc", "s", COMB_T_STRING, &opt, 100,
+                                   fill_strings, NULL, strings, &err),
+             &err);
+    CHECK_OK(orc_reader_open_pool(longs[0], ORC_WHOLE_FILE, pool, &a, &err),
+             &err);
+    CHECK_OK(orc_reader_open_pool(longs[1], ORC_WHOLE_FILE, pool, &b, &err),
+             &err);
+    /* the same types: one tree */
+    CHECK(orc_reader_schema(a) == orc_reader_schema(b));
+    /* other types while the pool's is borrowed: the reader's own */
+    CHECK_OK(orc_reader_open_pool(strings, ORC_WHOLE_FILE, pool, &c, &err),
+             &err);
+    CHECK(orc_reader_schema(c) != orc_reader_schema(a));
+    CHECK_EQ(orc_reader_schema(c)->children[0]->kind, COMB_T_STRING);
+    CHECK_EQ(orc_reader_schema(a)->children[0]->kind, COMB_T_BIGINT);
+    orc_reader_close(a);
+    orc_reader_close(b);
+    orc_reader_close(c);
+    /* no borrower left: the pool's schema becomes the strings' */
+    CHECK_OK(orc_reader_open_pool(strings, ORC_WHOLE_FILE, pool, &c, &err),
+             &err);
+    CHECK_OK(orc_reader_open_pool(strings, ORC_WHOLE_FILE, pool, &d, &err),
+             &err);
+    CHECK(orc_reader_schema(c) == orc_reader_schema(d));
+    CHECK_EQ(orc_reader_schema(d)->children[0]->kind, COMB_T_STRING);
+    orc_reader_close(c);
+    orc_reader_close(d);
+    for (int round = 0; round < 2; round++)
+        for (int f = 0; f < 3; f++) {
+            const char *path = f < 2 ? longs[f] : strings;
+            CHECK_OK(file_sum(path, NULL, &want, &err), &err);
+            CHECK_OK(file_sum(path, pool, &got, &err), &err);
+            CHECK(got == want);
+        }
+    orc_read_pool_free(pool);
+}
