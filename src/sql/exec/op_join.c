@@ -527,6 +527,8 @@ static void prefetch_candidates(JoinOp *j)
             /* its keys, and the columns a pair copies out */
             for (int c = 0; c <= j->n_bstore; c++)
                 __builtin_prefetch(&r[c]);
+            /* and where its chain goes on (a key of many build rows) */
+            __builtin_prefetch(&j->chain[j->pentry[i] >> TAG_BITS]);
         }
     j->prefetched = true;
 }
@@ -598,6 +600,9 @@ static void next_cand(JoinOp *j)
         j->cand = j->cand + 1 < j->rows.n_rows ? j->cand + 1 : -1;
     else
         set_cand(j, j->chain[j->cand]);
+    /* the step after this one starts loading while this pair is made */
+    if (j->cand >= 0 && j->s.n_keys)
+        __builtin_prefetch(&j->chain[j->cand]);
 }
 
 /* Without a residual every candidate of row pi matches: all marked. */
