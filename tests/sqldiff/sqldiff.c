@@ -1215,7 +1215,8 @@ static void gen_join(const World *w, Scope *sc, From *f, bool in_setop)
 
 /* The FROM item: a table, two joined (F_JOIN), or a derived table over
  * one with computed columns d0..dn (sometimes filtered), as a subquery or
- * (F_CTE) a WITH item. */
+ * (F_CTE) a WITH item, which is sometimes grouped by its columns and read
+ * twice under a UNION ALL (a shared WITH query). */
 static void gen_from(const World *w, Scope *sc, From *f, bool in_setop)
 {
     const Table *t = &w->tab[rnd(w->n_tab)];
@@ -1235,7 +1236,8 @@ static void gen_from(const World *w, Scope *sc, From *f, bool in_setop)
     scope_of_table(t, NULL, &inner);
     {
         int n = 2 + rnd(3);
-        const char *h = "", *l = "", *body_h, *body_l;
+        const char *h = "", *l = "", *body_h, *body_l, *names = "";
+        bool grouped = chance(40);
         for (int i = 0; i < n; i++) {
             Ex e = chance(40) ? leaf(&ig, any_type()) : gen(&ig, any_type(), 2);
             if (e.t == T_DEC && e.scale != 2) {   /* the outer scope knows scale 2 only */
@@ -1251,6 +1253,9 @@ static void gen_from(const World *w, Scope *sc, From *f, bool in_setop)
             sc->col[sc->n].name = fmt("d%d", i);
             sc->col[sc->n].t = e.t;
             sc->n++;
+            names = fmt("%s%sd%d", names, i ? ", " : "", i);
+            /* doubles computed apart by the engines may group apart */
+            grouped = grouped && e.t != T_DOUBLE;
         }
         if (chance(50)) {
             Ex p = gen_bool(&ig, 2);
@@ -1260,7 +1265,13 @@ static void gen_from(const World *w, Scope *sc, From *f, bool in_setop)
             body_h = fmt("SELECT %s FROM %s", h, t->name);
             body_l = fmt("SELECT %s FROM %s", l, t->name);
         }
-        if ((w->features & F_CTE) && chance(50)) {
+        if ((w->features & F_CTE) && chance(50) && grouped) {
+            /* grouped by its columns and read twice: comb computes such a
+             * WITH item once for both references (plan/cte.c) */
+            f->with_h = fmt("WITH s AS (SELECT %s FROM (%s) g GROUP BY %s) ", names, body_h, names);
+            f->with_l = fmt("WITH s AS (SELECT %s FROM (%s) g GROUP BY %s) ", names, body_l, names);
+            f->h = f->l = "(SELECT * FROM s UNION ALL SELECT * FROM s) s";
+        } else if ((w->features & F_CTE) && chance(50)) {
             f->with_h = fmt("WITH s AS (%s) ", body_h);
             f->with_l = fmt("WITH s AS (%s) ", body_l);
             f->h = f->l = "s";

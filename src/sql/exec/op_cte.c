@@ -61,10 +61,15 @@ static int cte_open(SqlOp *op, CombErr *err)
     SqlCteStore *s = ((CteReadOp *)op)->store;
     int rc;
     if (s->n_open == 0) {
-        if ((rc = sql_op_open(s->plan, err)))
+        /* no reader counts itself yet: a failed open closes the query */
+        rc = sql_op_open(s->plan, err);
+        if (!rc && sql_rows_init_types(&s->rows, s->plan->n_cols, s->plan->types))
+            rc = comb_err_nomem(err);
+        if (rc) {
+            sql_rows_free(&s->rows);
+            sql_op_close(s->plan);
             return rc;
-        if (sql_rows_init_types(&s->rows, s->plan->n_cols, s->plan->types))
-            return comb_err_nomem(err);
+        }
         sql_rows_track(&s->rows, op->c->mem);
     }
     s->n_open++;
@@ -191,7 +196,6 @@ static void cte_close(SqlOp *op)
     if (!op->opened || --s->n_open > 0)
         return;
     sql_rows_free(&s->rows);
-    memset(&s->rows, 0, sizeof s->rows);
     sql_spill_free(s->spill);
     s->spill = NULL;
     s->filled = false;
