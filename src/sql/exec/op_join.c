@@ -500,14 +500,25 @@ static void prefetch_candidates(JoinOp *j)
 {
     int nk = j->s.n_keys;
     SqlDatum k[8];
+    const CombVector *v0 = nk ? j->pkeys[0]->out : NULL;
+    /* one integer key (most joins): its datum made of the value alone,
+     * without flat_datum's clearing of the whole datum per row */
+    bool one_int = nk == 1 && v0->i64 && comb_type_is_int(v0->kind) &&
+                   comb_type_is_int(j->ktypes[0]->kind);
     j->prefetched = false;
     if (nk == 0 || nk > 8 || !j->heads)
         return;
+    memset(k, 0, sizeof k);
     for (int i = 0; i < j->live; i++) {
         int row = comb_batch_row(j->pb, i);
-        for (int c = 0; c < nk; c++)
-            if (!flat_datum(j->pkeys[c]->out, row, &k[c]))
-                return;
+        if (one_int) {
+            k[0].null = comb_vec_is_null(v0, row);
+            k[0].i = v0->i64[row];
+        } else {
+            for (int c = 0; c < nk; c++)
+                if (!flat_datum(j->pkeys[c]->out, row, &k[c]))
+                    return;
+        }
         j->pentry[i] = -1;
         if (null_blocks(j, k, nk))
             continue;
