@@ -491,6 +491,22 @@ static bool flat_datum(const CombVector *v, int row, SqlDatum *d)
     return true;
 }
 
+/* A probe key's value as a datum (flat_datum's).  An integer (most
+ * keys) sets only the value and the NULL flag: the other fields of the
+ * key datums this file keeps (j->pkey, prefetch_candidates') are zero
+ * from the start, as they only ever hold values of the keys' kinds,
+ * and clearing all of a datum per row was a noticeable share of a
+ * probe. */
+static bool key_datum(const CombVector *v, int row, SqlDatum *d)
+{
+    if (v->i64 && comb_type_is_int(v->kind) && !v->nanos) {
+        d->null = comb_vec_is_null(v, row);
+        d->i = v->i64[row];
+        return true;
+    }
+    return flat_datum(v, row, d);
+}
+
 /* A probe row's first candidate is three dependent loads (its chain
  * head, the build row's pointer, the row's keys), each a cache miss in a
  * big build table, which row by row come one after another.  For a batch
@@ -500,25 +516,15 @@ static void prefetch_candidates(JoinOp *j)
 {
     int nk = j->s.n_keys;
     SqlDatum k[8];
-    const CombVector *v0 = nk ? j->pkeys[0]->out : NULL;
-    /* one integer key (most joins): its datum made of the value alone,
-     * without flat_datum's clearing of the whole datum per row */
-    bool one_int = nk == 1 && v0->i64 && comb_type_is_int(v0->kind) &&
-                   comb_type_is_int(j->ktypes[0]->kind);
     j->prefetched = false;
     if (nk == 0 || nk > 8 || !j->heads)
         return;
     memset(k, 0, sizeof k);
     for (int i = 0; i < j->live; i++) {
         int row = comb_batch_row(j->pb, i);
-        if (one_int) {
-            k[0].null = comb_vec_is_null(v0, row);
-            k[0].i = v0->i64[row];
-        } else {
-            for (int c = 0; c < nk; c++)
-                if (!flat_datum(j->pkeys[c]->out, row, &k[c]))
-                    return;
-        }
+        for (int c = 0; c < nk; c++)
+            if (!key_datum(j->pkeys[c]->out, row, &k[c]))
+                return;
         j->pentry[i] = -1;
         if (null_blocks(j, k, nk))
             continue;
@@ -566,7 +572,7 @@ static int read_pkey(JoinOp *j, CombErr *err)
 {
     int row = comb_batch_row(j->pb, j->pi);
     for (int k = 0; k < j->s.n_keys; k++)
-        if (!flat_datum(j->pkeys[k]->out, row, &j->pkey[k]) &&
+        if (!key_datum(j->pkeys[k]->out, row, &j->pkey[k]) &&
             sql_datum_read(&j->pkey[k], j->pkeys[k]->out, row, &j->scratch))
             return comb_err_nomem(err);
     return COMB_OK;
