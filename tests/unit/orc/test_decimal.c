@@ -157,6 +157,33 @@ static bool patch_once(const char *path, const uint8_t *pat,
 /* A file whose footer gives its decimal(10,2) column precision 5 holds
  * values beyond it: those read as NULL (as Hive reads them), the others
  * as stored, on the 64-bit path and the 128-bit one alike. */
+/* One decimal(10,2) column of n rows, uncompressed, at path. */
+static int write_narrow(const int64_t *vals, int n, char *path, CombErr *err)
+{
+    OrcWriterOptions opt;
+    OrcWriter *w;
+    CombBatch b;
+    CombArena a;
+    orc_writer_options_default(&opt);
+    opt.compression = ORC_COMP_NONE;
+    comb_arena_init(&a, 4096);
+    CombType *root = comb_type_new(&a, COMB_T_STRUCT);
+    comb_type_add_field(&a, root, "d", comb_type_decimal(&a, 10, 2));
+    int rc = orc_test_writer_open("narrow.orc", root, &opt, n, path, &w, &b,
+                                  err);
+    if (!rc) {
+        for (int i = 0; i < n; i++)
+            b.cols[0].dec[i] = vals[i];
+        b.cols[0].has_nulls = false;
+        b.n_rows = n;
+        rc = orc_writer_write(w, &b, err);
+        rc = rc ? (orc_writer_abort(w), rc) : orc_writer_close(w, err);
+        comb_batch_free(&b);
+    }
+    comb_arena_free(&a);
+    return rc;
+}
+
 TEST(orc_decimals_beyond_precision_read_as_null)
 {
     static const int64_t vals[] = {99999, 100000, -100000, -99999, 1234567890,
@@ -166,26 +193,9 @@ TEST(orc_decimals_beyond_precision_read_as_null)
     static const uint8_t p10[] = {0x28, 10, 0x30, 2}, p5[] = {0x28, 5, 0x30, 2};
     char path[ORC_TEST_PATH_LEN];
     CombErr err;
-    CombArena a;
     CombBatch b;
-    OrcWriter *w;
     OrcReader *r;
-    OrcWriterOptions opt;
-    comb_arena_init(&a, 4096);
-    CombType *root = comb_type_new(&a, COMB_T_STRUCT);
-    comb_type_add_field(&a, root, "d", comb_type_decimal(&a, 10, 2));
-    orc_writer_options_default(&opt);
-    opt.compression = ORC_COMP_NONE;
-    CHECK_OK(orc_test_writer_open("narrow.orc", root, &opt, N, path, &w, &b,
-                                  &err), &err);
-    for (int i = 0; i < N; i++)
-        b.cols[0].dec[i] = vals[i];
-    b.cols[0].has_nulls = false;
-    b.n_rows = N;
-    CHECK_OK(orc_writer_write(w, &b, &err), &err);
-    CHECK_OK(orc_writer_close(w, &err), &err);
-    comb_batch_free(&b);
-    comb_arena_free(&a);
+    CHECK_OK(write_narrow(vals, N, path, &err), &err);
     CHECK(patch_once(path, p10, p5, sizeof p10));
     CHECK_OK(orc_test_reader_open(path, N, &r, &b, &err), &err);
     int rc = orc_reader_next(r, &b, &err);
