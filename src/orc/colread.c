@@ -696,43 +696,61 @@ static bool decimal_to_column(comb_i128 u, int from, const CombType *t,
 typedef struct DecRun {
     int col_scale;
     bool check;              /* precision <= 18: values are bounded */
-    int64_t limit;           /* then 10^precision */
+    int64_t limit;           /* then 10^precision, else INT64_MAX */
     uint8_t worst;           /* a bad[i] was set */
 } DecRun;
+
+/* bad[i] for values from..to-1 of dec, read by read_decimals_fast, once
+ * it found one beyond the precision (Hive reads such a value as NULL). */
+static void mark_beyond(const comb_i128 *dec, int from, int to,
+                        int64_t limit, uint8_t *bad)
+{
+    for (int i = from; i < to; i++)
+        bad[i] = dec[i] >= limit || dec[i] <= -limit;
+}
 
 /* Values i.. of the k while the window holds 10 bytes ahead and each is a
  * varint of at most 64 bits at a scale that reaches the column's within
  * 18 digits and 64 bits (nearly every value): scaled in 64 bits, with the
- * window's position in a local (bad[] stores could alias the stream's
- * fields).  Returns the first value not taken. */
+ * window's position in a local.  The values beyond the precision are
+ * only counted; bad[] is written for the run when there is one (the
+ * caller cleared it).  Returns the first value not taken. */
 static int read_decimals_fast(OrcIn *in, const int64_t *scales, int i, int k,
                               DecRun *run, comb_i128 *dec, uint8_t *bad)
 {
     const uint8_t *p = in->p;
-    const size_t len = in->len;
     const uint64_t col_scale = (uint64_t)run->col_scale;
-    const int64_t limit = run->limit;
-    const uint8_t check = run->check;
+    /* the stored scales that reach the column's within 18 digits */
+    const uint64_t low = col_scale > 18 ? col_scale - 18 : 0;
+    const uint64_t span = col_scale - low;
+    const uint64_t bound = (uint64_t)run->limit - 1;
+    const int from = i;
     size_t pos = in->pos;
-    uint8_t worst = 0;
-    for (; i < k && len - pos >= 10; i++) {
-        uint64_t up = col_scale - (uint64_t)scales[i], u;
+    bool beyond = false;
+    if (in->len < 10)
+        return i;
+    for (const size_t last = in->len - 10; i < k && pos <= last; i++) {
+        uint64_t u = p[pos];
         size_t n = 1;
         int64_t val;
-        if (up > 18 || scales[i] < 0)  /* up wraps past the column's */
+        if ((uint64_t)scales[i] - low > span)  /* negative ones wrap too */
             break;
-        u = p[pos];
         if (u >= 0x80 && !(n = orc_varint_fast(p + pos, &u)))
             break;
-        if (__builtin_mul_overflow(orc_zigzag_dec(u), pow10_i64[up], &val))
+        if (__builtin_mul_overflow(orc_zigzag_dec(u),
+                                   pow10_i64[col_scale - (uint64_t)scales[i]],
+                                   &val))
             break;
         pos += n;
         dec[i] = val;
-        bad[i] = check & ((val >= limit) | (val <= -limit));
-        worst |= bad[i];
+        /* |val| >= limit, as one unsigned range test */
+        beyond |= (uint64_t)val + bound > 2 * bound;
     }
     in->pos = pos;
-    run->worst |= worst;
+    if (beyond && run->check) {
+        mark_beyond(dec, from, i, run->limit, bad);
+        run->worst = 1;
+    }
     return i;
 }
 
@@ -775,7 +793,8 @@ static int read_decimals(OrcReader *r, OrcColRead *c, CombVector *v, int k,
         return rc;
     DecRun run = {.col_scale = (int)c->type->scale,
                   .check = c->type->precision <= 18};
-    run.limit = run.check ? pow10_i64[c->type->precision] : 1;
+    run.limit = run.check ? pow10_i64[c->type->precision] : INT64_MAX;
+    memset(bad, 0, (size_t)k);
     for (int i = 0; i < k; i++) {
         if ((i = read_decimals_fast(&c->data, scales, i, k, &run, v->dec,
                                     bad)) == k)

@@ -10,7 +10,9 @@
 #include "unit.h"
 #include "common/decimal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 enum { ROWS = 30000, BATCH = 1000, N_DEC = 3 };
 
@@ -128,4 +130,83 @@ TEST(orc_decimals_read_as_written)
     orc_reader_close(r);
     CHECK_OK(rc, &err);
     CHECK_EQ(g, ROWS);
+}
+
+/* The one place of byte sequence pat in the file at path, overwritten by
+ * rep (as long); false when it is not there exactly once. */
+static bool patch_once(const char *path, const uint8_t *pat,
+                       const uint8_t *rep, size_t n)
+{
+    FILE *f = fopen(path, "r+b");
+    long size = orc_test_file_size(path), at = -1;
+    uint8_t *buf = size > 0 ? malloc((size_t)size) : NULL;
+    bool ok = f && buf && fread(buf, 1, (size_t)size, f) == (size_t)size;
+    for (long i = 0; ok && i + (long)n <= size; i++)
+        if (!memcmp(buf + i, pat, n)) {
+            ok = at < 0;
+            at = i;
+        }
+    ok = ok && at >= 0 && fseek(f, at, SEEK_SET) == 0 &&
+         fwrite(rep, 1, n, f) == n;
+    free(buf);
+    if (f)
+        fclose(f);
+    return ok;
+}
+
+/* A file whose footer gives its decimal(10,2) column precision 5 holds
+ * values beyond it: those read as NULL (as Hive reads them), the others
+ * as stored, on the 64-bit path and the 128-bit one alike. */
+/* One decimal(10,2) column of n rows, uncompressed, at path. */
+static int write_narrow(const int64_t *vals, int n, char *path, CombErr *err)
+{
+    OrcWriterOptions opt;
+    OrcWriter *w;
+    CombBatch b;
+    CombArena a;
+    orc_writer_options_default(&opt);
+    opt.compression = ORC_COMP_NONE;
+    comb_arena_init(&a, 4096);
+    CombType *root = comb_type_new(&a, COMB_T_STRUCT);
+    comb_type_add_field(&a, root, "d", comb_type_decimal(&a, 10, 2));
+    int rc = orc_test_writer_open("narrow.orc", root, &opt, n, path, &w, &b,
+                                  err);
+    if (!rc) {
+        for (int i = 0; i < n; i++)
+            b.cols[0].dec[i] = vals[i];
+        b.cols[0].has_nulls = false;
+        b.n_rows = n;
+        rc = orc_writer_write(w, &b, err);
+        rc = rc ? (orc_writer_abort(w), rc) : orc_writer_close(w, err);
+        comb_batch_free(&b);
+    }
+    comb_arena_free(&a);
+    return rc;
+}
+
+TEST(orc_decimals_beyond_precision_read_as_null)
+{
+    static const int64_t vals[] = {99999, 100000, -100000, -99999, 1234567890,
+                                   1, 0, 999999999, -50};
+    enum { N = sizeof vals / sizeof vals[0] };
+    /* Type.precision (field 5) 10 then Type.scale (field 6) 2 */
+    static const uint8_t p10[] = {0x28, 10, 0x30, 2}, p5[] = {0x28, 5, 0x30, 2};
+    char path[ORC_TEST_PATH_LEN];
+    CombErr err;
+    CombBatch b;
+    OrcReader *r;
+    CHECK_OK(write_narrow(vals, N, path, &err), &err);
+    CHECK(patch_once(path, p10, p5, sizeof p10));
+    CHECK_OK(orc_test_reader_open(path, N, &r, &b, &err), &err);
+    int rc = orc_reader_next(r, &b, &err);
+    bool right = rc == COMB_OK && b.n_rows == N;
+    for (int i = 0; right && i < N; i++) {
+        bool beyond = vals[i] >= 100000 || vals[i] <= -100000;
+        right = comb_vec_is_null(&b.cols[0], i) == beyond &&
+                (beyond || b.cols[0].dec[i] == vals[i]);
+    }
+    comb_batch_free(&b);
+    orc_reader_close(r);
+    CHECK_OK(rc, &err);
+    CHECK(right);
 }
