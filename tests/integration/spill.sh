@@ -109,6 +109,19 @@ run_comb 256m "$qo" "SET comb.exec.threads=2;"
 cmp -s "$WH/rows" "$WH/want" || fail "wrong rows with 2 threads under 256m: $qo"
 (( $(field spilled) == 0 )) || fail "2 threads spilled under 256m: $(cat "$WH/mem")"
 
+# two aggregations joined, under a limit the join's build side alone goes
+# over: the other holders, small beside the limit, stay in memory instead
+# of splitting every partition again (before: a file per few rows, well
+# over a minute for this query; 571,136 files for a similar one)
+q="SELECT count(*), sum(a.c) FROM (SELECT g, count(*) c FROM t WHERE id < 20000 GROUP BY g) a
+    JOIN (SELECT g, count(*) c FROM t WHERE id < 20000 GROUP BY g) b ON a.g = b.g"
+want "$q"
+run_comb 256k "$q"
+cmp -s "$WH/rows" "$WH/want" || fail "wrong rows under 256k: $q"
+files=$(sed -E 's/.* in ([0-9]+) files.*/\1/' "$WH/mem")
+(( files > 0 && files <= 5000 )) || fail "too many spill files under 256k: $(cat "$WH/mem")"
+echo "limit 256k, text table: $(cat "$WH/mem")"
+
 # the same sort without a limit holds all of it, and gives the same rows
 run_comb 0 "${queries[0]}"
 want "${queries[0]}"

@@ -693,7 +693,8 @@ static int check_memory(AggOp *p, CombErr *err)
         sql_par_group_over(p->group);
         return COMB_OK;
     }
-    if (p->spilling || p->n_keys == 0 || p->level >= SQL_SPILL_MAX_LEVEL)
+    if (p->spilling || p->n_keys == 0 || p->level >= SQL_SPILL_MAX_LEVEL ||
+        !sql_spill_worth(c, p->held))
         return p->held > before && sql_mem_exceeded(c, p->held)
                    ? sql_mem_error(c, "aggregation's groups", err) : COMB_OK;
     p->spilling = true;

@@ -369,7 +369,7 @@ static int read_build(JoinOp *j, CombErr *err)
             return rc;
         if (!j->rows.over)
             continue;
-        if (can_spill(j)) {
+        if (can_spill(j) && sql_spill_worth(c, j->rows.mem.held)) {
             j->overflow = true;
             return COMB_OK;
         }

@@ -132,7 +132,8 @@ static int consume(SortOp *s, CombErr *err)
             sql_par_group_over(s->group);
             break;
         }
-        if (s->rows.over && (rc = spill_run(s, err)))
+        if (s->rows.over && sql_spill_worth(s->op.c, s->rows.mem.held) &&
+            (rc = spill_run(s, err)))
             return rc;
     }
     return COMB_OK;

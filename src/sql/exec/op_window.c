@@ -593,7 +593,8 @@ static int consume(WinOp *o, CombErr *err)
         }
         if ((rc = sql_rows_append(&o->rows, o->cols, in, err)))
             return rc;
-        if (o->rows.over && (rc = spill_run(o, err)))
+        if (o->rows.over && sql_spill_worth(o->op.c, o->rows.mem.held) &&
+            (rc = spill_run(o, err)))
             return rc;
     }
 }

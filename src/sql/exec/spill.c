@@ -86,6 +86,11 @@ bool sql_mem_exceeded(const SqlStmtCtx *c, int64_t own)
     return comb_mem_over(c->mem, c->mem->limit / 2) && own >= c->mem->limit / 4;
 }
 
+bool sql_spill_worth(const SqlStmtCtx *c, int64_t own)
+{
+    return own >= c->mem->limit / 4;
+}
+
 int sql_mem_error(SqlStmtCtx *c, const char *what, CombErr *err)
 {
     return comb_err(err, COMB_ENOMEM,

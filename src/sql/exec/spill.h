@@ -24,6 +24,13 @@ int sql_spill_part(uint64_t h, int level);
  * a quarter of the limit or more: small holders (a global aggregate's one
  * group) do not fail for what others hold. */
 bool sql_mem_exceeded(const SqlStmtCtx *c, int64_t own);
+/* Is a holder of `own` bytes worth writing out (to partition files, a
+ * sorted run) when the statement is over its limit?  Only with a quarter
+ * of the limit or more, as sql_mem_exceeded counts a holder: under that
+ * the statement is over by what others hold (or by a fresh table's
+ * fixed size), and splitting each partition again would make up to
+ * FANOUT^MAX_LEVEL files of a few rows each. */
+bool sql_spill_worth(const SqlStmtCtx *c, int64_t own);
 /* The statement is over its memory limit: the error of an operator
  * ("sort", "hash join", "window partition") that cannot spill further. */
 int sql_mem_error(SqlStmtCtx *c, const char *what, CombErr *err);
