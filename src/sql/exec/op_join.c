@@ -278,16 +278,32 @@ static uint64_t spread(uint64_t h)
     return comb_fmix64(h);
 }
 
+/* The tag of a spread hash: its top TAG_BITS. */
+static uint64_t tag_of(uint64_t g)
+{
+    return g >> (64 - TAG_BITS);
+}
+
 static int64_t entry_of(int64_t r, uint64_t g)
 {
-    return (int64_t)((uint64_t)r << TAG_BITS | g >> (64 - TAG_BITS));
+    return (int64_t)((uint64_t)r << TAG_BITS | tag_of(g));
+}
+
+static int64_t entry_row(int64_t e)
+{
+    return e >> TAG_BITS;
+}
+
+static uint64_t entry_tag(int64_t e)
+{
+    return (uint64_t)e & ((1u << TAG_BITS) - 1);
 }
 
 /* j->cand and its tag from an entry. */
 static void set_cand(JoinOp *j, int64_t e)
 {
-    j->cand = e < 0 ? -1 : e >> TAG_BITS;
-    j->ctag = (uint64_t)e & ((1u << TAG_BITS) - 1);
+    j->cand = e < 0 ? -1 : entry_row(e);
+    j->ctag = entry_tag(e);
 }
 
 /* The build row's keys. */
@@ -536,16 +552,15 @@ static void prefetch_candidates(JoinOp *j)
     }
     for (int i = 0; i < j->live; i++)
         if (j->pentry[i] == -2 && (j->pentry[i] = j->heads[j->pg[i] & j->mask]) >= 0)
-            __builtin_prefetch(&j->rows.rows[j->pentry[i] >> TAG_BITS]);
+            __builtin_prefetch(&j->rows.rows[entry_row(j->pentry[i])]);
     for (int i = 0; i < j->live; i++)
-        if (j->pentry[i] >= 0 &&
-            ((uint64_t)j->pentry[i] & ((1u << TAG_BITS) - 1)) == j->pg[i] >> (64 - TAG_BITS)) {
-            const SqlDatum *r = j->rows.rows[j->pentry[i] >> TAG_BITS];
+        if (j->pentry[i] >= 0 && entry_tag(j->pentry[i]) == tag_of(j->pg[i])) {
+            const SqlDatum *r = j->rows.rows[entry_row(j->pentry[i])];
             /* its keys, and the columns a pair copies out */
             for (int c = 0; c <= j->n_bstore; c++)
                 __builtin_prefetch(&r[c]);
             /* and where its chain goes on (a key of many build rows) */
-            __builtin_prefetch(&j->chain[j->pentry[i] >> TAG_BITS]);
+            __builtin_prefetch(&j->chain[entry_row(j->pentry[i])]);
         }
     j->prefetched = true;
 }
@@ -590,11 +605,11 @@ static int first_candidate(JoinOp *j, CombErr *err)
     else if (j->pkey_null)
         j->cand = -1;
     else if (j->prefetched) {
-        j->ptag = j->pg[j->pi] >> (64 - TAG_BITS);
+        j->ptag = tag_of(j->pg[j->pi]);
         set_cand(j, j->pentry[j->pi]);
     } else {
         uint64_t g = spread(hash_keys(j, j->pkey, nk));
-        j->ptag = g >> (64 - TAG_BITS);
+        j->ptag = tag_of(g);
         set_cand(j, bloom_may(j, g) ? j->heads[g & j->mask] : -1);
     }
     return COMB_OK;

@@ -81,14 +81,15 @@ int sql_exec_mem_stats(SqlStmtCtx *c, int64_t heap_peak, CombErr *err)
     return sql_stmt_info(c, line, err);
 }
 
-bool sql_mem_exceeded(const SqlStmtCtx *c, int64_t own)
-{
-    return comb_mem_over(c->mem, c->mem->limit / 2) && own >= c->mem->limit / 4;
-}
-
+/* A holder that counts: a quarter of the limit or more. */
 bool sql_spill_worth(const SqlStmtCtx *c, int64_t own)
 {
     return own >= c->mem->limit / 4;
+}
+
+bool sql_mem_exceeded(const SqlStmtCtx *c, int64_t own)
+{
+    return comb_mem_over(c->mem, c->mem->limit / 2) && sql_spill_worth(c, own);
 }
 
 int sql_mem_error(SqlStmtCtx *c, const char *what, CombErr *err)
