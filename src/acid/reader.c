@@ -163,21 +163,6 @@ static const char *base_name(const char *path)
     return slash ? slash + 1 : path;
 }
 
-/* dir/name in the reader's arena, as fs_join makes it, without its
- * printf: a scan over many deltas joins a path for each of hundreds of
- * files (100,000 instructions a scan of 50 deltas). */
-static char *file_path(AcidReader *r, const char *dir, const char *name)
-{
-    size_t n_dir = strlen(dir), n_name = strlen(name);
-    char *p = comb_arena_alloc(&r->arena, n_dir + n_name + 2);
-    if (p) {
-        memcpy(p, dir, n_dir);
-        p[n_dir] = '/';
-        memcpy(p + n_dir + 1, name, n_name + 1);
-    }
-    return p;
-}
-
 /* §3: original files at the root read with writeId 0, statement 0. */
 static int list_originals(AcidReader *r, const char *dir, FileLists *l,
                           CombErr *err)
@@ -250,7 +235,7 @@ static int list_dir_files(AcidReader *r, const char *dir,
             !acid_data_file_parse(names[i], &f.bucket) ||
             bucket_pruned(r, f.bucket))
             continue;
-        f.path = file_path(r, path, names[i]);
+        f.path = fs_join(&r->arena, path, names[i]);
         if (!f.path)
             return comb_err_nomem(err);
         f.side_listed = !f.all_valid || side_file_listed(r, names, n,
@@ -306,7 +291,7 @@ static int list_delete_files(AcidReader *r, const char *dir, FileLists *l,
             if (!acid_bucket_file_parse(names[j], &bucket) ||
                 bucket_pruned(r, bucket))
                 continue;
-            if (!(file = file_path(r, path, names[j])))
+            if (!(file = fs_join(&r->arena, path, names[j])))
                 return comb_err_nomem(err);
             if ((rc = push_delete_file(r, l, file, bucket, err)))
                 return rc;
